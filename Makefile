@@ -1,0 +1,57 @@
+# ColdTap — the two commands a new user needs are `make demo` and `make test`.
+SHELL := /bin/bash
+SWIFT ?= swift
+# Debian packages the build and the tests need (system libraries, pcscd + virtual reader, fonts).
+APT_PACKAGES := pkg-config libcairo2-dev fonts-dejavu-core pcscd libpcsclite-dev vsmartcard-vpcd pcsc-tools iproute2 util-linux
+VENV := .venv
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps build release test demo fuzz bench venv clean
+
+all: build
+
+# Installs only what is missing; quiet when everything is there.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@for t in scripts/test-*.sh; do [ -e "$$t" ] || continue; echo "== $$t"; bash "$$t" || exit 1; done
+
+demo: build
+	$(SWIFT) run --skip-build coldtap demo
+
+# Python tools for benchmarks against reference implementations (never a run-time dependency).
+venv: deps
+	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
+	@$(VENV)/bin/python -c "import ndef, numpy, matplotlib" 2>/dev/null || \
+	  $(VENV)/bin/pip install -q ndeflib numpy matplotlib
+
+bench: venv release
+	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench ndef
+	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench rf
+	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench chart
+
+fuzz: deps
+	$(SWIFT) build -c release --build-path .build-fuzz --product FuzzNDEF \
+	  --sanitize=fuzzer -Xswiftc -sanitize=address,fuzzer
+	@mkdir -p .fuzz/corpus .fuzz/artifacts
+	@cp -n Tests/Fixtures/ndef/*.ndef .fuzz/corpus/ 2>/dev/null || true
+	SWIFT_BACKTRACE=enable=no .build-fuzz/release/FuzzNDEF .fuzz/corpus \
+	  -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.fuzz/artifacts/ -print_final_stats=1
+
+clean:
+	rm -rf .build .build-fuzz .fuzz

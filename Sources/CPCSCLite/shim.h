@@ -1,0 +1,2 @@
+#include <PCSC/winscard.h>
+#include <PCSC/wintypes.h>

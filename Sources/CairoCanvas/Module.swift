@@ -1,0 +1,4 @@
+// The CairoCanvas module; see DESIGN.md for its job.
+#if canImport(CCairo)
+import CCairo
+#endif

@@ -1,0 +1,1 @@
+// The ColdChain module; see DESIGN.md for its job.

@@ -1,0 +1,29 @@
+/// Process exit statuses (DESIGN.md, sysexits-style).
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    /// The command line is wrong.
+    case usage = 64
+    /// The input data is malformed (the message names the byte offset or page).
+    case dataError = 65
+    /// No reader, no tag, pcscd not running.
+    case unavailable = 69
+    /// The tag went away or failed mid-read.
+    case ioError = 74
+}
+
+/// An error that ends a command: one clear sentence for stderr and the exit status.
+public struct CommandError: Error, Sendable, CustomStringConvertible {
+    public var status: ExitStatus
+    public var message: String
+
+    public init(_ status: ExitStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public static func usage(_ message: String) -> CommandError { CommandError(.usage, message) }
+    public static func data(_ message: String) -> CommandError { CommandError(.dataError, message) }
+
+    public var description: String { message }
+}

@@ -1,0 +1,1 @@
+// The CoreNFCTransport module; see DESIGN.md for its job.

@@ -1,0 +1,108 @@
+import Foundation
+
+/// What a logger recorded, with times rebuilt and every point kept in its place.
+public struct TemperatureLog: Sendable, Equatable, Codable {
+    /// A flag on one sample. Flagged samples keep their place in time and are left out
+    /// of statistics.
+    public enum SampleFlag: String, Sendable, Equatable, Codable, CaseIterable {
+        /// Outside the sensor's physical range (kept, not trusted).
+        case outOfRange = "out-of-range"
+        /// The logger marked this sample as not taken.
+        case missing
+    }
+
+    public struct Sample: Sendable, Equatable, Codable {
+        /// Absolute time (UTC) at which the sample was taken.
+        public var time: Date
+        /// Temperature in °C. For a `missing` sample this is `nil`.
+        public var temperature: Double?
+        /// Relative humidity in %, where the logger measures it.
+        public var humidity: Double?
+        public var flags: [SampleFlag]
+
+        public init(time: Date, temperature: Double?, humidity: Double? = nil, flags: [SampleFlag] = []) {
+            self.time = time
+            self.temperature = temperature
+            self.humidity = humidity
+            self.flags = flags
+        }
+
+        /// True when the sample counts in statistics: a temperature and no flag.
+        public var isValid: Bool { temperature != nil && flags.isEmpty }
+    }
+
+    /// Who wrote the log.
+    public struct LoggerIdentity: Sendable, Equatable, Codable {
+        /// Tag UID as hex, when the log came from a tag or a dump.
+        public var tagUID: String?
+        public var vendor: String?
+        public var model: String?
+        public var serial: String?
+
+        public init(tagUID: String? = nil, vendor: String? = nil, model: String? = nil, serial: String? = nil) {
+            self.tagUID = tagUID
+            self.vendor = vendor
+            self.model = model
+            self.serial = serial
+        }
+    }
+
+    /// Where the absolute times came from.
+    public enum TimeBase: String, Sendable, Equatable, Codable {
+        /// A start or newest-sample time stored by the logger itself.
+        case loggerHeader = "logger-header"
+        /// A Text record in the same NDEF message.
+        case textRecord = "text-record"
+        /// A device-information key (DTN1).
+        case deviceInformation = "device-information"
+        /// Estimated: the newest sample is taken as logged just before the read.
+        case readTime = "read-time"
+    }
+
+    public struct Integrity: Sendable, Equatable, Codable {
+        public enum Status: String, Sendable, Equatable, Codable {
+            case verified
+            case unverified
+            case failed
+        }
+
+        public var status: Status
+        /// The method (e.g. `HMAC-MD5`) or the reason for `unverified` / `failed`.
+        public var detail: String
+
+        public init(status: Status, detail: String) {
+            self.status = status
+            self.detail = detail
+        }
+    }
+
+    /// Format name, e.g. `cupltag`, `generic16`, `dtn1`, or a descriptor's name.
+    public var format: String
+    public var logger: LoggerIdentity
+    /// Oldest first.
+    public var samples: [Sample]
+    /// Sample interval in seconds.
+    public var interval: TimeInterval
+    public var timeBase: TimeBase
+    public var integrity: Integrity
+    /// When the tag was read (or the dump taken).
+    public var readTime: Date
+    /// Format metadata: battery, reset counts, loop count, device-information pairs, ...
+    /// Keys are stable, lower-camel-case where ColdTap names them, verbatim where a device does.
+    public var metadata: [String: String]
+    public var warnings: [String]
+
+    public init(format: String, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
+                interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
+                metadata: [String: String] = [:], warnings: [String] = []) {
+        self.format = format
+        self.logger = logger
+        self.samples = samples
+        self.interval = interval
+        self.timeBase = timeBase
+        self.integrity = integrity
+        self.readTime = readTime
+        self.metadata = metadata
+        self.warnings = warnings
+    }
+}

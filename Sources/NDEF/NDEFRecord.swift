@@ -1,0 +1,67 @@
+import Foundation
+
+/// The 3-bit Type Name Format field of an NDEF record header (NFC Forum NDEF 1.0, 3.2.6).
+public enum TypeNameFormat: UInt8, Sendable, CaseIterable, Codable {
+    case empty = 0
+    case wellKnown = 1
+    case media = 2
+    case absoluteURI = 3
+    case external = 4
+    case unknown = 5
+    case unchanged = 6
+    case reserved = 7
+}
+
+/// One logical NDEF record. Chunked records are reassembled by the parser, so a record
+/// never has TNF `unchanged` once parsed.
+///
+/// `type`, `id` and `payload` share storage with the parsed input where possible: parsing
+/// a record does not copy its payload.
+public struct NDEFRecord: Sendable, Equatable, Hashable {
+    public var tnf: TypeNameFormat
+    /// Record type bytes (ASCII for well-known, media, absolute-URI and external types).
+    public var type: Data
+    /// Record identifier bytes; empty when the record has no ID.
+    public var id: Data
+    public var payload: Data
+
+    public init(tnf: TypeNameFormat, type: Data = Data(), id: Data = Data(), payload: Data = Data()) {
+        self.tnf = tnf
+        self.type = type
+        self.id = id
+        self.payload = payload
+    }
+
+    /// Convenience for textual types such as `"T"`, `"U"` or `"application/json"`.
+    public init(tnf: TypeNameFormat, type: String, id: Data = Data(), payload: Data = Data()) {
+        self.init(tnf: tnf, type: Data(type.utf8), id: id, payload: payload)
+    }
+
+    /// The record type as text, as people write it: `T`, `Sp`, `application/json`,
+    /// `example.com:temp`. Non-ASCII bytes are shown as `\xNN`.
+    public var typeName: String {
+        var out = ""
+        for byte in type {
+            if byte >= 0x20 && byte < 0x7F {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += String(format: "\\x%02X", byte)
+            }
+        }
+        return out
+    }
+
+    /// True when this is a well-known record of the given type name (for example `"T"`).
+    public func isWellKnown(_ name: String) -> Bool {
+        tnf == .wellKnown && type.elementsEqual(name.utf8)
+    }
+}
+
+/// An NDEF message: one or more records, the first carrying MB and the last ME.
+public struct NDEFMessage: Sendable, Equatable, Hashable {
+    public var records: [NDEFRecord]
+
+    public init(records: [NDEFRecord]) {
+        self.records = records
+    }
+}

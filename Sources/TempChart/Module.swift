@@ -1,0 +1,1 @@
+// The TempChart module; see DESIGN.md for its job.

@@ -1,0 +1,5 @@
+import ColdTapCommands
+import Foundation
+
+let status = await ColdTap.main(Array(CommandLine.arguments.dropFirst()), console: Console.standard())
+exit(status)
