@@ -1,6 +1,21 @@
 import Foundation
 
-// coldtap-bench SUITE [--json]: each suite measures ColdTap and a reference in the same run.
+// coldtap-bench SUITE [--json]: each suite measures ColdTap and a reference tool in the
+// same run and prints both and the ratio. Release builds only (`make bench`).
 let arguments = Array(CommandLine.arguments.dropFirst())
-FileHandle.standardError.write(Data("usage: coldtap-bench ndef|rf|chart [--json]\n".utf8))
-exit(64)
+let json = arguments.contains("--json")
+let suites: [String: (Bool) async throws -> Void] = [
+    "ndef": runNDEFBench,
+    "rf": runRFBench,
+    "chart": runChartBench,
+]
+guard let name = arguments.first(where: { !$0.hasPrefix("-") }), let suite = suites[name] else {
+    FileHandle.standardError.write(Data("usage: coldtap-bench ndef|rf|chart [--json]\n".utf8))
+    exit(64)
+}
+do {
+    try await suite(json)
+} catch {
+    FileHandle.standardError.write(Data("coldtap-bench \(name): \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,5 @@
+import Foundation
+
+func runChartBench(json: Bool) async throws {
+    throw BenchError.notBuilt("Chart")
+}

@@ -1,0 +1,5 @@
+import Foundation
+
+func runNDEFBench(json: Bool) async throws {
+    throw BenchError.notBuilt("NDEF")
+}

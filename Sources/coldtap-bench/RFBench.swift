@@ -1,0 +1,5 @@
+import Foundation
+
+func runRFBench(json: Bool) async throws {
+    throw BenchError.notBuilt("RF")
+}
