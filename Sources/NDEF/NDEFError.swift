@@ -35,7 +35,7 @@ public struct NDEFError: Error, Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .emptyInput: return "the input is empty (an NDEF message has at least one record)"
             case .truncated(let needed, let available):
-                return "the record declares \(needed) more byte(s) but only \(available) remain"
+                return "the input ends inside a record: its header declares \(needed) more byte(s) but only \(available) remain"
             case .missingMessageBegin: return "the first record does not set the MB (message begin) flag"
             case .unexpectedMessageBegin: return "a record other than the first sets the MB (message begin) flag"
             case .missingMessageEnd: return "the input ends before a record with the ME (message end) flag"

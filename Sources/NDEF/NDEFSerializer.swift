@@ -70,8 +70,8 @@ extension NDEFMessage {
             case .empty where !record.type.isEmpty || !record.id.isEmpty || !record.payload.isEmpty:
                 throw fail("an empty record (TNF 0) cannot have a type, ID or payload")
             case .unknown where !record.type.isEmpty: throw fail("an unknown-type record (TNF 5) cannot have a type")
-            case .wellKnown, .media, .absoluteURI, .external where record.type.isEmpty:
-                throw fail("a record of TNF \(record.tnf.rawValue) needs a type")
+            case .wellKnown, .media, .absoluteURI, .external:
+                if record.type.isEmpty { throw fail("a record of TNF \(record.tnf.rawValue) needs a type") }
             default: break
             }
             do {
