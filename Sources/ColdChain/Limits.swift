@@ -116,12 +116,14 @@ public struct Band: Sendable, Hashable, Codable, CustomStringConvertible {
         direction == .high ? high : low
     }
 
-    /// E.g. `2–8 °C`, `≤ −18 °C`, `> −0.5 °C and < 30 °C`, or `any` for an open band.
+    /// E.g. `2–8 °C`, `−50 to −15 °C`, `≤ −18 °C`, `> −0.5 °C and < 30 °C`, or `any` for an open band.
     public var description: String {
         let lowText = low.map { ($0.comparator == .lessThan ? "≥ " : "> ") + ColdChainFormat.temperature($0.limit) }
         let highText = high.map { ($0.comparator == .greaterThan ? "≤ " : "< ") + ColdChainFormat.temperature($0.limit) }
         if let low, let high, low.comparator == .lessThan, high.comparator == .greaterThan {
-            return "\(ColdChainFormat.temperature(low.limit))–\(ColdChainFormat.temperature(high.limit)) °C"
+            // An en dash between two negative numbers would read as a minus sign.
+            let separator = low.limit < 0 || high.limit < 0 ? " to " : "–"
+            return ColdChainFormat.temperature(low.limit) + separator + ColdChainFormat.temperature(high.limit) + " °C"
         }
         switch (lowText, highText) {
         case let (lowText?, highText?): return "\(lowText) °C and \(highText) °C"

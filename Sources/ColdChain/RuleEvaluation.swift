@@ -123,7 +123,11 @@ extension Timeline {
             return [Alarm(rule: rule, firedAt: end, exposure: validSeconds + unknownSeconds, value: nil,
                           excess: nil, day: nil, runStart: nil, unknownSeconds: unknownSeconds)]
         }
-        guard let mkt = meanKineticTemperature(valid), rule.threshold.isBeyond(mkt) else { return [] }
+        // Compared at micro-kelvin precision: a log held exactly at the limit gives an MKT
+        // a few ulps off the limit, which must not decide a strict comparator.
+        guard let mkt = meanKineticTemperature(valid), rule.threshold.isBeyond((mkt * 1e6).rounded() / 1e6) else {
+            return []
+        }
         return [Alarm(rule: rule, firedAt: end, exposure: validSeconds, value: mkt,
                       excess: rule.threshold.excess(of: mkt), day: nil, runStart: nil, unknownSeconds: 0)]
     }
