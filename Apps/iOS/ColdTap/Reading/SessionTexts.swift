@@ -40,6 +40,7 @@ enum SessionTexts {
         case .systemBusy: return String(localized: "Another app is using NFC; close it and tap Scan again.")
         case .cancelled: return String(localized: "Reading cancelled.")
         case .otherTag: return String(localized: "That is a different tag; hold the iPhone over the logger you started reading.")
+        case .unreadableData: return String(localized: "The logger was read, but its data is not in a format ColdTap knows or is damaged; check the logger model and its secret key in Settings.")
         case .oneTagOnly: return String(localized: "More than one tag is in reach; hold the iPhone over one logger only.")
         case .tagReadOnly: return String(localized: "The tag is read-only; ColdTap cannot write to it.")
         case .tagTooSmall: return String(localized: "The message is too large for this tag.")
