@@ -33,26 +33,24 @@ final class AppModel: ObservableObject {
 
     /// Reads a logger with the chosen reading mode and keeps the result in the history.
     func scan() async {
-        guard case .reading = state else {
-            state = .reading
-            let secrets = (try? keychain.allSecrets()) ?? [:]
-            let coordinator = ReadCoordinator(profile: settings.profile, timeZone: settings.timeZone, secrets: secrets)
-            let outcome: Result<ReadCoordinator.Finished, ReadProblem>
-            switch settings.readingMode {
-            case .tagSession: outcome = await coordinator.readWithTagSession()
-            case .ndefOnly: outcome = await coordinator.readWithNDEFSession()
-            }
-            switch outcome {
-            case .success(let finished):
-                let read = StoredRead(id: UUID(), readAt: finished.log.readTime, log: finished.log,
-                                      profileName: settings.profile.name, timeZoneIdentifier: settings.timeZone.identifier,
-                                      resumes: finished.resumes, seconds: finished.seconds)
-                history.add(read)
-                state = .finished(read)
-            case .failure(let problem):
-                state = problem.cancelled ? .idle : .failed(problem)
-            }
-            return
+        if case .reading = state { return }
+        state = .reading
+        let secrets = (try? keychain.allSecrets()) ?? [:]
+        let coordinator = ReadCoordinator(profile: settings.profile, timeZone: settings.timeZone, secrets: secrets)
+        let outcome: Result<ReadCoordinator.Finished, ReadProblem>
+        switch settings.readingMode {
+        case .tagSession: outcome = await coordinator.readWithTagSession()
+        case .ndefOnly: outcome = await coordinator.readWithNDEFSession()
+        }
+        switch outcome {
+        case .success(let finished):
+            let read = StoredRead(id: UUID(), readAt: finished.log.readTime, log: finished.log,
+                                  profileName: settings.profile.name, timeZoneIdentifier: settings.timeZone.identifier,
+                                  resumes: finished.resumes, seconds: finished.seconds)
+            history.add(read)
+            state = .finished(read)
+        case .failure(let problem):
+            state = problem.cancelled ? .idle : .failed(problem)
         }
     }
 
