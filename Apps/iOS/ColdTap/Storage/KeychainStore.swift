@@ -75,32 +75,13 @@ struct KeychainStore: Sendable {
         guard status == errSecSuccess || status == errSecItemNotFound else { throw Failure(status: status) }
     }
 
-    /// Every stored key by label, for decoding a log whose logger is not known in advance.
-    func allSecrets() throws -> [String: Data] {
-        var secrets: [String: Data] = [:]
+    /// Every stored key by label, as the text that was typed (loggers take their key as
+    /// text, e.g. cuplTag's HMAC secret). Keys that are not UTF-8 are left out.
+    func allSecrets() throws -> [String: String] {
+        var secrets: [String: String] = [:]
         for label in try labels() {
-            if let secret = try secret(for: label) { secrets[label] = secret }
+            if let data = try secret(for: label), let text = String(data: data, encoding: .utf8) { secrets[label] = text }
         }
         return secrets
-    }
-
-    /// Reads a key typed by the person: hexadecimal (spaces and colons allowed) or Base64.
-    /// - Returns: the bytes, or `nil` when the text is neither.
-    static func parseSecret(_ text: String) -> Data? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let hex = trimmed.filter { !$0.isWhitespace && $0 != ":" }
-        if !hex.isEmpty, hex.count % 2 == 0, hex.allSatisfy(\.isHexDigit) {
-            var bytes: [UInt8] = []
-            var index = hex.startIndex
-            while index < hex.endIndex {
-                let next = hex.index(index, offsetBy: 2)
-                guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-                bytes.append(byte)
-                index = next
-            }
-            return Data(bytes)
-        }
-        if let data = Data(base64Encoded: trimmed), !data.isEmpty { return data }
-        return nil
     }
 }

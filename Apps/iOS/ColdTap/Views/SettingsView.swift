@@ -102,10 +102,10 @@ struct AddKeyView: View {
     var body: some View {
         Form {
             Section {
-                TextField("Logger serial number or tag UID", text: $label)
+                TextField("Logger serial number or tag UID (hex)", text: $label)
                     .textInputAutocapitalization(.never)
                     .autocorrectionDisabled()
-                SecureField("Key (hexadecimal or Base64)", text: $secret)
+                SecureField("Key, exactly as the logger's maker gives it", text: $secret)
                     .textInputAutocapitalization(.never)
                     .autocorrectionDisabled()
             } footer: {
@@ -128,12 +128,8 @@ struct AddKeyView: View {
     }
 
     private func save() {
-        guard let bytes = KeychainStore.parseSecret(secret) else {
-            error = String(localized: "The key must be hexadecimal (e.g. 0A1B2C…) or Base64.")
-            return
-        }
         do {
-            try keychain.store(bytes, for: label.trimmingCharacters(in: .whitespaces))
+            try keychain.store(Data(secret.utf8), for: label.trimmingCharacters(in: .whitespaces))
             dismiss()
         } catch {
             self.error = error.localizedDescription
