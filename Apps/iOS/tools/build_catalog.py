@@ -11,6 +11,8 @@ import pathlib
 import re
 import sys
 
+sys.dont_write_bytecode = True  # keep the tools folder clean
+
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import extract_keys  # noqa: E402
