@@ -141,7 +141,7 @@ enum G16 {
         let forced = try LoggerDecoder.decode(G16.message(G16.workedPayload), options: G16.options(logger: .named("generic16-unix")))
         #expect(forced.format == "generic16-unix")
         #expect(forced.detection == "forced with --logger generic16-unix")
-        // 3C 00 02 01 = 0x0102003C s = 1978-08-05..., interval FEFF = 65534 s.
+        // 3C 00 02 01 = 0x0102003C s = 1970-07-15T16:45:48Z, interval FEFF = 65534 s.
         #expect(forced.interval == 65534)
         #expect(forced.samples.first?.time == Date(timeIntervalSince1970: 0x0102_003C))
     }
