@@ -57,6 +57,7 @@ let package = Package(
         .testTarget(name: "ColdChainTests", dependencies: ["ColdChain", "LoggerFormats"]),
         .testTarget(name: "TempChartTests", dependencies: ["TempChart", "CairoCanvas", "ColdChain", "LoggerFormats"]),
         .testTarget(name: "PCSCTests", dependencies: ["PCSC", "NFCTags"]),
+        .testTarget(name: "CoreNFCTransportTests", dependencies: ["CoreNFCTransport", "NFCTags", "NDEF"]),
         .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain"]),
     ],
     swiftLanguageModes: [.v6]
