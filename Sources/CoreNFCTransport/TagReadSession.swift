@@ -157,10 +157,19 @@ public struct TagReadSessionController: Sendable {
         self.classify = classify
     }
 
-    /// `TransportError.tagRemoved`/`.timeout` and retryable Core NFC failures are link
-    /// losses; `.unsupported` means the tag is not supported; a non-retryable Core NFC
-    /// failure carries its own advice; anything else is the tag refusing the read.
+    /// NFCTags' `TagReadError.tagRemoved`/`.noAnswer`, `TransportError.tagRemoved`/`.timeout`
+    /// and retryable Core NFC failures are link losses; a link that cannot carry a command
+    /// means the tag is not supported; malformed memory is unreadable data; a non-retryable
+    /// Core NFC failure carries its own advice; anything else is the tag refusing the read.
     public static let defaultClassification: @Sendable (Error) -> ReadErrorKind = { error in
+        if let tagError = error as? TagReadError {
+            switch tagError {
+            case .tagRemoved, .noAnswer: return .linkLost
+            case .refused: return .failed(.tagRefused)
+            case .unsupportedByLink, .outOfReach: return .failed(.tagNotSupported)
+            case .malformed: return .failed(.unreadableData)
+            }
+        }
         if let transport = error as? TransportError {
             switch transport {
             case .tagRemoved, .timeout: return .linkLost

@@ -75,7 +75,9 @@ final class FakeNTAG213: MiFareTagLink, @unchecked Sendable {
     let clock: ManualClock?
     let secondsPerCommand: Double
 
-    init(failures: [Int: CoreNFCFailure] = [:], clock: ManualClock? = nil, secondsPerCommand: Double = 0.01) {
+    /// - Parameter userMemory: bytes from page 4 on (the TLV area); the factory TLVs by default.
+    init(userMemory: [UInt8]? = nil, failures: [Int: CoreNFCFailure] = [:], clock: ManualClock? = nil,
+         secondsPerCommand: Double = 0.01) {
         self.failures = Locked(failures)
         self.clock = clock
         self.secondsPerCommand = secondsPerCommand
@@ -86,8 +88,14 @@ final class FakeNTAG213: MiFareTagLink, @unchecked Sendable {
             [uid[0], uid[1], uid[2], bcc0], [uid[3], uid[4], uid[5], uid[6]], [bcc1, 0x48, 0x00, 0x00],
             [0xE1, 0x10, 0x12, 0x00], [0x01, 0x03, 0xA0, 0x0C], [0x34, 0x03, 0x00, 0xFE],
         ]
+        if let userMemory {
+            memory.removeLast(2)
+            var bytes = userMemory
+            while bytes.count % 4 != 0 { bytes.append(0) }
+            for start in stride(from: 0, to: bytes.count, by: 4) { memory.append(Array(bytes[start..<start + 4])) }
+        }
         while memory.count < 45 { memory.append([UInt8(memory.count), 0, 0, 0]) }
-        pages = memory
+        pages = Array(memory.prefix(45))
     }
 
     func sendMiFareCommand(_ packet: Data) async throws -> Data {
@@ -128,8 +136,12 @@ final class FakeST25DV: ISO15693TagLink, @unchecked Sendable {
     let clock: ManualClock?
     let secondsPerCommand: Double
 
-    init(totalBlocks: Int = 2048, maxBlocksPerRead: Int = 32, extendedMultipleWorks: Bool = true,
+    /// Tag memory from block 0; blocks past it read as a recognisable pattern.
+    let memory: [UInt8]?
+
+    init(totalBlocks: Int = 2048, maxBlocksPerRead: Int = 32, extendedMultipleWorks: Bool = true, memory: [UInt8]? = nil,
          failures: [Int: CoreNFCFailure] = [:], clock: ManualClock? = nil, secondsPerCommand: Double = 0.01) {
+        self.memory = memory
         self.totalBlocks = totalBlocks
         self.maxBlocksPerRead = maxBlocksPerRead
         self.extendedMultipleWorks = extendedMultipleWorks
@@ -140,6 +152,9 @@ final class FakeST25DV: ISO15693TagLink, @unchecked Sendable {
 
     func block(_ number: Int) -> Data {
         if let data = written.get[number] { return data }
+        if let memory, number * 4 < memory.count {
+            return Data((0..<4).map { number * 4 + $0 < memory.count ? memory[number * 4 + $0] : 0 })
+        }
         switch number {
         case 0: return Data([0xE2, 0x40, 0x00, 0x01])
         case 1: return Data([0x00, 0x00, 0x04, 0x00])
@@ -251,7 +266,13 @@ final class FakeTagSession: TagReaderSessionLink, @unchecked Sendable {
 
     func restartPolling() {
         restarts.with { $0 += 1 }
-        detectNext()
+        if detections.with({ $0.isEmpty }) {
+            // Nothing comes near the phone any more: Core NFC ends the session at 60 s.
+            continuation.yield(.invalidated(CoreNFCFailure(.sessionTimeout)))
+            continuation.finish()
+        } else {
+            detectNext()
+        }
     }
 
     func invalidate(successMessage: String) {

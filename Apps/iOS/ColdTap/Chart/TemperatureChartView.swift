@@ -60,9 +60,9 @@ final class TemperatureChartUIView: UIView {
 
     override func layoutSubviews() {
         super.layoutSubviews()
-        let key = RenderKey(size: bounds.size, scale: window?.screen.scale ?? traitCollection.displayScale,
+        let key = RenderKey(size: bounds.size, scale: traitCollection.displayScale,
                             dark: traitCollection.userInterfaceStyle == .dark)
-        guard key != renderedKey, let input, key.size.width >= 1, key.size.height >= 1 else { return }
+        guard key != renderedKey, let input, key.size.width >= 1, key.size.height >= 1, key.scale > 0 else { return }
         renderedKey = key
         backgroundColor = key.dark ? .black : .white
         generation += 1
@@ -70,14 +70,20 @@ final class TemperatureChartUIView: UIView {
         renderTask?.cancel()
         // Drawn off the main thread; only the newest request may set the image.
         renderTask = Task { [weak self] in
-            let image = await Task.detached(priority: .userInitiated) {
-                input.image(size: key.size, scale: Double(key.scale), dark: key.dark)
+            let rendered = await Task.detached(priority: .userInitiated) {
+                RenderedImage(image: input.image(size: key.size, scale: Double(key.scale), dark: key.dark))
             }.value
             guard let self, !Task.isCancelled, current == self.generation else { return }
-            self.layer.contents = image
+            self.layer.contents = rendered.image
             self.renderCount += 1
         }
     }
+}
+
+/// A finished bitmap handed from the drawing task to the main thread (a `CGImage` is
+/// immutable, so sharing it is safe).
+private struct RenderedImage: @unchecked Sendable {
+    let image: CGImage?
 }
 
 /// SwiftUI wrapper for `TemperatureChartUIView`.

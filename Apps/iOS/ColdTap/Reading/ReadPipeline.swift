@@ -75,19 +75,13 @@ struct ReadPipeline: Sendable {
     }
 
     /// What a read error means for the session: lost tag (resume), or a final failure
-    /// with advice.
+    /// with advice; decoding errors mean the data is not a log ColdTap can read.
     static let classify: @Sendable (Error) -> ReadErrorKind = { error in
         switch error {
-        case let tagError as TagReadError:
-            switch tagError {
-            case .tagRemoved, .noAnswer: return .linkLost
-            case .refused: return .failed(.tagRefused)
-            case .unsupportedByLink, .outOfReach: return .failed(.tagNotSupported)
-            case .malformed: return .failed(.unreadableData)
-            }
         case is LoggerFormatError, is PipelineError, is NDEFError:
             return .failed(.unreadableData)
         default:
+            // NFCTags' and the transport's errors.
             return TagReadSessionController.defaultClassification(error)
         }
     }

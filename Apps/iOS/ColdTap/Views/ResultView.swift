@@ -12,6 +12,7 @@ struct ResultView: View {
     let read: StoredRead
     @State private var shareItem: ShareItem?
     @State private var exportError: String?
+    @State private var showingExportError = false
 
     var body: some View {
         let assessment = model.assessment(of: read)
@@ -107,7 +108,7 @@ struct ResultView: View {
         .sheet(item: $shareItem) { item in
             ActivityView(items: [item.url])
         }
-        .alert("Export failed", isPresented: Binding(get: { exportError != nil }, set: { if !$0 { exportError = nil } })) {
+        .alert("Export failed", isPresented: $showingExportError) {
             Button("OK", role: .cancel) {}
         } message: {
             Text(exportError ?? "")
@@ -120,6 +121,7 @@ struct ResultView: View {
             shareItem = ShareItem(url: url)
         } catch {
             exportError = error.localizedDescription
+            showingExportError = true
         }
     }
 }
