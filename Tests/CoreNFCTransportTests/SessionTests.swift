@@ -170,6 +170,50 @@ struct TagSessionTests {
         #expect(session.ended.get?.message == ReaderAdvice.movePhone.englishSentence)
     }
 
+    @Test func sessionEndingDuringTheReadCancelsIt() async throws {
+        // Core NFC ends the session (60 s) while a command is outstanding: the read is
+        // cancelled and the person is told the time ran out.
+        let session = FakeTagSession(detections: [[.type5(FakeST25DV())]])
+        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        session.start()
+        let cancelled = Locked(false)
+        let (result, _) = await controller.run(events: session.events, read: { _, _ -> Data in
+            session.send(.invalidated(CoreNFCFailure(.sessionTimeout)))
+            do {
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                cancelled.with { $0 = true }
+                throw error
+            }
+            return Data()
+        }, verdict: { _ in "" })
+        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        #expect(failure.advice == .sessionTimedOut)
+        #expect(failure.code == .sessionTimeout)
+        #expect(session.ended.get == nil)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(cancelled.get)
+    }
+
+    @Test func theAppsClassificationDecidesTheAdvice() async throws {
+        struct NotALog: Error {}
+        let session = FakeTagSession(detections: [[.type2(FakeNTAG213())]])
+        let controller = TagReadSessionController(session: session, clock: ManualClock(), classify: { error in
+            error is NotALog ? .failed(.unreadableData) : TagReadSessionController.defaultClassification(error)
+        })
+        session.start()
+        let (result, _) = await controller.run(events: session.events, read: { transport, _ -> Data in
+            _ = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1))
+            throw NotALog()
+        }, verdict: { _ in "" })
+        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        #expect(failure.advice == .unreadableData)
+        #expect(session.ended.get?.message == ReaderAdvice.unreadableData.englishSentence)
+        #expect(TagReadSessionController.defaultClassification(NotALog()) == .failed(.tagRefused))
+        #expect(TagReadSessionController.defaultClassification(TransportError.unsupported("x")) == .failed(.tagNotSupported))
+        #expect(TagReadSessionController.defaultClassification(CoreNFCFailure(.tagNotConnected)) == .linkLost)
+    }
+
     @Test func missingEntitlementEndsAtOnce() async throws {
         let session = FakeTagSession(detections: [])
         let controller = TagReadSessionController(session: session, clock: ManualClock())
