@@ -132,7 +132,7 @@ public struct CoreNFCISO15693Link: ISO15693TagLink, @unchecked Sendable {
         }
     }
 
-    private static func finish<T>(_ continuation: CheckedContinuation<T, Error>, _ value: T, _ error: Error?) {
+    private static func finish<T: Sendable>(_ continuation: CheckedContinuation<T, Error>, _ value: T, _ error: Error?) {
         if let error {
             continuation.resume(throwing: CoreNFCFailure(nfcError: error))
         } else {
