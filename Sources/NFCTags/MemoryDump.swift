@@ -404,6 +404,9 @@ public struct MemoryDump: Sendable, Equatable {
 
 /// A transport whose answers come from a memory dump: the same commands, limits and error
 /// answers as the chip (reads of pages/blocks the file lacks are refused), and writes refused.
+/// GET_VERSION is answered with the version the file stores, else that of the chip the dump
+/// names (or was inferred from its size), else NAK; GET_SYSTEM_INFO with the file's UID (zeros
+/// when it has none) and geometry.
 public struct DumpTransport: TagTransport {
     public let dump: MemoryDump
     public let technology: TagTechnology

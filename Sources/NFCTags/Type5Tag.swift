@@ -186,6 +186,7 @@ final class Type5Engine {
             while block <= run.upperBound {
                 var count = multipleAllowed ? min(maxBlocksPerRead, run.upperBound - block + 1) : 1
                 if let sector = sectorBlocks { count = min(count, sector - block % sector) }
+                if block + count - 1 > 255 && !transport.limits.carries(0x33) { count = 1 }
                 let last = block + count - 1
                 let extended = last > 255
                 if extended && !(transport.limits.carries(0x30) || transport.limits.carries(0x33)) {
@@ -297,8 +298,10 @@ final class Type5Engine {
     func read() async throws -> TagReadResult {
         _ = try await identify()
         let (cc, area, outcome) = try await readLayout(stopAfterNDEF: options.scope == .ndefMessage)
-        session.bytesNeeded = min(session.bytesNeeded ?? 0, session.bytesReadForProgress)
-        session.reportProgress()
+        if options.scope == .ndefMessage, let needed = session.bytesNeeded {
+            session.bytesNeeded = min(needed, session.bytesReadForProgress)
+            session.reportProgress()
+        }
         return TagReading.result(technology: .iso15693, identity: identity, unitSize: session.memory.unitSize, cc: cc,
                                  area: area, outcome: outcome, anomalies: anomalies, session: session)
     }

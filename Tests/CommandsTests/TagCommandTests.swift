@@ -27,7 +27,7 @@ import Testing
         #expect(status == 0, "\(console.errorOutput)")
         let out = console.output
         #expect(out.contains("raw binary, Type 2 (ISO 14443-A), 45 pages of 4 bytes"))
-        #expect(out.contains("Chip: NTAG213 (GET_VERSION 00 04 04 02 01 00 0F 03)"))
+        #expect(out.contains("Chip: NTAG213 (from the dump size, 45 pages)"))
         #expect(out.contains("UID: 04:C0:1D:7A:9E:21:"))
         #expect(out.contains("Capability container (page 3, byte 0): E1 10 12 00 — version 1.0, data area 144 bytes, read/write"))
         #expect(out.contains("byte 16 (page 4, byte 0)"))
