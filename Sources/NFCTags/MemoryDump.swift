@@ -417,6 +417,8 @@ public struct DumpTransport: TagTransport {
 
     /// - Parameter limits: default: commands up to 255 bytes, answers up to 1024 bytes.
     public init(dump: MemoryDump, limits: LinkLimits? = nil) {
+        var dump = dump
+        dump.unitSize = dump.technology == .iso14443A ? 4 : min(32, max(1, dump.unitSize))
         self.dump = dump
         self.technology = dump.technology
         self.limits = limits ?? LinkLimits(maxCommandBytes: 255, maxResponseBytes: 1024)
