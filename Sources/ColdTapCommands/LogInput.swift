@@ -116,17 +116,18 @@ public enum LogInput {
         if kind == .auto {
             (kind, why) = classifyText(content)
         }
-        if kind == .hex || (kind == .auto && looksLikeHex(content)) {
-            bytes = try parseHex(content, name: name)
-            let (inner, innerWhy) = classifyBinary(bytes)
-            why = "hex text (\(bytes.count) bytes) holding " + innerWhy
-            kind = options.input == .hex || options.input == .auto ? inner : options.input
-        } else if kind == .auto {
+        var hexNote = ""
+        if kind != .url && kind != .flipper && (kind == .hex || InputBytes.looksLikeHex(content)) {
+            bytes = try InputBytes.parseHex(content, name: name)
+            hexNote = "hex text (\(bytes.count) bytes) holding "
+            if kind == .hex { kind = .auto }
+        }
+        if kind == .auto {
             let (inner, innerWhy) = classifyBinary(bytes)
             kind = inner
-            why = innerWhy
+            why = hexNote + innerWhy
         } else if why.isEmpty {
-            why = "given with --input \(kind.rawValue)"
+            why = hexNote + "\(kind.rawValue) (given with --input)"
         }
 
         switch kind {
@@ -236,59 +237,9 @@ public enum LogInput {
         return (.ndef, "bytes that are not a tag dump, so taken for an NDEF message")
     }
 
-    // MARK: File and hex reading
+    // MARK: File reading
 
     private static func readFile(_ path: String, console: Console) throws -> Data {
-        if path == "-" { return console.readStandardInput() }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandError(.failure, "Cannot read '\(path)': \(error.localizedDescription). Check the path and permissions.")
-        }
-    }
-
-    private static func isHexSeparator(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",")
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
-    static func looksLikeHex(_ content: Data) -> Bool {
-        var sawDigit = false
-        for byte in content {
-            if hexDigit(byte) != nil { sawDigit = true } else if !isHexSeparator(byte) { return false }
-        }
-        return sawDigit
-    }
-
-    static func parseHex(_ content: Data, name: String) throws -> Data {
-        var out = Data()
-        var pending: UInt8?
-        for (position, byte) in content.enumerated() {
-            if isHexSeparator(byte) {
-                if pending != nil {
-                    throw CommandError.data("\(name) is not valid hex: a lone digit before position \(position + 1). Write two digits per byte.")
-                }
-                continue
-            }
-            guard let digit = hexDigit(byte) else {
-                throw CommandError.data("\(name) is not valid hex: unexpected character at position \(position + 1).")
-            }
-            if let high = pending {
-                out.append(high << 4 | digit)
-                pending = nil
-            } else {
-                pending = digit
-            }
-        }
-        if pending != nil { throw CommandError.data("\(name) is not valid hex: it ends with a lone digit.") }
-        return out
+        try InputBytes.read(path, console: console, format: .raw)
     }
 }
