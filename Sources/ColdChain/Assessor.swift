@@ -196,8 +196,13 @@ public enum Assessor {
         }
 
         if timeline.interval == 0, !log.samples.isEmpty {
-            reasons.append("The log gives no usable sample interval (\(log.interval) s), so durations cannot be measured.")
-            if verdict == .ok { verdict = .inconclusive }
+            let sentence = "The log gives no usable sample interval (\(log.interval) s), so durations cannot be measured."
+            if verdict == .ok {
+                verdict = .inconclusive
+                reasons.insert(sentence, at: 0)
+            } else {
+                reasons.append(sentence)
+            }
         }
         if log.integrity.status == .failed {
             let detail = log.integrity.detail.isEmpty ? "" : " (\(log.integrity.detail))"
