@@ -35,7 +35,10 @@ let package = Package(
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .target(name: "PCSC", dependencies: [
             "NFCTags",
-            .target(name: "CPCSCLite", condition: .when(platforms: [.linux])),
+            .target(name: "CPCSCLite", condition: .when(platforms: [.linux, .macOS])),
+        ], linkerSettings: [
+            .linkedLibrary("pcsclite", .when(platforms: [.linux])),
+            .linkedFramework("PCSC", .when(platforms: [.macOS])),
         ]),
         .target(name: "CoreNFCTransport", dependencies: ["NFCTags"]),
         // The command line: all commands live in a library so tests can run them in-process.

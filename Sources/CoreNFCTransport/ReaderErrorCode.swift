@@ -95,6 +95,7 @@ public enum ReaderAdvice: String, Sendable, CaseIterable {
     case cancelled
     case otherTag
     case oneTagOnly
+    case unreadableData
     case tagReadOnly
     case tagTooSmall
     case nothingToWrite
@@ -115,6 +116,7 @@ public enum ReaderAdvice: String, Sendable, CaseIterable {
         case .systemBusy: return "Another app is using NFC; close it and tap Scan again."
         case .cancelled: return "Reading cancelled."
         case .otherTag: return "That is a different tag; hold the iPhone over the logger you started reading."
+        case .unreadableData: return "The logger was read, but its data is not in a format ColdTap knows or is damaged; check the logger model and its secret key in Settings."
         case .oneTagOnly: return "More than one tag is in reach; hold the iPhone over one logger only."
         case .tagReadOnly: return "The tag is read-only; ColdTap cannot write to it."
         case .tagTooSmall: return "The message is too large for this tag."

@@ -59,6 +59,14 @@ public struct ReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(advice.englishSentence) (\(detail))" }
 }
 
+/// What an error thrown by the read means for the session.
+public enum ReadErrorKind: Sendable, Equatable {
+    /// The tag left the field: wait for it and resume inside the session.
+    case linkLost
+    /// The read cannot succeed; end the session with this advice.
+    case failed(ReaderAdvice)
+}
+
 /// Texts for the sheet. The app passes localized ones; `english` is the default.
 public struct SessionMessages: Sendable {
     /// Shown when the session starts.
@@ -134,30 +142,36 @@ public struct TagReadSessionController: Sendable {
     public let clock: any SessionClock
     public let policy: SessionPolicy
     public let messages: SessionMessages
-    /// Decides whether an error thrown by the read means the tag was lost (resume) rather
-    /// than a final failure. The default recognises `TransportError.tagRemoved`/`.timeout`
-    /// and retryable `CoreNFCFailure`s; the app adds its planner's error wrapping.
-    public let isLinkLoss: @Sendable (Error) -> Bool
+    /// Sorts an error thrown by the read: the tag was lost (wait for it and resume) or the
+    /// read failed for good (with what to tell the person). The app adds its planner's and
+    /// decoder's errors; `defaultClassification` knows the transport's.
+    public let classify: @Sendable (Error) -> ReadErrorKind
 
     public init(session: any TagReaderSessionLink, clock: any SessionClock = SystemSessionClock(),
                 policy: SessionPolicy = SessionPolicy(), messages: SessionMessages = .english,
-                isLinkLoss: @escaping @Sendable (Error) -> Bool = TagReadSessionController.defaultIsLinkLoss) {
+                classify: @escaping @Sendable (Error) -> ReadErrorKind = TagReadSessionController.defaultClassification) {
         self.session = session
         self.clock = clock
         self.policy = policy
         self.messages = messages
-        self.isLinkLoss = isLinkLoss
+        self.classify = classify
     }
 
-    /// `TransportError.tagRemoved` and `.timeout`, or a retryable Core NFC failure.
-    public static let defaultIsLinkLoss: @Sendable (Error) -> Bool = { error in
+    /// `TransportError.tagRemoved`/`.timeout` and retryable Core NFC failures are link
+    /// losses; `.unsupported` means the tag is not supported; a non-retryable Core NFC
+    /// failure carries its own advice; anything else is the tag refusing the read.
+    public static let defaultClassification: @Sendable (Error) -> ReadErrorKind = { error in
         if let transport = error as? TransportError {
-            return transport == .tagRemoved || transport == .timeout
+            switch transport {
+            case .tagRemoved, .timeout: return .linkLost
+            case .unsupported: return .failed(.tagNotSupported)
+            case .linkFailure: return .failed(.tagRefused)
+            }
         }
         if let failure = error as? CoreNFCFailure {
-            return failure.readerError?.isWorthRetrying ?? false
+            return failure.readerError?.isWorthRetrying == true ? .linkLost : .failed(failure.advice)
         }
-        return false
+        return .failed(.tagRefused)
     }
 
     /// Progress callback handed to the read: fraction done, 0…1.
@@ -268,7 +282,8 @@ public struct TagReadSessionController: Sendable {
 
             case .readFinished(.failure(let error)):
                 readTask = nil
-                if isLinkLoss(error) {
+                let kind = classify(error)
+                if kind == .linkLost {
                     resumes += 1
                     if resumes > policy.maxResumes {
                         finish(ReadFailure(advice: .movePhone, detail: "the tag was lost \(resumes) times: \(error)"), invalidate: true)
@@ -282,8 +297,9 @@ public struct TagReadSessionController: Sendable {
                     session.restartPolling()
                     continue
                 }
-                let failure = error as? CoreNFCFailure
-                finish(ReadFailure(advice: failure?.advice ?? .tagRefused, code: failure?.readerError,
+                let advice: ReaderAdvice
+                if case .failed(let given) = kind { advice = given } else { advice = .tagRefused }
+                finish(ReadFailure(advice: advice, code: (error as? CoreNFCFailure)?.readerError,
                                    detail: String(describing: error)), invalidate: true)
                 break loop
 

@@ -53,7 +53,8 @@ struct DescriptorFormat: LoggerFormatDecoder {
 
     var recordDescription: String {
         descriptor.record.match.map { match in
-            var text = "a \(match.tnf) record"
+            let article = "aeiou".contains(match.tnf.prefix(1)) ? "an" : "a"
+            var text = "\(article) \(match.tnf) record"
             if let contains = match.typeContains { text += " whose type contains '\(contains)'" }
             if let equals = match.typeEquals { text += " of type '\(equals)'" }
             return text

@@ -164,7 +164,8 @@ extension ChartModel {
                   xScale: xScale, yScale: yScale, xTicks: xTicks, yTicks: yTicks,
                   xAxisTitle: "\(strings.timeAxis) — \(formatter.zoneDescription(from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end)))",
                   yAxisTitle: "°C", band: band, rules: rules, lines: lines, gaps: gaps, annotations: annotations,
-                  excursions: excursions, message: hasData ? nil : strings.noData, columnWidth: columnWidth)
+                  excursions: excursions, message: hasData ? nil : strings.noData, columnWidth: columnWidth,
+                  curveWidth: fontSize >= 11 ? 1.6 : 1.25)
     }
 
     /// Time ticks for `[start, end]` (seconds since 1970): the step is the shortest that

@@ -169,6 +169,8 @@ public struct ChartModel: Sendable {
     public var message: String?
     /// Device pixel column width in canvas units (1 / pixel density).
     public var columnWidth: Double
+    /// Width of the curve's stroke in canvas units.
+    public var curveWidth: Double
 
     /// Number of points in all line marks (what the canvas has to draw).
     public var drawnPointCount: Int { lines.reduce(0) { $0 + $1.points.count } }

@@ -2,9 +2,6 @@ import Foundation
 
 /// Draws a `ChartModel` on a `Canvas`. All decisions are in the model; this only paints.
 public enum ChartRenderer {
-    /// Width of the curve in canvas units.
-    public static let curveWidth = 1.6
-
     /// Paints the chart inside `model.frame`, background included.
     public static func draw(_ model: ChartModel, on canvas: any Canvas) {
         let theme = model.theme
@@ -124,14 +121,14 @@ public enum ChartRenderer {
 
     /// Strokes only the curve (both styles), the part M4 must keep pixel-identical.
     public static func drawCurve(_ model: ChartModel, on canvas: any Canvas) {
-        let style = StrokeStyle(width: curveWidth, join: .round, cap: .round)
+        let style = StrokeStyle(width: model.curveWidth, join: .round, cap: .round)
         for pass in [CurveStyle.normal, .beyond] {
             let color = pass == .normal ? model.theme.curve : model.theme.beyond
             var path = ChartPath()
             var dots = ChartPath()
             for line in model.lines where line.style == pass {
                 if line.points.count == 1 {
-                    dots.addCircle(center: line.points[0], radius: curveWidth)
+                    dots.addCircle(center: line.points[0], radius: model.curveWidth)
                 } else {
                     path.append(polyline: line.points)
                 }

@@ -57,6 +57,7 @@ public struct ReportStrings: Sendable {
     public var samples: String
     public var interval: String
     public var period: String
+    public var minMax: String
     public var mean: String
     public var mkt: String
     public var timeAbove: String
@@ -97,7 +98,7 @@ extension ReportStrings {
         logger: "Logger", tagUID: "Tag UID", serial: "Serial", format: "Format", readTime: "Read at",
         timeZone: "Time zone", timeBase: "Time base", integrity: "Integrity", profile: "Profile",
         verdict: "Verdict", reasons: "Reasons", samples: "Samples", interval: "Interval", period: "Period",
-        mean: "Mean", mkt: "Mean kinetic temp.", timeAbove: "Time above band", timeBelow: "Time below band",
+        minMax: "Min / max", mean: "Mean", mkt: "Mean kinetic temp.", timeAbove: "Time above band", timeBelow: "Time below band",
         invalidSamples: "Missing / out of range",
         excursionStart: "Start", excursionEnd: "End", excursionDuration: "Duration", excursionPeak: "Peak",
         excursionDirection: "Direction", above: "above", below: "below", noExcursions: "No excursions.",
@@ -122,7 +123,7 @@ extension ReportStrings {
         logger: "记录仪", tagUID: "标签 UID", serial: "序列号", format: "格式", readTime: "读取时间",
         timeZone: "时区", timeBase: "时间基准", integrity: "完整性", profile: "规则",
         verdict: "结论", reasons: "原因", samples: "样本数", interval: "记录间隔", period: "时间范围",
-        mean: "平均值", mkt: "平均动力学温度", timeAbove: "高于范围时长", timeBelow: "低于范围时长",
+        minMax: "最低 / 最高", mean: "平均值", mkt: "平均动力学温度", timeAbove: "高于范围时长", timeBelow: "低于范围时长",
         invalidSamples: "缺失 / 超出量程",
         excursionStart: "开始", excursionEnd: "结束", excursionDuration: "持续时间", excursionPeak: "峰值",
         excursionDirection: "方向", above: "偏高", below: "偏低", noExcursions: "没有温度偏离。",
@@ -147,7 +148,7 @@ extension ReportStrings {
         logger: "ロガー", tagUID: "タグ UID", serial: "シリアル番号", format: "形式", readTime: "読み取り日時",
         timeZone: "タイムゾーン", timeBase: "時刻の基準", integrity: "完全性", profile: "判定基準",
         verdict: "判定", reasons: "理由", samples: "サンプル数", interval: "記録間隔", period: "期間",
-        mean: "平均", mkt: "平均キネティック温度", timeAbove: "上限超過時間", timeBelow: "下限未満時間",
+        minMax: "最低 / 最高", mean: "平均", mkt: "平均キネティック温度", timeAbove: "上限超過時間", timeBelow: "下限未満時間",
         invalidSamples: "欠測 / 測定範囲外",
         excursionStart: "開始", excursionEnd: "終了", excursionDuration: "継続時間", excursionPeak: "ピーク",
         excursionDirection: "方向", above: "上限超過", below: "下限未満", noExcursions: "逸脱はありません。",

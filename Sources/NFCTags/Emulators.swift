@@ -1,0 +1,255 @@
+import Foundation
+
+/// What an emulated tag does with one command.
+enum EmulatedAnswer: Equatable {
+    /// A frame of data (Type 5: response flags first).
+    case data([UInt8])
+    /// Type 2 4-bit ACK (0xA).
+    case ack
+    /// Type 2 4-bit NAK with its code (0x0 invalid argument, 0x1 CRC, 0x5 write error).
+    case nak(UInt8)
+    /// No answer at all.
+    case silent
+
+    var bytes: [UInt8]? {
+        switch self {
+        case .data(let bytes): return bytes
+        case .ack: return [0x0A]
+        case .nak(let code): return [code & 0x0F]
+        case .silent: return nil
+        }
+    }
+}
+
+/// A Type 2 chip's command set over a memory image (NTAG21x / NTAG I2C plus behaviour).
+struct Type2Emulator: Sendable {
+    var memory: [UInt8]
+    /// Pages present in the source (dumps may miss some); `nil` means all.
+    var missingPages: Set<Int> = []
+    var version: [UInt8]?
+    var supportsFastRead: Bool
+    var dynamicLockPage: Int?
+    var pagesPerDynamicLockBit: Int
+    var writable: Bool
+
+    var pageCount: Int { memory.count / 4 }
+
+    private func page(_ index: Int) -> ArraySlice<UInt8> { memory[(index * 4)..<(index * 4 + 4)] }
+
+    func isLocked(_ page: Int) -> Bool {
+        guard memory.count >= 12 else { return false }
+        if (3...15).contains(page) {
+            let bit = page < 8 ? memory[10] >> page & 1 : memory[11] >> (page - 8) & 1
+            if bit != 0 { return true }
+        }
+        if page >= 16, let lockPage = dynamicLockPage, pagesPerDynamicLockBit > 0, lockPage * 4 + 3 <= memory.count,
+           page < lockPage {
+            let bit = (page - 16) / pagesPerDynamicLockBit
+            if bit < 24, memory[lockPage * 4 + bit / 8] >> (bit % 8) & 1 != 0 { return true }
+        }
+        return false
+    }
+
+    /// - Parameter torn: a WRITE stores only its first two bytes (the field went away mid-programming).
+    mutating func respond(_ command: [UInt8], torn: Bool = false) -> EmulatedAnswer {
+        guard let code = command.first else { return .silent }
+        switch code {
+        case 0x60:
+            guard command.count == 1 else { return .nak(0x0) }
+            guard let version else { return .nak(0x0) }
+            return .data(version)
+        case 0x30:
+            guard command.count == 2 else { return .nak(0x0) }
+            let start = Int(command[1])
+            guard start < pageCount else { return .nak(0x0) }
+            var out: [UInt8] = []
+            for offset in 0..<4 {
+                let index = (start + offset) % pageCount   // roll-over at the end of memory
+                if missingPages.contains(index) { return .nak(0x0) }
+                out += page(index)
+            }
+            return .data(out)
+        case 0x3A:
+            guard supportsFastRead, command.count == 3 else { return .nak(0x0) }
+            let start = Int(command[1]), end = Int(command[2])
+            guard start <= end, end < pageCount else { return .nak(0x0) }
+            if (start...end).contains(where: { missingPages.contains($0) }) { return .nak(0x0) }
+            return .data(Array(memory[(start * 4)..<((end + 1) * 4)]))
+        case 0xA2:
+            guard command.count == 6 else { return .nak(0x0) }
+            let index = Int(command[1])
+            guard writable, index >= 2, index < pageCount, !isLocked(index) else { return .nak(0x0) }
+            let data = Array(command[2..<6])
+            let base = index * 4
+            let count = torn ? 2 : 4
+            switch index {
+            case 2:
+                // Only the lock bytes are writable, and lock bits are one-time programmable.
+                for offset in 2..<4 where offset < count { memory[base + offset] |= data[offset] }
+            case 3:
+                for offset in 0..<count { memory[base + offset] |= data[offset] }   // the CC is OTP
+            case _ where index == dynamicLockPage:
+                for offset in 0..<min(3, count) { memory[base + offset] |= data[offset] }
+            default:
+                for offset in 0..<count { memory[base + offset] = data[offset] }
+            }
+            return .ack
+        default:
+            return .nak(0x0)
+        }
+    }
+}
+
+/// An ISO 15693 chip's command set over a memory image.
+struct Type5Emulator: Sendable {
+    var memory: [UInt8]
+    var blockSize: Int
+    var missingBlocks: Set<Int> = []
+    /// UID in display order (`E0` first); all zero when unknown.
+    var uid: [UInt8]
+    var dsfid: UInt8 = 0
+    var afi: UInt8 = 0
+    var icReference: UInt8 = 0
+    var answersSystemInfo = true
+    var sectorBlocks: Int?
+    var maxBlocksPerRead: Int?
+    var supportsExtended: Bool
+    var supportsReadMultiple = true
+    var lockedBlocks: Set<Int> = []
+    var writable: Bool
+
+    var blockCount: Int { memory.count / max(1, blockSize) }
+
+    private func error(_ code: UInt8) -> EmulatedAnswer { .data([0x01, code]) }
+
+    private func blocks(_ first: Int, _ count: Int, securityStatus: Bool) -> EmulatedAnswer {
+        guard count >= 1, first >= 0, first + count <= blockCount else { return error(0x10) }
+        if let limit = maxBlocksPerRead, count > limit { return error(0x0F) }
+        if let sector = sectorBlocks, first / sector != (first + count - 1) / sector { return error(0x10) }
+        if (first..<(first + count)).contains(where: { missingBlocks.contains($0) }) { return error(0x10) }
+        var out: [UInt8] = [0x00]
+        for block in first..<(first + count) {
+            if securityStatus { out.append(lockedBlocks.contains(block) ? 0x01 : 0x00) }
+            out += memory[(block * blockSize)..<((block + 1) * blockSize)]
+        }
+        return .data(out)
+    }
+
+    private mutating func write(_ block: Int, _ data: ArraySlice<UInt8>, torn: Bool) -> EmulatedAnswer {
+        guard block < blockCount, data.count == blockSize else { return error(0x10) }
+        guard writable, !lockedBlocks.contains(block) else { return error(0x12) }
+        let count = torn ? blockSize / 2 : blockSize
+        for (offset, byte) in data.prefix(count).enumerated() { memory[block * blockSize + offset] = byte }
+        return .data([0x00])
+    }
+
+    mutating func respond(_ command: [UInt8], torn: Bool = false) -> EmulatedAnswer {
+        guard command.count >= 2 else { return .silent }
+        let flags = command[0], code = command[1]
+        var index = 2
+        if flags & 0x20 != 0 {
+            // Addressed: a tag answers only its own UID (LSB first on the air).
+            guard command.count >= 10 else { return .silent }
+            if Array(command[2..<10]) != uid.reversed() { return .silent }
+            index = 10
+        }
+        let parameters = Array(command[index...])
+        let securityStatus = flags & 0x40 != 0
+        switch code {
+        case 0x2B:
+            guard answersSystemInfo else { return error(0x01) }
+            let twoByteCount = blockCount > 256
+            var out: [UInt8] = [0x00, 0x0F | (twoByteCount ? 0x10 : 0x00)]
+            out += uid.reversed()
+            out += [dsfid, afi]
+            let countField = blockCount - 1
+            out += twoByteCount ? [UInt8(countField & 0xFF), UInt8(countField >> 8)] : [UInt8(countField)]
+            out += [UInt8(blockSize - 1), icReference]
+            return .data(out)
+        case 0x20:
+            guard parameters.count == 1 else { return error(0x02) }
+            return blocks(Int(parameters[0]), 1, securityStatus: securityStatus)
+        case 0x23:
+            guard supportsReadMultiple else { return error(0x01) }
+            guard parameters.count == 2 else { return error(0x02) }
+            return blocks(Int(parameters[0]), Int(parameters[1]) + 1, securityStatus: securityStatus)
+        case 0x30:
+            guard supportsExtended else { return error(0x01) }
+            guard parameters.count == 2 else { return error(0x02) }
+            return blocks(Int(parameters[0]) | Int(parameters[1]) << 8, 1, securityStatus: securityStatus)
+        case 0x33:
+            guard supportsExtended, supportsReadMultiple else { return error(0x01) }
+            guard parameters.count == 4 else { return error(0x02) }
+            let first = Int(parameters[0]) | Int(parameters[1]) << 8
+            let count = (Int(parameters[2]) | Int(parameters[3]) << 8) + 1
+            return blocks(first, count, securityStatus: securityStatus)
+        case 0x21:
+            guard parameters.count == 1 + blockSize else { return error(0x02) }
+            return write(Int(parameters[0]), parameters[1...], torn: torn)
+        case 0x31:
+            guard supportsExtended else { return error(0x01) }
+            guard parameters.count == 2 + blockSize else { return error(0x02) }
+            return write(Int(parameters[0]) | Int(parameters[1]) << 8, parameters[2...], torn: torn)
+        default:
+            return error(0x01)
+        }
+    }
+}
+
+/// Either emulator, plus the air time of each exchange.
+enum EmulatorCore: Sendable {
+    case type2(Type2Emulator)
+    case type5(Type5Emulator)
+
+    var technology: TagTechnology {
+        switch self {
+        case .type2: return .iso14443A
+        case .type5: return .iso15693
+        }
+    }
+
+    var memory: [UInt8] {
+        switch self {
+        case .type2(let emulator): return emulator.memory
+        case .type5(let emulator): return emulator.memory
+        }
+    }
+
+    mutating func respond(_ command: [UInt8], torn: Bool) -> EmulatedAnswer {
+        switch self {
+        case .type2(var emulator):
+            let answer = emulator.respond(command, torn: torn)
+            self = .type2(emulator)
+            return answer
+        case .type5(var emulator):
+            let answer = emulator.respond(command, torn: torn)
+            self = .type5(emulator)
+            return answer
+        }
+    }
+
+    static func isWrite(_ command: [UInt8], technology: TagTechnology) -> Bool {
+        switch technology {
+        case .iso14443A: return command.first == 0xA2
+        case .iso15693: return command.count >= 2 && (command[1] == 0x21 || command[1] == 0x31)
+        }
+    }
+
+    /// Modeled air time of one exchange in microseconds (`wait` for a silent tag).
+    static func airTime(command: [UInt8], answer: EmulatedAnswer, technology: TagTechnology, wait: Double) -> Double {
+        let write = isWrite(command, technology: technology)
+        switch (technology, answer) {
+        case (_, .silent):
+            return AirTime.unanswered(technology: technology, commandBytes: command.count, wait: wait)
+        case (.iso14443A, .ack), (.iso14443A, .nak):
+            return AirTime.iso14443Exchange(commandBytes: command.count, answerBytes: nil,
+                                            processing: write ? AirTime.type2WriteTime : 0)
+        case (.iso14443A, .data(let bytes)):
+            return AirTime.iso14443Exchange(commandBytes: command.count, answerBytes: bytes.count)
+        case (.iso15693, _):
+            let count = answer.bytes?.count ?? 1
+            return AirTime.iso15693Exchange(commandBytes: command.count, answerBytes: count,
+                                            processing: write ? AirTime.type5WriteTime : 0)
+        }
+    }
+}

@@ -1,0 +1,393 @@
+import Foundation
+import NDEF
+
+/// An NFC Forum Type 2 tag (NTAG21x, NTAG I2C plus, or any tag that speaks READ/WRITE)
+/// behind a transport. Same verbs as `Type5Tag`: `identify`, `readNDEF`, `writeNDEF`, `dump`.
+public struct Type2Tag: Sendable {
+    public let transport: any TagTransport
+    public var options: TagReadOptions
+
+    public init(transport: any TagTransport, options: TagReadOptions = TagReadOptions()) {
+        self.transport = transport
+        self.options = options
+    }
+
+    /// Identifies the chip with GET_VERSION; a tag that does not answer it is a generic Type 2 tag.
+    /// - Throws: `TagReadError.tagRemoved` when the tag leaves the field.
+    public func identify() async throws -> TagIdentity {
+        let engine = Type2Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: nil))
+        return try await engine.identify()
+    }
+
+    /// Reads the capability container, the TLVs and the first NDEF message, only as far as
+    /// the NDEF TLV needs, in the largest FAST_READ ranges the chip and link allow.
+    /// - Parameter progress: called with bytes read of the total after each command.
+    /// - Throws: `TagReadError` (tag removed with the bytes read so far, refused, link limits).
+    public func readNDEF(progress: TagReadProgressHandler? = nil) async throws -> TagReadResult {
+        let engine = Type2Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: progress))
+        return try await engine.read()
+    }
+
+    /// Writes `message` (serialized NDEF) as the NDEF TLV with WRITE, keeping Lock/Memory
+    /// Control TLVs. The length is written as 0 first and set last, so a torn write leaves
+    /// an empty message, never a truncated one.
+    /// - Throws: `TagWriteError.readOnly`, `.doesNotFit` (both sizes), `.notFormatted`,
+    ///   `.refused`, `.interrupted`; `TagReadError` while reading the layout.
+    @discardableResult
+    public func writeNDEF(_ message: Data) async throws -> TagWriteResult {
+        let engine = Type2Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: nil))
+        return try await engine.write(message)
+    }
+
+    /// Reads every readable page (known chips) or the pages up to the end of the data area
+    /// (generic tags) into a memory image.
+    /// - Throws: `TagReadError`.
+    public func dump() async throws -> MemoryDump {
+        let engine = Type2Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: nil))
+        return try await engine.dump()
+    }
+}
+
+final class Type2Engine {
+    let session: TagSession
+    var identity = TagIdentity(chip: .genericType2)
+    var layout: Type2Layout?
+    var useFastRead = false
+    var maxFastReadPages = 0
+    var anomalies: [TagAnomaly] = []
+
+    init(session: TagSession) {
+        self.session = session
+    }
+
+    var transport: any TagTransport { session.transport }
+
+    func identify() async throws -> TagIdentity {
+        identity = TagIdentity(chip: .genericType2, uid: transport.uid)
+        session.uid = transport.uid
+        session.adoptResume(technology: .iso14443A)
+        if transport.limits.carries(0x60) {
+            do {
+                let (answer, refused) = try await session.exchange([0x60]) { answer in
+                    answer.count == 8 ? .accept : answer.count == 1 ? .refused : .garbled
+                }
+                if !refused {
+                    identity.version = Data(answer)
+                    identity.chip = Type2Layout.identify(version: answer) ?? .genericType2
+                    if identity.chip == .genericType2 {
+                        anomalies.append(TagAnomaly(offset: nil, message: "GET_VERSION answered "
+                            + answer.map { String(format: "%02X", $0) }.joined(separator: " ")
+                            + ", a version ColdTap does not know; read as a generic Type 2 tag"))
+                    }
+                }
+            } catch ExchangeFailure.removed {
+                throw session.readError(ExchangeFailure.removed, command: "GET_VERSION", unit: 0)
+            } catch is ExchangeFailure {
+                // No answer or not carried: a tag without GET_VERSION (e.g. Ultralight) is still a Type 2 tag.
+            }
+        }
+        layout = identity.chip.type2Layout
+        let limits = transport.limits
+        useFastRead = session.options.strategy == .fewestRoundTrips && (layout?.supportsFastRead ?? false)
+            && limits.carries(0x3A) && limits.maxCommandBytes >= 3 && limits.maxResponseBytes >= 8
+        maxFastReadPages = min(limits.maxResponseBytes / 4, layout?.readablePages ?? 0, 256)
+        return identity
+    }
+
+    /// Makes the pages covering `bytes` known, in the largest commands possible.
+    func ensure(_ bytes: Range<Int>) async throws {
+        guard let pages = session.memory.unitRange(of: bytes) else { return }
+        var upper = pages.upperBound
+        if let layout { upper = min(upper, layout.readablePages - 1) }
+        if upper > 255 {
+            throw TagReadError.outOfReach("the data continues at page \(upper), beyond sector 0 (pages 0–255); "
+                + "reading it needs SECTOR_SELECT, which ColdTap does not send")
+        }
+        guard pages.lowerBound <= upper else { return }
+        for run in session.memory.missingRuns(pages.lowerBound...upper) {
+            var page = run.lowerBound
+            while page <= run.upperBound {
+                if session.memory.has(unit: page) { page += 1; continue }
+                if useFastRead && run.upperBound > page {
+                    let count = min(maxFastReadPages, run.upperBound - page + 1)
+                    let end = page + count - 1
+                    let result: (answer: [UInt8], refused: Bool)
+                    do {
+                        result = try await session.exchange([0x3A, UInt8(page), UInt8(end)]) { answer in
+                            answer.count == count * 4 ? .accept : answer.count == 1 ? .refused : .garbled
+                        }
+                    } catch ExchangeFailure.unsupported {
+                        shrinkFastRead()
+                        continue
+                    } catch {
+                        throw session.readError(error, command: "FAST_READ", unit: page)
+                    }
+                    if result.refused {
+                        shrinkFastRead()
+                        continue
+                    }
+                    for index in 0..<count {
+                        session.memory.store(unit: page + index, bytes: result.answer[(index * 4)..<(index * 4 + 4)])
+                    }
+                    page = end + 1
+                } else {
+                    try await readWithREAD(page)
+                    page += 4
+                }
+                session.reportProgress()
+            }
+        }
+    }
+
+    private func shrinkFastRead() {
+        maxFastReadPages /= 2
+        if maxFastReadPages < 2 { useFastRead = false }
+    }
+
+    private func readWithREAD(_ page: Int) async throws {
+        guard transport.limits.carries(0x30) else {
+            throw TagReadError.unsupportedByLink("the reader carries neither READ nor FAST_READ")
+        }
+        let result: (answer: [UInt8], refused: Bool)
+        do {
+            result = try await session.exchange([0x30, UInt8(page)]) { answer in
+                answer.count == 16 ? .accept : answer.count == 1 ? .refused : .garbled
+            }
+        } catch {
+            throw session.readError(error, command: "READ", unit: page)
+        }
+        if result.refused {
+            throw TagReadError.refused(command: "READ", location: "page \(page)",
+                                       status: String(format: "NAK 0x%X", result.answer[0] & 0x0F))
+        }
+        for index in 0..<4 {
+            let target = page + index
+            // READ rolls over at the end of memory: pages past it are page 0, 1, … again.
+            if let layout, target >= layout.readablePages { break }
+            if !session.memory.has(unit: target) {
+                session.memory.store(unit: target, bytes: result.answer[(index * 4)..<(index * 4 + 4)])
+            }
+        }
+    }
+
+    /// Reads the CC and walks the TLVs. Returns `nil` for the CC when the tag is not formatted.
+    func readLayout(stopAfterNDEF: Bool) async throws -> (CapabilityContainer?, Range<Int>?, TLVWalker.Outcome) {
+        try await ensure(12..<16)
+        let head = session.memory.bytes(12..<16) ?? []
+        guard let cc = CapabilityContainer.type2(head) else {
+            anomalies.append(TagAnomaly(offset: 12, message: "page 3 holds "
+                + head.map { String(format: "%02X", $0) }.joined(separator: " ")
+                + ", not a capability container (E1 …): the tag is not NDEF-formatted"))
+            return (nil, nil, TLVWalker.Outcome())
+        }
+        if cc.majorVersion != 1 {
+            anomalies.append(TagAnomaly(offset: 13, message: "capability container version \(cc.majorVersion).\(cc.minorVersion); ColdTap knows 1.x"))
+        }
+        if cc.readAccess != 0 {
+            anomalies.append(TagAnomaly(offset: 15, message: String(format: "read access 0x%X is not free access", cc.readAccess)))
+        }
+        var end = 16 + cc.dataAreaSize
+        if let layout, layout.dynamicLockPage != nil || layout.firstConfigPage != nil {
+            let userEnd = 16 + layout.userMemoryBytes
+            if end > userEnd {
+                anomalies.append(TagAnomaly(offset: 14, message: "the capability container declares \(cc.dataAreaSize) bytes but the \(identity.chip.displayName) has \(layout.userMemoryBytes) bytes of user memory; read up to byte \(userEnd)"))
+                end = userEnd
+            }
+        }
+        if cc.dataAreaSize == 0 {
+            anomalies.append(TagAnomaly(offset: 14, message: "the capability container declares a data area of 0 bytes"))
+        }
+        let area = 16..<max(16, end)
+        session.bytesNeeded = area.upperBound - 12
+        session.neededRange = 12..<area.upperBound
+        let walker = TLVWalker(area: area, controlTLVsAllowed: true, stopAfterNDEF: stopAfterNDEF,
+                               addressing: MemoryAddressing(technology: .iso14443A, unitSize: 4))
+        let outcome = try await walker.walk(memory: { self.session.memory }) { range, readAhead in
+            if !readAhead {
+                self.session.neededRange = 12..<max(range.upperBound, 16)
+                self.session.bytesNeeded = ((range.upperBound + 3) / 4 - 3) * 4
+            }
+            try await self.ensure(range)
+        }
+        return (cc, area, outcome)
+    }
+
+    func read() async throws -> TagReadResult {
+        _ = try await identify()
+        let scope = session.options.scope
+        let (cc, area, outcome) = try await readLayout(stopAfterNDEF: scope == .ndefMessage)
+        if scope == .ndefMessage, session.bytesNeeded != nil {
+            session.bytesNeeded = min(session.bytesNeeded ?? 0, session.bytesReadForProgress)
+            session.reportProgress()
+        }
+        return TagReading.result(technology: .iso14443A, identity: identity, unitSize: 4, cc: cc, area: area,
+                                 outcome: outcome, anomalies: anomalies, session: session)
+    }
+
+    func dump() async throws -> MemoryDump {
+        _ = try await identify()
+        let lastPage: Int
+        if let layout {
+            lastPage = min(layout.readablePages, 256) - 1
+        } else {
+            try await ensure(12..<16)
+            let cc = CapabilityContainer.type2(session.memory.bytes(12..<16) ?? [])
+            lastPage = min(255, 3 + (cc?.dataAreaSize ?? 0) / 4)
+        }
+        try await ensure(0..<((lastPage + 1) * 4))
+        var memory = Data()
+        for page in 0...lastPage {
+            memory.append(contentsOf: session.memory.bytes((page * 4)..<(page * 4 + 4)) ?? [0, 0, 0, 0])
+        }
+        var uid = identity.uid
+        if uid == nil, memory.count >= 8 { uid = Data(memory[0..<3]) + Data(memory[4..<8]) }
+        return MemoryDump(technology: .iso14443A, memory: memory, unitSize: 4, uid: uid, chip: identity.chip,
+                          version: identity.version, format: .raw)
+    }
+
+    func write(_ message: Data) async throws -> TagWriteResult {
+        _ = try await identify()
+        // Page 2 (static lock bytes) and the CC come in one READ.
+        try await ensure(8..<16)
+        let (ccFound, areaFound, outcome) = try await readLayout(stopAfterNDEF: true)
+        guard let cc = ccFound, let area = areaFound else { throw TagWriteError.notFormatted }
+        guard cc.isWritable else {
+            throw TagWriteError.readOnly(String(format: "the capability container's write access is 0x%X", cc.writeAccess))
+        }
+        let slot = outcome.ndefSlot ?? outcome.end
+        let plan = NDEFWritePlan(message: message, slot: slot, area: area, reserved: outcome.reserved)
+        guard let addresses = plan.addresses else {
+            throw TagWriteError.doesNotFit(messageBytes: message.count, capacityBytes: plan.capacity)
+        }
+        let pages = Set(addresses.map { $0 / 4 }).sorted()
+        try checkLocks(pages: pages)
+        // Pages only partly covered keep their other bytes: make them known first.
+        for page in pages where !(0..<4).allSatisfy({ addresses.contains(page * 4 + $0) }) {
+            try await ensure((page * 4)..<(page * 4 + 4))
+        }
+        var images: [Int: [UInt8]] = [:]
+        for page in pages { images[page] = session.memory.bytes((page * 4)..<(page * 4 + 4)) ?? [0, 0, 0, 0] }
+        let final = plan.bytes(zeroLength: false)
+        let provisional = plan.bytes(zeroLength: true)
+        func image(_ page: Int, _ bytes: [UInt8]) -> [UInt8] {
+            var out = images[page] ?? [0, 0, 0, 0]
+            for (index, address) in addresses.enumerated() where address / 4 == page { out[address % 4] = bytes[index] }
+            return out
+        }
+        let lengthPages = Set(plan.lengthIndices.map { addresses[$0] / 4 })
+        var order: [(Int, [UInt8])] = lengthPages.sorted().map { ($0, image($0, provisional)) }
+        order += pages.filter { !lengthPages.contains($0) }.map { ($0, image($0, final)) }
+        order += lengthPages.sorted().map { ($0, image($0, final)) }
+        var written = 0
+        for (page, bytes) in order {
+            let result: (answer: [UInt8], refused: Bool)
+            do {
+                result = try await session.exchange([0xA2, UInt8(page)] + bytes) { answer in
+                    answer.count == 1 ? (answer[0] & 0x0F == 0x0A ? .accept : .refused) : .garbled
+                }
+            } catch ExchangeFailure.unsupported(let detail) {
+                throw TagReadError.unsupportedByLink("WRITE: \(detail)")
+            } catch {
+                throw TagWriteError.interrupted(bytesWritten: written, of: order.count * 4)
+            }
+            if result.refused {
+                throw TagWriteError.refused(location: "page \(page)", status: String(format: "NAK 0x%X", result.answer[0] & 0x0F))
+            }
+            written += 4
+        }
+        return TagWriteResult(commandCount: session.commandCount, bytesWritten: written)
+    }
+
+    /// Refuses pages locked by the static (page 2) or dynamic lock bits.
+    private func checkLocks(pages: [Int]) throws {
+        if let lock = session.memory.bytes(10..<12) {
+            for page in pages where (3...15).contains(page) {
+                let bit = page < 8 ? lock[0] >> page & 1 : lock[1] >> (page - 8) & 1
+                if bit != 0 { throw TagWriteError.readOnly("page \(page) is locked by the static lock bits") }
+            }
+        }
+        if let layout, let lockPage = layout.dynamicLockPage, layout.pagesPerDynamicLockBit > 0,
+           let dynamic = session.memory.bytes((lockPage * 4)..<(lockPage * 4 + 3)) {
+            for page in pages where page >= 16 {
+                let bit = (page - 16) / layout.pagesPerDynamicLockBit
+                guard bit < 24 else { continue }
+                if dynamic[bit / 8] >> (bit % 8) & 1 != 0 {
+                    throw TagWriteError.readOnly("page \(page) is locked by the dynamic lock bits")
+                }
+            }
+        }
+    }
+}
+
+/// Where the bytes of an NDEF TLV (T, L, V and a Terminator when room is left) go.
+struct NDEFWritePlan {
+    let message: Data
+    let headerLength: Int
+    /// Largest message that fits the free area.
+    let capacity: Int
+    /// Physical addresses of the TLV bytes in order, `nil` when the message does not fit.
+    let addresses: [Int]?
+    let withTerminator: Bool
+
+    init(message: Data, slot: Int, area: Range<Int>, reserved: [Range<Int>]) {
+        self.message = message
+        let free = slot < area.upperBound
+            ? (slot..<area.upperBound).filter { address in !reserved.contains { $0.contains(address) } }
+            : []
+        let available = free.count
+        capacity = available - 4 >= 0xFF ? available - 4 : max(0, min(0xFE, available - 2))
+        headerLength = message.count < 0xFF ? 2 : 4
+        let needed = headerLength + message.count
+        if needed <= available && message.count <= 0xFFFE {
+            withTerminator = needed < available
+            addresses = Array(free.prefix(needed + (withTerminator ? 1 : 0)))
+        } else {
+            withTerminator = false
+            addresses = nil
+        }
+    }
+
+    /// Indices (into the TLV bytes) of the length field.
+    var lengthIndices: [Int] { headerLength == 2 ? [1] : [1, 2, 3] }
+
+    func bytes(zeroLength: Bool) -> [UInt8] {
+        var out: [UInt8] = [0x03]
+        if headerLength == 2 {
+            out.append(zeroLength ? 0 : UInt8(message.count))
+        } else {
+            out += zeroLength ? [0xFF, 0, 0] : [0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)]
+        }
+        out += Array(message)
+        if withTerminator { out.append(0xFE) }
+        return out
+    }
+}
+
+/// Builds the public result from what a read found (shared by both tag types).
+enum TagReading {
+    static func result(technology: TagTechnology, identity: TagIdentity, unitSize: Int, cc: CapabilityContainer?,
+                       area: Range<Int>?, outcome: TLVWalker.Outcome, anomalies: [TagAnomaly],
+                       session: TagSession) -> TagReadResult {
+        var all = anomalies + outcome.anomalies
+        var message: NDEFMessage?
+        var ndefError: NDEFError?
+        if let bytes = outcome.ndefBytes, !bytes.isEmpty {
+            do {
+                message = try NDEFParser.parse(bytes, mode: .strict).message
+            } catch let error as NDEFError {
+                ndefError = error
+                let tlv = outcome.tlvs.first { $0.kind == .ndef }
+                all.append(TagAnomaly(offset: tlv?.valueOffset, message: "the NDEF message does not parse: \(error)"))
+            } catch {
+                all.append(TagAnomaly(offset: nil, message: "the NDEF message does not parse: \(error)"))
+            }
+        } else if cc != nil && !outcome.tlvs.contains(where: { $0.kind == .ndef }) {
+            all.append(TagAnomaly(offset: area?.lowerBound, message: "no NDEF TLV in the data area"))
+        }
+        return TagReadResult(technology: technology, chip: identity.chip, uid: identity.uid, version: identity.version,
+                             systemInfo: identity.systemInfo, unitSize: unitSize, capabilityContainer: cc,
+                             dataArea: area, tlvs: outcome.tlvs, ndefMessageBytes: outcome.ndefBytes,
+                             ndefMessage: message, ndefError: ndefError, anomalies: all,
+                             commandCount: session.commandCount, bytesRead: session.memory.knownBytes)
+    }
+}

@@ -1,0 +1,380 @@
+import Foundation
+import NDEF
+
+/// An NFC Forum Type 5 tag (ISO 15693: ICODE SLIX/SLIX2, ST25DV/ST25TV, TI RF430, …)
+/// behind a transport. Same verbs as `Type2Tag`: `identify`, `readNDEF`, `writeNDEF`, `dump`.
+public struct Type5Tag: Sendable {
+    public let transport: any TagTransport
+    public var options: TagReadOptions
+
+    public init(transport: any TagTransport, options: TagReadOptions = TagReadOptions()) {
+        self.transport = transport
+        self.options = options
+    }
+
+    /// Identifies the chip with GET_SYSTEM_INFO (block size and count, UID maker and product code).
+    /// - Throws: `TagReadError.tagRemoved` when the tag leaves the field.
+    public func identify() async throws -> TagIdentity {
+        let engine = Type5Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: nil))
+        return try await engine.identify()
+    }
+
+    /// Reads the capability container (4 or 8 bytes), the TLVs and the first NDEF message,
+    /// only as far as the NDEF TLV needs, in READ_MULTIPLE_BLOCKS of the largest working
+    /// count (halved on error, never across a 32-block sector on ST chips), extended
+    /// commands past block 255, READ_SINGLE_BLOCK when the CC has no MBREAD.
+    /// - Parameter progress: called with bytes read of the total after each command.
+    /// - Throws: `TagReadError`.
+    public func readNDEF(progress: TagReadProgressHandler? = nil) async throws -> TagReadResult {
+        let engine = Type5Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: progress))
+        return try await engine.read()
+    }
+
+    /// Writes `message` as the NDEF TLV with WRITE_SINGLE_BLOCK (extended past block 255);
+    /// the length goes in last, so a torn write leaves an empty message.
+    /// - Throws: `TagWriteError` (read-only, does not fit with both sizes, refused,
+    ///   interrupted); `TagReadError` while reading the layout.
+    @discardableResult
+    public func writeNDEF(_ message: Data) async throws -> TagWriteResult {
+        let engine = Type5Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: nil))
+        return try await engine.write(message)
+    }
+
+    /// Reads every block into a memory image.
+    /// - Throws: `TagReadError`.
+    public func dump() async throws -> MemoryDump {
+        let engine = Type5Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: nil))
+        return try await engine.dump()
+    }
+}
+
+/// ISO 15693 error codes as people read them.
+func iso15693ErrorName(_ code: UInt8) -> String {
+    let name: String
+    switch code {
+    case 0x01: name = "command not supported"
+    case 0x02: name = "command not recognized"
+    case 0x03: name = "option not supported"
+    case 0x0F: name = "unknown error"
+    case 0x10: name = "block not available"
+    case 0x11: name = "block already locked"
+    case 0x12: name = "block locked"
+    case 0x13: name = "programming failed"
+    case 0x14: name = "lock failed"
+    default: name = "error"
+    }
+    return String(format: "ISO 15693 error 0x%02X, %@", code, name)
+}
+
+final class Type5Engine {
+    let session: TagSession
+    var identity = TagIdentity(chip: .genericType5)
+    var layout: Type5Layout?
+    var blockSize: Int?
+    var blockCount: Int?
+    var maxBlocksPerRead = 1
+    var sectorBlocks: Int?
+    /// `nil` until the CC says; identification decides the first read.
+    var multipleAllowed = false
+    var anomalies: [TagAnomaly] = []
+    private var uidOnAir: [UInt8]?
+
+    init(session: TagSession) {
+        self.session = session
+    }
+
+    var transport: any TagTransport { session.transport }
+    var options: TagReadOptions { session.options }
+
+    private func request(_ code: UInt8, _ parameters: [UInt8]) -> [UInt8] {
+        if options.addressed, let uid = uidOnAir, uid.count == 8 {
+            return [0x22, code] + uid + parameters
+        }
+        return [0x02, code] + parameters
+    }
+
+    func identify() async throws -> TagIdentity {
+        uidOnAir = transport.uid.map { Array($0) }
+        let displayUID = transport.uid.map { Data($0.reversed()) }
+        identity = TagIdentity(chip: .genericType5, uid: displayUID)
+        session.uid = displayUID
+        if transport.limits.carries(0x2B) {
+            do {
+                let (answer, refused) = try await session.exchange(request(0x2B, [])) { answer in
+                    guard let flags = answer.first else { return .garbled }
+                    if flags & 0x01 != 0 { return answer.count >= 2 ? .refused : .garbled }
+                    return Type5SystemInfo.parse(answer) != nil ? .accept : .garbled
+                }
+                if !refused, let info = Type5SystemInfo.parse(answer) {
+                    identity.systemInfo = info
+                    if info.uid.contains(where: { $0 != 0 }) {
+                        identity.uid = info.uid
+                        session.uid = info.uid
+                        if uidOnAir == nil { uidOnAir = Array(info.uid.reversed()) }
+                    }
+                    blockSize = info.blockSize
+                    blockCount = info.blockCount
+                }
+            } catch ExchangeFailure.removed {
+                throw session.readError(ExchangeFailure.removed, command: "GET_SYSTEM_INFO", unit: 0)
+            } catch is ExchangeFailure {
+                // Some tags do not implement GET_SYSTEM_INFO: the CC and the block answers tell the rest.
+            }
+        }
+        identity.chip = Type5Layout.identify(uidDisplayOrder: identity.uid.map { Array($0) } ?? [],
+                                             blockCount: blockCount, blockSize: blockSize)
+        layout = identity.chip.type5Layout
+        if let layout, blockSize == nil {
+            blockSize = layout.blockSize
+            blockCount = layout.blockCount
+        }
+        if let layout, let reported = blockCount, reported != layout.blockCount {
+            anomalies.append(TagAnomaly(offset: nil, message: "GET_SYSTEM_INFO reports \(reported) blocks; the \(identity.chip.displayName) datasheet says \(layout.blockCount)"))
+        }
+        let isST = identity.uid.map { $0.count == 8 && $0[$0.startIndex + 1] == 0x02 } ?? false
+        sectorBlocks = layout?.sectorBlocks ?? (isST ? 32 : nil)
+        multipleAllowed = options.strategy == .fewestRoundTrips && layout != nil && transport.limits.carries(0x23)
+        configureMaxBlocks()
+        if let blockSize { session.memory = SparseMemory(unitSize: blockSize) }
+        session.adoptResume(technology: .iso15693)
+        return identity
+    }
+
+    private func configureMaxBlocks() {
+        let size = blockSize ?? 4
+        var count = min(256, max(1, (transport.limits.maxResponseBytes - 1) / size))
+        if let chipMax = layout?.maxBlocksPerRead { count = min(count, chipMax) }
+        if let learned = options.learnedLimits?.blocksPerRead(for: identity.chip) { count = min(count, learned) }
+        maxBlocksPerRead = count
+    }
+
+    /// Learns the block size from a READ_SINGLE_BLOCK of block 0 when GET_SYSTEM_INFO did not say.
+    private func learnBlockSize() async throws {
+        guard blockSize == nil else { return }
+        let result: (answer: [UInt8], refused: Bool)
+        do {
+            result = try await session.exchange(request(0x20, [0])) { answer in
+                guard let flags = answer.first else { return .garbled }
+                if flags & 0x01 != 0 { return answer.count >= 2 ? .refused : .garbled }
+                return (2...33).contains(answer.count) ? .accept : .garbled
+            }
+        } catch {
+            throw session.readError(error, command: "READ_SINGLE_BLOCK", unit: 0)
+        }
+        if result.refused {
+            throw TagReadError.refused(command: "READ_SINGLE_BLOCK", location: "block 0", status: iso15693ErrorName(result.answer[1]))
+        }
+        let size = result.answer.count - 1
+        blockSize = size
+        session.memory = SparseMemory(unitSize: size)
+        session.adoptResume(technology: .iso15693)
+        session.memory.store(unit: 0, bytes: result.answer[1...])
+        configureMaxBlocks()
+        session.reportProgress()
+    }
+
+    /// Makes the blocks covering `bytes` known.
+    func ensure(_ bytes: Range<Int>) async throws {
+        try await learnBlockSize()
+        guard let blocks = session.memory.unitRange(of: bytes) else { return }
+        var upper = blocks.upperBound
+        if let blockCount { upper = min(upper, blockCount - 1) }
+        guard blocks.lowerBound <= upper else { return }
+        let size = session.memory.unitSize
+        for run in session.memory.missingRuns(blocks.lowerBound...upper) {
+            var block = run.lowerBound
+            while block <= run.upperBound {
+                var count = multipleAllowed ? min(maxBlocksPerRead, run.upperBound - block + 1) : 1
+                if let sector = sectorBlocks { count = min(count, sector - block % sector) }
+                let last = block + count - 1
+                let extended = last > 255
+                if extended && !(transport.limits.carries(0x30) || transport.limits.carries(0x33)) {
+                    throw TagReadError.unsupportedByLink("block \(last) needs the extended read commands (0x30/0x33)")
+                }
+                let command: [UInt8]
+                let name: String
+                if count > 1 {
+                    name = extended ? "EXTENDED_READ_MULTIPLE_BLOCKS" : "READ_MULTIPLE_BLOCKS"
+                    command = extended
+                        ? request(0x33, [UInt8(block & 0xFF), UInt8(block >> 8), UInt8((count - 1) & 0xFF), UInt8((count - 1) >> 8)])
+                        : request(0x23, [UInt8(block), UInt8(count - 1)])
+                } else {
+                    name = extended ? "EXTENDED_READ_SINGLE_BLOCK" : "READ_SINGLE_BLOCK"
+                    command = extended ? request(0x30, [UInt8(block & 0xFF), UInt8(block >> 8)]) : request(0x20, [UInt8(block)])
+                }
+                let expected = 1 + count * size
+                let result: (answer: [UInt8], refused: Bool)
+                do {
+                    result = try await session.exchange(command) { answer in
+                        guard let flags = answer.first else { return .garbled }
+                        if flags & 0x01 != 0 { return answer.count >= 2 ? .refused : .garbled }
+                        return answer.count == expected ? .accept : .garbled
+                    }
+                } catch ExchangeFailure.unsupported where count > 1 {
+                    halve(from: count)
+                    continue
+                } catch {
+                    throw session.readError(error, command: name, unit: block)
+                }
+                if result.refused {
+                    if count > 1 {
+                        halve(from: count)
+                        continue
+                    }
+                    throw TagReadError.refused(command: name, location: "block \(block)", status: iso15693ErrorName(result.answer[1]))
+                }
+                for index in 0..<count {
+                    session.memory.store(unit: block + index, bytes: result.answer[(1 + index * size)..<(1 + (index + 1) * size)])
+                }
+                block = last + 1
+                session.reportProgress()
+            }
+        }
+    }
+
+    private func halve(from count: Int) {
+        maxBlocksPerRead = max(1, count / 2)
+        options.learnedLimits?.remember(maxBlocksPerRead, for: identity.chip)
+    }
+
+    func readLayout(stopAfterNDEF: Bool) async throws -> (CapabilityContainer?, Range<Int>?, TLVWalker.Outcome) {
+        try await learnBlockSize()
+        let size = session.memory.unitSize
+        // Before the CC says whether MBREAD exists, an unidentified tag gets single reads.
+        try await ensure(0..<(multipleAllowed ? max(16, size) : size))
+        var head = session.memory.bytes(0..<min(8, max(4, size))) ?? []
+        if head.count >= 4, head[2] == 0, head.count < 8 {
+            try await ensure(0..<8)
+            head = session.memory.bytes(0..<8) ?? head
+        }
+        guard let cc = CapabilityContainer.type5(head) else {
+            anomalies.append(TagAnomaly(offset: 0, message: "block 0 holds "
+                + head.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")
+                + ", not a capability container (E1/E2 …): the tag is not NDEF-formatted"))
+            return (nil, nil, TLVWalker.Outcome())
+        }
+        if cc.majorVersion != 1 {
+            anomalies.append(TagAnomaly(offset: 1, message: "capability container version \(cc.majorVersion).\(cc.minorVersion); ColdTap knows 1.x"))
+        }
+        if cc.readAccess != 0 {
+            anomalies.append(TagAnomaly(offset: 1, message: "read access \(cc.readAccess) is not free access"))
+        }
+        // MBREAD in the CC decides from here on.
+        multipleAllowed = options.strategy == .fewestRoundTrips && cc.supportsReadMultiple
+            && transport.limits.carries(0x23)
+        let ccLength = cc.bytes.count
+        var end = ccLength + cc.dataAreaSize
+        if let blockCount {
+            let memoryBytes = blockCount * size
+            if cc.dataAreaSize > memoryBytes {
+                anomalies.append(TagAnomaly(offset: 2, message: "the capability container declares \(cc.dataAreaSize) bytes but the tag has \(memoryBytes) bytes of memory"))
+            }
+            end = min(end, memoryBytes)
+            if blockCount > 256 && !cc.usesTwoByteBlockNumbers {
+                anomalies.append(TagAnomaly(offset: 0, message: "the tag has \(blockCount) blocks but its capability container starts with E1 (1-byte block numbers), not E2"))
+            }
+        }
+        let area = ccLength..<max(ccLength, end)
+        session.neededRange = 0..<area.upperBound
+        session.bytesNeeded = blocksBytes(area.upperBound)
+        let walker = TLVWalker(area: area, controlTLVsAllowed: false, stopAfterNDEF: stopAfterNDEF,
+                               addressing: MemoryAddressing(technology: .iso15693, unitSize: size))
+        let outcome = try await walker.walk(memory: { self.session.memory }) { range, readAhead in
+            if !readAhead {
+                self.session.neededRange = 0..<range.upperBound
+                self.session.bytesNeeded = self.blocksBytes(range.upperBound)
+            }
+            try await self.ensure(range)
+        }
+        return (cc, area, outcome)
+    }
+
+    private func blocksBytes(_ end: Int) -> Int {
+        let size = session.memory.unitSize
+        return (end + size - 1) / size * size
+    }
+
+    func read() async throws -> TagReadResult {
+        _ = try await identify()
+        let (cc, area, outcome) = try await readLayout(stopAfterNDEF: options.scope == .ndefMessage)
+        session.bytesNeeded = min(session.bytesNeeded ?? 0, session.bytesReadForProgress)
+        session.reportProgress()
+        return TagReading.result(technology: .iso15693, identity: identity, unitSize: session.memory.unitSize, cc: cc,
+                                 area: area, outcome: outcome, anomalies: anomalies, session: session)
+    }
+
+    func dump() async throws -> MemoryDump {
+        _ = try await identify()
+        try await learnBlockSize()
+        let size = session.memory.unitSize
+        var count = blockCount
+        if count == nil {
+            try await ensure(0..<8)
+            if let cc = CapabilityContainer.type5(session.memory.bytes(0..<8) ?? []) {
+                count = (cc.bytes.count + cc.dataAreaSize + size - 1) / size
+            }
+        }
+        let blocks = max(1, count ?? 1)
+        multipleAllowed = multipleAllowed || (options.strategy == .fewestRoundTrips && transport.limits.carries(0x23) && layout != nil)
+        try await ensure(0..<(blocks * size))
+        var memory = Data()
+        for block in 0..<blocks {
+            memory.append(contentsOf: session.memory.bytes((block * size)..<((block + 1) * size)) ?? Array(repeating: 0, count: size))
+        }
+        return MemoryDump(technology: .iso15693, memory: memory, unitSize: size, uid: identity.uid, chip: identity.chip,
+                          systemInfo: identity.systemInfo, format: .raw)
+    }
+
+    func write(_ message: Data) async throws -> TagWriteResult {
+        _ = try await identify()
+        let (ccFound, areaFound, outcome) = try await readLayout(stopAfterNDEF: true)
+        guard let cc = ccFound, let area = areaFound else { throw TagWriteError.notFormatted }
+        guard cc.isWritable else {
+            throw TagWriteError.readOnly("the capability container's write access is \(cc.writeAccess)")
+        }
+        let size = session.memory.unitSize
+        let slot = outcome.ndefSlot ?? outcome.end
+        let plan = NDEFWritePlan(message: message, slot: slot, area: area, reserved: [])
+        guard let addresses = plan.addresses else {
+            throw TagWriteError.doesNotFit(messageBytes: message.count, capacityBytes: plan.capacity)
+        }
+        let blocks = Set(addresses.map { $0 / size }).sorted()
+        for block in blocks where !(0..<size).allSatisfy({ addresses.contains(block * size + $0) }) {
+            try await ensure((block * size)..<((block + 1) * size))
+        }
+        let final = plan.bytes(zeroLength: false)
+        let provisional = plan.bytes(zeroLength: true)
+        func image(_ block: Int, _ bytes: [UInt8]) -> [UInt8] {
+            var out = session.memory.bytes((block * size)..<((block + 1) * size)) ?? Array(repeating: 0, count: size)
+            for (index, address) in addresses.enumerated() where address / size == block { out[address % size] = bytes[index] }
+            return out
+        }
+        let lengthBlocks = Set(plan.lengthIndices.map { addresses[$0] / size })
+        var order: [(Int, [UInt8])] = lengthBlocks.sorted().map { ($0, image($0, provisional)) }
+        order += blocks.filter { !lengthBlocks.contains($0) }.map { ($0, image($0, final)) }
+        order += lengthBlocks.sorted().map { ($0, image($0, final)) }
+        var written = 0
+        for (block, bytes) in order {
+            let command = block > 255
+                ? request(0x31, [UInt8(block & 0xFF), UInt8(block >> 8)] + bytes)
+                : request(0x21, [UInt8(block)] + bytes)
+            let result: (answer: [UInt8], refused: Bool)
+            do {
+                result = try await session.exchange(command) { answer in
+                    guard let flags = answer.first else { return .garbled }
+                    if flags & 0x01 != 0 { return answer.count >= 2 ? .refused : .garbled }
+                    return .accept
+                }
+            } catch ExchangeFailure.unsupported(let detail) {
+                throw TagReadError.unsupportedByLink("WRITE_SINGLE_BLOCK: \(detail)")
+            } catch {
+                throw TagWriteError.interrupted(bytesWritten: written, of: order.count * size)
+            }
+            if result.refused {
+                throw TagWriteError.refused(location: "block \(block)", status: iso15693ErrorName(result.answer[1]))
+            }
+            written += size
+        }
+        return TagWriteResult(commandCount: session.commandCount, bytesWritten: written)
+    }
+}

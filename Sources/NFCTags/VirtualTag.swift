@@ -1,0 +1,212 @@
+import Foundation
+
+/// Faults a `VirtualTag` injects. Commands are numbered from 1 in the order they arrive,
+/// retries included.
+public struct FaultPlan: Sendable, Equatable {
+    /// After this many commands the tag is gone: every later command fails with `.tagRemoved`.
+    public var removedAfterCommands: Int?
+    /// Commands whose answer arrives garbled (cut short; a 1-byte answer fails the link's check).
+    public var corruptedAnswerAt: Set<Int>
+    /// Commands the tag does not answer (the transport times out).
+    public var silentAt: Set<Int>
+    /// A write command that is torn: only half its bytes are programmed, then the tag is gone.
+    public var tornWriteAt: Int?
+
+    public init(removedAfterCommands: Int? = nil, corruptedAnswerAt: Set<Int> = [], silentAt: Set<Int> = [],
+                tornWriteAt: Int? = nil) {
+        self.removedAfterCommands = removedAfterCommands
+        self.corruptedAnswerAt = corruptedAnswerAt
+        self.silentAt = silentAt
+        self.tornWriteAt = tornWriteAt
+    }
+
+    public static let none = FaultPlan()
+}
+
+/// One exchange as the virtual tag saw it.
+public struct VirtualExchange: Sendable, Equatable {
+    public var command: Data
+    /// `nil` when the tag did not answer or was gone.
+    public var answer: Data?
+    /// Modeled air time of the exchange in microseconds.
+    public var airTimeMicroseconds: Double
+}
+
+/// An in-memory emulator of a real chip (NTAG213/215/216, NT3H2111, ICODE SLIX2,
+/// ST25DV64K, or any image with a known layout) that answers the real command sets with
+/// the real limits and error answers, counts commands, adds up modeled air time and host
+/// latency, and injects faults.
+public actor VirtualTag: TagTransport {
+    public nonisolated let technology: TagTechnology
+    public nonisolated let limits: LinkLimits
+    /// UID as the anticollision gives it (Type 5: LSB first, as on the air).
+    public nonisolated let uid: Data?
+    public nonisolated let chip: TagChip
+
+    private var core: EmulatorCore
+    /// Faults still to come.
+    public private(set) var faults: FaultPlan
+    /// Host (operating system, reader) latency added per command to `modeledTime`.
+    public private(set) var hostLatency: Duration
+    /// When true, `send` also sleeps for the modeled air time and host latency (for
+    /// emulation towards real software such as pcscd).
+    public private(set) var paced: Bool
+    /// Commands received, retries included.
+    public private(set) var commandCount = 0
+    /// Modeled air time of all exchanges, in microseconds.
+    public private(set) var airTimeMicroseconds: Double = 0
+    /// Every exchange, in order.
+    public private(set) var exchanges: [VirtualExchange] = []
+    /// True once the tag has left the field (fault); `reinsert()` brings it back.
+    public private(set) var isRemoved = false
+
+    /// Default link: answers up to 256 bytes (a phone carries FAST_READ of 64 pages; a
+    /// PC/SC short APDU carries 256 bytes), commands up to 64 bytes, any command code.
+    public static func defaultLimits(for technology: TagTechnology) -> LinkLimits {
+        LinkLimits(maxCommandBytes: 64, maxResponseBytes: 256)
+    }
+
+    /// A virtual `chip` holding `memory` (a full image from page/block 0, as `TagImage.memory`
+    /// builds it or a dump holds it).
+    /// - Parameters:
+    ///   - uid: display order; `nil` takes it from Type 2 pages 0–1, or `TagImage.defaultUID`.
+    /// - Throws: `TagImageError.unsupportedChip` for chips without a known layout, or when
+    ///   the image size does not match the chip.
+    public init(chip: TagChip, memory: Data, uid: Data? = nil, limits: LinkLimits? = nil, faults: FaultPlan = .none,
+                hostLatency: Duration = .zero, paced: Bool = false) throws {
+        self.chip = chip
+        self.technology = chip.technology
+        self.limits = limits ?? VirtualTag.defaultLimits(for: chip.technology)
+        self.faults = faults
+        self.hostLatency = hostLatency
+        self.paced = paced
+        let bytes = Array(memory)
+        if let layout = chip.type2Layout {
+            guard bytes.count == layout.readablePages * 4 else {
+                throw TagImageError.invalidUID("a \(chip.displayName) image has \(layout.readablePages * 4) bytes, not \(bytes.count)")
+            }
+            core = .type2(Type2Emulator(memory: bytes, version: layout.version, supportsFastRead: layout.supportsFastRead,
+                                        dynamicLockPage: layout.dynamicLockPage,
+                                        pagesPerDynamicLockBit: layout.pagesPerDynamicLockBit, writable: true))
+            self.uid = uid ?? Data(bytes[0..<3] + bytes[4..<8])
+        } else if let layout = chip.type5Layout {
+            guard bytes.count == layout.memoryBytes else {
+                throw TagImageError.invalidUID("a \(chip.displayName) image has \(layout.memoryBytes) bytes, not \(bytes.count)")
+            }
+            let display = Array(uid ?? TagImage.defaultUID(for: chip))
+            guard display.count == 8 else { throw TagImageError.invalidUID("a Type 5 UID has 8 bytes") }
+            var emulator = Type5Emulator(memory: bytes, blockSize: layout.blockSize, uid: display,
+                                         sectorBlocks: layout.sectorBlocks, maxBlocksPerRead: layout.maxBlocksPerRead,
+                                         supportsExtended: layout.supportsExtendedCommands, writable: true)
+            emulator.icReference = layout.icReference
+            if bytes.count > 1, bytes[1] & 0x03 == 0x03 {
+                emulator.lockedBlocks = Set(0..<layout.blockCount)
+            }
+            core = .type5(emulator)
+            self.uid = Data(display.reversed())
+        } else {
+            throw TagImageError.unsupportedChip(chip)
+        }
+    }
+
+    /// A virtual `chip` holding `ndefMessage`, built by `TagImage.memory(for:ndefMessage:uid:layout:readOnly:)`.
+    /// - Throws: `TagImageError`.
+    public static func make(chip: TagChip, ndefMessage: Data, uid: Data? = nil, layout: TLVLayout = .factory,
+                            readOnly: Bool = false, limits: LinkLimits? = nil, faults: FaultPlan = .none,
+                            hostLatency: Duration = .zero) throws -> VirtualTag {
+        let memory = try TagImage.memory(for: chip, ndefMessage: ndefMessage, uid: uid, layout: layout, readOnly: readOnly)
+        return try VirtualTag(chip: chip, memory: memory, uid: uid, limits: limits, faults: faults, hostLatency: hostLatency)
+    }
+
+    /// The memory as it is now (after writes).
+    public var memory: Data { Data(core.memory) }
+
+    /// Modeled air time plus host latency for every command.
+    public var modeledTime: Duration {
+        .microseconds(airTimeMicroseconds) + hostLatency * commandCount
+    }
+
+    public func setFaults(_ plan: FaultPlan) { faults = plan }
+    public func setHostLatency(_ latency: Duration) { hostLatency = latency }
+
+    /// Puts the tag back in the field: clears the removal and numbers faults from the next command.
+    public func reinsert() {
+        isRemoved = false
+        faults.removedAfterCommands = nil
+        faults.tornWriteAt = nil
+    }
+
+    /// Zeroes the command counter, air time and exchange log.
+    public func resetCounters() {
+        commandCount = 0
+        airTimeMicroseconds = 0
+        exchanges = []
+    }
+
+    /// Answers one command like the chip would.
+    /// - Throws: `TransportError.tagRemoved` once removed, `.timeout` for a silent command,
+    ///   `.linkFailure` for a garbled 1-byte answer or an answer longer than the link carries,
+    ///   `.unsupported` for commands the link does not carry.
+    public func send(_ command: Data, timeout: Duration) async throws -> Data {
+        let bytes = Array(command)
+        guard let code = technology == .iso14443A ? bytes.first : (bytes.count > 1 ? bytes[1] : nil) else {
+            throw TransportError.unsupported("an empty command")
+        }
+        guard bytes.count <= limits.maxCommandBytes else {
+            throw TransportError.unsupported("a \(bytes.count)-byte command exceeds the link's \(limits.maxCommandBytes) bytes")
+        }
+        guard limits.carries(code) else {
+            throw TransportError.unsupported(String(format: "the link does not carry command 0x%02X", code))
+        }
+        commandCount += 1
+        let number = commandCount
+        if isRemoved || (faults.removedAfterCommands.map { number > $0 } ?? false) {
+            isRemoved = true
+            exchanges.append(VirtualExchange(command: command, answer: nil, airTimeMicroseconds: 0))
+            throw TransportError.tagRemoved
+        }
+        if faults.silentAt.contains(number) {
+            let time = AirTime.unanswered(technology: technology, commandBytes: bytes.count, wait: timeout.microseconds)
+            record(command, nil, time)
+            try await pace(time)
+            throw TransportError.timeout
+        }
+        let torn = faults.tornWriteAt == number && EmulatorCore.isWrite(bytes, technology: technology)
+        let answer = core.respond(bytes, torn: torn)
+        let time = EmulatorCore.airTime(command: bytes, answer: answer, technology: technology, wait: timeout.microseconds)
+        if torn {
+            isRemoved = true
+            record(command, nil, time)
+            throw TransportError.tagRemoved
+        }
+        guard var reply = answer.bytes else {
+            record(command, nil, time)
+            try await pace(time)
+            throw TransportError.timeout
+        }
+        guard reply.count <= limits.maxResponseBytes else {
+            record(command, nil, time)
+            throw TransportError.linkFailure("a \(reply.count)-byte answer exceeds the link's \(limits.maxResponseBytes) bytes")
+        }
+        if faults.corruptedAnswerAt.contains(number) {
+            record(command, nil, time)
+            if reply.count <= 1 { throw TransportError.linkFailure("garbled answer") }
+            reply = Array(reply.prefix(reply.count / 2))
+            reply[0] ^= 0x5A
+        } else {
+            record(command, Data(reply), time)
+        }
+        try await pace(time)
+        return Data(reply)
+    }
+
+    private func record(_ command: Data, _ answer: Data?, _ time: Double) {
+        airTimeMicroseconds += time
+        exchanges.append(VirtualExchange(command: command, answer: answer, airTimeMicroseconds: time))
+    }
+
+    private func pace(_ microseconds: Double) async throws {
+        guard paced else { return }
+        try await Task.sleep(for: .microseconds(microseconds) + hostLatency)
+    }
+}
