@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the build and the tests need (system libraries, pcscd + virtual reader, fonts).
-APT_PACKAGES := pkg-config libcairo2-dev fonts-dejavu-core pcscd libpcsclite-dev vsmartcard-vpcd pcsc-tools iproute2 util-linux
+APT_PACKAGES := pkg-config libcairo2-dev fonts-dejavu-core pcscd libpcsclite-dev vsmartcard-vpcd pcsc-tools iproute2 util-linux fonts-noto-cjk chromium
 VENV := .venv
 FUZZ_SECONDS ?= 60
 

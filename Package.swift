@@ -35,7 +35,10 @@ let package = Package(
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .target(name: "PCSC", dependencies: [
             "NFCTags",
-            .target(name: "CPCSCLite", condition: .when(platforms: [.linux])),
+            .target(name: "CPCSCLite", condition: .when(platforms: [.linux, .macOS])),
+        ], linkerSettings: [
+            .linkedLibrary("pcsclite", .when(platforms: [.linux])),
+            .linkedFramework("PCSC", .when(platforms: [.macOS])),
         ]),
         .target(name: "CoreNFCTransport", dependencies: ["NFCTags"]),
         // The command line: all commands live in a library so tests can run them in-process.
@@ -54,6 +57,7 @@ let package = Package(
         .testTarget(name: "ColdChainTests", dependencies: ["ColdChain", "LoggerFormats"]),
         .testTarget(name: "TempChartTests", dependencies: ["TempChart", "CairoCanvas", "ColdChain", "LoggerFormats"]),
         .testTarget(name: "PCSCTests", dependencies: ["PCSC", "NFCTags"]),
+        .testTarget(name: "CoreNFCTransportTests", dependencies: ["CoreNFCTransport", "NFCTags", "NDEF"]),
         .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,9 +1,249 @@
-/// `coldtap ndef`.
+import Foundation
+import NDEF
+
+/// `coldtap ndef decode FILE [--json] [--lenient]` and
+/// `coldtap ndef encode (--text T [--lang L] | --uri U | --mime TYPE FILE | --external TYPE FILE)... [--hex] [-o OUT]`.
 public enum NDEFCommand: Command {
     public static let name = "ndef"
-    public static let synopsis = "  coldtap ndef decode FILE [--json] [--lenient] | ndef encode (--text T [--lang L] | --uri U | --mime TYPE FILE | --external TYPE FILE)... [--hex] [-o OUT]"
+    public static let synopsis = """
+          coldtap ndef decode FILE [--json] [--lenient]       FILE: raw NDEF bytes or hex text; - for stdin
+          coldtap ndef encode (--text T [--lang L] | --uri U | --mime TYPE FILE | --external TYPE FILE)... [--hex] [-o OUT]
+        """
+
+    /// Bytes of payload shown in hex in the human-readable output before it is cut short.
+    static let payloadPreviewBytes = 32
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
-        throw CommandError(.failure, "'coldtap ndef' is not built yet.")
+        guard let verb = arguments.remaining.first else {
+            throw CommandError.usage("Say 'decode' or 'encode'.")
+        }
+        let rest = Array(arguments.remaining.dropFirst())
+        switch verb {
+        case "decode": try decode(Arguments(rest), console: console)
+        case "encode": try encode(rest, console: console)
+        default: throw CommandError.usage("Unknown 'ndef' action '\(verb)'; say 'decode' or 'encode'.")
+        }
+    }
+
+    // MARK: decode
+
+    static func decode(_ arguments: Arguments, console: Console) throws {
+        var arguments = arguments
+        let json = arguments.flag("--json")
+        let lenient = arguments.flag("--lenient")
+        let path = try arguments.positionals(min: 1, max: 1)[0]
+        try arguments.finish()
+        let bytes = try InputBytes.read(path, console: console)
+        let result: NDEFParseResult
+        do {
+            result = try NDEFParser.parse(bytes, mode: lenient ? .lenient : .strict)
+        } catch let error as NDEFError {
+            let hint = lenient ? "nothing could be recovered" : "run with --lenient to see what can be recovered"
+            throw CommandError.data("malformed NDEF at offset \(error.offset): \(error.kind.explanation); \(hint).")
+        }
+        if json {
+            var top: [(String, JSONValue)] = [("records", .array(result.message.records.map(jsonRecord)))]
+            if lenient {
+                top.append(("warnings", .array(result.warnings.map {
+                    .object([("offset", .int($0.offset)), ("message", .string($0.message))])
+                })))
+            }
+            console.print(JSONValue.object(top).serialized())
+        } else {
+            let records = result.message.records
+            for (index, record) in records.enumerated() {
+                if index > 0 { console.print("") }
+                console.print(humanBlock(record, number: index + 1, of: records.count))
+            }
+            for warning in result.warnings {
+                console.error("coldtap ndef: warning: offset \(warning.offset): \(printable(warning.message))")
+            }
+        }
+    }
+
+    static func jsonRecord(_ record: NDEFRecord) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("tnf", .int(Int(record.tnf.rawValue))),
+            ("type", .string(record.typeName)),
+            ("id", .string(hex(record.id))),
+            ("payload", .string(hex(record.payload))),
+        ]
+        switch record.content {
+        case .text(let text):
+            members.append(("text", .object([("encoding", .string(text.encoding.rawValue)),
+                                              ("language", .string(text.language)), ("text", .string(text.text))])))
+        case .uri(let uri):
+            members.append(("uri", .string(uri.uri)))
+        case .smartPoster(let poster):
+            members.append(("smartPoster", .object([
+                ("uri", .string(poster.uri)),
+                ("titles", .object(poster.titles.map { ($0.language, .string($0.text)) })),
+                ("action", .optional(poster.action?.name)),
+            ])))
+        default:
+            break
+        }
+        return .object(members)
+    }
+
+    static func humanBlock(_ record: NDEFRecord, number: Int, of count: Int) -> String {
+        let content = record.content
+        var lines = ["Record \(number) of \(count): \(content?.kindName ?? "Smart Poster (undecodable)")"]
+        switch content {
+        case .text(let text):
+            lines.append("  \"\(printable(text.text))\"")
+            lines.append("  language \(printable(text.language)), \(text.encoding.rawValue)")
+        case .uri(let uri):
+            lines.append("  \(printable(uri.uri))")
+        case .smartPoster(let poster):
+            lines.append("  URI: \(printable(poster.uri))")
+            for title in poster.titles { lines.append("  title (\(printable(title.language))): \(printable(title.text))") }
+            if let action = poster.action { lines.append("  action: \(action.name)") }
+            if let size = poster.size { lines.append("  size: \(size) bytes") }
+            if let type = poster.targetType { lines.append("  type: \(printable(type))") }
+            for icon in poster.icons { lines.append("  icon: \(printable(icon.mimeType)), \(icon.data.count) bytes") }
+        case .mime(let mime):
+            if let text = mime.text {
+                lines.append("  \(printable(mime.mimeType)): \(printable(String(text.prefix(200))))\(text.count > 200 ? "…" : "")")
+            } else {
+                lines.append("  \(printable(mime.mimeType)), \(mime.data.count) bytes")
+            }
+        case .external(let external):
+            lines.append("  \(printable(external.typeName)), \(external.payload.count) bytes")
+        case .absoluteURI(let absolute):
+            lines.append("  \(printable(absolute.uri)), \(absolute.payload.count) bytes")
+        case .otherWellKnown(let type):
+            lines.append("  well-known type \(printable(type)), \(record.payload.count) bytes")
+        case .empty:
+            lines.append("  (no type, no payload)")
+        case .unknown(let unknown):
+            lines.append("  \(unknown.payload.count) bytes of unstated type")
+        case nil:
+            lines.append("  (the nested message could not be read)")
+        }
+        let id = record.id.isEmpty ? "no ID" : "ID \(hex(record.id, spaced: true))"
+        lines.append("  TNF \(record.tnf.rawValue) (\(record.tnf.name)), type \"\(record.typeName)\", \(id)")
+        var payloadLine = "  payload \(record.payload.count) byte\(record.payload.count == 1 ? "" : "s")"
+        if !record.payload.isEmpty {
+            payloadLine += ": " + hex(record.payload.prefix(payloadPreviewBytes), spaced: true)
+            if record.payload.count > payloadPreviewBytes { payloadLine += " …" }
+        }
+        lines.append(payloadLine)
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: encode
+
+    static func encode(_ words: [String], console: Console) throws {
+        var records: [NDEFRecord] = []
+        var lastText: (index: Int, text: TextRecord, languageGiven: Bool)?
+        var rest: [String] = []
+        var index = 0
+        func values(_ option: String, _ count: Int) throws -> [String] {
+            let word = words[index]
+            if word.hasPrefix(option + "="), count == 1 {
+                index += 1
+                return [String(word.dropFirst(option.count + 1))]
+            }
+            guard index + count < words.count else {
+                throw CommandError.usage("\(option) needs \(count == 1 ? "a value" : "\(count) values").")
+            }
+            let taken = Array(words[(index + 1)...(index + count)])
+            index += count + 1
+            return taken
+        }
+        func matches(_ option: String) -> Bool { words[index] == option || words[index].hasPrefix(option + "=") }
+        while index < words.count {
+            if matches("--text") {
+                let text = TextRecord(text: try values("--text", 1)[0])
+                lastText = (records.count, text, false)
+                records.append(text.record)
+            } else if matches("--lang") {
+                let language = try values("--lang", 1)[0]
+                guard var pending = lastText, !pending.languageGiven else {
+                    throw CommandError.usage("--lang sets the language of the --text before it; give it after a --text.")
+                }
+                guard !language.isEmpty, language.utf8.count <= 63,
+                      language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                    throw CommandError.usage("--lang '\(language)' is not a language code like en or pt-BR (ASCII letters, digits, '-', at most 63).")
+                }
+                pending.text.language = language
+                pending.languageGiven = true
+                records[pending.index] = pending.text.record
+                lastText = pending
+            } else if matches("--uri") {
+                records.append(URIRecord(uri: try values("--uri", 1)[0]).record)
+            } else if matches("--mime") {
+                let pair = try values("--mime", 2)
+                records.append(MIMERecord(mimeType: pair[0], data: try InputBytes.read(pair[1], console: console, format: .raw)).record)
+            } else if matches("--external") {
+                let pair = try values("--external", 2)
+                let payload = try InputBytes.read(pair[1], console: console, format: .raw)
+                do {
+                    records.append(try ExternalRecord(type: pair[0], payload: payload).record)
+                } catch let error as NDEFError {
+                    throw CommandError.usage("--external '\(pair[0])': \(error.kind.explanation); write it as domain:type, e.g. example.com:temp.")
+                }
+            } else {
+                rest.append(words[index])
+                index += 1
+            }
+        }
+        var arguments = Arguments(rest)
+        let asHex = arguments.flag("--hex")
+        let out = try arguments.option("-o", "--out")
+        try arguments.finish()
+        guard !records.isEmpty else {
+            throw CommandError.usage("Give at least one record: --text, --uri, --mime or --external.")
+        }
+        let bytes: Data
+        do {
+            bytes = try NDEFMessage(records: records).encoded()
+        } catch let error as NDEFEncodingError {
+            throw CommandError.usage("Cannot encode \(error); fix that option.")
+        }
+        let output = asHex ? Data((hex(bytes, spaced: true) + "\n").utf8) : bytes
+        if let out {
+            do {
+                try output.write(to: URL(fileURLWithPath: out))
+            } catch {
+                throw CommandError(.failure, "Cannot write '\(out)': \(error.localizedDescription). Check the directory and permissions.")
+            }
+        } else {
+            if !asHex && console.outputIsTerminal {
+                throw CommandError.usage("The message is binary; add --hex to see it or -o FILE to save it.")
+            }
+            console.write(output)
+        }
+    }
+
+    // MARK: formatting
+
+    /// Lower-case hex; `spaced` puts a space between bytes.
+    static func hex<Bytes: Sequence>(_ bytes: Bytes, spaced: Bool = false) -> String where Bytes.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            if spaced && !out.isEmpty { out.append(0x20) }
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The text with control characters escaped, so that a hostile tag cannot drive the terminal.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+                out += String(format: "\\u{%X}", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

@@ -1,9 +1,74 @@
-/// `coldtap readers`.
+import Foundation
+import NFCTags
+import PCSC
+
+/// `coldtap readers`: the PC/SC readers, whether a tag is on each, and what it is.
 public enum ReadersCommand: Command {
     public static let name = "readers"
-    public static let synopsis = "  coldtap readers                      list PC/SC readers and whether a tag is present"
+    public static let synopsis = "  coldtap readers [--json]                      list PC/SC readers and whether a tag is present"
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
-        throw CommandError(.failure, "'coldtap readers' is not built yet.")
+        var arguments = arguments
+        let json = arguments.flag("--json")
+        try arguments.finish()
+        let context = try ReaderSupport.context()
+        let names: [String]
+        do {
+            names = try context.readers()
+        } catch let error as PCSCError {
+            throw ReaderSupport.commandError(error)
+        }
+        guard !names.isEmpty else { throw ReaderSupport.commandError(.noReaders) }
+        let states: [ReaderStatus]
+        do {
+            states = try context.status(of: names)
+        } catch let error as PCSCError {
+            throw ReaderSupport.commandError(error)
+        }
+        var entries: [JSONValue] = []
+        var lines: [String] = []
+        for state in states {
+            let profile = ReaderProfile(readerName: state.name)
+            var tag: [(String, JSONValue)] = []
+            var line = state.name
+            if state.cardPresent {
+                let atr = ContactlessATR(state.atr)
+                let uid = state.exclusive ? nil : await readUID(context: context, state: state)
+                tag = [
+                    ("technology", .optional(atr?.technology?.rawValue)),
+                    ("chip", .optional(atr.map { $0.family.description })),
+                    ("uid", .optional(uid?.upperHex)),
+                    ("atr", .string(state.atr.upperHex)),
+                ]
+                let what = atr.map { "\($0.family) (\($0.technology?.rawValue ?? "not a memory tag"))" } ?? "a card that is not an NFC memory tag"
+                line += ": tag present — \(what)" + (uid.map { ", UID \($0.upperHex)" } ?? "")
+            } else {
+                line += ": no tag"
+            }
+            if !profile.readsISO15693 { line += " [no ISO 15693]" }
+            lines.append(line)
+            entries.append(.object([
+                ("name", .string(state.name)),
+                ("model", .string(profile.family.rawValue)),
+                ("iso15693", .bool(profile.readsISO15693)),
+                ("tagPresent", .bool(state.cardPresent)),
+                ("tag", state.cardPresent ? .object(tag) : .null),
+            ]))
+        }
+        if json {
+            console.print(JSONValue.object([("readers", .array(entries))]).serialized())
+        } else {
+            lines.forEach(console.print)
+        }
+    }
+
+    /// The UID through GET DATA, or `nil` when the reader will not give it.
+    private static func readUID(context: PCSCContext, state: ReaderStatus) async -> Data? {
+        guard let card = try? context.connect(reader: state.name) else { return nil }
+        defer { card.disconnect() }
+        guard let response = try? await PCSCChannel(card: card).transmit(Data([0xFF, 0xCA, 0x00, 0x00, 0x00]), timeout: .seconds(1)),
+              response.count > 2, response.suffix(2) == Data([0x90, 0x00])
+        else { return nil }
+        return response.dropLast(2)
     }
 }

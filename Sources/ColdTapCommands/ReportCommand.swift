@@ -1,9 +1,288 @@
-/// `coldtap report`.
+import ColdChain
+import Foundation
+import LoggerFormats
+
+/// `coldtap report`: decode a log, judge it against a cold-chain profile and print the
+/// verdict, statistics and excursions.
 public enum ReportCommand: Command {
     public static let name = "report"
-    public static let synopsis = "  coldtap report FILE [--profile P|profile.json] [--tz ZONE] [--json] [--out DIR] [--svg --png --pdf --html --csv] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
+    public static let synopsis = "  coldtap report FILE [--profile NAME|profile.json] [--tz ZONE] [--json] [--input auto|tag2|tag5|ndef|url|hex|flipper] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S]"
+
+    /// Everything `coldtap report` takes from its command line.
+    public struct Options: Sendable {
+        /// FILE (`-` = standard input).
+        public var path: String
+        /// The decode options, exactly as `coldtap decode` takes them.
+        public var input: LogInput.Options
+        public var profile: Profile
+        public var timeZone: TimeZone
+        public var json: Bool
+    }
+
+    /// The profile when `--profile` is not given.
+    public static let defaultProfile = Profile.vaccineFridge
+
+    /// Takes the options of `coldtap report` (and of `coldtap decode`) and FILE from
+    /// `arguments`; other commands' options are left for `finish()` or a caller that adds its own.
+    /// - Throws: `CommandError`: usage for an unknown profile or time zone; data error for a
+    ///   profile file that is not valid, naming the field.
+    public static func parseOptions(_ arguments: inout Arguments) throws -> Options {
+        let json = arguments.flag("--json")
+        let profile = try resolveProfile(try arguments.option("--profile"))
+        let timeZone = try resolveTimeZone(try arguments.option("--tz"))
+        let input = try LogInput.Options.parse(&arguments)
+        let path = try arguments.positionals(min: 1, max: 1)[0]
+        return Options(path: path, input: input, profile: profile, timeZone: timeZone, json: json)
+    }
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
-        throw CommandError(.failure, "'coldtap report' is not built yet.")
+        var arguments = arguments
+        let options = try parseOptions(&arguments)
+        try arguments.finish()
+        let loaded = try await LogInput.load(path: options.path, options: options.input, console: console)
+        let assessment = Assessor.assess(loaded.log, profile: options.profile, timeZone: options.timeZone)
+        if options.json {
+            console.print(json(log: LogExport.json(loaded.log), assessment: assessment).serialized())
+        } else {
+            console.print(text(loaded.log, assessment: assessment, input: loaded.inputDescription,
+                               colour: console.outputIsTerminal))
+        }
+    }
+
+    // MARK: Options
+
+    /// A built-in profile name or a profile JSON file; `nil` gives `defaultProfile`.
+    /// - Throws: `CommandError` (usage) for a name that is neither; (data error) for an
+    ///   invalid profile file; (failure) for a file that cannot be read.
+    public static func resolveProfile(_ text: String?) throws -> Profile {
+        guard let text else { return defaultProfile }
+        if let profile = Profile.builtIn(named: text.lowercased()) { return profile }
+        let names = Profile.builtIn.map(\.name).joined(separator: ", ")
+        guard text.hasSuffix(".json") || FileManager.default.fileExists(atPath: text) else {
+            throw CommandError.usage("--profile '\(text)' is neither a built-in profile (\(names)) nor a profile file.")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: text))
+        } catch {
+            throw CommandError(.failure, "Cannot read the profile file '\(text)': check the path and permissions.")
+        }
+        do {
+            return try Profile.fromJSON(data)
+        } catch {
+            throw CommandError.data("The profile file '\(text)' is not valid: \(error). Fix that field and try again.")
+        }
+    }
+
+    /// An IANA zone (`Europe/Berlin`), `UTC`, an abbreviation (`CET`) or an offset
+    /// (`+02:00`, `-0530`); `nil` gives the system's zone.
+    /// - Throws: `CommandError` (usage) for anything else.
+    public static func resolveTimeZone(_ text: String?) throws -> TimeZone {
+        guard let text else { return TimeZone.current }
+        if let zone = TimeZone(identifier: text) { return zone }
+        if let sign = text.first, sign == "+" || sign == "-" {
+            let digits = text.dropFirst().filter { $0 != ":" }
+            if digits.count == 4 || digits.count == 2, digits.allSatisfy(\.isASCII), let value = Int(digits) {
+                let hours = digits.count == 4 ? value / 100 : value
+                let minutes = digits.count == 4 ? value % 100 : 0
+                if hours <= 14, minutes < 60,
+                   let zone = TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)) {
+                    return zone
+                }
+            }
+        }
+        if let zone = TimeZone(abbreviation: text.uppercased()) { return zone }
+        throw CommandError.usage("--tz '\(text)' is not a time zone; give a name such as Europe/Berlin, UTC or an offset such as +02:00.")
+    }
+
+    // MARK: JSON
+
+    /// The `--json` document: `log` (the `coldtap decode --json` document), `profile`,
+    /// `verdict`, `statistics`, `excursions`, `alarms`, `reasons`. Times are UTC with `Z`,
+    /// temperatures °C, durations seconds; figures that do not exist are `null`.
+    public static func json(log: JSONValue, assessment: Assessment) -> JSONValue {
+        let statistics = assessment.statistics
+        return .object([
+            ("log", log),
+            ("profile", .string(assessment.profile.name)),
+            ("verdict", .string(assessment.verdict.rawValue)),
+            ("statistics", .object([
+                ("min", .optional(statistics.min)),
+                ("minTime", .optional(statistics.minTime?.isoUTC)),
+                ("max", .optional(statistics.max)),
+                ("maxTime", .optional(statistics.maxTime?.isoUTC)),
+                ("mean", .optional(statistics.mean)),
+                ("stddev", .optional(statistics.standardDeviation)),
+                ("mkt", .optional(statistics.meanKineticTemperature)),
+                ("validSamples", .int(statistics.validCount)),
+                ("unknownSeconds", .number(statistics.unknownSeconds)),
+            ])),
+            ("excursions", .array(assessment.excursions.map { excursion in
+                .object([
+                    ("direction", .string(excursion.direction.rawValue)),
+                    ("start", .string(excursion.start.isoUTC)),
+                    ("end", .string(excursion.end.isoUTC)),
+                    ("durationSeconds", .number(excursion.duration)),
+                    ("peak", .number(excursion.peak)),
+                    ("peakTime", .string(excursion.peakTime.isoUTC)),
+                    ("degreeMinutes", .number(excursion.degreeMinutes)),
+                ])
+            })),
+            ("alarms", .array(assessment.alarms.map { alarm in
+                .object([
+                    ("rule", .string(alarm.rule.description)),
+                    ("firedAt", .string(alarm.firedAt.isoUTC)),
+                    ("exposureSeconds", .number(alarm.exposure)),
+                ])
+            })),
+            ("reasons", .array(assessment.reasons.map { .string($0) })),
+        ])
+    }
+
+    // MARK: Text
+
+    /// The human report: the verdict and its reasons first, then the rules, the log, the
+    /// statistics, the excursion table and the per-day table. `colour` adds ANSI colours
+    /// (for a terminal only).
+    public static func text(_ log: TemperatureLog, assessment: Assessment, input: String? = nil,
+                            colour: Bool) -> String {
+        let zone = assessment.timeZone
+        let statistics = assessment.statistics
+        func time(_ date: Date?) -> String { date.map { ColdChainFormat.time($0, in: zone) } ?? "—" }
+        func celsius(_ value: Double?) -> String {
+            value.map { ColdChainFormat.temperature($0, decimals: 2) + " °C" } ?? "—"
+        }
+        func duration(_ seconds: TimeInterval) -> String { ColdChainFormat.duration(seconds) }
+        func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+        var lines: [String] = []
+        let verdictCode: String
+        switch assessment.verdict {
+        case .ok: verdictCode = "1;32"
+        case .alarm: verdictCode = "1;31"
+        case .inconclusive: verdictCode = "1;33"
+        }
+        lines.append("\(paint(assessment.verdict.rawValue, verdictCode))  \(assessment.profile.name) — \(profileLine(assessment.profile))")
+        lines += assessment.reasons.map { "  • \($0)" }
+
+        lines.append("")
+        lines.append(paint("Rules", "1"))
+        var ruleRows: [[String]] = []
+        for rule in assessment.profile.rules {
+            let state: String
+            if assessment.alarms.contains(where: { $0.rule == rule }) {
+                state = paint("fired", "31")
+            } else if assessment.possibleAlarms.contains(where: { $0.rule == rule }) {
+                state = paint("unknown", "33")
+            } else {
+                state = "passed"
+            }
+            ruleRows.append([state, rule.description])
+        }
+        lines += table(ruleRows, header: nil, rightAligned: [])
+
+        lines.append("")
+        lines.append(paint("Log", "1"))
+        var logRows: [[String]] = [["format", log.format]]
+        let identity = [log.logger.vendor, log.logger.model, log.logger.serial.map { "serial \($0)" },
+                        log.logger.tagUID.map { "tag \($0)" }].compactMap { $0 }
+        if !identity.isEmpty { logRows.append(["logger", identity.joined(separator: ", ")]) }
+        if let input { logRows.append(["input", input]) }
+        logRows.append(["samples", "\(statistics.sampleCount) every \(duration(log.interval))"])
+        if let start = statistics.start, let end = statistics.end {
+            logRows.append(["period", "\(time(start)) → \(time(end)) (\(duration(end.timeIntervalSince(start))))"])
+        }
+        logRows.append(["time base", log.timeBase.rawValue])
+        let integrity = log.integrity.detail.isEmpty ? log.integrity.status.rawValue
+            : "\(log.integrity.status.rawValue) (\(log.integrity.detail))"
+        logRows.append(["integrity", log.integrity.status == .failed ? paint(integrity, "31") : integrity])
+        logRows.append(["time zone", zone.identifier])
+        lines += table(logRows, header: nil, rightAligned: [])
+        lines += log.warnings.map { "  warning: \($0)" }
+
+        lines.append("")
+        lines.append(paint("Statistics", "1") + " (valid samples)")
+        var statRows: [[String]] = [
+            ["valid", "\(statistics.validCount) of \(statistics.sampleCount) samples"],
+            ["unknown", "\(duration(statistics.unknownSeconds)) (\(statistics.missingCount) missing, \(statistics.outOfRangeCount) out of range"
+                + (statistics.timeJumpSeconds > 0 ? ", \(duration(statistics.timeJumpSeconds)) clock jump" : "") + ")"],
+            ["min", statistics.min == nil ? "—" : "\(celsius(statistics.min)) at \(time(statistics.minTime))"],
+            ["max", statistics.max == nil ? "—" : "\(celsius(statistics.max)) at \(time(statistics.maxTime))"],
+            ["mean", celsius(statistics.mean) + (statistics.standardDeviation.map { " ± \(ColdChainFormat.temperature($0, decimals: 2)) °C (standard deviation)" } ?? "")],
+            ["MKT", celsius(statistics.meanKineticTemperature) + " (ΔH/R = 10 000 K)"],
+        ]
+        let band = assessment.band.description
+        func share(_ seconds: TimeInterval) -> String {
+            guard statistics.validSeconds > 0 else { return duration(seconds) }
+            return "\(duration(seconds)) (\(String(format: "%.1f", 100 * seconds / statistics.validSeconds)) %)"
+        }
+        statRows.append(["in band", "\(share(statistics.secondsInBand)) within \(band)"])
+        statRows.append(["above", share(statistics.secondsAbove)])
+        statRows.append(["below", share(statistics.secondsBelow)])
+        lines += table(statRows, header: nil, rightAligned: [])
+
+        lines.append("")
+        if assessment.excursions.isEmpty {
+            lines.append(paint("Excursions", "1") + ": none outside \(band)")
+        } else {
+            lines.append(paint("Excursions", "1") + " outside \(band)")
+            let rows = assessment.excursions.enumerated().map { index, excursion in
+                [String(index + 1), excursion.direction.rawValue, time(excursion.start), time(excursion.end),
+                 duration(excursion.duration), celsius(excursion.peak), time(excursion.peakTime),
+                 String(format: "%.1f", excursion.degreeMinutes),
+                 [excursion.unknownBefore ? "before" : nil, excursion.unknownAfter ? "after" : nil]
+                    .compactMap { $0 }.joined(separator: ", ")]
+            }
+            lines += table(rows, header: ["#", "side", "start", "end", "duration", "peak", "peak at", "°C·min", "unknown time"],
+                           rightAligned: [0, 4, 5, 7])
+        }
+
+        if !assessment.days.isEmpty {
+            lines.append("")
+            lines.append(paint("Per day", "1") + " (\(zone.identifier))")
+            let rows = assessment.days.map { day in
+                [day.day, duration(day.secondsInBand), duration(day.secondsAbove), duration(day.secondsBelow),
+                 duration(day.unknownSeconds), celsius(day.min), celsius(day.max), celsius(day.mean)]
+            }
+            lines += table(rows, header: ["day", "in band", "above", "below", "unknown", "min", "max", "mean"],
+                           rightAligned: [1, 2, 3, 4, 5, 6, 7])
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The profile's summary, or its band when it has none; a band taken from the rules says so.
+    private static func profileLine(_ profile: Profile) -> String {
+        if profile.band == nil {
+            let derived = "allowed band from its rule limits: \(profile.excursionBand)"
+            return profile.summary.isEmpty ? derived : "\(profile.summary); \(derived)"
+        }
+        return profile.summary.isEmpty ? "band \(profile.excursionBand)" : profile.summary
+    }
+
+    /// Rows padded into columns, indented by two spaces. ANSI colour codes do not count
+    /// towards a cell's width.
+    static func table(_ rows: [[String]], header: [String]?, rightAligned: Set<Int>) -> [String] {
+        let all = (header.map { [$0] } ?? []) + rows
+        let columns = all.map(\.count).max() ?? 0
+        func width(_ cell: String) -> Int {
+            var count = 0
+            var inEscape = false
+            for character in cell {
+                if character == "\u{1B}" { inEscape = true; continue }
+                if inEscape { if character == "m" { inEscape = false }; continue }
+                count += 1
+            }
+            return count
+        }
+        let widths = (0..<columns).map { column in
+            all.map { column < $0.count ? width($0[column]) : 0 }.max() ?? 0
+        }
+        return all.map { row in
+            let cells = row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - width(cell))
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }
+            return ("  " + cells.joined(separator: "  ")).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
     }
 }

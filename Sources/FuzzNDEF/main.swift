@@ -1,19 +1,51 @@
 import Foundation
 import NDEF
 
-/// libFuzzer entry point: both parsing modes on the same bytes; a throw is fine, a crash is not.
+/// libFuzzer entry point. Parses the input in both modes and runs every typed view on what
+/// is recovered; a throw is fine, a crash is not. One invariant is checked: a message that
+/// parses strictly, written out again, parses strictly to the same message.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNDEF(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
-    for mode in [NDEFParsingMode.strict, .lenient] {
-        if let result = try? NDEFParser.parse(data, mode: mode) {
-            let bytes = result.message.serialized()
-            _ = try? NDEFParser.parse(bytes, mode: .strict)
-            for record in result.message.records {
-                _ = record.textRecord
-                _ = record.uriRecord
-            }
+    if let strict = try? NDEFParser.parse(data, mode: .strict) {
+        let again = try? NDEFParser.parse(strict.message.serialized(), mode: .strict)
+        if again?.message != strict.message {
+            fatalError("a strictly valid message does not survive serialize + parse")
+        }
+        _ = try? strict.message.encoded(maxChunkSize: 7)
+    }
+    if let lenient = try? NDEFParser.parse(data, mode: .lenient) {
+        _ = lenient.message.serialized(maxChunkSize: 5)
+        for record in lenient.message.records {
+            exerciseViews(record)
         }
     }
+    // The payload as a record of each well-known kind, so that every view sees raw bytes.
+    for type in ["T", "U", "Sp"] {
+        exerciseViews(NDEFRecord(tnf: .wellKnown, type: type, payload: data))
+    }
+    _ = try? NDEFParser.parse(data, mode: .lenient, checkingRecordTypes: false)
     return 0
+}
+
+func exerciseViews(_ record: NDEFRecord) {
+    _ = record.typeName
+    _ = record.textRecord
+    _ = record.uriRecord
+    _ = record.smartPosterRecord
+    _ = record.mimeRecord?.text
+    _ = record.externalRecord
+    _ = record.absoluteURIRecord
+    _ = record.content
+    _ = try? record.decodedContent(mode: .strict)
+    var warnings: [NDEFWarning] = []
+    _ = try? TextRecord(payload: record.payload, mode: .lenient, warnings: &warnings)
+    _ = try? URIRecord(payload: record.payload, mode: .lenient, warnings: &warnings)
+    _ = try? SmartPosterRecord(payload: record.payload, mode: .lenient, warnings: &warnings)
+    if let poster = try? SmartPosterRecord(payload: record.payload) {
+        _ = poster.record
+    }
+    if let text = try? TextRecord(payload: record.payload), (try? TextRecord(payload: text.payload)) != text {
+        fatalError("a valid Text record does not survive a rebuild")
+    }
 }

@@ -91,10 +91,19 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     /// Keys are stable, lower-camel-case where ColdTap names them, verbatim where a device does.
     public var metadata: [String: String]
     public var warnings: [String]
+    /// Where `readTime` came from, e.g. `given with --read-time`, `file modification time`,
+    /// `now`; `nil` when the caller did not say.
+    public var readTimeSource: String?
+    /// What exactly gave the time base, e.g. `Text record "start=2026-08-18T13:54:35+08:00"`
+    /// or `device-information key LOG_START`.
+    public var timeBaseDetail: String?
+    /// Why this format was chosen: the auto-detection reason, or that `--logger` forced it.
+    public var detection: String?
 
     public init(format: String, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
-                metadata: [String: String] = [:], warnings: [String] = []) {
+                metadata: [String: String] = [:], warnings: [String] = [], readTimeSource: String? = nil,
+                timeBaseDetail: String? = nil, detection: String? = nil) {
         self.format = format
         self.logger = logger
         self.samples = samples
@@ -104,5 +113,8 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
         self.readTime = readTime
         self.metadata = metadata
         self.warnings = warnings
+        self.readTimeSource = readTimeSource
+        self.timeBaseDetail = timeBaseDetail
+        self.detection = detection
     }
 }

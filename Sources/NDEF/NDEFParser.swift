@@ -8,13 +8,20 @@ public enum NDEFParsingMode: Sendable {
     case lenient
 }
 
-/// The result of a lenient parse: the records that could be recovered and what was wrong.
+/// The result of a parse: the records and what the lenient parser recovered from (always
+/// empty in strict mode).
 public struct NDEFParseResult: Sendable, Equatable {
     public var message: NDEFMessage
     public var warnings: [NDEFWarning]
+
+    public init(message: NDEFMessage, warnings: [NDEFWarning]) {
+        self.message = message
+        self.warnings = warnings
+    }
 }
 
-private enum HeaderFlag {
+/// Bits of the first header byte (NFC Forum NDEF 1.0, 3.2).
+enum HeaderFlag {
     static let messageBegin: UInt8 = 0x80
     static let messageEnd: UInt8 = 0x40
     static let chunk: UInt8 = 0x20
@@ -27,227 +34,302 @@ private enum HeaderFlag {
 ///
 /// Every length field is checked against the bytes present before anything is sliced or
 /// allocated, so a record that declares 0xFFFFFFFF payload bytes in a 10-byte input fails
-/// at once. Payloads of unchunked records share storage with the input.
+/// at once. The `type`, `id` and `payload` of an unchunked record are slices of the input
+/// (no payload byte is copied); a chunked record's payload is joined into new storage.
+///
+/// Besides the record layer, the parser checks the record types it knows: the type names
+/// of MIME, absolute-URI and external records, and the payloads of Text, URI and Smart
+/// Poster records (RTD-Text, RTD-URI, Smart Poster RTD).
 public enum NDEFParser {
     /// Parses one NDEF message.
-    /// - Throws: `NDEFError` naming the offset of the first violation (in strict mode), or
-    ///   when nothing at all can be recovered (in lenient mode).
-    public static func parse(_ bytes: Data, mode: NDEFParsingMode = .strict) throws -> NDEFParseResult {
-        var reader = RecordReader(bytes: bytes, mode: mode)
-        return try reader.readMessage()
+    /// - Parameters:
+    ///   - bytes: exactly one NDEF message (no TLV wrapper, no padding).
+    ///   - mode: `.strict` throws on the first violation; `.lenient` recovers and lists warnings.
+    ///   - checkingRecordTypes: when false, only the record layer (NDEF 1.0) is checked.
+    /// - Throws: `NDEFError` naming the offset of the first violation (strict mode), or, in
+    ///   lenient mode, when not even one record can be recovered (empty or cut-off input).
+    public static func parse(_ bytes: Data, mode: NDEFParsingMode = .strict,
+                             checkingRecordTypes: Bool = true) throws -> NDEFParseResult {
+        var reader = MessageReader(data: bytes, diagnostics: Diagnostics(mode: mode),
+                                   checkingRecordTypes: checkingRecordTypes)
+        let records = try reader.read()
+        return NDEFParseResult(message: NDEFMessage(records: records), warnings: reader.diagnostics.warnings)
     }
 
     /// Strict parse returning only the message.
+    /// - Throws: `NDEFError` naming the offset of the first violation.
     public static func message(from bytes: Data) throws -> NDEFMessage {
         try parse(bytes, mode: .strict).message
     }
 }
 
-/// One record header and the positions of its fields, as read from the wire.
-private struct RawRecord {
+/// Positions (relative to the start of the data being read) of one record's fields.
+struct RecordHeader {
     var offset: Int
     var flags: UInt8
-    var tnf: UInt8
-    var type: Data
-    var id: Data
-    var payload: Data
+    var typeStart: Int
+    var idStart: Int
+    var payloadStart: Int
+    var end: Int
     var hasIDLength: Bool
 
+    var tnf: UInt8 { flags & HeaderFlag.tnfMask }
     var isChunk: Bool { flags & HeaderFlag.chunk != 0 }
     var isMessageBegin: Bool { flags & HeaderFlag.messageBegin != 0 }
     var isMessageEnd: Bool { flags & HeaderFlag.messageEnd != 0 }
+    var typeLength: Int { idStart - typeStart }
+    var idLength: Int { payloadStart - idStart }
+    var payloadLength: Int { end - payloadStart }
 }
 
-private struct RecordReader {
-    let bytes: Data
-    let mode: NDEFParsingMode
-    /// Position relative to `bytes.startIndex`.
-    var position = 0
-    var warnings: [NDEFWarning] = []
+/// Reads the records of one message from `data`; `diagnostics.map` says where `data`
+/// sits in the original input (it is the payload of a Smart Poster when nested).
+struct MessageReader {
+    let data: Data
+    var diagnostics: Diagnostics
+    let checkingRecordTypes: Bool
+    /// Offsets (relative to `data`) of each returned record's first header, when wanted.
+    var recordOffsets: [Int]?
 
-    init(bytes: Data, mode: NDEFParsingMode) {
-        self.bytes = bytes
-        self.mode = mode
+    init(data: Data, diagnostics: Diagnostics, checkingRecordTypes: Bool, collectingOffsets: Bool = false) {
+        self.data = data
+        self.diagnostics = diagnostics
+        self.checkingRecordTypes = checkingRecordTypes
+        self.recordOffsets = collectingOffsets ? [] : nil
     }
 
-    var remaining: Int { bytes.count - position }
+    private var strict: Bool { diagnostics.mode == .strict }
 
-    /// In strict mode throws; in lenient mode records the warning and returns.
-    mutating func violation(_ kind: NDEFError.Kind, at offset: Int) throws {
-        let error = NDEFError(kind, at: offset)
-        if mode == .strict { throw error }
-        warnings.append(NDEFWarning(offset: offset, message: error.description.dropOffsetPrefix()))
+    private func absolute(_ relative: Int) -> Int { diagnostics.map.absolute(relative) }
+
+    mutating func read() throws -> [NDEFRecord] {
+        let data = self.data
+        guard !data.isEmpty else { throw NDEFError(.emptyInput, at: absolute(0)) }
+        return try data.withUnsafeBytes { buffer in try readRecords(buffer) }
     }
 
-    mutating func readByte() throws -> UInt8 {
-        guard remaining >= 1 else { throw NDEFError(.truncated(needed: 1, available: 0), at: position) }
-        let byte = bytes[bytes.startIndex + position]
-        position += 1
-        return byte
-    }
-
-    mutating func readSlice(_ count: Int) throws -> Data {
-        guard count <= remaining else {
-            throw NDEFError(.truncated(needed: count, available: remaining), at: position)
-        }
-        let start = bytes.startIndex + position
-        position += count
-        return bytes[start..<(start + count)]
-    }
-
-    mutating func readRawRecord() throws -> RawRecord {
-        let offset = position
-        let flags = try readByte()
-        let typeLength = Int(try readByte())
-        let payloadLength: Int
-        if flags & HeaderFlag.shortRecord != 0 {
-            payloadLength = Int(try readByte())
-        } else {
-            guard remaining >= 4 else {
-                throw NDEFError(.truncated(needed: 4, available: remaining), at: position)
-            }
-            var value = 0
-            for _ in 0..<4 { value = value << 8 | Int(try readByte()) }
-            payloadLength = value
-        }
+    /// Reads one record header at `position` and checks the declared lengths against the
+    /// bytes present, before anything is sliced.
+    private func readHeader(_ buffer: UnsafeRawBufferPointer, at position: Int) throws -> RecordHeader {
+        let remaining = buffer.count - position
+        guard remaining >= 1 else { throw NDEFError(.truncated(needed: 1, available: 0), at: absolute(position)) }
+        let flags = buffer[position]
+        let short = flags & HeaderFlag.shortRecord != 0
         let hasIDLength = flags & HeaderFlag.idLength != 0
-        let idLength = hasIDLength ? Int(try readByte()) : 0
-        // Check the whole record against the bytes present before slicing anything.
+        let headerLength = 2 + (short ? 1 : 4) + (hasIDLength ? 1 : 0)
+        guard remaining >= headerLength else {
+            throw NDEFError(.truncated(needed: headerLength, available: remaining), at: absolute(position))
+        }
+        let typeLength = Int(buffer[position + 1])
+        var payloadLength: Int
+        var cursor = position + 2
+        if short {
+            payloadLength = Int(buffer[cursor])
+            cursor += 1
+        } else {
+            payloadLength = Int(buffer[cursor]) << 24 | Int(buffer[cursor + 1]) << 16
+                | Int(buffer[cursor + 2]) << 8 | Int(buffer[cursor + 3])
+            cursor += 4
+        }
+        var idLength = 0
+        if hasIDLength {
+            idLength = Int(buffer[cursor])
+            cursor += 1
+        }
         let bodyLength = typeLength + idLength + payloadLength
-        guard bodyLength <= remaining else {
-            throw NDEFError(.truncated(needed: bodyLength, available: remaining), at: position)
+        let bodyAvailable = buffer.count - cursor
+        guard bodyLength <= bodyAvailable else {
+            throw NDEFError(.truncated(needed: bodyLength, available: bodyAvailable), at: absolute(cursor))
         }
-        let type = try readSlice(typeLength)
-        let id = try readSlice(idLength)
-        let payload = try readSlice(payloadLength)
-        return RawRecord(offset: offset, flags: flags, tnf: flags & HeaderFlag.tnfMask, type: type,
-                         id: id, payload: payload, hasIDLength: hasIDLength)
+        return RecordHeader(offset: position, flags: flags, typeStart: cursor, idStart: cursor + typeLength,
+                            payloadStart: cursor + typeLength + idLength, end: cursor + bodyLength,
+                            hasIDLength: hasIDLength)
     }
 
-    mutating func checkTNF(_ raw: RawRecord, allowUnchanged: Bool) throws -> TypeNameFormat {
-        let tnf = TypeNameFormat(rawValue: raw.tnf) ?? .reserved
-        switch tnf {
-        case .empty:
-            if !raw.type.isEmpty || !raw.id.isEmpty || !raw.payload.isEmpty {
-                try violation(.tnfContradiction("an empty record (TNF 0) has a type, ID or payload"), at: raw.offset)
-            }
-        case .wellKnown, .media, .absoluteURI, .external:
-            if raw.type.isEmpty {
-                try violation(.tnfContradiction("a record of TNF \(raw.tnf) has no type"), at: raw.offset)
-            }
-        case .unknown:
-            if !raw.type.isEmpty {
-                try violation(.tnfContradiction("an unknown-type record (TNF 5) has a type"), at: raw.offset)
-            }
-        case .unchanged:
-            if !allowUnchanged {
-                try violation(.chunkViolation("TNF 6 (unchanged) outside a chunked record"), at: raw.offset)
-            }
-        case .reserved:
-            try violation(.reservedTNF, at: raw.offset)
-        }
-        return tnf
+    private func slice(_ start: Int, _ end: Int) -> Data {
+        let base = data.startIndex
+        return data[(base + start)..<(base + end)]
     }
 
-    mutating func readMessage() throws -> NDEFParseResult {
-        guard !bytes.isEmpty else { throw NDEFError(.emptyInput, at: 0) }
+    private mutating func readRecords(_ buffer: UnsafeRawBufferPointer) throws -> [NDEFRecord] {
         var records: [NDEFRecord] = []
+        var position = 0
         var sawEnd = false
-        while remaining > 0 {
-            let raw: RawRecord
+        while position < buffer.count {
+            let header: RecordHeader
             do {
-                raw = try readRawRecord()
+                header = try readHeader(buffer, at: position)
             } catch let error as NDEFError {
-                if mode == .strict || records.isEmpty { throw error }
-                warnings.append(NDEFWarning(offset: error.offset,
-                                            message: "record dropped: " + error.description.dropOffsetPrefix()))
+                if strict || records.isEmpty { throw error }
+                diagnostics.warnings.append(NDEFWarning(error.kind, at: error.offset,
+                                                        recovery: "the rest of the input is ignored"))
+                position = buffer.count
                 break
             }
-            if records.isEmpty && !raw.isMessageBegin {
-                try violation(.missingMessageBegin, at: raw.offset)
-            } else if !records.isEmpty && raw.isMessageBegin {
-                try violation(.unexpectedMessageBegin, at: raw.offset)
+            position = header.end
+            if records.isEmpty && !header.isMessageBegin {
+                try diagnostics.violation(.missingMessageBegin, absolute: absolute(header.offset))
+            } else if !records.isEmpty && header.isMessageBegin {
+                try diagnostics.violation(.unexpectedMessageBegin, absolute: absolute(header.offset))
             }
-            var record: NDEFRecord
-            var last = raw
-            if raw.isChunk {
-                (record, last) = try readChunks(startingWith: raw)
+            recordOffsets?.append(header.offset)
+            let record: NDEFRecord
+            var endsMessage = header.isMessageEnd
+            if header.isChunk {
+                (record, endsMessage) = try readChunkedRecord(buffer, initial: header, position: &position)
             } else {
-                var tnf = try checkTNF(raw, allowUnchanged: false)
-                if tnf == .reserved || tnf == .unchanged { tnf = .unknown }
-                record = NDEFRecord(tnf: tnf, type: raw.type, id: raw.id, payload: raw.payload)
-                if tnf == .unknown && raw.tnf != 5 { record.type = Data() }
+                record = try readSingleRecord(buffer, header)
             }
             records.append(record)
-            if last.isMessageEnd {
+            if endsMessage {
                 sawEnd = true
                 break
             }
         }
         if !sawEnd {
-            try violation(.missingMessageEnd, at: position)
-        } else if remaining > 0 {
-            try violation(.bytesAfterMessageEnd(count: remaining), at: position)
+            try diagnostics.violation(.missingMessageEnd, absolute: absolute(position),
+                                      recovery: "the records read so far are kept")
+        } else if position < buffer.count {
+            try diagnostics.violation(.bytesAfterMessageEnd(count: buffer.count - position),
+                                      absolute: absolute(position), recovery: "they are ignored")
         }
-        guard !records.isEmpty else { throw NDEFError(.emptyInput, at: 0) }
-        return NDEFParseResult(message: NDEFMessage(records: records), warnings: warnings)
+        return records
     }
 
-    /// Reads the middle and terminating chunks after `initial` and joins them into one record.
-    mutating func readChunks(startingWith initial: RawRecord) throws -> (NDEFRecord, RawRecord) {
-        var tnf = try checkTNF(initial, allowUnchanged: false)
-        if tnf == .reserved || tnf == .unchanged { tnf = .unknown }
-        if initial.isMessageEnd {
-            try violation(.chunkViolation("a chunk (CF set) also carries ME"), at: initial.offset)
-            return (NDEFRecord(tnf: tnf, type: initial.type, id: initial.id, payload: initial.payload), initial)
+    /// Checks the TNF against the field lengths; returns the TNF the record is kept under.
+    private mutating func checkTNF(_ header: RecordHeader, chunked: Bool) throws -> TypeNameFormat {
+        let at = absolute(header.offset)
+        switch TypeNameFormat(rawValue: header.tnf) ?? .reserved {
+        case .empty:
+            if header.typeLength != 0 || header.idLength != 0 || header.payloadLength != 0 {
+                try diagnostics.violation(.tnfContradiction("an empty record (TNF 0) has a type, ID or payload"),
+                                          absolute: at, recovery: "its bytes are kept")
+            }
+            if chunked {
+                try diagnostics.violation(.chunkViolation("an empty record (TNF 0) is chunked"), absolute: at)
+            }
+            return .empty
+        case .wellKnown, .media, .absoluteURI, .external:
+            let tnf = TypeNameFormat(rawValue: header.tnf) ?? .unknown
+            if header.typeLength == 0 {
+                try diagnostics.violation(.tnfContradiction("a record of TNF \(header.tnf) has no type"),
+                                          absolute: at, recovery: "it is kept without a type")
+            }
+            return tnf
+        case .unknown:
+            if header.typeLength != 0 {
+                try diagnostics.violation(.tnfContradiction("an unknown-type record (TNF 5) has a type"),
+                                          absolute: at, recovery: "the type is ignored")
+            }
+            return .unknown
+        case .unchanged:
+            let detail = chunked ? "the first chunk of a chunked record has TNF 6 (unchanged)"
+                : "a record that is not a middle or last chunk has TNF 6 (unchanged)"
+            try diagnostics.violation(.chunkViolation(detail), absolute: at, recovery: "it is read as an unknown-type record")
+            return .unknown
+        case .reserved:
+            try diagnostics.violation(.reservedTNF, absolute: at, recovery: "it is read as an unknown-type record")
+            return .unknown
         }
-        var payload = Data(initial.payload)
-        var last = initial
+    }
+
+    private mutating func readSingleRecord(_ buffer: UnsafeRawBufferPointer, _ header: RecordHeader) throws -> NDEFRecord {
+        let tnf = try checkTNF(header, chunked: false)
+        let keepsType = tnf != .unknown || header.tnf == TypeNameFormat.unknown.rawValue
+        let record = NDEFRecord(tnf: tnf, type: keepsType ? slice(header.typeStart, header.idStart) : Data(),
+                                id: slice(header.idStart, header.payloadStart),
+                                payload: slice(header.payloadStart, header.end))
+        if checkingRecordTypes {
+            let type = UnsafeRawBufferPointer(rebasing: buffer[header.typeStart..<header.idStart])
+            let payload = UnsafeRawBufferPointer(rebasing: buffer[header.payloadStart..<header.end])
+            var sub = Diagnostics(mode: diagnostics.mode, map: diagnostics.map.nested(at: header.payloadStart))
+            sub.depth = diagnostics.depth
+            try RecordTypeChecks.check(tnf: tnf, type: type, typeOffset: absolute(header.typeStart),
+                                       payload: payload, payloadData: record.payload, diagnostics: &sub)
+            if !sub.warnings.isEmpty { diagnostics.warnings.append(contentsOf: sub.warnings) }
+        }
+        return record
+    }
+
+    /// Reads the middle and last chunks after `initial` and joins them into one record.
+    /// Returns the record and whether the message ends with it.
+    private mutating func readChunkedRecord(_ buffer: UnsafeRawBufferPointer, initial: RecordHeader,
+                                            position: inout Int) throws -> (NDEFRecord, Bool) {
+        let tnf = try checkTNF(initial, chunked: true)
+        if initial.isMessageEnd {
+            try diagnostics.violation(.chunkViolation("a chunk (CF set) also sets ME"), absolute: absolute(initial.offset),
+                                      recovery: "the chunk is read as a whole record")
+            return (try readSingleRecord(buffer, initial), true)
+        }
+        var pieces: [(start: Int, end: Int)] = [(initial.payloadStart, initial.end)]
+        var map: [(logical: Int, absolute: Int)] = [(0, absolute(initial.payloadStart))]
+        var total = initial.payloadLength
+        var endsMessage = false
         while true {
-            guard remaining > 0 else {
-                try violation(.chunkViolation("the input ends inside a chunked record"), at: position)
+            guard position < buffer.count else {
+                try diagnostics.violation(.chunkViolation("the input ends before the last chunk of a chunked record"),
+                                          absolute: absolute(position), recovery: "the chunks read so far are joined")
                 break
             }
-            let chunk: RawRecord
+            let chunk: RecordHeader
             do {
-                chunk = try readRawRecord()
+                chunk = try readHeader(buffer, at: position)
             } catch let error as NDEFError {
-                if mode == .strict { throw error }
-                warnings.append(NDEFWarning(offset: error.offset,
-                                            message: "chunk dropped: " + error.description.dropOffsetPrefix()))
-                position = bytes.count
+                if strict { throw error }
+                diagnostics.warnings.append(NDEFWarning(error.kind, at: error.offset,
+                                                        recovery: "the chunks read so far are joined"))
+                position = buffer.count
                 break
             }
-            last = chunk
+            position = chunk.end
+            let at = absolute(chunk.offset)
             if chunk.tnf != TypeNameFormat.unchanged.rawValue {
-                try violation(.chunkViolation("a middle or terminating chunk has TNF \(chunk.tnf), not 6 (unchanged)"),
-                              at: chunk.offset)
+                try diagnostics.violation(.chunkViolation("a middle or last chunk has TNF \(chunk.tnf), not 6 (unchanged)"),
+                                          absolute: at, recovery: "its TNF is ignored")
             }
-            if !chunk.type.isEmpty {
-                try violation(.chunkViolation("a middle or terminating chunk has a type"), at: chunk.offset)
+            if chunk.typeLength != 0 {
+                try diagnostics.violation(.chunkViolation("a middle or last chunk has a type"), absolute: at,
+                                          recovery: "the type is ignored")
             }
             if chunk.hasIDLength {
-                try violation(.chunkViolation("a middle or terminating chunk has an ID length field"), at: chunk.offset)
+                try diagnostics.violation(.chunkViolation("a middle or last chunk sets IL (has an ID length field)"),
+                                          absolute: at, recovery: "its ID is ignored")
             }
             if chunk.isMessageBegin {
-                try violation(.unexpectedMessageBegin, at: chunk.offset)
+                try diagnostics.violation(.unexpectedMessageBegin, absolute: at)
             }
-            payload.append(chunk.payload)
-            if !chunk.isChunk { break }
+            pieces.append((chunk.payloadStart, chunk.end))
+            map.append((total, absolute(chunk.payloadStart)))
+            total += chunk.payloadLength
+            if !chunk.isChunk {
+                endsMessage = chunk.isMessageEnd
+                break
+            }
             if chunk.isMessageEnd {
-                try violation(.chunkViolation("a chunk (CF set) also carries ME"), at: chunk.offset)
+                try diagnostics.violation(.chunkViolation("a chunk (CF set) also sets ME"), absolute: at,
+                                          recovery: "the record ends with this chunk")
+                endsMessage = true
                 break
             }
         }
-        let record = NDEFRecord(tnf: tnf, type: initial.type, id: initial.id, payload: payload)
-        return (record, last)
-    }
-}
-
-extension String {
-    /// Strips the leading "offset N: " that `NDEFError.description` adds.
-    func dropOffsetPrefix() -> String {
-        guard hasPrefix("offset "), let colon = firstIndex(of: ":") else { return self }
-        return String(self[index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        // `total` counts bytes that are present in the input, so this never over-allocates.
+        var payload = Data(capacity: total)
+        for piece in pieces {
+            payload.append(slice(piece.start, piece.end))
+        }
+        let keepsType = tnf != .unknown || initial.tnf == TypeNameFormat.unknown.rawValue
+        let record = NDEFRecord(tnf: tnf, type: keepsType ? slice(initial.typeStart, initial.idStart) : Data(),
+                                id: slice(initial.idStart, initial.payloadStart), payload: payload)
+        if checkingRecordTypes {
+            let type = UnsafeRawBufferPointer(rebasing: buffer[initial.typeStart..<initial.idStart])
+            var sub = Diagnostics(mode: diagnostics.mode, map: OffsetMap(shift: 0, chunks: map))
+            sub.depth = diagnostics.depth
+            try payload.withUnsafeBytes { payloadBytes in
+                try RecordTypeChecks.check(tnf: tnf, type: type, typeOffset: absolute(initial.typeStart),
+                                           payload: payloadBytes, payloadData: payload, diagnostics: &sub)
+            }
+            if !sub.warnings.isEmpty { diagnostics.warnings.append(contentsOf: sub.warnings) }
+        }
+        return (record, endsMessage)
     }
 }

@@ -10,13 +10,28 @@ public enum TypeNameFormat: UInt8, Sendable, CaseIterable, Codable {
     case unknown = 5
     case unchanged = 6
     case reserved = 7
+
+    /// How NDEF 1.0 names the value: `empty`, `well-known`, `media type`, ...
+    public var name: String {
+        switch self {
+        case .empty: return "empty"
+        case .wellKnown: return "well-known"
+        case .media: return "media type"
+        case .absoluteURI: return "absolute URI"
+        case .external: return "external"
+        case .unknown: return "unknown"
+        case .unchanged: return "unchanged"
+        case .reserved: return "reserved"
+        }
+    }
 }
 
 /// One logical NDEF record. Chunked records are reassembled by the parser, so a record
 /// never has TNF `unchanged` once parsed.
 ///
 /// `type`, `id` and `payload` share storage with the parsed input where possible: parsing
-/// a record does not copy its payload.
+/// an unchunked record does not copy its payload. They are `Data` slices, so index them
+/// from their `startIndex`, never from 0.
 public struct NDEFRecord: Sendable, Equatable, Hashable {
     public var tnf: TypeNameFormat
     /// Record type bytes (ASCII for well-known, media, absolute-URI and external types).
@@ -38,7 +53,7 @@ public struct NDEFRecord: Sendable, Equatable, Hashable {
     }
 
     /// The record type as text, as people write it: `T`, `Sp`, `application/json`,
-    /// `example.com:temp`. Non-ASCII bytes are shown as `\xNN`.
+    /// `example.com:temp`. Bytes outside printable ASCII are shown as `\xNN`.
     public var typeName: String {
         var out = ""
         for byte in type {

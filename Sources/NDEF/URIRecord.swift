@@ -1,9 +1,11 @@
 import Foundation
 
 /// NFC Forum URI record (RTD-URI 1.0, well-known type `U`).
-public struct URIRecord: Sendable, Equatable {
-    /// The 36 abbreviations of RTD-URI, indexed by identifier code; codes above 0x23 are
-    /// reserved and mean "no prefix".
+///
+/// Payload: one identifier code naming an abbreviated prefix, then the rest of the URI in
+/// UTF-8. Codes 0x24–0xFF are reserved and mean "no prefix".
+public struct URIRecord: Sendable, Equatable, Hashable {
+    /// The 36 abbreviations of RTD-URI, indexed by identifier code 0x00–0x23.
     public static let prefixes: [String] = [
         "", "http://www.", "https://www.", "http://", "https://", "tel:", "mailto:",
         "ftp://anonymous:anonymous@", "ftp://ftp.", "ftps://", "sftp://", "smb://", "nfs://", "ftp://",
@@ -14,6 +16,7 @@ public struct URIRecord: Sendable, Equatable {
 
     /// The full URI, prefix expanded.
     public var uri: String
+    /// The identifier code as written (a reserved code is kept, and expands to nothing).
     public var identifierCode: UInt8
     /// The URI field as written after the identifier code.
     public var remainder: String
@@ -22,38 +25,74 @@ public struct URIRecord: Sendable, Equatable {
     public init(uri: String) {
         var best: (code: Int, length: Int) = (0, 0)
         for (code, prefix) in URIRecord.prefixes.enumerated() where !prefix.isEmpty {
-            if uri.hasPrefix(prefix) && prefix.count > best.length { best = (code, prefix.count) }
+            if uri.utf8.starts(with: prefix.utf8) && prefix.utf8.count > best.length {
+                best = (code, prefix.utf8.count)
+            }
         }
         self.uri = uri
         self.identifierCode = UInt8(best.code)
-        self.remainder = String(uri.dropFirst(best.length))
+        self.remainder = String(decoding: uri.utf8.dropFirst(best.length), as: UTF8.self)
     }
 
-    /// Decodes a URI record payload.
+    /// Decodes a URI record payload strictly.
     /// - Throws: `NDEFError` (offset relative to the payload) for an empty payload or a URI
     ///   field that is not valid UTF-8.
     public init(payload: Data) throws {
-        guard let code = payload.first else {
-            throw NDEFError(.invalidPayload("a URI record has an empty payload (no identifier code)"), at: 0)
+        var warnings: [NDEFWarning] = []
+        try self.init(payload: payload, mode: .strict, warnings: &warnings)
+    }
+
+    /// Decodes a URI record payload; in lenient mode problems become `warnings`.
+    /// - Throws: `NDEFError` (offset relative to the payload), strict mode only.
+    public init(payload: Data, mode: NDEFParsingMode, warnings: inout [NDEFWarning]) throws {
+        var diagnostics = Diagnostics(mode: mode)
+        self = try URIRecord.decode(payload, &diagnostics)
+        warnings.append(contentsOf: diagnostics.warnings)
+    }
+
+    static func decode(_ payload: Data, _ diagnostics: inout Diagnostics) throws -> URIRecord {
+        try payload.withUnsafeBytes { try check($0, &diagnostics) }
+        let code = payload.first ?? 0
+        let rest = String(decoding: payload.dropFirst(), as: UTF8.self)
+        return URIRecord(identifierCode: code, remainder: rest)
+    }
+
+    /// A record with an explicit identifier code (any value; reserved codes expand to nothing).
+    public init(identifierCode: UInt8, remainder: String) {
+        self.identifierCode = identifierCode
+        self.remainder = remainder
+        let prefix = Int(identifierCode) < URIRecord.prefixes.count ? URIRecord.prefixes[Int(identifierCode)] : ""
+        self.uri = prefix + remainder
+    }
+
+    static func check(_ bytes: UnsafeRawBufferPointer, _ diagnostics: inout Diagnostics) throws {
+        guard let code = bytes.first else {
+            try diagnostics.violation(.invalidPayload("a URI record has an empty payload (no identifier code)"), at: 0,
+                                      recovery: "it is shown as an empty URI")
+            return
         }
-        guard let rest = String(validating: Array(payload.dropFirst()), as: UTF8.self) else {
-            throw NDEFError(.invalidPayload("a URI record's URI field is not valid UTF-8"), at: 1)
+        if Int(code) >= URIRecord.prefixes.count && !diagnostics.isStrict {
+            diagnostics.warnings.append(NDEFWarning(offset: diagnostics.map.absolute(0),
+                message: String(format: "a URI record uses the reserved identifier code 0x%02X; it is read as no prefix", code)))
         }
-        let prefix = Int(code) < URIRecord.prefixes.count ? URIRecord.prefixes[Int(code)] : ""
-        self.identifierCode = code
-        self.remainder = rest
-        self.uri = prefix + rest
+        let field = UnsafeRawBufferPointer(rebasing: bytes[1...])
+        if let bad = ByteChecks.firstInvalidUTF8(field) {
+            try diagnostics.violation(.invalidPayload("a URI record's URI field is not valid UTF-8"), at: 1 + bad,
+                                      recovery: "invalid bytes are shown as U+FFFD")
+        }
     }
 
     /// True when the identifier code is one of the reserved values (0x24–0xFF).
     public var usesReservedCode: Bool { Int(identifierCode) >= URIRecord.prefixes.count }
 
+    /// The record payload: identifier code, then the URI field in UTF-8.
     public var payload: Data {
         var out = Data([identifierCode])
         out.append(contentsOf: Array(remainder.utf8))
         return out
     }
 
+    /// The well-known `U` record carrying this URI.
     public var record: NDEFRecord { NDEFRecord(tnf: .wellKnown, type: "U", payload: payload) }
 }
 

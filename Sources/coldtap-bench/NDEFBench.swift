@@ -1,5 +1,204 @@
+import ColdTapCommands
 import Foundation
+import NDEF
+
+// coldtap-bench ndef: strict NDEF decoding (record layer and record-type checks) of
+// (small) 10,000 messages of three small records — Text, URI, MIME — and (large) one
+// message with a 1 MiB MIME payload; the same work by Python ndeflib in the same run.
+
+/// Keeps a value alive so the optimizer cannot drop the work that produced it.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// The small messages, each its own buffer (as messages read from separate tags would be).
+func ndefBenchSmallMessages() -> [Data] {
+    (0..<10_000).map { index in
+        NDEFMessage(records: [
+            TextRecord(text: "Logger \(index % 977): 4.\(index % 10) °C", language: "en").record,
+            URIRecord(uri: "https://example.com/l/\(index)").record,
+            MIMERecord(mimeType: "application/json", data: Data(#"{"t":\#(index % 50),"ok":true}"#.utf8)).record,
+        ]).serialized()
+    }
+}
+
+/// One message with a 1 MiB MIME payload.
+func ndefBenchLargeMessage() -> Data {
+    let payload = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+    return NDEFMessage(records: [MIMERecord(mimeType: "application/octet-stream", data: payload).record]).serialized()
+}
+
+/// Runs `body` (one repetition) until at least `minimumSeconds` have passed and at least
+/// `minimumRuns` repetitions were made; returns the median seconds per repetition.
+func medianSeconds(minimumSeconds: Double = 2, minimumRuns: Int = 7, _ body: () throws -> Int) rethrows -> Double {
+    var samples: [Double] = []
+    var checksum = 0
+    let clock = ContinuousClock()
+    let start = clock.now
+    while samples.count < minimumRuns || (clock.now - start) < .seconds(minimumSeconds) {
+        let before = clock.now
+        checksum &+= try body()
+        let elapsed = clock.now - before
+        samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    blackHole(checksum)
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+/// A number of what the parse produced, so that none of it is dead code.
+@inline(__always)
+func consume(_ message: NDEFMessage) -> Int {
+    var sum = message.records.count
+    for record in message.records {
+        sum &+= record.payload.count &+ Int(record.payload.last ?? 0) &+ record.type.count &+ Int(record.tnf.rawValue)
+    }
+    return sum
+}
+
+let ndeflibScript = #"""
+import json, statistics, sys, time
+import ndef
+
+def read_messages(path):
+    data = open(path, "rb").read()
+    messages, offset = [], 0
+    while offset < len(data):
+        length = int.from_bytes(data[offset:offset + 4], "big")
+        messages.append(data[offset + 4:offset + 4 + length])
+        offset += 4 + length
+    return messages
+
+def median_seconds(body, minimum_seconds=2.0, minimum_runs=5):
+    samples, start = [], time.perf_counter()
+    while len(samples) < minimum_runs or time.perf_counter() - start < minimum_seconds:
+        before = time.perf_counter()
+        body()
+        samples.append(time.perf_counter() - before)
+    return statistics.median(samples)
+
+small = read_messages(sys.argv[1])
+large = read_messages(sys.argv[2])[0]
+
+def decode_small():
+    total = 0
+    for message in small:
+        for record in ndef.message_decoder(message):
+            total += 1
+    assert total == 3 * len(small)
+
+def decode_large():
+    records = list(ndef.message_decoder(large))
+    assert len(records) == 1 and len(records[0].data) == 1 << 20
+
+small_seconds = median_seconds(decode_small)
+large_seconds = median_seconds(decode_large, minimum_runs=20)
+print(json.dumps({"messagesPerSecond": len(small) / small_seconds,
+                  "gigabytesPerSecond": len(large) / large_seconds / 1e9}))
+"""#
+
+/// Runs the ndeflib script on the same messages; returns (messages/s, GB/s).
+func runNDEFLib(small: [Data], large: Data) throws -> (messagesPerSecond: Double, gigabytesPerSecond: Double) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    func framed(_ messages: [Data]) -> Data {
+        var out = Data()
+        for message in messages {
+            let length = UInt32(message.count)
+            out.append(contentsOf: [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
+            out.append(message)
+        }
+        return out
+    }
+    let script = directory.appendingPathComponent("ndeflib_bench.py")
+    let smallFile = directory.appendingPathComponent("small.bin")
+    let largeFile = directory.appendingPathComponent("large.bin")
+    try Data(ndeflibScript.utf8).write(to: script)
+    try framed(small).write(to: smallFile)
+    try framed([large]).write(to: largeFile)
+
+    let python = ProcessInfo.processInfo.environment["COLDTAP_PYTHON"] ?? "python3"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [python, script.path, smallFile.path, largeFile.path]
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    let errData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        let message = String(decoding: errData, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        throw BenchError.reference("ndeflib via \(python): \(message) (run 'make venv' and set COLDTAP_PYTHON=.venv/bin/python)")
+    }
+    guard let object = try JSONSerialization.jsonObject(with: outData) as? [String: Double],
+          let messages = object["messagesPerSecond"], let gigabytes = object["gigabytesPerSecond"] else {
+        throw BenchError.reference("ndeflib printed something unexpected: \(String(decoding: outData, as: UTF8.self))")
+    }
+    return (messages, gigabytes)
+}
 
 func runNDEFBench(json: Bool) async throws {
-    throw BenchError.notBuilt("NDEF")
+    let small = ndefBenchSmallMessages()
+    let large = ndefBenchLargeMessage()
+
+    // Sanity: the workloads are valid and decode to what the bench claims.
+    for message in small.prefix(100) {
+        let records = try NDEFParser.message(from: message).records
+        guard records.count == 3, records[0].textRecord != nil, records[1].uriRecord != nil else {
+            throw BenchError.reference("the small workload does not decode as three records")
+        }
+    }
+    let largeRecord = try NDEFParser.message(from: large).records[0]
+    let payloadOffset = largeRecord.payload.startIndex - large.startIndex
+    let sharesStorage = large.withUnsafeBytes { input in
+        largeRecord.payload.withUnsafeBytes { payload in
+            payload.baseAddress == input.baseAddress.map { $0 + payloadOffset }
+        }
+    }
+    guard sharesStorage else { throw BenchError.reference("the large payload was copied while parsing") }
+
+    let smallSeconds = try medianSeconds {
+        var sum = 0
+        for message in small { sum &+= consume(try NDEFParser.message(from: message)) }
+        return sum
+    }
+    let largeIterations = 1000
+    let largeSeconds = try medianSeconds {
+        var sum = 0
+        for _ in 0..<largeIterations { sum &+= consume(try NDEFParser.message(from: large)) }
+        return sum
+    } / Double(largeIterations)
+    let messagesPerSecond = Double(small.count) / smallSeconds
+    let gigabytesPerSecond = Double(large.count) / largeSeconds / 1e9
+
+    let reference = try runNDEFLib(small: small, large: large)
+    let smallRatio = messagesPerSecond / reference.messagesPerSecond
+    let largeRatio = gigabytesPerSecond / reference.gigabytesPerSecond
+
+    if json {
+        let value = JSONValue.object([
+            ("small", .object([("messagesPerSecond", .number(messagesPerSecond)),
+                               ("ndeflibMessagesPerSecond", .number(reference.messagesPerSecond)),
+                               ("ratio", .number(smallRatio))])),
+            ("large", .object([("gigabytesPerSecond", .number(gigabytesPerSecond)),
+                               ("ndeflibGigabytesPerSecond", .number(reference.gigabytesPerSecond)),
+                               ("ratio", .number(largeRatio))])),
+        ])
+        print(value.serialized())
+    } else {
+        func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+        print("NDEF decode, strict (medians of repeated runs)")
+        print("  small: \(small.count) messages of 3 records (Text, URI, MIME), \(small.reduce(0) { $0 + $1.count }) bytes")
+        print("    coldtap  \(format(messagesPerSecond, 0)) messages/s")
+        print("    ndeflib  \(format(reference.messagesPerSecond, 0)) messages/s")
+        print("    ratio    \(format(smallRatio, 1))x  (target >= 100x)")
+        print("  large: one message with a 1 MiB MIME payload (\(large.count) bytes)")
+        print("    coldtap  \(format(gigabytesPerSecond, 1)) GB/s (payload not copied)")
+        print("    ndeflib  \(format(reference.gigabytesPerSecond, 2)) GB/s")
+        print("    ratio    \(format(largeRatio, 1))x  (target >= 1 GB/s)")
+    }
 }

@@ -1,0 +1,193 @@
+import ColdChain
+import LoggerFormats
+import SwiftUI
+import TempChart
+import UIKit
+
+/// One read: the verdict first, then the statistics, the curve, the excursions and the
+/// logger's details; share as PDF or CSV from the toolbar.
+struct ResultView: View {
+    @EnvironmentObject private var model: AppModel
+    @EnvironmentObject private var settings: SettingsStore
+    let read: StoredRead
+    @State private var shareItem: ShareItem?
+    @State private var exportError: String?
+
+    var body: some View {
+        let assessment = model.assessment(of: read)
+        let stats = assessment.statistics
+        List {
+            Section {
+                VerdictBanner(assessment: assessment)
+            }
+
+            Section("Statistics") {
+                LabeledContent("Minimum", value: Fmt.temperature(stats.min))
+                LabeledContent("Maximum", value: Fmt.temperature(stats.max))
+                LabeledContent("Mean", value: Fmt.temperature(stats.mean))
+                LabeledContent("Mean kinetic temperature", value: Fmt.temperature(stats.meanKineticTemperature))
+                LabeledContent("Time in range", value: Fmt.percent(stats.secondsInBand, of: stats.validSeconds))
+                LabeledContent("Time above", value: Fmt.duration(stats.secondsAbove))
+                LabeledContent("Time below", value: Fmt.duration(stats.secondsBelow))
+                LabeledContent("Unknown time", value: Fmt.duration(stats.unknownSeconds))
+                LabeledContent("Samples", value: "\(stats.validCount) / \(stats.sampleCount)")
+                LabeledContent("Period") {
+                    Text("\(Fmt.dateTime(stats.start, in: settings.timeZone)) – \(Fmt.dateTime(stats.end, in: settings.timeZone))")
+                        .multilineTextAlignment(.trailing)
+                }
+            }
+
+            Section("Temperature") {
+                TemperatureChartView(input: ChartInput(log: read.log, assessment: assessment, language: .appLanguage),
+                                     accessibilitySummary: String(localized: "Temperature chart from \(Fmt.temperature(stats.min)) to \(Fmt.temperature(stats.max))"))
+                    .frame(height: 280)
+                    .listRowInsets(EdgeInsets())
+            }
+
+            Section("Excursions") {
+                if assessment.excursions.isEmpty {
+                    Text("No excursions beyond \(assessment.band.description).")
+                        .foregroundStyle(.secondary)
+                } else {
+                    ForEach(Array(assessment.excursions.enumerated()), id: \.offset) { _, excursion in
+                        ExcursionRow(excursion: excursion, timeZone: settings.timeZone)
+                    }
+                }
+            }
+
+            if !assessment.gaps.isEmpty {
+                Section("Gaps") {
+                    ForEach(Array(assessment.gaps.enumerated()), id: \.offset) { _, gap in
+                        LabeledContent(Fmt.dateTime(gap.start, in: settings.timeZone), value: Fmt.duration(gap.duration))
+                    }
+                }
+            }
+
+            Section("Logger") {
+                LabeledContent("Logger", value: read.loggerName)
+                LabeledContent("Format", value: read.log.format)
+                if let uid = read.log.logger.tagUID {
+                    LabeledContent("Tag UID", value: uid)
+                }
+                LabeledContent("Integrity", value: read.log.integrity.status.title)
+                if !read.log.integrity.detail.isEmpty {
+                    Text(read.log.integrity.detail).font(.caption).foregroundStyle(.secondary)
+                }
+                LabeledContent("Profile", value: assessment.profile.name)
+                LabeledContent("Read at", value: Fmt.dateTime(read.readAt, in: settings.timeZone))
+                LabeledContent("Time zone", value: settings.timeZone.identifier)
+                if read.resumes > 0 {
+                    LabeledContent("Resumed after losing the tag", value: "\(read.resumes)")
+                }
+                ForEach(read.log.warnings, id: \.self) { warning in
+                    Label(warning, systemImage: "exclamationmark.triangle").font(.caption)
+                }
+            }
+        }
+        .navigationTitle(read.loggerName)
+        .navigationBarTitleDisplayMode(.inline)
+        .toolbar {
+            ToolbarItem(placement: .primaryAction) {
+                Menu {
+                    Button {
+                        export(.pdf, assessment: assessment)
+                    } label: {
+                        Label("PDF report", systemImage: "doc.richtext")
+                    }
+                    Button {
+                        export(.csv, assessment: assessment)
+                    } label: {
+                        Label("CSV data", systemImage: "tablecells")
+                    }
+                } label: {
+                    Label("Share", systemImage: "square.and.arrow.up")
+                }
+            }
+        }
+        .sheet(item: $shareItem) { item in
+            ActivityView(items: [item.url])
+        }
+        .alert("Export failed", isPresented: Binding(get: { exportError != nil }, set: { if !$0 { exportError = nil } })) {
+            Button("OK", role: .cancel) {}
+        } message: {
+            Text(exportError ?? "")
+        }
+    }
+
+    private func export(_ kind: ReportExporter.Kind, assessment: Assessment) {
+        do {
+            let url = try ReportExporter(read: read, assessment: assessment, language: .appLanguage).write(kind)
+            shareItem = ShareItem(url: url)
+        } catch {
+            exportError = error.localizedDescription
+        }
+    }
+}
+
+/// The verdict, big, with the reasons behind it.
+struct VerdictBanner: View {
+    let assessment: Assessment
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 8) {
+            Label(assessment.verdict.title, systemImage: assessment.verdict.symbol)
+                .font(.largeTitle.bold())
+                .foregroundStyle(assessment.verdict.color)
+            Text(assessment.verdict.explanation)
+                .font(.callout)
+            Text("Profile \(assessment.profile.name): \(assessment.band.description)")
+                .font(.footnote)
+                .foregroundStyle(.secondary)
+            ForEach(assessment.reasons, id: \.self) { reason in
+                Text("• \(reason)").font(.footnote)
+            }
+        }
+        .padding(.vertical, 6)
+        .accessibilityElement(children: .combine)
+    }
+}
+
+struct ExcursionRow: View {
+    let excursion: Excursion
+    let timeZone: TimeZone
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 4) {
+            HStack {
+                Image(systemName: excursion.direction == .high ? "arrow.up.circle.fill" : "arrow.down.circle.fill")
+                    .foregroundStyle(.red)
+                    .accessibilityHidden(true)
+                Text(excursion.direction == .high ? String(localized: "Above \(excursion.limit.description)")
+                                                  : String(localized: "Below \(excursion.limit.description)"))
+                    .font(.headline)
+            }
+            Text("\(Fmt.dateTime(excursion.start, in: timeZone)) for \(Fmt.duration(excursion.duration))")
+                .font(.subheadline)
+            Text("Peak \(Fmt.temperature(excursion.peak)) at \(Fmt.dateTime(excursion.peakTime, in: timeZone))")
+                .font(.caption)
+                .foregroundStyle(.secondary)
+            if excursion.unknownBefore || excursion.unknownAfter {
+                Text("Unknown time next to this excursion: it may have lasted longer.")
+                    .font(.caption)
+                    .foregroundStyle(.orange)
+            }
+        }
+        .accessibilityElement(children: .combine)
+    }
+}
+
+struct ShareItem: Identifiable {
+    let url: URL
+    var id: URL { url }
+}
+
+/// The system share sheet.
+struct ActivityView: UIViewControllerRepresentable {
+    let items: [Any]
+
+    func makeUIViewController(context: Context) -> UIActivityViewController {
+        UIActivityViewController(activityItems: items, applicationActivities: nil)
+    }
+
+    func updateUIViewController(_ controller: UIActivityViewController, context: Context) {}
+}

@@ -1,0 +1,180 @@
+import ColdChain
+import SwiftUI
+
+/// The alarm profile, the time zone, how tags are read, and the loggers' secret keys.
+struct SettingsView: View {
+    @EnvironmentObject private var settings: SettingsStore
+    @EnvironmentObject private var model: AppModel
+    @State private var keyLabels: [String] = []
+    @State private var keychainError: String?
+    @State private var addingKey = false
+
+    var body: some View {
+        Form {
+            Section {
+                Picker("Profile", selection: $settings.profileName) {
+                    ForEach(Profile.builtIn, id: \.name) { profile in
+                        Text(profile.name).tag(profile.name)
+                    }
+                }
+                Text(settings.profile.summary)
+                    .font(.footnote)
+                    .foregroundStyle(.secondary)
+            } header: {
+                Text("Alarm profile")
+            } footer: {
+                Text("Reads are judged against this profile's rules. Earlier reads keep the profile they were read with.")
+            }
+
+            Section {
+                NavigationLink {
+                    TimeZonePicker(selection: $settings.timeZoneIdentifier)
+                } label: {
+                    LabeledContent("Time zone", value: settings.timeZoneIdentifier ?? String(localized: "This iPhone's (\(TimeZone.current.identifier))"))
+                }
+            } footer: {
+                Text("Times are stored in UTC; the time zone only changes how they are shown and how days are counted.")
+            }
+
+            Section {
+                Picker("Reading", selection: $settings.readingMode) {
+                    Text("Tag commands (fastest)").tag(SettingsStore.ReadingMode.tagSession)
+                    Text("NDEF only").tag(SettingsStore.ReadingMode.ndefOnly)
+                }
+            } footer: {
+                Text("Tag commands read NFC Forum Type 2 and Type 5 loggers in as few round trips as the chip allows. Use NDEF only for tags the tag commands cannot read.")
+            }
+
+            Section {
+                ForEach(keyLabels, id: \.self) { label in
+                    Label(label, systemImage: "key.fill")
+                }
+                .onDelete(perform: deleteKeys)
+                Button {
+                    addingKey = true
+                } label: {
+                    Label("Add a secret key", systemImage: "plus")
+                }
+                if let keychainError {
+                    Text(keychainError).font(.footnote).foregroundStyle(.red)
+                }
+            } header: {
+                Text("Secret keys")
+            } footer: {
+                Text("Loggers that sign their data need their key to verify it. Keys are kept in the iOS Keychain on this iPhone only and never leave it.")
+            }
+        }
+        .navigationTitle("Settings")
+        .onAppear(perform: reloadKeys)
+        .sheet(isPresented: $addingKey, onDismiss: reloadKeys) {
+            NavigationStack { AddKeyView(keychain: model.keychain) }
+        }
+    }
+
+    private func reloadKeys() {
+        do {
+            keyLabels = try model.keychain.labels()
+            keychainError = nil
+        } catch {
+            keychainError = error.localizedDescription
+        }
+    }
+
+    private func deleteKeys(at offsets: IndexSet) {
+        do {
+            for index in offsets { try model.keychain.remove(keyLabels[index]) }
+        } catch {
+            keychainError = error.localizedDescription
+        }
+        reloadKeys()
+    }
+}
+
+/// Enters a logger's secret key: a label (serial number or tag UID) and the key as
+/// hexadecimal or Base64.
+struct AddKeyView: View {
+    let keychain: KeychainStore
+    @Environment(\.dismiss) private var dismiss
+    @State private var label = ""
+    @State private var secret = ""
+    @State private var error: String?
+
+    var body: some View {
+        Form {
+            Section {
+                TextField("Logger serial number or tag UID (hex)", text: $label)
+                    .textInputAutocapitalization(.never)
+                    .autocorrectionDisabled()
+                SecureField("Key, exactly as the logger's maker gives it", text: $secret)
+                    .textInputAutocapitalization(.never)
+                    .autocorrectionDisabled()
+            } footer: {
+                Text("The key is stored in the Keychain and cannot be shown again.")
+            }
+            if let error {
+                Text(error).foregroundStyle(.red)
+            }
+        }
+        .navigationTitle("Secret key")
+        .toolbar {
+            ToolbarItem(placement: .cancellationAction) {
+                Button("Cancel") { dismiss() }
+            }
+            ToolbarItem(placement: .confirmationAction) {
+                Button("Save", action: save)
+                    .disabled(label.trimmingCharacters(in: .whitespaces).isEmpty || secret.isEmpty)
+            }
+        }
+    }
+
+    private func save() {
+        do {
+            try keychain.store(Data(secret.utf8), for: label.trimmingCharacters(in: .whitespaces))
+            dismiss()
+        } catch {
+            self.error = error.localizedDescription
+        }
+    }
+}
+
+/// All time zones, searchable, with "this iPhone's" first.
+struct TimeZonePicker: View {
+    @Binding var selection: String?
+    @Environment(\.dismiss) private var dismiss
+    @State private var query = ""
+
+    var body: some View {
+        List {
+            Button {
+                selection = nil
+                dismiss()
+            } label: {
+                row(String(localized: "This iPhone's (\(TimeZone.current.identifier))"), selected: selection == nil)
+            }
+            ForEach(filtered, id: \.self) { identifier in
+                Button {
+                    selection = identifier
+                    dismiss()
+                } label: {
+                    row(identifier.replacingOccurrences(of: "_", with: " "), selected: selection == identifier)
+                }
+            }
+        }
+        .searchable(text: $query)
+        .navigationTitle("Time zone")
+    }
+
+    private var filtered: [String] {
+        let all = TimeZone.knownTimeZoneIdentifiers.sorted()
+        guard !query.isEmpty else { return all }
+        return all.filter { $0.localizedCaseInsensitiveContains(query.replacingOccurrences(of: " ", with: "_")) }
+    }
+
+    private func row(_ title: String, selected: Bool) -> some View {
+        HStack {
+            Text(title).foregroundStyle(.primary)
+            Spacer()
+            if selected { Image(systemName: "checkmark").foregroundStyle(.tint) }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The ColdChain module; see DESIGN.md for its job.

@@ -1,0 +1,131 @@
+import Foundation
+import LoggerFormats
+
+/// One stretch of time the log speaks for: a sample's interval, or a clock jump between
+/// two samples (unknown time that no sample stands for).
+struct Slot {
+    enum Unknown {
+        case missing, outOfRange, timeJump
+    }
+
+    var start: Date
+    var duration: TimeInterval
+    /// The temperature of a valid sample; `nil` for unknown time.
+    var temperature: Double?
+    /// Why the temperature is unknown; `nil` for a valid sample.
+    var unknown: Unknown?
+    /// Index into `TemperatureLog.samples`; `nil` for a clock jump.
+    var sampleIndex: Int?
+    /// Index into the timeline's gaps for unknown slots.
+    var gapIndex: Int?
+
+    var end: Date { start.addingTimeInterval(duration) }
+}
+
+/// A log turned into contiguous slots, with its gaps and calendar days.
+struct Timeline {
+    var slots: [Slot] = []
+    var gaps: [Gap] = []
+    /// Sample interval in seconds, 0 when the log gives none that can be used.
+    var interval: TimeInterval
+    /// Midnights in the assessment's time zone from the one before the first slot to the
+    /// one after the last; day `i` runs from `midnights[i]` to `midnights[i + 1]`.
+    var midnights: [Date] = []
+    var dayNames: [String] = []
+
+    /// Most days a timeline splits into; a log with absurd timestamps keeps its other figures.
+    static let maximumDays = 20_000
+
+    init(log: TemperatureLog, timeZone: TimeZone) {
+        interval = log.interval.isFinite && log.interval > 0 ? log.interval : 0
+        var previousEnd: Date?
+        for (index, sample) in log.samples.enumerated() {
+            if let previousEnd, interval > 0 {
+                let jump = sample.time.timeIntervalSince(previousEnd)
+                // Small clock jitter is not a gap; more than half an interval is.
+                if jump > interval / 2 {
+                    slots.append(Slot(start: previousEnd, duration: jump, temperature: nil, unknown: .timeJump))
+                }
+            }
+            let unknown: Slot.Unknown? = sample.isValid ? nil
+                : (sample.temperature == nil || sample.flags.contains(.missing) ? .missing : .outOfRange)
+            slots.append(Slot(start: sample.time, duration: interval,
+                              temperature: sample.isValid ? sample.temperature : nil,
+                              unknown: unknown, sampleIndex: index))
+            previousEnd = sample.time.addingTimeInterval(interval)
+        }
+        buildGaps()
+        buildDays(timeZone: timeZone)
+    }
+
+    private mutating func buildGaps() {
+        var index = 0
+        while index < slots.count {
+            guard slots[index].unknown != nil else { index += 1; continue }
+            var gap = Gap(start: slots[index].start, end: slots[index].end, missingCount: 0, outOfRangeCount: 0,
+                          timeJumpSeconds: 0, firstSampleIndex: nil, lastSampleIndex: nil)
+            while index < slots.count, let unknown = slots[index].unknown {
+                slots[index].gapIndex = gaps.count
+                switch unknown {
+                case .missing: gap.missingCount += 1
+                case .outOfRange: gap.outOfRangeCount += 1
+                case .timeJump: gap.timeJumpSeconds += slots[index].duration
+                }
+                if let sampleIndex = slots[index].sampleIndex {
+                    gap.firstSampleIndex = gap.firstSampleIndex ?? sampleIndex
+                    gap.lastSampleIndex = sampleIndex
+                }
+                gap.end = Swift.max(gap.end, slots[index].end)
+                index += 1
+            }
+            gaps.append(gap)
+        }
+    }
+
+    private mutating func buildDays(timeZone: TimeZone) {
+        guard let first = slots.map(\.start).min(), let last = slots.map(\.end).max() else { return }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.calendar = calendar
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd"
+        var midnight = calendar.startOfDay(for: first)
+        midnights = [midnight]
+        while let next = calendar.date(byAdding: .day, value: 1, to: midnight), next > midnight {
+            dayNames.append(formatter.string(from: midnight))
+            midnights.append(next)
+            midnight = next
+            if midnight >= last || dayNames.count >= Timeline.maximumDays { break }
+        }
+    }
+
+    /// The day containing `date`, or `nil` outside the days the timeline covers.
+    func dayIndex(of date: Date) -> Int? {
+        guard let first = midnights.first, let last = midnights.last, date >= first, date < last else { return nil }
+        var low = 0
+        var high = midnights.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if midnights[middle] <= date { low = middle } else { high = middle }
+        }
+        return low
+    }
+
+    /// Splits a slot at midnights: (day index, start of the piece, seconds).
+    func dayPieces(of slot: Slot) -> [(day: Int, start: Date, seconds: TimeInterval)] {
+        guard var day = dayIndex(of: slot.start) else { return [] }
+        if slot.duration <= 0 { return [(day, slot.start, 0)] }
+        var pieces: [(day: Int, start: Date, seconds: TimeInterval)] = []
+        var pieceStart = slot.start
+        let end = slot.end
+        while pieceStart < end, day < dayNames.count {
+            let pieceEnd = Swift.min(end, midnights[day + 1])
+            pieces.append((day, pieceStart, pieceEnd.timeIntervalSince(pieceStart)))
+            pieceStart = pieceEnd
+            day += 1
+        }
+        return pieces
+    }
+}

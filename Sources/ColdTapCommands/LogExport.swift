@@ -1,0 +1,109 @@
+import Foundation
+import LoggerFormats
+
+/// A `TemperatureLog` as JSON, CSV and a text summary; shared by `decode`, `read` and `report`.
+public enum LogExport {
+    /// The JSON of `coldtap decode --json`: `format`, `logger`, `readTime`, `readTimeSource`,
+    /// `timeBase`, `timeBaseDetail`, `detection`, `integrity`, `interval` (seconds),
+    /// `metadata`, `samples` (oldest first: `time`, `temperature` (°C, `null` when missing),
+    /// `humidity` only where measured, `flags`), `warnings`. Times are UTC with `Z`.
+    public static func json(_ log: TemperatureLog) -> JSONValue {
+        var logger: [(String, JSONValue)] = []
+        if let uid = log.logger.tagUID { logger.append(("tagUID", .string(uid))) }
+        if let vendor = log.logger.vendor { logger.append(("vendor", .string(vendor))) }
+        if let model = log.logger.model { logger.append(("model", .string(model))) }
+        if let serial = log.logger.serial { logger.append(("serial", .string(serial))) }
+        var members: [(String, JSONValue)] = [
+            ("format", .string(log.format)),
+            ("logger", .object(logger)),
+            ("readTime", .string(log.readTime.isoUTC)),
+        ]
+        if let source = log.readTimeSource { members.append(("readTimeSource", .string(source))) }
+        members.append(("timeBase", .string(log.timeBase.rawValue)))
+        if let detail = log.timeBaseDetail { members.append(("timeBaseDetail", .string(detail))) }
+        if let detection = log.detection { members.append(("detection", .string(detection))) }
+        members.append(("integrity", .object([("status", .string(log.integrity.status.rawValue)),
+                                              ("detail", .string(log.integrity.detail))])))
+        members.append(("interval", .number(log.interval)))
+        members.append(("metadata", .object(log.metadata.keys.sorted().map { ($0, .string(log.metadata[$0] ?? "")) })))
+        members.append(("samples", .array(log.samples.map(sampleJSON))))
+        members.append(("warnings", .array(log.warnings.map { .string($0) })))
+        return .object(members)
+    }
+
+    static func sampleJSON(_ sample: TemperatureLog.Sample) -> JSONValue {
+        var members: [(String, JSONValue)] = [("time", .string(sample.time.isoUTC)), ("temperature", .optional(sample.temperature))]
+        if let humidity = sample.humidity { members.append(("humidity", .number(humidity))) }
+        members.append(("flags", .array(sample.flags.map { .string($0.rawValue) })))
+        return .object(members)
+    }
+
+    /// RFC 4180 CSV (CRLF line ends): header `time,temperature_c,humidity_pct,flags`, one row
+    /// per sample oldest first; empty fields where there is no value; flags joined by `;`.
+    public static func csv(_ log: TemperatureLog) -> String {
+        var out = "time,temperature_c,humidity_pct,flags\r\n"
+        for sample in log.samples {
+            let fields = [sample.time.isoUTC, sample.temperature.map(number) ?? "", sample.humidity.map(number) ?? "",
+                          sample.flags.map(\.rawValue).joined(separator: ";")]
+            out += fields.map(csvField).joined(separator: ",") + "\r\n"
+        }
+        return out
+    }
+
+    /// Quotes a field when it holds a comma, a quote or a line break (RFC 4180 §2).
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Shortest text that reads back as the same double; whole values without `.0`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    }
+
+    /// The text summary of `coldtap decode`: format, logger, read time, time base,
+    /// integrity, sample count, first/last time, min/max, warnings.
+    public static func text(_ log: TemperatureLog, input: String? = nil) -> String {
+        var lines: [(String, String)] = []
+        lines.append(("Format", log.format + (log.detection.map { " (\($0))" } ?? "")))
+        if let input { lines.append(("Input", input)) }
+        let identity = [log.logger.vendor, log.logger.model].compactMap { $0 }.joined(separator: " ")
+        var logger = identity.isEmpty ? "unknown" : identity
+        if let serial = log.logger.serial { logger += ", serial \(serial)" }
+        if let uid = log.logger.tagUID { logger += ", tag UID \(uid)" }
+        lines.append(("Logger", logger))
+        lines.append(("Read time", log.readTime.isoUTC + (log.readTimeSource.map { " (\($0))" } ?? "")))
+        lines.append(("Time base", log.timeBase.rawValue + (log.timeBaseDetail.map { ": \($0)" } ?? "")))
+        lines.append(("Integrity", "\(log.integrity.status.rawValue) (\(log.integrity.detail))"))
+        lines.append(("Interval", "\(number(log.interval)) s"))
+        let flagged = log.samples.filter { !$0.flags.isEmpty }.count
+        lines.append(("Samples", "\(log.samples.count)" + (flagged > 0 ? " (\(flagged) flagged)" : "")))
+        if let first = log.samples.first, let last = log.samples.last {
+            lines.append(("First", first.time.isoUTC))
+            lines.append(("Last", last.time.isoUTC))
+        }
+        let valid = log.samples.filter(\.isValid)
+        if let low = valid.min(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
+           let high = valid.max(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
+           let lowValue = low.temperature, let highValue = high.temperature {
+            lines.append(("Temperature", "min \(number(lowValue)) °C at \(low.time.isoUTC), max \(number(highValue)) °C at \(high.time.isoUTC)"))
+        }
+        let humidities = valid.compactMap(\.humidity)
+        if let low = humidities.min(), let high = humidities.max() {
+            lines.append(("Humidity", "min \(number(low)) %, max \(number(high)) %"))
+        }
+        if let battery = log.metadata["batteryMillivolts"] {
+            lines.append(("Battery", Double(battery).map { "\(Int($0.rounded())) mV" } ?? battery))
+        }
+        for (key, label) in [("loopCount", "Loop count"), ("resetsAllTime", "Resets"), ("resetCause", "Reset cause")] {
+            if let value = log.metadata[key] { lines.append((label, value)) }
+        }
+        if log.warnings.isEmpty {
+            lines.append(("Warnings", "none"))
+        } else {
+            for warning in log.warnings { lines.append(("Warning", warning)) }
+        }
+        let width = lines.map { $0.0.count }.max() ?? 0
+        return lines.map { $0.0 + ":" + String(repeating: " ", count: width - $0.0.count + 1) + $0.1 }.joined(separator: "\n")
+    }
+}

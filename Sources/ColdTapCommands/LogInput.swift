@@ -1,0 +1,276 @@
+import Foundation
+import LoggerFormats
+import NDEF
+import NFCTags
+
+/// The part of `coldtap decode` that `coldtap report` and `coldtap read` share: the decode
+/// options on the command line, loading FILE (whatever it holds), and decoding it.
+public enum LogInput {
+    /// What FILE holds (`--input`).
+    public enum Kind: String, Sendable, CaseIterable {
+        case auto, tag2, tag5, ndef, url, hex, flipper
+    }
+
+    /// The decode options of the command line.
+    public struct Options: Sendable {
+        public var input: Kind = .auto
+        /// `--read-time`; `nil` uses the default (file modification time for dumps, now otherwise).
+        public var readTime: Date?
+        public var secret: String?
+        /// `--logger NAME|FILE`.
+        public var logger: DecodeOptions.LoggerSelection?
+        /// `--interval SECONDS`.
+        public var interval: TimeInterval?
+
+        public init(input: Kind = .auto, readTime: Date? = nil, secret: String? = nil,
+                    logger: DecodeOptions.LoggerSelection? = nil, interval: TimeInterval? = nil) {
+            self.input = input
+            self.readTime = readTime
+            self.secret = secret
+            self.logger = logger
+            self.interval = interval
+        }
+
+        /// Takes `--input`, `--read-time`, `--secret`, `--logger`, `--interval` from `arguments`.
+        /// - Throws: `CommandError` (usage) for a bad value; (data error) for a logger
+        ///   descriptor file that is invalid, naming the field.
+        public static func parse(_ arguments: inout Arguments) throws -> Options {
+            var options = Options()
+            if let input = try arguments.option("--input") {
+                guard let kind = Kind(rawValue: input.lowercased()) else {
+                    throw CommandError.usage("--input must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(input)'.")
+                }
+                options.input = kind
+            }
+            if let text = try arguments.option("--read-time") {
+                guard let date = parseReadTime(text) else {
+                    throw CommandError.usage("--read-time '\(text)' is not an ISO 8601 date-time such as 2024-04-09T08:35:00Z.")
+                }
+                options.readTime = date
+            }
+            options.secret = try arguments.option("--secret")
+            if let text = try arguments.option("--interval") {
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw CommandError.usage("--interval takes a positive number of seconds, not '\(text)'.")
+                }
+                options.interval = seconds
+            }
+            if let logger = try arguments.option("--logger") {
+                options.logger = try loggerSelection(logger)
+            }
+            return options
+        }
+
+        /// `NAME` of a built-in format, or a descriptor file (a path ending in `.json` or an existing file).
+        static func loggerSelection(_ text: String) throws -> DecodeOptions.LoggerSelection {
+            let known = LoggerDecoder.builtInNames + ["cupltag-rh"]
+            if known.contains(text.lowercased()) { return .named(text.lowercased()) }
+            if text.hasSuffix(".json") || FileManager.default.fileExists(atPath: text) {
+                do {
+                    return .descriptor(try LoggerDescriptor.load(file: URL(fileURLWithPath: text)))
+                } catch let error as LoggerFormatError {
+                    throw CommandError.data(error.description + ".")
+                }
+            }
+            throw CommandError.usage("--logger '\(text)' is neither a known format (\(known.joined(separator: ", "))) nor a descriptor file.")
+        }
+
+        /// ISO 8601 with `Z` or an offset, fractional seconds allowed.
+        static func parseReadTime(_ text: String) -> Date? {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            if let date = formatter.date(from: text) { return date }
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return formatter.date(from: text)
+        }
+    }
+
+    /// A decoded log and how it was obtained.
+    public struct Loaded: Sendable {
+        public var log: TemperatureLog
+        /// What FILE was taken for.
+        public var kind: Kind
+        /// One phrase: what FILE was taken for and why (e.g. "an NDEF message (3 records)").
+        public var inputDescription: String
+        /// The NDEF message decoded (`nil` for a bare URL).
+        public var message: NDEFMessage?
+    }
+
+    /// Loads FILE (`-` = standard input), works out what it holds unless `options.input`
+    /// says, and decodes the log.
+    /// - Throws: `CommandError`: `.dataError` (65) for malformed data, naming what and
+    ///   where; `.usage` for a forced `--input` that does not fit; `.failure` when FILE
+    ///   cannot be read.
+    public static func load(path: String, options: Options, console: Console) async throws -> Loaded {
+        let content = try readFile(path, console: console)
+        let modified = path == "-" ? nil
+            : (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        let name = path == "-" ? "standard input" : "'\(path)'"
+        return try await load(content: content, name: name, modificationTime: modified, options: options)
+    }
+
+    /// As `load(path:options:console:)`, for content already in memory.
+    public static func load(content: Data, name: String, modificationTime: Date?, options: Options) async throws -> Loaded {
+        var kind = options.input
+        var bytes = content
+        var why = ""
+        if kind == .auto {
+            (kind, why) = classifyText(content)
+        }
+        var hexNote = ""
+        if kind != .url && kind != .flipper && (kind == .hex || InputBytes.looksLikeHex(content)) {
+            bytes = try InputBytes.parseHex(content, name: name)
+            hexNote = "hex text (\(bytes.count) bytes) holding "
+            if kind == .hex { kind = .auto }
+        }
+        if kind == .auto {
+            let (inner, innerWhy) = classifyBinary(bytes)
+            kind = inner
+            why = hexNote + innerWhy
+        } else if why.isEmpty {
+            why = hexNote + "\(kind.rawValue) (given with --input)"
+        }
+
+        switch kind {
+        case .url:
+            guard let url = String(data: content, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines) else {
+                throw CommandError.data("\(name) is not text, so it cannot be a URL.")
+            }
+            let decodeOptions = makeDecodeOptions(options, dumpTime: nil, tagUID: nil)
+            let log: TemperatureLog
+            if case .named(let forced)? = options.logger, forced != "cupltag", forced != "cupltag-rh" {
+                throw CommandError.usage("a bare URL can only be a cuplTag URL, not '\(forced)'.")
+            }
+            do {
+                log = try LoggerDecoder.decode(url: url, options: decodeOptions)
+            } catch let error as LoggerFormatError {
+                throw commandError(error)
+            }
+            return Loaded(log: log, kind: .url, inputDescription: why.isEmpty ? "a bare URL" : why, message: nil)
+        case .ndef:
+            let message: NDEFMessage
+            do {
+                message = try NDEFParser.message(from: bytes)
+            } catch let error as NDEFError {
+                throw CommandError.data("\(name) is not a valid NDEF message: \(error).")
+            }
+            let log = try decode(message, options: makeDecodeOptions(options, dumpTime: nil, tagUID: nil))
+            return Loaded(log: log, kind: .ndef, inputDescription: why, message: message)
+        case .tag2, .tag5, .flipper:
+            let hint: DumpHint
+            switch (kind, options.input) {
+            case (.tag2, .tag2): hint = .type2
+            case (.tag5, .tag5): hint = .type5(blockSize: 4)
+            default: hint = .auto
+            }
+            let dump: MemoryDump
+            do {
+                dump = try MemoryDump.parse(kind == .flipper ? content : bytes, hint: hint)
+            } catch let error as MemoryDumpError {
+                throw CommandError.data("\(name) is not a valid tag dump: \(error).")
+            }
+            let result: TagReadResult
+            do {
+                result = try await TagReader.read(from: dump.transport())
+            } catch let error as TagReadError {
+                throw CommandError.data("\(name): the tag image cannot be read: \(error).")
+            }
+            guard let message = result.ndefMessage else {
+                if let error = result.ndefError {
+                    throw CommandError.data("\(name): the NDEF message in the tag image is malformed at \(error).")
+                }
+                throw CommandError.data("\(name): the tag image holds no NDEF message (\(result.chip.displayName)).")
+            }
+            let uid = result.uid.map { $0.map { String(format: "%02X", $0) }.joined() }
+            // A dump was taken when its file was written; the read time defaults to that.
+            var log = try decode(message, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
+            for anomaly in result.anomalies { log.warnings.append("tag image: \(anomaly)") }
+            let taken = kind == .flipper ? .flipper : (dump.technology == .iso14443A ? Kind.tag2 : Kind.tag5)
+            let chip = result.chip.displayName + (uid.map { ", UID \($0)" } ?? "")
+            return Loaded(log: log, kind: taken, inputDescription: why + " (\(chip))", message: message)
+        case .hex, .auto:
+            throw CommandError.data("\(name) holds neither an NDEF message, a tag dump nor a URL.")
+        }
+    }
+
+    /// Decodes a message with the command-line options (used by `coldtap read` after a tag read).
+    /// - Parameters:
+    ///   - readTime: the default read time when `--read-time` is absent, and where it came from.
+    /// - Throws: `CommandError` (`.dataError`, or `.usage` for an unknown logger name).
+    public static func decode(_ message: NDEFMessage, options: Options, readTime: Date,
+                              readTimeSource: DecodeOptions.ReadTimeSource, tagUID: String?) throws -> TemperatureLog {
+        var decodeOptions = makeDecodeOptions(options, dumpTime: nil, tagUID: tagUID)
+        if options.readTime == nil {
+            decodeOptions.readTime = readTime
+            decodeOptions.readTimeSource = readTimeSource
+        }
+        return try decode(message, options: decodeOptions)
+    }
+
+    static func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog {
+        do {
+            return try LoggerDecoder.decode(message, options: options)
+        } catch let error as LoggerFormatError {
+            throw commandError(error)
+        }
+    }
+
+    /// The `DecodeOptions` for the command-line options; a dump's time is its file's
+    /// modification time, anything else defaults to now.
+    static func makeDecodeOptions(_ options: Options, dumpTime: Date?, tagUID: String?) -> DecodeOptions {
+        let readTime: Date
+        let source: DecodeOptions.ReadTimeSource
+        if let given = options.readTime {
+            (readTime, source) = (given, .given)
+        } else if let dumpTime {
+            (readTime, source) = (dumpTime, .fileModificationTime)
+        } else {
+            (readTime, source) = (Date(), .now)
+        }
+        return DecodeOptions(readTime: readTime, readTimeSource: source, secret: options.secret, logger: options.logger,
+                             interval: options.interval, tagUID: tagUID)
+    }
+
+    /// Maps a decoding error to the command error and exit status of DESIGN.md.
+    public static func commandError(_ error: LoggerFormatError) -> CommandError {
+        switch error.kind {
+        case .unknownLogger: return CommandError.usage(error.description + ".")
+        default: return CommandError.data(error.description + ".")
+        }
+    }
+
+    // MARK: What is FILE?
+
+    /// Text forms: a URL, a Flipper `.nfc` file; otherwise undecided (`.auto`).
+    static func classifyText(_ content: Data) -> (Kind, String) {
+        let head = String(decoding: content.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if head.hasPrefix("Filetype: Flipper NFC device") { return (.flipper, "a Flipper Zero .nfc file") }
+        let lowered = head.lowercased()
+        if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
+            return (.url, "a bare URL (text starting with \(lowered.hasPrefix("https") ? "https" : "http")://)")
+        }
+        return (.auto, "")
+    }
+
+    /// Binary forms: an NDEF message when it parses strictly, otherwise a tag memory dump
+    /// when NFCTags recognises one (Type 2: UID check byte and CC at page 3; Type 5: CC at
+    /// block 0), otherwise taken for an NDEF message (whose parse error is then reported).
+    static func classifyBinary(_ bytes: Data) -> (Kind, String) {
+        if let message = try? NDEFParser.message(from: bytes) {
+            return (.ndef, "an NDEF message (\(message.records.count) record(s), \(bytes.count) bytes)")
+        }
+        if let dump = try? MemoryDump.parse(bytes, hint: .auto) {
+            if dump.technology == .iso14443A {
+                return (.tag2, "a Type 2 tag memory dump (\(bytes.count) bytes, \(dump.unitCount) pages)")
+            }
+            return (.tag5, "a Type 5 tag memory dump (\(bytes.count) bytes, \(dump.unitCount) blocks)")
+        }
+        return (.ndef, "bytes that are no tag dump, so taken for an NDEF message")
+    }
+
+    // MARK: File reading
+
+    private static func readFile(_ path: String, console: Console) throws -> Data {
+        try InputBytes.read(path, console: console, format: .raw)
+    }
+}

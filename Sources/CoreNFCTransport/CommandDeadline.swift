@@ -1,0 +1,69 @@
+import Foundation
+import NFCTags
+
+/// Runs one Core NFC call and gives up after `timeout`.
+///
+/// Core NFC calls cannot be cancelled, so a structured task group would wait for the late
+/// answer anyway; here the first of "answer" and "deadline" resumes the caller and the
+/// other outcome is dropped. Errors are mapped to `TransportError`.
+func runWithDeadline<T: Sendable>(_ timeout: Duration,
+                                  _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    let gate = OnceGate<T>()
+    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+        gate.install(continuation)
+        let work = Task {
+            do {
+                gate.finish(.success(try await operation()))
+            } catch {
+                gate.finish(.failure(mapToTransportError(error)))
+            }
+        }
+        Task {
+            try? await Task.sleep(for: timeout)
+            if gate.finish(.failure(TransportError.timeout)) { work.cancel() }
+        }
+    }
+}
+
+/// Converts anything a link throws into the `TransportError` the planner understands.
+func mapToTransportError(_ error: Error) -> Error {
+    if let transport = error as? TransportError { return transport }
+    if let failure = error as? CoreNFCFailure { return failure.transportError }
+    return TransportError.linkFailure(String(describing: error))
+}
+
+/// Resumes a continuation exactly once, whichever side comes first.
+final class OnceGate<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, Error>?
+    private var pending: Result<T, Error>?
+    private var done = false
+
+    func install(_ continuation: CheckedContinuation<T, Error>) {
+        lock.lock()
+        if let pending {
+            lock.unlock()
+            continuation.resume(with: pending)
+            return
+        }
+        self.continuation = continuation
+        lock.unlock()
+    }
+
+    /// Returns true when this call was the first to finish.
+    @discardableResult
+    func finish(_ result: Result<T, Error>) -> Bool {
+        lock.lock()
+        guard !done else { lock.unlock(); return false }
+        done = true
+        guard let continuation else {
+            pending = result
+            lock.unlock()
+            return true
+        }
+        self.continuation = nil
+        lock.unlock()
+        continuation.resume(with: result)
+        return true
+    }
+}

@@ -1,1 +1,0 @@
-// The CoreNFCTransport module; see DESIGN.md for its job.

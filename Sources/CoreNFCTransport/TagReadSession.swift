@@ -1,0 +1,398 @@
+import Foundation
+import NFCTags
+
+/// A tag the reader session found, reduced to what ColdTap can drive.
+public enum DetectedTag: Sendable {
+    /// ISO 14443-A, MIFARE Ultralight family: NFC Forum Type 2.
+    case type2(any MiFareTagLink)
+    /// ISO 15693: NFC Forum Type 5.
+    case type5(any ISO15693TagLink)
+    /// Anything else the session reports (FeliCa, ISO 7816, MIFARE DESFire/Plus), by name.
+    case unsupported(kind: String)
+
+    /// The UID in the order the transport reports it, when known.
+    public var uid: Data? {
+        switch self {
+        case .type2(let link): return link.identifier
+        case .type5(let link): return Type5CoreNFCTransport.airOrderUID(link.identifier)
+        case .unsupported: return nil
+        }
+    }
+}
+
+/// What `NFCTagReaderSessionDelegate` reports, in order.
+public enum TagSessionEvent: Sendable {
+    case becameActive
+    case detected([DetectedTag])
+    case invalidated(CoreNFCFailure)
+}
+
+/// The calls the controller makes on `NFCTagReaderSession`.
+public protocol TagReaderSessionLink: Sendable {
+    /// Sets `alertMessage` (the text on the system sheet).
+    func setAlertMessage(_ message: String)
+    /// `connect(to:)`.
+    /// - Throws: `CoreNFCFailure`.
+    func connect(to tag: DetectedTag) async throws
+    /// `restartPolling()`: forget the connected tag and look again.
+    func restartPolling()
+    /// Shows `message` with the success mark and ends the session (`alertMessage` then `invalidate()`).
+    func invalidate(successMessage: String)
+    /// Shows `message` as an error and ends the session (`invalidate(errorMessage:)`).
+    func invalidate(errorMessage: String)
+}
+
+/// How a read that did not finish failed, and what the person should do.
+public struct ReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public var advice: ReaderAdvice
+    /// The Core NFC code when Core NFC ended the session.
+    public var code: ReaderErrorCode?
+    /// The technical detail, for logs.
+    public var detail: String
+
+    public init(advice: ReaderAdvice, code: ReaderErrorCode? = nil, detail: String) {
+        self.advice = advice
+        self.code = code
+        self.detail = detail
+    }
+
+    public var description: String { "\(advice.englishSentence) (\(detail))" }
+}
+
+/// What an error thrown by the read means for the session.
+public enum ReadErrorKind: Sendable, Equatable {
+    /// The tag left the field: wait for it and resume inside the session.
+    case linkLost
+    /// The read cannot succeed; end the session with this advice.
+    case failed(ReaderAdvice)
+}
+
+/// Texts for the sheet. The app passes localized ones; `english` is the default.
+public struct SessionMessages: Sendable {
+    /// Shown when the session starts.
+    public var holdNear: @Sendable () -> String
+    /// Progress, percent 0–100.
+    public var reading: @Sendable (_ percent: Int) -> String
+    /// Progress with the session's remaining seconds, once the warning is due.
+    public var readingWithTimeLeft: @Sendable (_ percent: Int, _ secondsLeft: Int) -> String
+    /// A sentence for an advice.
+    public var advice: @Sendable (ReaderAdvice) -> String
+    /// Shown while waiting for the tag again after it was lost; percent read so far.
+    public var resume: @Sendable (_ advice: ReaderAdvice, _ percent: Int) -> String
+
+    public init(holdNear: @escaping @Sendable () -> String,
+                reading: @escaping @Sendable (Int) -> String,
+                readingWithTimeLeft: @escaping @Sendable (Int, Int) -> String,
+                advice: @escaping @Sendable (ReaderAdvice) -> String,
+                resume: @escaping @Sendable (ReaderAdvice, Int) -> String) {
+        self.holdNear = holdNear
+        self.reading = reading
+        self.readingWithTimeLeft = readingWithTimeLeft
+        self.advice = advice
+        self.resume = resume
+    }
+
+    public static let english = SessionMessages(
+        holdNear: { "Hold the top of your iPhone near the logger." },
+        reading: { "Reading… \($0) %" },
+        readingWithTimeLeft: { "Reading… \($0) % — \($1) s left, keep holding still." },
+        advice: { $0.englishSentence },
+        resume: { "\($0.englishSentence) Resuming at \($1) %." }
+    )
+}
+
+/// Limits of a session.
+public struct SessionPolicy: Sendable, Equatable {
+    /// Core NFC ends every session after 60 s (error 201); nothing extends it.
+    public var sessionLimit: Double
+    /// The sheet warns this many seconds before the limit.
+    public var warningLead: Double
+    /// A lost read is resumed only with at least this many seconds left; otherwise the
+    /// controller ends the session with advice to scan again rather than be cut off.
+    public var minimumTimeToResume: Double
+    /// How many times a lost tag is waited for and the read resumed.
+    public var maxResumes: Int
+
+    public init(sessionLimit: Double = 60, warningLead: Double = 15, minimumTimeToResume: Double = 5, maxResumes: Int = 4) {
+        self.sessionLimit = sessionLimit
+        self.warningLead = warningLead
+        self.minimumTimeToResume = minimumTimeToResume
+        self.maxResumes = maxResumes
+    }
+}
+
+/// What the caller learns about a finished session besides the value.
+public struct SessionReport: Sendable, Equatable {
+    /// How many times the read was resumed after losing the tag.
+    public var resumes: Int
+    /// Commands answered from the resume cache instead of being sent again.
+    public var answersServedFromCache: Int
+    /// Seconds from start to the end of the session on the session clock.
+    public var elapsed: Double
+    /// True when the time warning was shown.
+    public var warnedAboutTime: Bool
+}
+
+/// Drives one `NFCTagReaderSession` read: connects to the tag, runs the caller's read over
+/// a `TagTransport`, shows progress on the sheet, resumes inside the open session when the
+/// tag is lost, warns before the 60-second limit and shows the verdict (or what to do)
+/// when done.
+public struct TagReadSessionController: Sendable {
+    public let session: any TagReaderSessionLink
+    public let clock: any SessionClock
+    public let policy: SessionPolicy
+    public let messages: SessionMessages
+    /// Sorts an error thrown by the read: the tag was lost (wait for it and resume) or the
+    /// read failed for good (with what to tell the person). The app adds its planner's and
+    /// decoder's errors; `defaultClassification` knows the transport's.
+    public let classify: @Sendable (Error) -> ReadErrorKind
+
+    public init(session: any TagReaderSessionLink, clock: any SessionClock = SystemSessionClock(),
+                policy: SessionPolicy = SessionPolicy(), messages: SessionMessages = .english,
+                classify: @escaping @Sendable (Error) -> ReadErrorKind = TagReadSessionController.defaultClassification) {
+        self.session = session
+        self.clock = clock
+        self.policy = policy
+        self.messages = messages
+        self.classify = classify
+    }
+
+    /// `TransportError.tagRemoved`/`.timeout` and retryable Core NFC failures are link
+    /// losses; `.unsupported` means the tag is not supported; a non-retryable Core NFC
+    /// failure carries its own advice; anything else is the tag refusing the read.
+    public static let defaultClassification: @Sendable (Error) -> ReadErrorKind = { error in
+        if let transport = error as? TransportError {
+            switch transport {
+            case .tagRemoved, .timeout: return .linkLost
+            case .unsupported: return .failed(.tagNotSupported)
+            case .linkFailure: return .failed(.tagRefused)
+            }
+        }
+        if let failure = error as? CoreNFCFailure {
+            return failure.readerError?.isWorthRetrying == true ? .linkLost : .failed(failure.advice)
+        }
+        return .failed(.tagRefused)
+    }
+
+    /// Progress callback handed to the read: fraction done, 0…1.
+    public typealias Progress = @Sendable (Double) -> Void
+
+    /// Runs the session until the read succeeds or the session ends.
+    ///
+    /// - Parameters:
+    ///   - events: the delegate's events; the controller starts counting the 60 s now.
+    ///   - read: reads the tag over the transport, reporting progress (fraction 0…1).
+    ///   - verdict: the sentence shown on the sheet with the success mark.
+    /// - Returns: the value and a report, or a `ReadFailure` saying what to do.
+    public func run<Value: Sendable>(
+        events: AsyncStream<TagSessionEvent>,
+        read: @escaping @Sendable (any TagTransport, @escaping Progress) async throws -> Value,
+        verdict: @escaping @Sendable (Value) -> String
+    ) async -> (result: Result<Value, ReadFailure>, report: SessionReport) {
+        let start = clock.now()
+        let (inputs, feed) = AsyncStream<SessionInput<Value>>.makeStream()
+        let alert = AlertComposer(messages: messages, session: session)
+        let cache = AnswerCache()
+
+        let pump = Task {
+            for await event in events { feed.yield(.session(event)) }
+            feed.yield(.sessionEnded)
+        }
+        let clock = self.clock
+        let warningAt = start + policy.sessionLimit - policy.warningLead
+        let watchdog = Task {
+            do {
+                try await clock.sleep(until: warningAt)
+                feed.yield(.timeWarning)
+            } catch {}
+        }
+
+        var readTask: Task<Void, Never>?
+        var expectedUID: Data?
+        var resumes = 0
+        var outcome: Result<Value, ReadFailure>?
+
+        func finish(_ failure: ReadFailure, invalidate: Bool) {
+            outcome = .failure(failure)
+            if invalidate { session.invalidate(errorMessage: messages.advice(failure.advice)) }
+        }
+        func remaining() -> Double { policy.sessionLimit - (clock.now() - start) }
+
+        loop: for await input in inputs {
+            switch input {
+            case .session(.becameActive):
+                alert.show(messages.holdNear())
+
+            case .session(.detected(let tags)):
+                guard readTask == nil else { continue }
+                guard tags.count == 1, let tag = tags.first else {
+                    alert.show(messages.advice(.oneTagOnly))
+                    session.restartPolling()
+                    continue
+                }
+                if case .unsupported = tag {
+                    alert.show(messages.advice(.tagNotSupported))
+                    session.restartPolling()
+                    continue
+                }
+                if let expectedUID, tag.uid != expectedUID {
+                    alert.show(messages.advice(.otherTag))
+                    session.restartPolling()
+                    continue
+                }
+                do {
+                    try await session.connect(to: tag)
+                } catch {
+                    let failure = error as? CoreNFCFailure
+                    if let failure, failure.readerError?.endsSession == true {
+                        finish(ReadFailure(advice: failure.advice, code: failure.readerError, detail: failure.description), invalidate: true)
+                        break loop
+                    }
+                    resumes += 1
+                    if resumes > policy.maxResumes {
+                        finish(ReadFailure(advice: .movePhone, code: failure?.readerError, detail: "could not connect: \(error)"), invalidate: true)
+                        break loop
+                    }
+                    alert.show(messages.advice(failure?.advice ?? .holdStill))
+                    session.restartPolling()
+                    continue
+                }
+                let transport: any TagTransport
+                switch tag {
+                case .type2(let link): transport = Type2CoreNFCTransport(link: link)
+                case .type5(let link): transport = Type5CoreNFCTransport(link: link)
+                case .unsupported: continue
+                }
+                expectedUID = transport.uid
+                let resuming = ResumingTransport(base: transport, cache: cache)
+                readTask = Task {
+                    do {
+                        let value = try await read(resuming) { fraction in alert.progress(fraction) }
+                        feed.yield(.readFinished(.success(value)))
+                    } catch {
+                        feed.yield(.readFinished(.failure(error)))
+                    }
+                }
+
+            case .readFinished(.success(let value)):
+                readTask = nil
+                outcome = .success(value)
+                session.invalidate(successMessage: verdict(value))
+                break loop
+
+            case .readFinished(.failure(let error)):
+                readTask = nil
+                let kind = classify(error)
+                if kind == .linkLost {
+                    resumes += 1
+                    if resumes > policy.maxResumes {
+                        finish(ReadFailure(advice: .movePhone, detail: "the tag was lost \(resumes) times: \(error)"), invalidate: true)
+                        break loop
+                    }
+                    if remaining() < policy.minimumTimeToResume {
+                        finish(ReadFailure(advice: .sessionTimedOut, detail: "the tag was lost with \(Int(remaining())) s of the session left"), invalidate: true)
+                        break loop
+                    }
+                    alert.showResume(.holdStill)
+                    session.restartPolling()
+                    continue
+                }
+                let advice: ReaderAdvice
+                if case .failed(let given) = kind { advice = given } else { advice = .tagRefused }
+                finish(ReadFailure(advice: advice, code: (error as? CoreNFCFailure)?.readerError,
+                                   detail: String(describing: error)), invalidate: true)
+                break loop
+
+            case .timeWarning:
+                alert.warn(secondsLeft: Int(remaining().rounded()))
+
+            case .session(.invalidated(let failure)):
+                readTask?.cancel()
+                readTask = nil
+                let code = failure.readerError
+                finish(ReadFailure(advice: failure.advice, code: code, detail: failure.description), invalidate: false)
+                break loop
+
+            case .sessionEnded:
+                finish(ReadFailure(advice: .scanAgain, detail: "the reader session ended without a result"), invalidate: false)
+                break loop
+            }
+        }
+        readTask?.cancel()
+        watchdog.cancel()
+        pump.cancel()
+        feed.finish()
+        let report = SessionReport(resumes: resumes, answersServedFromCache: cache.answersServed,
+                                   elapsed: clock.now() - start, warnedAboutTime: alert.warned)
+        return (outcome ?? .failure(ReadFailure(advice: .scanAgain, detail: "the reader session ended without a result")), report)
+    }
+}
+
+/// Everything the controller reacts to, merged into one ordered stream.
+private enum SessionInput<Value: Sendable>: Sendable {
+    case session(TagSessionEvent)
+    case sessionEnded
+    case readFinished(Result<Value, Error>)
+    case timeWarning
+}
+
+/// Composes the sheet's text from progress and the time warning, sending it only when it
+/// changes (every command reports progress; the sheet needs whole percents).
+final class AlertComposer: @unchecked Sendable {
+    private let lock = NSLock()
+    private let messages: SessionMessages
+    private let session: any TagReaderSessionLink
+    private var percent = 0
+    private var secondsLeft: Int?
+    private var lastShown: String?
+
+    init(messages: SessionMessages, session: any TagReaderSessionLink) {
+        self.messages = messages
+        self.session = session
+    }
+
+    var warned: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return secondsLeft != nil
+    }
+
+    func show(_ text: String) {
+        lock.lock()
+        lastShown = text
+        lock.unlock()
+        session.setAlertMessage(text)
+    }
+
+    func progress(_ fraction: Double) {
+        let clamped = fraction.isFinite ? min(max(fraction, 0), 1) : 0
+        lock.lock()
+        percent = Int((clamped * 100).rounded(.down))
+        let text = composeLocked()
+        let changed = text != lastShown
+        if changed { lastShown = text }
+        lock.unlock()
+        if changed { session.setAlertMessage(text) }
+    }
+
+    func warn(secondsLeft: Int) {
+        lock.lock()
+        self.secondsLeft = max(secondsLeft, 0)
+        let text = composeLocked()
+        lastShown = text
+        lock.unlock()
+        session.setAlertMessage(text)
+    }
+
+    func showResume(_ advice: ReaderAdvice) {
+        lock.lock()
+        let text = messages.resume(advice, percent)
+        lastShown = text
+        lock.unlock()
+        session.setAlertMessage(text)
+    }
+
+    private func composeLocked() -> String {
+        if let secondsLeft { return messages.readingWithTimeLeft(percent, secondsLeft) }
+        return messages.reading(percent)
+    }
+}

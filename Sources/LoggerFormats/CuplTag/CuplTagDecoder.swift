@@ -1,0 +1,293 @@
+import Foundation
+import NDEF
+
+/// The cuplTag URL format (codec version 2; cupltag.md): the whole log travels in the query
+/// of a URI record. Decoding follows the reference order of cupltag.md §8, so the first
+/// failure decides the error category.
+struct CuplTagFormat: LoggerFormatDecoder {
+    var name: String { "cupltag" }
+
+    static let requiredKeys = ["t", "s", "v", "x", "q"]
+
+    /// The URL's base (scheme, host, path) and its query parameters, blank values kept.
+    struct ParsedURL {
+        var base: String
+        var parameters: [String: Substring]
+
+        init?(_ url: String) {
+            guard let question = url.firstIndex(of: "?") else { return nil }
+            var base = String(url[..<question])
+            if base.hasSuffix("/") { base.removeLast() }
+            self.base = base
+            var parameters: [String: Substring] = [:]
+            for item in url[url.index(after: question)...].split(separator: "&", omittingEmptySubsequences: true) {
+                if let equals = item.firstIndex(of: "=") {
+                    let key = String(item[..<equals])
+                    if parameters[key] == nil { parameters[key] = item[item.index(after: equals)...] }
+                } else if parameters[String(item)] == nil {
+                    parameters[String(item)] = item[item.endIndex...]
+                }
+            }
+            self.parameters = parameters
+        }
+
+        var isCuplTag: Bool { ["t", "v", "x", "q"].allSatisfy { parameters[$0] != nil } }
+    }
+
+    func uriRecord(in message: NDEFMessage) -> (URIRecord, ParsedURL)? {
+        for record in message.records {
+            if let uri = record.uriRecord, let parsed = ParsedURL(uri.uri), parsed.isCuplTag { return (uri, parsed) }
+        }
+        return nil
+    }
+
+    func detect(_ message: NDEFMessage, options: DecodeOptions) -> Detection {
+        if let (uri, _) = uriRecord(in: message) {
+            return .accepted("a URI record (\(uri.uri.prefix(40))…) carries the cuplTag query parameters t, v, x and q")
+        }
+        if message.records.contains(where: { $0.isWellKnown("U") }) {
+            return .refused("its URI record has no cuplTag query (parameters t, s, v, x, q)")
+        }
+        return .refused("no URI record")
+    }
+
+    func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog {
+        guard let (_, parsed) = uriRecord(in: message) else {
+            if let uri = message.records.lazy.compactMap(\.uriRecord).first {
+                return try decode(url: uri.uri, options: options)
+            }
+            throw LoggerFormatError(.recordNotFound, format: name, "the message has no URI record carrying a cuplTag URL")
+        }
+        return try decode(parsed, options: options)
+    }
+
+    func decode(url: String, options: DecodeOptions) throws -> TemperatureLog {
+        guard let parsed = ParsedURL(url) else {
+            throw LoggerFormatError(.malformed, format: name, "the URL has no query string (a cuplTag URL ends in ?t=…&s=…&v=…&x=…&q=…)")
+        }
+        return try decode(parsed, options: options)
+    }
+
+    private func error(_ kind: LoggerFormatError.Kind, field: String? = nil, offset: Int? = nil, _ detail: String) -> LoggerFormatError {
+        LoggerFormatError(kind, format: name, field: field, offset: offset, detail)
+    }
+
+    private func parameter(_ key: String, in parsed: ParsedURL) throws -> Substring {
+        guard let value = parsed.parameters[key] else {
+            throw error(.malformed, field: key, "the URL lacks the '\(key)' parameter that every cuplTag URL carries")
+        }
+        return value
+    }
+
+    /// Decodes base64 text that is a slice of parameter `field`; `positionInField` maps
+    /// an index in `text` to a character offset in the parameter for the error.
+    private func base64(_ text: Substring, field: String, what: String, positionInField: (Int) -> Int) throws -> [UInt8] {
+        switch CuplBase64.decode(text.utf8) {
+        case .success(let bytes): return bytes
+        case .failure(let bad):
+            throw error(.base64, field: field, offset: positionInField(bad.index),
+                        "\(what) is not valid URL-safe base64: \(bad.reason)")
+        }
+    }
+
+    private func decode(_ parsed: ParsedURL, options: DecodeOptions) throws -> TemperatureLog {
+        // 1. Version and format code: the last four characters of v.
+        let v = try parameter("v", in: parsed)
+        guard v.count >= 4 else {
+            throw error(.malformed, field: "v", "the version parameter has \(v.count) character(s); it needs at least 4")
+        }
+        let vStart = v.count - 4
+        let versionBytes = try base64(v.suffix(4), field: "v", what: "the version") { vStart + $0 }
+        let version = Int(versionBytes[0]) << 8 | Int(versionBytes[1])
+        let formatCode = Int(versionBytes[2])
+        guard version == 2 else {
+            throw error(.cupltagVersion(version), field: "v",
+                        "codec version \(version) is not supported; ColdTap decodes cuplTag codec version 2")
+        }
+        guard formatCode == 1 || formatCode == 2 else {
+            throw error(.cupltagFormat(formatCode), field: "v",
+                        "format code \(formatCode) is unknown; cuplTag uses 1 (temperature + humidity) or 2 (temperature only)")
+        }
+        let withHumidity = formatCode == 1
+
+        // 2. Status.
+        let x = try parameter("x", in: parsed)
+        let status = try base64(x, field: "x", what: "the status") { $0 }
+        guard status.count == 6 else {
+            throw error(.malformed, field: "x", "the status holds \(status.count) bytes instead of 6")
+        }
+        let loopCount = Int(status[0]) | Int(status[1]) << 8
+        let resetsAllTime = Int(status[2]) | Int(status[3]) << 8
+        let resetCause = status[4]
+        let batteryRaw = status[5]
+
+        // 3. Circular buffer and its end marker.
+        let q = Array(try parameter("q", in: parsed).utf8)
+        guard !q.isEmpty else {
+            throw error(.noCircularBuffer, field: "q",
+                        "the circular buffer q is empty: the logger stopped in its error state and recorded nothing")
+        }
+        let markers = q.indices.filter { q[$0] == UInt8(ascii: "~") }
+        guard markers.count == 1, let marker = markers.first else {
+            throw error(.noEndMarker(count: markers.count), field: "q",
+                        markers.isEmpty
+                            ? "the circular buffer has no end marker '~': the logger was started but never logged a sample, or the URL is cut short"
+                            : "the circular buffer has \(markers.count) end markers '~' instead of one")
+        }
+        let linear = Array(q[(marker + 1)...] + q[...marker])
+        let qIndex = { (linearIndex: Int) in (marker + 1 + linearIndex) % q.count }
+        guard linear.count >= 16 else {
+            throw error(.malformed, field: "q", offset: 0,
+                        "the circular buffer is \(q.count) characters, too short for its 16-character end-stop")
+        }
+
+        // 4. End-stop: hash (7 bytes), npairs (u16 BE), elapsed minutes (u16 LE) + '~'.
+        let endStopStart = linear.count - 16
+        let endStop = linear[endStopStart...]
+        let hashAndCount = try base64(Substring(decoding: endStop.prefix(12), as: UTF8.self), field: "q",
+                                      what: "the end-stop") { qIndex(endStopStart + $0) }
+        let storedHash = Array(hashAndCount[0..<7])
+        let pairCount = Int(hashAndCount[7]) << 8 | Int(hashAndCount[8])
+        let elapsedText = Substring(decoding: Array(endStop.dropFirst(12).prefix(3)) + [UInt8(ascii: ".")], as: UTF8.self)
+        let elapsedBytes = try base64(elapsedText, field: "q", what: "the end-stop's elapsed minutes") {
+            qIndex(endStopStart + 12 + $0)
+        }
+        let elapsedMinutes = Int(elapsedBytes[0]) | Int(elapsedBytes[1]) << 8
+
+        // 5. Valid pairs, newest first.
+        let payloadLength = endStopStart
+        guard payloadLength % 8 == 0 else {
+            throw error(.malformed, field: "q", offset: qIndex(0),
+                        "the circular buffer holds \(payloadLength) characters before its end-stop, not a whole number of 8-character demis (is the URL cut short?)")
+        }
+        let demis = payloadLength / 8
+        let neededDemis = (pairCount + 1) / 2
+        guard neededDemis <= demis else {
+            throw error(.malformed, field: "q", offset: qIndex(endStopStart),
+                        "the end-stop says \(pairCount) pairs but the circular buffer has room for only \(demis * 2)")
+        }
+        var pairs: [[UInt8]] = []
+        pairs.reserveCapacity(pairCount)
+        var demi = demis - 1
+        func pair(at linearStart: Int) throws -> [UInt8] {
+            let text = Substring(decoding: linear[linearStart..<(linearStart + 4)], as: UTF8.self)
+            return try base64(text, field: "q", what: "a sample pair") { qIndex(linearStart + $0) }
+        }
+        if pairCount % 2 == 1 {
+            pairs.append(try pair(at: demi * 8))
+            demi -= 1
+        }
+        while pairs.count < pairCount {
+            pairs.append(try pair(at: demi * 8 + 4))
+            pairs.append(try pair(at: demi * 8))
+            demi -= 1
+        }
+
+        // 6. Integrity.
+        var hashInput: [UInt8] = pairs.flatMap { $0 }
+        hashInput += [UInt8(loopCount >> 8), UInt8(loopCount & 0xFF), UInt8(resetsAllTime >> 8), UInt8(resetsAllTime & 0xFF),
+                      batteryRaw, resetCause, UInt8(marker >> 8 & 0xFF), UInt8(marker & 0xFF)]
+        var warnings: [String] = []
+        let integrity: TemperatureLog.Integrity
+        let computed: [UInt8]
+        let method: String
+        if let secret = options.secret {
+            let key = Array(secret.utf8)
+            if key.count > 16 {
+                warnings.append("the secret is \(key.count) bytes; a cuplTag stores at most 16, so it cannot be the tag's key")
+            }
+            computed = HMACMD5.authenticationCode(key: key, message: hashInput)
+            method = "HMAC-MD5"
+        } else {
+            computed = MD5.digest(hashInput)
+            method = "MD5"
+        }
+        if Array(computed.prefix(7)) == storedHash {
+            integrity = .init(status: .verified, detail: method)
+        } else {
+            var detail = "\(method) mismatch: the end-stop holds \(hex(storedHash)) but the data gives \(hex(Array(computed.prefix(7))))"
+            detail += options.secret == nil
+                ? " (if this tag signs with HMAC-MD5, give its --secret)"
+                : " (wrong secret, or the data was altered)"
+            integrity = .init(status: .failed, detail: detail)
+            warnings.append("integrity check failed: \(detail); the samples are shown but must not be trusted")
+        }
+
+        // 7. Interval and times.
+        let t = try parameter("t", in: parsed)
+        let intervalBytes = try base64(t, field: "t", what: "the interval") { $0 }
+        guard intervalBytes.count == 2 else {
+            throw error(.malformed, field: "t", "the interval holds \(intervalBytes.count) bytes instead of 2")
+        }
+        let intervalMinutes = Int(intervalBytes[0]) | Int(intervalBytes[1]) << 8
+        var interval = TimeInterval(intervalMinutes * 60)
+        if interval == 0 {
+            guard let given = options.interval, given > 0 else {
+                throw error(.intervalUnknown, field: "t", "the sampling interval is 0 minutes; give the real one with --interval SECONDS")
+            }
+            interval = given
+        } else if let given = options.interval, given != interval {
+            warnings.append("--interval \(formatSeconds(given)) was not used: the URL gives \(intervalMinutes) min")
+        }
+        let newest = options.readTime.addingTimeInterval(-TimeInterval(elapsedMinutes * 60))
+
+        var readingsNewestFirst: [(Double, Double?)] = []
+        for bytes in pairs {
+            let rd0 = Int(bytes[0]) << 4 | Int(bytes[2]) >> 4
+            let rd1 = Int(bytes[1]) << 4 | Int(bytes[2]) & 0x0F
+            if withHumidity {
+                readingsNewestFirst.append((CuplTagFormat.celsius(rd0), CuplTagFormat.humidity(rd1)))
+            } else {
+                if rd1 != 0xFFF { readingsNewestFirst.append((CuplTagFormat.celsius(rd1), nil)) }
+                readingsNewestFirst.append((CuplTagFormat.celsius(rd0), nil))
+            }
+        }
+        var samples: [TemperatureLog.Sample] = []
+        samples.reserveCapacity(readingsNewestFirst.count)
+        for (age, reading) in readingsNewestFirst.enumerated().reversed() {
+            samples.append(TemperatureLog.Sample(time: newest.addingTimeInterval(-TimeInterval(age) * interval),
+                                                 temperature: reading.0, humidity: reading.1))
+        }
+
+        var metadata: [String: String] = [
+            "baseURL": parsed.base,
+            "codecVersion": String(version),
+            "formatCode": String(formatCode),
+            "variant": withHumidity ? "temperature+humidity" : "temperature",
+            "loopCount": String(loopCount),
+            "resetsAllTime": String(resetsAllTime),
+            "resetCause": CuplTagFormat.describeResetCause(resetCause),
+            "batteryRaw": String(batteryRaw),
+            "batteryMillivolts": batteryRaw == 0 ? "unknown" : String(384_000.0 / Double(batteryRaw)),
+            "minutesElapsed": String(elapsedMinutes),
+            "intervalMinutes": String(intervalMinutes),
+            "pairCount": String(pairCount),
+            "endMarkerIndex": String(marker),
+        ]
+        metadata["intervalSource"] = intervalMinutes == 0 ? "--interval" : "URL parameter t"
+        let serial = parsed.parameters["s"].map(String.init)
+        return TemperatureLog(
+            format: name,
+            logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: withHumidity ? "cuplTag HDC2021 T+RH" : "cuplTag HDC2021 T",
+                          serial: serial),
+            samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,
+            metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource.description,
+            timeBaseDetail: "the newest sample is \(elapsedMinutes) min before the read time (end-stop elapsed minutes)")
+    }
+
+    /// TI HDC2021 temperature transfer function; exact in binary floating point.
+    static func celsius(_ raw: Int) -> Double { Double(raw * 165) / 4096 - 40 }
+    /// TI HDC2021 humidity transfer function, %RH.
+    static func humidity(_ raw: Int) -> Double { Double(raw * 100) / 4096 }
+
+    static let resetCauseNames = ["brownout", "supply-voltage supervisor", "watchdog", "misc", "LPM x.5 wake-up",
+                                  "clock failure", "unused bit 6", "scan timeout"]
+
+    static func describeResetCause(_ cause: UInt8) -> String {
+        let names = (0..<8).filter { cause & (1 << $0) != 0 }.map { resetCauseNames[$0] }
+        let hexText = "0x" + String(format: "%02X", cause)
+        return names.isEmpty ? "\(hexText) (none)" : "\(hexText) (\(names.joined(separator: ", ")))"
+    }
+}
+
+func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }

@@ -1,0 +1,58 @@
+import Foundation
+
+/// What the caller knows beyond the tag's bytes.
+public struct DecodeOptions: Sendable {
+    /// Where the read time came from; shown in the output because read-time based time
+    /// bases depend on it.
+    public enum ReadTimeSource: Sendable, Equatable, CustomStringConvertible {
+        /// The user gave it (`--read-time`).
+        case given
+        /// The modification time of the dump file.
+        case fileModificationTime
+        /// The moment of decoding (no better source).
+        case now
+        /// The moment the tag was read by a reader or phone.
+        case tagRead
+        case other(String)
+
+        public var description: String {
+            switch self {
+            case .given: return "given with --read-time"
+            case .fileModificationTime: return "file modification time"
+            case .now: return "now (no read time known)"
+            case .tagRead: return "time of the tag read"
+            case .other(let text): return text
+            }
+        }
+    }
+
+    /// Which format to use instead of auto-detection.
+    public enum LoggerSelection: Sendable, Equatable {
+        /// A built-in format by name: `cupltag`, `generic16`, `generic16-unix`, `dtn1`.
+        case named(String)
+        /// A user's logger descriptor (see `LoggerDescriptor`).
+        case descriptor(LoggerDescriptor)
+    }
+
+    /// When the tag was read (UTC).
+    public var readTime: Date
+    public var readTimeSource: ReadTimeSource
+    /// The logger's shared secret (cuplTag HMAC-MD5 key, ASCII), if known.
+    public var secret: String?
+    /// Forces a format; `nil` auto-detects.
+    public var logger: LoggerSelection?
+    /// Sample interval in seconds to use when the log gives none (or gives 0).
+    public var interval: TimeInterval?
+    /// Tag UID as hex, copied into the log's identity when the log came from a tag.
+    public var tagUID: String?
+
+    public init(readTime: Date, readTimeSource: ReadTimeSource = .given, secret: String? = nil,
+                logger: LoggerSelection? = nil, interval: TimeInterval? = nil, tagUID: String? = nil) {
+        self.readTime = readTime
+        self.readTimeSource = readTimeSource
+        self.secret = secret
+        self.logger = logger
+        self.interval = interval
+        self.tagUID = tagUID
+    }
+}

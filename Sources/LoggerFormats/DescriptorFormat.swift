@@ -1,0 +1,326 @@
+import Foundation
+import NDEF
+
+/// The outcome of asking one format whether a message is its own.
+enum Detection: Sendable {
+    /// The reason, as one phrase, e.g. "a URI record with the cuplTag parameters t, s, v, x, q".
+    case accepted(String)
+    case refused(String)
+}
+
+/// One format ColdTap can decode.
+protocol LoggerFormatDecoder: Sendable {
+    var name: String { get }
+    /// Cheap structural checks only: a format that accepts should then decode.
+    func detect(_ message: NDEFMessage, options: DecodeOptions) -> Detection
+    func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog
+}
+
+/// Reads one unsigned or two's-complement integer; `nil` when the bytes are not there.
+func readInteger(_ bytes: [UInt8], offset: Int, width: Int, signed: Bool, bigEndian: Bool) -> Int64? {
+    guard offset >= 0, width > 0, width <= 8, offset <= bytes.count - width else { return nil }
+    var value: UInt64 = 0
+    for index in 0..<width {
+        let byte = UInt64(bytes[bigEndian ? offset + index : offset + width - 1 - index])
+        value = value << 8 | byte
+    }
+    if width == 8 { return signed ? Int64(bitPattern: value) : (value > UInt64(Int64.max) ? nil : Int64(value)) }
+    if signed && value & (1 << UInt64(width * 8 - 1)) != 0 {
+        return Int64(value) - (Int64(1) << Int64(width * 8))
+    }
+    return Int64(value)
+}
+
+/// A format described by a `LoggerDescriptor`.
+struct DescriptorFormat: LoggerFormatDecoder {
+    let descriptor: LoggerDescriptor
+
+    var name: String { descriptor.name }
+
+    /// The first record matching the descriptor's record rule.
+    func findRecord(in message: NDEFMessage) -> NDEFRecord? {
+        for record in message.records {
+            for match in descriptor.record.match {
+                guard let tnf = LoggerDescriptor.tnfNames[match.tnf], record.tnf == tnf else { continue }
+                let type = record.typeName
+                if let contains = match.typeContains, !type.lowercased().contains(contains.lowercased()) { continue }
+                if let equals = match.typeEquals, type != equals { continue }
+                return record
+            }
+        }
+        return nil
+    }
+
+    var recordDescription: String {
+        descriptor.record.match.map { match in
+            let article = "aeiou".contains(match.tnf.prefix(1)) ? "an" : "a"
+            var text = "\(article) \(match.tnf) record"
+            if let contains = match.typeContains { text += " whose type contains '\(contains)'" }
+            if let equals = match.typeEquals { text += " of type '\(equals)'" }
+            return text
+        }.joined(separator: " or ")
+    }
+
+    private func value(of field: LoggerDescriptor.HeaderField, in payload: [UInt8]) -> Int64? {
+        readInteger(payload, offset: field.offset, width: field.width, signed: field.signed ?? false,
+                    bigEndian: field.endian == "big")
+    }
+
+    func detect(_ message: NDEFMessage, options: DecodeOptions) -> Detection {
+        guard let record = findRecord(in: message) else { return .refused("no record is \(recordDescription)") }
+        let payload = Array(record.payload)
+        let recordName = "\(record.tnf == .unknown ? "an unknown-type" : "a '\(record.typeName)'") record"
+        let headerEnd = (descriptor.header ?? []).map { $0.offset + $0.width }.max() ?? 0
+        if payload.count < max(headerEnd, descriptor.samples.offset) {
+            return .refused("\(recordName) has \(payload.count) payload bytes, fewer than the \(max(headerEnd, descriptor.samples.offset))-byte header")
+        }
+        var reasons: [String] = []
+        if descriptor.detection?.requireDeviceInformation == true {
+            guard let info = DeviceInformationText.find(in: message) else {
+                return .refused("no Text record holds KEY=VALUE device information")
+            }
+            reasons.append("a Text record holds \(info.pairs.count) KEY=VALUE device-information pair(s)")
+        }
+        if descriptor.detection?.plausibleStartTime == true,
+           let startField = descriptor.field(meaning: "start-time"), let intervalField = descriptor.field(meaning: "interval"),
+           let start = value(of: startField, in: payload), let interval = value(of: intervalField, in: payload) {
+            let startDate = Date(timeIntervalSince1970: TimeInterval(start))
+            let latest = options.readTime.addingTimeInterval(86_400)
+            if startDate < TimeText.plausibleEarliest || startDate > latest {
+                return .refused("bytes \(startField.offset)…\(startField.offset + startField.width - 1) as UNIX time give \(startDate.loggerISOText), not between 2010-01-01 and a day after the read time")
+            }
+            if interval == 0 { return .refused("the interval field '\(intervalField.name)' is 0") }
+            reasons.append("bytes \(startField.offset)…\(startField.offset + startField.width - 1) give a plausible start time \(startDate.loggerISOText) and the interval is \(interval)")
+        }
+        if let countField = descriptor.field(meaning: "sample-count"), let count = value(of: countField, in: payload) {
+            let width = descriptor.samples.width
+            let slots = (payload.count - descriptor.samples.offset) / width
+            if let ring = descriptor.ringBuffer, count > ring.capacity {
+                return .refused("the sample count \(count) exceeds the ring buffer's \(ring.capacity) slots")
+            }
+            if count > slots {
+                return .refused("the sample count \(count) needs \(count * Int64(width)) bytes but the sample area holds \(slots * width)")
+            }
+            reasons.append("its sample count \(count) fits the \(payload.count)-byte payload")
+        }
+        let why = reasons.isEmpty ? "" : "; " + reasons.joined(separator: "; ")
+        return .accepted("\(recordName) of \(payload.count) bytes matches the \(name) layout\(why)")
+    }
+
+    func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog {
+        guard let record = findRecord(in: message) else {
+            throw LoggerFormatError(.recordNotFound, format: name, "the message has no record that is \(recordDescription)")
+        }
+        let payload = Array(record.payload)
+        var metadata: [String: String] = [:]
+        var warnings: [String] = []
+        var header: [String: Int64] = [:]
+        for field in descriptor.header ?? [] {
+            guard let raw = value(of: field, in: payload) else {
+                throw LoggerFormatError(.truncated(needed: field.offset + field.width, available: payload.count), format: name,
+                                        field: field.name, offset: field.offset,
+                                        "the header field '\(field.name)' needs bytes \(field.offset)…\(field.offset + field.width - 1) but the payload has only \(payload.count) byte(s)")
+            }
+            header[field.meaning] = raw
+            if field.meaning != "ignore" || !field.name.isEmpty { metadata[field.name] = String(raw) }
+        }
+        let info = DeviceInformationText.find(in: message)
+        if let info {
+            for pair in info.pairs { metadata[pair.key] = pair.value }
+        }
+
+        // Interval: a non-zero header value, then device information, then the user's.
+        var interval: TimeInterval = 0
+        var intervalSource = ""
+        if let field = descriptor.field(meaning: "interval"), let raw = header["interval"], raw != 0 {
+            var unit = LoggerDescriptor.intervalUnits[field.unit ?? "seconds"] ?? 1
+            if let unitField = descriptor.field(meaning: "interval-unit"), let code = header["interval-unit"] {
+                guard let seconds = unitField.units?[String(code)] else {
+                    throw LoggerFormatError(.inconsistent, format: name, field: unitField.name, offset: unitField.offset,
+                                            "the interval unit code \(code) is not one the descriptor knows")
+                }
+                unit = seconds
+            }
+            interval = TimeInterval(raw) * unit
+            intervalSource = "header field '\(field.name)'"
+        }
+        if interval <= 0, let info {
+            for pair in info.pairs(matching: descriptor.deviceInformation?.intervalKeys) {
+                let key = DeviceInformationText.normalize(pair.key)
+                let unit: Double = key.contains("min") ? 60 : key.contains("hour") ? 3600 : key.hasSuffix("ms") ? 0.001 : 1
+                if let seconds = TimeText.parseDuration(pair.value, defaultUnit: unit), seconds > 0 {
+                    interval = seconds
+                    intervalSource = "device-information key \(pair.key)"
+                    break
+                }
+            }
+        }
+        if interval <= 0, let given = options.interval, given > 0 {
+            interval = given
+            intervalSource = "--interval"
+        } else if let given = options.interval, given != interval {
+            warnings.append("--interval \(formatSeconds(given)) was not used: the log gives \(formatSeconds(interval)) (\(intervalSource))")
+        }
+        guard interval > 0 else {
+            throw LoggerFormatError(.intervalUnknown, format: name,
+                                    "the log does not give its sample interval (0 or absent); give it with --interval SECONDS")
+        }
+        metadata["intervalSource"] = intervalSource
+
+        // Which slots hold samples, oldest first.
+        let area = descriptor.samples
+        let areaBytes = max(0, payload.count - area.offset)
+        let slots = areaBytes / area.width
+        var order: [Int]
+        if let count = header["sample-count"] {
+            let countField = descriptor.field(meaning: "sample-count")
+            var needed = Int(count)
+            if let ring = descriptor.ringBuffer {
+                guard count <= ring.capacity else {
+                    throw LoggerFormatError(.inconsistent, format: name, field: countField?.name, offset: countField?.offset,
+                                            "the sample count \(count) exceeds the ring buffer's \(ring.capacity) slots")
+                }
+                if count == ring.capacity {
+                    let newest = header["newest-index"] ?? 0
+                    let newestField = descriptor.field(meaning: "newest-index")
+                    guard newest >= 0, newest < ring.capacity else {
+                        throw LoggerFormatError(.inconsistent, format: name, field: newestField?.name, offset: newestField?.offset,
+                                                "the newest index \(newest) is outside the ring buffer's \(ring.capacity) slots")
+                    }
+                    let first = Int(newest) + 1
+                    order = Array(first..<ring.capacity) + Array(0..<first)
+                    needed = ring.capacity
+                    metadata["ringWrapped"] = "true"
+                } else {
+                    order = Array(0..<Int(count))
+                    metadata["ringWrapped"] = "false"
+                }
+            } else {
+                order = Array(0..<max(0, Int(count)))
+            }
+            guard needed <= slots else {
+                throw LoggerFormatError(.truncated(needed: needed * area.width, available: areaBytes), format: name,
+                                        field: "samples", offset: area.offset,
+                                        "the header says \(needed) sample(s) (\(needed * area.width) bytes) but the sample area holds only \(areaBytes) byte(s)")
+            }
+        } else {
+            order = Array(0..<slots)
+            let leftover = areaBytes % area.width
+            if leftover > 0 {
+                warnings.append("the sample area ends with \(leftover) byte(s) at offset \(area.offset + slots * area.width) that do not make a whole sample; ignored")
+            }
+        }
+
+        // Values.
+        let missing = Set(area.missing ?? [])
+        let scale = area.scale ?? 1
+        let inverse = (1 / scale).rounded()
+        let divides = inverse != 0 && 1 / inverse == scale && abs(inverse) > 1
+        let valueOffset = area.valueOffset ?? 0
+        var values: [(Double?, [TemperatureLog.SampleFlag])] = []
+        values.reserveCapacity(order.count)
+        var outOfRange = 0
+        for slot in order {
+            let offset = area.offset + slot * area.width
+            guard let raw = readInteger(payload, offset: offset, width: area.width, signed: area.signed ?? false,
+                                        bigEndian: area.endian == "big") else {
+                throw LoggerFormatError(.truncated(needed: area.width, available: max(0, payload.count - offset)),
+                                        format: name, offset: offset, "sample slot \(slot) runs past the payload")
+            }
+            if missing.contains(Int(raw)) {
+                values.append((nil, [.missing]))
+                continue
+            }
+            let celsius = (divides ? Double(raw) / inverse : Double(raw) * scale) + valueOffset
+            if let range = descriptor.sensorRange, celsius < range.min || celsius > range.max {
+                values.append((celsius, [.outOfRange]))
+                outOfRange += 1
+            } else {
+                values.append((celsius, []))
+            }
+        }
+        if outOfRange > 0, let range = descriptor.sensorRange {
+            warnings.append("\(outOfRange) sample(s) outside the sensor range \(formatNumber(range.min))…\(formatNumber(range.max)) °C are flagged out-of-range and left out of statistics")
+        }
+
+        // Time base.
+        let count = values.count
+        let span = TimeInterval(max(0, count - 1)) * interval
+        var start: Date?
+        var timeBase = TemperatureLog.TimeBase.readTime
+        var timeBaseDetail = ""
+        sources: for source in descriptor.timeBase {
+            switch source {
+            case "header":
+                if let field = descriptor.field(meaning: "start-time"), let raw = header["start-time"], raw > 0 {
+                    start = Date(timeIntervalSince1970: TimeInterval(raw))
+                    timeBaseDetail = "header field '\(field.name)' (start time)"
+                } else if let field = descriptor.field(meaning: "newest-time"), let raw = header["newest-time"], raw > 0 {
+                    start = Date(timeIntervalSince1970: TimeInterval(raw)).addingTimeInterval(-span)
+                    timeBaseDetail = "header field '\(field.name)' (newest sample time)"
+                }
+                if start != nil { timeBase = .loggerHeader; break sources }
+            case "text-record":
+                if let (date, text) = startTimeFromTextRecords(message) {
+                    start = date
+                    timeBase = .textRecord
+                    timeBaseDetail = "Text record \"\(text)\""
+                    break sources
+                }
+            case "device-information":
+                guard let info else { continue }
+                for pair in info.pairs(matching: descriptor.deviceInformation?.startKeys) {
+                    if let date = TimeText.parseDeviceTime(pair.value) {
+                        start = date
+                        timeBaseDetail = "device-information key \(pair.key) (start time)"
+                        break
+                    }
+                }
+                if start == nil {
+                    for pair in info.pairs(matching: descriptor.deviceInformation?.newestKeys) {
+                        if let date = TimeText.parseDeviceTime(pair.value) {
+                            start = date.addingTimeInterval(-span)
+                            timeBaseDetail = "device-information key \(pair.key) (newest sample time)"
+                            break
+                        }
+                    }
+                }
+                if start != nil { timeBase = .deviceInformation; break sources }
+            default:
+                start = options.readTime.addingTimeInterval(-span)
+                timeBase = .readTime
+                timeBaseDetail = "estimated: the newest sample is taken as logged at the read time"
+                if count > 0 {
+                    warnings.append("the log stores no start time: times are estimated, taking the newest sample as logged at the read time \(options.readTime.loggerISOText)")
+                }
+                break sources
+            }
+        }
+        guard let start else {
+            throw LoggerFormatError(.inconsistent, format: name,
+                                    "no time base: none of \(descriptor.timeBase.joined(separator: ", ")) gives a time")
+        }
+
+        var samples: [TemperatureLog.Sample] = []
+        samples.reserveCapacity(count)
+        for (index, value) in values.enumerated() {
+            samples.append(TemperatureLog.Sample(time: start.addingTimeInterval(TimeInterval(index) * interval),
+                                                 temperature: value.0, flags: value.1))
+        }
+        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: descriptor.vendor, model: descriptor.model)
+        if let info, let serial = info.pairs(matching: descriptor.deviceInformation?.serialKeys).first {
+            identity.serial = serial.value
+        }
+        return TemperatureLog(
+            format: name, logger: identity, samples: samples, interval: interval, timeBase: timeBase,
+            integrity: .init(status: .unverified, detail: descriptor.integrityNote ?? "the \(name) format carries no integrity check"),
+            readTime: options.readTime, metadata: metadata, warnings: warnings,
+            readTimeSource: options.readTimeSource.description, timeBaseDetail: timeBaseDetail)
+    }
+}
+
+func formatNumber(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}
+
+func formatSeconds(_ seconds: TimeInterval) -> String { "\(formatNumber(seconds)) s" }

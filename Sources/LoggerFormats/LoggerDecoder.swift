@@ -1,0 +1,129 @@
+import Foundation
+import NDEF
+
+/// The entry point: which logger wrote this NDEF message, and what did it log?
+public enum LoggerDecoder {
+    /// Names of the built-in formats, in the order auto-detection tries them.
+    public static let builtInNames = ["cupltag", "dtn1", "generic16-unix", "generic16"]
+
+    /// Names accepted by `--logger` besides `builtInNames` (encoder kinds that decode with another format).
+    static let aliases = ["cupltag-rh": "cupltag"]
+
+    /// Decodes a message, auto-detecting the format unless `options.logger` forces one.
+    /// - Returns: the log, samples oldest first, with `detection` saying why the format was chosen.
+    /// - Throws: `LoggerFormatError` — `.noFormatMatched` listing every format tried and
+    ///   why it refused; `.unknownLogger` for a bad `--logger` name; or the chosen format's
+    ///   own error (malformed payload, cuplTag categories, unknown interval, ...).
+    public static func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog {
+        switch options.logger {
+        case .named(let name):
+            let format = try builtIn(named: name)
+            var log = try format.decode(message, options: options)
+            log.detection = "forced with --logger \(name)"
+            return log
+        case .descriptor(let descriptor):
+            try descriptor.validate(source: descriptor.name)
+            var log = try DescriptorFormat(descriptor: descriptor).decode(message, options: options)
+            log.detection = "forced with the logger descriptor '\(descriptor.name)'"
+            return log
+        case nil:
+            var refusals: [FormatRefusal] = []
+            for name in builtInNames {
+                let format: any LoggerFormatDecoder
+                do {
+                    format = try builtIn(named: name)
+                } catch let error as LoggerFormatError {
+                    refusals.append(FormatRefusal(format: name, reason: error.detail))
+                    continue
+                }
+                switch format.detect(message, options: options) {
+                case .refused(let reason):
+                    refusals.append(FormatRefusal(format: name, reason: reason))
+                case .accepted(let reason):
+                    var log = try format.decode(message, options: options)
+                    log.detection = "auto-detected \(name): \(reason)"
+                    return log
+                }
+            }
+            let summary = describe(message)
+            throw LoggerFormatError(.noFormatMatched(refusals),
+                                    "no known logger format matches this message (\(summary)); tried: "
+                                        + refusals.map(\.description).joined(separator: "; ")
+                                        + ". Force one with --logger NAME or describe the layout in a descriptor file")
+        }
+    }
+
+    /// Decodes a bare cuplTag URL (as a phone shares it).
+    /// - Throws: `LoggerFormatError` with the cuplTag categories of cupltag.md §8.
+    public static func decode(url: String, options: DecodeOptions) throws -> TemperatureLog {
+        var log = try CuplTagFormat().decode(url: url, options: options)
+        log.detection = "a bare URL with the cuplTag query parameters"
+        return log
+    }
+
+    /// The built-in format of that name (`cupltag`, `dtn1`, `generic16`, `generic16-unix`, or
+    /// the alias `cupltag-rh`).
+    static func builtIn(named name: String) throws -> any LoggerFormatDecoder {
+        let canonical = aliases[name.lowercased()] ?? name.lowercased()
+        if canonical == "cupltag" { return CuplTagFormat() }
+        guard builtInNames.contains(canonical) else {
+            throw LoggerFormatError(.unknownLogger, "unknown logger '\(name)'; known: \(builtInNames.joined(separator: ", ")), or give a descriptor .json file")
+        }
+        return DescriptorFormat(descriptor: try builtInDescriptor(named: canonical))
+    }
+
+    /// A built-in descriptor, loaded from the package's resources.
+    /// - Throws: `LoggerFormatError` (`.badDescriptor`) when the resource bundle or file is
+    ///   missing or invalid — never a crash.
+    public static func builtInDescriptor(named name: String) throws -> LoggerDescriptor {
+        guard let directory = DescriptorResources.directory else {
+            throw LoggerFormatError(.badDescriptor, format: name,
+                                    "the built-in logger descriptors were not found (resource bundle \(DescriptorResources.bundleName) is missing next to the program); reinstall ColdTap, or give the layout with --logger FILE.json")
+        }
+        let file = directory.appendingPathComponent(name + ".json")
+        guard let data = try? Data(contentsOf: file) else {
+            throw LoggerFormatError(.badDescriptor, format: name, "the built-in descriptor \(name).json is missing from \(directory.path)")
+        }
+        return try LoggerDescriptor.parse(data, source: name + ".json")
+    }
+
+    private static func describe(_ message: NDEFMessage) -> String {
+        let records = message.records.map { record -> String in
+            switch record.tnf {
+            case .unknown: return "unknown-type (\(record.payload.count) bytes)"
+            case .empty: return "empty"
+            default: return "'\(record.typeName)' (\(record.payload.count) bytes)"
+            }
+        }
+        return "\(records.count) record(s): " + records.joined(separator: ", ")
+    }
+}
+
+/// Finds the `Descriptors` resource folder without `Bundle.module`, whose generated
+/// accessor stops the program when the bundle is missing.
+enum DescriptorResources {
+    static let bundleName = "ColdTap_LoggerFormats.resources"
+
+    static let directory: URL? = {
+        let fileManager = FileManager.default
+        var roots: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["COLDTAP_RESOURCES"] { roots.append(URL(fileURLWithPath: override)) }
+        roots.append(Bundle.main.bundleURL)
+        if let resources = Bundle.main.resourceURL { roots.append(resources) }
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            roots.append(executable.deletingLastPathComponent())
+        }
+        for bundle in Bundle.allBundles { roots.append(bundle.bundleURL.deletingLastPathComponent()) }
+        let names = [bundleName, "ColdTap_LoggerFormats.bundle", "ColdTap_LoggerFormats.bundle/Contents/Resources"]
+        for root in roots {
+            for name in names {
+                for candidate in [root.appendingPathComponent(name).appendingPathComponent("Descriptors"),
+                                  root.appendingPathComponent(name)] {
+                    let probe = candidate.appendingPathComponent("generic16.json")
+                    if fileManager.fileExists(atPath: probe.path) { return candidate }
+                }
+            }
+        }
+        return nil
+    }()
+}

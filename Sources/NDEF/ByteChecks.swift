@@ -1,0 +1,181 @@
+import Foundation
+
+/// Validation of text and type names straight on the input bytes, without building
+/// strings, so that a strict parse checks record types at little cost.
+enum ByteChecks {
+    /// The offset of the first byte of the first ill-formed UTF-8 sequence, or nil.
+    static func firstInvalidUTF8(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            if index + 8 <= count,
+               bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+                continue
+            }
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            var continuation = 0
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: continuation = 1
+            case 0xE0: continuation = 2; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: continuation = 2
+            case 0xED: continuation = 2; high = 0x9F
+            case 0xF0: continuation = 3; low = 0x90
+            case 0xF1...0xF3: continuation = 3
+            case 0xF4: continuation = 3; high = 0x8F
+            default: return index
+            }
+            guard index + continuation < count else { return index }
+            let second = bytes[index + 1]
+            guard second >= low && second <= high else { return index }
+            var next = 2
+            while next <= continuation {
+                guard bytes[index + next] & 0xC0 == 0x80 else { return index }
+                next += 1
+            }
+            index += continuation + 1
+        }
+        return nil
+    }
+
+    /// The offset of the first byte of the first ill-formed UTF-16 code unit (an odd
+    /// trailing byte or an unpaired surrogate), or nil.
+    static func firstInvalidUTF16(_ bytes: UnsafeRawBufferPointer, bigEndian: Bool) -> Int? {
+        let count = bytes.count
+        var index = 0
+        func unit(_ at: Int) -> UInt16 {
+            let first = UInt16(bytes[at]), second = UInt16(bytes[at + 1])
+            return bigEndian ? first << 8 | second : second << 8 | first
+        }
+        while index + 1 < count {
+            let value = unit(index)
+            if value & 0xF800 != 0xD800 {
+                index += 2
+            } else if value < 0xDC00, index + 3 < count, unit(index + 2) & 0xFC00 == 0xDC00 {
+                index += 4
+            } else {
+                return index
+            }
+        }
+        return index < count ? index : nil
+    }
+
+    /// True when every byte is printable ASCII other than space (0x21–0x7E).
+    static func isVisibleASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes where byte < 0x21 || byte > 0x7E { return false }
+        return true
+    }
+
+    /// RFC 2045 token characters (visible ASCII except tspecials).
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        guard byte >= 0x21 && byte <= 0x7E else { return false }
+        switch byte {
+        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "@"),
+             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
+             UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="):
+            return false
+        default: return true
+        }
+    }
+
+    /// Why `type` is not an RFC 2046 media type (`type/subtype`, optional `;` parameters), or nil.
+    static func mediaTypeProblem(_ type: UnsafeRawBufferPointer) -> String? {
+        var index = 0
+        let count = type.count
+        var typeLength = 0
+        while index < count, isTokenByte(type[index]) { index += 1; typeLength += 1 }
+        guard typeLength > 0, index < count, type[index] == UInt8(ascii: "/") else {
+            return "a MIME record's type is not of the form type/subtype"
+        }
+        index += 1
+        var subtypeLength = 0
+        while index < count, isTokenByte(type[index]) { index += 1; subtypeLength += 1 }
+        guard subtypeLength > 0 else { return "a MIME record's type has no subtype after '/'" }
+        if index < count {
+            guard type[index] == UInt8(ascii: ";") else {
+                return "a MIME record's type has a character that is not allowed in a media type"
+            }
+            for byte in type[index...] where byte < 0x20 || byte > 0x7E {
+                return "a MIME record's type parameters are not printable ASCII"
+            }
+        }
+        return nil
+    }
+
+    /// Why `type` is not an RFC 3986 absolute URI (scheme ":" then visible ASCII), or nil.
+    static func absoluteURIProblem(_ type: UnsafeRawBufferPointer) -> String? {
+        guard let first = type.first, isLetter(first) else {
+            return "an absolute-URI record's type does not start with a URI scheme"
+        }
+        var index = 1
+        while index < type.count {
+            let byte = type[index]
+            if byte == UInt8(ascii: ":") { break }
+            guard isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".") else {
+                return "an absolute-URI record's type has an invalid character in its scheme"
+            }
+            index += 1
+        }
+        guard index < type.count else { return "an absolute-URI record's type has no ':' after its scheme" }
+        guard isVisibleASCII(UnsafeRawBufferPointer(rebasing: type[index...])) else {
+            return "an absolute-URI record's type has a space or non-ASCII byte"
+        }
+        return nil
+    }
+
+    /// Why `type` is not an NFC Forum external type (`domain:type`), or nil.
+    static func externalTypeProblem(_ type: UnsafeRawBufferPointer) -> String? {
+        guard isVisibleASCII(type) else { return "an external type has a space or non-ASCII byte" }
+        guard let colon = type.firstIndex(of: UInt8(ascii: ":")) else {
+            return "an external type is not of the form domain:type"
+        }
+        guard colon > 0, colon + 1 < type.count else {
+            return "an external type has an empty domain or type name"
+        }
+        for byte in type[..<colon] where !(isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: ".")
+                                           || byte == UInt8(ascii: "-")) {
+            return "an external type's domain has a character other than letters, digits, '.' and '-'"
+        }
+        return nil
+    }
+
+    /// Why `type` is not an NFC Forum well-known type name, or nil.
+    static func wellKnownTypeProblem(_ type: UnsafeRawBufferPointer) -> String? {
+        isVisibleASCII(type) ? nil : "a well-known type name has a space or non-ASCII byte"
+    }
+
+    static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    /// True when the bytes equal the ASCII text of `name` (a static, short type name).
+    static func equals(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
+        guard bytes.count == name.utf8CodeUnitCount else { return false }
+        let pointer = name.utf8Start
+        for index in 0..<bytes.count where bytes[index] != pointer[index] { return false }
+        return true
+    }
+}
+
+extension Data {
+    /// Lower-case hex, two digits per byte, no separators.
+    var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(count * 2)
+        for byte in self {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

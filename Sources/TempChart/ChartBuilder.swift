@@ -1,0 +1,220 @@
+import Foundation
+
+extension ChartModel {
+    /// Lays out the chart for `spec`: scales, ticks, band, limit rules, the curve split at
+    /// limit crossings and gaps (M4-reduced unless `spec.downsample` is false), min/max
+    /// annotations and excursion marks. Never fails: an empty or all-invalid series gives
+    /// a chart with axes and a message.
+    public init(_ spec: ChartSpec) {
+        let formatter = ChartFormatter(timeZone: spec.timeZone, language: spec.language)
+        let strings = formatter.strings
+        let frame = spec.frame
+        let fontSize = min(14, max(8, frame.width / 85))
+        let lineHeight = fontSize * 1.25
+        let series = spec.series
+        let count = min(series.times.count, series.values.count)
+
+        // Domains.
+        var start = count > 0 ? series.times[0] : 0
+        var end = count > 0 ? series.times[count - 1] : 3600
+        if end <= start { start -= 1800; end += 1800 }
+        var low = Double.infinity, high = -Double.infinity
+        var minIndex = -1, maxIndex = -1
+        for index in 0..<count {
+            let v = series.values[index]
+            guard v.isFinite else { continue }
+            if v < low { low = v; minIndex = index }
+            if v > high { high = v; maxIndex = index }
+        }
+        let hasData = minIndex >= 0
+        var dataLow = hasData ? low : 0, dataHigh = hasData ? high : 10
+        for limit in [spec.lowerLimit, spec.upperLimit].compactMap({ $0 }) {
+            dataLow = min(dataLow, limit)
+            dataHigh = max(dataHigh, limit)
+        }
+        // Vertical layout first (the padding and the tick count depend on the plot height).
+        let top = fontSize * 0.8 + (spec.title == nil ? 0 : lineHeight * 1.6)
+        let bottom = 6 + lineHeight * 2 + lineHeight * 1.3 + 6
+        let plotHeight = max(10, frame.height - top - bottom)
+        let span = max(dataHigh - dataLow, 1)
+        // Room for the two-line min/max labels beyond the extremes, as a share of the plot.
+        let labelShare = min(0.3, (lineHeight * 2 + 14) / plotHeight)
+        let padded = span * 1.16 / max(0.4, 1 - 2 * labelShare)
+        var upperBound = dataHigh + span * 0.08, lowerBound = dataLow - span * 0.08
+        if hasData {
+            upperBound = max(upperBound, high + padded * labelShare)
+            lowerBound = min(lowerBound, low - padded * labelShare)
+        }
+        let yDomain = lowerBound...upperBound
+        let yStep = NiceTicks.step(span: yDomain.upperBound - yDomain.lowerBound,
+                                   count: max(2, min(10, Int(plotHeight / (fontSize * 3.2)))))
+        let yValues = NiceTicks.values(in: yDomain, step: yStep)
+        let decimals = NiceTicks.decimals(for: yStep)
+        let yLabels = yValues.map { formatter.number($0, decimals: decimals) }
+        let tickFont = ChartFont(size: fontSize)
+        let labelWidth = yLabels.map { TextMetrics.estimatedWidth($0, font: tickFont) }.max() ?? fontSize * 2
+        let left = max(labelWidth, TextMetrics.estimatedWidth("°C", font: tickFont)) + 14
+        let right = fontSize * 1.2
+        let plot = ChartRect(x: frame.x + left, y: frame.y + top,
+                             width: max(10, frame.width - left - right), height: plotHeight)
+        let xScale = LinearScale(domain: start...end, rangeStart: plot.minX, rangeEnd: plot.maxX)
+        let yScale = LinearScale(domain: yDomain, rangeStart: plot.maxY, rangeEnd: plot.minY)
+
+        let yTicks = zip(yValues, yLabels).map { AxisTick(value: $0, position: yScale.position($0), label: [$1]) }
+        let xTicks = ChartModel.timeTicks(start: start, end: end, scale: xScale, plot: plot, fontSize: fontSize,
+                                          formatter: formatter)
+
+        // Band and rules (rules on the same 1/256 grid as the curve, so crossings sit on them).
+        @inline(__always) func grid(_ v: Double) -> Double { (v * 256).rounded() / 256 }
+        var band: BandMark? = nil
+        if spec.lowerLimit != nil || spec.upperLimit != nil {
+            let topY = spec.upperLimit.map { max(plot.minY, min(plot.maxY, yScale.position($0))) } ?? plot.minY
+            let bottomY = spec.lowerLimit.map { max(plot.minY, min(plot.maxY, yScale.position($0))) } ?? plot.maxY
+            if bottomY > topY { band = BandMark(top: topY, bottom: bottomY) }
+        }
+        var rules: [RuleMark] = []
+        if let upper = spec.upperLimit {
+            rules.append(RuleMark(kind: .upper, value: upper, y: grid(yScale.position(upper)),
+                                  label: "\(strings.upperLimit) \(formatter.temperature(upper))"))
+        }
+        if let lower = spec.lowerLimit {
+            rules.append(RuleMark(kind: .lower, value: lower, y: grid(yScale.position(lower)),
+                                  label: "\(strings.lowerLimit) \(formatter.temperature(lower))"))
+        }
+
+        // The curve.
+        let columnWidth = 1 / max(spec.pixelDensity, 0.01)
+        // Snap x to device pixel column centres and y to the 1/256 grid renderers use inside
+        // (Cairo's fixed point), drop repeated points, reduce each continuous stretch per
+        // column, then split at the limits. Within a column all points share one x, so the
+        // kept points cover the same vertical span as all points, and with butt caps and
+        // bevel joins (see ChartRenderer) each colour's pixels are exactly the same.
+        let (ranges, dataGaps) = CurveSplitter.segments(series)
+        // Split in canvas space on -y (so "above" stays "greater than").
+        let upperW = spec.upperLimit.map { -grid(yScale.position($0)) }
+        let lowerW = spec.lowerLimit.map { -grid(yScale.position($0)) }
+        var lines: [LineMark] = []
+        for range in ranges {
+            var xs = [Double](), ws = [Double]()
+            xs.reserveCapacity(range.count)
+            ws.reserveCapacity(range.count)
+            for index in range {
+                let x = M4.snap(xScale.position(series.times[index]), origin: 0, columnWidth: columnWidth)
+                let w = -grid(yScale.position(series.values[index]))
+                if let lastX = xs.last, let lastW = ws.last, lastX == x, lastW == w { continue }
+                xs.append(x)
+                ws.append(w)
+            }
+            if spec.downsample { (xs, ws) = M4.reduce(xs: xs, values: ws) }
+            for run in CurveSplitter.splitRun(xs: xs, values: ws, lower: lowerW, upper: upperW) {
+                var points = [ChartPoint]()
+                points.reserveCapacity(run.times.count)
+                for i in 0..<run.times.count { points.append(ChartPoint(x: run.times[i], y: -run.values[i])) }
+                lines.append(LineMark(style: run.style, points: points))
+            }
+        }
+        func clipX(_ x: Double) -> Double { max(plot.minX, min(plot.maxX, x)) }
+        let gaps = dataGaps.map {
+            GapMark(start: Date(timeIntervalSince1970: $0.start), end: Date(timeIntervalSince1970: $0.end),
+                    x0: clipX(xScale.position($0.start)), x1: clipX(xScale.position($0.end)))
+        }.reduce(into: [GapMark]()) { merged, gap in
+            if let last = merged.last, gap.x0 <= last.x1 + columnWidth {
+                merged[merged.count - 1].x1 = max(last.x1, gap.x1)
+                merged[merged.count - 1].end = max(last.end, gap.end)
+            } else {
+                merged.append(gap)
+            }
+        }
+        let excursions = spec.excursions.map { excursion -> ExcursionMark in
+            var x0 = clipX(xScale.position(excursion.start.timeIntervalSince1970))
+            var x1 = clipX(xScale.position(excursion.end.timeIntervalSince1970))
+            if x1 - x0 < 2 {
+                let mid = (x0 + x1) / 2
+                x0 = max(plot.minX, mid - 1)
+                x1 = min(plot.maxX, x0 + 2)
+                x0 = x1 - 2
+            }
+            return ExcursionMark(excursion: excursion, x0: x0, x1: x1)
+        }.sorted { $0.x0 < $1.x0 }.reduce(into: [ExcursionMark]()) { merged, mark in
+            // Marks closer than a pixel column are drawn as one, so the output does not
+            // grow with the number of excursions.
+            if let last = merged.last, mark.x0 <= last.x1 + columnWidth {
+                merged[merged.count - 1].x1 = max(last.x1, mark.x1)
+                merged[merged.count - 1].excursion.end = max(last.excursion.end, mark.excursion.end)
+            } else {
+                merged.append(mark)
+            }
+        }
+
+        // Extremes.
+        var annotations: [ExtremeAnnotation] = []
+        if hasData {
+            var wanted: [(ExtremeAnnotation.Kind, Int)] = [(.maximum, maxIndex)]
+            if high > low { wanted.append((.minimum, minIndex)) }
+            for (kind, index) in wanted {
+                let time = series.times[index], value = series.values[index]
+                let point = ChartPoint(x: xScale.position(time), y: yScale.position(value))
+                let label = ["\(kind == .maximum ? strings.maximum : strings.minimum) \(formatter.temperature(value))",
+                             formatter.dayAndClock(Date(timeIntervalSince1970: time))]
+                let width = label.map { TextMetrics.estimatedWidth($0, font: tickFont) }.max() ?? 0
+                var anchor = TextAnchor.middle
+                var x = point.x
+                if point.x - width / 2 < plot.minX + 2 { anchor = .start; x = max(plot.minX + 2, point.x - 6) }
+                if point.x + width / 2 > plot.maxX - 2 { anchor = .end; x = min(plot.maxX - 2, point.x + 6) }
+                let aboveBaseline = point.y - 9 - lineHeight
+                let belowBaseline = point.y + 9 + fontSize
+                var baseline = kind == .maximum ? aboveBaseline : belowBaseline
+                if kind == .maximum, aboveBaseline - fontSize < plot.minY { baseline = belowBaseline }
+                if kind == .minimum, belowBaseline + lineHeight > plot.maxY { baseline = aboveBaseline }
+                annotations.append(ExtremeAnnotation(kind: kind, time: Date(timeIntervalSince1970: time), value: value,
+                                                     point: point, label: label,
+                                                     labelOrigin: ChartPoint(x: x, y: baseline), labelAnchor: anchor))
+            }
+        }
+
+        self.init(frame: frame, plot: plot, theme: spec.theme, fontSize: fontSize, title: spec.title,
+                  xScale: xScale, yScale: yScale, xTicks: xTicks, yTicks: yTicks,
+                  xAxisTitle: "\(strings.timeAxis) — \(formatter.zoneDescription(from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end)))",
+                  yAxisTitle: "°C", band: band, rules: rules, lines: lines, gaps: gaps, annotations: annotations,
+                  excursions: excursions, message: hasData ? nil : strings.noData, columnWidth: columnWidth,
+                  curveWidth: fontSize >= 11 ? 1.6 : 1.25)
+    }
+
+    /// Time ticks for `[start, end]` (seconds since 1970): the step is the shortest that
+    /// leaves room for the labels; a second label line names the day (or year) where it changes.
+    static func timeTicks(start: Double, end: Double, scale: LinearScale, plot: ChartRect, fontSize: Double,
+                          formatter: ChartFormatter) -> [AxisTick] {
+        let labelRoom = fontSize * 6.5
+        let maxTicks = max(2, Int(plot.width / labelRoom))
+        let step = TimeTicks.step(span: end - start, maxTicks: maxTicks)
+        let dates = TimeTicks.dates(from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end),
+                                    step: step, calendar: formatter.calendar)
+        var ticks: [AxisTick] = []
+        var previous: Date? = nil
+        for date in dates {
+            var label: [String]
+            let calendar = formatter.calendar
+            switch step {
+            case .minutes, .hours:
+                label = [formatter.clock(date)]
+                if previous.map({ !calendar.isDate($0, inSameDayAs: date) }) ?? true { label.append(formatter.day(date)) }
+            case .days:
+                label = [formatter.day(date)]
+                if previous.map({ calendar.component(.year, from: $0) != calendar.component(.year, from: date) }) ?? true {
+                    label.append(formatter.year(date))
+                }
+            case .months:
+                label = [formatter.month(date)]
+                if previous.map({ calendar.component(.year, from: $0) != calendar.component(.year, from: date) }) ?? true {
+                    label.append(formatter.year(date))
+                }
+            case .years:
+                label = [formatter.year(date)]
+            }
+            ticks.append(AxisTick(value: date.timeIntervalSince1970, position: scale.position(date.timeIntervalSince1970),
+                                  label: label))
+            previous = date
+        }
+        return ticks
+    }
+}

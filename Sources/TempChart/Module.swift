@@ -1,1 +1,0 @@
-// The TempChart module; see DESIGN.md for its job.

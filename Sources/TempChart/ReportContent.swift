@@ -1,0 +1,108 @@
+import Foundation
+import LoggerFormats
+
+/// Everything the one-page report shows, as plain values. Built from a log and its
+/// assessment (see `ReportContent.init(log:assessment:...)`) or filled in directly.
+public struct ReportContent: Sendable {
+    /// The overall verdict shown on the banner.
+    public enum Verdict: String, Sendable, Equatable {
+        case pass, fail, inconclusive, notAssessed
+    }
+
+    /// Summary statistics over valid samples.
+    public struct Statistics: Sendable, Equatable {
+        public var sampleCount: Int
+        /// Missing or flagged samples.
+        public var invalidCount: Int
+        public var minimum: Double?
+        public var maximum: Double?
+        public var mean: Double?
+        /// Mean kinetic temperature in °C, when computed.
+        public var meanKineticTemperature: Double?
+        /// Seconds above the allowed band / below it (sample rule: k samples × interval).
+        public var timeAbove: TimeInterval
+        public var timeBelow: TimeInterval
+
+        public init(sampleCount: Int, invalidCount: Int, minimum: Double?, maximum: Double?, mean: Double?,
+                    meanKineticTemperature: Double?, timeAbove: TimeInterval, timeBelow: TimeInterval) {
+            self.sampleCount = sampleCount
+            self.invalidCount = invalidCount
+            self.minimum = minimum
+            self.maximum = maximum
+            self.mean = mean
+            self.meanKineticTemperature = meanKineticTemperature
+            self.timeAbove = timeAbove
+            self.timeBelow = timeBelow
+        }
+
+        /// Statistics computed from the log alone (no MKT), for reports without an assessment.
+        public init(log: TemperatureLog, lower: Double?, upper: Double?) {
+            var count = 0, sum = 0.0, low = Double.infinity, high = -Double.infinity
+            var above = 0, below = 0
+            for sample in log.samples where sample.isValid {
+                guard let value = sample.temperature else { continue }
+                count += 1
+                sum += value
+                low = min(low, value)
+                high = max(high, value)
+                if let upper, value > upper { above += 1 }
+                if let lower, value < lower { below += 1 }
+            }
+            self.init(sampleCount: log.samples.count, invalidCount: log.samples.count - count,
+                      minimum: count > 0 ? low : nil, maximum: count > 0 ? high : nil,
+                      mean: count > 0 ? sum / Double(count) : nil, meanKineticTemperature: nil,
+                      timeAbove: Double(above) * log.interval, timeBelow: Double(below) * log.interval)
+        }
+    }
+
+    /// One row of the excursion table.
+    public struct Excursion: Sendable, Equatable {
+        public var start: Date
+        public var end: Date
+        /// Most extreme temperature reached, °C.
+        public var peak: Double
+        public var direction: ChartExcursion.Direction
+
+        public init(start: Date, end: Date, peak: Double, direction: ChartExcursion.Direction) {
+            self.start = start
+            self.end = end
+            self.peak = peak
+            self.direction = direction
+        }
+    }
+
+    public var log: TemperatureLog
+    /// Profile name and its allowed band as text, e.g. "vaccine-fridge (2–8 °C)".
+    public var profile: String?
+    public var lowerLimit: Double?
+    public var upperLimit: Double?
+    public var verdict: Verdict
+    public var reasons: [String]
+    public var statistics: Statistics
+    public var excursions: [Excursion]
+
+    public init(log: TemperatureLog, profile: String?, lowerLimit: Double?, upperLimit: Double?, verdict: Verdict,
+                reasons: [String], statistics: Statistics, excursions: [Excursion]) {
+        self.log = log
+        self.profile = profile
+        self.lowerLimit = lowerLimit
+        self.upperLimit = upperLimit
+        self.verdict = verdict
+        self.reasons = reasons
+        self.statistics = statistics
+        self.excursions = excursions
+    }
+
+    /// The chart's excursion marks.
+    public var chartExcursions: [ChartExcursion] {
+        excursions.map { ChartExcursion(start: $0.start, end: $0.end, direction: $0.direction) }
+    }
+
+    /// The chart spec for this content.
+    public func chartSpec(frame: ChartRect, timeZone: TimeZone, language: ReportLanguage, theme: ChartTheme,
+                          pixelDensity: Double = 1, title: String? = nil) -> ChartSpec {
+        ChartSpec(series: ChartSeries(log: log), lowerLimit: lowerLimit, upperLimit: upperLimit,
+                  excursions: chartExcursions, timeZone: timeZone, language: language, theme: theme, frame: frame,
+                  pixelDensity: pixelDensity, title: title)
+    }
+}

@@ -1,0 +1,295 @@
+import Foundation
+
+/// The one-page audit report: header, verdict banner with reasons, logger and statistics
+/// tables, excursion table and the chart, laid out for an A4 page and drawn on any `Canvas`.
+public struct ReportPage: Sendable {
+    /// A4 in PDF points.
+    public static let a4 = (width: 595.28, height: 841.89)
+
+    public var content: ReportContent
+    public var timeZone: TimeZone
+    public var language: ReportLanguage
+    public var theme: ChartTheme
+    /// When the report was made (printed in the header).
+    public var generated: Date
+    /// Excursion rows shown before "… N more".
+    public var maxExcursionRows = 8
+    /// Device pixels per canvas unit used for the chart's M4 columns (PDF: 4, so zooming in
+    /// stays exact; a PNG at 2× scale: 2).
+    public var pixelDensity: Double = 4
+
+    public init(content: ReportContent, timeZone: TimeZone, language: ReportLanguage, theme: ChartTheme,
+                generated: Date = Date()) {
+        self.content = content
+        self.timeZone = timeZone
+        self.language = language
+        self.theme = theme
+        self.generated = generated
+    }
+
+    var strings: ReportStrings { language.strings }
+    var formatter: ChartFormatter { ChartFormatter(timeZone: timeZone, language: language) }
+
+    // MARK: Text blocks shared with the HTML report
+
+    /// The verdict word for the banner.
+    public var verdictText: String {
+        switch content.verdict {
+        case .pass: return strings.verdictPass
+        case .fail: return strings.verdictFail
+        case .inconclusive: return strings.verdictInconclusive
+        case .notAssessed: return strings.verdictNone
+        }
+    }
+
+    /// The banner colour for the verdict.
+    public var verdictColor: ChartColor {
+        switch content.verdict {
+        case .pass: return theme.pass
+        case .fail: return theme.fail
+        case .inconclusive, .notAssessed: return theme.inconclusive
+        }
+    }
+
+    /// Logger rows (label, value).
+    public var loggerRows: [(String, String)] {
+        let log = content.log
+        let f = formatter
+        var rows: [(String, String)] = []
+        let name = [log.logger.vendor, log.logger.model].compactMap { $0 }.joined(separator: " ")
+        if !name.isEmpty { rows.append((strings.logger, name)) }
+        if let uid = log.logger.tagUID { rows.append((strings.tagUID, uid)) }
+        if let serial = log.logger.serial { rows.append((strings.serial, serial)) }
+        rows.append((strings.format, log.format))
+        rows.append((strings.readTime, f.dateTime(log.readTime, seconds: true)))
+        rows.append((strings.timeZone, f.zoneDescription(from: log.readTime, to: log.readTime)))
+        rows.append((strings.timeBase, strings.timeBaseNames[log.timeBase.rawValue] ?? log.timeBase.rawValue))
+        let status = strings.integrityNames[log.integrity.status.rawValue] ?? log.integrity.status.rawValue
+        rows.append((strings.integrity, log.integrity.detail.isEmpty ? status : "\(status) (\(log.integrity.detail))"))
+        return rows
+    }
+
+    /// Statistics rows (label, value).
+    public var statisticsRows: [(String, String)] {
+        let s = content.statistics
+        let f = formatter
+        let log = content.log
+        var rows: [(String, String)] = [(strings.samples, "\(s.sampleCount)"), (strings.interval, f.duration(log.interval))]
+        if let first = log.samples.first?.time, let last = log.samples.last?.time {
+            let end = last.addingTimeInterval(log.interval)
+            // The end without its year when the year is the same, so the row fits.
+            let endText = f.calendar.component(.year, from: end) == f.calendar.component(.year, from: first)
+                ? String(f.dateTime(end).dropFirst(5)) : f.dateTime(end)
+            rows.append((strings.period, "\(f.dateTime(first)) – \(endText)"))
+        }
+        func temperature(_ value: Double?, decimals: Int = 1) -> String { value.map { f.temperature($0, decimals: decimals) } ?? "—" }
+        rows.append((strings.minMax, "\(temperature(s.minimum)) / \(temperature(s.maximum))"))
+        rows.append((strings.mean, temperature(s.mean, decimals: 2)))
+        if let mkt = s.meanKineticTemperature { rows.append((strings.mkt, f.temperature(mkt, decimals: 2))) }
+        if content.upperLimit != nil { rows.append((strings.timeAbove, f.duration(s.timeAbove))) }
+        if content.lowerLimit != nil { rows.append((strings.timeBelow, f.duration(s.timeBelow))) }
+        rows.append((strings.invalidSamples, "\(s.invalidCount)"))
+        return rows
+    }
+
+    /// Excursion table header.
+    public var excursionHeader: [String] {
+        ["#", strings.excursionStart, strings.excursionEnd, strings.excursionDuration, strings.excursionPeak,
+         strings.excursionDirection]
+    }
+
+    /// Excursion table rows (all of them).
+    public var excursionRows: [[String]] {
+        let f = formatter
+        return content.excursions.enumerated().map { index, e in
+            ["\(index + 1)", f.dateTime(e.start), f.dateTime(e.end), f.duration(e.end.timeIntervalSince(e.start)),
+             f.temperature(e.peak), e.direction == .above ? strings.above : strings.below]
+        }
+    }
+
+    /// "vaccine-fridge (2–8 °C)" or "—".
+    public var profileText: String { content.profile ?? "—" }
+
+    // MARK: Page
+
+    /// Draws the page on `canvas` (which should be A4-sized: `ReportPage.a4`).
+    public func draw(on canvas: any Canvas) {
+        let width = canvas.width, height = canvas.height
+        let margin = 36.0
+        let contentWidth = width - 2 * margin
+        let text = theme.text, secondary = theme.secondaryText
+        canvas.fill(.rect(ChartRect(x: 0, y: 0, width: width, height: height)), color: theme.background)
+
+        // Header.
+        var y = margin + 16
+        canvas.text(strings.reportTitle, at: ChartPoint(x: margin, y: y), font: ChartFont(size: 17, weight: .bold),
+                    color: text, anchor: .start)
+        canvas.text("\(strings.generatedBy) · \(formatter.dateTime(generated))", at: ChartPoint(x: width - margin, y: y),
+                    font: ChartFont(size: 7.5), color: secondary, anchor: .end)
+        y += 12
+
+        // Verdict banner.
+        let bannerHeight = 30.0
+        canvas.fill(.rect(ChartRect(x: margin, y: y, width: contentWidth, height: bannerHeight)), color: verdictColor)
+        canvas.text(verdictText, at: ChartPoint(x: margin + 12, y: y + 20.5), font: ChartFont(size: 15, weight: .bold),
+                    color: theme.onBanner, anchor: .start)
+        canvas.text("\(strings.profile): \(profileText)", at: ChartPoint(x: width - margin - 12, y: y + 19.5),
+                    font: ChartFont(size: 9.5, weight: .bold), color: theme.onBanner, anchor: .end)
+        y += bannerHeight + 13
+
+        // Reasons.
+        let reasonFont = ChartFont(size: 8.5)
+        var reasonLines = 0
+        for reason in content.reasons {
+            let lines = ReportPage.wrap(reason, width: contentWidth - 12, font: reasonFont, canvas: canvas)
+            for (index, line) in lines.enumerated() where reasonLines < 7 {
+                if index == 0 {
+                    canvas.text("•", at: ChartPoint(x: margin + 2, y: y), font: reasonFont, color: secondary, anchor: .start)
+                }
+                canvas.text(line, at: ChartPoint(x: margin + 12, y: y), font: reasonFont, color: text, anchor: .start)
+                y += 11.5
+                reasonLines += 1
+            }
+        }
+        y += 8
+
+        // Two tables side by side: logger | statistics.
+        let columnWidth = (contentWidth - 20) / 2
+        let loggerEnd = drawKeyValues(title: strings.sectionLogger, rows: loggerRows, x: margin, y: y, width: columnWidth,
+                                      canvas: canvas)
+        let statsEnd = drawKeyValues(title: strings.sectionStatistics, rows: statisticsRows, x: margin + columnWidth + 20,
+                                     y: y, width: columnWidth, canvas: canvas)
+        y = max(loggerEnd, statsEnd) + 14
+
+        // Excursions.
+        y = drawExcursions(x: margin, y: y, width: contentWidth, canvas: canvas) + 14
+
+        // Chart in the rest of the page.
+        sectionTitle(strings.sectionChart, x: margin, y: y, width: contentWidth, canvas: canvas)
+        y += 12
+        let footer = 18.0
+        let chartHeight = max(180, height - margin - footer - y)
+        let spec = content.chartSpec(frame: ChartRect(x: margin, y: y, width: contentWidth, height: chartHeight),
+                                     timeZone: timeZone, language: language, theme: theme, pixelDensity: pixelDensity)
+        ChartRenderer.draw(ChartModel(spec), on: canvas)
+
+        // Footer.
+        let log = content.log
+        let identity = [log.logger.tagUID, log.logger.serial].compactMap { $0 }.joined(separator: " · ")
+        canvas.text(identity.isEmpty ? log.format : "\(log.format) · \(identity)",
+                    at: ChartPoint(x: margin, y: height - margin + 6), font: ChartFont(size: 7), color: secondary, anchor: .start)
+        canvas.text("ColdTap", at: ChartPoint(x: width - margin, y: height - margin + 6), font: ChartFont(size: 7),
+                    color: secondary, anchor: .end)
+    }
+
+    private func sectionTitle(_ title: String, x: Double, y: Double, width: Double, canvas: any Canvas) {
+        canvas.text(title, at: ChartPoint(x: x, y: y), font: ChartFont(size: 10.5, weight: .bold), color: theme.text,
+                    anchor: .start)
+        canvas.fill(.rect(ChartRect(x: x, y: y + 4, width: width, height: 0.8)), color: theme.axis)
+    }
+
+    /// Draws a titled two-column table; returns the y below it.
+    private func drawKeyValues(title: String, rows: [(String, String)], x: Double, y: Double, width: Double,
+                               canvas: any Canvas) -> Double {
+        sectionTitle(title, x: x, y: y, width: width, canvas: canvas)
+        let font = ChartFont(size: 8.5)
+        let bold = ChartFont(size: 8.5, weight: .bold)
+        let labelWidth = min(width * 0.45, (rows.map { canvas.textWidth($0.0, font: font) }.max() ?? 0) + 10)
+        var rowY = y + 8
+        for (index, row) in rows.enumerated() {
+            if index % 2 == 0 {
+                canvas.fill(.rect(ChartRect(x: x, y: rowY, width: width, height: 13)), color: theme.tableStripe)
+            }
+            canvas.text(row.0, at: ChartPoint(x: x + 4, y: rowY + 9.5), font: font, color: theme.secondaryText, anchor: .start)
+            let value = ReportPage.truncate(row.1, width: width - labelWidth - 8, font: bold, canvas: canvas)
+            canvas.text(value, at: ChartPoint(x: x + labelWidth, y: rowY + 9.5), font: bold, color: theme.text, anchor: .start)
+            rowY += 13
+        }
+        return rowY
+    }
+
+    /// Draws the excursion table; returns the y below it.
+    private func drawExcursions(x: Double, y: Double, width: Double, canvas: any Canvas) -> Double {
+        sectionTitle(strings.sectionExcursions, x: x, y: y, width: width, canvas: canvas)
+        var rowY = y + 8
+        let font = ChartFont(size: 8.5)
+        let rows = excursionRows
+        guard !rows.isEmpty else {
+            canvas.text(strings.noExcursions, at: ChartPoint(x: x + 4, y: rowY + 9.5), font: font, color: theme.secondaryText,
+                        anchor: .start)
+            return rowY + 13
+        }
+        let fractions = [0.05, 0.25, 0.25, 0.17, 0.13, 0.15]
+        var columnX: [Double] = []
+        var position = x + 4
+        for fraction in fractions { columnX.append(position); position += fraction * width }
+        let header = excursionHeader
+        for (index, title) in header.enumerated() {
+            canvas.text(title, at: ChartPoint(x: columnX[index], y: rowY + 9.5), font: ChartFont(size: 8.5, weight: .bold),
+                        color: theme.secondaryText, anchor: .start)
+        }
+        rowY += 13
+        for (rowIndex, row) in rows.prefix(maxExcursionRows).enumerated() {
+            if rowIndex % 2 == 0 {
+                canvas.fill(.rect(ChartRect(x: x, y: rowY, width: width, height: 13)), color: theme.tableStripe)
+            }
+            for (index, cell) in row.enumerated() {
+                let color = index == 4 || index == 5 ? theme.beyond : theme.text
+                canvas.text(cell, at: ChartPoint(x: columnX[index], y: rowY + 9.5), font: font, color: color, anchor: .start)
+            }
+            rowY += 13
+        }
+        if rows.count > maxExcursionRows {
+            canvas.text("… \(rows.count - maxExcursionRows) \(strings.moreExcursions)", at: ChartPoint(x: x + 4, y: rowY + 9.5),
+                        font: font, color: theme.secondaryText, anchor: .start)
+            rowY += 13
+        }
+        return rowY
+    }
+
+    // MARK: Text helpers
+
+    /// Breaks text into lines no wider than `width`: at spaces for Latin text, between any
+    /// two characters for CJK text.
+    public static func wrap(_ text: String, width: Double, font: ChartFont, canvas: any Canvas) -> [String] {
+        var tokens: [String] = []
+        var word = ""
+        for character in text {
+            let wide = character.unicodeScalars.contains(where: TextMetrics.isWide)
+            if character == " " {
+                if !word.isEmpty { tokens.append(word); word = "" }
+                tokens.append(" ")
+            } else if wide {
+                if !word.isEmpty { tokens.append(word); word = "" }
+                tokens.append(String(character))
+            } else {
+                word.append(character)
+            }
+        }
+        if !word.isEmpty { tokens.append(word) }
+        var lines: [String] = []
+        var line = ""
+        for token in tokens {
+            let candidate = line + token
+            if canvas.textWidth(candidate, font: font) > width, !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                lines.append(line.trimmingCharacters(in: .whitespaces))
+                line = token == " " ? "" : token
+            } else {
+                line = candidate
+            }
+        }
+        let last = line.trimmingCharacters(in: .whitespaces)
+        if !last.isEmpty { lines.append(last) }
+        return lines
+    }
+
+    /// The text, shortened with "…" to fit `width`.
+    public static func truncate(_ text: String, width: Double, font: ChartFont, canvas: any Canvas) -> String {
+        guard canvas.textWidth(text, font: font) > width else { return text }
+        var characters = Array(text)
+        while !characters.isEmpty, canvas.textWidth(String(characters) + "…", font: font) > width {
+            characters.removeLast()
+        }
+        return String(characters) + "…"
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import NDEF
+import NFCTags
+import Testing
+@testable import CoreNFCTransport
+
+@Suite("Tag reader session controller")
+struct TagSessionTests {
+    /// Reads the first `blocks` blocks of a Type 5 tag, 32 per command: 1 GET_SYSTEM_INFO + blocks/32 reads.
+    func type5Read(blocks: Int) -> @Sendable (any TagTransport, @escaping TagReadSessionController.Progress) async throws -> Data {
+        { transport, progress in try await readType5(transport, chunk: 32, blocksToRead: blocks, progress: progress) }
+    }
+
+    @Test func successShowsProgressAndTheVerdict() async throws {
+        let tag = FakeST25DV()
+        let session = FakeTagSession(detections: [[.type5(tag)]])
+        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        session.start()
+        let (result, report) = await controller.run(events: session.events, read: type5Read(blocks: 128)) { memory in
+            "OK — \(memory.count) bytes"
+        }
+        #expect(try result.get().count == 512)
+        #expect(try Array(result.get().prefix(8)) == [0xE2, 0x40, 0x00, 0x01, 0x00, 0x00, 0x04, 0x00])
+        #expect(session.alerts.get == ["Hold the top of your iPhone near the logger.",
+                                       "Reading… 25 %", "Reading… 50 %", "Reading… 75 %", "Reading… 100 %"])
+        #expect(session.ended.get?.success == true)
+        #expect(session.ended.get?.message == "OK — 512 bytes")
+        #expect(session.connects.get == 1)
+        #expect(tag.calls.get == ["info", "multiple 0+32", "multiple 32+32", "multiple 64+32", "multiple 96+32"])
+        #expect(report.resumes == 0)
+        #expect(!report.warnedAboutTime)
+    }
+
+    @Test func type2ReadGoesThroughSendMiFareCommand() async throws {
+        let tag = FakeNTAG213()
+        let session = FakeTagSession(detections: [[.type2(tag)]])
+        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        session.start()
+        let (result, _) = await controller.run(events: session.events, read: { transport, progress in
+            let version = try await transport.send(Data([0x60]), timeout: .seconds(1))
+            let user = try await transport.send(Data([0x3A, 0x04, 0x27]), timeout: .seconds(1))
+            progress(1)
+            return version + user
+        }, verdict: { _ in "Read" })
+        let bytes = try result.get()
+        #expect(Array(bytes.prefix(8)) == [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03])
+        #expect(bytes.count == 8 + 36 * 4)
+        #expect(tag.sent.get == [Data([0x60]), Data([0x3A, 0x04, 0x27])])
+    }
+
+    @Test func connectionLostThenResumeInsideTheSession() async throws {
+        // The 4th command (second 32-block read) loses the tag; the person holds still, the
+        // tag is found again and the read restarts: answers already received come from the
+        // cache, so only the lost command and the rest go on the air again.
+        let tag = FakeST25DV(failures: [2: CoreNFCFailure(.tagConnectionLost)])
+        let session = FakeTagSession(detections: [[.type5(tag)], [.type5(tag)]])
+        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        session.start()
+        let (result, report) = await controller.run(events: session.events, read: type5Read(blocks: 128)) { _ in "Done" }
+        #expect(try result.get().count == 512)
+        #expect(tag.calls.get == ["info", "multiple 0+32", "multiple 32+32",
+                                  "multiple 32+32", "multiple 64+32", "multiple 96+32"])
+        #expect(report.resumes == 1)
+        #expect(report.answersServedFromCache == 2)  // GET_SYSTEM_INFO and blocks 0–31
+        #expect(session.restarts.get == 1)
+        #expect(session.connects.get == 2)
+        #expect(session.alerts.get.contains("Hold the top of the iPhone still on the logger until reading finishes. Resuming at 25 %."))
+        #expect(session.ended.get?.success == true)
+    }
+
+    @Test func anotherTagIsRefusedWhileResuming() async throws {
+        let tag = FakeST25DV(failures: [1: CoreNFCFailure(.tagConnectionLost)])
+        let stranger = FakeNTAG213()
+        let session = FakeTagSession(detections: [[.type5(tag)], [.type2(stranger)], [.type5(tag)]])
+        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        session.start()
+        let (result, report) = await controller.run(events: session.events, read: type5Read(blocks: 64)) { _ in "Done" }
+        #expect(try result.get().count == 256)
+        #expect(session.alerts.get.contains(ReaderAdvice.otherTag.englishSentence))
+        #expect(stranger.sent.get.isEmpty)
+        #expect(session.restarts.get == 2)
+        #expect(report.resumes == 1)
+    }
+
+    @Test func sessionAboutToTimeOutEndsWithAdviceInsteadOfBeingCutOff() async throws {
+        // 1.5 s per command: GET_SYSTEM_INFO + 37 reads reach 57 s, where the tag is lost;
+        // 3 s are left, less than the 5 s needed to resume.
+        let clock = ManualClock()
+        let tag = FakeST25DV(failures: [38: CoreNFCFailure(.tagConnectionLost)], clock: clock, secondsPerCommand: 1.5)
+        let session = FakeTagSession(detections: [[.type5(tag)], [.type5(tag)]])
+        let controller = TagReadSessionController(session: session, clock: clock)
+        session.start()
+        let read: @Sendable (any TagTransport, @escaping TagReadSessionController.Progress) async throws -> Data = { transport, progress in
+            try await readType5(transport, chunk: 1, blocksToRead: 100, progress: progress)
+        }
+        let (result, report) = await controller.run(events: session.events, read: read) { _ in "Done" }
+        #expect(throws: ReadFailure.self) { try result.get() }
+        guard case .failure(let failure) = result else { return }
+        #expect(failure.advice == .sessionTimedOut)
+        #expect(session.ended.get?.success == false)
+        #expect(session.ended.get?.message == ReaderAdvice.sessionTimedOut.englishSentence)
+        #expect(session.restarts.get == 0)
+        #expect(report.warnedAboutTime)
+        // The warning came at 45 s with 15 s left, then progress kept the countdown visible.
+        #expect(session.alerts.get.contains { $0.hasSuffix("15 s left, keep holding still.") })
+        #expect(tag.calls.get.count == 39)
+    }
+
+    @Test func tagResponseErrorsEndTheReadWithTheTagsRefusal() async throws {
+        // Blocks 0–63 exist, the read asks for 80: the tag answers error 0x10 (block not available)
+        // down to single blocks, and the planner gives up.
+        let tag = FakeST25DV(totalBlocks: 64)
+        let session = FakeTagSession(detections: [[.type5(tag)]])
+        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        session.start()
+        let read: @Sendable (any TagTransport, @escaping TagReadSessionController.Progress) async throws -> Data = { transport, progress in
+            var memory = Data()
+            for block in 0..<80 {
+                let answer = try await transport.send(Data([0x02, 0x20, UInt8(block)]), timeout: .seconds(1))
+                guard answer.first == 0x00 else { throw PlannerError(detail: "block \(block): tag error \(answer.last ?? 0)") }
+                memory += answer.dropFirst()
+                progress(Double(block + 1) / 80)
+            }
+            return memory
+        }
+        let (result, _) = await controller.run(events: session.events, read: read) { _ in "Done" }
+        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        #expect(failure.advice == .tagRefused)
+        #expect(failure.detail.contains("block 64: tag error 16"))
+        #expect(session.ended.get?.message == ReaderAdvice.tagRefused.englishSentence)
+    }
+
+    @Test func cancelledBySomeoneTappingCancel() async throws {
+        let tag = FakeST25DV()
+        let session = FakeTagSession(detections: [])
+        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        session.start()
+        session.send(.invalidated(CoreNFCFailure(.userCanceled, message: "Session invalidated by user")))
+        let (result, _) = await controller.run(events: session.events, read: type5Read(blocks: 8)) { _ in "Done" }
+        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        #expect(failure.advice == .cancelled)
+        #expect(failure.code == .userCanceled)
+        #expect(session.ended.get == nil)  // the session is already gone: nothing to invalidate
+        #expect(tag.calls.get.isEmpty)
+    }
+
+    @Test func twoTagsAndUnsupportedTagsAreAskedAway() async throws {
+        let tag = FakeST25DV()
+        let session = FakeTagSession(detections: [[.type5(tag), .type2(FakeNTAG213())], [.unsupported(kind: "FeliCa")], [.type5(tag)]])
+        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        session.start()
+        let (result, _) = await controller.run(events: session.events, read: type5Read(blocks: 32)) { _ in "Done" }
+        #expect(try result.get().count == 128)
+        #expect(session.alerts.get.prefix(3) == ["Hold the top of your iPhone near the logger.",
+                                                 ReaderAdvice.oneTagOnly.englishSentence,
+                                                 ReaderAdvice.tagNotSupported.englishSentence])
+        #expect(session.restarts.get == 2)
+    }
+
+    @Test func connectFailureIsRetriedThenGivesUp() async throws {
+        let tag = FakeST25DV()
+        let lost = CoreNFCFailure(.tagConnectionLost)
+        let session = FakeTagSession(detections: Array(repeating: [.type5(tag)], count: 6), connectFailures: Array(repeating: lost, count: 6))
+        let controller = TagReadSessionController(session: session, clock: ManualClock(), policy: SessionPolicy(maxResumes: 2))
+        session.start()
+        let (result, _) = await controller.run(events: session.events, read: type5Read(blocks: 32)) { _ in "Done" }
+        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        #expect(failure.advice == .movePhone)
+        #expect(session.connects.get == 3)
+        #expect(session.ended.get?.message == ReaderAdvice.movePhone.englishSentence)
+    }
+
+    @Test func missingEntitlementEndsAtOnce() async throws {
+        let session = FakeTagSession(detections: [])
+        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        session.send(.invalidated(CoreNFCFailure(.securityViolation)))
+        let (result, _) = await controller.run(events: session.events, read: type5Read(blocks: 8)) { _ in "" }
+        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        #expect(failure.advice == .appNotAllowed)
+    }
+}
+
+@Suite("Plain NDEF session")
+struct NDEFSessionTests {
+    final class FakeNDEFSession: NDEFReaderSessionLink, @unchecked Sendable {
+        let alerts = Locked<[String]>([])
+        let invalidated = Locked(false)
+        func setAlertMessage(_ message: String) { alerts.with { $0.append(message) } }
+        func invalidate() { invalidated.with { $0 = true } }
+    }
+
+    let message = NDEFMessage(records: [NDEFRecord(tnf: .wellKnown, type: "T", payload: Data([0x02, 0x65, 0x6E, 0x4F, 0x4B]))])
+
+    @Test func firstMessageIsTheResult() async throws {
+        let session = FakeNDEFSession()
+        let (events, feed) = AsyncStream<NDEFSessionEvent>.makeStream()
+        feed.yield(.becameActive)
+        feed.yield(.detected([message]))
+        feed.yield(.invalidated(CoreNFCFailure(.firstNDEFTagRead)))
+        let result = await NDEFReadSessionController(session: session).run(events: events) { _ in "Within limits" }
+        #expect(try result.get() == message)
+        #expect(session.alerts.get == ["Hold the top of your iPhone near the logger.", "Within limits"])
+        #expect(session.invalidated.get)
+    }
+
+    @Test func emptyTagAndCancel() async throws {
+        let (events, feed) = AsyncStream<NDEFSessionEvent>.makeStream()
+        feed.yield(.detected([NDEFMessage(records: [])]))
+        feed.yield(.invalidated(CoreNFCFailure(.firstNDEFTagRead)))
+        let empty = await NDEFReadSessionController(session: FakeNDEFSession()).run(events: events)
+        guard case .failure(let failure) = empty else { Issue.record("expected a failure"); return }
+        #expect(failure.advice == .tagNotSupported)
+
+        let (cancelEvents, cancelFeed) = AsyncStream<NDEFSessionEvent>.makeStream()
+        cancelFeed.yield(.invalidated(CoreNFCFailure(.userCanceled)))
+        let cancelled = await NDEFReadSessionController(session: FakeNDEFSession()).run(events: cancelEvents)
+        guard case .failure(let cancel) = cancelled else { Issue.record("expected a failure"); return }
+        #expect(cancel.advice == .cancelled)
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import NFCTags
+import Testing
+@testable import CoreNFCTransport
+
+@Suite("Type 2 over NFCMiFareTag")
+struct Type2TransportTests {
+    @Test func fastReadPassesThroughUnchanged() async throws {
+        let tag = FakeNTAG213()
+        let transport = Type2CoreNFCTransport(link: tag)
+        let answer = try await transport.send(Data([0x3A, 0x03, 0x05]), timeout: .seconds(1))
+        #expect(Array(answer) == [0xE1, 0x10, 0x12, 0x00, 0x01, 0x03, 0xA0, 0x0C, 0x34, 0x03, 0x00, 0xFE])
+        #expect(tag.sent.get == [Data([0x3A, 0x03, 0x05])])
+        #expect(transport.uid == Data([0x04, 0x5A, 0x1C, 0x32, 0x6B, 0x4F, 0x80]))
+        #expect(transport.technology == .iso14443A)
+        #expect(transport.limits.maxResponseBytes == 256)
+    }
+
+    @Test func fastReadOverSixtyFourPagesNeverReachesTheAir() async throws {
+        let tag = FakeNTAG213()
+        let transport = Type2CoreNFCTransport(link: tag)
+        await #expect(throws: TransportError.self) {
+            _ = try await transport.send(Data([0x3A, 0x00, 0x40]), timeout: .seconds(1))  // 65 pages
+        }
+        await #expect(throws: TransportError.self) {
+            _ = try await transport.send(Data([0x3A, 0x05, 0x04]), timeout: .seconds(1))  // backwards
+        }
+        #expect(tag.sent.get.isEmpty)
+        // 64 pages are sent (the fake tag NAKs the range past its 45 pages, as an NTAG213 would).
+        let answer = try await transport.send(Data([0x3A, 0x00, 0x3F]), timeout: .seconds(1))
+        #expect(answer == Data([0x00]))
+        #expect(tag.sent.get.count == 1)
+    }
+
+    @Test func coreNFCErrorsBecomeTransportErrors() async throws {
+        let tag = FakeNTAG213(failures: [
+            0: CoreNFCFailure(.tagConnectionLost),
+            1: CoreNFCFailure(.tagResponseError),
+            2: CoreNFCFailure(.packetTooLong),
+            3: CoreNFCFailure(code: 999, message: "new in a later iOS"),
+        ])
+        let transport = Type2CoreNFCTransport(link: tag)
+        await #expect(throws: TransportError.tagRemoved) { _ = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1)) }
+        await #expect(throws: TransportError.timeout) { _ = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1)) }
+        await #expect(throws: TransportError.unsupported("the command or its answer is too long for the iPhone")) {
+            _ = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1))
+        }
+        await #expect(throws: TransportError.linkFailure("Core NFC error 999: new in a later iOS")) {
+            _ = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1))
+        }
+        let page4 = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1))
+        #expect(Array(page4.prefix(4)) == [0x01, 0x03, 0xA0, 0x0C])
+    }
+
+    @Test func crcAIsAppendedWhenAsked() async throws {
+        // READ page 0 is `30 00 02 A8` on the air (ISO/IEC 14443-3 CRC_A).
+        #expect(ISO14443ACRC.checksum(of: Data([0x30, 0x00])) == Data([0x02, 0xA8]))
+        let tag = FakeNTAG213()
+        _ = try await Type2CoreNFCTransport(link: tag, appendsCRC: true).send(Data([0x30, 0x00]), timeout: .seconds(1))
+        #expect(tag.sent.get == [Data([0x30, 0x00, 0x02, 0xA8])])
+    }
+
+    @Test func aCommandWithoutAnswerTimesOut() async throws {
+        struct SilentTag: MiFareTagLink {
+            var identifier: Data { Data([1, 2, 3, 4, 5, 6, 7]) }
+            func sendMiFareCommand(_ packet: Data) async throws -> Data {
+                try? await Task.sleep(for: .seconds(30))
+                return Data([0xFF])
+            }
+        }
+        // Without the timeout the silent tag would answer after 30 s and nothing would throw.
+        await #expect(throws: TransportError.timeout) {
+            _ = try await Type2CoreNFCTransport(link: SilentTag()).send(Data([0x60]), timeout: .milliseconds(50))
+        }
+    }
+}
+
+@Suite("Type 5 over NFCISO15693Tag")
+struct Type5TransportTests {
+    let uidAirOrder = Data([0x78, 0x56, 0x34, 0x12, 0x00, 0x26, 0x02, 0xE0])
+
+    @Test func systemInfoIsReencodedAsTheRawAnswer() async throws {
+        let transport = Type5CoreNFCTransport(link: FakeST25DV())
+        #expect(transport.uid == uidAirOrder)
+        let answer = try await transport.send(Data([0x02, 0x2B]), timeout: .seconds(1))
+        // flags 00, info flags DSFID|AFI|memory|IC ref|2-byte count, UID LSB first,
+        // DSFID 00, AFI 00, blocks − 1 = 0x07FF little-endian, block size − 1 = 3, IC ref 0x26.
+        #expect(Array(answer) == [0x00, 0x1F] + Array(uidAirOrder) + [0x00, 0x00, 0xFF, 0x07, 0x03, 0x26])
+    }
+
+    @Test func smallTagSystemInfoUsesOneByteCountAndOmitsAbsentFields() {
+        let info = ISO15693SystemInfo(blockSize: 4, totalBlocks: 80, icReference: 0x01)
+        let answer = Type5CoreNFCTransport.encodeSystemInfo(info, uid: uidAirOrder)
+        #expect(Array(answer) == [0x00, 0x0C] + Array(uidAirOrder) + [0x4F, 0x03, 0x01])
+    }
+
+    @Test func uidAlreadyInAirOrderIsKept() {
+        #expect(Type5CoreNFCTransport.airOrderUID(uidAirOrder) == uidAirOrder)
+        #expect(Type5CoreNFCTransport.airOrderUID(Data([0xE0, 1, 2, 3, 4, 5, 6, 7])) == Data([7, 6, 5, 4, 3, 2, 1, 0xE0]))
+    }
+
+    @Test func readMultipleBlocksAddressedOrNot() async throws {
+        let tag = FakeST25DV()
+        let transport = Type5CoreNFCTransport(link: tag)
+        let plain = try await transport.send(Data([0x02, 0x23, 0x00, 0x01]), timeout: .seconds(1))
+        #expect(Array(plain) == [0x00, 0xE2, 0x40, 0x00, 0x01, 0x00, 0x00, 0x04, 0x00])
+        let addressed = try await transport.send(Data([0x22, 0x23]) + uidAirOrder + Data([0x02, 0x00]), timeout: .seconds(1))
+        #expect(Array(addressed) == [0x00, 0x02, 0x00, 0xA5, 0x5A])
+        #expect(tag.calls.get == ["multiple 0+2", "multiple 2+1"])
+        #expect(tag.flagsSeen.get == [.highDataRate, [.highDataRate, .address]])
+    }
+
+    @Test func requestsCoreNFCCannotCarryAreRefused() async throws {
+        let tag = FakeST25DV()
+        let transport = Type5CoreNFCTransport(link: tag)
+        let otherUID = Data([1, 2, 3, 4, 5, 6, 7, 0xE0])
+        for request in [
+            Data([0x22, 0x20]) + otherUID + Data([0x00]),  // addressed to another tag
+            Data([0x26, 0x01, 0x00]),                      // inventory
+            Data([0x02]),                                  // no command code
+            Data([0x02, 0x23, 0x00]),                      // count missing
+            Data([0x02, 0x29, 0x00]),                      // a command Core NFC has no call for
+        ] {
+            await #expect(throws: TransportError.self) { _ = try await transport.send(request, timeout: .seconds(1)) }
+        }
+        #expect(tag.calls.get.isEmpty)
+    }
+
+    @Test func singleAndExtendedSingleReads() async throws {
+        let tag = FakeST25DV()
+        let transport = Type5CoreNFCTransport(link: tag)
+        #expect(Array(try await transport.send(Data([0x02, 0x20, 0x05]), timeout: .seconds(1))) == [0x00, 0x05, 0x00, 0xA5, 0x5A])
+        #expect(Array(try await transport.send(Data([0x02, 0x30, 0x34, 0x02]), timeout: .seconds(1))) == [0x00, 0x34, 0x02, 0xA5, 0x5A])
+        #expect(tag.calls.get == ["single 5", "extSingle 564"])
+    }
+
+    @Test func tagErrorComesBackAsRawErrorResponse() async throws {
+        let transport = Type5CoreNFCTransport(link: FakeST25DV(totalBlocks: 64))
+        // Block 70 does not exist: ISO 15693 error 0x10 (block not available).
+        let answer = try await transport.send(Data([0x02, 0x20, 70]), timeout: .seconds(1))
+        #expect(Array(answer) == [0x01, 0x10])
+        // Too many blocks for the chip: error 0x0F, which the planner answers by halving.
+        let tooMany = try await transport.send(Data([0x02, 0x23, 0x00, 39]), timeout: .seconds(1))
+        #expect(Array(tooMany) == [0x01, 0x0F])
+    }
+
+    @Test func rejectedExtendedMultipleFallsBackToSingleReadsAndRemembers() async throws {
+        let tag = FakeST25DV(extendedMultipleWorks: false)
+        let transport = Type5CoreNFCTransport(link: tag)
+        let answer = try await transport.send(Data([0x02, 0x33, 0x00, 0x01, 0x02, 0x00]), timeout: .seconds(1))  // blocks 256–258
+        #expect(Array(answer) == [0x00, 0x00, 0x01, 0xA5, 0x5A, 0x01, 0x01, 0xA5, 0x5A, 0x02, 0x01, 0xA5, 0x5A])
+        #expect(transport.usesExtendedSingleReadFallback)
+        #expect(tag.calls.get == ["extMultiple 256+3", "extMultiple 256+2", "extSingle 256", "extSingle 257", "extSingle 258"])
+        // Learned: the next extended multi-block read goes straight to single reads.
+        _ = try await transport.send(Data([0x02, 0x33, 0x10, 0x01, 0x01, 0x00]), timeout: .seconds(1))
+        #expect(tag.calls.get.suffix(2) == ["extSingle 272", "extSingle 273"])
+    }
+
+    @Test func tooLargeExtendedMultipleIsHandedBackToThePlanner() async throws {
+        let tag = FakeST25DV(maxBlocksPerRead: 32)
+        let transport = Type5CoreNFCTransport(link: tag)
+        let answer = try await transport.send(Data([0x02, 0x33, 0x00, 0x01, 0x3F, 0x00]), timeout: .seconds(1))  // 64 blocks
+        #expect(Array(answer) == [0x01, 0x0F])
+        #expect(!transport.usesExtendedSingleReadFallback)
+        #expect(tag.calls.get == ["extMultiple 256+64", "extMultiple 256+2"])
+    }
+
+    @Test func readMultiplePastBlock255UsesTheExtendedCommand() async throws {
+        let tag = FakeST25DV()
+        let transport = Type5CoreNFCTransport(link: tag)
+        let answer = try await transport.send(Data([0x02, 0x23, 0xFE, 0x03]), timeout: .seconds(1))  // 254–257
+        #expect(answer.count == 1 + 16)
+        #expect(Array(answer.suffix(4)) == [0x01, 0x01, 0xA5, 0x5A])
+        #expect(tag.calls.get == ["extMultiple 254+4"])
+    }
+
+    @Test func connectionLostIsTagRemoved() async throws {
+        let transport = Type5CoreNFCTransport(link: FakeST25DV(failures: [0: CoreNFCFailure(.tagConnectionLost)]))
+        await #expect(throws: TransportError.tagRemoved) { _ = try await transport.send(Data([0x02, 0x20, 0x00]), timeout: .seconds(1)) }
+        // "No response from tag" is 102 without an ISO error code: a timeout, not a tag error.
+        let silent = Type5CoreNFCTransport(link: FakeST25DV(failures: [0: CoreNFCFailure(.tagResponseError)]))
+        await #expect(throws: TransportError.timeout) { _ = try await silent.send(Data([0x02, 0x20, 0x00]), timeout: .seconds(1)) }
+    }
+
+    @Test func writesAndCustomCommands() async throws {
+        let tag = FakeST25DV()
+        let transport = Type5CoreNFCTransport(link: tag)
+        #expect(try await transport.send(Data([0x02, 0x21, 0x09, 1, 2, 3, 4]), timeout: .seconds(1)) == Data([0x00]))
+        #expect(try await transport.send(Data([0x02, 0x31, 0x00, 0x03, 5, 6, 7, 8]), timeout: .seconds(1)) == Data([0x00]))
+        #expect(tag.written.get == [9: Data([1, 2, 3, 4]), 768: Data([5, 6, 7, 8])])
+        // ST custom READ_CONFIGURATION (0xA0) with manufacturer code 0x02: Core NFC adds the code itself.
+        #expect(try await transport.send(Data([0x02, 0xA0, 0x02, 0x00]), timeout: .seconds(1)) == Data([0x00, 0x5A]))
+        #expect(tag.calls.get.last == "custom A0 00")
+    }
+}
+
+@Suite("Resume cache")
+struct ResumingTransportTests {
+    @Test func repeatedReadsAreServedAndWritesClearTheCache() async throws {
+        let tag = FakeST25DV()
+        let cache = AnswerCache()
+        let transport = ResumingTransport(base: Type5CoreNFCTransport(link: tag), cache: cache)
+        let first = try await transport.send(Data([0x02, 0x23, 0x00, 0x03]), timeout: .seconds(1))
+        let again = try await transport.send(Data([0x02, 0x23, 0x00, 0x03]), timeout: .seconds(1))
+        #expect(first == again)
+        #expect(tag.calls.get.count == 1)
+        #expect(cache.answersServed == 1)
+        // An error answer is not kept.
+        _ = try await transport.send(Data([0x02, 0x20, 0xFF]), timeout: .seconds(1))
+        #expect(cache.count == 2)
+        _ = try await transport.send(Data([0x02, 0x21, 0x01, 9, 9, 9, 9]), timeout: .seconds(1))
+        #expect(cache.count == 0)
+        let afterWrite = try await transport.send(Data([0x02, 0x23, 0x00, 0x03]), timeout: .seconds(1))
+        #expect(afterWrite != first)
+        #expect(Array(afterWrite[5...8]) == [9, 9, 9, 9])
+    }
+
+    @Test func type2NakIsNotKept() async throws {
+        let tag = FakeNTAG213()
+        let cache = AnswerCache()
+        let transport = ResumingTransport(base: Type2CoreNFCTransport(link: tag), cache: cache)
+        _ = try await transport.send(Data([0x3A, 0x00, 0x30]), timeout: .seconds(1))  // beyond page 44: NAK
+        _ = try await transport.send(Data([0x3A, 0x00, 0x03]), timeout: .seconds(1))
+        _ = try await transport.send(Data([0x3A, 0x00, 0x03]), timeout: .seconds(1))
+        #expect(cache.count == 1)
+        #expect(tag.sent.get.count == 2)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import NDEF
+
+@Suite struct TruncationAndRobustnessTests {
+    /// Valid messages of every kind, some chunked, some with long records.
+    static func sampleMessages() -> [(NDEFMessage, Data)] {
+        var rng = SeededGenerator(seed: 7)
+        return (0..<40).map { index in
+            let message = NDEFMessage(records: Generate.message(&rng, maxRecords: 4).map(\.record))
+            return (message, message.serialized(maxChunkSize: index % 3 == 0 ? 17 : nil))
+        }
+    }
+
+    @Test func truncationAtEveryByteFailsStrictlyAndKeepsWholeRecordsLeniently() throws {
+        for (message, bytes) in Self.sampleMessages() {
+            // Every byte of short messages; in long ones (up to 70 kB payloads) the first and
+            // last 512 bytes and every 499th byte between.
+            let lengths = bytes.count <= 2048 ? Array(0..<bytes.count)
+                : Array(0..<512) + Array(stride(from: 512, to: bytes.count - 512, by: 499)) + Array((bytes.count - 512)..<bytes.count)
+            // Plain checks in the loop (an #expect per prefix is slow in debug builds); the
+            // first failing prefix length is reported.
+            var firstFailure: Int?
+            for length in lengths {
+                let prefix = bytes.prefix(length)
+                var ok: Bool
+                do {
+                    _ = try NDEFParser.parse(prefix)
+                    ok = false
+                } catch let error as NDEFError {
+                    ok = error.offset >= 0 && error.offset <= length
+                }
+                // Lenient: either nothing is recoverable, or the recovered records are the
+                // original's first records (the last one possibly a partial chunked record).
+                if let result = try? NDEFParser.parse(prefix, mode: .lenient) {
+                    let kept = result.message.records
+                    ok = ok && !result.warnings.isEmpty && kept.count <= message.records.count
+                    for (index, record) in kept.enumerated() where ok {
+                        let original = message.records[index]
+                        if index < kept.count - 1 {
+                            ok = record == original
+                        } else {
+                            ok = record.type == original.type && record.payload.count <= original.payload.count
+                                && record.payload == original.payload.prefix(record.payload.count)
+                        }
+                        _ = record.content
+                    }
+                }
+                if !ok && firstFailure == nil { firstFailure = length }
+            }
+            #expect(firstFailure == nil, "prefix of \(firstFailure ?? 0) of \(bytes.count) bytes")
+        }
+    }
+
+    @Test func mutatedAndRandomInputsNeverCrash() {
+        var rng = SeededGenerator(seed: 99)
+        let samples = Self.sampleMessages().map(\.1).filter { $0.count < 4096 }
+        var parsedStrict = 0
+        for round in 0..<20_000 {
+            var bytes: [UInt8]
+            if round % 4 == 0 {
+                bytes = (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            } else {
+                bytes = Array(samples[round % samples.count])
+                for _ in 0..<Int.random(in: 1...4, using: &rng) where !bytes.isEmpty {
+                    let position = Int.random(in: 0..<bytes.count, using: &rng)
+                    bytes[position] = UInt8.random(in: 0...255, using: &rng)
+                }
+            }
+            let data = Data(bytes)
+            if (try? NDEFParser.parse(data)) != nil { parsedStrict += 1 }
+            if let result = try? NDEFParser.parse(data, mode: .lenient) {
+                for record in result.message.records {
+                    _ = record.content
+                    _ = try? record.decodedContent(mode: .strict)
+                }
+                // What lenient parsing recovered can be written out again.
+                _ = result.message.serialized()
+            }
+        }
+        #expect(parsedStrict > 0)
+    }
+
+    @Test func deeplyNestedSmartPostersAreBounded() {
+        var payload = URIRecord(uri: "https://a").record
+        for _ in 0..<50 {
+            payload = NDEFRecord(tnf: .wellKnown, type: "Sp", payload: NDEFMessage(records: [payload]).serialized())
+        }
+        let bytes = NDEFMessage(records: [payload]).serialized()
+        #expect(throws: NDEFError.self) { try NDEFParser.parse(bytes) }
+        #expect((try? NDEFParser.parse(bytes, mode: .lenient))?.message.records.count == 1)
+    }
+}
