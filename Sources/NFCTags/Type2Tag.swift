@@ -97,12 +97,12 @@ final class Type2Engine {
     /// Makes the pages covering `bytes` known, in the largest commands possible.
     func ensure(_ bytes: Range<Int>) async throws {
         guard let pages = session.memory.unitRange(of: bytes) else { return }
-        var upper = pages.upperBound
-        if let layout { upper = min(upper, layout.readablePages - 1) }
-        if upper > 255 {
-            throw TagReadError.outOfReach("the data continues at page \(upper), beyond sector 0 (pages 0–255); "
+        if pages.upperBound > 255 {
+            throw TagReadError.outOfReach("the data continues at page \(pages.upperBound), beyond sector 0 (pages 0–255); "
                 + "reading it needs SECTOR_SELECT, which ColdTap does not send")
         }
+        var upper = pages.upperBound
+        if let layout { upper = min(upper, layout.readablePages - 1) }
         guard pages.lowerBound <= upper else { return }
         for run in session.memory.missingRuns(pages.lowerBound...upper) {
             var page = run.lowerBound

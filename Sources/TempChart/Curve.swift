@@ -151,7 +151,8 @@ public enum CurveSplitter {
                     current.times.append(crossing)
                     current.values.append(limit)
                 }
-                runs.append(current)
+                // A one-point piece (a sample exactly on the limit between two beyond parts) draws nothing.
+                if current.times.count > 1 { runs.append(current) }
                 current = DataRun(style: current.style == .normal ? .beyond : .normal, times: [crossing], values: [limit])
             }
             if current.times.last != x || current.values.last != value {
@@ -160,15 +161,17 @@ public enum CurveSplitter {
             }
             previousState = s
         }
-        runs.append(current)
+        if current.times.count > 1 || runs.isEmpty { runs.append(current) }
         return runs
     }
 }
 
 /// M4 downsampling (Jugel et al., VLDB 2014): per pixel column keep the first, last,
-/// minimum and maximum point, in time order. With x snapped to column centres, the
-/// polyline through the kept points covers exactly the pixels the polyline through all
-/// points covers, so the picture is the same while the drawing cost follows the width.
+/// minimum and maximum point, in time order — here also the second and the second-to-last
+/// point, so the line leaves and enters each column in the same direction as the full
+/// polyline and its joins are drawn the same. With x snapped to column centres the kept
+/// points cover exactly the pixels all points cover, so the picture is the same while the
+/// drawing cost follows the width, not the sample count.
 public enum M4 {
     /// The canvas x of the centre of the column holding `x`.
     @inline(__always)
@@ -176,14 +179,9 @@ public enum M4 {
         origin + ((x - origin) / columnWidth).rounded(.down) * columnWidth + columnWidth / 2
     }
 
-    /// Canvas x of every time, snapped to column centres.
-    public static func snappedPositions(_ times: ArraySlice<Double>, x: LinearScale, columnWidth: Double) -> [Double] {
-        let origin = x.rangeStart
-        return times.map { snap(x.position($0), origin: origin, columnWidth: columnWidth) }
-    }
-
-    /// Keeps at most four points per column (first, min, max, last, in time order) of a
-    /// polyline whose x are already snapped to column centres (equal x = same column).
+    /// Keeps at most six points per column (first, second, min, max, second-to-last, last,
+    /// in time order) of a polyline whose x are already snapped to column centres (equal x =
+    /// same column).
     public static func reduce(xs: [Double], values: [Double]) -> (xs: [Double], values: [Double]) {
         let count = min(xs.count, values.count)
         guard count > 0 else { return ([], []) }
@@ -196,7 +194,8 @@ public enum M4 {
         func emit(_ last: Int) {
             let a = min(minIndex, maxIndex), b = max(minIndex, maxIndex)
             var previous = -1
-            for index in [start, a, b, last] where index != previous {
+            let second = min(start + 1, last), beforeLast = max(last - 1, start)
+            for index in [start, second, a, b, beforeLast, last].sorted() where index != previous {
                 outX.append(xs[index])
                 outV.append(values[index])
                 previous = index
