@@ -98,6 +98,10 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         #expect(result.status == 0)
         #expect(result.out.contains("Verdict"))
         #expect(result.out.contains("in-process virtual tag"))
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("samples.csv").path))
+        for name in ["report.pdf", "report.html", "report.png", "samples.csv"] {
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.sorted() == ["report.html", "report.pdf", "report.png", "samples.csv"])
     }
 }
