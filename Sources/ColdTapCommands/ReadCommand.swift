@@ -33,7 +33,8 @@ public enum ReadCommand: Command {
                 await tag.close()
                 try output.emit(outcome, source: "\(outcome.result.chip.displayName) on \(tag.card.reader)",
                                 fileStem: fileStem(outcome), console: console)
-            } catch let error as CommandError where watch && error.status == .ioError {
+            } catch let error as CommandError where watch && error.status != .unavailable && error.status != .usage {
+                // One bad tag (lost mid-read, not a logger) does not end a watch session.
                 await tag.close()
                 console.error("coldtap read: \(error.message)")
             } catch {

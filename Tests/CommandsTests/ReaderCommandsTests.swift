@@ -45,14 +45,16 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
 
 /// The whole read path without pcscd: reader emulator → ReaderTransport → TagReader → decode.
 @Suite struct ReaderPipelineTests {
-    private func readThroughReader(_ logger: DemoLogger, chip: TagChip, reader: String) async throws
-        -> (LoggerReadOutcome, TemperatureLog)
+    private func readThroughReader(_ logger: DemoLogger, chip: TagChip, reader: String, storageOnly: Bool = false)
+        async throws -> (LoggerReadOutcome, TemperatureLog)
     {
         let readTime = Date(timeIntervalSince1970: 1_764_680_000)
         let made = try VirtualTags.make(.logger(logger), chip: chip, readTime: readTime, console: .capturing())
         let emulator = ContactlessReaderEmulator(tag: made.tag)
-        let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: reader,
-                                                       atr: emulator.atr.bytes)
+        let channel: any APDUChannel = storageOnly
+            ? StorageOnlyReader(base: EmulatedReaderChannel(emulator)) : EmulatedReaderChannel(emulator)
+        let transport = try await ReaderTransport.open(channel: channel, readerName: reader, atr: emulator.atr.bytes)
+        #expect(transport.path == (storageOnly ? .storageCommands : ReaderProfile(readerName: reader).preferredPath))
         let outcome = try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
         let message = try logger.message(readTime: readTime)
         let direct = try LogInput.decode(message, options: LogInput.Options(), readTime: outcome.readTime,
@@ -73,6 +75,14 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
     @Test func type2LoggerReadsThroughACR122UDirectTransmit() async throws {
         let (outcome, direct) = try await readThroughReader(.generic16, chip: .ntag216, reader: "ACS ACR122U PICC Interface 00 00")
         #expect(outcome.log == direct)
+    }
+
+    @Test func readersWithOnlyReadBinaryStillReadLoggers() async throws {
+        for chip in [TagChip.ntag216, .st25dv64k] {
+            let (outcome, direct) = try await readThroughReader(.generic16Unix, chip: chip, reader: "Generic CL Reader 00 00",
+                                                                storageOnly: true)
+            #expect(outcome.log == direct)
+        }
     }
 
     @Test func removedMidReadIsExit74SayingHowFar() async throws {
@@ -103,5 +113,17 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(files.sorted() == ["report.html", "report.pdf", "report.png", "samples.csv"])
+    }
+}
+
+/// A reader that answers neither the Part 3 transparent session nor direct transmit.
+private struct StorageOnlyReader: APDUChannel {
+    let base: any APDUChannel
+
+    func transmit(_ apdu: Data, timeout: Duration) async throws -> Data {
+        if apdu.count >= 2, apdu[apdu.startIndex + 1] == 0xC2 || apdu[apdu.startIndex + 1] == 0x00 {
+            return Data([0x6D, 0x00])
+        }
+        return try await base.transmit(apdu, timeout: timeout)
     }
 }
