@@ -95,22 +95,22 @@ enum DemoPath: Equatable {
     static let vpcdReader = "Virtual PCD 00 00"
     static let vpcdPort: UInt16 = 35963
 
+    /// The PC/SC client library fixes its socket path at the first connection, so pcscd is
+    /// only asked when vpcd already listens here; otherwise a private pcscd can still be
+    /// pointed to with PCSCLITE_CSOCK_NAME.
     static func choose() -> DemoPath {
-        if systemVPCDAvailable() { return .systemPCSCD }
+        if listening(port: vpcdPort) {
+            return runningVPCDReaderIsFree() ? .systemPCSCD
+                : .inProcess("vpcd listens here but pcscd's \(vpcdReader) is not free")
+        }
         if let reason = PrivatePCSCD.cannotStart() { return .inProcess(reason) }
         return .privatePCSCD
     }
 
-    /// True when pcscd answers, lists vpcd's reader without a card, and vpcd listens in this
-    /// network namespace (read from /proc/net/tcp: connecting would present a card).
-    private static func systemVPCDAvailable() -> Bool {
-        let socketPath = ProcessInfo.processInfo.environment["PCSCLITE_CSOCK_NAME"] ?? "/run/pcscd/pcscd.comm"
-        guard FileManager.default.fileExists(atPath: socketPath),
-              let context = try? PCSCContext(),
-              let states = try? context.status(of: [vpcdReader]),
-              states.first?.cardPresent == false
-        else { return false }
-        return listening(port: vpcdPort)
+    /// True when pcscd answers and lists vpcd's reader without a card.
+    private static func runningVPCDReaderIsFree() -> Bool {
+        guard let context = try? PCSCContext(), let states = try? context.status(of: [vpcdReader]) else { return false }
+        return states.first?.cardPresent == false
     }
 
     static func listening(port: UInt16) -> Bool {
