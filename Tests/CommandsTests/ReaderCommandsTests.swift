@@ -127,3 +127,51 @@ private struct StorageOnlyReader: APDUChannel {
         return try await base.transmit(apdu, timeout: timeout)
     }
 }
+
+@Suite struct EmulateSourceTests {
+    private func temporaryFile(_ data: Data, _ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-\(UUID().uuidString)-\(name)")
+        try data.write(to: url)
+        return url
+    }
+
+    @Test func servesAnNDEFMessageFileOnAnNTAG216ByDefault() async throws {
+        let message = try DemoLogger.generic16.message(readTime: Date(timeIntervalSince1970: 1_764_680_000)).encoded()
+        let file = try temporaryFile(message, "message.ndef")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let made = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        #expect(made.tag.chip == .ntag216)
+        let result = try await TagReader.read(from: made.tag)
+        #expect(result.ndefMessageBytes == message)
+    }
+
+    @Test func servesAFlipperDumpWithItsChipMemoryAndUID() async throws {
+        let original = try VirtualTags.make(.logger(.dtn1), chip: .st25dv64k, readTime: Date(), console: .capturing())
+        let dump = try await TagReader.dump(original.tag)
+        let file = try temporaryFile(Data(dump.flipperText().utf8), "logger.nfc")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let made = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        #expect(made.tag.chip == .st25dv64k)
+        #expect(made.tag.uid == original.tag.uid)
+        #expect(await made.tag.memory == original.tag.memory)
+    }
+
+    @Test func refusesAFileThatIsNeitherMessageNorDump() throws {
+        let file = try temporaryFile(Data("just some words\n".utf8), "notes.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: CommandError.self) {
+            _ = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        }
+        do {
+            _ = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        } catch let error as CommandError {
+            #expect(error.status == .dataError)
+        }
+    }
+
+    @Test func aLoggerTooLargeForTheChipIsAUsageError() {
+        #expect(throws: CommandError.self) {
+            _ = try VirtualTags.make(.logger(.dtn1), chip: .ntag213, readTime: Date(), console: .capturing())
+        }
+    }
+}
