@@ -43,6 +43,7 @@ for tool in unshare nsenter ip timeout python3; do
 done
 [ -x /usr/sbin/pcscd ] || skip "pcscd is not installed (Debian package pcscd)"
 [ -e /usr/lib/pcsc/drivers/serial/libifdvpcd.so ] || skip "vpcd is not installed (Debian package vsmartcard-vpcd)"
+unshare --net --mount -- true 2>/dev/null || skip "this machine does not allow new network and mount namespaces"
 
 start_pcscd() {
     unshare --net --mount -- sh -c \
