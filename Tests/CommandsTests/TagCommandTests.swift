@@ -109,5 +109,11 @@ import Testing
         #expect(await ColdTap.main(["tag", "-"], console: stdin) == 0)
         #expect(stdin.output.contains("Type 5 (ISO 15693), 2048 blocks of 4 bytes"))
         #expect(stdin.output.contains("E2 40 00 01 00 00 04 00"))
+        // The same dump as hex text.
+        let hexText = image.map { String(format: "%02x", $0) }.joined(separator: " ")
+        let hexPath = try temporaryFile(Data(hexText.utf8), name: "dump.hex")
+        let hex = Console.capturing()
+        #expect(await ColdTap.main(["tag", hexPath, "--json"], console: hex) == 0)
+        #expect(hex.output.contains("\"bytes\": \"E240000100000400\""))
     }
 }
