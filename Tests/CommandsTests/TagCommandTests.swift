@@ -65,6 +65,19 @@ import Testing
         #expect((json["anomalies"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func proxmarkDumpShowsItsStoredVersion() async throws {
+        let layout = try #require(TagChip.nt3h2111.type2Layout)
+        var file = Data(layout.version) + Data([0, 0, 0, UInt8(layout.readablePages - 1)])
+        file += Data(repeating: 0, count: 44)
+        file += try TagImage.memory(for: .nt3h2111, ndefMessage: message)
+        let path = try temporaryFile(file, name: "hf-mfu-dump.bin")
+        let console = Console.capturing()
+        #expect(await ColdTap.main(["tag", path], console: console) == 0)
+        #expect(console.output.contains("Proxmark3 mfu binary, Type 2 (ISO 14443-A), 234 pages of 4 bytes"))
+        #expect(console.output.contains("Chip: NT3H2111 (NTAG I2C plus 1k) (GET_VERSION 00 04 04 05 02 02 13 03)"))
+        #expect(console.output.contains("1. Text (en): \"Logger 17\""))
+    }
+
     @Test func oddThingsAreShown() async throws {
         var image = Array(try TagImage.memory(for: .ntag216, ndefMessage: message, layout: .plain))
         let end = 16 + 2 + message.count
