@@ -122,7 +122,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
                                         "the header field '\(field.name)' needs bytes \(field.offset)…\(field.offset + field.width - 1) but the payload has only \(payload.count) byte(s)")
             }
             header[field.meaning] = raw
-            if field.meaning != "ignore" || !field.name.isEmpty { metadata[field.name] = String(raw) }
+            metadata[field.name] = String(raw)
         }
         let info = DeviceInformationText.find(in: message)
         if let info {
