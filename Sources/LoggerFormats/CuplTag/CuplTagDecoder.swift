@@ -274,7 +274,7 @@ struct CuplTagFormat: LoggerFormatDecoder {
         let serial = parsed.parameters["s"].map(String.init)
         return TemperatureLog(
             format: name,
-            logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: withHumidity ? "cuplTag HDC2021 T+RH" : "cuplTag HDC2021 T",
+            logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: withHumidity ? "HDC2021 temperature + humidity" : "HDC2021 temperature",
                           serial: serial),
             samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,
             metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource.description,
