@@ -198,6 +198,37 @@ public final class CairoCanvas: Canvas {
         return result
     }
 
+    /// Reads a PNG file into straight-alpha 0xAARRGGBB pixels, row by row.
+    /// - Throws: `CairoCanvasError.surface` when the file cannot be read or decoded.
+    public static func readPNG(_ url: URL) throws -> (width: Int, height: Int, pixels: [UInt32]) {
+        guard let surface = cairo_image_surface_create_from_png(url.path) else {
+            throw CairoCanvasError.surface("cannot read \(url.path)")
+        }
+        defer { cairo_surface_destroy(surface) }
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw CairoCanvasError.surface("cannot read \(url.path): \(statusText(status))")
+        }
+        let w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return (w, h, []) }
+        var pixels = [UInt32](repeating: 0, count: w * h)
+        for row in 0..<h {
+            let rowPointer = UnsafeRawPointer(data + row * stride)
+            for column in 0..<w {
+                let premultiplied = rowPointer.load(fromByteOffset: column * 4, as: UInt32.self)
+                let alpha = premultiplied >> 24
+                if alpha == 0xFF || alpha == 0 {
+                    pixels[row * w + column] = premultiplied
+                } else {
+                    func channel(_ shift: UInt32) -> UInt32 { min(255, ((premultiplied >> shift) & 0xFF) * 255 / alpha) }
+                    pixels[row * w + column] = alpha << 24 | channel(16) << 16 | channel(8) << 8 | channel(0)
+                }
+            }
+        }
+        return (w, h, pixels)
+    }
+
     /// Bitmap size in pixels (image canvases).
     public var pixelSize: (width: Int, height: Int) {
         (Int(cairo_image_surface_get_width(surface)), Int(cairo_image_surface_get_height(surface)))

@@ -119,7 +119,11 @@ enum TagDumpReport {
         let type = result.technology == .iso14443A ? "Type 2" : "Type 5"
         lines.append("\(path): \(formatName(dump)), \(type) (\(result.technology.rawValue)), \(dump.unitCount) \(result.technology == .iso14443A ? "pages" : "blocks") of \(result.unitSize) bytes")
         var chip = "Chip: \(result.chip.displayName)"
-        if let version = result.version { chip += " (GET_VERSION \(hex(version)))" }
+        if let version = dump.version {
+            chip += " (GET_VERSION \(hex(version)))"
+        } else if result.technology == .iso14443A && result.version != nil {
+            chip += " (from the dump size, \(dump.unitCount) pages)"
+        }
         if let info = result.systemInfo, let count = info.blockCount, let size = info.blockSize {
             chip += " (\(count) blocks × \(size) bytes" + (info.icReference.map { String(format: ", IC reference 0x%02X", $0) } ?? "") + ")"
         }
@@ -188,7 +192,7 @@ enum TagDumpReport {
             ("unitSize", .int(result.unitSize)),
             ("units", .int(dump.unitCount)),
         ]
-        if let version = result.version { members.append(("version", .string(hex(version, separator: "")))) }
+        if let version = dump.version { members.append(("version", .string(hex(version, separator: "")))) }
         if let cc = result.capabilityContainer {
             members.append(("capabilityContainer", .object([
                 ("offset", .int(cc.offset)),

@@ -72,16 +72,12 @@ enum ByteChecks {
         return true
     }
 
-    /// RFC 2045 token characters (visible ASCII except tspecials).
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        guard byte >= 0x21 && byte <= 0x7E else { return false }
-        switch byte {
-        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "@"),
-             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
-             UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="):
-            return false
-        default: return true
-        }
+    /// RFC 2045 token characters: visible ASCII except the tspecials `()<>@,;:\\"/[]?=`.
+    /// Bit n of the first mask is byte n (< 64); bit n of the second is byte 64 + n.
+    @inline(__always)
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        byte < 0x40 ? (0x03FF_6CFA_0000_0000 as UInt64) >> UInt64(byte) & 1 != 0
+            : byte < 0x80 && (0x7FFF_FFFF_C7FF_FFFE as UInt64) >> UInt64(byte - 0x40) & 1 != 0
     }
 
     /// Why `type` is not an RFC 2046 media type (`type/subtype`, optional `;` parameters), or nil.

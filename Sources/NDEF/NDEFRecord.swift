@@ -30,7 +30,7 @@ public enum TypeNameFormat: UInt8, Sendable, CaseIterable, Codable {
 /// never has TNF `unchanged` once parsed.
 ///
 /// `type`, `id` and `payload` share storage with the parsed input where possible: parsing
-/// an unchunked record does not copy its payload. They are `Data` slices, so index them
+/// an unchunked record does not copy its payload. They may be `Data` slices, so index them
 /// from their `startIndex`, never from 0.
 public struct NDEFRecord: Sendable, Equatable, Hashable {
     public var tnf: TypeNameFormat

@@ -180,12 +180,17 @@ final class Type5Engine {
         var upper = blocks.upperBound
         if let blockCount { upper = min(upper, blockCount - 1) }
         guard blocks.lowerBound <= upper else { return }
+        if upper > 0xFFFF {
+            throw TagReadError.malformed("the data area reaches block \(upper), beyond the 65,536 blocks ISO 15693 can address",
+                                         offset: upper * session.memory.unitSize)
+        }
         let size = session.memory.unitSize
         for run in session.memory.missingRuns(blocks.lowerBound...upper) {
             var block = run.lowerBound
             while block <= run.upperBound {
                 var count = multipleAllowed ? min(maxBlocksPerRead, run.upperBound - block + 1) : 1
                 if let sector = sectorBlocks { count = min(count, sector - block % sector) }
+                if block + count - 1 > 255 && !transport.limits.carries(0x33) { count = 1 }
                 let last = block + count - 1
                 let extended = last > 255
                 if extended && !(transport.limits.carries(0x30) || transport.limits.carries(0x33)) {
@@ -196,11 +201,11 @@ final class Type5Engine {
                 if count > 1 {
                     name = extended ? "EXTENDED_READ_MULTIPLE_BLOCKS" : "READ_MULTIPLE_BLOCKS"
                     command = extended
-                        ? request(0x33, [UInt8(block & 0xFF), UInt8(block >> 8), UInt8((count - 1) & 0xFF), UInt8((count - 1) >> 8)])
+                        ? request(0x33, [UInt8(block & 0xFF), UInt8(truncatingIfNeeded: block >> 8), UInt8((count - 1) & 0xFF), UInt8(truncatingIfNeeded: (count - 1) >> 8)])
                         : request(0x23, [UInt8(block), UInt8(count - 1)])
                 } else {
                     name = extended ? "EXTENDED_READ_SINGLE_BLOCK" : "READ_SINGLE_BLOCK"
-                    command = extended ? request(0x30, [UInt8(block & 0xFF), UInt8(block >> 8)]) : request(0x20, [UInt8(block)])
+                    command = extended ? request(0x30, [UInt8(block & 0xFF), UInt8(truncatingIfNeeded: block >> 8)]) : request(0x20, [UInt8(block)])
                 }
                 let expected = 1 + count * size
                 let result: (answer: [UInt8], refused: Bool)
@@ -297,8 +302,10 @@ final class Type5Engine {
     func read() async throws -> TagReadResult {
         _ = try await identify()
         let (cc, area, outcome) = try await readLayout(stopAfterNDEF: options.scope == .ndefMessage)
-        session.bytesNeeded = min(session.bytesNeeded ?? 0, session.bytesReadForProgress)
-        session.reportProgress()
+        if options.scope == .ndefMessage, let needed = session.bytesNeeded {
+            session.bytesNeeded = min(needed, session.bytesReadForProgress)
+            session.reportProgress()
+        }
         return TagReading.result(technology: .iso15693, identity: identity, unitSize: session.memory.unitSize, cc: cc,
                                  area: area, outcome: outcome, anomalies: anomalies, session: session)
     }
@@ -339,6 +346,10 @@ final class Type5Engine {
             throw TagWriteError.doesNotFit(messageBytes: message.count, capacityBytes: plan.capacity)
         }
         let blocks = Set(addresses.map { $0 / size }).sorted()
+        if let last = blocks.last, last > 0xFFFF {
+            throw TagReadError.malformed("the data area reaches block \(last), beyond the 65,536 blocks ISO 15693 can address",
+                                         offset: last * size)
+        }
         for block in blocks where !(0..<size).allSatisfy({ addresses.contains(block * size + $0) }) {
             try await ensure((block * size)..<((block + 1) * size))
         }
@@ -356,7 +367,7 @@ final class Type5Engine {
         var written = 0
         for (block, bytes) in order {
             let command = block > 255
-                ? request(0x31, [UInt8(block & 0xFF), UInt8(block >> 8)] + bytes)
+                ? request(0x31, [UInt8(block & 0xFF), UInt8(truncatingIfNeeded: block >> 8)] + bytes)
                 : request(0x21, [UInt8(block)] + bytes)
             let result: (answer: [UInt8], refused: Bool)
             do {

@@ -113,9 +113,10 @@ public actor VirtualTag: TagTransport {
     /// - Throws: `TagImageError`.
     public static func make(chip: TagChip, ndefMessage: Data, uid: Data? = nil, layout: TLVLayout = .factory,
                             readOnly: Bool = false, limits: LinkLimits? = nil, faults: FaultPlan = .none,
-                            hostLatency: Duration = .zero) throws -> VirtualTag {
+                            hostLatency: Duration = .zero, paced: Bool = false) throws -> VirtualTag {
         let memory = try TagImage.memory(for: chip, ndefMessage: ndefMessage, uid: uid, layout: layout, readOnly: readOnly)
-        return try VirtualTag(chip: chip, memory: memory, uid: uid, limits: limits, faults: faults, hostLatency: hostLatency)
+        return try VirtualTag(chip: chip, memory: memory, uid: uid, limits: limits, faults: faults, hostLatency: hostLatency,
+                              paced: paced)
     }
 
     /// The memory as it is now (after writes).

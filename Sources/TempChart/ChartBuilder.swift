@@ -33,7 +33,8 @@ extension ChartModel {
             dataHigh = max(dataHigh, limit)
         }
         // Vertical layout first (the padding and the tick count depend on the plot height).
-        let top = fontSize * 0.8 + (spec.title == nil ? 0 : lineHeight * 1.6)
+        // Room for the "°C" axis title above the plot (and the chart title).
+        let top = fontSize * 1.6 + (spec.title == nil ? 0 : lineHeight * 1.4)
         let bottom = 6 + lineHeight * 2 + lineHeight * 1.3 + 6
         let plotHeight = max(10, frame.height - top - bottom)
         let span = max(dataHigh - dataLow, 1)

@@ -91,3 +91,29 @@ import Testing
         #expect((try? NDEFParser.parse(bytes, mode: .lenient))?.message.records.count == 1)
     }
 }
+
+@Suite struct FastPathTests {
+    /// The strict fast path must accept exactly what the full reader accepts (or defer to it).
+    @Test func fastPathAgreesWithTheFullReader() {
+        var rng = SeededGenerator(seed: 1234)
+        let samples = (0..<60).map { _ in NDEFMessage(records: Generate.message(&rng, maxRecords: 4).map(\.record)).serialized() }
+            .filter { $0.count < 2048 }
+        var fastAccepted = 0
+        var disagreements = 0
+        for round in 0..<20_000 {
+            var bytes = Array(samples[round % samples.count])
+            for _ in 0..<Int.random(in: 0...3, using: &rng) where !bytes.isEmpty {
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            let data = Data(bytes)
+            var reader = MessageReader(data: data, diagnostics: Diagnostics(mode: .strict), checkingRecordTypes: true)
+            let full = try? reader.read()
+            if let fast = StrictFastPath.parse(data, checkingRecordTypes: true) {
+                fastAccepted += 1
+                if fast != full { disagreements += 1 }
+            }
+        }
+        #expect(fastAccepted > 1000)
+        #expect(disagreements == 0)
+    }
+}

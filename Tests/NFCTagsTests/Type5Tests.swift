@@ -191,3 +191,39 @@ import Testing
         #expect(await tag.commandCount == 65)
     }
 }
+
+extension Type5Tests {
+    @Test func identificationByUIDAndGeometry() {
+        #expect(Type5Layout.identify(uidDisplayOrder: [0xE0, 0x02, 0x24, 0, 0, 0, 0, 0], blockCount: 128, blockSize: 4) == .st25dv04k)
+        #expect(Type5Layout.identify(uidDisplayOrder: [0xE0, 0x02, 0x26, 0, 0, 0, 0, 0], blockCount: 512, blockSize: 4) == .st25dv16k)
+        #expect(Type5Layout.identify(uidDisplayOrder: [0xE0, 0x02, 0x23, 0, 0, 0, 0, 0], blockCount: 64, blockSize: 4) == .st25tv)
+        #expect(Type5Layout.identify(uidDisplayOrder: [0xE0, 0x07, 0xC4, 0, 0, 0, 0, 0], blockCount: 256, blockSize: 8) == .tiRF430)
+        #expect(Type5Layout.identify(uidDisplayOrder: [0xE0, 0x04, 0x01, 0x10, 0, 0, 0, 0], blockCount: 28, blockSize: 4) == .icodeSLIX)
+        #expect(Type5Layout.identify(uidDisplayOrder: [0xE0, 0x16, 0x01, 0, 0, 0, 0, 0], blockCount: 64, blockSize: 4) == .genericType5)
+        #expect(Type5Layout.identify(uidDisplayOrder: [0x04, 0x16], blockCount: nil, blockSize: nil) == .genericType5)
+    }
+
+    @Test func linkWithoutMultipleBlockReadsUsesSingleReads() async throws {
+        let message = TagImage.sampleMessage(totalBytes: 1100)
+        let tag = try VirtualTag.make(chip: .st25dv64k, ndefMessage: message,
+                                      limits: LinkLimits(maxCommandBytes: 64, maxResponseBytes: 256,
+                                                         supportedCommands: [0x2B, 0x20, 0x30, 0x21, 0x31]))
+        let result = try await TagReader.read(from: tag)
+        #expect(result.ndefMessageBytes == message)
+        let codes = commandCodes(await tag.exchanges, technology: .iso15693)
+        #expect(Set(codes) == [0x2B, 0x20, 0x30])
+        // 8 + 4 + 1100 bytes → blocks 0…277: 256 short and 22 extended single reads.
+        #expect(codes.filter { $0 == 0x20 }.count == 256)
+        #expect(codes.filter { $0 == 0x30 }.count == 22)
+    }
+
+    @Test func cancellationStopsTheRead() async throws {
+        // Paced: the tag really takes its 2.7 s of air time, so the cancel lands mid-read.
+        let tag = try VirtualTag.make(chip: .st25dv64k, ndefMessage: try fullMessage(.st25dv64k), paced: true)
+        let task = Task { try await TagReader.read(from: tag) }
+        try await Task.sleep(for: .milliseconds(30))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(await tag.commandCount < 66)
+    }
+}

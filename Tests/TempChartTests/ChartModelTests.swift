@@ -99,7 +99,7 @@ private func calendar(_ zone: TimeZone) -> Calendar {
         #expect(NiceTicks.decimals(for: 5) == 0)
     }
 
-    @Test func temperatureAxisIsPaddedAndCoversLimitsAndData() {
+    @Test func temperatureAxisIsPaddedAndCoversLimitsAndData() throws {
         let series = ChartSeries(times: [0, 600, 1200], values: [4, 5, 6], interval: 600)
         let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
                                          frame: ChartRect(x: 0, y: 0, width: 800, height: 400)))
@@ -107,9 +107,9 @@ private func calendar(_ zone: TimeZone) -> Calendar {
         #expect(model.yScale.domain.upperBound > 8)
         #expect(model.yTicks.map(\.value).contains(2))
         #expect(model.yTicks.map(\.value).contains(8))
-        let band = try? #require(model.band)
-        #expect(band?.top == model.yScale.position(8))
-        #expect(band?.bottom == model.yScale.position(2))
+        let band = try #require(model.band)
+        #expect(band.top == model.yScale.position(8))
+        #expect(band.bottom == model.yScale.position(2))
         #expect(model.rules.map(\.label) == ["upper limit 8.0 °C", "lower limit 2.0 °C"])
     }
 }
