@@ -109,7 +109,8 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
     }
 
     /// A Text record of `KEY=VALUE` lines; keys are matched by the fragments below after
-    /// lower-casing and removing `_`, `-` and spaces.
+    /// lower-casing and removing `_`, `-`, `.` and spaces (a fragment of one or two letters
+    /// must be the whole key, so `sn` does not match `SENSOR`).
     public struct DeviceInformation: Sendable, Equatable, Codable {
         public var intervalKeys: [String]?
         public var startKeys: [String]?
