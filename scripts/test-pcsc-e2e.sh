@@ -43,6 +43,7 @@ for tool in unshare nsenter ip timeout python3; do
 done
 [ -x /usr/sbin/pcscd ] || skip "pcscd is not installed (Debian package pcscd)"
 [ -e /usr/lib/pcsc/drivers/serial/libifdvpcd.so ] || skip "vpcd is not installed (Debian package vsmartcard-vpcd)"
+unshare --net --mount -- true 2>/dev/null || skip "this machine does not allow new network and mount namespaces"
 
 start_pcscd() {
     unshare --net --mount -- sh -c \
@@ -189,7 +190,45 @@ for fault in removed-after=6 silent-at=6; do
     stop_card
 done
 
-# 6. pcscd stopped: exit 69 and says how to start it.
+# 6. --watch reads tag after tag, one result each, until stopped.
+count_results() { grep -c '"readTime"' "$1" 2>/dev/null || true; }
+wait_results() { # FILE N: wait up to 15 s for N results
+    for _ in $(seq 150); do [ "$(count_results "$1")" -ge "$2" ] && return 0; sleep 0.1; done
+    return 1
+}
+timeout "$STEP_TIMEOUT" "$BIN" read --reader "Virtual PCD 00 00" --watch --json >"$WORK/watch.out" 2>"$WORK/watch.err" &
+WATCH_PID=$!
+start_card --logger generic16 --chip ntag216
+wait_results "$WORK/watch.out" 1
+stop_card
+start_card --logger dtn1 --chip st25dv64k
+wait_results "$WORK/watch.out" 2
+stop_card
+kill -TERM "$WATCH_PID" 2>/dev/null
+wait "$WATCH_PID" 2>/dev/null
+if [ "$(count_results "$WORK/watch.out")" = 2 ] && grep -q '"format": "generic16"' "$WORK/watch.out" \
+        && grep -q '"format": "dtn1"' "$WORK/watch.out"; then
+    pass "read --watch gives one result per tag"
+else
+    cat "$WORK/watch.err" >>"$WORK/watch.out"
+    fail "read --watch gives one result per tag" "$WORK/watch.out"
+fi
+
+# 7. A tag present shows in `readers` with its chip and UID.
+start_card --logger generic16 --chip st25dv64k
+for _ in $(seq 30); do
+    run readers >"$WORK/readers2.out" 2>&1
+    grep -q "tag present" "$WORK/readers2.out" && break
+    sleep 0.1
+done
+if grep -q "Virtual PCD 00 00: tag present — ST LRI / ST25 (ISO 15693), UID E002" "$WORK/readers2.out"; then
+    pass "readers shows the tag's chip family and UID"
+else
+    fail "readers shows the tag's chip family and UID" "$WORK/readers2.out"
+fi
+stop_card
+
+# 8. pcscd stopped: exit 69 and says how to start it.
 kill -TERM "$PCSCD_PID"
 for _ in $(seq 30); do kill -0 "$PCSCD_PID" 2>/dev/null || break; sleep 0.1; done
 run read --timeout 2 >"$WORK/stopped.out" 2>"$WORK/stopped.err"

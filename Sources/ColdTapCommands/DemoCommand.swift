@@ -43,8 +43,8 @@ public enum DemoCommand: Command {
             outcome = try await LoggerRead.read(made.tag, options: LogInput.Options(), saveDump: nil, console: console)
         }
 
-        let output = LoggerOutput(json: false, csv: false, outDirectory: outDirectory, profileName: nil)
-        let assessment = Assessor.assess(outcome.log, profile: try output.profile(), timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+        let assessment = Assessor.assess(outcome.log, profile: ReportCommand.defaultProfile,
+                                         timeZone: TimeZone(identifier: "UTC") ?? .gmt)
         let files = try DemoReport.write(outcome.log, assessment: assessment, directory: outDirectory)
         console.print("Read a \(outcome.result.chip.displayName) holding a \(outcome.log.format) log of \(outcome.log.samples.count) samples \(how).")
         console.print("Verdict (\(assessment.profile.name)): \(assessment.verdict.rawValue)")
@@ -95,22 +95,22 @@ enum DemoPath: Equatable {
     static let vpcdReader = "Virtual PCD 00 00"
     static let vpcdPort: UInt16 = 35963
 
+    /// The PC/SC client library fixes its socket path at the first connection, so pcscd is
+    /// only asked when vpcd already listens here; otherwise a private pcscd can still be
+    /// pointed to with PCSCLITE_CSOCK_NAME.
     static func choose() -> DemoPath {
-        if systemVPCDAvailable() { return .systemPCSCD }
+        if listening(port: vpcdPort) {
+            return runningVPCDReaderIsFree() ? .systemPCSCD
+                : .inProcess("vpcd listens here but pcscd's \(vpcdReader) is not free")
+        }
         if let reason = PrivatePCSCD.cannotStart() { return .inProcess(reason) }
         return .privatePCSCD
     }
 
-    /// True when pcscd answers, lists vpcd's reader without a card, and vpcd listens in this
-    /// network namespace (read from /proc/net/tcp: connecting would present a card).
-    private static func systemVPCDAvailable() -> Bool {
-        let socketPath = ProcessInfo.processInfo.environment["PCSCLITE_CSOCK_NAME"] ?? "/run/pcscd/pcscd.comm"
-        guard FileManager.default.fileExists(atPath: socketPath),
-              let context = try? PCSCContext(),
-              let states = try? context.status(of: [vpcdReader]),
-              states.first?.cardPresent == false
-        else { return false }
-        return listening(port: vpcdPort)
+    /// True when pcscd answers and lists vpcd's reader without a card.
+    private static func runningVPCDReaderIsFree() -> Bool {
+        guard let context = try? PCSCContext(), let states = try? context.status(of: [vpcdReader]) else { return false }
+        return states.first?.cardPresent == false
     }
 
     static func listening(port: UInt16) -> Bool {
@@ -258,17 +258,46 @@ final class StopOnSignal: @unchecked Sendable {
     }
 }
 
-/// The demo's files.
+/// The demo's files: report.pdf, report.html, report.png and samples.csv.
 enum DemoReport {
-    /// Writes the report files and returns their paths.
+    /// `coldtap report`'s file kinds and the names the demo gives them.
+    private static let names: [(ReportArtifacts.Kind, String)] = [
+        (.pdf, "report.pdf"), (.html, "report.html"), (.png, "report.png"), (.csv, "samples.csv"),
+    ]
+
+    /// Writes the files through `ReportArtifacts` (as `coldtap report` does) and returns their paths.
+    /// - Throws: `CommandError` when the directory or a file cannot be written.
     static func write(_ log: TemperatureLog, assessment: Assessment, directory: String) throws -> [String] {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CommandError(.failure, "cannot create '\(directory)': \(error.localizedDescription).")
+        let target = URL(fileURLWithPath: directory, isDirectory: true)
+        let staging = target.appendingPathComponent(".coldtap-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let options = ReportArtifacts.Options(outDirectory: staging.path, kinds: Set(names.map(\.0)))
+        let written = try ReportArtifacts.write(log: log, assessment: assessment, inputName: "demo", options: options,
+                                                console: Console.capturing())
+        var paths: [String] = []
+        for (kind, name) in names {
+            guard let source = written.first(where: { kindOf($0) == kind }) else { continue }
+            let destination = target.appendingPathComponent(name)
+            do {
+                if FileManager.default.fileExists(atPath: destination.path) {
+                    try FileManager.default.removeItem(at: destination)
+                }
+                try FileManager.default.moveItem(at: source, to: destination)
+            } catch {
+                throw CommandError(.failure, "cannot write '\(destination.path)': \(error.localizedDescription).")
+            }
+            paths.append((directory as NSString).appendingPathComponent(name))
         }
-        let csvPath = (directory as NSString).appendingPathComponent("samples.csv")
-        try LoggerRead.write(Data(LogExport.csv(log).utf8), to: csvPath)
-        return [csvPath]
+        return paths
+    }
+
+    private static func kindOf(_ url: URL) -> ReportArtifacts.Kind? {
+        switch url.pathExtension {
+        case "pdf": return .pdf
+        case "html": return .html
+        case "png": return .png
+        case "csv": return .csv
+        default: return nil
+        }
     }
 }

@@ -8,24 +8,18 @@ import PCSC
 /// reports like `decode` / `report`.
 public enum ReadCommand: Command {
     public static let name = "read"
-    public static let synopsis = "  coldtap read [--reader R] [--timeout S] [--out DIR] [--json|--csv] [--profile P] [--secret K] [--logger NAME|FILE] [--interval S] [--save-dump FILE] [--watch]"
+    public static let synopsis = "  coldtap read [--reader R] [--timeout S] [--out DIR] [--json|--csv] [--profile P] [--tz ZONE] [--secret K] [--logger NAME|FILE] [--interval S] [--save-dump FILE] [--watch]\n                 [--png] [--pdf] [--svg] [--html] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let reader = try arguments.option("--reader")
         let timeoutText = try arguments.option("--timeout")
-        let json = arguments.flag("--json")
-        let csv = arguments.flag("--csv")
         let watch = arguments.flag("--watch")
         let saveDump = try arguments.option("--save-dump")
-        let outDirectory = try arguments.option("--out")
-        let profileName = try arguments.option("--profile")
+        let output = try LoggerOutput.parse(&arguments)
         let options = try LogInput.Options.parse(&arguments)
         try arguments.finish()
-        if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
         let timeout = try parseTimeout(timeoutText)
-        let output = LoggerOutput(json: json, csv: csv, outDirectory: outDirectory, profileName: profileName)
-        try output.validate()
 
         let context = try ReaderSupport.context()
         var count = 0
@@ -38,8 +32,9 @@ public enum ReadCommand: Command {
                 let outcome = try await LoggerRead.read(tag.transport, options: options, saveDump: dumpPath, console: console)
                 await tag.close()
                 try output.emit(outcome, source: "\(outcome.result.chip.displayName) on \(tag.card.reader)",
-                                subdirectory: watch ? "tag-\(count)" : nil, console: console)
-            } catch let error as CommandError where watch && error.status == .ioError {
+                                fileStem: fileStem(outcome), console: console)
+            } catch let error as CommandError where watch && error.status != .unavailable && error.status != .usage {
+                // One bad tag (lost mid-read, not a logger) does not end a watch session.
                 await tag.close()
                 console.error("coldtap read: \(error.message)")
             } catch {
@@ -63,6 +58,12 @@ public enum ReadCommand: Command {
             throw CommandError.usage("--timeout takes a positive number of seconds, not '\(text)'.")
         }
         return .milliseconds(Int64(seconds * 1000))
+    }
+
+    /// Report files are named after the tag and the read time, so that `--watch` keeps one set per tag.
+    private static func fileStem(_ outcome: LoggerReadOutcome) -> String {
+        let time = outcome.readTime.isoUTC.replacingOccurrences(of: ":", with: "")
+        return "coldtap-" + (outcome.result.uid.map { $0.upperHex + "-" } ?? "") + time
     }
 
     /// `dump.nfc` → `dump-3.nfc`.

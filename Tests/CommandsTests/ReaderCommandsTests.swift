@@ -45,14 +45,16 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
 
 /// The whole read path without pcscd: reader emulator → ReaderTransport → TagReader → decode.
 @Suite struct ReaderPipelineTests {
-    private func readThroughReader(_ logger: DemoLogger, chip: TagChip, reader: String) async throws
-        -> (LoggerReadOutcome, TemperatureLog)
+    private func readThroughReader(_ logger: DemoLogger, chip: TagChip, reader: String, storageOnly: Bool = false)
+        async throws -> (LoggerReadOutcome, TemperatureLog)
     {
         let readTime = Date(timeIntervalSince1970: 1_764_680_000)
         let made = try VirtualTags.make(.logger(logger), chip: chip, readTime: readTime, console: .capturing())
         let emulator = ContactlessReaderEmulator(tag: made.tag)
-        let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: reader,
-                                                       atr: emulator.atr.bytes)
+        let channel: any APDUChannel = storageOnly
+            ? StorageOnlyReader(base: EmulatedReaderChannel(emulator)) : EmulatedReaderChannel(emulator)
+        let transport = try await ReaderTransport.open(channel: channel, readerName: reader, atr: emulator.atr.bytes)
+        #expect(transport.path == (storageOnly ? .storageCommands : ReaderProfile(readerName: reader).preferredPath))
         let outcome = try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
         let message = try logger.message(readTime: readTime)
         let direct = try LogInput.decode(message, options: LogInput.Options(), readTime: outcome.readTime,
@@ -73,6 +75,14 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
     @Test func type2LoggerReadsThroughACR122UDirectTransmit() async throws {
         let (outcome, direct) = try await readThroughReader(.generic16, chip: .ntag216, reader: "ACS ACR122U PICC Interface 00 00")
         #expect(outcome.log == direct)
+    }
+
+    @Test func readersWithOnlyReadBinaryStillReadLoggers() async throws {
+        for chip in [TagChip.ntag216, .st25dv64k] {
+            let (outcome, direct) = try await readThroughReader(.generic16Unix, chip: chip, reader: "Generic CL Reader 00 00",
+                                                                storageOnly: true)
+            #expect(outcome.log == direct)
+        }
     }
 
     @Test func removedMidReadIsExit74SayingHowFar() async throws {
@@ -98,6 +108,70 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         #expect(result.status == 0)
         #expect(result.out.contains("Verdict"))
         #expect(result.out.contains("in-process virtual tag"))
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("samples.csv").path))
+        for name in ["report.pdf", "report.html", "report.png", "samples.csv"] {
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.sorted() == ["report.html", "report.pdf", "report.png", "samples.csv"])
+    }
+}
+
+/// A reader that answers neither the Part 3 transparent session nor direct transmit.
+private struct StorageOnlyReader: APDUChannel {
+    let base: any APDUChannel
+
+    func transmit(_ apdu: Data, timeout: Duration) async throws -> Data {
+        if apdu.count >= 2, apdu[apdu.startIndex + 1] == 0xC2 || apdu[apdu.startIndex + 1] == 0x00 {
+            return Data([0x6D, 0x00])
+        }
+        return try await base.transmit(apdu, timeout: timeout)
+    }
+}
+
+@Suite struct EmulateSourceTests {
+    private func temporaryFile(_ data: Data, _ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-\(UUID().uuidString)-\(name)")
+        try data.write(to: url)
+        return url
+    }
+
+    @Test func servesAnNDEFMessageFileOnAnNTAG216ByDefault() async throws {
+        let message = try DemoLogger.generic16.message(readTime: Date(timeIntervalSince1970: 1_764_680_000)).encoded()
+        let file = try temporaryFile(message, "message.ndef")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let made = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        #expect(made.tag.chip == .ntag216)
+        let result = try await TagReader.read(from: made.tag)
+        #expect(result.ndefMessageBytes == message)
+    }
+
+    @Test func servesAFlipperDumpWithItsChipMemoryAndUID() async throws {
+        let original = try VirtualTags.make(.logger(.dtn1), chip: .st25dv64k, readTime: Date(), console: .capturing())
+        let dump = try await TagReader.dump(original.tag)
+        let file = try temporaryFile(Data(dump.flipperText().utf8), "logger.nfc")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let made = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        #expect(made.tag.chip == .st25dv64k)
+        #expect(made.tag.uid == original.tag.uid)
+        #expect(await made.tag.memory == original.tag.memory)
+    }
+
+    @Test func refusesAFileThatIsNeitherMessageNorDump() throws {
+        let file = try temporaryFile(Data("just some words\n".utf8), "notes.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: CommandError.self) {
+            _ = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        }
+        do {
+            _ = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        } catch let error as CommandError {
+            #expect(error.status == .dataError)
+        }
+    }
+
+    @Test func aLoggerTooLargeForTheChipIsAUsageError() {
+        #expect(throws: CommandError.self) {
+            _ = try VirtualTags.make(.logger(.dtn1), chip: .ntag213, readTime: Date(), console: .capturing())
+        }
     }
 }
