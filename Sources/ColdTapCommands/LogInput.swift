@@ -157,6 +157,9 @@ public enum LogInput {
             let log = try decode(message, options: makeDecodeOptions(options, dumpTime: nil, tagUID: nil))
             return Loaded(log: log, kind: .ndef, inputDescription: why, message: message)
         case .tag2, .tag5, .flipper:
+            if kind == .flipper && classifyText(content).0 != .flipper {
+                throw CommandError.data("\(name) is not a Flipper .nfc file (it does not start with 'Filetype: Flipper NFC device').")
+            }
             let hint: DumpHint
             switch (kind, options.input) {
             case (.tag2, .tag2): hint = .type2

@@ -5,7 +5,7 @@ import NFCTags
 /// `coldtap tag`: what a tag memory dump holds.
 public enum TagCommand: Command {
     public static let name = "tag"
-    public static let synopsis = "  coldtap tag FILE [--input auto|tag2|tag5] [--block-size N] [--json]   show what a tag memory dump holds (raw .bin or Flipper .nfc; - for stdin)"
+    public static let synopsis = "  coldtap tag FILE [--input auto|tag2|tag5] [--block-size N] [--json]   show what a tag memory dump holds (raw .bin, hex text or Flipper .nfc; - for stdin)"
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -29,7 +29,8 @@ public enum TagCommand: Command {
         default: throw CommandError.usage("--input takes auto, tag2 or tag5, not '\(input)'.")
         }
         let path = files[0]
-        let data = try TagDumpFile.read(path, console: console)
+        // Raw binary, Flipper text, or hex text of a raw dump (InputBytes tells them apart).
+        let data = try InputBytes.read(path, console: console, format: .auto)
         let dump: MemoryDump
         do {
             dump = try MemoryDump.parse(data, hint: hint)
@@ -46,21 +47,6 @@ public enum TagCommand: Command {
             console.print(TagDumpReport.json(result: result, dump: dump, path: path).serialized())
         } else {
             console.print(TagDumpReport.text(result: result, dump: dump, path: path))
-        }
-    }
-}
-
-/// Reads the bytes of a dump file (or standard input for `-`).
-enum TagDumpFile {
-    static func read(_ path: String, console: Console) throws -> Data {
-        if path == "-" { return console.readStandardInput() }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandError(.failure, "\(path) does not exist; give the path of a tag dump (.bin or .nfc).")
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandError(.failure, "\(path) cannot be read (\(error.localizedDescription)); check its permissions.")
         }
     }
 }

@@ -76,8 +76,8 @@ enum ByteChecks {
     /// Bit n of the first mask is byte n (< 64); bit n of the second is byte 64 + n.
     @inline(__always)
     static func isTokenByte(_ byte: UInt8) -> Bool {
-        byte < 0x40 ? (0x03FF_6CFA_0000_0000 as UInt64) >> UInt64(byte) & 1 != 0
-            : byte < 0x80 && (0x7FFF_FFFF_C7FF_FFFE as UInt64) >> UInt64(byte - 0x40) & 1 != 0
+        let mask: UInt64 = byte < 0x40 ? 0x03FF_6CFA_0000_0000 : byte < 0x80 ? 0x7FFF_FFFF_C7FF_FFFE : 0
+        return (mask &>> UInt64(byte & 0x3F)) & 1 != 0
     }
 
     /// Why `type` is not an RFC 2046 media type (`type/subtype`, optional `;` parameters), or nil.

@@ -10,8 +10,8 @@ enum StrictFastPath {
             let count = buffer.count
             guard count > 0, let start = buffer.baseAddress else { return nil }
             var records: [NDEFRecord] = []
-            records.reserveCapacity(MessageReader.countRecords(buffer))
-            var diagnostics = Diagnostics(mode: .strict)
+            // Room for the usual few records; more grow the array as usual.
+            records.reserveCapacity(4)
             let dataBase = data.startIndex
             var position = 0
             while position + 3 <= count {
@@ -54,9 +54,9 @@ enum StrictFastPath {
                     switch tnf {
                     case 1:
                         if typeLength == 1 && type[0] == UInt8(ascii: "T") {
-                            do { try TextRecord.check(payload, &diagnostics) } catch { return nil }
+                            guard TextRecord.isValid(payload) else { return nil }
                         } else if typeLength == 1 && type[0] == UInt8(ascii: "U") {
-                            do { try URIRecord.check(payload, &diagnostics) } catch { return nil }
+                            guard URIRecord.isValid(payload) else { return nil }
                         } else if ByteChecks.equals(type, "Sp") || ByteChecks.wellKnownTypeProblem(type) != nil {
                             return nil
                         }

@@ -128,7 +128,9 @@ final class Type5Engine {
             blockSize = layout.blockSize
             blockCount = layout.blockCount
         }
-        if let layout, let reported = blockCount, reported != layout.blockCount {
+        // A 1-byte count tops out at 256 blocks: larger chips are checked against the CC later.
+        if let layout, let reported = blockCount, reported != layout.blockCount,
+           !(reported == 256 && layout.blockCount > 256) {
             anomalies.append(TagAnomaly(offset: nil, message: "GET_SYSTEM_INFO reports \(reported) blocks; the \(identity.chip.displayName) datasheet says \(layout.blockCount)"))
         }
         let isST = identity.uid.map { $0.count == 8 && $0[$0.startIndex + 1] == 0x02 } ?? false
@@ -268,6 +270,22 @@ final class Type5Engine {
         multipleAllowed = options.strategy == .fewestRoundTrips && cc.supportsReadMultiple
             && transport.limits.carries(0x23)
         let ccLength = cc.bytes.count
+        if let count = blockCount, count == 256, cc.usesTwoByteBlockNumbers, ccLength + cc.dataAreaSize > count * size {
+            // GET_SYSTEM_INFO's 1-byte block count cannot say more than 256 (ST25DV16K/64K
+            // report 256 there); the E2 capability container gives the real size.
+            var corrected = (ccLength + cc.dataAreaSize + size - 1) / size
+            let uid = identity.uid.map { Array($0) } ?? []
+            let rechecked = Type5Layout.identify(uidDisplayOrder: uid, blockCount: corrected, blockSize: size)
+            if let checkedLayout = rechecked.type5Layout, checkedLayout.blockSize == size {
+                corrected = min(corrected, checkedLayout.blockCount)
+                identity.chip = rechecked
+                layout = checkedLayout
+                sectorBlocks = checkedLayout.sectorBlocks ?? sectorBlocks
+                configureMaxBlocks()
+            }
+            blockCount = corrected
+            anomalies.append(TagAnomaly(offset: nil, message: "GET_SYSTEM_INFO reports 256 blocks (the most its 1-byte count can say); the capability container's size is used: \(corrected) blocks"))
+        }
         var end = ccLength + cc.dataAreaSize
         if let blockCount {
             let memoryBytes = blockCount * size

@@ -127,7 +127,9 @@ public actor VirtualTag: TagTransport {
         .microseconds(airTimeMicroseconds) + hostLatency * commandCount
     }
 
+    /// Replaces the fault plan; command numbers keep counting from the commands already received.
     public func setFaults(_ plan: FaultPlan) { faults = plan }
+    /// Sets the host latency added per command to `modeledTime`.
     public func setHostLatency(_ latency: Duration) { hostLatency = latency }
 
     /// Puts the tag back in the field: clears the removal and numbers faults from the next command.

@@ -92,6 +92,12 @@ import Testing
         #expect(result.out.contains("Last:        2026-08-18T05:55:00Z"))
     }
 
+    @Test func forcedFlipperOnOtherContentExits65() async throws {
+        let result = await runColdTap(["decode", "-", "--input", "flipper"], stdin: Data("Page 0: 04 00".utf8))
+        #expect(result.status == 65)
+        #expect(result.err.contains("is not a Flipper .nfc file"))
+    }
+
     @Test func hexTextOfADumpDecodes() async throws {
         let files = try TemporaryFiles()
         defer { files.cleanUp() }

@@ -65,6 +65,19 @@ import Testing
         #expect((json["anomalies"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func proxmarkDumpShowsItsStoredVersion() async throws {
+        let layout = try #require(TagChip.nt3h2111.type2Layout)
+        var file = Data(layout.version) + Data([0, 0, 0, UInt8(layout.readablePages - 1)])
+        file += Data(repeating: 0, count: 44)
+        file += try TagImage.memory(for: .nt3h2111, ndefMessage: message)
+        let path = try temporaryFile(file, name: "hf-mfu-dump.bin")
+        let console = Console.capturing()
+        #expect(await ColdTap.main(["tag", path], console: console) == 0)
+        #expect(console.output.contains("Proxmark3 mfu binary, Type 2 (ISO 14443-A), 234 pages of 4 bytes"))
+        #expect(console.output.contains("Chip: NT3H2111 (NTAG I2C plus 1k) (GET_VERSION 00 04 04 05 02 02 13 03)"))
+        #expect(console.output.contains("1. Text (en): \"Logger 17\""))
+    }
+
     @Test func oddThingsAreShown() async throws {
         var image = Array(try TagImage.memory(for: .ntag216, ndefMessage: message, layout: .plain))
         let end = 16 + 2 + message.count
@@ -109,5 +122,11 @@ import Testing
         #expect(await ColdTap.main(["tag", "-"], console: stdin) == 0)
         #expect(stdin.output.contains("Type 5 (ISO 15693), 2048 blocks of 4 bytes"))
         #expect(stdin.output.contains("E2 40 00 01 00 00 04 00"))
+        // The same dump as hex text.
+        let hexText = image.map { String(format: "%02x", $0) }.joined(separator: " ")
+        let hexPath = try temporaryFile(Data(hexText.utf8), name: "dump.hex")
+        let hex = Console.capturing()
+        #expect(await ColdTap.main(["tag", hexPath, "--json"], console: hex) == 0)
+        #expect(hex.output.contains("\"bytes\": \"E240000100000400\""))
     }
 }

@@ -15,6 +15,22 @@ import Testing
         return (parsed, result, await tag.memory)
     }
 
+    @Test(arguments: LoggerImageFactory.kinds)
+    func everyKindFitsItsChip(kind: String) async throws {
+        let chip = try #require(LoggerImageFactory.chipName(kind: kind).flatMap(TagChip.init(rawValue:)))
+        // ICODE SLIX2 holds 312 bytes: about 150 generic16 samples.
+        let counts = ["cupltag": 200, "cupltag-rh": 200, "generic16": 200, "generic16-unix": 120, "dtn1": 4092]
+        let temperatures = LoggerImageFactory.demoTemperatures(count: counts[kind] ?? 0, excursionStart: 50, excursionLength: 8)
+        let message = try LoggerImageFactory.message(kind: kind, temperatures: temperatures, interval: 600,
+                                                     newestSampleTime: Self.read, readTime: Self.read)
+        let (parsed, _, _) = try await Self.readBack(message, chip: chip)
+        let log = try LoggerDecoder.decode(parsed, options: DecodeOptions(readTime: Self.read))
+        // T+RH keeps at most 188 pairs; 200 T-only readings are 100 pairs and all fit.
+        #expect(log.samples.count == (kind == "cupltag-rh" ? 188 : temperatures.count))
+        #expect(log.samples.last?.time == Self.read)
+        #expect((log.samples.compactMap(\.temperature).max() ?? 0) > 11)
+    }
+
     /// cupltag.md §1 worked example: the first 8 pages of the NT3H2111.
     @Test func cupltagWorkedExampleTagMemory() async throws {
         let message = try CuplExample.encoder.message(pairs: CuplExample.pairs, minutesElapsed: 4)

@@ -142,3 +142,34 @@ import Testing
         }
     }
 }
+
+extension DumpTests {
+    /// The layout a Flipper Zero (firmware 0.9x) writes for an NTAG: comments, signature,
+    /// counters and tearing flags before the pages, the failed-authentication line after them.
+    @Test func flipperFileInTheFirmwareLayout() async throws {
+        let memory = Array(try TagImage.memory(for: .ntag215, ndefMessage: helloMessage, uid: Data([0x04, 0x85, 0x92, 0x8A, 0xA0, 0x61, 0x81])))
+        var lines = [
+            "Filetype: Flipper NFC device", "Version: 4",
+            "# Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, NTAG/Ultralight, Mifare Classic, Mifare DESFire, SLIX, ST25TB",
+            "Device type: NTAG/Ultralight", "# UID is common for all formats", "UID: 04 85 92 8A A0 61 81",
+            "# ISO14443-3A specific data", "ATQA: 00 44", "SAK: 00", "# NTAG/Ultralight specific data",
+            "Data format version: 2", "NTAG/Ultralight type: NTAG215",
+            "Signature: 1B 84 EB 70 BD 4C BD 1B 1D E4 98 0B 18 58 BD 7C 72 85 B4 E4 7B 38 8E 96 CF 88 6B EE A3 43 AD 90",
+            "Mifare version: 00 04 04 02 01 00 11 03",
+            "Counter 0: 0", "Tearing 0: 00", "Counter 1: 0", "Tearing 1: 00", "Counter 2: 0", "Tearing 2: BD",
+            "Pages total: 135", "Pages read: 135",
+        ]
+        for page in 0..<135 {
+            lines.append("Page \(page): " + memory[(page * 4)..<(page * 4 + 4)].map { String(format: "%02X", $0) }.joined(separator: " "))
+        }
+        lines.append("Failed authentication attempts: 0")
+        let dump = try MemoryDump.parse(Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(dump.chip == .ntag215)
+        #expect(dump.uid == Data([0x04, 0x85, 0x92, 0x8A, 0xA0, 0x61, 0x81]))
+        #expect(dump.header.contains { $0.key == "Failed authentication attempts" && $0.value == "0" })
+        let result = try await TagReader.read(from: dump.transport())
+        #expect(result.chip == .ntag215)
+        #expect(result.ndefMessageBytes == helloMessage)
+        #expect(result.anomalies.isEmpty)
+    }
+}

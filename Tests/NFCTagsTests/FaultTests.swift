@@ -171,3 +171,38 @@ enum Type2Or5 {
         try await TagReader.write(message, to: tag)
     }
 }
+
+extension FaultTests {
+    @Test func resumeDataOfAnotherTagIsNotUsed() async throws {
+        let first = try VirtualTag.make(chip: .ntag216, ndefMessage: try fullMessage(.ntag216), faults: FaultPlan(removedAfterCommands: 4))
+        var partial: PartialRead?
+        do { _ = try await TagReader.read(from: first) } catch TagReadError.tagRemoved(let stop) { partial = stop.partial }
+        let resume = try #require(partial)
+        #expect(resume.byteCount > 0)
+        let otherMessage = TagImage.sampleMessage(totalBytes: 700)
+        let other = try VirtualTag.make(chip: .ntag216, ndefMessage: otherMessage, uid: Data([0x04, 1, 2, 3, 4, 5, 6]))
+        let result = try await TagReader.read(from: other, options: TagReadOptions(resume: resume))
+        #expect(result.ndefMessageBytes == otherMessage)
+    }
+}
+
+extension Type2Tests {
+    @Test func writeFlowsAroundReservedAreasAndLeavesThemAlone() async throws {
+        let layout = TLVLayout(controlTLVs: [.memoryControl(position: 40, size: 16)])
+        let tag = try VirtualTag.make(chip: .ntag215, ndefMessage: helloMessage, layout: layout)
+        let message = TagImage.sampleMessage(totalBytes: 300)
+        try await Type2Tag(transport: tag).writeNDEF(message)
+        let memory = Array(await tag.memory)
+        #expect(memory[40..<56].allSatisfy { $0 == 0x5A })
+        let result = try await TagReader.read(from: tag)
+        #expect(result.ndefMessageBytes == message)
+        #expect(result.tlvs.map(\.kind) == [.memoryControl, .ndef])
+        // An empty message is an NDEF TLV of length 0 followed by the terminator.
+        try await Type2Tag(transport: tag).writeNDEF(Data())
+        let empty = try await TagReader.read(from: tag, options: TagReadOptions(scope: .wholeDataArea))
+        #expect(empty.ndefMessageBytes == Data())
+        #expect(empty.tlvs.map(\.kind) == [.memoryControl, .ndef, .terminator])
+        // The old message's bytes after the terminator are reported.
+        #expect(empty.anomalies.contains { $0.message.contains("after the Terminator TLV") })
+    }
+}

@@ -227,3 +227,32 @@ extension Type5Tests {
         #expect(await tag.commandCount < 66)
     }
 }
+
+/// A reader in front of a virtual ST25DV64K whose GET_SYSTEM_INFO answer carries the
+/// 1-byte block count 0xFF (256 blocks), as ST25DV16K/64K report it.
+struct OneByteCountTransport: TagTransport {
+    let inner: VirtualTag
+    var technology: TagTechnology { inner.technology }
+    var limits: LinkLimits { inner.limits }
+    var uid: Data? { inner.uid }
+
+    func send(_ command: Data, timeout: Duration) async throws -> Data {
+        let answer = Array(try await inner.send(command, timeout: timeout))
+        guard command.count >= 2, Array(command)[1] == 0x2B, answer.count == 16 else { return Data(answer) }
+        // flags, info flags without 0x10, UID, DSFID, AFI, count − 1 = 0xFF, block size − 1, IC ref.
+        return Data([answer[0], answer[1] & ~0x10] + answer[2..<12] + [0xFF, answer[14], answer[15]])
+    }
+}
+
+extension Type5Tests {
+    @Test func oneByteBlockCountIsCorrectedByTheCC() async throws {
+        let message = try fullMessage(.st25dv64k)
+        let tag = try VirtualTag.make(chip: .st25dv64k, ndefMessage: message)
+        let result = try await TagReader.read(from: OneByteCountTransport(inner: tag))
+        #expect(result.systemInfo?.blockCount == 256)
+        #expect(result.chip == .st25dv64k)
+        #expect(result.ndefMessageBytes == message)
+        #expect(result.anomalies.count == 1)
+        #expect(result.anomalies.first?.message.contains("2048 blocks") == true)
+    }
+}
