@@ -51,8 +51,13 @@ start_pcscd() {
         >"$WORK/pcscd.log" 2>&1 &
     PCSCD_PID=$!
     export PCSCLITE_CSOCK_NAME="/proc/$PCSCD_PID/root/run/pcscd/pcscd.comm"
+    # Ready when its socket exists and vpcd listens on 35963 (0x8C7B) in its namespace; never
+    # probe that port by connecting: vpcd takes any connection for a card.
     for _ in $(seq 50); do
-        [ -S "$PCSCLITE_CSOCK_NAME" ] && return 0
+        if [ -S "$PCSCLITE_CSOCK_NAME" ] && awk '$2 ~ /:8C7B$/ && $4 == "0A" { found = 1 } END { exit !found }' \
+                "/proc/$PCSCD_PID/net/tcp" "/proc/$PCSCD_PID/net/tcp6" 2>/dev/null; then
+            return 0
+        fi
         kill -0 "$PCSCD_PID" 2>/dev/null || break
         sleep 0.1
     done

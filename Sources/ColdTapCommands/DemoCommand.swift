@@ -113,9 +113,11 @@ enum DemoPath: Equatable {
         return states.first?.cardPresent == false
     }
 
-    static func listening(port: UInt16) -> Bool {
+    /// True when a TCP socket listens on `port` in the network namespace of `process`
+    /// (`self` = this process).
+    static func listening(port: UInt16, process: String = "self") -> Bool {
         let hexPort = String(format: ":%04X", port)
-        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        for table in ["/proc/\(process)/net/tcp", "/proc/\(process)/net/tcp6"] {
             guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
@@ -184,8 +186,11 @@ final class PrivatePCSCD: @unchecked Sendable {
             stack.stop()
             throw CommandError(.unavailable, "pcscd did not start; run '\(pcscdPath) --foreground --debug' to see why.")
         }
-        // vpcd listens a moment after pcscd's socket appears.
-        usleep(200_000)
+        // vpcd listens a moment after pcscd's socket appears; its port is visible in pcscd's namespace.
+        guard waitFor({ DemoPath.listening(port: DemoPath.vpcdPort, process: String(daemon.processIdentifier)) }) else {
+            stack.stop()
+            throw CommandError(.unavailable, "pcscd started without vpcd listening on port \(DemoPath.vpcdPort); check /etc/reader.conf.d/vpcd.")
+        }
         do { try card.run() } catch {
             stack.stop()
             throw CommandError(.unavailable, "the virtual card could not be started: \(error.localizedDescription).")
