@@ -46,7 +46,7 @@ enum ReaderSupport {
             status = try await context.waitForCard(reader: reader, timeout: timeout) { ContactlessATR($0.atr) != nil }
         } catch PCSCError.timeout {
             let seconds = timeout.map { " within \(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) s" } ?? ""
-            var message = "no tag was presented to \(names.joined(separator: " or "))\(seconds); hold the logger flat on the reader and try again"
+            var message = "no tag was presented to \(names.joined(separator: " or "))\(seconds); hold the tag flat on the reader and try again"
             let others = (try? context.status(of: names))?.filter { $0.cardPresent } ?? []
             if let other = others.first {
                 message += "; the card on \(other.name) is not an NFC Forum Type 2 or Type 5 tag (ATR \(other.atr.upperHex))"
@@ -85,7 +85,7 @@ enum ReaderSupport {
         case .unknownReader(let name, let available):
             return CommandError(.unavailable, "no reader matches '\(name)'; connected readers: \(available.joined(separator: ", ")).")
         case .timeout, .noCard:
-            return CommandError(.unavailable, "there is no tag on the reader; hold the logger flat on the reader and try again.")
+            return CommandError(.unavailable, "there is no tag on the reader; hold the tag flat on the reader and try again.")
         case .cardRemoved:
             return CommandError(.ioError, "the tag left the reader; hold it still on the reader and try again.")
         case .unavailable(let detail):
