@@ -246,7 +246,7 @@ final class StopOnSignal: @unchecked Sendable {
             guard sources.isEmpty else { return }
             for signalNumber in [SIGINT, SIGTERM] {
                 signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: DispatchQueue(label: "coldtap.signals"))
                 source.setEventHandler { [self] in
                     let pending = lock.withLock { Array(stacks.values) }
                     pending.forEach { $0.stop() }
