@@ -182,6 +182,7 @@ final class PrivatePCSCD: @unchecked Sendable {
         card.standardOutput = FileHandle.nullDevice
         card.standardError = FileHandle.nullDevice
         let stack = PrivatePCSCD(daemon: daemon, card: card)
+        StopOnSignal.shared.register(stack)
         guard waitFor({ FileManager.default.fileExists(atPath: socket) || !daemon.isRunning }), daemon.isRunning else {
             stack.stop()
             throw CommandError(.unavailable, "pcscd did not start; run '\(pcscdPath) --foreground --debug' to see why.")
@@ -195,7 +196,6 @@ final class PrivatePCSCD: @unchecked Sendable {
             stack.stop()
             throw CommandError(.unavailable, "the virtual card could not be started: \(error.localizedDescription).")
         }
-        StopOnSignal.shared.register(stack)
         return stack
     }
 
