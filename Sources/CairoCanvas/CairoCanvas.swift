@@ -63,6 +63,9 @@ public final class CairoCanvas: Canvas {
         self.kind = .image
         self.cjkFamily = cjkFamily
         cairo_scale(context, scale, scale)
+        // Cairo's fast antialiasing (4 × 4 samples per pixel): for dense curves several times
+        // quicker than the default rasterizer, and still smooth at chart line widths.
+        cairo_set_antialias(context, CAIRO_ANTIALIAS_FAST)
     }
 
     /// A one-page PDF canvas of `width` × `height` points (A4 is 595.28 × 841.89) written to `url`.
@@ -160,11 +163,23 @@ public final class CairoCanvas: Canvas {
     /// - Throws: `CairoCanvasError.write` when the file cannot be written or this is a PDF canvas.
     public func writePNG(to url: URL) throws {
         guard kind == .image else { throw CairoCanvasError.write(path: url.path, reason: "not an image canvas") }
-        cairo_surface_flush(surface)
-        let status = cairo_surface_write_to_png(surface, url.path)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw CairoCanvasError.write(path: url.path, reason: CairoCanvas.statusText(status))
+        let png = try pngData()
+        do {
+            try png.write(to: url)
+        } catch {
+            throw CairoCanvasError.write(path: url.path, reason: "\(error)")
         }
+    }
+
+    /// The image as PNG bytes (image canvases).
+    /// - Throws: `CairoCanvasError.surface` for a PDF canvas or when compression fails.
+    public func pngData() throws -> Data {
+        guard kind == .image else { throw CairoCanvasError.surface("not an image canvas") }
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { throw CairoCanvasError.surface("no image data") }
+        return try PNGEncoder.encode(data: data, width: Int(cairo_image_surface_get_width(surface)),
+                                     height: Int(cairo_image_surface_get_height(surface)),
+                                     stride: Int(cairo_image_surface_get_stride(surface)))
     }
 
     /// Completes the PDF file (PDF canvases); nothing can be drawn afterwards.

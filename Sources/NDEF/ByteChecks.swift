@@ -161,17 +161,3 @@ enum ByteChecks {
         return true
     }
 }
-
-extension Data {
-    /// Lower-case hex, two digits per byte, no separators.
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(count * 2)
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-}

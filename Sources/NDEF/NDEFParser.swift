@@ -11,7 +11,9 @@ public enum NDEFParsingMode: Sendable {
 /// The result of a parse: the records and what the lenient parser recovered from (always
 /// empty in strict mode).
 public struct NDEFParseResult: Sendable, Equatable {
+    /// The records read (chunked records joined into one).
     public var message: NDEFMessage
+    /// What lenient parsing recovered from, in input order (offsets from the input start).
     public var warnings: [NDEFWarning]
 
     public init(message: NDEFMessage, warnings: [NDEFWarning]) {

@@ -86,10 +86,9 @@ extension ChartModel {
         // The curve.
         let columnWidth = 1 / max(spec.pixelDensity, 0.01)
         // Snap x to device pixel column centres and y to the 1/256 grid renderers use inside
-        // (Cairo's fixed point), drop repeated points, reduce each continuous stretch per
-        // column, then split at the limits. Within a column all points share one x, so the
-        // kept points cover the same vertical span as all points, and with butt caps and
-        // bevel joins (see ChartRenderer) each colour's pixels are exactly the same.
+        // (Cairo's fixed point), drop repeated points, reduce each continuous stretch with M4
+        // (see `M4.pieces`), then split at the limits. With butt caps and bevel joins (see
+        // ChartRenderer) each colour's pixels are exactly those of drawing every sample.
         let (ranges, dataGaps) = CurveSplitter.segments(series)
         // Split in canvas space on -y (so "above" stays "greater than").
         let upperW = spec.upperLimit.map { -grid(yScale.position($0)) }
@@ -106,12 +105,14 @@ extension ChartModel {
                 xs.append(x)
                 ws.append(w)
             }
-            if spec.downsample { (xs, ws) = M4.reduce(xs: xs, values: ws) }
-            for run in CurveSplitter.splitRun(xs: xs, values: ws, lower: lowerW, upper: upperW) {
-                var points = [ChartPoint]()
-                points.reserveCapacity(run.times.count)
-                for i in 0..<run.times.count { points.append(ChartPoint(x: run.times[i], y: -run.values[i])) }
-                lines.append(LineMark(style: run.style, points: points))
+            let pieces = spec.downsample ? M4.pieces(xs: xs, values: ws) : [(xs, ws)]
+            for piece in pieces {
+                for run in CurveSplitter.splitRun(xs: piece.xs, values: piece.values, lower: lowerW, upper: upperW) {
+                    var points = [ChartPoint]()
+                    points.reserveCapacity(run.times.count)
+                    for i in 0..<run.times.count { points.append(ChartPoint(x: run.times[i], y: -run.values[i])) }
+                    lines.append(LineMark(style: run.style, points: points))
+                }
             }
         }
         func clipX(_ x: Double) -> Double { max(plot.minX, min(plot.maxX, x)) }

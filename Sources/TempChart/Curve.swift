@@ -166,12 +166,13 @@ public enum CurveSplitter {
     }
 }
 
-/// M4 downsampling (Jugel et al., VLDB 2014): per pixel column keep the first, last,
-/// minimum and maximum point, in time order — here also the second and the second-to-last
-/// point, so the line leaves and enters each column in the same direction as the full
-/// polyline and its joins are drawn the same. With x snapped to column centres the kept
-/// points cover exactly the pixels all points cover, so the picture is the same while the
-/// drawing cost follows the width, not the sample count.
+/// M4 downsampling (Jugel et al., VLDB 2014) for drawing: per pixel column only the first,
+/// last, minimum and maximum matter. With x snapped to column centres, the stroke of the
+/// polyline through all points (butt caps, bevel joins) is, column by column, one vertical
+/// bar from the minimum to the maximum, the segments between columns, and the joins where
+/// the line enters and leaves a column. `pieces` draws exactly that geometry with a few
+/// sub-paths per column, so the picture is pixel-identical while the drawing cost follows
+/// the width, not the sample count.
 public enum M4 {
     /// The canvas x of the centre of the column holding `x`.
     @inline(__always)
@@ -179,41 +180,56 @@ public enum M4 {
         origin + ((x - origin) / columnWidth).rounded(.down) * columnWidth + columnWidth / 2
     }
 
-    /// Keeps at most six points per column (first, second, min, max, second-to-last, last,
-    /// in time order) of a polyline whose x are already snapped to column centres (equal x =
-    /// same column).
-    public static func reduce(xs: [Double], values: [Double]) -> (xs: [Double], values: [Double]) {
+    /// Length of the stubs that carry the direction in which the line enters and leaves a
+    /// column: one unit of the 1/256 grid the points lie on (Cairo's fixed point).
+    public static let stub = 1.0 / 256
+
+    /// Sub-paths with the same stroke as the polyline through (`xs`, `values`), whose x are
+    /// snapped to column centres (equal x = same column) and whose consecutive points differ.
+    /// Per column with several points: a bar from min to max; between columns: the
+    /// connecting segments, starting and ending with a `stub`-long piece in the direction
+    /// the full polyline leaves and enters the column, so the joins are drawn the same.
+    public static func pieces(xs: [Double], values: [Double]) -> [(xs: [Double], values: [Double])] {
         let count = min(xs.count, values.count)
-        guard count > 0 else { return ([], []) }
-        var outX = [Double](), outV = [Double]()
-        outX.reserveCapacity(min(count, 4096))
-        outV.reserveCapacity(min(count, 4096))
+        guard count > 0 else { return [] }
+        var result: [(xs: [Double], values: [Double])] = []
+        var chainX: [Double] = [], chainV: [Double] = []
+        func emitChain() {
+            if chainX.count >= 2 { result.append((chainX, chainV)) }
+            chainX = []
+            chainV = []
+        }
         var start = 0
-        var minIndex = 0, maxIndex = 0
-        var minValue = values[0], maxValue = values[0]
-        func emit(_ last: Int) {
-            let a = min(minIndex, maxIndex), b = max(minIndex, maxIndex)
-            var previous = -1
-            let second = min(start + 1, last), beforeLast = max(last - 1, start)
-            for index in [start, second, a, b, beforeLast, last].sorted() where index != previous {
-                outX.append(xs[index])
-                outV.append(values[index])
-                previous = index
+        while start < count {
+            var end = start + 1
+            var low = values[start], high = values[start]
+            while end < count, xs[end] == xs[start] {
+                low = min(low, values[end])
+                high = max(high, values[end])
+                end += 1
             }
-        }
-        for index in 1..<max(1, count) {
-            let v = values[index]
-            if xs[index] != xs[start] {
-                emit(index - 1)
-                start = index
-                minIndex = index; maxIndex = index
-                minValue = v; maxValue = v
+            let x = xs[start]
+            if end - start == 1 {
+                chainX.append(x)
+                chainV.append(values[start])
             } else {
-                if v < minValue { minValue = v; minIndex = index }
-                if v > maxValue { maxValue = v; maxIndex = index }
+                // Entering: the connecting line ends at the first point plus a stub towards the second.
+                let first = values[start], second = values[start + 1]
+                if !chainX.isEmpty {
+                    chainX += [x, x]
+                    chainV += [first, first + (second > first ? stub : -stub)]
+                }
+                emitChain()
+                result.append(([x, x], [low, high]))
+                // Leaving: the next connecting line starts with a stub from the second-to-last point's side.
+                let last = values[end - 1], beforeLast = values[end - 2]
+                chainX = [x, x]
+                chainV = [last - (last > beforeLast ? stub : -stub), last]
             }
+            start = end
         }
-        emit(count - 1)
-        return (outX, outV)
+        // A stretch of one sample is drawn as a dot.
+        if result.isEmpty && chainX.count == 1 { result.append((chainX, chainV)) } else { emitChain() }
+        return result
     }
 }

@@ -104,6 +104,29 @@ private func curvePixels(_ model: ChartModel, width: Int, height: Int, scale: Do
         #expect(walk < 200_000)
     }
 
+    @Test func pngRoundTripsThroughLibpng() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Opaque: written as RGB, read back (by Cairo's libpng reader) pixel for pixel.
+        let opaque = try CairoCanvas(pixelWidth: 640, height: 320)
+        ChartRenderer.draw(fridgeModel(width: 640, height: 320), on: opaque)
+        let url = directory.appendingPathComponent("opaque.png")
+        try opaque.writePNG(to: url)
+        let read = try CairoCanvas.readPNG(url)
+        #expect(read.width == 640 && read.height == 320)
+        #expect(read.pixels == opaque.pixels())
+        // Translucent: RGBA with straight alpha.
+        let clear = try CairoCanvas(pixelWidth: 50, height: 20)
+        clear.fill(.rect(ChartRect(x: 10, y: 0, width: 20, height: 20)), color: ChartColor(hex: 0x336699, alpha: 0.5))
+        let clearURL = directory.appendingPathComponent("clear.png")
+        try clear.writePNG(to: clearURL)
+        let clearRead = try CairoCanvas.readPNG(clearURL)
+        #expect(clearRead.pixels[0] == 0)
+        let middle = clearRead.pixels[10 * 50 + 20]
+        #expect(middle >> 24 == 128 || middle >> 24 == 127)
+        #expect(abs(Int(middle >> 16 & 0xFF) - 0x33) <= 2 && abs(Int(middle & 0xFF) - 0x99) <= 2)
+    }
+
     @Test func pngAndPdfAreWritten() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
