@@ -1,6 +1,9 @@
 #if canImport(CCairo)
 import CCairo
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TempChart
 
 /// Errors from Cairo output.
@@ -164,10 +167,13 @@ public final class CairoCanvas: Canvas {
     public func writePNG(to url: URL) throws {
         guard kind == .image else { throw CairoCanvasError.write(path: url.path, reason: "not an image canvas") }
         let png = try pngData()
-        do {
-            try png.write(to: url)
-        } catch {
-            throw CairoCanvasError.write(path: url.path, reason: "\(error)")
+        // Plain POSIX writes: measurably quicker than Data.write for files written often.
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw CairoCanvasError.write(path: url.path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        let written = png.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        guard written == png.count else {
+            throw CairoCanvasError.write(path: url.path, reason: String(cString: strerror(errno)))
         }
     }
 

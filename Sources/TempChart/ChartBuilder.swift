@@ -66,7 +66,7 @@ extension ChartModel {
                                           formatter: formatter)
 
         // Band and rules (rules on the same 1/256 grid as the curve, so crossings sit on them).
-        @inline(__always) func grid(_ v: Double) -> Double { (v * 256).rounded() / 256 }
+        func grid(_ v: Double) -> Double { M4.grid(v) }
         var band: BandMark? = nil
         if spec.lowerLimit != nil || spec.upperLimit != nil {
             let topY = spec.upperLimit.map { max(plot.minY, min(plot.maxY, yScale.position($0))) } ?? plot.minY
@@ -95,17 +95,22 @@ extension ChartModel {
         let lowerW = spec.lowerLimit.map { -grid(yScale.position($0)) }
         var lines: [LineMark] = []
         for range in ranges {
-            var xs = [Double](), ws = [Double]()
-            xs.reserveCapacity(range.count)
-            ws.reserveCapacity(range.count)
-            for index in range {
-                let x = M4.snap(xScale.position(series.times[index]), origin: 0, columnWidth: columnWidth)
-                let w = -grid(yScale.position(series.values[index]))
-                if let lastX = xs.last, let lastW = ws.last, lastX == x, lastW == w { continue }
-                xs.append(x)
-                ws.append(w)
+            let pieces: [(xs: [Double], values: [Double])]
+            if spec.downsample {
+                pieces = M4.pieces(times: series.times, values: series.values, range: range, x: xScale, y: yScale,
+                                   columnWidth: columnWidth)
+            } else {
+                // Every sample, for checking M4 against: the same snapping, grid and repeats rule.
+                var xs = [Double](), ws = [Double]()
+                for index in range {
+                    let x = M4.snap(xScale.position(series.times[index]), origin: 0, columnWidth: columnWidth)
+                    let w = -grid(yScale.position(series.values[index]))
+                    if let lastX = xs.last, let lastW = ws.last, lastX == x, lastW == w { continue }
+                    xs.append(x)
+                    ws.append(w)
+                }
+                pieces = [(xs, ws)]
             }
-            let pieces = spec.downsample ? M4.pieces(xs: xs, values: ws) : [(xs, ws)]
             for piece in pieces {
                 for run in CurveSplitter.splitRun(xs: piece.xs, values: piece.values, lower: lowerW, upper: upperW) {
                     var points = [ChartPoint]()

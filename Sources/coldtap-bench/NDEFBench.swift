@@ -58,9 +58,11 @@ func medianSeconds(minimumSeconds: Double = 2, minimumRuns: Int = 7, _ body: () 
 /// A number of what the parse produced, so that none of it is dead code.
 @inline(__always)
 func consume(_ message: NDEFMessage) -> Int {
-    var sum = message.records.count
-    for record in message.records {
-        sum &+= record.payload.count &+ record.type.count &+ Int(record.tnf.rawValue)
+    let records = message.records
+    var sum = records.count
+    // Indices rather than `for record in`, which would copy (retain and release) each record.
+    for index in records.indices {
+        sum &+= records[index].payload.count &+ records[index].type.count &+ Int(records[index].tnf.rawValue)
     }
     return sum
 }
