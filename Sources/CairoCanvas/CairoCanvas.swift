@@ -1,6 +1,9 @@
 #if canImport(CCairo)
 import CCairo
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TempChart
 
 /// Errors from Cairo output.
@@ -63,6 +66,9 @@ public final class CairoCanvas: Canvas {
         self.kind = .image
         self.cjkFamily = cjkFamily
         cairo_scale(context, scale, scale)
+        // Cairo's fast antialiasing (4 × 4 samples per pixel): for dense curves several times
+        // quicker than the default rasterizer, and still smooth at chart line widths.
+        cairo_set_antialias(context, CAIRO_ANTIALIAS_FAST)
     }
 
     /// A one-page PDF canvas of `width` × `height` points (A4 is 595.28 × 841.89) written to `url`.
@@ -160,11 +166,26 @@ public final class CairoCanvas: Canvas {
     /// - Throws: `CairoCanvasError.write` when the file cannot be written or this is a PDF canvas.
     public func writePNG(to url: URL) throws {
         guard kind == .image else { throw CairoCanvasError.write(path: url.path, reason: "not an image canvas") }
-        cairo_surface_flush(surface)
-        let status = cairo_surface_write_to_png(surface, url.path)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw CairoCanvasError.write(path: url.path, reason: CairoCanvas.statusText(status))
+        let png = try pngData()
+        // Plain POSIX writes: measurably quicker than Data.write for files written often.
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw CairoCanvasError.write(path: url.path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        let written = png.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        guard written == png.count else {
+            throw CairoCanvasError.write(path: url.path, reason: String(cString: strerror(errno)))
         }
+    }
+
+    /// The image as PNG bytes (image canvases).
+    /// - Throws: `CairoCanvasError.surface` for a PDF canvas or when compression fails.
+    public func pngData() throws -> Data {
+        guard kind == .image else { throw CairoCanvasError.surface("not an image canvas") }
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { throw CairoCanvasError.surface("no image data") }
+        return try PNGEncoder.encode(data: data, width: Int(cairo_image_surface_get_width(surface)),
+                                     height: Int(cairo_image_surface_get_height(surface)),
+                                     stride: Int(cairo_image_surface_get_stride(surface)))
     }
 
     /// Completes the PDF file (PDF canvases); nothing can be drawn afterwards.
@@ -196,6 +217,37 @@ public final class CairoCanvas: Canvas {
             }
         }
         return result
+    }
+
+    /// Reads a PNG file into straight-alpha 0xAARRGGBB pixels, row by row.
+    /// - Throws: `CairoCanvasError.surface` when the file cannot be read or decoded.
+    public static func readPNG(_ url: URL) throws -> (width: Int, height: Int, pixels: [UInt32]) {
+        guard let surface = cairo_image_surface_create_from_png(url.path) else {
+            throw CairoCanvasError.surface("cannot read \(url.path)")
+        }
+        defer { cairo_surface_destroy(surface) }
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw CairoCanvasError.surface("cannot read \(url.path): \(statusText(status))")
+        }
+        let w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return (w, h, []) }
+        var pixels = [UInt32](repeating: 0, count: w * h)
+        for row in 0..<h {
+            let rowPointer = UnsafeRawPointer(data + row * stride)
+            for column in 0..<w {
+                let premultiplied = rowPointer.load(fromByteOffset: column * 4, as: UInt32.self)
+                let alpha = premultiplied >> 24
+                if alpha == 0xFF || alpha == 0 {
+                    pixels[row * w + column] = premultiplied
+                } else {
+                    func channel(_ shift: UInt32) -> UInt32 { min(255, ((premultiplied >> shift) & 0xFF) * 255 / alpha) }
+                    pixels[row * w + column] = alpha << 24 | channel(16) << 16 | channel(8) << 8 | channel(0)
+                }
+            }
+        }
+        return (w, h, pixels)
     }
 
     /// Bitmap size in pixels (image canvases).

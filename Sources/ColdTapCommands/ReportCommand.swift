@@ -6,7 +6,7 @@ import LoggerFormats
 /// verdict, statistics and excursions.
 public enum ReportCommand: Command {
     public static let name = "report"
-    public static let synopsis = "  coldtap report FILE [--profile NAME|profile.json] [--tz ZONE] [--json] [--input auto|tag2|tag5|ndef|url|hex|flipper] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S]"
+    public static let synopsis = "  coldtap report FILE [--profile NAME|profile.json] [--tz ZONE] [--json] [--input auto|tag2|tag5|ndef|url|hex|flipper] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S]\n                 [--out DIR] [--png] [--pdf] [--svg] [--html] [--csv] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
 
     /// Everything `coldtap report` takes from its command line.
     public struct Options: Sendable {
@@ -37,15 +37,21 @@ public enum ReportCommand: Command {
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
+        let artifacts = try ReportArtifacts.parseOptions(&arguments)
         let options = try parseOptions(&arguments)
         try arguments.finish()
-        let loaded = try LogInput.load(path: options.path, options: options.input, console: console)
+        let loaded = try await LogInput.load(path: options.path, options: options.input, console: console)
         let assessment = Assessor.assess(loaded.log, profile: options.profile, timeZone: options.timeZone)
         if options.json {
             console.print(json(log: LogExport.json(loaded.log), assessment: assessment).serialized())
         } else {
             console.print(text(loaded.log, assessment: assessment, input: loaded.inputDescription,
                                colour: console.outputIsTerminal))
+            ReportArtifacts.drawTerminalChart(log: loaded.log, assessment: assessment, console: console)
+        }
+        if artifacts.writesFiles {
+            try ReportArtifacts.write(log: loaded.log, assessment: assessment, inputName: options.path, options: artifacts,
+                                      console: console, pathsToStandardError: options.json)
         }
     }
 

@@ -33,7 +33,8 @@ extension ChartModel {
             dataHigh = max(dataHigh, limit)
         }
         // Vertical layout first (the padding and the tick count depend on the plot height).
-        let top = fontSize * 0.8 + (spec.title == nil ? 0 : lineHeight * 1.6)
+        // Room for the "°C" axis title above the plot (and the chart title).
+        let top = fontSize * 1.6 + (spec.title == nil ? 0 : lineHeight * 1.4)
         let bottom = 6 + lineHeight * 2 + lineHeight * 1.3 + 6
         let plotHeight = max(10, frame.height - top - bottom)
         let span = max(dataHigh - dataLow, 1)
@@ -64,7 +65,8 @@ extension ChartModel {
         let xTicks = ChartModel.timeTicks(start: start, end: end, scale: xScale, plot: plot, fontSize: fontSize,
                                           formatter: formatter)
 
-        // Band and rules.
+        // Band and rules (rules on the same 1/256 grid as the curve, so crossings sit on them).
+        func grid(_ v: Double) -> Double { M4.grid(v) }
         var band: BandMark? = nil
         if spec.lowerLimit != nil || spec.upperLimit != nil {
             let topY = spec.upperLimit.map { max(plot.minY, min(plot.maxY, yScale.position($0))) } ?? plot.minY
@@ -73,32 +75,49 @@ extension ChartModel {
         }
         var rules: [RuleMark] = []
         if let upper = spec.upperLimit {
-            rules.append(RuleMark(kind: .upper, value: upper, y: yScale.position(upper),
+            rules.append(RuleMark(kind: .upper, value: upper, y: grid(yScale.position(upper)),
                                   label: "\(strings.upperLimit) \(formatter.temperature(upper))"))
         }
         if let lower = spec.lowerLimit {
-            rules.append(RuleMark(kind: .lower, value: lower, y: yScale.position(lower),
+            rules.append(RuleMark(kind: .lower, value: lower, y: grid(yScale.position(lower)),
                                   label: "\(strings.lowerLimit) \(formatter.temperature(lower))"))
         }
 
         // The curve.
         let columnWidth = 1 / max(spec.pixelDensity, 0.01)
-        // Snap to pixel columns, reduce each continuous stretch with M4, then split the reduced
-        // polyline at the limits: within a column the kept points cover the same vertical span
-        // as all points, so each colour's pixels are unchanged.
+        // Snap x to device pixel column centres and y to the 1/256 grid renderers use inside
+        // (Cairo's fixed point), drop repeated points, reduce each continuous stretch with M4
+        // (see `M4.pieces`), then split at the limits. With butt caps and bevel joins (see
+        // ChartRenderer) each colour's pixels are exactly those of drawing every sample.
         let (ranges, dataGaps) = CurveSplitter.segments(series)
+        // Split in canvas space on -y (so "above" stays "greater than").
+        let upperW = spec.upperLimit.map { -grid(yScale.position($0)) }
+        let lowerW = spec.lowerLimit.map { -grid(yScale.position($0)) }
         var lines: [LineMark] = []
         for range in ranges {
-            var xs = M4.snappedPositions(series.times[range], x: xScale, columnWidth: columnWidth)
-            var values = Array(series.values[range])
-            if spec.downsample { (xs, values) = M4.reduce(xs: xs, values: values) }
-            for run in CurveSplitter.splitRun(xs: xs, values: values, lower: spec.lowerLimit, upper: spec.upperLimit) {
-                var points = [ChartPoint]()
-                points.reserveCapacity(run.times.count)
-                for i in 0..<run.times.count {
-                    points.append(ChartPoint(x: run.times[i], y: yScale.position(run.values[i])))
+            let pieces: [(xs: [Double], values: [Double])]
+            if spec.downsample {
+                pieces = M4.pieces(times: series.times, values: series.values, range: range, x: xScale, y: yScale,
+                                   columnWidth: columnWidth)
+            } else {
+                // Every sample, for checking M4 against: the same snapping, grid and repeats rule.
+                var xs = [Double](), ws = [Double]()
+                for index in range {
+                    let x = M4.snap(xScale.position(series.times[index]), origin: 0, columnWidth: columnWidth)
+                    let w = -grid(yScale.position(series.values[index]))
+                    if let lastX = xs.last, let lastW = ws.last, lastX == x, lastW == w { continue }
+                    xs.append(x)
+                    ws.append(w)
                 }
-                lines.append(LineMark(style: run.style, points: points))
+                pieces = [(xs, ws)]
+            }
+            for piece in pieces {
+                for run in CurveSplitter.splitRun(xs: piece.xs, values: piece.values, lower: lowerW, upper: upperW) {
+                    var points = [ChartPoint]()
+                    points.reserveCapacity(run.times.count)
+                    for i in 0..<run.times.count { points.append(ChartPoint(x: run.times[i], y: -run.values[i])) }
+                    lines.append(LineMark(style: run.style, points: points))
+                }
             }
         }
         func clipX(_ x: Double) -> Double { max(plot.minX, min(plot.maxX, x)) }

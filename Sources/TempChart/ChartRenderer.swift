@@ -121,7 +121,9 @@ public enum ChartRenderer {
 
     /// Strokes only the curve (both styles), the part M4 must keep pixel-identical.
     public static func drawCurve(_ model: ChartModel, on canvas: any Canvas) {
-        let style = StrokeStyle(width: model.curveWidth, join: .round, cap: .round)
+        // Butt caps and bevel joins: straight-edged geometry whose union does not depend on
+        // how many vertices lie on a vertical run, which keeps M4 output pixel-identical.
+        let style = StrokeStyle(width: model.curveWidth, join: .bevel, cap: .butt)
         for pass in [CurveStyle.normal, .beyond] {
             let color = pass == .normal ? model.theme.curve : model.theme.beyond
             var path = ChartPath()

@@ -19,13 +19,19 @@ public struct ChartSeries: Sendable, Equatable {
 
     /// The samples of a log; samples that are not `isValid` become NaN (gaps).
     public init(log: TemperatureLog) {
-        var times = [Double]()
-        var values = [Double]()
-        times.reserveCapacity(log.samples.count)
-        values.reserveCapacity(log.samples.count)
-        for sample in log.samples {
-            times.append(sample.time.timeIntervalSince1970)
-            values.append(sample.isValid ? (sample.temperature ?? .nan) : .nan)
+        let count = log.samples.count
+        var times = [Double](repeating: 0, count: count)
+        var values = [Double](repeating: .nan, count: count)
+        // Reads the samples in place (no copies of each sample and its flags array).
+        log.samples.withUnsafeBufferPointer { samples in
+            times.withUnsafeMutableBufferPointer { t in
+                values.withUnsafeMutableBufferPointer { v in
+                    for index in 0..<count {
+                        t[index] = samples[index].time.timeIntervalSince1970
+                        if samples[index].flags.isEmpty, let temperature = samples[index].temperature { v[index] = temperature }
+                    }
+                }
+            }
         }
         self.init(times: times, values: values, interval: log.interval)
     }
@@ -151,7 +157,8 @@ public enum CurveSplitter {
                     current.times.append(crossing)
                     current.values.append(limit)
                 }
-                runs.append(current)
+                // A one-point piece (a sample exactly on the limit between two beyond parts) draws nothing.
+                if current.times.count > 1 { runs.append(current) }
                 current = DataRun(style: current.style == .normal ? .beyond : .normal, times: [crossing], values: [limit])
             }
             if current.times.last != x || current.values.last != value {
@@ -160,61 +167,113 @@ public enum CurveSplitter {
             }
             previousState = s
         }
-        runs.append(current)
+        if current.times.count > 1 || runs.isEmpty { runs.append(current) }
         return runs
     }
 }
 
-/// M4 downsampling (Jugel et al., VLDB 2014): per pixel column keep the first, last,
-/// minimum and maximum point, in time order. With x snapped to column centres, the
-/// polyline through the kept points covers exactly the pixels the polyline through all
-/// points covers, so the picture is the same while the drawing cost follows the width.
+/// M4 downsampling (Jugel et al., VLDB 2014) for drawing: per pixel column only the first,
+/// last, minimum and maximum matter. With x snapped to column centres, the stroke of the
+/// polyline through all points (butt caps, bevel joins) is, column by column, one vertical
+/// bar from the minimum to the maximum, the segments between columns, and the joins where
+/// the line enters and leaves a column. `pieces` draws exactly that geometry with a few
+/// sub-paths per column, so the picture is pixel-identical while the drawing cost follows
+/// the width, not the sample count.
 public enum M4 {
     /// The canvas x of the centre of the column holding `x`.
     @inline(__always)
     public static func snap(_ x: Double, origin: Double, columnWidth: Double) -> Double {
-        origin + ((x - origin) / columnWidth).rounded(.down) * columnWidth + columnWidth / 2
+        origin + floor((x - origin) / columnWidth) * columnWidth + columnWidth / 2
     }
 
-    /// Canvas x of every time, snapped to column centres.
-    public static func snappedPositions(_ times: ArraySlice<Double>, x: LinearScale, columnWidth: Double) -> [Double] {
-        let origin = x.rangeStart
-        return times.map { snap(x.position($0), origin: origin, columnWidth: columnWidth) }
+    /// `value` rounded to the 1/256 grid of Cairo's fixed-point coordinates (halves up).
+    @inline(__always)
+    public static func grid(_ value: Double) -> Double {
+        floor(value * 256 + 0.5) / 256
     }
 
-    /// Keeps at most four points per column (first, min, max, last, in time order) of a
-    /// polyline whose x are already snapped to column centres (equal x = same column).
-    public static func reduce(xs: [Double], values: [Double]) -> (xs: [Double], values: [Double]) {
-        let count = min(xs.count, values.count)
-        guard count > 0 else { return ([], []) }
-        var outX = [Double](), outV = [Double]()
-        outX.reserveCapacity(min(count, 4096))
-        outV.reserveCapacity(min(count, 4096))
-        var start = 0
-        var minIndex = 0, maxIndex = 0
-        var minValue = values[0], maxValue = values[0]
-        func emit(_ last: Int) {
-            let a = min(minIndex, maxIndex), b = max(minIndex, maxIndex)
-            var previous = -1
-            for index in [start, a, b, last] where index != previous {
-                outX.append(xs[index])
-                outV.append(values[index])
-                previous = index
+    /// Rounds down; an integer conversion instead of a libm call (this runs per sample).
+    @inline(__always)
+    static func floor(_ value: Double) -> Double {
+        guard abs(value) < 9e15 else { return value.rounded(.down) }
+        let truncated = Double(Int64(value))
+        return truncated > value ? truncated - 1 : truncated
+    }
+
+    /// Length of the stubs that carry the direction in which the line enters and leaves a
+    /// column: one unit of the 1/256 grid the points lie on (Cairo's fixed point).
+    public static let stub = 1.0 / 256
+
+    /// Sub-paths with the same stroke as the polyline through the samples `range` of
+    /// `times`/`values` mapped by the scales: x snapped to column centres, canvas y (negated,
+    /// so that "greater" stays "above") on the 1/256 grid, repeated points dropped. One
+    /// streaming pass, no per-sample arrays.
+    ///
+    /// Per column with several points: a bar from min to max; between columns: the
+    /// connecting segments, starting and ending with a `stub`-long piece in the direction
+    /// the full polyline leaves and enters the column, so the joins are drawn the same.
+    public static func pieces(times: [Double], values: [Double], range: Range<Int>, x: LinearScale, y: LinearScale,
+                              columnWidth: Double) -> [(xs: [Double], values: [Double])] {
+        var result: [(xs: [Double], values: [Double])] = []
+        guard !range.isEmpty else { return result }
+        var chainX: [Double] = [], chainV: [Double] = []
+        func emitChain() {
+            if chainX.count >= 2 { result.append((chainX, chainV)) }
+            chainX = []
+            chainV = []
+        }
+        // The column being gathered.
+        var columnX = Double.nan
+        var count = 0
+        var first = 0.0, second = 0.0, low = 0.0, high = 0.0, beforeLast = 0.0, last = 0.0
+        func flush() {
+            guard count > 0 else { return }
+            if count == 1 {
+                chainX.append(columnX)
+                chainV.append(first)
+                return
+            }
+            if !chainX.isEmpty {
+                chainX += [columnX, columnX]
+                chainV += [first, first + (second > first ? stub : -stub)]
+            }
+            emitChain()
+            result.append(([columnX, columnX], [low, high]))
+            chainX = [columnX, columnX]
+            chainV = [last - (last > beforeLast ? stub : -stub), last]
+        }
+        let xSpan = x.domain.upperBound - x.domain.lowerBound
+        let xFactor = xSpan > 0 ? (x.rangeEnd - x.rangeStart) / xSpan : 0
+        let ySpan = y.domain.upperBound - y.domain.lowerBound
+        let yFactor = ySpan > 0 ? (y.rangeEnd - y.rangeStart) / ySpan : 0
+        let xLower = x.domain.lowerBound, yLower = y.domain.lowerBound
+        let xStart = xSpan > 0 ? x.rangeStart : (x.rangeStart + x.rangeEnd) / 2
+        let yStart = ySpan > 0 ? y.rangeStart : (y.rangeStart + y.rangeEnd) / 2
+        times.withUnsafeBufferPointer { t in
+            values.withUnsafeBufferPointer { v in
+                for index in range {
+                    let px = snap(xStart + (t[index] - xLower) * xFactor, origin: 0, columnWidth: columnWidth)
+                    let w = -grid(yStart + (v[index] - yLower) * yFactor)
+                    if px == columnX {
+                        if w == last { continue }
+                        count += 1
+                        if count == 2 { second = w }
+                        low = min(low, w)
+                        high = max(high, w)
+                        beforeLast = last
+                        last = w
+                    } else {
+                        flush()
+                        columnX = px
+                        count = 1
+                        first = w; low = w; high = w; last = w
+                    }
+                }
             }
         }
-        for index in 1..<max(1, count) {
-            let v = values[index]
-            if xs[index] != xs[start] {
-                emit(index - 1)
-                start = index
-                minIndex = index; maxIndex = index
-                minValue = v; maxValue = v
-            } else {
-                if v < minValue { minValue = v; minIndex = index }
-                if v > maxValue { maxValue = v; maxIndex = index }
-            }
-        }
-        emit(count - 1)
-        return (outX, outV)
+        flush()
+        // A stretch of one sample is drawn as a dot.
+        if result.isEmpty && chainX.count == 1 { result.append((chainX, chainV)) } else { emitChain() }
+        return result
     }
 }

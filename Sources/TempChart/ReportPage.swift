@@ -201,8 +201,12 @@ public struct ReportPage: Sendable {
                 canvas.fill(.rect(ChartRect(x: x, y: rowY, width: width, height: 13)), color: theme.tableStripe)
             }
             canvas.text(row.0, at: ChartPoint(x: x + 4, y: rowY + 9.5), font: font, color: theme.secondaryText, anchor: .start)
-            let value = ReportPage.truncate(row.1, width: width - labelWidth - 8, font: bold, canvas: canvas)
-            canvas.text(value, at: ChartPoint(x: x + labelWidth, y: rowY + 9.5), font: bold, color: theme.text, anchor: .start)
+            // Long values get a smaller font first, then an ellipsis.
+            let room = width - labelWidth - 6
+            var valueFont = bold
+            while valueFont.size > 6.5, canvas.textWidth(row.1, font: valueFont) > room { valueFont.size -= 0.5 }
+            let value = ReportPage.truncate(row.1, width: room, font: valueFont, canvas: canvas)
+            canvas.text(value, at: ChartPoint(x: x + labelWidth, y: rowY + 9.5), font: valueFont, color: theme.text, anchor: .start)
             rowY += 13
         }
         return rowY

@@ -19,7 +19,8 @@ public struct LinearScale: Sendable, Equatable {
     public func position(_ value: Double) -> Double {
         let span = domain.upperBound - domain.lowerBound
         guard span > 0 else { return (rangeStart + rangeEnd) / 2 }
-        return rangeStart + (value - domain.lowerBound) / span * (rangeEnd - rangeStart)
+        // The same operations, in the same order, as M4's streaming pass (bit-identical results).
+        return rangeStart + (value - domain.lowerBound) * ((rangeEnd - rangeStart) / span)
     }
 
     /// The data value at a canvas coordinate.

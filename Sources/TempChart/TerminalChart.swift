@@ -51,46 +51,39 @@ public enum TerminalChart {
             for x in stride(from: 0, to: dotColumns, by: 2) { set(x, y, curve: false, beyond: false) }
         }
 
-        // The curve: per dot column the span from min to max, joined to the previous column.
+        // The curve: each pair of consecutive valid samples joined dot column by dot column.
         let t0 = series.times[0], t1 = series.times[count - 1]
         let span = max(t1 - t0, 1)
         let maxStep = series.interval > 0 ? series.interval * 1.5 : Double.infinity
-        var column = -1
-        var columnMin = 0.0, columnMax = 0.0
-        var previousLast: Double? = nil
-        var last = 0.0
-        var lastTime = -Double.infinity
-        func flush() {
-            guard column >= 0 else { return }
-            var lowValue = columnMin, highValue = columnMax
-            if let previous = previousLast { lowValue = min(lowValue, previous); highValue = max(highValue, previous) }
-            let top = dotRow(highValue), bottom = dotRow(lowValue)
-            for y in top...bottom {
-                let v = yMax - Double(y) / Double(dotRows - 1) * (yMax - yMin)
-                let beyond = (upper.map { v > $0 } ?? false) || (lower.map { v < $0 } ?? false)
-                set(column, y, curve: true, beyond: beyond)
-            }
+        let upperRow = upper.map(dotRow) ?? -1
+        let lowerRow = lower.map(dotRow) ?? dotRows
+        func vertical(_ x: Int, _ from: Int, _ to: Int) {
+            for y in min(from, to)...max(from, to) { set(x, y, curve: true, beyond: y < upperRow || y > lowerRow) }
         }
+        var previous: (x: Int, row: Int, time: Double)? = nil
         for index in 0..<count {
             let v = series.values[index]
-            guard v.isFinite else {
-                flush(); column = -1; previousLast = nil
-                continue
-            }
+            guard v.isFinite else { previous = nil; continue }
             let time = series.times[index]
-            let x = Int(((time - t0) / span * Double(dotColumns - 1)).rounded(.down)).clamped(0, dotColumns - 1)
-            if time - lastTime > maxStep { flush(); column = -1; previousLast = nil }
-            if x != column {
-                if column >= 0 { flush(); previousLast = last }
-                column = x
-                columnMin = v; columnMax = v
+            let x = Int(((time - t0) / span * Double(dotColumns - 1)).rounded()).clamped(0, dotColumns - 1)
+            let row = dotRow(v)
+            if let p = previous, time - p.time <= maxStep {
+                if x == p.x {
+                    vertical(x, p.row, row)
+                } else {
+                    var lastRow = p.row
+                    for column in (p.x + 1)...max(p.x + 1, x) {
+                        let fraction = Double(column - p.x) / Double(x - p.x)
+                        let rowHere = Int((Double(p.row) + fraction * Double(row - p.row)).rounded())
+                        vertical(column, lastRow, rowHere)
+                        lastRow = rowHere
+                    }
+                }
             } else {
-                columnMin = min(columnMin, v); columnMax = max(columnMax, v)
+                vertical(x, row, row)
             }
-            last = v
-            lastTime = time
+            previous = (x, row, time)
         }
-        flush()
 
         // Assemble lines.
         let red = "\u{1B}[31m", yellow = "\u{1B}[33m", cyan = "\u{1B}[36m", reset = "\u{1B}[0m"
