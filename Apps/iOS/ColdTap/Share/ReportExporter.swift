@@ -70,35 +70,11 @@ struct ReportExporter {
 
     // MARK: PDF
 
-    /// The report's content from the log and its assessment.
-    func reportContent() -> ReportContent {
-        let stats = assessment.statistics
-        let verdict: ReportContent.Verdict
-        switch assessment.verdict {
-        case .ok: verdict = .pass
-        case .alarm: verdict = .fail
-        case .inconclusive: verdict = .inconclusive
-        }
-        return ReportContent(
-            log: read.log,
-            profile: "\(assessment.profile.name) (\(assessment.band.description))",
-            lowerLimit: assessment.band.low?.limit, upperLimit: assessment.band.high?.limit,
-            verdict: verdict, reasons: assessment.reasons,
-            statistics: ReportContent.Statistics(
-                sampleCount: stats.sampleCount, invalidCount: stats.sampleCount - stats.validCount,
-                minimum: stats.min, maximum: stats.max, mean: stats.mean,
-                meanKineticTemperature: stats.meanKineticTemperature,
-                timeAbove: stats.secondsAbove, timeBelow: stats.secondsBelow),
-            excursions: assessment.excursions.map {
-                ReportContent.Excursion(start: $0.start, end: $0.end, peak: $0.peak,
-                                        direction: $0.direction == .high ? .above : .below)
-            })
-    }
-
     /// The one-page A4 report of TempChart (the same layout as `coldtap report --pdf`),
     /// drawn with Core Graphics.
     func pdf() throws -> Data {
-        let page = ReportPage(content: reportContent(), timeZone: assessment.timeZone, language: language, theme: .light)
+        let content = ReportContent(log: read.log, assessment: assessment, language: language)
+        let page = ReportPage(content: content, timeZone: assessment.timeZone, language: language, theme: .light)
         return try CoreGraphicsCanvas.pdf(width: ReportPage.a4.width, height: ReportPage.a4.height, pageCount: 1) { canvas, _ in
             page.draw(on: canvas)
         }

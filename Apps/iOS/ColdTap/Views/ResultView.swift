@@ -19,7 +19,7 @@ struct ResultView: View {
         let stats = assessment.statistics
         List {
             Section {
-                VerdictBanner(assessment: assessment)
+                VerdictBanner(assessment: assessment, reasons: Self.reasons(read.log, assessment))
             }
 
             Section("Statistics") {
@@ -115,6 +115,15 @@ struct ResultView: View {
         }
     }
 
+    /// The verdict's reasons in the app's language (ColdChain writes English; TempChart
+    /// writes Chinese and Japanese ones from the same findings).
+    static func reasons(_ log: TemperatureLog, _ assessment: Assessment) -> [String] {
+        let language = ReportLanguage.appLanguage
+        return language == .english
+            ? assessment.reasons
+            : ReportContent.localizedReasons(log: log, assessment: assessment, language: language)
+    }
+
     private func export(_ kind: ReportExporter.Kind, assessment: Assessment) {
         do {
             let url = try ReportExporter(read: read, assessment: assessment, language: .appLanguage).write(kind)
@@ -129,6 +138,7 @@ struct ResultView: View {
 /// The verdict, big, with the reasons behind it.
 struct VerdictBanner: View {
     let assessment: Assessment
+    let reasons: [String]
 
     var body: some View {
         VStack(alignment: .leading, spacing: 8) {
@@ -140,7 +150,7 @@ struct VerdictBanner: View {
             Text("Profile \(assessment.profile.name): \(assessment.band.description)")
                 .font(.footnote)
                 .foregroundStyle(.secondary)
-            ForEach(assessment.reasons, id: \.self) { reason in
+            ForEach(reasons, id: \.self) { reason in
                 Text("• \(reason)").font(.footnote)
             }
         }
