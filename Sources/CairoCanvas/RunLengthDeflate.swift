@@ -44,6 +44,9 @@ enum RunLengthDeflate {
 
     /// The zlib stream (header, one fixed-Huffman block, Adler-32) for `input`.
     static func compress(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        // An empty input: the final fixed block holding only its end code, Adler-32 = 1.
+        guard let inputStart = input.baseAddress, !input.isEmpty else { return [0x78, 0x01, 0x03, 0x00, 0, 0, 0, 1] }
+        let raw = UnsafeRawPointer(inputStart)
         var output = [UInt8](repeating: 0, count: input.count + input.count / 8 + 64)
         var written = 0
         output.withUnsafeMutableBufferPointer { out in
@@ -72,6 +75,12 @@ enum RunLengthDeflate {
                 let byte = input[index]
                 if index > 0, input[index - 1] == byte {
                     var run = 1
+                    // Eight bytes at a time through the long runs of flat colour.
+                    let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+                    while index + run + 8 <= count, run + 8 <= 258,
+                          raw.loadUnaligned(fromByteOffset: index + run, as: UInt64.self) == pattern {
+                        run += 8
+                    }
                     while index + run < count, input[index + run] == byte, run < 258 { run += 1 }
                     if run >= 3 {
                         let code = lengths[run]
