@@ -19,8 +19,9 @@ enum PNGEncoder {
         }
         let channels = opaque ? 3 : 4
         let rowBytes = 1 + width * channels
-        var raw = [UInt8](repeating: 0, count: rowBytes * height)
-        raw.withUnsafeMutableBufferPointer { buffer in
+        // Every byte is written below, so the buffer is not zeroed first.
+        let raw = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, initialized in
+            initialized = rowBytes * height
             guard let out = buffer.baseAddress else { return }
             for row in 0..<height {
                 let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)

@@ -47,9 +47,10 @@ enum RunLengthDeflate {
         // An empty input: the final fixed block holding only its end code, Adler-32 = 1.
         guard let inputStart = input.baseAddress, !input.isEmpty else { return [0x78, 0x01, 0x03, 0x00, 0, 0, 0, 1] }
         let raw = UnsafeRawPointer(inputStart)
-        var output = [UInt8](repeating: 0, count: input.count + input.count / 8 + 64)
-        var written = 0
-        output.withUnsafeMutableBufferPointer { out in
+        // At most 9 bits per input byte plus header, end code and checksum; only the bytes
+        // written are kept.
+        return [UInt8](unsafeUninitializedCapacity: input.count + input.count / 8 + 64) { out, written in
+            written = 0
             guard let base = out.baseAddress else { return }
             base[0] = 0x78
             base[1] = 0x01
@@ -109,8 +110,6 @@ enum RunLengthDeflate {
             }
             written = position
         }
-        output.removeLast(output.count - written)
-        return output
     }
 }
 #endif
