@@ -40,7 +40,8 @@ venv: deps
 	@$(VENV)/bin/python -c "import ndef, numpy, matplotlib" 2>/dev/null || \
 	  $(VENV)/bin/pip install -q ndeflib numpy matplotlib
 
-bench: venv release
+bench: venv
+	$(SWIFT) build -c release --product coldtap-bench
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench ndef
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench rf
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench chart

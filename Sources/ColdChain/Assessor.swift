@@ -183,9 +183,9 @@ public enum Assessor {
             }
         } else if !possible.isEmpty {
             verdict = .inconclusive
-            let deciding = decidingGaps(timeline, rules: rules)
+            let deciding = decidingGaps(timeline, rules: rules, possible: possible, timeZone: timeZone)
             assessment.decidingGaps = deciding.gaps
-            reasons += deciding.sentences(timeZone)
+            reasons += deciding.reasons
         } else {
             verdict = .ok
             var sentence = "No rule fired"
@@ -196,8 +196,13 @@ public enum Assessor {
         }
 
         if timeline.interval == 0, !log.samples.isEmpty {
-            reasons.append("The log gives no usable sample interval (\(log.interval) s), so durations cannot be measured.")
-            if verdict == .ok { verdict = .inconclusive }
+            let sentence = "The log gives no usable sample interval (\(log.interval) s), so durations cannot be measured."
+            if verdict == .ok {
+                verdict = .inconclusive
+                reasons.insert(sentence, at: 0)
+            } else {
+                reasons.append(sentence)
+            }
         }
         if log.integrity.status == .failed {
             let detail = log.integrity.detail.isEmpty ? "" : " (\(log.integrity.detail))"
@@ -218,28 +223,34 @@ public enum Assessor {
         assessment.reasons = reasons
     }
 
-    /// The gaps that decide an inconclusive verdict and the sentences that say so.
-    private static func decidingGaps(_ timeline: Timeline, rules: [Rule]) -> (gaps: [Gap], sentences: (TimeZone) -> [String]) {
-        let gaps = timeline.gaps
-        var alone: [(gap: Gap, fired: [Alarm])] = []
-        if gaps.count <= maximumGapsTriedAlone {
-            for index in gaps.indices {
-                let fired = rules.flatMap { timeline.evaluate($0, gapIsBeyond: { $0 == index }) }
-                if !fired.isEmpty { alone.append((gaps[index], fired)) }
+    /// The gaps that decide an inconclusive verdict and the sentences that say so: each gap
+    /// that fires a rule when it alone counts as beyond the limits; failing that, all gaps.
+    private static func decidingGaps(_ timeline: Timeline, rules: [Rule], possible: [Alarm],
+                                     timeZone: TimeZone) -> (gaps: [Gap], reasons: [String]) {
+        func ruleList(_ alarms: [Alarm]) -> String {
+            var seen: [String] = []
+            for alarm in alarms {
+                let text = "'\(alarm.rule)'" + (alarm.day.map { " on \($0)" } ?? "")
+                if !seen.contains(text) { seen.append(text) }
             }
+            return seen.joined(separator: ", ")
         }
-        if !alone.isEmpty {
-            return (alone.map(\.gap), { timeZone in
-                alone.map { entry in
-                    "Unknown time decides: counted as beyond the limits, the gap \(gapText(entry.gap, timeZone: timeZone)) would fire "
-                        + entry.fired.map { "'\($0.rule)'" + ($0.day.map { " on \($0)" } ?? "") }.joined(separator: ", ") + "."
-                }
-            })
+        let gaps = timeline.gaps
+        let total = ColdChainFormat.duration(gaps.reduce(0) { $0 + $1.duration })
+        guard gaps.count <= maximumGapsTriedAlone else {
+            return (gaps, ["Unknown time decides: counted as beyond the limits, the \(gaps.count) gaps (\(total)) would fire "
+                           + ruleList(possible) + "; there are too many gaps to try each one alone."])
         }
-        let total = gaps.reduce(0) { $0 + $1.duration }
-        return (gaps, { _ in
-            ["Unknown time decides: no single gap fires a rule, but the \(gaps.count) gaps together (\(ColdChainFormat.duration(total))), counted as beyond the limits, would."]
-        })
+        var deciding: [Gap] = []
+        var reasons: [String] = []
+        for index in gaps.indices {
+            let fired = rules.flatMap { timeline.evaluate($0, gapIsBeyond: { $0 == index }) }
+            guard !fired.isEmpty else { continue }
+            deciding.append(gaps[index])
+            reasons.append("Unknown time decides: counted as beyond the limits, the gap \(gapText(gaps[index], timeZone: timeZone)) would fire \(ruleList(fired)).")
+        }
+        if !deciding.isEmpty { return (deciding, reasons) }
+        return (gaps, ["Unknown time decides: no single gap fires a rule, but the \(gaps.count) gaps together (\(total)), counted as beyond the limits, would fire \(ruleList(possible))."])
     }
 
     // MARK: Sentences

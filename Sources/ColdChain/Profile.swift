@@ -35,6 +35,16 @@ public struct Profile: Sendable, Hashable, CustomStringConvertible {
         return Band(low: low, high: high)
     }
 
+    /// Every temperature limit worth drawing on a chart: the band edges and the thresholds of
+    /// the continuous, cumulative and instantaneous rules, without repeats, warmest first.
+    public var limits: [Threshold] {
+        var result: [Threshold] = []
+        let candidates = [band?.high, band?.low].compactMap { $0 }
+            + rules.filter { $0.kind != .meanKinetic }.map(\.threshold)
+        for threshold in candidates where !result.contains(threshold) { result.append(threshold) }
+        return result.sorted { $0.limit > $1.limit }
+    }
+
     /// `name (band)`.
     public var description: String {
         band.map { "\(name) (\($0))" } ?? name

@@ -45,8 +45,8 @@ extension Timeline {
             seconds += pieceSeconds
             if slot.temperature == nil { unknownSeconds += pieceSeconds }
             if let temperature = slot.temperature {
-                let high = rule.threshold.direction == .high
-                if let current = extreme { extreme = high ? Swift.max(current, temperature) : Swift.min(current, temperature) } else { extreme = temperature }
+                let current = extreme ?? temperature
+                extreme = rule.threshold.direction == .high ? Swift.max(current, temperature) : Swift.min(current, temperature)
             }
             if firedAt == nil, limit.isReached(by: seconds) {
                 // The moment within this piece at which the exposure reached the duration.

@@ -14,7 +14,7 @@ public enum DecodeCommand: Command {
         let path = try arguments.positionals(min: 1, max: 1)[0]
         try arguments.finish()
         if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
-        let loaded = try LogInput.load(path: path, options: options, console: console)
+        let loaded = try await LogInput.load(path: path, options: options, console: console)
         if json {
             console.print(LogExport.json(loaded.log).serialized())
         } else if csv {

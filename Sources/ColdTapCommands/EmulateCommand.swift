@@ -1,9 +1,165 @@
-/// `coldtap emulate`.
+import Foundation
+import NDEF
+import NFCTags
+import PCSC
+
+/// `coldtap emulate`: serves a virtual tag to pcscd through vsmartcard's vpcd, as the card
+/// side of vpcd's socket protocol, so that any PC/SC application sees a contactless reader
+/// with a logger on it.
 public enum EmulateCommand: Command {
     public static let name = "emulate"
-    public static let synopsis = "  coldtap emulate FILE|--logger KIND [--vpcd HOST:PORT] [--fault removed-after=N|corrupt-at=N|silent-at=N]"
+    public static let synopsis = """
+          coldtap emulate FILE|--logger KIND [--chip CHIP] [--vpcd HOST:PORT] [--fault removed-after=N|corrupt-at=N|silent-at=N] [--trace]
+                                             serve a virtual tag (a dump, an NDEF message or a built-in logger: \(DemoLogger.allCases.map(\.rawValue).joined(separator: ", "))) to pcscd's vpcd
+        """
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
-        throw CommandError(.failure, "'coldtap emulate' is not built yet.")
+        var arguments = arguments
+        let loggerName = try arguments.option("--logger")
+        let chipName = try arguments.option("--chip")
+        let endpointText = try arguments.option("--vpcd")
+        let faultTexts = try arguments.options("--fault")
+        let trace = arguments.flag("--trace")
+        let files = try arguments.positionals(max: 1)
+        try arguments.finish()
+
+        let endpoint = try endpointText.map { text -> VPCDEndpoint in
+            guard let endpoint = VPCDEndpoint(text) else {
+                throw CommandError.usage("--vpcd takes HOST:PORT (e.g. 127.0.0.1:35963), not '\(text)'.")
+            }
+            return endpoint
+        } ?? .standard
+        let faults: TagFaults
+        do {
+            faults = try TagFaults(parsing: faultTexts)
+        } catch let error as TagFaults.ParseError {
+            throw CommandError.usage(error.description + ".")
+        }
+        let chip = try chipName.map(VirtualTags.chip(named:))
+        let source: VirtualTags.Source
+        switch (files.first, loggerName) {
+        case let (file?, nil): source = .file(file)
+        case let (nil, logger?): source = .logger(try VirtualTags.logger(named: logger))
+        case (nil, nil): throw CommandError.usage("Give a FILE to serve or --logger KIND.")
+        case (_?, _?): throw CommandError.usage("Give a FILE or --logger, not both.")
+        }
+        let made = try VirtualTags.make(source, chip: chip, readTime: Date(), console: console)
+        let tag: any TagTransport = faults.isEmpty ? made.tag : FaultInjectingTag(made.tag, faults: faults)
+        let emulator = ContactlessReaderEmulator(tag: tag)
+        var tracer: (@Sendable (String) -> Void)?
+        if trace { tracer = { @Sendable line in console.error(line) } }
+        let client = VirtualCardClient(emulator: emulator, endpoint: endpoint, trace: tracer)
+        console.error("Serving \(made.description) to vpcd at \(endpoint)"
+            + (faults.isEmpty ? "" : " with faults \(faultTexts.joined(separator: ","))") + "; press Ctrl-C to stop.")
+        let outcome: VirtualCardOutcome
+        do {
+            outcome = try await client.run()
+        } catch let error as VirtualCardError {
+            throw CommandError(.unavailable, error.description)
+        }
+        switch outcome {
+        case .closed(let apdus):
+            console.error("vpcd closed the connection after \(apdus) command APDU(s).")
+        case .tagRemoved(let apdus):
+            console.error("The tag left the field after \(apdus) command APDU(s) (fault).")
+        }
+    }
+}
+
+/// Virtual tags for `emulate` and `demo`: from a dump, an NDEF message file or a built-in logger.
+enum VirtualTags {
+    enum Source {
+        case file(String)
+        case logger(DemoLogger)
+    }
+
+    struct Made {
+        var tag: VirtualTag
+        /// e.g. "an NTAG216 (UID 04…) holding a dtn1 logger".
+        var description: String
+    }
+
+    /// A chip by name, ignoring case, spaces, `-` and `_` (`ntag216`, `ICODE-SLIX2`, `st25dv64k`).
+    static func chip(named text: String) throws -> TagChip {
+        let wanted = normalized(text)
+        let emulated = TagChip.emulated
+        guard let chip = emulated.first(where: { normalized($0.rawValue) == wanted || normalized($0.displayName) == wanted })
+        else {
+            throw CommandError.usage("--chip '\(text)' is not an emulated chip; use one of \(emulated.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return chip
+    }
+
+    static func logger(named text: String) throws -> DemoLogger {
+        guard let logger = DemoLogger(rawValue: text.lowercased()) else {
+            throw CommandError.usage("--logger '\(text)' is not a built-in logger; use one of \(DemoLogger.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return logger
+    }
+
+    private static func normalized(_ text: String) -> String {
+        text.lowercased().filter { $0.isLetter || $0.isNumber }
+    }
+
+    /// Builds the virtual tag.
+    /// - Throws: `CommandError` (65 for a malformed file, 64 for a chip that cannot hold it).
+    static func make(_ source: Source, chip: TagChip?, readTime: Date, console: Console) throws -> Made {
+        switch source {
+        case .logger(let logger):
+            let chip = try chip ?? self.chip(named: logger.defaultChip)
+            let message: Data
+            do {
+                message = try logger.message(readTime: readTime).encoded()
+            } catch {
+                throw CommandError(.failure, "the built-in \(logger.rawValue) logger could not be encoded: \(error).")
+            }
+            let tag = try tagHolding(message, chip: chip, what: "a \(logger.rawValue) logger")
+            return Made(tag: tag, description: "\(describe(tag)) holding a built-in \(logger.rawValue) logger")
+        case .file(let path):
+            let content: Data
+            do {
+                content = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw CommandError(.failure, "cannot read '\(path)': \(error.localizedDescription).")
+            }
+            if (try? NDEFParser.message(from: content)) != nil, !looksLikeDump(content) {
+                let chip = chip ?? .ntag216
+                let tag = try tagHolding(content, chip: chip, what: "'\(path)'")
+                return Made(tag: tag, description: "\(describe(tag)) holding the NDEF message in '\(path)'")
+            }
+            let dump: MemoryDump
+            do {
+                dump = try MemoryDump.parse(content, hint: chip.map { .chip($0) } ?? .auto)
+            } catch let error as MemoryDumpError {
+                throw CommandError.data("'\(path)' is neither an NDEF message nor a tag dump: \(error).")
+            }
+            guard let dumpChip = chip ?? dump.chip, dumpChip.type2Layout != nil || dumpChip.type5Layout != nil else {
+                throw CommandError.usage("the chip of '\(path)' is not known; say which with --chip (\(TagChip.emulated.map(\.rawValue).joined(separator: ", "))).")
+            }
+            do {
+                let tag = try VirtualTag(chip: dumpChip, memory: dump.memory, uid: dump.uid)
+                return Made(tag: tag, description: "\(describe(tag)) with the memory of '\(path)'")
+            } catch {
+                throw CommandError.usage("'\(path)' does not fit a \(dumpChip.displayName): \(error); give the right --chip.")
+            }
+        }
+    }
+
+    private static func tagHolding(_ message: Data, chip: TagChip, what: String) throws -> VirtualTag {
+        do {
+            return try VirtualTag.make(chip: chip, ndefMessage: message)
+        } catch {
+            throw CommandError.usage("\(what) does not fit on a \(chip.displayName): \(error); choose a larger --chip.")
+        }
+    }
+
+    private static func looksLikeDump(_ content: Data) -> Bool {
+        (try? MemoryDump.parse(content)) != nil
+    }
+
+    /// e.g. "a virtual ST25DV64K (UID E002…)"; Type 5 UIDs shown MSB first as people write them.
+    static func describe(_ tag: VirtualTag) -> String {
+        let uid = tag.uid.map { tag.technology == .iso15693 ? Data($0.reversed()) : $0 }
+        return "a virtual \(tag.chip.displayName) (UID \(uid.map { $0.upperHex } ?? "unknown"))"
     }
 }

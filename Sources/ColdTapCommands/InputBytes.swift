@@ -28,11 +28,7 @@ public enum InputBytes {
         if path == "-" {
             content = console.readStandardInput()
         } else {
-            do {
-                content = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw CommandError(.failure, "Cannot read '\(path)': \(reason(error)). Check the path and permissions.")
-            }
+            content = try readFile(path)
         }
         let name = path == "-" ? "standard input" : "'\(path)'"
         switch format {
@@ -113,6 +109,28 @@ public enum InputBytes {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
         default: return nil
+        }
+    }
+
+    /// Reads a whole file through a file handle, so that pipes and process substitutions
+    /// (`<(...)`, `/dev/stdin`) work as well as regular files.
+    /// - Throws: `CommandError` with status `.failure` naming the path and the reason.
+    public static func readFile(_ path: String) throws -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandError(.failure, "Cannot read '\(path)': no such file. Check the path.")
+        }
+        guard !isDirectory.boolValue else {
+            throw CommandError(.failure, "Cannot read '\(path)': it is a directory. Give a file.")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CommandError(.failure, "Cannot read '\(path)': permission denied. Check the permissions.")
+        }
+        defer { try? handle.close() }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw CommandError(.failure, "Cannot read '\(path)': \(reason(error)).")
         }
     }
 

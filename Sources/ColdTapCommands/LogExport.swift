@@ -92,8 +92,11 @@ public enum LogExport {
         if let low = humidities.min(), let high = humidities.max() {
             lines.append(("Humidity", "min \(number(low)) %, max \(number(high)) %"))
         }
-        for key in ["batteryMillivolts", "loopCount", "resetsAllTime", "resetCause"] {
-            if let value = log.metadata[key] { lines.append((key, value)) }
+        if let battery = log.metadata["batteryMillivolts"] {
+            lines.append(("Battery", Double(battery).map { "\(Int($0.rounded())) mV" } ?? battery))
+        }
+        for (key, label) in [("loopCount", "Loop count"), ("resetsAllTime", "Resets"), ("resetCause", "Reset cause")] {
+            if let value = log.metadata[key] { lines.append((label, value)) }
         }
         if log.warnings.isEmpty {
             lines.append(("Warnings", "none"))

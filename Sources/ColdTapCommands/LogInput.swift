@@ -1,6 +1,7 @@
 import Foundation
 import LoggerFormats
 import NDEF
+import NFCTags
 
 /// The part of `coldtap decode` that `coldtap report` and `coldtap read` share: the decode
 /// options on the command line, loading FILE (whatever it holds), and decoding it.
@@ -100,33 +101,34 @@ public enum LogInput {
     /// - Throws: `CommandError`: `.dataError` (65) for malformed data, naming what and
     ///   where; `.usage` for a forced `--input` that does not fit; `.failure` when FILE
     ///   cannot be read.
-    public static func load(path: String, options: Options, console: Console) throws -> Loaded {
+    public static func load(path: String, options: Options, console: Console) async throws -> Loaded {
         let content = try readFile(path, console: console)
         let modified = path == "-" ? nil
             : (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         let name = path == "-" ? "standard input" : "'\(path)'"
-        return try load(content: content, name: name, modificationTime: modified, options: options)
+        return try await load(content: content, name: name, modificationTime: modified, options: options)
     }
 
     /// As `load(path:options:console:)`, for content already in memory.
-    public static func load(content: Data, name: String, modificationTime: Date?, options: Options) throws -> Loaded {
+    public static func load(content: Data, name: String, modificationTime: Date?, options: Options) async throws -> Loaded {
         var kind = options.input
         var bytes = content
         var why = ""
         if kind == .auto {
             (kind, why) = classifyText(content)
         }
-        if kind == .hex || (kind == .auto && looksLikeHex(content)) {
-            bytes = try parseHex(content, name: name)
-            let (inner, innerWhy) = classifyBinary(bytes)
-            why = "hex text (\(bytes.count) bytes) holding " + innerWhy
-            kind = options.input == .hex || options.input == .auto ? inner : options.input
-        } else if kind == .auto {
+        var hexNote = ""
+        if kind != .url && kind != .flipper && (kind == .hex || InputBytes.looksLikeHex(content)) {
+            bytes = try InputBytes.parseHex(content, name: name)
+            hexNote = "hex text (\(bytes.count) bytes) holding "
+            if kind == .hex { kind = .auto }
+        }
+        if kind == .auto {
             let (inner, innerWhy) = classifyBinary(bytes)
             kind = inner
-            why = innerWhy
+            why = hexNote + innerWhy
         } else if why.isEmpty {
-            why = "given with --input \(kind.rawValue)"
+            why = hexNote + "\(kind.rawValue) (given with --input)"
         }
 
         switch kind {
@@ -155,7 +157,40 @@ public enum LogInput {
             let log = try decode(message, options: makeDecodeOptions(options, dumpTime: nil, tagUID: nil))
             return Loaded(log: log, kind: .ndef, inputDescription: why, message: message)
         case .tag2, .tag5, .flipper:
-            throw CommandError(.unavailable, "\(name) looks like a tag memory dump (\(why)); reading dumps needs the NFCTags reader, which this build does not have yet. Give the NDEF message or URL instead.")
+            if kind == .flipper && classifyText(content).0 != .flipper {
+                throw CommandError.data("\(name) is not a Flipper .nfc file (it does not start with 'Filetype: Flipper NFC device').")
+            }
+            let hint: DumpHint
+            switch (kind, options.input) {
+            case (.tag2, .tag2): hint = .type2
+            case (.tag5, .tag5): hint = .type5(blockSize: 4)
+            default: hint = .auto
+            }
+            let dump: MemoryDump
+            do {
+                dump = try MemoryDump.parse(kind == .flipper ? content : bytes, hint: hint)
+            } catch let error as MemoryDumpError {
+                throw CommandError.data("\(name) is not a valid tag dump: \(error).")
+            }
+            let result: TagReadResult
+            do {
+                result = try await TagReader.read(from: dump.transport())
+            } catch let error as TagReadError {
+                throw CommandError.data("\(name): the tag image cannot be read: \(error).")
+            }
+            guard let message = result.ndefMessage else {
+                if let error = result.ndefError {
+                    throw CommandError.data("\(name): the NDEF message in the tag image is malformed at \(error).")
+                }
+                throw CommandError.data("\(name): the tag image holds no NDEF message (\(result.chip.displayName)).")
+            }
+            let uid = result.uid.map { $0.map { String(format: "%02X", $0) }.joined() }
+            // A dump was taken when its file was written; the read time defaults to that.
+            var log = try decode(message, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
+            for anomaly in result.anomalies { log.warnings.append("tag image: \(anomaly)") }
+            let taken = kind == .flipper ? .flipper : (dump.technology == .iso14443A ? Kind.tag2 : Kind.tag5)
+            let chip = result.chip.displayName + (uid.map { ", UID \($0)" } ?? "")
+            return Loaded(log: log, kind: taken, inputDescription: why + " (\(chip))", message: message)
         case .hex, .auto:
             throw CommandError.data("\(name) holds neither an NDEF message, a tag dump nor a URL.")
         }
@@ -220,75 +255,25 @@ public enum LogInput {
         return (.auto, "")
     }
 
-    /// Binary forms: an NDEF message when it parses strictly; a Type 2 dump when bytes
-    /// 12… hold a capability container (E1); a Type 5 dump when byte 0 is E1 or E2.
+    /// Binary forms: an NDEF message when it parses strictly, otherwise a tag memory dump
+    /// when NFCTags recognises one (Type 2: UID check byte and CC at page 3; Type 5: CC at
+    /// block 0), otherwise taken for an NDEF message (whose parse error is then reported).
     static func classifyBinary(_ bytes: Data) -> (Kind, String) {
         if let message = try? NDEFParser.message(from: bytes) {
             return (.ndef, "an NDEF message (\(message.records.count) record(s), \(bytes.count) bytes)")
         }
-        let array = Array(bytes)
-        if array.count >= 16, array.count % 4 == 0, array[12] == 0xE1 {
-            return (.tag2, "a Type 2 tag memory dump (\(array.count) bytes, capability container E1 at page 3)")
+        if let dump = try? MemoryDump.parse(bytes, hint: .auto) {
+            if dump.technology == .iso14443A {
+                return (.tag2, "a Type 2 tag memory dump (\(bytes.count) bytes, \(dump.unitCount) pages)")
+            }
+            return (.tag5, "a Type 5 tag memory dump (\(bytes.count) bytes, \(dump.unitCount) blocks)")
         }
-        if array.count >= 8, array[0] == 0xE1 || array[0] == 0xE2 {
-            return (.tag5, "a Type 5 tag memory dump (\(array.count) bytes, capability container \(String(format: "%02X", array[0])) at block 0)")
-        }
-        return (.ndef, "bytes that are not a tag dump, so taken for an NDEF message")
+        return (.ndef, "bytes that are no tag dump, so taken for an NDEF message")
     }
 
-    // MARK: File and hex reading
+    // MARK: File reading
 
     private static func readFile(_ path: String, console: Console) throws -> Data {
-        if path == "-" { return console.readStandardInput() }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandError(.failure, "Cannot read '\(path)': \(error.localizedDescription). Check the path and permissions.")
-        }
-    }
-
-    private static func isHexSeparator(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",")
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
-    static func looksLikeHex(_ content: Data) -> Bool {
-        var sawDigit = false
-        for byte in content {
-            if hexDigit(byte) != nil { sawDigit = true } else if !isHexSeparator(byte) { return false }
-        }
-        return sawDigit
-    }
-
-    static func parseHex(_ content: Data, name: String) throws -> Data {
-        var out = Data()
-        var pending: UInt8?
-        for (position, byte) in content.enumerated() {
-            if isHexSeparator(byte) {
-                if pending != nil {
-                    throw CommandError.data("\(name) is not valid hex: a lone digit before position \(position + 1). Write two digits per byte.")
-                }
-                continue
-            }
-            guard let digit = hexDigit(byte) else {
-                throw CommandError.data("\(name) is not valid hex: unexpected character at position \(position + 1).")
-            }
-            if let high = pending {
-                out.append(high << 4 | digit)
-                pending = nil
-            } else {
-                pending = digit
-            }
-        }
-        if pending != nil { throw CommandError.data("\(name) is not valid hex: it ends with a lone digit.") }
-        return out
+        try InputBytes.read(path, console: console, format: .raw)
     }
 }

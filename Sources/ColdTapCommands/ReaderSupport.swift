@@ -42,10 +42,15 @@ enum ReaderSupport {
         }
         let status: ReaderStatus
         do {
-            status = try await context.waitForCard(reader: reader, timeout: timeout)
+            // Only NFC memory tags: a contact card in a combined reader's other slot is waited past.
+            status = try await context.waitForCard(reader: reader, timeout: timeout) { ContactlessATR($0.atr) != nil }
         } catch PCSCError.timeout {
             let seconds = timeout.map { " within \(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) s" } ?? ""
-            var message = "no tag was presented to \(names.joined(separator: " or "))\(seconds); hold the logger flat on the reader and try again"
+            var message = "no tag was presented to \(names.joined(separator: " or "))\(seconds); hold the tag flat on the reader and try again"
+            let others = (try? context.status(of: names))?.filter { $0.cardPresent } ?? []
+            if let other = others.first {
+                message += "; the card on \(other.name) is not an NFC Forum Type 2 or Type 5 tag (ATR \(other.atr.upperHex))"
+            }
             let blind = names.map(ReaderProfile.init(readerName:)).filter { !$0.readsISO15693 }
             if let profile = blind.first {
                 message += " (\(profile.family.rawValue) cannot see ISO 15693 / Type 5 loggers; for those use \(ReaderProfile.iso15693Readers))"
@@ -80,7 +85,7 @@ enum ReaderSupport {
         case .unknownReader(let name, let available):
             return CommandError(.unavailable, "no reader matches '\(name)'; connected readers: \(available.joined(separator: ", ")).")
         case .timeout, .noCard:
-            return CommandError(.unavailable, "there is no tag on the reader; hold the logger flat on the reader and try again.")
+            return CommandError(.unavailable, "there is no tag on the reader; hold the tag flat on the reader and try again.")
         case .cardRemoved:
             return CommandError(.ioError, "the tag left the reader; hold it still on the reader and try again.")
         case .unavailable(let detail):

@@ -33,7 +33,11 @@ public enum ReadersCommand: Command {
             var line = state.name
             if state.cardPresent {
                 let atr = ContactlessATR(state.atr)
-                let uid = state.exclusive ? nil : await readUID(context: context, state: state)
+                var uid = state.exclusive ? nil : await readUID(context: context, state: state)
+                // ISO 15693 UIDs are shown as people write them, E0 first, whatever order the reader used.
+                if atr?.technology == .iso15693, let raw = uid, raw.count == 8, raw.last == 0xE0 {
+                    uid = Data(raw.reversed())
+                }
                 tag = [
                     ("technology", .optional(atr?.technology?.rawValue)),
                     ("chip", .optional(atr.map { $0.family.description })),

@@ -40,7 +40,7 @@ public enum ReportCommand: Command {
         let artifacts = try ReportArtifacts.parseOptions(&arguments)
         let options = try parseOptions(&arguments)
         try arguments.finish()
-        let loaded = try LogInput.load(path: options.path, options: options.input, console: console)
+        let loaded = try await LogInput.load(path: options.path, options: options.input, console: console)
         let assessment = Assessor.assess(loaded.log, profile: options.profile, timeZone: options.timeZone)
         if options.json {
             console.print(json(log: LogExport.json(loaded.log), assessment: assessment).serialized())

@@ -1,9 +1,88 @@
-/// `coldtap write`.
+import Foundation
+import NDEF
+import NFCTags
+import PCSC
+
+/// `coldtap write`: writes an NDEF message to a tag on a PC/SC reader and verifies it by
+/// reading it back.
 public enum WriteCommand: Command {
     public static let name = "write"
-    public static let synopsis = "  coldtap write [--reader R] FILE|--text T|--uri U   write an NDEF message to a tag and verify it"
+    public static let synopsis = "  coldtap write [--reader R] [--timeout S] FILE|--text T [--lang L]|--uri U   write an NDEF message to a tag and verify it"
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
-        throw CommandError(.failure, "'coldtap write' is not built yet.")
+        var arguments = arguments
+        let reader = try arguments.option("--reader")
+        let timeout = try ReadCommand.parseTimeout(try arguments.option("--timeout"))
+        let text = try arguments.option("--text")
+        let language = try arguments.option("--lang") ?? "en"
+        let uri = try arguments.option("--uri")
+        let files = try arguments.positionals(max: 1)
+        try arguments.finish()
+        let message = try messageBytes(file: files.first, text: text, language: language, uri: uri)
+
+        let context = try ReaderSupport.context()
+        let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: timeout, console: console)
+        defer { tag.card.disconnect() }
+        let summary = try await writeAndVerify(message, to: tag.transport)
+        await tag.close()
+        console.print("Wrote \(message.count) bytes of NDEF to the \(summary) on \(tag.card.reader) and read them back: verified.")
+    }
+
+    /// The serialized message from exactly one of FILE, `--text`, `--uri`.
+    /// - Throws: `CommandError.usage` unless exactly one is given; `.dataError` for a FILE
+    ///   that is not a valid NDEF message.
+    static func messageBytes(file: String?, text: String?, language: String, uri: String?) throws -> Data {
+        let given = [file != nil, text != nil, uri != nil].filter { $0 }.count
+        guard given == 1 else { throw CommandError.usage("Give exactly one of FILE, --text or --uri.") }
+        if let file {
+            let content: Data
+            do {
+                content = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw CommandError(.failure, "cannot read '\(file)': \(error.localizedDescription).")
+            }
+            do {
+                _ = try NDEFParser.message(from: content)
+            } catch let error as NDEFError {
+                throw CommandError.data("'\(file)' is not a valid NDEF message: \(error).")
+            }
+            return content
+        }
+        let record = text.map { TextRecord(text: $0, language: language).record } ?? URIRecord(uri: uri ?? "").record
+        do {
+            return try NDEFMessage(records: [record]).encoded()
+        } catch let error as NDEFEncodingError {
+            throw CommandError.usage("the message cannot be encoded: \(error).")
+        }
+    }
+
+    /// Writes `message`, reads the tag again and compares; returns the chip and UID.
+    /// - Throws: `CommandError` (74 when the tag left, 1 when the read-back differs or the tag
+    ///   refused, 69 when the reader cannot send what the tag needs).
+    static func writeAndVerify(_ message: Data, to transport: any TagTransport) async throws -> String {
+        let options = TagReadOptions(commandTimeout: .seconds(1))
+        do {
+            try await TagReader.write(message, to: transport, options: options)
+        } catch let error as TagWriteError {
+            switch error {
+            case .interrupted:
+                throw CommandError(.ioError, "\(error); hold the tag still and write again.")
+            default:
+                throw CommandError(.failure, "\(error).")
+            }
+        } catch let error as TagReadError {
+            throw LoggerRead.commandError(error)
+        }
+        let result: TagReadResult
+        do {
+            result = try await TagReader.read(from: transport, options: options)
+        } catch let error as TagReadError {
+            throw CommandError(.ioError, "the message was written but could not be read back to verify it: \(error).")
+        }
+        guard result.ndefMessageBytes == message else {
+            throw CommandError(.failure,
+                "the tag holds \(result.ndefMessageBytes?.count ?? 0) bytes that differ from the \(message.count) bytes written; write again.")
+        }
+        return result.chip.displayName + (result.uid.map { " (UID \($0.upperHex))" } ?? "")
     }
 }

@@ -2,19 +2,27 @@ import Foundation
 import NDEF
 
 /// libFuzzer entry point. Parses the input in both modes and runs every typed view on what
-/// is recovered; a throw is fine, a crash is not. One invariant is checked: a message that
-/// parses strictly, written out again, parses strictly to the same message.
+/// is recovered; a throw is fine, a crash is not. Invariants checked (a violation traps):
+/// strict and lenient parsing agree (strict succeeds exactly when lenient finds no
+/// violation — notes without a `kind` do not count — with the same records), and a strictly valid message, written out again,
+/// parses strictly to the same message.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNDEF(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
-    if let strict = try? NDEFParser.parse(data, mode: .strict) {
+    let strictResult = try? NDEFParser.parse(data, mode: .strict)
+    let lenientResult = try? NDEFParser.parse(data, mode: .lenient)
+    let lenientClean = lenientResult.map { $0.warnings.allSatisfy { $0.kind == nil } } ?? false
+    if (strictResult != nil) != lenientClean || (strictResult != nil && strictResult?.message != lenientResult?.message) {
+        fatalError("strict and lenient parsing disagree")
+    }
+    if let strict = strictResult {
         let again = try? NDEFParser.parse(strict.message.serialized(), mode: .strict)
         if again?.message != strict.message {
             fatalError("a strictly valid message does not survive serialize + parse")
         }
         _ = try? strict.message.encoded(maxChunkSize: 7)
     }
-    if let lenient = try? NDEFParser.parse(data, mode: .lenient) {
+    if let lenient = lenientResult {
         _ = lenient.message.serialized(maxChunkSize: 5)
         for record in lenient.message.records {
             exerciseViews(record)

@@ -122,7 +122,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
                                         "the header field '\(field.name)' needs bytes \(field.offset)…\(field.offset + field.width - 1) but the payload has only \(payload.count) byte(s)")
             }
             header[field.meaning] = raw
-            if field.meaning != "ignore" || !field.name.isEmpty { metadata[field.name] = String(raw) }
+            metadata[field.name] = String(raw)
         }
         let info = DeviceInformationText.find(in: message)
         if let info {
@@ -143,6 +143,10 @@ struct DescriptorFormat: LoggerFormatDecoder {
             }
             interval = TimeInterval(raw) * unit
             intervalSource = "header field '\(field.name)'"
+            guard interval > 0 else {
+                throw LoggerFormatError(.inconsistent, format: name, field: field.name, offset: field.offset,
+                                        "the sample interval \(raw) is negative")
+            }
         }
         if interval <= 0, let info {
             for pair in info.pairs(matching: descriptor.deviceInformation?.intervalKeys) {
@@ -174,7 +178,12 @@ struct DescriptorFormat: LoggerFormatDecoder {
         var order: [Int]
         if let count = header["sample-count"] {
             let countField = descriptor.field(meaning: "sample-count")
+            guard count >= 0, count <= Int64(Int32.max) else {
+                throw LoggerFormatError(.inconsistent, format: name, field: countField?.name, offset: countField?.offset,
+                                        "the sample count \(count) is impossible")
+            }
             var needed = Int(count)
+            var newestSlot: Int?
             if let ring = descriptor.ringBuffer {
                 guard count <= ring.capacity else {
                     throw LoggerFormatError(.inconsistent, format: name, field: countField?.name, offset: countField?.offset,
@@ -187,21 +196,21 @@ struct DescriptorFormat: LoggerFormatDecoder {
                         throw LoggerFormatError(.inconsistent, format: name, field: newestField?.name, offset: newestField?.offset,
                                                 "the newest index \(newest) is outside the ring buffer's \(ring.capacity) slots")
                     }
-                    let first = Int(newest) + 1
-                    order = Array(first..<ring.capacity) + Array(0..<first)
+                    newestSlot = Int(newest)
                     needed = ring.capacity
-                    metadata["ringWrapped"] = "true"
-                } else {
-                    order = Array(0..<Int(count))
-                    metadata["ringWrapped"] = "false"
                 }
-            } else {
-                order = Array(0..<max(0, Int(count)))
+                metadata["ringWrapped"] = newestSlot == nil ? "false" : "true"
             }
+            // Check the bytes are there before building anything of the header's size.
             guard needed <= slots else {
                 throw LoggerFormatError(.truncated(needed: needed * area.width, available: areaBytes), format: name,
                                         field: "samples", offset: area.offset,
                                         "the header says \(needed) sample(s) (\(needed * area.width) bytes) but the sample area holds only \(areaBytes) byte(s)")
+            }
+            if let newestSlot {
+                order = Array((newestSlot + 1)..<needed) + Array(0...newestSlot)
+            } else {
+                order = Array(0..<needed)
             }
         } else {
             order = Array(0..<slots)

@@ -105,7 +105,6 @@ enum DescriptorResources {
     static let bundleName = "ColdTap_LoggerFormats.resources"
 
     static let directory: URL? = {
-        let fileManager = FileManager.default
         var roots: [URL] = []
         if let override = ProcessInfo.processInfo.environment["COLDTAP_RESOURCES"] { roots.append(URL(fileURLWithPath: override)) }
         roots.append(Bundle.main.bundleURL)
@@ -114,6 +113,12 @@ enum DescriptorResources {
             roots.append(executable.deletingLastPathComponent())
         }
         for bundle in Bundle.allBundles { roots.append(bundle.bundleURL.deletingLastPathComponent()) }
+        return find(in: roots)
+    }()
+
+    /// The first `Descriptors` folder (holding `generic16.json`) in or under one of `roots`.
+    static func find(in roots: [URL]) -> URL? {
+        let fileManager = FileManager.default
         let names = [bundleName, "ColdTap_LoggerFormats.bundle", "ColdTap_LoggerFormats.bundle/Contents/Resources"]
         for root in roots {
             for name in names {
@@ -125,5 +130,5 @@ enum DescriptorResources {
             }
         }
         return nil
-    }()
+    }
 }

@@ -109,7 +109,8 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
     }
 
     /// A Text record of `KEY=VALUE` lines; keys are matched by the fragments below after
-    /// lower-casing and removing `_`, `-` and spaces.
+    /// lower-casing and removing `_`, `-`, `.` and spaces (a fragment of one or two letters
+    /// must be the whole key, so `sn` does not match `SENSOR`).
     public struct DeviceInformation: Sendable, Equatable, Codable {
         public var intervalKeys: [String]?
         public var startKeys: [String]?
@@ -261,6 +262,9 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
     static let intervalUnits: [String: Double] = ["milliseconds": 0.001, "seconds": 1, "minutes": 60, "hours": 3600]
     static let timeSources: Set<String> = ["header", "text-record", "device-information", "read-time"]
 
+    /// Largest offset or ring capacity a descriptor may name (16 MiB, far beyond any tag).
+    static let maximumOffset = 1 << 24
+
     func field(meaning: String) -> HeaderField? { header?.first { $0.meaning == meaning } }
 
     /// Checks everything JSON decoding cannot.
@@ -290,7 +294,9 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
                 if seen.contains(field.meaning) { throw bad("\(where_).meaning", "repeats '\(field.meaning)'") }
                 seen.insert(field.meaning)
             }
-            if field.offset < 0 { throw bad("\(where_).offset", "must not be negative") }
+            if field.offset < 0 || field.offset > LoggerDescriptor.maximumOffset {
+                throw bad("\(where_).offset", "must be 0…\(LoggerDescriptor.maximumOffset)")
+            }
             if ![1, 2, 3, 4, 8].contains(field.width) { throw bad("\(where_).width", "must be 1, 2, 3, 4 or 8 bytes") }
             try checkEndian(field.endian, width: field.width, at: "\(where_).endian", bad)
             if field.meaning == "interval", let unit = field.unit, LoggerDescriptor.intervalUnits[unit] == nil {
@@ -309,7 +315,9 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
             throw bad("header", "has an interval-unit field but no interval field")
         }
         let headerEnd = fields.map { $0.offset + $0.width }.max() ?? 0
-        if samples.offset < 0 { throw bad("samples.offset", "must not be negative") }
+        if samples.offset < 0 || samples.offset > LoggerDescriptor.maximumOffset {
+            throw bad("samples.offset", "must be 0…\(LoggerDescriptor.maximumOffset)")
+        }
         if samples.offset < headerEnd {
             throw bad("samples.offset", "is \(samples.offset) but the header fields end at byte \(headerEnd)")
         }
@@ -344,7 +352,9 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
             throw bad("ringBuffer", "is required when a header field has meaning newest-index")
         }
         if let ring = ringBuffer {
-            if ring.capacity <= 0 { throw bad("ringBuffer.capacity", "must be a positive number of samples") }
+            if ring.capacity <= 0 || ring.capacity > LoggerDescriptor.maximumOffset {
+                throw bad("ringBuffer.capacity", "must be 1…\(LoggerDescriptor.maximumOffset) samples")
+            }
             if !seen.contains("sample-count") { throw bad("ringBuffer", "needs a header field with meaning sample-count") }
             if !seen.contains("newest-index") { throw bad("ringBuffer", "needs a header field with meaning newest-index") }
         }

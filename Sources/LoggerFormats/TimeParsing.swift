@@ -80,13 +80,15 @@ struct DeviceInformationText: Sendable {
         key.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " && $0 != "." }
     }
 
-    /// Pairs whose normalized key contains one of the fragments, in order.
+    /// Pairs whose normalized key contains one of the fragments (or, for fragments of one
+    /// or two letters, equals it), in order.
     func pairs(matching fragments: [String]?) -> [(key: String, value: String)] {
         guard let fragments, !fragments.isEmpty else { return [] }
         let normalized = fragments.map(DeviceInformationText.normalize)
         return pairs.filter { pair in
             let key = DeviceInformationText.normalize(pair.key)
-            return normalized.contains { key.contains($0) }
+            // Short fragments (`sn`) must be the whole key; longer ones may be part of it.
+            return normalized.contains { $0.count <= 2 ? key == $0 : key.contains($0) }
         }
     }
 }

@@ -72,16 +72,12 @@ enum ByteChecks {
         return true
     }
 
-    /// RFC 2045 token characters (visible ASCII except tspecials).
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        guard byte >= 0x21 && byte <= 0x7E else { return false }
-        switch byte {
-        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "@"),
-             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
-             UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="):
-            return false
-        default: return true
-        }
+    /// RFC 2045 token characters: visible ASCII except the tspecials `()<>@,;:\\"/[]?=`.
+    /// Bit n of the first mask is byte n (< 64); bit n of the second is byte 64 + n.
+    @inline(__always)
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        let mask: UInt64 = byte < 0x40 ? 0x03FF_6CFA_0000_0000 : byte < 0x80 ? 0x7FFF_FFFF_C7FF_FFFE : 0
+        return (mask &>> UInt64(byte & 0x3F)) & 1 != 0
     }
 
     /// Why `type` is not an RFC 2046 media type (`type/subtype`, optional `;` parameters), or nil.
@@ -163,19 +159,5 @@ enum ByteChecks {
         let pointer = name.utf8Start
         for index in 0..<bytes.count where bytes[index] != pointer[index] { return false }
         return true
-    }
-}
-
-extension Data {
-    /// Lower-case hex, two digits per byte, no separators.
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(count * 2)
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

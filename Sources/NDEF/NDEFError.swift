@@ -87,18 +87,24 @@ public struct NDEFWarning: Sendable, Equatable, CustomStringConvertible {
 
 /// Maps an offset inside a (possibly reassembled) payload back to an offset in the input.
 struct OffsetMap: Sendable {
-    /// Added to the payload-relative offset before the chunk lookup.
-    var shift: Int
-    /// For reassembled chunked payloads: where each chunk starts in the logical payload and
-    /// in the input, in order. Empty for a contiguous payload (`shift` is then absolute).
-    var chunks: [(logical: Int, absolute: Int)]
+    /// Where each chunk of a reassembled payload starts in the logical payload and in the
+    /// input, in order.
+    final class ChunkTable: Sendable {
+        let starts: [(logical: Int, absolute: Int)]
+        init(_ starts: [(logical: Int, absolute: Int)]) { self.starts = starts }
+    }
 
-    static let identity = OffsetMap(shift: 0, chunks: [])
+    /// Added to the payload-relative offset (before the chunk lookup, if any).
+    var shift: Int
+    /// Nil for a contiguous payload: `shift` is then the payload's offset in the input.
+    var chunks: ChunkTable?
+
+    static let identity = OffsetMap(shift: 0, chunks: nil)
 
     func absolute(_ relative: Int) -> Int {
         let logical = shift + relative
-        guard var best = chunks.first else { return logical }
-        for chunk in chunks.dropFirst() where chunk.logical <= logical { best = chunk }
+        guard let starts = chunks?.starts, var best = starts.first else { return logical }
+        for chunk in starts.dropFirst() where chunk.logical <= logical { best = chunk }
         return best.absolute + (logical - best.logical)
     }
 

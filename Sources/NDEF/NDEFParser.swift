@@ -11,7 +11,9 @@ public enum NDEFParsingMode: Sendable {
 /// The result of a parse: the records and what the lenient parser recovered from (always
 /// empty in strict mode).
 public struct NDEFParseResult: Sendable, Equatable {
+    /// The records read (chunked records joined into one).
     public var message: NDEFMessage
+    /// What lenient parsing recovered from, in input order (offsets from the input start).
     public var warnings: [NDEFWarning]
 
     public init(message: NDEFMessage, warnings: [NDEFWarning]) {
@@ -34,8 +36,9 @@ enum HeaderFlag {
 ///
 /// Every length field is checked against the bytes present before anything is sliced or
 /// allocated, so a record that declares 0xFFFFFFFF payload bytes in a 10-byte input fails
-/// at once. The `type`, `id` and `payload` of an unchunked record are slices of the input
-/// (no payload byte is copied); a chunked record's payload is joined into new storage.
+/// at once. The payload of an unchunked record is a slice of the input (no payload byte is
+/// copied); a chunked record's payload is joined into new storage. Types and IDs longer
+/// than 14 bytes are slices too; shorter ones are held inline in their `Data`.
 ///
 /// Besides the record layer, the parser checks the record types it knows: the type names
 /// of MIME, absolute-URI and external records, and the payloads of Text, URI and Smart
@@ -50,6 +53,9 @@ public enum NDEFParser {
     ///   lenient mode, when not even one record can be recovered (empty or cut-off input).
     public static func parse(_ bytes: Data, mode: NDEFParsingMode = .strict,
                              checkingRecordTypes: Bool = true) throws -> NDEFParseResult {
+        if mode == .strict, let records = StrictFastPath.parse(bytes, checkingRecordTypes: checkingRecordTypes) {
+            return NDEFParseResult(message: NDEFMessage(records: records), warnings: [])
+        }
         var reader = MessageReader(data: bytes, diagnostics: Diagnostics(mode: mode),
                                    checkingRecordTypes: checkingRecordTypes)
         let records = try reader.read()
@@ -147,12 +153,54 @@ struct MessageReader {
     }
 
     private func slice(_ start: Int, _ end: Int) -> Data {
+        guard end > start else { return Data() }
         let base = data.startIndex
         return data[(base + start)..<(base + end)]
     }
 
+    /// A type or ID field: short ones (the usual `T`, `U`, `Sp`, short IDs) are copied into
+    /// Data's inline storage, which costs less than a reference-counted slice; longer ones
+    /// are slices of the input like payloads.
+    private func smallField(_ buffer: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Data {
+        guard end > start else { return Data() }
+        guard end - start <= 14, let base = buffer.baseAddress else { return slice(start, end) }
+        return Data(bytes: base + start, count: end - start)
+    }
+
+    /// The number of records (chunks counted once) up to the first ME, from the headers
+    /// that fit; only used to size the result array.
+    static func countRecords(_ buffer: UnsafeRawBufferPointer) -> Int {
+        var position = 0
+        var count = 0
+        while position + 3 <= buffer.count {
+            let flags = buffer[position]
+            var length = 2
+            var payloadLength: Int
+            if flags & HeaderFlag.shortRecord != 0 {
+                payloadLength = Int(buffer[position + 2])
+                length += 1
+            } else {
+                guard position + 6 <= buffer.count else { break }
+                payloadLength = Int(buffer[position + 2]) << 24 | Int(buffer[position + 3]) << 16
+                    | Int(buffer[position + 4]) << 8 | Int(buffer[position + 5])
+                length += 4
+            }
+            var idLength = 0
+            if flags & HeaderFlag.idLength != 0 {
+                guard position + length < buffer.count else { break }
+                idLength = Int(buffer[position + length])
+                length += 1
+            }
+            if flags & HeaderFlag.chunk == 0 { count += 1 }
+            if flags & HeaderFlag.messageEnd != 0 { break }
+            position += length + Int(buffer[position + 1]) + idLength + payloadLength
+        }
+        return max(count, 1)
+    }
+
     private mutating func readRecords(_ buffer: UnsafeRawBufferPointer) throws -> [NDEFRecord] {
         var records: [NDEFRecord] = []
+        records.reserveCapacity(MessageReader.countRecords(buffer))
         var position = 0
         var sawEnd = false
         while position < buffer.count {
@@ -236,17 +284,18 @@ struct MessageReader {
     private mutating func readSingleRecord(_ buffer: UnsafeRawBufferPointer, _ header: RecordHeader) throws -> NDEFRecord {
         let tnf = try checkTNF(header, chunked: false)
         let keepsType = tnf != .unknown || header.tnf == TypeNameFormat.unknown.rawValue
-        let record = NDEFRecord(tnf: tnf, type: keepsType ? slice(header.typeStart, header.idStart) : Data(),
-                                id: slice(header.idStart, header.payloadStart),
+        let record = NDEFRecord(tnf: tnf, type: keepsType ? smallField(buffer, header.typeStart, header.idStart) : Data(),
+                                id: smallField(buffer, header.idStart, header.payloadStart),
                                 payload: slice(header.payloadStart, header.end))
         if checkingRecordTypes {
             let type = UnsafeRawBufferPointer(rebasing: buffer[header.typeStart..<header.idStart])
             let payload = UnsafeRawBufferPointer(rebasing: buffer[header.payloadStart..<header.end])
-            var sub = Diagnostics(mode: diagnostics.mode, map: diagnostics.map.nested(at: header.payloadStart))
-            sub.depth = diagnostics.depth
-            try RecordTypeChecks.check(tnf: tnf, type: type, typeOffset: absolute(header.typeStart),
-                                       payload: payload, payloadData: record.payload, diagnostics: &sub)
-            if !sub.warnings.isEmpty { diagnostics.warnings.append(contentsOf: sub.warnings) }
+            // The checks report payload-relative offsets through `diagnostics.map`.
+            let messageMap = diagnostics.map
+            diagnostics.map = messageMap.nested(at: header.payloadStart)
+            defer { diagnostics.map = messageMap }
+            try RecordTypeChecks.check(tnf: tnf, type: type, typeOffset: messageMap.absolute(header.typeStart),
+                                       payload: payload, payloadData: record.payload, diagnostics: &diagnostics)
         }
         return record
     }
@@ -318,17 +367,20 @@ struct MessageReader {
             payload.append(slice(piece.start, piece.end))
         }
         let keepsType = tnf != .unknown || initial.tnf == TypeNameFormat.unknown.rawValue
-        let record = NDEFRecord(tnf: tnf, type: keepsType ? slice(initial.typeStart, initial.idStart) : Data(),
-                                id: slice(initial.idStart, initial.payloadStart), payload: payload)
+        let record = NDEFRecord(tnf: tnf, type: keepsType ? smallField(buffer, initial.typeStart, initial.idStart) : Data(),
+                                id: smallField(buffer, initial.idStart, initial.payloadStart), payload: payload)
         if checkingRecordTypes {
             let type = UnsafeRawBufferPointer(rebasing: buffer[initial.typeStart..<initial.idStart])
-            var sub = Diagnostics(mode: diagnostics.mode, map: OffsetMap(shift: 0, chunks: map))
-            sub.depth = diagnostics.depth
+            let typeOffset = absolute(initial.typeStart)
+            let messageMap = diagnostics.map
+            diagnostics.map = OffsetMap(shift: 0, chunks: OffsetMap.ChunkTable(map))
+            defer { diagnostics.map = messageMap }
+            var sub = diagnostics
             try payload.withUnsafeBytes { payloadBytes in
-                try RecordTypeChecks.check(tnf: tnf, type: type, typeOffset: absolute(initial.typeStart),
+                try RecordTypeChecks.check(tnf: tnf, type: type, typeOffset: typeOffset,
                                            payload: payloadBytes, payloadData: payload, diagnostics: &sub)
             }
-            if !sub.warnings.isEmpty { diagnostics.warnings.append(contentsOf: sub.warnings) }
+            diagnostics.warnings = sub.warnings
         }
         return (record, endsMessage)
     }

@@ -122,7 +122,8 @@ enum RecordTypeChecks {
     /// Checks type and payload of one (reassembled) record. `diagnostics.map` maps payload
     /// offsets to the input.
     static func check(tnf: TypeNameFormat, type: UnsafeRawBufferPointer, typeOffset: Int,
-                      payload: UnsafeRawBufferPointer, payloadData: Data, diagnostics: inout Diagnostics) throws {
+                      payload: UnsafeRawBufferPointer, payloadData: @autoclosure () -> Data,
+                      diagnostics: inout Diagnostics) throws {
         try checkType(tnf: tnf, type: type, typeOffset: typeOffset, diagnostics: &diagnostics)
         guard tnf == .wellKnown else { return }
         if ByteChecks.equals(type, "T") {
@@ -131,7 +132,7 @@ enum RecordTypeChecks {
             try URIRecord.check(payload, &diagnostics)
         } else if ByteChecks.equals(type, "Sp") {
             do {
-                _ = try SmartPosterRecord.decode(payloadData, &diagnostics)
+                _ = try SmartPosterRecord.decode(payloadData(), &diagnostics)
             } catch let error as NDEFError where !diagnostics.isStrict {
                 diagnostics.warnings.append(NDEFWarning(error.kind, at: error.offset,
                                                         recovery: "the Smart Poster is shown as raw bytes"))

@@ -89,6 +89,25 @@ public struct TextRecord: Sendable, Equatable, Hashable {
         return (.bigEndianWithoutBOM, 0)
     }
 
+    /// True when `check` would find nothing wrong (the strict fast path's test; it must
+    /// agree with `check`).
+    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let status = bytes.first, status & 0x40 == 0 else { return false }
+        let bodyStart = 1 + Int(status & 0x3F)
+        guard bodyStart <= bytes.count else { return false }
+        var index = 1
+        while index < bodyStart {
+            let byte = bytes[index]
+            guard ByteChecks.isLetter(byte) || ByteChecks.isDigit(byte) || byte == UInt8(ascii: "-") else { return false }
+            index += 1
+        }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[bodyStart...])
+        if status & 0x80 == 0 { return ByteChecks.firstInvalidUTF8(body) == nil }
+        let (layout, start) = utf16Layout(of: body)
+        return ByteChecks.firstInvalidUTF16(UnsafeRawBufferPointer(rebasing: body[start...]),
+                                            bigEndian: layout != .littleEndianWithBOM) == nil
+    }
+
     /// Checks a payload against RTD-Text without building strings.
     static func check(_ bytes: UnsafeRawBufferPointer, _ diagnostics: inout Diagnostics) throws {
         guard let status = bytes.first else {

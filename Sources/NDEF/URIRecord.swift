@@ -65,6 +65,11 @@ public struct URIRecord: Sendable, Equatable, Hashable {
         self.uri = prefix + remainder
     }
 
+    /// True when a strict `check` would find nothing wrong (the strict fast path's test).
+    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        !bytes.isEmpty && ByteChecks.firstInvalidUTF8(UnsafeRawBufferPointer(rebasing: bytes[1...])) == nil
+    }
+
     static func check(_ bytes: UnsafeRawBufferPointer, _ diagnostics: inout Diagnostics) throws {
         guard let code = bytes.first else {
             try diagnostics.violation(.invalidPayload("a URI record has an empty payload (no identifier code)"), at: 0,

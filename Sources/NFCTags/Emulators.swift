@@ -123,7 +123,7 @@ struct Type5Emulator: Sendable {
     private func error(_ code: UInt8) -> EmulatedAnswer { .data([0x01, code]) }
 
     private func blocks(_ first: Int, _ count: Int, securityStatus: Bool) -> EmulatedAnswer {
-        guard count >= 1, first >= 0, first + count <= blockCount else { return error(0x10) }
+        guard blockSize >= 1, count >= 1, first >= 0, first + count <= blockCount else { return error(0x10) }
         if let limit = maxBlocksPerRead, count > limit { return error(0x0F) }
         if let sector = sectorBlocks, first / sector != (first + count - 1) / sector { return error(0x10) }
         if (first..<(first + count)).contains(where: { missingBlocks.contains($0) }) { return error(0x10) }
@@ -136,7 +136,7 @@ struct Type5Emulator: Sendable {
     }
 
     private mutating func write(_ block: Int, _ data: ArraySlice<UInt8>, torn: Bool) -> EmulatedAnswer {
-        guard block < blockCount, data.count == blockSize else { return error(0x10) }
+        guard blockSize >= 1, block < blockCount, data.count == blockSize else { return error(0x10) }
         guard writable, !lockedBlocks.contains(block) else { return error(0x12) }
         let count = torn ? blockSize / 2 : blockSize
         for (offset, byte) in data.prefix(count).enumerated() { memory[block * blockSize + offset] = byte }
@@ -162,9 +162,10 @@ struct Type5Emulator: Sendable {
             var out: [UInt8] = [0x00, 0x0F | (twoByteCount ? 0x10 : 0x00)]
             out += uid.reversed()
             out += [dsfid, afi]
-            let countField = blockCount - 1
-            out += twoByteCount ? [UInt8(countField & 0xFF), UInt8(countField >> 8)] : [UInt8(countField)]
-            out += [UInt8(blockSize - 1), icReference]
+            let countField = max(0, blockCount - 1)
+            out += twoByteCount ? [UInt8(truncatingIfNeeded: countField), UInt8(truncatingIfNeeded: countField >> 8)]
+                : [UInt8(truncatingIfNeeded: countField)]
+            out += [UInt8(truncatingIfNeeded: max(0, blockSize - 1)) & 0x1F, icReference]
             return .data(out)
         case 0x20:
             guard parameters.count == 1 else { return error(0x02) }

@@ -103,7 +103,9 @@ public struct MemoryDump: Sendable, Equatable {
     /// says: a Proxmark3 mfu header (56 bytes, then pages whose UID check byte BCC0 is
     /// right) → Type 2; BCC0 right at byte 3 and a Type 2 CC (`E1`) at byte 12 → Type 2;
     /// a Type 5 CC (`E1`/`E2`, version 1) at byte 0 → Type 5 with 4-byte blocks; BCC0
-    /// right alone → Type 2; otherwise the file is refused (pass a hint).
+    /// right alone → Type 2; otherwise the file is refused (pass a hint). A raw Type 2 dump
+    /// without a stored GET_VERSION answer whose size is exactly that of one known chip
+    /// (NTAG213 180 bytes, NTAG215 540, NTAG216 924, NT3H2111 936, …) is taken as that chip.
     /// - Throws: `MemoryDumpError` naming the line, page/block or byte offset.
     public static func parse(_ data: Data, hint: DumpHint = .auto) throws -> MemoryDump {
         let prefix = Data("Filetype: Flipper NFC device".utf8)
@@ -175,6 +177,11 @@ public struct MemoryDump: Sendable, Equatable {
                 throw MemoryDumpError("a Type 2 dump needs pages 0–3 (16 bytes); this one has \(pages.count)", offset: pages.count)
             }
             if chip == nil, let version { chip = Type2Layout.identify(version: Array(version)) }
+            if chip == nil {
+                // Without a stored GET_VERSION answer, a dump of exactly one known chip's size is that chip.
+                let sized = TagChip.allCases.filter { $0.type2Layout?.readablePages == pages.count / 4 }
+                if sized.count == 1 { chip = sized[0] }
+            }
             let uid = Data(pages[0..<3] + pages[4..<8])
             return MemoryDump(technology: .iso14443A, memory: Data(pages), unitSize: 4, uid: uid, chip: chip,
                               version: version, format: format)
@@ -221,7 +228,7 @@ public struct MemoryDump: Sendable, Equatable {
         var pages: [(number: Int, bytes: [UInt8?], line: Int)] = []
         var blocks: [(number: Int, bytes: [UInt8?], line: Int)] = []
         var dataContent: (bytes: [UInt8?], line: Int)?
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline }).enumerated() {
             let lineNumber = index + 1
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -230,15 +237,20 @@ public struct MemoryDump: Sendable, Equatable {
             }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            var isMemoryLine = false
             for (prefix, isPage) in [("Page ", true), ("Block ", false)] where key.hasPrefix(prefix) {
-                guard let number = Int(key.dropFirst(prefix.count)), number >= 0 else {
+                // "Page 12" / "Block 7"; "Block Count" and "Block Size" are header lines.
+                let numberText = key.dropFirst(prefix.count)
+                guard numberText.first?.isNumber == true else { continue }
+                guard let number = Int(numberText), number >= 0 else {
                     throw MemoryDumpError("'\(key)' has no valid number", line: lineNumber)
                 }
                 let unit = isPage ? "page" : "block"
                 let bytes = try hexBytes(value[...], line: lineNumber, what: "\(unit) \(number)")
                 if isPage { pages.append((number, bytes, lineNumber)) } else { blocks.append((number, bytes, lineNumber)) }
+                isMemoryLine = true
             }
-            if key.hasPrefix("Page ") || key.hasPrefix("Block ") { continue }
+            if isMemoryLine { continue }
             if key == "Data Content" {
                 dataContent = (try hexBytes(value[...], line: lineNumber, what: "Data Content"), lineNumber)
                 continue
@@ -392,6 +404,9 @@ public struct MemoryDump: Sendable, Equatable {
 
 /// A transport whose answers come from a memory dump: the same commands, limits and error
 /// answers as the chip (reads of pages/blocks the file lacks are refused), and writes refused.
+/// GET_VERSION is answered with the version the file stores, else that of the chip the dump
+/// names (or was inferred from its size), else NAK; GET_SYSTEM_INFO with the file's UID (zeros
+/// when it has none) and geometry.
 public struct DumpTransport: TagTransport {
     public let dump: MemoryDump
     public let technology: TagTechnology
@@ -402,6 +417,8 @@ public struct DumpTransport: TagTransport {
 
     /// - Parameter limits: default: commands up to 255 bytes, answers up to 1024 bytes.
     public init(dump: MemoryDump, limits: LinkLimits? = nil) {
+        var dump = dump
+        dump.unitSize = dump.technology == .iso14443A ? 4 : min(32, max(1, dump.unitSize))
         self.dump = dump
         self.technology = dump.technology
         self.limits = limits ?? LinkLimits(maxCommandBytes: 255, maxResponseBytes: 1024)

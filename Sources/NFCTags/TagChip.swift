@@ -142,7 +142,9 @@ public struct Type2Layout: Sendable, Equatable {
 
 /// Memory layout and command set of a known Type 5 chip (datasheet values).
 public struct Type5Layout: Sendable, Equatable {
+    /// Bytes per block.
     public var blockSize: Int
+    /// Blocks of user memory (numbered from 0).
     public var blockCount: Int
     /// IC manufacturer code (UID byte 6 counted from the LSB; 0x04 NXP, 0x02 ST, 0x07 TI).
     public var manufacturer: UInt8
@@ -158,6 +160,7 @@ public struct Type5Layout: Sendable, Equatable {
     /// The factory capability container (4 or 8 bytes).
     public var factoryCC: [UInt8]
 
+    /// User memory in bytes.
     public var memoryBytes: Int { blockSize * blockCount }
 
     static func forChip(_ chip: TagChip) -> Type5Layout? {

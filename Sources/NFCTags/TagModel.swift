@@ -113,10 +113,15 @@ public struct TagAnomaly: Sendable, Equatable, CustomStringConvertible {
 public struct Type5SystemInfo: Sendable, Equatable {
     /// UID in display order (`E0` first).
     public var uid: Data
+    /// Data storage format identifier.
     public var dsfid: UInt8?
+    /// Application family identifier.
     public var afi: UInt8?
+    /// Bytes per block.
     public var blockSize: Int?
+    /// Number of blocks.
     public var blockCount: Int?
+    /// IC reference (maker-specific chip revision).
     public var icReference: UInt8?
 
     /// Parses a GET_SYSTEM_INFO answer (response flags included), `nil` when it is an
@@ -396,6 +401,8 @@ public enum TagWriteError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Counters of a finished write.
 public struct TagWriteResult: Sendable, Equatable {
+    /// Commands sent, the reads before the write and retries included.
     public var commandCount: Int
+    /// Bytes programmed (whole pages/blocks; the length page counts twice).
     public var bytesWritten: Int
 }

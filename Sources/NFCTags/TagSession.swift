@@ -106,6 +106,7 @@ final class TagSession {
     func exchange(_ command: [UInt8], check: ([UInt8]) -> AnswerCheck) async throws -> (answer: [UInt8], refused: Bool) {
         var attempts = 0
         while true {
+            try Task.checkCancellation()
             attempts += 1
             commandCount += 1
             let answer: [UInt8]
@@ -119,6 +120,8 @@ final class TagSession {
                     if attempts >= options.maxAttempts { throw ExchangeFailure.noAnswer(attempts: attempts) }
                     continue
                 }
+            } catch is CancellationError {
+                throw CancellationError()
             } catch {
                 if attempts >= options.maxAttempts { throw ExchangeFailure.noAnswer(attempts: attempts) }
                 continue

@@ -97,18 +97,18 @@ final class Type2Engine {
     /// Makes the pages covering `bytes` known, in the largest commands possible.
     func ensure(_ bytes: Range<Int>) async throws {
         guard let pages = session.memory.unitRange(of: bytes) else { return }
-        var upper = pages.upperBound
-        if let layout { upper = min(upper, layout.readablePages - 1) }
-        if upper > 255 {
-            throw TagReadError.outOfReach("the data continues at page \(upper), beyond sector 0 (pages 0–255); "
+        if pages.upperBound > 255 {
+            throw TagReadError.outOfReach("the data continues at page \(pages.upperBound), beyond sector 0 (pages 0–255); "
                 + "reading it needs SECTOR_SELECT, which ColdTap does not send")
         }
+        var upper = pages.upperBound
+        if let layout { upper = min(upper, layout.readablePages - 1) }
         guard pages.lowerBound <= upper else { return }
         for run in session.memory.missingRuns(pages.lowerBound...upper) {
             var page = run.lowerBound
             while page <= run.upperBound {
                 if session.memory.has(unit: page) { page += 1; continue }
-                if useFastRead && run.upperBound > page {
+                if useFastRead {
                     let count = min(maxFastReadPages, run.upperBound - page + 1)
                     let end = page + count - 1
                     let result: (answer: [UInt8], refused: Bool)
@@ -117,13 +117,13 @@ final class Type2Engine {
                             answer.count == count * 4 ? .accept : answer.count == 1 ? .refused : .garbled
                         }
                     } catch ExchangeFailure.unsupported {
-                        shrinkFastRead()
+                        try shrinkFastRead(refusedAt: page, answer: nil)
                         continue
                     } catch {
                         throw session.readError(error, command: "FAST_READ", unit: page)
                     }
                     if result.refused {
-                        shrinkFastRead()
+                        try shrinkFastRead(refusedAt: page, answer: result.answer)
                         continue
                     }
                     for index in 0..<count {
@@ -139,9 +139,17 @@ final class Type2Engine {
         }
     }
 
-    private func shrinkFastRead() {
+    /// Halves the FAST_READ range after a refusal; a refused single page is an error naming it.
+    private func shrinkFastRead(refusedAt page: Int, answer: [UInt8]?) throws {
+        if maxFastReadPages <= 1 {
+            guard let answer else {
+                useFastRead = false
+                return
+            }
+            throw TagReadError.refused(command: "FAST_READ", location: "page \(page)",
+                                       status: String(format: "NAK 0x%X", (answer.first ?? 0) & 0x0F))
+        }
         maxFastReadPages /= 2
-        if maxFastReadPages < 2 { useFastRead = false }
     }
 
     private func readWithREAD(_ page: Int) async throws {
@@ -172,6 +180,11 @@ final class Type2Engine {
 
     /// Reads the CC and walks the TLVs. Returns `nil` for the CC when the tag is not formatted.
     func readLayout(stopAfterNDEF: Bool) async throws -> (CapabilityContainer?, Range<Int>?, TLVWalker.Outcome) {
+        if !session.memory.has(unit: 3) && transport.limits.carries(0x30) {
+            // One READ brings the CC and the first 12 bytes of TLVs, with the shortest command.
+            try await readWithREAD(3)
+            session.reportProgress()
+        }
         try await ensure(12..<16)
         let head = session.memory.bytes(12..<16) ?? []
         guard let cc = CapabilityContainer.type2(head) else {
@@ -355,7 +368,9 @@ struct NDEFWritePlan {
         if headerLength == 2 {
             out.append(zeroLength ? 0 : UInt8(message.count))
         } else {
-            out += zeroLength ? [0xFF, 0, 0] : [0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)]
+            // Provisionally a 1-byte length of 0 followed by zeros: a write torn anywhere in
+            // the final length field then still reads as length 0.
+            out += zeroLength ? [0, 0, 0] : [0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)]
         }
         out += Array(message)
         if withTerminator { out.append(0xFE) }

@@ -128,7 +128,9 @@ final class Type5Engine {
             blockSize = layout.blockSize
             blockCount = layout.blockCount
         }
-        if let layout, let reported = blockCount, reported != layout.blockCount {
+        // A 1-byte count tops out at 256 blocks: larger chips are checked against the CC later.
+        if let layout, let reported = blockCount, reported != layout.blockCount,
+           !(reported == 256 && layout.blockCount > 256) {
             anomalies.append(TagAnomaly(offset: nil, message: "GET_SYSTEM_INFO reports \(reported) blocks; the \(identity.chip.displayName) datasheet says \(layout.blockCount)"))
         }
         let isST = identity.uid.map { $0.count == 8 && $0[$0.startIndex + 1] == 0x02 } ?? false
@@ -180,12 +182,17 @@ final class Type5Engine {
         var upper = blocks.upperBound
         if let blockCount { upper = min(upper, blockCount - 1) }
         guard blocks.lowerBound <= upper else { return }
+        if upper > 0xFFFF {
+            throw TagReadError.malformed("the data area reaches block \(upper), beyond the 65,536 blocks ISO 15693 can address",
+                                         offset: upper * session.memory.unitSize)
+        }
         let size = session.memory.unitSize
         for run in session.memory.missingRuns(blocks.lowerBound...upper) {
             var block = run.lowerBound
             while block <= run.upperBound {
                 var count = multipleAllowed ? min(maxBlocksPerRead, run.upperBound - block + 1) : 1
                 if let sector = sectorBlocks { count = min(count, sector - block % sector) }
+                if block + count - 1 > 255 && !transport.limits.carries(0x33) { count = 1 }
                 let last = block + count - 1
                 let extended = last > 255
                 if extended && !(transport.limits.carries(0x30) || transport.limits.carries(0x33)) {
@@ -196,11 +203,11 @@ final class Type5Engine {
                 if count > 1 {
                     name = extended ? "EXTENDED_READ_MULTIPLE_BLOCKS" : "READ_MULTIPLE_BLOCKS"
                     command = extended
-                        ? request(0x33, [UInt8(block & 0xFF), UInt8(block >> 8), UInt8((count - 1) & 0xFF), UInt8((count - 1) >> 8)])
+                        ? request(0x33, [UInt8(block & 0xFF), UInt8(truncatingIfNeeded: block >> 8), UInt8((count - 1) & 0xFF), UInt8(truncatingIfNeeded: (count - 1) >> 8)])
                         : request(0x23, [UInt8(block), UInt8(count - 1)])
                 } else {
                     name = extended ? "EXTENDED_READ_SINGLE_BLOCK" : "READ_SINGLE_BLOCK"
-                    command = extended ? request(0x30, [UInt8(block & 0xFF), UInt8(block >> 8)]) : request(0x20, [UInt8(block)])
+                    command = extended ? request(0x30, [UInt8(block & 0xFF), UInt8(truncatingIfNeeded: block >> 8)]) : request(0x20, [UInt8(block)])
                 }
                 let expected = 1 + count * size
                 let result: (answer: [UInt8], refused: Bool)
@@ -263,6 +270,22 @@ final class Type5Engine {
         multipleAllowed = options.strategy == .fewestRoundTrips && cc.supportsReadMultiple
             && transport.limits.carries(0x23)
         let ccLength = cc.bytes.count
+        if let count = blockCount, count == 256, cc.usesTwoByteBlockNumbers, ccLength + cc.dataAreaSize > count * size {
+            // GET_SYSTEM_INFO's 1-byte block count cannot say more than 256 (ST25DV16K/64K
+            // report 256 there); the E2 capability container gives the real size.
+            var corrected = (ccLength + cc.dataAreaSize + size - 1) / size
+            let uid = identity.uid.map { Array($0) } ?? []
+            let rechecked = Type5Layout.identify(uidDisplayOrder: uid, blockCount: corrected, blockSize: size)
+            if let checkedLayout = rechecked.type5Layout, checkedLayout.blockSize == size {
+                corrected = min(corrected, checkedLayout.blockCount)
+                identity.chip = rechecked
+                layout = checkedLayout
+                sectorBlocks = checkedLayout.sectorBlocks ?? sectorBlocks
+                configureMaxBlocks()
+            }
+            blockCount = corrected
+            anomalies.append(TagAnomaly(offset: nil, message: "GET_SYSTEM_INFO reports 256 blocks (the most its 1-byte count can say); the capability container's size is used: \(corrected) blocks"))
+        }
         var end = ccLength + cc.dataAreaSize
         if let blockCount {
             let memoryBytes = blockCount * size
@@ -297,8 +320,10 @@ final class Type5Engine {
     func read() async throws -> TagReadResult {
         _ = try await identify()
         let (cc, area, outcome) = try await readLayout(stopAfterNDEF: options.scope == .ndefMessage)
-        session.bytesNeeded = min(session.bytesNeeded ?? 0, session.bytesReadForProgress)
-        session.reportProgress()
+        if options.scope == .ndefMessage, let needed = session.bytesNeeded {
+            session.bytesNeeded = min(needed, session.bytesReadForProgress)
+            session.reportProgress()
+        }
         return TagReading.result(technology: .iso15693, identity: identity, unitSize: session.memory.unitSize, cc: cc,
                                  area: area, outcome: outcome, anomalies: anomalies, session: session)
     }
@@ -339,6 +364,10 @@ final class Type5Engine {
             throw TagWriteError.doesNotFit(messageBytes: message.count, capacityBytes: plan.capacity)
         }
         let blocks = Set(addresses.map { $0 / size }).sorted()
+        if let last = blocks.last, last > 0xFFFF {
+            throw TagReadError.malformed("the data area reaches block \(last), beyond the 65,536 blocks ISO 15693 can address",
+                                         offset: last * size)
+        }
         for block in blocks where !(0..<size).allSatisfy({ addresses.contains(block * size + $0) }) {
             try await ensure((block * size)..<((block + 1) * size))
         }
@@ -356,7 +385,7 @@ final class Type5Engine {
         var written = 0
         for (block, bytes) in order {
             let command = block > 255
-                ? request(0x31, [UInt8(block & 0xFF), UInt8(block >> 8)] + bytes)
+                ? request(0x31, [UInt8(block & 0xFF), UInt8(truncatingIfNeeded: block >> 8)] + bytes)
                 : request(0x21, [UInt8(block)] + bytes)
             let result: (answer: [UInt8], refused: Bool)
             do {

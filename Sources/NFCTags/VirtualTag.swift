@@ -113,9 +113,10 @@ public actor VirtualTag: TagTransport {
     /// - Throws: `TagImageError`.
     public static func make(chip: TagChip, ndefMessage: Data, uid: Data? = nil, layout: TLVLayout = .factory,
                             readOnly: Bool = false, limits: LinkLimits? = nil, faults: FaultPlan = .none,
-                            hostLatency: Duration = .zero) throws -> VirtualTag {
+                            hostLatency: Duration = .zero, paced: Bool = false) throws -> VirtualTag {
         let memory = try TagImage.memory(for: chip, ndefMessage: ndefMessage, uid: uid, layout: layout, readOnly: readOnly)
-        return try VirtualTag(chip: chip, memory: memory, uid: uid, limits: limits, faults: faults, hostLatency: hostLatency)
+        return try VirtualTag(chip: chip, memory: memory, uid: uid, limits: limits, faults: faults, hostLatency: hostLatency,
+                              paced: paced)
     }
 
     /// The memory as it is now (after writes).
@@ -126,7 +127,9 @@ public actor VirtualTag: TagTransport {
         .microseconds(airTimeMicroseconds) + hostLatency * commandCount
     }
 
+    /// Replaces the fault plan; command numbers keep counting from the commands already received.
     public func setFaults(_ plan: FaultPlan) { faults = plan }
+    /// Sets the host latency added per command to `modeledTime`.
     public func setHostLatency(_ latency: Duration) { hostLatency = latency }
 
     /// Puts the tag back in the field: clears the removal and numbers faults from the next command.

@@ -22,13 +22,12 @@ private final class ResumeOnce<T: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Runs a blocking call (PC/SC, sockets) on a Dispatch thread so that it does not hold one of
-/// the few cooperative threads, and returns its result.
+/// Runs a blocking call (PC/SC, sockets) on a thread of its own, so that it holds neither one
+/// of the few cooperative threads nor one of Dispatch's global-queue threads (as many as there
+/// are cores: other blocking work there would delay it), and returns its result.
 func runBlocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try body() })
-        }
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
 
@@ -38,12 +37,11 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async 
 func runBlocking<T: Sendable>(timeout: Duration, _ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let once = ResumeOnce(continuation)
-        DispatchQueue.global().async {
-            once.resume(with: Result { try body() })
-        }
+        Thread { once.resume(with: Result { try body() }) }.start()
         let nanoseconds = max(0, timeout.components.seconds) * 1_000_000_000
             + max(0, timeout.components.attoseconds) / 1_000_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
+        // A private serial queue gets a thread even when the global queues are busy.
+        DispatchQueue(label: "coldtap.blocking-timeout").asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
             once.resume(with: .failure(BlockingTimeout()))
         }
     }

@@ -89,12 +89,17 @@ public final class PCSCContext: @unchecked Sendable {
         try getStatusChange(readers, known: readers.map { _ in DWORD(SCARD_STATE_UNAWARE) }, milliseconds: 0).map(\.status)
     }
 
-    /// Waits until a tag is on one of the readers matching `query` (all readers when `nil`)
-    /// and returns that reader's state. Readers plugged in while waiting are picked up.
-    /// - Parameter timeout: how long to wait; `nil` waits until the task is cancelled.
+    /// Waits until a card that `accept` takes is on one of the readers matching `query` (all
+    /// readers when `nil`) and returns that reader's state. Readers plugged in while waiting
+    /// are picked up; cards `accept` refuses (a contact card in a combined reader's other
+    /// slot) are waited past.
+    /// - Parameters:
+    ///   - timeout: how long to wait; `nil` waits until the task is cancelled.
+    ///   - accept: decides from the reader's state (name, ATR) whether the card will do.
     /// - Throws: `PCSCError.timeout`, `.noReaders`, `.unknownReader`, `.serviceNotRunning`,
     ///   `CancellationError`.
-    public func waitForCard(reader query: String?, timeout: Duration?) async throws -> ReaderStatus {
+    public func waitForCard(reader query: String?, timeout: Duration?,
+                            accept: @escaping @Sendable (ReaderStatus) -> Bool = { _ in true }) async throws -> ReaderStatus {
         let clock = ContinuousClock()
         let deadline = timeout.map { clock.now + $0 }
         while true {
@@ -102,9 +107,9 @@ public final class PCSCContext: @unchecked Sendable {
             let names = try matchReaders(query, in: try readers())
             let slice = remainingSlice(until: deadline, clock: clock)
             let states = try await runBlocking { [self] in
-                try self.waitForChange(names, milliseconds: slice, present: true)
+                try self.waitForChange(names, milliseconds: slice, accept: accept)
             }
-            if let found = states.first(where: { $0.cardPresent }) { return found }
+            if let found = states.first(where: { $0.cardPresent && accept($0) }) { return found }
             if let deadline, clock.now >= deadline { throw PCSCError.timeout }
         }
     }
@@ -118,7 +123,7 @@ public final class PCSCContext: @unchecked Sendable {
             try Task.checkCancellation()
             let slice = remainingSlice(until: deadline, clock: clock)
             let states = try await runBlocking { [self] in
-                try self.waitForChange([reader], milliseconds: slice, present: false)
+                try self.waitForChange([reader], milliseconds: slice) { !$0.cardPresent }
             }
             if states.allSatisfy({ !$0.cardPresent }) { return }
             if let deadline, clock.now >= deadline { throw PCSCError.timeout }
@@ -144,9 +149,11 @@ public final class PCSCContext: @unchecked Sendable {
         return min(500, max(0, (deadline - clock.now).wholeMilliseconds))
     }
 
-    private func waitForChange(_ names: [String], milliseconds: Int64, present: Bool) throws -> [ReaderStatus] {
+    /// The readers' states as soon as one satisfies `done`, or after `milliseconds` of no change.
+    private func waitForChange(_ names: [String], milliseconds: Int64,
+                               accept done: (ReaderStatus) -> Bool) throws -> [ReaderStatus] {
         let now = try getStatusChange(names, known: names.map { _ in DWORD(SCARD_STATE_UNAWARE) }, milliseconds: 0)
-        if now.contains(where: { $0.status.cardPresent == present }) { return now.map(\.status) }
+        if now.contains(where: { done($0.status) }) { return now.map(\.status) }
         do {
             return try getStatusChange(names, known: now.map(\.event), milliseconds: milliseconds).map(\.status)
         } catch PCSCError.timeout {
@@ -242,7 +249,8 @@ public final class PCSCContext: @unchecked Sendable {
     }
     public func readers() throws -> [String] { [] }
     public func status(of readers: [String]) throws -> [ReaderStatus] { [] }
-    public func waitForCard(reader query: String?, timeout: Duration?) async throws -> ReaderStatus {
+    public func waitForCard(reader query: String?, timeout: Duration?,
+                            accept: @escaping @Sendable (ReaderStatus) -> Bool = { _ in true }) async throws -> ReaderStatus {
         throw PCSCError.unavailable("this platform has no PC/SC library")
     }
     public func waitForRemoval(reader: String, timeout: Duration?) async throws {

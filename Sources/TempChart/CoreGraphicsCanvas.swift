@@ -131,7 +131,7 @@ public final class CoreGraphicsCanvas: Canvas {
             NSAttributedString.Key(kCTFontAttributeName as String): ctFont(font),
             NSAttributedString.Key(kCTForegroundColorAttributeName as String): cgColor(color),
         ]
-        return CTLineCreateWithAttributedString(NSAttributedString(string: string, attributes: attributes))
+        return CTLineCreateWithAttributedString(NSAttributedString(string: string, attributes: attributes) as CFAttributedString)
     }
 }
 

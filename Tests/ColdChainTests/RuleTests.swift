@@ -75,6 +75,18 @@ import LoggerFormats
         #expect(assessment.decidingGaps.first?.start == at(19))
     }
 
+    @Test func clockJumpInsideTheRunIsAGap() {
+        // 19 samples (9 h 30 min) beyond, with the clock jumping one interval after the 10th.
+        var log = makeLog(run(9, 19))
+        for index in 10..<19 { log.samples[index].time = at(index + 1) }
+        let assessment = Assessor.assess(log, profile: single(rule), timeZone: utc)
+        #expect(assessment.verdict == .inconclusive)
+        #expect(assessment.excursions.count == 2)
+        #expect(assessment.decidingGaps.first?.timeJumpSeconds == 1800)
+        #expect(assessment.decidingGaps.first?.missingCount == 0)
+        #expect(assessment.decidingGaps.first?.start == at(10))
+    }
+
     @Test func gapSeparatedFromTheRunDoesNotMatter() {
         let assessment = assess(run(9, 19) + [5, nil], single(rule))
         #expect(assessment.verdict == .ok)
@@ -107,7 +119,7 @@ import LoggerFormats
         let assessment = assess(values, single(rule, band: nil))
         #expect(assessment.verdict == .inconclusive)
         #expect(assessment.decidingGaps.count == 2)
-        #expect(assessment.reasons.first == "Unknown time decides: no single gap fires a rule, but the 2 gaps together (1 h), counted as beyond the limits, would.")
+        #expect(assessment.reasons.first == "Unknown time decides: no single gap fires a rule, but the 2 gaps together (1 h), counted as beyond the limits, would fire '≥ 30 °C for 10 h cumulative'.")
     }
 
     @Test func perDayScopeSplitsAtLocalMidnight() {
@@ -162,6 +174,15 @@ import LoggerFormats
         let assessment = assess([-20, nil, -20], single(rule, band: nil))
         #expect(assessment.verdict == .inconclusive)
         #expect(assessment.decidingGaps.first?.firstSampleIndex == 1)
+    }
+
+    @Test func manyGapsAreNamedTogether() {
+        var values: [Double?] = []
+        for _ in 0..<201 { values += [-20, nil] }
+        let assessment = assess(values, .frozen)
+        #expect(assessment.verdict == .inconclusive)
+        #expect(assessment.decidingGaps.count == 201)
+        #expect(assessment.reasons.first == "Unknown time decides: counted as beyond the limits, the 201 gaps (100 h 30 min) would fire 'any point > −15 °C'; there are too many gaps to try each one alone.")
     }
 
     @Test func outOfRangeSampleIsUnknownNotItsValue() {

@@ -144,6 +144,14 @@ import LoggerFormats
         #expect(Profile.whoShipping1.excursionBand.low == Threshold(.lessThanOrEqual, -0.5))
     }
 
+    @Test func limitsToDraw() {
+        #expect(Profile.vaccineFridge.limits == [
+            Threshold(.greaterThan, 8), Threshold(.lessThan, 2), Threshold(.lessThanOrEqual, -0.5),
+        ])
+        #expect(Profile.uspControlledRoomTemperature.limits.map(\.limit) == [40, 30, 25, 20, 15])
+        #expect(Profile.whoShipping1.limits.map(\.description) == ["≥ 45 °C", "≥ 30 °C", "≤ −0.5 °C"])
+    }
+
     @Test func comparatorsAtTheLimit() {
         #expect(Comparator.greaterThan.holds(8, 8) == false)
         #expect(Comparator.greaterThanOrEqual.holds(8, 8) == true)

@@ -68,11 +68,10 @@ struct Type2TransportTests {
                 return Data([0xFF])
             }
         }
-        let started = ContinuousClock.now
+        // Without the timeout the silent tag would answer after 30 s and nothing would throw.
         await #expect(throws: TransportError.timeout) {
             _ = try await Type2CoreNFCTransport(link: SilentTag()).send(Data([0x60]), timeout: .milliseconds(50))
         }
-        #expect(ContinuousClock.now - started < .seconds(10))
     }
 }
 

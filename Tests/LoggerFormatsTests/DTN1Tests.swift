@@ -50,10 +50,11 @@ import Testing
     }
 
     @Test func intervalKeyInMinutesAndStartKeyGiveTheTimeBase() throws {
-        let info = "LOG_INTERVAL_MIN=5\nLOG_START=2026-08-18T04:00:00Z\nSTART_DELAY=600"
+        let info = "SENSOR=internal\nSN=A-17\nLOG_INTERVAL_MIN=5\nLOG_START=2026-08-18T04:00:00Z\nSTART_DELAY=600"
         let log = try LoggerDecoder.decode(Self.message(info: info, ledger: [0x00, 0x02, 0x00, 0x01, 0x00, 0x02]),
                                            options: Self.options())
         #expect(log.interval == 300)
+        #expect(log.logger.serial == "A-17")
         #expect(log.timeBase == .deviceInformation)
         #expect(log.timeBaseDetail == "device-information key LOG_START (start time)")
         #expect(log.samples.map(\.time) == [Date(timeIntervalSince1970: 1_787_025_600), Date(timeIntervalSince1970: 1_787_025_900)])

@@ -243,3 +243,16 @@ import Testing
         }
     }
 }
+
+@Suite struct DescriptorResourceTests {
+    @Test func resourceFolderIsFoundOnlyWhereItIs() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("resources-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        #expect(DescriptorResources.find(in: [root]) == nil)
+        let folder = root.appendingPathComponent("ColdTap_LoggerFormats.resources/Descriptors")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("generic16.json"))
+        #expect(DescriptorResources.find(in: [root])?.standardizedFileURL.path == folder.standardizedFileURL.path)
+    }
+}

@@ -206,3 +206,24 @@ import Testing
         }
     }
 }
+
+@Suite struct ByteCheckTests {
+    @Test func tokenBitMasksMatchRFC2045() {
+        let specials = Set("()<>@,;:\\\"/[]?=".utf8)
+        for byte in 0...255 {
+            let expected = byte > 0x20 && byte < 0x7F && !specials.contains(UInt8(byte))
+            #expect(ByteChecks.isTokenByte(UInt8(byte)) == expected, "byte \(byte)")
+        }
+    }
+
+    @Test func utf8ValidatorAgreesWithTheStandardLibrary() {
+        var rng = SeededGenerator(seed: 5)
+        let pieces: [[UInt8]] = [[0x41], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0xA7, 0x8A], [0xC0, 0x80], [0xED, 0xA0, 0x80],
+                                 [0xF4, 0x90, 0x80, 0x80], [0xE0, 0x80], [0x80], [0xFF], Array("abcdefghij".utf8)]
+        for _ in 0..<5000 {
+            let bytes = (0..<Int.random(in: 0...6, using: &rng)).flatMap { _ in pieces.randomElement(using: &rng) ?? [] }
+            let valid = bytes.withUnsafeBytes { ByteChecks.firstInvalidUTF8($0) } == nil
+            #expect(valid == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+        }
+    }
+}

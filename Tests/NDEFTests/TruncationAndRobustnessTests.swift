@@ -91,3 +91,54 @@ import Testing
         #expect((try? NDEFParser.parse(bytes, mode: .lenient))?.message.records.count == 1)
     }
 }
+
+@Suite struct FastPathTests {
+    /// The strict fast path must accept exactly what the full reader accepts (or defer to it).
+    @Test func fastPathAgreesWithTheFullReader() {
+        var rng = SeededGenerator(seed: 1234)
+        let samples = (0..<60).map { _ in NDEFMessage(records: Generate.message(&rng, maxRecords: 4).map(\.record)).serialized() }
+            .filter { $0.count < 2048 }
+        var fastAccepted = 0
+        var disagreements = 0
+        for round in 0..<20_000 {
+            var bytes = Array(samples[round % samples.count])
+            for _ in 0..<Int.random(in: 0...3, using: &rng) where !bytes.isEmpty {
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            let data = Data(bytes)
+            var reader = MessageReader(data: data, diagnostics: Diagnostics(mode: .strict), checkingRecordTypes: true)
+            let full = try? reader.read()
+            if let fast = StrictFastPath.parse(data, checkingRecordTypes: true) {
+                fastAccepted += 1
+                if fast != full { disagreements += 1 }
+            }
+        }
+        #expect(fastAccepted > 1000)
+        #expect(disagreements == 0)
+    }
+}
+
+@Suite struct ModeAgreementTests {
+    /// Strict parsing succeeds exactly when lenient parsing reports no violation, and then
+    /// both give the same records (the fuzzer checks the same on its inputs).
+    @Test func strictSucceedsExactlyWhenLenientFindsNoViolation() {
+        var rng = SeededGenerator(seed: 77)
+        let samples = (0..<60).map { index in
+            NDEFMessage(records: Generate.message(&rng, maxRecords: 4).map(\.record)).serialized(maxChunkSize: index % 4 == 0 ? 9 : nil)
+        }.filter { $0.count < 2048 }
+        var disagreements: [[UInt8]] = []
+        for round in 0..<10_000 {
+            var bytes = Array(samples[round % samples.count])
+            for _ in 0..<Int.random(in: 0...3, using: &rng) where !bytes.isEmpty {
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            let strict = try? NDEFParser.parse(Data(bytes))
+            let lenient = try? NDEFParser.parse(Data(bytes), mode: .lenient)
+            let clean = lenient.map { $0.warnings.allSatisfy { $0.kind == nil } } ?? false
+            if (strict != nil) != clean || (strict != nil && strict?.message != lenient?.message) {
+                disagreements.append(bytes)
+            }
+        }
+        #expect(disagreements.isEmpty, "first: \(disagreements.first ?? [])")
+    }
+}

@@ -81,9 +81,15 @@ struct CuplTagFormat: LoggerFormatDecoder {
 
     /// Decodes base64 text that is a slice of parameter `field`; `positionInField` maps
     /// an index in `text` to a character offset in the parameter for the error.
-    private func base64(_ text: Substring, field: String, what: String, positionInField: (Int) -> Int) throws -> [UInt8] {
+    private func base64(_ text: Substring, field: String, what: String, bytes expected: Int? = nil,
+                        positionInField: (Int) -> Int) throws -> [UInt8] {
         switch CuplBase64.decode(text.utf8) {
-        case .success(let bytes): return bytes
+        case .success(let bytes):
+            if let expected, bytes.count != expected {
+                throw error(.base64, field: field, offset: positionInField(0),
+                            "\(what) decodes to \(bytes.count) byte(s) instead of \(expected) (misplaced padding)")
+            }
+            return bytes
         case .failure(let bad):
             throw error(.base64, field: field, offset: positionInField(bad.index),
                         "\(what) is not valid URL-safe base64: \(bad.reason)")
@@ -97,7 +103,7 @@ struct CuplTagFormat: LoggerFormatDecoder {
             throw error(.malformed, field: "v", "the version parameter has \(v.count) character(s); it needs at least 4")
         }
         let vStart = v.count - 4
-        let versionBytes = try base64(v.suffix(4), field: "v", what: "the version") { vStart + $0 }
+        let versionBytes = try base64(v.suffix(4), field: "v", what: "the version", bytes: 3) { vStart + $0 }
         let version = Int(versionBytes[0]) << 8 | Int(versionBytes[1])
         let formatCode = Int(versionBytes[2])
         guard version == 2 else {
@@ -145,11 +151,11 @@ struct CuplTagFormat: LoggerFormatDecoder {
         let endStopStart = linear.count - 16
         let endStop = linear[endStopStart...]
         let hashAndCount = try base64(Substring(decoding: endStop.prefix(12), as: UTF8.self), field: "q",
-                                      what: "the end-stop") { qIndex(endStopStart + $0) }
+                                      what: "the end-stop", bytes: 9) { qIndex(endStopStart + $0) }
         let storedHash = Array(hashAndCount[0..<7])
         let pairCount = Int(hashAndCount[7]) << 8 | Int(hashAndCount[8])
         let elapsedText = Substring(decoding: Array(endStop.dropFirst(12).prefix(3)) + [UInt8(ascii: ".")], as: UTF8.self)
-        let elapsedBytes = try base64(elapsedText, field: "q", what: "the end-stop's elapsed minutes") {
+        let elapsedBytes = try base64(elapsedText, field: "q", what: "the end-stop's elapsed minutes", bytes: 2) {
             qIndex(endStopStart + 12 + $0)
         }
         let elapsedMinutes = Int(elapsedBytes[0]) | Int(elapsedBytes[1]) << 8
@@ -171,7 +177,7 @@ struct CuplTagFormat: LoggerFormatDecoder {
         var demi = demis - 1
         func pair(at linearStart: Int) throws -> [UInt8] {
             let text = Substring(decoding: linear[linearStart..<(linearStart + 4)], as: UTF8.self)
-            return try base64(text, field: "q", what: "a sample pair") { qIndex(linearStart + $0) }
+            return try base64(text, field: "q", what: "a sample pair", bytes: 3) { qIndex(linearStart + $0) }
         }
         if pairCount % 2 == 1 {
             pairs.append(try pair(at: demi * 8))
@@ -268,7 +274,7 @@ struct CuplTagFormat: LoggerFormatDecoder {
         let serial = parsed.parameters["s"].map(String.init)
         return TemperatureLog(
             format: name,
-            logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: withHumidity ? "cuplTag HDC2021 T+RH" : "cuplTag HDC2021 T",
+            logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: withHumidity ? "HDC2021 temperature + humidity" : "HDC2021 temperature",
                           serial: serial),
             samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,
             metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource.description,

@@ -64,13 +64,13 @@ public struct CuplTagEncoder: Sendable {
     /// HDC2021 raw temperature code nearest to `celsius`, clamped to 0…4095.
     public static func rawTemperature(_ celsius: Double) -> Int {
         guard celsius.isFinite else { return 0 }
-        return min(4095, max(0, Int(((celsius + 40) * 4096 / 165).rounded())))
+        return Int(min(4095, max(0, ((celsius + 40) * 4096 / 165).rounded())))
     }
 
     /// HDC2021 raw humidity code nearest to `percent`, clamped to 0…4095.
     public static func rawHumidity(_ percent: Double) -> Int {
         guard percent.isFinite else { return 0 }
-        return min(4095, max(0, Int((percent * 4096 / 100).rounded())))
+        return Int(min(4095, max(0, (percent * 4096 / 100).rounded())))
     }
 
     /// The pairs a logger stores for these readings, oldest first. T+RH: one per sample;

@@ -8,6 +8,20 @@ public enum LoggerImageFactory {
     /// `generic16`, `generic16-unix`, `dtn1`.
     public static let kinds = ["cupltag", "cupltag-rh", "generic16", "generic16-unix", "dtn1"]
 
+    /// The chip a logger of this kind is built on, as an NFCTags `TagChip` raw value
+    /// (LoggerFormats does not import NFCTags): cuplTag → `nt3h2111` (cupltag.md §1),
+    /// DTN1 → `st25dv64k` (dtn1.md), generic16 → `ntag215`, generic16-unix → `icodeSLIX2`
+    /// (generic loggers exist on both tag types); `nil` for an unknown kind.
+    public static func chipName(kind: String) -> String? {
+        switch kind {
+        case "cupltag", "cupltag-rh": return "nt3h2111"
+        case "dtn1": return "st25dv64k"
+        case "generic16": return "ntag215"
+        case "generic16-unix": return "icodeSLIX2"
+        default: return nil
+        }
+    }
+
     /// Builds a logger's message.
     /// - Parameters:
     ///   - kind: one of `kinds`.

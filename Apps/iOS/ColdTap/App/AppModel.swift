@@ -1,3 +1,4 @@
+import Combine
 import ColdChain
 import CoreNFCTransport
 import Foundation

@@ -22,7 +22,7 @@ struct ChartInput: Equatable, Sendable {
             ChartExcursion(start: $0.start, end: $0.end, direction: $0.direction == .high ? .above : .below)
         }
         timeZoneIdentifier = assessment.timeZone.identifier
-        language = language
+        self.language = language
     }
 
     static func == (a: ChartInput, b: ChartInput) -> Bool {

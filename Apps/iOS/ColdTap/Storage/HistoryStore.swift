@@ -1,3 +1,4 @@
+import Combine
 import Foundation
 import LoggerFormats
 
@@ -16,6 +17,20 @@ struct StoredRead: Codable, Identifiable, Sendable, Equatable {
     /// How the read went on the air: commands resumed from the cache, resumes, seconds.
     var resumes: Int
     var seconds: Double
+}
+
+extension StoredRead {
+    /// The logger as a person names it: model and serial, else the tag UID, else the format.
+    var loggerName: String {
+        let identity = log.logger
+        let model = [identity.vendor, identity.model].compactMap { $0 }.joined(separator: " ")
+        if let serial = identity.serial, !serial.isEmpty {
+            return model.isEmpty ? serial : "\(model) \(serial)"
+        }
+        if !model.isEmpty { return model }
+        if let uid = identity.tagUID { return uid }
+        return log.format
+    }
 }
 
 /// The history of reads, one JSON file per read in Application Support/History.

@@ -88,17 +88,3 @@ struct ReadRow: View {
         .accessibilityElement(children: .combine)
     }
 }
-
-extension StoredRead {
-    /// The logger as a person names it: model and serial, else the tag UID, else the format.
-    var loggerName: String {
-        let identity = log.logger
-        let model = [identity.vendor, identity.model].compactMap { $0 }.joined(separator: " ")
-        if let serial = identity.serial, !serial.isEmpty {
-            return model.isEmpty ? serial : "\(model) \(serial)"
-        }
-        if !model.isEmpty { return model }
-        if let uid = identity.tagUID { return uid }
-        return log.format
-    }
-}

@@ -1,0 +1,160 @@
+"""English key -> (Simplified Chinese, Japanese). The English text is the key itself.
+
+Keep one entry per key the sources use (check_catalog.py fails on a missing or stale one).
+Positional specifiers (%1$@) keep argument order where the sentence order changes.
+"""
+
+T = {
+    "%@ Resuming at %@.": ("%1$@ 将从 %2$@ 处继续读取。", "%1$@ %2$@ から再開します。"),
+    "%@ for %@": ("%1$@ 起，持续 %2$@", "%1$@ から %2$@"),
+    "%@ – %@": ("%1$@ – %2$@", "%1$@ – %2$@"),
+    "%@. Min %@, max %@.": ("%1$@。最低 %2$@，最高 %3$@。", "%1$@。最低 %2$@、最高 %3$@。"),
+    "%lld saved reads could not be opened by this version of ColdTap; they are kept unchanged.":
+        ("有 %lld 条保存的读取记录无法由此版本的 ColdTap 打开；它们保持原样。",
+         "保存された読み取りのうち %lld 件はこのバージョンの ColdTap では開けません。変更せずに保持しています。"),
+    "Above %@": ("高于 %@", "%@ を上回る"),
+    "Add a secret key": ("添加密钥", "秘密鍵を追加"),
+    "Alarm": ("报警", "アラーム"),
+    "Alarm profile": ("报警规则", "アラームプロファイル"),
+    "Another app is using NFC; close it and tap Scan again.":
+        ("另一个应用正在使用 NFC；请关闭它，然后再次轻点“扫描”。",
+         "別のアプリが NFC を使用しています。そのアプリを閉じてから、もう一度「スキャン」をタップしてください。"),
+    "At least one alarm rule fired. Set the goods aside and follow your excursion procedure.":
+        ("至少有一条报警规则被触发。请将货品隔离，并按温度偏离处理程序执行。",
+         "少なくとも 1 つのアラームルールが作動しました。品物を隔離し、逸脱時の手順に従ってください。"),
+    "Below %@": ("低于 %@", "%@ を下回る"),
+    "CSV data": ("CSV 数据", "CSV データ"),
+    "Cancel": ("取消", "キャンセル"),
+    "ColdTap": ("ColdTap", "ColdTap"),
+    "Done.": ("完成。", "完了しました。"),
+    "Excursions": ("温度偏离", "温度逸脱"),
+    "Export failed": ("导出失败", "書き出しに失敗しました"),
+    "Failed": ("失败", "失敗"),
+    "Format": ("格式", "フォーマット"),
+    "Gaps": ("数据缺口", "データの欠落"),
+    "History": ("历史记录", "履歴"),
+    "Hold the top of the iPhone still on the logger until reading finishes.":
+        ("请将 iPhone 顶部贴住记录仪并保持不动，直到读取完成。",
+         "読み取りが終わるまで、iPhone の上端をロガーに当てたまま動かさないでください。"),
+    "Hold the top of the iPhone to the logger and keep still until the sheet shows the verdict.":
+        ("将 iPhone 顶部贴近记录仪并保持不动，直到面板上显示结论。",
+         "iPhone の上端をロガーに当て、シートに判定が表示されるまで動かさないでください。"),
+    "Hold the top of your iPhone near the logger.": ("请将 iPhone 顶部靠近记录仪。", "iPhone の上端をロガーに近づけてください。"),
+    "Inconclusive": ("无法判定", "判定不能"),
+    "Integrity": ("完整性", "完全性"),
+    "Key, exactly as the logger's maker gives it": ("密钥（与记录仪厂商提供的完全一致）", "鍵（ロガーのメーカーが示すとおりに入力）"),
+    "Last read": ("最近一次读取", "前回の読み取り"),
+    "Logger": ("记录仪", "ロガー"),
+    "Logger serial number or tag UID (hex)": ("记录仪序列号或标签 UID（十六进制）", "ロガーのシリアル番号またはタグ UID（16 進数）"),
+    "Loggers that sign their data need their key to verify it. Keys are kept in the iOS Keychain on this iPhone only and never leave it.":
+        ("对数据进行签名的记录仪需要密钥来验证数据。密钥只保存在本机 iOS 钥匙串中，绝不会离开这台 iPhone。",
+         "データに署名するロガーは、検証に鍵が必要です。鍵はこの iPhone の iOS キーチェーンにのみ保存され、外部に出ることはありません。"),
+    "Maximum": ("最高值", "最高"),
+    "Mean": ("平均值", "平均"),
+    "Mean kinetic temperature": ("平均动力学温度", "平均キネティック温度"),
+    "Minimum": ("最低值", "最低"),
+    "More than one tag is in reach; hold the iPhone over one logger only.":
+        ("感应范围内有多个标签；请只将 iPhone 靠近一个记录仪。",
+         "複数のタグが読み取り範囲にあります。iPhone を 1 台のロガーだけにかざしてください。"),
+    "Move the top of the iPhone slowly over the logger to find the spot where it reads, then hold still.":
+        ("将 iPhone 顶部在记录仪上缓慢移动，找到能读取的位置后保持不动。",
+         "iPhone の上端をロガーの上でゆっくり動かし、読み取れる位置を見つけたら動かさないでください。"),
+    "NDEF only": ("仅 NDEF", "NDEF のみ"),
+    "NFC is switched off on this iPhone; turn off Airplane Mode and try again.":
+        ("此 iPhone 的 NFC 已关闭；请关闭飞行模式后重试。", "この iPhone の NFC がオフになっています。機内モードをオフにしてもう一度お試しください。"),
+    "No alarm rule of the profile fired. The goods can be used.":
+        ("该规则中没有任何报警规则被触发。货品可以使用。", "プロファイルのアラームルールはどれも作動していません。品物は使用できます。"),
+    "No excursions beyond %@.": ("没有超出 %@ 的温度偏离。", "%@ を外れた温度逸脱はありません。"),
+    "No reads yet. Scan a logger and its read is kept here, on this iPhone only.":
+        ("尚无读取记录。扫描记录仪后，读取结果只保存在这台 iPhone 上，并显示在这里。",
+         "まだ読み取りがありません。ロガーをスキャンすると、その結果はこの iPhone にのみ保存され、ここに表示されます。"),
+    "Not verified": ("未验证", "未検証"),
+    "OK": ("好", "OK"),
+    "PDF report": ("PDF 报告", "PDF レポート"),
+    "Peak %@ at %@": ("峰值 %1$@，出现于 %2$@", "ピーク %1$@（%2$@）"),
+    "Period": ("时间范围", "期間"),
+    "Profile": ("规则", "プロファイル"),
+    "Profile %@: %@": ("规则 %1$@：%2$@", "プロファイル %1$@：%2$@"),
+    "Profile: %@": ("规则：%@", "プロファイル：%@"),
+    "Read at": ("读取时间", "読み取り日時"),
+    "Reading": ("读取方式", "読み取り方法"),
+    "Reading cancelled.": ("已取消读取。", "読み取りをキャンセルしました。"),
+    "Reading stopped; tap Scan and hold the iPhone on the logger again.":
+        ("读取已中断；请轻点“扫描”，并再次将 iPhone 贴住记录仪。", "読み取りが中断しました。「スキャン」をタップして、もう一度 iPhone をロガーに当ててください。"),
+    "Reading…": ("正在读取…", "読み取り中…"),
+    "Reading… %@": ("正在读取… %@", "読み取り中… %@"),
+    "Reading… %@ — %lld s left, keep holding still.":
+        ("正在读取… %1$@ — 剩余 %2$lld 秒，请保持不动。", "読み取り中… %1$@ — 残り %2$lld 秒、そのまま動かさないでください。"),
+    "Reads are judged against this profile's rules. Earlier reads keep the profile they were read with.":
+        ("读取结果按此规则判定。之前的读取保留其读取时使用的规则。",
+         "読み取りはこのプロファイルのルールで判定されます。以前の読み取りは、読み取り時のプロファイルのままです。"),
+    "Resumed after losing the tag": ("丢失标签后继续读取的次数", "タグを見失った後の再開回数"),
+    "Samples": ("样本数", "サンプル数"),
+    "Save": ("保存", "保存"),
+    "Scan": ("扫描", "スキャン"),
+    "Scan logger": ("扫描记录仪", "ロガーをスキャン"),
+    "Secret key": ("密钥", "秘密鍵"),
+    "Secret keys": ("密钥", "秘密鍵"),
+    "Settings": ("设置", "設定"),
+    "Share": ("共享", "共有"),
+    "Statistics": ("统计", "統計"),
+    "Tag UID": ("标签 UID", "タグ UID"),
+    "Tag commands (fastest)": ("标签指令（最快）", "タグコマンド（最速）"),
+    "Tag commands read NFC Forum Type 2 and Type 5 loggers in as few round trips as the chip allows. Use NDEF only for tags the tag commands cannot read.":
+        ("标签指令以芯片允许的最少往返次数读取 NFC Forum Type 2 和 Type 5 记录仪。仅当标签指令无法读取某个标签时才使用“仅 NDEF”。",
+         "タグコマンドは、NFC Forum Type 2 と Type 5 のロガーをチップが許す最少の往復回数で読み取ります。タグコマンドで読めないタグにだけ「NDEF のみ」を使ってください。"),
+    "Temperature": ("温度", "温度"),
+    "Temperature chart from %@ to %@": ("温度曲线，范围 %1$@ 至 %2$@", "温度グラフ（%1$@ から %2$@）"),
+    "That is a different tag; hold the iPhone over the logger you started reading.":
+        ("这是另一个标签；请将 iPhone 靠近开始读取的那个记录仪。", "別のタグです。読み取りを始めたロガーに iPhone をかざしてください。"),
+    "The 60-second reading time ran out; tap Scan and hold the iPhone still on the logger from the start.":
+        ("60 秒的读取时间已用完；请轻点“扫描”，并从一开始就将 iPhone 稳定贴住记录仪。",
+         "60 秒の読み取り時間が終了しました。「スキャン」をタップし、最初から iPhone をロガーに当てたまま動かさないでください。"),
+    "The Keychain refused the change: %@": ("钥匙串拒绝了此更改：%@", "キーチェーンが変更を拒否しました：%@"),
+    "The key is stored in the Keychain and cannot be shown again.": ("密钥保存在钥匙串中，之后无法再次显示。", "鍵はキーチェーンに保存され、後から表示することはできません。"),
+    "The logger refused the read; it may be locked or of a kind ColdTap does not support.":
+        ("记录仪拒绝了读取；它可能已被锁定，或属于 ColdTap 不支持的类型。", "ロガーが読み取りを拒否しました。ロックされているか、ColdTap が対応していない種類の可能性があります。"),
+    "The logger was read, but its data is not in a format ColdTap knows or is damaged; check the logger model and its secret key in Settings.":
+        ("已读取记录仪，但其数据格式 ColdTap 无法识别或已损坏；请在“设置”中检查记录仪型号及其密钥。",
+         "ロガーは読み取れましたが、データが ColdTap の知らない形式か、破損しています。「設定」でロガーの機種と秘密鍵を確認してください。"),
+    "The message is too large for this tag.": ("消息太大，此标签无法容纳。", "メッセージがこのタグには大きすぎます。"),
+    "The read could not be saved: %@": ("无法保存此次读取：%@", "読み取りを保存できませんでした：%@"),
+    "The recorded data cannot decide. Check the gaps and the logger before using the goods.":
+        ("记录的数据不足以判定。使用货品前请检查数据缺口和记录仪。", "記録されたデータでは判定できません。品物を使用する前に、データの欠落とロガーを確認してください。"),
+    "The tag is read-only; ColdTap cannot write to it.": ("此标签为只读；ColdTap 无法写入。", "このタグは読み取り専用です。ColdTap は書き込めません。"),
+    "There is nothing to write.": ("没有可写入的内容。", "書き込む内容がありません。"),
+    "This build of ColdTap may not read tags; install a build signed with the NFC Tag Reading capability.":
+        ("此版本的 ColdTap 无权读取标签；请安装使用“NFC 标签读取”功能签名的版本。",
+         "このビルドの ColdTap はタグを読み取れません。「NFC Tag Reading」機能付きで署名されたビルドをインストールしてください。"),
+    "This iPhone cannot read NFC tags; use an iPhone 7 or later.":
+        ("此 iPhone 无法读取 NFC 标签；请使用 iPhone 7 或更新机型。", "この iPhone では NFC タグを読み取れません。iPhone 7 以降を使用してください。"),
+    "This iPhone's (%@)": ("本机时区（%@）", "この iPhone の時間帯（%@）"),
+    "This tag is not a logger ColdTap can read; it needs an NFC Forum Type 2 or Type 5 tag.":
+        ("此标签不是 ColdTap 能读取的记录仪；需要 NFC Forum Type 2 或 Type 5 标签。",
+         "このタグは ColdTap が読み取れるロガーではありません。NFC Forum Type 2 または Type 5 のタグが必要です。"),
+    "Time above": ("高于范围时长", "上限超過時間"),
+    "Time below": ("低于范围时长", "下限未満時間"),
+    "Time in range": ("范围内时间占比", "範囲内の時間"),
+    "Time zone": ("时区", "時間帯"),
+    "Times are stored in UTC; the time zone only changes how they are shown and how days are counted.":
+        ("时间以 UTC 保存；时区只影响显示方式和按天统计的方式。", "時刻は UTC で保存されます。時間帯は表示と日ごとの集計方法だけを変えます。"),
+    "Unknown time": ("未知时长", "不明な時間"),
+    "Unknown time next to this excursion: it may have lasted longer.":
+        ("此温度偏离前后存在未知时段：实际持续时间可能更长。", "この逸脱の前後に不明な時間があります。実際にはもっと長く続いた可能性があります。"),
+    "Verified": ("已验证", "検証済み"),
+    "Within limits": ("在限值内", "範囲内"),
+    "• %@": ("• %@", "• %@"),
+}
+
+EN_PLURAL_ONE = {
+    "%lld saved reads could not be opened by this version of ColdTap; they are kept unchanged.":
+        "%lld saved read could not be opened by this version of ColdTap; it is kept unchanged.",
+}
+
+INFO_PLIST = {
+    "CFBundleDisplayName": ("ColdTap", "ColdTap", "ColdTap"),
+    "NFCReaderUsageDescription": (
+        "ColdTap reads temperature loggers over NFC to check the cold chain.",
+        "ColdTap 通过 NFC 读取温度记录仪，以检查冷链。",
+        "ColdTap は NFC で温度ロガーを読み取り、コールドチェーンを確認します。"),
+}

@@ -1,0 +1,177 @@
+import Foundation
+import LoggerFormats
+import NFCTags
+import PCSC
+import Testing
+@testable import ColdTapCommands
+
+private func run(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
+    let console = Console.capturing()
+    let status = await ColdTap.main(arguments, console: console)
+    return (status, console.output, console.errorOutput)
+}
+
+@Suite struct ReaderCommandUsageTests {
+    @Test func emulateRefusesBadArguments() async {
+        #expect(await run(["emulate"]).status == 64)
+        #expect(await run(["emulate", "--logger", "cupltag", "x.bin"]).status == 64)
+        #expect(await run(["emulate", "--logger", "thermo9000"]).status == 64)
+        #expect(await run(["emulate", "--logger", "dtn1", "--chip", "mifare-classic"]).status == 64)
+        #expect(await run(["emulate", "--logger", "dtn1", "--fault", "vanish=2"]).status == 64)
+        #expect(await run(["emulate", "--logger", "dtn1", "--vpcd", "localhost:notaport"]).status == 64)
+    }
+
+    @Test func emulateWithNobodyListeningSaysSo() async throws {
+        // Port 9 (discard) on loopback: nothing listens there on a test machine.
+        let result = await run(["emulate", "--logger", "generic16", "--vpcd", "127.0.0.1:9"])
+        #expect(result.status == 69)
+        #expect(result.err.contains("is pcscd running"))
+    }
+
+    @Test func readAndWriteRefuseBadArguments() async {
+        #expect(await run(["read", "--json", "--csv"]).status == 64)
+        #expect(await run(["read", "--timeout", "soon"]).status == 64)
+        #expect(await run(["read", "--profile", "no-such-profile"]).status == 64)
+        #expect(await run(["write"]).status == 64)
+        #expect(await run(["write", "--text", "a", "--uri", "https://example.com"]).status == 64)
+    }
+
+    @Test func chipNamesAreForgiving() throws {
+        #expect(try VirtualTags.chip(named: "ICODE-SLIX2") == .icodeSLIX2)
+        #expect(try VirtualTags.chip(named: "st25dv64k") == .st25dv64k)
+        #expect(try VirtualTags.chip(named: "NTAG 216") == .ntag216)
+    }
+}
+
+/// The whole read path without pcscd: reader emulator → ReaderTransport → TagReader → decode.
+@Suite struct ReaderPipelineTests {
+    private func readThroughReader(_ logger: DemoLogger, chip: TagChip, reader: String, storageOnly: Bool = false)
+        async throws -> (LoggerReadOutcome, TemperatureLog)
+    {
+        let readTime = Date(timeIntervalSince1970: 1_764_680_000)
+        let made = try VirtualTags.make(.logger(logger), chip: chip, readTime: readTime, console: .capturing())
+        let emulator = ContactlessReaderEmulator(tag: made.tag)
+        let channel: any APDUChannel = storageOnly
+            ? StorageOnlyReader(base: EmulatedReaderChannel(emulator)) : EmulatedReaderChannel(emulator)
+        let transport = try await ReaderTransport.open(channel: channel, readerName: reader, atr: emulator.atr.bytes)
+        #expect(transport.path == (storageOnly ? .storageCommands : ReaderProfile(readerName: reader).preferredPath))
+        let outcome = try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
+        let message = try logger.message(readTime: readTime)
+        let direct = try LogInput.decode(message, options: LogInput.Options(), readTime: outcome.readTime,
+                                         readTimeSource: .tagRead, tagUID: outcome.result.uid.map { $0.upperHex })
+        return (outcome, direct)
+    }
+
+    @Test(arguments: DemoLogger.allCases)
+    func everyLoggerReadsThroughATransparentSessionOnType2AndType5(_ logger: DemoLogger) async throws {
+        for chip in [TagChip.ntag216, .st25dv64k] {
+            let (outcome, direct) = try await readThroughReader(logger, chip: chip, reader: "Virtual PCD 00 00")
+            #expect(outcome.result.chip == chip)
+            #expect(outcome.log == direct)
+            #expect(outcome.log.samples.count == DemoLogger.sampleCount)
+        }
+    }
+
+    @Test func type2LoggerReadsThroughACR122UDirectTransmit() async throws {
+        let (outcome, direct) = try await readThroughReader(.generic16, chip: .ntag216, reader: "ACS ACR122U PICC Interface 00 00")
+        #expect(outcome.log == direct)
+    }
+
+    @Test func readersWithOnlyReadBinaryStillReadLoggers() async throws {
+        for chip in [TagChip.ntag216, .st25dv64k] {
+            let (outcome, direct) = try await readThroughReader(.generic16Unix, chip: chip, reader: "Generic CL Reader 00 00",
+                                                                storageOnly: true)
+            #expect(outcome.log == direct)
+        }
+    }
+
+    @Test func removedMidReadIsExit74SayingHowFar() async throws {
+        let made = try VirtualTags.make(.logger(.dtn1), chip: .st25dv64k, readTime: Date(), console: .capturing())
+        let emulator = ContactlessReaderEmulator(tag: FaultInjectingTag(made.tag, faults: TagFaults(removedAfter: 4)))
+        let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
+                                                       atr: emulator.atr.bytes)
+        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-\(UUID().uuidString).nfc").path
+        do {
+            _ = try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: dump, console: .capturing())
+            Issue.record("the read should have failed")
+        } catch let error as CommandError {
+            #expect(error.status == .ioError)
+            #expect(error.message.contains("bytes"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dump))
+    }
+
+    @Test func demoInProcessWritesTheReportAndAVerdict() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = await run(["demo", "--in-process", "--out", directory.path])
+        #expect(result.status == 0)
+        #expect(result.out.contains("Verdict"))
+        #expect(result.out.contains("in-process virtual tag"))
+        for name in ["report.pdf", "report.html", "report.png", "samples.csv"] {
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.sorted() == ["report.html", "report.pdf", "report.png", "samples.csv"])
+    }
+}
+
+/// A reader that answers neither the Part 3 transparent session nor direct transmit.
+private struct StorageOnlyReader: APDUChannel {
+    let base: any APDUChannel
+
+    func transmit(_ apdu: Data, timeout: Duration) async throws -> Data {
+        if apdu.count >= 2, apdu[apdu.startIndex + 1] == 0xC2 || apdu[apdu.startIndex + 1] == 0x00 {
+            return Data([0x6D, 0x00])
+        }
+        return try await base.transmit(apdu, timeout: timeout)
+    }
+}
+
+@Suite struct EmulateSourceTests {
+    private func temporaryFile(_ data: Data, _ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-\(UUID().uuidString)-\(name)")
+        try data.write(to: url)
+        return url
+    }
+
+    @Test func servesAnNDEFMessageFileOnAnNTAG216ByDefault() async throws {
+        let message = try DemoLogger.generic16.message(readTime: Date(timeIntervalSince1970: 1_764_680_000)).encoded()
+        let file = try temporaryFile(message, "message.ndef")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let made = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        #expect(made.tag.chip == .ntag216)
+        let result = try await TagReader.read(from: made.tag)
+        #expect(result.ndefMessageBytes == message)
+    }
+
+    @Test func servesAFlipperDumpWithItsChipMemoryAndUID() async throws {
+        let original = try VirtualTags.make(.logger(.dtn1), chip: .st25dv64k, readTime: Date(), console: .capturing())
+        let dump = try await TagReader.dump(original.tag)
+        let file = try temporaryFile(Data(dump.flipperText().utf8), "logger.nfc")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let made = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        #expect(made.tag.chip == .st25dv64k)
+        #expect(made.tag.uid == original.tag.uid)
+        #expect(await made.tag.memory == original.tag.memory)
+    }
+
+    @Test func refusesAFileThatIsNeitherMessageNorDump() throws {
+        let file = try temporaryFile(Data("just some words\n".utf8), "notes.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: CommandError.self) {
+            _ = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        }
+        do {
+            _ = try VirtualTags.make(.file(file.path), chip: nil, readTime: Date(), console: .capturing())
+        } catch let error as CommandError {
+            #expect(error.status == .dataError)
+        }
+    }
+
+    @Test func aLoggerTooLargeForTheChipIsAUsageError() {
+        #expect(throws: CommandError.self) {
+            _ = try VirtualTags.make(.logger(.dtn1), chip: .ntag213, readTime: Date(), console: .capturing())
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import NDEF
+import Testing
+@testable import NFCTags
+
+@Suite struct FaultTests {
+    /// Commands a clean read of a full tag takes.
+    func cleanCommands(_ chip: TagChip) async throws -> Int {
+        let tag = try VirtualTag.make(chip: chip, ndefMessage: try fullMessage(chip))
+        _ = try await TagReader.read(from: tag)
+        return await tag.commandCount
+    }
+
+    @Test(arguments: TagChip.emulated)
+    func tagRemovedMidReadSaysHowMuchWasReadAndResumes(chip: TagChip) async throws {
+        let message = try fullMessage(chip)
+        let clean = try await cleanCommands(chip)
+        let cut = clean - 1
+        let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(removedAfterCommands: cut))
+        var partial: PartialRead?
+        do {
+            let result = try await TagReader.read(from: tag)
+            Issue.record("a read of a removed tag returned \(result.ndefMessageBytes?.count ?? 0) bytes")
+        } catch TagReadError.tagRemoved(let stop) {
+            #expect(stop.bytesRead > 0)
+            let needed = try #require(stop.bytesNeeded)
+            #expect(stop.bytesRead < needed)
+            #expect(stop.commandsSent == cut + 1)
+            let text = TagReadError.tagRemoved(stop).description
+            #expect(text.contains("\(stop.bytesRead) of \(needed) bytes"))
+            partial = stop.partial
+        }
+        let resume = try #require(partial)
+        await tag.reinsert()
+        await tag.resetCounters()
+        let result = try await TagReader.read(from: tag, options: TagReadOptions(resume: resume))
+        #expect(result.ndefMessageBytes == message)
+        // Identification again, then only the missing part.
+        let resumedCommands = await tag.commandCount
+        #expect(resumedCommands < clean)
+        #expect(resumedCommands >= 2)
+    }
+
+    @Test(arguments: TagChip.emulated)
+    func removedRightAwayReportsNothingRead(chip: TagChip) async throws {
+        let tag = try VirtualTag.make(chip: chip, ndefMessage: try fullMessage(chip), faults: FaultPlan(removedAfterCommands: 0))
+        await #expect(throws: TagReadError.self) { try await TagReader.read(from: tag) }
+    }
+
+    @Test(arguments: TagChip.emulated)
+    func corruptedAnswersAreRetried(chip: TagChip) async throws {
+        let message = try fullMessage(chip)
+        let clean = try await cleanCommands(chip)
+        let positions = clean <= 8 ? Array(1...clean) : [1, 2, 3, clean / 2, clean - 1, clean]
+        for number in positions {
+            let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(corruptedAnswerAt: [number]))
+            let result = try await TagReader.read(from: tag)
+            #expect(result.ndefMessageBytes == message, "corrupted answer at command \(number)")
+            #expect(result.chip == chip)
+            #expect(await tag.commandCount == clean + 1, "corrupted answer at command \(number)")
+        }
+    }
+
+    @Test(arguments: TagChip.emulated)
+    func silentCommandsAreRetriedWithinBounds(chip: TagChip) async throws {
+        let message = try fullMessage(chip)
+        let clean = try await cleanCommands(chip)
+        let middle = clean / 2 + 1
+        let once = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(silentAt: [middle]))
+        let result = try await TagReader.read(from: once)
+        #expect(result.ndefMessageBytes == message)
+        #expect(await once.commandCount == clean + 1)
+        // The timeout's wait is part of the modeled time.
+        #expect(await once.airTimeMicroseconds > 100_000)
+
+        let dead = try VirtualTag.make(chip: chip, ndefMessage: message,
+                                       faults: FaultPlan(silentAt: [clean, clean + 1, clean + 2]))
+        do {
+            _ = try await TagReader.read(from: dead)
+            Issue.record("three timeouts in a row did not fail the read")
+        } catch TagReadError.noAnswer(_, let attempts, let stop) {
+            #expect(attempts == 3)
+            #expect(stop.bytesRead < (stop.bytesNeeded ?? 0))
+        }
+    }
+
+    @Test(arguments: TagChip.emulated)
+    func emptyTagsReadAsEmpty(chip: TagChip) async throws {
+        let tag = try VirtualTag.make(chip: chip, ndefMessage: Data())
+        let result = try await TagReader.read(from: tag)
+        #expect(result.ndefMessageBytes == Data())
+        #expect(result.ndefMessage == nil)
+        #expect(result.anomalies.isEmpty)
+        // Identification and one read of the CC and the first TLV bytes.
+        #expect(result.commandCount == 2)
+    }
+
+    @Test(arguments: TagChip.emulated)
+    func progressGrowsToTheTotal(chip: TagChip) async throws {
+        let message = try fullMessage(chip)
+        let tag = try VirtualTag.make(chip: chip, ndefMessage: message)
+        let log = ProgressLog()
+        _ = try await TagReader.read(from: tag) { log.add($0) }
+        let reports = log.reports
+        #expect(reports.count >= 2)
+        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.bytesRead <= $1.bytesRead })
+        let last = try #require(reports.last)
+        #expect(last.bytesRead == last.totalBytes)
+        #expect(last.fraction == 1)
+        // The total is the memory from the CC through the end of the NDEF TLV.
+        let expected: Int
+        switch chip {
+        case .ntag213: expected = 148
+        case .ntag215: expected = 500
+        case .ntag216, .nt3h2111: expected = 876
+        case .icodeSLIX2: expected = 320
+        default: expected = 8192
+        }
+        #expect(last.totalBytes == expected)
+    }
+
+    /// A write torn at any command leaves the old message, an empty one, or the new one —
+    /// never a partial message.
+    @Test(arguments: [TagChip.ntag213, .ntag216, .icodeSLIX2, .st25dv64k])
+    func tornWritesNeverLeaveAPartialMessage(chip: TagChip) async throws {
+        let old = helloMessage
+        let new = TagImage.sampleMessage(totalBytes: chip == .ntag213 ? 120 : 300)
+        let reference = try VirtualTag.make(chip: chip, ndefMessage: old)
+        try await Type2Or5.write(new, to: reference)
+        let total = await reference.commandCount
+        let firstWrite = await reference.exchanges.firstIndex {
+            EmulatorCore.isWrite(Array($0.command), technology: chip.technology)
+        }.map { $0 + 1 } ?? 1
+        var outcomes: Set<String> = []
+        for number in firstWrite...total {
+            let tag = try VirtualTag.make(chip: chip, ndefMessage: old, faults: FaultPlan(tornWriteAt: number))
+            do {
+                try await Type2Or5.write(new, to: tag)
+                Issue.record("a torn write at command \(number) reported success")
+            } catch let error as TagWriteError {
+                guard case .interrupted(let written, let of) = error else {
+                    Issue.record("unexpected \(error)")
+                    continue
+                }
+                #expect(written < of)
+            }
+            await tag.reinsert()
+            let result = try await TagReader.read(from: tag)
+            let bytes = result.ndefMessageBytes
+            if bytes == old { outcomes.insert("old") } else if bytes == Data() { outcomes.insert("empty") } else if bytes == new {
+                outcomes.insert("new")
+            } else {
+                Issue.record("torn write at command \(number) left \(bytes?.count ?? -1) bytes")
+            }
+        }
+        #expect(outcomes.contains("empty"))
+    }
+
+    @Test func interruptedErrorsSayWhatToDo() {
+        let stop = TagReadInterruption(bytesRead: 1234, bytesNeeded: 8192, commandsSent: 12, stoppedAt: "block 308",
+                                       partial: PartialRead(technology: .iso15693, uid: nil, unitSize: 4, units: [:]))
+        #expect(TagReadError.tagRemoved(stop).description
+            == "the tag was removed after 1234 of 8192 bytes (15 %) had been read (stopped at block 308); hold the reader still against the tag and read again to resume")
+        #expect(TagWriteError.doesNotFit(messageBytes: 900, capacityBytes: 868).description
+            == "the message is 900 bytes but the tag holds at most 868 bytes; shorten it or use a larger tag")
+    }
+}
+
+enum Type2Or5 {
+    static func write(_ message: Data, to tag: VirtualTag) async throws {
+        try await TagReader.write(message, to: tag)
+    }
+}
+
+extension FaultTests {
+    @Test func resumeDataOfAnotherTagIsNotUsed() async throws {
+        let first = try VirtualTag.make(chip: .ntag216, ndefMessage: try fullMessage(.ntag216), faults: FaultPlan(removedAfterCommands: 4))
+        var partial: PartialRead?
+        do { _ = try await TagReader.read(from: first) } catch TagReadError.tagRemoved(let stop) { partial = stop.partial }
+        let resume = try #require(partial)
+        #expect(resume.byteCount > 0)
+        let otherMessage = TagImage.sampleMessage(totalBytes: 700)
+        let other = try VirtualTag.make(chip: .ntag216, ndefMessage: otherMessage, uid: Data([0x04, 1, 2, 3, 4, 5, 6]))
+        let result = try await TagReader.read(from: other, options: TagReadOptions(resume: resume))
+        #expect(result.ndefMessageBytes == otherMessage)
+    }
+}
+
+extension Type2Tests {
+    @Test func writeFlowsAroundReservedAreasAndLeavesThemAlone() async throws {
+        let layout = TLVLayout(controlTLVs: [.memoryControl(position: 40, size: 16)])
+        let tag = try VirtualTag.make(chip: .ntag215, ndefMessage: helloMessage, layout: layout)
+        let message = TagImage.sampleMessage(totalBytes: 300)
+        try await Type2Tag(transport: tag).writeNDEF(message)
+        let memory = Array(await tag.memory)
+        #expect(memory[40..<56].allSatisfy { $0 == 0x5A })
+        let result = try await TagReader.read(from: tag)
+        #expect(result.ndefMessageBytes == message)
+        #expect(result.tlvs.map(\.kind) == [.memoryControl, .ndef])
+        // An empty message is an NDEF TLV of length 0 followed by the terminator.
+        try await Type2Tag(transport: tag).writeNDEF(Data())
+        let empty = try await TagReader.read(from: tag, options: TagReadOptions(scope: .wholeDataArea))
+        #expect(empty.ndefMessageBytes == Data())
+        #expect(empty.tlvs.map(\.kind) == [.memoryControl, .ndef, .terminator])
+        // The old message's bytes after the terminator are reported.
+        #expect(empty.anomalies.contains { $0.message.contains("after the Terminator TLV") })
+    }
+}

@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# End-to-end tests of coldtap against the real PC/SC stack: pcscd with vsmartcard's vpcd
+# driver, and `coldtap emulate` as the card behind the virtual reader.
+#
+# pcscd runs in private network and mount namespaces: vpcd's port (which binds 0.0.0.0) is
+# reachable from nowhere else, and pcscd's /run/pcscd is a tmpfs of its own, so this never
+# collides with a pcscd someone runs by hand. Clients reach it through PCSCLITE_CSOCK_NAME
+# (/proc/PID/root/run/pcscd/pcscd.comm); cards enter its network with nsenter. Every step
+# runs under `timeout`; a trap stops pcscd and the cards whatever the outcome.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN="$ROOT/.build/debug/coldtap"
+STEP_TIMEOUT=${STEP_TIMEOUT:-30}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/coldtap-e2e.XXXXXX")
+PCSCD_PID=""
+CARD_PID=""
+passed=0
+failed=0
+
+cleanup() {
+    stop_card
+    if [ -n "$PCSCD_PID" ] && kill -0 "$PCSCD_PID" 2>/dev/null; then
+        kill -TERM "$PCSCD_PID" 2>/dev/null
+        for _ in $(seq 30); do kill -0 "$PCSCD_PID" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$PCSCD_PID" 2>/dev/null
+    fi
+    # pcscd's /run/pcscd lived on a tmpfs in its own mount namespace: nothing stale is left
+    # in the host's /run/pcscd. The work directory goes too.
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+skip() { echo "SKIP: $1"; echo "0 passed, 0 failed (skipped)"; exit 0; }
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; [ $# -gt 1 ] && sed 's/^/     /' "$2" | head -20; }
+
+[ -x "$BIN" ] || { echo "build first: $BIN is missing"; echo "0 passed, 1 failed"; exit 1; }
+[ "$(id -u)" = 0 ] || skip "needs root for private network and mount namespaces"
+for tool in unshare nsenter ip timeout python3; do
+    command -v "$tool" >/dev/null || skip "$tool is not installed"
+done
+[ -x /usr/sbin/pcscd ] || skip "pcscd is not installed (Debian package pcscd)"
+[ -e /usr/lib/pcsc/drivers/serial/libifdvpcd.so ] || skip "vpcd is not installed (Debian package vsmartcard-vpcd)"
+unshare --net --mount -- true 2>/dev/null || skip "this machine does not allow new network and mount namespaces"
+
+start_pcscd() {
+    unshare --net --mount -- sh -c \
+        'mount -t tmpfs -o mode=0755 tmpfs /run && ip link set lo up && exec /usr/sbin/pcscd --foreground' \
+        >"$WORK/pcscd.log" 2>&1 &
+    PCSCD_PID=$!
+    export PCSCLITE_CSOCK_NAME="/proc/$PCSCD_PID/root/run/pcscd/pcscd.comm"
+    # Ready when its socket exists and vpcd listens on 35963 (0x8C7B) in its namespace; never
+    # probe that port by connecting: vpcd takes any connection for a card.
+    for _ in $(seq 50); do
+        if [ -S "$PCSCLITE_CSOCK_NAME" ] && awk '$2 ~ /:8C7B$/ && $4 == "0A" { found = 1 } END { exit !found }' \
+                "/proc/$PCSCD_PID/net/tcp" "/proc/$PCSCD_PID/net/tcp6" 2>/dev/null; then
+            return 0
+        fi
+        kill -0 "$PCSCD_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "pcscd did not start:"; cat "$WORK/pcscd.log"
+    return 1
+}
+
+# start_card ARGS...: `coldtap emulate ARGS` inside pcscd's network namespace.
+start_card() {
+    nsenter --net="/proc/$PCSCD_PID/ns/net" timeout "$STEP_TIMEOUT" "$BIN" emulate "$@" \
+        >"$WORK/card.out" 2>"$WORK/card.err" &
+    CARD_PID=$!
+}
+
+stop_card() {
+    if [ -n "$CARD_PID" ]; then
+        kill -TERM "$CARD_PID" 2>/dev/null
+        wait "$CARD_PID" 2>/dev/null
+        CARD_PID=""
+        # vpcd notices a closed card within ~0.2 s.
+        sleep 0.4
+    fi
+}
+
+run() { timeout "$STEP_TIMEOUT" "$BIN" "$@"; }
+
+json_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+
+# same_log READ.json DECODE.json: equal except readTimeSource, which says where the read time
+# came from ("time of the tag read" against "given with --read-time").
+same_log() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(path)) for path in sys.argv[1:3])
+for log in (a, b):
+    log.pop("readTimeSource", None)
+sys.exit(0 if a == b else 1)
+PY
+}
+
+# dump_contains DUMP TEXT: the memory in a Flipper .nfc dump (Page/Block lines, or Data
+# Content for ISO 15693) holds TEXT (UTF-8).
+dump_contains() {
+    python3 - "$1" "$2" <<'PY'
+import re, sys
+memory = bytearray()
+for line in open(sys.argv[1], encoding="utf-8"):
+    match = re.match(r"\s*(Page \d+|Block \d+|Data Content):\s*(.*)", line)
+    if match:
+        memory += bytes(int(h, 16) for h in re.findall(r"[0-9A-Fa-f]{2}", match.group(2)))
+sys.exit(0 if sys.argv[2].encode() in memory else 1)
+PY
+}
+
+start_pcscd || { echo "0 passed, 1 failed"; exit 1; }
+
+# 1. Readers are listed; no tag yet.
+if run readers >"$WORK/readers.out" 2>&1 && grep -q "Virtual PCD 00 00: no tag" "$WORK/readers.out"; then
+    pass "readers lists vpcd's readers"
+else
+    fail "readers lists vpcd's readers" "$WORK/readers.out"
+fi
+
+# 2. No tag within the timeout: exit 69.
+run read --reader "Virtual PCD 00 00" --timeout 1 >"$WORK/notag.out" 2>"$WORK/notag.err"
+status=$?
+if [ $status = 69 ] && grep -q "no tag" "$WORK/notag.err"; then
+    pass "no tag within the timeout exits 69"
+else
+    fail "no tag within the timeout exits 69 (got $status)" "$WORK/notag.err"
+fi
+
+# 3. A logger of each format on a Type 2 and a Type 5 tag: `read --json` equals `decode --json`
+#    of the dump it saved, with the same read time.
+for chip in ntag216 st25dv64k; do
+    for logger in cupltag generic16 generic16-unix dtn1; do
+        name="read $logger on $chip equals decode of its dump"
+        start_card --logger "$logger" --chip "$chip"
+        dump="$WORK/$logger-$chip.bin"
+        if run read --reader "Virtual PCD 00 00" --timeout 10 --json --save-dump "$dump" \
+                >"$WORK/read.json" 2>"$WORK/read.err"; then
+            read_time=$(json_field "$WORK/read.json" readTime)
+            if run decode "$dump" --read-time "$read_time" --json >"$WORK/decode.json" 2>"$WORK/decode.err" \
+                    && same_log "$WORK/read.json" "$WORK/decode.json"; then
+                pass "$name"
+            else
+                diff "$WORK/read.json" "$WORK/decode.json" >"$WORK/diff.txt" 2>&1
+                cat "$WORK/decode.err" >>"$WORK/diff.txt"
+                fail "$name" "$WORK/diff.txt"
+            fi
+        else
+            cat "$WORK/card.err" >>"$WORK/read.err"
+            fail "$name" "$WORK/read.err"
+        fi
+        stop_card
+    done
+done
+
+# 4. Write, verified by reading back; a new read then finds the new message in tag memory.
+write_case() { # NAME CHIP TEXT-TO-FIND WRITE-ARGS...
+    local name=$1 chip=$2 needle=$3; shift 3
+    start_card --logger dtn1 --chip "$chip"
+    if run write --reader "Virtual PCD 00 00" --timeout 10 "$@" >"$WORK/write.out" 2>&1; then
+        # Not a logger any more, so read exits 65 after saving the dump.
+        run read --reader "Virtual PCD 00 00" --timeout 10 --save-dump "$WORK/written.nfc" >/dev/null 2>&1
+        if [ -f "$WORK/written.nfc" ] && dump_contains "$WORK/written.nfc" "$needle"; then
+            pass "$name"
+        else
+            echo "the new message is not in the dump read afterwards" >>"$WORK/write.out"
+            fail "$name" "$WORK/write.out"
+        fi
+    else
+        fail "$name" "$WORK/write.out"
+    fi
+    stop_card
+    rm -f "$WORK/written.nfc"
+}
+write_case "write then read back (Type 2, NTAG216)" ntag216 "ColdTap e2e write" --text "ColdTap e2e write"
+# A URI record stores "https://" as the prefix code 4.
+write_case "write then read back (Type 5, ST25DV64K)" st25dv64k "example.com/coldtap-e2e" --uri "https://example.com/coldtap-e2e"
+
+# 5. The tag leaves mid-read: exit 74, says how far it got, nothing partial is written.
+for fault in removed-after=6 silent-at=6; do
+    start_card --logger dtn1 --chip st25dv64k --fault "$fault"
+    run read --reader "Virtual PCD 00 00" --timeout 10 --json --save-dump "$WORK/partial.bin" --out "$WORK/partial" \
+        >"$WORK/partial.out" 2>"$WORK/partial.err"
+    status=$?
+    if [ $status = 74 ] && [ ! -s "$WORK/partial.out" ] && [ ! -e "$WORK/partial.bin" ] && [ ! -e "$WORK/partial" ] \
+            && grep -q "byte" "$WORK/partial.err"; then
+        pass "tag lost mid-read ($fault) exits 74 with nothing partial"
+    else
+        echo "exit $status" >>"$WORK/partial.err"
+        fail "tag lost mid-read ($fault) exits 74 with nothing partial" "$WORK/partial.err"
+    fi
+    stop_card
+done
+
+# 6. --watch reads tag after tag, one result each, until stopped.
+count_results() { grep -c '"readTime"' "$1" 2>/dev/null || true; }
+wait_results() { # FILE N: wait up to 15 s for N results
+    for _ in $(seq 150); do [ "$(count_results "$1")" -ge "$2" ] && return 0; sleep 0.1; done
+    return 1
+}
+timeout "$STEP_TIMEOUT" "$BIN" read --reader "Virtual PCD 00 00" --watch --json >"$WORK/watch.out" 2>"$WORK/watch.err" &
+WATCH_PID=$!
+start_card --logger generic16 --chip ntag216
+wait_results "$WORK/watch.out" 1
+stop_card
+start_card --logger dtn1 --chip st25dv64k
+wait_results "$WORK/watch.out" 2
+stop_card
+kill -TERM "$WATCH_PID" 2>/dev/null
+wait "$WATCH_PID" 2>/dev/null
+if [ "$(count_results "$WORK/watch.out")" = 2 ] && grep -q '"format": "generic16"' "$WORK/watch.out" \
+        && grep -q '"format": "dtn1"' "$WORK/watch.out"; then
+    pass "read --watch gives one result per tag"
+else
+    cat "$WORK/watch.err" >>"$WORK/watch.out"
+    fail "read --watch gives one result per tag" "$WORK/watch.out"
+fi
+
+# 7. A tag present shows in `readers` with its chip and UID.
+start_card --logger generic16 --chip st25dv64k
+for _ in $(seq 30); do
+    run readers >"$WORK/readers2.out" 2>&1
+    grep -q "tag present" "$WORK/readers2.out" && break
+    sleep 0.1
+done
+if grep -q "Virtual PCD 00 00: tag present — ST LRI / ST25 (ISO 15693), UID E002" "$WORK/readers2.out"; then
+    pass "readers shows the tag's chip family and UID"
+else
+    fail "readers shows the tag's chip family and UID" "$WORK/readers2.out"
+fi
+stop_card
+
+# 8. pcscd stopped: exit 69 and says how to start it.
+kill -TERM "$PCSCD_PID"
+for _ in $(seq 30); do kill -0 "$PCSCD_PID" 2>/dev/null || break; sleep 0.1; done
+run read --timeout 2 >"$WORK/stopped.out" 2>"$WORK/stopped.err"
+status=$?
+if [ $status = 69 ] && grep -q "pcscd is not running" "$WORK/stopped.err"; then
+    pass "pcscd stopped exits 69"
+else
+    echo "exit $status" >>"$WORK/stopped.err"
+    fail "pcscd stopped exits 69" "$WORK/stopped.err"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
