@@ -178,12 +178,12 @@ public final class CairoCanvas: Canvas {
     }
 
     /// The image as PNG bytes (image canvases).
-    /// - Throws: `CairoCanvasError.surface` for a PDF canvas or when compression fails.
+    /// - Throws: `CairoCanvasError.surface` for a PDF canvas.
     public func pngData() throws -> Data {
         guard kind == .image else { throw CairoCanvasError.surface("not an image canvas") }
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { throw CairoCanvasError.surface("no image data") }
-        return try PNGEncoder.encode(data: data, width: Int(cairo_image_surface_get_width(surface)),
+        return PNGEncoder.encode(data: data, width: Int(cairo_image_surface_get_width(surface)),
                                      height: Int(cairo_image_surface_get_height(surface)),
                                      stride: Int(cairo_image_surface_get_stride(surface)))
     }

@@ -123,7 +123,7 @@ extension ChartModel {
         func clipX(_ x: Double) -> Double { max(plot.minX, min(plot.maxX, x)) }
         let gaps = dataGaps.map {
             GapMark(start: Date(timeIntervalSince1970: $0.start), end: Date(timeIntervalSince1970: $0.end),
-                    x0: clipX(xScale.position($0.start)), x1: clipX(xScale.position($0.end)))
+                    x0: clipX(xScale.position($0.start)), x1: clipX(xScale.position($0.end)), label: nil)
         }.reduce(into: [GapMark]()) { merged, gap in
             if let last = merged.last, gap.x0 <= last.x1 + columnWidth {
                 merged[merged.count - 1].x1 = max(last.x1, gap.x1)
@@ -131,6 +131,11 @@ extension ChartModel {
             } else {
                 merged.append(gap)
             }
+        }.map { gap in
+            var gap = gap
+            let width = TextMetrics.estimatedWidth(strings.gap, font: ChartFont(size: fontSize * 0.8))
+            if gap.x1 - gap.x0 >= width + 6 { gap.label = strings.gap }
+            return gap
         }
         let excursions = spec.excursions.map { excursion -> ExcursionMark in
             var x0 = clipX(xScale.position(excursion.start.timeIntervalSince1970))

@@ -115,6 +115,8 @@ public struct GapMark: Sendable, Equatable {
     /// Canvas x of the start and end (clipped to the plot).
     public var x0: Double
     public var x1: Double
+    /// "no data", when the gap is wide enough to hold it.
+    public var label: String?
 }
 
 /// The minimum or maximum, marked and labelled with value and time.

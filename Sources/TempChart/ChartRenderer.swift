@@ -113,6 +113,12 @@ public enum ChartRenderer {
             }
         }
 
+        for gap in model.gaps {
+            guard let label = gap.label else { continue }
+            canvas.text(label, at: ChartPoint(x: (gap.x0 + gap.x1) / 2, y: plot.minY + model.fontSize * 1.1),
+                        font: ChartFont(size: model.fontSize * 0.8), color: theme.secondaryText, anchor: .middle)
+        }
+
         if let message = model.message {
             canvas.text(message, at: ChartPoint(x: plot.midX, y: plot.midY), font: font, color: theme.secondaryText,
                         anchor: .middle)

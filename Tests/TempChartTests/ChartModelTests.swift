@@ -194,6 +194,7 @@ private func calendar(_ zone: TimeZone) -> Calendar {
         #expect(model.gaps.count == 1)
         #expect(model.gaps.first?.x0 == model.plot.minX)
         #expect(model.gaps.first?.x1 == model.plot.maxX)
+        #expect(model.gaps.first?.label == "no data")
         // Two lone samples: each drawn as a dot.
         #expect(model.lines.map(\.points.count) == [1, 1])
     }
