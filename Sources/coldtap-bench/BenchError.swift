@@ -1,10 +1,10 @@
+/// Why a benchmark could not produce a trustworthy figure.
 enum BenchError: Error, CustomStringConvertible {
-    case notBuilt(String)
+    /// A reference tool or a self-check failed; the detail says which.
     case reference(String)
 
     var description: String {
         switch self {
-        case .notBuilt(let suite): return "the \(suite) suite is not built yet"
         case .reference(let detail): return "the reference tool failed: \(detail)"
         }
     }
