@@ -20,11 +20,13 @@ extension ChartModel {
         if end <= start { start -= 1800; end += 1800 }
         var low = Double.infinity, high = -Double.infinity
         var minIndex = -1, maxIndex = -1
-        for index in 0..<count {
-            let v = series.values[index]
-            guard v.isFinite else { continue }
-            if v < low { low = v; minIndex = index }
-            if v > high { high = v; maxIndex = index }
+        series.values.withUnsafeBufferPointer { values in
+            // NaN (a gap) fails both comparisons; infinities are checked only on a new extreme.
+            for index in 0..<count {
+                let v = values[index]
+                if v < low, v.isFinite { low = v; minIndex = index }
+                if v > high, v.isFinite { high = v; maxIndex = index }
+            }
         }
         let hasData = minIndex >= 0
         var dataLow = hasData ? low : 0, dataHigh = hasData ? high : 10

@@ -17,7 +17,8 @@ public struct ChartSeries: Sendable, Equatable {
         self.interval = interval
     }
 
-    /// The samples of a log; samples that are not `isValid` become NaN (gaps).
+    /// The samples of a log; samples that are not `isValid` (or hold a non-finite value)
+    /// become NaN (gaps).
     public init(log: TemperatureLog) {
         let count = log.samples.count
         var times = [Double](repeating: 0, count: count)
@@ -28,7 +29,9 @@ public struct ChartSeries: Sendable, Equatable {
                 values.withUnsafeMutableBufferPointer { v in
                     for index in 0..<count {
                         t[index] = samples[index].time.timeIntervalSince1970
-                        if samples[index].flags.isEmpty, let temperature = samples[index].temperature { v[index] = temperature }
+                        if samples[index].flags.isEmpty, let temperature = samples[index].temperature, temperature.isFinite {
+                            v[index] = temperature
+                        }
                     }
                 }
             }
@@ -183,7 +186,8 @@ public enum M4 {
     /// The canvas x of the centre of the column holding `x`.
     @inline(__always)
     public static func snap(_ x: Double, origin: Double, columnWidth: Double) -> Double {
-        origin + floor((x - origin) / columnWidth) * columnWidth + columnWidth / 2
+        // A product with the reciprocal (hoisted out of loops) instead of a division per sample.
+        origin + floor((x - origin) * (1 / columnWidth)) * columnWidth + columnWidth / 2
     }
 
     /// `value` rounded to the 1/256 grid of Cairo's fixed-point coordinates (halves up).
@@ -214,19 +218,61 @@ public enum M4 {
     /// the full polyline leaves and enters the column, so the joins are drawn the same.
     public static func pieces(times: [Double], values: [Double], range: Range<Int>, x: LinearScale, y: LinearScale,
                               columnWidth: Double) -> [(xs: [Double], values: [Double])] {
+        guard !range.isEmpty else { return [] }
+        let xSpan = x.domain.upperBound - x.domain.lowerBound
+        let xFactor = xSpan > 0 ? (x.rangeEnd - x.rangeStart) / xSpan : 0
+        let ySpan = y.domain.upperBound - y.domain.lowerBound
+        let yFactor = ySpan > 0 ? (y.rangeEnd - y.rangeStart) / ySpan : 0
+        let xLower = x.domain.lowerBound, yLower = y.domain.lowerBound
+        let xStart = xSpan > 0 ? x.rangeStart : (x.rangeStart + x.rangeEnd) / 2
+        let yStart = ySpan > 0 ? y.rangeStart : (y.rangeStart + y.rangeEnd) / 2
+        return times.withUnsafeBufferPointer { t in
+            values.withUnsafeBufferPointer { v in
+                // All state in one local value, so the per-sample loop keeps it in registers.
+                var gatherer = ColumnGatherer()
+                for index in range {
+                    let px = snap(xStart + (t[index] - xLower) * xFactor, origin: 0, columnWidth: columnWidth)
+                    let w = -grid(yStart + (v[index] - yLower) * yFactor)
+                    gatherer.add(px, w)
+                }
+                return gatherer.finish()
+            }
+        }
+    }
+
+    /// The per-column state of `pieces` and the sub-paths made so far.
+    private struct ColumnGatherer {
         var result: [(xs: [Double], values: [Double])] = []
-        guard !range.isEmpty else { return result }
         var chainX: [Double] = [], chainV: [Double] = []
-        func emitChain() {
+        var columnX = Double.nan
+        var count = 0
+        var first = 0.0, second = 0.0, low = 0.0, high = 0.0, beforeLast = 0.0, last = 0.0
+
+        @inline(__always)
+        mutating func add(_ px: Double, _ w: Double) {
+            if px == columnX {
+                if w == last { return }
+                count += 1
+                if count == 2 { second = w }
+                low = min(low, w)
+                high = max(high, w)
+                beforeLast = last
+                last = w
+            } else {
+                flush()
+                columnX = px
+                count = 1
+                first = w; low = w; high = w; last = w
+            }
+        }
+
+        mutating func emitChain() {
             if chainX.count >= 2 { result.append((chainX, chainV)) }
             chainX = []
             chainV = []
         }
-        // The column being gathered.
-        var columnX = Double.nan
-        var count = 0
-        var first = 0.0, second = 0.0, low = 0.0, high = 0.0, beforeLast = 0.0, last = 0.0
-        func flush() {
+
+        mutating func flush() {
             guard count > 0 else { return }
             if count == 1 {
                 chainX.append(columnX)
@@ -242,38 +288,12 @@ public enum M4 {
             chainX = [columnX, columnX]
             chainV = [last - (last > beforeLast ? stub : -stub), last]
         }
-        let xSpan = x.domain.upperBound - x.domain.lowerBound
-        let xFactor = xSpan > 0 ? (x.rangeEnd - x.rangeStart) / xSpan : 0
-        let ySpan = y.domain.upperBound - y.domain.lowerBound
-        let yFactor = ySpan > 0 ? (y.rangeEnd - y.rangeStart) / ySpan : 0
-        let xLower = x.domain.lowerBound, yLower = y.domain.lowerBound
-        let xStart = xSpan > 0 ? x.rangeStart : (x.rangeStart + x.rangeEnd) / 2
-        let yStart = ySpan > 0 ? y.rangeStart : (y.rangeStart + y.rangeEnd) / 2
-        times.withUnsafeBufferPointer { t in
-            values.withUnsafeBufferPointer { v in
-                for index in range {
-                    let px = snap(xStart + (t[index] - xLower) * xFactor, origin: 0, columnWidth: columnWidth)
-                    let w = -grid(yStart + (v[index] - yLower) * yFactor)
-                    if px == columnX {
-                        if w == last { continue }
-                        count += 1
-                        if count == 2 { second = w }
-                        low = min(low, w)
-                        high = max(high, w)
-                        beforeLast = last
-                        last = w
-                    } else {
-                        flush()
-                        columnX = px
-                        count = 1
-                        first = w; low = w; high = w; last = w
-                    }
-                }
-            }
+
+        mutating func finish() -> [(xs: [Double], values: [Double])] {
+            flush()
+            // A stretch of one sample is drawn as a dot.
+            if result.isEmpty && chainX.count == 1 { result.append((chainX, chainV)) } else { emitChain() }
+            return result
         }
-        flush()
-        // A stretch of one sample is drawn as a dot.
-        if result.isEmpty && chainX.count == 1 { result.append((chainX, chainV)) } else { emitChain() }
-        return result
     }
 }

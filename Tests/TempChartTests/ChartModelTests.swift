@@ -187,6 +187,15 @@ private func calendar(_ zone: TimeZone) -> Calendar {
         #expect(runs.map(\.times) == [[0, 600, 1200], [5000, 5600]])
     }
 
+    @Test func infiniteValuesAreGapsNotExtremes() {
+        let series = ChartSeries(times: [0, 600, 1200, 1800], values: [5, .infinity, -.infinity, 6], interval: 600)
+        let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
+                                         frame: ChartRect(x: 0, y: 0, width: 800, height: 400)))
+        #expect(model.annotations.map(\.value).sorted() == [5, 6])
+        #expect(model.yScale.domain.upperBound.isFinite && model.yScale.domain.lowerBound.isFinite)
+        #expect(model.gaps.count == 1)
+    }
+
     @Test func gapMarksInModel() {
         let series = ChartSeries(times: [0, 600, 1200, 1800], values: [5, .nan, .nan, 6], interval: 600)
         let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
