@@ -50,8 +50,9 @@ public enum LogInput {
             }
             options.secret = try arguments.option("--secret")
             if let text = try arguments.option("--interval") {
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                    throw CommandError.usage("--interval takes a positive number of seconds, not '\(text)'.")
+                let longest = DecodeOptions.longestPlausibleInterval
+                guard let seconds = Double(text), seconds > 0, seconds <= longest else {
+                    throw CommandError.usage("--interval takes a number of seconds above 0 and up to \(Int(longest)) (31 days), not '\(text)'.")
                 }
                 options.interval = seconds
             }
