@@ -44,7 +44,7 @@ extension Profile {
         do {
             root = try JSONDecoder().decode(JSONNode.self, from: data)
         } catch {
-            throw ProfileError(field: "", message: "not valid JSON (\(JSONNode.describe(error))).")
+            throw ProfileError(field: "", message: "not valid JSON (\(JSONNode.describe(error))); fix its syntax.")
         }
         let object = try root.object(at: "")
         try JSONNode.rejectUnknownKeys(object, allowed: ["name", "summary", "band", "rules"], at: "")
@@ -212,10 +212,13 @@ enum JSONNode: Decodable {
     }
 
     static func describe(_ error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
-        switch decoding {
-        case .dataCorrupted(let context): return context.underlyingError.map { "\($0)" } ?? context.debugDescription
-        default: return "\(decoding)"
+        let text: String
+        if let decoding = error as? DecodingError, case .dataCorrupted(let context) = decoding {
+            text = context.underlyingError.map { "\($0)" } ?? context.debugDescription
+        } else {
+            text = "\(error)"
         }
+        // It goes inside a sentence: no closing full stop of its own.
+        return text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 }
