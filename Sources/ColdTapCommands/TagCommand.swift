@@ -28,6 +28,9 @@ public enum TagCommand: Command {
         case "tag5": hint = .type5(blockSize: blockSize)
         default: throw CommandError.usage("--input takes auto, tag2 or tag5, not '\(input)'.")
         }
+        if blockSizeText != nil && input != "tag5" {
+            throw CommandError.usage("--block-size applies to Type 5 dumps only; add --input tag5.")
+        }
         let path = files[0]
         // Raw binary, Flipper text, or hex text of a raw dump (InputBytes tells them apart).
         let data = try InputBytes.read(path, console: console, format: .auto)
