@@ -1,4 +1,5 @@
 import Foundation
+import LoggerFormats
 
 /// A custom profile file that cannot be used; `field` names the bad field as a path
 /// (`rules[1].comparator`), empty for the document as a whole.
@@ -44,7 +45,7 @@ extension Profile {
         do {
             root = try JSONDecoder().decode(JSONNode.self, from: data)
         } catch {
-            throw ProfileError(field: "", message: "not valid JSON (\(JSONNode.describe(error))); fix its syntax.")
+            throw ProfileError(field: "", message: "not valid JSON (\(JSONNode.describe(error, in: data))); fix its syntax.")
         }
         let object = try root.object(at: "")
         try JSONNode.rejectUnknownKeys(object, allowed: ["name", "summary", "band", "rules"], at: "")
@@ -211,10 +212,11 @@ enum JSONNode: Decodable {
         }
     }
 
-    static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error, in data: Data) -> String {
         let text: String
         if let decoding = error as? DecodingError, case .dataCorrupted(let context) = decoding {
-            text = context.underlyingError.map { "\($0)" } ?? context.debugDescription
+            // Foundation's parser says where the text goes wrong; the decoder does not.
+            text = JSONText.syntaxProblem(in: data) ?? context.underlyingError.map { "\($0)" } ?? context.debugDescription
         } else {
             text = "\(error)"
         }
