@@ -112,3 +112,19 @@ import Testing
         #expect(result.err.hasPrefix("coldtap tag: --block-size applies to Type 5 dumps only; add --input tag5.\n"))
     }
 }
+
+/// `coldtap tag` given what `decode` reads (found by hand: it explained BCC0 check bytes).
+@Suite struct TagCommandMisuseTests {
+    @Test func anNDEFMessageOrURLPointsToDecode() async throws {
+        let files = try TemporaryFiles()
+        defer { files.cleanUp() }
+        let ndef = try files.write("log.ndef", DecodeFixtures.generic16Message.serialized())
+        let message = await runColdTap(["tag", ndef])
+        #expect(message.status == 65)
+        #expect(message.err == "coldtap tag: \(ndef) holds an NDEF message (1 record(s)), not a tag memory dump; read it with 'coldtap decode \(ndef)'.\n")
+        let url = try files.write("tag.url", Data((try DecodeFixtures.cuplURL() + "\n").utf8))
+        let bare = await runColdTap(["tag", url])
+        #expect(bare.status == 65)
+        #expect(bare.err == "coldtap tag: \(url) holds a URL, not a tag memory dump; read it with 'coldtap decode \(url)'.\n")
+    }
+}
