@@ -195,8 +195,9 @@ public enum Assessor {
             reasons.append(sentence + ".")
         }
 
-        if timeline.interval == 0, !log.samples.isEmpty {
-            let sentence = "The log gives no usable sample interval (\(log.interval) s), so durations cannot be measured."
+        // A log that cannot be trusted is never OK: the reason why leads an OK turned
+        // inconclusive, and follows the reasons of any other verdict.
+        func neverOK(because sentence: String) {
             if verdict == .ok {
                 verdict = .inconclusive
                 reasons.insert(sentence, at: 0)
@@ -204,15 +205,12 @@ public enum Assessor {
                 reasons.append(sentence)
             }
         }
+        if timeline.interval == 0, !log.samples.isEmpty {
+            neverOK(because: "The log gives no usable sample interval (\(log.interval) s), so durations cannot be measured.")
+        }
         if log.integrity.status == .failed {
             let detail = log.integrity.detail.isEmpty ? "" : " (\(log.integrity.detail))"
-            let sentence = "The log failed its integrity check\(detail): its data cannot be trusted."
-            if verdict == .ok {
-                verdict = .inconclusive
-                reasons.insert(sentence, at: 0)
-            } else {
-                reasons.append(sentence)
-            }
+            neverOK(because: "The log failed its integrity check\(detail): its data cannot be trusted.")
         }
         if !assessment.excursions.isEmpty {
             let count = assessment.excursions.count

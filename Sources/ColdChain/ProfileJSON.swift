@@ -1,4 +1,5 @@
 import Foundation
+import LoggerFormats
 
 /// A custom profile file that cannot be used; `field` names the bad field as a path
 /// (`rules[1].comparator`), empty for the document as a whole.
@@ -44,7 +45,7 @@ extension Profile {
         do {
             root = try JSONDecoder().decode(JSONNode.self, from: data)
         } catch {
-            throw ProfileError(field: "", message: "not valid JSON (\(JSONNode.describe(error))).")
+            throw ProfileError(field: "", message: "not valid JSON (\(JSONNode.describe(error, in: data))); fix its syntax.")
         }
         let object = try root.object(at: "")
         try JSONNode.rejectUnknownKeys(object, allowed: ["name", "summary", "band", "rules"], at: "")
@@ -211,11 +212,15 @@ enum JSONNode: Decodable {
         }
     }
 
-    static func describe(_ error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
-        switch decoding {
-        case .dataCorrupted(let context): return context.underlyingError.map { "\($0)" } ?? context.debugDescription
-        default: return "\(decoding)"
+    static func describe(_ error: any Error, in data: Data) -> String {
+        let text: String
+        if let decoding = error as? DecodingError, case .dataCorrupted(let context) = decoding {
+            // Foundation's parser says where the text goes wrong; the decoder does not.
+            text = JSONText.syntaxProblem(in: data) ?? context.underlyingError.map { "\($0)" } ?? context.debugDescription
+        } else {
+            text = "\(error)"
         }
+        // It goes inside a sentence: no closing full stop of its own.
+        return text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 }

@@ -116,12 +116,7 @@ enum VirtualTags {
             let tag = try tagHolding(message, chip: chip, what: "a \(logger.rawValue) logger")
             return Made(tag: tag, description: "\(describe(tag)) holding a built-in \(logger.rawValue) logger")
         case .file(let path):
-            let content: Data
-            do {
-                content = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw CommandError(.failure, "cannot read '\(path)': \(error.localizedDescription).")
-            }
+            let content = try InputBytes.readFile(path)
             if (try? NDEFParser.message(from: content)) != nil, !looksLikeDump(content) {
                 let chip = chip ?? .ntag216
                 let tag = try tagHolding(content, chip: chip, what: "'\(path)'")

@@ -44,14 +44,15 @@ public enum LogInput {
             }
             if let text = try arguments.option("--read-time") {
                 guard let date = parseReadTime(text) else {
-                    throw CommandError.usage("--read-time '\(text)' is not an ISO 8601 date-time such as 2024-04-09T08:35:00Z.")
+                    throw CommandError.usage("--read-time '\(text)' is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00.")
                 }
                 options.readTime = date
             }
             options.secret = try arguments.option("--secret")
             if let text = try arguments.option("--interval") {
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                    throw CommandError.usage("--interval takes a positive number of seconds, not '\(text)'.")
+                let longest = DecodeOptions.longestPlausibleInterval
+                guard let seconds = Double(text), seconds > 0, seconds <= longest else {
+                    throw CommandError.usage("--interval takes a number of seconds above 0 and up to \(Int(longest)) (31 days), not '\(text)'.")
                 }
                 options.interval = seconds
             }
@@ -66,8 +67,10 @@ public enum LogInput {
             let known = LoggerDecoder.builtInNames + ["cupltag-rh"]
             if known.contains(text.lowercased()) { return .named(text.lowercased()) }
             if text.hasSuffix(".json") || FileManager.default.fileExists(atPath: text) {
+                // Read here, so that a missing file or a directory gets the same message as FILE.
+                let data = try InputBytes.readFile(text)
                 do {
-                    return .descriptor(try LoggerDescriptor.load(file: URL(fileURLWithPath: text)))
+                    return .descriptor(try LoggerDescriptor.parse(data, source: URL(fileURLWithPath: text).lastPathComponent))
                 } catch let error as LoggerFormatError {
                     throw CommandError.data(error.description + ".")
                 }
@@ -111,7 +114,23 @@ public enum LogInput {
 
     /// As `load(path:options:console:)`, for content already in memory.
     public static func load(content: Data, name: String, modificationTime: Date?, options: Options) async throws -> Loaded {
+        guard content.contains(where: { !isWhitespace($0) }) else {
+            throw CommandError.data("\(name) is empty; give a tag memory dump, an NDEF message, a cuplTag URL or hex text.")
+        }
+        var loaded = try await loadNonEmpty(content: content, name: name, modificationTime: modificationTime, options: options)
+        if options.secret != nil && !loaded.log.format.hasPrefix("cupltag") {
+            loaded.log.warnings.append("--secret was not used: only cuplTag logs carry an HMAC to check, and this is a \(loaded.log.format) log")
+        }
+        return loaded
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func loadNonEmpty(content: Data, name: String, modificationTime: Date?, options: Options) async throws -> Loaded {
         var kind = options.input
+        var guessed = false
         var bytes = content
         var why = ""
         if kind == .auto {
@@ -124,9 +143,10 @@ public enum LogInput {
             if kind == .hex { kind = .auto }
         }
         if kind == .auto {
-            let (inner, innerWhy) = classifyBinary(bytes)
+            let (inner, innerWhy, sure) = classifyBinary(bytes)
             kind = inner
             why = hexNote + innerWhy
+            guessed = !sure
         } else if why.isEmpty {
             why = hexNote + "\(kind.rawValue) (given with --input)"
         }
@@ -152,6 +172,9 @@ public enum LogInput {
             do {
                 message = try NDEFParser.message(from: bytes)
             } catch let error as NDEFError {
+                if guessed {
+                    throw CommandError.data("\(name) is no tag dump, URL or hex text, and read as an NDEF message it is malformed at \(error); if you know what it holds, say so with --input.")
+                }
                 throw CommandError.data("\(name) is not a valid NDEF message: \(error).")
             }
             let log = try decode(message, options: makeDecodeOptions(options, dumpTime: nil, tagUID: nil))
@@ -258,17 +281,18 @@ public enum LogInput {
     /// Binary forms: an NDEF message when it parses strictly, otherwise a tag memory dump
     /// when NFCTags recognises one (Type 2: UID check byte and CC at page 3; Type 5: CC at
     /// block 0), otherwise taken for an NDEF message (whose parse error is then reported).
-    static func classifyBinary(_ bytes: Data) -> (Kind, String) {
+    /// - Returns: the kind, why, and whether the bytes showed it (`false` for the fallback).
+    static func classifyBinary(_ bytes: Data) -> (Kind, String, Bool) {
         if let message = try? NDEFParser.message(from: bytes) {
-            return (.ndef, "an NDEF message (\(message.records.count) record(s), \(bytes.count) bytes)")
+            return (.ndef, "an NDEF message (\(message.records.count) record(s), \(bytes.count) bytes)", true)
         }
         if let dump = try? MemoryDump.parse(bytes, hint: .auto) {
             if dump.technology == .iso14443A {
-                return (.tag2, "a Type 2 tag memory dump (\(bytes.count) bytes, \(dump.unitCount) pages)")
+                return (.tag2, "a Type 2 tag memory dump (\(bytes.count) bytes, \(dump.unitCount) pages)", true)
             }
-            return (.tag5, "a Type 5 tag memory dump (\(bytes.count) bytes, \(dump.unitCount) blocks)")
+            return (.tag5, "a Type 5 tag memory dump (\(bytes.count) bytes, \(dump.unitCount) blocks)", true)
         }
-        return (.ndef, "bytes that are no tag dump, so taken for an NDEF message")
+        return (.ndef, "bytes that are no tag dump, so taken for an NDEF message", false)
     }
 
     // MARK: File reading

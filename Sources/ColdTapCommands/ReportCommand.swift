@@ -67,16 +67,13 @@ public enum ReportCommand: Command {
         guard text.hasSuffix(".json") || FileManager.default.fileExists(atPath: text) else {
             throw CommandError.usage("--profile '\(text)' is neither a built-in profile (\(names)) nor a profile file.")
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: text))
-        } catch {
-            throw CommandError(.failure, "Cannot read the profile file '\(text)': check the path and permissions.")
-        }
+        // Read like FILE, so that a missing file, a directory or no permission each say so.
+        let data = try InputBytes.readFile(text)
         do {
             return try Profile.fromJSON(data)
         } catch {
-            throw CommandError.data("The profile file '\(text)' is not valid: \(error). Fix that field and try again.")
+            // Each ProfileError names the field and ends with what to write there.
+            throw CommandError.data("The profile file '\(text)' is not valid: \(error)")
         }
     }
 

@@ -28,6 +28,9 @@ public enum TagCommand: Command {
         case "tag5": hint = .type5(blockSize: blockSize)
         default: throw CommandError.usage("--input takes auto, tag2 or tag5, not '\(input)'.")
         }
+        if blockSizeText != nil && input != "tag5" {
+            throw CommandError.usage("--block-size applies to Type 5 dumps only; add --input tag5.")
+        }
         let path = files[0]
         // Raw binary, Flipper text, or hex text of a raw dump (InputBytes tells them apart).
         let data = try InputBytes.read(path, console: console, format: .auto)
@@ -35,6 +38,10 @@ public enum TagCommand: Command {
         do {
             dump = try MemoryDump.parse(data, hint: hint)
         } catch let error as MemoryDumpError {
+            // People pass what `decode` takes: say which command reads it instead.
+            if hint == .auto, let other = notADump(data) {
+                throw CommandError.data("\(path) holds \(other), not a tag memory dump; read it with 'coldtap decode \(path)'.")
+            }
             throw CommandError.data("\(path): \(error). Check that the file is a complete tag dump.")
         }
         let result: TagReadResult
@@ -48,6 +55,19 @@ public enum TagCommand: Command {
         } else {
             console.print(TagDumpReport.text(result: result, dump: dump, path: path))
         }
+    }
+}
+
+extension TagCommand {
+    /// What a file that is no dump holds when it is something `decode` reads: an NDEF
+    /// message or a URL; `nil` otherwise.
+    static func notADump(_ data: Data) -> String? {
+        let text = String(decoding: data.prefix(16), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if text.hasPrefix("https://") || text.hasPrefix("http://") { return "a URL" }
+        if let message = try? NDEFParser.message(from: data) {
+            return "an NDEF message (\(message.records.count) record(s))"
+        }
+        return nil
     }
 }
 

@@ -35,12 +35,7 @@ public enum WriteCommand: Command {
         let given = [file != nil, text != nil, uri != nil].filter { $0 }.count
         guard given == 1 else { throw CommandError.usage("Give exactly one of FILE, --text or --uri.") }
         if let file {
-            let content: Data
-            do {
-                content = try Data(contentsOf: URL(fileURLWithPath: file))
-            } catch {
-                throw CommandError(.failure, "cannot read '\(file)': \(error.localizedDescription).")
-            }
+            let content = try InputBytes.readFile(file)
             do {
                 _ = try NDEFParser.message(from: content)
             } catch let error as NDEFError {

@@ -43,6 +43,11 @@ public struct DecodeOptions: Sendable {
     public var logger: LoggerSelection?
     /// Sample interval in seconds to use when the log gives none (or gives 0).
     public var interval: TimeInterval?
+
+    /// The longest sample interval (seconds) taken as real: 31 days. No cold-chain logger
+    /// samples less often, and longer intervals put sample times centuries away (or, beyond
+    /// ~10^13 s, outside what a `Date` holds), so a larger value is a damaged field.
+    public static let longestPlausibleInterval: TimeInterval = 31 * 86_400
     /// Tag UID as hex, copied into the log's identity when the log came from a tag.
     public var tagUID: String?
 

@@ -147,17 +147,34 @@ struct DescriptorFormat: LoggerFormatDecoder {
                 throw LoggerFormatError(.inconsistent, format: name, field: field.name, offset: field.offset,
                                         "the sample interval \(raw) is negative")
             }
+            guard interval <= DecodeOptions.longestPlausibleInterval else {
+                throw LoggerFormatError(.inconsistent, format: name, field: field.name, offset: field.offset,
+                                        "the sample interval of \(formatSeconds(interval)) is longer than any logger's (31 days at most), so the header is damaged")
+            }
         }
+        // A device-information interval longer than any logger's is a damaged value: not used.
+        var implausibleInterval: (key: String, value: String)?
         if interval <= 0, let info {
             for pair in info.pairs(matching: descriptor.deviceInformation?.intervalKeys) {
                 let key = DeviceInformationText.normalize(pair.key)
                 let unit: Double = key.contains("min") ? 60 : key.contains("hour") ? 3600 : key.hasSuffix("ms") ? 0.001 : 1
                 if let seconds = TimeText.parseDuration(pair.value, defaultUnit: unit), seconds > 0 {
+                    guard seconds <= DecodeOptions.longestPlausibleInterval else {
+                        implausibleInterval = pair
+                        continue
+                    }
                     interval = seconds
                     intervalSource = "device-information key \(pair.key)"
                     break
                 }
             }
+        }
+        if interval <= 0, let implausibleInterval {
+            guard options.interval != nil else {
+                throw LoggerFormatError(.inconsistent, format: name, field: implausibleInterval.key,
+                                        "the device information gives a sample interval of '\(implausibleInterval.value)', longer than any logger's (31 days at most); give the real one with --interval SECONDS")
+            }
+            warnings.append("the device information's \(implausibleInterval.key)=\(implausibleInterval.value) is longer than any logger's interval (31 days at most) and was not used")
         }
         if interval <= 0, let given = options.interval, given > 0 {
             interval = given

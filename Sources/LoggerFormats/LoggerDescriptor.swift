@@ -189,7 +189,7 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         do {
             descriptor = try JSONDecoder().decode(LoggerDescriptor.self, from: json)
         } catch let error as DecodingError {
-            throw LoggerDescriptor.describe(error, source: source)
+            throw LoggerDescriptor.describe(error, source: source, json: json)
         }
         try descriptor.validate(source: source)
         return descriptor
@@ -217,7 +217,7 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         return out
     }
 
-    private static func describe(_ error: DecodingError, source: String) -> LoggerFormatError {
+    private static func describe(_ error: DecodingError, source: String, json: Data) -> LoggerFormatError {
         func bad(_ field: String, _ text: String) -> LoggerFormatError {
             LoggerFormatError(.badDescriptor, field: field, "logger descriptor \(source): field '\(field)' \(text)")
         }
@@ -230,8 +230,11 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
             return bad(path(context.codingPath), "is null (expected \(LoggerDescriptor.typeName(type)))")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                return LoggerFormatError(.badDescriptor, field: nil,
-                                         "logger descriptor \(source) is not valid JSON (\(context.debugDescription))")
+                guard let problem = JSONText.syntaxProblem(in: json) else {
+                    return LoggerFormatError(.badDescriptor, field: nil,
+                                             "logger descriptor \(source) holds a value its field cannot take (a number too large for an integer field?)")
+                }
+                return LoggerFormatError(.badDescriptor, field: nil, "logger descriptor \(source) is not valid JSON (\(problem))")
             }
             return bad(path(context.codingPath), "is invalid: \(context.debugDescription)")
         @unknown default:

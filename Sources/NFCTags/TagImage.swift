@@ -191,20 +191,7 @@ public enum TagImage {
             }
             var reserved: [Range<Int>] = []
             if let controls = layout.controlTLVs {
-                for control in controls {
-                    guard let bytes = control.encoded() else {
-                        throw TagImageError.invalidControlTLV("byte \(control.position) cannot be encoded")
-                    }
-                    for byte in bytes {
-                        guard cursor < areaEnd else { throw TagImageError.invalidControlTLV("no room in the data area") }
-                        memory[cursor] = byte
-                        cursor += 1
-                    }
-                    let range = control.reservedRange
-                    reserved.append(range)
-                    // Mark reserved bytes inside the data area so a reader that does not skip them shows it.
-                    for address in range where address >= cursor && address < areaEnd { memory[address] = 0x5A }
-                }
+                reserved = try write(controls, into: &memory, at: &cursor, before: areaEnd, markingReserved: true)
             } else {
                 for byte in type2.factoryControlTLVs {
                     memory[cursor] = byte
@@ -219,18 +206,39 @@ public enum TagImage {
             for (index, byte) in type5.factoryCC.enumerated() { memory[index] = byte }
             var cursor = type5.factoryCC.count
             for _ in 0..<layout.leadingNulls { cursor += 1 }
-            if let controls = layout.controlTLVs {
-                for control in controls {
-                    guard let bytes = control.encoded() else {
-                        throw TagImageError.invalidControlTLV("byte \(control.position) cannot be encoded")
-                    }
-                    for byte in bytes { memory[cursor] = byte; cursor += 1 }
-                }
-            }
             let cc = CapabilityContainer.type5(type5.factoryCC)
             let areaEnd = min(type5.factoryCC.count + (cc?.dataAreaSize ?? 0), memory.count)
+            if let controls = layout.controlTLVs {
+                _ = try write(controls, into: &memory, at: &cursor, before: areaEnd, markingReserved: false)
+            }
             return (memory, Array(cursor..<max(cursor, areaEnd)))
         }
         throw TagImageError.unsupportedChip(chip)
+    }
+
+    /// Writes the control TLVs from `cursor` on, advancing it, and returns the ranges they
+    /// reserve; with `markingReserved`, reserved bytes inside the data area are set to 5A so
+    /// that a reader that does not skip them shows it.
+    /// - Throws: `TagImageError.invalidControlTLV` for a position that cannot be encoded or
+    ///   TLVs that run past `areaEnd`.
+    private static func write(_ controls: [ControlTLV], into memory: inout [UInt8], at cursor: inout Int, before areaEnd: Int,
+                              markingReserved: Bool) throws -> [Range<Int>] {
+        var reserved: [Range<Int>] = []
+        for control in controls {
+            guard let bytes = control.encoded() else {
+                throw TagImageError.invalidControlTLV("byte \(control.position) cannot be encoded")
+            }
+            for byte in bytes {
+                guard cursor < areaEnd else { throw TagImageError.invalidControlTLV("no room in the data area") }
+                memory[cursor] = byte
+                cursor += 1
+            }
+            let range = control.reservedRange
+            reserved.append(range)
+            if markingReserved {
+                for address in range where address >= cursor && address < areaEnd { memory[address] = 0x5A }
+            }
+        }
+        return reserved
     }
 }
