@@ -11,8 +11,8 @@ extension ReportContent {
         let s = assessment.statistics
         let verdict: Verdict
         switch assessment.verdict {
-        case .ok: verdict = .pass
-        case .alarm: verdict = .fail
+        case .ok: verdict = .ok
+        case .alarm: verdict = .alarm
         case .inconclusive: verdict = .inconclusive
         }
         let statistics = Statistics(sampleCount: s.sampleCount, invalidCount: s.sampleCount - s.validCount,

@@ -72,8 +72,8 @@ public struct ReportStrings: Sendable {
     public var below: String
     public var noExcursions: String
     public var moreExcursions: String
-    public var verdictPass: String
-    public var verdictFail: String
+    public var verdictOK: String
+    public var verdictAlarm: String
     public var verdictInconclusive: String
     public var verdictNone: String
     public var timeBaseNames: [String: String]
@@ -131,7 +131,7 @@ extension ReportStrings {
         invalidSamples: "Missing / out of range",
         excursionStart: "Start", excursionEnd: "End", excursionDuration: "Duration", excursionPeak: "Peak",
         excursionDirection: "Direction", above: "above", below: "below", noExcursions: "No excursions.",
-        moreExcursions: "more excursions not listed", verdictPass: "PASS", verdictFail: "FAIL",
+        moreExcursions: "more excursions not listed", verdictOK: "OK", verdictAlarm: "ALARM",
         verdictInconclusive: "INCONCLUSIVE", verdictNone: "NOT ASSESSED",
         timeBaseNames: ["logger-header": "logger header", "text-record": "NDEF text record",
                         "device-information": "device information", "read-time": "estimated from read time"],
@@ -169,7 +169,7 @@ extension ReportStrings {
         invalidSamples: "缺失 / 超出量程",
         excursionStart: "开始", excursionEnd: "结束", excursionDuration: "持续时间", excursionPeak: "峰值",
         excursionDirection: "方向", above: "偏高", below: "偏低", noExcursions: "没有温度偏离。",
-        moreExcursions: "条偏离未列出", verdictPass: "合格", verdictFail: "不合格",
+        moreExcursions: "条偏离未列出", verdictOK: "正常", verdictAlarm: "报警",
         verdictInconclusive: "无法判定", verdictNone: "未评估",
         timeBaseNames: ["logger-header": "记录仪头部", "text-record": "NDEF 文本记录",
                         "device-information": "设备信息", "read-time": "按读取时间推算"],
@@ -207,7 +207,7 @@ extension ReportStrings {
         invalidSamples: "欠測 / 測定範囲外",
         excursionStart: "開始", excursionEnd: "終了", excursionDuration: "継続時間", excursionPeak: "ピーク",
         excursionDirection: "方向", above: "上限超過", below: "下限未満", noExcursions: "逸脱はありません。",
-        moreExcursions: "件の逸脱は省略", verdictPass: "合格", verdictFail: "不合格",
+        moreExcursions: "件の逸脱は省略", verdictOK: "正常", verdictAlarm: "警報",
         verdictInconclusive: "判定不能", verdictNone: "未判定",
         timeBaseNames: ["logger-header": "ロガーのヘッダー", "text-record": "NDEF テキストレコード",
                         "device-information": "デバイス情報", "read-time": "読み取り時刻から推定"],

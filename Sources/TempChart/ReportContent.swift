@@ -6,7 +6,7 @@ import LoggerFormats
 public struct ReportContent: Sendable {
     /// The overall verdict shown on the banner.
     public enum Verdict: String, Sendable, Equatable {
-        case pass, fail, inconclusive, notAssessed
+        case ok, alarm, inconclusive, notAssessed
     }
 
     /// Summary statistics over valid samples.

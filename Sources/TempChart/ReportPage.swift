@@ -35,8 +35,8 @@ public struct ReportPage: Sendable {
     /// The verdict word for the banner.
     public var verdictText: String {
         switch content.verdict {
-        case .pass: return strings.verdictPass
-        case .fail: return strings.verdictFail
+        case .ok: return strings.verdictOK
+        case .alarm: return strings.verdictAlarm
         case .inconclusive: return strings.verdictInconclusive
         case .notAssessed: return strings.verdictNone
         }
@@ -45,8 +45,8 @@ public struct ReportPage: Sendable {
     /// The banner colour for the verdict.
     public var verdictColor: ChartColor {
         switch content.verdict {
-        case .pass: return theme.pass
-        case .fail: return theme.fail
+        case .ok: return theme.pass
+        case .alarm: return theme.fail
         case .inconclusive, .notAssessed: return theme.inconclusive
         }
     }

@@ -21,7 +21,7 @@ import Testing
         let utc = try #require(TimeZone(identifier: "UTC"))
         let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: utc)
         let content = ReportContent(log: log, assessment: assessment, language: .simplifiedChinese)
-        #expect(content.verdict == .fail)
+        #expect(content.verdict == .alarm)
         #expect(content.lowerLimit == 2 && content.upperLimit == 8)
         #expect(content.profile == "vaccine-fridge (2–8 °C)")
         #expect(content.reasons == [
@@ -39,11 +39,11 @@ import Testing
         let log = log([5, 5.5, 6, 5])
         let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: ChartFixtures.shanghai)
         let content = ReportContent(log: log, assessment: assessment, language: .japanese)
-        #expect(content.verdict == .pass)
+        #expect(content.verdict == .ok)
         #expect(content.reasons == ["どのアラーム条件にも該当しませんでした。"])
         let page = ReportPage(content: content, timeZone: ChartFixtures.shanghai, language: .japanese, theme: .dark,
                               generated: start)
-        #expect(page.verdictText == "合格")
+        #expect(page.verdictText == "正常")
         #expect(page.verdictColor == ChartTheme.dark.pass)
         #expect(page.statisticsRows.first! == ("サンプル数", "4"))
         #expect(page.excursionRows.isEmpty)

@@ -10,7 +10,7 @@ enum ReportFixtures {
         let excursions = ChartExcursion.detect(in: series, lower: 2, upper: 8).map { e in
             ReportContent.Excursion(start: e.start, end: e.end, peak: 10.1, direction: e.direction)
         }
-        return ReportContent(log: log, profile: "vaccine-fridge (2–8 °C)", lowerLimit: 2, upperLimit: 8, verdict: .fail,
+        return ReportContent(log: log, profile: "vaccine-fridge (2–8 °C)", lowerLimit: 2, upperLimit: 8, verdict: .alarm,
                              reasons: ["Above 8 °C for 2 h 50 min continuously (limit 10 h); peak 10.1 °C on 2026-03-03 19:50.",
                                        "A second line of reasons that is long enough to need wrapping on the A4 page so the wrapping code is exercised properly."],
                              statistics: .init(log: log, lower: 2, upper: 8), excursions: excursions)
@@ -44,9 +44,9 @@ enum ReportFixtures {
 
     @Test func pageContentInEachLanguage() {
         let expected: [ReportLanguage: [String]] = [
-            .english: ["Temperature log report", "FAIL", "Excursions", "2026-03-03 18:20", "3 h 40 min", "upper limit 8.0 °C"],
-            .simplifiedChinese: ["温度记录报告", "不合格", "温度偏离", "3小时 40分钟", "上限 8.0 °C", "偏高"],
-            .japanese: ["温度記録レポート", "不合格", "逸脱", "3時間 40分", "上限 8.0 °C", "上限超過"],
+            .english: ["Temperature log report", "ALARM", "Excursions", "2026-03-03 18:20", "3 h 40 min", "upper limit 8.0 °C"],
+            .simplifiedChinese: ["温度记录报告", "报警", "温度偏离", "3小时 40分钟", "上限 8.0 °C", "偏高"],
+            .japanese: ["温度記録レポート", "警報", "逸脱", "3時間 40分", "上限 8.0 °C", "上限超過"],
         ]
         for (language, strings) in expected {
             let canvas = SVGCanvas(width: ReportPage.a4.width, height: ReportPage.a4.height)
