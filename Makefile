@@ -1,24 +1,33 @@
 # ColdTap — the two commands a new user needs are `make demo` and `make test`.
 SHELL := /bin/bash
 SWIFT ?= swift
-# Debian packages the build and the tests need (system libraries, pcscd + virtual reader, fonts).
-APT_PACKAGES := pkg-config libcairo2-dev fonts-dejavu-core pcscd libpcsclite-dev vsmartcard-vpcd pcsc-tools iproute2 util-linux fonts-noto-cjk chromium
+# Debian packages to build and run (system libraries, pcscd + virtual reader for the demo, report fonts).
+APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto-cjk pcscd libpcsclite-dev vsmartcard-vpcd iproute2 util-linux
+# ... and in addition to run every test (headless Chromium opens the HTML report).
+APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium
 VENV := .venv
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release test demo fuzz bench venv clean
+.PHONY: all deps test-deps build release test demo fuzz bench venv clean
 
 all: build
 
 # Installs only what is missing; quiet when everything is there.
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(APT_PACKAGES))
+
+test-deps:
+	$(call install_missing,$(APT_TEST_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -26,7 +35,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@for t in scripts/test-*.sh; do [ -e "$$t" ] || continue; echo "== $$t"; bash "$$t" || exit 1; done
@@ -36,7 +45,8 @@ demo: build
 
 # Python tools for benchmarks against reference implementations (never a run-time dependency).
 venv: deps
-	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
+	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV) 2>/dev/null || \
+	  { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(VENV); }
 	@$(VENV)/bin/python -c "import ndef, numpy, matplotlib" 2>/dev/null || \
 	  $(VENV)/bin/pip install -q ndeflib numpy matplotlib
 
