@@ -199,6 +199,9 @@ public enum LogInput {
             do {
                 result = try await TagReader.read(from: dump.transport())
             } catch let error as TagReadError {
+                if let missing = dump.missingUnitsDescription {
+                    throw CommandError.data("\(name): the file lacks \(missing) (unread when it was made), which the NDEF message needs: \(error).")
+                }
                 throw CommandError.data("\(name): the tag image cannot be read: \(error).")
             }
             guard let message = result.ndefMessage else {
