@@ -128,3 +128,13 @@ import Testing
         #expect(bare.err == "coldtap tag: \(url) holds a URL, not a tag memory dump; read it with 'coldtap decode \(url)'.\n")
     }
 }
+
+/// `--tz` as people type it (found by hand: 'europe/berlin' was refused).
+@Suite struct TimeZoneOptionTests {
+    @Test func zoneNamesIgnoreCase() throws {
+        #expect(try ReportCommand.resolveTimeZone("europe/berlin").identifier == "Europe/Berlin")
+        #expect(try ReportCommand.resolveTimeZone("AMERICA/NEW_YORK").identifier == "America/New_York")
+        #expect(try ReportCommand.resolveTimeZone("+02:00").secondsFromGMT() == 7200)
+        #expect(throws: CommandError.self) { try ReportCommand.resolveTimeZone("Mars/Olympus") }
+    }
+}
