@@ -104,6 +104,26 @@ enum ByteChecks {
         return nil
     }
 
+    /// True exactly when `mediaTypeProblem(type)` is nil; the strict fast path's test.
+    static func isMediaType(_ type: UnsafeRawBufferPointer) -> Bool {
+        let count = type.count
+        var index = 0
+        while index < count, isTokenByte(type[index]) { index += 1 }
+        guard index > 0, index < count, type[index] == UInt8(ascii: "/") else { return false }
+        index += 1
+        let subtypeStart = index
+        while index < count, isTokenByte(type[index]) { index += 1 }
+        guard index > subtypeStart else { return false }
+        guard index < count else { return true }
+        guard type[index] == UInt8(ascii: ";") else { return false }
+        while index < count {
+            let byte = type[index]
+            guard byte >= 0x20 && byte <= 0x7E else { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Why `type` is not an RFC 3986 absolute URI (scheme ":" then visible ASCII), or nil.
     static func absoluteURIProblem(_ type: UnsafeRawBufferPointer) -> String? {
         guard let first = type.first, isLetter(first) else {
