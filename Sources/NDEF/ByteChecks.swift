@@ -76,6 +76,8 @@ enum ByteChecks {
     /// Bit n of the first mask is byte n (< 64); bit n of the second is byte 64 + n.
     @inline(__always)
     static func isTokenByte(_ byte: UInt8) -> Bool {
+        // Letters, the usual case, first (one comparison); the masks decide the rest.
+        if (byte | 0x20) &- UInt8(ascii: "a") < 26 { return true }
         let mask: UInt64 = byte < 0x40 ? 0x03FF_6CFA_0000_0000 : byte < 0x80 ? 0x7FFF_FFFF_C7FF_FFFE : 0
         return (mask &>> UInt64(byte & 0x3F)) & 1 != 0
     }
