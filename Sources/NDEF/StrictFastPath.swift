@@ -123,6 +123,8 @@ enum StrictFastPath {
         while records.count < recordCount, let record = fields(buffer, at: position) {
             let typeLength = record.idStart - record.typeStart
             let idLength = record.payloadStart - record.idStart
+            // Built inside the `append` call: with the fields in local constants first, the
+            // optimizer copies (retains) each slice and releases the original.
             records.append(NDEFRecord(
                 tnf: TypeNameFormat(rawValue: record.flags & HeaderFlag.tnfMask) ?? .unknown,
                 type: typeLength <= 14 ? inlineField(start + record.typeStart, count: typeLength)
