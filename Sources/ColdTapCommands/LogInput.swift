@@ -199,13 +199,19 @@ public enum LogInput {
             do {
                 result = try await TagReader.read(from: dump.transport())
             } catch let error as TagReadError {
+                if let missing = dump.missingUnitsDescription {
+                    throw CommandError.data("\(name): the file lacks \(missing) (unread when it was made), which the NDEF message needs: \(error).")
+                }
                 throw CommandError.data("\(name): the tag image cannot be read: \(error).")
             }
             guard let message = result.ndefMessage else {
                 if let error = result.ndefError {
                     throw CommandError.data("\(name): the NDEF message in the tag image is malformed at \(error).")
                 }
-                throw CommandError.data("\(name): the tag image holds no NDEF message (\(result.chip.displayName)).")
+                // Forced to the wrong tag type, a dump shows no NDEF message: say which to try.
+                let other = options.input == .tag2 ? "; if it is a Type 5 dump, give --input tag5"
+                    : options.input == .tag5 ? "; if it is a Type 2 dump, give --input tag2" : ""
+                throw CommandError.data("\(name): the tag image holds no NDEF message (\(result.chip.displayName))\(other).")
             }
             let uid = result.uid.map { $0.map { String(format: "%02X", $0) }.joined() }
             // A dump was taken when its file was written; the read time defaults to that.

@@ -83,6 +83,11 @@ public enum ReportCommand: Command {
     public static func resolveTimeZone(_ text: String?) throws -> TimeZone {
         guard let text else { return TimeZone.current }
         if let zone = TimeZone(identifier: text) { return zone }
+        // 'europe/berlin' means Europe/Berlin: IANA names are matched without regard to case.
+        if let name = TimeZone.knownTimeZoneIdentifiers.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }),
+           let zone = TimeZone(identifier: name) {
+            return zone
+        }
         if let sign = text.first, sign == "+" || sign == "-" {
             let digits = text.dropFirst().filter { $0 != ":" }
             if digits.count == 4 || digits.count == 2, digits.allSatisfy(\.isASCII), let value = Int(digits) {

@@ -34,21 +34,33 @@ public enum TagCommand: Command {
         let path = files[0]
         // Raw binary, Flipper text, or hex text of a raw dump (InputBytes tells them apart).
         let data = try InputBytes.read(path, console: console, format: .auto)
+        let name = path == "-" ? "standard input" : path
         let dump: MemoryDump
         do {
             dump = try MemoryDump.parse(data, hint: hint)
         } catch let error as MemoryDumpError {
             // People pass what `decode` takes: say which command reads it instead.
             if hint == .auto, let other = notADump(data) {
-                throw CommandError.data("\(path) holds \(other), not a tag memory dump; read it with 'coldtap decode \(path)'.")
+                throw CommandError.data("\(name) holds \(other), not a tag memory dump; read it with 'coldtap decode \(path)'.")
             }
-            throw CommandError.data("\(path): \(error). Check that the file is a complete tag dump.")
+            throw CommandError.data("\(name): \(error). Check that the file is a complete tag dump.")
         }
-        let result: TagReadResult
+        var result: TagReadResult
         do {
             result = try await TagReader.read(from: dump.transport(), options: TagReadOptions(scope: .wholeDataArea))
         } catch let error as TagReadError {
-            throw CommandError.data("\(path): the dump cannot be read as a \(dump.technology == .iso14443A ? "Type 2" : "Type 5") tag: \(error).")
+            let kind = dump.technology == .iso14443A ? "Type 2" : "Type 5"
+            guard let missing = dump.missingUnitsDescription else {
+                throw CommandError.data("\(name): the dump cannot be read as a \(kind) tag: \(error).")
+            }
+            // The device that made the file could not read some pages: show what can be read
+            // without them (the NDEF message often ends before them) and say what was skipped.
+            do {
+                result = try await TagReader.read(from: dump.transport(), options: TagReadOptions(scope: .ndefMessage))
+            } catch {
+                throw CommandError.data("\(name): the file lacks \(missing) (unread when it was made), which reading it as a \(kind) tag needs: \(error).")
+            }
+            result.anomalies.append(TagAnomaly(offset: nil, message: "the file lacks \(missing) (unread when it was made), so the data area past the NDEF message was not checked"))
         }
         if json {
             console.print(TagDumpReport.json(result: result, dump: dump, path: path).serialized())

@@ -76,6 +76,8 @@ enum ByteChecks {
     /// Bit n of the first mask is byte n (< 64); bit n of the second is byte 64 + n.
     @inline(__always)
     static func isTokenByte(_ byte: UInt8) -> Bool {
+        // Letters, the usual case, first (one comparison); the masks decide the rest.
+        if (byte | 0x20) &- UInt8(ascii: "a") < 26 { return true }
         let mask: UInt64 = byte < 0x40 ? 0x03FF_6CFA_0000_0000 : byte < 0x80 ? 0x7FFF_FFFF_C7FF_FFFE : 0
         return (mask &>> UInt64(byte & 0x3F)) & 1 != 0
     }
@@ -102,6 +104,26 @@ enum ByteChecks {
             }
         }
         return nil
+    }
+
+    /// True exactly when `mediaTypeProblem(type)` is nil; the strict fast path's test.
+    static func isMediaType(_ type: UnsafeRawBufferPointer) -> Bool {
+        let count = type.count
+        var index = 0
+        while index < count, isTokenByte(type[index]) { index += 1 }
+        guard index > 0, index < count, type[index] == UInt8(ascii: "/") else { return false }
+        index += 1
+        let subtypeStart = index
+        while index < count, isTokenByte(type[index]) { index += 1 }
+        guard index > subtypeStart else { return false }
+        guard index < count else { return true }
+        guard type[index] == UInt8(ascii: ";") else { return false }
+        while index < count {
+            let byte = type[index]
+            guard byte >= 0x20 && byte <= 0x7E else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Why `type` is not an RFC 3986 absolute URI (scheme ":" then visible ASCII), or nil.

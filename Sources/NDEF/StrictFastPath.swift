@@ -1,86 +1,140 @@
 import Foundation
 
-/// The common case read in one lean pass: a strictly valid message of unchunked records
-/// without Smart Posters. It returns nil at the first thing it does not handle or that is
-/// wrong; `MessageReader` then reads the message again and reports the exact violation and
-/// its offset. It must accept nothing that `MessageReader` rejects in strict mode.
+/// The common case read in two lean passes over the raw bytes: a strictly valid message of
+/// unchunked records without Smart Posters. The first pass checks everything and counts the
+/// records; only then does the second build them, into an array of exactly that size. It
+/// returns nil at the first thing it does not handle or that is wrong; `MessageReader` then
+/// reads the message again and reports the exact violation and its offset. It must accept
+/// nothing that `MessageReader` rejects in strict mode.
 enum StrictFastPath {
     static func parse(_ data: Data, checkingRecordTypes: Bool) -> [NDEFRecord]? {
         data.withUnsafeBytes { buffer -> [NDEFRecord]? in
-            let count = buffer.count
-            guard count > 0, let start = buffer.baseAddress else { return nil }
-            var records: [NDEFRecord] = []
-            // Room for the usual few records; more grow the array as usual.
-            records.reserveCapacity(4)
-            let dataBase = data.startIndex
-            var position = 0
-            while position + 3 <= count {
-                let flags = buffer[position]
-                guard flags & HeaderFlag.chunk == 0, (flags & HeaderFlag.messageBegin != 0) == (position == 0) else {
-                    return nil
-                }
-                let typeLength = Int(buffer[position + 1])
-                var cursor = position + 2
-                let payloadLength: Int
-                if flags & HeaderFlag.shortRecord != 0 {
-                    payloadLength = Int(buffer[cursor])
-                    cursor += 1
-                } else {
-                    guard cursor + 4 <= count else { return nil }
-                    payloadLength = Int(buffer[cursor]) << 24 | Int(buffer[cursor + 1]) << 16
-                        | Int(buffer[cursor + 2]) << 8 | Int(buffer[cursor + 3])
-                    cursor += 4
-                }
-                var idLength = 0
-                if flags & HeaderFlag.idLength != 0 {
-                    guard cursor < count else { return nil }
-                    idLength = Int(buffer[cursor])
-                    cursor += 1
-                }
-                let idStart = cursor + typeLength
-                let payloadStart = idStart + idLength
-                let end = payloadStart + payloadLength
-                guard end <= count else { return nil }
-                let tnf = flags & HeaderFlag.tnfMask
-                switch tnf {
-                case 0: guard typeLength == 0 && idLength == 0 && payloadLength == 0 else { return nil }
-                case 1, 2, 3, 4: guard typeLength > 0 else { return nil }
-                case 5: guard typeLength == 0 else { return nil }
-                default: return nil
-                }
-                let type = UnsafeRawBufferPointer(rebasing: buffer[cursor..<idStart])
-                if checkingRecordTypes {
-                    let payload = UnsafeRawBufferPointer(rebasing: buffer[payloadStart..<end])
-                    switch tnf {
-                    case 1:
-                        if typeLength == 1 && type[0] == UInt8(ascii: "T") {
-                            guard TextRecord.isValid(payload) else { return nil }
-                        } else if typeLength == 1 && type[0] == UInt8(ascii: "U") {
-                            guard URIRecord.isValid(payload) else { return nil }
-                        } else if ByteChecks.equals(type, "Sp") || ByteChecks.wellKnownTypeProblem(type) != nil {
-                            return nil
-                        }
-                    case 2: if ByteChecks.mediaTypeProblem(type) != nil { return nil }
-                    case 3: if ByteChecks.absoluteURIProblem(type) != nil { return nil }
-                    case 4: if ByteChecks.externalTypeProblem(type) != nil { return nil }
-                    default: break
+            guard let recordCount = validRecordCount(buffer, checkingRecordTypes: checkingRecordTypes) else {
+                return nil
+            }
+            return records(of: data, buffer, count: recordCount)
+        }
+    }
+
+    /// Where one record's fields lie, relative to the start of the message.
+    struct Fields {
+        var flags: UInt8
+        var typeStart: Int
+        var idStart: Int
+        var payloadStart: Int
+        var end: Int
+    }
+
+    /// The header at `position`, or nil when it (or the body it declares) does not fit.
+    @inline(__always)
+    static func fields(_ buffer: UnsafeRawBufferPointer, at position: Int) -> Fields? {
+        let count = buffer.count
+        guard position + 3 <= count else { return nil }
+        let flags = buffer[position]
+        let typeLength = Int(buffer[position + 1])
+        var cursor = position + 2
+        let payloadLength: Int
+        if flags & HeaderFlag.shortRecord != 0 {
+            payloadLength = Int(buffer[cursor])
+            cursor += 1
+        } else {
+            guard cursor + 4 <= count else { return nil }
+            payloadLength = Int(buffer[cursor]) << 24 | Int(buffer[cursor + 1]) << 16
+                | Int(buffer[cursor + 2]) << 8 | Int(buffer[cursor + 3])
+            cursor += 4
+        }
+        var idLength = 0
+        if flags & HeaderFlag.idLength != 0 {
+            guard cursor < count else { return nil }
+            idLength = Int(buffer[cursor])
+            cursor += 1
+        }
+        let idStart = cursor + typeLength
+        let payloadStart = idStart + idLength
+        let end = payloadStart + payloadLength
+        guard end <= count else { return nil }
+        return Fields(flags: flags, typeStart: cursor, idStart: idStart, payloadStart: payloadStart, end: end)
+    }
+
+    /// The number of records when the whole message is strictly valid and handled here, else nil.
+    static func validRecordCount(_ buffer: UnsafeRawBufferPointer, checkingRecordTypes: Bool) -> Int? {
+        let count = buffer.count
+        var position = 0
+        var records = 0
+        while let record = fields(buffer, at: position) {
+            let flags = record.flags
+            guard flags & HeaderFlag.chunk == 0, (flags & HeaderFlag.messageBegin != 0) == (position == 0) else {
+                return nil
+            }
+            let typeLength = record.idStart - record.typeStart
+            switch flags & HeaderFlag.tnfMask {
+            case 0: guard record.end == record.typeStart else { return nil }
+            case 1, 2, 3, 4: guard typeLength > 0 else { return nil }
+            case 5: guard typeLength == 0 else { return nil }
+            default: return nil
+            }
+            if checkingRecordTypes {
+                let type = UnsafeRawBufferPointer(rebasing: buffer[record.typeStart..<record.idStart])
+                switch flags & HeaderFlag.tnfMask {
+                case 1:
+                    let payload = UnsafeRawBufferPointer(rebasing: buffer[record.payloadStart..<record.end])
+                    if typeLength == 1 && type[0] == UInt8(ascii: "T") {
+                        guard TextRecord.isValid(payload) else { return nil }
+                    } else if typeLength == 1 && type[0] == UInt8(ascii: "U") {
+                        guard URIRecord.isValid(payload) else { return nil }
+                    } else if ByteChecks.equals(type, "Sp") || ByteChecks.wellKnownTypeProblem(type) != nil {
+                        return nil
                     }
-                }
-                let typeData = typeLength == 0 ? Data()
-                    : typeLength <= 14 ? Data(bytes: start + cursor, count: typeLength)
-                    : data[(dataBase + cursor)..<(dataBase + idStart)]
-                let idData = idLength == 0 ? Data()
-                    : idLength <= 14 ? Data(bytes: start + idStart, count: idLength)
-                    : data[(dataBase + idStart)..<(dataBase + payloadStart)]
-                let payloadData = payloadLength == 0 ? Data() : data[(dataBase + payloadStart)..<(dataBase + end)]
-                records.append(NDEFRecord(tnf: TypeNameFormat(rawValue: tnf) ?? .unknown, type: typeData, id: idData,
-                                          payload: payloadData))
-                position = end
-                if flags & HeaderFlag.messageEnd != 0 {
-                    return position == count ? records : nil
+                case 2: guard ByteChecks.isMediaType(type) else { return nil }
+                case 3: if ByteChecks.absoluteURIProblem(type) != nil { return nil }
+                case 4: if ByteChecks.externalTypeProblem(type) != nil { return nil }
+                default: break
                 }
             }
-            return nil
+            records += 1
+            position = record.end
+            if flags & HeaderFlag.messageEnd != 0 {
+                return position == count ? records : nil
+            }
         }
+        return nil
+    }
+
+    /// A type or ID of at most 14 bytes, held inline in its `Data` (no reference count). The
+    /// usual one- and two-byte well-known types (`T`, `U`, `Sp`) get a copy of constant length,
+    /// which the compiler keeps in registers instead of calling `memcpy`.
+    @inline(__always)
+    static func inlineField(_ bytes: UnsafeRawPointer, count: Int) -> Data {
+        switch count {
+        case 0: return Data()
+        case 1: return Data(bytes: bytes, count: 1)
+        case 2: return Data(bytes: bytes, count: 2)
+        default: return Data(bytes: bytes, count: count)
+        }
+    }
+
+    /// Builds the records of a message that `validRecordCount` accepted.
+    static func records(of data: Data, _ buffer: UnsafeRawBufferPointer, count recordCount: Int) -> [NDEFRecord] {
+        let dataBase = data.startIndex
+        var records: [NDEFRecord] = []
+        records.reserveCapacity(recordCount)
+        guard let start = buffer.baseAddress else { return records }
+        var position = 0
+        while records.count < recordCount, let record = fields(buffer, at: position) {
+            let typeLength = record.idStart - record.typeStart
+            let idLength = record.payloadStart - record.idStart
+            // Built inside the `append` call: with the fields in local constants first, the
+            // optimizer copies (retains) each slice and releases the original.
+            records.append(NDEFRecord(
+                tnf: TypeNameFormat(rawValue: record.flags & HeaderFlag.tnfMask) ?? .unknown,
+                type: typeLength <= 14 ? inlineField(start + record.typeStart, count: typeLength)
+                    : data[(dataBase + record.typeStart)..<(dataBase + record.idStart)],
+                id: idLength <= 14 ? inlineField(start + record.idStart, count: idLength)
+                    : data[(dataBase + record.idStart)..<(dataBase + record.payloadStart)],
+                payload: record.end == record.payloadStart ? Data()
+                    : data[(dataBase + record.payloadStart)..<(dataBase + record.end)]))
+            position = record.end
+        }
+        return records
     }
 }

@@ -89,6 +89,23 @@ public struct MemoryDump: Sendable, Equatable {
     /// Pages or blocks in the image.
     public var unitCount: Int { memory.count / max(1, unitSize) }
 
+    /// The pages or blocks the file marks unread (`??` in a Flipper file) as ranges, e.g.
+    /// "pages 120–134" or "blocks 3, 7–9"; `nil` when every unit is present.
+    public var missingUnitsDescription: String? {
+        guard !missingUnits.isEmpty else { return nil }
+        var ranges: [ClosedRange<Int>] = []
+        for unit in missingUnits.sorted() {
+            if let last = ranges.last, last.upperBound + 1 == unit {
+                ranges[ranges.count - 1] = last.lowerBound...unit
+            } else {
+                ranges.append(unit...unit)
+            }
+        }
+        let noun = technology == .iso14443A ? "page" : "block"
+        let list = ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+        return (missingUnits.count == 1 ? noun : noun + "s") + " " + list.joined(separator: ", ")
+    }
+
     /// A transport whose answers come from this image (writes are refused).
     public func transport(limits: LinkLimits? = nil) -> DumpTransport {
         DumpTransport(dump: self, limits: limits)

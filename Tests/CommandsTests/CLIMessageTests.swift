@@ -1,6 +1,7 @@
 import Foundation
 import LoggerFormats
 import NDEF
+import NFCTags
 import Testing
 @testable import ColdTapCommands
 
@@ -126,5 +127,31 @@ import Testing
         let bare = await runColdTap(["tag", url])
         #expect(bare.status == 65)
         #expect(bare.err == "coldtap tag: \(url) holds a URL, not a tag memory dump; read it with 'coldtap decode \(url)'.\n")
+    }
+}
+
+/// `--tz` as people type it (found by hand: 'europe/berlin' was refused).
+@Suite struct TimeZoneOptionTests {
+    @Test func zoneNamesIgnoreCase() throws {
+        #expect(try ReportCommand.resolveTimeZone("europe/berlin").identifier == "Europe/Berlin")
+        #expect(try ReportCommand.resolveTimeZone("AMERICA/NEW_YORK").identifier == "America/New_York")
+        #expect(try ReportCommand.resolveTimeZone("+02:00").secondsFromGMT() == 7200)
+        #expect(throws: CommandError.self) { try ReportCommand.resolveTimeZone("Mars/Olympus") }
+    }
+}
+
+/// `--input tag2` on a Type 5 dump (and the reverse) finds no NDEF message: say which to try.
+@Suite struct WrongTagTypeTests {
+    @Test func theOtherTypeIsSuggested() async throws {
+        let message = try LoggerImageFactory.message(kind: "generic16", temperatures: [5], interval: 60,
+                                                     newestSampleTime: Date(timeIntervalSince1970: 1_772_366_400)).serialized()
+        let type5 = try TagImage.memory(for: .icodeSLIX2, ndefMessage: message)
+        let forced2 = await runColdTap(["decode", "-", "--input", "tag2"], stdin: type5)
+        #expect(forced2.status == 65)
+        #expect(forced2.err.hasSuffix("holds no NDEF message (Type 2 tag (unidentified)); if it is a Type 5 dump, give --input tag5.\n"), "\(forced2.err)")
+        let type2 = try TagImage.memory(for: .ntag215, ndefMessage: message)
+        let forced5 = await runColdTap(["decode", "-", "--input", "tag5"], stdin: type2)
+        #expect(forced5.status == 65)
+        #expect(forced5.err.hasSuffix("; if it is a Type 2 dump, give --input tag2.\n"), "\(forced5.err)")
     }
 }

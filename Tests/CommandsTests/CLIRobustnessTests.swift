@@ -11,7 +11,7 @@ import Testing
 ///
 /// Valid inputs of every kind are generated here and mutated deterministically (truncation,
 /// bit flips, byte insertions and deletions, length fields set to extremes); every mutation
-/// goes through `decode --json` and `report --json`, and in turn through `decode`, `report`
+/// goes through `decode --json`, and in turn through `report --json`, `report`, `decode`
 /// and (dumps) `tag`.
 @Suite struct CLIRobustnessTests {
     /// A deterministic generator (SplitMix64), so that every run tries the same inputs.
@@ -62,8 +62,9 @@ import Testing
             if let name = LoggerImageFactory.chipName(kind: kind), let chip = TagChip(rawValue: name) { chips.append(chip) }
             chips.append(kind == "generic16" ? .ntag213 : kind == "generic16-unix" ? .nt3h2111 : kind == "dtn1" ? .ntag216 : .st25dv64k)
             for chip in chips {
-                // An 8 kB tag's Flipper file is 31 kB of text: one of them is enough.
-                let flipperToo = chip != .st25dv64k || kind == "dtn1"
+                // An 8 kB tag's Flipper file is 31 kB of text: one of them is enough; the two
+                // cuplTag variants have the same layout, so one Flipper file serves both.
+                let flipperToo = (chip != .st25dv64k || kind == "dtn1") && kind != "cupltag-rh"
                 let memory = try TagImage.memory(for: chip, ndefMessage: ndef)
                 let header = chip.technology == .iso14443A ? 8..<40 : 0..<24
                 seeds.append(Seed(name: "\(kind)@\(chip.rawValue).bin", bytes: memory, isDump: true, headerRange: header))
@@ -87,6 +88,25 @@ import Testing
             seeds.append(Seed(name: "generic16@\(chip.rawValue).hex", bytes: Data(memory.map { String(format: "%02x", $0) }.joined(separator: ":").utf8),
                               isDump: true, headerRange: 24..<96))
         }
+        // Less common but valid shapes: missing and out-of-range samples in chunked records,
+        // control TLVs before the NDEF TLV, a Proxmark3 dump, a Flipper file with unread pages.
+        let oddSamples = try Generic16Encoder.payload(temperatures: [4.5, nil, 120.0, 5.0, -60.0, 5.5, nil, 6.0], intervalSeconds: 300)
+        let odd = NDEFMessage(records: [Generic16Encoder.startRecord(read.addingTimeInterval(-3600)),
+                                        Generic16Encoder.record(payload: oddSamples)])
+        let chunked = odd.serialized(maxChunkSize: 5)
+        seeds.append(Seed(name: "generic16-odd-chunked.ndef", bytes: chunked, isDump: false, headerRange: 0..<min(chunked.count, 40)))
+        let controls = TLVLayout(controlTLVs: [.lockControl(position: 160, lockBits: 16), .memoryControl(position: 64, size: 8)],
+                                 leadingNulls: 2)
+        let withControls = try TagImage.memory(for: .ntag215, ndefMessage: odd.serialized(), layout: controls)
+        seeds.append(Seed(name: "generic16-odd@ntag215-controls.bin", bytes: withControls, isDump: true, headerRange: 12..<56))
+        let version = try #require(TagChip.ntag215.type2Layout?.version)
+        let proxmark = Data(version) + Data(repeating: 0, count: 48) + withControls
+        seeds.append(Seed(name: "generic16-odd@ntag215.proxmark", bytes: proxmark, isDump: true, headerRange: 0..<112))
+        var partial = try MemoryDump.parse(withControls, hint: .chip(.ntag215))
+        partial.missingUnits = Set(120..<135)
+        let partialText = Data(partial.flipperText().utf8)
+        seeds.append(Seed(name: "generic16-odd@ntag215-partial.nfc", bytes: partialText, isDump: true,
+                          headerRange: 0..<min(partialText.count, 300)))
         return seeds
     }
 
@@ -180,18 +200,21 @@ import Testing
             #expect(baseline.status == 0, "\(seed.name) does not decode: \(baseline.err)")
             let original = try #require(Self.sampleAccount(baseline.out), "\(seed.name): no JSON")
             #expect(original.samples == 8, "\(seed.name): \(baseline.out)")
+            if seed.name.contains("-odd") { #expect(original.notes > 0, "\(seed.name): missing and out-of-range samples are flagged") }
             if seed.isDump {
                 let tag = await Self.run(["tag", "-"], input: seed.bytes)
                 #expect(tag.status == 0, "\(seed.name): \(tag.err)")
             }
             for (index, (mutation, bytes)) in Self.mutations(of: seed, generator: &generator).enumerated() {
                 mutated += 1
-                var commands: [[String]] = [["decode"] + common + secretOption + ["--json"],
-                                            ["report"] + common + secretOption + ["--json", "--tz", "UTC"]]
-                switch index % 3 {
-                case 0: commands.append(["decode"] + common + secretOption)
+                // decode --json for every input (it accounts for the samples), and in turn
+                // report --json, report, decode (text) and tag.
+                var commands: [[String]] = [["decode"] + common + secretOption + ["--json"]]
+                switch index % 4 {
+                case 0: commands.append(["report"] + common + secretOption + ["--json", "--tz", "UTC"])
                 case 1: commands.append(["report"] + common + secretOption + ["--tz", "UTC"])
-                default: if seed.isDump { commands.append(["tag", "-"]) }
+                case 2: commands.append(["decode"] + common + secretOption)
+                default: commands.append(seed.isDump ? ["tag", "-"] : ["report"] + common + secretOption + ["--json", "--tz", "UTC"])
                 }
                 for command in commands {
                     invocations += 1

@@ -116,6 +116,27 @@ import Testing
         #expect(fastAccepted > 1000)
         #expect(disagreements == 0)
     }
+
+    /// The fast path's media-type test says yes exactly when the full check finds no problem,
+    /// for every byte value in every part of a media type.
+    @Test func mediaTypeTestAgreesWithTheFullCheck() {
+        let templates = ["?/json", "application/?", "a?b/json", "text/plain;?", "text/pl?n; charset=utf-8", "?", "??/?"]
+        var accepted = 0
+        for template in templates {
+            for byte in UInt8.min...UInt8.max {
+                let bytes = template.utf8.flatMap { $0 == UInt8(ascii: "?") ? [byte] : [$0] }
+                bytes.withUnsafeBytes { type in
+                    let fast = ByteChecks.isMediaType(type)
+                    #expect(fast == (ByteChecks.mediaTypeProblem(type) == nil), "\(template) with byte \(byte)")
+                    if fast { accepted += 1 }
+                }
+            }
+        }
+        // Hand count: 79 token bytes (94 visible minus the 15 tspecials) in each of the four
+        // token positions, plus ';' in "pl?n" (it starts the parameters early), 95 printable
+        // bytes in the parameter, 79 in "??/?", none alone.
+        #expect(accepted == 79 * 4 + 1 + 95 + 79)
+    }
 }
 
 @Suite struct ModeAgreementTests {

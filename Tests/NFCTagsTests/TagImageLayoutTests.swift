@@ -34,3 +34,19 @@ import Testing
         #expect(Array(memory[28..<31]) == [0x00, 0x00, 0xFE])
     }
 }
+
+/// How a dump names the pages or blocks its file marks unread.
+@Suite struct MissingUnitsDescriptionTests {
+    @Test func rangesAreCompactedAndNamedByTagType() throws {
+        let memory = try TagImage.memory(for: .ntag215, ndefMessage: Data())
+        var type2 = try MemoryDump.parse(memory, hint: .chip(.ntag215))
+        #expect(type2.missingUnitsDescription == nil)
+        type2.missingUnits = [120, 121, 122, 130]
+        #expect(type2.missingUnitsDescription == "pages 120–122, 130")
+        type2.missingUnits = [7]
+        #expect(type2.missingUnitsDescription == "page 7")
+        var type5 = try MemoryDump.parse(try TagImage.memory(for: .icodeSLIX2, ndefMessage: Data()), hint: .chip(.icodeSLIX2))
+        type5.missingUnits = [3, 7, 8, 9]
+        #expect(type5.missingUnitsDescription == "blocks 3, 7–9")
+    }
+}
