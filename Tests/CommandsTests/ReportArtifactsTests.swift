@@ -40,7 +40,7 @@ import Testing
             #expect(svg.contains("<svg") && svg.contains("上限 8.0 °C"))
             let html = try String(contentsOf: out.appendingPathComponent("fridge-report.html"), encoding: .utf8)
             #expect(html.contains("<html lang=\"ja\">"))
-            #expect(html.contains("不合格"))
+            #expect(html.contains("警報"))
             #expect(html.contains("<svg"))
             // Self-contained: nothing fetched from anywhere.
             #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("@import") && !html.contains("url(http"))
