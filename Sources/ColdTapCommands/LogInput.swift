@@ -105,6 +105,11 @@ public enum LogInput {
     ///   where; `.usage` for a forced `--input` that does not fit; `.failure` when FILE
     ///   cannot be read.
     public static func load(path: String, options: Options, console: Console) async throws -> Loaded {
+        // A phone shares a cuplTag reading as its URL: take one given in place of FILE as is.
+        if isURLArgument(path) {
+            return try await load(content: Data(path.utf8), name: "the URL given on the command line",
+                                  modificationTime: nil, options: options)
+        }
         let content = try readFile(path, console: console)
         let modified = path == "-" ? nil
             : (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
@@ -302,6 +307,13 @@ public enum LogInput {
     }
 
     // MARK: File reading
+
+    /// True for an `http://` or `https://` URL that is not also the name of a file here.
+    static func isURLArgument(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return (lowered.hasPrefix("https://") || lowered.hasPrefix("http://"))
+            && !FileManager.default.fileExists(atPath: path)
+    }
 
     private static func readFile(_ path: String, console: Console) throws -> Data {
         try InputBytes.read(path, console: console, format: .raw)

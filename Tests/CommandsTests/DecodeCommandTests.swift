@@ -201,3 +201,16 @@ enum DecodeFixtures {
         #expect(result.err.contains("is not a valid NDEF message: offset"))
     }
 }
+
+@Test func aCuplTagURLGivenInPlaceOfFileIsDecoded() async throws {
+    // The cupltag.md §7 worked example, its buffer filled with the encoder's blank filler.
+    let q = "WXmWWXqBWXqHWXksWXlbAAAA1hdJpWG8CgAFBAA~" + String(repeating: "MDAw", count: 182)
+    let url = "https://t.plotsensor.com/?t=DAA.&s=AAAAAAAA&v=000000000000AAIB&x=AAABAAhm&q=" + q
+    let console = Console.capturing()
+    let status = await ColdTap.main(["decode", url, "--read-time", "2024-04-09T08:35:00Z",
+                                     "--secret", "ZS0Smt8LByrYNFts", "--csv"], console: console)
+    #expect(status == 0, "\(console.errorOutput)")
+    let lines = console.output.split(whereSeparator: \.isNewline)
+    #expect(lines.count == 6)
+    #expect(lines.last == "2024-04-09T08:31:00Z,17.564697265625,47.5341796875,")
+}
