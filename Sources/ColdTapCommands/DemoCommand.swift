@@ -46,7 +46,7 @@ public enum DemoCommand: Command {
         let assessment = Assessor.assess(outcome.log, profile: ReportCommand.defaultProfile,
                                          timeZone: TimeZone(identifier: "UTC") ?? .gmt)
         let files = try DemoReport.write(outcome.log, assessment: assessment, directory: outDirectory)
-        console.print("Read a \(outcome.result.chip.displayName) holding a \(outcome.log.format) log of \(outcome.log.samples.count) samples \(how).")
+        console.print("Read the \(outcome.result.chip.displayName) holding a \(outcome.log.format) log of \(outcome.log.samples.count) samples \(how).")
         console.print("Verdict (\(assessment.profile.name)): \(assessment.verdict.rawValue)")
         for reason in assessment.reasons { console.print("  " + reason) }
         for file in files { console.print("  wrote \(file)") }
