@@ -45,6 +45,10 @@ public struct Arguments: Sendable {
         }
         guard taken.count >= min else { throw CommandError.usage("Missing \(what).") }
         guard taken.count <= max else {
+            // `--tz UTC` with an unknown `--tz` leaves `UTC` behind: name the option, not its value.
+            if let unknown = kept.first {
+                throw CommandError.usage("Unknown option '\(unknown)'.")
+            }
             throw CommandError.usage("Unexpected argument '\(taken[max])'.")
         }
         remaining = kept

@@ -84,6 +84,10 @@ public enum ReportArtifacts {
     public static func write(log: TemperatureLog, assessment: Assessment, inputName: String, options: Options,
                              console: Console, pathsToStandardError: Bool = false, now: Date = Date()) throws -> [URL] {
         let directory = URL(fileURLWithPath: options.outDirectory ?? ".", isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CommandError(.failure, "The output directory '\(directory.path)' is a file; give --out a directory (it is created when missing).")
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
