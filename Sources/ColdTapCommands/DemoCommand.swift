@@ -23,6 +23,10 @@ public enum DemoCommand: Command {
 
         let readTime = Date()
         let made = try VirtualTags.make(.logger(logger), chip: nil, readTime: readTime, console: console)
+        // The tag's memory is kept beside the report, so the same log can be decoded and
+        // reported again (another profile, language or time zone).
+        try createDirectory(outDirectory)
+        let dumpPath = (outDirectory as NSString).appendingPathComponent(DemoReport.dumpName)
         let path = inProcessOnly ? DemoPath.inProcess("--in-process was given") : DemoPath.choose()
         let outcome: LoggerReadOutcome
         let how: String
@@ -30,17 +34,17 @@ public enum DemoCommand: Command {
         case .systemPCSCD:
             how = "through pcscd and vpcd (the running pcscd, reader \(DemoPath.vpcdReader))"
             console.error("Reading the demo logger \(how) …")
-            outcome = try await readThroughVPCD(made.tag, console: console)
+            outcome = try await readThroughVPCD(made.tag, saveDump: dumpPath, console: console)
         case .privatePCSCD:
             how = "through pcscd and vpcd (a private pcscd started for the demo in its own network namespace)"
             console.error("Reading the demo logger \(how) …")
             let stack = try PrivatePCSCD.start(logger: logger)
             defer { stack.stop() }
-            outcome = try await readPCSC(reader: DemoPath.vpcdReader, console: console)
+            outcome = try await readPCSC(reader: DemoPath.vpcdReader, saveDump: dumpPath, console: console)
         case .inProcess(let reason):
             how = "through the in-process virtual tag (\(reason))"
             console.error("Reading the demo logger \(how) …")
-            outcome = try await LoggerRead.read(made.tag, options: LogInput.Options(), saveDump: nil, console: console)
+            outcome = try await LoggerRead.read(made.tag, options: LogInput.Options(), saveDump: dumpPath, console: console)
         }
 
         let assessment = Assessor.assess(outcome.log, profile: ReportCommand.defaultProfile,
@@ -49,16 +53,26 @@ public enum DemoCommand: Command {
         console.print("Read the \(outcome.result.chip.displayName) holding a \(outcome.log.format) log of \(outcome.log.samples.count) samples \(how).")
         console.print("Verdict (\(assessment.profile.name)): \(assessment.verdict.rawValue)")
         for reason in assessment.reasons { console.print("  " + reason) }
-        for file in files { console.print("  wrote \(file)") }
+        for file in files + [dumpPath] { console.print("  wrote \(file)") }
+        console.print("Report it again, e.g. in Japanese against the freezer profile:")
+        console.print("  coldtap report \(dumpPath) --read-time \(outcome.readTime.isoUTC) --profile vaccine-freezer --lang ja --out \(outDirectory)")
+    }
+
+    private static func createDirectory(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError(.failure, "Cannot create the output directory '\(path)': check the path and permissions.")
+        }
     }
 
     /// Serves `tag` to the running pcscd's vpcd from this process and reads it back through PC/SC.
-    private static func readThroughVPCD(_ tag: VirtualTag, console: Console) async throws -> LoggerReadOutcome {
+    private static func readThroughVPCD(_ tag: VirtualTag, saveDump: String, console: Console) async throws -> LoggerReadOutcome {
         let client = VirtualCardClient(emulator: ContactlessReaderEmulator(tag: tag))
         let serving = Task { try await client.run() }
         defer { client.stop() }
         do {
-            let outcome = try await readPCSC(reader: DemoPath.vpcdReader, console: console)
+            let outcome = try await readPCSC(reader: DemoPath.vpcdReader, saveDump: saveDump, console: console)
             client.stop()
             _ = try? await serving.value
             return outcome
@@ -69,11 +83,11 @@ public enum DemoCommand: Command {
         }
     }
 
-    private static func readPCSC(reader: String, console: Console) async throws -> LoggerReadOutcome {
+    private static func readPCSC(reader: String, saveDump: String, console: Console) async throws -> LoggerReadOutcome {
         let context = try ReaderSupport.context()
         let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: .seconds(10), console: console)
         do {
-            let outcome = try await LoggerRead.read(tag.transport, options: LogInput.Options(), saveDump: nil, console: console)
+            let outcome = try await LoggerRead.read(tag.transport, options: LogInput.Options(), saveDump: saveDump, console: console)
             await tag.close()
             return outcome
         } catch {
@@ -265,6 +279,8 @@ final class StopOnSignal: @unchecked Sendable {
 
 /// The demo's files: report.pdf, report.html, report.png and samples.csv.
 enum DemoReport {
+    /// The logger's memory as a Flipper Zero `.nfc` file, readable by `decode`, `report` and `tag`.
+    static let dumpName = "logger.nfc"
     /// `coldtap report`'s file kinds and the names the demo gives them.
     private static let names: [(ReportArtifacts.Kind, String)] = [
         (.pdf, "report.pdf"), (.html, "report.html"), (.png, "report.png"), (.csv, "samples.csv"),

@@ -108,11 +108,26 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         #expect(result.status == 0)
         #expect(result.out.contains("Verdict"))
         #expect(result.out.contains("in-process virtual tag"))
-        for name in ["report.pdf", "report.html", "report.png", "samples.csv"] {
+        for name in ["report.pdf", "report.html", "report.png", "samples.csv", "logger.nfc"] {
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name)")
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(files.sorted() == ["report.html", "report.pdf", "report.png", "samples.csv"])
+        #expect(files.sorted() == ["logger.nfc", "report.html", "report.pdf", "report.png", "samples.csv"])
+
+        // The command the demo suggests reports the kept dump again, with the same samples.
+        let suggestion = try #require(result.out.split(separator: "\n").last.map(String.init))
+        var words = suggestion.split(separator: " ").map(String.init)
+        #expect(words.first == "coldtap")
+        words.removeFirst()
+        let again = await run(words + ["--json"])
+        #expect(again.status == 0, "\(again.err)")
+        let csv = try String(contentsOf: directory.appendingPathComponent("samples.csv"), encoding: .utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(again.out.utf8)) as? [String: Any])
+        let log = try #require(object["log"] as? [String: Any])
+        let samples = try #require(log["samples"] as? [[String: Any]])
+        // The CSV has a header row; both hold every sample of the log.
+        #expect(samples.count == csv.split(whereSeparator: \.isNewline).count - 1)
+        #expect(object["profile"] as? String == "vaccine-freezer")
     }
 }
 
