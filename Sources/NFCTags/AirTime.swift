@@ -21,6 +21,16 @@ public enum AirTime {
     /// NTAG21x EEPROM programming time for one WRITE, before the ACK (datasheet ≈ 4.1 ms).
     public static let type2WriteTime = 4100.0
 
+    /// How long a reader waits for a NAK after SECTOR_SELECT packet 2 before taking the
+    /// tag's silence as the passive ACK (≈ 1 ms).
+    public static let type2PassiveACKWait = 1000.0
+
+    /// Both packets of a Type 2 SECTOR_SELECT: `C2 FF` with its 4-bit ACK, then the 4-byte
+    /// sector number followed by the passive-ACK wait.
+    public static var type2SectorSelect: Double {
+        iso14443Exchange(commandBytes: 2, answerBytes: nil) + iso14443ReaderFrame(bytes: 4 + 2) + type2PassiveACKWait
+    }
+
     /// A reader frame of `bytes` bytes including the 2 CRC bytes: (9n + 3) etu.
     public static func iso14443ReaderFrame(bytes: Int) -> Double { Double(9 * bytes + 3) * etu }
     /// A tag frame of `bytes` bytes including the 2 CRC bytes: (9n + 2) etu.

@@ -31,8 +31,22 @@ struct Type2Emulator: Sendable {
     var dynamicLockPage: Int?
     var pagesPerDynamicLockBit: Int
     var writable: Bool
+    /// True for chips with SECTOR_SELECT (NTAG I2C plus 2k): `memory` then holds the sectors
+    /// one after another, 256 pages each (the last one may be shorter).
+    var sectored = false
+    /// The sector READ/FAST_READ/WRITE address (0 after power-up).
+    var selectedSector = 0
+    /// True between SECTOR_SELECT packet 1 (`C2 FF`, ACKed) and packet 2.
+    var awaitingSectorNumber = false
 
-    var pageCount: Int { memory.count / 4 }
+    /// Pages in the whole image.
+    var totalPages: Int { memory.count / 4 }
+    /// Sectors of the image (1 without SECTOR_SELECT).
+    var sectorCount: Int { sectored ? max(1, (totalPages + 255) / 256) : 1 }
+    /// First linear page of the selected sector.
+    var sectorBase: Int { sectored ? selectedSector * 256 : 0 }
+    /// Pages READ/FAST_READ/WRITE reach in the selected sector.
+    var pageCount: Int { sectored ? max(0, min(256, totalPages - sectorBase)) : totalPages }
 
     private func page(_ index: Int) -> ArraySlice<UInt8> { memory[(index * 4)..<(index * 4 + 4)] }
 
@@ -53,7 +67,19 @@ struct Type2Emulator: Sendable {
     /// - Parameter torn: a WRITE stores only its first two bytes (the field went away mid-programming).
     mutating func respond(_ command: [UInt8], torn: Bool = false) -> EmulatedAnswer {
         guard let code = command.first else { return .silent }
+        if awaitingSectorNumber {
+            // SECTOR_SELECT packet 2: the sector number and three zero bytes. Success is a
+            // passive ACK (silence); a sector the chip does not have is NAKed.
+            awaitingSectorNumber = false
+            guard command.count == 4, command[1...].allSatisfy({ $0 == 0 }), Int(code) < sectorCount else { return .nak(0x0) }
+            selectedSector = Int(code)
+            return .silent
+        }
         switch code {
+        case 0xC2:
+            guard sectored, command.count == 2, command[1] == 0xFF else { return .nak(0x0) }
+            awaitingSectorNumber = true
+            return .ack
         case 0x60:
             guard command.count == 1 else { return .nak(0x0) }
             guard let version else { return .nak(0x0) }
@@ -64,7 +90,8 @@ struct Type2Emulator: Sendable {
             guard start < pageCount else { return .nak(0x0) }
             var out: [UInt8] = []
             for offset in 0..<4 {
-                let index = (start + offset) % pageCount   // roll-over at the end of memory
+                // Roll-over at the end of memory (of the selected sector).
+                let index = sectorBase + (start + offset) % pageCount
                 if missingPages.contains(index) { return .nak(0x0) }
                 out += page(index)
             }
@@ -73,12 +100,14 @@ struct Type2Emulator: Sendable {
             guard supportsFastRead, command.count == 3 else { return .nak(0x0) }
             let start = Int(command[1]), end = Int(command[2])
             guard start <= end, end < pageCount else { return .nak(0x0) }
-            if (start...end).contains(where: { missingPages.contains($0) }) { return .nak(0x0) }
-            return .data(Array(memory[(start * 4)..<((end + 1) * 4)]))
+            let first = sectorBase + start, last = sectorBase + end
+            if (first...last).contains(where: { missingPages.contains($0) }) { return .nak(0x0) }
+            return .data(Array(memory[(first * 4)..<((last + 1) * 4)]))
         case 0xA2:
             guard command.count == 6 else { return .nak(0x0) }
-            let index = Int(command[1])
-            guard writable, index >= 2, index < pageCount, !isLocked(index) else { return .nak(0x0) }
+            guard Int(command[1]) < pageCount else { return .nak(0x0) }
+            let index = sectorBase + Int(command[1])
+            guard writable, index >= 2, !isLocked(index) else { return .nak(0x0) }
             let data = Array(command[2..<6])
             let base = index * 4
             let count = torn ? 2 : 4
@@ -213,6 +242,15 @@ enum EmulatorCore: Sendable {
         switch self {
         case .type2(let emulator): return emulator.memory
         case .type5(let emulator): return emulator.memory
+        }
+    }
+
+    /// The tag re-enters the field: a Type 2 chip starts again in sector 0.
+    mutating func powerCycle() {
+        if case .type2(var emulator) = self {
+            emulator.selectedSector = 0
+            emulator.awaitingSectorNumber = false
+            self = .type2(emulator)
         }
     }
 

@@ -448,10 +448,12 @@ public struct DumpTransport: TagTransport {
                 for page in (bytes.count / 4)..<layout.readablePages { missing.insert(page) }
                 bytes += [UInt8](repeating: 0, count: layout.readablePages * 4 - bytes.count)
             }
-            core = .type2(Type2Emulator(memory: bytes, missingPages: missing,
-                                        version: dump.version.map { Array($0) } ?? layout?.version,
-                                        supportsFastRead: true, dynamicLockPage: layout?.dynamicLockPage,
-                                        pagesPerDynamicLockBit: layout?.pagesPerDynamicLockBit ?? 0, writable: false))
+            var emulator = Type2Emulator(memory: bytes, missingPages: missing,
+                                         version: dump.version.map { Array($0) } ?? layout?.version,
+                                         supportsFastRead: true, dynamicLockPage: layout?.dynamicLockPage,
+                                         pagesPerDynamicLockBit: layout?.pagesPerDynamicLockBit ?? 0, writable: false)
+            emulator.sectored = (layout?.sectorCount ?? 1) > 1
+            core = .type2(emulator)
             uid = dump.uid
         case .iso15693:
             let layout = dump.chip?.type5Layout

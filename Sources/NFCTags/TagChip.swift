@@ -51,7 +51,7 @@ public enum TagChip: String, Sendable, Codable, CaseIterable {
     }
 
     /// Chips that `VirtualTag` emulates.
-    public static let emulated: [TagChip] = [.ntag213, .ntag215, .ntag216, .nt3h2111, .icodeSLIX2, .st25dv64k]
+    public static let emulated: [TagChip] = [.ntag213, .ntag215, .ntag216, .nt3h2111, .nt3h2211, .icodeSLIX2, .st25dv64k]
 
     /// The memory layout of a Type 2 chip, `nil` for Type 5 and generic chips.
     public var type2Layout: Type2Layout? { Type2Layout.forChip(self) }
@@ -61,7 +61,9 @@ public enum TagChip: String, Sendable, Codable, CaseIterable {
 
 /// Memory layout and command set of a known Type 2 chip (datasheet values).
 public struct Type2Layout: Sendable, Equatable {
-    /// Pages a READ/FAST_READ may address (0 ... `readablePages` − 1); READ rolls over here.
+    /// Pages of the chip's memory image, counted linearly across sectors (page p of sector s
+    /// is page 256·s + p). In the last sector READ/FAST_READ reach pages up to
+    /// `readablePages` − 1 (READ rolls over there); earlier sectors hold 256 pages each.
     public var readablePages: Int
     /// Data area size written in the factory capability container, in bytes.
     public var dataAreaBytes: Int
@@ -77,6 +79,14 @@ public struct Type2Layout: Sendable, Equatable {
     public var supportsFastRead: Bool
     /// Factory TLVs written before the NDEF TLV (NTAG213: a Lock Control TLV).
     public var factoryControlTLVs: [UInt8]
+
+    /// Sectors of 256 pages; a chip with more than one is switched with SECTOR_SELECT (`C2 FF`).
+    public var sectorCount: Int { max(1, (readablePages + 255) / 256) }
+
+    /// Pages READ/FAST_READ reach in `sector` (READ rolls over within the sector).
+    public func pages(inSector sector: Int) -> Int {
+        max(0, min(256, readablePages - sector * 256))
+    }
 
     /// Bytes of user memory from page 4 up to the dynamic lock/config pages.
     public var userMemoryBytes: Int {
@@ -113,9 +123,13 @@ public struct Type2Layout: Sendable, Equatable {
                                firstConfigPage: 0xE3, version: [0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x13, 0x03],
                                supportsFastRead: true, factoryControlTLVs: [])
         case .nt3h2211:
-            // Only sector 0 (pages 0x00–0xFF) is reachable without SECTOR_SELECT.
-            return Type2Layout(readablePages: 0x100, dataAreaBytes: 1872, dynamicLockPage: nil, pagesPerDynamicLockBit: 0,
-                               firstConfigPage: nil, version: [0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x15, 0x03],
+            // NTAG I2C plus 2k, two sectors: sector 0 user memory 0x04–0xFF; sector 1 user
+            // memory 0x00–0xE1, dynamic lock 0xE2, configuration 0xE3–0xE9 (linear pages
+            // 0x1E2 and 0x1E3–0x1E9); higher pages of sector 1 answer NAK. The factory CC
+            // declares 1872 bytes, so the NDEF area runs from sector 0 into sector 1 (to
+            // linear page 0x1D7).
+            return Type2Layout(readablePages: 0x1EA, dataAreaBytes: 1872, dynamicLockPage: 0x1E2, pagesPerDynamicLockBit: 32,
+                               firstConfigPage: 0x1E3, version: [0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x15, 0x03],
                                supportsFastRead: true, factoryControlTLVs: [])
         default:
             return nil

@@ -179,7 +179,7 @@ public enum TagImage {
         if let type2 = chip.type2Layout {
             var memory = [UInt8](repeating: 0, count: type2.readablePages * 4)
             memory[12] = 0xE1; memory[13] = 0x10; memory[14] = UInt8(type2.dataAreaBytes / 8); memory[15] = 0x00
-            if let lockPage = type2.dynamicLockPage, chip != .nt3h2111 { memory[lockPage * 4 + 3] = 0xBD }
+            if let lockPage = type2.dynamicLockPage, chip != .nt3h2111, chip != .nt3h2211 { memory[lockPage * 4 + 3] = 0xBD }
             if let config = type2.firstConfigPage, config + 1 < type2.readablePages {
                 memory[config * 4 + 3] = 0xFF   // AUTH0: no password protection
             }

@@ -55,9 +55,19 @@ final class Type2Engine {
     var useFastRead = false
     var maxFastReadPages = 0
     var anomalies: [TagAnomaly] = []
+    /// The sector the tag has selected, `nil` when unknown. A tag enters the field in sector
+    /// 0; a resumed read may meet a tag left in another sector, so it selects before its
+    /// first access.
+    var selectedSector: Int?
+    /// SECTOR_SELECT sequences completed (each is two commands).
+    var sectorSelects = 0
+
+    /// How long to wait for a NAK after SECTOR_SELECT packet 2; silence means success.
+    static let passiveACKTimeout: Duration = .milliseconds(1)
 
     init(session: TagSession) {
         self.session = session
+        selectedSector = session.options.resume == nil ? 0 : nil
     }
 
     var transport: any TagTransport { session.transport }
@@ -94,12 +104,13 @@ final class Type2Engine {
         return identity
     }
 
-    /// Makes the pages covering `bytes` known, in the largest commands possible.
+    /// Makes the pages covering `bytes` known, in the largest commands possible. Pages are
+    /// linear (page p of sector s is 256·s + p); no FAST_READ crosses a sector.
     func ensure(_ bytes: Range<Int>) async throws {
         guard let pages = session.memory.unitRange(of: bytes) else { return }
-        if pages.upperBound > 255 {
-            throw TagReadError.outOfReach("the data continues at page \(pages.upperBound), beyond sector 0 (pages 0–255); "
-                + "reading it needs SECTOR_SELECT, which ColdTap does not send")
+        if pages.upperBound > 255 && (layout?.sectorCount ?? 1) == 1 {
+            throw TagReadError.outOfReach("the data continues at page \(pages.upperBound), beyond sector 0 (pages 0–255), "
+                + "and the \(identity.chip.displayName) is not known to answer SECTOR_SELECT")
         }
         var upper = pages.upperBound
         if let layout { upper = min(upper, layout.readablePages - 1) }
@@ -109,11 +120,13 @@ final class Type2Engine {
             while page <= run.upperBound {
                 if session.memory.has(unit: page) { page += 1; continue }
                 if useFastRead {
-                    let count = min(maxFastReadPages, run.upperBound - page + 1)
+                    let sector = page / 256
+                    let count = min(maxFastReadPages, min(run.upperBound, sector * 256 + 255) - page + 1)
                     let end = page + count - 1
+                    try await selectSector(sector, forPage: page)
                     let result: (answer: [UInt8], refused: Bool)
                     do {
-                        result = try await session.exchange([0x3A, UInt8(page), UInt8(end)]) { answer in
+                        result = try await session.exchange([0x3A, UInt8(page % 256), UInt8(end % 256)]) { answer in
                             answer.count == count * 4 ? .accept : answer.count == 1 ? .refused : .garbled
                         }
                     } catch ExchangeFailure.unsupported {
@@ -123,6 +136,9 @@ final class Type2Engine {
                         throw session.readError(error, command: "FAST_READ", unit: page)
                     }
                     if result.refused {
+                        // A lost SECTOR_SELECT packet 2 looks like success, and the chip then
+                        // NAKs the next command as a bad packet 2: select again before retrying.
+                        if (layout?.sectorCount ?? 1) > 1 { selectedSector = nil }
                         try shrinkFastRead(refusedAt: page, answer: result.answer)
                         continue
                     }
@@ -136,6 +152,65 @@ final class Type2Engine {
                 }
                 session.reportProgress()
             }
+        }
+    }
+
+    /// Selects `sector` with SECTOR_SELECT unless the tag is known to be in it: packet 1
+    /// `C2 FF` (4-bit ACK), packet 2 the sector number and `00 00 00`, which the tag accepts
+    /// by staying silent (a timeout is success, any answer a NAK).
+    /// - Throws: `TagReadError.refused` for a NAK, `.tagRemoved` / `.noAnswer` with the
+    ///   bytes read so far, `.unsupportedByLink`.
+    func selectSector(_ sector: Int, forPage page: Int) async throws {
+        // Chips with one sector never need (nor answer) SECTOR_SELECT.
+        guard selectedSector != sector, (layout?.sectorCount ?? 1) > 1 else { return }
+        guard (0...255).contains(sector) else {
+            throw TagReadError.outOfReach("page \(page) lies in sector \(sector), which SECTOR_SELECT cannot name")
+        }
+        selectedSector = nil
+        var attempts = 0
+        while true {
+            try Task.checkCancellation()
+            attempts += 1
+            // Packet 1. A NAK may also mean the chip took a repeated packet 1 (after a lost
+            // ACK) as a bad packet 2; the NAK resets it, so one NAK is tried again.
+            var first: (answer: [UInt8], refused: Bool) = ([], true)
+            for _ in 0..<2 where first.refused {
+                do {
+                    first = try await session.exchange([0xC2, 0xFF]) { answer in
+                        answer.count == 1 ? (answer[0] & 0x0F == 0x0A ? .accept : .refused) : .garbled
+                    }
+                } catch {
+                    throw session.readError(error, command: "SECTOR_SELECT", unit: page)
+                }
+            }
+            if first.refused {
+                throw TagReadError.refused(command: "SECTOR_SELECT", location: "sector \(sector) (packet 1)",
+                                           status: String(format: "NAK 0x%X", (first.answer.first ?? 0) & 0x0F))
+            }
+            // Packet 2: silence is the passive ACK.
+            session.commandCount += 1
+            let answer: [UInt8]
+            do {
+                answer = Array(try await transport.send(Data([UInt8(sector), 0x00, 0x00, 0x00]),
+                                                        timeout: Self.passiveACKTimeout))
+            } catch TransportError.timeout {
+                selectedSector = sector
+                sectorSelects += 1
+                return
+            } catch TransportError.tagRemoved {
+                throw session.readError(ExchangeFailure.removed, command: "SECTOR_SELECT", unit: page)
+            } catch TransportError.unsupported(let detail) {
+                throw TagReadError.unsupportedByLink("SECTOR_SELECT: \(detail)")
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                if attempts >= session.options.maxAttempts {
+                    throw session.readError(ExchangeFailure.noAnswer(attempts: attempts), command: "SECTOR_SELECT", unit: page)
+                }
+                continue
+            }
+            throw TagReadError.refused(command: "SECTOR_SELECT", location: "sector \(sector)",
+                                       status: String(format: "NAK 0x%X", (answer.first ?? 0) & 0x0F))
         }
     }
 
@@ -156,9 +231,10 @@ final class Type2Engine {
         guard transport.limits.carries(0x30) else {
             throw TagReadError.unsupportedByLink("the reader carries neither READ nor FAST_READ")
         }
+        try await selectSector(page / 256, forPage: page)
         let result: (answer: [UInt8], refused: Bool)
         do {
-            result = try await session.exchange([0x30, UInt8(page)]) { answer in
+            result = try await session.exchange([0x30, UInt8(page % 256)]) { answer in
                 answer.count == 16 ? .accept : answer.count == 1 ? .refused : .garbled
             }
         } catch {
@@ -168,10 +244,11 @@ final class Type2Engine {
             throw TagReadError.refused(command: "READ", location: "page \(page)",
                                        status: String(format: "NAK 0x%X", result.answer[0] & 0x0F))
         }
+        let sectorPages = layout?.pages(inSector: page / 256) ?? 256
         for index in 0..<4 {
             let target = page + index
-            // READ rolls over at the end of memory: pages past it are page 0, 1, … again.
-            if let layout, target >= layout.readablePages { break }
+            // READ rolls over at the end of memory (of the sector): pages past it are page 0, 1, … again.
+            if page % 256 + index >= sectorPages { break }
             if !session.memory.has(unit: target) {
                 session.memory.store(unit: target, bytes: result.answer[(index * 4)..<(index * 4 + 4)])
             }
@@ -241,7 +318,7 @@ final class Type2Engine {
         _ = try await identify()
         let lastPage: Int
         if let layout {
-            lastPage = min(layout.readablePages, 256) - 1
+            lastPage = layout.readablePages - 1
         } else {
             try await ensure(12..<16)
             let cc = CapabilityContainer.type2(session.memory.bytes(12..<16) ?? [])
@@ -293,9 +370,17 @@ final class Type2Engine {
         order += lengthPages.sorted().map { ($0, image($0, final)) }
         var written = 0
         for (page, bytes) in order {
+            do {
+                try await selectSector(page / 256, forPage: page)
+            } catch TagReadError.refused(_, let location, let status) {
+                throw TagWriteError.refused(location: "SECTOR_SELECT of \(location)", status: status)
+            } catch let error as TagReadError {
+                if case .unsupportedByLink = error { throw error }
+                throw TagWriteError.interrupted(bytesWritten: written, of: order.count * 4)
+            }
             let result: (answer: [UInt8], refused: Bool)
             do {
-                result = try await session.exchange([0xA2, UInt8(page)] + bytes) { answer in
+                result = try await session.exchange([0xA2, UInt8(page % 256)] + bytes) { answer in
                     answer.count == 1 ? (answer[0] & 0x0F == 0x0A ? .accept : .refused) : .garbled
                 }
             } catch ExchangeFailure.unsupported(let detail) {

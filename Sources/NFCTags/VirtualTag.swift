@@ -32,8 +32,8 @@ public struct VirtualExchange: Sendable, Equatable {
     public var airTimeMicroseconds: Double
 }
 
-/// An in-memory emulator of a real chip (NTAG213/215/216, NT3H2111, ICODE SLIX2,
-/// ST25DV64K, or any image with a known layout) that answers the real command sets with
+/// An in-memory emulator of a real chip (NTAG213/215/216, NT3H2111, NT3H2211 with its two
+/// sectors and SECTOR_SELECT, ICODE SLIX2, ST25DV64K, or any image with a known layout) that answers the real command sets with
 /// the real limits and error answers, counts commands, adds up modeled air time and host
 /// latency, and injects faults.
 public actor VirtualTag: TagTransport {
@@ -85,9 +85,11 @@ public actor VirtualTag: TagTransport {
             guard bytes.count == layout.readablePages * 4 else {
                 throw TagImageError.invalidUID("a \(chip.displayName) image has \(layout.readablePages * 4) bytes, not \(bytes.count)")
             }
-            core = .type2(Type2Emulator(memory: bytes, version: layout.version, supportsFastRead: layout.supportsFastRead,
-                                        dynamicLockPage: layout.dynamicLockPage,
-                                        pagesPerDynamicLockBit: layout.pagesPerDynamicLockBit, writable: true))
+            var emulator = Type2Emulator(memory: bytes, version: layout.version, supportsFastRead: layout.supportsFastRead,
+                                         dynamicLockPage: layout.dynamicLockPage,
+                                         pagesPerDynamicLockBit: layout.pagesPerDynamicLockBit, writable: true)
+            emulator.sectored = layout.sectorCount > 1
+            core = .type2(emulator)
             self.uid = uid ?? Data(bytes[0..<3] + bytes[4..<8])
         } else if let layout = chip.type5Layout {
             guard bytes.count == layout.memoryBytes else {
@@ -132,9 +134,11 @@ public actor VirtualTag: TagTransport {
     /// Sets the host latency added per command to `modeledTime`.
     public func setHostLatency(_ latency: Duration) { hostLatency = latency }
 
-    /// Puts the tag back in the field: clears the removal and numbers faults from the next command.
+    /// Puts the tag back in the field: clears the removal and numbers faults from the next
+    /// command; a sectored chip starts again in sector 0.
     public func reinsert() {
         isRemoved = false
+        core.powerCycle()
         faults.removedAfterCommands = nil
         faults.tornWriteAt = nil
     }

@@ -113,6 +113,7 @@ import Testing
         case .ntag213: expected = 148
         case .ntag215: expected = 500
         case .ntag216, .nt3h2111: expected = 876
+        case .nt3h2211: expected = 1876   // the CC and 1872 bytes of data area, into sector 1
         case .icodeSLIX2: expected = 320
         default: expected = 8192
         }
@@ -121,7 +122,7 @@ import Testing
 
     /// A write torn at any command leaves the old message, an empty one, or the new one —
     /// never a partial message.
-    @Test(arguments: [TagChip.ntag213, .ntag216, .icodeSLIX2, .st25dv64k])
+    @Test(arguments: [TagChip.ntag213, .ntag216, .nt3h2211, .icodeSLIX2, .st25dv64k])
     func tornWritesNeverLeaveAPartialMessage(chip: TagChip) async throws {
         let old = helloMessage
         let new = TagImage.sampleMessage(totalBytes: chip == .ntag213 ? 120 : 300)

@@ -228,21 +228,6 @@ import Testing
         #expect(Array(try await tag.send(Data([0xA2, 0x10, 1, 2, 3, 4]), timeout: .milliseconds(50))) == [0x0A])
     }
 
-    @Test func nt3h2211DataBeyondSectorZeroIsOutOfReach() async throws {
-        let message = TagImage.sampleMessage(totalBytes: 1200)
-        var memory = [UInt8](repeating: 0, count: 1024)
-        let full = try TagImage.memory(for: .nt3h2211, ndefMessage: TagImage.sampleMessage(totalBytes: 900))
-        memory.replaceSubrange(0..<1024, with: full.prefix(1024))
-        memory[16] = 0x03; memory[17] = 0xFF; memory[18] = UInt8(message.count >> 8); memory[19] = UInt8(message.count & 0xFF)
-        let tag = try VirtualTag(chip: .nt3h2211, memory: Data(memory))
-        await #expect(throws: TagReadError.self) { try await TagReader.read(from: tag) }
-        do {
-            _ = try await TagReader.read(from: tag)
-        } catch let error as TagReadError {
-            #expect(error.description.contains("SECTOR_SELECT"))
-        }
-    }
-
     @Test func dumpReadsEveryPage() async throws {
         let tag = try VirtualTag.make(chip: .ntag215, ndefMessage: helloMessage)
         let dump = try await TagReader.dump(tag)
