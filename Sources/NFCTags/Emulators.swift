@@ -245,6 +245,21 @@ enum EmulatorCore: Sendable {
         }
     }
 
+    /// A Type 2 chip's SECTOR_SELECT state: the selected sector and whether packet 2 is due.
+    var sectorState: (sector: Int, awaitingNumber: Bool) {
+        get {
+            if case .type2(let emulator) = self { return (emulator.selectedSector, emulator.awaitingSectorNumber) }
+            return (0, false)
+        }
+        set {
+            if case .type2(var emulator) = self {
+                emulator.selectedSector = newValue.sector
+                emulator.awaitingSectorNumber = newValue.awaitingNumber
+                self = .type2(emulator)
+            }
+        }
+    }
+
     /// The tag re-enters the field: a Type 2 chip starts again in sector 0.
     mutating func powerCycle() {
         if case .type2(var emulator) = self {

@@ -431,6 +431,7 @@ public struct DumpTransport: TagTransport {
     /// UID as anticollision would give it (Type 5: LSB first).
     public let uid: Data?
     private let core: EmulatorCore
+    private let sectorState = DumpSectorState()
 
     /// - Parameter limits: default: commands up to 255 bytes, answers up to 1024 bytes.
     public init(dump: MemoryDump, limits: LinkLimits? = nil) {
@@ -473,8 +474,26 @@ public struct DumpTransport: TagTransport {
     /// Answers from the file.
     /// - Throws: `TransportError.timeout` where the chip would stay silent.
     public func send(_ command: Data, timeout: Duration) async throws -> Data {
-        var copy = core
-        guard let answer = copy.respond(Array(command), torn: false).bytes else { throw TransportError.timeout }
+        let answer = sectorState.withLock { state -> [UInt8]? in
+            var copy = core
+            copy.sectorState = state
+            let answer = copy.respond(Array(command), torn: false).bytes
+            state = copy.sectorState
+            return answer
+        }
+        guard let answer else { throw TransportError.timeout }
         return Data(answer)
+    }
+}
+
+/// The one piece of a dump's chip that changes: the sector SECTOR_SELECT chose (NT3H2211).
+final class DumpSectorState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: (sector: Int, awaitingNumber: Bool) = (0, false)
+
+    func withLock<T>(_ body: (inout (sector: Int, awaitingNumber: Bool)) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
     }
 }

@@ -155,6 +155,15 @@ final class Type2Engine {
         }
     }
 
+    /// Selects sector 0 again after an operation that ended in another sector, so that the
+    /// next operation on the same connection finds the tag as it enters the field (each
+    /// operation assumes sector 0 at its start). The operation's data are complete by then:
+    /// a failure here (e.g. the tag leaving) does not fail it.
+    func leaveInSectorZero() async {
+        guard selectedSector != 0, (layout?.sectorCount ?? 1) > 1 else { return }
+        _ = try? await selectSector(0, forPage: 0)
+    }
+
     /// Selects `sector` with SECTOR_SELECT unless the tag is known to be in it: packet 1
     /// `C2 FF` (4-bit ACK), packet 2 the sector number and `00 00 00`, which the tag accepts
     /// by staying silent (a timeout is success, any answer a NAK).
@@ -310,6 +319,7 @@ final class Type2Engine {
             session.bytesNeeded = min(session.bytesNeeded ?? 0, session.bytesReadForProgress)
             session.reportProgress()
         }
+        await leaveInSectorZero()
         return TagReading.result(technology: .iso14443A, identity: identity, unitSize: 4, cc: cc, area: area,
                                  outcome: outcome, anomalies: anomalies, session: session)
     }
@@ -331,6 +341,7 @@ final class Type2Engine {
         }
         var uid = identity.uid
         if uid == nil, memory.count >= 8 { uid = Data(memory[0..<3]) + Data(memory[4..<8]) }
+        await leaveInSectorZero()
         return MemoryDump(technology: .iso14443A, memory: memory, unitSize: 4, uid: uid, chip: identity.chip,
                           version: identity.version, format: .raw)
     }
@@ -393,6 +404,7 @@ final class Type2Engine {
             }
             written += 4
         }
+        await leaveInSectorZero()
         return TagWriteResult(commandCount: session.commandCount, bytesWritten: written)
     }
 

@@ -6,16 +6,24 @@ import Testing
 @Suite struct FaultTests {
     /// Commands a clean read of a full tag takes.
     func cleanCommands(_ chip: TagChip) async throws -> Int {
+        try await cleanRun(chip).total
+    }
+
+    /// A clean read of a full tag: all its commands, those up to the last data command (an
+    /// NT3H2211 read then selects sector 0 again, which no fault can make partial), and the log.
+    func cleanRun(_ chip: TagChip) async throws -> (total: Int, data: Int, log: [VirtualExchange]) {
         let tag = try VirtualTag.make(chip: chip, ndefMessage: try fullMessage(chip))
         _ = try await TagReader.read(from: tag)
-        return await tag.commandCount
+        let log = await tag.exchanges
+        let restores = log.suffix(2).map { Array($0.command) } == [[0xC2, 0xFF], [0x00, 0x00, 0x00, 0x00]]
+        return (log.count, log.count - (restores ? 2 : 0), log)
     }
 
     @Test(arguments: TagChip.emulated)
     func tagRemovedMidReadSaysHowMuchWasReadAndResumes(chip: TagChip) async throws {
         let message = try fullMessage(chip)
-        let clean = try await cleanCommands(chip)
-        let cut = clean - 1
+        let (clean, data, _) = try await cleanRun(chip)
+        let cut = data - 1
         let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(removedAfterCommands: cut))
         var partial: PartialRead?
         do {
@@ -50,8 +58,8 @@ import Testing
     @Test(arguments: TagChip.emulated)
     func corruptedAnswersAreRetried(chip: TagChip) async throws {
         let message = try fullMessage(chip)
-        let clean = try await cleanCommands(chip)
-        let positions = clean <= 8 ? Array(1...clean) : [1, 2, 3, clean / 2, clean - 1, clean]
+        let (clean, data, _) = try await cleanRun(chip)
+        let positions = data <= 8 ? Array(1...data) : [1, 2, 3, data / 2, data - 1, data]
         for number in positions {
             let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(corruptedAnswerAt: [number]))
             let result = try await TagReader.read(from: tag)
@@ -64,8 +72,10 @@ import Testing
     @Test(arguments: TagChip.emulated)
     func silentCommandsAreRetriedWithinBounds(chip: TagChip) async throws {
         let message = try fullMessage(chip)
-        let clean = try await cleanCommands(chip)
-        let middle = clean / 2 + 1
+        let (clean, data, log) = try await cleanRun(chip)
+        var middle = clean / 2 + 1
+        // A lost SECTOR_SELECT packet 2 cannot be told from its passive ACK (see NT3H2211Tests).
+        if log[middle - 1].command.count == 4 && log[middle - 2].command == Data([0xC2, 0xFF]) { middle -= 1 }
         let once = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(silentAt: [middle]))
         let result = try await TagReader.read(from: once)
         #expect(result.ndefMessageBytes == message)
@@ -74,7 +84,7 @@ import Testing
         #expect(await once.airTimeMicroseconds > 100_000)
 
         let dead = try VirtualTag.make(chip: chip, ndefMessage: message,
-                                       faults: FaultPlan(silentAt: [clean, clean + 1, clean + 2]))
+                                       faults: FaultPlan(silentAt: [data, data + 1, data + 2]))
         do {
             _ = try await TagReader.read(from: dead)
             Issue.record("three timeouts in a row did not fail the read")
