@@ -148,7 +148,8 @@ final class Type2Engine {
                     page = end + 1
                 } else {
                     try await readWithREAD(page)
-                    page += 4
+                    // READ rolls over within a sector: the next sector starts a new READ.
+                    page = min(page + 4, (page / 256 + 1) * 256)
                 }
                 session.reportProgress()
             }

@@ -115,6 +115,22 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         #expect(abs(await tag.airTimeMicroseconds - expected) < 0.01)
     }
 
+    @Test func naiveReadsCrossTheBoundaryToo() async throws {
+        let message = try fullMessage(chip)
+        let tag = try VirtualTag.make(chip: chip, ndefMessage: message)
+        let result = try await TagReader.read(from: tag, options: TagReadOptions(strategy: .naive))
+        #expect(result.ndefMessageBytes == message)
+        // GET_VERSION, READ 3, READs at 7, 11, … 251 and 255 (63; READ rolls over within the
+        // sector, so page 255's READ brings one page), SECTOR_SELECT, READs at sector 1 pages
+        // 0, 4, … 212 (54), SECTOR_SELECT of sector 0: 1 + 1 + 63 + 2 + 54 + 2.
+        #expect(result.commandCount == 123)
+        let reads = await tag.exchanges.filter { $0.command.first == 0x30 }.map { Array($0.command)[1] }
+        #expect(reads.suffix(55).first == 255)
+        #expect(reads.suffix(54).first == 0)
+        #expect(reads.last == 212)
+        #expect(sectorSelections(await tag.exchanges) == [1, 0])
+    }
+
     @Test func emptyTagStaysInSectorZero() async throws {
         let tag = try VirtualTag.make(chip: chip, ndefMessage: Data())
         let result = try await TagReader.read(from: tag)
