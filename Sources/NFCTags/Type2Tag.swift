@@ -62,9 +62,6 @@ final class Type2Engine {
     /// SECTOR_SELECT sequences completed (each is two commands).
     var sectorSelects = 0
 
-    /// How long to wait for a NAK after SECTOR_SELECT packet 2; silence means success.
-    static let passiveACKTimeout: Duration = .milliseconds(1)
-
     init(session: TagSession) {
         self.session = session
         selectedSector = session.options.resume == nil ? 0 : nil
@@ -197,12 +194,14 @@ final class Type2Engine {
                 throw TagReadError.refused(command: "SECTOR_SELECT", location: "sector \(sector) (packet 1)",
                                            status: String(format: "NAK 0x%X", (first.answer.first ?? 0) & 0x0F))
             }
-            // Packet 2: silence is the passive ACK.
+            // Packet 2: silence is the passive ACK. The tag's window is ≈ 1 ms on the air,
+            // but the reader (or the phone's OS) reports the silence, so the host waits with
+            // the usual command timeout rather than cutting a slow link's own report short.
             session.commandCount += 1
             let answer: [UInt8]
             do {
                 answer = Array(try await transport.send(Data([UInt8(sector), 0x00, 0x00, 0x00]),
-                                                        timeout: Self.passiveACKTimeout))
+                                                        timeout: session.options.commandTimeout))
             } catch TransportError.timeout {
                 selectedSector = sector
                 sectorSelects += 1

@@ -150,7 +150,8 @@ public actor VirtualTag: TagTransport {
         exchanges = []
     }
 
-    /// Answers one command like the chip would.
+    /// Answers one command like the chip would. A SECTOR_SELECT packet 2 that the chip
+    /// accepts is answered by silence (`.timeout`), modeled as ≈ 1 ms of air time.
     /// - Throws: `TransportError.tagRemoved` once removed, `.timeout` for a silent command,
     ///   `.linkFailure` for a garbled 1-byte answer or an answer longer than the link carries,
     ///   `.unsupported` for commands the link does not carry.
@@ -179,8 +180,11 @@ public actor VirtualTag: TagTransport {
             throw TransportError.timeout
         }
         let torn = faults.tornWriteAt == number && EmulatorCore.isWrite(bytes, technology: technology)
+        // SECTOR_SELECT packet 2: a reader takes ≈ 1 ms of silence as the passive ACK.
+        let passiveACK = core.sectorState.awaitingNumber
         let answer = core.respond(bytes, torn: torn)
-        let time = EmulatorCore.airTime(command: bytes, answer: answer, technology: technology, wait: timeout.microseconds)
+        let wait = passiveACK ? min(timeout.microseconds, AirTime.type2PassiveACKWait) : timeout.microseconds
+        let time = EmulatorCore.airTime(command: bytes, answer: answer, technology: technology, wait: wait)
         if torn {
             isRemoved = true
             record(command, nil, time)
