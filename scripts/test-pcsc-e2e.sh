@@ -176,6 +176,10 @@ write_case() { # NAME CHIP TEXT-TO-FIND WRITE-ARGS...
     rm -f "$WORK/written.nfc"
 }
 write_case "write then read back (Type 2, NTAG216)" ntag216 "ColdTap e2e write" --text "ColdTap e2e write"
+# A message that runs from sector 0 into sector 1 of an NT3H2211 (SECTOR_SELECT through the
+# reader's transparent exchange); its last words lie in sector 1.
+long_text="$(printf 'cold chain %.0s' $(seq 120))ends in sector one"
+write_case "write across the sector boundary then read back (NT3H2211)" nt3h2211 "ends in sector one" --text "$long_text"
 # A URI record stores "https://" as the prefix code 4.
 write_case "write then read back (Type 5, ST25DV64K)" st25dv64k "example.com/coldtap-e2e" --uri "https://example.com/coldtap-e2e"
 

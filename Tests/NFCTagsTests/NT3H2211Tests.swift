@@ -162,6 +162,11 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         let parsed = try MemoryDump.parse(dump.memory)
         #expect(parsed.chip == .nt3h2211)
         #expect(try await TagReader.read(from: parsed.transport()).ndefMessageBytes == message)
+        // The Flipper form of the dump (pages 0–489, linear) reads the same.
+        let flipper = try MemoryDump.parse(Data(dump.flipperText().utf8))
+        #expect(flipper.memory == memory)
+        #expect(flipper.chip == .nt3h2211)
+        #expect(try await TagReader.read(from: flipper.transport()).ndefMessageBytes == message)
     }
 
     @Test func writeAcrossTheBoundaryThenReadBack() async throws {
