@@ -59,8 +59,6 @@ final class Type2Engine {
     /// 0; a resumed read may meet a tag left in another sector, so it selects before its
     /// first access.
     var selectedSector: Int?
-    /// SECTOR_SELECT sequences completed (each is two commands).
-    var sectorSelects = 0
 
     init(session: TagSession) {
         self.session = session
@@ -204,7 +202,6 @@ final class Type2Engine {
                                                         timeout: session.options.commandTimeout))
             } catch TransportError.timeout {
                 selectedSector = sector
-                sectorSelects += 1
                 return
             } catch TransportError.tagRemoved {
                 throw session.readError(ExchangeFailure.removed, command: "SECTOR_SELECT", unit: page)
