@@ -31,9 +31,11 @@ struct Type2Emulator: Sendable {
     var dynamicLockPage: Int?
     var pagesPerDynamicLockBit: Int
     var writable: Bool
-    /// True for chips with SECTOR_SELECT (NTAG I2C plus 2k): `memory` then holds the sectors
-    /// one after another, 256 pages each (the last one may be shorter).
-    var sectored = false
+    /// Reachable pages of each sector for chips with SECTOR_SELECT (NTAG I2C plus 2k:
+    /// `[0xEA, 0x100]`); `memory` then holds the sectors one after another, 256 pages each
+    /// (pages a sector does not reach answer NAK). Empty: no sectors.
+    var sectorPageCounts: [Int] = []
+    var sectored: Bool { sectorPageCounts.count > 1 }
     /// The sector READ/FAST_READ/WRITE address (0 after power-up).
     var selectedSector = 0
     /// True between SECTOR_SELECT packet 1 (`C2 FF`, ACKed) and packet 2.
@@ -42,11 +44,14 @@ struct Type2Emulator: Sendable {
     /// Pages in the whole image.
     var totalPages: Int { memory.count / 4 }
     /// Sectors of the image (1 without SECTOR_SELECT).
-    var sectorCount: Int { sectored ? max(1, (totalPages + 255) / 256) : 1 }
+    var sectorCount: Int { sectored ? sectorPageCounts.count : 1 }
     /// First linear page of the selected sector.
     var sectorBase: Int { sectored ? selectedSector * 256 : 0 }
     /// Pages READ/FAST_READ/WRITE reach in the selected sector.
-    var pageCount: Int { sectored ? max(0, min(256, totalPages - sectorBase)) : totalPages }
+    var pageCount: Int {
+        guard sectored, sectorPageCounts.indices.contains(selectedSector) else { return totalPages }
+        return max(0, min(sectorPageCounts[selectedSector], totalPages - sectorBase))
+    }
 
     private func page(_ index: Int) -> ArraySlice<UInt8> { memory[(index * 4)..<(index * 4 + 4)] }
 

@@ -453,7 +453,7 @@ public struct DumpTransport: TagTransport {
                                          version: dump.version.map { Array($0) } ?? layout?.version,
                                          supportsFastRead: true, dynamicLockPage: layout?.dynamicLockPage,
                                          pagesPerDynamicLockBit: layout?.pagesPerDynamicLockBit ?? 0, writable: false)
-            emulator.sectored = (layout?.sectorCount ?? 1) > 1
+            emulator.sectorPageCounts = layout?.sectorPageCounts ?? []
             core = .type2(emulator)
             uid = dump.uid
         case .iso15693:

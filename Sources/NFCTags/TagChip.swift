@@ -62,8 +62,7 @@ public enum TagChip: String, Sendable, Codable, CaseIterable {
 /// Memory layout and command set of a known Type 2 chip (datasheet values).
 public struct Type2Layout: Sendable, Equatable {
     /// Pages of the chip's memory image, counted linearly across sectors (page p of sector s
-    /// is page 256·s + p). In the last sector READ/FAST_READ reach pages up to
-    /// `readablePages` − 1 (READ rolls over there); earlier sectors hold 256 pages each.
+    /// is page 256·s + p). READ rolls over at the end of each sector's readable pages.
     public var readablePages: Int
     /// Data area size written in the factory capability container, in bytes.
     public var dataAreaBytes: Int
@@ -79,19 +78,41 @@ public struct Type2Layout: Sendable, Equatable {
     public var supportsFastRead: Bool
     /// Factory TLVs written before the NDEF TLV (NTAG213: a Lock Control TLV).
     public var factoryControlTLVs: [UInt8]
+    /// Pages READ/FAST_READ reach in each sector; more than one entry means the chip is
+    /// switched between sectors with SECTOR_SELECT (`C2 FF`). Empty: one sector of
+    /// `readablePages` pages.
+    public var sectorPageCounts: [Int] = []
+    /// Linear pages between two parts of user memory that are not user memory (NT3H2211:
+    /// dynamic lock, configuration and unreachable pages at the end of sector 0). The NDEF
+    /// area skips them as it skips bytes named by control TLVs.
+    public var reservedPages: Range<Int>?
+    /// The linear page after the last user page, when user memory continues past the
+    /// dynamic lock/config pages (NT3H2211: 0x200).
+    public var userPagesEnd: Int?
 
-    /// Sectors of 256 pages; a chip with more than one is switched with SECTOR_SELECT (`C2 FF`).
-    public var sectorCount: Int { max(1, (readablePages + 255) / 256) }
+    /// Sectors of 256 pages; a chip with more than one is switched with SECTOR_SELECT.
+    public var sectorCount: Int { max(1, sectorPageCounts.count) }
 
     /// Pages READ/FAST_READ reach in `sector` (READ rolls over within the sector).
     public func pages(inSector sector: Int) -> Int {
-        max(0, min(256, readablePages - sector * 256))
+        if sectorPageCounts.isEmpty { return sector == 0 ? readablePages : 0 }
+        return sectorPageCounts.indices.contains(sector) ? sectorPageCounts[sector] : 0
     }
+
+    /// True when READ/FAST_READ reach the linear `page`.
+    public func isReachable(_ page: Int) -> Bool {
+        page >= 0 && page < readablePages && page % 256 < pages(inSector: page / 256)
+    }
+
+    /// The byte address after the last byte of user memory.
+    public var userAreaEnd: Int { (userPagesEnd ?? dynamicLockPage ?? firstConfigPage ?? readablePages) * 4 }
+
+    /// The bytes of `reservedPages`, which an NDEF area skips.
+    public var reservedBytes: Range<Int>? { reservedPages.map { ($0.lowerBound * 4)..<($0.upperBound * 4) } }
 
     /// Bytes of user memory from page 4 up to the dynamic lock/config pages.
     public var userMemoryBytes: Int {
-        let end = dynamicLockPage ?? firstConfigPage ?? readablePages
-        return (end - 4) * 4
+        userAreaEnd - 16 - (reservedBytes?.count ?? 0)
     }
 
     static func forChip(_ chip: TagChip) -> Type2Layout? {
@@ -123,14 +144,18 @@ public struct Type2Layout: Sendable, Equatable {
                                firstConfigPage: 0xE3, version: [0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x13, 0x03],
                                supportsFastRead: true, factoryControlTLVs: [])
         case .nt3h2211:
-            // NTAG I2C plus 2k, two sectors: sector 0 user memory 0x04–0xFF; sector 1 user
-            // memory 0x00–0xE1, dynamic lock 0xE2, configuration 0xE3–0xE9 (linear pages
-            // 0x1E2 and 0x1E3–0x1E9); higher pages of sector 1 answer NAK. The factory CC
-            // declares 1872 bytes, so the NDEF area runs from sector 0 into sector 1 (to
-            // linear page 0x1D7).
-            return Type2Layout(readablePages: 0x1EA, dataAreaBytes: 1872, dynamicLockPage: 0x1E2, pagesPerDynamicLockBit: 32,
-                               firstConfigPage: 0x1E3, version: [0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x15, 0x03],
-                               supportsFastRead: true, factoryControlTLVs: [])
+            // NTAG I2C plus 2k: sector 0 as on the 1k (user memory 0x04–0xE1, dynamic lock
+            // 0xE2, configuration 0xE3–0xE9, 0xEA–0xFF answer NAK), sector 1 all user memory
+            // (pages 0x00–0xFF, linear 0x100–0x1FF): 888 + 1024 = 1912 bytes. The NDEF area
+            // runs from sector 0 into sector 1, skipping linear pages 0xE2–0xFF.
+            var layout = Type2Layout(readablePages: 0x200, dataAreaBytes: 1872, dynamicLockPage: 0xE2,
+                                     pagesPerDynamicLockBit: 16, firstConfigPage: 0xE3,
+                                     version: [0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x15, 0x03],
+                                     supportsFastRead: true, factoryControlTLVs: [])
+            layout.sectorPageCounts = [0xEA, 0x100]
+            layout.reservedPages = 0xE2..<0x100
+            layout.userPagesEnd = 0x200
+            return layout
         default:
             return nil
         }

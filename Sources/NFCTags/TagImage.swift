@@ -189,9 +189,10 @@ public enum TagImage {
                 memory[cursor] = 0x00
                 cursor += 1
             }
-            var reserved: [Range<Int>] = []
+            // Pages between two parts of user memory (NT3H2211) are never NDEF bytes.
+            var reserved: [Range<Int>] = type2.reservedBytes.map { [$0] } ?? []
             if let controls = layout.controlTLVs {
-                reserved = try write(controls, into: &memory, at: &cursor, before: areaEnd, markingReserved: true)
+                reserved += try write(controls, into: &memory, at: &cursor, before: areaEnd, markingReserved: true)
             } else {
                 for byte in type2.factoryControlTLVs {
                     memory[cursor] = byte

@@ -85,6 +85,9 @@ final class TagSession {
     /// Byte range the read needs (for progress), once known.
     var neededRange: Range<Int>?
     var uid: Data?
+    /// Units outside the data a read needs even inside `neededRange` (NT3H2211's pages
+    /// between its sectors): never counted as read.
+    var uncountedUnits: Range<Int>?
     private var lastReported = -1
 
     init(transport: any TagTransport, options: TagReadOptions, unitSize: Int, progress: TagReadProgressHandler?) {
@@ -143,7 +146,9 @@ final class TagSession {
     /// Bytes read that the read needs (all bytes read before the need is known).
     var bytesReadForProgress: Int {
         guard let range = neededRange, let units = memory.unitRange(of: range) else { return memory.knownBytes }
-        return units.reduce(0) { $0 + (memory.has(unit: $1) ? memory.unitSize : 0) }
+        return units.reduce(0) { count, unit in
+            count + (memory.has(unit: unit) && !(uncountedUnits?.contains(unit) ?? false) ? memory.unitSize : 0)
+        }
     }
 
     func reportProgress() {
@@ -180,6 +185,8 @@ struct TLVWalker {
     var stopAfterNDEF: Bool
     /// Bytes per unit, to turn the position field of control TLVs into addresses.
     var addressing: MemoryAddressing
+    /// Bytes the chip itself keeps out of the data area (NT3H2211's pages between sectors).
+    var chipReserved: [Range<Int>] = []
 
     struct Outcome {
         var tlvs: [TLVEntry] = []
@@ -197,6 +204,7 @@ struct TLVWalker {
     func walk(memory: () -> SparseMemory,
               ensure: (Range<Int>, _ readAhead: Bool) async throws -> Void) async throws -> Outcome {
         var out = Outcome()
+        out.reserved = chipReserved
         var cursor = area.lowerBound
 
         func skipReserved(_ address: Int) -> Int {

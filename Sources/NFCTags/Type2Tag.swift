@@ -92,6 +92,7 @@ final class Type2Engine {
             }
         }
         layout = identity.chip.type2Layout
+        session.uncountedUnits = layout?.reservedPages
         let limits = transport.limits
         useFastRead = session.options.strategy == .fewestRoundTrips && (layout?.supportsFastRead ?? false)
             && limits.carries(0x3A) && limits.maxCommandBytes >= 3 && limits.maxResponseBytes >= 8
@@ -100,8 +101,10 @@ final class Type2Engine {
     }
 
     /// Makes the pages covering `bytes` known, in the largest commands possible. Pages are
-    /// linear (page p of sector s is 256·s + p); no FAST_READ crosses a sector.
-    func ensure(_ bytes: Range<Int>) async throws {
+    /// linear (page p of sector s is 256·s + p); no FAST_READ crosses a sector, and pages the
+    /// chip does not reach or keeps out of the data area (NT3H2211 between its sectors) are
+    /// skipped unless `includeReserved` (a dump) asks for the reachable ones.
+    func ensure(_ bytes: Range<Int>, includeReserved: Bool = false) async throws {
         guard let pages = session.memory.unitRange(of: bytes) else { return }
         if pages.upperBound > 255 && (layout?.sectorCount ?? 1) == 1 {
             throw TagReadError.outOfReach("the data continues at page \(pages.upperBound), beyond sector 0 (pages 0–255), "
@@ -110,14 +113,25 @@ final class Type2Engine {
         var upper = pages.upperBound
         if let layout { upper = min(upper, layout.readablePages - 1) }
         guard pages.lowerBound <= upper else { return }
+        let wanted: (Int) -> Bool = { page in
+            guard let layout = self.layout else { return true }
+            if !layout.isReachable(page) { return false }
+            return includeReserved || !(layout.reservedPages?.contains(page) ?? false)
+        }
         for run in session.memory.missingRuns(pages.lowerBound...upper) {
             var page = run.lowerBound
             while page <= run.upperBound {
-                if session.memory.has(unit: page) { page += 1; continue }
+                if session.memory.has(unit: page) || !wanted(page) { page += 1; continue }
                 if useFastRead {
                     let sector = page / 256
-                    let count = min(maxFastReadPages, min(run.upperBound, sector * 256 + 255) - page + 1)
-                    let end = page + count - 1
+                    // The wanted pages from here on, within the run and the sector.
+                    var last = page
+                    while last + 1 <= min(run.upperBound, sector * 256 + 255), last + 1 - page < maxFastReadPages,
+                          wanted(last + 1) {
+                        last += 1
+                    }
+                    let count = last - page + 1
+                    let end = last
                     try await selectSector(sector, forPage: page)
                     let result: (answer: [UInt8], refused: Bool)
                     do {
@@ -284,7 +298,7 @@ final class Type2Engine {
         }
         var end = 16 + cc.dataAreaSize
         if let layout, layout.dynamicLockPage != nil || layout.firstConfigPage != nil {
-            let userEnd = 16 + layout.userMemoryBytes
+            let userEnd = layout.userAreaEnd
             if end > userEnd {
                 anomalies.append(TagAnomaly(offset: 14, message: "the capability container declares \(cc.dataAreaSize) bytes but the \(identity.chip.displayName) has \(layout.userMemoryBytes) bytes of user memory; read up to byte \(userEnd)"))
                 end = userEnd
@@ -294,14 +308,22 @@ final class Type2Engine {
             anomalies.append(TagAnomaly(offset: 14, message: "the capability container declares a data area of 0 bytes"))
         }
         let area = 16..<max(16, end)
-        session.bytesNeeded = area.upperBound - 12
+        let chipReserved = layout?.reservedBytes.map { [$0] } ?? []
+        // Bytes from the CC (page 3) through the page holding `end`, less pages the chip keeps out.
+        func needed(through end: Int) -> Int {
+            let pages = 3..<((end + 3) / 4)
+            let skipped = layout?.reservedPages.map { $0.clamped(to: pages).count } ?? 0
+            return (pages.count - skipped) * 4
+        }
+        session.bytesNeeded = needed(through: area.upperBound)
         session.neededRange = 12..<area.upperBound
-        let walker = TLVWalker(area: area, controlTLVsAllowed: true, stopAfterNDEF: stopAfterNDEF,
+        var walker = TLVWalker(area: area, controlTLVsAllowed: true, stopAfterNDEF: stopAfterNDEF,
                                addressing: MemoryAddressing(technology: .iso14443A, unitSize: 4))
+        walker.chipReserved = chipReserved
         let outcome = try await walker.walk(memory: { self.session.memory }) { range, readAhead in
             if !readAhead {
                 self.session.neededRange = 12..<max(range.upperBound, 16)
-                self.session.bytesNeeded = ((range.upperBound + 3) / 4 - 3) * 4
+                self.session.bytesNeeded = needed(through: range.upperBound)
             }
             try await self.ensure(range)
         }
@@ -331,7 +353,7 @@ final class Type2Engine {
             let cc = CapabilityContainer.type2(session.memory.bytes(12..<16) ?? [])
             lastPage = min(255, 3 + (cc?.dataAreaSize ?? 0) / 4)
         }
-        try await ensure(0..<((lastPage + 1) * 4))
+        try await ensure(0..<((lastPage + 1) * 4), includeReserved: true)
         var memory = Data()
         for page in 0...lastPage {
             memory.append(contentsOf: session.memory.bytes((page * 4)..<(page * 4 + 4)) ?? [0, 0, 0, 0])

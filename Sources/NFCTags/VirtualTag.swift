@@ -88,7 +88,7 @@ public actor VirtualTag: TagTransport {
             var emulator = Type2Emulator(memory: bytes, version: layout.version, supportsFastRead: layout.supportsFastRead,
                                          dynamicLockPage: layout.dynamicLockPage,
                                          pagesPerDynamicLockBit: layout.pagesPerDynamicLockBit, writable: true)
-            emulator.sectored = layout.sectorCount > 1
+            emulator.sectorPageCounts = layout.sectorPageCounts
             core = .type2(emulator)
             self.uid = uid ?? Data(bytes[0..<3] + bytes[4..<8])
         } else if let layout = chip.type5Layout {

@@ -20,17 +20,26 @@ struct RFBenchRow {
 /// FAST_READ of at most the link's answer size; Type 5: READ_MULTIPLE_BLOCKS of at most the
 /// chip's count and never across its sectors, extended form past block 255), each paying its
 /// request frame, delays, SOF/EOF, flags and CRC. On a Type 2 chip with sectors (NT3H2211)
-/// no FAST_READ crosses a sector, and each sector the data reach beyond sector 0 adds the one
-/// unavoidable SECTOR_SELECT (both packets, the second with its ≈ 1 ms passive-ACK wait);
-/// selecting sector 0 again afterwards is not part of the bound.
+/// no FAST_READ crosses a sector, pages outside the data (NT3H2211 0xE2–0xFF of sector 0) are
+/// not read, and each sector the data reach beyond sector 0 adds the one unavoidable
+/// SECTOR_SELECT (both packets, the second with its ≈ 1 ms passive-ACK wait); selecting
+/// sector 0 again afterwards is not part of the bound.
 func rfLowerBoundMicroseconds(chip: TagChip, firstUnit: Int, lastUnit: Int, limits: LinkLimits) -> Double {
     if let layout = chip.type2Layout {
         var total = AirTime.iso14443Exchange(commandBytes: 1, answerBytes: 8)
         let maxPages = min(limits.maxResponseBytes / 4, layout.readablePages)
+        // Pages the data need: reachable, and not kept out of the data area by the chip.
+        let wanted = { (page: Int) in layout.isReachable(page) && !(layout.reservedPages?.contains(page) ?? false) }
+        var sector = firstUnit / 256
         var page = firstUnit
         while page <= lastUnit {
-            if page % 256 == 0 && page > 0 { total += AirTime.type2SectorSelect }
-            let count = min(maxPages, lastUnit - page + 1, 256 - page % 256)
+            guard wanted(page) else { page += 1; continue }
+            if page / 256 != sector {
+                sector = page / 256
+                total += AirTime.type2SectorSelect
+            }
+            var count = 1
+            while count < maxPages, page + count <= lastUnit, (page + count) % 256 != 0, wanted(page + count) { count += 1 }
             total += AirTime.iso14443Exchange(commandBytes: 3, answerBytes: count * 4)
             page += count
         }
@@ -64,7 +73,12 @@ func measureRF(chip: TagChip) async throws -> RFBenchRow {
     guard let ndef = result.tlvs.first(where: { $0.kind == .ndef }) else { throw BenchError.reference("no NDEF TLV") }
     let unit = result.unitSize
     let firstUnit = chip.technology == .iso14443A ? 3 : 0
-    let lastUnit = (ndef.valueOffset + ndef.length - 1) / unit
+    // The NDEF value skips bytes the chip keeps out of the data area (NT3H2211 0xE2–0xFF).
+    var lastByte = ndef.valueOffset + ndef.length - 1
+    if let reserved = chip.type2Layout?.reservedBytes, lastByte >= reserved.lowerBound { lastByte += reserved.count }
+    let lastUnit = lastByte / unit
+    // NT3H2211: the pages between its sectors lie inside the span but are never read.
+    let skippedPages = chip.type2Layout?.reservedPages?.clamped(to: firstUnit..<(lastUnit + 1)).count ?? 0
     let lowerBound = rfLowerBoundMicroseconds(chip: chip, firstUnit: firstUnit, lastUnit: lastUnit, limits: fast.limits)
     let name: String
     switch chip {
@@ -73,7 +87,7 @@ func measureRF(chip: TagChip) async throws -> RFBenchRow {
     default: name = chip.displayName
     }
     return RFBenchRow(tag: name,
-                      bytes: (lastUnit - firstUnit + 1) * unit,
+                      bytes: (lastUnit - firstUnit + 1 - skippedPages) * unit,
                       commands: await fast.commandCount, airTimeMs: await fast.airTimeMicroseconds / 1000,
                       lowerBoundMs: lowerBound / 1000, naiveCommands: await naive.commandCount,
                       naiveAirTimeMs: await naive.airTimeMicroseconds / 1000)

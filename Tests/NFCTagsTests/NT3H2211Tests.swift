@@ -48,12 +48,14 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
     @Test func layoutHasTwoSectors() throws {
         let layout = try #require(chip.type2Layout)
         #expect(layout.sectorCount == 2)
-        #expect(layout.pages(inSector: 0) == 256)
-        #expect(layout.pages(inSector: 1) == 0xEA)
-        // Sector 0 pages 4–255 (1008 bytes) + sector 1 pages 0–0xE1 (904 bytes).
+        #expect(layout.pages(inSector: 0) == 0xEA)
+        #expect(layout.pages(inSector: 1) == 256)
+        // Sector 0 pages 4–0xE1 (888 bytes) + sector 1 pages 0–0xFF (1024 bytes).
         #expect(layout.userMemoryBytes == 1912)
-        #expect(try TagImage.capacity(for: chip) == 1868)   // 1872-byte data area − 4-byte TLV header
-        #expect(try TagImage.memory(for: chip, ndefMessage: helloMessage).count == 0x1EA * 4)
+        // The 1872-byte data area (bytes 16–1887) less the 120 bytes of pages 0xE2–0xFF,
+        // less the 4-byte TLV header.
+        #expect(try TagImage.capacity(for: chip) == 1748)
+        #expect(try TagImage.memory(for: chip, ndefMessage: helloMessage).count == 0x200 * 4)
     }
 
     @Test func sectorSelectAnswersLikeTheChip() async throws {
@@ -74,10 +76,18 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         #expect(try await tag.send(Data([0x3A, 0x10, 0x11]), timeout: timeout) == memory[(1024 + 64)..<(1024 + 72)])
         #expect(Array(try await tag.send(Data([0xA2, 0x20, 9, 8, 7, 6]), timeout: timeout)) == [0x0A])
         #expect(Array(await tag.memory)[(1024 + 128)..<(1024 + 132)] == [9, 8, 7, 6])
-        // Sector 1 ends at page 0xE9; READ rolls over within the sector.
+        // READ rolls over at the end of sector 1 (page 0xFF) to its page 0.
+        #expect(try await tag.send(Data([0x30, 0xFE]), timeout: timeout)
+                == memory[(1024 + 0xFE * 4)..<2048] + memory[1024..<1032])
+        // Back in sector 0, pages 0xEA–0xFF answer NAK and READ rolls over after 0xE9.
+        #expect(Array(try await tag.send(Data([0xC2, 0xFF]), timeout: timeout)) == [0x0A])
+        await #expect(throws: TransportError.timeout) {
+            try await tag.send(Data([0x00, 0x00, 0x00, 0x00]), timeout: timeout)
+        }
         #expect(Array(try await tag.send(Data([0x30, 0xEA]), timeout: timeout)) == [0x00])
+        #expect(Array(try await tag.send(Data([0x3A, 0xE0, 0xEA]), timeout: timeout)) == [0x00])
         #expect(try await tag.send(Data([0x30, 0xE8]), timeout: timeout)
-                == memory[(1024 + 0xE8 * 4)..<(1024 + 0xEA * 4)] + memory[1024..<1032])
+                == memory[(0xE8 * 4)..<(0xEA * 4)] + memory[0..<8])
         // Air time: packet 1 is a 2-byte command with a 4-bit ACK, packet 2 a 4-byte frame
         // (6 with CRC: 57 etu ≈ 538 µs) and the ≈ 1 ms passive-ACK wait.
         let log = await tag.exchanges
@@ -91,18 +101,19 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
 
     @Test func fullTagReadsAcrossTheSectorBoundary() async throws {
         let message = try fullMessage(chip)
-        #expect(message.count == 1868)
+        #expect(message.count == 1748)
         let tag = try VirtualTag.make(chip: chip, ndefMessage: message)
         let result = try await TagReader.read(from: tag)
         #expect(result.chip == .nt3h2211)
         #expect(result.ndefMessageBytes == message)
         #expect(result.anomalies.isEmpty)
-        // GET_VERSION, READ 3, FAST_READ 7–70, 71–134, 135–198, 199–255, SECTOR_SELECT (2
+        // GET_VERSION, READ 3, FAST_READ 7–70, 71–134, 135–198, 199–225 (0xE1, the last user
+        // page of sector 0; 0xE2–0xFF are skipped), SECTOR_SELECT (2
         // packets), FAST_READ sector 1 pages 0–63, 64–127, 128–191, 192–215 (linear 0x1D7),
         // then back to sector 0 so the next operation finds the tag as it entered the field.
         let log = await tag.exchanges
         #expect(log.map { Array($0.command) } == [
-            [0x60], [0x30, 0x03], [0x3A, 7, 70], [0x3A, 71, 134], [0x3A, 135, 198], [0x3A, 199, 255],
+            [0x60], [0x30, 0x03], [0x3A, 7, 70], [0x3A, 71, 134], [0x3A, 135, 198], [0x3A, 199, 225],
             [0xC2, 0xFF], [0x01, 0x00, 0x00, 0x00],
             [0x3A, 0, 63], [0x3A, 64, 127], [0x3A, 128, 191], [0x3A, 192, 215],
             [0xC2, 0xFF], [0x00, 0x00, 0x00, 0x00],
@@ -112,7 +123,7 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         let fast = { (pages: Int) in AirTime.iso14443Exchange(commandBytes: 3, answerBytes: pages * 4) }
         let expected = AirTime.iso14443Exchange(commandBytes: 1, answerBytes: 8)
             + AirTime.iso14443Exchange(commandBytes: 2, answerBytes: 16)
-            + 6 * fast(64) + fast(57) + fast(24) + 2 * AirTime.type2SectorSelect
+            + 6 * fast(64) + fast(27) + fast(24) + 2 * AirTime.type2SectorSelect
         #expect(abs(await tag.airTimeMicroseconds - expected) < 0.01)
     }
 
@@ -121,12 +132,12 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         let tag = try VirtualTag.make(chip: chip, ndefMessage: message)
         let result = try await TagReader.read(from: tag, options: TagReadOptions(strategy: .naive))
         #expect(result.ndefMessageBytes == message)
-        // GET_VERSION, READ 3, READs at 7, 11, … 251 and 255 (63; READ rolls over within the
-        // sector, so page 255's READ brings one page), SECTOR_SELECT, READs at sector 1 pages
-        // 0, 4, … 212 (54), SECTOR_SELECT of sector 0: 1 + 1 + 63 + 2 + 54 + 2.
-        #expect(result.commandCount == 123)
+        // GET_VERSION, READ 3, READs at 7, 11, … 223 (55; pages 0xE2–0xFF skipped),
+        // SECTOR_SELECT, READs at sector 1 pages 0, 4, … 212 (54), SECTOR_SELECT of sector 0:
+        // 1 + 1 + 55 + 2 + 54 + 2.
+        #expect(result.commandCount == 115)
         let reads = await tag.exchanges.filter { $0.command.first == 0x30 }.map { Array($0.command)[1] }
-        #expect(reads.suffix(55).first == 255)
+        #expect(reads.suffix(55).first == 223)
         #expect(reads.suffix(54).first == 0)
         #expect(reads.last == 212)
         #expect(sectorSelections(await tag.exchanges) == [1, 0])
@@ -141,19 +152,26 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
     }
 
     @Test func messageCrossingTheBoundaryReadsBackByteForByte() async throws {
-        // 1100 bytes: the TLV (4-byte header) runs from byte 16 to 1120, sector 1 bytes 0–95.
+        // 1100 bytes: the TLV (4-byte header) fills bytes 16–903 (message bytes 0–883), skips
+        // pages 0xE2–0xFF, and goes on at sector 1 byte 0 (linear 1024) with message bytes
+        // 884–1099 up to 1239; the terminator is at 1240.
         let message = TagImage.sampleMessage(totalBytes: 1100)
         let memory = try TagImage.memory(for: chip, ndefMessage: message)
-        #expect(Array(memory[1020..<1024]) == Array(message[(1004 - 4)..<(1008 - 4)]))
-        #expect(Array(memory[1024..<1120]) == Array(message[1004...]))
+        #expect(Array(memory[900..<904]) == Array(message[880..<884]))
+        #expect(Array(memory[1024..<1240]) == Array(message[884...]))
+        #expect(memory[1240] == 0xFE)
+        #expect(memory[0xE3 * 4 + 3] == 0xFF)   // AUTH0 untouched: no password protection
         let tag = try VirtualTag(chip: chip, memory: memory)
         let result = try await TagReader.read(from: tag)
         #expect(result.ndefMessageBytes == message)
         #expect(result.ndefMessage != nil)
         #expect(sectorSelections(await tag.exchanges) == [1, 0])
-        // Sector 1 is read only as far as the TLV needs: pages 0–23 (linear 256–279).
+        // Sector 1 is read only as far as the TLV needs: pages 0–53 (linear 256–309).
         let commands = await tag.exchanges.map { Array($0.command) }
-        #expect(commands.suffix(3) == [[0x3A, 0, 23], [0xC2, 0xFF], [0x00, 0x00, 0x00, 0x00]])
+        #expect(commands.suffix(3) == [[0x3A, 0, 53], [0xC2, 0xFF], [0x00, 0x00, 0x00, 0x00]])
+        // In sector 0 no FAST_READ reaches past page 0xE1.
+        let sector0Reads = commands.prefix { $0 != [0xC2, 0xFF] }.filter { $0.first == 0x3A }
+        #expect(!sector0Reads.isEmpty && sector0Reads.allSatisfy { $0[2] <= 0xE1 })
         // A dump reads every page of both sectors, selecting sector 1 once.
         await tag.resetCounters()
         let dump = try await TagReader.dump(tag)
@@ -173,17 +191,20 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         let tag = try VirtualTag.make(chip: chip, ndefMessage: helloMessage)
         let message = TagImage.sampleMessage(totalBytes: 1500)
         let written = try await Type2Tag(transport: tag).writeNDEF(message)
-        // 4-byte header + 1500 + terminator = 1505 bytes: 377 pages, the first one twice.
+        // 4-byte header + 1500 + terminator = 1505 bytes: sector 0 pages 4–0xE1 (888 bytes)
+        // and sector 1 pages 0–0x9A (617 bytes): 377 pages, the first one twice.
         #expect(written.bytesWritten == 378 * 4)
         let writeLog = await tag.exchanges
         // Each SECTOR_SELECT changes the sector; writes in sector 1 use its own page numbers.
         let selections = sectorSelections(writeLog)
         #expect(selections.contains(1) && selections.contains(0))
         let sector1Writes = writeLog.filter { $0.command.first == 0xA2 }.map { Array($0.command)[1] }
-        #expect(sector1Writes.contains(0x00) && sector1Writes.contains(0x79))   // bytes 1024…1508 → pages 0…0x79
+        #expect(sector1Writes.contains(0x00) && sector1Writes.contains(0x9A))
+        #expect(!sector1Writes.contains { (0xE2...0xFF).contains($0) })
         let memory = Array(await tag.memory)
         #expect(Array(memory[16..<20]) == [0x03, 0xFF, 0x05, 0xDC])
-        #expect(memory[1024 + 0x78 * 4 + 3] == 0xFE || memory[16 + 4 + 1500] == 0xFE)
+        #expect(memory[1640] == 0xFE)
+        #expect(memory[0xE3 * 4 + 3] == 0xFF)   // the configuration pages were not written
         await tag.resetCounters()
         let result = try await TagReader.read(from: tag)
         #expect(result.ndefMessageBytes == message)
@@ -201,9 +222,9 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
             let result = try await TagReader.read(from: tag)
             Issue.record("a removed tag returned \(result.ndefMessageBytes?.count ?? 0) bytes")
         } catch TagReadError.tagRemoved(let stop) {
-            // Pages 3–255 of the 3–471 the read needs.
-            #expect(stop.bytesRead == 253 * 4)
-            #expect(stop.bytesNeeded == 1876)
+            // Pages 3–225 of the 3–471 the read needs (less 0xE2–0xFF).
+            #expect(stop.bytesRead == 223 * 4)
+            #expect(stop.bytesNeeded == 1756)
             #expect(stop.commandsSent == commands + 1)
             #expect(stop.stoppedAt == "page 256")
             partial = stop.partial
