@@ -143,6 +143,23 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         #expect(sectorSelections(await tag.exchanges) == [1, 0])
     }
 
+    @Test func wholeDataAreaSkipsThePagesBetweenSectors() async throws {
+        // A short message, and a leftover byte in sector 1 (linear byte 1500): the only
+        // anomaly; the configuration bytes in 0xE2–0xE9 (AUTH0 = FF) are not data.
+        var memory = Array(try TagImage.memory(for: chip, ndefMessage: helloMessage))
+        memory[1500] = 0x42
+        let tag = try VirtualTag(chip: chip, memory: Data(memory))
+        let result = try await TagReader.read(from: tag, options: TagReadOptions(scope: .wholeDataArea))
+        #expect(result.ndefMessageBytes == helloMessage)
+        #expect(result.anomalies.count == 1)
+        #expect(result.anomalies.first?.offset == 1500)
+        let fastReads = await tag.exchanges.filter { $0.command.first == 0x3A }.map { Array($0.command) }
+        // The message's pages 7–10 first, then the rest of the area up to 0xE1, and sector 1
+        // pages 0–215 (the area ends at linear byte 1888).
+        #expect(fastReads == [[0x3A, 7, 10], [0x3A, 11, 74], [0x3A, 75, 138], [0x3A, 139, 202], [0x3A, 203, 225],
+                              [0x3A, 0, 63], [0x3A, 64, 127], [0x3A, 128, 191], [0x3A, 192, 215]])
+    }
+
     @Test func emptyTagStaysInSectorZero() async throws {
         let tag = try VirtualTag.make(chip: chip, ndefMessage: Data())
         let result = try await TagReader.read(from: tag)
