@@ -33,9 +33,9 @@ public struct VirtualExchange: Sendable, Equatable {
 }
 
 /// An in-memory emulator of a real chip (NTAG213/215/216, NT3H2111, NT3H2211 with its two
-/// sectors and SECTOR_SELECT, ICODE SLIX2, ST25DV64K, or any image with a known layout) that answers the real command sets with
-/// the real limits and error answers, counts commands, adds up modeled air time and host
-/// latency, and injects faults.
+/// sectors and SECTOR_SELECT, ICODE SLIX2, ST25DV64K, or any image with a known layout)
+/// that answers the real command sets with the real limits and error answers, counts
+/// commands, adds up modeled air time and host latency, and injects faults.
 public actor VirtualTag: TagTransport {
     public nonisolated let technology: TagTechnology
     public nonisolated let limits: LinkLimits
