@@ -55,7 +55,16 @@ public enum DemoCommand: Command {
         for reason in assessment.reasons { console.print("  " + reason) }
         for file in files + [dumpPath] { console.print("  wrote \(file)") }
         console.print("Report it again, e.g. in Japanese against the freezer profile:")
-        console.print("  coldtap report \(dumpPath) --read-time \(outcome.readTime.isoUTC) --profile vaccine-freezer --lang ja --out \(outDirectory)")
+        console.print("  \(invocationName()) report \(dumpPath) --read-time \(outcome.readTime.isoUTC) --profile vaccine-freezer --lang ja --out \(outDirectory)")
+    }
+
+    /// How to call this program again: the path it was started by when that is `coldtap`
+    /// (after `make demo` it is not on PATH), relative to the current directory where it can be.
+    static func invocationName() -> String {
+        guard let first = CommandLine.arguments.first, (first as NSString).lastPathComponent == "coldtap",
+              first.contains("/") else { return "coldtap" }
+        let here = FileManager.default.currentDirectoryPath + "/"
+        return first.hasPrefix(here) ? String(first.dropFirst(here.count)) : first
     }
 
     private static func createDirectory(_ path: String) throws {
