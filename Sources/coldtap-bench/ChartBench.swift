@@ -108,24 +108,8 @@ func runMatplotlib(_ logs: [TemperatureLog]) throws -> [Int: Double] {
         try raw.withUnsafeBytes { Data($0) }.write(to: file)
         files.append(file.path)
     }
-    let python = ProcessInfo.processInfo.environment["COLDTAP_PYTHON"] ?? "python3"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [python, script.path, directory.appendingPathComponent("reference.png").path] + files
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        let message = String(decoding: errData, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-        throw BenchError.reference("matplotlib via \(python): \(message) (run 'make venv' and set COLDTAP_PYTHON=.venv/bin/python)")
-    }
-    guard let object = try JSONSerialization.jsonObject(with: outData) as? [String: Double] else {
-        throw BenchError.reference("matplotlib printed something unexpected: \(String(decoding: outData, as: UTF8.self))")
-    }
+    let object = try runPythonReference(tool: "matplotlib", script: script,
+                                        arguments: [directory.appendingPathComponent("reference.png").path] + files)
     var result: [Int: Double] = [:]
     for (key, value) in object { if let count = Int(key) { result[count] = value } }
     return result

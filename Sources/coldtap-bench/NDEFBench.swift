@@ -130,24 +130,9 @@ func runNDEFLib(small: [Data], large: Data) throws -> (messagesPerSecond: Double
     try framed(small).write(to: smallFile)
     try framed([large]).write(to: largeFile)
 
-    let python = ProcessInfo.processInfo.environment["COLDTAP_PYTHON"] ?? "python3"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [python, script.path, smallFile.path, largeFile.path]
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        let message = String(decoding: errData, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-        throw BenchError.reference("ndeflib via \(python): \(message) (run 'make venv' and set COLDTAP_PYTHON=.venv/bin/python)")
-    }
-    guard let object = try JSONSerialization.jsonObject(with: outData) as? [String: Double],
-          let messages = object["messagesPerSecond"], let gigabytes = object["gigabytesPerSecond"] else {
-        throw BenchError.reference("ndeflib printed something unexpected: \(String(decoding: outData, as: UTF8.self))")
+    let object = try runPythonReference(tool: "ndeflib", script: script, arguments: [smallFile.path, largeFile.path])
+    guard let messages = object["messagesPerSecond"], let gigabytes = object["gigabytesPerSecond"] else {
+        throw BenchError.reference("ndeflib did not print messagesPerSecond and gigabytesPerSecond: \(object)")
     }
     return (messages, gigabytes)
 }
