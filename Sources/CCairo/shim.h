@@ -1,5 +1,6 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
-// zlib (a dependency of cairo itself): the PNG encoder in CairoCanvas compresses with it.
+// zlib (cairo depends on it anyway): CairoCanvas takes the PNG chunk CRC-32 and the zlib
+// stream's Adler-32 from it; the compression itself is its own (RunLengthDeflate.swift).
 #include <zlib.h>

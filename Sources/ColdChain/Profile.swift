@@ -50,7 +50,7 @@ public struct Profile: Sendable, Hashable, CustomStringConvertible {
         band.map { "\(name) (\($0))" } ?? name
     }
 
-    // MARK: Built-in profiles (see coldchain.md)
+    // MARK: Built-in profiles (see docs/coldchain.md)
 
     /// Vaccine refrigerator, 30-day recorder (WHO PQS E006, e.g. Fridge-tag): 2–8 °C;
     /// alarms are single events.
@@ -115,7 +115,7 @@ public struct Profile: Sendable, Hashable, CustomStringConvertible {
             .instantaneous(Threshold(.lessThan, -50)),
         ])
 
-    /// Every built-in profile, in the order of coldchain.md.
+    /// Every built-in profile, in the order of docs/coldchain.md.
     public static let builtIn: [Profile] = [
         vaccineFridge, whoShipping1, whoShipping2, uspControlledRoomTemperature, frozen, vaccineFreezer,
     ]

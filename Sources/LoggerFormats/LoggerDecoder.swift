@@ -54,7 +54,7 @@ public enum LoggerDecoder {
     }
 
     /// Decodes a bare cuplTag URL (as a phone shares it).
-    /// - Throws: `LoggerFormatError` with the cuplTag categories of cupltag.md §8.
+    /// - Throws: `LoggerFormatError` with the cuplTag categories of docs/formats/cupltag.md §8.
     public static func decode(url: String, options: DecodeOptions) throws -> TemperatureLog {
         var log = try CuplTagFormat().decode(url: url, options: options)
         log.detection = "a bare URL with the cuplTag query parameters"

@@ -3,7 +3,7 @@
 /// offset in a cuplTag URL parameter).
 public struct LoggerFormatError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
-        // cuplTag categories (cupltag.md §8), in the order the decoder meets them.
+        // cuplTag categories (docs/formats/cupltag.md §8), in the order the decoder meets them.
         /// The `v` parameter names a codec version other than 2.
         case cupltagVersion(Int)
         /// The `v` parameter names a format code other than 1 (T+RH) or 2 (T only).

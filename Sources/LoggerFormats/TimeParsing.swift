@@ -41,7 +41,7 @@ enum TimeText {
     }
 }
 
-/// The start time a message's Text record gives (generic16.md: `2026-08-18T13:54:35+08:00`
+/// The start time a message's Text record gives (docs/formats/generic16.md: `2026-08-18T13:54:35+08:00`
 /// or `start=<time>`), with the text for the log.
 func startTimeFromTextRecords(_ message: NDEFMessage) -> (Date, String)? {
     for record in message.records {

@@ -40,7 +40,8 @@ public func matchReaders(_ query: String?, in names: [String]) throws -> [String
 
 /// A PC/SC resource-manager context (pcsc-lite on Linux, PCSC.framework on macOS).
 ///
-/// Blocking PC/SC calls are made on Dispatch threads; the async methods can be awaited from
+/// Blocking PC/SC calls run on threads of their own (`runBlocking` in Blocking.swift), never on
+/// the cooperative pool or Dispatch's global queues; the async methods can be awaited from
 /// any task. The context is released when the last reference goes away.
 public final class PCSCContext: @unchecked Sendable {
     fileprivate let context: SCARDCONTEXT

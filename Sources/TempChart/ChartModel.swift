@@ -16,7 +16,8 @@ public struct ChartExcursion: Sendable, Equatable {
 
     /// Excursions by the sample rule of ColdTap: k consecutive valid samples beyond a limit
     /// make one excursion from the first one's time to the last one's time plus one interval.
-    /// Invalid samples end a run. Used where no assessment is at hand (terminal chart).
+    /// Invalid samples end a run. Used by the chart benchmark and tests, where no assessment is
+/// at hand.
     public static func detect(in series: ChartSeries, lower: Double?, upper: Double?) -> [ChartExcursion] {
         var result: [ChartExcursion] = []
         var runStart: Int? = nil

@@ -1,4 +1,4 @@
-// Tests for this module go here.
+// Small checks of the command plumbing: JSON output, option errors, output paths.
 import Foundation
 import Testing
 @testable import ColdTapCommands

@@ -30,7 +30,7 @@ func runColdTap(_ arguments: [String], stdin: Data = Data()) async -> (status: I
 
 enum DecodeFixtures {
     static let key = "ZS0Smt8LByrYNFts"
-    /// cupltag.md §7 worked example URL (T+RH, HMAC-MD5).
+    /// docs/formats/cupltag.md §7 worked example URL (T+RH, HMAC-MD5).
     static func cuplURL() throws -> String {
         let pairs = [(1433, 1942), (1432, 1953), (1432, 1959), (1426, 1948), (1429, 1947)].map { CuplTagEncoder.Pair(rd0: $0.0, rd1: $0.1) }
         let encoder = CuplTagEncoder(variant: .temperatureHumidity, serial: "AAAACCCC", intervalMinutes: 12, resetsAllTime: 1,
@@ -38,7 +38,7 @@ enum DecodeFixtures {
         return try encoder.url(pairs: pairs, minutesElapsed: 4)
     }
 
-    /// generic16.md worked example as an NDEF message.
+    /// docs/formats/generic16.md worked example as an NDEF message.
     static let generic16Message = NDEFMessage(records: [
         NDEFRecord(tnf: .media, type: "application/vnd.acme.temp",
                    payload: Data([0x3C, 0x00, 0x02, 0x01, 0xFE, 0xFF, 0x00, 0x80, 0x50, 0x00])),
@@ -203,7 +203,7 @@ enum DecodeFixtures {
 }
 
 @Test func aCuplTagURLGivenInPlaceOfFileIsDecoded() async throws {
-    // The cupltag.md §7 worked example, its buffer filled with the encoder's blank filler.
+    // The docs/formats/cupltag.md §7 worked example, its buffer filled with the encoder's blank filler.
     let q = "WXmWWXqBWXqHWXksWXlbAAAA1hdJpWG8CgAFBAA~" + String(repeating: "MDAw", count: 182)
     let url = "https://t.plotsensor.com/?t=DAA.&s=AAAAAAAA&v=000000000000AAIB&x=AAABAAhm&q=" + q
     let console = Console.capturing()

@@ -3,7 +3,7 @@ import NDEF
 import Testing
 @testable import LoggerFormats
 
-/// cupltag.md §7 worked example: T+RH, 5 samples, HMAC-MD5 with key ZS0Smt8LByrYNFts.
+/// docs/formats/cupltag.md §7 worked example: T+RH, 5 samples, HMAC-MD5 with key ZS0Smt8LByrYNFts.
 enum CuplExample {
     static let key = "ZS0Smt8LByrYNFts"
     static let scan = Date(timeIntervalSince1970: 1_712_651_700)  // 2024-04-09T08:35:00Z
@@ -47,7 +47,7 @@ enum CuplExample {
         #expect(CuplExample.query(url, "v") == String(repeating: "0", count: 12) + "AAIB")
     }
 
-    /// cupltag.md §1: tag memory pages 4–7 of the worked example (TLV aside, which the tag layer writes).
+    /// docs/formats/cupltag.md §1: tag memory pages 4–7 of the worked example (TLV aside, which the tag layer writes).
     @Test func workedExampleRecordBytes() throws {
         let message = try CuplExample.encoder.message(pairs: CuplExample.pairs, minutesElapsed: 4)
         let bytes = Array(message.serialized())
@@ -69,7 +69,7 @@ enum CuplExample {
         #expect(4 + 8 + url.utf8.distance(from: url.utf8.index(url.startIndex, offsetBy: 8), to: qStart.samePosition(in: url.utf8)!) == preamble)
     }
 
-    /// cupltag.md §4 wrap-around example: 193 T+RH samples, loop 1, ~ at 23, npairs 187.
+    /// docs/formats/cupltag.md §4 wrap-around example: 193 T+RH samples, loop 1, ~ at 23, npairs 187.
     @Test func wrapAroundLayout() throws {
         let uocu = CuplTagEncoder.Pair(rd0: 0x522, rd1: 0x87E)  // "Uocu": 52 87 2e
         var pairs = (0..<193).map { CuplTagEncoder.Pair(rd0: 1000 + $0, rd1: 2000 + $0) }
@@ -186,7 +186,7 @@ enum CuplExample {
         #expect(log.samples.first?.humidity == Double(1943 * 100) / 4096)
     }
 
-    /// The hash does not cover t or s (cupltag.md §7): changing them still verifies.
+    /// The hash does not cover t or s (docs/formats/cupltag.md §7): changing them still verifies.
     @Test func intervalAndSerialAreNotHashed() throws {
         let url = CuplExample.replacing(CuplExample.replacing(try CuplExample.url(), "t", with: "PAA."), "s", with: "ZZZZZZZZ")
         let log = try LoggerDecoder.decode(url: url, options: CuplExample.options())
@@ -213,7 +213,7 @@ enum CuplExample {
         #expect(log.metadata["variant"] == "temperature")
     }
 
-    /// cupltag.md §5 quirk: a genuine 4095 in a pair's second slot reads as "not taken".
+    /// docs/formats/cupltag.md §5 quirk: a genuine 4095 in a pair's second slot reads as "not taken".
     @Test func temperatureOnlyFullScaleSecondReadingIsLost() throws {
         let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "TONLY001", intervalMinutes: 10)
         let url = try encoder.url(pairs: [CuplTagEncoder.Pair(rd0: 1000, rd1: 4095)], minutesElapsed: 0)
@@ -247,7 +247,7 @@ enum CuplExample {
         #expect(log.warnings.contains { $0.contains("at most 16") })
     }
 
-    // MARK: Error categories of cupltag.md §8
+    // MARK: Error categories of docs/formats/cupltag.md §8
 
     func decodeError(_ url: String, secret: String? = CuplExample.key) -> LoggerFormatError? {
         do {

@@ -4,7 +4,7 @@ import Testing
 @testable import LoggerFormats
 
 enum G16 {
-    /// 2026-08-18T06:00:00Z, the read time of generic16.md's worked example.
+    /// 2026-08-18T06:00:00Z, the read time of docs/formats/generic16.md's worked example.
     static let read = Date(timeIntervalSince1970: 1_787_032_800)
     static let workedPayload: [UInt8] = [0x3C, 0x00, 0x02, 0x01, 0xFE, 0xFF, 0x00, 0x80, 0x50, 0x00]
 
@@ -21,7 +21,7 @@ enum G16 {
 }
 
 @Suite struct Generic16Tests {
-    /// generic16.md worked example.
+    /// docs/formats/generic16.md worked example.
     @Test func workedExample() throws {
         let log = try LoggerDecoder.decode(G16.message(G16.workedPayload), options: G16.options())
         #expect(log.format == "generic16")

@@ -41,7 +41,7 @@ func hexString(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", 
                 == "6b1ab7fe4bd7bf8f0b62e6ce61b9d0cd")
     }
 
-    /// cupltag.md §7 worked example: the hash input and its HMAC-MD5 under the tag's key.
+    /// docs/formats/cupltag.md §7 worked example: the hash input and its HMAC-MD5 under the tag's key.
     @Test func cupltagWorkedExampleHash() {
         let input: [UInt8] = [0x59, 0x79, 0x5B, 0x59, 0x79, 0x2C, 0x59, 0x7A, 0x87, 0x59, 0x7A, 0x81, 0x59, 0x79, 0x96,
                               0x00, 0x00, 0x00, 0x01, 0x66, 0x08, 0x00, 0x27]

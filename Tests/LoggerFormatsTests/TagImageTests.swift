@@ -31,7 +31,7 @@ import Testing
         #expect((log.samples.compactMap(\.temperature).max() ?? 0) > 11)
     }
 
-    /// cupltag.md §1 worked example: the first 8 pages of the NT3H2111.
+    /// docs/formats/cupltag.md §1 worked example: the first 8 pages of the NT3H2111.
     @Test func cupltagWorkedExampleTagMemory() async throws {
         let message = try CuplExample.encoder.message(pairs: CuplExample.pairs, minutesElapsed: 4)
         let uid = Data([0x04, 0xB2, 0xD7, 0x87, 0xF1, 0x7E, 0xEB])

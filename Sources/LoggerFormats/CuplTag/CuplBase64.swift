@@ -1,4 +1,4 @@
-/// The URL-safe base64 of cuplTag (RFC 4648 §5 alphabet, `.` as padding; cupltag.md §3).
+/// The URL-safe base64 of cuplTag (RFC 4648 §5 alphabet, `.` as padding; docs/formats/cupltag.md §3).
 enum CuplBase64 {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     static let lookup: [Int8] = {

@@ -1,8 +1,8 @@
 import Foundation
 import NDEF
 
-/// The cuplTag URL format (codec version 2; cupltag.md): the whole log travels in the query
-/// of a URI record. Decoding follows the reference order of cupltag.md §8, so the first
+/// The cuplTag URL format (codec version 2; docs/formats/cupltag.md): the whole log travels in the query
+/// of a URI record. Decoding follows the reference order of docs/formats/cupltag.md §8, so the first
 /// failure decides the error category.
 struct CuplTagFormat: LoggerFormatDecoder {
     var name: String { "cupltag" }

@@ -1,7 +1,7 @@
 import Foundation
 import NDEF
 
-/// Builds the URL a cuplTag (codec version 2) writes to its tag, laid out as cupltag.md
+/// Builds the URL a cuplTag (codec version 2) writes to its tag, laid out as docs/formats/cupltag.md
 /// describes: the `0` padding run in `v` that block-aligns `q`, the 96-demi circular
 /// buffer with its `MDAw` filler, the end-stop after the cursor demi (wrapping round),
 /// `npairs` alternating 187/188 once full, the loop count, and the MD5 / HMAC-MD5 hash.
@@ -26,7 +26,7 @@ public struct CuplTagEncoder: Sendable {
     public var intervalMinutes: Int
     /// MCU reset counter (status `x`).
     public var resetsAllTime: Int
-    /// Reset-cause bits (cupltag.md §6); the firmware clears them after the first loop.
+    /// Reset-cause bits (docs/formats/cupltag.md §6); the firmware clears them after the first loop.
     public var resetCause: UInt8
     /// Battery raw value: millivolts = 384000 / raw.
     public var batteryRaw: UInt8

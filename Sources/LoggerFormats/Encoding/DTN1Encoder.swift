@@ -1,7 +1,7 @@
 import Foundation
 import NDEF
 
-/// Builds the NDEF message of a Promods DTN1 (dtn1.md): a device-information Text record of
+/// Builds the NDEF message of a Promods DTN1 (docs/formats/dtn1.md): a device-information Text record of
 /// `KEY=VALUE` lines and the ledger (count, newest index, 8-bit points) in an unknown-type record.
 public struct DTN1Encoder: Sendable {
     /// One device-information line.

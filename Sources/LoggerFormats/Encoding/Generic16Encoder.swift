@@ -1,7 +1,7 @@
 import Foundation
 import NDEF
 
-/// Builds generic16 / generic16-unix records (generic16.md).
+/// Builds generic16 / generic16-unix records (docs/formats/generic16.md).
 public enum Generic16Encoder {
     /// The raw value that marks a missing sample.
     public static let missingRaw: Int16 = -32768

@@ -1,16 +1,16 @@
 import Foundation
 import NDEF
 
-/// Makes the NDEF message a real logger of each kind would carry, from plain values: for
-/// tests, `coldtap emulate --logger KIND` and `coldtap demo`.
+/// Makes the NDEF message a real logger of each kind would carry, from plain values, for
+/// tests that need a logger image of a given content.
 public enum LoggerImageFactory {
     /// Kinds: `cupltag` (temperature only), `cupltag-rh` (temperature + humidity),
     /// `generic16`, `generic16-unix`, `dtn1`.
     public static let kinds = ["cupltag", "cupltag-rh", "generic16", "generic16-unix", "dtn1"]
 
     /// The chip a logger of this kind is built on, as an NFCTags `TagChip` raw value
-    /// (LoggerFormats does not import NFCTags): cuplTag → `nt3h2111` (cupltag.md §1),
-    /// DTN1 → `st25dv64k` (dtn1.md), generic16 → `ntag215`, generic16-unix → `icodeSLIX2`
+    /// (LoggerFormats does not import NFCTags): cuplTag → `nt3h2111` (docs/formats/cupltag.md §1),
+    /// DTN1 → `st25dv64k` (docs/formats/dtn1.md), generic16 → `ntag215`, generic16-unix → `icodeSLIX2`
     /// (generic loggers exist on both tag types); `nil` for an unknown kind.
     public static func chipName(kind: String) -> String? {
         switch kind {
