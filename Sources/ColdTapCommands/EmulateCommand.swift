@@ -9,7 +9,7 @@ import PCSC
 public enum EmulateCommand: Command {
     public static let name = "emulate"
     public static let synopsis = """
-          coldtap emulate FILE|--logger KIND [--chip CHIP] [--vpcd HOST:PORT] [--fault removed-after=N|corrupt-at=N|silent-at=N] [--trace]
+          coldtap emulate FILE|--logger KIND [--chip CHIP] [--vpcd HOST:PORT] [--fault removed-after=N|truncated-answer=N|flipped-bit=N|silent=N[xK]|torn-write=N] [--trace]
                                              serve a virtual tag (a dump, an NDEF message or a built-in logger: \(DemoLogger.allCases.map(\.rawValue).joined(separator: ", "))) to pcscd's vpcd
         """
 
@@ -43,9 +43,8 @@ public enum EmulateCommand: Command {
         case (nil, nil): throw CommandError.usage("Give a FILE to serve or --logger KIND.")
         case (_?, _?): throw CommandError.usage("Give a FILE or --logger, not both.")
         }
-        let made = try VirtualTags.make(source, chip: chip, readTime: Date(), console: console)
-        let tag: any TagTransport = faults.isEmpty ? made.tag : FaultInjectingTag(made.tag, faults: faults)
-        let emulator = ContactlessReaderEmulator(tag: tag)
+        let made = try VirtualTags.make(source, chip: chip, readTime: Date(), faults: faults, console: console)
+        let emulator = ContactlessReaderEmulator(tag: made.tag)
         var tracer: (@Sendable (String) -> Void)?
         if trace { tracer = { @Sendable line in console.error(line) } }
         let client = VirtualCardClient(emulator: emulator, endpoint: endpoint, trace: tracer)
@@ -103,7 +102,10 @@ enum VirtualTags {
 
     /// Builds the virtual tag.
     /// - Throws: `CommandError` (65 for a malformed file, 64 for a chip that cannot hold it).
-    static func make(_ source: Source, chip: TagChip?, readTime: Date, console: Console) throws -> Made {
+    /// - Parameter faults: what the tag does wrong; a silent command takes the reader's whole
+    ///   timeout, as a hung tag would.
+    static func make(_ source: Source, chip: TagChip?, readTime: Date, faults: TagFaults = .none,
+                     console: Console) throws -> Made {
         switch source {
         case .logger(let logger):
             let chip = try chip ?? self.chip(named: logger.defaultChip)
@@ -113,13 +115,13 @@ enum VirtualTags {
             } catch {
                 throw CommandError(.failure, "the built-in \(logger.rawValue) logger could not be encoded: \(error).")
             }
-            let tag = try tagHolding(message, chip: chip, what: "a \(logger.rawValue) logger")
+            let tag = try tagHolding(message, chip: chip, faults: faults, what: "a \(logger.rawValue) logger")
             return Made(tag: tag, description: "\(describe(tag)) holding a built-in \(logger.rawValue) logger")
         case .file(let path):
             let content = try InputBytes.readFile(path)
             if (try? NDEFParser.message(from: content)) != nil, !looksLikeDump(content) {
                 let chip = chip ?? .ntag216
-                let tag = try tagHolding(content, chip: chip, what: "'\(path)'")
+                let tag = try tagHolding(content, chip: chip, faults: faults, what: "'\(path)'")
                 return Made(tag: tag, description: "\(describe(tag)) holding the NDEF message in '\(path)'")
             }
             let dump: MemoryDump
@@ -132,7 +134,7 @@ enum VirtualTags {
                 throw CommandError.usage("the chip of '\(path)' is not known; say which with --chip (\(TagChip.emulated.map(\.rawValue).joined(separator: ", "))).")
             }
             do {
-                let tag = try VirtualTag(chip: dumpChip, memory: dump.memory, uid: dump.uid)
+                let tag = try VirtualTag(chip: dumpChip, memory: dump.memory, uid: dump.uid, faults: faults, waitsWhenSilent: true)
                 return Made(tag: tag, description: "\(describe(tag)) with the memory of '\(path)'")
             } catch {
                 throw CommandError.usage("'\(path)' does not fit a \(dumpChip.displayName): \(error); give the right --chip.")
@@ -140,9 +142,9 @@ enum VirtualTags {
         }
     }
 
-    private static func tagHolding(_ message: Data, chip: TagChip, what: String) throws -> VirtualTag {
+    private static func tagHolding(_ message: Data, chip: TagChip, faults: TagFaults, what: String) throws -> VirtualTag {
         do {
-            return try VirtualTag.make(chip: chip, ndefMessage: message)
+            return try VirtualTag.make(chip: chip, ndefMessage: message, faults: faults, waitsWhenSilent: true)
         } catch {
             throw CommandError.usage("\(what) does not fit on a \(chip.displayName): \(error); choose a larger --chip.")
         }

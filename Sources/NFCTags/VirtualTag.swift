@@ -1,28 +1,5 @@
 import Foundation
 
-/// Faults a `VirtualTag` injects. Commands are numbered from 1 in the order they arrive,
-/// retries included.
-public struct FaultPlan: Sendable, Equatable {
-    /// After this many commands the tag is gone: every later command fails with `.tagRemoved`.
-    public var removedAfterCommands: Int?
-    /// Commands whose answer arrives garbled (cut short; a 1-byte answer fails the link's check).
-    public var corruptedAnswerAt: Set<Int>
-    /// Commands the tag does not answer (the transport times out).
-    public var silentAt: Set<Int>
-    /// A write command that is torn: only half its bytes are programmed, then the tag is gone.
-    public var tornWriteAt: Int?
-
-    public init(removedAfterCommands: Int? = nil, corruptedAnswerAt: Set<Int> = [], silentAt: Set<Int> = [],
-                tornWriteAt: Int? = nil) {
-        self.removedAfterCommands = removedAfterCommands
-        self.corruptedAnswerAt = corruptedAnswerAt
-        self.silentAt = silentAt
-        self.tornWriteAt = tornWriteAt
-    }
-
-    public static let none = FaultPlan()
-}
-
 /// One exchange as the virtual tag saw it.
 public struct VirtualExchange: Sendable, Equatable {
     public var command: Data
@@ -45,7 +22,10 @@ public actor VirtualTag: TagTransport {
 
     private var core: EmulatorCore
     /// Faults still to come.
-    public private(set) var faults: FaultPlan
+    public private(set) var faults: TagFaults
+    /// When true, a silent command takes the reader's whole timeout in real time (as a
+    /// dead tag does towards real software such as pcscd); otherwise only the modeled time.
+    public private(set) var waitsWhenSilent: Bool
     /// Host (operating system, reader) latency added per command to `modeledTime`.
     public private(set) var hostLatency: Duration
     /// When true, `send` also sleeps for the modeled air time and host latency (for
@@ -72,12 +52,14 @@ public actor VirtualTag: TagTransport {
     ///   - uid: display order; `nil` takes it from Type 2 pages 0–1, or `TagImage.defaultUID`.
     /// - Throws: `TagImageError.unsupportedChip` for chips without a known layout, or when
     ///   the image size does not match the chip.
-    public init(chip: TagChip, memory: Data, uid: Data? = nil, limits: LinkLimits? = nil, faults: FaultPlan = .none,
-                hostLatency: Duration = .zero, paced: Bool = false) throws {
+    ///   - faults: what goes wrong, and at which command.
+    public init(chip: TagChip, memory: Data, uid: Data? = nil, limits: LinkLimits? = nil, faults: TagFaults = .none,
+                hostLatency: Duration = .zero, paced: Bool = false, waitsWhenSilent: Bool = false) throws {
         self.chip = chip
         self.technology = chip.technology
         self.limits = limits ?? VirtualTag.defaultLimits(for: chip.technology)
         self.faults = faults
+        self.waitsWhenSilent = waitsWhenSilent
         self.hostLatency = hostLatency
         self.paced = paced
         let bytes = Array(memory)
@@ -114,11 +96,11 @@ public actor VirtualTag: TagTransport {
     /// A virtual `chip` holding `ndefMessage`, built by `TagImage.memory(for:ndefMessage:uid:layout:readOnly:)`.
     /// - Throws: `TagImageError`.
     public static func make(chip: TagChip, ndefMessage: Data, uid: Data? = nil, layout: TLVLayout = .factory,
-                            readOnly: Bool = false, limits: LinkLimits? = nil, faults: FaultPlan = .none,
-                            hostLatency: Duration = .zero, paced: Bool = false) throws -> VirtualTag {
+                            readOnly: Bool = false, limits: LinkLimits? = nil, faults: TagFaults = .none,
+                            hostLatency: Duration = .zero, paced: Bool = false, waitsWhenSilent: Bool = false) throws -> VirtualTag {
         let memory = try TagImage.memory(for: chip, ndefMessage: ndefMessage, uid: uid, layout: layout, readOnly: readOnly)
         return try VirtualTag(chip: chip, memory: memory, uid: uid, limits: limits, faults: faults, hostLatency: hostLatency,
-                              paced: paced)
+                              paced: paced, waitsWhenSilent: waitsWhenSilent)
     }
 
     /// The memory as it is now (after writes).
@@ -130,7 +112,7 @@ public actor VirtualTag: TagTransport {
     }
 
     /// Replaces the fault plan; command numbers keep counting from the commands already received.
-    public func setFaults(_ plan: FaultPlan) { faults = plan }
+    public func setFaults(_ faults: TagFaults) { self.faults = faults }
     /// Sets the host latency added per command to `modeledTime`.
     public func setHostLatency(_ latency: Duration) { hostLatency = latency }
 
@@ -139,8 +121,7 @@ public actor VirtualTag: TagTransport {
     public func reinsert() {
         isRemoved = false
         core.powerCycle()
-        faults.removedAfterCommands = nil
-        faults.tornWriteAt = nil
+        faults = faults.afterReinsertion
     }
 
     /// Zeroes the command counter, air time and exchange log.
@@ -168,18 +149,19 @@ public actor VirtualTag: TagTransport {
         }
         commandCount += 1
         let number = commandCount
-        if isRemoved || (faults.removedAfterCommands.map { number > $0 } ?? false) {
+        if isRemoved || faults.removes(number) {
             isRemoved = true
             exchanges.append(VirtualExchange(command: command, answer: nil, airTimeMicroseconds: 0))
             throw TransportError.tagRemoved
         }
-        if faults.silentAt.contains(number) {
+        if faults.silences(number) {
             let time = AirTime.unanswered(technology: technology, commandBytes: bytes.count, wait: timeout.microseconds)
             record(command, nil, time)
+            if waitsWhenSilent && !paced { try await Task.sleep(for: timeout) }
             try await pace(time)
             throw TransportError.timeout
         }
-        let torn = faults.tornWriteAt == number && EmulatorCore.isWrite(bytes, technology: technology)
+        let torn = faults.tears(number) && EmulatorCore.isWrite(bytes, technology: technology)
         // SECTOR_SELECT packet 2: a reader takes ≈ 1 ms of silence as the passive ACK.
         let passiveACK = core.sectorState.awaitingNumber
         let answer = core.respond(bytes, torn: torn)
@@ -199,11 +181,9 @@ public actor VirtualTag: TagTransport {
             record(command, nil, time)
             throw TransportError.linkFailure("a \(reply.count)-byte answer exceeds the link's \(limits.maxResponseBytes) bytes")
         }
-        if faults.corruptedAnswerAt.contains(number) {
+        if faults.alters(number) {
             record(command, nil, time)
-            if reply.count <= 1 { throw TransportError.linkFailure("garbled answer") }
-            reply = Array(reply.prefix(reply.count / 2))
-            reply[0] ^= 0x5A
+            reply = try faults.received(reply, at: number)
         } else {
             record(command, Data(reply), time)
         }

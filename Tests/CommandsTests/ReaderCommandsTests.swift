@@ -86,8 +86,9 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
     }
 
     @Test func removedMidReadIsExit74SayingHowFar() async throws {
-        let made = try VirtualTags.make(.logger(.dtn1), chip: .st25dv64k, readTime: Date(), console: .capturing())
-        let emulator = ContactlessReaderEmulator(tag: FaultInjectingTag(made.tag, faults: TagFaults(removedAfter: 4)))
+        let made = try VirtualTags.make(.logger(.dtn1), chip: .st25dv64k, readTime: Date(), faults: TagFaults([.removedAfter(4)]),
+                                        console: .capturing())
+        let emulator = ContactlessReaderEmulator(tag: made.tag)
         let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
                                                        atr: emulator.atr.bytes)
         let dump = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-\(UUID().uuidString).nfc").path

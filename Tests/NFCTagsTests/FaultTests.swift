@@ -24,7 +24,7 @@ import Testing
         let message = try fullMessage(chip)
         let (clean, data, _) = try await cleanRun(chip)
         let cut = data - 1
-        let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(removedAfterCommands: cut))
+        let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: TagFaults([.removedAfter(cut)]))
         var partial: PartialRead?
         do {
             let result = try await TagReader.read(from: tag)
@@ -51,7 +51,7 @@ import Testing
 
     @Test(arguments: TagChip.emulated)
     func removedRightAwayReportsNothingRead(chip: TagChip) async throws {
-        let tag = try VirtualTag.make(chip: chip, ndefMessage: try fullMessage(chip), faults: FaultPlan(removedAfterCommands: 0))
+        let tag = try VirtualTag.make(chip: chip, ndefMessage: try fullMessage(chip), faults: TagFaults([.removedAfter(0)]))
         await #expect(throws: TagReadError.self) { try await TagReader.read(from: tag) }
     }
 
@@ -61,7 +61,7 @@ import Testing
         let (clean, data, _) = try await cleanRun(chip)
         let positions = data <= 8 ? Array(1...data) : [1, 2, 3, data / 2, data - 1, data]
         for number in positions {
-            let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(corruptedAnswerAt: [number]))
+            let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: TagFaults([.truncatedAnswer(at: number)]))
             let result = try await TagReader.read(from: tag)
             #expect(result.ndefMessageBytes == message, "corrupted answer at command \(number)")
             #expect(result.chip == chip)
@@ -76,7 +76,7 @@ import Testing
         var middle = clean / 2 + 1
         // A lost SECTOR_SELECT packet 2 cannot be told from its passive ACK (see NT3H2211Tests).
         if log[middle - 1].command.count == 4 && log[middle - 2].command == Data([0xC2, 0xFF]) { middle -= 1 }
-        let once = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(silentAt: [middle]))
+        let once = try VirtualTag.make(chip: chip, ndefMessage: message, faults: TagFaults([.silent(from: middle, count: 1)]))
         let result = try await TagReader.read(from: once)
         #expect(result.ndefMessageBytes == message)
         #expect(await once.commandCount == clean + 1)
@@ -84,7 +84,7 @@ import Testing
         #expect(await once.airTimeMicroseconds > 100_000)
 
         let dead = try VirtualTag.make(chip: chip, ndefMessage: message,
-                                       faults: FaultPlan(silentAt: [data, data + 1, data + 2]))
+                                       faults: TagFaults([.silent(from: data, count: 3)]))
         do {
             _ = try await TagReader.read(from: dead)
             Issue.record("three timeouts in a row did not fail the read")
@@ -146,7 +146,7 @@ import Testing
         }.map { $0 + 1 } ?? 1
         var outcomes: Set<String> = []
         for number in firstWrite...total {
-            let tag = try VirtualTag.make(chip: chip, ndefMessage: old, faults: FaultPlan(tornWriteAt: number))
+            let tag = try VirtualTag.make(chip: chip, ndefMessage: old, faults: TagFaults([.tornWrite(at: number)]))
             do {
                 try await Type2Or5.write(new, to: tag)
                 Issue.record("a torn write at command \(number) reported success")
@@ -187,7 +187,7 @@ enum Type2Or5 {
 
 extension FaultTests {
     @Test func resumeDataOfAnotherTagIsNotUsed() async throws {
-        let first = try VirtualTag.make(chip: .ntag216, ndefMessage: try fullMessage(.ntag216), faults: FaultPlan(removedAfterCommands: 4))
+        let first = try VirtualTag.make(chip: .ntag216, ndefMessage: try fullMessage(.ntag216), faults: TagFaults([.removedAfter(4)]))
         var partial: PartialRead?
         do { _ = try await TagReader.read(from: first) } catch TagReadError.tagRemoved(let stop) { partial = stop.partial }
         let resume = try #require(partial)
@@ -217,5 +217,51 @@ extension Type2Tests {
         #expect(empty.tlvs.map(\.kind) == [.memoryControl, .ndef, .terminator])
         // The old message's bytes after the terminator are reported.
         #expect(empty.anomalies.contains { $0.message.contains("after the Terminator TLV") })
+    }
+}
+
+@Suite struct FaultModelTests {
+    @Test func parsesEveryNamedFaultAndTheOlderSpellings() throws {
+        let faults = try TagFaults(parsing: ["removed-after=5,truncated-answer=2", "flipped-bit=3", "silent=9", "silent=4x2",
+                                             "torn-write=7", "corrupt-at=6", "silent-at=11", "removed-after=0"])
+        #expect(faults.faults == [.removedAfter(5), .truncatedAnswer(at: 2), .flippedBit(at: 3), .silent(from: 9, count: nil),
+                                  .silent(from: 4, count: 2), .tornWrite(at: 7), .flippedBit(at: 6), .silent(from: 11, count: nil),
+                                  .removedAfter(0)])
+        #expect(faults.description == "removed-after=5,truncated-answer=2,flipped-bit=3,silent=9,silent=4x2,torn-write=7,flipped-bit=6,silent=11,removed-after=0")
+        #expect(try TagFaults(parsing: [faults.description]) == faults)
+        for bad in ["vanish=3", "corrupt-at=0", "silent-at=0", "silent=3x0", "silent-at=3x2", "torn-write=2x2", "flipped-bit=",
+                    "removed-after=-1", "truncated-answer", "silent=1x2x3"] {
+            #expect(throws: TagFaults.ParseError.self, "\(bad)") { try TagFaults(parsing: [bad]) }
+        }
+        let error = TagFaults.ParseError(specification: "vanish=3")
+        #expect(error.description.contains("torn-write=N"))
+    }
+
+    @Test func silentCoversItsCommandsOnly() {
+        let faults = TagFaults([.silent(from: 4, count: 2), .silent(from: 10, count: nil)])
+        #expect((1...12).filter(faults.silences) == [4, 5, 10, 11, 12])
+        #expect(!faults.removes(100))
+        #expect(TagFaults([.removedAfter(3)]).removes(4))
+        #expect(!TagFaults([.removedAfter(3)]).removes(3))
+    }
+
+    @Test func reinsertionForgetsRemovalAndTornWriteOnly() {
+        let faults = TagFaults([.removedAfter(2), .tornWrite(at: 5), .flippedBit(at: 9), .silent(from: 12, count: 1)])
+        #expect(faults.afterReinsertion == TagFaults([.flippedBit(at: 9), .silent(from: 12, count: 1)]))
+    }
+
+    @Test func aFlippedBitAnswerIsWholeButWrongAndTheReadStillSucceeds() async throws {
+        let message = try fullMessage(.ntag216)
+        let tag = try VirtualTag.make(chip: .ntag216, ndefMessage: message, faults: TagFaults([.flippedBit(at: 1)]))
+        let first = try await tag.send(Data([0x30, 0x04]), timeout: .seconds(1))
+        let clean = try await tag.send(Data([0x30, 0x04]), timeout: .seconds(1))
+        #expect(first.count == clean.count)
+        #expect(zip(first, clean).map { ($0 ^ $1).nonzeroBitCount }.reduce(0, +) == 1)
+    }
+
+    @Test func aTruncatedOneByteAnswerFailsTheLink() async throws {
+        let tag = try VirtualTag.make(chip: .ntag213, ndefMessage: Data([0xD0, 0x00, 0x00]),
+                                      faults: TagFaults([.truncatedAnswer(at: 1)]))
+        await #expect(throws: TransportError.self) { _ = try await tag.send(Data([0xA2, 0x10, 0, 0, 0, 0]), timeout: .seconds(1)) }
     }
 }

@@ -233,7 +233,7 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
     func removedDuringOrAfterSectorSelect(after commands: Int) async throws {
         // Command 7 is packet 1, 8 packet 2, 9 the first FAST_READ in sector 1.
         let message = try fullMessage(chip)
-        let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(removedAfterCommands: commands))
+        let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: TagFaults([.removedAfter(commands)]))
         var partial: PartialRead?
         do {
             let result = try await TagReader.read(from: tag)
@@ -260,7 +260,7 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         // Packet 2 never reaches the tag: the reader takes the silence as success, the chip
         // NAKs the next FAST_READ as a bad packet 2, and the read selects again.
         let message = try fullMessage(chip)
-        let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: FaultPlan(silentAt: [8]))
+        let tag = try VirtualTag.make(chip: chip, ndefMessage: message, faults: TagFaults([.silent(from: 8, count: 1)]))
         let result = try await TagReader.read(from: tag)
         #expect(result.ndefMessageBytes == message)
     }

@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func tagWithoutGetVersionIsReadAsGenericType2() async throws {
-        let tag = try VirtualTag.make(chip: .ntag213, ndefMessage: helloMessage, faults: FaultPlan(silentAt: [1, 2, 3]))
+        let tag = try VirtualTag.make(chip: .ntag213, ndefMessage: helloMessage, faults: TagFaults([.silent(from: 1, count: 3)]))
         let result = try await TagReader.read(from: tag)
         #expect(result.chip == .genericType2)
         #expect(result.ndefMessageBytes == helloMessage)

@@ -86,11 +86,7 @@ import Testing
         #expect(PCSCError.serviceNotRunning.description.contains("pcscd"))
     }
 
-    @Test func parsesFaultsAndEndpoints() throws {
-        let faults = try TagFaults(parsing: ["removed-after=5,corrupt-at=2", "silent-at=9"])
-        #expect(faults == TagFaults(removedAfter: 5, corruptAt: 2, silentAt: 9))
-        #expect(throws: TagFaults.ParseError.self) { try TagFaults(parsing: ["vanish=3"]) }
-        #expect(throws: TagFaults.ParseError.self) { try TagFaults(parsing: ["corrupt-at=0"]) }
+    @Test func parsesEndpoints() throws {
         #expect(VPCDEndpoint("127.0.0.1:35964") == VPCDEndpoint(host: "127.0.0.1", port: 35964))
         #expect(VPCDEndpoint("35963") == .standard)
         #expect(VPCDEndpoint("[::1]:35963")?.host == "::1")

@@ -112,9 +112,13 @@ private func transport(_ tag: any TagTransport, reader: String, tweak: (@Sendabl
         }
     }
 
+    /// An NTAG213 holding one empty record, with `faults`.
+    private func faultyTag(_ faults: TagFault...) throws -> VirtualTag {
+        try VirtualTag.make(chip: .ntag213, ndefMessage: Data([0xD0, 0x00, 0x00]), faults: TagFaults(faults))
+    }
+
     @Test func removedTagBecomesTagRemoved() async throws {
-        let tag = FaultInjectingTag(FakeType2Tag(), faults: TagFaults(removedAfter: 2))
-        let link = try await transport(tag, reader: "Virtual PCD 00 00")
+        let link = try await transport(try faultyTag(.removedAfter(2)), reader: "Virtual PCD 00 00")
         _ = try await link.send(Data([0x30, 0x00]), timeout: .seconds(1))
         _ = try await link.send(Data([0x30, 0x04]), timeout: .seconds(1))
         await #expect(throws: TransportError.tagRemoved) { _ = try await link.send(Data([0x30, 0x08]), timeout: .seconds(1)) }
@@ -122,21 +126,33 @@ private func transport(_ tag: any TagTransport, reader: String, tweak: (@Sendabl
 
     @Test func silentTagBecomesTimeoutOnEveryPath() async throws {
         for reader in ["Virtual PCD 00 00", "ACS ACR122U PICC Interface 00 00"] {
-            let tag = FaultInjectingTag(FakeType2Tag(), faults: TagFaults(silentAt: 2))
-            let link = try await transport(tag, reader: reader)
+            let link = try await transport(try faultyTag(.silent(from: 2, count: nil)), reader: reader)
             _ = try await link.send(Data([0x30, 0x00]), timeout: .seconds(1))
             await #expect(throws: TransportError.timeout) { _ = try await link.send(Data([0x30, 0x04]), timeout: .seconds(1)) }
+            await #expect(throws: TransportError.timeout) { _ = try await link.send(Data([0x30, 0x08]), timeout: .seconds(1)) }
         }
     }
 
-    @Test func corruptAnswerDiffersInOneBit() async throws {
-        let plain = FakeType2Tag()
-        let tag = FaultInjectingTag(plain, faults: TagFaults(corruptAt: 1))
+    @Test func flippedBitAnswerDiffersInOneBit() async throws {
+        let tag = try faultyTag(.flippedBit(at: 1))
         let link = try await transport(tag, reader: "Virtual PCD 00 00")
         let answer = [UInt8](try await link.send(Data([0x30, 0x00]), timeout: .seconds(1)))
-        let expected = Array(plain.bytes[0..<16])
+        let expected = Array(await tag.memory.prefix(16))
+        #expect(answer.count == 16)
         let differences = zip(answer, expected).map { ($0 ^ $1).nonzeroBitCount }.reduce(0, +)
         #expect(differences == 1)
+        // Only that command: the next answer is the tag's own.
+        #expect([UInt8](try await link.send(Data([0x30, 0x00]), timeout: .seconds(1))) == expected)
+    }
+
+    @Test func truncatedAnswerReachesTheReaderShort() async throws {
+        let tag = try faultyTag(.truncatedAnswer(at: 1))
+        let link = try await transport(tag, reader: "Virtual PCD 00 00")
+        let answer = [UInt8](try await link.send(Data([0x30, 0x00]), timeout: .seconds(1)))
+        let expected = Array(await tag.memory.prefix(16))
+        #expect(answer.count == 8)
+        #expect(answer.first != expected.first)
+        #expect(answer.dropFirst() == expected[1..<8])
     }
 
     @Test func linkLimitsAreEnforcedBeforeSending() async throws {

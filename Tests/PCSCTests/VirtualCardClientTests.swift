@@ -102,7 +102,7 @@ private func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async ->
     @Test func removedTagClosesTheConnection() async throws {
         let vpcd = try FakeVPCD()
         defer { vpcd.closeAll() }
-        let tag = FaultInjectingTag(FakeType2Tag(), faults: TagFaults(removedAfter: 1))
+        let tag = try VirtualTag.make(chip: .ntag213, ndefMessage: Data([0xD0, 0x00, 0x00]), faults: TagFaults([.removedAfter(1)]))
         let client = VirtualCardClient(emulator: ContactlessReaderEmulator(tag: tag),
                                        endpoint: VPCDEndpoint(host: "127.0.0.1", port: vpcd.port))
         async let outcome = client.run()
