@@ -113,6 +113,14 @@ public enum Assessor {
 
     // MARK: Excursions
 
+    /// The excursions of `log` beyond `band`, as `assess` finds them (for a chart drawn
+    /// without a profile): maximal runs of consecutive valid samples on one side, each
+    /// lasting its samples' intervals.
+    /// - Parameter timeZone: only matters for per-day figures, which this does not return.
+    public static func excursions(in log: TemperatureLog, band: Band, timeZone: TimeZone = .gmt) -> [Excursion] {
+        findExcursions(Timeline(log: log, timeZone: timeZone), band: band)
+    }
+
     static func findExcursions(_ timeline: Timeline, band: Band) -> [Excursion] {
         var excursions: [Excursion] = []
         var current: Excursion?

@@ -159,7 +159,8 @@ public enum ReportArtifacts {
         guard console.outputIsTerminal else { return }
         let columns = max(24, console.terminalColumns ?? 80)
         let text = TerminalChart.render(series: ChartSeries(log: log), lower: assessment.band.low?.limit,
-                                        upper: assessment.band.high?.limit, width: columns,
+                                        upper: assessment.band.high?.limit,
+                                        excursions: assessment.excursions.map(ChartExcursion.init), width: columns,
                                         rows: columns >= 100 ? 14 : 10, timeZone: assessment.timeZone, color: true)
         console.write(Data(text.utf8))
     }

@@ -20,7 +20,7 @@ extension ReportContent {
                                     meanKineticTemperature: s.meanKineticTemperature,
                                     timeAbove: s.secondsAbove, timeBelow: s.secondsBelow)
         let excursions = assessment.excursions.map {
-            Excursion(start: $0.start, end: $0.end, peak: $0.peak, direction: $0.direction == .high ? .above : .below)
+            Excursion(start: $0.start, end: $0.end, peak: $0.peak, direction: $0.direction)
         }
         let reasons = language == .english
             ? assessment.reasons

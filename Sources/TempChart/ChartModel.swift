@@ -1,9 +1,10 @@
+import ColdChain
 import Foundation
 
-/// A time span beyond a limit, to mark on the time axis.
+/// A time span beyond a limit, to mark on the time axis. Excursions are found by ColdChain
+/// (`Assessment.excursions`, or `Assessor.excursions(in:band:)` without a profile); the
+/// chart only draws them.
 public struct ChartExcursion: Sendable, Equatable {
-    public enum Direction: String, Sendable, Equatable { case above, below }
-
     public var start: Date
     public var end: Date
     public var direction: Direction
@@ -14,34 +15,9 @@ public struct ChartExcursion: Sendable, Equatable {
         self.direction = direction
     }
 
-    /// Excursions by the sample rule of ColdTap: k consecutive valid samples beyond a limit
-    /// make one excursion from the first one's time to the last one's time plus one interval.
-    /// Invalid samples end a run. Used by the chart benchmark and tests, where no assessment is
-/// at hand.
-    public static func detect(in series: ChartSeries, lower: Double?, upper: Double?) -> [ChartExcursion] {
-        var result: [ChartExcursion] = []
-        var runStart: Int? = nil
-        var runDirection: Direction = .above
-        func close(_ last: Int) {
-            guard let first = runStart else { return }
-            result.append(ChartExcursion(start: Date(timeIntervalSince1970: series.times[first]),
-                                         end: Date(timeIntervalSince1970: series.times[last] + series.interval),
-                                         direction: runDirection))
-            runStart = nil
-        }
-        for index in 0..<min(series.times.count, series.values.count) {
-            let v = series.values[index]
-            let direction: Direction?
-            if !v.isFinite { direction = nil } else if let upper, v > upper { direction = .above } else if let lower, v < lower { direction = .below } else { direction = nil }
-            if let direction {
-                if runStart != nil, direction != runDirection { close(index - 1) }
-                if runStart == nil { runStart = index; runDirection = direction }
-            } else if runStart != nil {
-                close(index - 1)
-            }
-        }
-        if runStart != nil { close(min(series.times.count, series.values.count) - 1) }
-        return result
+    /// The span of one of ColdChain's excursions.
+    public init(_ excursion: Excursion) {
+        self.init(start: excursion.start, end: excursion.end, direction: excursion.direction)
     }
 }
 

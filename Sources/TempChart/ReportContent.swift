@@ -1,3 +1,4 @@
+import ColdChain
 import Foundation
 import LoggerFormats
 
@@ -61,9 +62,9 @@ public struct ReportContent: Sendable {
         public var end: Date
         /// Most extreme temperature reached, °C.
         public var peak: Double
-        public var direction: ChartExcursion.Direction
+        public var direction: Direction
 
-        public init(start: Date, end: Date, peak: Double, direction: ChartExcursion.Direction) {
+        public init(start: Date, end: Date, peak: Double, direction: Direction) {
             self.start = start
             self.end = end
             self.peak = peak

@@ -1,3 +1,4 @@
+import ColdChain
 import Foundation
 
 /// The one-page audit report: header, verdict banner with reasons, logger and statistics
@@ -103,7 +104,7 @@ public struct ReportPage: Sendable {
         let f = formatter
         return content.excursions.enumerated().map { index, e in
             ["\(index + 1)", f.dateTime(e.start), f.dateTime(e.end), f.duration(e.end.timeIntervalSince(e.start)),
-             f.temperature(e.peak), e.direction == .above ? strings.above : strings.below]
+             f.temperature(e.peak), e.direction == .high ? strings.above : strings.below]
         }
     }
 

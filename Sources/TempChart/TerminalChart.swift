@@ -1,15 +1,18 @@
+import ColdChain
 import Foundation
 
 /// The temperature curve as braille characters for a terminal: 2 × 4 dots per character
-/// cell, limit lines dotted, beyond-limit cells red when colour is on.
+/// cell, limit lines dotted, the curve red during ColdChain's excursions when colour is on.
 public enum TerminalChart {
     /// Renders the chart in exactly `width` columns or fewer (at least 24 are used).
     /// - Parameters:
     ///   - rows: text rows of the plot area (the axis and labels add two more lines).
-    ///   - color: ANSI colours (red beyond the limits, yellow limit lines).
+    ///   - excursions: the spans ColdChain found beyond the limits (`Assessment.excursions`);
+    ///     the curve is red where it lies within one, on its side of the limit line.
+    ///   - color: ANSI colours (red excursions, yellow limit lines).
     /// - Returns: lines joined by "\n", ending with a newline.
-    public static func render(series: ChartSeries, lower: Double?, upper: Double?, width: Int, rows: Int = 12,
-                              timeZone: TimeZone, color: Bool) -> String {
+    public static func render(series: ChartSeries, lower: Double?, upper: Double?, excursions: [ChartExcursion] = [],
+                              width: Int, rows: Int = 12, timeZone: TimeZone, color: Bool) -> String {
         let rows = max(3, rows)
         let count = min(series.times.count, series.values.count)
         var low = Double.infinity, high = -Double.infinity
@@ -57,8 +60,21 @@ public enum TerminalChart {
         let maxStep = series.interval > 0 ? series.interval * 1.5 : Double.infinity
         let upperRow = upper.map(dotRow) ?? -1
         let lowerRow = lower.map(dotRow) ?? dotRows
+        // Dot columns whose time lies within an excursion, per side.
+        var highColumns = [Bool](repeating: false, count: dotColumns)
+        var lowColumns = [Bool](repeating: false, count: dotColumns)
+        for excursion in excursions {
+            let first = ((excursion.start.timeIntervalSince1970 - t0) / span * Double(dotColumns - 1)).rounded(.up)
+            let last = ((excursion.end.timeIntervalSince1970 - t0) / span * Double(dotColumns - 1)).rounded(.down)
+            guard first <= last, last >= 0, first <= Double(dotColumns - 1) else { continue }
+            for column in Int(max(0, first))...Int(min(Double(dotColumns - 1), last)) {
+                if excursion.direction == .high { highColumns[column] = true } else { lowColumns[column] = true }
+            }
+        }
         func vertical(_ x: Int, _ from: Int, _ to: Int) {
-            for y in min(from, to)...max(from, to) { set(x, y, curve: true, beyond: y < upperRow || y > lowerRow) }
+            for y in min(from, to)...max(from, to) {
+                set(x, y, curve: true, beyond: (highColumns[x] && y <= upperRow) || (lowColumns[x] && y >= lowerRow))
+            }
         }
         var previous: (x: Int, row: Int, time: Double)? = nil
         for index in 0..<count {

@@ -1,4 +1,5 @@
 import CairoCanvas
+import ColdChain
 import ColdTapCommands
 import Foundation
 import LoggerFormats
@@ -33,8 +34,8 @@ let chartBenchFrame = ChartRect(x: 0, y: 0, width: 1200, height: 600)
 
 func chartBenchSpec(_ log: TemperatureLog) -> ChartSpec {
     let series = ChartSeries(log: log)
-    return ChartSpec(series: series, lowerLimit: 2, upperLimit: 8,
-                     excursions: ChartExcursion.detect(in: series, lower: 2, upper: 8), timeZone: chartBenchZone,
+    let excursions = Assessor.excursions(in: log, band: Band(min: 2, max: 8)).map(ChartExcursion.init)
+    return ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, excursions: excursions, timeZone: chartBenchZone,
                      frame: chartBenchFrame, title: "Benchmark")
 }
 

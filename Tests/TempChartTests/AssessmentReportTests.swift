@@ -29,7 +29,7 @@ import Testing
             "共 1 次超出 2–8 °C 的偏离，合计 10小时 30分钟。",
         ])
         #expect(content.excursions == [ReportContent.Excursion(start: start, end: start.addingTimeInterval(21 * 1800),
-                                                               peak: 9, direction: .above)])
+                                                               peak: 9, direction: .high)])
         #expect(content.statistics.timeAbove == 21 * 1800)
         // English keeps the assessment's own sentences.
         #expect(ReportContent(log: log, assessment: assessment, language: .english).reasons == assessment.reasons)

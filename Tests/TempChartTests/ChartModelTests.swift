@@ -235,10 +235,11 @@ private func calendar(_ zone: TimeZone) -> Calendar {
         #expect(model.rules.first?.label == "上限 8.0 °C")
     }
 
-    @Test func excursionsAreMarkedOnTheTimeAxis() {
-        let excursions = ChartExcursion.detect(in: series, lower: 2, upper: 8)
+    @Test func coldChainsExcursionsAreMarkedOnTheTimeAxis() {
+        // The same values as `series`: 9.5 °C beyond 8 for one 10-minute sample.
+        let excursions = ChartFixtures.excursions(ChartFixtures.log([4, 9.5, 3, 6])).map(ChartExcursion.init)
         #expect(excursions == [ChartExcursion(start: Date(timeIntervalSince1970: 1_772_409_600 + 600),
-                                              end: Date(timeIntervalSince1970: 1_772_409_600 + 1200), direction: .above)])
+                                              end: Date(timeIntervalSince1970: 1_772_409_600 + 1200), direction: .high)])
         let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, excursions: excursions, timeZone: .gmt,
                                          frame: ChartRect(x: 0, y: 0, width: 1000, height: 500)))
         #expect(model.excursions.first?.x0 == model.xScale.position(1_772_409_600 + 600))

@@ -1,3 +1,4 @@
+import ColdChain
 import Foundation
 import LoggerFormats
 @testable import TempChart
@@ -34,6 +35,33 @@ enum ChartFixtures {
                               samples: samples, interval: 600, timeBase: .loggerHeader,
                               integrity: .init(status: .verified, detail: "CRC-16"),
                               readTime: start.addingTimeInterval(Double(count) * 600 + 120))
+    }
+
+    /// ColdChain's excursions of `log` beyond 2–8 °C, as a chart is given them.
+    static func excursions(_ log: TemperatureLog) -> [ColdChain.Excursion] {
+        Assessor.excursions(in: log, band: Band(min: 2, max: 8))
+    }
+
+    /// A log of `values` (°C; non-finite = missing) every `interval` seconds from `start`.
+    static func log(_ values: [Double], interval: Double = 600, start: Date = start) -> TemperatureLog {
+        let samples = values.enumerated().map { index, value in
+            TemperatureLog.Sample(time: start.addingTimeInterval(Double(index) * interval),
+                                  temperature: value.isFinite ? value : nil, flags: value.isFinite ? [] : [.missing])
+        }
+        return TemperatureLog(format: "generic16", samples: samples, interval: interval, timeBase: .loggerHeader,
+                              integrity: .init(status: .unverified, detail: "test"),
+                              readTime: start.addingTimeInterval(Double(values.count) * interval))
+    }
+
+    /// The log a series was drawn from (non-finite values = missing), for ColdChain to judge.
+    static func log(_ series: ChartSeries) -> TemperatureLog {
+        let samples = zip(series.times, series.values).map { time, value in
+            TemperatureLog.Sample(time: Date(timeIntervalSince1970: time), temperature: value.isFinite ? value : nil,
+                                  flags: value.isFinite ? [] : [.missing])
+        }
+        return TemperatureLog(format: "generic16", samples: samples, interval: series.interval, timeBase: .loggerHeader,
+                              integrity: .init(status: .unverified, detail: "test"),
+                              readTime: Date(timeIntervalSince1970: (series.times.last ?? 0) + series.interval))
     }
 
     /// A random walk of `count` samples at `interval` seconds (deterministic).

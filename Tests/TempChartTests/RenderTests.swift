@@ -71,9 +71,10 @@ private func curvePixels(_ model: ChartModel, width: Int, height: Int, scale: Do
 
 @Suite struct OutputTests {
     func fridgeModel(width: Double = 1200, height: Double = 600, series: ChartSeries? = nil) -> ChartModel {
-        let series = series ?? ChartSeries(log: ChartFixtures.fridgeLog())
+        let log = series.map(ChartFixtures.log) ?? ChartFixtures.fridgeLog()
+        let series = series ?? ChartSeries(log: log)
         return ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8,
-                                    excursions: ChartExcursion.detect(in: series, lower: 2, upper: 8),
+                                    excursions: ChartFixtures.excursions(log).map(ChartExcursion.init),
                                     timeZone: ChartFixtures.shanghai, frame: ChartRect(x: 0, y: 0, width: width, height: height),
                                     title: "Fridge <A&B>"))
     }

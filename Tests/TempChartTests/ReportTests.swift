@@ -6,9 +6,8 @@ import Testing
 enum ReportFixtures {
     static func content() -> ReportContent {
         let log = ChartFixtures.fridgeLog()
-        let series = ChartSeries(log: log)
-        let excursions = ChartExcursion.detect(in: series, lower: 2, upper: 8).map { e in
-            ReportContent.Excursion(start: e.start, end: e.end, peak: 10.1, direction: e.direction)
+        let excursions = ChartFixtures.excursions(log).map { e in
+            ReportContent.Excursion(start: e.start, end: e.end, peak: e.peak, direction: e.direction)
         }
         return ReportContent(log: log, profile: "vaccine-fridge (2–8 °C)", lowerLimit: 2, upperLimit: 8, verdict: .alarm,
                              reasons: ["Above 8 °C for 2 h 50 min continuously (limit 10 h); peak 10.1 °C on 2026-03-03 19:50.",

@@ -19,10 +19,16 @@ import Testing
         #expect(lines[lines.count - 2].hasPrefix("      03-02 08:00"))
     }
 
-    @Test func colourMarksBeyondCellsRed() {
-        let text = TerminalChart.render(series: series, lower: 2, upper: 8, width: 80, rows: 10,
+    @Test func colourMarksColdChainsExcursionsRed() {
+        let excursions = ChartFixtures.excursions(ChartFixtures.fridgeLog()).map(ChartExcursion.init)
+        #expect(!excursions.isEmpty)
+        let text = TerminalChart.render(series: series, lower: 2, upper: 8, excursions: excursions, width: 80, rows: 10,
                                         timeZone: ChartFixtures.shanghai, color: true)
         #expect(text.contains("\u{1B}[31m"))
+        // Without ColdChain's excursions nothing is red, whatever the curve does.
+        let unjudged = TerminalChart.render(series: series, lower: 2, upper: 8, width: 80, rows: 10,
+                                            timeZone: ChartFixtures.shanghai, color: true)
+        #expect(!unjudged.contains("\u{1B}[31m"))
         #expect(text.contains("\u{1B}[33m"))
         // Without the escapes, every line still fits.
         let plain = text.replacingOccurrences(of: "\u{1B}[31m", with: "").replacingOccurrences(of: "\u{1B}[33m", with: "")
