@@ -4,7 +4,7 @@ import NDEF
 
 /// Built-in loggers for `coldtap emulate --logger` and `coldtap demo`: a day in a 2–8 °C
 /// pharmacy fridge, sampled every 10 minutes, with a door left open for about 50 minutes in
-/// the afternoon (up to 11.4 °C), written in each supported logger format.
+/// the afternoon (up to 11.4 °C), written by `LoggerImageFactory` in each supported format.
 enum DemoLogger: String, CaseIterable, Sendable {
     case cupltag
     case generic16
@@ -32,37 +32,16 @@ enum DemoLogger: String, CaseIterable, Sendable {
 
     /// The chip a logger of this kind is emulated on unless `--chip` says otherwise.
     var defaultChip: String {
-        switch self {
-        case .cupltag: return "nt3h2111"
-        case .generic16, .generic16Unix: return "ntag216"
-        case .dtn1: return "st25dv64k"
-        }
+        LoggerImageFactory.chipName(kind: rawValue) ?? "ntag216"
     }
 
     /// The logger's NDEF message when read at `readTime` (the newest sample a few minutes
     /// earlier).
     /// - Throws: `LoggerEncodingError` from the format's encoder.
     func message(readTime: Date) throws -> NDEFMessage {
-        let series = DemoLogger.temperatures
-        let newest = readTime.addingTimeInterval(-180)
-        let start = newest.addingTimeInterval(-Double((series.count - 1) * DemoLogger.interval))
-        switch self {
-        case .cupltag:
-            let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTDEMO01", intervalMinutes: DemoLogger.interval / 60)
-            let raw = series.map(CuplTagEncoder.rawTemperature)
-            return try encoder.message(pairs: try encoder.pairs(temperatureRaw: raw, humidityRaw: nil), minutesElapsed: 3)
-        case .generic16:
-            let payload = try Generic16Encoder.payload(temperatures: series, intervalSeconds: DemoLogger.interval)
-            return NDEFMessage(records: [Generic16Encoder.startRecord(start), Generic16Encoder.record(payload: payload)])
-        case .generic16Unix:
-            let payload = try Generic16Encoder.unixPayload(start: start, temperatures: series, intervalSeconds: DemoLogger.interval)
-            return NDEFMessage(records: [Generic16Encoder.record(payload: payload)])
-        case .dtn1:
-            let encoder = DTN1Encoder(deviceInformation: [
-                DTN1Encoder.Pair("MODEL", "DTN1"), DTN1Encoder.Pair("SN", "DEMO0001"),
-                DTN1Encoder.Pair("INTERVAL", String(DemoLogger.interval)),
-            ])
-            return try encoder.message(temperatures: series)
-        }
+        try LoggerImageFactory.message(kind: rawValue, temperatures: DemoLogger.temperatures,
+                                       interval: TimeInterval(DemoLogger.interval),
+                                       newestSampleTime: readTime.addingTimeInterval(-180), readTime: readTime,
+                                       serial: self == .cupltag ? "CTDEMO01" : "DEMO0001")
     }
 }

@@ -18,7 +18,6 @@ import Testing
     @Test(arguments: LoggerImageFactory.kinds)
     func everyKindFitsItsChip(kind: String) async throws {
         let chip = try #require(LoggerImageFactory.chipName(kind: kind).flatMap(TagChip.init(rawValue:)))
-        // ICODE SLIX2 holds 312 bytes: about 150 generic16 samples.
         let counts = ["cupltag": 200, "cupltag-rh": 200, "generic16": 200, "generic16-unix": 120, "dtn1": 4092]
         let temperatures = LoggerImageFactory.demoTemperatures(count: counts[kind] ?? 0, excursionStart: 50, excursionLength: 8)
         let message = try LoggerImageFactory.message(kind: kind, temperatures: temperatures, interval: 600,

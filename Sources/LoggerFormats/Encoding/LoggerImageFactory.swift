@@ -1,23 +1,23 @@
 import Foundation
 import NDEF
 
-/// Makes the NDEF message a real logger of each kind would carry, from plain values, for
-/// tests that need a logger image of a given content.
+/// Makes the NDEF message a real logger of each kind would carry, from plain values: the one
+/// factory of logger images, for the tests, `coldtap emulate --logger KIND` and `coldtap demo`.
 public enum LoggerImageFactory {
     /// Kinds: `cupltag` (temperature only), `cupltag-rh` (temperature + humidity),
     /// `generic16`, `generic16-unix`, `dtn1`.
     public static let kinds = ["cupltag", "cupltag-rh", "generic16", "generic16-unix", "dtn1"]
 
-    /// The chip a logger of this kind is built on, as an NFCTags `TagChip` raw value
-    /// (LoggerFormats does not import NFCTags): cuplTag → `nt3h2111` (docs/formats/cupltag.md §1),
-    /// DTN1 → `st25dv64k` (docs/formats/dtn1.md), generic16 → `ntag215`, generic16-unix → `icodeSLIX2`
-    /// (generic loggers exist on both tag types); `nil` for an unknown kind.
+    /// The chip a logger of this kind is built on unless told otherwise, as an NFCTags
+    /// `TagChip` raw value (LoggerFormats does not import NFCTags): cuplTag → `nt3h2111`
+    /// (docs/formats/cupltag.md §1), DTN1 → `st25dv64k` (docs/formats/dtn1.md), generic16 and
+    /// generic16-unix → `ntag216` (generic loggers exist on both tag types; the largest common
+    /// NTAG holds a day of 10-minute samples); `nil` for an unknown kind.
     public static func chipName(kind: String) -> String? {
         switch kind {
         case "cupltag", "cupltag-rh": return "nt3h2111"
         case "dtn1": return "st25dv64k"
-        case "generic16": return "ntag215"
-        case "generic16-unix": return "icodeSLIX2"
+        case "generic16", "generic16-unix": return "ntag216"
         default: return nil
         }
     }
@@ -66,7 +66,7 @@ public enum LoggerImageFactory {
             return NDEFMessage(records: [Generic16Encoder.record(payload: payload)])
         case "dtn1":
             let encoder = DTN1Encoder(deviceInformation: [
-                .init("MODEL", "DTN1"), .init("SERIAL", serial ?? "DTN1-000001"),
+                .init("MODEL", "DTN1"), .init("SN", serial ?? "DTN1-000001"),
                 .init("INTERVAL", String(try wholeSeconds(interval))),
             ])
             return try encoder.message(temperatures: temperatures)
