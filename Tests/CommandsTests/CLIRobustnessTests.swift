@@ -57,10 +57,10 @@ import Testing
             if kind.hasPrefix("cupltag"), let uri = message.records.first?.uriRecord?.uri {
                 seeds.append(Seed(name: "\(kind).url", bytes: Data((uri + "\n").utf8), isDump: false, headerRange: 0..<min(uri.utf8.count, 64)))
             }
-            // The chip a logger of this kind really sits on, and one chip of the other type family.
+            // The chip a logger of this kind really sits on, and one more (generic loggers exist on both tag types).
             var chips: [TagChip] = []
             if let name = LoggerImageFactory.chipName(kind: kind), let chip = TagChip(rawValue: name) { chips.append(chip) }
-            chips.append(kind.hasPrefix("generic16") ? .icodeSLIX2 : kind == "dtn1" ? .ntag216 : .st25dv64k)
+            chips.append(kind == "generic16" ? .ntag213 : kind == "generic16-unix" ? .icodeSLIX2 : kind == "dtn1" ? .ntag216 : .st25dv64k)
             for chip in chips {
                 // An 8 kB tag's Flipper file is 31 kB of text: one of them is enough; the two
                 // cuplTag variants have the same layout, so one Flipper file serves both.
