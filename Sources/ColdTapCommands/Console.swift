@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,10 +9,8 @@ import Darwin
 /// Where a command writes. The real one writes to the process's stdout/stderr; tests use
 /// a capturing one and read back what a user would have seen.
 public final class Console: @unchecked Sendable {
-    private let lock = NSLock()
     private let capture: Bool
-    private var capturedOut = Data()
-    private var capturedErr = Data()
+    private let captured = LockedValue((out: Data(), err: Data()))
     private let standardInput: Data?
     /// True when standard output is a terminal (colour, terminal charts).
     public let outputIsTerminal: Bool
@@ -50,7 +49,7 @@ public final class Console: @unchecked Sendable {
     /// Writes raw bytes to standard output.
     public func write(_ data: Data) {
         if capture {
-            lock.withLock { capturedOut.append(data) }
+            captured.withLock { $0.out.append(data) }
         } else {
             FileHandle.standardOutput.write(data)
         }
@@ -62,7 +61,7 @@ public final class Console: @unchecked Sendable {
     /// Writes raw text to standard error without a newline (progress bars).
     public func writeError(_ data: Data) {
         if capture {
-            lock.withLock { capturedErr.append(data) }
+            captured.withLock { $0.err.append(data) }
         } else {
             FileHandle.standardError.write(data)
         }
@@ -75,8 +74,8 @@ public final class Console: @unchecked Sendable {
     }
 
     /// What was written to standard output (capturing consoles only).
-    public var output: String { lock.withLock { String(decoding: capturedOut, as: UTF8.self) } }
-    public var outputData: Data { lock.withLock { capturedOut } }
+    public var output: String { String(decoding: captured.current.out, as: UTF8.self) }
+    public var outputData: Data { captured.current.out }
     /// What was written to standard error (capturing consoles only).
-    public var errorOutput: String { lock.withLock { String(decoding: capturedErr, as: UTF8.self) } }
+    public var errorOutput: String { String(decoding: captured.current.err, as: UTF8.self) }
 }

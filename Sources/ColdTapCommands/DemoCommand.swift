@@ -257,32 +257,35 @@ final class PrivatePCSCD: @unchecked Sendable {
 }
 
 /// Stops private daemons when the user interrupts the demo.
-final class StopOnSignal: @unchecked Sendable {
+final class StopOnSignal: Sendable {
     static let shared = StopOnSignal()
-    private let lock = NSLock()
-    private var stacks: [ObjectIdentifier: PrivatePCSCD] = [:]
-    private var sources: [any DispatchSourceSignal] = []
+    private struct State: @unchecked Sendable {
+        var stacks: [ObjectIdentifier: PrivatePCSCD] = [:]
+        /// Kept alive while the process runs; only touched under the lock.
+        var sources: [any DispatchSourceSignal] = []
+    }
+    private let state = LockedValue(State())
 
     func register(_ stack: PrivatePCSCD) {
-        lock.withLock {
-            stacks[ObjectIdentifier(stack)] = stack
-            guard sources.isEmpty else { return }
+        state.withLock { state in
+            state.stacks[ObjectIdentifier(stack)] = stack
+            guard state.sources.isEmpty else { return }
             for signalNumber in [SIGINT, SIGTERM] {
                 signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: DispatchQueue(label: "coldtap.signals"))
                 source.setEventHandler { [self] in
-                    let pending = lock.withLock { Array(stacks.values) }
+                    let pending = self.state.withLock { Array($0.stacks.values) }
                     pending.forEach { $0.stop() }
                     exit(130)
                 }
                 source.resume()
-                sources.append(source)
+                state.sources.append(source)
             }
         }
     }
 
     func unregister(_ stack: PrivatePCSCD) {
-        _ = lock.withLock { stacks.removeValue(forKey: ObjectIdentifier(stack)) }
+        _ = state.withLock { $0.stacks.removeValue(forKey: ObjectIdentifier(stack)) }
     }
 }
 

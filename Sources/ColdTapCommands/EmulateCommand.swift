@@ -157,6 +157,6 @@ enum VirtualTags {
     /// e.g. "a virtual ST25DV64K (UID E002…)"; Type 5 UIDs shown MSB first as people write them.
     static func describe(_ tag: VirtualTag) -> String {
         let uid = tag.uid.map { tag.technology == .iso15693 ? Data($0.reversed()) : $0 }
-        return "a virtual \(tag.chip.displayName) (UID \(uid.map { $0.upperHex } ?? "unknown"))"
+        return "a virtual \(tag.chip.displayName) (UID \(uid.map { $0.hexString() } ?? "unknown"))"
     }
 }

@@ -218,7 +218,7 @@ public enum LogInput {
                     : options.input == .tag5 ? "; if it is a Type 2 dump, give --input tag2" : ""
                 throw CommandError.data("\(name): the tag image holds no NDEF message (\(result.chip.displayName))\(other).")
             }
-            let uid = result.uid.map { $0.map { String(format: "%02X", $0) }.joined() }
+            let uid = result.uid.map { $0.hexString() }
             // A dump was taken when its file was written; the read time defaults to that.
             var log = try decode(message, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
             for anomaly in result.anomalies { log.warnings.append("tag image: \(anomaly)") }

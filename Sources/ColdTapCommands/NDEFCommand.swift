@@ -221,14 +221,7 @@ public enum NDEFCommand: Command {
 
     /// Lower-case hex; `spaced` puts a space between bytes.
     static func hex<Bytes: Sequence>(_ bytes: Bytes, spaced: Bool = false) -> String where Bytes.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            if spaced && !out.isEmpty { out.append(0x20) }
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        bytes.hexString(separator: spaced ? " " : "", uppercase: false)
     }
 
     /// The text with control characters escaped, so that a hostile tag cannot drive the terminal.

@@ -2,11 +2,11 @@ import Foundation
 import NFCTags
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let console: Console
     private let label: String
-    private let lock = NSLock()
-    private var drawn = false
+    /// True while a bar is on the line.
+    private let drawn = LockedValue(false)
 
     init(console: Console, label: String) {
         self.console = console
@@ -25,7 +25,7 @@ final class ProgressBar: @unchecked Sendable {
         } else {
             line = "\(label) \(progress.bytesRead) bytes"
         }
-        lock.withLock {
+        drawn.withLock { drawn in
             drawn = true
             console.writeError(Data(("\r\u{1B}[K" + line).utf8))
         }
@@ -33,7 +33,7 @@ final class ProgressBar: @unchecked Sendable {
 
     /// Clears the bar so that the next message starts on a clean line.
     func finish() {
-        lock.withLock {
+        drawn.withLock { drawn in
             guard drawn else { return }
             drawn = false
             console.writeError(Data("\r\u{1B}[K".utf8))

@@ -63,7 +63,7 @@ public enum ReadCommand: Command {
     /// Report files are named after the tag and the read time, so that `--watch` keeps one set per tag.
     private static func fileStem(_ outcome: LoggerReadOutcome) -> String {
         let time = outcome.readTime.isoUTC.replacingOccurrences(of: ":", with: "")
-        return "coldtap-" + (outcome.result.uid.map { $0.upperHex + "-" } ?? "") + time
+        return "coldtap-" + (outcome.result.uid.map { $0.hexString() + "-" } ?? "") + time
     }
 
     /// `dump.nfc` → `dump-3.nfc`.
@@ -116,7 +116,7 @@ enum LoggerRead {
             throw CommandError.data("the NDEF message on the \(result.chip.displayName) is malformed: \(detail).")
         }
         var log = try LogInput.decode(message, options: options, readTime: readTime, readTimeSource: .tagRead,
-                                      tagUID: result.uid.map { $0.upperHex })
+                                      tagUID: result.uid.map { $0.hexString() })
         // Worded as `coldtap decode` words them for a dump, so both give the same log.
         for anomaly in result.anomalies { log.warnings.append("tag image: \(anomaly)") }
         return LoggerReadOutcome(result: result, log: log, readTime: readTime)

@@ -49,7 +49,7 @@ enum ReaderSupport {
             var message = "no tag was presented to \(names.joined(separator: " or "))\(seconds); hold the tag flat on the reader and try again"
             let others = (try? context.status(of: names))?.filter { $0.cardPresent } ?? []
             if let other = others.first {
-                message += "; the card on \(other.name) is not an NFC Forum Type 2 or Type 5 tag (ATR \(other.atr.upperHex))"
+                message += "; the card on \(other.name) is not an NFC Forum Type 2 or Type 5 tag (ATR \(other.atr.hexString()))"
             }
             let blind = names.map(ReaderProfile.init(readerName:)).filter { !$0.readsISO15693 }
             if let profile = blind.first {
@@ -94,9 +94,4 @@ enum ReaderSupport {
             return CommandError(.failure, error.description + ".")
         }
     }
-}
-
-extension Data {
-    /// Upper-case hex, no separators.
-    var upperHex: String { map { String(format: "%02X", $0) }.joined() }
 }

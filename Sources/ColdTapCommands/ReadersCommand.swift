@@ -41,11 +41,11 @@ public enum ReadersCommand: Command {
                 tag = [
                     ("technology", .optional(atr?.technology?.rawValue)),
                     ("chip", .optional(atr.map { $0.family.description })),
-                    ("uid", .optional(uid?.upperHex)),
-                    ("atr", .string(state.atr.upperHex)),
+                    ("uid", .optional(uid?.hexString())),
+                    ("atr", .string(state.atr.hexString())),
                 ]
                 let what = atr.map { "\($0.family) (\($0.technology?.rawValue ?? "not a memory tag"))" } ?? "a card that is not an NFC memory tag"
-                line += ": tag present — \(what)" + (uid.map { ", UID \($0.upperHex)" } ?? "")
+                line += ": tag present — \(what)" + (uid.map { ", UID \($0.hexString())" } ?? "")
             } else {
                 line += ": no tag"
             }

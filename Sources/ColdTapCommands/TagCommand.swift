@@ -86,7 +86,7 @@ extension TagCommand {
 /// Text and JSON views of a dump read.
 enum TagDumpReport {
     static func hex(_ bytes: Data?, separator: String = " ") -> String {
-        (bytes ?? Data()).map { String(format: "%02X", $0) }.joined(separator: separator)
+        (bytes ?? Data()).hexString(separator: separator)
     }
 
     static func formatName(_ dump: MemoryDump) -> String {

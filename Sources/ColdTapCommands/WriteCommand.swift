@@ -78,6 +78,6 @@ public enum WriteCommand: Command {
             throw CommandError(.failure,
                 "the tag holds \(result.ndefMessageBytes?.count ?? 0) bytes that differ from the \(message.count) bytes written; write again.")
         }
-        return result.chip.displayName + (result.uid.map { " (UID \($0.upperHex))" } ?? "")
+        return result.chip.displayName + (result.uid.map { " (UID \($0.hexString()))" } ?? "")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 
 /// What the caller knows about a raw dump's technology.
 public enum DumpHint: Sendable, Equatable {
@@ -378,7 +379,7 @@ public struct MemoryDump: Sendable, Equatable {
     // MARK: Writing
 
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { String(format: "%02X", $0) }.joined(separator: " ")
+        bytes.hexString(separator: " ")
     }
 
     /// The image as a Flipper Zero `.nfc` file (Version 4): `Page N:` lines for Type 2,
@@ -402,15 +403,15 @@ public struct MemoryDump: Sendable, Equatable {
         case .iso15693:
             lines.append("Device type: ISO15693-3")
             lines.append("UID: " + MemoryDump.hex(uid ?? Data(repeating: 0, count: 8)))
-            lines.append("DSFID: " + String(format: "%02X", systemInfo?.dsfid ?? 0))
-            lines.append("AFI: " + String(format: "%02X", systemInfo?.afi ?? 0))
-            lines.append("IC Reference: " + String(format: "%02X", systemInfo?.icReference ?? 0))
+            lines.append("DSFID: " + [systemInfo?.dsfid ?? 0].hexString())
+            lines.append("AFI: " + [systemInfo?.afi ?? 0].hexString())
+            lines.append("IC Reference: " + [systemInfo?.icReference ?? 0].hexString())
             lines += ["Lock DSFID: false", "Lock AFI: false"]
             lines.append("Block Count: \(unitCount)")
             lines.append("Block Size: " + String(format: "%02X", unitSize))
             var content: [String] = []
             for (index, byte) in units.enumerated() {
-                content.append(missingUnits.contains(index / unitSize) ? "??" : String(format: "%02X", byte))
+                content.append(missingUnits.contains(index / unitSize) ? "??" : CollectionOfOne(byte).hexString())
             }
             lines.append("Data Content: " + content.joined(separator: " "))
             lines.append("Security Status: " + Array(repeating: "00", count: unitCount).joined(separator: " "))
@@ -431,7 +432,8 @@ public struct DumpTransport: TagTransport {
     /// UID as anticollision would give it (Type 5: LSB first).
     public let uid: Data?
     private let core: EmulatorCore
-    private let sectorState = DumpSectorState()
+    /// The one piece of a dump's chip that changes: the sector SECTOR_SELECT chose (NT3H2211).
+    private let sectorState = LockedValue<(sector: Int, awaitingNumber: Bool)>((0, false))
 
     /// - Parameter limits: default: commands up to 255 bytes, answers up to 1024 bytes.
     public init(dump: MemoryDump, limits: LinkLimits? = nil) {
@@ -486,14 +488,3 @@ public struct DumpTransport: TagTransport {
     }
 }
 
-/// The one piece of a dump's chip that changes: the sector SECTOR_SELECT chose (NT3H2211).
-final class DumpSectorState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: (sector: Int, awaitingNumber: Bool) = (0, false)
-
-    func withLock<T>(_ body: (inout (sector: Int, awaitingNumber: Bool)) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
-    }
-}

@@ -251,16 +251,15 @@ public struct TagReadOptions: Sendable {
 }
 
 /// The largest READ_MULTIPLE_BLOCKS block count that worked, per chip, shared between reads.
-public final class LearnedReadLimits: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [TagChip: Int] = [:]
+public final class LearnedReadLimits: Sendable {
+    private let counts = LockedValue<[TagChip: Int]>([:])
 
     public init() {}
 
     /// The learned count for `chip`, if any.
-    public func blocksPerRead(for chip: TagChip) -> Int? { lock.withLock { counts[chip] } }
+    public func blocksPerRead(for chip: TagChip) -> Int? { counts.withLock { $0[chip] } }
 
-    func remember(_ count: Int, for chip: TagChip) { lock.withLock { counts[chip] = count } }
+    func remember(_ count: Int, for chip: TagChip) { counts.withLock { $0[chip] = count } }
 }
 
 /// Everything a read of a tag (or a dump) found.

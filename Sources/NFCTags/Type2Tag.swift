@@ -81,7 +81,7 @@ final class Type2Engine {
                     identity.chip = Type2Layout.identify(version: answer) ?? .genericType2
                     if identity.chip == .genericType2 {
                         anomalies.append(TagAnomaly(offset: nil, message: "GET_VERSION answered "
-                            + answer.map { String(format: "%02X", $0) }.joined(separator: " ")
+                            + answer.hexString(separator: " ")
                             + ", a version ColdTap does not know; read as a generic Type 2 tag"))
                     }
                 }
@@ -286,7 +286,7 @@ final class Type2Engine {
         let head = session.memory.bytes(12..<16) ?? []
         guard let cc = CapabilityContainer.type2(head) else {
             anomalies.append(TagAnomaly(offset: 12, message: "page 3 holds "
-                + head.map { String(format: "%02X", $0) }.joined(separator: " ")
+                + head.hexString(separator: " ")
                 + ", not a capability container (E1 …): the tag is not NDEF-formatted"))
             return (nil, nil, TLVWalker.Outcome())
         }

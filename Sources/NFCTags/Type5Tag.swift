@@ -256,7 +256,7 @@ final class Type5Engine {
         }
         guard let cc = CapabilityContainer.type5(head) else {
             anomalies.append(TagAnomaly(offset: 0, message: "block 0 holds "
-                + head.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " ")
+                + head.prefix(4).hexString(separator: " ")
                 + ", not a capability container (E1/E2 …): the tag is not NDEF-formatted"))
             return (nil, nil, TLVWalker.Outcome())
         }

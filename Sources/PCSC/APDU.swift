@@ -83,8 +83,3 @@ enum BERTLV {
         return items
     }
 }
-
-extension Data {
-    /// Upper-case hex without separators.
-    var hexString: String { map { String(format: "%02X", $0) }.joined() }
-}

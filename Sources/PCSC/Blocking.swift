@@ -1,49 +1,109 @@
 import Dispatch
 import Foundation
+import NFCTags
 
-/// Thrown by `runBlocking(timeout:_:)` when the work did not finish in time.
+/// Thrown by `BlockingWorker.run(timeout:_:)` when the work did not finish in time.
 struct BlockingTimeout: Error {}
 
-/// Resumes a continuation exactly once, whichever of the work or the timer comes first.
-private final class ResumeOnce<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<T, any Error>?
+/// One thread of its own that runs blocking calls (PC/SC, sockets) one after another, so
+/// that they hold neither one of the few cooperative threads nor one of Dispatch's
+/// global-queue threads (as many as there are cores: other blocking work there would delay
+/// them). Each open reader (`PCSCChannel`) and each `PCSCContext` has one; the thread ends
+/// when the worker is released and its last job has returned.
+final class BlockingWorker: Sendable {
+    private let jobs = JobQueue()
+
+    /// - Parameter name: the thread's name, as debuggers and `top -H` show it (Linux keeps
+    ///   15 bytes of it).
+    init(name: String) {
+        let jobs = self.jobs
+        // Named from inside: on Linux a new thread otherwise keeps its creator's name.
+        Thread {
+            Thread.current.name = name
+            jobs.runUntilClosed()
+        }.start()
+    }
+
+    deinit {
+        jobs.close()
+    }
+
+    /// Runs `body` on the worker's thread and returns its result.
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            jobs.add { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// Like `run(_:)`, but gives up after `timeout` and throws `BlockingTimeout`. The blocking
+    /// call itself cannot be interrupted (SCardTransmit to a silent card never returns): it
+    /// goes on in the background, its result is dropped, and later jobs wait behind it.
+    func run<T: Sendable>(timeout: Duration, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            jobs.add { once.resume(with: Result { try body() }) }
+            once.startTimer(Task {
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled { once.resume(with: .failure(BlockingTimeout())) }
+            })
+        }
+    }
+}
+
+/// The jobs waiting for a worker's thread; the semaphore counts them (and the close).
+private final class JobQueue: Sendable {
+    private let state = LockedValue((jobs: [@Sendable () -> Void](), closed: false))
+    private let signal = DispatchSemaphore(value: 0)
+
+    func add(_ job: @escaping @Sendable () -> Void) {
+        state.withLock { $0.jobs.append(job) }
+        signal.signal()
+    }
+
+    func close() {
+        state.withLock { $0.closed = true }
+        signal.signal()
+    }
+
+    func runUntilClosed() {
+        while true {
+            signal.wait()
+            let next: (@Sendable () -> Void)? = state.withLock { state in
+                state.jobs.isEmpty ? nil : state.jobs.removeFirst()
+            }
+            if let next {
+                next()
+            } else if state.current.closed {
+                return
+            }
+        }
+    }
+}
+
+/// Resumes a continuation exactly once, whichever of the work or the timer comes first, and
+/// stops the timer when the work wins.
+private final class ResumeOnce<T: Sendable>: Sendable {
+    private let state: LockedValue<(continuation: CheckedContinuation<T, any Error>?, timer: Task<Void, Never>?)>
 
     init(_ continuation: CheckedContinuation<T, any Error>) {
-        self.continuation = continuation
+        state = LockedValue((continuation, nil))
+    }
+
+    func startTimer(_ timer: Task<Void, Never>) {
+        let finished = state.withLock { state in
+            state.timer = timer
+            return state.continuation == nil
+        }
+        if finished { timer.cancel() }
     }
 
     func resume(with result: Result<T, any Error>) {
-        let pending: CheckedContinuation<T, any Error>? = lock.withLock {
-            defer { continuation = nil }
-            return continuation
+        let (pending, timer) = state.withLock { state in
+            defer { state = (nil, nil) }
+            return (state.continuation, state.timer)
         }
+        timer?.cancel()
         pending?.resume(with: result)
-    }
-}
-
-/// Runs a blocking call (PC/SC, sockets) on a thread of its own, so that it holds neither one
-/// of the few cooperative threads nor one of Dispatch's global-queue threads (as many as there
-/// are cores: other blocking work there would delay it), and returns its result.
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
-/// Like `runBlocking(_:)`, but gives up after `timeout` and throws `BlockingTimeout`. The
-/// blocking call itself cannot be interrupted (SCardTransmit to a silent card never returns):
-/// it goes on in the background and its result is dropped.
-func runBlocking<T: Sendable>(timeout: Duration, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let once = ResumeOnce(continuation)
-        Thread { once.resume(with: Result { try body() }) }.start()
-        let nanoseconds = max(0, timeout.components.seconds) * 1_000_000_000
-            + max(0, timeout.components.attoseconds) / 1_000_000_000
-        // A private serial queue gets a thread even when the global queues are busy.
-        DispatchQueue(label: "coldtap.blocking-timeout").asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
-            once.resume(with: .failure(BlockingTimeout()))
-        }
     }
 }
 

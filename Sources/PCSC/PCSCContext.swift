@@ -2,6 +2,7 @@
 import CPCSCLite
 #endif
 import Foundation
+import NFCTags
 
 /// One reader as PC/SC sees it at a moment.
 public struct ReaderStatus: Sendable, Equatable {
@@ -40,11 +41,12 @@ public func matchReaders(_ query: String?, in names: [String]) throws -> [String
 
 /// A PC/SC resource-manager context (pcsc-lite on Linux, PCSC.framework on macOS).
 ///
-/// Blocking PC/SC calls run on threads of their own (`runBlocking` in Blocking.swift), never on
-/// the cooperative pool or Dispatch's global queues; the async methods can be awaited from
-/// any task. The context is released when the last reference goes away.
+/// The waits for a card run on the context's own thread (a `BlockingWorker`), never on the
+/// cooperative pool or Dispatch's global queues; the async methods can be awaited from any
+/// task. The context is released when the last reference goes away.
 public final class PCSCContext: @unchecked Sendable {
     fileprivate let context: SCARDCONTEXT
+    private let worker = BlockingWorker(name: "PC/SC context")
 
     /// Connects to the PC/SC service.
     /// - Throws: `PCSCError.serviceNotRunning` when pcscd is not running.
@@ -107,7 +109,7 @@ public final class PCSCContext: @unchecked Sendable {
             try Task.checkCancellation()
             let names = try matchReaders(query, in: try readers())
             let slice = remainingSlice(until: deadline, clock: clock)
-            let states = try await runBlocking { [self] in
+            let states = try await worker.run { [self] in
                 try self.waitForChange(names, milliseconds: slice, accept: accept)
             }
             if let found = states.first(where: { $0.cardPresent && accept($0) }) { return found }
@@ -123,7 +125,7 @@ public final class PCSCContext: @unchecked Sendable {
         while true {
             try Task.checkCancellation()
             let slice = remainingSlice(until: deadline, clock: clock)
-            let states = try await runBlocking { [self] in
+            let states = try await worker.run { [self] in
                 try self.waitForChange([reader], milliseconds: slice) { !$0.cardPresent }
             }
             if states.allSatisfy({ !$0.cardPresent }) { return }
@@ -196,8 +198,7 @@ public final class PCSCCard: @unchecked Sendable {
     private let context: PCSCContext
     private let handle: SCARDHANDLE
     private let usesT1: Bool
-    private let lock = NSLock()
-    private var connected = true
+    private let connected = LockedValue(true)
     /// The reader's name.
     public let reader: String
     /// The ATR the reader built for the tag.
@@ -232,10 +233,7 @@ public final class PCSCCard: @unchecked Sendable {
 
     /// Leaves the tag powered for the next application. Safe to call more than once.
     public func disconnect() {
-        let wasConnected = lock.withLock {
-            defer { connected = false }
-            return connected
-        }
+        let wasConnected = connected.exchange(false)
         if wasConnected { SCardDisconnect(handle, DWORD(SCARD_LEAVE_CARD)) }
     }
 }

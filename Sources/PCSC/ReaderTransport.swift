@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// A `TagTransport` over a tag on a PC/SC contactless reader.
@@ -31,7 +32,7 @@ public struct ReaderTransport: TagTransport {
                             timeout: Duration = .seconds(2)) async throws -> ReaderTransport {
         guard let atr = ContactlessATR(atrBytes), let technology = atr.technology else {
             throw TransportError.unsupported(
-                "the tag on \(readerName) is not an NFC Forum Type 2 or Type 5 memory tag (ATR \(atrBytes.hexString))")
+                "the tag on \(readerName) is not an NFC Forum Type 2 or Type 5 memory tag (ATR \(atrBytes.hexString()))")
         }
         let profile = ReaderProfile(readerName: readerName)
         if technology == .iso15693, !profile.readsISO15693 {
@@ -117,7 +118,7 @@ public struct ReaderTransport: TagTransport {
             throw TransportError.linkFailure("direct transmit answered SW \(response.statusText)")
         }
         guard response.data.count >= 3, response.data[0] == 0xD5, response.data[1] == 0x43 else {
-            throw TransportError.linkFailure("unexpected PN532 answer \(Data(response.data.prefix(3)).hexString)")
+            throw TransportError.linkFailure("unexpected PN532 answer \(Data(response.data.prefix(3)).hexString())")
         }
         let status = response.data[2] & 0x3F
         if status == 0x01 { throw TransportError.timeout }
@@ -218,28 +219,26 @@ public struct ReaderTransport: TagTransport {
 
 /// An `APDUChannel` over a connected PC/SC card, with a timeout around each transmit and
 /// PC/SC statuses mapped to `TransportError` (a removed tag, SCARD_E_NOT_TRANSACTED or
-/// SCARD_W_REMOVED_CARD, becomes `.tagRemoved`).
-public final class PCSCChannel: APDUChannel, @unchecked Sendable {
+/// SCARD_W_REMOVED_CARD, becomes `.tagRemoved`). Transmits run on the channel's own thread.
+public final class PCSCChannel: APDUChannel, Sendable {
     public let card: PCSCCard
-    private let lock = NSLock()
-    private var inFlight = false
+    private let worker: BlockingWorker
+    private let inFlight = LockedValue(false)
 
     public init(card: PCSCCard) {
         self.card = card
+        self.worker = BlockingWorker(name: "PC/SC reader")
     }
 
     public func transmit(_ apdu: Data, timeout: Duration) async throws -> Data {
         // A transmit that timed out may still be blocked inside pcscd (a silent card): a
         // second one would queue behind it, so report the tag as not answering.
-        let busy = lock.withLock {
-            defer { inFlight = true }
-            return inFlight
-        }
-        if busy { throw TransportError.timeout }
+        if inFlight.exchange(true) { throw TransportError.timeout }
         let card = self.card
+        let inFlight = self.inFlight
         do {
-            let response = try await runBlocking(timeout: timeout) { () throws -> Data in
-                defer { self.lock.withLock { self.inFlight = false } }
+            let response = try await worker.run(timeout: timeout) { () throws -> Data in
+                defer { inFlight.exchange(false) }
                 return try card.transmit(apdu)
             }
             return response

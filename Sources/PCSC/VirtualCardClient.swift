@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import NDEF
+import NFCTags
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -65,13 +67,12 @@ public enum VirtualCardOutcome: Sendable, Equatable {
 /// with the ATR); a longer one is a command APDU, answered with the response APDU.
 /// `TCP_QUICKACK` is set before every receive, because vpcd writes length and payload
 /// separately with Nagle on and would otherwise wait for a delayed ACK (~40 ms a message).
-public final class VirtualCardClient: @unchecked Sendable {
+public final class VirtualCardClient: Sendable {
     public let emulator: ContactlessReaderEmulator
     public let endpoint: VPCDEndpoint
     private let trace: (@Sendable (String) -> Void)?
-    private let lock = NSLock()
-    private var socketDescriptor: Int32 = -1
-    private var stopped = false
+    /// The open socket (−1 when none) and whether `stop()` was called.
+    private let connection = LockedValue((socket: Int32(-1), stopped: false))
 
     /// - Parameter trace: called with one line per APDU and answer (`>` in, `<` out), if given.
     public init(emulator: ContactlessReaderEmulator, endpoint: VPCDEndpoint = .standard,
@@ -85,9 +86,9 @@ public final class VirtualCardClient: @unchecked Sendable {
     /// - Throws: `VirtualCardError.cannotConnect` when nothing listens at the endpoint.
     public func run() async throws -> VirtualCardOutcome {
         let descriptor = try connectSocket()
-        let alreadyStopped = lock.withLock {
-            socketDescriptor = descriptor
-            return stopped
+        let alreadyStopped = connection.withLock { connection in
+            connection.socket = descriptor
+            return connection.stopped
         }
         if alreadyStopped { close(descriptor); return .closed(apdus: 0) }
         return try await withCheckedThrowingContinuation { continuation in
@@ -101,9 +102,9 @@ public final class VirtualCardClient: @unchecked Sendable {
 
     /// Closes the connection; `run()` then returns `.closed`. Safe from any thread.
     public func stop() {
-        lock.withLock {
-            stopped = true
-            if socketDescriptor >= 0 { _ = shutdown(socketDescriptor, Int32(SHUT_RDWR)) }
+        connection.withLock { connection in
+            connection.stopped = true
+            if connection.socket >= 0 { _ = shutdown(connection.socket, Int32(SHUT_RDWR)) }
         }
     }
 
@@ -141,7 +142,7 @@ public final class VirtualCardClient: @unchecked Sendable {
 
     private func serve(_ descriptor: Int32) throws -> VirtualCardOutcome {
         defer {
-            lock.withLock { socketDescriptor = -1 }
+            connection.withLock { $0.socket = -1 }
             close(descriptor)
         }
         var apdus = 0
@@ -152,12 +153,12 @@ public final class VirtualCardClient: @unchecked Sendable {
                 continue
             }
             apdus += 1
-            trace?("> " + Data(message).hexString)
+            trace?("> " + Data(message).hexString())
             guard let response = respond(Data(message)) else {
                 trace?("< (tag removed: closing the connection)")
                 return .tagRemoved(apdus: apdus)
             }
-            trace?("< " + response.hexString)
+            trace?("< " + response.hexString())
             try sendMessage(descriptor, [UInt8](response))
         }
         return .closed(apdus: apdus)
@@ -165,15 +166,16 @@ public final class VirtualCardClient: @unchecked Sendable {
 
     /// Runs the async emulator from this plain thread; `nil` when the tag left.
     private func respond(_ apdu: Data) -> Data? {
-        let box = ResultBox()
+        let box = LockedValue<Data?>(nil)
         let semaphore = DispatchSemaphore(value: 0)
         let emulator = self.emulator
         Task {
-            box.set(try? await emulator.respond(to: apdu))
+            let answer = try? await emulator.respond(to: apdu)
+            box.withLock { $0 = answer }
             semaphore.signal()
         }
         semaphore.wait()
-        return box.get()
+        return box.current
     }
 
     private func receiveMessage(_ descriptor: Int32) -> [UInt8]? {
@@ -224,10 +226,3 @@ public final class VirtualCardClient: @unchecked Sendable {
     }
 }
 
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Data?
-
-    func set(_ value: Data?) { lock.withLock { self.value = value } }
-    func get() -> Data? { lock.withLock { value } }
-}

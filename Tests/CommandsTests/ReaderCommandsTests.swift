@@ -58,7 +58,7 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         let outcome = try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
         let message = try logger.message(readTime: readTime)
         let direct = try LogInput.decode(message, options: LogInput.Options(), readTime: outcome.readTime,
-                                         readTimeSource: .tagRead, tagUID: outcome.result.uid.map { $0.upperHex })
+                                         readTimeSource: .tagRead, tagUID: outcome.result.uid.map { $0.hexString() })
         return (outcome, direct)
     }
 

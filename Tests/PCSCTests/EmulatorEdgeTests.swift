@@ -39,21 +39,49 @@ import Testing
 
 @Suite struct BlockingTests {
     @Test func returnsTheResultOfQuickWork() async throws {
-        #expect(try await runBlocking(timeout: .seconds(5)) { 42 } == 42)
+        let worker = BlockingWorker(name: "test worker")
+        #expect(try await worker.run(timeout: .seconds(5)) { 42 } == 42)
+        #expect(try await worker.run { 43 } == 43)
     }
 
-    @Test func givesUpOnWorkThatBlocksTooLong() async {
+    @Test func givesUpOnWorkThatBlocksTooLongAndLaterWorkWaitsBehindIt() async throws {
+        let worker = BlockingWorker(name: "test worker")
+        let release = DispatchSemaphore(value: 0)
+        let ran = LockedValue<[String]>([])
         await #expect(throws: BlockingTimeout.self) {
-            _ = try await runBlocking(timeout: .milliseconds(50)) { () -> Int in
-                usleep(500_000)
+            _ = try await worker.run(timeout: .milliseconds(50)) { () -> Int in
+                release.wait()
+                ran.withLock { $0.append("blocked") }
                 return 1
             }
         }
+        // The worker is still inside the first call (as in a silent card's SCardTransmit):
+        // the next job queues behind it on the same thread.
+        let next = Task { try await worker.run { ran.withLock { $0.append("next") } } }
+        #expect(ran.current.isEmpty)
+        release.signal()
+        try await next.value
+        #expect(ran.current == ["blocked", "next"])
+    }
+
+    @Test func everyJobRunsOnTheWorkersOneThread() async throws {
+        let worker = BlockingWorker(name: "PC/SC test")
+        var threads: Set<ObjectIdentifier> = []
+        for _ in 0..<20 {
+            threads.insert(try await worker.run(timeout: .seconds(5)) { ObjectIdentifier(Thread.current) })
+            threads.insert(try await worker.run { ObjectIdentifier(Thread.current) })
+        }
+        #expect(threads.count == 1)
+        #expect(try await worker.run { Thread.isMainThread } == false)
     }
 
     @Test func passesErrorsThrough() async {
+        let worker = BlockingWorker(name: "test worker")
         await #expect(throws: PCSCError.cardRemoved) {
-            _ = try await runBlocking(timeout: .seconds(5)) { () throws -> Int in throw PCSCError.cardRemoved }
+            _ = try await worker.run(timeout: .seconds(5)) { () throws -> Int in throw PCSCError.cardRemoved }
+        }
+        await #expect(throws: PCSCError.cardRemoved) {
+            _ = try await worker.run { () throws -> Int in throw PCSCError.cardRemoved }
         }
     }
 }

@@ -296,4 +296,4 @@ struct CuplTagFormat: LoggerFormatDecoder {
     }
 }
 
-func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+func hex(_ bytes: [UInt8]) -> String { bytes.hexString(uppercase: false) }
