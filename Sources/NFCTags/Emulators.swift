@@ -70,50 +70,47 @@ struct Type2Emulator: Sendable {
     }
 
     /// - Parameter torn: a WRITE stores only its first two bytes (the field went away mid-programming).
-    mutating func respond(_ command: [UInt8], torn: Bool = false) -> EmulatedAnswer {
-        guard let code = command.first else { return .silent }
-        if awaitingSectorNumber {
-            // SECTOR_SELECT packet 2: the sector number and three zero bytes. Success is a
-            // passive ACK (silence); a sector the chip does not have is NAKed.
-            awaitingSectorNumber = false
-            guard command.count == 4, command[1...].allSatisfy({ $0 == 0 }), Int(code) < sectorCount else { return .nak(0x0) }
-            selectedSector = Int(code)
+    mutating func respond(_ frame: [UInt8], torn: Bool = false) -> EmulatedAnswer {
+        guard !frame.isEmpty else { return .silent }
+        let wasAwaitingSectorNumber = awaitingSectorNumber
+        awaitingSectorNumber = false
+        guard let command = Type2Command(parsing: frame, awaitingSectorNumber: wasAwaitingSectorNumber) else { return .nak(0x0) }
+        switch command {
+        case .sectorNumber(let sector):
+            // SECTOR_SELECT packet 2. Success is a passive ACK (silence); a sector the chip
+            // does not have is NAKed.
+            guard Int(sector) < sectorCount else { return .nak(0x0) }
+            selectedSector = Int(sector)
             return .silent
-        }
-        switch code {
-        case 0xC2:
-            guard sectored, command.count == 2, command[1] == 0xFF else { return .nak(0x0) }
+        case .sectorSelect:
+            guard sectored else { return .nak(0x0) }
             awaitingSectorNumber = true
             return .ack
-        case 0x60:
-            guard command.count == 1 else { return .nak(0x0) }
+        case .getVersion:
             guard let version else { return .nak(0x0) }
             return .data(version)
-        case 0x30:
-            guard command.count == 2 else { return .nak(0x0) }
-            let start = Int(command[1])
+        case .read(let page):
+            let start = Int(page)
             guard start < pageCount else { return .nak(0x0) }
             var out: [UInt8] = []
             for offset in 0..<4 {
                 // Roll-over at the end of memory (of the selected sector).
                 let index = sectorBase + (start + offset) % pageCount
                 if missingPages.contains(index) { return .nak(0x0) }
-                out += page(index)
+                out += self.page(index)
             }
             return .data(out)
-        case 0x3A:
-            guard supportsFastRead, command.count == 3 else { return .nak(0x0) }
-            let start = Int(command[1]), end = Int(command[2])
+        case .fastRead(let firstPage, let lastPage):
+            guard supportsFastRead else { return .nak(0x0) }
+            let start = Int(firstPage), end = Int(lastPage)
             guard start <= end, end < pageCount else { return .nak(0x0) }
             let first = sectorBase + start, last = sectorBase + end
             if (first...last).contains(where: { missingPages.contains($0) }) { return .nak(0x0) }
             return .data(Array(memory[(first * 4)..<((last + 1) * 4)]))
-        case 0xA2:
-            guard command.count == 6 else { return .nak(0x0) }
-            guard Int(command[1]) < pageCount else { return .nak(0x0) }
-            let index = sectorBase + Int(command[1])
+        case .write(let page, let data):
+            guard Int(page) < pageCount else { return .nak(0x0) }
+            let index = sectorBase + Int(page)
             guard writable, index >= 2, !isLocked(index) else { return .nak(0x0) }
-            let data = Array(command[2..<6])
             let base = index * 4
             let count = torn ? 2 : 4
             switch index {
@@ -128,8 +125,6 @@ struct Type2Emulator: Sendable {
                 for offset in 0..<count { memory[base + offset] = data[offset] }
             }
             return .ack
-        default:
-            return .nak(0x0)
         }
     }
 }
@@ -177,21 +172,23 @@ struct Type5Emulator: Sendable {
         return .data([0x00])
     }
 
-    mutating func respond(_ command: [UInt8], torn: Bool = false) -> EmulatedAnswer {
-        guard command.count >= 2 else { return .silent }
-        let flags = command[0], code = command[1]
-        var index = 2
-        if flags & 0x20 != 0 {
-            // Addressed: a tag answers only its own UID (LSB first on the air).
-            guard command.count >= 10 else { return .silent }
-            if Array(command[2..<10]) != uid.reversed() { return .silent }
-            index = 10
+    mutating func respond(_ frame: [UInt8], torn: Bool = false) -> EmulatedAnswer {
+        guard let request = Type5Command.Request(parsing: frame) else { return .silent }
+        // Addressed: a tag answers only its own UID (LSB first on the air).
+        if let address = request.uid, address != uid.reversed() { return .silent }
+        // A command the chip lacks is refused whatever its parameters.
+        switch Type5Command.Code(rawValue: request.code) {
+        case .getSystemInfo?: guard answersSystemInfo else { return error(0x01) }
+        case .readMultipleBlocks?: guard supportsReadMultiple else { return error(0x01) }
+        case .extendedReadSingleBlock?, .extendedWriteSingleBlock?: guard supportsExtended else { return error(0x01) }
+        case .extendedReadMultipleBlocks?: guard supportsExtended, supportsReadMultiple else { return error(0x01) }
+        case .readSingleBlock?, .writeSingleBlock?: break
+        case nil: return error(0x01)
         }
-        let parameters = Array(command[index...])
-        let securityStatus = flags & 0x40 != 0
-        switch code {
-        case 0x2B:
-            guard answersSystemInfo else { return error(0x01) }
+        guard let command = request.command else { return error(0x02) }
+        let securityStatus = request.wantsSecurityStatus
+        switch command {
+        case .getSystemInfo:
             let twoByteCount = blockCount > 256
             var out: [UInt8] = [0x00, 0x0F | (twoByteCount ? 0x10 : 0x00)]
             out += uid.reversed()
@@ -201,32 +198,13 @@ struct Type5Emulator: Sendable {
                 : [UInt8(truncatingIfNeeded: countField)]
             out += [UInt8(truncatingIfNeeded: max(0, blockSize - 1)) & 0x1F, icReference]
             return .data(out)
-        case 0x20:
-            guard parameters.count == 1 else { return error(0x02) }
-            return blocks(Int(parameters[0]), 1, securityStatus: securityStatus)
-        case 0x23:
-            guard supportsReadMultiple else { return error(0x01) }
-            guard parameters.count == 2 else { return error(0x02) }
-            return blocks(Int(parameters[0]), Int(parameters[1]) + 1, securityStatus: securityStatus)
-        case 0x30:
-            guard supportsExtended else { return error(0x01) }
-            guard parameters.count == 2 else { return error(0x02) }
-            return blocks(Int(parameters[0]) | Int(parameters[1]) << 8, 1, securityStatus: securityStatus)
-        case 0x33:
-            guard supportsExtended, supportsReadMultiple else { return error(0x01) }
-            guard parameters.count == 4 else { return error(0x02) }
-            let first = Int(parameters[0]) | Int(parameters[1]) << 8
-            let count = (Int(parameters[2]) | Int(parameters[3]) << 8) + 1
+        case .readSingleBlock(let block, _):
+            return blocks(block, 1, securityStatus: securityStatus)
+        case .readMultipleBlocks(let first, let count, _):
             return blocks(first, count, securityStatus: securityStatus)
-        case 0x21:
-            guard parameters.count == 1 + blockSize else { return error(0x02) }
-            return write(Int(parameters[0]), parameters[1...], torn: torn)
-        case 0x31:
-            guard supportsExtended else { return error(0x01) }
-            guard parameters.count == 2 + blockSize else { return error(0x02) }
-            return write(Int(parameters[0]) | Int(parameters[1]) << 8, parameters[2...], torn: torn)
-        default:
-            return error(0x01)
+        case .writeSingleBlock(let block, let data, _):
+            guard data.count == blockSize else { return error(0x02) }
+            return write(block, data[...], torn: torn)
         }
     }
 }
@@ -289,8 +267,8 @@ enum EmulatorCore: Sendable {
 
     static func isWrite(_ command: [UInt8], technology: TagTechnology) -> Bool {
         switch technology {
-        case .iso14443A: return command.first == 0xA2
-        case .iso15693: return command.count >= 2 && (command[1] == 0x21 || command[1] == 0x31)
+        case .iso14443A: return Type2Command.isWrite(command)
+        case .iso15693: return Type5Command.isWrite(command)
         }
     }
 

@@ -1,8 +1,17 @@
 import Foundation
 
-/// One entry point for reading any supported tag: picks `Type2Tag` or `Type5Tag` by the
-/// transport's technology.
+/// One entry point for reading any supported tag: the `NFCForumTag` type that speaks the
+/// transport's technology does the work.
 public enum TagReader {
+    /// The tag types ColdTap knows, one per technology.
+    public static let tagTypes: [any NFCForumTag.Type] = [Type2Tag.self, Type5Tag.self]
+
+    /// The tag behind `transport`, as the type for its technology.
+    public static func tag(_ transport: any TagTransport, options: TagReadOptions = TagReadOptions()) -> any NFCForumTag {
+        let type = tagTypes.first { $0.technology == transport.technology } ?? Type2Tag.self
+        return type.init(transport: transport, options: options)
+    }
+
     /// Identifies the tag and reads its capability container, TLVs and NDEF message.
     /// - Parameters:
     ///   - transport: a live tag, a `VirtualTag` or a `DumpTransport`.
@@ -12,10 +21,7 @@ public enum TagReader {
     ///   returned as a complete message).
     public static func read(from transport: any TagTransport, options: TagReadOptions = TagReadOptions(),
                             progress: TagReadProgressHandler? = nil) async throws -> TagReadResult {
-        switch transport.technology {
-        case .iso14443A: return try await Type2Tag(transport: transport, options: options).readNDEF(progress: progress)
-        case .iso15693: return try await Type5Tag(transport: transport, options: options).readNDEF(progress: progress)
-        }
+        try await tag(transport, options: options).readNDEF(progress: progress)
     }
 
     /// Writes a serialized NDEF message to the tag.
@@ -23,18 +29,12 @@ public enum TagReader {
     @discardableResult
     public static func write(_ message: Data, to transport: any TagTransport,
                              options: TagReadOptions = TagReadOptions()) async throws -> TagWriteResult {
-        switch transport.technology {
-        case .iso14443A: return try await Type2Tag(transport: transport, options: options).writeNDEF(message)
-        case .iso15693: return try await Type5Tag(transport: transport, options: options).writeNDEF(message)
-        }
+        try await tag(transport, options: options).writeNDEF(message)
     }
 
     /// Reads the whole memory into an image.
     /// - Throws: `TagReadError`.
     public static func dump(_ transport: any TagTransport, options: TagReadOptions = TagReadOptions()) async throws -> MemoryDump {
-        switch transport.technology {
-        case .iso14443A: return try await Type2Tag(transport: transport, options: options).dump()
-        case .iso15693: return try await Type5Tag(transport: transport, options: options).dump()
-        }
+        try await tag(transport, options: options).dump()
     }
 }

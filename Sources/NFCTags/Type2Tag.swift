@@ -2,8 +2,9 @@ import Foundation
 import NDEF
 
 /// An NFC Forum Type 2 tag (NTAG21x, NTAG I2C plus, or any tag that speaks READ/WRITE)
-/// behind a transport. Same verbs as `Type5Tag`: `identify`, `readNDEF`, `writeNDEF`, `dump`.
-public struct Type2Tag: Sendable {
+/// behind a transport: the `NFCForumTag` verbs over Type 2 commands.
+public struct Type2Tag: NFCForumTag {
+    public static let technology = TagTechnology.iso14443A
     public let transport: any TagTransport
     public var options: TagReadOptions
 
@@ -71,9 +72,9 @@ final class Type2Engine {
         identity = TagIdentity(chip: .genericType2, uid: transport.uid)
         session.uid = transport.uid
         session.adoptResume(technology: .iso14443A)
-        if transport.limits.carries(0x60) {
+        if transport.limits.carries(Type2Command.Code.getVersion.rawValue) {
             do {
-                let (answer, refused) = try await session.exchange([0x60]) { answer in
+                let (answer, refused) = try await session.exchange(Type2Command.getVersion.bytes) { answer in
                     answer.count == 8 ? .accept : answer.count == 1 ? .refused : .garbled
                 }
                 if !refused {
@@ -95,7 +96,7 @@ final class Type2Engine {
         session.uncountedUnits = layout?.reservedPages
         let limits = transport.limits
         useFastRead = session.options.strategy == .fewestRoundTrips && (layout?.supportsFastRead ?? false)
-            && limits.carries(0x3A) && limits.maxCommandBytes >= 3 && limits.maxResponseBytes >= 8
+            && limits.carries(Type2Command.Code.fastRead.rawValue) && limits.maxCommandBytes >= 3 && limits.maxResponseBytes >= 8
         maxFastReadPages = min(limits.maxResponseBytes / 4, layout?.readablePages ?? 0, 256)
         return identity
     }
@@ -135,7 +136,7 @@ final class Type2Engine {
                     try await selectSector(sector, forPage: page)
                     let result: (answer: [UInt8], refused: Bool)
                     do {
-                        result = try await session.exchange([0x3A, UInt8(page % 256), UInt8(end % 256)]) { answer in
+                        result = try await session.exchange(Type2Command.fastRead(first: UInt8(page % 256), last: UInt8(end % 256)).bytes) { answer in
                             answer.count == count * 4 ? .accept : answer.count == 1 ? .refused : .garbled
                         }
                     } catch ExchangeFailure.unsupported {
@@ -195,7 +196,7 @@ final class Type2Engine {
             var first: (answer: [UInt8], refused: Bool) = ([], true)
             for _ in 0..<2 where first.refused {
                 do {
-                    first = try await session.exchange([0xC2, 0xFF]) { answer in
+                    first = try await session.exchange(Type2Command.sectorSelect.bytes) { answer in
                         answer.count == 1 ? (answer[0] & 0x0F == 0x0A ? .accept : .refused) : .garbled
                     }
                 } catch {
@@ -212,7 +213,7 @@ final class Type2Engine {
             session.commandCount += 1
             let answer: [UInt8]
             do {
-                answer = Array(try await transport.send(Data([UInt8(sector), 0x00, 0x00, 0x00]),
+                answer = Array(try await transport.send(Data(Type2Command.sectorNumber(UInt8(sector)).bytes),
                                                         timeout: session.options.commandTimeout))
             } catch TransportError.timeout {
                 selectedSector = sector
@@ -248,13 +249,13 @@ final class Type2Engine {
     }
 
     private func readWithREAD(_ page: Int) async throws {
-        guard transport.limits.carries(0x30) else {
+        guard transport.limits.carries(Type2Command.Code.read.rawValue) else {
             throw TagReadError.unsupportedByLink("the reader carries neither READ nor FAST_READ")
         }
         try await selectSector(page / 256, forPage: page)
         let result: (answer: [UInt8], refused: Bool)
         do {
-            result = try await session.exchange([0x30, UInt8(page % 256)]) { answer in
+            result = try await session.exchange(Type2Command.read(page: UInt8(page % 256)).bytes) { answer in
                 answer.count == 16 ? .accept : answer.count == 1 ? .refused : .garbled
             }
         } catch {
@@ -277,7 +278,7 @@ final class Type2Engine {
 
     /// Reads the CC and walks the TLVs. Returns `nil` for the CC when the tag is not formatted.
     func readLayout(stopAfterNDEF: Bool) async throws -> (CapabilityContainer?, Range<Int>?, TLVWalker.Outcome) {
-        if !session.memory.has(unit: 3) && transport.limits.carries(0x30) {
+        if !session.memory.has(unit: 3) && transport.limits.carries(Type2Command.Code.read.rawValue) {
             // One READ brings the CC and the first 12 bytes of TLVs, with the shortest command.
             try await readWithREAD(3)
             session.reportProgress()
@@ -385,19 +386,8 @@ final class Type2Engine {
         for page in pages where !(0..<4).allSatisfy({ addresses.contains(page * 4 + $0) }) {
             try await ensure((page * 4)..<(page * 4 + 4))
         }
-        var images: [Int: [UInt8]] = [:]
-        for page in pages { images[page] = session.memory.bytes((page * 4)..<(page * 4 + 4)) ?? [0, 0, 0, 0] }
-        let final = plan.bytes(zeroLength: false)
-        let provisional = plan.bytes(zeroLength: true)
-        func image(_ page: Int, _ bytes: [UInt8]) -> [UInt8] {
-            var out = images[page] ?? [0, 0, 0, 0]
-            for (index, address) in addresses.enumerated() where address / 4 == page { out[address % 4] = bytes[index] }
-            return out
-        }
-        let lengthPages = Set(plan.lengthIndices.map { addresses[$0] / 4 })
-        var order: [(Int, [UInt8])] = lengthPages.sorted().map { ($0, image($0, provisional)) }
-        order += pages.filter { !lengthPages.contains($0) }.map { ($0, image($0, final)) }
-        order += lengthPages.sorted().map { ($0, image($0, final)) }
+        let memory = session.memory
+        let order = plan.writeOrder(unitSize: 4) { page in memory.bytes((page * 4)..<(page * 4 + 4)) ?? [0, 0, 0, 0] }
         var written = 0
         for (page, bytes) in order {
             do {
@@ -410,7 +400,7 @@ final class Type2Engine {
             }
             let result: (answer: [UInt8], refused: Bool)
             do {
-                result = try await session.exchange([0xA2, UInt8(page % 256)] + bytes) { answer in
+                result = try await session.exchange(Type2Command.write(page: UInt8(page % 256), data: bytes).bytes) { answer in
                     answer.count == 1 ? (answer[0] & 0x0F == 0x0A ? .accept : .refused) : .garbled
                 }
             } catch ExchangeFailure.unsupported(let detail) {
@@ -478,6 +468,31 @@ struct NDEFWritePlan {
 
     /// Indices (into the TLV bytes) of the length field.
     var lengthIndices: [Int] { headerLength == 2 ? [1] : [1, 2, 3] }
+
+    /// The units (pages or blocks) to write, in the order that makes a torn write harmless:
+    /// the units holding the length field first, with length 0; then the rest of the TLV;
+    /// then the length units with the real length. Wherever the writing stops, the tag holds
+    /// an empty message or the whole new one, never a truncated one.
+    /// - Parameters:
+    ///   - unitSize: bytes per page or block.
+    ///   - current: a unit's bytes as they are on the tag; bytes the TLV does not cover keep them.
+    /// - Returns: empty when the message does not fit (`addresses` is `nil`).
+    func writeOrder(unitSize: Int, current: (Int) -> [UInt8]) -> [(unit: Int, bytes: [UInt8])] {
+        guard let addresses else { return [] }
+        let units = Set(addresses.map { $0 / unitSize }).sorted()
+        let final = bytes(zeroLength: false)
+        let provisional = bytes(zeroLength: true)
+        func image(_ unit: Int, _ bytes: [UInt8]) -> [UInt8] {
+            var out = current(unit)
+            if out.count != unitSize { out = Array(repeating: 0, count: unitSize) }
+            for (index, address) in addresses.enumerated() where address / unitSize == unit { out[address % unitSize] = bytes[index] }
+            return out
+        }
+        let lengthUnits = Set(lengthIndices.map { addresses[$0] / unitSize }).sorted()
+        return lengthUnits.map { ($0, image($0, provisional)) }
+            + units.filter { !lengthUnits.contains($0) }.map { ($0, image($0, final)) }
+            + lengthUnits.map { ($0, image($0, final)) }
+    }
 
     func bytes(zeroLength: Bool) -> [UInt8] {
         var out: [UInt8] = [0x03]

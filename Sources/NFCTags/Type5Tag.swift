@@ -2,8 +2,9 @@ import Foundation
 import NDEF
 
 /// An NFC Forum Type 5 tag (ISO 15693: ICODE SLIX/SLIX2, ST25DV/ST25TV, TI RF430, …)
-/// behind a transport. Same verbs as `Type2Tag`: `identify`, `readNDEF`, `writeNDEF`, `dump`.
-public struct Type5Tag: Sendable {
+/// behind a transport: the `NFCForumTag` verbs over ISO 15693 commands.
+public struct Type5Tag: NFCForumTag {
+    public static let technology = TagTechnology.iso15693
     public let transport: any TagTransport
     public var options: TagReadOptions
 
@@ -86,11 +87,8 @@ final class Type5Engine {
     var transport: any TagTransport { session.transport }
     var options: TagReadOptions { session.options }
 
-    private func request(_ code: UInt8, _ parameters: [UInt8]) -> [UInt8] {
-        if options.addressed, let uid = uidOnAir, uid.count == 8 {
-            return [0x22, code] + uid + parameters
-        }
-        return [0x02, code] + parameters
+    private func request(_ command: Type5Command) -> [UInt8] {
+        command.request(addressedTo: options.addressed ? uidOnAir : nil)
     }
 
     func identify() async throws -> TagIdentity {
@@ -98,9 +96,9 @@ final class Type5Engine {
         let displayUID = transport.uid.map { Data($0.reversed()) }
         identity = TagIdentity(chip: .genericType5, uid: displayUID)
         session.uid = displayUID
-        if transport.limits.carries(0x2B) {
+        if transport.limits.carries(Type5Command.Code.getSystemInfo.rawValue) {
             do {
-                let (answer, refused) = try await session.exchange(request(0x2B, [])) { answer in
+                let (answer, refused) = try await session.exchange(request(.getSystemInfo)) { answer in
                     guard let flags = answer.first else { return .garbled }
                     if flags & 0x01 != 0 { return answer.count >= 2 ? .refused : .garbled }
                     return Type5SystemInfo.parse(answer) != nil ? .accept : .garbled
@@ -135,7 +133,7 @@ final class Type5Engine {
         }
         let isST = identity.uid.map { $0.count == 8 && $0[$0.startIndex + 1] == 0x02 } ?? false
         sectorBlocks = layout?.sectorBlocks ?? (isST ? 32 : nil)
-        multipleAllowed = options.strategy == .fewestRoundTrips && layout != nil && transport.limits.carries(0x23)
+        multipleAllowed = options.strategy == .fewestRoundTrips && layout != nil && transport.limits.carries(Type5Command.Code.readMultipleBlocks.rawValue)
         configureMaxBlocks()
         if let blockSize { session.memory = SparseMemory(unitSize: blockSize) }
         session.adoptResume(technology: .iso15693)
@@ -155,7 +153,7 @@ final class Type5Engine {
         guard blockSize == nil else { return }
         let result: (answer: [UInt8], refused: Bool)
         do {
-            result = try await session.exchange(request(0x20, [0])) { answer in
+            result = try await session.exchange(request(.readSingleBlock(block: 0, extended: false))) { answer in
                 guard let flags = answer.first else { return .garbled }
                 if flags & 0x01 != 0 { return answer.count >= 2 ? .refused : .garbled }
                 return (2...33).contains(answer.count) ? .accept : .garbled
@@ -192,22 +190,20 @@ final class Type5Engine {
             while block <= run.upperBound {
                 var count = multipleAllowed ? min(maxBlocksPerRead, run.upperBound - block + 1) : 1
                 if let sector = sectorBlocks { count = min(count, sector - block % sector) }
-                if block + count - 1 > 255 && !transport.limits.carries(0x33) { count = 1 }
+                if block + count - 1 > 255 && !transport.limits.carries(Type5Command.Code.extendedReadMultipleBlocks.rawValue) { count = 1 }
                 let last = block + count - 1
                 let extended = last > 255
-                if extended && !(transport.limits.carries(0x30) || transport.limits.carries(0x33)) {
+                if extended && !(transport.limits.carries(Type5Command.Code.extendedReadSingleBlock.rawValue) || transport.limits.carries(Type5Command.Code.extendedReadMultipleBlocks.rawValue)) {
                     throw TagReadError.unsupportedByLink("block \(last) needs the extended read commands (0x30/0x33)")
                 }
                 let command: [UInt8]
                 let name: String
                 if count > 1 {
                     name = extended ? "EXTENDED_READ_MULTIPLE_BLOCKS" : "READ_MULTIPLE_BLOCKS"
-                    command = extended
-                        ? request(0x33, [UInt8(block & 0xFF), UInt8(truncatingIfNeeded: block >> 8), UInt8((count - 1) & 0xFF), UInt8(truncatingIfNeeded: (count - 1) >> 8)])
-                        : request(0x23, [UInt8(block), UInt8(count - 1)])
+                    command = request(.readMultipleBlocks(first: block, count: count, extended: extended))
                 } else {
                     name = extended ? "EXTENDED_READ_SINGLE_BLOCK" : "READ_SINGLE_BLOCK"
-                    command = extended ? request(0x30, [UInt8(block & 0xFF), UInt8(truncatingIfNeeded: block >> 8)]) : request(0x20, [UInt8(block)])
+                    command = request(.readSingleBlock(block: block, extended: extended))
                 }
                 let expected = 1 + count * size
                 let result: (answer: [UInt8], refused: Bool)
@@ -268,7 +264,7 @@ final class Type5Engine {
         }
         // MBREAD in the CC decides from here on.
         multipleAllowed = options.strategy == .fewestRoundTrips && cc.supportsReadMultiple
-            && transport.limits.carries(0x23)
+            && transport.limits.carries(Type5Command.Code.readMultipleBlocks.rawValue)
         let ccLength = cc.bytes.count
         if let count = blockCount, count == 256, cc.usesTwoByteBlockNumbers, ccLength + cc.dataAreaSize > count * size {
             // GET_SYSTEM_INFO's 1-byte block count cannot say more than 256 (ST25DV16K/64K
@@ -340,7 +336,7 @@ final class Type5Engine {
             }
         }
         let blocks = max(1, count ?? 1)
-        multipleAllowed = multipleAllowed || (options.strategy == .fewestRoundTrips && transport.limits.carries(0x23) && layout != nil)
+        multipleAllowed = multipleAllowed || (options.strategy == .fewestRoundTrips && transport.limits.carries(Type5Command.Code.readMultipleBlocks.rawValue) && layout != nil)
         try await ensure(0..<(blocks * size))
         var memory = Data()
         for block in 0..<blocks {
@@ -371,22 +367,13 @@ final class Type5Engine {
         for block in blocks where !(0..<size).allSatisfy({ addresses.contains(block * size + $0) }) {
             try await ensure((block * size)..<((block + 1) * size))
         }
-        let final = plan.bytes(zeroLength: false)
-        let provisional = plan.bytes(zeroLength: true)
-        func image(_ block: Int, _ bytes: [UInt8]) -> [UInt8] {
-            var out = session.memory.bytes((block * size)..<((block + 1) * size)) ?? Array(repeating: 0, count: size)
-            for (index, address) in addresses.enumerated() where address / size == block { out[address % size] = bytes[index] }
-            return out
+        let memory = session.memory
+        let order = plan.writeOrder(unitSize: size) { block in
+            memory.bytes((block * size)..<((block + 1) * size)) ?? Array(repeating: 0, count: size)
         }
-        let lengthBlocks = Set(plan.lengthIndices.map { addresses[$0] / size })
-        var order: [(Int, [UInt8])] = lengthBlocks.sorted().map { ($0, image($0, provisional)) }
-        order += blocks.filter { !lengthBlocks.contains($0) }.map { ($0, image($0, final)) }
-        order += lengthBlocks.sorted().map { ($0, image($0, final)) }
         var written = 0
         for (block, bytes) in order {
-            let command = block > 255
-                ? request(0x31, [UInt8(block & 0xFF), UInt8(truncatingIfNeeded: block >> 8)] + bytes)
-                : request(0x21, [UInt8(block)] + bytes)
+            let command = request(.writeSingleBlock(block: block, data: bytes, extended: block > 255))
             let result: (answer: [UInt8], refused: Bool)
             do {
                 result = try await session.exchange(command) { answer in
