@@ -53,14 +53,16 @@ let package = Package(
         ]),
         // libFuzzer entry point; built apart by `make fuzz`.
         .executableTarget(name: "FuzzNDEF", dependencies: ["NDEF"]),
-        .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NDEF"]),
-        .testTarget(name: "LoggerFormatsTests", dependencies: ["LoggerFormats", "NFCTags", "NDEF"]),
+        // What the test targets share: the seeded random generator and test tags.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NDEF", "TestSupport"]),
+        .testTarget(name: "LoggerFormatsTests", dependencies: ["LoggerFormats", "NFCTags", "NDEF", "TestSupport"]),
         .testTarget(name: "ColdChainTests", dependencies: ["ColdChain", "LoggerFormats"]),
-        .testTarget(name: "TempChartTests", dependencies: ["TempChart", "CairoCanvas", "ColdChain", "LoggerFormats"]),
-        .testTarget(name: "PCSCTests", dependencies: ["PCSC", "NFCTags"]),
+        .testTarget(name: "TempChartTests", dependencies: ["TempChart", "CairoCanvas", "ColdChain", "LoggerFormats", "TestSupport"]),
+        .testTarget(name: "PCSCTests", dependencies: ["PCSC", "NFCTags", "TestSupport"]),
         .testTarget(name: "CoreNFCTransportTests", dependencies: ["CoreNFCTransport", "NFCTags", "NDEF"]),
-        .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain"]),
+        .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import LoggerFormats
 import NDEF
 import NFCTags
 import Testing
+import TestSupport
 @testable import ColdTapCommands
 
 /// Damaged input, as a tag or a file can really carry it, must never crash `coldtap`, never
@@ -14,21 +15,6 @@ import Testing
 /// goes through `decode --json`, and in turn through `report --json`, `report`, `decode`
 /// and (dumps) `tag`.
 @Suite struct CLIRobustnessTests {
-    /// A deterministic generator (SplitMix64), so that every run tries the same inputs.
-    struct Generator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
-    }
-
     /// One valid input and what is known about it.
     struct Seed {
         var name: String
@@ -113,7 +99,7 @@ import Testing
     /// Deterministic mutations of `seed`, each with a name saying what was done.
     static let flips = ProcessInfo.processInfo.environment["COLDTAP_ROBUSTNESS_FLIPS"].flatMap { Int($0) } ?? 24
 
-    static func mutations(of seed: Seed, generator: inout Generator) -> [(String, Data)] {
+    static func mutations(of seed: Seed, generator: inout SeededGenerator) -> [(String, Data)] {
         let bytes = Array(seed.bytes)
         let small = bytes.count <= 128
         let header = seed.headerRange.clamped(to: 0..<bytes.count)
@@ -188,9 +174,9 @@ import Testing
         return (samples.count, warnings + flagged + (integrity == "failed" ? 1 : 0))
     }
 
-    @Test func damagedInputsNeverCrashMisleadOrShortenSilently() async throws {
+    @Test(.tags(.slow)) func damagedInputsNeverCrashMisleadOrShortenSilently() async throws {
         let common = ["-", "--read-time", Self.readTime]
-        var generator = Generator(state: 0xC01D_7A9 &+ UInt64(Self.flips == 24 ? 0 : Self.flips))
+        var generator = SeededGenerator(seed: 0xC01D_7A9 &+ UInt64(Self.flips == 24 ? 0 : Self.flips))
         var failures: [Failure] = []
         var mutated = 0
         var invocations = 0

@@ -1,15 +1,16 @@
 import Foundation
 import NFCTags
 import Testing
+import TestSupport
 @testable import ColdTapCommands
 
 /// `coldtap emulate FILE` with damaged dumps: the virtual tag is refused with a command
 /// error, or it is made and a reader can read it (or is refused by it) without a crash.
 @Suite struct EmulateRobustnessTests {
-    @Test func damagedDumpsMakeATagOrAClearError() async throws {
+    @Test(.tags(.slow)) func damagedDumpsMakeATagOrAClearError() async throws {
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
-        var generator = CLIRobustnessTests.Generator(state: 0xE37)
+        var generator = SeededGenerator(seed: 0xE37)
         let seeds = try CLIRobustnessTests.seeds().filter { $0.isDump && ($0.name.hasSuffix(".bin") || $0.name.hasSuffix(".nfc")) }
         var made = 0, refused = 0
         for seed in seeds {

@@ -1,19 +1,9 @@
 import Foundation
 import NDEF
 import Testing
+import TestSupport
 @testable import LoggerFormats
 
-/// Deterministic pseudo-random bytes (SplitMix64), so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Untrusted bytes never crash a decoder: each input decodes or throws `LoggerFormatError`,
 /// and a decoded log keeps every whole sample in time order.
@@ -21,7 +11,7 @@ struct SplitMix64: RandomNumberGenerator {
     static let read = Date(timeIntervalSince1970: 1_787_032_800)
 
     @Test func randomPayloadsForEveryFormat() throws {
-        var random = SplitMix64(state: 0xC01D_7A9)
+        var random = SeededGenerator(seed: 0xC01D_7A9)
         for round in 0..<1500 {
             let length = Int.random(in: 0...40, using: &random)
             let payload = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &random) })
@@ -42,10 +32,11 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func mutatedCuplTagURLs() throws {
-        var random = SplitMix64(state: 42)
+        var random = SeededGenerator(seed: 42)
         let base = Array(try CuplExample.url().utf8)
         let alphabet = Array("AZaz09-_.~=&?+/%*".utf8)
         var verified = 0
+        let originalContent = Self.hashedContent(try LoggerDecoder.decode(url: try CuplExample.url(), options: CuplExample.options()))
         for _ in 0..<1500 {
             var url = base
             for _ in 0..<Int.random(in: 1...3, using: &random) {
@@ -59,12 +50,54 @@ struct SplitMix64: RandomNumberGenerator {
             }
             do {
                 let log = try LoggerDecoder.decode(url: String(decoding: url, as: UTF8.self), options: CuplExample.options())
-                if log.integrity.status == .verified { verified += 1 }
+                guard log.integrity.status == .verified else { continue }
+                verified += 1
+                // A log that verifies carries exactly the hashed data of the original: readings,
+                // status and end-marker position (only unhashed fields may have changed).
+                #expect(Self.hashedContent(log) == originalContent, "verified, yet hashed data changed: \(String(decoding: url, as: UTF8.self))")
             } catch is LoggerFormatError {
                 continue
             }
         }
         // Mutations outside the hashed data (serial, interval, base URL, filler) still verify.
         #expect(verified > 0)
+    }
+
+    /// What the cuplTag hash covers (docs/formats/cupltag.md §7), as a decoded log shows it.
+    static func hashedContent(_ log: TemperatureLog) -> [String] {
+        log.samples.map { "\($0.temperature ?? .nan)/\($0.humidity ?? .nan)" }
+            + ["loopCount", "resetsAllTime", "resetCause", "batteryRaw", "endMarkerIndex", "pairCount"].map { log.metadata[$0] ?? "-" }
+    }
+
+    /// Every hashed character changed to any other base64 character: never verified. The
+    /// valid pairs and the hash prefix in q, and the loop count, resets, reset cause and
+    /// battery in x (docs/formats/cupltag.md §7).
+    @Test func aChangedHashedByteNeverVerifies() throws {
+        let url = try CuplExample.url()
+        let q = CuplExample.query(url, "q"), x = CuplExample.query(url, "x")
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        // q: 5 pairs in demis "WXmWWXqB WXqHWXks WXlb" (0..<20), end-stop hash + npairs (24..<36).
+        let hashedInQ = Array(0..<20) + Array(24..<36)
+        var tried = 0
+        for (field, value, positions) in [("q", q, hashedInQ), ("x", x, Array(0..<8))] {
+            let characters = Array(value)
+            for position in positions {
+                for replacement in alphabet where replacement != characters[position] {
+                    var changed = characters
+                    changed[position] = replacement
+                    let mutated = CuplExample.replacing(url, field, with: String(changed))
+                    tried += 1
+                    do {
+                        let log = try LoggerDecoder.decode(url: mutated, options: CuplExample.options())
+                        #expect(log.integrity.status == .failed, "\(field)[\(position)] = \(replacement) still verifies")
+                    } catch is LoggerFormatError {
+                        // Refused outright (e.g. a changed npairs no longer fits): not verified either.
+                    }
+                }
+            }
+        }
+        #expect(tried == (32 + 8) * 63)
+        // The untouched URL does verify: the check above can fail.
+        #expect(try LoggerDecoder.decode(url: url, options: CuplExample.options()).integrity.status == .verified)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import NDEF
 
 @Suite struct TruncationAndRobustnessTests {
@@ -52,7 +53,7 @@ import Testing
         }
     }
 
-    @Test func mutatedAndRandomInputsNeverCrash() {
+    @Test(.tags(.slow)) func mutatedAndRandomInputsNeverCrash() {
         var rng = SeededGenerator(seed: 99)
         let samples = Self.sampleMessages().map(\.1).filter { $0.count < 4096 }
         var parsedStrict = 0

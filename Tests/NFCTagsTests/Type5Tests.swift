@@ -218,13 +218,34 @@ extension Type5Tests {
     }
 
     @Test func cancellationStopsTheRead() async throws {
-        // Paced: the tag really takes its 2.7 s of air time, so the cancel lands mid-read.
-        let tag = try VirtualTag.make(chip: .st25dv64k, ndefMessage: try fullMessage(.st25dv64k), paced: true)
-        let task = Task { try await TagReader.read(from: tag) }
-        try await Task.sleep(for: .milliseconds(30))
-        task.cancel()
+        // The read is cancelled from inside its 5th command, as if the person gave up then:
+        // no real time passes, and the cancel lands mid-read on every run.
+        let tag = try VirtualTag.make(chip: .st25dv64k, ndefMessage: try fullMessage(.st25dv64k))
+        let transport = CancellingTransport(inner: tag, cancelAtCommand: 5)
+        let task = Task { try await TagReader.read(from: transport) }
         await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(await tag.commandCount >= 5)
         #expect(await tag.commandCount < 66)
+    }
+}
+
+/// A link that cancels the task sending through it at its `cancelAtCommand`-th command
+/// (which still gets its answer), like a person pressing Cancel mid-read.
+struct CancellingTransport: TagTransport {
+    let inner: VirtualTag
+    let cancelAtCommand: Int
+    let sent = LockedValue(0)
+    var technology: TagTechnology { inner.technology }
+    var limits: LinkLimits { inner.limits }
+    var uid: Data? { inner.uid }
+
+    func send(_ command: Data, timeout: Duration) async throws -> Data {
+        let number = sent.withLock { count in
+            count += 1
+            return count
+        }
+        if number == cancelAtCommand { withUnsafeCurrentTask { $0?.cancel() } }
+        return try await inner.send(command, timeout: timeout)
     }
 }
 

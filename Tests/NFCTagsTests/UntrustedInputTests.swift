@@ -1,22 +1,13 @@
 import Foundation
 import NDEF
 import Testing
+import TestSupport
 @testable import NFCTags
 
 /// Tag memory and dump files are untrusted: garbage must give typed errors or anomalies, never a crash.
 @Suite struct UntrustedInputTests {
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state >> 33
-        }
-        mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
-    }
-
     @Test func mutatedImagesNeverCrashTheReader() async throws {
-        var random = Generator(state: 0xC01D7A9)
+        var random = SeededGenerator(seed: 0xC01D7A9)
         for chip in [TagChip.ntag213, .ntag216, .icodeSLIX2, .st25dv64k] {
             let base = Array(try TagImage.memory(for: chip, ndefMessage: helloMessage))
             let ccEnd = chip.technology == .iso14443A ? 16 : 8
@@ -47,7 +38,7 @@ import Testing
     }
 
     @Test func garbageFilesGiveTypedErrors() {
-        var random = Generator(state: 42)
+        var random = SeededGenerator(seed: 42)
         for length in [1, 3, 15, 16, 17, 64, 181, 1000] {
             for _ in 0..<20 {
                 let bytes = Data((0..<length).map { _ in random.byte() })

@@ -1,30 +1,19 @@
 import Foundation
 import NFCTags
 import Testing
+import TestSupport
 @testable import PCSC
 
 /// A reader (or whatever sits behind pcscd) answering garbage: ATRs of any bytes, and
 /// response APDUs cut, flipped or replaced. Every read ends in a value or a typed error.
 @Suite struct GarbledReaderTests {
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
-    }
-
     /// Garbles one answer in `every` (deterministically, from the APDU's bytes and a counter).
     final class Garbler: @unchecked Sendable {
         private let lock = NSLock()
-        private var generator: Generator
+        private var generator: SeededGenerator
         private let every: Int
         init(seed: UInt64, every: Int) {
-            generator = Generator(state: seed)
+            generator = SeededGenerator(seed: seed)
             self.every = every
         }
 
@@ -52,7 +41,7 @@ import Testing
     }
 
     @Test func atrsOfAnyBytesDecodeOrAreRefused() {
-        var generator = Generator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         let good = ContactlessATR(standard: 0x03, family: ChipFamily(cardName: 0x0003)).bytes
         var decoded = 0
         for round in 0..<3_000 {
@@ -72,7 +61,7 @@ import Testing
         #expect(decoded > 0)
     }
 
-    @Test func garbledAnswersEndInAValueOrATypedError() async throws {
+    @Test(.tags(.slow)) func garbledAnswersEndInAValueOrATypedError() async throws {
         var outcomes = [String: Int]()
         for (index, reader) in ["Virtual PCD 00 00", "ACS ACR122U PICC Interface 00 00", "HID OMNIKEY 5422 CL 00 00"].enumerated() {
             for chip in [TagChip.ntag215, .icodeSLIX2] {

@@ -1,6 +1,7 @@
 import CairoCanvas
 import Foundation
 import Testing
+import TestSupport
 @testable import TempChart
 
 /// The Chromium binary (Debian package `chromium`, installed by `make deps`), if present.
@@ -8,10 +9,10 @@ let chromiumPath: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
 @Suite struct HTMLScreenshotTests {
-    @Test(.enabled(if: chromiumPath != nil, "headless Chromium is not installed (Debian package chromium; `make deps` installs it)"),
-          .timeLimit(.minutes(2)))
+    /// Needs Chromium (`make test` installs it): a machine without it fails here, saying so.
+    @Test(.tags(.slow), .timeLimit(.minutes(2)))
     func chromiumShowsTheVerdictAndTheChart() throws {
-        let chromium = try #require(chromiumPath)
+        let chromium = try #require(chromiumPath, "headless Chromium is not installed (Debian package chromium; `make test-deps` installs it)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tempchart-html-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -4,6 +4,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 @testable import TempChart
 
 private func temporaryDirectory() throws -> URL {
@@ -20,7 +21,7 @@ private func curvePixels(_ model: ChartModel, width: Int, height: Int, scale: Do
     return canvas.pixels()
 }
 
-@Suite struct M4PixelIdentityTests {
+@Suite(.tags(.slow)) struct M4PixelIdentityTests {
     func compare(series: ChartSeries, lower: Double?, upper: Double?, width: Int, height: Int,
                  scale: Double = 1) throws -> (m4Points: Int, allPoints: Int) {
         let frame = ChartRect(x: 0, y: 0, width: Double(width), height: Double(height))
@@ -94,7 +95,7 @@ private func curvePixels(_ model: ChartModel, width: Int, height: Int, scale: Do
         #expect(document.contains(ChartTheme.light.beyond.hexString))
     }
 
-    @Test func svgSizeDoesNotGrowWithSampleCount() {
+    @Test(.tags(.slow)) func svgSizeDoesNotGrowWithSampleCount() {
         // The same three days sampled 25 and 100 times more densely than the 1,130 pixel columns.
         let medium = svg(fridgeModel(series: ChartFixtures.noisyWave(count: 30_000))).utf8.count
         let large = svg(fridgeModel(series: ChartFixtures.noisyWave(count: 120_000))).utf8.count
