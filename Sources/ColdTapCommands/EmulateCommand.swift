@@ -130,11 +130,28 @@ enum VirtualTags {
             } catch let error as MemoryDumpError {
                 throw CommandError.data("'\(path)' is neither an NDEF message nor a tag dump: \(error).")
             }
-            guard let dumpChip = chip ?? dump.chip, dumpChip.type2Layout != nil || dumpChip.type5Layout != nil else {
+            var dumpChip = chip ?? dump.chip
+            var memory = dump.memory
+            var assumption: String?
+            if let known = dumpChip, memory.count < known.imageBytes ?? 0 {
+                // --chip (or the dump's own GET_VERSION) names a chip larger than the file: the rest was never read.
+                let unit = known.technology == .iso14443A ? 4 : max(1, dump.unitSize)
+                let missing = (known.imageBytes ?? 0) - memory.count
+                assumption = "'\(path)' is \(memory.count) bytes, \(missing) fewer than an \(known.displayName) holds: "
+                    + "\(known.technology == .iso14443A ? "pages" : "blocks") \(memory.count / unit)–\((memory.count + missing) / unit - 1) were added as erased"
+                memory += Data(count: missing)
+            } else if dumpChip == nil, let inferred = dump.inferredChip() {
+                dumpChip = inferred.chip
+                memory = inferred.memory
+                assumption = "'\(path)' is \(dump.memory.count) bytes, the size of no chip; taken for an \(inferred.chip.displayName) "
+                    + "because \(inferred.assumption) (give --chip to choose another)"
+            }
+            guard let dumpChip, dumpChip.type2Layout != nil || dumpChip.type5Layout != nil else {
                 throw CommandError.usage("the chip of '\(path)' is not known; say which with --chip (\(TagChip.emulated.map(\.rawValue).joined(separator: ", "))).")
             }
             do {
-                let tag = try VirtualTag(chip: dumpChip, memory: dump.memory, uid: dump.uid, faults: faults, waitsWhenSilent: true)
+                let tag = try VirtualTag(chip: dumpChip, memory: memory, uid: dump.uid, faults: faults, waitsWhenSilent: true)
+                if let assumption { console.error("coldtap emulate: \(assumption).") }
                 return Made(tag: tag, description: "\(describe(tag)) with the memory of '\(path)'")
             } catch {
                 throw CommandError.usage("'\(path)' does not fit a \(dumpChip.displayName): \(error); give the right --chip.")

@@ -1,12 +1,13 @@
 import Foundation
 import NDEF
+import NFCTags
 
 /// `coldtap ndef decode FILE [--json] [--lenient]` and
 /// `coldtap ndef encode (--text T [--lang L] | --uri U | --mime TYPE FILE | --external TYPE FILE)... [--hex] [-o OUT]`.
 public enum NDEFCommand: Command {
     public static let name = "ndef"
     public static let synopsis = """
-          coldtap ndef decode FILE [--json] [--lenient]       FILE: raw NDEF bytes or hex text; - for stdin
+          coldtap ndef decode FILE [--json] [--lenient]       FILE: raw NDEF bytes, hex text or a tag dump (its NDEF message); - for stdin
           coldtap ndef encode (--text T [--lang L] | --uri U | --mime TYPE FILE | --external TYPE FILE)... [--hex] [-o OUT]
         """
 
@@ -19,7 +20,7 @@ public enum NDEFCommand: Command {
         }
         let rest = Array(arguments.remaining.dropFirst())
         switch verb {
-        case "decode": try decode(Arguments(rest), console: console)
+        case "decode": try await decode(Arguments(rest), console: console)
         case "encode": try encode(rest, console: console)
         default: throw CommandError.usage("Unknown 'ndef' action '\(verb)'; say 'decode' or 'encode'.")
         }
@@ -27,13 +28,13 @@ public enum NDEFCommand: Command {
 
     // MARK: decode
 
-    static func decode(_ arguments: Arguments, console: Console) throws {
+    static func decode(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let json = arguments.flag("--json")
         let lenient = arguments.flag("--lenient")
         let path = try arguments.positionals(min: 1, max: 1)[0]
         try arguments.finish()
-        let bytes = try InputBytes.read(path, console: console)
+        let bytes = try await messageBytes(try InputBytes.read(path, console: console), path: path, console: console)
         let result: NDEFParseResult
         do {
             result = try NDEFParser.parse(bytes, mode: lenient ? .lenient : .strict)
@@ -215,6 +216,35 @@ public enum NDEFCommand: Command {
             }
             console.write(output)
         }
+    }
+
+    /// The NDEF message FILE holds: the file itself when it is one; the message inside a
+    /// tag memory dump (Flipper `.nfc` file, raw image, as `decode` takes them), said on
+    /// standard error with the `coldtap tag` command that shows the rest of the tag.
+    /// - Throws: `CommandError.data` for a URL (not NDEF), or a dump without a readable message.
+    static func messageBytes(_ content: Data, path: String, console: Console) async throws -> Data {
+        if (try? NDEFParser.message(from: content)) != nil { return content }
+        let name = path == "-" ? "standard input" : "'\(path)'"
+        let tagCommand = "coldtap tag \(path == "-" ? "FILE" : path)"
+        if LogInput.classifyText(content).0 == .url {
+            throw CommandError.data("\(name) is a URL, not an NDEF message: `coldtap decode` decodes a cuplTag URL, "
+                + "and `coldtap ndef encode --uri URL` makes its NDEF record.")
+        }
+        guard let dump = try? MemoryDump.parse(content) else { return content }
+        let kind = dump.format == .flipper ? "a Flipper .nfc dump" : "a tag memory dump"
+        let result: TagReadResult
+        do {
+            result = try await TagReader.read(from: dump.transport())
+        } catch {
+            throw CommandError.data("\(name) is \(kind) whose NDEF message cannot be read (\(error)); `\(tagCommand)` shows what it holds.")
+        }
+        guard let message = result.ndefMessageBytes, !message.isEmpty else {
+            throw CommandError.data("\(name) is \(kind) of an \(result.chip.displayName) without an NDEF message; `\(tagCommand)` shows what it holds.")
+        }
+        let start = result.tlvs.first { $0.kind == .ndef }.map { " from byte \($0.valueOffset)" } ?? ""
+        console.error("coldtap ndef: \(name) is \(kind) of an \(result.chip.displayName); decoding the NDEF message it holds "
+            + "(\(message.count) bytes\(start); offsets below count from its start). `\(tagCommand)` shows the whole tag.")
+        return message
     }
 
     // MARK: formatting

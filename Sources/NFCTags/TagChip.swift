@@ -57,6 +57,10 @@ public enum TagChip: String, Sendable, Codable, CaseIterable {
     public var type2Layout: Type2Layout? { Type2Layout.forChip(self) }
     /// The memory layout of a Type 5 chip, `nil` for Type 2 and generic chips.
     public var type5Layout: Type5Layout? { Type5Layout.forChip(self) }
+
+    /// Bytes of a whole memory image of this chip (every readable page, or every block);
+    /// `nil` for chips without a known layout.
+    public var imageBytes: Int? { type2Layout.map { $0.readablePages * 4 } ?? type5Layout?.memoryBytes }
 }
 
 /// Memory layout and command set of a known Type 2 chip (datasheet values).
