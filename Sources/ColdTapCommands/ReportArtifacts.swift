@@ -2,7 +2,7 @@ import ColdChain
 import Foundation
 import LoggerFormats
 import TempChart
-#if canImport(CCairo)
+#if canImport(CCairo) && !canImport(CoreGraphics)
 import CairoCanvas
 #endif
 
@@ -77,9 +77,10 @@ public enum ReportArtifacts {
     /// Writes the chosen files into `options.outDirectory` (created if needed; the current
     /// directory when only kind flags are given), named after `inputName`, and prints each
     /// path (to standard error when `pathsToStandardError`, so JSON output stays clean).
+    /// PNG and PDF are drawn by Core Graphics on Apple platforms and by Cairo elsewhere.
     /// - Returns: the files written, in the order of `Kind.allCases`.
     /// - Throws: `CommandError` (failure) when a file cannot be written; (unavailable) when
-    ///   PNG/PDF are asked for on a build without Cairo.
+    ///   PNG/PDF are asked for on a build with neither.
     @discardableResult
     public static func write(log: TemperatureLog, assessment: Assessment, inputName: String, options: Options,
                              console: Console, pathsToStandardError: Bool = false, now: Date = Date()) throws -> [URL] {
@@ -120,7 +121,15 @@ public enum ReportArtifacts {
                     try Data(LogExport.csv(log).utf8).write(to: url)
                 case .png:
                     url = directory.appendingPathComponent("\(stem)-chart.png")
-                    #if canImport(CCairo)
+                    #if canImport(CoreGraphics) && canImport(CoreText) && canImport(ImageIO)
+                    let spec = content.chartSpec(frame: chartFrame, timeZone: zone, language: options.language,
+                                                 theme: options.theme, title: chartTitle.isEmpty ? nil : chartTitle)
+                    let model = ChartModel(spec)
+                    let png = try CoreGraphicsCanvas.png(width: chartFrame.width, height: chartFrame.height, scale: 1) { canvas in
+                        ChartRenderer.draw(model, on: canvas)
+                    }
+                    try png.write(to: url)
+                    #elseif canImport(CCairo)
                     let canvas = try CairoCanvas(pixelWidth: options.width, height: options.height,
                                                  cjkFamily: cjkFamily(options.language))
                     let spec = content.chartSpec(frame: chartFrame, timeZone: zone, language: options.language,
@@ -128,18 +137,25 @@ public enum ReportArtifacts {
                     ChartRenderer.draw(ChartModel(spec), on: canvas)
                     try canvas.writePNG(to: url)
                     #else
-                    throw CommandError(.unavailable, "PNG output needs Cairo, which this build does not have; use --svg or --html.")
+                    throw CommandError(.unavailable, "PNG output needs Cairo or Core Graphics, which this build does not have; use --svg or --html.")
                     #endif
                 case .pdf:
                     url = directory.appendingPathComponent("\(stem)-report.pdf")
-                    #if canImport(CCairo)
+                    #if canImport(CoreGraphics) && canImport(CoreText) && canImport(ImageIO)
+                    page.pixelDensity = 4
+                    let finalPage = page
+                    let pdf = try CoreGraphicsCanvas.pdf(width: ReportPage.a4.width, height: ReportPage.a4.height, pageCount: 1) { canvas, _ in
+                        finalPage.draw(on: canvas)
+                    }
+                    try pdf.write(to: url)
+                    #elseif canImport(CCairo)
                     page.pixelDensity = 4
                     let canvas = try CairoCanvas(pdfAt: url, width: ReportPage.a4.width, height: ReportPage.a4.height,
                                                  cjkFamily: cjkFamily(options.language))
                     page.draw(on: canvas)
                     try canvas.finish()
                     #else
-                    throw CommandError(.unavailable, "PDF output needs Cairo, which this build does not have; use --html.")
+                    throw CommandError(.unavailable, "PDF output needs Cairo or Core Graphics, which this build does not have; use --html.")
                     #endif
                 }
             } catch let error as CommandError {
