@@ -57,14 +57,12 @@ public actor ContactlessReaderEmulator {
         switch tag.technology {
         case .iso14443A:
             guard block <= 0xFF, length <= 16 else { return Data(StatusWord.wrongParameters) }
-            guard let answer = try await air([0x30, UInt8(block)]), answer.count >= 16 else {
+            guard let answer = try await air(Type2Command.read(page: UInt8(block)).bytes), answer.count >= 16 else {
                 return Data(StatusWord.noInformation)
             }
             return Data(answer.prefix(length == 0 ? 16 : length)) + Data(StatusWord.success)
         case .iso15693:
-            let command: [UInt8] = block <= 0xFF
-                ? [0x02, 0x20, UInt8(block)]
-                : [0x02, 0x30, UInt8(block & 0xFF), UInt8(block >> 8)]
+            let command = Type5Command.readSingleBlock(block: block, extended: block > 0xFF).request()
             guard let answer = try await air(command), let flags = answer.first else {
                 return Data(StatusWord.noInformation)
             }
@@ -80,15 +78,13 @@ public actor ContactlessReaderEmulator {
             guard block <= 0xFF, !data.isEmpty, data.count % 4 == 0 else { return Data(StatusWord.wrongLength) }
             for (offset, start) in stride(from: 0, to: data.count, by: 4).enumerated() {
                 guard block + offset <= 0xFF else { return Data(StatusWord.wrongParameters) }
-                let answer = try await air([0xA2, UInt8(block + offset)] + data[start..<start + 4])
+                let answer = try await air(Type2Command.write(page: UInt8(block + offset), data: Array(data[start..<start + 4])).bytes)
                 guard answer?.first.map({ $0 & 0x0F }) == 0x0A else { return Data(StatusWord.noInformation) }
             }
             return Data(StatusWord.success)
         case .iso15693:
             guard !data.isEmpty else { return Data(StatusWord.wrongLength) }
-            let command: [UInt8] = block <= 0xFF
-                ? [0x02, 0x21, UInt8(block)] + data
-                : [0x02, 0x31, UInt8(block & 0xFF), UInt8(block >> 8)] + data
+            let command = Type5Command.writeSingleBlock(block: block, data: data, extended: block > 0xFF).request()
             guard let answer = try await air(command), let flags = answer.first else {
                 return Data(StatusWord.noInformation)
             }

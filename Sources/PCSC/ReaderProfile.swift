@@ -100,11 +100,12 @@ public struct ReaderProfile: Sendable, Equatable {
             switch technology {
             case .iso14443A:
                 // READ (16 bytes) and WRITE (one page), translated to READ/UPDATE BINARY.
-                return LinkLimits(maxCommandBytes: 6, maxResponseBytes: 16, supportedCommands: [0x30, 0xA2])
+                return LinkLimits(maxCommandBytes: 6, maxResponseBytes: 16, supportedCommands: [Type2Command.Code.read.rawValue, Type2Command.Code.write.rawValue])
             case .iso15693:
                 // Single-block read and write (also the 2-byte-address forms); blocks up to 32 bytes.
                 return LinkLimits(maxCommandBytes: 2 + 8 + 2 + 32, maxResponseBytes: 1 + 32,
-                                  supportedCommands: [0x20, 0x21, 0x30, 0x31])
+                                  supportedCommands: Set([Type5Command.Code.readSingleBlock, .writeSingleBlock, .extendedReadSingleBlock,
+                                                          .extendedWriteSingleBlock].map(\.rawValue)))
             }
         }
     }

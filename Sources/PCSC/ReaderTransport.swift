@@ -134,33 +134,31 @@ public struct ReaderTransport: TagTransport {
         let bytes = [UInt8](command)
         switch technology {
         case .iso14443A:
-            switch code {
-            case 0x30 where bytes.count == 2:
-                let response = try await storage([0xFF, 0xB0, 0x00, bytes[1], 0x10], timeout: timeout)
+            switch Type2Command(parsing: bytes) {
+            case .read(let page)?:
+                let response = try await storage([0xFF, 0xB0, 0x00, page, 0x10], timeout: timeout)
                 guard response.isSuccess, response.data.count == 16 else { return Data([0x00]) } // NAK: invalid argument
                 return Data(response.data)
-            case 0xA2 where bytes.count == 6:
-                let response = try await storage([0xFF, 0xD6, 0x00, bytes[1], 0x04] + bytes[2...], timeout: timeout)
+            case .write(let page, let data)?:
+                let response = try await storage([0xFF, 0xD6, 0x00, page, 0x04] + data, timeout: timeout)
                 return Data([response.isSuccess ? 0x0A : 0x05]) // ACK, or NAK: write error
             default:
                 throw TransportError.unsupported(String(format: "a malformed tag command 0x%02X", code))
             }
         case .iso15693:
-            let flags = bytes[0]
-            let start = 2 + (flags & 0x20 != 0 ? 8 : 0)
-            let extended = code == 0x30 || code == 0x31
-            guard bytes.count >= start + (extended ? 2 : 1) else {
-                throw TransportError.unsupported(String(format: "a truncated tag command 0x%02X", code))
+            let block: Int
+            var data: [UInt8]?
+            switch Type5Command.Request(parsing: bytes)?.command {
+            case .readSingleBlock(let number, _)?: block = number
+            case .writeSingleBlock(let number, let written, _)?: (block, data) = (number, written)
+            default: throw TransportError.unsupported(String(format: "a truncated tag command 0x%02X", code))
             }
-            let block = extended ? Int(bytes[start]) | Int(bytes[start + 1]) << 8 : Int(bytes[start])
-            let p1 = UInt8(block >> 8), p2 = UInt8(block & 0xFF)
-            let dataStart = start + (extended ? 2 : 1)
-            if code == 0x20 || code == 0x30 {
+            let p1 = UInt8(truncatingIfNeeded: block >> 8), p2 = UInt8(truncatingIfNeeded: block)
+            guard let data else {
                 let response = try await storage([0xFF, 0xB0, p1, p2, 0x00], timeout: timeout)
                 guard response.isSuccess else { return Data([0x01, 0x10]) } // error: block not available
                 return Data([0x00] + response.data)
             }
-            let data = Array(bytes[dataStart...])
             guard !data.isEmpty, data.count <= 32 else { throw TransportError.unsupported("a write of \(data.count) bytes") }
             let response = try await storage([0xFF, 0xD6, p1, p2, UInt8(data.count)] + data, timeout: timeout)
             return Data(response.isSuccess ? [0x00] : [0x01, 0x0F])
