@@ -1,4 +1,5 @@
 import CairoCanvas
+import Dispatch
 import Foundation
 import Testing
 import TestSupport
@@ -32,10 +33,14 @@ let chromiumPath: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // Waits for Chromium's exit (an event), giving up after 90 s so a hung browser fails the test.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        let deadline = Date().addingTimeInterval(90)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
-        if process.isRunning { process.terminate() }
+        if exited.wait(timeout: .now() + 90) == .timedOut {
+            process.terminate()
+            Issue.record("headless Chromium did not finish within 90 s")
+        }
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
 
