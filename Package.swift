@@ -17,9 +17,7 @@ let package = Package(
     ],
     targets: [
         // Layer 1: NFC Forum NDEF codec.
-        // Exclusivity checks are off for the codec only: the dynamic checks that Foundation's
-        // inlined Data code carries cost about 15% of small-message parsing (coldtap-bench ndef).
-        .target(name: "NDEF", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+        .target(name: "NDEF"),
         // Layer 2: tag platforms and virtual tags.
         .target(name: "NFCTags", dependencies: ["NDEF"]),
         // Layer 3: logger payload decoders.

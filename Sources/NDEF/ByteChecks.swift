@@ -66,6 +66,30 @@ enum ByteChecks {
         return index < count ? index : nil
     }
 
+    /// The offset of the first C0 control character or DEL (bytes 0x00–0x1F, 0x7F), or nil.
+    /// UTF-8 never uses these bytes inside a multi-byte sequence, so a byte test is exact.
+    static func firstControlCharacter(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        let count = bytes.count
+        var index = 0
+        while index + 8 <= count {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // Per byte, with the high bit masked off so no carry crosses bytes: below 0x20
+            // (subtracting 0x20 borrows into the high bit) or 0x7F (adding 1 reaches it).
+            let low = word & 0x7F7F_7F7F_7F7F_7F7F
+            let ascii = ~word & 0x8080_8080_8080_8080
+            let belowSpace = (low &- 0x2020_2020_2020_2020) & ascii
+            let delete = (low &+ 0x0101_0101_0101_0101) & ascii
+            if (belowSpace | delete) & 0x8080_8080_8080_8080 != 0 { break }
+            index += 8
+        }
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x7F { return index }
+            index += 1
+        }
+        return nil
+    }
+
     /// True when every byte is printable ASCII other than space (0x21–0x7E).
     static func isVisibleASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         for byte in bytes where byte < 0x21 || byte > 0x7E { return false }
@@ -108,6 +132,7 @@ enum ByteChecks {
 
     /// True exactly when `mediaTypeProblem(type)` is nil; the strict fast path's test.
     static func isMediaType(_ type: UnsafeRawBufferPointer) -> Bool {
+        if let common = isCommonMediaType(type) { return common }
         let count = type.count
         var index = 0
         while index < count, isTokenByte(type[index]) { index += 1 }
@@ -124,6 +149,54 @@ enum ByteChecks {
             index += 1
         }
         return true
+    }
+
+    /// The usual media type (`application/json`, `image/png`, `application/vnd.x+json`) decided
+    /// eight bytes at a time: true when every byte is a letter, digit, `-`, `.`, `+` or the one
+    /// `/`, which is neither first nor last; nil when the type has any other byte (the byte
+    /// loop in `isMediaType` then decides).
+    @inline(__always)
+    static func isCommonMediaType(_ type: UnsafeRawBufferPointer) -> Bool? {
+        let count = type.count
+        guard count >= 3, let base = type.baseAddress else { return nil }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        /// 0x80 in each byte of `word` (ASCII only) that equals `byte`.
+        @inline(__always) func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+            let difference = word ^ (ones &* UInt64(byte))
+            return ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference) & highBits
+        }
+        var slashes = 0
+        var slashIndex = 0
+        var index = 0
+        while index < count {
+            var word: UInt64
+            if index + 8 <= count {
+                word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            } else {
+                // The tail, padded with letters.
+                word = 0x6161_6161_6161_6161
+                withUnsafeMutableBytes(of: &word) { padded in
+                    padded.copyMemory(from: UnsafeRawBufferPointer(start: base + index, count: count - index))
+                }
+            }
+            guard word & highBits == 0 else { return nil }
+            // No byte is 0x80 or above, so the additions below never carry across bytes.
+            let folded = word | 0x2020_2020_2020_2020
+            let letters = (folded &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(folded &+ 0x0505_0505_0505_0505) & highBits
+            let digits = (word &+ 0x5050_5050_5050_5050) & ~(word &+ 0x4646_4646_4646_4646) & highBits
+            let slash = equal(word, UInt8(ascii: "/"))
+            let allowed = letters | digits | slash | equal(word, UInt8(ascii: "-")) | equal(word, UInt8(ascii: "."))
+                | equal(word, UInt8(ascii: "+"))
+            guard allowed == highBits else { return nil }
+            if slash != 0 {
+                slashes += slash.nonzeroBitCount
+                slashIndex = index + slash.trailingZeroBitCount / 8
+            }
+            index += 8
+        }
+        guard slashes == 1 else { return nil }
+        return slashIndex > 0 && slashIndex < count - 1
     }
 
     /// Why `type` is not an RFC 3986 absolute URI (scheme ":" then visible ASCII), or nil.
@@ -174,12 +247,4 @@ enum ByteChecks {
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-    /// True when the bytes equal the ASCII text of `name` (a static, short type name).
-    static func equals(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
-        guard bytes.count == name.utf8CodeUnitCount else { return false }
-        let pointer = name.utf8Start
-        for index in 0..<bytes.count where bytes[index] != pointer[index] { return false }
-        return true
-    }
 }

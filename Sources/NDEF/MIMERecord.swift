@@ -19,7 +19,9 @@ public struct MIMERecord: Sendable, Equatable, Hashable {
         let textual = type.hasPrefix("text/") || type.hasSuffix("json") || type.hasSuffix("xml")
             || type.contains("+json") || type.contains("+xml")
         guard textual else { return nil }
-        return String(validating: Array(data), as: UTF8.self)
+        // Checked here rather than with `String(validating:as:)`, which needs iOS 18 / macOS 15.
+        guard data.withUnsafeBytes({ ByteChecks.firstInvalidUTF8($0) }) == nil else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The TNF 2 record carrying this payload.

@@ -66,11 +66,11 @@ extension NDEFRecord {
             }
             content = .empty
         case .wellKnown:
-            if isWellKnown("T") {
+            if isWellKnown(TextRecord.wellKnownType) {
                 content = .text(try TextRecord.decode(payload, &diagnostics))
-            } else if isWellKnown("U") {
+            } else if isWellKnown(URIRecord.wellKnownType) {
                 content = .uri(try URIRecord.decode(payload, &diagnostics))
-            } else if isWellKnown("Sp") {
+            } else if isWellKnown(SmartPosterRecord.wellKnownType) {
                 content = .smartPoster(try SmartPosterRecord.decode(payload, &diagnostics))
             } else {
                 content = .otherWellKnown(typeName)
@@ -126,11 +126,11 @@ enum RecordTypeChecks {
                       diagnostics: inout Diagnostics) throws {
         try checkType(tnf: tnf, type: type, typeOffset: typeOffset, diagnostics: &diagnostics)
         guard tnf == .wellKnown else { return }
-        if ByteChecks.equals(type, "T") {
+        if TextRecord.wellKnownType.matches(type) {
             try TextRecord.check(payload, &diagnostics)
-        } else if ByteChecks.equals(type, "U") {
+        } else if URIRecord.wellKnownType.matches(type) {
             try URIRecord.check(payload, &diagnostics)
-        } else if ByteChecks.equals(type, "Sp") {
+        } else if SmartPosterRecord.wellKnownType.matches(type) {
             do {
                 _ = try SmartPosterRecord.decode(payloadData(), &diagnostics)
             } catch let error as NDEFError where !diagnostics.isStrict {

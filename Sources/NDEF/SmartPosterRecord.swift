@@ -7,6 +7,13 @@ import Foundation
 /// `act` (action), `s` (size of the target in bytes) and `t` (MIME type of the target),
 /// plus icons as MIME records of type `image/*` or `video/*`. Other records are ignored.
 public struct SmartPosterRecord: Sendable, Equatable, Hashable {
+    /// The well-known type name of Smart Poster records.
+    public static let wellKnownType = WellKnownType("Sp")
+    /// The Smart Poster's local record types: action, size and target type.
+    public static let actionType = WellKnownType("act")
+    public static let sizeType = WellKnownType("s")
+    public static let targetTypeType = WellKnownType("t")
+
     /// What the reader should do with the URI (`act` record).
     public enum Action: UInt8, Sendable, Equatable, Hashable, CaseIterable {
         /// Do the action (send the SMS, launch the browser, call).
@@ -111,8 +118,8 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
                 continue
             }
             var quiet = Diagnostics(mode: .lenient)
-            switch record.typeName {
-            case "U":
+            switch SmartPosterRecord.localType(of: record) {
+            case .uri?:
                 if sawURI {
                     try diagnostics.violation(.invalidPayload("a Smart Poster has more than one URI record"), at: at,
                                               recovery: "the first one is used")
@@ -120,7 +127,7 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
                     sawURI = true
                     poster.uri = try URIRecord.decode(record.payload, &quiet).uri
                 }
-            case "T":
+            case .title?:
                 let title = try TextRecord.decode(record.payload, &quiet)
                 if !titleLanguages.insert(title.language.lowercased()).inserted {
                     try diagnostics.violation(.invalidPayload("two Smart Poster titles share the language '\(title.language)'"),
@@ -128,7 +135,7 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
                 } else {
                     poster.titles.append(title)
                 }
-            case "act":
+            case .action?:
                 if sawAction {
                     try diagnostics.violation(.invalidPayload("a Smart Poster has more than one action record"), at: at,
                                               recovery: "the first one is used")
@@ -139,7 +146,7 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
                     try diagnostics.violation(.invalidPayload("a Smart Poster action is not one byte of value 0, 1 or 2"),
                                               at: at, recovery: "it is ignored")
                 }
-            case "s":
+            case .size?:
                 if sawSize {
                     try diagnostics.violation(.invalidPayload("a Smart Poster has more than one size record"), at: at,
                                               recovery: "the first one is used")
@@ -150,7 +157,7 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
                     try diagnostics.violation(.invalidPayload("a Smart Poster size record is not 4 bytes"), at: at,
                                               recovery: "it is ignored")
                 }
-            case "t":
+            case .targetType?:
                 if sawType {
                     try diagnostics.violation(.invalidPayload("a Smart Poster has more than one type record"), at: at,
                                               recovery: "the first one is used")
@@ -163,7 +170,7 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
                     sawType = true
                     poster.targetType = String(decoding: record.payload, as: UTF8.self)
                 }
-            default:
+            case nil:
                 continue
             }
         }
@@ -174,17 +181,34 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
         return poster
     }
 
+    /// The records a Smart Poster's nested message gives meaning to.
+    enum LocalType {
+        case uri, title, action, size, targetType
+    }
+
+    /// Which of the Smart Poster's records `record` (well-known) is, by the declared type names.
+    static func localType(of record: NDEFRecord) -> LocalType? {
+        record.type.withUnsafeBytes { type in
+            if URIRecord.wellKnownType.matches(type) { return .uri }
+            if TextRecord.wellKnownType.matches(type) { return .title }
+            if actionType.matches(type) { return .action }
+            if sizeType.matches(type) { return .size }
+            if targetTypeType.matches(type) { return .targetType }
+            return nil
+        }
+    }
+
     /// The nested message: URI, titles, action, size, type, icons in that order.
     public var message: NDEFMessage {
         var records = [URIRecord(uri: uri).record]
         records += titles.map(\.record)
-        if let action { records.append(NDEFRecord(tnf: .wellKnown, type: "act", payload: Data([action.rawValue]))) }
+        if let action { records.append(NDEFRecord(wellKnown: Self.actionType, payload: Data([action.rawValue]))) }
         if let size {
-            records.append(NDEFRecord(tnf: .wellKnown, type: "s",
+            records.append(NDEFRecord(wellKnown: Self.sizeType,
                                       payload: Data([UInt8(size >> 24), UInt8(size >> 16 & 0xFF),
                                                      UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])))
         }
-        if let targetType { records.append(NDEFRecord(tnf: .wellKnown, type: "t", payload: Data(targetType.utf8))) }
+        if let targetType { records.append(NDEFRecord(wellKnown: Self.targetTypeType, payload: Data(targetType.utf8))) }
         records += icons.map { NDEFRecord(tnf: .media, type: $0.mimeType, payload: $0.data) }
         return NDEFMessage(records: records)
     }
@@ -193,13 +217,13 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
     public var payload: Data { message.serialized() }
 
     /// The well-known `Sp` record carrying this poster.
-    public var record: NDEFRecord { NDEFRecord(tnf: .wellKnown, type: "Sp", payload: payload) }
+    public var record: NDEFRecord { NDEFRecord(wellKnown: Self.wellKnownType, payload: payload) }
 }
 
 extension NDEFRecord {
     /// The decoded Smart Poster view when this is a well-known `Sp` record with a valid payload.
     public var smartPosterRecord: SmartPosterRecord? {
-        guard isWellKnown("Sp") else { return nil }
+        guard isWellKnown(SmartPosterRecord.wellKnownType) else { return nil }
         return try? SmartPosterRecord(payload: payload)
     }
 }

@@ -2,17 +2,23 @@ import Foundation
 
 /// The common case read in two lean passes over the raw bytes: a strictly valid message of
 /// unchunked records without Smart Posters. The first pass checks everything and counts the
-/// records; only then does the second build them, into an array of exactly that size. It
-/// returns nil at the first thing it does not handle or that is wrong; `MessageReader` then
-/// reads the message again and reports the exact violation and its offset. It must accept
-/// nothing that `MessageReader` rejects in strict mode.
+/// records; only then does the second build them, into an array of exactly that size. It returns nil at the first thing it does not handle or that is wrong;
+/// `MessageReader` then reads the message again and reports the exact violation and its
+/// offset. It must accept nothing that `MessageReader` rejects in strict mode.
+///
+/// Speed without unsafe compiler flags: the input's storage is touched once, by one
+/// `withUnsafeBytes` in `parse`, so the exclusivity checks that Foundation's inlined `Data`
+/// code carries run once per message, not per field; both passes walk the raw buffer, and
+/// only the payload slices (which share the input's storage) go through `Data` again.
 enum StrictFastPath {
     static func parse(_ data: Data, checkingRecordTypes: Bool) -> [NDEFRecord]? {
-        data.withUnsafeBytes { buffer -> [NDEFRecord]? in
+        // Read once, outside the walk: for large inputs it lives in class storage.
+        let dataStart = data.startIndex
+        return data.withUnsafeBytes { buffer -> [NDEFRecord]? in
             guard let recordCount = validRecordCount(buffer, checkingRecordTypes: checkingRecordTypes) else {
                 return nil
             }
-            return records(of: data, buffer, count: recordCount)
+            return records(of: data, startingAt: dataStart, buffer, count: recordCount)
         }
     }
 
@@ -78,11 +84,11 @@ enum StrictFastPath {
                 switch flags & HeaderFlag.tnfMask {
                 case 1:
                     let payload = UnsafeRawBufferPointer(rebasing: buffer[record.payloadStart..<record.end])
-                    if typeLength == 1 && type[0] == UInt8(ascii: "T") {
+                    if TextRecord.wellKnownType.matches(type) {
                         guard TextRecord.isValid(payload) else { return nil }
-                    } else if typeLength == 1 && type[0] == UInt8(ascii: "U") {
+                    } else if URIRecord.wellKnownType.matches(type) {
                         guard URIRecord.isValid(payload) else { return nil }
-                    } else if ByteChecks.equals(type, "Sp") || ByteChecks.wellKnownTypeProblem(type) != nil {
+                    } else if SmartPosterRecord.wellKnownType.matches(type) || ByteChecks.wellKnownTypeProblem(type) != nil {
                         return nil
                     }
                 case 2: guard ByteChecks.isMediaType(type) else { return nil }
@@ -113,9 +119,10 @@ enum StrictFastPath {
         }
     }
 
-    /// Builds the records of a message that `validRecordCount` accepted.
-    static func records(of data: Data, _ buffer: UnsafeRawBufferPointer, count recordCount: Int) -> [NDEFRecord] {
-        let dataBase = data.startIndex
+    /// Builds the records of a message that `validRecordCount` accepted, into an array
+    /// reserved at exactly that size.
+    static func records(of data: Data, startingAt dataStart: Int, _ buffer: UnsafeRawBufferPointer,
+                        count recordCount: Int) -> [NDEFRecord] {
         var records: [NDEFRecord] = []
         records.reserveCapacity(recordCount)
         guard let start = buffer.baseAddress else { return records }
@@ -128,11 +135,11 @@ enum StrictFastPath {
             records.append(NDEFRecord(
                 tnf: TypeNameFormat(rawValue: record.flags & HeaderFlag.tnfMask) ?? .unknown,
                 type: typeLength <= 14 ? inlineField(start + record.typeStart, count: typeLength)
-                    : data[(dataBase + record.typeStart)..<(dataBase + record.idStart)],
+                    : data[(dataStart + record.typeStart)..<(dataStart + record.idStart)],
                 id: idLength <= 14 ? inlineField(start + record.idStart, count: idLength)
-                    : data[(dataBase + record.idStart)..<(dataBase + record.payloadStart)],
+                    : data[(dataStart + record.idStart)..<(dataStart + record.payloadStart)],
                 payload: record.end == record.payloadStart ? Data()
-                    : data[(dataBase + record.payloadStart)..<(dataBase + record.end)]))
+                    : data[(dataStart + record.payloadStart)..<(dataStart + record.end)]))
             position = record.end
         }
         return records

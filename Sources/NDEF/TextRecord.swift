@@ -5,7 +5,13 @@ import Foundation
 /// Payload: a status byte (bit 7: UTF-16, bit 6: reserved, bits 5–0: length of the language
 /// code), the IANA language code in ASCII, then the text. UTF-16 text may start with a
 /// byte-order mark in either order; without one it is big-endian.
+///
+/// Strictness: a language code of length 0 is malformed; the reserved status bit 6 is
+/// ignored, as RTD-Text tells readers to (lenient parsing notes it).
 public struct TextRecord: Sendable, Equatable, Hashable {
+    /// The well-known type name of Text records.
+    public static let wellKnownType = WellKnownType("T")
+
     /// The text encoding named by bit 7 of the status byte.
     public enum Encoding: String, Sendable, Equatable, Hashable {
         case utf8 = "UTF-8"
@@ -40,8 +46,8 @@ public struct TextRecord: Sendable, Equatable, Hashable {
 
     /// Decodes a Text record payload strictly.
     /// - Throws: `NDEFError` (offsets relative to the payload) when the payload is empty, the
-    ///   status byte sets the reserved bit, the language code runs past the payload or is not
-    ///   an ASCII language tag, or the text is not valid UTF-8 / UTF-16.
+    ///   language code is empty, runs past the payload or is not an ASCII language tag, or the
+    ///   text is not valid UTF-8 / UTF-16. The reserved status bit 6 is ignored.
     public init(payload: Data) throws {
         var warnings: [NDEFWarning] = []
         try self.init(payload: payload, mode: .strict, warnings: &warnings)
@@ -92,9 +98,9 @@ public struct TextRecord: Sendable, Equatable, Hashable {
     /// True when `check` would find nothing wrong (the strict fast path's test; it must
     /// agree with `check`).
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let status = bytes.first, status & 0x40 == 0 else { return false }
+        guard let status = bytes.first else { return false }
         let bodyStart = 1 + Int(status & 0x3F)
-        guard bodyStart <= bytes.count else { return false }
+        guard bodyStart > 1, bodyStart <= bytes.count else { return false }
         var index = 1
         while index < bodyStart {
             let byte = bytes[index]
@@ -115,11 +121,16 @@ public struct TextRecord: Sendable, Equatable, Hashable {
                                       recovery: "it is shown as empty text")
             return
         }
-        if status & 0x40 != 0 {
-            try diagnostics.violation(.invalidPayload("a Text record's status byte sets the reserved bit 6"), at: 0,
-                                      recovery: "the bit is ignored")
+        if status & 0x40 != 0 && !diagnostics.isStrict {
+            // RTD-Text tells readers to ignore the bit: a note, not a violation.
+            diagnostics.warnings.append(NDEFWarning(offset: diagnostics.map.absolute(0),
+                message: "a Text record's status byte sets the reserved bit 6; the bit is ignored"))
         }
         let languageLength = Int(status & 0x3F)
+        if languageLength == 0 {
+            try diagnostics.violation(.invalidPayload("a Text record has no language code (its length is 0)"), at: 0,
+                                      recovery: "the text is shown without a language")
+        }
         guard 1 + languageLength <= bytes.count else {
             try diagnostics.violation(.invalidPayload(
                 "a Text record's language code (\(languageLength) bytes) runs past its payload (\(bytes.count) bytes)"),
@@ -178,13 +189,13 @@ public struct TextRecord: Sendable, Equatable, Hashable {
     }
 
     /// The well-known `T` record carrying this text.
-    public var record: NDEFRecord { NDEFRecord(tnf: .wellKnown, type: "T", payload: payload) }
+    public var record: NDEFRecord { NDEFRecord(wellKnown: Self.wellKnownType, payload: payload) }
 }
 
 extension NDEFRecord {
     /// The decoded Text view when this is a well-known `T` record with a valid payload.
     public var textRecord: TextRecord? {
-        guard isWellKnown("T") else { return nil }
+        guard isWellKnown(TextRecord.wellKnownType) else { return nil }
         return try? TextRecord(payload: payload)
     }
 }

@@ -3,8 +3,12 @@ import Foundation
 /// NFC Forum URI record (RTD-URI 1.0, well-known type `U`).
 ///
 /// Payload: one identifier code naming an abbreviated prefix, then the rest of the URI in
-/// UTF-8. Codes 0x24–0xFF are reserved and mean "no prefix".
+/// UTF-8. Codes 0x24–0xFF are reserved and mean "no prefix". A URI field holding a control
+/// character (U+0000–U+001F, U+007F) is malformed: RFC 3987 allows none in an IRI.
 public struct URIRecord: Sendable, Equatable, Hashable {
+    /// The well-known type name of URI records.
+    public static let wellKnownType = WellKnownType("U")
+
     /// The 36 abbreviations of RTD-URI, indexed by identifier code 0x00–0x23.
     public static let prefixes: [String] = [
         "", "http://www.", "https://www.", "http://", "https://", "tel:", "mailto:",
@@ -36,7 +40,7 @@ public struct URIRecord: Sendable, Equatable, Hashable {
 
     /// Decodes a URI record payload strictly.
     /// - Throws: `NDEFError` (offset relative to the payload) for an empty payload or a URI
-    ///   field that is not valid UTF-8.
+    ///   field that is not valid UTF-8 or holds a control character.
     public init(payload: Data) throws {
         var warnings: [NDEFWarning] = []
         try self.init(payload: payload, mode: .strict, warnings: &warnings)
@@ -67,7 +71,9 @@ public struct URIRecord: Sendable, Equatable, Hashable {
 
     /// True when a strict `check` would find nothing wrong (the strict fast path's test).
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        !bytes.isEmpty && ByteChecks.firstInvalidUTF8(UnsafeRawBufferPointer(rebasing: bytes[1...])) == nil
+        guard !bytes.isEmpty else { return false }
+        let field = UnsafeRawBufferPointer(rebasing: bytes[1...])
+        return ByteChecks.firstControlCharacter(field) == nil && ByteChecks.firstInvalidUTF8(field) == nil
     }
 
     static func check(_ bytes: UnsafeRawBufferPointer, _ diagnostics: inout Diagnostics) throws {
@@ -81,9 +87,18 @@ public struct URIRecord: Sendable, Equatable, Hashable {
                 message: String(format: "a URI record uses the reserved identifier code 0x%02X; it is read as no prefix", code)))
         }
         let field = UnsafeRawBufferPointer(rebasing: bytes[1...])
+        // Both problems are reported in lenient mode; strict mode throws the earlier one.
+        var problems: [(offset: Int, kind: NDEFError.Kind, recovery: String)] = []
         if let bad = ByteChecks.firstInvalidUTF8(field) {
-            try diagnostics.violation(.invalidPayload("a URI record's URI field is not valid UTF-8"), at: 1 + bad,
-                                      recovery: "invalid bytes are shown as U+FFFD")
+            problems.append((1 + bad, .invalidPayload("a URI record's URI field is not valid UTF-8"),
+                             "invalid bytes are shown as U+FFFD"))
+        }
+        if let control = ByteChecks.firstControlCharacter(field) {
+            let detail = String(format: "a URI record's URI field holds the control character U+%04X", field[control])
+            problems.append((1 + control, .invalidPayload(detail), "it is kept as written"))
+        }
+        for problem in problems.sorted(by: { $0.offset < $1.offset }) {
+            try diagnostics.violation(problem.kind, at: problem.offset, recovery: problem.recovery)
         }
     }
 
@@ -98,13 +113,13 @@ public struct URIRecord: Sendable, Equatable, Hashable {
     }
 
     /// The well-known `U` record carrying this URI.
-    public var record: NDEFRecord { NDEFRecord(tnf: .wellKnown, type: "U", payload: payload) }
+    public var record: NDEFRecord { NDEFRecord(wellKnown: Self.wellKnownType, payload: payload) }
 }
 
 extension NDEFRecord {
     /// The decoded URI view when this is a well-known `U` record with a valid payload.
     public var uriRecord: URIRecord? {
-        guard isWellKnown("U") else { return nil }
+        guard isWellKnown(URIRecord.wellKnownType) else { return nil }
         return try? URIRecord(payload: payload)
     }
 }

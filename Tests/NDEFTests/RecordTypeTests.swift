@@ -33,7 +33,7 @@ import TestSupport
 
     @Test func emptyTextIsValid() throws {
         #expect(try TextRecord(payload: Data([0x02, 0x65, 0x6E])).text == "")
-        #expect(try TextRecord(payload: Data([0x80])).text == "")
+        #expect(try TextRecord(payload: Data([0x82, 0x65, 0x6E])).text == "")
     }
 
     @Test func languageMustBeALanguageTag() {
@@ -165,6 +165,10 @@ import TestSupport
         #expect(record.mimeRecord == MIMERecord(mimeType: "application/json", data: Data([0x7B, 0x7D])))
         #expect(record.mimeRecord?.text == "{}")
         #expect(MIMERecord(mimeType: "image/png", data: Data([0x7B])).text == nil)
+        // Textual types with ill-formed UTF-8 have no text (an overlong encoding, a lone continuation byte).
+        #expect(MIMERecord(mimeType: "text/plain", data: Data([0xC0, 0xAF])).text == nil)
+        #expect(MIMERecord(mimeType: "application/json", data: Data([0x7B, 0x80, 0x7D])).text == nil)
+        #expect(MIMERecord(mimeType: "text/plain", data: Data("olá 🧊".utf8)).text == "olá 🧊")
     }
 
     @Test func externalRecord() throws {
