@@ -21,6 +21,7 @@ public enum LogExport {
         if let source = log.readTimeSource { members.append(("readTimeSource", .string(source))) }
         members.append(("timeBase", .string(log.timeBase.rawValue)))
         if let detail = log.timeBaseDetail { members.append(("timeBaseDetail", .string(detail))) }
+        members.append(("timesEstimated", .bool(log.timesEstimated)))
         if let detection = log.detection { members.append(("detection", .string(detection))) }
         members.append(("integrity", .object([("status", .string(log.integrity.status.rawValue)),
                                               ("detail", .string(log.integrity.detail))])))
@@ -38,16 +39,32 @@ public enum LogExport {
         return .object(members)
     }
 
-    /// RFC 4180 CSV (CRLF line ends): header `time,temperature_c,humidity_pct,flags`, one row
-    /// per sample oldest first; empty fields where there is no value; flags joined by `;`.
-    public static func csv(_ log: TemperatureLog) -> String {
-        var out = "time,temperature_c,humidity_pct,flags\r\n"
+    /// RFC 4180 CSV (CRLF line ends) after `#` comment lines that say in which zone the
+    /// times are (UTC unless `timeZone` is given: then ISO 8601 with that zone's offset)
+    /// and, when they are estimates, from what. Header `time,temperature_c,humidity_pct,flags`,
+    /// one row per sample oldest first; empty fields where there is no value; flags joined by `;`.
+    public static func csv(_ log: TemperatureLog, timeZone: TimeZone? = nil) -> String {
+        let zone = timeZone.flatMap { $0.secondsFromGMT() == 0 && $0.identifier.uppercased().hasPrefix("UTC") ? nil : $0 }
+        var out = zone.map { "# times: \($0.identifier), ISO 8601 with the UTC offset\r\n" } ?? "# times: UTC (ISO 8601, Z)\r\n"
+        if log.timesEstimated {
+            out += "# warning: every time is estimated: the log has no clock and the read time is not known (\(standInPhrase(log)) \(log.readTime.isoUTC) stands in)\r\n"
+        }
+        out += "time,temperature_c,humidity_pct,flags\r\n"
         for sample in log.samples {
-            let fields = [sample.time.isoUTC, sample.temperature.map(number) ?? "", sample.humidity.map(number) ?? "",
+            let time = zone.map { isoText(sample.time, in: $0) } ?? sample.time.isoUTC
+            let fields = [time, sample.temperature.map(number) ?? "", sample.humidity.map(number) ?? "",
                           sample.flags.map(\.rawValue).joined(separator: ";")]
             out += fields.map(csvField).joined(separator: ",") + "\r\n"
         }
         return out
+    }
+
+    /// ISO 8601 in `zone` with its offset, e.g. `2024-04-09T10:35:00+02:00`.
+    static func isoText(_ date: Date, in zone: TimeZone) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = zone
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
     }
 
     /// Quotes a field when it holds a comma, a quote or a line break (RFC 4180 §2).
@@ -61,6 +78,25 @@ public enum LogExport {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
+    /// The read time and where it came from; an estimate says so and what it means for the times.
+    static func readTimeText(_ log: TemperatureLog) -> String {
+        let source = log.readTimeSource.map { " (\($0))" } ?? ""
+        if log.timesEstimated {
+            return log.readTime.isoUTC + " (not known: \(standInPhrase(log)) stands in; every sample time is estimated from it)"
+        }
+        return log.readTime.isoUTC + source
+    }
+
+    /// What stood in for the unknown read time, as a phrase.
+    static func standInPhrase(_ log: TemperatureLog) -> String {
+        switch log.readTimeSource {
+        case "file modification time": return "the file's modification time"
+        case "now (no read time known)": return "the time of decoding"
+        case let other?: return other
+        case nil: return "a guess"
+        }
+    }
+
     /// The text summary of `coldtap decode`: format, logger, read time, time base,
     /// integrity, sample count, first/last time, min/max, warnings.
     public static func text(_ log: TemperatureLog, input: String? = nil) -> String {
@@ -72,7 +108,7 @@ public enum LogExport {
         if let serial = log.logger.serial { logger += ", serial \(serial)" }
         if let uid = log.logger.tagUID { logger += ", tag UID \(uid)" }
         lines.append(("Logger", logger))
-        lines.append(("Read time", log.readTime.isoUTC + (log.readTimeSource.map { " (\($0))" } ?? "")))
+        lines.append(("Read time", readTimeText(log)))
         lines.append(("Time base", log.timeBase.rawValue + (log.timeBaseDetail.map { ": \($0)" } ?? "")))
         lines.append(("Integrity", "\(log.integrity.status.rawValue) (\(log.integrity.detail))"))
         lines.append(("Interval", "\(number(log.interval)) s"))

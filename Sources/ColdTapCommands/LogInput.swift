@@ -21,6 +21,9 @@ public enum LogInput {
         public var logger: DecodeOptions.LoggerSelection?
         /// `--interval SECONDS`.
         public var interval: TimeInterval?
+        /// `--require-read-time`: refuse a log whose sample times would be estimated from a
+        /// read time that is not known.
+        public var requireReadTime = false
 
         public init(input: Kind = .auto, readTime: Date? = nil, secret: String? = nil,
                     logger: DecodeOptions.LoggerSelection? = nil, interval: TimeInterval? = nil) {
@@ -59,6 +62,7 @@ public enum LogInput {
             if let logger = try arguments.option("--logger") {
                 options.logger = try loggerSelection(logger)
             }
+            options.requireReadTime = arguments.flag("--require-read-time")
             return options
         }
 
@@ -123,10 +127,18 @@ public enum LogInput {
             throw CommandError.data("\(name) is empty; give a tag memory dump, an NDEF message, a cuplTag URL or hex text.")
         }
         var loaded = try await loadNonEmpty(content: content, name: name, modificationTime: modificationTime, options: options)
+        try requireReadTime(loaded.log, options: options, name: name)
         if options.secret != nil && !loaded.log.format.hasPrefix("cupltag") {
             loaded.log.warnings.append("--secret was not used: only cuplTag logs carry an HMAC to check, and this is a \(loaded.log.format) log")
         }
         return loaded
+    }
+
+    /// With `--require-read-time`, refuses a log whose times would be estimates.
+    /// - Throws: `CommandError` (data error) naming what the times would have been placed from.
+    static func requireReadTime(_ log: TemperatureLog, options: Options, name: String) throws {
+        guard options.requireReadTime, log.timesEstimated else { return }
+        throw CommandError.data("\(name): the log has no clock and the read time is not known (only \(LogExport.standInPhrase(log)) \(log.readTime.isoUTC)), so its sample times would be estimates; give the read time with --read-time ISO8601, or leave out --require-read-time.")
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -200,6 +200,7 @@ public enum ReportCommand: Command {
         if let start = statistics.start, let end = statistics.end {
             logRows.append(["period", "\(time(start)) → \(time(end)) (\(duration(end.timeIntervalSince(start))))"])
         }
+        logRows.append(["read time", log.timesEstimated ? paint(LogExport.readTimeText(log), "33") : LogExport.readTimeText(log)])
         logRows.append(["time base", log.timeBase.rawValue])
         let integrity = log.integrity.detail.isEmpty ? log.integrity.status.rawValue
             : "\(log.integrity.status.rawValue) (\(log.integrity.detail))"

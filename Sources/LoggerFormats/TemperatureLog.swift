@@ -99,6 +99,9 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     public var timeBaseDetail: String?
     /// Why this format was chosen: the auto-detection reason, or that `--logger` forced it.
     public var detection: String?
+    /// True when the read time stands in for an unknown one (a file's modification time, now)
+    /// and the sample times were placed from it: every time in the log is then an estimate.
+    public var timesEstimated = false
 
     public init(format: String, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,

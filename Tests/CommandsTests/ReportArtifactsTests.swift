@@ -45,8 +45,8 @@ import Testing
             // Self-contained: nothing fetched from anywhere.
             #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("@import") && !html.contains("url(http"))
             let csv = try String(contentsOf: out.appendingPathComponent("fridge.csv"), encoding: .utf8)
-            #expect(csv.hasPrefix("time,temperature_c,humidity_pct,flags\r\n"))
-            #expect(csv.components(separatedBy: "\r\n").count == 44 + 2)
+            #expect(csv.hasPrefix("# times: UTC (ISO 8601, Z)\r\ntime,temperature_c,humidity_pct,flags\r\n"))
+            #expect(csv.components(separatedBy: "\r\n").count == 1 + 44 + 2)
         }
     }
 
