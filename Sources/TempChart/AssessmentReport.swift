@@ -85,6 +85,10 @@ extension ReportContent {
         if log.integrity.status == .failed {
             reasons.append(strings.reasonIntegrityFailed.filled(["detail": log.integrity.detail]))
         }
+        if Assessor.isMostlyOutOfRange(s) {
+            reasons.insert(language.audit.reasonMostlyOutOfRange.filled(["out": "\(s.outOfRangeCount)", "count": "\(s.sampleCount)"]),
+                           at: 0)
+        }
         if !assessment.excursions.isEmpty {
             let total = assessment.excursions.reduce(0) { $0 + $1.duration }
             reasons.append(strings.reasonExcursions.filled(["count": "\(assessment.excursions.count)",
