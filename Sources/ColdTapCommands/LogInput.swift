@@ -212,6 +212,10 @@ public enum LogInput {
             } catch let error as MemoryDumpError {
                 throw CommandError.data("\(name) is not a valid tag dump: \(error).")
             }
+            // A file that stops inside the NDEF message is a short copy, whatever the read says.
+            if let truncation = truncation(of: dump) {
+                throw CommandError.data("\(name): \(truncation): the dump is truncated.")
+            }
             let result: TagReadResult
             do {
                 result = try await TagReader.read(from: dump.transport())
@@ -240,6 +244,43 @@ public enum LogInput {
         case .hex, .auto:
             throw CommandError.data("\(name) holds neither an NDEF message, a tag dump nor a URL.")
         }
+    }
+
+    /// "the file ends at page N but the NDEF message needs pages up to M" when the dump's
+    /// NDEF TLV (found after the capability container, past null and control TLVs) runs past
+    /// the end of the file; `nil` when it fits or the dump holds no NDEF TLV.
+    static func truncation(of dump: MemoryDump) -> String? {
+        let memory = Array(dump.memory)
+        let unit = max(1, dump.unitSize)
+        let noun = dump.technology == .iso14443A ? "page" : "block"
+        var index: Int
+        if dump.technology == .iso14443A {
+            index = 16  // pages 0–3: UID, lock bytes, capability container
+        } else {
+            // Type 5: a 4-byte capability container, or 8 bytes when its size byte is 0.
+            guard memory.count >= 4, memory[0] == 0xE1 || memory[0] == 0xE2 else { return nil }
+            index = memory[2] == 0 ? 8 : 4
+        }
+        func needs(_ endExclusive: Int) -> String {
+            "the file ends at \(noun) \(memory.count / unit - 1) but the NDEF message needs \(noun)s up to \((endExclusive - 1) / unit)"
+        }
+        while index < memory.count {
+            let type = memory[index]
+            if type == 0x00 { index += 1; continue }
+            if type == 0xFE { return nil }
+            guard index + 1 < memory.count else { return type == 0x03 ? needs(index + 2) : nil }
+            var length = Int(memory[index + 1])
+            var header = 2
+            if length == 0xFF {
+                guard index + 3 < memory.count else { return type == 0x03 ? needs(index + 4) : nil }
+                length = Int(memory[index + 2]) << 8 | Int(memory[index + 3])
+                header = 4
+            }
+            let end = index + header + length
+            if type == 0x03 { return end > memory.count ? needs(end) : nil }
+            index = end
+        }
+        return nil
     }
 
     /// Decodes a message with the command-line options (used by `coldtap read` after a tag read).

@@ -51,6 +51,9 @@ public enum TagCommand: Command {
         } catch let error as TagReadError {
             let kind = dump.technology == .iso14443A ? "Type 2" : "Type 5"
             guard let missing = dump.missingUnitsDescription else {
+                if let truncation = LogInput.truncation(of: dump) {
+                    throw CommandError.data("\(name): \(truncation): the dump is truncated.")
+                }
                 throw CommandError.data("\(name): the dump cannot be read as a \(kind) tag: \(error).")
             }
             // The device that made the file could not read some pages: show what can be read
