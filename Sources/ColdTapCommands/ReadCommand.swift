@@ -1,3 +1,4 @@
+import ColdChain
 import Foundation
 import LoggerFormats
 import NDEF
@@ -16,10 +17,11 @@ public enum ReadCommand: Command {
         let timeoutText = try arguments.option("--timeout")
         let watch = arguments.flag("--watch")
         let saveDump = try arguments.option("--save-dump")
-        let output = try LoggerOutput.parse(&arguments)
+        var output = try LoggerOutput.parse(&arguments)
         let options = try LogInput.Options.parse(&arguments)
         try arguments.finish()
         let timeout = try parseTimeout(timeoutText)
+        try output.artifacts.validate()
 
         let context = try ReaderSupport.context()
         var count = 0
@@ -27,12 +29,14 @@ public enum ReadCommand: Command {
             count += 1
             let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: watch ? nil : timeout,
                                                          console: console)
+            var verdictOfThisTag: Verdict?
             do {
                 let dumpPath = saveDump.map { watch ? numbered($0, count) : $0 }
                 let outcome = try await LoggerRead.read(tag.transport, options: options, saveDump: dumpPath, console: console)
                 await tag.close()
-                try output.emit(outcome, source: "\(outcome.result.chip.displayName) on \(tag.card.reader)",
-                                fileStem: fileStem(outcome), console: console)
+                let verdict = try output.emit(outcome, source: "\(outcome.result.chip.displayName) on \(tag.card.reader)",
+                                              console: console)
+                verdictOfThisTag = verdict
             } catch let error as CommandError where watch && error.status != .unavailable && error.status != .usage {
                 // One bad tag (lost mid-read, not a logger) does not end a watch session.
                 await tag.close()
@@ -40,6 +44,14 @@ public enum ReadCommand: Command {
             } catch {
                 await tag.close()
                 throw error
+            }
+            if let verdict = verdictOfThisTag {
+                do {
+                    try ReportCommand.checkFailOn(output.failOn, verdict: verdict)
+                } catch let error as CommandError where watch {
+                    // In a watch session a failing verdict is said and the session goes on.
+                    console.error("coldtap read: \(error.message)")
+                }
             }
             if watch {
                 console.error("Remove the tag; waiting for the next one (Ctrl-C to stop).")
@@ -58,12 +70,6 @@ public enum ReadCommand: Command {
             throw CommandError.usage("--timeout takes a positive number of seconds, not '\(text)'.")
         }
         return .milliseconds(Int64(seconds * 1000))
-    }
-
-    /// Report files are named after the tag and the read time, so that `--watch` keeps one set per tag.
-    private static func fileStem(_ outcome: LoggerReadOutcome) -> String {
-        let time = outcome.readTime.isoUTC.replacingOccurrences(of: ":", with: "")
-        return "coldtap-" + (outcome.result.uid.map { $0.upperHex + "-" } ?? "") + time
     }
 
     /// `dump.nfc` → `dump-3.nfc`.

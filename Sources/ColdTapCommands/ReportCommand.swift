@@ -16,7 +16,29 @@ public enum ReportCommand: Command {
         public var input: LogInput.Options
         public var profile: Profile
         public var timeZone: TimeZone
+        /// True when `--tz` was given (the CSV then writes its times in that zone).
+        public var timeZoneGiven = false
         public var json: Bool
+        /// `--fail-on`: the verdicts that make the command exit 2.
+        public var failOn: Set<Verdict> = []
+    }
+
+    /// `--fail-on alarm|inconclusive`: `alarm` fails on ALARM, `inconclusive` on anything but OK.
+    /// - Throws: `CommandError.usage` for another word.
+    static func parseFailOn(_ text: String?) throws -> Set<Verdict> {
+        switch text?.lowercased() {
+        case nil: return []
+        case "alarm"?: return [.alarm]
+        case "inconclusive"?: return [.alarm, .inconclusive]
+        case let other?: throw CommandError.usage("--fail-on takes alarm or inconclusive, not '\(other)'.")
+        }
+    }
+
+    /// Exit status 2 when `failOn` holds the verdict; called after everything is printed and written.
+    static func checkFailOn(_ failOn: Set<Verdict>, verdict: Verdict) throws {
+        guard failOn.contains(verdict) else { return }
+        let word = failOn.contains(.inconclusive) ? "inconclusive" : "alarm"
+        throw CommandError(.verdict, "the verdict is \(verdict.rawValue) (--fail-on \(word)).")
     }
 
     /// The profile when `--profile` is not given.
@@ -29,17 +51,22 @@ public enum ReportCommand: Command {
     public static func parseOptions(_ arguments: inout Arguments) throws -> Options {
         let json = arguments.flag("--json")
         let profile = try resolveProfile(try arguments.option("--profile"))
-        let timeZone = try resolveTimeZone(try arguments.option("--tz"))
+        let zoneText = try arguments.option("--tz")
+        let timeZone = try resolveTimeZone(zoneText)
+        let failOn = try parseFailOn(try arguments.option("--fail-on"))
         let input = try LogInput.Options.parse(&arguments)
         let path = try arguments.positionals(min: 1, max: 1)[0]
-        return Options(path: path, input: input, profile: profile, timeZone: timeZone, json: json)
+        return Options(path: path, input: input, profile: profile, timeZone: timeZone, timeZoneGiven: zoneText != nil,
+                       json: json, failOn: failOn)
     }
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let artifacts = try ReportArtifacts.parseOptions(&arguments)
+        var artifacts = try ReportArtifacts.parseOptions(&arguments)
         let options = try parseOptions(&arguments)
         try arguments.finish()
+        if options.timeZoneGiven { artifacts.csvTimeZone = options.timeZone }
+        try artifacts.validate()
         let loaded = try await LogInput.load(path: options.path, options: options.input, console: console)
         let assessment = Assessor.assess(loaded.log, profile: options.profile, timeZone: options.timeZone)
         if options.json {
@@ -50,9 +77,10 @@ public enum ReportCommand: Command {
             ReportArtifacts.drawTerminalChart(log: loaded.log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
-            try ReportArtifacts.write(log: loaded.log, assessment: assessment, inputName: options.path, options: artifacts,
+            try ReportArtifacts.write(log: loaded.log, assessment: assessment, options: artifacts,
                                       console: console, pathsToStandardError: options.json)
         }
+        try checkFailOn(options.failOn, verdict: assessment.verdict)
     }
 
     // MARK: Options
