@@ -14,6 +14,9 @@ public protocol Command: Sendable {
 
 /// The `coldtap` command line.
 public enum ColdTap {
+    /// The version printed by `coldtap --version` and in every report.
+    public static let version = "0.2.0"
+
     public static let commands: [any Command.Type] = [
         DemoCommand.self, ReadersCommand.self, ReadCommand.self, DecodeCommand.self, ReportCommand.self,
         TagCommand.self, NDEFCommand.self, WriteCommand.self, EmulateCommand.self,

@@ -101,6 +101,9 @@ public enum LogInput {
         public var inputDescription: String
         /// The NDEF message decoded (`nil` for a bare URL).
         public var message: NDEFMessage?
+        /// FILE as given (the URL itself, or "standard input") and its bytes, for the report's audit trail.
+        public var sourceName = ""
+        public var sourceBytes = Data()
     }
 
     /// Loads FILE (`-` = standard input), works out what it holds unless `options.input`
@@ -111,14 +114,18 @@ public enum LogInput {
     public static func load(path: String, options: Options, console: Console) async throws -> Loaded {
         // A phone shares a cuplTag reading as its URL: take one given in place of FILE as is.
         if isURLArgument(path) {
-            return try await load(content: Data(path.utf8), name: "the URL given on the command line",
-                                  modificationTime: nil, options: options)
+            var loaded = try await load(content: Data(path.utf8), name: "the URL given on the command line",
+                                        modificationTime: nil, options: options)
+            (loaded.sourceName, loaded.sourceBytes) = (path, Data(path.utf8))
+            return loaded
         }
         let content = try readFile(path, console: console)
         let modified = path == "-" ? nil
             : (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         let name = path == "-" ? "standard input" : "'\(path)'"
-        return try await load(content: content, name: name, modificationTime: modified, options: options)
+        var loaded = try await load(content: content, name: name, modificationTime: modified, options: options)
+        (loaded.sourceName, loaded.sourceBytes) = (path == "-" ? "standard input" : path, content)
+        return loaded
     }
 
     /// As `load(path:options:console:)`, for content already in memory.

@@ -45,7 +45,9 @@ struct LoggerOutput {
             ReportArtifacts.drawTerminalChart(log: log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
-            try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts,
+            // A tag has no file: its NDEF message is what was read.
+            let input = outcome.result.ndefMessageBytes.map { ReportArtifacts.inputFile(name: "NDEF message read from the \(source)", content: $0) }
+            try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts, input: input,
                                       console: console, pathsToStandardError: json || csv)
         }
         return assessment.verdict

@@ -136,7 +136,7 @@ public enum ReportArtifacts {
     /// - Throws: `CommandError` (failure) when a file cannot be written; (unavailable) when
     ///   PNG/PDF are asked for on a build without Cairo.
     @discardableResult
-    public static func write(log: TemperatureLog, assessment: Assessment, options: Options,
+    public static func write(log: TemperatureLog, assessment: Assessment, options: Options, input: ReportAudit.InputFile? = nil,
                              console: Console, pathsToStandardError: Bool = false, now: Date = Date()) throws -> [URL] {
         let directory = options.outputFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
             ?? URL(fileURLWithPath: options.outDirectory ?? ".", isDirectory: true)
@@ -167,7 +167,9 @@ public enum ReportArtifacts {
             return url
         }
         let zone = assessment.timeZone
-        let content = ReportContent(log: log, assessment: assessment, language: options.language)
+        var content = ReportContent(log: log, assessment: assessment, language: options.language)
+        content.audit?.input = input
+        content.audit?.version = ColdTap.version
         var page = ReportPage(content: content, timeZone: zone, language: options.language, theme: options.theme, generated: now)
         let chartFrame = ChartRect(x: 0, y: 0, width: Double(options.width), height: Double(options.height))
         let chartTitle = [log.logger.vendor, log.logger.model, log.logger.serial].compactMap { $0 }.joined(separator: " ")
@@ -209,6 +211,7 @@ public enum ReportArtifacts {
                     let canvas = try CairoCanvas(pdfAt: url, width: ReportPage.a4.width, height: ReportPage.a4.height,
                                                  cjkFamily: cjkFamily(options.language))
                     page.draw(on: canvas)
+                    page.drawAuditPages(on: canvas) { canvas.showPage() }
                     try canvas.finish()
                     #else
                     throw CommandError(.unavailable, "PDF output needs Cairo, which this build does not have; use --html.")
@@ -249,6 +252,11 @@ public enum ReportArtifacts {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
         let stem = String(parts.joined(separator: "-").map { allowed.contains($0) ? $0 : "_" }.prefix(120))
         return stem.isEmpty || stem.hasPrefix(".") ? "coldtap" + stem : stem
+    }
+
+    /// The input as an auditor identifies it: the name given, its size and SHA-256.
+    static func inputFile(name: String, content: Data) -> ReportAudit.InputFile {
+        ReportAudit.InputFile(name: name, size: content.count, sha256: SHA256.hex(content))
     }
 
     static func cjkFamily(_ language: ReportLanguage) -> String {

@@ -28,6 +28,7 @@ extension ReportContent {
         self.init(log: log, profile: assessment.profile.description, lowerLimit: assessment.band.low?.limit,
                   upperLimit: assessment.band.high?.limit, verdict: verdict, reasons: reasons, statistics: statistics,
                   excursions: excursions)
+        audit = ReportAudit(log: log, assessment: assessment, language: language)
     }
 
     /// The verdict's reasons written in `language` from the assessment's structured findings.
