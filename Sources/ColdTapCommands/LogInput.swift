@@ -11,6 +11,28 @@ public enum LogInput {
         case auto, tag2, tag5, ndef, url, hex, flipper
     }
 
+    /// The decode options as `decode` and `report` declare them; `read` leaves out `--input`
+    /// and `--require-read-time` (a reader knows what it read and when).
+    public static let optionSpecs: [OptionSpec] = [
+        .value("--input", placeholder: "KIND", help: "what FILE holds, instead of working it out",
+               default: "auto", choices: { Kind.allCases.map(\.rawValue) }),
+    ] + readOptionSpecs.prefix(1) + [
+        .flag("--require-read-time",
+              help: "refuse a log whose sample times would be estimates (it has no clock and no --read-time is given)"),
+    ] + readOptionSpecs.dropFirst()
+
+    /// The decode options `read` takes.
+    public static let readOptionSpecs: [OptionSpec] = [
+        .value("--read-time", placeholder: "ISO8601",
+               help: "when the tag was read, e.g. 2024-04-09T08:35:00Z; a log without a clock is dated from it",
+               default: "a dump file's modification time, else now (both said as estimates)"),
+        .value("--secret", placeholder: "K", help: "the cuplTag's HMAC-MD5 key (ASCII): checks that the log was not altered"),
+        .value("--logger", placeholder: "NAME|FILE",
+               help: "decode as this logger format, or with this logger descriptor .json ('coldtap formats' lists both)",
+               default: "auto-detected", choices: { LoggerDecoder.builtInNames + ["cupltag-rh"] }, path: true),
+        .value("--interval", placeholder: "S", help: "seconds between samples, for a log that does not say (0 < S ≤ 2678400)"),
+    ]
+
     /// The decode options of the command line.
     public struct Options: Sendable {
         public var input: Kind = .auto
@@ -39,7 +61,7 @@ public enum LogInput {
         ///   descriptor file that is invalid, naming the field.
         public static func parse(_ arguments: inout Arguments) throws -> Options {
             var options = Options()
-            if let input = try arguments.option("--input") {
+            if arguments.declares("--input"), let input = try arguments.option("--input") {
                 guard let kind = Kind(rawValue: input.lowercased()) else {
                     throw CommandError.usage("--input must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(input)'.")
                 }
@@ -62,7 +84,7 @@ public enum LogInput {
             if let logger = try arguments.option("--logger") {
                 options.logger = try loggerSelection(logger)
             }
-            options.requireReadTime = arguments.flag("--require-read-time")
+            options.requireReadTime = arguments.declares("--require-read-time") && arguments.flag("--require-read-time")
             return options
         }
 

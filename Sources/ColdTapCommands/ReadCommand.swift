@@ -9,7 +9,18 @@ import PCSC
 /// reports like `decode` / `report`.
 public enum ReadCommand: Command {
     public static let name = "read"
-    public static let synopsis = "  coldtap read [--reader R] [--timeout S] [--out DIR] [--json|--csv] [--profile P] [--tz ZONE] [--secret K] [--logger NAME|FILE] [--interval S] [--save-dump FILE] [--watch]\n                 [--png] [--pdf] [--svg] [--html] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
+    public static let forms = [CommandForm(
+        summary: "wait for a logger on a PC/SC reader, read it, then print and report it as 'report' does",
+        options: [
+            .value("--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+                   default: "the first reader with a tag"),
+            .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
+            .flag("--watch", help: "read one tag after another until Ctrl-C; files get one name per tag"),
+            .value("--save-dump", placeholder: "FILE", help: "keep the tag's memory as a Flipper .nfc file (written after a complete read)",
+                   path: true),
+            .flag("--csv", help: "print the samples as CSV instead of the report"),
+        ] + ReportCommand.reportOptionSpecs + LogInput.readOptionSpecs
+            + ReportArtifacts.optionSpecs.filter { $0.displayName != "--csv" })]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments

@@ -96,6 +96,24 @@ public enum ReportArtifacts {
         }
     }
 
+    /// The report file options of `report` and `read`.
+    public static let optionSpecs: [OptionSpec] = [
+        .value("--out", placeholder: "DIR", help: "write the report files into DIR (made when missing), named after the logger",
+               default: "no files; with a kind flag alone, the current directory", path: true),
+        .value("-o", "--output", placeholder: "FILE", help: "write one file, FILE; its kind from the one kind flag or FILE's extension",
+               path: true),
+        .flag("--force", help: "overwrite existing files (otherwise --out picks a free name and -o refuses)"),
+        .flag("--png", help: "write the chart as PNG"),
+        .flag("--pdf", help: "write the audit report as PDF (A4: verdict, chart, then rules, warnings, per day, input)"),
+        .flag("--svg", help: "write the chart as SVG"),
+        .flag("--html", help: "write the audit report as one self-contained HTML file"),
+        .flag("--csv", help: "the samples as CSV: printed, or a file with --out or -o"),
+        .value("--theme", placeholder: "THEME", help: "colours of charts and reports", default: "light", choices: { ["light", "dark"] }),
+        .value("--size", placeholder: "WxH", help: "chart size in pixels for PNG and SVG (200x150 to 8000x8000)", default: "1200x600"),
+        .value("--lang", placeholder: "LANG", help: "language of the report files", default: "en",
+               choices: { ReportLanguage.allCases.map(\.rawValue) }),
+    ]
+
     /// Takes `--out DIR --png --pdf --svg --html --csv --theme light|dark --size WxH
     /// --lang en|zh-Hans|ja` from `arguments`.
     /// - Throws: `CommandError` (usage) for an unknown theme or language or a bad size.

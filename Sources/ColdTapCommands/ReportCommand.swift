@@ -6,7 +6,22 @@ import LoggerFormats
 /// verdict, statistics and excursions.
 public enum ReportCommand: Command {
     public static let name = "report"
-    public static let synopsis = "  coldtap report FILE [--profile NAME|profile.json] [--tz ZONE] [--json] [--input auto|tag2|tag5|ndef|url|hex|flipper] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S]\n                 [--out DIR] [--png] [--pdf] [--svg] [--html] [--csv] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
+    public static let forms = [CommandForm(
+        positionals: "FILE",
+        positionalHelp: [("FILE", "a tag memory dump (raw, hex text or Flipper .nfc), an NDEF message, a cuplTag URL (as a file or given itself), or - for standard input")],
+        summary: "decode a log, judge it against a cold-chain profile (OK / ALARM / INCONCLUSIVE), print the verdict and write the report files",
+        options: ReportCommand.reportOptionSpecs + LogInput.optionSpecs + ReportArtifacts.optionSpecs)]
+
+    /// The verdict options `report` and `read` share.
+    public static let reportOptionSpecs: [OptionSpec] = [
+        .value("--profile", placeholder: "NAME|FILE", help: "the cold-chain rules to judge by: a built-in profile ('coldtap profiles') or a profile .json",
+               default: ReportCommand.defaultProfile.name, choices: { Profile.builtIn.map(\.name) }, path: true),
+        .value("--tz", placeholder: "ZONE", help: "time zone of times, days and the CSV: Europe/Berlin, UTC, +02:00",
+               default: "the system's zone (the CSV: UTC)"),
+        .flag("--json", help: "print the verdict, statistics, excursions and the log as JSON"),
+        .value("--fail-on", placeholder: "VERDICT", help: "exit 2 after printing when the verdict is ALARM (alarm) or not OK (inconclusive)",
+               default: "exit 0 whatever the verdict", choices: { ["alarm", "inconclusive"] }),
+    ]
 
     /// Everything `coldtap report` takes from its command line.
     public struct Options: Sendable {
@@ -66,11 +81,19 @@ public enum ReportCommand: Command {
         let options = try parseOptions(&arguments)
         try arguments.finish()
         if options.timeZoneGiven { artifacts.csvTimeZone = options.timeZone }
+        // --csv alone prints the samples, as in `decode`; with --out or -o it is a file.
+        let printsCSV = artifacts.kinds == [.csv] && artifacts.outDirectory == nil && artifacts.outputFile == nil
+        if printsCSV {
+            if options.json { throw CommandError.usage("Give --json or --csv, not both (or --csv with --out DIR or -o FILE to write the CSV).") }
+            artifacts.kinds = []
+        }
         try artifacts.validate()
         let loaded = try await LogInput.load(path: options.path, options: options.input, console: console)
         let assessment = Assessor.assess(loaded.log, profile: options.profile, timeZone: options.timeZone)
         if options.json {
             console.print(json(log: LogExport.json(loaded.log), assessment: assessment).serialized())
+        } else if printsCSV {
+            console.write(Data(LogExport.csv(loaded.log, timeZone: artifacts.csvTimeZone).utf8))
         } else {
             console.print(text(loaded.log, assessment: assessment, input: loaded.inputDescription,
                                colour: console.outputIsTerminal))
