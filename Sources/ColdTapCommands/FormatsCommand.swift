@@ -22,10 +22,9 @@ public enum FormatsCommand: Command {
             for name in LoggerDecoder.builtInNames where name != "cupltag" {
                 let descriptor = try builtIn(name)
                 let encoded = try JSONEncoder().encode(descriptor)
-                let object = try JSONSerialization.jsonObject(with: encoded)
                 entries.append(.object([("name", .string(name)), ("aliases", .array([])),
                                         ("description", .string(descriptor.description ?? "")),
-                                        ("descriptor", JSONValue(any: object))]))
+                                        ("descriptor", try JSONValue(json: encoded))]))
             }
             console.print(JSONValue.array(entries).serialized())
             return
@@ -99,17 +98,40 @@ public enum FormatsCommand: Command {
         """
 }
 
-extension JSONValue {
-    /// A `JSONSerialization` value, objects with their keys sorted.
-    init(any value: Any) {
-        switch value {
-        case let bool as Bool where type(of: value) == Bool.self: self = .bool(bool)
-        case let int as Int: self = .int(int)
-        case let double as Double: self = .number(double)
-        case let string as String: self = .string(string)
-        case let array as [Any]: self = .array(array.map { JSONValue(any: $0) })
-        case let object as [String: Any]: self = .object(object.keys.sorted().map { ($0, JSONValue(any: object[$0] ?? NSNull())) })
-        default: self = .null
+/// Any JSON document, read with JSONDecoder so that true/false stay booleans.
+private struct AnyJSON: Decodable {
+    let value: JSONValue
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: Key.self) {
+            value = .object(try object.allKeys.map(\.stringValue).sorted().map { name in
+                (name, try object.decode(AnyJSON.self, forKey: Key(stringValue: name)).value)
+            })
+        } else if var list = try? decoder.unkeyedContainer() {
+            var items: [JSONValue] = []
+            while !list.isAtEnd { items.append(try list.decode(AnyJSON.self).value) }
+            value = .array(items)
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() { value = .null }
+            else if let bool = try? single.decode(Bool.self) { value = .bool(bool) }
+            else if let int = try? single.decode(Int.self) { value = .int(int) }
+            else if let double = try? single.decode(Double.self) { value = .number(double) }
+            else { value = .string(try single.decode(String.self)) }
         }
+    }
+}
+
+extension JSONValue {
+    /// The JSON text as a value, objects with their keys sorted.
+    init(json data: Data) throws {
+        self = try JSONDecoder().decode(AnyJSON.self, from: data).value
     }
 }

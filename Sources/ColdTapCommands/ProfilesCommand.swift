@@ -67,7 +67,14 @@ public enum ProfilesCommand: Command {
                                                  ("comparator", .string(symbols[rule.threshold.comparator] ?? ">")),
                                                  ("limit", .number(rule.threshold.limit))]
             if let duration = rule.duration {
-                fields.append(("seconds", .number(duration.seconds)))
+                // In the unit the rule is written in, so the file reads back as the same rule.
+                if duration.inMinutes {
+                    fields.append(("minutes", .number(duration.seconds / 60)))
+                } else if duration.seconds.truncatingRemainder(dividingBy: 3600) == 0 {
+                    fields.append(("hours", .number(duration.seconds / 3600)))
+                } else {
+                    fields.append(("seconds", .number(duration.seconds)))
+                }
                 if !duration.inclusive { fields.append(("strictlyLonger", .bool(true))) }
             }
             if rule.kind == .cumulative && rule.scope == .day { fields.append(("per", .string("day"))) }
