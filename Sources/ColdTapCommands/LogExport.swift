@@ -87,6 +87,30 @@ public enum LogExport {
         return log.readTime.isoUTC + source
     }
 
+    /// The decimals that show a value no finer than `resolution` (0.1 → 1, 0.04 → 2); 2 when unknown.
+    static func decimals(_ resolution: Double?) -> Int {
+        guard let resolution, resolution > 0, resolution.isFinite else { return 2 }
+        return max(0, min(6, Int((-log10(resolution)).rounded(.up))))
+    }
+
+    /// The value with `digits` decimals, "-0" written as "0".
+    static func rounded(_ value: Double, _ digits: Int) -> String {
+        let text = String(format: "%.\(digits)f", value)
+        return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
+    }
+
+    /// A duration as people read it: "45 s", "10 min", "4 min 30 s", "19 h 0 min",
+    /// "3 d 4 h 0 min" (from an hour on, to the minute).
+    public static func readableDuration(_ seconds: TimeInterval) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return "—" }
+        let total = Int(seconds.rounded())
+        if total < 60 { return "\(total) s" }
+        if total < 3600 { return total % 60 == 0 ? "\(total / 60) min" : "\(total / 60) min \(total % 60) s" }
+        let minutes = Int((Double(total) / 60).rounded())
+        let days = minutes / 1440, hours = (minutes % 1440) / 60, rest = minutes % 60
+        return (days >= 2 ? "\(days) d \(hours) h" : "\(days * 24 + hours) h") + " \(rest) min"
+    }
+
     /// What stood in for the unknown read time, as a phrase.
     static func standInPhrase(_ log: TemperatureLog) -> String {
         switch log.readTimeSource {
@@ -111,7 +135,7 @@ public enum LogExport {
         lines.append(("Read time", readTimeText(log)))
         lines.append(("Time base", log.timeBase.rawValue + (log.timeBaseDetail.map { ": \($0)" } ?? "")))
         lines.append(("Integrity", "\(log.integrity.status.rawValue) (\(log.integrity.detail))"))
-        lines.append(("Interval", "\(number(log.interval)) s"))
+        lines.append(("Interval", readableDuration(log.interval)))
         let flagged = log.samples.filter { !$0.flags.isEmpty }.count
         lines.append(("Samples", "\(log.samples.count)" + (flagged > 0 ? " (\(flagged) flagged)" : "")))
         if let first = log.samples.first, let last = log.samples.last {
@@ -122,11 +146,12 @@ public enum LogExport {
         if let low = valid.min(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
            let high = valid.max(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
            let lowValue = low.temperature, let highValue = high.temperature {
-            lines.append(("Temperature", "min \(number(lowValue)) °C at \(low.time.isoUTC), max \(number(highValue)) °C at \(high.time.isoUTC)"))
+            let digits = decimals(log.resolution)
+            lines.append(("Temperature", "min \(rounded(lowValue, digits)) °C at \(low.time.isoUTC), max \(rounded(highValue, digits)) °C at \(high.time.isoUTC)"))
         }
         let humidities = valid.compactMap(\.humidity)
         if let low = humidities.min(), let high = humidities.max() {
-            lines.append(("Humidity", "min \(number(low)) %, max \(number(high)) %"))
+            lines.append(("Humidity", "min \(rounded(low, 1)) %, max \(rounded(high, 1)) %"))
         }
         if let battery = log.metadata["batteryMillivolts"] {
             lines.append(("Battery", Double(battery).map { "\(Int($0.rounded())) mV" } ?? battery))

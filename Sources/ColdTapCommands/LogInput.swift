@@ -229,6 +229,13 @@ public enum LogInput {
             if kind == .flipper && classifyText(content).0 != .flipper {
                 throw CommandError.data("\(name) is not a Flipper .nfc file (it does not start with 'Filetype: Flipper NFC device').")
             }
+            // Forced to one tag type, a dump that is plainly of the other says what it is.
+            if options.input == .tag2 || options.input == .tag5, let actual = try? MemoryDump.parse(bytes, hint: .auto),
+               (actual.technology == .iso14443A) != (options.input == .tag2) {
+                let real = actual.technology == .iso14443A ? "Type 2" : "Type 5"
+                let chip = actual.chip.map { ", \($0.displayName)" } ?? ""
+                throw CommandError.data("\(name) is a \(real) tag memory dump (\(bytes.count) bytes\(chip)), not \(options.input == .tag2 ? "Type 2" : "Type 5"): give --input \(real == "Type 2" ? "tag2" : "tag5"), or leave --input out.")
+            }
             let hint: DumpHint
             switch (kind, options.input) {
             case (.tag2, .tag2): hint = .type2

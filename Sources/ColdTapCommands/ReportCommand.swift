@@ -212,7 +212,7 @@ public enum ReportCommand: Command {
         func celsius(_ value: Double?) -> String {
             value.map { ColdChainFormat.temperature($0, decimals: 2) + " °C" } ?? "—"
         }
-        func duration(_ seconds: TimeInterval) -> String { ColdChainFormat.duration(seconds) }
+        func duration(_ seconds: TimeInterval) -> String { LogExport.readableDuration(seconds) }
         func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
         var lines: [String] = []

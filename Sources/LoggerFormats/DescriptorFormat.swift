@@ -355,11 +355,13 @@ struct DescriptorFormat: LoggerFormatDecoder {
         if let info, let serial = info.pairs(matching: descriptor.deviceInformation?.serialKeys).first {
             identity.serial = serial.value
         }
-        return TemperatureLog(
+        var log = TemperatureLog(
             format: name, logger: identity, samples: samples, interval: interval, timeBase: timeBase,
             integrity: .init(status: .unverified, detail: descriptor.integrityNote ?? "the \(name) format carries no integrity check"),
             readTime: options.readTime, metadata: metadata, warnings: warnings,
             readTimeSource: options.readTimeSource.description, timeBaseDetail: timeBaseDetail)
+        log.resolution = abs(scale)
+        return log
     }
 }
 

@@ -187,8 +187,8 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
     public static func parse(_ json: Data, source: String = "descriptor") throws -> LoggerDescriptor {
         let descriptor: LoggerDescriptor
         // Decoding ignores keys it does not know; a misspelt one must not be ignored silently.
-        if let object = try? JSONSerialization.jsonObject(with: json) {
-            try rejectUnknownKeys(object, source: source)
+        if let tree = try? JSONDecoder().decode(KeyTree.self, from: json) {
+            try rejectUnknownKeys(tree, source: source)
         }
         do {
             descriptor = try JSONDecoder().decode(LoggerDescriptor.self, from: json)
@@ -226,9 +226,38 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         "detection": ["plausibleStartTime", "requireDeviceInformation"],
     ]
 
+    /// The shape of a JSON document: its objects' keys and lists, nothing else.
+    indirect enum KeyTree: Decodable {
+        case object([String: KeyTree])
+        case list([KeyTree])
+        case value
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            if let object = try? decoder.container(keyedBy: Key.self) {
+                var children: [String: KeyTree] = [:]
+                for key in object.allKeys { children[key.stringValue] = try object.decode(KeyTree.self, forKey: key) }
+                self = .object(children)
+            } else if var items = try? decoder.unkeyedContainer() {
+                var children: [KeyTree] = []
+                while !items.isAtEnd { children.append(try items.decode(KeyTree.self)) }
+                self = .list(children)
+            } else {
+                self = .value
+            }
+        }
+    }
+
     /// - Throws: `LoggerFormatError` (`.badDescriptor`) naming the first unknown key and the allowed ones.
-    static func rejectUnknownKeys(_ value: Any, source: String, path: String = "", pattern: String = "") throws {
-        if let object = value as? [String: Any] {
+    static func rejectUnknownKeys(_ tree: KeyTree, source: String, path: String = "", pattern: String = "") throws {
+        switch tree {
+        case .object(let object):
             guard let allowed = allowedKeys[pattern] else { return }
             if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
                 let field = path.isEmpty ? unknown : "\(path).\(unknown)"
@@ -242,10 +271,12 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
                 try rejectUnknownKeys(child, source: source, path: path.isEmpty ? key : "\(path).\(key)",
                                       pattern: pattern.isEmpty ? key : "\(pattern).\(key)")
             }
-        } else if let list = value as? [Any] {
-            for (index, item) in list.enumerated() {
+        case .list(let items):
+            for (index, item) in items.enumerated() {
                 try rejectUnknownKeys(item, source: source, path: "\(path)[\(index)]", pattern: pattern + "[]")
             }
+        case .value:
+            return
         }
     }
 
