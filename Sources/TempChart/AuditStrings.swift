@@ -34,6 +34,8 @@ public struct AuditStrings: Sendable {
     /// The reason that leads when most samples are outside the sensor range: "{out}", "{count}".
     public var reasonMostlyOutOfRange: String
     public var page: String
+    /// Added to the chart's title when every time is an estimate: "{source}".
+    public var chartTimesEstimated: String
 
     public static let english = AuditStrings(
         sectionRules: "Rules", sectionWarnings: "Warnings", sectionDays: "Per day", sectionInput: "Input and audit trail",
@@ -52,7 +54,7 @@ public struct AuditStrings: Sendable {
         readTimeSources: ["given with --read-time": "given by the user", "file modification time": "the file's modification time",
                           "now (no read time known)": "the time of decoding", "time of the tag read": "the time of the tag read"],
         reasonMostlyOutOfRange: "{out} of {count} samples are outside the sensor's range, so the log is not a record to judge.",
-        page: "Page")
+        page: "Page", chartTimesEstimated: "times estimated from {source}")
 
     public static let simplifiedChinese = AuditStrings(
         sectionRules: "规则", sectionWarnings: "警告", sectionDays: "每日统计", sectionInput: "输入与审计信息",
@@ -71,7 +73,7 @@ public struct AuditStrings: Sendable {
         readTimeSources: ["given with --read-time": "用户指定", "file modification time": "文件修改时间",
                           "now (no read time known)": "解码时刻", "time of the tag read": "标签读取时刻"],
         reasonMostlyOutOfRange: "{count} 个样本中有 {out} 个超出传感器量程，此记录不能作为判定依据。",
-        page: "页")
+        page: "页", chartTimesEstimated: "时间按{source}推算")
 
     public static let japanese = AuditStrings(
         sectionRules: "判定条件", sectionWarnings: "警告", sectionDays: "日別", sectionInput: "入力と監査情報",
@@ -90,7 +92,7 @@ public struct AuditStrings: Sendable {
         readTimeSources: ["given with --read-time": "利用者の指定", "file modification time": "ファイルの更新日時",
                           "now (no read time known)": "デコードした時刻", "time of the tag read": "タグを読み取った時刻"],
         reasonMostlyOutOfRange: "{count} 件中 {out} 件のサンプルがセンサーの測定範囲外のため、この記録では判定できません。",
-        page: "ページ")
+        page: "ページ", chartTimesEstimated: "時刻は{source}から推定")
 }
 
 extension ReportLanguage {

@@ -42,6 +42,11 @@ extension ReportPage {
         }
     }
 
+    /// "times estimated from the file's modification time", for a chart's title; `nil` when the times are known.
+    public var chartTimesEstimatedNote: String? {
+        content.log.timesEstimated ? language.audit.chartTimesEstimated.filled(["source": readTimeSourceText]) : nil
+    }
+
     /// The warnings: the note on estimated times first, then the log's own.
     public var auditWarnings: [String] {
         guard let note = timesEstimatedNote else { return content.log.warnings }

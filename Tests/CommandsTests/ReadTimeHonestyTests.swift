@@ -40,6 +40,14 @@ import Testing
         let csv = await runColdTap(["decode", path, "--csv"])
         #expect(csv.out.hasPrefix("# times: UTC (ISO 8601, Z)\r\n# warning: every time is estimated: the log has no clock and the read time is not known (the file's modification time 2026-08-18T06:00:00Z stands in)\r\ntime,temperature_c,humidity_pct,flags\r\n"))
 
+        // The chart files say it in their title (the PDF and HTML: ReportAuditTests).
+        let out = files.directory.appendingPathComponent("charts")
+        let charts = await runColdTap(["report", path, "--secret", DecodeFixtures.key, "--svg", "--out", out.path])
+        #expect(charts.status == 0, "\(charts.err)")
+        let svgName = try #require(try FileManager.default.contentsOfDirectory(atPath: out.path).first)
+        let svg = try String(contentsOf: out.appendingPathComponent(svgName), encoding: .utf8)
+        #expect(svg.contains("— times estimated from the file&apos;s modification time"))
+
         let report = await runColdTap(["report", path, "--secret", DecodeFixtures.key])
         #expect(report.out.contains("read time  2026-08-18T06:00:00Z (not known: the file's modification time stands in; every sample time is estimated from it)"))
         #expect(report.out.contains("warning: the sample times are estimated"))
