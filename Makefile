@@ -3,8 +3,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages to build and run (system libraries, pcscd + virtual reader for the demo, report fonts).
 APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto-cjk pcscd libpcsclite-dev vsmartcard-vpcd iproute2 util-linux
-# ... and in addition to run every test (headless Chromium opens the HTML report).
-APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium
+# ... and in addition to run every test (headless Chromium opens the HTML report; poppler-utils reads the PDF back).
+APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium poppler-utils
 VENV := .venv
 FUZZ_SECONDS ?= 60
 

@@ -190,6 +190,12 @@ public final class CairoCanvas: Canvas {
 
     /// Completes the PDF file (PDF canvases); nothing can be drawn afterwards.
     /// - Throws: `CairoCanvasError.write` when Cairo reports an error writing the file.
+    /// Ends the current PDF page and starts the next (same size); drawing goes on there.
+    public func showPage() {
+        guard !finished else { return }
+        cairo_show_page(context)
+    }
+
     public func finish() throws {
         guard !finished else { return }
         cairo_show_page(context)

@@ -220,6 +220,12 @@ public enum Assessor {
             let detail = log.integrity.detail.isEmpty ? "" : " (\(log.integrity.detail))"
             neverOK(because: "The log failed its integrity check\(detail): its data cannot be trusted.")
         }
+        // Bytes that are no log decode mostly to values no sensor gives: what is left
+        // in range is not a record to raise an alarm on.
+        if isMostlyOutOfRange(statistics) {
+            verdict = .inconclusive
+            reasons.insert(mostlyOutOfRangeSentence(statistics), at: 0)
+        }
         if !assessment.excursions.isEmpty {
             let count = assessment.excursions.count
             let total = assessment.excursions.reduce(0) { $0 + $1.duration }
@@ -227,6 +233,15 @@ public enum Assessor {
         }
         assessment.verdict = verdict
         assessment.reasons = reasons
+    }
+
+    /// True when more than half of the samples are outside the sensor's range.
+    public static func isMostlyOutOfRange(_ statistics: Statistics) -> Bool {
+        statistics.sampleCount > 0 && statistics.outOfRangeCount * 2 > statistics.sampleCount
+    }
+
+    static func mostlyOutOfRangeSentence(_ statistics: Statistics) -> String {
+        "\(statistics.outOfRangeCount) of \(statistics.sampleCount) samples are outside the sensor's range, so the log is not a record to judge (are these bytes really this logger's?)."
     }
 
     /// The gaps that decide an inconclusive verdict and the sentences that say so: each gap

@@ -1,89 +1,195 @@
-/// A small command-line parser: flags (`--json`), options with a value (`--out DIR` or
-/// `--out=DIR`), repeatable options and positionals. Take what a command knows, then call
-/// `finish()` so that anything left over is a usage error.
+/// One option of a command: its names, the value it takes, one line of what it does, its
+/// default and the values it accepts. A command's table of these is the only place an
+/// option is declared: parsing, `--help`, the synopsis, the README and the shell
+/// completions are all built from it.
+public struct OptionSpec: Sendable {
+    /// `--out`, or `-o` and `--output`; the first long name is the one shown.
+    public var names: [String]
+    /// Placeholders of the values it takes (`["DIR"]`, `["TYPE", "FILE"]`); empty for a flag.
+    public var values: [String]
+    public var help: String
+    /// What applies when it is not given, in words; `nil` when nothing needs saying.
+    public var defaultValue: String?
+    /// The accepted values, when they form a list (profiles, loggers, chips, languages).
+    public var choices: @Sendable () -> [String]
+    /// May be given more than once.
+    public var repeatable: Bool
+    /// Completes file names in the shell.
+    public var takesPath: Bool
+
+    public var isFlag: Bool { values.isEmpty }
+    /// The name shown in help and messages: the first long one.
+    public var displayName: String { names.first { $0.hasPrefix("--") } ?? names[0] }
+
+    /// A flag: `--json`.
+    public static func flag(_ names: String..., help: String) -> OptionSpec {
+        OptionSpec(names: names, values: [], help: help, defaultValue: nil, choices: { [] }, repeatable: false, takesPath: false)
+    }
+
+    /// An option with one value: `--out DIR`.
+    public static func value(_ names: String..., placeholder: String, help: String, default defaultValue: String? = nil,
+                             choices: @escaping @Sendable () -> [String] = { [] }, repeatable: Bool = false,
+                             path: Bool = false) -> OptionSpec {
+        OptionSpec(names: names, values: [placeholder], help: help, defaultValue: defaultValue, choices: choices,
+                   repeatable: repeatable, takesPath: path)
+    }
+
+    /// An option with several values in a row: `--mime TYPE FILE`.
+    public static func values(_ names: String..., placeholders: [String], help: String, repeatable: Bool = true,
+                              path: Bool = false) -> OptionSpec {
+        OptionSpec(names: names, values: placeholders, help: help, defaultValue: nil, choices: { [] }, repeatable: repeatable,
+                   takesPath: path)
+    }
+
+    /// `[--out DIR]`, `[--json]`, `[--fault F]...`.
+    var synopsis: String {
+        let inner = ([displayName] + values).joined(separator: " ")
+        return "[\(inner)]" + (repeatable ? "..." : "")
+    }
+}
+
+/// One way of calling a command: `coldtap ndef decode FILE ...` and `coldtap ndef encode ...`
+/// are two forms of `ndef`; most commands have one form without a verb.
+public struct CommandForm: Sendable {
+    /// The word after the command (`decode`), or `nil`.
+    public var verb: String?
+    /// The positional arguments as shown: `FILE`, `[FILE]`, `DUMP|--logger KIND`.
+    public var positionals: String
+    /// What the positionals are, for the help page (name, explanation); may be empty.
+    public var positionalHelp: [(String, String)]
+    public var summary: String
+    public var options: [OptionSpec]
+
+    public init(verb: String? = nil, positionals: String = "", positionalHelp: [(String, String)] = [], summary: String,
+                options: [OptionSpec]) {
+        self.verb = verb
+        self.positionals = positionals
+        self.positionalHelp = positionalHelp
+        self.summary = summary
+        self.options = options
+    }
+}
+
+/// The command line of one command, parsed against its option table: flags, options with
+/// values (`--out DIR` or `--out=DIR`), repeatable options and positionals. Anything not in
+/// the table is a usage error at once. Take what the command knows, then call `finish()`.
 public struct Arguments: Sendable {
-    /// What is not taken yet, in the order given.
-    public private(set) var remaining: [String]
-
-    public init(_ arguments: [String]) {
-        remaining = arguments
+    /// One option as given, in order.
+    public struct Occurrence: Sendable {
+        public var name: String
+        public var spec: String
+        public var values: [String]
     }
 
-    /// True when the flag was given (all occurrences are taken).
+    /// The options given, in command-line order.
+    public private(set) var occurrences: [Occurrence] = []
+    /// The verb of a command with several forms (`decode` of `ndef decode`).
+    public var verb: String?
+    private var positionalValues: [String] = []
+    private var taken: Set<String> = []
+    private let table: [OptionSpec]
+    private var undeclared: [String] = []
+
+    /// Parses `arguments` against `options`.
+    /// - Throws: `CommandError.usage` for an unknown option, a missing value, a value given
+    ///   to a flag, or a non-repeatable option given twice.
+    public init(_ arguments: [String], options: [OptionSpec]) throws {
+        table = options
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                positionalValues.append(argument)
+                continue
+            }
+            if argument == "--" { onlyPositionals = true; continue }
+            var name = argument
+            var inline: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            guard let spec = options.first(where: { $0.names.contains(name) }) else {
+                throw CommandError.usage("Unknown option '\(name)'.")
+            }
+            var values: [String] = []
+            if spec.isFlag {
+                if inline != nil { throw CommandError.usage("\(name) takes no value.") }
+            } else if let inline, spec.values.count == 1 {
+                values = [inline]
+            } else {
+                if inline != nil { throw CommandError.usage("\(name) takes \(spec.values.count) values; give them after a space.") }
+                guard index + spec.values.count <= arguments.count else {
+                    throw CommandError.usage("\(name) needs \(spec.values.count == 1 ? "a value" : "\(spec.values.count) values") (\(spec.values.joined(separator: " "))).")
+                }
+                values = Array(arguments[index..<(index + spec.values.count)])
+                index += spec.values.count
+            }
+            occurrences.append(Occurrence(name: name, spec: spec.displayName, values: values))
+        }
+        for spec in options where !spec.repeatable && !spec.isFlag {
+            let count = occurrences.filter { $0.spec == spec.displayName }.count
+            if count > 1 { throw CommandError.usage("\(spec.displayName) is given \(count) times; give it once.") }
+        }
+    }
+
+    /// The declared option that has one of `names`; records the slip when none has.
+    private mutating func spec(_ names: [String]) -> OptionSpec? {
+        guard let spec = table.first(where: { spec in names.contains { spec.names.contains($0) } }) else {
+            undeclared.append(names[0])
+            return nil
+        }
+        taken.insert(spec.displayName)
+        return spec
+    }
+
+    /// True when the command's table declares the option (for option groups shared by
+    /// commands that take only part of them).
+    public func declares(_ name: String) -> Bool { table.contains { $0.names.contains(name) } }
+
+    /// True when the flag was given.
     public mutating func flag(_ names: String...) -> Bool {
-        var found = false
-        remaining.removeAll { argument in
-            let hit = names.contains(argument)
-            if hit { found = true }
-            return hit
-        }
-        return found
+        guard let spec = spec(names) else { return false }
+        return occurrences.contains { $0.spec == spec.displayName }
     }
 
-    /// The value of an option given at most once.
-    /// - Throws: a usage error when the option has no value or is given twice.
+    /// The value of an option given at most once (checked when parsing).
     public mutating func option(_ names: String...) throws -> String? {
-        let values = try takeValues(names)
-        guard values.count <= 1 else {
-            throw CommandError.usage("\(names[0]) is given \(values.count) times; give it once.")
-        }
-        return values.first
+        guard let spec = spec(names) else { return nil }
+        return occurrences.last { $0.spec == spec.displayName }?.values.first
     }
 
     /// All values of a repeatable option, in order.
     public mutating func options(_ names: String...) throws -> [String] {
-        try takeValues(names)
+        guard let spec = spec(names) else { return [] }
+        return occurrences.filter { $0.spec == spec.displayName }.flatMap(\.values)
     }
 
-    /// Takes the positional arguments (anything not starting with `--`; a lone `-` is a positional).
+    /// The positional arguments (anything not an option; a lone `-` is one; all after `--`).
     /// - Throws: a usage error when there are fewer than `min` or more than `max`.
     public mutating func positionals(min: Int = 0, max: Int = Int.max, what: String = "FILE") throws -> [String] {
-        var taken: [String] = []
-        var kept: [String] = []
-        for argument in remaining {
-            if argument == "-" || !argument.hasPrefix("-") { taken.append(argument) } else { kept.append(argument) }
+        guard positionalValues.count >= min else { throw CommandError.usage("Missing \(what).") }
+        guard positionalValues.count <= max else {
+            throw CommandError.usage("Unexpected argument '\(positionalValues[max])'.")
         }
-        guard taken.count >= min else { throw CommandError.usage("Missing \(what).") }
-        guard taken.count <= max else {
-            // `--tz UTC` with an unknown `--tz` leaves `UTC` behind: name the option, not its value.
-            if let unknown = kept.first {
-                throw CommandError.usage("Unknown option '\(unknown)'.")
-            }
-            throw CommandError.usage("Unexpected argument '\(taken[max])'.")
-        }
-        remaining = kept
-        return taken
+        return positionalValues
     }
 
-    /// Fails on anything not taken.
+    /// Marks every option as handled, for a command that walks `occurrences` itself.
+    public mutating func takeAll() {
+        for occurrence in occurrences { taken.insert(occurrence.spec) }
+    }
+
+    /// Fails when the command read an option its table does not declare (a programming
+    /// slip the tests catch), or when an option was given that this command ignores.
     public func finish() throws {
-        if let first = remaining.first {
-            throw CommandError.usage("Unknown option '\(first)'.")
+        if let name = undeclared.first {
+            throw CommandError(.failure, "internal error: the option \(name) is read but not declared in the command's table.")
         }
-    }
-
-    private mutating func takeValues(_ names: [String]) throws -> [String] {
-        var values: [String] = []
-        var kept: [String] = []
-        var index = 0
-        while index < remaining.count {
-            let argument = remaining[index]
-            if names.contains(argument) {
-                guard index + 1 < remaining.count else {
-                    throw CommandError.usage("\(argument) needs a value.")
-                }
-                values.append(remaining[index + 1])
-                index += 2
-                continue
-            }
-            if let name = names.first(where: { argument.hasPrefix($0 + "=") }) {
-                values.append(String(argument.dropFirst(name.count + 1)))
-            } else {
-                kept.append(argument)
-            }
-            index += 1
+        if let unused = occurrences.first(where: { !taken.contains($0.spec) }) {
+            throw CommandError.usage("\(unused.name) does not apply here.")
         }
-        remaining = kept
-        return values
     }
 }

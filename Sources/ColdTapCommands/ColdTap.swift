@@ -5,24 +5,37 @@ import NDEF
 public protocol Command: Sendable {
     /// The word users type, e.g. `decode`.
     static var name: String { get }
-    /// Usage lines shown by `coldtap help` and on a usage error.
-    static var synopsis: String { get }
-    /// Runs the command.
+    /// How it is called: its positionals and its table of options (one entry per form).
+    static var forms: [CommandForm] { get }
+    /// Runs the command on its arguments, parsed against the table of the form used.
     /// - Throws: `CommandError` (its status becomes the exit status); an `NDEFError` exits 65.
     static func run(_ arguments: Arguments, console: Console) async throws
 }
 
+extension Command {
+    /// The usage lines of `coldtap help`, `--help` and a usage error, built from `forms`.
+    public static var synopsis: String { forms.map { CommandHelp.synopsis(command: name, form: $0) }.joined(separator: "\n") }
+}
+
 /// The `coldtap` command line.
 public enum ColdTap {
+    /// The version printed by `coldtap --version` and in every report.
+    public static let version = "0.2.0"
+
     public static let commands: [any Command.Type] = [
         DemoCommand.self, ReadersCommand.self, ReadCommand.self, DecodeCommand.self, ReportCommand.self,
-        TagCommand.self, NDEFCommand.self, WriteCommand.self, EmulateCommand.self,
+        TagCommand.self, NDEFCommand.self, WriteCommand.self, EmulateCommand.self, ProfilesCommand.self,
+        FormatsCommand.self, CompletionsCommand.self,
     ]
 
     public static var usage: String {
-        "usage: coldtap COMMAND [options]\n\n" + commands.map { $0.synopsis }.joined(separator: "\n")
-            + "\n\nExit status: 0 done, 64 usage error, 65 malformed input, 69 no reader or tag, 74 tag lost mid-read, 1 other."
+        "usage: coldtap COMMAND [options]\n\n" + synopsisBlock
+            + "\n\n'coldtap COMMAND --help' explains every option; 'coldtap --version' prints the version."
+            + "\n\nExit status: 0 done, 2 the verdict is one --fail-on names, 64 usage error, 65 malformed input, 69 no reader or tag, 74 tag lost mid-read, 1 other."
     }
+
+    /// Every command's synopsis: the README's "Command line" block is this text.
+    public static var synopsisBlock: String { commands.map { $0.synopsis }.joined(separator: "\n") }
 
     /// Runs the command line (without the program name) and returns the exit status.
     public static func main(_ arguments: [String], console: Console) async -> Int32 {
@@ -31,20 +44,43 @@ public enum ColdTap {
             return ExitStatus.usage.rawValue
         }
         if ["help", "--help", "-h"].contains(name) {
-            console.print(usage)
+            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+                console.print(CommandHelp.page(command))
+            } else {
+                console.print(usage)
+            }
+            return ExitStatus.success.rawValue
+        }
+        if name == "--version" || name == "version" {
+            console.print("coldtap \(version)")
             return ExitStatus.success.rawValue
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             console.error("coldtap: unknown command '\(name)'. Run 'coldtap help' for the list.")
             return ExitStatus.usage.rawValue
         }
-        let rest = Array(arguments.dropFirst())
+        var rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            console.print("usage:\n" + command.synopsis)
+            console.print(CommandHelp.page(command))
             return ExitStatus.success.rawValue
         }
         do {
-            try await command.run(Arguments(rest), console: console)
+            // A command with verbs (ndef decode|encode) parses the rest against that verb's table.
+            var form = command.forms[0]
+            if command.forms.contains(where: { $0.verb != nil }) {
+                guard let verb = rest.first else {
+                    throw CommandError.usage("Say " + command.forms.compactMap { $0.verb.map { "'\($0)'" } }.joined(separator: " or ") + ".")
+                }
+                guard let chosen = command.forms.first(where: { $0.verb == verb }) else {
+                    throw CommandError.usage("Unknown '\(name)' action '\(verb)'; say "
+                                             + command.forms.compactMap { $0.verb.map { "'\($0)'" } }.joined(separator: " or ") + ".")
+                }
+                form = chosen
+                rest.removeFirst()
+            }
+            var parsed = try Arguments(rest, options: form.options)
+            parsed.verb = form.verb
+            try await command.run(parsed, console: console)
             return ExitStatus.success.rawValue
         } catch let error as CommandError {
             console.error("coldtap \(name): \(error.message)")

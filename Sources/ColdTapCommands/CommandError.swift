@@ -2,6 +2,8 @@
 public enum ExitStatus: Int32, Sendable {
     case success = 0
     case failure = 1
+    /// The verdict is one that `--fail-on` names (everything was printed and written).
+    case verdict = 2
     /// The command line is wrong.
     case usage = 64
     /// The input data is malformed (the message names the byte offset or page).

@@ -4,13 +4,23 @@ import LoggerFormats
 /// `coldtap decode`: a dump, NDEF message, URL or hex text → the logger's samples.
 public enum DecodeCommand: Command {
     public static let name = "decode"
-    public static let synopsis = "  coldtap decode FILE [--input auto|tag2|tag5|ndef|url|hex|flipper] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S] [--json|--csv]"
+    public static let forms = [CommandForm(
+        positionals: "FILE",
+        positionalHelp: [("FILE", "a tag memory dump (raw, hex text or Flipper .nfc), an NDEF message, a cuplTag URL (as a file or given itself), or - for standard input")],
+        summary: "decode a logger's samples from a dump, an NDEF message, a cuplTag URL or hex text",
+        options: LogInput.optionSpecs + [
+            .flag("--json", help: "print the log as JSON (UTC times, full precision)"),
+            .flag("--csv", help: "print the samples as CSV"),
+            .value("--tz", placeholder: "ZONE", help: "write the CSV's times in this zone, with their offset", default: "UTC"),
+        ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let json = arguments.flag("--json")
         let csv = arguments.flag("--csv")
         let options = try LogInput.Options.parse(&arguments)
+        let zoneText = try arguments.option("--tz")
+        let zone = try zoneText.map { try ReportCommand.resolveTimeZone($0) }
         let path = try arguments.positionals(min: 1, max: 1)[0]
         try arguments.finish()
         if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
@@ -18,7 +28,7 @@ public enum DecodeCommand: Command {
         if json {
             console.print(LogExport.json(loaded.log).serialized())
         } else if csv {
-            console.write(Data(LogExport.csv(loaded.log).utf8))
+            console.write(Data(LogExport.csv(loaded.log, timeZone: zone).utf8))
         } else {
             console.print(LogExport.text(loaded.log, input: loaded.inputDescription))
         }

@@ -12,7 +12,14 @@ import Glibc
 /// virtual tag; decoded, assessed and reported into ./coldtap-demo/.
 public enum DemoCommand: Command {
     public static let name = "demo"
-    public static let synopsis = "  coldtap demo [--out DIR] [--logger KIND] [--in-process]   emulated logger → read → decode → assess → report, no hardware"
+    public static let forms = [CommandForm(
+        summary: "emulated logger → read → decode → assess → report, no hardware needed",
+        options: [
+            .value("--out", placeholder: "DIR", help: "where the report files and the logger's memory go", default: "coldtap-demo", path: true),
+            .value("--logger", placeholder: "KIND", help: "the built-in logger to emulate", default: DemoLogger.cupltag.rawValue,
+                   choices: { DemoLogger.allCases.map(\.rawValue) }),
+            .flag("--in-process", help: "read the virtual tag in-process, without pcscd and vpcd"),
+        ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments

@@ -23,7 +23,7 @@ enum DemoReport {
         let staging = target.appendingPathComponent(".coldtap-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: staging) }
         let options = ReportArtifacts.Options(outDirectory: staging.path, kinds: Set(names.map(\.0)))
-        let written = try ReportArtifacts.write(log: log, assessment: assessment, inputName: "demo", options: options,
+        let written = try ReportArtifacts.write(log: log, assessment: assessment, options: options,
                                                 console: Console.capturing())
         var paths: [String] = []
         for (kind, name) in names {

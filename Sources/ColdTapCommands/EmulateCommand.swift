@@ -8,10 +8,20 @@ import PCSC
 /// with a logger on it.
 public enum EmulateCommand: Command {
     public static let name = "emulate"
-    public static let synopsis = """
-          coldtap emulate FILE|--logger KIND [--chip CHIP] [--vpcd HOST:PORT] [--fault removed-after=N|truncated-answer=N|flipped-bit=N|silent=N[xK]|torn-write=N] [--trace]
-                                             serve a virtual tag (a dump, an NDEF message or a built-in logger: \(DemoLogger.allCases.map(\.rawValue).joined(separator: ", "))) to pcscd's vpcd
-        """
+    public static let forms = [CommandForm(
+        positionals: "[FILE]",
+        positionalHelp: [("FILE", "a tag memory dump or an NDEF message to serve; or give --logger")],
+        summary: "serve a virtual tag (a dump, an NDEF message or a built-in logger) to pcscd through vsmartcard's vpcd",
+        options: [
+            .value("--logger", placeholder: "KIND", help: "serve a built-in logger instead of FILE",
+                   choices: { DemoLogger.allCases.map(\.rawValue) }),
+            .value("--chip", placeholder: "CHIP", help: "the chip to emulate", default: "the logger's own, or the smallest that holds FILE",
+                   choices: { TagChip.emulated.map(\.rawValue) }),
+            .value("--vpcd", placeholder: "HOST:PORT", help: "where vpcd listens", default: "127.0.0.1:35963"),
+            .value("--fault", placeholder: "FAULT", help: "misbehave: removed-after=N, truncated-answer=N, flipped-bit=N, silent=N[xK] or torn-write=N (N: commands; corrupt-at=N and silent-at=N still work)",
+                   repeatable: true),
+            .flag("--trace", help: "print every command and answer on standard error"),
+        ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments

@@ -21,6 +21,7 @@ public enum LogExport {
         if let source = log.readTimeSource { members.append(("readTimeSource", .string(source))) }
         members.append(("timeBase", .string(log.timeBase.rawValue)))
         if let detail = log.timeBaseDetail { members.append(("timeBaseDetail", .string(detail))) }
+        members.append(("timesEstimated", .bool(log.timesEstimated)))
         if let detection = log.detection { members.append(("detection", .string(detection))) }
         members.append(("integrity", .object([("status", .string(log.integrity.status.rawValue)),
                                               ("detail", .string(log.integrity.detail))])))
@@ -38,16 +39,32 @@ public enum LogExport {
         return .object(members)
     }
 
-    /// RFC 4180 CSV (CRLF line ends): header `time,temperature_c,humidity_pct,flags`, one row
-    /// per sample oldest first; empty fields where there is no value; flags joined by `;`.
-    public static func csv(_ log: TemperatureLog) -> String {
-        var out = "time,temperature_c,humidity_pct,flags\r\n"
+    /// RFC 4180 CSV (CRLF line ends) after `#` comment lines that say in which zone the
+    /// times are (UTC unless `timeZone` is given: then ISO 8601 with that zone's offset)
+    /// and, when they are estimates, from what. Header `time,temperature_c,humidity_pct,flags`,
+    /// one row per sample oldest first; empty fields where there is no value; flags joined by `;`.
+    public static func csv(_ log: TemperatureLog, timeZone: TimeZone? = nil) -> String {
+        let zone = timeZone.flatMap { $0.secondsFromGMT() == 0 && $0.identifier.uppercased().hasPrefix("UTC") ? nil : $0 }
+        var out = zone.map { "# times: \($0.identifier), ISO 8601 with the UTC offset\r\n" } ?? "# times: UTC (ISO 8601, Z)\r\n"
+        if log.timesEstimated {
+            out += "# warning: every time is estimated: the log has no clock and the read time is not known (\(standInPhrase(log)) \(log.readTime.isoUTC) stands in)\r\n"
+        }
+        out += "time,temperature_c,humidity_pct,flags\r\n"
         for sample in log.samples {
-            let fields = [sample.time.isoUTC, sample.temperature.map(number) ?? "", sample.humidity.map(number) ?? "",
+            let time = zone.map { isoText(sample.time, in: $0) } ?? sample.time.isoUTC
+            let fields = [time, sample.temperature.map(number) ?? "", sample.humidity.map(number) ?? "",
                           sample.flags.map(\.rawValue).joined(separator: ";")]
             out += fields.map(csvField).joined(separator: ",") + "\r\n"
         }
         return out
+    }
+
+    /// ISO 8601 in `zone` with its offset, e.g. `2024-04-09T10:35:00+02:00`.
+    static func isoText(_ date: Date, in zone: TimeZone) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = zone
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
     }
 
     /// Quotes a field when it holds a comma, a quote or a line break (RFC 4180 §2).
@@ -61,6 +78,49 @@ public enum LogExport {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
+    /// The read time and where it came from; an estimate says so and what it means for the times.
+    static func readTimeText(_ log: TemperatureLog) -> String {
+        let source = log.readTimeSource.map { " (\($0))" } ?? ""
+        if log.timesEstimated {
+            return log.readTime.isoUTC + " (not known: \(standInPhrase(log)) stands in; every sample time is estimated from it)"
+        }
+        return log.readTime.isoUTC + source
+    }
+
+    /// The decimals that show a value no finer than `resolution` (0.1 → 1, 0.04 → 2); 2 when unknown.
+    static func decimals(_ resolution: Double?) -> Int {
+        guard let resolution, resolution > 0, resolution.isFinite else { return 2 }
+        return max(0, min(6, Int((-log10(resolution)).rounded(.up))))
+    }
+
+    /// The value with `digits` decimals, "-0" written as "0".
+    static func rounded(_ value: Double, _ digits: Int) -> String {
+        let text = String(format: "%.\(digits)f", value)
+        return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
+    }
+
+    /// A duration as people read it: "45 s", "10 min", "4 min 30 s", "19 h 0 min",
+    /// "3 d 4 h 0 min" (from an hour on, to the minute).
+    public static func readableDuration(_ seconds: TimeInterval) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return "—" }
+        let total = Int(seconds.rounded())
+        if total < 60 { return "\(total) s" }
+        if total < 3600 { return total % 60 == 0 ? "\(total / 60) min" : "\(total / 60) min \(total % 60) s" }
+        let minutes = Int((Double(total) / 60).rounded())
+        let days = minutes / 1440, hours = (minutes % 1440) / 60, rest = minutes % 60
+        return (days >= 2 ? "\(days) d \(hours) h" : "\(days * 24 + hours) h") + " \(rest) min"
+    }
+
+    /// What stood in for the unknown read time, as a phrase.
+    static func standInPhrase(_ log: TemperatureLog) -> String {
+        switch log.readTimeSource {
+        case "file modification time": return "the file's modification time"
+        case "now (no read time known)": return "the time of decoding"
+        case let other?: return other
+        case nil: return "a guess"
+        }
+    }
+
     /// The text summary of `coldtap decode`: format, logger, read time, time base,
     /// integrity, sample count, first/last time, min/max, warnings.
     public static func text(_ log: TemperatureLog, input: String? = nil) -> String {
@@ -72,10 +132,10 @@ public enum LogExport {
         if let serial = log.logger.serial { logger += ", serial \(serial)" }
         if let uid = log.logger.tagUID { logger += ", tag UID \(uid)" }
         lines.append(("Logger", logger))
-        lines.append(("Read time", log.readTime.isoUTC + (log.readTimeSource.map { " (\($0))" } ?? "")))
+        lines.append(("Read time", readTimeText(log)))
         lines.append(("Time base", log.timeBase.rawValue + (log.timeBaseDetail.map { ": \($0)" } ?? "")))
         lines.append(("Integrity", "\(log.integrity.status.rawValue) (\(log.integrity.detail))"))
-        lines.append(("Interval", "\(number(log.interval)) s"))
+        lines.append(("Interval", readableDuration(log.interval)))
         let flagged = log.samples.filter { !$0.flags.isEmpty }.count
         lines.append(("Samples", "\(log.samples.count)" + (flagged > 0 ? " (\(flagged) flagged)" : "")))
         if let first = log.samples.first, let last = log.samples.last {
@@ -86,11 +146,12 @@ public enum LogExport {
         if let low = valid.min(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
            let high = valid.max(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
            let lowValue = low.temperature, let highValue = high.temperature {
-            lines.append(("Temperature", "min \(number(lowValue)) °C at \(low.time.isoUTC), max \(number(highValue)) °C at \(high.time.isoUTC)"))
+            let digits = decimals(log.resolution)
+            lines.append(("Temperature", "min \(rounded(lowValue, digits)) °C at \(low.time.isoUTC), max \(rounded(highValue, digits)) °C at \(high.time.isoUTC)"))
         }
         let humidities = valid.compactMap(\.humidity)
         if let low = humidities.min(), let high = humidities.max() {
-            lines.append(("Humidity", "min \(number(low)) %, max \(number(high)) %"))
+            lines.append(("Humidity", "min \(rounded(low, 1)) %, max \(rounded(high, 1)) %"))
         }
         if let battery = log.metadata["batteryMillivolts"] {
             lines.append(("Battery", Double(battery).map { "\(Int($0.rounded())) mV" } ?? battery))

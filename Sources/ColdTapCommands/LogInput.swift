@@ -11,6 +11,28 @@ public enum LogInput {
         case auto, tag2, tag5, ndef, url, hex, flipper
     }
 
+    /// The decode options as `decode` and `report` declare them; `read` leaves out `--input`
+    /// and `--require-read-time` (a reader knows what it read and when).
+    public static let optionSpecs: [OptionSpec] = [
+        .value("--input", placeholder: "KIND", help: "what FILE holds, instead of working it out",
+               default: "auto", choices: { Kind.allCases.map(\.rawValue) }),
+    ] + readOptionSpecs.prefix(1) + [
+        .flag("--require-read-time",
+              help: "refuse a log whose sample times would be estimates (it has no clock and no --read-time is given)"),
+    ] + readOptionSpecs.dropFirst()
+
+    /// The decode options `read` takes.
+    public static let readOptionSpecs: [OptionSpec] = [
+        .value("--read-time", placeholder: "ISO8601",
+               help: "when the tag was read, e.g. 2024-04-09T08:35:00Z; a log without a clock is dated from it",
+               default: "a dump file's modification time, else now (both said as estimates)"),
+        .value("--secret", placeholder: "K", help: "the cuplTag's HMAC-MD5 key (ASCII): checks that the log was not altered"),
+        .value("--logger", placeholder: "NAME|FILE",
+               help: "decode as this logger format, or with this logger descriptor .json ('coldtap formats' lists both)",
+               default: "auto-detected", choices: { LoggerDecoder.builtInNames + ["cupltag-rh"] }, path: true),
+        .value("--interval", placeholder: "S", help: "seconds between samples, for a log that does not say (0 < S ≤ 2678400)"),
+    ]
+
     /// The decode options of the command line.
     public struct Options: Sendable {
         public var input: Kind = .auto
@@ -21,6 +43,9 @@ public enum LogInput {
         public var logger: DecodeOptions.LoggerSelection?
         /// `--interval SECONDS`.
         public var interval: TimeInterval?
+        /// `--require-read-time`: refuse a log whose sample times would be estimated from a
+        /// read time that is not known.
+        public var requireReadTime = false
 
         public init(input: Kind = .auto, readTime: Date? = nil, secret: String? = nil,
                     logger: DecodeOptions.LoggerSelection? = nil, interval: TimeInterval? = nil) {
@@ -36,7 +61,7 @@ public enum LogInput {
         ///   descriptor file that is invalid, naming the field.
         public static func parse(_ arguments: inout Arguments) throws -> Options {
             var options = Options()
-            if let input = try arguments.option("--input") {
+            if arguments.declares("--input"), let input = try arguments.option("--input") {
                 guard let kind = Kind(rawValue: input.lowercased()) else {
                     throw CommandError.usage("--input must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(input)'.")
                 }
@@ -59,6 +84,7 @@ public enum LogInput {
             if let logger = try arguments.option("--logger") {
                 options.logger = try loggerSelection(logger)
             }
+            options.requireReadTime = arguments.declares("--require-read-time") && arguments.flag("--require-read-time")
             return options
         }
 
@@ -97,6 +123,9 @@ public enum LogInput {
         public var inputDescription: String
         /// The NDEF message decoded (`nil` for a bare URL).
         public var message: NDEFMessage?
+        /// FILE as given (the URL itself, or "standard input") and its bytes, for the report's audit trail.
+        public var sourceName = ""
+        public var sourceBytes = Data()
     }
 
     /// Loads FILE (`-` = standard input), works out what it holds unless `options.input`
@@ -107,14 +136,18 @@ public enum LogInput {
     public static func load(path: String, options: Options, console: Console) async throws -> Loaded {
         // A phone shares a cuplTag reading as its URL: take one given in place of FILE as is.
         if isURLArgument(path) {
-            return try await load(content: Data(path.utf8), name: "the URL given on the command line",
-                                  modificationTime: nil, options: options)
+            var loaded = try await load(content: Data(path.utf8), name: "the URL given on the command line",
+                                        modificationTime: nil, options: options)
+            (loaded.sourceName, loaded.sourceBytes) = (path, Data(path.utf8))
+            return loaded
         }
         let content = try readFile(path, console: console)
         let modified = path == "-" ? nil
             : (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         let name = path == "-" ? "standard input" : "'\(path)'"
-        return try await load(content: content, name: name, modificationTime: modified, options: options)
+        var loaded = try await load(content: content, name: name, modificationTime: modified, options: options)
+        (loaded.sourceName, loaded.sourceBytes) = (path == "-" ? "standard input" : path, content)
+        return loaded
     }
 
     /// As `load(path:options:console:)`, for content already in memory.
@@ -123,10 +156,18 @@ public enum LogInput {
             throw CommandError.data("\(name) is empty; give a tag memory dump, an NDEF message, a cuplTag URL or hex text.")
         }
         var loaded = try await loadNonEmpty(content: content, name: name, modificationTime: modificationTime, options: options)
+        try requireReadTime(loaded.log, options: options, name: name)
         if options.secret != nil && !loaded.log.format.hasPrefix("cupltag") {
             loaded.log.warnings.append("--secret was not used: only cuplTag logs carry an HMAC to check, and this is a \(loaded.log.format) log")
         }
         return loaded
+    }
+
+    /// With `--require-read-time`, refuses a log whose times would be estimates.
+    /// - Throws: `CommandError` (data error) naming what the times would have been placed from.
+    static func requireReadTime(_ log: TemperatureLog, options: Options, name: String) throws {
+        guard options.requireReadTime, log.timesEstimated else { return }
+        throw CommandError.data("\(name): the log has no clock and the read time is not known (only \(LogExport.standInPhrase(log)) \(log.readTime.isoUTC)), so its sample times would be estimates; give the read time with --read-time ISO8601, or leave out --require-read-time.")
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -188,6 +229,13 @@ public enum LogInput {
             if kind == .flipper && classifyText(content).0 != .flipper {
                 throw CommandError.data("\(name) is not a Flipper .nfc file (it does not start with 'Filetype: Flipper NFC device').")
             }
+            // Forced to one tag type, a dump that is plainly of the other says what it is.
+            if options.input == .tag2 || options.input == .tag5, let actual = try? MemoryDump.parse(bytes, hint: .auto),
+               (actual.technology == .iso14443A) != (options.input == .tag2) {
+                let real = actual.technology == .iso14443A ? "Type 2" : "Type 5"
+                let chip = actual.chip.map { ", \($0.displayName)" } ?? ""
+                throw CommandError.data("\(name) is a \(real) tag memory dump (\(bytes.count) bytes\(chip)), not \(options.input == .tag2 ? "Type 2" : "Type 5"): give --input \(real == "Type 2" ? "tag2" : "tag5"), or leave --input out.")
+            }
             let hint: DumpHint
             switch (kind, options.input) {
             case (.tag2, .tag2): hint = .type2
@@ -199,6 +247,10 @@ public enum LogInput {
                 dump = try MemoryDump.parse(kind == .flipper ? content : bytes, hint: hint)
             } catch let error as MemoryDumpError {
                 throw CommandError.data("\(name) is not a valid tag dump: \(error).")
+            }
+            // A file that stops inside the NDEF message is a short copy, whatever the read says.
+            if let truncation = truncation(of: dump) {
+                throw CommandError.data("\(name): \(truncation): the dump is truncated.")
             }
             let result: TagReadResult
             do {
@@ -228,6 +280,43 @@ public enum LogInput {
         case .hex, .auto:
             throw CommandError.data("\(name) holds neither an NDEF message, a tag dump nor a URL.")
         }
+    }
+
+    /// "the file ends at page N but the NDEF message needs pages up to M" when the dump's
+    /// NDEF TLV (found after the capability container, past null and control TLVs) runs past
+    /// the end of the file; `nil` when it fits or the dump holds no NDEF TLV.
+    static func truncation(of dump: MemoryDump) -> String? {
+        let memory = Array(dump.memory)
+        let unit = max(1, dump.unitSize)
+        let noun = dump.technology == .iso14443A ? "page" : "block"
+        var index: Int
+        if dump.technology == .iso14443A {
+            index = 16  // pages 0–3: UID, lock bytes, capability container
+        } else {
+            // Type 5: a 4-byte capability container, or 8 bytes when its size byte is 0.
+            guard memory.count >= 4, memory[0] == 0xE1 || memory[0] == 0xE2 else { return nil }
+            index = memory[2] == 0 ? 8 : 4
+        }
+        func needs(_ endExclusive: Int) -> String {
+            "the file ends at \(noun) \(memory.count / unit - 1) but the NDEF message needs \(noun)s up to \((endExclusive - 1) / unit)"
+        }
+        while index < memory.count {
+            let type = memory[index]
+            if type == 0x00 { index += 1; continue }
+            if type == 0xFE { return nil }
+            guard index + 1 < memory.count else { return type == 0x03 ? needs(index + 2) : nil }
+            var length = Int(memory[index + 1])
+            var header = 2
+            if length == 0xFF {
+                guard index + 3 < memory.count else { return type == 0x03 ? needs(index + 4) : nil }
+                length = Int(memory[index + 2]) << 8 | Int(memory[index + 3])
+                header = 4
+            }
+            let end = index + header + length
+            if type == 0x03 { return end > memory.count ? needs(end) : nil }
+            index = end
+        }
+        return nil
     }
 
     /// Decodes a message with the command-line options (used by `coldtap read` after a tag read).

@@ -10,6 +10,8 @@ struct LoggerOutput {
     var profile: Profile
     var timeZone: TimeZone
     var artifacts: ReportArtifacts.Options
+    /// `--fail-on`: the verdicts that make `read` exit 2.
+    var failOn: Set<Verdict>
 
     /// Takes `--json --csv --profile --tz` and the report file options (`--out --png --pdf
     /// --svg --html --theme --size --lang`). `--csv` prints the samples, as in `decode`.
@@ -20,26 +22,34 @@ struct LoggerOutput {
         let csv = arguments.flag("--csv")
         if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
         let profile = try ReportCommand.resolveProfile(try arguments.option("--profile"))
-        let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
-        let artifacts = try ReportArtifacts.parseOptions(&arguments)
-        return LoggerOutput(json: json, csv: csv, profile: profile, timeZone: timeZone, artifacts: artifacts)
+        let zoneText = try arguments.option("--tz")
+        let timeZone = try ReportCommand.resolveTimeZone(zoneText)
+        let failOn = try ReportCommand.parseFailOn(try arguments.option("--fail-on"))
+        var artifacts = try ReportArtifacts.parseOptions(&arguments)
+        if zoneText != nil { artifacts.csvTimeZone = timeZone }
+        return LoggerOutput(json: json, csv: csv, profile: profile, timeZone: timeZone, artifacts: artifacts, failOn: failOn)
     }
 
-    /// Prints the log and writes the report files (named `fileStem`-…).
-    func emit(_ outcome: LoggerReadOutcome, source: String, fileStem: String, console: Console) throws {
+    /// Prints the log and writes the report files (named after the logger).
+    /// - Returns: the verdict, for `--fail-on`.
+    @discardableResult
+    func emit(_ outcome: LoggerReadOutcome, source: String, console: Console) throws -> Verdict {
         let log = outcome.log
         let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone)
         if json {
             console.print(LogExport.json(log).serialized())
         } else if csv {
-            console.write(Data(LogExport.csv(log).utf8))
+            console.write(Data(LogExport.csv(log, timeZone: artifacts.csvTimeZone).utf8))
         } else {
             console.print(ReportCommand.text(log, assessment: assessment, input: source, colour: console.outputIsTerminal))
             ReportArtifacts.drawTerminalChart(log: log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
-            try ReportArtifacts.write(log: log, assessment: assessment, inputName: fileStem, options: artifacts,
+            // A tag has no file: its NDEF message is what was read.
+            let input = outcome.result.ndefMessageBytes.map { ReportArtifacts.inputFile(name: "NDEF message read from the \(source)", content: $0) }
+            try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts, input: input,
                                       console: console, pathsToStandardError: json || csv)
         }
+        return assessment.verdict
     }
 }

@@ -6,23 +6,33 @@ import NFCTags
 /// `coldtap ndef encode (--text T [--lang L] | --uri U | --mime TYPE FILE | --external TYPE FILE)... [--hex] [-o OUT]`.
 public enum NDEFCommand: Command {
     public static let name = "ndef"
-    public static let synopsis = """
-          coldtap ndef decode FILE [--json] [--lenient]       FILE: raw NDEF bytes, hex text or a tag dump (its NDEF message); - for stdin
-          coldtap ndef encode (--text T [--lang L] | --uri U | --mime TYPE FILE | --external TYPE FILE)... [--hex] [-o OUT]
-        """
+    public static let forms = [
+        CommandForm(verb: "decode", positionals: "FILE",
+                    positionalHelp: [("FILE", "raw NDEF bytes, hex text, or a tag dump or Flipper file (its NDEF message); - for standard input")],
+                    summary: "show the records of an NDEF message",
+                    options: [
+                        .flag("--json", help: "print the records as JSON"),
+                        .flag("--lenient", help: "recover what can be read from a malformed message, with warnings"),
+                    ]),
+        CommandForm(verb: "encode", summary: "build an NDEF message from records, in the order given",
+                    options: [
+                        .value("--text", placeholder: "T", help: "a Text record", repeatable: true),
+                        .value("--lang", placeholder: "L", help: "the language of the --text before it", default: "en", repeatable: true),
+                        .value("--uri", placeholder: "U", help: "a URI record", repeatable: true),
+                        .values("--mime", placeholders: ["TYPE", "FILE"], help: "a MIME record of type TYPE holding FILE", path: true),
+                        .values("--external", placeholders: ["TYPE", "FILE"], help: "an external record (domain:type) holding FILE", path: true),
+                        .flag("--hex", help: "print the message as hex text"),
+                        .value("-o", "--out", placeholder: "OUT", help: "write the message to OUT", default: "standard output", path: true),
+                    ]),
+    ]
 
     /// Bytes of payload shown in hex in the human-readable output before it is cut short.
     static let payloadPreviewBytes = 32
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
-        guard let verb = arguments.remaining.first else {
-            throw CommandError.usage("Say 'decode' or 'encode'.")
-        }
-        let rest = Array(arguments.remaining.dropFirst())
-        switch verb {
-        case "decode": try await decode(Arguments(rest), console: console)
-        case "encode": try encode(rest, console: console)
-        default: throw CommandError.usage("Unknown 'ndef' action '\(verb)'; say 'decode' or 'encode'.")
+        switch arguments.verb {
+        case "encode": try encode(arguments, console: console)
+        default: try await decode(arguments, console: console)
         }
     }
 
@@ -135,32 +145,20 @@ public enum NDEFCommand: Command {
 
     // MARK: encode
 
-    static func encode(_ words: [String], console: Console) throws {
+    static func encode(_ arguments: Arguments, console: Console) throws {
+        var arguments = arguments
         var records: [NDEFRecord] = []
         var lastText: (index: Int, text: TextRecord, languageGiven: Bool)?
-        var rest: [String] = []
-        var index = 0
-        func values(_ option: String, _ count: Int) throws -> [String] {
-            let word = words[index]
-            if word.hasPrefix(option + "="), count == 1 {
-                index += 1
-                return [String(word.dropFirst(option.count + 1))]
-            }
-            guard index + count < words.count else {
-                throw CommandError.usage("\(option) needs \(count == 1 ? "a value" : "\(count) values").")
-            }
-            let taken = Array(words[(index + 1)...(index + count)])
-            index += count + 1
-            return taken
-        }
-        func matches(_ option: String) -> Bool { words[index] == option || words[index].hasPrefix(option + "=") }
-        while index < words.count {
-            if matches("--text") {
-                let text = TextRecord(text: try values("--text", 1)[0])
+        // Records come in the order given; --lang belongs to the --text before it.
+        for occurrence in arguments.occurrences {
+            let values = occurrence.values
+            switch occurrence.spec {
+            case "--text":
+                let text = TextRecord(text: values[0])
                 lastText = (records.count, text, false)
                 records.append(text.record)
-            } else if matches("--lang") {
-                let language = try values("--lang", 1)[0]
+            case "--lang":
+                let language = values[0]
                 guard var pending = lastText, !pending.languageGiven else {
                     throw CommandError.usage("--lang sets the language of the --text before it; give it after a --text.")
                 }
@@ -172,25 +170,23 @@ public enum NDEFCommand: Command {
                 pending.languageGiven = true
                 records[pending.index] = pending.text.record
                 lastText = pending
-            } else if matches("--uri") {
-                records.append(URIRecord(uri: try values("--uri", 1)[0]).record)
-            } else if matches("--mime") {
-                let pair = try values("--mime", 2)
-                records.append(MIMERecord(mimeType: pair[0], data: try InputBytes.read(pair[1], console: console, format: .raw)).record)
-            } else if matches("--external") {
-                let pair = try values("--external", 2)
-                let payload = try InputBytes.read(pair[1], console: console, format: .raw)
+            case "--uri":
+                records.append(URIRecord(uri: values[0]).record)
+            case "--mime":
+                records.append(MIMERecord(mimeType: values[0], data: try InputBytes.read(values[1], console: console, format: .raw)).record)
+            case "--external":
+                let payload = try InputBytes.read(values[1], console: console, format: .raw)
                 do {
-                    records.append(try ExternalRecord(type: pair[0], payload: payload).record)
+                    records.append(try ExternalRecord(type: values[0], payload: payload).record)
                 } catch let error as NDEFError {
-                    throw CommandError.usage("--external '\(pair[0])': \(error.kind.explanation); write it as domain:type, e.g. example.com:temp.")
+                    throw CommandError.usage("--external '\(values[0])': \(error.kind.explanation); write it as domain:type, e.g. example.com:temp.")
                 }
-            } else {
-                rest.append(words[index])
-                index += 1
+            default:
+                break
             }
         }
-        var arguments = Arguments(rest)
+        arguments.takeAll()
+        _ = try arguments.positionals(max: 0)
         let asHex = arguments.flag("--hex")
         let out = try arguments.option("-o", "--out")
         try arguments.finish()

@@ -1,3 +1,4 @@
+import ColdChain
 import Foundation
 import LoggerFormats
 import NDEF
@@ -8,7 +9,18 @@ import PCSC
 /// reports like `decode` / `report`.
 public enum ReadCommand: Command {
     public static let name = "read"
-    public static let synopsis = "  coldtap read [--reader R] [--timeout S] [--out DIR] [--json|--csv] [--profile P] [--tz ZONE] [--secret K] [--logger NAME|FILE] [--interval S] [--save-dump FILE] [--watch]\n                 [--png] [--pdf] [--svg] [--html] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
+    public static let forms = [CommandForm(
+        summary: "wait for a logger on a PC/SC reader, read it, then print and report it as 'report' does",
+        options: [
+            .value("--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+                   default: "the first reader with a tag"),
+            .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
+            .flag("--watch", help: "read one tag after another until Ctrl-C; files get one name per tag"),
+            .value("--save-dump", placeholder: "FILE", help: "keep the tag's memory as a Flipper .nfc file (written after a complete read)",
+                   path: true),
+            .flag("--csv", help: "print the samples as CSV instead of the report"),
+        ] + ReportCommand.reportOptionSpecs + LogInput.readOptionSpecs
+            + ReportArtifacts.optionSpecs.filter { $0.displayName != "--csv" })]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -16,10 +28,11 @@ public enum ReadCommand: Command {
         let timeoutText = try arguments.option("--timeout")
         let watch = arguments.flag("--watch")
         let saveDump = try arguments.option("--save-dump")
-        let output = try LoggerOutput.parse(&arguments)
+        var output = try LoggerOutput.parse(&arguments)
         let options = try LogInput.Options.parse(&arguments)
         try arguments.finish()
         let timeout = try parseTimeout(timeoutText)
+        try output.artifacts.validate()
 
         let context = try ReaderSupport.context()
         var count = 0
@@ -27,12 +40,14 @@ public enum ReadCommand: Command {
             count += 1
             let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: watch ? nil : timeout,
                                                          console: console)
+            var verdictOfThisTag: Verdict?
             do {
                 let dumpPath = saveDump.map { watch ? numbered($0, count) : $0 }
                 let outcome = try await LoggerRead.read(tag.transport, options: options, saveDump: dumpPath, console: console)
                 await tag.close()
-                try output.emit(outcome, source: "\(outcome.result.chip.displayName) on \(tag.card.reader)",
-                                fileStem: fileStem(outcome), console: console)
+                let verdict = try output.emit(outcome, source: "\(outcome.result.chip.displayName) on \(tag.card.reader)",
+                                              console: console)
+                verdictOfThisTag = verdict
             } catch let error as CommandError where watch && error.status != .unavailable && error.status != .usage {
                 // One bad tag (lost mid-read, not a logger) does not end a watch session.
                 await tag.close()
@@ -40,6 +55,14 @@ public enum ReadCommand: Command {
             } catch {
                 await tag.close()
                 throw error
+            }
+            if let verdict = verdictOfThisTag {
+                do {
+                    try ReportCommand.checkFailOn(output.failOn, verdict: verdict)
+                } catch let error as CommandError where watch {
+                    // In a watch session a failing verdict is said and the session goes on.
+                    console.error("coldtap read: \(error.message)")
+                }
             }
             if watch {
                 console.error("Remove the tag; waiting for the next one (Ctrl-C to stop).")
@@ -58,12 +81,6 @@ public enum ReadCommand: Command {
             throw CommandError.usage("--timeout takes a positive number of seconds, not '\(text)'.")
         }
         return .milliseconds(Int64(seconds * 1000))
-    }
-
-    /// Report files are named after the tag and the read time, so that `--watch` keeps one set per tag.
-    private static func fileStem(_ outcome: LoggerReadOutcome) -> String {
-        let time = outcome.readTime.isoUTC.replacingOccurrences(of: ":", with: "")
-        return "coldtap-" + (outcome.result.uid.map { $0.hexString() + "-" } ?? "") + time
     }
 
     /// `dump.nfc` → `dump-3.nfc`.

@@ -5,7 +5,9 @@ import PCSC
 /// `coldtap readers`: the PC/SC readers, whether a tag is on each, and what it is.
 public enum ReadersCommand: Command {
     public static let name = "readers"
-    public static let synopsis = "  coldtap readers [--json]                      list PC/SC readers and whether a tag is present"
+    public static let forms = [CommandForm(
+        summary: "list PC/SC readers and whether a tag is present",
+        options: [.flag("--json", help: "print the list as JSON")])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments

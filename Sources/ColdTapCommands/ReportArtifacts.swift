@@ -25,23 +25,94 @@ public enum ReportArtifacts {
         public var width: Int
         public var height: Int
         public var language: ReportLanguage
+        /// `-o FILE`: the one file to write (its kind from the one kind flag or its extension).
+        public var outputFile: String?
+        /// `--force`: overwrite existing files instead of choosing a free name (`--out`) or refusing (`-o`).
+        public var force: Bool
+        /// The zone of the CSV's times (`--tz`); `nil` writes UTC.
+        public var csvTimeZone: TimeZone?
 
         public init(outDirectory: String? = nil, kinds: Set<Kind> = [], theme: ChartTheme = .light, width: Int = 1200,
-                    height: Int = 600, language: ReportLanguage = .english) {
+                    height: Int = 600, language: ReportLanguage = .english, outputFile: String? = nil, force: Bool = false,
+                    csvTimeZone: TimeZone? = nil) {
             self.outDirectory = outDirectory
             self.kinds = kinds
             self.theme = theme
             self.width = width
             self.height = height
             self.language = language
+            self.outputFile = outputFile
+            self.force = force
+            self.csvTimeZone = csvTimeZone
         }
 
-        /// True when files are wanted: `--out` or any kind flag given.
-        public var writesFiles: Bool { outDirectory != nil || !kinds.isEmpty }
+        /// True when files are wanted: `--out`, `-o` or any kind flag given.
+        public var writesFiles: Bool { outDirectory != nil || outputFile != nil || !kinds.isEmpty }
 
         /// The kinds to write: the ones named, or all when none is named.
         public var chosenKinds: [Kind] { Kind.allCases.filter { kinds.isEmpty || kinds.contains($0) } }
+
+        /// Checks, before anything is read or printed, that the files can go where asked: `--out`
+        /// is a directory or can be made one, `-o FILE` names one kind and does not exist
+        /// (unless `--force`). Settles the kind of `-o FILE`.
+        /// - Throws: `CommandError` (usage) for `-o` with `--out` or without one kind; (failure)
+        ///   for a destination that is a file, is not writable, or exists.
+        public mutating func validate() throws {
+            if let file = outputFile {
+                if outDirectory != nil { throw CommandError.usage("Give --out DIR or -o FILE, not both.") }
+                if kinds.isEmpty, let kind = Kind(rawValue: URL(fileURLWithPath: file).pathExtension.lowercased()) {
+                    kinds = [kind]
+                }
+                guard kinds.count == 1 else {
+                    throw CommandError.usage("-o FILE writes one file: name one of --png, --pdf, --svg, --html, --csv, or give FILE one of those extensions.")
+                }
+                if FileManager.default.fileExists(atPath: file) && !force {
+                    throw CommandError(.failure, "'\(file)' exists; give --force to overwrite it, or another name.")
+                }
+                try ReportArtifacts.checkWritableDirectory(URL(fileURLWithPath: file).deletingLastPathComponent().path, what: "the directory of -o")
+            } else if writesFiles {
+                try ReportArtifacts.checkWritableDirectory(outDirectory ?? ".", what: "the output directory")
+            }
+        }
     }
+
+    /// A directory that exists and is writable, or that can be made (its nearest existing
+    /// ancestor is a writable directory).
+    /// - Throws: `CommandError` (failure) saying what is wrong with the path.
+    static func checkWritableDirectory(_ path: String, what: String) throws {
+        let manager = FileManager.default
+        var candidate = URL(fileURLWithPath: path.isEmpty ? "." : path, isDirectory: true).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        while !manager.fileExists(atPath: candidate.path, isDirectory: &isDirectory) {
+            let parent = candidate.deletingLastPathComponent()
+            if parent.path == candidate.path { break }
+            candidate = parent
+        }
+        guard isDirectory.boolValue else {
+            throw CommandError(.failure, "\(what.prefix(1).uppercased() + what.dropFirst()) '\(path)' is not a directory ('\(candidate.path)' is a file); give a directory (it is created when missing).")
+        }
+        guard manager.isWritableFile(atPath: candidate.path) else {
+            throw CommandError(.failure, "\(what.prefix(1).uppercased() + what.dropFirst()) '\(path)' cannot be written ('\(candidate.path)' is not writable); check the permissions.")
+        }
+    }
+
+    /// The report file options of `report` and `read`.
+    public static let optionSpecs: [OptionSpec] = [
+        .value("--out", placeholder: "DIR", help: "write the report files into DIR (made when missing), named after the logger",
+               default: "no files; with a kind flag alone, the current directory", path: true),
+        .value("-o", "--output", placeholder: "FILE", help: "write one file, FILE; its kind from the one kind flag or FILE's extension",
+               path: true),
+        .flag("--force", help: "overwrite existing files (otherwise --out picks a free name and -o refuses)"),
+        .flag("--png", help: "write the chart as PNG"),
+        .flag("--pdf", help: "write the audit report as PDF (A4: verdict, chart, then rules, warnings, per day, input)"),
+        .flag("--svg", help: "write the chart as SVG"),
+        .flag("--html", help: "write the audit report as one self-contained HTML file"),
+        .flag("--csv", help: "the samples as CSV: printed, or a file with --out or -o"),
+        .value("--theme", placeholder: "THEME", help: "colours of charts and reports", default: "light", choices: { ["light", "dark"] }),
+        .value("--size", placeholder: "WxH", help: "chart size in pixels for PNG and SVG (200x150 to 8000x8000)", default: "1200x600"),
+        .value("--lang", placeholder: "LANG", help: "language of the report files", default: "en",
+               choices: { ReportLanguage.allCases.map(\.rawValue) }),
+    ]
 
     /// Takes `--out DIR --png --pdf --svg --html --csv --theme light|dark --size WxH
     /// --lang en|zh-Hans|ja` from `arguments`.
@@ -71,6 +142,8 @@ public enum ReportArtifacts {
             }
             options.language = language
         }
+        options.outputFile = try arguments.option("-o", "--output")
+        options.force = arguments.flag("--force")
         return options
     }
 
@@ -82,9 +155,10 @@ public enum ReportArtifacts {
     /// - Throws: `CommandError` (failure) when a file cannot be written; (unavailable) when
     ///   PNG/PDF are asked for on a build with neither.
     @discardableResult
-    public static func write(log: TemperatureLog, assessment: Assessment, inputName: String, options: Options,
+    public static func write(log: TemperatureLog, assessment: Assessment, options: Options, input: ReportAudit.InputFile? = nil,
                              console: Console, pathsToStandardError: Bool = false, now: Date = Date()) throws -> [URL] {
-        let directory = URL(fileURLWithPath: options.outDirectory ?? ".", isDirectory: true)
+        let directory = options.outputFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+            ?? URL(fileURLWithPath: options.outDirectory ?? ".", isDirectory: true)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw CommandError(.failure, "The output directory '\(directory.path)' is a file; give --out a directory (it is created when missing).")
@@ -94,12 +168,34 @@ public enum ReportArtifacts {
         } catch {
             throw CommandError(.failure, "Cannot create the output directory '\(directory.path)': check the path and permissions.")
         }
-        let stem = fileStem(inputName)
+        let stem = fileStem(log)
+        /// The file for a kind: `-o FILE`, or `stem` + `suffix` in the directory, with `-2`, `-3`, …
+        /// before the extension when that name is taken (unless `--force`).
+        func destination(_ suffix: String) -> URL {
+            if let file = options.outputFile { return URL(fileURLWithPath: file) }
+            let first = directory.appendingPathComponent(stem + suffix)
+            guard !options.force else { return first }
+            let ext = first.pathExtension
+            let base = String((stem + suffix).dropLast(ext.count + 1))
+            var url = first
+            var number = 2
+            while FileManager.default.fileExists(atPath: url.path) {
+                url = directory.appendingPathComponent("\(base)-\(number).\(ext)")
+                number += 1
+            }
+            return url
+        }
         let zone = assessment.timeZone
-        let content = ReportContent(log: log, assessment: assessment, language: options.language)
+        var content = ReportContent(log: log, assessment: assessment, language: options.language)
+        content.audit?.input = input
+        content.audit?.version = ColdTap.version
         var page = ReportPage(content: content, timeZone: zone, language: options.language, theme: options.theme, generated: now)
         let chartFrame = ChartRect(x: 0, y: 0, width: Double(options.width), height: Double(options.height))
-        let chartTitle = [log.logger.vendor, log.logger.model, log.logger.serial].compactMap { $0 }.joined(separator: " ")
+        var chartTitle = [log.logger.vendor, log.logger.model, log.logger.serial].compactMap { $0 }.joined(separator: " ")
+        // The chart travels alone (PNG, SVG): it says itself that its time axis is a guess.
+        if let note = page.chartTimesEstimatedNote {
+            chartTitle = chartTitle.isEmpty ? note : "\(chartTitle) — \(note)"
+        }
         var written: [URL] = []
 
         for kind in options.chosenKinds {
@@ -107,20 +203,20 @@ public enum ReportArtifacts {
             do {
                 switch kind {
                 case .svg:
-                    url = directory.appendingPathComponent("\(stem)-chart.svg")
+                    url = destination("-chart.svg")
                     let canvas = SVGCanvas(width: chartFrame.width, height: chartFrame.height)
                     let spec = content.chartSpec(frame: chartFrame, timeZone: zone, language: options.language,
                                                  theme: options.theme, title: chartTitle.isEmpty ? nil : chartTitle)
                     ChartRenderer.draw(ChartModel(spec), on: canvas)
                     try Data(canvas.document().utf8).write(to: url)
                 case .html:
-                    url = directory.appendingPathComponent("\(stem)-report.html")
+                    url = destination("-report.html")
                     try Data(page.html().utf8).write(to: url)
                 case .csv:
-                    url = directory.appendingPathComponent("\(stem).csv")
-                    try Data(LogExport.csv(log).utf8).write(to: url)
+                    url = destination(".csv")
+                    try Data(LogExport.csv(log, timeZone: options.csvTimeZone).utf8).write(to: url)
                 case .png:
-                    url = directory.appendingPathComponent("\(stem)-chart.png")
+                    url = destination("-chart.png")
                     #if canImport(CoreGraphics) && canImport(CoreText) && canImport(ImageIO)
                     let spec = content.chartSpec(frame: chartFrame, timeZone: zone, language: options.language,
                                                  theme: options.theme, title: chartTitle.isEmpty ? nil : chartTitle)
@@ -140,12 +236,13 @@ public enum ReportArtifacts {
                     throw CommandError(.unavailable, "PNG output needs Cairo or Core Graphics, which this build does not have; use --svg or --html.")
                     #endif
                 case .pdf:
-                    url = directory.appendingPathComponent("\(stem)-report.pdf")
+                    url = destination("-report.pdf")
                     #if canImport(CoreGraphics) && canImport(CoreText) && canImport(ImageIO)
                     page.pixelDensity = 4
                     let finalPage = page
-                    let pdf = try CoreGraphicsCanvas.pdf(width: ReportPage.a4.width, height: ReportPage.a4.height, pageCount: 1) { canvas, _ in
+                    let pdf = try CoreGraphicsCanvas.pdf(width: ReportPage.a4.width, height: ReportPage.a4.height) { canvas, newPage in
                         finalPage.draw(on: canvas)
+                        finalPage.drawAuditPages(on: canvas, newPage: newPage)
                     }
                     try pdf.write(to: url)
                     #elseif canImport(CCairo)
@@ -153,6 +250,7 @@ public enum ReportArtifacts {
                     let canvas = try CairoCanvas(pdfAt: url, width: ReportPage.a4.width, height: ReportPage.a4.height,
                                                  cjkFamily: cjkFamily(options.language))
                     page.draw(on: canvas)
+                    page.drawAuditPages(on: canvas) { canvas.showPage() }
                     try canvas.finish()
                     #else
                     throw CommandError(.unavailable, "PDF output needs Cairo or Core Graphics, which this build does not have; use --html.")
@@ -181,11 +279,24 @@ public enum ReportArtifacts {
         console.write(Data(text.utf8))
     }
 
-    /// The file name stem for an input path ("-" → "coldtap").
-    static func fileStem(_ inputName: String) -> String {
-        guard inputName != "-" else { return "coldtap" }
-        let stem = URL(fileURLWithPath: inputName).deletingPathExtension().lastPathComponent
-        return stem.isEmpty ? "coldtap" : stem
+    /// The file name stem for a log: format, serial (or tag UID) and the first sample's time
+    /// in UTC, e.g. `cupltag-AAAACCCC-20240409T0743Z`; only letters, digits, `-`, `_` and `.`.
+    static func fileStem(_ log: TemperatureLog) -> String {
+        var parts = [log.format]
+        if let identity = log.logger.serial ?? log.logger.tagUID { parts.append(identity) }
+        if let first = log.samples.first?.time {
+            let calendar = Calendar(identifier: .gregorian)
+            let c = calendar.dateComponents(in: TimeZone(identifier: "UTC") ?? .gmt, from: first)
+            parts.append(String(format: "%04d%02d%02dT%02d%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0))
+        }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        let stem = String(parts.joined(separator: "-").map { allowed.contains($0) ? $0 : "_" }.prefix(120))
+        return stem.isEmpty || stem.hasPrefix(".") ? "coldtap" + stem : stem
+    }
+
+    /// The input as an auditor identifies it: the name given, its size and SHA-256.
+    static func inputFile(name: String, content: Data) -> ReportAudit.InputFile {
+        ReportAudit.InputFile(name: name, size: content.count, sha256: SHA256.hex(content))
     }
 
     static func cjkFamily(_ language: ReportLanguage) -> String {

@@ -6,7 +6,22 @@ import LoggerFormats
 /// verdict, statistics and excursions.
 public enum ReportCommand: Command {
     public static let name = "report"
-    public static let synopsis = "  coldtap report FILE [--profile NAME|profile.json] [--tz ZONE] [--json] [--input auto|tag2|tag5|ndef|url|hex|flipper] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S]\n                 [--out DIR] [--png] [--pdf] [--svg] [--html] [--csv] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
+    public static let forms = [CommandForm(
+        positionals: "FILE",
+        positionalHelp: [("FILE", "a tag memory dump (raw, hex text or Flipper .nfc), an NDEF message, a cuplTag URL (as a file or given itself), or - for standard input")],
+        summary: "decode a log, judge it against a cold-chain profile (OK / ALARM / INCONCLUSIVE), print the verdict and write the report files",
+        options: ReportCommand.reportOptionSpecs + LogInput.optionSpecs + ReportArtifacts.optionSpecs)]
+
+    /// The verdict options `report` and `read` share.
+    public static let reportOptionSpecs: [OptionSpec] = [
+        .value("--profile", placeholder: "NAME|FILE", help: "the cold-chain rules to judge by: a built-in profile ('coldtap profiles') or a profile .json",
+               default: ReportCommand.defaultProfile.name, choices: { Profile.builtIn.map(\.name) }, path: true),
+        .value("--tz", placeholder: "ZONE", help: "time zone of times, days and the CSV: Europe/Berlin, UTC, +02:00",
+               default: "the system's zone (the CSV: UTC)"),
+        .flag("--json", help: "print the verdict, statistics, excursions and the log as JSON"),
+        .value("--fail-on", placeholder: "VERDICT", help: "exit 2 after printing when the verdict is ALARM (alarm) or not OK (inconclusive)",
+               default: "exit 0 whatever the verdict", choices: { ["alarm", "inconclusive"] }),
+    ]
 
     /// Everything `coldtap report` takes from its command line.
     public struct Options: Sendable {
@@ -16,7 +31,29 @@ public enum ReportCommand: Command {
         public var input: LogInput.Options
         public var profile: Profile
         public var timeZone: TimeZone
+        /// True when `--tz` was given (the CSV then writes its times in that zone).
+        public var timeZoneGiven = false
         public var json: Bool
+        /// `--fail-on`: the verdicts that make the command exit 2.
+        public var failOn: Set<Verdict> = []
+    }
+
+    /// `--fail-on alarm|inconclusive`: `alarm` fails on ALARM, `inconclusive` on anything but OK.
+    /// - Throws: `CommandError.usage` for another word.
+    static func parseFailOn(_ text: String?) throws -> Set<Verdict> {
+        switch text?.lowercased() {
+        case nil: return []
+        case "alarm"?: return [.alarm]
+        case "inconclusive"?: return [.alarm, .inconclusive]
+        case let other?: throw CommandError.usage("--fail-on takes alarm or inconclusive, not '\(other)'.")
+        }
+    }
+
+    /// Exit status 2 when `failOn` holds the verdict; called after everything is printed and written.
+    static func checkFailOn(_ failOn: Set<Verdict>, verdict: Verdict) throws {
+        guard failOn.contains(verdict) else { return }
+        let word = failOn.contains(.inconclusive) ? "inconclusive" : "alarm"
+        throw CommandError(.verdict, "the verdict is \(verdict.rawValue) (--fail-on \(word)).")
     }
 
     /// The profile when `--profile` is not given.
@@ -29,30 +66,45 @@ public enum ReportCommand: Command {
     public static func parseOptions(_ arguments: inout Arguments) throws -> Options {
         let json = arguments.flag("--json")
         let profile = try resolveProfile(try arguments.option("--profile"))
-        let timeZone = try resolveTimeZone(try arguments.option("--tz"))
+        let zoneText = try arguments.option("--tz")
+        let timeZone = try resolveTimeZone(zoneText)
+        let failOn = try parseFailOn(try arguments.option("--fail-on"))
         let input = try LogInput.Options.parse(&arguments)
         let path = try arguments.positionals(min: 1, max: 1)[0]
-        return Options(path: path, input: input, profile: profile, timeZone: timeZone, json: json)
+        return Options(path: path, input: input, profile: profile, timeZone: timeZone, timeZoneGiven: zoneText != nil,
+                       json: json, failOn: failOn)
     }
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let artifacts = try ReportArtifacts.parseOptions(&arguments)
+        var artifacts = try ReportArtifacts.parseOptions(&arguments)
         let options = try parseOptions(&arguments)
         try arguments.finish()
+        if options.timeZoneGiven { artifacts.csvTimeZone = options.timeZone }
+        // --csv alone prints the samples, as in `decode`; with --out or -o it is a file.
+        let printsCSV = artifacts.kinds == [.csv] && artifacts.outDirectory == nil && artifacts.outputFile == nil
+        if printsCSV {
+            if options.json { throw CommandError.usage("Give --json or --csv, not both (or --csv with --out DIR or -o FILE to write the CSV).") }
+            artifacts.kinds = []
+        }
+        try artifacts.validate()
         let loaded = try await LogInput.load(path: options.path, options: options.input, console: console)
         let assessment = Assessor.assess(loaded.log, profile: options.profile, timeZone: options.timeZone)
         if options.json {
             console.print(json(log: LogExport.json(loaded.log), assessment: assessment).serialized())
+        } else if printsCSV {
+            console.write(Data(LogExport.csv(loaded.log, timeZone: artifacts.csvTimeZone).utf8))
         } else {
             console.print(text(loaded.log, assessment: assessment, input: loaded.inputDescription,
                                colour: console.outputIsTerminal))
             ReportArtifacts.drawTerminalChart(log: loaded.log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
-            try ReportArtifacts.write(log: loaded.log, assessment: assessment, inputName: options.path, options: artifacts,
+            try ReportArtifacts.write(log: loaded.log, assessment: assessment, options: artifacts,
+                                      input: ReportArtifacts.inputFile(name: loaded.sourceName, content: loaded.sourceBytes),
                                       console: console, pathsToStandardError: options.json)
         }
+        try checkFailOn(options.failOn, verdict: assessment.verdict)
     }
 
     // MARK: Options
@@ -160,7 +212,7 @@ public enum ReportCommand: Command {
         func celsius(_ value: Double?) -> String {
             value.map { ColdChainFormat.temperature($0, decimals: 2) + " °C" } ?? "—"
         }
-        func duration(_ seconds: TimeInterval) -> String { ColdChainFormat.duration(seconds) }
+        func duration(_ seconds: TimeInterval) -> String { LogExport.readableDuration(seconds) }
         func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
         var lines: [String] = []
@@ -200,6 +252,7 @@ public enum ReportCommand: Command {
         if let start = statistics.start, let end = statistics.end {
             logRows.append(["period", "\(time(start)) → \(time(end)) (\(duration(end.timeIntervalSince(start))))"])
         }
+        logRows.append(["read time", log.timesEstimated ? paint(LogExport.readTimeText(log), "33") : LogExport.readTimeText(log)])
         logRows.append(["time base", log.timeBase.rawValue])
         let integrity = log.integrity.detail.isEmpty ? log.integrity.status.rawValue
             : "\(log.integrity.status.rawValue) (\(log.integrity.detail))"

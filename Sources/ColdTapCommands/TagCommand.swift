@@ -5,7 +5,16 @@ import NFCTags
 /// `coldtap tag`: what a tag memory dump holds.
 public enum TagCommand: Command {
     public static let name = "tag"
-    public static let synopsis = "  coldtap tag FILE [--input auto|tag2|tag5] [--block-size N] [--json]   show what a tag memory dump holds (raw .bin, hex text or Flipper .nfc; - for stdin)"
+    public static let forms = [CommandForm(
+        positionals: "FILE",
+        positionalHelp: [("FILE", "a tag memory dump: raw .bin, hex text or Flipper .nfc; - for standard input")],
+        summary: "show what a tag memory dump holds: chip, capability container, TLVs, the NDEF message, lock state",
+        options: [
+            .value("--input", placeholder: "KIND", help: "the tag type, instead of working it out", default: "auto",
+                   choices: { ["auto", "tag2", "tag5"] }),
+            .value("--block-size", placeholder: "N", help: "bytes per block of a Type 5 dump (1 to 32; with --input tag5)", default: "4"),
+            .flag("--json", help: "print it as JSON"),
+        ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -51,6 +60,9 @@ public enum TagCommand: Command {
         } catch let error as TagReadError {
             let kind = dump.technology == .iso14443A ? "Type 2" : "Type 5"
             guard let missing = dump.missingUnitsDescription else {
+                if let truncation = LogInput.truncation(of: dump) {
+                    throw CommandError.data("\(name): \(truncation): the dump is truncated.")
+                }
                 throw CommandError.data("\(name): the dump cannot be read as a \(kind) tag: \(error).")
             }
             // The device that made the file could not read some pages: show what can be read

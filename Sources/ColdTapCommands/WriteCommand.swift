@@ -7,7 +7,17 @@ import PCSC
 /// reading it back.
 public enum WriteCommand: Command {
     public static let name = "write"
-    public static let synopsis = "  coldtap write [--reader R] [--timeout S] FILE|--text T [--lang L]|--uri U   write an NDEF message to a tag and verify it"
+    public static let forms = [CommandForm(
+        positionals: "[NDEF-FILE]",
+        positionalHelp: [("NDEF-FILE", "an NDEF message to write; or give --text or --uri")],
+        summary: "write an NDEF message to a tag on a PC/SC reader and verify it by reading it back",
+        options: [
+            .value("--reader", placeholder: "R", help: "the reader to use (a part of its name)", default: "the first reader with a tag"),
+            .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
+            .value("--text", placeholder: "T", help: "write one Text record"),
+            .value("--lang", placeholder: "L", help: "the language code of --text", default: "en"),
+            .value("--uri", placeholder: "U", help: "write one URI record"),
+        ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments

@@ -24,6 +24,15 @@ public struct DecodeOptions: Sendable {
             case .other(let text): return text
             }
         }
+
+        /// True when the read time is a fact (given, or the moment of a tag read); false when
+        /// it stands in for an unknown one (a file's modification time, now).
+        public var isKnown: Bool {
+            switch self {
+            case .given, .tagRead: return true
+            case .fileModificationTime, .now, .other: return false
+            }
+        }
     }
 
     /// Which format to use instead of auto-detection.

@@ -190,6 +190,11 @@ struct DescriptorFormat: LoggerFormatDecoder {
 
         // Which slots hold samples, oldest first.
         let area = descriptor.samples
+        guard area.offset <= payload.count else {
+            throw LoggerFormatError(.truncated(needed: area.offset + area.width, available: payload.count), format: name,
+                                    field: "samples.offset", offset: area.offset,
+                                    "the sample area starts at byte \(area.offset) but the payload has only \(payload.count) byte(s)")
+        }
         let areaBytes = max(0, payload.count - area.offset)
         let slots = areaBytes / area.width
         var order: [Int]
@@ -235,6 +240,18 @@ struct DescriptorFormat: LoggerFormatDecoder {
             if leftover > 0 {
                 warnings.append("the sample area ends with \(leftover) byte(s) at offset \(area.offset + slots * area.width) that do not make a whole sample; ignored")
             }
+        }
+
+        // An empty log would get a verdict from nothing: say why there are no samples.
+        guard !order.isEmpty else {
+            if header["sample-count"] != nil {
+                throw LoggerFormatError(.inconsistent, format: name, field: descriptor.field(meaning: "sample-count")?.name,
+                                        offset: descriptor.field(meaning: "sample-count")?.offset,
+                                        "no sample was decoded: the header's sample count is 0")
+            }
+            throw LoggerFormatError(.truncated(needed: area.width, available: areaBytes), format: name, field: "samples",
+                                    offset: area.offset,
+                                    "no sample was decoded: the sample area at byte \(area.offset) holds \(areaBytes) byte(s), less than one \(area.width)-byte sample")
         }
 
         // Values.
@@ -316,7 +333,8 @@ struct DescriptorFormat: LoggerFormatDecoder {
                 start = options.readTime.addingTimeInterval(-span)
                 timeBase = .readTime
                 timeBaseDetail = "estimated: the newest sample is taken as logged at the read time"
-                if count > 0 {
+                // An unknown read time gets its own, stronger warning (LoggerDecoder.checkTimes).
+                if count > 0 && options.readTimeSource.isKnown {
                     warnings.append("the log stores no start time: times are estimated, taking the newest sample as logged at the read time \(options.readTime.loggerISOText)")
                 }
                 break sources
@@ -337,11 +355,13 @@ struct DescriptorFormat: LoggerFormatDecoder {
         if let info, let serial = info.pairs(matching: descriptor.deviceInformation?.serialKeys).first {
             identity.serial = serial.value
         }
-        return TemperatureLog(
+        var log = TemperatureLog(
             format: name, logger: identity, samples: samples, interval: interval, timeBase: timeBase,
             integrity: .init(status: .unverified, detail: descriptor.integrityNote ?? "the \(name) format carries no integrity check"),
             readTime: options.readTime, metadata: metadata, warnings: warnings,
             readTimeSource: options.readTimeSource.description, timeBaseDetail: timeBaseDetail)
+        log.resolution = abs(scale)
+        return log
     }
 }
 

@@ -20,11 +20,13 @@ public enum LoggerDecoder {
             let format = try builtIn(named: name)
             var log = try format.decode(message, options: options)
             log.detection = "forced with --logger \(name)"
+            checkTimes(&log, options: options)
             return log
         case .descriptor(let descriptor):
             try descriptor.validate(source: descriptor.name)
             var log = try DescriptorFormat(descriptor: descriptor).decode(message, options: options)
             log.detection = "forced with the logger descriptor '\(descriptor.name)'"
+            checkTimes(&log, options: options)
             return log
         case nil:
             var refusals: [FormatRefusal] = []
@@ -41,7 +43,16 @@ public enum LoggerDecoder {
                     refusals.append(FormatRefusal(format: name, reason: reason))
                 case .accepted(let reason):
                     var log = try format.decode(message, options: options)
+                    // A record type that merely contains "temp" is no proof: the decoded log
+                    // must look like a logger's before it gets a verdict.
+                    let problems = implausibilities(of: log, options: options)
+                    guard problems.isEmpty else {
+                        refusals.append(FormatRefusal(format: name, reason: "\(reason), but decoded that way "
+                                                      + problems.joined(separator: "; ")))
+                        continue
+                    }
                     log.detection = "auto-detected \(name): \(reason)"
+                    checkTimes(&log, options: options)
                     return log
                 }
             }
@@ -58,7 +69,66 @@ public enum LoggerDecoder {
     public static func decode(url: String, options: DecodeOptions) throws -> TemperatureLog {
         var log = try CuplTagFormat().decode(url: url, options: options)
         log.detection = "a bare URL with the cuplTag query parameters"
+        checkTimes(&log, options: options)
         return log
+    }
+
+    /// The shortest and longest sample intervals auto-detection accepts: 1 s … 1 day.
+    public static let plausibleIntervals: ClosedRange<TimeInterval> = 1...86_400
+    /// The largest share of samples outside the sensor range auto-detection accepts.
+    public static let plausibleOutOfRangeShare = 0.5
+
+    /// Why an auto-detected log does not look like a logger's: no samples, an interval
+    /// outside 1 s … 1 day, most samples outside the sensor range, a start before 2000 or
+    /// more than a day after the read. Empty when it looks plausible.
+    static func implausibilities(of log: TemperatureLog, options: DecodeOptions) -> [String] {
+        var problems: [String] = []
+        guard !log.samples.isEmpty else { return ["it holds no samples"] }
+        if !plausibleIntervals.contains(log.interval) {
+            problems.append("its interval of \(formatSeconds(log.interval)) is outside 1 s … 1 day")
+        }
+        let outOfRange = log.samples.filter { $0.flags.contains(.outOfRange) }.count
+        if Double(outOfRange) > plausibleOutOfRangeShare * Double(log.samples.count) {
+            problems.append("\(outOfRange) of its \(log.samples.count) samples are outside the sensor range")
+        }
+        if log.timeBase != .readTime, let first = log.samples.first?.time {
+            if first < earliestPlausibleStart || first > options.readTime.addingTimeInterval(86_400) {
+                problems.append("it would start at \(first.loggerISOText), not between 2000 and a day after the read time")
+            }
+        }
+        return problems
+    }
+
+    /// The earliest first-sample time taken as real: 2000-01-01T00:00:00Z. Earlier times come
+    /// from a clock that was never set or a damaged field.
+    public static let earliestPlausibleStart = Date(timeIntervalSince1970: 946_684_800)
+
+    /// Says when the times are estimates and when they cannot be right: marks
+    /// `timesEstimated` and warns when the sample times were placed from a read time that is
+    /// not known; warns when the log starts before 2000 or after the read, or when its newest
+    /// sample is later than the read.
+    static func checkTimes(_ log: inout TemperatureLog, options: DecodeOptions) {
+        let readText = options.readTime.loggerISOText
+        if log.timeBase == .readTime && !options.readTimeSource.isKnown && !log.samples.isEmpty {
+            log.timesEstimated = true
+            let source: String
+            switch options.readTimeSource {
+            case .fileModificationTime: source = "the file's modification time \(readText), which moves when the file is copied"
+            case .now: source = "the time of decoding \(readText)"
+            default: source = "\(options.readTimeSource.description) \(readText)"
+            }
+            log.warnings.append("the sample times are estimated: the log has no clock and the read time is not known, so the newest sample is placed at \(source); give the real read time for true times")
+        }
+        guard let first = log.samples.first?.time, let newest = log.samples.last?.time else { return }
+        if first < earliestPlausibleStart {
+            log.warnings.append("the log starts at \(first.loggerISOText), before 2000: the logger's clock or its start time is wrong")
+        }
+        // A minute of slack for clocks that disagree by seconds.
+        if first > options.readTime.addingTimeInterval(60) {
+            log.warnings.append("the log starts at \(first.loggerISOText), after the read time \(readText): the read time or the logger's clock is wrong")
+        } else if newest > options.readTime.addingTimeInterval(60) {
+            log.warnings.append("the read time \(readText) is earlier than the newest sample (\(newest.loggerISOText)): the read time or the logger's clock is wrong")
+        }
     }
 
     /// The built-in format of that name (`cupltag`, `dtn1`, `generic16`, `generic16-unix`, or

@@ -186,6 +186,10 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
     ///   field at fault (e.g. `samples.width`, `header[1].meaning`).
     public static func parse(_ json: Data, source: String = "descriptor") throws -> LoggerDescriptor {
         let descriptor: LoggerDescriptor
+        // Decoding ignores keys it does not know; a misspelt one must not be ignored silently.
+        if let tree = try? JSONDecoder().decode(KeyTree.self, from: json) {
+            try rejectUnknownKeys(tree, source: source)
+        }
         do {
             descriptor = try JSONDecoder().decode(LoggerDescriptor.self, from: json)
         } catch let error as DecodingError {
@@ -206,6 +210,74 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
                                     "cannot read logger descriptor \(file.path): \(error.localizedDescription)")
         }
         return try parse(data, source: file.lastPathComponent)
+    }
+
+    /// The keys each object of a descriptor may hold, by its path with `[]` for list items.
+    static let allowedKeys: [String: Set<String>] = [
+        "": ["name", "vendor", "model", "description", "record", "header", "samples", "sensorRange", "timeBase",
+             "deviceInformation", "ringBuffer", "detection", "integrityNote"],
+        "record": ["match"],
+        "record.match[]": ["tnf", "typeContains", "typeEquals"],
+        "header[]": ["name", "offset", "width", "signed", "endian", "meaning", "unit", "units"],
+        "samples": ["offset", "width", "signed", "endian", "scale", "valueOffset", "missing"],
+        "sensorRange": ["min", "max"],
+        "deviceInformation": ["intervalKeys", "startKeys", "newestKeys", "serialKeys"],
+        "ringBuffer": ["capacity"],
+        "detection": ["plausibleStartTime", "requireDeviceInformation"],
+    ]
+
+    /// The shape of a JSON document: its objects' keys and lists, nothing else.
+    indirect enum KeyTree: Decodable {
+        case object([String: KeyTree])
+        case list([KeyTree])
+        case value
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            if let object = try? decoder.container(keyedBy: Key.self) {
+                var children: [String: KeyTree] = [:]
+                for key in object.allKeys { children[key.stringValue] = try object.decode(KeyTree.self, forKey: key) }
+                self = .object(children)
+            } else if var items = try? decoder.unkeyedContainer() {
+                var children: [KeyTree] = []
+                while !items.isAtEnd { children.append(try items.decode(KeyTree.self)) }
+                self = .list(children)
+            } else {
+                self = .value
+            }
+        }
+    }
+
+    /// - Throws: `LoggerFormatError` (`.badDescriptor`) naming the first unknown key and the allowed ones.
+    static func rejectUnknownKeys(_ tree: KeyTree, source: String, path: String = "", pattern: String = "") throws {
+        switch tree {
+        case .object(let object):
+            guard let allowed = allowedKeys[pattern] else { return }
+            if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+                let field = path.isEmpty ? unknown : "\(path).\(unknown)"
+                throw LoggerFormatError(.badDescriptor, field: field,
+                                        "logger descriptor \(source): field '\(field)' is unknown; "
+                                            + (path.isEmpty ? "a descriptor" : "'\(path)'") + " takes "
+                                            + allowed.sorted().joined(separator: ", "))
+            }
+            for key in object.keys.sorted() {
+                guard let child = object[key] else { continue }
+                try rejectUnknownKeys(child, source: source, path: path.isEmpty ? key : "\(path).\(key)",
+                                      pattern: pattern.isEmpty ? key : "\(pattern).\(key)")
+            }
+        case .list(let items):
+            for (index, item) in items.enumerated() {
+                try rejectUnknownKeys(item, source: source, path: "\(path)[\(index)]", pattern: pattern + "[]")
+            }
+        case .value:
+            return
+        }
     }
 
     private static func path(_ codingPath: [any CodingKey], _ last: String? = nil) -> String {
@@ -302,6 +374,10 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
             }
             if ![1, 2, 3, 4, 8].contains(field.width) { throw bad("\(where_).width", "must be 1, 2, 3, 4 or 8 bytes") }
             try checkEndian(field.endian, width: field.width, at: "\(where_).endian", bad)
+            // UNIX seconds of any year after 1970-07 need more than 3 bytes.
+            if (field.meaning == "start-time" || field.meaning == "newest-time") && field.width < 4 {
+                throw bad("\(where_).width", "is \(field.width) byte(s), too narrow for a \(field.meaning) in UNIX seconds; use 4 or 8")
+            }
             if field.meaning == "interval", let unit = field.unit, LoggerDescriptor.intervalUnits[unit] == nil {
                 throw bad("\(where_).unit", "is '\(unit)'; use milliseconds, seconds, minutes or hours")
             }

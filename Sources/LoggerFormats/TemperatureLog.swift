@@ -99,6 +99,12 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     public var timeBaseDetail: String?
     /// Why this format was chosen: the auto-detection reason, or that `--logger` forced it.
     public var detection: String?
+    /// True when the read time stands in for an unknown one (a file's modification time, now)
+    /// and the sample times were placed from it: every time in the log is then an estimate.
+    public var timesEstimated = false
+    /// °C per step of the sensor's reading (a descriptor's scale, the cuplTag's 165/4096),
+    /// for showing values no finer than they were measured; `nil` when not known.
+    public var resolution: Double?
 
     public init(format: String, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,

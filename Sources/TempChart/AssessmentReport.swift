@@ -28,6 +28,7 @@ extension ReportContent {
         self.init(log: log, profile: assessment.profile.description, lowerLimit: assessment.band.low?.limit,
                   upperLimit: assessment.band.high?.limit, verdict: verdict, reasons: reasons, statistics: statistics,
                   excursions: excursions)
+        audit = ReportAudit(log: log, assessment: assessment, language: language)
     }
 
     /// The verdict's reasons written in `language` from the assessment's structured findings.
@@ -84,6 +85,10 @@ extension ReportContent {
         if !(log.interval > 0), !log.samples.isEmpty { reasons.append(strings.reasonNoInterval) }
         if log.integrity.status == .failed {
             reasons.append(strings.reasonIntegrityFailed.filled(["detail": log.integrity.detail]))
+        }
+        if Assessor.isMostlyOutOfRange(s) {
+            reasons.insert(language.audit.reasonMostlyOutOfRange.filled(["out": "\(s.outOfRangeCount)", "count": "\(s.sampleCount)"]),
+                           at: 0)
         }
         if !assessment.excursions.isEmpty {
             let total = assessment.excursions.reduce(0) { $0 + $1.duration }

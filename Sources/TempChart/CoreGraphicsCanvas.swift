@@ -167,6 +167,35 @@ extension CoreGraphicsCanvas {
         return data as Data
     }
 
+    /// A PDF whose drawing starts its own pages: `newPage` ends the page being drawn and
+    /// begins the next (the report's audit pages are counted only while they are laid out).
+    /// - Throws: `CoreGraphicsOutputError` when the PDF context cannot be made.
+    public static func pdf(width: Double, height: Double,
+                           draw: (_ canvas: CoreGraphicsCanvas, _ newPage: () -> Void) -> Void) throws -> Data {
+        let data = NSMutableData()
+        var box = CGRect(x: 0, y: 0, width: width, height: height)
+        guard let consumer = CGDataConsumer(data: data as CFMutableData),
+              let context = CGContext(consumer: consumer, mediaBox: &box, nil) else {
+            throw CoreGraphicsOutputError(description: "Core Graphics could not create a PDF context")
+        }
+        context.beginPDFPage(nil)
+        context.saveGState()
+        // The canvas flips the page once; every new PDF page starts with a fresh transform.
+        let canvas = CoreGraphicsCanvas(context: context, width: width, height: height, originTopLeft: false)
+        draw(canvas) {
+            context.restoreGState()
+            context.endPDFPage()
+            context.beginPDFPage(nil)
+            context.saveGState()
+            context.translateBy(x: 0, y: CGFloat(height))
+            context.scaleBy(x: 1, y: -1)
+        }
+        context.restoreGState()
+        context.endPDFPage()
+        context.closePDF()
+        return data as Data
+    }
+
     /// Draws into a bitmap and encodes it as PNG.
     /// - Parameters:
     ///   - width: image width in canvas units.

@@ -81,6 +81,8 @@ public struct ReportContent: Sendable {
     public var reasons: [String]
     public var statistics: Statistics
     public var excursions: [Excursion]
+    /// The audit part (rules, per-day figures, input); `nil` for content filled in directly.
+    public var audit: ReportAudit?
 
     public init(log: TemperatureLog, profile: String?, lowerLimit: Double?, upperLimit: Double?, verdict: Verdict,
                 reasons: [String], statistics: Statistics, excursions: [Excursion]) {

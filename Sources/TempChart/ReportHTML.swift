@@ -32,8 +32,33 @@ extension ReportPage {
         }
         excursions += "</section>\n"
 
-        let reasons = content.reasons.isEmpty ? "" :
-            "<ul class=\"reasons\">" + content.reasons.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n"
+        let note = timesEstimatedNote.map { "<p class=\"estimated\" id=\"times-estimated\">\(e($0))</p>\n" } ?? ""
+        let reasons = note + (content.reasons.isEmpty ? "" :
+            "<ul class=\"reasons\">" + content.reasons.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n")
+
+        // The audit part: rules, warnings, per day, input.
+        let audit = language.audit
+        var auditHTML = ""
+        if content.audit != nil {
+            auditHTML += "<section id=\"rules\"><h2>\(e(audit.sectionRules))</h2><table class=\"grid\"><tbody>\n"
+            for (index, row) in auditRuleRows.enumerated() {
+                let state = content.audit?.rules[index].state ?? .passed
+                auditHTML += "<tr class=\"rule-\(state.rawValue)\"><td class=\"state\">\(e(row[0]))</td><td>\(e(row[1]))</td><td>\(e(row[2]))</td></tr>\n"
+            }
+            auditHTML += "</tbody></table></section>\n"
+        }
+        let warnings = auditWarnings
+        auditHTML += "<section id=\"warnings\"><h2>\(e(audit.sectionWarnings))</h2>\n" + (warnings.isEmpty
+            ? "<p class=\"muted\">\(e(audit.noWarnings))</p>\n"
+            : "<ul>" + warnings.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n") + "</section>\n"
+        let days = auditDayRows
+        if days.count > 1 {
+            auditHTML += "<section id=\"days\"><h2>\(e(audit.sectionDays)) (\(e(timeZone.identifier)))</h2><table class=\"grid\"><thead><tr>"
+                + audit.dayHeader.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
+                + days.map { "<tr>" + $0.map { "<td>\(e($0))</td>" }.joined() + "</tr>\n" }.joined() + "</tbody></table></section>\n"
+        }
+        auditHTML += "<section id=\"input\"><h2>\(e(audit.sectionInput))</h2><table class=\"kv\">\n"
+            + auditInputRows.map { "<tr><th>\(e($0.0))</th><td class=\"wrap\">\(e($0.1))</td></tr>\n" }.joined() + "</table></section>\n"
 
         return """
         <!DOCTYPE html>
@@ -65,6 +90,9 @@ extension ReportPage {
         tr:nth-child(odd) td, tr:nth-child(odd) th { background: \(t.tableStripe.hexString); }
         .grid thead th { text-align: left; color: \(t.secondaryText.hexString); background: transparent; }
         td.beyond { color: \(t.beyond.hexString); }
+        td.wrap, td { overflow-wrap: anywhere; }
+        .estimated { font-weight: bold; color: \(t.inconclusive.hexString); margin: 10px 0 0; }
+        tr.rule-fired td.state, tr.rule-undecided td.state { font-weight: bold; color: \(t.fail.hexString); }
         figure { margin: 8px 0 0; }
         figure svg { width: 100%; height: auto; display: block; }
         footer { margin-top: 16px; font-size: 12px; color: \(t.secondaryText.hexString); }
@@ -76,7 +104,7 @@ extension ReportPage {
         <div class="verdict" id="verdict"><strong>\(e(verdictText))</strong><span>\(e(strings.profile)): \(e(profileText))</span></div>
         \(reasons)<div class="columns">
         \(keyValueTable(strings.sectionLogger, loggerRows))\(keyValueTable(strings.sectionStatistics, statisticsRows))</div>
-        \(excursions)<section><h2>\(e(strings.sectionChart))</h2>
+        \(excursions)\(auditHTML)<section><h2>\(e(strings.sectionChart))</h2>
         <figure id="chart">
         \(svg.document(embedded: true))</figure>
         </section>

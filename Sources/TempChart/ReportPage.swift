@@ -62,7 +62,12 @@ public struct ReportPage: Sendable {
         if let uid = log.logger.tagUID { rows.append((strings.tagUID, uid)) }
         if let serial = log.logger.serial { rows.append((strings.serial, serial)) }
         rows.append((strings.format, log.format))
-        rows.append((strings.readTime, f.dateTime(log.readTime, seconds: true)))
+        if log.timesEstimated {
+            rows.append((strings.readTime, language.audit.readTimeEstimated.filled([
+                "time": f.dateTime(log.readTime, seconds: true), "source": readTimeSourceText])))
+        } else {
+            rows.append((strings.readTime, f.dateTime(log.readTime, seconds: true)))
+        }
         rows.append((strings.timeZone, f.zoneDescription(from: log.readTime, to: log.readTime)))
         rows.append((strings.timeBase, strings.timeBaseNames[log.timeBase.rawValue] ?? log.timeBase.rawValue))
         let status = strings.integrityNames[log.integrity.status.rawValue] ?? log.integrity.status.rawValue
@@ -108,6 +113,17 @@ public struct ReportPage: Sendable {
         }
     }
 
+    /// Where the read time came from, in the report's language.
+    public var readTimeSourceText: String {
+        let source = content.log.readTimeSource ?? "—"
+        return language.audit.readTimeSources[source] ?? source
+    }
+
+    /// The note that every time is an estimate, or `nil` when the times are known.
+    public var timesEstimatedNote: String? {
+        content.log.timesEstimated ? language.audit.timesEstimatedNote.filled(["source": readTimeSourceText]) : nil
+    }
+
     /// "vaccine-fridge (2–8 °C)" or "—".
     public var profileText: String { content.profile ?? "—" }
 
@@ -138,9 +154,16 @@ public struct ReportPage: Sendable {
                     font: ChartFont(size: 9.5, weight: .bold), color: theme.onBanner, anchor: .end)
         y += bannerHeight + 13
 
-        // Reasons.
+        // Reasons, after the note that the times are estimates.
         let reasonFont = ChartFont(size: 8.5)
         var reasonLines = 0
+        if let note = timesEstimatedNote {
+            for line in ReportPage.wrap(note, width: contentWidth - 12, font: ChartFont(size: 8.5, weight: .bold), canvas: canvas) {
+                canvas.text(line, at: ChartPoint(x: margin, y: y), font: ChartFont(size: 8.5, weight: .bold), color: theme.inconclusive,
+                            anchor: .start)
+                y += 11.5
+            }
+        }
         for reason in content.reasons {
             let lines = ReportPage.wrap(reason, width: contentWidth - 12, font: reasonFont, canvas: canvas)
             for (index, line) in lines.enumerated() where reasonLines < 7 {
@@ -151,6 +174,11 @@ public struct ReportPage: Sendable {
                 y += 11.5
                 reasonLines += 1
             }
+        }
+        if content.audit != nil && content.reasons.map({ ReportPage.wrap($0, width: contentWidth - 12, font: reasonFont, canvas: canvas).count })
+            .reduce(0, +) > 7 {
+            canvas.text("… \(language.audit.page) 2", at: ChartPoint(x: margin + 12, y: y), font: reasonFont, color: secondary, anchor: .start)
+            y += 11.5
         }
         y += 8
 
@@ -198,17 +226,21 @@ public struct ReportPage: Sendable {
         let labelWidth = min(width * 0.45, (rows.map { canvas.textWidth($0.0, font: font) }.max() ?? 0) + 10)
         var rowY = y + 8
         for (index, row) in rows.enumerated() {
-            if index % 2 == 0 {
-                canvas.fill(.rect(ChartRect(x: x, y: rowY, width: width, height: 13)), color: theme.tableStripe)
-            }
-            canvas.text(row.0, at: ChartPoint(x: x + 4, y: rowY + 9.5), font: font, color: theme.secondaryText, anchor: .start)
-            // Long values get a smaller font first, then an ellipsis.
+            // Long values get a smaller font first, then wrap onto more lines: nothing is cut.
             let room = width - labelWidth - 6
             var valueFont = bold
-            while valueFont.size > 6.5, canvas.textWidth(row.1, font: valueFont) > room { valueFont.size -= 0.5 }
-            let value = ReportPage.truncate(row.1, width: room, font: valueFont, canvas: canvas)
-            canvas.text(value, at: ChartPoint(x: x + labelWidth, y: rowY + 9.5), font: valueFont, color: theme.text, anchor: .start)
-            rowY += 13
+            while valueFont.size > 7, canvas.textWidth(row.1, font: valueFont) > room { valueFont.size -= 0.5 }
+            let lines = ReportPage.wrap(row.1, width: room, font: valueFont, canvas: canvas)
+            let height = 13 + Double(max(0, lines.count - 1)) * (valueFont.size + 2)
+            if index % 2 == 0 {
+                canvas.fill(.rect(ChartRect(x: x, y: rowY, width: width, height: height)), color: theme.tableStripe)
+            }
+            canvas.text(row.0, at: ChartPoint(x: x + 4, y: rowY + 9.5), font: font, color: theme.secondaryText, anchor: .start)
+            for (number, line) in lines.enumerated() {
+                canvas.text(line, at: ChartPoint(x: x + labelWidth, y: rowY + 9.5 + Double(number) * (valueFont.size + 2)),
+                            font: valueFont, color: theme.text, anchor: .start)
+            }
+            rowY += height
         }
         return rowY
     }
@@ -272,6 +304,21 @@ public struct ReportPage: Sendable {
             }
         }
         if !word.isEmpty { tokens.append(word) }
+        // A word wider than the line (a hash, a URL) is broken between characters.
+        tokens = tokens.flatMap { token -> [String] in
+            guard token != " ", canvas.textWidth(token, font: font) > width else { return [token] }
+            var pieces: [String] = []
+            var piece = ""
+            for character in token {
+                if !piece.isEmpty, canvas.textWidth(piece + String(character), font: font) > width {
+                    pieces.append(piece)
+                    piece = ""
+                }
+                piece.append(character)
+            }
+            if !piece.isEmpty { pieces.append(piece) }
+            return pieces
+        }
         var lines: [String] = []
         var line = ""
         for token in tokens {

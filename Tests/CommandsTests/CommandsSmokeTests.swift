@@ -25,5 +25,6 @@ import Testing
     let console = Console.capturing()
     let status = await ColdTap.main(["report", url, "--out", file.path, "--png"], console: console)
     #expect(status == ExitStatus.failure.rawValue)
-    #expect(console.errorOutput.contains("is a file; give --out a directory"))
+    #expect(console.errorOutput.contains("is not a directory ('\(file.path)' is a file); give a directory"))
+    #expect(console.output.isEmpty, "checked before anything is printed")
 }

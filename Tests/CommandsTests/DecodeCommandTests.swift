@@ -93,7 +93,7 @@ enum DecodeFixtures {
         let path = try files.write("log.ndef", DecodeFixtures.generic16Message.serialized())
         let result = await runColdTap(["decode", path, "--read-time", "2026-08-18T06:00:00Z", "--csv"])
         #expect(result.status == 0)
-        #expect(result.out == "time,temperature_c,humidity_pct,flags\r\n2026-08-18T05:57:00Z,25.8,,\r\n2026-08-18T05:58:00Z,-0.2,,\r\n"
+        #expect(result.out == "# times: UTC (ISO 8601, Z)\r\ntime,temperature_c,humidity_pct,flags\r\n2026-08-18T05:57:00Z,25.8,,\r\n2026-08-18T05:58:00Z,-0.2,,\r\n"
                 + "2026-08-18T05:59:00Z,,,missing\r\n2026-08-18T06:00:00Z,8,,\r\n")
     }
 
@@ -114,7 +114,7 @@ enum DecodeFixtures {
         let result = await runColdTap(["decode", path])
         #expect(result.status == 0)
         #expect(result.out.contains("Input:       hex text (38 bytes) holding an NDEF message (1 record(s), 38 bytes)"))
-        #expect(result.out.contains("(now (no read time known))"))
+        #expect(result.out.contains("(not known: the time of decoding stands in; every sample time is estimated from it)"))
         #expect(result.out.contains("Format:      generic16 (auto-detected generic16"))
         #expect(result.out.contains("Samples:     4 (1 flagged)"))
         #expect(result.out.contains("Temperature: min -0.2 °C at"))
@@ -211,6 +211,7 @@ enum DecodeFixtures {
                                      "--secret", "ZS0Smt8LByrYNFts", "--csv"], console: console)
     #expect(status == 0, "\(console.errorOutput)")
     let lines = console.output.split(whereSeparator: \.isNewline)
-    #expect(lines.count == 6)
+    #expect(lines.count == 7)
+    #expect(lines.first == "# times: UTC (ISO 8601, Z)")
     #expect(lines.last == "2024-04-09T08:31:00Z,17.564697265625,47.5341796875,")
 }

@@ -62,7 +62,7 @@ import Testing
         let path = try files.write("\(kind).ndef", message.serialized())
         let result = await runColdTap(["decode", path, "--read-time", "2026-08-18T06:00:00Z", "--csv"])
         #expect(result.status == 0, "\(result.err)")
-        let rows = result.out.split(separator: "\r\n").map(String.init)
+        let rows = result.out.split(separator: "\r\n").map(String.init).filter { !$0.hasPrefix("#") }
         #expect(rows.count == 4)
         #expect(rows[3].hasPrefix("2026-08-18T06:00:00Z,"))
         #expect(rows[1].hasPrefix("2026-08-18T05:20:00Z,"))
@@ -109,7 +109,7 @@ import Testing
         let path = try files.write("tag.hex", Data(hex.utf8))
         let result = await runColdTap(["decode", path, "--csv", "--read-time", "2026-08-18T06:00:00Z"])
         #expect(result.status == 0, "\(result.err)")
-        #expect(result.out.hasPrefix("time,temperature_c,humidity_pct,flags\r\n2026-08-18T05:25:00Z,4,,\r\n"))
+        #expect(result.out.hasPrefix("# times: UTC (ISO 8601, Z)\r\ntime,temperature_c,humidity_pct,flags\r\n2026-08-18T05:25:00Z,4,,\r\n"))
         let text = await runColdTap(["decode", path])
         #expect(text.out.contains("Input:       hex text (\(dump.memory.count) bytes) holding a Type 2 tag memory dump (\(dump.memory.count) bytes, \(dump.memory.count / 4) pages)"))
         #expect(text.out.contains("(file modification time)"))

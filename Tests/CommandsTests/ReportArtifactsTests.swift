@@ -5,6 +5,9 @@ import Testing
 
 /// `coldtap report` writing chart and report files, and its terminal chart.
 @Suite struct ReportArtifactsTests {
+    /// Files are named after the logger: format and the first sample's time (UTC).
+    static let stem = "generic16-20260408T1430Z"
+
     /// A generic16 NDEF message every 30 min, newest at 2026-04-09 12:00Z: 5 °C, then 12 h at 9 °C, then 5 °C.
     func excursionLog() throws -> Data {
         let temperatures = Array(repeating: 5.0, count: 10) + Array(repeating: 9.0, count: 24) + Array(repeating: 5.0, count: 10)
@@ -28,25 +31,25 @@ import Testing
             let status = await ColdTap.main(["report", input.path, "--tz", "Asia/Tokyo", "--out", out.path, "--lang", "ja",
                                              "--theme", "dark"], console: console)
             #expect(status == 0, "\(console.errorOutput)")
-            let names = ["fridge-chart.png", "fridge-report.pdf", "fridge-chart.svg", "fridge-report.html", "fridge.csv"]
+            let names = ["-chart.png", "-report.pdf", "-chart.svg", "-report.html", ".csv"].map { Self.stem + $0 }
             for name in names {
                 #expect(console.output.contains(out.appendingPathComponent(name).path + "\n"), "\(name) not printed")
             }
-            let png = try Data(contentsOf: out.appendingPathComponent("fridge-chart.png"))
+            let png = try Data(contentsOf: out.appendingPathComponent(Self.stem + "-chart.png"))
             #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
-            let pdf = try Data(contentsOf: out.appendingPathComponent("fridge-report.pdf"))
+            let pdf = try Data(contentsOf: out.appendingPathComponent(Self.stem + "-report.pdf"))
             #expect(pdf.starts(with: Data("%PDF-".utf8)))
-            let svg = try String(contentsOf: out.appendingPathComponent("fridge-chart.svg"), encoding: .utf8)
+            let svg = try String(contentsOf: out.appendingPathComponent(Self.stem + "-chart.svg"), encoding: .utf8)
             #expect(svg.contains("<svg") && svg.contains("上限 8.0 °C"))
-            let html = try String(contentsOf: out.appendingPathComponent("fridge-report.html"), encoding: .utf8)
+            let html = try String(contentsOf: out.appendingPathComponent(Self.stem + "-report.html"), encoding: .utf8)
             #expect(html.contains("<html lang=\"ja\">"))
             #expect(html.contains("警報"))
             #expect(html.contains("<svg"))
             // Self-contained: nothing fetched from anywhere.
             #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("@import") && !html.contains("url(http"))
-            let csv = try String(contentsOf: out.appendingPathComponent("fridge.csv"), encoding: .utf8)
-            #expect(csv.hasPrefix("time,temperature_c,humidity_pct,flags\r\n"))
-            #expect(csv.components(separatedBy: "\r\n").count == 44 + 2)
+            let csv = try String(contentsOf: out.appendingPathComponent(Self.stem + ".csv"), encoding: .utf8)
+            #expect(csv.hasPrefix("# times: Asia/Tokyo, ISO 8601 with the UTC offset\r\ntime,temperature_c,humidity_pct,flags\r\n2026-04-08T23:30:00+09:00,5,,\r\n"))
+            #expect(csv.components(separatedBy: "\r\n").count == 1 + 44 + 2)
         }
     }
 
@@ -59,11 +62,11 @@ import Testing
                                              "--size", "800x400"], console: console)
             #expect(status == 0)
             let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-            #expect(files == ["log-chart.svg", "log.csv", "log.ndef"])
+            #expect(files == [Self.stem + "-chart.svg", Self.stem + ".csv", "log.ndef"])
             // With --json the paths go to standard error, the JSON stays clean.
             #expect(console.output.hasPrefix("{"))
-            #expect(console.errorOutput.contains("log-chart.svg"))
-            let svg = try String(contentsOf: directory.appendingPathComponent("log-chart.svg"), encoding: .utf8)
+            #expect(console.errorOutput.contains(Self.stem + "-chart.svg"))
+            let svg = try String(contentsOf: directory.appendingPathComponent(Self.stem + "-chart.svg"), encoding: .utf8)
             #expect(svg.contains("width=\"800\" height=\"400\""))
         }
     }

@@ -38,7 +38,9 @@ enum G16 {
     @Test func outOfRangeIsFlaggedAndKeptInPlace() throws {
         // 120.0 °C, 5.0 °C, −60.0 °C, 100.0 °C (edge, in range), −50.1 °C
         let payload: [UInt8] = [0x0A, 0x00, 0xB0, 0x04, 0x32, 0x00, 0xA8, 0xFD, 0xE8, 0x03, 0x0B, 0xFE]
-        let log = try LoggerDecoder.decode(G16.message(payload), options: G16.options())
+        // Most samples out of range: auto-detection refuses (issue 17.6), forcing the format decodes.
+        #expect(throws: LoggerFormatError.self) { try LoggerDecoder.decode(G16.message(payload), options: G16.options()) }
+        let log = try LoggerDecoder.decode(G16.message(payload), options: G16.options(logger: .named("generic16")))
         #expect(log.samples.count == 5)
         #expect(log.samples.map(\.temperature) == [120.0, 5.0, -60.0, 100.0, -50.1])
         #expect(log.samples.map(\.flags) == [[.outOfRange], [], [.outOfRange], [], [.outOfRange]])
@@ -53,10 +55,14 @@ enum G16 {
         #expect(log.warnings.contains("the sample area ends with 1 byte(s) at offset 10 that do not make a whole sample; ignored"))
     }
 
-    @Test func emptySampleAreaIsAValidEmptyLog() throws {
-        let log = try LoggerDecoder.decode(G16.message([0x3C, 0x00]), options: G16.options())
-        #expect(log.samples.isEmpty)
-        #expect(log.interval == 60)
+    @Test func emptySampleAreaIsAnErrorNotAnEmptyLog() throws {
+        // Issue 17.7: zero samples decoded is an error, not an empty log.
+        do {
+            _ = try LoggerDecoder.decode(G16.message([0x3C, 0x00]), options: G16.options(logger: .named("generic16")))
+            Issue.record("an empty sample area decoded")
+        } catch let error as LoggerFormatError {
+            #expect(error.description.contains("no sample was decoded: the sample area at byte 2 holds 0 byte(s)"))
+        }
     }
 
     @Test func zeroIntervalNeedsTheUsersInterval() throws {

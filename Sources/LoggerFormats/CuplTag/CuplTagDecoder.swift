@@ -272,13 +272,15 @@ struct CuplTagFormat: LoggerFormatDecoder {
         ]
         metadata["intervalSource"] = intervalMinutes == 0 ? "--interval" : "URL parameter t"
         let serial = parsed.parameters["s"].map(String.init)
-        return TemperatureLog(
+        var log = TemperatureLog(
             format: name,
             logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: withHumidity ? "HDC2021 temperature + humidity" : "HDC2021 temperature",
                           serial: serial),
             samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,
             metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource.description,
             timeBaseDetail: "the newest sample is \(elapsedMinutes) min before the read time (end-stop elapsed minutes)")
+        log.resolution = 165.0 / 4096  // one step of celsius(_:)
+        return log
     }
 
     /// TI HDC2021 temperature transfer function; exact in binary floating point.

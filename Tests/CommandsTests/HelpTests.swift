@@ -1,0 +1,202 @@
+import ColdChain
+import Foundation
+import LoggerFormats
+import Testing
+@testable import ColdTapCommands
+
+/// Issue 11.8 (first point) and 17.2/17.9: a help page for every command built from the same
+/// option table the parser uses, `--version`, shell completions, `coldtap profiles` and
+/// `coldtap formats`, and the README's synopses equal to `coldtap help`.
+@Suite struct HelpTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test(arguments: ColdTap.commands.map { $0.name })
+    func everyCommandHasAHelpPageListingEveryOptionOfItsTable(name: String) async throws {
+        let command = try #require(ColdTap.commands.first { $0.name == name })
+        let result = await runColdTap([name, "--help"])
+        #expect(result.status == 0)
+        #expect(result.err.isEmpty)
+        #expect(result.out.hasPrefix("OVERVIEW: "))
+        #expect(result.out.contains("USAGE:\n  coldtap \(name)"))
+        for form in command.forms {
+            for option in form.options {
+                #expect(result.out.contains("  " + option.names.joined(separator: ", ")), "\(name): \(option.displayName) missing")
+                #expect(result.out.contains(CommandHelp.wrap(option.help, width: 72)[0]), "\(name): help of \(option.displayName)")
+                if let value = option.defaultValue {
+                    #expect(result.out.contains("default: " + CommandHelp.wrap(value, width: 60)[0]), "\(name): default of \(option.displayName)")
+                }
+                // The parser takes every declared name: never "Unknown option".
+                let given = option.names.map { [$0] + option.values.map { _ in "x" } }
+                for words in given {
+                    let parsed = try Arguments(words, options: form.options)
+                    #expect(parsed.occurrences.first?.spec == option.displayName)
+                }
+            }
+            #expect(throws: CommandError.self) { try Arguments(["--no-such-option"], options: form.options) }
+        }
+        let help = await runColdTap(["help", name])
+        #expect(help.out == result.out)
+    }
+
+    @Test func helpListsTheAcceptedValues() async throws {
+        let report = await runColdTap(["report", "--help"]).out
+        #expect(report.contains("  --profile NAME|FILE"))
+        let flatReport = report.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
+        #expect(flatReport.contains("values: " + Profile.builtIn.map(\.name).joined(separator: ", ")))
+        #expect(report.contains("default: vaccine-fridge"))
+        #expect(report.contains("values: en, zh-Hans, ja"))
+        #expect(report.contains("values: alarm, inconclusive"))
+        #expect(report.contains("values: auto, tag2, tag5, ndef, url, hex, flipper"))
+        #expect(report.contains("values: cupltag, dtn1, generic16-unix, generic16, cupltag-rh"))
+        #expect(report.contains("  -o, --output FILE"))
+        let emulate = await runColdTap(["emulate", "--help"]).out
+        #expect(emulate.contains("values: ntag213"))
+        #expect(emulate.contains("may be given more than once"))
+        let demo = await runColdTap(["demo", "--help"]).out
+        #expect(demo.contains("values: cupltag, generic16, generic16-unix, dtn1"))
+        let ndef = await runColdTap(["ndef", "--help"]).out
+        #expect(ndef.contains("USAGE:\n  coldtap ndef decode FILE"))
+        #expect(ndef.contains("USAGE:\n  coldtap ndef encode [--text T]..."))
+    }
+
+    @Test func anOptionReadButNotDeclaredIsCaught() throws {
+        var arguments = try Arguments(["--json"], options: [.flag("--json", help: "JSON")])
+        let json = arguments.flag("--json")
+        #expect(json)
+        _ = try arguments.option("--out")
+        #expect(throws: CommandError.self) { try arguments.finish() }
+        // A declared option that the command ignores is a usage error, not silently dropped.
+        let ignored = try Arguments(["--json"], options: [.flag("--json", help: "JSON")])
+        #expect(throws: CommandError.self) { try ignored.finish() }
+    }
+
+    @Test func optionErrorsNameTheOption() async {
+        let twice = await runColdTap(["decode", "x", "--secret", "a", "--secret", "b"])
+        #expect(twice.status == 64)
+        #expect(twice.err.hasPrefix("coldtap decode: --secret is given 2 times; give it once.\n"))
+        let flagValue = await runColdTap(["decode", "x", "--json=yes"])
+        #expect(flagValue.err.hasPrefix("coldtap decode: --json takes no value.\n"))
+        let missing = await runColdTap(["decode", "x", "--secret"])
+        #expect(missing.err.hasPrefix("coldtap decode: --secret needs a value (K).\n"))
+        // A negative offset is a value, not an option.
+        let zone = await runColdTap(["decode", "x", "--tz", "-05:00", "--require-read-time"])
+        #expect(!zone.err.contains("Unknown option"))
+    }
+
+    @Test func versionIsPrinted() async {
+        let result = await runColdTap(["--version"])
+        #expect(result.status == 0)
+        #expect(result.out == "coldtap \(ColdTap.version)\n")
+    }
+
+    @Test func theREADMESynopsesAreCOLDTAPHelps() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = try #require(readme.range(of: "<!-- coldtap help: begin -->\n```\n"))
+        let end = try #require(readme.range(of: "\n```\n<!-- coldtap help: end -->"))
+        let block = String(readme[begin.upperBound..<end.lowerBound])
+        #expect(block == ColdTap.synopsisBlock, "run scripts/update-readme.sh")
+        #expect(ColdTap.usage.contains(ColdTap.synopsisBlock))
+        // The README documents the profile file and the descriptor language as the commands do.
+        let schema = ProfilesCommand.profileSchema.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0) }
+            .joined(separator: "\n")
+        #expect(readme.contains(schema))
+        #expect(readme.contains(FormatsCommand.descriptorLanguage))
+        #expect(readme.hasPrefix("# ColdTap\n"))
+        #expect(readme.contains("## I have a dump file"))
+        for word in ["**OK**", "**ALARM**", "**INCONCLUSIVE**", "**time base**"] { #expect(readme.contains(word)) }
+    }
+
+    @Test func bashCompletionIsValidAndKnowsCommandsOptionsAndValues() async throws {
+        let result = await runColdTap(["completions", "bash"])
+        #expect(result.status == 0)
+        let script = result.out
+        let names = ColdTap.commands.map { $0.name }
+        for name in names {
+            let line = "    " + name + ")"
+            #expect(script.contains(line))
+        }
+        #expect(script.contains("--require-read-time"))
+        let profiles = Profile.builtIn.map { $0.name }.joined(separator: " ")
+        let profileLine = "--profile) COMPREPLY=($(compgen -W '" + profiles
+        #expect(script.contains(profileLine))
+        let files = try TemporaryFiles()
+        defer { files.cleanUp() }
+        let path = try files.write("coldtap.bash", Data(script.utf8))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        // Load it and ask for the completions of "coldtap report --lang ".
+        let shellCommand = "source '" + path + "'; COMP_WORDS=(coldtap report --lang ''); COMP_CWORD=3; _coldtap; echo \"${COMPREPLY[*]}\""
+        process.arguments = ["-c", shellCommand]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(output == "en zh-Hans ja\n")
+    }
+
+    @Test func zshAndFishCompletionsNameEveryOption() async {
+        for shell in ["zsh", "fish"] {
+            let result = await runColdTap(["completions", shell])
+            #expect(result.status == 0)
+            #expect(result.out.contains(shell == "zsh" ? "'--fail-on[" : "-l fail-on -r -f -a 'alarm inconclusive'"))
+            #expect(result.out.contains(shell == "zsh" ? "#compdef coldtap" : "__fish_seen_subcommand_from report"))
+        }
+        let bad = await runColdTap(["completions", "tcsh"])
+        #expect(bad.status == 64)
+        #expect(bad.err.hasPrefix("coldtap completions: No completions for 'tcsh'; say bash, zsh or fish.\n"))
+    }
+
+    @Test func profilesSaysEachBandAndRuleInWordsAndItsJSONIsAProfileFile() async throws {
+        let text = await runColdTap(["profiles"])
+        #expect(text.status == 0)
+        for profile in Profile.builtIn { #expect(text.out.contains(profile.name)) }
+        #expect(text.out.contains("vaccine-fridge (the default)\n"))
+        #expect(text.out.contains("  band: 2–8 °C (excursions are counted outside it)\n  ALARM when the temperature is > 8 °C for 10 h without a break\n"))
+        let json = await runColdTap(["profiles", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]])
+        #expect(list.count == Profile.builtIn.count)
+        // Each entry is a valid profile file that gives the same rules back.
+        for (index, entry) in list.enumerated() {
+            let data = try JSONSerialization.data(withJSONObject: entry)
+            let profile = try Profile.fromJSON(data)
+            #expect(profile.rules == Profile.builtIn[index].rules, "\(profile.name)")
+            #expect(profile.band == Profile.builtIn[index].band)
+        }
+        let schema = await runColdTap(["profiles", "--schema"])
+        for field in ["name", "summary", "band", "min", "max", "rules", "kind", "comparator", "limit", "hours | minutes | seconds",
+                      "strictlyLonger", "per", "continuous", "cumulative", "instantaneous", "mkt"] {
+            #expect(schema.out.contains("  \(field) ") || schema.out.contains("  \(field)\n"), "\(field)")
+        }
+        // The schema's example is a profile file that loads.
+        let example = try #require(schema.out.range(of: "Example:\n"))
+        let exampleJSON = Data(schema.out[example.upperBound...].utf8)
+        let loaded = try Profile.fromJSON(exampleJSON)
+        #expect(loaded.rules.count == 3)
+        #expect(Set(loaded.rules.map(\.kind)) == [.continuous, .cumulative, .instantaneous])
+    }
+
+    @Test func formatsListsTheBuiltInsAndTheDescriptorLanguage() async throws {
+        let text = await runColdTap(["formats"])
+        #expect(text.status == 0)
+        for name in LoggerDecoder.builtInNames { #expect(text.out.contains("\n  \(name) ")) }
+        #expect(text.out.contains("Logger descriptors (--logger FILE.json)"))
+        for field in ["record.match[]", "header[]", "samples", "sensorRange", "ringBuffer.capacity", "deviceInformation", "timeBase",
+                      "detection", "integrityNote"] {
+            #expect(text.out.contains("  \(field) "), "\(field)")
+        }
+        // Each built-in descriptor printed by --json decodes a log when given back with --logger FILE.
+        let json = await runColdTap(["formats", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]])
+        let generic = try #require(list.first { $0["name"] as? String == "generic16" }?["descriptor"])
+        let files = try TemporaryFiles()
+        defer { files.cleanUp() }
+        let descriptor = try files.write("g16.json", try JSONSerialization.data(withJSONObject: generic))
+        let log = try files.write("log.ndef", try DecodeFixtures.generic16Message.serialized())
+        let decoded = await runColdTap(["decode", log, "--logger", descriptor, "--read-time", "2026-08-18T06:00:00Z"])
+        #expect(decoded.status == 0, "\(decoded.err)")
+        #expect(decoded.out.contains("Samples:     4 (1 flagged)"))
+    }
+}
