@@ -13,7 +13,7 @@ import NFCTags
 /// EXTENDED_READ_SINGLE_BLOCK 0x30, EXTENDED_READ_MULTIPLE_BLOCKS 0x33, WRITE_SINGLE_BLOCK
 /// 0x21, EXTENDED_WRITE_SINGLE_BLOCK 0x31 and custom codes 0xA0–0xDF.
 ///
-/// Fallbacks (corenfc.md): a READ_MULTIPLE_BLOCKS reaching past block 255 is sent as the
+/// Fallbacks (docs/corenfc.md): a READ_MULTIPLE_BLOCKS reaching past block 255 is sent as the
 /// extended command; an extended multi-block read that the tag or Core NFC rejects even for
 /// two blocks (iOS 13 sent a 1-byte first block) is served from extended single-block reads
 /// from then on. A tag's ISO 15693 error comes back as the raw error response `01 code`.

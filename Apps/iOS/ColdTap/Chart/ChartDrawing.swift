@@ -18,9 +18,7 @@ struct ChartInput: Equatable, Sendable {
         series = ChartSeries(log: log)
         lowerLimit = assessment.band.low?.limit
         upperLimit = assessment.band.high?.limit
-        excursions = assessment.excursions.map {
-            ChartExcursion(start: $0.start, end: $0.end, direction: $0.direction == .high ? .above : .below)
-        }
+        excursions = assessment.excursions.map { ChartExcursion($0) }
         timeZoneIdentifier = assessment.timeZone.identifier
         self.language = language
     }
