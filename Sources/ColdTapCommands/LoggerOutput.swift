@@ -26,6 +26,8 @@ struct LoggerOutput {
         let timeZone = try ReportCommand.resolveTimeZone(zoneText)
         let failOn = try ReportCommand.parseFailOn(try arguments.option("--fail-on"))
         var artifacts = try ReportArtifacts.parseOptions(&arguments)
+        // `read --csv` prints the samples; it is not also a file kind.
+        if csv { artifacts.kinds.remove(.csv) }
         if zoneText != nil { artifacts.csvTimeZone = timeZone }
         return LoggerOutput(json: json, csv: csv, profile: profile, timeZone: timeZone, artifacts: artifacts, failOn: failOn)
     }

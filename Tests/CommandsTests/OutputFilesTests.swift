@@ -109,3 +109,37 @@ import Testing
         #expect(read.err.hasPrefix("coldtap read: The output directory"))
     }
 }
+
+/// `read`'s side of 17.4 and 17.8, on a logger read through the in-process virtual tag (the
+/// reader wait is the only part of `read` not run here; ReaderCommandsTests and the pcscd
+/// end-to-end script cover it).
+@Suite struct ReadOutputTests {
+    @Test func readFailsOnTheVerdictAndNamesFilesAfterTheLogger() async throws {
+        let files = try TemporaryFiles()
+        defer { files.cleanUp() }
+        let made = try VirtualTags.make(.logger(.cupltag), chip: nil, readTime: Date(), console: .capturing())
+        let outcome = try await LoggerRead.read(made.tag, options: LogInput.Options(), saveDump: nil, console: .capturing())
+        // The demo logger sits at 4–12 °C: ALARM under the frozen profile.
+        var arguments = try Arguments(["--profile", "frozen", "--fail-on", "alarm", "--json", "--out", files.directory.path, "--html"],
+                                      options: ReadCommand.forms[0].options)
+        var output = try LoggerOutput.parse(&arguments)
+        try output.artifacts.validate()
+        let console = Console.capturing()
+        let verdict = try output.emit(outcome, source: "NT3H2111 on test", console: console)
+        #expect(verdict == .alarm)
+        #expect(console.output.hasPrefix("{"))
+        do {
+            try ReportCommand.checkFailOn(output.failOn, verdict: verdict)
+            Issue.record("--fail-on alarm did not fail on ALARM")
+        } catch let error as CommandError {
+            #expect(error.status == .verdict)
+            #expect(error.status.rawValue == 2)
+            #expect(error.message == "the verdict is ALARM (--fail-on alarm).")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: files.directory.path)
+        #expect(names.count == 1)
+        #expect(names.first?.hasPrefix("cupltag-CTDEMO01-") == true && names.first?.hasSuffix("-report.html") == true)
+        let html = try String(contentsOf: files.directory.appendingPathComponent(try #require(names.first)), encoding: .utf8)
+        #expect(html.contains("NDEF message read from the NT3H2111 on test"))
+    }
+}
