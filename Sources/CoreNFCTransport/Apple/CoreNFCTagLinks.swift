@@ -59,6 +59,19 @@ public struct CoreNFCISO15693Link: ISO15693TagLink, @unchecked Sendable {
         NSRange(location: blocks.lowerBound, length: blocks.count)
     }
 
+    public func sendRequest(requestFlags: UInt8, commandCode: UInt8, data: Data) async throws -> (responseFlags: UInt8, data: Data) {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(responseFlags: UInt8, data: Data), Error>) in
+            tag.sendRequest(requestFlags: Int(requestFlags), commandCode: Int(commandCode), data: data, resultHandler: { result in
+                switch result {
+                case .success(let (flags, answer)):
+                    continuation.resume(returning: (flags.rawValue, answer ?? Data()))
+                case .failure(let error):
+                    continuation.resume(throwing: CoreNFCFailure(nfcError: error))
+                }
+            })
+        }
+    }
+
     public func systemInfo(requestFlags: ISO15693RequestFlags) async throws -> ISO15693SystemInfo {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ISO15693SystemInfo, Error>) in
             tag.getSystemInfo(requestFlags: nfcFlags(requestFlags), resultHandler: { result in
