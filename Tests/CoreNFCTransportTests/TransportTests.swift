@@ -305,36 +305,3 @@ struct Type5TransportTests {
         #expect(tag.calls.get.last == "custom A0 00")
     }
 }
-
-@Suite("Resume cache")
-struct ResumingTransportTests {
-    @Test func repeatedReadsAreServedAndWritesClearTheCache() async throws {
-        let tag = FakeST25DV()
-        let cache = AnswerCache()
-        let transport = ResumingTransport(base: Type5CoreNFCTransport(link: tag), cache: cache)
-        let first = try await transport.send(Data([0x02, 0x23, 0x00, 0x03]), timeout: .seconds(1))
-        let again = try await transport.send(Data([0x02, 0x23, 0x00, 0x03]), timeout: .seconds(1))
-        #expect(first == again)
-        #expect(tag.calls.get.count == 1)
-        #expect(cache.answersServed == 1)
-        // An error answer is not kept.
-        _ = try await transport.send(Data([0x02, 0x20, 0xFF]), timeout: .seconds(1))
-        #expect(cache.count == 2)
-        _ = try await transport.send(Data([0x02, 0x21, 0x01, 9, 9, 9, 9]), timeout: .seconds(1))
-        #expect(cache.count == 0)
-        let afterWrite = try await transport.send(Data([0x02, 0x23, 0x00, 0x03]), timeout: .seconds(1))
-        #expect(afterWrite != first)
-        #expect(Array(afterWrite[5...8]) == [9, 9, 9, 9])
-    }
-
-    @Test func type2NakIsNotKept() async throws {
-        let tag = FakeNTAG213()
-        let cache = AnswerCache()
-        let transport = ResumingTransport(base: Type2CoreNFCTransport(link: tag), cache: cache)
-        _ = try await transport.send(Data([0x3A, 0x00, 0x30]), timeout: .seconds(1))  // beyond page 44: NAK
-        _ = try await transport.send(Data([0x3A, 0x00, 0x03]), timeout: .seconds(1))
-        _ = try await transport.send(Data([0x3A, 0x00, 0x03]), timeout: .seconds(1))
-        #expect(cache.count == 1)
-        #expect(tag.sent.get.count == 2)
-    }
-}
