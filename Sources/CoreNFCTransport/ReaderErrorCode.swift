@@ -10,6 +10,12 @@ public enum ReaderErrorCode: Int, Sendable, CaseIterable {
     case invalidParameterLength = 4
     case parameterOutOfBound = 5
     case radioDisabled = 6
+    /// `readerErrorIneligible` (iOS 26 SDK): this device, its region or its settings may not
+    /// use NFC reading for this app.
+    case ineligible = 7
+    /// `readerErrorAccessNotAccepted` (iOS 26 SDK): the person has not (yet) accepted the
+    /// app's use of NFC.
+    case accessNotAccepted = 8
     case tagConnectionLost = 100
     case retryExceeded = 101
     case tagResponseError = 102
@@ -31,7 +37,7 @@ public enum ReaderErrorCode: Int, Sendable, CaseIterable {
     /// set-up failures): nothing more can be sent, a new session is needed.
     public var endsSession: Bool {
         switch self {
-        case .unsupportedFeature, .securityViolation, .radioDisabled, .sessionInvalidated,
+        case .unsupportedFeature, .securityViolation, .radioDisabled, .ineligible, .accessNotAccepted, .sessionInvalidated,
              .userCanceled, .sessionTimeout, .sessionTerminatedUnexpectedly, .systemIsBusy, .firstNDEFTagRead:
             return true
         default:
@@ -58,6 +64,8 @@ public enum ReaderErrorCode: Int, Sendable, CaseIterable {
         case .unsupportedFeature: return .nfcUnavailable
         case .securityViolation: return .appNotAllowed
         case .radioDisabled: return .radioOff
+        case .ineligible: return .nfcIneligible
+        case .accessNotAccepted: return .nfcAccessNotAccepted
         case .invalidParameter, .invalidParameterLength, .parameterOutOfBound,
              .tagCommandConfigurationInvalidParameters:
             return .tagNotSupported
@@ -89,6 +97,8 @@ public enum ReaderAdvice: String, Sendable, CaseIterable {
     case nfcUnavailable
     case radioOff
     case appNotAllowed
+    case nfcIneligible
+    case nfcAccessNotAccepted
     case scanAgain
     case sessionTimedOut
     case systemBusy
@@ -111,6 +121,8 @@ public enum ReaderAdvice: String, Sendable, CaseIterable {
         case .nfcUnavailable: return "This iPhone cannot read NFC tags; use an iPhone 7 or later."
         case .radioOff: return "NFC is switched off on this iPhone; turn off Airplane Mode and try again."
         case .appNotAllowed: return "This build of ColdTap may not read tags; install a build signed with the NFC Tag Reading capability."
+        case .nfcIneligible: return "iOS does not let ColdTap read NFC tags on this iPhone in its current region or settings; check Settings, or use another iPhone."
+        case .nfcAccessNotAccepted: return "ColdTap may not use NFC until you allow it; allow NFC for ColdTap when iOS asks (or in Settings), then tap Scan again."
         case .scanAgain: return "Reading stopped; tap Scan and hold the iPhone on the logger again."
         case .sessionTimedOut: return "The 60-second reading time ran out; tap Scan and hold the iPhone still on the logger from the start."
         case .systemBusy: return "Another app is using NFC; close it and tap Scan again."

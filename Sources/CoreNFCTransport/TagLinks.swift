@@ -61,13 +61,20 @@ public protocol MiFareTagLink: Sendable {
     func sendMiFareCommand(_ packet: Data) async throws -> Data
 }
 
-/// An ISO 15693 tag as Core NFC hands it over (`NFCISO15693Tag`). Core NFC has no raw
-/// transceive for ISO 15693: each command is its own call, and the answers come back
-/// without the response flags byte.
+/// An ISO 15693 tag as Core NFC hands it over (`NFCISO15693Tag`). Two ways to talk to it:
+/// the raw request `sendRequest` (iOS 14), which carries any request and answers the tag's
+/// response flags and data, and one call per command, whose answers come back without the
+/// response flags byte.
 public protocol ISO15693TagLink: Sendable {
     /// The 8-byte UID as Core NFC reports it (`identifier`, most significant byte — 0xE0 —
     /// first; `Type5CoreNFCTransport` also accepts the air order).
     var identifier: Data { get }
+    /// A raw request (`sendRequest(requestFlags:commandCode:data:)`, iOS 14): `data` is
+    /// everything after the command code as it goes on the air (UID when addressed, then
+    /// the parameters).
+    /// - Returns: the tag's response flags and the data after them.
+    /// - Throws: `CoreNFCFailure`.
+    func sendRequest(requestFlags: UInt8, commandCode: UInt8, data: Data) async throws -> (responseFlags: UInt8, data: Data)
     /// GET_SYSTEM_INFO (0x2B).
     func systemInfo(requestFlags: ISO15693RequestFlags) async throws -> ISO15693SystemInfo
     /// READ_SINGLE_BLOCK (0x20), blocks 0–255. Core NFC always addresses it.

@@ -125,8 +125,8 @@ public struct SessionPolicy: Sendable, Equatable {
 public struct SessionReport: Sendable, Equatable {
     /// How many times the read was resumed after losing the tag.
     public var resumes: Int
-    /// Commands answered from the resume cache instead of being sent again.
-    public var answersServedFromCache: Int
+    /// Bytes of tag memory read before the last loss and handed to the resumed read (not read again).
+    public var bytesCarriedOver: Int
     /// Seconds from start to the end of the session on the session clock.
     public var elapsed: Double
     /// True when the time warning was shown.
@@ -137,11 +137,18 @@ public struct SessionReport: Sendable, Equatable {
 /// a `TagTransport`, shows progress on the sheet, resumes inside the open session when the
 /// tag is lost, warns before the 60-second limit and shows the verdict (or what to do)
 /// when done.
+///
+/// Resuming is NFCTags' own mechanism, and the only one: when a read fails with
+/// `TagReadError.tagRemoved` or `.noAnswer`, the `PartialRead` it carries is handed to the
+/// next attempt on the same tag (pass it as `TagReadOptions.resume`), so pages and blocks
+/// already read are not read again.
 public struct TagReadSessionController: Sendable {
     public let session: any TagReaderSessionLink
     public let clock: any SessionClock
     public let policy: SessionPolicy
     public let messages: SessionMessages
+    /// CRC framing learned per Type 2 chip; share one across sessions.
+    public let miFareFraming: MiFareFramingMemory
     /// Sorts an error thrown by the read: the tag was lost (wait for it and resume) or the
     /// read failed for good (with what to tell the person). The app adds its planner's and
     /// decoder's errors; `defaultClassification` knows the transport's.
@@ -149,12 +156,22 @@ public struct TagReadSessionController: Sendable {
 
     public init(session: any TagReaderSessionLink, clock: any SessionClock = SystemSessionClock(),
                 policy: SessionPolicy = SessionPolicy(), messages: SessionMessages = .english,
+                miFareFraming: MiFareFramingMemory = MiFareFramingMemory(),
                 classify: @escaping @Sendable (Error) -> ReadErrorKind = TagReadSessionController.defaultClassification) {
         self.session = session
         self.clock = clock
         self.policy = policy
         self.messages = messages
+        self.miFareFraming = miFareFraming
         self.classify = classify
+    }
+
+    /// What an interrupted NFCTags read got, to hand to the next attempt.
+    static func partialRead(in error: Error) -> PartialRead? {
+        switch error as? TagReadError {
+        case .tagRemoved(let stop)?, .noAnswer(_, _, let stop)?: return stop.partial
+        default: return nil
+        }
     }
 
     /// NFCTags' `TagReadError.tagRemoved`/`.noAnswer`, `TransportError.tagRemoved`/`.timeout`
@@ -190,18 +207,18 @@ public struct TagReadSessionController: Sendable {
     ///
     /// - Parameters:
     ///   - events: the delegate's events; the controller starts counting the 60 s now.
-    ///   - read: reads the tag over the transport, reporting progress (fraction 0…1).
+    ///   - read: reads the tag over the transport, continuing from the partial read when one
+    ///     is given (nil on the first attempt), reporting progress (fraction 0…1).
     ///   - verdict: the sentence shown on the sheet with the success mark.
     /// - Returns: the value and a report, or a `ReadFailure` saying what to do.
     public func run<Value: Sendable>(
         events: AsyncStream<TagSessionEvent>,
-        read: @escaping @Sendable (any TagTransport, @escaping Progress) async throws -> Value,
+        read: @escaping @Sendable (any TagTransport, PartialRead?, @escaping Progress) async throws -> Value,
         verdict: @escaping @Sendable (Value) -> String
     ) async -> (result: Result<Value, ReadFailure>, report: SessionReport) {
         let start = clock.now()
         let (inputs, feed) = AsyncStream<SessionInput<Value>>.makeStream()
         let alert = AlertComposer(messages: messages, session: session)
-        let cache = AnswerCache()
 
         let pump = Task {
             for await event in events { feed.yield(.session(event)) }
@@ -218,6 +235,7 @@ public struct TagReadSessionController: Sendable {
 
         var readTask: Task<Void, Never>?
         var expectedUID: Data?
+        var resume: PartialRead?
         var resumes = 0
         var outcome: Result<Value, ReadFailure>?
 
@@ -268,15 +286,15 @@ public struct TagReadSessionController: Sendable {
                 }
                 let transport: any TagTransport
                 switch tag {
-                case .type2(let link): transport = Type2CoreNFCTransport(link: link)
+                case .type2(let link): transport = Type2CoreNFCTransport(link: link, framing: miFareFraming)
                 case .type5(let link): transport = Type5CoreNFCTransport(link: link)
                 case .unsupported: continue
                 }
                 expectedUID = transport.uid
-                let resuming = ResumingTransport(base: transport, cache: cache)
+                let partial = resume
                 readTask = Task {
                     do {
-                        let value = try await read(resuming) { fraction in alert.progress(fraction) }
+                        let value = try await read(transport, partial) { fraction in alert.progress(fraction) }
                         feed.yield(.readFinished(.success(value)))
                     } catch {
                         feed.yield(.readFinished(.failure(error)))
@@ -293,6 +311,7 @@ public struct TagReadSessionController: Sendable {
                 readTask = nil
                 let kind = classify(error)
                 if kind == .linkLost {
+                    if let partial = Self.partialRead(in: error) { resume = partial }
                     resumes += 1
                     if resumes > policy.maxResumes {
                         finish(ReadFailure(advice: .movePhone, detail: "the tag was lost \(resumes) times: \(error)"), invalidate: true)
@@ -331,7 +350,7 @@ public struct TagReadSessionController: Sendable {
         watchdog.cancel()
         pump.cancel()
         feed.finish()
-        let report = SessionReport(resumes: resumes, answersServedFromCache: cache.answersServed,
+        let report = SessionReport(resumes: resumes, bytesCarriedOver: resume?.byteCount ?? 0,
                                    elapsed: clock.now() - start, warnedAboutTime: alert.warned)
         return (outcome ?? .failure(ReadFailure(advice: .scanAgain, detail: "the reader session ended without a result")), report)
     }

@@ -2,7 +2,8 @@ import Foundation
 import NFCTags
 
 /// `TagTransport` over an `NFCMiFareTag` (NTAG21x, NTAG I2C): raw Type 2 commands go
-/// through `sendMiFareCommand` unchanged.
+/// through `sendMiFareCommand`, framed as `MiFareFraming` decides (bare, or with the
+/// ISO 14443-A CRC appended).
 ///
 /// The link carries at most `maxFastReadPages` pages per FAST_READ: an iPhone read 67 pages
 /// and lost the connection at 68, so 64 keeps a margin. Longer FAST_READs are refused
@@ -16,16 +17,20 @@ public struct Type2CoreNFCTransport: TagTransport {
     public var uid: Data? { link.identifier.isEmpty ? nil : link.identifier }
 
     private let link: any MiFareTagLink
-    private let appendsCRC: Bool
+    private let framing: MiFareFramingMemory
 
     /// - Parameters:
     ///   - link: the connected tag.
-    ///   - appendsCRC: append the ISO 14443-A CRC to every command. Apple's documentation asks
-    ///     for it; public code that sends bare commands works on current iPhones, so the
-    ///     default is `false` (to confirm on a device).
-    public init(link: any MiFareTagLink, appendsCRC: Bool = false) {
+    ///   - framing: which framing to send first and what worked per chip; share one across
+    ///     reads (the app keeps one while it runs).
+    public init(link: any MiFareTagLink, framing: MiFareFramingMemory = MiFareFramingMemory()) {
         self.link = link
-        self.appendsCRC = appendsCRC
+        self.framing = framing
+    }
+
+    /// A transport that always sends `framing` (for tests and device checks).
+    public init(link: any MiFareTagLink, fixedFraming: MiFareFraming) {
+        self.init(link: link, framing: MiFareFramingMemory(first: fixedFraming, retriesOtherFraming: false))
     }
 
     /// Sends one Type 2 command.
@@ -48,11 +53,103 @@ public struct Type2CoreNFCTransport: TagTransport {
                 throw TransportError.unsupported("FAST_READ of \(end - start + 1) pages; the iPhone carries at most \(Self.maxFastReadPages)")
             }
         }
-        let packet = appendsCRC ? command + ISO14443ACRC.checksum(of: command) : command
+        let chip = link.identifier
+        let first = framing.framing(for: chip)
+        // Only reads are retried with the other framing: they have no side effect.
+        let isRead = code == 0x30 || code == 0x3A
+        do {
+            let answer = try await exchange(command, framed: first, timeout: timeout)
+            if isRead { framing.remember(first, for: chip) }
+            return answer
+        } catch let error as TransportError where isRead && Self.isSilence(error) && framing.mayRetry(for: chip) {
+            let other = first.other
+            let answer: Data
+            do {
+                answer = try await exchange(command, framed: other, timeout: timeout)
+            } catch {
+                throw error  // neither framing got an answer: report the first failure's kind
+            }
+            framing.remember(other, for: chip)
+            return answer
+        }
+    }
+
+    private func exchange(_ command: Data, framed: MiFareFraming, timeout: Duration) async throws -> Data {
+        let packet = framed.packet(for: command)
         let link = self.link
         let answer = try await runWithDeadline(timeout) { try await link.sendMiFareCommand(packet) }
         guard !answer.isEmpty else { throw TransportError.linkFailure("the tag sent an empty answer") }
         return answer
+    }
+
+    /// The tag said nothing (as opposed to leaving the field or NAKing): what a wrongly
+    /// framed command gets.
+    static func isSilence(_ error: TransportError) -> Bool {
+        switch error {
+        case .timeout, .linkFailure: return true
+        case .tagRemoved, .unsupported: return false
+        }
+    }
+}
+
+/// How a command is framed for `NFCMiFareTag.sendMiFareCommand`. Apple's documentation
+/// asks to append the ISO 14443-A CRC for MIFARE Ultralight; widely used code sends bare
+/// commands and works. This is the one place that decides: `bare` is sent first, and a
+/// READ or FAST_READ that gets no answer is sent once more the other way (see
+/// `MiFareFramingMemory`). How to check on a device: Apps/iOS/README.md.
+public enum MiFareFraming: String, Sendable, Equatable, CaseIterable {
+    /// The command bytes only.
+    case bare
+    /// The command followed by CRC_A, low byte first.
+    case withCRC
+
+    /// The packet handed to `sendMiFareCommand`.
+    public func packet(for command: Data) -> Data {
+        switch self {
+        case .bare: return command
+        case .withCRC: return command + ISO14443ACRC.checksum(of: command)
+        }
+    }
+
+    public var other: MiFareFraming { self == .bare ? .withCRC : .bare }
+}
+
+/// Which framing worked for each chip (by UID), shared between reads, and which to try
+/// first on a chip not seen yet (the one that last worked on any chip).
+public final class MiFareFramingMemory: @unchecked Sendable {
+    private let lock = NSLock()
+    private var confirmed: [Data: MiFareFraming] = [:]
+    private var preferred: MiFareFraming
+    private let retriesOtherFraming: Bool
+
+    /// - Parameters:
+    ///   - first: the framing tried first on a chip nothing is known about.
+    ///   - retriesOtherFraming: when false, `first` is always used.
+    public init(first: MiFareFraming = .bare, retriesOtherFraming: Bool = true) {
+        self.preferred = first
+        self.retriesOtherFraming = retriesOtherFraming
+    }
+
+    /// The framing to send to the chip with this UID.
+    public func framing(for chip: Data) -> MiFareFraming {
+        lock.withLock { confirmed[chip] ?? preferred }
+    }
+
+    /// What worked for this chip, when a read got an answer.
+    public func confirmedFraming(for chip: Data) -> MiFareFraming? {
+        lock.withLock { confirmed[chip] }
+    }
+
+    func mayRetry(for chip: Data) -> Bool {
+        lock.withLock { retriesOtherFraming && confirmed[chip] == nil }
+    }
+
+    func remember(_ framing: MiFareFraming, for chip: Data) {
+        lock.withLock {
+            guard retriesOtherFraming else { return }
+            confirmed[chip] = framing
+            preferred = framing
+        }
     }
 }
 

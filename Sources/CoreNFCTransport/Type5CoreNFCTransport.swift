@@ -3,17 +3,19 @@ import NFCTags
 
 /// `TagTransport` over an `NFCISO15693Tag`.
 ///
-/// Core NFC offers no raw ISO 15693 transceive, so this transport reads the raw requests
-/// the NFCTags planner sends — flags, command code, optional UID, parameters, no CRC — calls
-/// the matching Core NFC method and re-encodes the answer as the tag would have sent it
-/// (response flags byte, then data). The planner therefore runs unchanged over PC/SC and
-/// over the iPhone.
+/// The NFCTags planner sends raw requests — flags, command code, optional UID, parameters,
+/// no CRC. They go to the tag as they are through Core NFC's `sendRequest` (iOS 14), whose
+/// answer is the tag's own: response flags, then data. When Core NFC refuses a raw request
+/// (an error about the request itself, not the tag's answer), this transport falls back,
+/// for that command and from then on for this tag, to its per-command translation: it calls
+/// the matching Core NFC method and re-encodes the answer as the tag would have sent it. The
+/// planner therefore runs unchanged over PC/SC and over the iPhone.
 ///
 /// Commands: GET_SYSTEM_INFO 0x2B, READ_SINGLE_BLOCK 0x20, READ_MULTIPLE_BLOCKS 0x23,
 /// EXTENDED_READ_SINGLE_BLOCK 0x30, EXTENDED_READ_MULTIPLE_BLOCKS 0x33, WRITE_SINGLE_BLOCK
 /// 0x21, EXTENDED_WRITE_SINGLE_BLOCK 0x31 and custom codes 0xA0–0xDF.
 ///
-/// Fallbacks (docs/corenfc.md): a READ_MULTIPLE_BLOCKS reaching past block 255 is sent as the
+/// Translation fallbacks (docs/corenfc.md): a READ_MULTIPLE_BLOCKS reaching past block 255 is sent as the
 /// extended command; an extended multi-block read that the tag or Core NFC rejects even for
 /// two blocks (iOS 13 sent a 1-byte first block) is served from extended single-block reads
 /// from then on. A tag's ISO 15693 error comes back as the raw error response `01 code`.
@@ -37,6 +39,9 @@ public struct Type5CoreNFCTransport: TagTransport {
     /// True once an extended multi-block read was rejected and single reads replace it.
     public var usesExtendedSingleReadFallback: Bool { state.extendedMultipleRejected }
 
+    /// True once Core NFC refused a raw request and every command is translated instead.
+    public var usesCommandTranslation: Bool { state.rawRequestsRejected }
+
     /// Core NFC reports the UID most significant byte first (0xE0 first); the air and the
     /// planner use the reverse. A UID already in air order (0xE0 last) is kept.
     static func airOrderUID(_ identifier: Data) -> Data? {
@@ -58,6 +63,16 @@ public struct Type5CoreNFCTransport: TagTransport {
         let link = self.link, state = self.state, uid = self.uid
         return try await runWithDeadline(timeout) {
             do {
+                if !state.rawRequestsRejected {
+                    do {
+                        let answer = try await link.sendRequest(requestFlags: command[command.startIndex],
+                                                                commandCode: request.code,
+                                                                data: Data(command.dropFirst(2)))
+                        return Data([answer.responseFlags]) + answer.data
+                    } catch let failure as CoreNFCFailure where Self.refusesRawRequest(failure) {
+                        state.rejectRawRequests()
+                    }
+                }
                 return try await Self.perform(request, on: link, state: state, uid: uid)
             } catch let failure as CoreNFCFailure {
                 if failure.readerError == .tagResponseError, let iso = failure.iso15693ErrorCode {
@@ -153,6 +168,18 @@ public struct Type5CoreNFCTransport: TagTransport {
         return answer
     }
 
+    /// Core NFC refusing the raw request itself (feature or parameters), as opposed to the
+    /// tag answering with an error or the link failing: the per-command calls may still work.
+    static func refusesRawRequest(_ failure: CoreNFCFailure) -> Bool {
+        switch failure.readerError {
+        case .unsupportedFeature, .invalidParameter, .invalidParameterLength, .parameterOutOfBound,
+             .tagCommandConfigurationInvalidParameters:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// A refusal of the command (by the tag or by Core NFC's parameter checks), as opposed
     /// to a lost connection.
     private static func isRejection(_ failure: CoreNFCFailure) -> Bool {
@@ -241,6 +268,7 @@ struct ParsedRequest {
 final class LearnedLinkState: @unchecked Sendable {
     private let lock = NSLock()
     private var rejected = false
+    private var rawRejected = false
 
     var extendedMultipleRejected: Bool {
         lock.lock(); defer { lock.unlock() }
@@ -249,5 +277,14 @@ final class LearnedLinkState: @unchecked Sendable {
 
     func rejectExtendedMultiple() {
         lock.lock(); rejected = true; lock.unlock()
+    }
+
+    var rawRequestsRejected: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return rawRejected
+    }
+
+    func rejectRawRequests() {
+        lock.lock(); rawRejected = true; lock.unlock()
     }
 }

@@ -13,7 +13,9 @@ struct ErrorMappingTests {
         #expect(ReaderErrorCode(rawValue: 204) == .firstNDEFTagRead)
         #expect(ReaderErrorCode(rawValue: 2) == .securityViolation)
         #expect(ReaderErrorCode(rawValue: 403) == .ndefZeroLengthMessage)
-        #expect(ReaderErrorCode.allCases.count == 22)
+        #expect(ReaderErrorCode(rawValue: 7) == .ineligible)
+        #expect(ReaderErrorCode(rawValue: 8) == .accessNotAccepted)
+        #expect(ReaderErrorCode.allCases.count == 24)
     }
 
     @Test func everyCodeHasAdviceThatSaysWhatToDo() {
@@ -21,6 +23,7 @@ struct ErrorMappingTests {
             .unsupportedFeature: .nfcUnavailable, .securityViolation: .appNotAllowed,
             .invalidParameter: .tagNotSupported, .invalidParameterLength: .tagNotSupported,
             .parameterOutOfBound: .tagNotSupported, .radioDisabled: .radioOff,
+            .ineligible: .nfcIneligible, .accessNotAccepted: .nfcAccessNotAccepted,
             .tagConnectionLost: .holdStill, .retryExceeded: .movePhone, .tagResponseError: .holdStill,
             .sessionInvalidated: .scanAgain, .tagNotConnected: .holdStill, .packetTooLong: .scanAgain,
             .userCanceled: .cancelled, .sessionTimeout: .sessionTimedOut,
@@ -43,7 +46,10 @@ struct ErrorMappingTests {
         #expect(refused.advice == .tagRefused)
         #expect(refused.transportError == .linkFailure("the tag answered with ISO 15693 error 0x12"))
         #expect(CoreNFCFailure(.tagResponseError).advice == .holdStill)
-        #expect(CoreNFCFailure(code: 7).advice == .scanAgain)
+        #expect(CoreNFCFailure(code: 7).advice == .nfcIneligible)
+        #expect(CoreNFCFailure(code: 8).advice == .nfcAccessNotAccepted)
+        #expect(CoreNFCFailure(code: 9).advice == .scanAgain)  // a code this version does not know
+        #expect(ReaderAdvice.nfcIneligible.englishSentence != ReaderAdvice.nfcAccessNotAccepted.englishSentence)
     }
 
     @Test func transportErrors() {
@@ -58,7 +64,8 @@ struct ErrorMappingTests {
 
     @Test func sessionEndingAndRetryableCodes() {
         let ending = Set(ReaderErrorCode.allCases.filter(\.endsSession))
-        #expect(ending == [.unsupportedFeature, .securityViolation, .radioDisabled, .sessionInvalidated, .userCanceled,
+        #expect(ending == [.unsupportedFeature, .securityViolation, .radioDisabled, .ineligible, .accessNotAccepted,
+                           .sessionInvalidated, .userCanceled,
                            .sessionTimeout, .sessionTerminatedUnexpectedly, .systemIsBusy, .firstNDEFTagRead])
         let retryable = Set(ReaderErrorCode.allCases.filter(\.isWorthRetrying))
         #expect(retryable == [.tagConnectionLost, .retryExceeded, .tagNotConnected, .tagResponseError, .ndefTagUpdateFailure])

@@ -67,8 +67,10 @@ final class ManualClock: SessionClock, @unchecked Sendable {
 /// NTAG213 as it answers Core NFC: 45 pages, GET_VERSION `00 04 04 02 01 00 0F 03`,
 /// factory capability container `E1 10 12 00` (NXP NTAG213/215/216 datasheet values).
 final class FakeNTAG213: MiFareTagLink, @unchecked Sendable {
-    let identifier = Data([0x04, 0x5A, 0x1C, 0x32, 0x6B, 0x4F, 0x80])
+    let identifier: Data
     let pages: [[UInt8]]
+    /// The only framing this tag answers (nil: both); a wrongly framed command gets no answer.
+    let framing: MiFareFraming?
     let sent = Locked<[Data]>([])
     /// Failures by call number (0-based), thrown instead of answering.
     let failures: Locked<[Int: CoreNFCFailure]>
@@ -77,7 +79,10 @@ final class FakeNTAG213: MiFareTagLink, @unchecked Sendable {
 
     /// - Parameter userMemory: bytes from page 4 on (the TLV area); the factory TLVs by default.
     init(userMemory: [UInt8]? = nil, failures: [Int: CoreNFCFailure] = [:], clock: ManualClock? = nil,
-         secondsPerCommand: Double = 0.01) {
+         secondsPerCommand: Double = 0.01, framing: MiFareFraming? = nil,
+         uid: Data = Data([0x04, 0x5A, 0x1C, 0x32, 0x6B, 0x4F, 0x80])) {
+        self.identifier = uid
+        self.framing = framing
         self.failures = Locked(failures)
         self.clock = clock
         self.secondsPerCommand = secondsPerCommand
@@ -102,7 +107,19 @@ final class FakeNTAG213: MiFareTagLink, @unchecked Sendable {
         let call = sent.with { $0.append(packet); return $0.count - 1 }
         clock?.advance(by: secondsPerCommand)
         if let failure = failures.with({ $0.removeValue(forKey: call) }) { throw failure }
-        let bytes = Array(packet)
+        var bytes = Array(packet)
+        let bareLength = [0x60: 1, 0x30: 2, 0x3A: 3][Int(bytes.first ?? 0)] ?? bytes.count
+        let carriesCRC = bytes.count == bareLength + 2
+            && ISO14443ACRC.checksum(of: Data(bytes.prefix(bareLength))) == Data(bytes.suffix(2))
+        switch framing {
+        case .withCRC?:
+            guard carriesCRC else { throw CoreNFCFailure(.tagResponseError) }  // no answer
+            bytes.removeLast(2)
+        case .bare?:
+            guard bytes.count == bareLength else { throw CoreNFCFailure(.tagResponseError) }
+        case nil:
+            if carriesCRC { bytes.removeLast(2) }
+        }
         switch bytes.first {
         case 0x60:
             return Data([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03])
@@ -130,6 +147,11 @@ final class FakeST25DV: ISO15693TagLink, @unchecked Sendable {
     let extendedMultipleWorks: Bool
     let calls = Locked<[String]>([])
     let flagsSeen = Locked<[ISO15693RequestFlags]>([])
+    /// Whether Core NFC's raw `sendRequest` reaches this tag (refused: Core NFC rejects it
+    /// with error 1 before anything goes on the air, as on a system that cannot send it).
+    enum RawRequests { case refused, answered }
+    let rawRequests: RawRequests
+    let rawRefusals = Locked(0)
     let written = Locked<[Int: Data]>([:])
     /// Failures by call number (0-based).
     let failures: Locked<[Int: CoreNFCFailure]>
@@ -140,7 +162,9 @@ final class FakeST25DV: ISO15693TagLink, @unchecked Sendable {
     let memory: [UInt8]?
 
     init(totalBlocks: Int = 2048, maxBlocksPerRead: Int = 32, extendedMultipleWorks: Bool = true, memory: [UInt8]? = nil,
-         failures: [Int: CoreNFCFailure] = [:], clock: ManualClock? = nil, secondsPerCommand: Double = 0.01) {
+         failures: [Int: CoreNFCFailure] = [:], clock: ManualClock? = nil, secondsPerCommand: Double = 0.01,
+         rawRequests: RawRequests = .refused) {
+        self.rawRequests = rawRequests
         self.memory = memory
         self.totalBlocks = totalBlocks
         self.maxBlocksPerRead = maxBlocksPerRead
@@ -172,6 +196,57 @@ final class FakeST25DV: ISO15693TagLink, @unchecked Sendable {
     private func check(_ blocks: Range<Int>) throws {
         guard blocks.lowerBound >= 0, blocks.upperBound <= totalBlocks else {
             throw CoreNFCFailure(.tagResponseError, iso15693ErrorCode: 0x10)
+        }
+    }
+
+    /// The tag's own answers to raw requests: response flags 0x00 and data, or 0x01 and an
+    /// ISO 15693 error code (0x0F too many blocks, 0x10 block not available, 0x01 unknown command).
+    func sendRequest(requestFlags: UInt8, commandCode: UInt8, data: Data) async throws -> (responseFlags: UInt8, data: Data) {
+        guard rawRequests == .answered else {
+            rawRefusals.with { $0 += 1 }
+            throw CoreNFCFailure(.unsupportedFeature)
+        }
+        let flags = ISO15693RequestFlags(rawValue: requestFlags)
+        var p = Array(data)
+        let airUID = Array(identifier.reversed())
+        if flags.contains(.address) {
+            // A request addressed to another UID gets no answer.
+            guard p.count >= 8, Array(p.prefix(8)) == airUID else { throw CoreNFCFailure(.tagResponseError) }
+            p.removeFirst(8)
+        }
+        func blocks(_ range: Range<Int>) -> (UInt8, Data) {
+            guard range.count <= maxBlocksPerRead else { return (0x01, Data([0x0F])) }
+            guard range.lowerBound >= 0, range.upperBound <= totalBlocks else { return (0x01, Data([0x10])) }
+            return (0x00, range.reduce(into: Data()) { $0 += block($1) })
+        }
+        switch commandCode {
+        case 0x2B:
+            try enter("raw info", flags)
+            let last = totalBlocks - 1
+            // DSFID, AFI, memory size (2-byte count as ST's chips give it), IC reference.
+            return (0x00, Data([0x1F] + airUID + [0x00, 0x00, UInt8(last & 0xFF), UInt8(last >> 8), UInt8(blockSize - 1), 0x26]))
+        case 0x20 where p.count >= 1:
+            try enter("raw single \(p[0])", flags)
+            return blocks(Int(p[0])..<Int(p[0]) + 1)
+        case 0x23 where p.count >= 2:
+            let first = Int(p[0]), count = Int(p[1]) + 1
+            try enter("raw multiple \(first)+\(count)", flags)
+            return blocks(first..<first + count)
+        case 0x30 where p.count >= 2:
+            let number = Int(p[0]) | Int(p[1]) << 8
+            try enter("raw extSingle \(number)", flags)
+            return blocks(number..<number + 1)
+        case 0x33 where p.count >= 4:
+            let first = Int(p[0]) | Int(p[1]) << 8, count = (Int(p[2]) | Int(p[3]) << 8) + 1
+            try enter("raw extMultiple \(first)+\(count)", flags)
+            return blocks(first..<first + count)
+        case 0x21 where p.count >= 2:
+            try enter("raw write \(p[0])", flags)
+            written.with { $0[Int(p[0])] = Data(p[1...]) }
+            return (0x00, Data())
+        default:
+            try enter(String(format: "raw %02X", commandCode), flags)
+            return (0x01, Data([0x01]))
         }
     }
 

@@ -7,8 +7,9 @@ import Testing
 @Suite("Tag reader session controller")
 struct TagSessionTests {
     /// Reads the first `blocks` blocks of a Type 5 tag, 32 per command: 1 GET_SYSTEM_INFO + blocks/32 reads.
-    func type5Read(blocks: Int) -> @Sendable (any TagTransport, @escaping TagReadSessionController.Progress) async throws -> Data {
-        { transport, progress in try await readType5(transport, chunk: 32, blocksToRead: blocks, progress: progress) }
+    /// A reader that does not use NFCTags' partial reads: after a loss it starts over.
+    func type5Read(blocks: Int) -> @Sendable (any TagTransport, PartialRead?, @escaping TagReadSessionController.Progress) async throws -> Data {
+        { transport, _, progress in try await readType5(transport, chunk: 32, blocksToRead: blocks, progress: progress) }
     }
 
     @Test func successShowsProgressAndTheVerdict() async throws {
@@ -36,7 +37,7 @@ struct TagSessionTests {
         let session = FakeTagSession(detections: [[.type2(tag)]])
         let controller = TagReadSessionController(session: session, clock: ManualClock())
         session.start()
-        let (result, _) = await controller.run(events: session.events, read: { transport, progress in
+        let (result, _) = await controller.run(events: session.events, read: { transport, _, progress in
             let version = try await transport.send(Data([0x60]), timeout: .seconds(1))
             let user = try await transport.send(Data([0x3A, 0x04, 0x27]), timeout: .seconds(1))
             progress(1)
@@ -50,8 +51,9 @@ struct TagSessionTests {
 
     @Test func connectionLostThenResumeInsideTheSession() async throws {
         // The 4th command (second 32-block read) loses the tag; the person holds still, the
-        // tag is found again and the read restarts: answers already received come from the
-        // cache, so only the lost command and the rest go on the air again.
+        // tag is found again and the read runs again inside the session. This reader keeps
+        // nothing between attempts, so it starts over; NFCTags' reader continues instead
+        // (PlannerIntegrationTests.lostTagMidReadResumesInsideTheSession).
         let tag = FakeST25DV(failures: [2: CoreNFCFailure(.tagConnectionLost)])
         let session = FakeTagSession(detections: [[.type5(tag)], [.type5(tag)]])
         let controller = TagReadSessionController(session: session, clock: ManualClock())
@@ -59,13 +61,38 @@ struct TagSessionTests {
         let (result, report) = await controller.run(events: session.events, read: type5Read(blocks: 128)) { _ in "Done" }
         #expect(try result.get().count == 512)
         #expect(tag.calls.get == ["info", "multiple 0+32", "multiple 32+32",
-                                  "multiple 32+32", "multiple 64+32", "multiple 96+32"])
+                                  "info", "multiple 0+32", "multiple 32+32", "multiple 64+32", "multiple 96+32"])
         #expect(report.resumes == 1)
-        #expect(report.answersServedFromCache == 2)  // GET_SYSTEM_INFO and blocks 0–31
+        #expect(report.bytesCarriedOver == 0)  // no TagReadError, so no partial read to hand over
         #expect(session.restarts.get == 1)
         #expect(session.connects.get == 2)
         #expect(session.alerts.get.contains("Hold the top of the iPhone still on the logger until reading finishes. Resuming at 25 %."))
         #expect(session.ended.get?.success == true)
+    }
+
+    @Test func thePartialReadOfALostReadIsHandedToTheNextAttempt() async throws {
+        // NFCTags reports what it read before the loss; the controller passes exactly that on.
+        let tag = FakeST25DV(memory: PlannerIntegrationTests.st25dvMemory(PlannerIntegrationTests.longMessage),
+                             failures: [3: CoreNFCFailure(.tagConnectionLost)])
+        let session = FakeTagSession(detections: [[.type5(tag)], [.type5(tag)]])
+        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        session.start()
+        let handed = Locked<[PartialRead?]>([])
+        let (result, report) = await controller.run(events: session.events, read: { transport, resume, _ in
+            handed.with { $0.append(resume) }
+            let read = try await TagReader.read(from: transport, options: TagReadOptions(commandTimeout: .seconds(2), addressed: true,
+                                                                                          resume: resume))
+            return try #require(read.ndefMessage)
+        }, verdict: { _ in "Done" })
+        #expect(try result.get() == PlannerIntegrationTests.longMessage)
+        let attempts = handed.get
+        #expect(attempts.count == 2)
+        #expect(attempts.first.map { $0 == nil } == true)
+        let carried = try #require(attempts.last.flatMap { $0 })
+        #expect(carried.byteCount > 0)
+        #expect(carried.uid == Data([0xE0, 0x02, 0x26, 0x00, 0x12, 0x34, 0x56, 0x78]))
+        #expect(report.bytesCarriedOver == carried.byteCount)
+        #expect(report.resumes == 1)
     }
 
     @Test func anotherTagIsRefusedWhileResuming() async throws {
@@ -90,7 +117,7 @@ struct TagSessionTests {
         let session = FakeTagSession(detections: [[.type5(tag)], [.type5(tag)]])
         let controller = TagReadSessionController(session: session, clock: clock)
         session.start()
-        let read: @Sendable (any TagTransport, @escaping TagReadSessionController.Progress) async throws -> Data = { transport, progress in
+        let read: @Sendable (any TagTransport, PartialRead?, @escaping TagReadSessionController.Progress) async throws -> Data = { transport, _, progress in
             try await readType5(transport, chunk: 1, blocksToRead: 100, progress: progress)
         }
         let (result, report) = await controller.run(events: session.events, read: read) { _ in "Done" }
@@ -113,7 +140,7 @@ struct TagSessionTests {
         let session = FakeTagSession(detections: [[.type5(tag)]])
         let controller = TagReadSessionController(session: session, clock: ManualClock())
         session.start()
-        let read: @Sendable (any TagTransport, @escaping TagReadSessionController.Progress) async throws -> Data = { transport, progress in
+        let read: @Sendable (any TagTransport, PartialRead?, @escaping TagReadSessionController.Progress) async throws -> Data = { transport, _, progress in
             var memory = Data()
             for block in 0..<80 {
                 let answer = try await transport.send(Data([0x02, 0x20, UInt8(block)]), timeout: .seconds(1))
@@ -177,7 +204,7 @@ struct TagSessionTests {
         let controller = TagReadSessionController(session: session, clock: ManualClock())
         session.start()
         let cancelled = Locked(false)
-        let (result, _) = await controller.run(events: session.events, read: { _, _ -> Data in
+        let (result, _) = await controller.run(events: session.events, read: { _, _, _ -> Data in
             session.send(.invalidated(CoreNFCFailure(.sessionTimeout)))
             do {
                 try await Task.sleep(for: .seconds(30))
@@ -202,7 +229,7 @@ struct TagSessionTests {
             error is NotALog ? .failed(.unreadableData) : TagReadSessionController.defaultClassification(error)
         })
         session.start()
-        let (result, _) = await controller.run(events: session.events, read: { transport, _ -> Data in
+        let (result, _) = await controller.run(events: session.events, read: { transport, _, _ -> Data in
             _ = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1))
             throw NotALog()
         }, verdict: { _ in "" })

@@ -39,7 +39,8 @@ struct Type2TransportTests {
             2: CoreNFCFailure(.packetTooLong),
             3: CoreNFCFailure(code: 999, message: "new in a later iOS"),
         ])
-        let transport = Type2CoreNFCTransport(link: tag)
+        // One framing, so that each failure is seen as it is (no retry with the other framing).
+        let transport = Type2CoreNFCTransport(link: tag, fixedFraming: .bare)
         await #expect(throws: TransportError.tagRemoved) { _ = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1)) }
         await #expect(throws: TransportError.timeout) { _ = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1)) }
         await #expect(throws: TransportError.unsupported("the command or its answer is too long for the iPhone")) {
@@ -56,8 +57,60 @@ struct Type2TransportTests {
         // READ page 0 is `30 00 02 A8` on the air (ISO/IEC 14443-3 CRC_A).
         #expect(ISO14443ACRC.checksum(of: Data([0x30, 0x00])) == Data([0x02, 0xA8]))
         let tag = FakeNTAG213()
-        _ = try await Type2CoreNFCTransport(link: tag, appendsCRC: true).send(Data([0x30, 0x00]), timeout: .seconds(1))
+        _ = try await Type2CoreNFCTransport(link: tag, fixedFraming: .withCRC).send(Data([0x30, 0x00]), timeout: .seconds(1))
         #expect(tag.sent.get == [Data([0x30, 0x00, 0x02, 0xA8])])
+    }
+
+    @Test func silentReadIsRetriedOnceWithTheOtherFramingAndRemembered() async throws {
+        // This chip answers only commands with CRC_A; ColdTap sends bare commands first.
+        let tag = FakeNTAG213(framing: .withCRC)
+        let memory = MiFareFramingMemory()
+        let transport = Type2CoreNFCTransport(link: tag, framing: memory)
+        let page4 = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1))
+        #expect(Array(page4.prefix(4)) == [0x01, 0x03, 0xA0, 0x0C])
+        #expect(tag.sent.get == [Data([0x30, 0x04]), Data([0x30, 0x04]) + ISO14443ACRC.checksum(of: Data([0x30, 0x04]))])
+        #expect(memory.confirmedFraming(for: tag.identifier) == .withCRC)
+        // Remembered: the next read goes out with the CRC at once.
+        _ = try await transport.send(Data([0x3A, 0x04, 0x07]), timeout: .seconds(1))
+        #expect(tag.sent.get.count == 3)
+        #expect(tag.sent.get.last == Data([0x3A, 0x04, 0x07]) + ISO14443ACRC.checksum(of: Data([0x3A, 0x04, 0x07])))
+        // Another chip starts with what worked last.
+        let second = FakeNTAG213(framing: .withCRC, uid: Data([0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]))
+        _ = try await Type2CoreNFCTransport(link: second, framing: memory).send(Data([0x30, 0x04]), timeout: .seconds(1))
+        #expect(second.sent.get.count == 1)
+    }
+
+    @Test func bareChipsAreReadBareAndOnlyReadsAreRetried() async throws {
+        let tag = FakeNTAG213(framing: .bare)
+        let memory = MiFareFramingMemory()
+        let transport = Type2CoreNFCTransport(link: tag, framing: memory)
+        _ = try await transport.send(Data([0x3A, 0x00, 0x03]), timeout: .seconds(1))
+        #expect(tag.sent.get == [Data([0x3A, 0x00, 0x03])])
+        #expect(memory.confirmedFraming(for: tag.identifier) == .bare)
+        // GET_VERSION that gets no answer is not sent again with the other framing.
+        let crcOnly = FakeNTAG213(framing: .withCRC)
+        await #expect(throws: TransportError.timeout) {
+            _ = try await Type2CoreNFCTransport(link: crcOnly, framing: MiFareFramingMemory()).send(Data([0x60]), timeout: .seconds(1))
+        }
+        #expect(crcOnly.sent.get.count == 1)
+        // Neither framing answers (the tag is gone): one retry, then the first failure.
+        let gone = FakeNTAG213(failures: [0: CoreNFCFailure(.tagResponseError), 1: CoreNFCFailure(.tagResponseError)])
+        await #expect(throws: TransportError.timeout) {
+            _ = try await Type2CoreNFCTransport(link: gone, framing: MiFareFramingMemory()).send(Data([0x30, 0x04]), timeout: .seconds(1))
+        }
+        #expect(gone.sent.get.count == 2)
+        // A lost connection is not a framing problem: no retry.
+        let lost = FakeNTAG213(failures: [0: CoreNFCFailure(.tagConnectionLost)])
+        await #expect(throws: TransportError.tagRemoved) {
+            _ = try await Type2CoreNFCTransport(link: lost, framing: MiFareFramingMemory()).send(Data([0x30, 0x04]), timeout: .seconds(1))
+        }
+        #expect(lost.sent.get.count == 1)
+        // A fixed framing never retries.
+        let fixed = FakeNTAG213(framing: .withCRC)
+        await #expect(throws: TransportError.timeout) {
+            _ = try await Type2CoreNFCTransport(link: fixed, fixedFraming: .bare).send(Data([0x30, 0x04]), timeout: .seconds(1))
+        }
+        #expect(fixed.sent.get.count == 1)
     }
 
     @Test func aCommandWithoutAnswerTimesOut() async throws {
@@ -72,6 +125,65 @@ struct Type2TransportTests {
         await #expect(throws: TransportError.timeout) {
             _ = try await Type2CoreNFCTransport(link: SilentTag()).send(Data([0x60]), timeout: .milliseconds(50))
         }
+    }
+}
+
+@Suite("Type 5 raw requests (sendRequest)")
+struct Type5RawRequestTests {
+    let uidAirOrder = Data([0x78, 0x56, 0x34, 0x12, 0x00, 0x26, 0x02, 0xE0])
+
+    @Test func systemInfoIsTheTagsOwnAnswer() async throws {
+        let tag = FakeST25DV(rawRequests: .answered)
+        let transport = Type5CoreNFCTransport(link: tag)
+        let answer = try await transport.send(Data([0x02, 0x2B]), timeout: .seconds(1))
+        #expect(Array(answer) == [0x00, 0x1F] + Array(uidAirOrder) + [0x00, 0x00, 0xFF, 0x07, 0x03, 0x26])
+        #expect(tag.calls.get == ["raw info"])
+        #expect(!transport.usesCommandTranslation)
+    }
+
+    @Test func requestsGoOutAsThePlannerBuiltThem() async throws {
+        let tag = FakeST25DV(rawRequests: .answered)
+        let transport = Type5CoreNFCTransport(link: tag)
+        let addressed = try await transport.send(Data([0x22, 0x23]) + uidAirOrder + Data([0x02, 0x00]), timeout: .seconds(1))
+        #expect(Array(addressed) == [0x00, 0x02, 0x00, 0xA5, 0x5A])
+        #expect(tag.flagsSeen.get == [[.highDataRate, .address]])
+        // Past block 255 the planner's extended command goes out unchanged.
+        let extended = try await transport.send(Data([0x02, 0x33, 0x00, 0x01, 0x01, 0x00]), timeout: .seconds(1))
+        #expect(Array(extended) == [0x00, 0x00, 0x01, 0xA5, 0x5A, 0x01, 0x01, 0xA5, 0x5A])
+        // The tag's error answer reaches the planner as sent: too many blocks, then a missing block.
+        #expect(Array(try await transport.send(Data([0x02, 0x23, 0x00, 39]), timeout: .seconds(1))) == [0x01, 0x0F])
+        #expect(Array(try await transport.send(Data([0x02, 0x30, 0x00, 0x10]), timeout: .seconds(1))) == [0x01, 0x10])
+        #expect(tag.calls.get == ["raw multiple 2+1", "raw extMultiple 256+2", "raw multiple 0+40", "raw extSingle 4096"])
+        #expect(tag.rawRefusals.get == 0)
+    }
+
+    @Test func refusedRawRequestsFallBackToTranslationForGood() async throws {
+        let tag = FakeST25DV(rawRequests: .refused)
+        let transport = Type5CoreNFCTransport(link: tag)
+        let info = try await transport.send(Data([0x02, 0x2B]), timeout: .seconds(1))
+        #expect(Array(info) == [0x00, 0x1F] + Array(uidAirOrder) + [0x00, 0x00, 0xFF, 0x07, 0x03, 0x26])
+        #expect(transport.usesCommandTranslation)
+        _ = try await transport.send(Data([0x02, 0x23, 0x00, 0x01]), timeout: .seconds(1))
+        #expect(tag.rawRefusals.get == 1)  // tried once, then not again
+        #expect(tag.calls.get == ["info", "multiple 0+2"])
+    }
+
+    @Test func lostTagDuringARawRequestIsTagRemovedNotAFallback() async throws {
+        let tag = FakeST25DV(failures: [0: CoreNFCFailure(.tagConnectionLost)], rawRequests: .answered)
+        let transport = Type5CoreNFCTransport(link: tag)
+        await #expect(throws: TransportError.tagRemoved) { _ = try await transport.send(Data([0x02, 0x20, 0x00]), timeout: .seconds(1)) }
+        #expect(!transport.usesCommandTranslation)
+    }
+
+    @Test func plannerReadsTheWholeMessageThroughRawRequests() async throws {
+        let tag = FakeST25DV(memory: PlannerIntegrationTests.st25dvMemory(PlannerIntegrationTests.longMessage), rawRequests: .answered)
+        let result = try await TagReader.read(from: Type5CoreNFCTransport(link: tag), options: TagReadOptions(addressed: true))
+        #expect(result.ndefMessage == PlannerIntegrationTests.longMessage)
+        #expect(result.chip == .st25dv64k)
+        let calls = tag.calls.get
+        #expect(calls.allSatisfy { $0.hasPrefix("raw ") })
+        #expect(calls.first == "raw info")
+        #expect(calls.count < 20)
     }
 }
 
@@ -191,38 +303,5 @@ struct Type5TransportTests {
         // ST custom READ_CONFIGURATION (0xA0) with manufacturer code 0x02: Core NFC adds the code itself.
         #expect(try await transport.send(Data([0x02, 0xA0, 0x02, 0x00]), timeout: .seconds(1)) == Data([0x00, 0x5A]))
         #expect(tag.calls.get.last == "custom A0 00")
-    }
-}
-
-@Suite("Resume cache")
-struct ResumingTransportTests {
-    @Test func repeatedReadsAreServedAndWritesClearTheCache() async throws {
-        let tag = FakeST25DV()
-        let cache = AnswerCache()
-        let transport = ResumingTransport(base: Type5CoreNFCTransport(link: tag), cache: cache)
-        let first = try await transport.send(Data([0x02, 0x23, 0x00, 0x03]), timeout: .seconds(1))
-        let again = try await transport.send(Data([0x02, 0x23, 0x00, 0x03]), timeout: .seconds(1))
-        #expect(first == again)
-        #expect(tag.calls.get.count == 1)
-        #expect(cache.answersServed == 1)
-        // An error answer is not kept.
-        _ = try await transport.send(Data([0x02, 0x20, 0xFF]), timeout: .seconds(1))
-        #expect(cache.count == 2)
-        _ = try await transport.send(Data([0x02, 0x21, 0x01, 9, 9, 9, 9]), timeout: .seconds(1))
-        #expect(cache.count == 0)
-        let afterWrite = try await transport.send(Data([0x02, 0x23, 0x00, 0x03]), timeout: .seconds(1))
-        #expect(afterWrite != first)
-        #expect(Array(afterWrite[5...8]) == [9, 9, 9, 9])
-    }
-
-    @Test func type2NakIsNotKept() async throws {
-        let tag = FakeNTAG213()
-        let cache = AnswerCache()
-        let transport = ResumingTransport(base: Type2CoreNFCTransport(link: tag), cache: cache)
-        _ = try await transport.send(Data([0x3A, 0x00, 0x30]), timeout: .seconds(1))  // beyond page 44: NAK
-        _ = try await transport.send(Data([0x3A, 0x00, 0x03]), timeout: .seconds(1))
-        _ = try await transport.send(Data([0x3A, 0x00, 0x03]), timeout: .seconds(1))
-        #expect(cache.count == 1)
-        #expect(tag.sent.get.count == 2)
     }
 }

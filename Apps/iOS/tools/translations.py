@@ -126,6 +126,12 @@ T = {
     "This build of ColdTap may not read tags; install a build signed with the NFC Tag Reading capability.":
         ("此版本的 ColdTap 无权读取标签；请安装使用“NFC 标签读取”功能签名的版本。",
          "このビルドの ColdTap はタグを読み取れません。「NFC Tag Reading」機能付きで署名されたビルドをインストールしてください。"),
+    "iOS does not let ColdTap read NFC tags on this iPhone in its current region or settings; check Settings, or use another iPhone.":
+        ("iOS 不允许 ColdTap 在此 iPhone 当前的地区或设置下读取 NFC 标签；请检查“设置”，或改用另一部 iPhone。",
+         "現在の地域または設定では、iOS がこの iPhone で ColdTap による NFC タグの読み取りを許可していません。「設定」を確認するか、別の iPhone を使ってください。"),
+    "ColdTap may not use NFC until you allow it; allow NFC for ColdTap when iOS asks (or in Settings), then tap Scan again.":
+        ("在您允许之前，ColdTap 无法使用 NFC；请在 iOS 询问时（或在“设置”中）允许 ColdTap 使用 NFC，然后再次轻点“扫描”。",
+         "許可するまで ColdTap は NFC を使えません。iOS に尋ねられたとき（または「設定」で）ColdTap の NFC 使用を許可してから、もう一度「スキャン」をタップしてください。"),
     "This iPhone cannot read NFC tags; use an iPhone 7 or later.":
         ("此 iPhone 无法读取 NFC 标签；请使用 iPhone 7 或更新机型。", "この iPhone では NFC タグを読み取れません。iPhone 7 以降を使用してください。"),
     "This iPhone's (%@)": ("本机时区（%@）", "この iPhone の時間帯（%@）"),

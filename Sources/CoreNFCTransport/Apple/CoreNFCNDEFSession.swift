@@ -1,4 +1,4 @@
-#if canImport(CoreNFC) && os(iOS) && !targetEnvironment(macCatalyst)
+#if canImport(CoreNFC) && ((os(iOS) && !targetEnvironment(macCatalyst)) || CORENFC_GLUE_CHECK)
 import CoreNFC
 import Foundation
 import NDEF

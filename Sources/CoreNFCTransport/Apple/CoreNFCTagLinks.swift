@@ -1,4 +1,4 @@
-#if canImport(CoreNFC) && os(iOS) && !targetEnvironment(macCatalyst)
+#if canImport(CoreNFC) && ((os(iOS) && !targetEnvironment(macCatalyst)) || CORENFC_GLUE_CHECK)
 import CoreNFC
 import Foundation
 
@@ -57,6 +57,19 @@ public struct CoreNFCISO15693Link: ISO15693TagLink, @unchecked Sendable {
 
     private static func nsRange(_ blocks: Range<Int>) -> NSRange {
         NSRange(location: blocks.lowerBound, length: blocks.count)
+    }
+
+    public func sendRequest(requestFlags: UInt8, commandCode: UInt8, data: Data) async throws -> (responseFlags: UInt8, data: Data) {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(responseFlags: UInt8, data: Data), Error>) in
+            tag.sendRequest(requestFlags: Int(requestFlags), commandCode: Int(commandCode), data: data, resultHandler: { result in
+                switch result {
+                case .success(let (flags, answer)):
+                    continuation.resume(returning: (flags.rawValue, answer ?? Data()))
+                case .failure(let error):
+                    continuation.resume(throwing: CoreNFCFailure(nfcError: error))
+                }
+            })
+        }
     }
 
     public func systemInfo(requestFlags: ISO15693RequestFlags) async throws -> ISO15693SystemInfo {

@@ -1,4 +1,4 @@
-#if canImport(CoreNFC) && os(iOS) && !targetEnvironment(macCatalyst)
+#if canImport(CoreNFC) && ((os(iOS) && !targetEnvironment(macCatalyst)) || CORENFC_GLUE_CHECK)
 import CoreNFC
 import Foundation
 
@@ -27,7 +27,7 @@ public final class CoreNFCTagSession: NSObject, NFCTagReaderSessionDelegate, Tag
     /// - Returns: false when Core NFC could not create the session (no NFC on this device).
     @discardableResult
     public func begin(alertMessage: String) -> Bool {
-        guard let session = NFCTagReaderSession(pollingOption: [.iso14443, .iso15693], delegate: self, queue: queue) else {
+        guard let session = makeSession() else {
             continuation.yield(.invalidated(CoreNFCFailure(.unsupportedFeature, message: "NFCTagReaderSession unavailable")))
             continuation.finish()
             return false
@@ -36,6 +36,20 @@ public final class CoreNFCTagSession: NSObject, NFCTagReaderSessionDelegate, Tag
         lock.lock(); self.session = session; lock.unlock()
         session.begin()
         return true
+    }
+
+    /// The session polling ISO 14443 and ISO 15693: through `init(configuration:delegate:queue:)`
+    /// where the SDK and the system have it (iOS 26.4, which deprecates the polling-option
+    /// initialiser), else through `init(pollingOption:delegate:queue:)`. Swift 6.3 ships
+    /// with the iOS 26.4 SDK; older Xcodes compile only the second branch.
+    private func makeSession() -> NFCTagReaderSession? {
+        #if compiler(>=6.3)
+        if #available(iOS 26.4, *) {
+            let configuration = NFCTagReaderSession.Configuration(pollingOption: [.iso14443, .iso15693])
+            return NFCTagReaderSession(configuration: configuration, delegate: self, queue: queue)
+        }
+        #endif
+        return NFCTagReaderSession(pollingOption: [.iso14443, .iso15693], delegate: self, queue: queue)
     }
 
     private var current: NFCTagReaderSession? {

@@ -17,6 +17,9 @@ struct ReadCoordinator {
     let timeZone: TimeZone
     let secrets: [String: String]
 
+    /// Which CRC framing each Type 2 chip answered, kept while the app runs.
+    private static let miFareFraming = MiFareFramingMemory()
+
     static var isReadingAvailable: Bool {
         CoreNFCTagSession.isReadingAvailable || CoreNFCNDEFSession.isReadingAvailable
     }
@@ -27,12 +30,12 @@ struct ReadCoordinator {
         guard CoreNFCTagSession.isReadingAvailable else { return .failure(Self.problem(.nfcUnavailable)) }
         let session = CoreNFCTagSession()
         let controller = TagReadSessionController(session: session, messages: SessionTexts.messages,
-                                                  classify: ReadPipeline.classify)
+                                                  miFareFraming: Self.miFareFraming, classify: ReadPipeline.classify)
         let pipeline = ReadPipeline(secrets: secrets)
         let profile = self.profile, timeZone = self.timeZone
         guard session.begin(alertMessage: SessionTexts.holdNear) else { return .failure(Self.problem(.nfcUnavailable)) }
-        let (result, report) = await controller.run(events: session.events, read: { transport, progress in
-            try await pipeline.read(from: transport, progress: progress)
+        let (result, report) = await controller.run(events: session.events, read: { transport, resume, progress in
+            try await pipeline.read(from: transport, resume: resume, progress: progress)
         }, verdict: { log in
             VerdictText.sheet(for: Assessor.assess(log, profile: profile, timeZone: timeZone))
         })

@@ -21,8 +21,6 @@ struct ReadPipeline: Sendable {
 
     /// Secret keys by label (logger serial number or tag UID), as typed in Settings.
     let secrets: [String: String]
-    /// What an interrupted read got, handed back to NFCTags when the tag is found again.
-    private let resume = ResumeBox()
 
     /// Learned multi-block read counts per chip, kept while the app runs.
     private static let learnedLimits = LearnedReadLimits()
@@ -32,27 +30,22 @@ struct ReadPipeline: Sendable {
     }
 
     /// Reads and decodes one logger.
-    /// - Parameter progress: fraction of the NDEF message read, 0…1.
+    /// - Parameters:
+    ///   - resume: what an interrupted read of this tag got; the session controller hands
+    ///     it over when the tag is found again.
+    ///   - progress: fraction of the NDEF message read, 0…1.
     /// - Throws: `TagReadError` (the session resumes on `.tagRemoved` / `.noAnswer`),
     ///   `PipelineError`, `LoggerFormatError`.
-    func read(from transport: any TagTransport, progress: @escaping @Sendable (Double) -> Void) async throws -> TemperatureLog {
+    func read(from transport: any TagTransport, resume: PartialRead?,
+              progress: @escaping @Sendable (Double) -> Void) async throws -> TemperatureLog {
         let options = TagReadOptions(strategy: .fewestRoundTrips, scope: .ndefMessage, maxAttempts: 3,
                                      // Core NFC adds operating-system latency to every command.
                                      commandTimeout: .seconds(2),
                                      // Core NFC addresses ISO 15693 requests anyway.
                                      addressed: transport.technology == .iso15693,
-                                     resume: resume.partial, learnedLimits: Self.learnedLimits)
-        let result: TagReadResult
-        do {
-            result = try await TagReader.read(from: transport, options: options) { step in
-                if let fraction = step.fraction { progress(fraction) }
-            }
-        } catch let error as TagReadError {
-            switch error {
-            case .tagRemoved(let stop), .noAnswer(_, _, let stop): resume.partial = stop.partial
-            default: break
-            }
-            throw error
+                                     resume: resume, learnedLimits: Self.learnedLimits)
+        let result = try await TagReader.read(from: transport, options: options) { step in
+            if let fraction = step.fraction { progress(fraction) }
         }
         guard let message = result.ndefMessage else {
             throw PipelineError.noNDEFMessage(result.ndefError.map { "\($0)" } ?? "no NDEF TLV")
@@ -84,16 +77,5 @@ struct ReadPipeline: Sendable {
             // NFCTags' and the transport's errors.
             return TagReadSessionController.defaultClassification(error)
         }
-    }
-}
-
-/// The partial read kept between attempts inside one session.
-private final class ResumeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: PartialRead?
-
-    var partial: PartialRead? {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
     }
 }

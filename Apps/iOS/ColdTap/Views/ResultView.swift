@@ -2,15 +2,15 @@ import ColdChain
 import LoggerFormats
 import SwiftUI
 import TempChart
-import UIKit
 
 /// One read: the verdict first, then the statistics, the curve, the excursions and the
-/// logger's details; share as PDF or CSV from the toolbar.
+/// logger's details; share as PDF or CSV from the toolbar (SwiftUI's `ShareLink`, iOS 16).
 struct ResultView: View {
     @EnvironmentObject private var model: AppModel
     @EnvironmentObject private var settings: SettingsStore
     let read: StoredRead
-    @State private var shareItem: ShareItem?
+    /// The files to share, written when the read is shown.
+    @State private var exports: [ReportExporter.Kind: URL] = [:]
     @State private var exportError: String?
     @State private var showingExportError = false
 
@@ -90,23 +90,24 @@ struct ResultView: View {
         .toolbar {
             ToolbarItem(placement: .primaryAction) {
                 Menu {
-                    Button {
-                        export(.pdf, assessment: assessment)
-                    } label: {
-                        Label("PDF report", systemImage: "doc.richtext")
+                    if let pdf = exports[.pdf] {
+                        ShareLink(item: pdf, preview: SharePreview(Text("PDF report"))) {
+                            Label("PDF report", systemImage: "doc.richtext")
+                        }
                     }
-                    Button {
-                        export(.csv, assessment: assessment)
-                    } label: {
-                        Label("CSV data", systemImage: "tablecells")
+                    if let csv = exports[.csv] {
+                        ShareLink(item: csv, preview: SharePreview(Text("CSV data"))) {
+                            Label("CSV data", systemImage: "tablecells")
+                        }
                     }
                 } label: {
                     Label("Share", systemImage: "square.and.arrow.up")
                 }
+                .disabled(exports.isEmpty)
             }
         }
-        .sheet(item: $shareItem) { item in
-            ActivityView(items: [item.url])
+        .task(id: read.id) {
+            prepareExports(assessment: assessment)
         }
         .alert("Export failed", isPresented: $showingExportError) {
             Button("OK", role: .cancel) {}
@@ -124,14 +125,20 @@ struct ResultView: View {
             : ReportContent.localizedReasons(log: log, assessment: assessment, language: language)
     }
 
-    private func export(_ kind: ReportExporter.Kind, assessment: Assessment) {
-        do {
-            let url = try ReportExporter(read: read, assessment: assessment, language: .appLanguage).write(kind)
-            shareItem = ShareItem(url: url)
-        } catch {
-            exportError = error.localizedDescription
-            showingExportError = true
+    /// Writes the PDF report and the CSV data for the share menu; a file that cannot be
+    /// written is left out of the menu and the reason is shown.
+    private func prepareExports(assessment: Assessment) {
+        let exporter = ReportExporter(read: read, assessment: assessment, language: .appLanguage)
+        var written: [ReportExporter.Kind: URL] = [:]
+        for kind in [ReportExporter.Kind.pdf, .csv] {
+            do {
+                written[kind] = try exporter.write(kind)
+            } catch {
+                exportError = error.localizedDescription
+                showingExportError = true
+            }
         }
+        exports = written
     }
 }
 
@@ -186,20 +193,4 @@ struct ExcursionRow: View {
         }
         .accessibilityElement(children: .combine)
     }
-}
-
-struct ShareItem: Identifiable {
-    let url: URL
-    var id: URL { url }
-}
-
-/// The system share sheet.
-struct ActivityView: UIViewControllerRepresentable {
-    let items: [Any]
-
-    func makeUIViewController(context: Context) -> UIActivityViewController {
-        UIActivityViewController(activityItems: items, applicationActivities: nil)
-    }
-
-    func updateUIViewController(_ controller: UIActivityViewController, context: Context) {}
 }
