@@ -4,7 +4,7 @@ import LoggerFormats
 
 /// Decodes a kept read again with the decoders of this ColdTap (given by the command layer,
 /// which knows every input form).
-public typealias ReadDecoder = (StoredRead) async throws -> TemperatureLog
+public typealias ReadDecoder = @Sendable (StoredRead) async throws -> TemperatureLog
 
 extension Archive {
     /// Every kept read, oldest first.

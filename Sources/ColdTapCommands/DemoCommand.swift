@@ -12,7 +12,7 @@ import Glibc
 /// virtual tag; decoded, assessed and reported into ./coldtap-demo/.
 public enum DemoCommand: Command {
     public static let name = "demo"
-    public static let synopsis = "  coldtap demo [--out DIR] [--logger KIND] [--in-process]   emulated logger → read → decode → assess → report, no hardware"
+    public static let synopsis = "  coldtap demo [--out DIR] [--logger KIND] [--in-process]   emulated logger → read → decode → assess → report → archive, no hardware"
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -54,6 +54,10 @@ public enum DemoCommand: Command {
         console.print("Verdict (\(assessment.profile.name)): \(assessment.verdict.rawValue)")
         for reason in assessment.reasons { console.print("  " + reason) }
         for file in files + [dumpPath] { console.print("  wrote \(file)") }
+        for line in try await DemoArchive.record(outcome, logger: logger, origin: "\(outcome.result.chip.displayName) read \(how)",
+                                                 directory: outDirectory, invocation: invocationName()) {
+            console.print(line)
+        }
         console.print("Report it again, e.g. in Japanese against the freezer profile:")
         console.print("  \(invocationName()) report \(dumpPath) --read-time \(outcome.readTime.isoUTC) --profile vaccine-freezer --lang ja --out \(outDirectory)")
     }

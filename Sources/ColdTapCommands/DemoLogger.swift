@@ -40,10 +40,9 @@ enum DemoLogger: String, CaseIterable, Sendable {
     }
 
     /// The logger's NDEF message when read at `readTime` (the newest sample a few minutes
-    /// earlier).
+    /// earlier), holding `series` (oldest first).
     /// - Throws: `LoggerEncodingError` from the format's encoder.
-    func message(readTime: Date) throws -> NDEFMessage {
-        let series = DemoLogger.temperatures
+    func message(readTime: Date, series: [Double] = DemoLogger.temperatures) throws -> NDEFMessage {
         let newest = readTime.addingTimeInterval(-180)
         let start = newest.addingTimeInterval(-Double((series.count - 1) * DemoLogger.interval))
         switch self {

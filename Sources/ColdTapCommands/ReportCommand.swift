@@ -6,7 +6,7 @@ import LoggerFormats
 /// verdict, statistics and excursions.
 public enum ReportCommand: Command {
     public static let name = "report"
-    public static let synopsis = "  coldtap report FILE [--profile NAME|profile.json] [--tz ZONE] [--json] [--input auto|tag2|tag5|ndef|url|hex|flipper] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S]\n                 [--out DIR] [--png] [--pdf] [--svg] [--html] [--csv] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
+    public static let synopsis = "  coldtap report FILE [--profile NAME|profile.json] [--tz ZONE] [--json] [--input auto|tag2|tag5|ndef|url|hex|flipper] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S]\n                 [--out DIR] [--png] [--pdf] [--svg] [--html] [--csv] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]\n  coldtap report --logger-id ID [--archive A] [--from T] [--to T] [--profile P] [--tz ZONE] [--json] [report file options]   the whole period from the archive"
 
     /// Everything `coldtap report` takes from its command line.
     public struct Options: Sendable {
@@ -36,6 +36,7 @@ public enum ReportCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
+        if ArchiveReport.isRequested(arguments) { return try await ArchiveReport.run(arguments, console: console) }
         var arguments = arguments
         let artifacts = try ReportArtifacts.parseOptions(&arguments)
         let options = try parseOptions(&arguments)
