@@ -192,16 +192,19 @@ import Glibc
             async let adding = onThread {
                 PostgresServer.run(try Self.coldtapExecutable(), ["archive", "add", second, "--logger-id", "P", "--archive", location])
             }
+            // A connection outside the holder's transaction, whose view of pg_stat_activity is fresh.
+            let watcher = try PostgreSQLEngine(uri: archive.location)
             var terminated = false
-            for _ in 0..<2000 where !terminated {
+            for _ in 0..<3000 where !terminated {
                 usleep(10_000)
                 var waiting: Int64?
-                try holder.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()", []) { waiting = $0.int(0) }
+                try watcher.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", []) { waiting = $0.int(0) }
                 if let waiting {
-                    try holder.execute("SELECT pg_terminate_backend($1::integer)", [.int(waiting)])
+                    try watcher.execute("SELECT pg_terminate_backend($1::integer)", [.int(waiting)])
                     terminated = true
                 }
             }
+            watcher.close()
             try holder.execute("COMMIT")
             holder.close()
             let result = try await adding
