@@ -143,7 +143,9 @@ public final class Archive {
         var readID: Int64
     }
 
-    static func flagsText(_ flags: [TemperatureLog.SampleFlag]) -> String { flags.map(\.rawValue).joined(separator: ";") }
+    static func flagsText(_ flags: [TemperatureLog.SampleFlag]) -> String {
+        flags.isEmpty ? "" : flags.map(\.rawValue).joined(separator: ";")
+    }
 
     static func sameValue(_ a: Double?, _ b: Double?) -> Bool {
         switch (a, b) {
@@ -168,6 +170,7 @@ public final class Archive {
         }
         let margin = intervalMilliseconds
         var kept: [Int64: KeptSample] = [:]
+        kept.reserveCapacity(log.samples.count * 2)
         var keptTimes: [Int64] = []
         try engine.query("SELECT time_ms, temperature, humidity, flags, read_id FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms",
                          [.text(loggerID), .int(Int64(generation)), .int(low - margin), .int(high + margin)]) { row in
