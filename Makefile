@@ -2,9 +2,11 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages to build and run (system libraries, pcscd + virtual reader for the demo, report fonts).
-APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto-cjk pcscd libpcsclite-dev vsmartcard-vpcd iproute2 util-linux
-# ... and in addition to run every test (headless Chromium opens the HTML report; poppler-utils reads the PDF back).
-APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium poppler-utils
+APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto-cjk pcscd libpcsclite-dev vsmartcard-vpcd iproute2 util-linux \
+  libsqlite3-dev libpq-dev libssl-dev
+# ... and in addition to run every test (headless Chromium opens the HTML report; poppler-utils
+# reads the PDF back; the archive tests start a private PostgreSQL cluster of their own).
+APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium poppler-utils postgresql
 VENV := .venv
 FUZZ_SECONDS ?= 60
 
@@ -55,6 +57,7 @@ bench: venv
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench ndef
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench rf
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench chart
+	.build/release/coldtap-bench archive
 
 fuzz: deps
 	$(SWIFT) build -c release --build-path .build-fuzz --product FuzzNDEF \

@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "ColdChain", targets: ["ColdChain"]),
         .library(name: "TempChart", targets: ["TempChart"]),
         .library(name: "CoreNFCTransport", targets: ["CoreNFCTransport"]),
+        .library(name: "Digest", targets: ["Digest"]),
+        .library(name: "Archive", targets: ["Archive"]),
         .executable(name: "coldtap", targets: ["coldtap"]),
         .executable(name: "coldtap-bench", targets: ["coldtap-bench"]),
         .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
@@ -41,13 +43,23 @@ let package = Package(
             .linkedFramework("PCSC", .when(platforms: [.macOS])),
         ]),
         .target(name: "CoreNFCTransport", dependencies: ["NFCTags"]),
+        // SHA-256 and HMAC-SHA256: libcrypto on Linux, CryptoKit on Apple (Archive, later Station).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "Digest", dependencies: [
+            .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+        ]),
+        // Layer 6: the archive of every read (SQLite embedded, PostgreSQL for fleets).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .target(name: "Archive", dependencies: ["LoggerFormats", "ColdChain", "Digest", "CSQLite", "CLibPQ"]),
         // The command line: all commands live in a library so tests can run them in-process.
         .target(name: "ColdTapCommands", dependencies: [
-            "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC",
+            "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest",
         ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(name: "coldtap-bench", dependencies: [
             "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
+            "Archive", "CSQLite", "CLibPQ",
         ]),
         // libFuzzer entry point; built apart by `make fuzz`.
         .executableTarget(name: "FuzzNDEF", dependencies: ["NDEF"]),
@@ -69,7 +81,9 @@ let package = Package(
         .testTarget(name: "CoreNFCGlueTests", dependencies: [
             "NFCTags", "NDEF", .target(name: "CoreNFC", condition: .when(platforms: [.linux])),
         ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
-        .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport"]),
+        .testTarget(name: "DigestTests", dependencies: ["Digest"]),
+        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport"]),
+        .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
     ],
     swiftLanguageModes: [.v6]
 )

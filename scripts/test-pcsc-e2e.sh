@@ -13,6 +13,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN="$ROOT/.build/debug/coldtap"
 STEP_TIMEOUT=${STEP_TIMEOUT:-30}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/coldtap-e2e.XXXXXX")
+# `coldtap read` keeps every read in an archive: this run's, inside WORK.
+export COLDTAP_ARCHIVE="$WORK/archive.sqlite"
 PCSCD_PID=""
 CARD_PID=""
 passed=0

@@ -26,6 +26,7 @@ public enum ColdTap {
         DemoCommand.self, ReadersCommand.self, ReadCommand.self, DecodeCommand.self, ReportCommand.self,
         TagCommand.self, NDEFCommand.self, WriteCommand.self, EmulateCommand.self, ProfilesCommand.self,
         FormatsCommand.self, CompletionsCommand.self,
+        ArchiveCommand.self, LoggersCommand.self, HistoryCommand.self, AckCommand.self,
     ]
 
     public static var usage: String {

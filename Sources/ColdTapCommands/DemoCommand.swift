@@ -13,7 +13,7 @@ import Glibc
 public enum DemoCommand: Command {
     public static let name = "demo"
     public static let forms = [CommandForm(
-        summary: "emulated logger → read → decode → assess → report, no hardware needed",
+        summary: "emulated logger → read → decode → assess → report → archive, no hardware needed",
         options: [
             .value("--out", placeholder: "DIR", help: "where the report files and the logger's memory go", default: "coldtap-demo", path: true),
             .value("--logger", placeholder: "KIND", help: "the built-in logger to emulate", default: DemoLogger.cupltag.rawValue,
@@ -61,6 +61,10 @@ public enum DemoCommand: Command {
         console.print("Verdict (\(assessment.profile.name)): \(assessment.verdict.rawValue)")
         for reason in assessment.reasons { console.print("  " + reason) }
         for file in files + [dumpPath] { console.print("  wrote \(file)") }
+        for line in try await DemoArchive.record(outcome, logger: logger, origin: "\(outcome.result.chip.displayName) read \(how)",
+                                                 directory: outDirectory, invocation: invocationName()) {
+            console.print(line)
+        }
         console.print("Report it again, e.g. in Japanese against the freezer profile:")
         console.print("  \(invocationName()) report \(dumpPath) --read-time \(outcome.readTime.isoUTC) --profile vaccine-freezer --lang ja --out \(outDirectory)")
     }

@@ -36,10 +36,10 @@ enum DemoLogger: String, CaseIterable, Sendable {
     }
 
     /// The logger's NDEF message when read at `readTime` (the newest sample a few minutes
-    /// earlier).
+    /// earlier), holding `series` (oldest first).
     /// - Throws: `LoggerEncodingError` from the format's encoder.
-    func message(readTime: Date) throws -> NDEFMessage {
-        try LoggerImageFactory.message(kind: rawValue, temperatures: DemoLogger.temperatures,
+    func message(readTime: Date, series: [Double] = DemoLogger.temperatures) throws -> NDEFMessage {
+        try LoggerImageFactory.message(kind: rawValue, temperatures: series,
                                        interval: TimeInterval(DemoLogger.interval),
                                        newestSampleTime: readTime.addingTimeInterval(-180), readTime: readTime,
                                        serial: self == .cupltag ? "CTDEMO01" : "DEMO0001")

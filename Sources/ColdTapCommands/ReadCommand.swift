@@ -20,7 +20,7 @@ public enum ReadCommand: Command {
                    path: true),
             .flag("--csv", help: "print the samples as CSV instead of the report"),
         ] + ReportCommand.reportOptionSpecs + LogInput.readOptionSpecs
-            + ReportArtifacts.optionSpecs.filter { $0.displayName != "--csv" })]
+            + ReportArtifacts.optionSpecs.filter { $0.displayName != "--csv" } + ReadArchiving.optionSpecs)]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -29,6 +29,7 @@ public enum ReadCommand: Command {
         let watch = arguments.flag("--watch")
         let saveDump = try arguments.option("--save-dump")
         var output = try LoggerOutput.parse(&arguments)
+        let keeping = try ReadArchiving.parse(&arguments)
         let options = try LogInput.Options.parse(&arguments)
         try arguments.finish()
         let timeout = try parseTimeout(timeoutText)
@@ -48,6 +49,8 @@ public enum ReadCommand: Command {
                 let verdict = try output.emit(outcome, source: "\(outcome.result.chip.displayName) on \(tag.card.reader)",
                                               console: console)
                 verdictOfThisTag = verdict
+                try await keeping.keep(outcome, origin: "\(outcome.result.chip.displayName) on PC/SC reader \(tag.card.reader)",
+                                       options: options, output: output, console: console)
             } catch let error as CommandError where watch && error.status != .unavailable && error.status != .usage {
                 // One bad tag (lost mid-read, not a logger) does not end a watch session.
                 await tag.close()

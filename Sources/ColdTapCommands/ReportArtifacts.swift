@@ -1,4 +1,5 @@
 import ColdChain
+import Digest
 import Foundation
 import LoggerFormats
 import TempChart
@@ -296,7 +297,7 @@ public enum ReportArtifacts {
 
     /// The input as an auditor identifies it: the name given, its size and SHA-256.
     static func inputFile(name: String, content: Data) -> ReportAudit.InputFile {
-        ReportAudit.InputFile(name: name, size: content.count, sha256: SHA256.hex(content))
+        ReportAudit.InputFile(name: name, size: content.count, sha256: SHA256Digest.hex(content))
     }
 
     static func cjkFamily(_ language: ReportLanguage) -> String {

@@ -7,10 +7,10 @@ import LoggerFormats
 public enum ReportCommand: Command {
     public static let name = "report"
     public static let forms = [CommandForm(
-        positionals: "FILE",
+        positionals: "FILE | --logger-id ID",
         positionalHelp: [("FILE", "a tag memory dump (raw, hex text or Flipper .nfc), an NDEF message, a cuplTag URL (as a file or given itself), or - for standard input")],
         summary: "decode a log, judge it against a cold-chain profile (OK / ALARM / INCONCLUSIVE), print the verdict and write the report files",
-        options: ReportCommand.reportOptionSpecs + LogInput.optionSpecs + ReportArtifacts.optionSpecs)]
+        options: ReportCommand.reportOptionSpecs + LogInput.optionSpecs + ReportArtifacts.optionSpecs + ArchiveReport.optionSpecs)]
 
     /// The verdict options `report` and `read` share.
     public static let reportOptionSpecs: [OptionSpec] = [
@@ -76,6 +76,7 @@ public enum ReportCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
+        if ArchiveReport.isRequested(arguments) { return try await ArchiveReport.run(arguments, console: console) }
         var arguments = arguments
         var artifacts = try ReportArtifacts.parseOptions(&arguments)
         let options = try parseOptions(&arguments)

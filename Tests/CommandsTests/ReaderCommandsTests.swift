@@ -113,7 +113,7 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name)")
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(files.sorted() == ["logger.nfc", "report.html", "report.pdf", "report.png", "samples.csv"])
+        #expect(files.sorted() == ["archive.sqlite", "logger.nfc", "report.html", "report.pdf", "report.png", "samples.csv"])
 
         // The command the demo suggests reports the kept dump again, with the same samples.
         let suggestion = try #require(result.out.split(separator: "\n").last.map(String.init))

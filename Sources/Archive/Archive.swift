@@ -1,0 +1,345 @@
+import ColdChain
+import Digest
+import Foundation
+import LoggerFormats
+
+/// The record of every read: raw bytes kept with their SHA-256 in a hash chain, samples
+/// stitched per logger across reads (duplicates dropped, conflicts kept, gaps left as
+/// unknown time), assessments with the profile as it was, acknowledgements. The same code
+/// runs on either engine behind `ArchiveEngine`.
+///
+/// Not thread-safe: one `Archive` (one connection) per task; processes and connections may
+/// write at the same time (writers take turns).
+public final class Archive {
+    public let engine: any ArchiveEngine
+
+    /// Opens an archive over `engine`, creating or migrating its schema.
+    /// - Throws: `ArchiveError` — `.newerVersion` for an archive of a newer ColdTap (left
+    ///   unchanged), `.corrupt`, `.readOnly`, `.unavailable`, ….
+    public init(engine: any ArchiveEngine) throws {
+        self.engine = engine
+        try Migrations.apply(to: engine)
+        (engine as? PostgreSQLEngine)?.chainHeadExists = true
+    }
+
+    /// Opens the archive at `location`: a file path (SQLite) or a `postgresql://` URI.
+    /// - Parameter create: false for commands that only read, so that a mistyped path is
+    ///   reported instead of creating an empty archive.
+    public static func open(_ location: String, create: Bool = true) throws -> Archive {
+        if PostgreSQLEngine.isURI(location) {
+            return try Archive(engine: PostgreSQLEngine(uri: location))
+        }
+        return try Archive(engine: SQLiteEngine(path: location, create: create))
+    }
+
+    /// `COLDTAP_ARCHIVE`, else `$XDG_DATA_HOME/coldtap/archive.sqlite`, else
+    /// `~/.local/share/coldtap/archive.sqlite`.
+    public static func defaultLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let given = environment["COLDTAP_ARCHIVE"], !given.isEmpty { return given }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return (data as NSString).appendingPathComponent("coldtap/archive.sqlite")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return (home as NSString).appendingPathComponent(".local/share/coldtap/archive.sqlite")
+    }
+
+    public func close() { engine.close() }
+
+    /// The identity a log carries: `FORMAT:SERIAL`, else `FORMAT:tag-UID`; `nil` for neither.
+    public static func loggerID(for log: TemperatureLog) -> String? {
+        if let serial = log.logger.serial?.trimmingCharacters(in: .whitespaces), !serial.isEmpty {
+            return "\(log.format):\(serial)"
+        }
+        if let uid = log.logger.tagUID, !uid.isEmpty { return "\(log.format):tag-\(uid.uppercased())" }
+        return nil
+    }
+
+    /// The chain's length and newest hash.
+    public func chainHead() throws -> (length: Int64, hash: String) {
+        var head: (Int64, String) = (0, HashChain.genesis)
+        try engine.query("SELECT seq, hash FROM chain_head WHERE id = 1", []) { head = ($0.int(0), $0.text(1)) }
+        return head
+    }
+
+    func currentGeneration() throws -> Int {
+        Int(try engine.scalarInt("SELECT MAX(generation) FROM generations") ?? 1)
+    }
+
+    // MARK: Adding a read
+
+    /// Keeps one read in one transaction: wholly in or wholly out.
+    /// - Throws: `ArchiveError(.invalidRead)` when the log names no logger and `loggerID` is
+    ///   not given; engine errors (nothing of this read is kept then).
+    public func add(_ read: NewRead, now: Date = Date()) throws -> AddResult {
+        guard let loggerID = read.loggerID ?? Archive.loggerID(for: read.log) else {
+            throw ArchiveError(.invalidRead, "this \(read.log.format) log names no logger (no serial, no tag UID), so the archive cannot tell whose record it belongs to; give --logger-id ID (e.g. the label on the logger).")
+        }
+        let sha = SHA256Digest.hex(read.raw)
+        return try engine.writeTransaction {
+            if let existing = try engine.scalarInt("SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2",
+                                                    [.text(loggerID), .text(sha)]) {
+                return AddResult(readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
+                                 conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: try chainHead().hash)
+            }
+            let readID = (try engine.scalarInt("SELECT MAX(read_id) FROM reads") ?? 0) + 1
+            if try engine.scalarInt("SELECT COUNT(*) FROM loggers WHERE logger_id = $1", [.text(loggerID)]) == 0 {
+                let identity = read.log.logger
+                try engine.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                                   [.text(loggerID), .text(read.log.format), .optional(identity.serial), .optional(identity.tagUID),
+                                    .optional(identity.vendor), .optional(identity.model), .int(readID)])
+            }
+            let generation = try currentGeneration()
+            let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
+            let head = try chainHead()
+            var row = ReadRow(
+                loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
+                readTimeMilliseconds: read.log.readTime.milliseconds,
+                readTimeSource: read.log.readTimeSource ?? "not given", origin: read.origin,
+                coldTapVersion: ArchiveVersion.coldTap, decoder: read.log.format, decodeOptions: read.decodeOptions,
+                integrityStatus: read.log.integrity.status.rawValue, integrityDetail: read.log.integrity.detail,
+                timeBase: read.log.timeBase.rawValue, interval: read.log.interval, sampleCount: Int64(read.log.samples.count),
+                firstSample: stitched.first, lastSample: stitched.last, timeOffset: stitched.offset, generation: Int64(generation),
+                newSamples: Int64(stitched.newSamples), duplicates: Int64(stitched.duplicates), conflicts: Int64(stitched.conflicts),
+                gapFrom: stitched.gap?.0, gapTo: stitched.gap?.1, addedMilliseconds: now.milliseconds,
+                samplesSHA256: stitched.digest, previousHash: head.hash, hash: "")
+            row.hash = row.computedHash
+            try row.insert(into: engine, raw: read.raw)
+            try engine.execute("UPDATE chain_head SET seq = $1, hash = $2 WHERE id = 1", [.int(row.chainSeq), .text(row.hash)])
+            let assessment = read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) }
+            if let assessment { try record(assessment, loggerID: loggerID, readID: readID, now: now) }
+            let gap = stitched.gap.map { DateInterval(start: Date(milliseconds: $0.0), end: Date(milliseconds: $0.1)) }
+            return AddResult(readID: readID, loggerID: loggerID, alreadyKept: false, newSamples: stitched.newSamples,
+                             duplicates: stitched.duplicates, conflicts: stitched.conflicts, gapBefore: gap,
+                             timeOffset: Double(stitched.offset) / 1000, verdict: assessment?.verdict, chainHead: row.hash)
+        }
+    }
+
+    private func record(_ assessment: Assessment, loggerID: String, readID: Int64, now: Date) throws {
+        let id = (try engine.scalarInt("SELECT MAX(assessment_id) FROM assessments WHERE logger_id = $1", [.text(loggerID)]) ?? 0) + 1
+        let reasons = (try? JSONSerialization.data(withJSONObject: assessment.reasons)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        try engine.execute("INSERT INTO assessments (logger_id, assessment_id, read_id, assessed_ms, profile_name, profile_json, time_zone, verdict, reasons, excursions) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                           [.text(loggerID), .int(id), .int(readID), .int(now.milliseconds), .text(assessment.profile.name),
+                            .text(ProfileExport.json(assessment.profile)), .text(assessment.timeZone.identifier),
+                            .text(assessment.verdict.rawValue), .text(reasons), .int(Int64(assessment.excursions.count))])
+    }
+
+    // MARK: Stitching
+
+    struct Stitched {
+        var newSamples = 0
+        var duplicates = 0
+        var conflicts = 0
+        var offset: Int64 = 0
+        var first: Int64?
+        var last: Int64?
+        var gap: (Int64, Int64)?
+        var digest = ""
+    }
+
+    struct KeptSample {
+        var temperature: Double?
+        var humidity: Double?
+        var flags: String
+        var readID: Int64
+    }
+
+    static func flagsText(_ flags: [TemperatureLog.SampleFlag]) -> String {
+        flags.isEmpty ? "" : flags.map(\.rawValue).joined(separator: ";")
+    }
+
+    static func sameValue(_ a: Double?, _ b: Double?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case let (x?, y?): return x == y || abs(x - y) < 1e-9
+        default: return false
+        }
+    }
+
+    /// Adds the samples of `log` to the logger's record in `generation`: samples at a time
+    /// not kept yet are new; at a kept time with the same value, duplicates; with another
+    /// value, conflicts (kept beside the first value, which stays). Times estimated from the
+    /// read time are first moved by the offset that makes them meet the kept samples (each
+    /// matched within half an interval).
+    func stitch(_ log: TemperatureLog, loggerID: String, readID: Int64, generation: Int) throws -> Stitched {
+        var result = Stitched()
+        var times = log.samples.map { $0.time.milliseconds }
+        let intervalMilliseconds = log.interval.isFinite && log.interval > 0 ? Int64((log.interval * 1000).rounded()) : 0
+        guard let low = times.min(), let high = times.max() else {
+            result.digest = SamplesDigest().hex
+            return result
+        }
+        let margin = intervalMilliseconds
+        var kept: [Int64: KeptSample] = [:]
+        kept.reserveCapacity(log.samples.count * 2)
+        var keptTimes: [Int64] = []
+        try engine.query("SELECT time_ms, temperature, humidity, flags, read_id FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms",
+                         [.text(loggerID), .int(Int64(generation)), .int(low - margin), .int(high + margin)]) { row in
+            let time = row.int(0)
+            kept[time] = KeptSample(temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: row.text(3), readID: row.int(4))
+            keptTimes.append(time)
+        }
+        if log.timeBase == .readTime, intervalMilliseconds > 0, !keptTimes.isEmpty {
+            result.offset = Archive.alignment(times, to: keptTimes, tolerance: intervalMilliseconds / 2)
+            if result.offset != 0 { times = times.map { $0 + result.offset } }
+        }
+        result.first = times.min()
+        result.last = times.max()
+        if let first = result.first, intervalMilliseconds > 0,
+           let previous = try engine.scalarInt("SELECT MAX(time_ms) FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms < $3",
+                                               [.text(loggerID), .int(Int64(generation)), .int(first)]),
+           first - previous > intervalMilliseconds + intervalMilliseconds / 2 {
+            result.gap = (previous + intervalMilliseconds, first)
+        }
+        var newRows: [(Int64, TemperatureLog.Sample, String)] = []
+        var conflictRows: [(Int64, TemperatureLog.Sample, String, Int64)] = []
+        for (index, sample) in log.samples.enumerated() {
+            let time = times[index]
+            let flags = Archive.flagsText(sample.flags)
+            if let existing = kept[time] {
+                if Archive.sameValue(existing.temperature, sample.temperature), Archive.sameValue(existing.humidity, sample.humidity),
+                   existing.flags == flags {
+                    result.duplicates += 1
+                } else {
+                    conflictRows.append((time, sample, flags, existing.readID))
+                }
+            } else {
+                kept[time] = KeptSample(temperature: sample.temperature, humidity: sample.humidity, flags: flags, readID: readID)
+                newRows.append((time, sample, flags))
+            }
+        }
+        // One row per (time, read) in conflicts: a read naming the same time twice keeps its first.
+        var seenConflicts = Set<Int64>()
+        conflictRows = conflictRows.filter { seenConflicts.insert($0.0).inserted }
+        result.newSamples = newRows.count
+        result.conflicts = conflictRows.count
+        var digest = SamplesDigest()
+        newRows.sort { $0.0 < $1.0 }
+        conflictRows.sort { $0.0 < $1.0 }
+        let insert = try engine.prepare("INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+        for (time, sample, flags) in newRows {
+            try insert.run([.text(loggerID), .int(Int64(generation)), .int(time), .optional(sample.temperature),
+                            .optional(sample.humidity), .text(flags), .int(readID)])
+            digest.addSample(timeMilliseconds: time, temperature: sample.temperature, humidity: sample.humidity, flags: flags)
+        }
+        for (time, sample, flags, keptRead) in conflictRows {
+            try engine.execute("INSERT INTO conflicts (logger_id, generation, time_ms, read_id, temperature, humidity, flags, kept_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                               [.text(loggerID), .int(Int64(generation)), .int(time), .int(readID), .optional(sample.temperature),
+                                .optional(sample.humidity), .text(flags), .int(keptRead)])
+            digest.addConflict(timeMilliseconds: time, temperature: sample.temperature, humidity: sample.humidity, flags: flags)
+        }
+        result.digest = digest.hex
+        try engine.execute("INSERT INTO read_generations (logger_id, generation, read_id, time_offset_ms, new_samples, duplicates, conflicts, samples_sha256) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                           [.text(loggerID), .int(Int64(generation)), .int(readID), .int(result.offset), .int(Int64(result.newSamples)),
+                            .int(Int64(result.duplicates)), .int(Int64(result.conflicts)), .text(result.digest)])
+        return result
+    }
+
+    /// The shift (ms) that puts estimated times on the kept ones: the median of the
+    /// differences between each time and the nearest kept time within `tolerance`; 0 when
+    /// none is that close.
+    static func alignment(_ times: [Int64], to kept: [Int64], tolerance: Int64) -> Int64 {
+        var deltas: [Int64] = []
+        for time in times {
+            var low = 0
+            var high = kept.count
+            while low < high {
+                let middle = (low + high) / 2
+                if kept[middle] < time { low = middle + 1 } else { high = middle }
+            }
+            var best: Int64?
+            for candidate in [low - 1, low] where candidate >= 0 && candidate < kept.count {
+                let delta = kept[candidate] - time
+                if abs(delta) <= tolerance, best.map({ abs(delta) < abs($0) }) ?? true { best = delta }
+            }
+            if let best { deltas.append(best) }
+        }
+        guard !deltas.isEmpty else { return 0 }
+        deltas.sort()
+        return deltas[deltas.count / 2]
+    }
+}
+
+/// One row of `reads` with the fields its chain hash covers.
+struct ReadRow {
+    var loggerID: String
+    var readID: Int64
+    var chainSeq: Int64
+    var rawSHA256: String
+    var inputKind: String
+    var readTimeMilliseconds: Int64
+    var readTimeSource: String
+    var origin: String
+    var coldTapVersion: String
+    var decoder: String
+    var decodeOptions: String
+    var integrityStatus: String
+    var integrityDetail: String
+    var timeBase: String
+    var interval: Double
+    var sampleCount: Int64
+    var firstSample: Int64?
+    var lastSample: Int64?
+    var timeOffset: Int64
+    var generation: Int64
+    var newSamples: Int64
+    var duplicates: Int64
+    var conflicts: Int64
+    var gapFrom: Int64?
+    var gapTo: Int64?
+    var addedMilliseconds: Int64
+    var samplesSHA256: String
+    var previousHash: String
+    var hash: String
+
+    static let columns = "logger_id, read_id, chain_seq, raw_sha256, input_kind, read_time_ms, read_time_source, origin, coldtap_version, decoder, decode_options, integrity_status, integrity_detail, time_base, interval_s, sample_count, first_sample_ms, last_sample_ms, time_offset_ms, generation, new_samples, duplicates, conflicts, gap_from_ms, gap_to_ms, added_ms, samples_sha256, prev_hash, hash"
+
+    var computedHash: String {
+        HashChain.hash(kind: "read", fields: [
+            String(readID), String(chainSeq), loggerID, rawSHA256, inputKind, String(readTimeMilliseconds), readTimeSource,
+            origin, coldTapVersion, decoder, decodeOptions, integrityStatus, integrityDetail, timeBase, HashChain.text(interval),
+            String(sampleCount), HashChain.text(firstSample), HashChain.text(lastSample), String(timeOffset), String(generation),
+            String(newSamples), String(duplicates), String(conflicts), HashChain.text(gapFrom), HashChain.text(gapTo),
+            String(addedMilliseconds), samplesSHA256,
+        ], previous: previousHash)
+    }
+
+    func insert(into engine: any ArchiveEngine, raw: Data) throws {
+        let values: [SQLValue] = [
+            .text(loggerID), .int(readID), .int(chainSeq), .text(rawSHA256), .text(inputKind), .int(readTimeMilliseconds),
+            .text(readTimeSource), .text(origin), .text(coldTapVersion), .text(decoder), .text(decodeOptions),
+            .text(integrityStatus), .text(integrityDetail), .text(timeBase), .double(interval), .int(sampleCount),
+            .optional(firstSample), .optional(lastSample), .int(timeOffset), .int(generation), .int(newSamples),
+            .int(duplicates), .int(conflicts), .optional(gapFrom), .optional(gapTo), .int(addedMilliseconds),
+            .text(samplesSHA256), .text(previousHash), .text(hash), .blob(raw),
+        ]
+        let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
+        try engine.execute("INSERT INTO reads (\(ReadRow.columns), raw) VALUES (\(placeholders))", values)
+    }
+
+    /// Reads the row from a `SELECT \(columns)` result.
+    init(row: any ArchiveRow) {
+        loggerID = row.text(0); readID = row.int(1); chainSeq = row.int(2); rawSHA256 = row.text(3); inputKind = row.text(4)
+        readTimeMilliseconds = row.int(5); readTimeSource = row.text(6); origin = row.text(7); coldTapVersion = row.text(8)
+        decoder = row.text(9); decodeOptions = row.text(10); integrityStatus = row.text(11); integrityDetail = row.text(12)
+        timeBase = row.text(13); interval = row.double(14); sampleCount = row.int(15); firstSample = row.optionalInt(16)
+        lastSample = row.optionalInt(17); timeOffset = row.int(18); generation = row.int(19); newSamples = row.int(20)
+        duplicates = row.int(21); conflicts = row.int(22); gapFrom = row.optionalInt(23); gapTo = row.optionalInt(24)
+        addedMilliseconds = row.int(25); samplesSHA256 = row.text(26); previousHash = row.text(27); hash = row.text(28)
+    }
+
+    init(loggerID: String, readID: Int64, chainSeq: Int64, rawSHA256: String, inputKind: String, readTimeMilliseconds: Int64,
+         readTimeSource: String, origin: String, coldTapVersion: String, decoder: String, decodeOptions: String,
+         integrityStatus: String, integrityDetail: String, timeBase: String, interval: Double, sampleCount: Int64,
+         firstSample: Int64?, lastSample: Int64?, timeOffset: Int64, generation: Int64, newSamples: Int64, duplicates: Int64,
+         conflicts: Int64, gapFrom: Int64?, gapTo: Int64?, addedMilliseconds: Int64, samplesSHA256: String,
+         previousHash: String, hash: String) {
+        self.loggerID = loggerID; self.readID = readID; self.chainSeq = chainSeq; self.rawSHA256 = rawSHA256
+        self.inputKind = inputKind; self.readTimeMilliseconds = readTimeMilliseconds; self.readTimeSource = readTimeSource
+        self.origin = origin; self.coldTapVersion = coldTapVersion; self.decoder = decoder; self.decodeOptions = decodeOptions
+        self.integrityStatus = integrityStatus; self.integrityDetail = integrityDetail; self.timeBase = timeBase
+        self.interval = interval; self.sampleCount = sampleCount; self.firstSample = firstSample; self.lastSample = lastSample
+        self.timeOffset = timeOffset; self.generation = generation; self.newSamples = newSamples; self.duplicates = duplicates
+        self.conflicts = conflicts; self.gapFrom = gapFrom; self.gapTo = gapTo; self.addedMilliseconds = addedMilliseconds
+        self.samplesSHA256 = samplesSHA256; self.previousHash = previousHash; self.hash = hash
+    }
+}

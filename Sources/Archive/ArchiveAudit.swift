@@ -1,0 +1,221 @@
+import Digest
+import Foundation
+import LoggerFormats
+
+/// Decodes a kept read again with the decoders of this ColdTap (given by the command layer,
+/// which knows every input form).
+public typealias ReadDecoder = @Sendable (StoredRead) async throws -> TemperatureLog
+
+extension Archive {
+    /// Every kept read, oldest first.
+    func storedReads() throws -> [(StoredRead, ReadRow)] {
+        var reads: [(StoredRead, ReadRow)] = []
+        try engine.query("SELECT \(ReadRow.columns), raw FROM reads ORDER BY read_id", []) { row in
+            let kept = ReadRow(row: row)
+            reads.append((StoredRead(id: kept.readID, loggerID: kept.loggerID, raw: row.blob(29), inputKind: kept.inputKind,
+                                     readTime: Date(milliseconds: kept.readTimeMilliseconds), readTimeSource: kept.readTimeSource,
+                                     origin: kept.origin, decoder: kept.decoder, decodeOptions: kept.decodeOptions), kept))
+        }
+        return reads
+    }
+
+    // MARK: Verify
+
+    /// Recomputes the hash chain over reads and acknowledgements, the SHA-256 of every
+    /// kept raw read and the digest of the samples each read added, and decodes every read
+    /// again to check that the kept samples are what its bytes say.
+    /// - Returns: the report; `problems` is empty when all holds, else names each bad row.
+    public func verify(decoder: ReadDecoder) async throws -> VerifyReport {
+        try engine.beginRead()
+        defer { try? engine.commit() }
+        var problems: [String] = []
+        let reads = try storedReads()
+        var acknowledgements: [AcknowledgementRow] = []
+        var ackHashes: [Int64: String] = [:]
+        try engine.query("SELECT logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash FROM acknowledgements ORDER BY chain_seq", []) { row in
+            let ack = AcknowledgementRow(loggerID: row.text(0), ackID: row.int(1), chainSeq: row.int(2), excursionStart: row.int(3),
+                                         by: row.text(4), at: row.int(5), comment: row.text(6), previousHash: row.text(7))
+            acknowledgements.append(ack)
+            ackHashes[ack.chainSeq] = row.text(8)
+        }
+        let head = try chainHead()
+
+        // The chain, in order: each row's hash covers its content and the hash before it.
+        enum Entry { case read(ReadRow), ack(AcknowledgementRow, String) }
+        var entries: [(Int64, Entry)] = reads.map { ($0.1.chainSeq, .read($0.1)) }
+        entries += acknowledgements.map { ($0.chainSeq, .ack($0, ackHashes[$0.chainSeq] ?? "")) }
+        entries.sort { $0.0 < $1.0 }
+        var previous = HashChain.genesis
+        var expectedSeq: Int64 = 1
+        for (seq, entry) in entries {
+            let name: String
+            let storedHash: String
+            let recomputed: String
+            let claimedPrevious: String
+            switch entry {
+            case .read(let row):
+                name = "read #\(row.readID) of \(row.loggerID) (chain row \(seq))"
+                storedHash = row.hash
+                recomputed = row.computedHash
+                claimedPrevious = row.previousHash
+            case .ack(let row, let hash):
+                name = "acknowledgement #\(row.ackID) of \(row.loggerID) (chain row \(seq))"
+                storedHash = hash
+                recomputed = row.computedHash
+                claimedPrevious = row.previousHash
+            }
+            if seq != expectedSeq {
+                problems.append(seq > expectedSeq
+                    ? "chain row\(seq - expectedSeq > 1 ? "s" : "") \(expectedSeq)\(seq - expectedSeq > 1 ? "–\(seq - 1)" : "") before \(name) \(seq - expectedSeq > 1 ? "are" : "is") missing: a read or acknowledgement was removed"
+                    : "\(name) repeats a chain position")
+            }
+            if claimedPrevious != previous {
+                problems.append("\(name) does not follow the row before it in the hash chain (a row before it was removed, added or changed)")
+            }
+            if recomputed != storedHash {
+                problems.append("\(name) was changed after it was kept: its content no longer gives its hash")
+            }
+            previous = storedHash
+            expectedSeq = seq + 1
+        }
+        if head.length != expectedSeq - 1 || head.hash != previous {
+            problems.append("the chain head (row \(head.length)) is not the newest row kept (row \(expectedSeq - 1)): a newest read or acknowledgement was removed, or the head was changed")
+        }
+
+        // Raw bytes, samples, and the decoders' view of them.
+        for (stored, row) in reads {
+            let name = "read #\(row.readID) of \(row.loggerID)"
+            if SHA256Digest.hex(stored.raw) != row.rawSHA256 {
+                problems.append("\(name): its raw bytes were changed (their SHA-256 is not the one kept)")
+            }
+            let generation = row.generation
+            let added = try samplesDigest(loggerID: row.loggerID, readID: row.readID, generation: generation)
+            if added != row.samplesSHA256 {
+                problems.append("\(name): the samples it added were changed, added or removed (their digest is not the one in its chained row)")
+            }
+            var generationDigests: [(Int64, String)] = []
+            try engine.query("SELECT generation, samples_sha256 FROM read_generations WHERE logger_id = $1 AND read_id = $2 ORDER BY generation",
+                             [.text(row.loggerID), .int(row.readID)]) { generationDigests.append(($0.int(0), $0.text(1))) }
+            for (later, digest) in generationDigests where later != generation {
+                if try samplesDigest(loggerID: row.loggerID, readID: row.readID, generation: later) != digest {
+                    problems.append("\(name): its samples in generation \(later) were changed")
+                }
+            }
+            let log: TemperatureLog
+            do {
+                log = try await decoder(stored)
+            } catch {
+                problems.append("\(name) no longer decodes: \(error)")
+                continue
+            }
+            if let mismatch = try compare(log, with: row) {
+                problems.append("\(name): decoding its raw bytes again \(mismatch)")
+            }
+        }
+        return VerifyReport(reads: reads.count, acknowledgements: acknowledgements.count, chainHead: head.hash, problems: problems)
+    }
+
+    /// The digest of the samples and conflicts that `readID` added in `generation`, from the tables.
+    func samplesDigest(loggerID: String, readID: Int64, generation: Int64) throws -> String {
+        var digest = SamplesDigest()
+        try engine.query("SELECT time_ms, temperature, humidity, flags FROM samples WHERE logger_id = $1 AND generation = $2 AND read_id = $3 ORDER BY time_ms",
+                         [.text(loggerID), .int(generation), .int(readID)]) { row in
+            digest.addSample(timeMilliseconds: row.int(0), temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: row.text(3))
+        }
+        try engine.query("SELECT time_ms, temperature, humidity, flags FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3 ORDER BY time_ms",
+                         [.text(loggerID), .int(generation), .int(readID)]) { row in
+            digest.addConflict(timeMilliseconds: row.int(0), temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: row.text(3))
+        }
+        return digest.hex
+    }
+
+    /// `nil` when every sample of the decoded log is in the kept record at its (aligned)
+    /// time with its value, as a stitched sample or as this read's conflict; else what differs.
+    private func compare(_ log: TemperatureLog, with row: ReadRow) throws -> String? {
+        guard Int64(log.samples.count) == row.sampleCount else {
+            return "gives \(log.samples.count) samples, not the \(row.sampleCount) it gave when kept"
+        }
+        guard let low = log.samples.map({ $0.time.milliseconds + row.timeOffset }).min(),
+              let high = log.samples.map({ $0.time.milliseconds + row.timeOffset }).max() else { return nil }
+        var kept: [Int64: KeptSample] = [:]
+        try engine.query("SELECT time_ms, temperature, humidity, flags, read_id FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4",
+                         [.text(row.loggerID), .int(row.generation), .int(low), .int(high)]) { item in
+            kept[item.int(0)] = KeptSample(temperature: item.optionalDouble(1), humidity: item.optionalDouble(2), flags: item.text(3), readID: item.int(4))
+        }
+        var conflicts: [Int64: KeptSample] = [:]
+        try engine.query("SELECT time_ms, temperature, humidity, flags FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3",
+                         [.text(row.loggerID), .int(row.generation), .int(row.readID)]) { item in
+            conflicts[item.int(0)] = KeptSample(temperature: item.optionalDouble(1), humidity: item.optionalDouble(2), flags: item.text(3), readID: row.readID)
+        }
+        func matches(_ kept: KeptSample?, _ sample: TemperatureLog.Sample) -> Bool {
+            guard let kept else { return false }
+            return Archive.sameValue(kept.temperature, sample.temperature) && Archive.sameValue(kept.humidity, sample.humidity)
+                && kept.flags == Archive.flagsText(sample.flags)
+        }
+        for sample in log.samples {
+            let time = sample.time.milliseconds + row.timeOffset
+            if matches(kept[time], sample) || matches(conflicts[time], sample) { continue }
+            let value = sample.temperature.map { "\($0) °C" } ?? "no temperature"
+            if let other = kept[time] {
+                return "gives \(value) at \(Date(milliseconds: time).archiveText), but the archive keeps \(other.temperature.map { "\($0) °C" } ?? "no temperature") there (read #\(other.readID)) — a sample was edited, or the decoder changed (then run 'coldtap archive redecode')"
+            }
+            return "gives \(value) at \(Date(milliseconds: time).archiveText), which is not in the archive — a sample was removed"
+        }
+        return nil
+    }
+
+    // MARK: Redecode
+
+    /// Decodes every kept read again into a new generation of samples, stitched in the
+    /// order the reads were kept; the older generations stay as they were.
+    /// - Returns: the new generation and, per read whose samples changed, what changed.
+    public func redecode(decoder: ReadDecoder, now: Date = Date()) async throws -> RedecodeReport {
+        // Decode first (outside the write lock), then write the new generation in one transaction.
+        let reads = try engine.readTransaction { try storedReads() }
+        var decoded: [(StoredRead, ReadRow, TemperatureLog)] = []
+        for (stored, row) in reads {
+            do {
+                decoded.append((stored, row, try await decoder(stored)))
+            } catch {
+                throw ArchiveError(.verificationFailed, "read #\(row.readID) of \(row.loggerID) no longer decodes (\(error)); nothing was changed.")
+            }
+        }
+        return try engine.writeTransaction {
+            let previous = try currentGeneration()
+            let generation = previous + 1
+            try engine.execute("INSERT INTO generations (generation, created_ms, coldtap_version, note) VALUES ($1, $2, $3, $4)",
+                               [.int(Int64(generation)), .int(now.milliseconds), .text(ArchiveVersion.coldTap),
+                                .text("re-decoded from \(reads.count) kept read(s)")])
+            var changes: [String] = []
+            var total = 0
+            for (_, row, log) in decoded {
+                let before = try addedSamples(loggerID: row.loggerID, readID: row.readID, generation: Int64(previous))
+                let stitched = try stitch(log, loggerID: row.loggerID, readID: row.readID, generation: generation)
+                let after = try addedSamples(loggerID: row.loggerID, readID: row.readID, generation: Int64(generation))
+                total += stitched.newSamples
+                let changed = Set(before.keys).symmetricDifference(after.keys).count
+                    + before.filter { key, value in after[key].map { $0 != value } ?? false }.count
+                if changed > 0 {
+                    changes.append("read #\(row.readID) of \(row.loggerID): \(changed) sample(s) differ from generation \(previous) (\(before.count) → \(after.count) added)")
+                }
+            }
+            return RedecodeReport(generation: generation, reads: decoded.count, changes: changes, samples: total)
+        }
+    }
+
+    private func addedSamples(loggerID: String, readID: Int64, generation: Int64) throws -> [Int64: String] {
+        var result: [Int64: String] = [:]
+        try engine.query("SELECT time_ms, temperature, humidity, flags FROM samples WHERE logger_id = $1 AND generation = $2 AND read_id = $3",
+                         [.text(loggerID), .int(generation), .int(readID)]) { row in
+            result[row.int(0)] = "\(HashChain.text(row.optionalDouble(1))) \(HashChain.text(row.optionalDouble(2))) \(row.text(3))"
+        }
+        return result
+    }
+}
+
+extension Date {
+    /// UTC, ISO 8601 with `Z` (the archive's messages).
+    var archiveText: String {
+        formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt))
+    }
+}

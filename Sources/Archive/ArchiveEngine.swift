@@ -1,0 +1,152 @@
+import Foundation
+
+/// A value bound to, or read from, an archive statement.
+public enum SQLValue: Sendable, Equatable {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+    case blob(Data)
+
+    /// `nil` becomes NULL.
+    public static func optional(_ value: Double?) -> SQLValue { value.map { .double($0) } ?? .null }
+    public static func optional(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+    public static func optional(_ value: Int64?) -> SQLValue { value.map { .int($0) } ?? .null }
+}
+
+/// One result row, read column by column (0-based) while the query runs.
+public protocol ArchiveRow {
+    func isNull(_ column: Int) -> Bool
+    func int(_ column: Int) -> Int64
+    func double(_ column: Int) -> Double
+    func text(_ column: Int) -> String
+    func blob(_ column: Int) -> Data
+}
+
+extension ArchiveRow {
+    public func optionalDouble(_ column: Int) -> Double? { isNull(column) ? nil : double(column) }
+    public func optionalText(_ column: Int) -> String? { isNull(column) ? nil : text(column) }
+    public func optionalInt(_ column: Int) -> Int64? { isNull(column) ? nil : int(column) }
+}
+
+/// A statement prepared once and run many times (sample inserts).
+public protocol ArchiveStatement: AnyObject {
+    func run(_ values: [SQLValue]) throws
+}
+
+/// The store protocol: one SQL connection to an archive, implemented by SQLite and by
+/// PostgreSQL. Both engines run the same schema and the same statements; SQL is written
+/// with `$1, $2, …` placeholders, portable types (`BIGINT`, `DOUBLE PRECISION`, `TEXT`)
+/// and `BYTES` for raw bytes, which each engine maps to its own type.
+///
+/// Every method throws `ArchiveError` with a sentence that says what happened and what to do.
+public protocol ArchiveEngine: AnyObject {
+    /// `sqlite` or `postgresql`.
+    var engineName: String { get }
+    /// Where the archive is, for messages (a path, or a URI without its password).
+    var location: String { get }
+    /// The engine's type for raw bytes (`BLOB`, `BYTEA`).
+    var bytesType: String { get }
+    func execute(_ sql: String, _ values: [SQLValue]) throws
+    func query(_ sql: String, _ values: [SQLValue], _ row: (any ArchiveRow) throws -> Void) throws
+    func prepare(_ sql: String) throws -> any ArchiveStatement
+    /// Runs several `;`-separated statements without parameters (migrations).
+    func executeScript(_ sql: String) throws
+    /// Starts a transaction that writes: writers are serialized (SQLite `BEGIN IMMEDIATE`
+    /// waiting up to the busy timeout; PostgreSQL a row lock on the chain head once it exists).
+    func beginWrite() throws
+    /// Starts a transaction that only reads a consistent snapshot.
+    func beginRead() throws
+    func commit() throws
+    /// True when the table exists (the schema is looked up before it is read).
+    func tableExists(_ name: String) throws -> Bool
+    /// Inside a write transaction: one migration at a time across processes.
+    func lockForMigration() throws
+    /// Rolls back the open transaction, if any; never throws (the connection may be gone).
+    func rollback()
+    func close()
+}
+
+extension ArchiveEngine {
+    public func execute(_ sql: String) throws { try execute(sql, []) }
+
+    /// The first column of the first row as an integer, or `nil` when there is no row or it is NULL.
+    public func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int64? {
+        var result: Int64?
+        try query(sql, values) { row in
+            if result == nil, !row.isNull(0) { result = row.int(0) }
+        }
+        return result
+    }
+
+    public func scalarText(_ sql: String, _ values: [SQLValue] = []) throws -> String? {
+        var result: String?
+        try query(sql, values) { row in
+            if result == nil, !row.isNull(0) { result = row.text(0) }
+        }
+        return result
+    }
+
+    /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
+    public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try beginWrite()
+        do {
+            let value = try body()
+            try commit()
+            return value
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try beginRead()
+        do {
+            let value = try body()
+            try commit()
+            return value
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+}
+
+/// Why the archive cannot do what was asked. `message` is one sentence for stderr.
+public struct ArchiveError: Error, Sendable, CustomStringConvertible, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+        /// The file is not an archive or is damaged.
+        case corrupt
+        /// The archive cannot be written (file mode, read-only database).
+        case readOnly
+        /// The disk (or the database's size limit) is full.
+        case full
+        /// Another writer held the archive for longer than the busy timeout.
+        case busy
+        /// Written by a newer ColdTap: refused, never changed.
+        case newerVersion
+        /// The PostgreSQL server cannot be reached.
+        case unavailable
+        /// The PostgreSQL connection broke mid-transaction.
+        case connectionLost
+        /// The read cannot be kept as given (no logger identity, no samples).
+        case invalidRead
+        /// The logger, read or excursion asked for is not in the archive.
+        case notFound
+        /// `archive verify` found a row that does not hold.
+        case verificationFailed
+        /// Anything else the engine reports.
+        case engine
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

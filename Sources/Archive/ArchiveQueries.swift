@@ -1,0 +1,180 @@
+import ColdChain
+import Foundation
+import LoggerFormats
+
+extension Archive {
+    // MARK: Loggers
+
+    public func logger(_ id: String) throws -> LoggerRecord? {
+        var found: LoggerRecord?
+        try engine.query("SELECT logger_id, format, serial, tag_uid, vendor, model FROM loggers WHERE logger_id = $1", [.text(id)]) { row in
+            found = LoggerRecord(id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
+                                 vendor: row.optionalText(4), model: row.optionalText(5))
+        }
+        return found
+    }
+
+    /// Every logger, by id, with its period, number of reads and newest verdict.
+    public func loggers() throws -> [LoggerSummary] {
+        try engine.readTransaction {
+            let generation = Int64(try currentGeneration())
+            var summaries: [LoggerSummary] = []
+            try engine.query("SELECT logger_id, format, serial, tag_uid, vendor, model FROM loggers ORDER BY logger_id", []) { row in
+                summaries.append(LoggerSummary(
+                    logger: LoggerRecord(id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
+                                         vendor: row.optionalText(4), model: row.optionalText(5)),
+                    firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil))
+            }
+            for index in summaries.indices {
+                let id = SQLValue.text(summaries[index].logger.id)
+                try engine.query("SELECT MIN(time_ms), MAX(time_ms) FROM samples WHERE logger_id = $1 AND generation = $2", [id, .int(generation)]) { row in
+                    summaries[index].firstSample = row.optionalInt(0).map { Date(milliseconds: $0) }
+                    summaries[index].lastSample = row.optionalInt(1).map { Date(milliseconds: $0) }
+                }
+                summaries[index].readCount = Int(try engine.scalarInt("SELECT COUNT(*) FROM reads WHERE logger_id = $1", [id]) ?? 0)
+                try engine.query("SELECT verdict, profile_json FROM assessments WHERE logger_id = $1 ORDER BY assessment_id DESC LIMIT 1", [id]) { row in
+                    summaries[index].lastVerdict = row.text(0)
+                    summaries[index].lastProfileJSON = row.text(1)
+                }
+            }
+            return summaries
+        }
+    }
+
+    // MARK: History
+
+    /// The stitched record of `loggerID` from `from` to `to` (either open), in the current
+    /// generation: samples oldest first with the read that first saw each, the reads that
+    /// cover the period, the gaps between samples that do not meet, conflicts and
+    /// acknowledgements.
+    /// - Throws: `ArchiveError(.notFound)` for a logger the archive does not know.
+    public func history(loggerID: String, from: Date? = nil, to: Date? = nil) throws -> History {
+        try engine.readTransaction {
+            guard let logger = try logger(loggerID) else {
+                let known = try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0
+                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'" + (known > 0 ? "; 'coldtap loggers' lists the \(known) it holds." : "; it holds no reads yet."))
+            }
+            let generation = try currentGeneration()
+            let low = from?.milliseconds ?? Int64.min
+            let high = to?.milliseconds ?? Int64.max
+            let id = SQLValue.text(loggerID)
+            var samples: [StitchedSample] = []
+            try engine.query("SELECT time_ms, temperature, humidity, flags, read_id FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms",
+                             [id, .int(Int64(generation)), .int(low), .int(high)]) { row in
+                let flags = row.text(3)
+                let sample = TemperatureLog.Sample(
+                    time: Date(milliseconds: row.int(0)), temperature: row.optionalDouble(1), humidity: row.optionalDouble(2),
+                    flags: flags.isEmpty ? [] : flags.split(separator: ";").compactMap { TemperatureLog.SampleFlag(rawValue: String($0)) })
+                samples.append(StitchedSample(sample: sample, readID: row.int(4)))
+            }
+            var reads: [ReadSummary] = []
+            try engine.query("""
+                SELECT r.read_id, r.read_time_ms, r.read_time_source, r.origin, r.raw_sha256, r.decoder, r.coldtap_version,
+                       r.integrity_status, r.integrity_detail, r.sample_count, r.first_sample_ms + g.time_offset_ms - r.time_offset_ms,
+                       r.last_sample_ms + g.time_offset_ms - r.time_offset_ms, g.new_samples, g.duplicates, g.conflicts, r.time_base, r.interval_s
+                FROM reads r JOIN read_generations g ON g.logger_id = r.logger_id AND g.read_id = r.read_id AND g.generation = $2
+                WHERE r.logger_id = $1 AND (r.last_sample_ms IS NULL OR (r.last_sample_ms >= $3 AND r.first_sample_ms <= $4))
+                ORDER BY r.read_id
+                """, [id, .int(Int64(generation)), .int(low), .int(high)]) { row in
+                let detail = row.text(8)
+                reads.append(ReadSummary(
+                    id: row.int(0), readTime: Date(milliseconds: row.int(1)), readTimeSource: row.text(2), origin: row.text(3),
+                    sha256: row.text(4), decoder: row.text(5), coldTapVersion: row.text(6),
+                    integrity: row.text(7) + (detail.isEmpty ? "" : " (\(detail))"), sampleCount: Int(row.int(9)),
+                    firstSample: row.optionalInt(10).map { Date(milliseconds: $0) }, lastSample: row.optionalInt(11).map { Date(milliseconds: $0) },
+                    newSamples: Int(row.int(12)), duplicates: Int(row.int(13)), conflicts: Int(row.int(14)),
+                    timeBase: row.text(15), interval: row.double(16)))
+            }
+            // The newest read's interval is the logger's interval now.
+            var interval = reads.max { $0.readTime < $1.readTime }?.interval ?? 0
+            if reads.isEmpty {
+                try engine.query("SELECT interval_s FROM reads WHERE logger_id = $1 ORDER BY read_id DESC LIMIT 1", [id]) { interval = $0.double(0) }
+            }
+            var conflicts: [SampleConflict] = []
+            try engine.query("""
+                SELECT c.time_ms, s.temperature, s.humidity, s.flags, c.kept_read_id, c.temperature, c.humidity, c.flags, c.read_id
+                FROM conflicts c JOIN samples s ON s.logger_id = c.logger_id AND s.generation = c.generation AND s.time_ms = c.time_ms
+                WHERE c.logger_id = $1 AND c.generation = $2 AND c.time_ms >= $3 AND c.time_ms <= $4 ORDER BY c.time_ms, c.read_id
+                """, [id, .int(Int64(generation)), .int(low), .int(high)]) { row in
+                func flags(_ text: String) -> [TemperatureLog.SampleFlag] {
+                    text.isEmpty ? [] : text.split(separator: ";").compactMap { TemperatureLog.SampleFlag(rawValue: String($0)) }
+                }
+                let time = Date(milliseconds: row.int(0))
+                conflicts.append(SampleConflict(
+                    time: time,
+                    kept: .init(time: time, temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: flags(row.text(3))),
+                    keptReadID: row.int(4),
+                    other: .init(time: time, temperature: row.optionalDouble(5), humidity: row.optionalDouble(6), flags: flags(row.text(7))),
+                    otherReadID: row.int(8)))
+            }
+            let acknowledgements = try acknowledgements(loggerID: loggerID)
+            let gaps = Archive.gaps(in: samples.map(\.sample.time), interval: interval)
+            return History(logger: logger, generation: generation, interval: interval, reads: reads, samples: samples, gaps: gaps,
+                           conflicts: conflicts, acknowledgements: acknowledgements, chainHead: try chainHead().hash,
+                           from: from, to: to)
+        }
+    }
+
+    /// Where consecutive samples are more than one and a half intervals apart: from the end
+    /// of the earlier sample's interval to the later sample.
+    static func gaps(in times: [Date], interval: TimeInterval) -> [DateInterval] {
+        guard interval > 0, times.count > 1 else { return [] }
+        var gaps: [DateInterval] = []
+        for index in 1..<times.count {
+            let end = times[index - 1].addingTimeInterval(interval)
+            if times[index].timeIntervalSince(times[index - 1]) > interval * 1.5 {
+                gaps.append(DateInterval(start: end, end: times[index]))
+            }
+        }
+        return gaps
+    }
+
+    public func acknowledgements(loggerID: String) throws -> [Acknowledgement] {
+        var result: [Acknowledgement] = []
+        try engine.query("SELECT ack_id, excursion_start_ms, acknowledged_by, acknowledged_ms, comment FROM acknowledgements WHERE logger_id = $1 ORDER BY ack_id",
+                         [.text(loggerID)]) { row in
+            result.append(Acknowledgement(id: row.int(0), excursionStart: Date(milliseconds: row.int(1)), by: row.text(2),
+                                          at: Date(milliseconds: row.int(3)), comment: row.text(4)))
+        }
+        return result
+    }
+
+    // MARK: Acknowledgements
+
+    /// Keeps an acknowledgement of the excursion starting at `excursionStart`, chained
+    /// after the newest row.
+    /// - Throws: `ArchiveError(.notFound)` for an unknown logger.
+    public func acknowledge(loggerID: String, excursionStart: Date, by: String, comment: String, at: Date = Date()) throws -> Acknowledgement {
+        try engine.writeTransaction {
+            guard try logger(loggerID) != nil else {
+                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'; 'coldtap loggers' lists those it holds.")
+            }
+            let id = (try engine.scalarInt("SELECT MAX(ack_id) FROM acknowledgements WHERE logger_id = $1", [.text(loggerID)]) ?? 0) + 1
+            let head = try chainHead()
+            let row = AcknowledgementRow(loggerID: loggerID, ackID: id, chainSeq: head.length + 1,
+                                         excursionStart: excursionStart.milliseconds, by: by, at: at.milliseconds,
+                                         comment: comment, previousHash: head.hash)
+            try engine.execute("INSERT INTO acknowledgements (logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                               [.text(loggerID), .int(id), .int(row.chainSeq), .int(row.excursionStart), .text(by), .int(row.at),
+                                .text(comment), .text(head.hash), .text(row.computedHash)])
+            try engine.execute("UPDATE chain_head SET seq = $1, hash = $2 WHERE id = 1", [.int(row.chainSeq), .text(row.computedHash)])
+            return Acknowledgement(id: id, excursionStart: excursionStart, by: by, at: at, comment: comment)
+        }
+    }
+}
+
+struct AcknowledgementRow {
+    var loggerID: String
+    var ackID: Int64
+    var chainSeq: Int64
+    var excursionStart: Int64
+    var by: String
+    var at: Int64
+    var comment: String
+    var previousHash: String
+
+    var computedHash: String {
+        HashChain.hash(kind: "acknowledgement", fields: [String(ackID), String(chainSeq), loggerID, String(excursionStart), by,
+                                                         String(at), comment], previous: previousHash)
+    }
+}

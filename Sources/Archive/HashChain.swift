@@ -1,0 +1,55 @@
+import Digest
+import Foundation
+
+/// The tamper evidence: reads and acknowledgements form one chain, in the order they were
+/// kept. Each row's hash is the SHA-256 of its content, which ends with the previous row's
+/// hash, so an edited, removed or reordered row breaks every hash after it.
+enum HashChain {
+    /// The "previous hash" of the first row.
+    static let genesis = String(repeating: "0", count: 64)
+
+    /// The hash of a row whose content fields are `fields` (joined by line feeds, each
+    /// escaped so that no field can pose as two).
+    static func hash(kind: String, fields: [String], previous: String) -> String {
+        var text = kind
+        for field in fields + [previous] {
+            text += "\n" + field.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        }
+        return SHA256Digest.hex(text: text)
+    }
+
+    static func text(_ value: Int64?) -> String { value.map(String.init) ?? "-" }
+    static func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "-" }
+}
+
+/// The digest over what one read added in one generation: its new samples and its
+/// conflicts, oldest first. Kept in the read's chained row, so an edited sample shows.
+/// Values enter as their IEEE 754 bit patterns (both engines give back the exact double).
+struct SamplesDigest {
+    private var bytes: [UInt8] = []
+
+    private mutating func append(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func add(_ tag: UInt8, _ time: Int64, _ temperature: Double?, _ humidity: Double?, _ flags: String) {
+        bytes.append(tag)
+        append(UInt64(bitPattern: time))
+        bytes.append(temperature == nil ? 0 : 1)
+        append(temperature?.bitPattern ?? 0)
+        bytes.append(humidity == nil ? 0 : 1)
+        append(humidity?.bitPattern ?? 0)
+        bytes.append(contentsOf: flags.utf8)
+        bytes.append(0)
+    }
+
+    mutating func addSample(timeMilliseconds: Int64, temperature: Double?, humidity: Double?, flags: String) {
+        add(0x73, timeMilliseconds, temperature, humidity, flags)
+    }
+
+    mutating func addConflict(timeMilliseconds: Int64, temperature: Double?, humidity: Double?, flags: String) {
+        add(0x63, timeMilliseconds, temperature, humidity, flags)
+    }
+
+    var hex: String { SHA256Digest.hex(bytes) }
+}

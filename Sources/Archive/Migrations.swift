@@ -1,0 +1,201 @@
+import Foundation
+
+/// The archive schema as versioned SQL, applied in order on open. A migration is never
+/// edited once released: a change of schema is a new migration with the next version.
+///
+/// Portable SQL for SQLite and PostgreSQL: `BYTES` is each engine's type for raw bytes;
+/// `/*clustered*/` marks tables that SQLite stores in primary-key order (`WITHOUT ROWID`).
+/// Every table that grows with the fleet leads its primary key with `logger_id`, so a
+/// distributed PostgreSQL (Citus) can shard them all by logger (DESIGN.md, "Scale, on paper").
+enum Migrations {
+    struct Migration {
+        var version: Int
+        var name: String
+        var sql: String
+    }
+
+    static let all: [Migration] = [
+        Migration(version: 1, name: "reads, loggers, stitched samples, assessments, acknowledgements, hash chain", sql: """
+        CREATE TABLE schema_migrations (
+            version INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            applied_ms BIGINT NOT NULL
+        );
+        CREATE TABLE chain_head (
+            id INTEGER PRIMARY KEY,
+            seq BIGINT NOT NULL,
+            hash TEXT NOT NULL
+        );
+        INSERT INTO chain_head (id, seq, hash) VALUES (1, 0, '\(HashChain.genesis)');
+        CREATE TABLE generations (
+            generation INTEGER PRIMARY KEY,
+            created_ms BIGINT NOT NULL,
+            coldtap_version TEXT NOT NULL,
+            note TEXT NOT NULL
+        );
+        CREATE TABLE loggers (
+            logger_id TEXT PRIMARY KEY,
+            format TEXT NOT NULL,
+            serial TEXT,
+            tag_uid TEXT,
+            vendor TEXT,
+            model TEXT,
+            first_read_id BIGINT NOT NULL
+        );
+        CREATE TABLE reads (
+            logger_id TEXT NOT NULL,
+            read_id BIGINT NOT NULL,
+            chain_seq BIGINT NOT NULL,
+            raw BYTES NOT NULL,
+            raw_sha256 TEXT NOT NULL,
+            input_kind TEXT NOT NULL,
+            read_time_ms BIGINT NOT NULL,
+            read_time_source TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            coldtap_version TEXT NOT NULL,
+            decoder TEXT NOT NULL,
+            decode_options TEXT NOT NULL,
+            integrity_status TEXT NOT NULL,
+            integrity_detail TEXT NOT NULL,
+            time_base TEXT NOT NULL,
+            interval_s DOUBLE PRECISION NOT NULL,
+            sample_count BIGINT NOT NULL,
+            first_sample_ms BIGINT,
+            last_sample_ms BIGINT,
+            time_offset_ms BIGINT NOT NULL,
+            generation INTEGER NOT NULL,
+            new_samples BIGINT NOT NULL,
+            duplicates BIGINT NOT NULL,
+            conflicts BIGINT NOT NULL,
+            gap_from_ms BIGINT,
+            gap_to_ms BIGINT,
+            added_ms BIGINT NOT NULL,
+            samples_sha256 TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            PRIMARY KEY (logger_id, read_id)
+        );
+        CREATE UNIQUE INDEX reads_by_raw ON reads (logger_id, raw_sha256);
+        CREATE INDEX reads_by_chain ON reads (chain_seq);
+        CREATE TABLE samples (
+            logger_id TEXT NOT NULL,
+            generation INTEGER NOT NULL,
+            time_ms BIGINT NOT NULL,
+            temperature DOUBLE PRECISION,
+            humidity DOUBLE PRECISION,
+            flags TEXT NOT NULL,
+            read_id BIGINT NOT NULL,
+            PRIMARY KEY (logger_id, generation, time_ms)
+        ) /*clustered*/;
+        CREATE TABLE conflicts (
+            logger_id TEXT NOT NULL,
+            generation INTEGER NOT NULL,
+            time_ms BIGINT NOT NULL,
+            read_id BIGINT NOT NULL,
+            temperature DOUBLE PRECISION,
+            humidity DOUBLE PRECISION,
+            flags TEXT NOT NULL,
+            kept_read_id BIGINT NOT NULL,
+            PRIMARY KEY (logger_id, generation, time_ms, read_id)
+        );
+        CREATE TABLE read_generations (
+            logger_id TEXT NOT NULL,
+            generation INTEGER NOT NULL,
+            read_id BIGINT NOT NULL,
+            time_offset_ms BIGINT NOT NULL,
+            new_samples BIGINT NOT NULL,
+            duplicates BIGINT NOT NULL,
+            conflicts BIGINT NOT NULL,
+            samples_sha256 TEXT NOT NULL,
+            PRIMARY KEY (logger_id, generation, read_id)
+        );
+        CREATE TABLE assessments (
+            logger_id TEXT NOT NULL,
+            assessment_id BIGINT NOT NULL,
+            read_id BIGINT NOT NULL,
+            assessed_ms BIGINT NOT NULL,
+            profile_name TEXT NOT NULL,
+            profile_json TEXT NOT NULL,
+            time_zone TEXT NOT NULL,
+            verdict TEXT NOT NULL,
+            reasons TEXT NOT NULL,
+            excursions BIGINT NOT NULL,
+            PRIMARY KEY (logger_id, assessment_id)
+        );
+        CREATE TABLE acknowledgements (
+            logger_id TEXT NOT NULL,
+            ack_id BIGINT NOT NULL,
+            chain_seq BIGINT NOT NULL,
+            excursion_start_ms BIGINT NOT NULL,
+            acknowledged_by TEXT NOT NULL,
+            acknowledged_ms BIGINT NOT NULL,
+            comment TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            PRIMARY KEY (logger_id, ack_id)
+        );
+        CREATE INDEX acknowledgements_by_chain ON acknowledgements (chain_seq);
+        """),
+    ]
+
+    /// The newest schema this ColdTap writes.
+    static var latestVersion: Int { all.map(\.version).max() ?? 0 }
+
+    /// `sql` for `engine`: its bytes type and table options.
+    static func adapted(_ sql: String, for engine: any ArchiveEngine) -> String {
+        sql.replacingOccurrences(of: " BYTES", with: " " + engine.bytesType)
+            .replacingOccurrences(of: "/*clustered*/", with: engine.engineName == "sqlite" ? "WITHOUT ROWID" : "")
+    }
+
+    /// Brings the archive to `latestVersion`, or refuses one written by a newer ColdTap.
+    /// - Throws: `ArchiveError(.newerVersion)` without changing anything; engine errors.
+    static func apply(to engine: any ArchiveEngine, now: Date = Date()) throws {
+        if let version = try currentVersion(engine), version >= latestVersion {
+            try refuseNewer(version, engine: engine)
+            return
+        }
+        try engine.writeTransaction {
+            try engine.lockForMigration()
+            // Another process may have migrated while this one waited for the lock.
+            let version = try currentVersion(engine) ?? 0
+            try refuseNewer(version, engine: engine)
+            for migration in all where migration.version > version {
+                try engine.executeScript(adapted(migration.sql, for: engine))
+                try engine.execute("INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)",
+                                   [.int(Int64(migration.version)), .text(migration.name), .int(now.milliseconds)])
+            }
+            if version == 0 {
+                try engine.execute("INSERT INTO generations (generation, created_ms, coldtap_version, note) VALUES (1, $1, $2, $3)",
+                                   [.int(now.milliseconds), .text(ArchiveVersion.coldTap), .text("samples as first decoded")])
+            }
+        }
+    }
+
+    private static func refuseNewer(_ version: Int, engine: any ArchiveEngine) throws {
+        guard version > latestVersion else { return }
+        throw ArchiveError(.newerVersion, "the archive \(engine.location) was written by a newer ColdTap (schema version \(version); this ColdTap knows up to \(latestVersion)); it was left unchanged; use that newer ColdTap.")
+    }
+
+    /// The applied schema version, or `nil` for an empty database.
+    static func currentVersion(_ engine: any ArchiveEngine) throws -> Int? {
+        guard try engine.tableExists("schema_migrations") else {
+            guard try !engine.tableExists("reads") else {
+                throw ArchiveError(.corrupt, "\(engine.location) holds tables but no schema version, so it is not a ColdTap archive; give --archive another file or database.")
+            }
+            return nil
+        }
+        return Int(try engine.scalarInt("SELECT MAX(version) FROM schema_migrations") ?? 0)
+    }
+}
+
+/// The version of ColdTap that writes reads, kept with every read.
+public enum ArchiveVersion {
+    public static let coldTap = "1.0"
+}
+
+extension Date {
+    /// Milliseconds since 1970, rounded to the nearest.
+    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+
+    init(milliseconds: Int64) { self.init(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}

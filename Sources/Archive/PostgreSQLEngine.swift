@@ -1,0 +1,265 @@
+import CLibPQ
+import Foundation
+
+/// The shared engine: a PostgreSQL server through libpq, for fleets whose stations and
+/// desktops keep one record. Parameters go as text (raw bytes as binary), results come back
+/// as text; the server's float output is the shortest text that reads back as the same double.
+public final class PostgreSQLEngine: ArchiveEngine {
+    public let engineName = "postgresql"
+    public let location: String
+    public let bytesType = "BYTEA"
+    private var connection: OpaquePointer?
+    private var preparedCount = 0
+    /// True once the schema exists, so that write transactions can lock the chain head.
+    var chainHeadExists = false
+
+    /// True for a libpq connection URI (`postgresql://…`, `postgres://…`).
+    public static func isURI(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://")
+    }
+
+    /// Connects to the server named by the libpq connection URI.
+    /// - Throws: `ArchiveError(.unavailable)` when the server cannot be reached or refuses us.
+    public init(uri: String) throws {
+        location = PostgreSQLEngine.redacted(uri)
+        let handle = PQconnectdb(uri)
+        guard let handle, PQstatus(handle) == CONNECTION_OK else {
+            let detail = handle.map { PostgreSQLEngine.clean(String(cString: PQerrorMessage($0))) } ?? "out of memory"
+            PQfinish(handle)
+            throw ArchiveError(.unavailable, "cannot reach the PostgreSQL archive \(PostgreSQLEngine.redacted(uri)) (\(detail)); check that the server runs and the URI is right.")
+        }
+        connection = handle
+        try execute("SET client_min_messages TO warning")
+        try execute("SET TIME ZONE 'UTC'")
+    }
+
+    deinit { close() }
+
+    public func close() {
+        if let connection {
+            PQfinish(connection)
+            self.connection = nil
+        }
+    }
+
+    /// The URI without a password, for messages.
+    static func redacted(_ uri: String) -> String {
+        guard var components = URLComponents(string: uri), components.password != nil else { return uri }
+        components.password = "***"
+        return components.string ?? uri
+    }
+
+    static func clean(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "; ")
+    }
+
+    // MARK: Statements
+
+    public func execute(_ sql: String, _ values: [SQLValue]) throws {
+        let result = try run(sql, values)
+        PQclear(result)
+    }
+
+    public func query(_ sql: String, _ values: [SQLValue], _ row: (any ArchiveRow) throws -> Void) throws {
+        let result = try run(sql, values)
+        defer { PQclear(result) }
+        let rows = PQntuples(result)
+        var current = PostgreSQLRow(result: result, row: 0)
+        for index in 0..<rows {
+            current.row = index
+            try row(current)
+        }
+    }
+
+    public func prepare(_ sql: String) throws -> any ArchiveStatement {
+        guard let connection else { throw closedError }
+        preparedCount += 1
+        let name = "coldtap_\(preparedCount)"
+        let result = PQprepare(connection, name, PostgreSQLEngine.types(sql), 0, nil)
+        try check(result, sql: sql)
+        PQclear(result)
+        return PostgreSQLPrepared(engine: self, name: name)
+    }
+
+    public func executeScript(_ sql: String) throws {
+        guard let connection else { throw closedError }
+        let result = PQexec(connection, PostgreSQLEngine.types(sql))
+        try check(result, sql: sql)
+        PQclear(result)
+    }
+
+    public func beginWrite() throws {
+        try execute("BEGIN")
+        // Writers append to one hash chain: they take turns on its head row.
+        if chainHeadExists {
+            do {
+                try execute("SELECT seq FROM chain_head WHERE id = 1 FOR UPDATE")
+            } catch {
+                rollback()
+                throw error
+            }
+        }
+    }
+
+    public func beginRead() throws { try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }
+    public func commit() throws { try execute("COMMIT") }
+
+    public func tableExists(_ name: String) throws -> Bool {
+        let exists = try scalarInt("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1",
+                                   [.text(name)]) ?? 0 > 0
+        if name == "chain_head" || name == "schema_migrations" { chainHeadExists = chainHeadExists || exists }
+        return exists
+    }
+
+    /// A transaction-scoped advisory lock: concurrent first opens migrate one after the other.
+    public func lockForMigration() throws {
+        try execute("SELECT pg_advisory_xact_lock(1129270356)")
+    }
+
+    public func rollback() {
+        guard let connection, PQstatus(connection) == CONNECTION_OK,
+              PQtransactionStatus(connection) != PQTRANS_IDLE else { return }
+        PQclear(PQexec(connection, "ROLLBACK"))
+    }
+
+    private var closedError: ArchiveError {
+        ArchiveError(.connectionLost, "the connection to the PostgreSQL archive \(location) is closed.")
+    }
+
+    static func types(_ sql: String) -> String {
+        sql.replacingOccurrences(of: " BYTES", with: " BYTEA")
+    }
+
+    fileprivate func run(_ sql: String, _ values: [SQLValue]) throws -> OpaquePointer {
+        guard let connection else { throw closedError }
+        let result = try withParameters(values) { count, pointers, lengths, formats in
+            PQexecParams(connection, PostgreSQLEngine.types(sql), count, nil, pointers, lengths, formats, 0)
+        }
+        try check(result, sql: sql)
+        guard let result else { throw closedError }
+        return result
+    }
+
+    fileprivate func runPrepared(_ name: String, _ values: [SQLValue]) throws {
+        guard let connection else { throw closedError }
+        let result = try withParameters(values) { count, pointers, lengths, formats in
+            PQexecPrepared(connection, name, count, pointers, lengths, formats, 0)
+        }
+        try check(result, sql: name)
+        PQclear(result)
+    }
+
+    /// Parameters as libpq wants them: text for numbers and strings, binary for bytes.
+    private func withParameters(_ values: [SQLValue],
+                                _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> OpaquePointer?) throws -> OpaquePointer? {
+        var storage: [Data?] = []
+        var formats: [Int32] = []
+        storage.reserveCapacity(values.count)
+        for value in values {
+            switch value {
+            case .null: storage.append(nil); formats.append(0)
+            case .int(let number): storage.append(Data((String(number) + "\0").utf8)); formats.append(0)
+            case .double(let number):
+                let text = number.isNaN ? "NaN" : number.isInfinite ? (number > 0 ? "Infinity" : "-Infinity") : "\(number)"
+                storage.append(Data((text + "\0").utf8)); formats.append(0)
+            case .text(let text): storage.append(Data((text + "\0").utf8)); formats.append(0)
+            case .blob(let data): storage.append(data); formats.append(1)
+            }
+        }
+        let lengths = storage.map { Int32($0?.count ?? 0) }
+        // Keep every buffer alive while libpq reads it.
+        let buffers = storage.map { data -> UnsafeMutableRawBufferPointer? in
+            guard let data else { return nil }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.max(data.count, 1), alignment: 1)
+            _ = data.copyBytes(to: buffer.bindMemory(to: UInt8.self))
+            return buffer
+        }
+        defer { buffers.forEach { $0?.deallocate() } }
+        let pointers: [UnsafePointer<CChar>?] = buffers.map { $0.map { UnsafePointer($0.baseAddress!.assumingMemoryBound(to: CChar.self)) } }
+        return pointers.withUnsafeBufferPointer { pointerBuffer in
+            lengths.withUnsafeBufferPointer { lengthBuffer in
+                formats.withUnsafeBufferPointer { formatBuffer in
+                    body(Int32(values.count), pointerBuffer.baseAddress, lengthBuffer.baseAddress, formatBuffer.baseAddress)
+                }
+            }
+        }
+    }
+
+    private func check(_ result: OpaquePointer?, sql: String) throws {
+        let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return }
+        let detail = result.flatMap { PQresultErrorMessage($0) }.map { PostgreSQLEngine.clean(String(cString: $0)) } ?? ""
+        let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
+        PQclear(result)
+        let connectionDetail = connection.map { PostgreSQLEngine.clean(String(cString: PQerrorMessage($0))) } ?? ""
+        if connection.map({ PQstatus($0) != CONNECTION_OK }) ?? true || state.hasPrefix("57P") || state.hasPrefix("08") {
+            throw ArchiveError(.connectionLost, "the PostgreSQL archive \(location) went away mid-transaction (\(detail.isEmpty ? connectionDetail : detail)); the server rolled back what was not committed, so this read was not kept and nothing kept before was lost; run the command again when the server is back.")
+        }
+        switch state {
+        case "25006":
+            throw ArchiveError(.readOnly, "the PostgreSQL archive \(location) is read-only (\(detail)); nothing was added; connect as a user or to a server that may write.")
+        case "53100":
+            throw ArchiveError(.full, "the disk of the PostgreSQL archive \(location) is full (\(detail)); this read was not kept and nothing kept before was lost.")
+        case "40001", "40P01", "55P03":
+            throw ArchiveError(.busy, "the PostgreSQL archive \(location) was busy with another writer (\(detail)); nothing was added; try again.")
+        case "42501":
+            throw ArchiveError(.readOnly, "the PostgreSQL archive \(location) refuses this user (\(detail)); nothing was added.")
+        default:
+            throw ArchiveError(.engine, "the PostgreSQL archive \(location) failed (\(state): \(detail.isEmpty ? connectionDetail : detail)).")
+        }
+    }
+}
+
+/// One row of a PostgreSQL result, read from its text form.
+struct PostgreSQLRow: ArchiveRow {
+    let result: OpaquePointer
+    var row: Int32
+
+    func isNull(_ column: Int) -> Bool { PQgetisnull(result, row, Int32(column)) == 1 }
+    func int(_ column: Int) -> Int64 {
+        guard let pointer = PQgetvalue(result, row, Int32(column)) else { return 0 }
+        return strtoll(pointer, nil, 10)
+    }
+    func double(_ column: Int) -> Double {
+        guard let pointer = PQgetvalue(result, row, Int32(column)) else { return 0 }
+        return strtod(pointer, nil)
+    }
+    func text(_ column: Int) -> String {
+        guard let pointer = PQgetvalue(result, row, Int32(column)) else { return "" }
+        return String(cString: pointer)
+    }
+    /// `bytea` comes as `\x` and hex digits.
+    func blob(_ column: Int) -> Data {
+        let text = self.text(column)
+        guard text.hasPrefix("\\x") else { return Data(text.utf8) }
+        let digits = Array(text.utf8.dropFirst(2))
+        var bytes = Data(capacity: digits.count / 2)
+        func value(_ c: UInt8) -> UInt8 {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x61...0x66: return c - 0x61 + 10
+            case 0x41...0x46: return c - 0x41 + 10
+            default: return 0
+            }
+        }
+        var index = 0
+        while index + 1 < digits.count {
+            bytes.append(value(digits[index]) << 4 | value(digits[index + 1]))
+            index += 2
+        }
+        return bytes
+    }
+}
+
+final class PostgreSQLPrepared: ArchiveStatement {
+    private let engine: PostgreSQLEngine
+    private let name: String
+
+    init(engine: PostgreSQLEngine, name: String) {
+        self.engine = engine
+        self.name = name
+    }
+
+    func run(_ values: [SQLValue]) throws { try engine.runPrepared(name, values) }
+}

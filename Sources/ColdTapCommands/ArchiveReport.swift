@@ -1,0 +1,88 @@
+import Archive
+import ColdChain
+import Foundation
+import LoggerFormats
+
+/// `coldtap report --logger-id ID`: the full-period report over the stitched record, made by
+/// the same pipeline as a report of one read (the record becomes one log whose gaps between
+/// reads are unknown time), with the reads, gaps, conflicts, acknowledgements and the chain
+/// head it was made from.
+enum ArchiveReport {
+    /// True when the command line asks for a report from the archive.
+    /// The options a report from the archive adds to `report`'s own.
+    static let optionSpecs: [OptionSpec] = [
+        .value("--logger-id", placeholder: "ID", help: "report the whole record of this logger in the archive instead of FILE"),
+        ArchiveSupport.archiveOption,
+    ] + ArchiveSupport.periodOptions
+
+    static func isRequested(_ arguments: Arguments) -> Bool {
+        arguments.occurrences.contains { $0.spec == "--logger-id" }
+    }
+
+    static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let artifacts = try ReportArtifacts.parseOptions(&arguments)
+        let location = try ArchiveSupport.location(&arguments)
+        guard let loggerID = try arguments.option("--logger-id") else { throw CommandError.usage("--logger-id needs a value.") }
+        let period = try ArchiveSupport.period(&arguments)
+        let json = arguments.flag("--json")
+        let profileText = try arguments.option("--profile")
+        let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
+        if !(try arguments.positionals()).isEmpty {
+            throw CommandError.usage("give either FILE (a report of that read) or --logger-id ID (the whole record in the archive), not both.")
+        }
+        try arguments.finish()
+        let archive = try ArchiveSupport.open(location, create: false)
+        defer { archive.close() }
+        let history = try await ArchiveSupport.mapping { try archive.history(loggerID: loggerID, from: period.from, to: period.to) }
+        guard !history.samples.isEmpty else {
+            throw CommandError(.failure, "\(loggerID) has no samples in the archive" + (period.from != nil || period.to != nil ? " in that period." : "."))
+        }
+        let profile = try ReportCommand.resolveProfile(profileText)
+        let log = history.temperatureLog()
+        let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone)
+        if json {
+            var document = ReportCommand.json(log: LogExport.json(log), assessment: assessment)
+            if case .object(var members) = document {
+                members.append(("archive", archiveJSON(history, assessment: assessment)))
+                document = .object(members)
+            }
+            console.print(document.serialized())
+        } else {
+            console.print(ReportCommand.text(log, assessment: assessment, input: "the archive \(archive.engine.location), \(history.reads.count) read(s)",
+                                             colour: console.outputIsTerminal))
+            console.print("")
+            console.print(archiveText(history, assessment: assessment))
+            ReportArtifacts.drawTerminalChart(log: log, assessment: assessment, console: console)
+        }
+        if artifacts.writesFiles {
+            let stem = "coldtap-" + loggerID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" }.reduce("") { $0 + String($1) }
+            try ReportArtifacts.write(log: log, assessment: assessment, inputName: stem, options: artifacts, console: console,
+                                      pathsToStandardError: json)
+        }
+    }
+
+    /// The `archive` member of `report --logger-id --json`.
+    static func archiveJSON(_ history: History, assessment: Assessment) -> JSONValue {
+        guard case .object(let members) = HistoryCommand.json(history) else { return .null }
+        let kept = members.filter { $0.0 != "samples" }
+        let acknowledged = assessment.excursions.map { excursion -> JSONValue in
+            .object([("start", .string(excursion.start.isoUTC)),
+                     ("acknowledged", .bool(AckCommand.isAcknowledged(excursion, history: history)))])
+        }
+        return .object(kept + [("excursionAcknowledgements", .array(acknowledged))])
+    }
+
+    static func archiveText(_ history: History, assessment: Assessment) -> String {
+        var lines = [HistoryCommand.text(history, samples: false)]
+        if !assessment.excursions.isEmpty {
+            lines.append("")
+            lines.append("Excursions acknowledged")
+            for excursion in assessment.excursions {
+                let ack = history.acknowledgements.first { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= max(history.interval / 2, 0.5) }
+                lines.append("  \(excursion.start.isoUTC): " + (ack.map { "acknowledged by \($0.by) at \($0.at.isoUTC) — \($0.comment)" } ?? "OPEN (coldtap ack \(history.logger.id) --excursion \(excursion.start.isoUTC) --by NAME --comment TEXT)"))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,163 @@
+import Archive
+import ColdChain
+import Foundation
+import LoggerFormats
+import NDEF
+
+/// What the archive commands share: `--archive`, opening it, the decode options kept with a
+/// read (so that `archive verify` and `redecode` decode it again the same way), and the
+/// errors' exit statuses.
+enum ArchiveSupport {
+    /// `--archive A`, else `COLDTAP_ARCHIVE`, else the XDG data folder.
+    /// `--archive A`, declared by every command that opens the archive.
+    static let archiveOption = OptionSpec.value(
+        "--archive", placeholder: "A", help: "the archive: a SQLite file, or a postgresql:// connection URI",
+        default: "$COLDTAP_ARCHIVE, else $XDG_DATA_HOME/coldtap/archive.sqlite (~/.local/share/coldtap/archive.sqlite)", path: true)
+    /// `--logger-id ID`.
+    static let loggerIDOption = OptionSpec.value(
+        "--logger-id", placeholder: "ID", help: "the logger a read belongs to, for a read that names none (a bare NDEF file)")
+    /// `--from T --to T`.
+    static let periodOptions: [OptionSpec] = [
+        .value("--from", placeholder: "T", help: "from this time on (ISO 8601, e.g. 2024-04-01T00:00:00Z)", default: "the first sample"),
+        .value("--to", placeholder: "T", help: "up to this time (ISO 8601)", default: "the last sample"),
+    ]
+
+    static func location(_ arguments: inout Arguments) throws -> String {
+        try arguments.option("--archive") ?? Archive.defaultLocation()
+    }
+
+    /// Opens the archive; commands that only read pass `create: false`.
+    static func open(_ location: String, create: Bool) throws -> Archive {
+        do {
+            return try Archive.open(location, create: create)
+        } catch let error as ArchiveError {
+            throw commandError(error)
+        }
+    }
+
+    /// Runs `body`, turning an `ArchiveError` into the command error with its exit status.
+    static func mapping<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ArchiveError {
+            throw commandError(error)
+        }
+    }
+
+    static func commandError(_ error: ArchiveError) -> CommandError {
+        switch error.kind {
+        case .corrupt, .newerVersion, .verificationFailed: return CommandError(.dataError, error.message)
+        case .unavailable, .connectionLost: return CommandError(.unavailable, error.message)
+        case .invalidRead: return CommandError(.usage, error.message)
+        case .readOnly, .full, .busy, .notFound, .engine: return CommandError(.failure, error.message)
+        }
+    }
+
+    /// `--from T` / `--to T` (ISO 8601 with a zone, or a date `YYYY-MM-DD` meaning its UTC midnight).
+    static func period(_ arguments: inout Arguments) throws -> (from: Date?, to: Date?) {
+        func parse(_ name: String) throws -> Date? {
+            guard let text = try arguments.option(name) else { return nil }
+            if let date = LogInput.Options.parseReadTime(text) { return date }
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy-MM-dd"
+            if let day = formatter.date(from: text) { return day }
+            throw CommandError.usage("\(name) '\(text)' is not a time; write it like 2024-04-09T08:35:00Z or 2024-04-09.")
+        }
+        let period = (try parse("--from"), try parse("--to"))
+        if let from = period.0, let to = period.1, from > to {
+            throw CommandError.usage("--from is after --to.")
+        }
+        return period
+    }
+
+    // MARK: Decode options kept with a read
+
+    /// The decode options as JSON text: `input`, `logger` (a built-in name), `descriptor`
+    /// (the descriptor file's text), `interval`, `tagUID`. The secret is never kept.
+    static func decodeOptionsJSON(input: LogInput.Kind, loggerName: String?, descriptorText: String?,
+                                  interval: TimeInterval?, tagUID: String?) -> String {
+        var members: [(String, JSONValue)] = [("input", .string(input.rawValue))]
+        members.append(("logger", .optional(loggerName)))
+        members.append(("descriptor", .optional(descriptorText)))
+        members.append(("interval", .optional(interval)))
+        members.append(("tagUID", .optional(tagUID)))
+        return JSONValue.object(members).serialized(pretty: false)
+    }
+
+    /// The `--logger` selection of the command line as kept with a read.
+    static func loggerParts(_ raw: String?) -> (name: String?, descriptor: String?) {
+        guard let raw else { return (nil, nil) }
+        if let data = FileManager.default.contents(atPath: raw), raw.hasSuffix(".json") || !(LoggerDecoder.builtInNames + ["cupltag-rh"]).contains(raw.lowercased()) {
+            return (nil, String(decoding: data, as: UTF8.self))
+        }
+        return (raw.lowercased(), nil)
+    }
+
+    /// The value of `--logger` still in `arguments`, without taking it.
+    static func peekLogger(_ arguments: Arguments) -> String? {
+        arguments.occurrences.last { $0.spec == "--logger" }?.values.first
+    }
+
+    /// Decodes a kept read again with this ColdTap's decoders, as it was decoded when kept
+    /// (same input form, logger selection, interval and read time; no secret).
+    static let decoder: ReadDecoder = { stored in
+        let object = (try? JSONSerialization.jsonObject(with: Data(stored.decodeOptions.utf8))) as? [String: Any] ?? [:]
+        var options = LogInput.Options()
+        options.input = (object["input"] as? String).flatMap(LogInput.Kind.init(rawValue:)) ?? .auto
+        options.readTime = stored.readTime
+        options.interval = object["interval"] as? Double
+        if let name = object["logger"] as? String {
+            options.logger = .named(name)
+        } else if let descriptor = object["descriptor"] as? String {
+            options.logger = .descriptor(try LoggerDescriptor.parse(Data(descriptor.utf8), source: "the descriptor kept with read #\(stored.id)"))
+        }
+        if let uid = object["tagUID"] as? String, stored.inputKind == "ndef" {
+            // A read from a tag keeps its NDEF message; the UID came from the tag.
+            let message = try NDEFParser.message(from: stored.raw)
+            return try LogInput.decode(message, options: options, readTime: stored.readTime, readTimeSource: .tagRead, tagUID: uid)
+        }
+        return try await LogInput.load(content: stored.raw, name: "read #\(stored.id)", modificationTime: stored.readTime,
+                                       options: options).log
+    }
+
+    // MARK: Printing
+
+    static func time(_ date: Date?) -> String { date?.isoUTC ?? "—" }
+
+    static func duration(_ seconds: TimeInterval) -> String { ColdChainFormat.duration(seconds) }
+
+    /// One line on what a read added: `12 new samples, 132 duplicates, 0 conflicts, no gap before`.
+    static func addLine(_ result: AddResult) -> String {
+        var text = "\(result.newSamples) new sample\(result.newSamples == 1 ? "" : "s"), \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s"), \(result.conflicts) conflict\(result.conflicts == 1 ? "" : "s")"
+        if let gap = result.gapBefore {
+            text += ", gap before \(gap.start.isoUTC) → \(gap.end.isoUTC) (\(duration(gap.duration)))"
+        } else {
+            text += ", no gap before"
+        }
+        if result.timeOffset != 0 {
+            text += String(format: "; estimated times moved by %+.0f s to meet the samples kept", result.timeOffset)
+        }
+        return text
+    }
+
+    /// Keeps a read made by `coldtap read` or the demo: the NDEF message read from the tag.
+    static func keep(_ outcome: LoggerReadOutcome, origin: String, options: LogInput.Options, loggerArgument: String?,
+                     loggerID: String?, profile: Profile, timeZone: TimeZone, archive location: String) async throws -> AddResult {
+        guard let bytes = outcome.result.ndefMessageBytes else {
+            throw CommandError.data("the tag holds no NDEF message to keep.")
+        }
+        let parts = loggerParts(loggerArgument)
+        let uid = outcome.result.uid.map { $0.upperHex }
+        let read = NewRead(raw: Data(bytes), inputKind: "ndef", origin: origin,
+                           decodeOptions: decodeOptionsJSON(input: .ndef, loggerName: parts.name, descriptorText: parts.descriptor,
+                                                            interval: options.interval, tagUID: uid),
+                           log: outcome.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
+        return try await mapping {
+            let archive = try Archive.open(location, create: true)
+            defer { archive.close() }
+            return try archive.add(read)
+        }
+    }
+}

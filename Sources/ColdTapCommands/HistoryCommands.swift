@@ -1,0 +1,271 @@
+import Archive
+import ColdChain
+import Foundation
+import LoggerFormats
+
+/// `coldtap loggers`: one line per logger in the archive.
+public enum LoggersCommand: Command {
+    public static let name = "loggers"
+    public static let forms = [CommandForm(
+        summary: "every logger in the archive: format, first and last sample, reads, last verdict, open excursions",
+        options: [ArchiveSupport.archiveOption, .flag("--json", help: "print the loggers as JSON")])]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveSupport.location(&arguments)
+        let json = arguments.flag("--json")
+        try arguments.finish()
+        let archive = try ArchiveSupport.open(location, create: false)
+        defer { archive.close() }
+        let rows = try await ArchiveSupport.mapping { () async throws -> [(LoggerSummary, Int)] in
+            try archive.loggers().map { summary in (summary, try openExcursions(summary, archive: archive)) }
+        }
+        let head = try await ArchiveSupport.mapping { try archive.chainHead().hash }
+        if json {
+            console.print(JSONValue.object([
+                ("loggers", .array(rows.map { summary, open in
+                    .object([
+                        ("id", .string(summary.logger.id)),
+                        ("format", .string(summary.logger.format)),
+                        ("serial", .optional(summary.logger.serial)),
+                        ("tagUID", .optional(summary.logger.tagUID)),
+                        ("firstSample", .optional(summary.firstSample?.isoUTC)),
+                        ("lastSample", .optional(summary.lastSample?.isoUTC)),
+                        ("reads", .int(summary.readCount)),
+                        ("lastVerdict", .optional(summary.lastVerdict)),
+                        ("openExcursions", .int(open)),
+                    ])
+                })),
+                ("chainHead", .string(head)),
+            ]).serialized())
+            return
+        }
+        guard !rows.isEmpty else {
+            console.print("The archive \(archive.engine.location) holds no loggers yet; add reads with 'coldtap archive add FILE' or 'coldtap read'.")
+            return
+        }
+        let table = rows.map { summary, open in
+            [summary.logger.id, summary.logger.format, ArchiveSupport.time(summary.firstSample), ArchiveSupport.time(summary.lastSample),
+             String(summary.readCount), summary.lastVerdict ?? "—", String(open)]
+        }
+        console.print(ReportCommand.table(table, header: ["logger", "format", "first sample", "last sample", "reads", "last verdict", "open excursions"],
+                                          rightAligned: [4, 6]).joined(separator: "\n"))
+        console.print("Chain head: \(head)")
+    }
+
+    /// Excursions of the stitched record, under the profile of the newest assessment, that
+    /// no acknowledgement names.
+    static func openExcursions(_ summary: LoggerSummary, archive: Archive) throws -> Int {
+        let history = try archive.history(loggerID: summary.logger.id)
+        let profile = summary.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
+        let assessment = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+        return assessment.excursions.filter { !AckCommand.isAcknowledged($0, history: history) }.count
+    }
+}
+
+/// `coldtap history`: the stitched record of one logger.
+public enum HistoryCommand: Command {
+    public static let name = "history"
+    public static let forms = [CommandForm(
+        positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
+        summary: "the stitched record of one logger: its samples with the read each came from, gaps and conflicts",
+        options: [ArchiveSupport.archiveOption] + ArchiveSupport.periodOptions + [
+            .flag("--json", help: "print the record as JSON"),
+            .flag("--csv", help: "print the samples as CSV"),
+        ])]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveSupport.location(&arguments)
+        let json = arguments.flag("--json")
+        let csv = arguments.flag("--csv")
+        let period = try ArchiveSupport.period(&arguments)
+        let loggerID = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
+        try arguments.finish()
+        if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
+        let archive = try ArchiveSupport.open(location, create: false)
+        defer { archive.close() }
+        let history = try await ArchiveSupport.mapping { try archive.history(loggerID: loggerID, from: period.from, to: period.to) }
+        if json {
+            console.print(self.json(history).serialized())
+        } else if csv {
+            var out = "time,temperature_c,humidity_pct,flags,read\r\n"
+            for item in history.samples {
+                let sample = item.sample
+                out += [sample.time.isoUTC, sample.temperature.map(LogExport.number) ?? "", sample.humidity.map(LogExport.number) ?? "",
+                        sample.flags.map(\.rawValue).joined(separator: ";"), String(item.readID)].map(LogExport.csvField).joined(separator: ",") + "\r\n"
+            }
+            console.write(Data(out.utf8))
+        } else {
+            console.print(text(history, samples: true))
+        }
+    }
+
+    /// The `--json` document (README, "Archive JSON").
+    static func json(_ history: History) -> JSONValue {
+        func sample(_ value: TemperatureLog.Sample) -> [(String, JSONValue)] {
+            [("temperature", .optional(value.temperature)), ("humidity", .optional(value.humidity)),
+             ("flags", .array(value.flags.map { .string($0.rawValue) }))]
+        }
+        return .object([
+            ("logger", .object([
+                ("id", .string(history.logger.id)),
+                ("format", .string(history.logger.format)),
+                ("serial", .optional(history.logger.serial)),
+                ("tagUID", .optional(history.logger.tagUID)),
+                ("interval", .number(history.interval)),
+            ])),
+            ("from", .optional(history.from?.isoUTC)),
+            ("to", .optional(history.to?.isoUTC)),
+            ("generation", .int(history.generation)),
+            ("chainHead", .string(history.chainHead)),
+            ("reads", .array(history.reads.map { read in
+                .object([
+                    ("id", .int(Int(read.id))),
+                    ("readTime", .string(read.readTime.isoUTC)),
+                    ("readTimeSource", .string(read.readTimeSource)),
+                    ("origin", .string(read.origin)),
+                    ("sha256", .string(read.sha256)),
+                    ("decoder", .string(read.decoder)),
+                    ("coldTapVersion", .string(read.coldTapVersion)),
+                    ("integrity", .string(read.integrity)),
+                    ("samples", .int(read.sampleCount)),
+                    ("firstSample", .optional(read.firstSample?.isoUTC)),
+                    ("lastSample", .optional(read.lastSample?.isoUTC)),
+                    ("newSamples", .int(read.newSamples)),
+                    ("duplicates", .int(read.duplicates)),
+                    ("conflicts", .int(read.conflicts)),
+                ])
+            })),
+            ("samples", .array(history.samples.map { item in
+                .object([("time", .string(item.sample.time.isoUTC))] + sample(item.sample) + [("read", .int(Int(item.readID)))])
+            })),
+            ("gaps", .array(history.gaps.map { gap in
+                .object([("from", .string(gap.start.isoUTC)), ("to", .string(gap.end.isoUTC)), ("seconds", .number(gap.duration))])
+            })),
+            ("conflicts", .array(history.conflicts.map { conflict in
+                .object([
+                    ("time", .string(conflict.time.isoUTC)),
+                    ("kept", .object(sample(conflict.kept) + [("read", .int(Int(conflict.keptReadID)))])),
+                    ("other", .object(sample(conflict.other) + [("read", .int(Int(conflict.otherReadID)))])),
+                ])
+            })),
+            ("acknowledgements", .array(history.acknowledgements.map(ackJSON))),
+        ])
+    }
+
+    static func ackJSON(_ ack: Acknowledgement) -> JSONValue {
+        .object([("id", .int(Int(ack.id))), ("excursionStart", .string(ack.excursionStart.isoUTC)), ("by", .string(ack.by)),
+                 ("at", .string(ack.at.isoUTC)), ("comment", .string(ack.comment))])
+    }
+
+    /// The human history: logger, reads, gaps, conflicts, acknowledgements and (when
+    /// `samples`) every stitched sample.
+    static func text(_ history: History, samples: Bool) -> String {
+        var lines: [String] = []
+        let first = history.samples.first?.sample.time
+        let last = history.samples.last?.sample.time
+        lines.append("\(history.logger.id) (\(history.logger.format)): \(history.samples.count) samples every \(ArchiveSupport.duration(history.interval)) from \(history.reads.count) read(s), \(ArchiveSupport.time(first)) → \(ArchiveSupport.time(last))")
+        lines.append("")
+        lines.append("Reads")
+        lines += ReportCommand.table(history.reads.map { read in
+            ["#\(read.id)", read.readTime.isoUTC, String(read.sampleCount), String(read.newSamples), String(read.duplicates),
+             String(read.conflicts), String(read.sha256.prefix(16)), read.origin]
+        }, header: ["read", "read time", "samples", "new", "duplicates", "conflicts", "sha256", "from"], rightAligned: [2, 3, 4, 5])
+        lines.append("")
+        if history.gaps.isEmpty {
+            lines.append("Gaps: none — the reads meet or overlap")
+        } else {
+            lines.append("Gaps (unknown time between reads that do not meet)")
+            lines += history.gaps.map { "  \($0.start.isoUTC) → \($0.end.isoUTC) (\(ArchiveSupport.duration($0.duration)))" }
+        }
+        if history.conflicts.isEmpty {
+            lines.append("Conflicts: none")
+        } else {
+            lines.append("Conflicts (a re-read gave another value; the first value read is used)")
+            lines += history.conflicts.map { conflict in
+                "  \(conflict.time.isoUTC): \(value(conflict.kept)) (read #\(conflict.keptReadID)) against \(value(conflict.other)) (read #\(conflict.otherReadID))"
+            }
+        }
+        if history.acknowledgements.isEmpty {
+            lines.append("Acknowledgements: none")
+        } else {
+            lines.append("Acknowledgements")
+            lines += history.acknowledgements.map { "  excursion from \($0.excursionStart.isoUTC): \($0.by) at \($0.at.isoUTC) — \($0.comment)" }
+        }
+        if samples {
+            lines.append("")
+            lines.append("Samples")
+            lines += ReportCommand.table(history.samples.map { item in
+                [item.sample.time.isoUTC, item.sample.temperature.map { String(format: "%.2f °C", $0) } ?? "—",
+                 item.sample.humidity.map { String(format: "%.1f %%", $0) } ?? "",
+                 item.sample.flags.map(\.rawValue).joined(separator: ","), "#\(item.readID)"]
+            }, header: ["time", "temperature", "humidity", "flags", "read"], rightAligned: [1, 2])
+        }
+        lines.append("")
+        lines.append("Chain head: \(history.chainHead)")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func value(_ sample: TemperatureLog.Sample) -> String {
+        sample.temperature.map { String(format: "%.2f °C", $0) } ?? "no temperature"
+    }
+}
+
+/// `coldtap ack`: acknowledge an excursion of the stitched record.
+public enum AckCommand: Command {
+    public static let name = "ack"
+    public static let forms = [CommandForm(
+        positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
+        summary: "acknowledge an excursion of a logger's record: who, and what was done about it",
+        options: [
+            .value("--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)"),
+            .value("--by", placeholder: "NAME", help: "who acknowledges"),
+            .value("--comment", placeholder: "TEXT", help: "what was done about the excursion"),
+            ArchiveSupport.archiveOption,
+        ] + ReportCommand.reportOptionSpecs.filter { $0.displayName == "--profile" })]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveSupport.location(&arguments)
+        guard let startText = try arguments.option("--excursion") else {
+            throw CommandError.usage("give the excursion to acknowledge with --excursion START-TIME (its start, as 'coldtap report --logger-id' lists it).")
+        }
+        guard let start = LogInput.Options.parseReadTime(startText) else {
+            throw CommandError.usage("--excursion '\(startText)' is not an ISO 8601 time with a zone; write it like 2024-04-09T08:35:00Z.")
+        }
+        guard let by = try arguments.option("--by"), !by.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CommandError.usage("say who acknowledges with --by NAME.")
+        }
+        guard let comment = try arguments.option("--comment"), !comment.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CommandError.usage("say why with --comment TEXT (what was done about the excursion).")
+        }
+        let profileText = try arguments.option("--profile")
+        let loggerID = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
+        try arguments.finish()
+        let archive = try ArchiveSupport.open(location, create: false)
+        defer { archive.close() }
+        let ack = try await ArchiveSupport.mapping { () async throws -> Acknowledgement in
+            let history = try archive.history(loggerID: loggerID)
+            let summary = try archive.loggers().first { $0.logger.id == loggerID }
+            let profile = try profileText.map { try ReportCommand.resolveProfile($0) }
+                ?? summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
+            let excursions = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt).excursions
+            let tolerance = max(history.interval / 2, 0.5)
+            guard let excursion = excursions.first(where: { abs($0.start.timeIntervalSince(start)) <= tolerance }) else {
+                let known = excursions.map { $0.start.isoUTC }
+                throw CommandError.usage("\(loggerID) has no excursion outside \(profile.excursionBand) (\(profile.name)) starting at \(start.isoUTC); "
+                                         + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
+            }
+            return try archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
+        }
+        console.print("Acknowledged the excursion of \(loggerID) from \(ack.excursionStart.isoUTC) (acknowledgement #\(ack.id), by \(ack.by)).")
+        console.print("Chain head: \(try await ArchiveSupport.mapping { try archive.chainHead().hash })")
+    }
+
+    /// True when an acknowledgement names the excursion's start (within half an interval).
+    static func isAcknowledged(_ excursion: Excursion, history: History) -> Bool {
+        let tolerance = max(history.interval / 2, 0.5)
+        return history.acknowledgements.contains { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }
+    }
+}
