@@ -21,7 +21,7 @@ enum ArchiveReport {
 
     static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let artifacts = try ReportArtifacts.parseOptions(&arguments)
+        var artifacts = try ReportArtifacts.parseOptions(&arguments)
         let location = try ArchiveSupport.location(&arguments)
         guard let loggerID = try arguments.option("--logger-id") else { throw CommandError.usage("--logger-id needs a value.") }
         let period = try ArchiveSupport.period(&arguments)
@@ -32,6 +32,7 @@ enum ArchiveReport {
             throw CommandError.usage("give either FILE (a report of that read) or --logger-id ID (the whole record in the archive), not both.")
         }
         try arguments.finish()
+        try artifacts.validate()
         let archive = try ArchiveSupport.open(location, create: false)
         defer { archive.close() }
         let history = try await ArchiveSupport.mapping { try archive.history(loggerID: loggerID, from: period.from, to: period.to) }
@@ -56,8 +57,7 @@ enum ArchiveReport {
             ReportArtifacts.drawTerminalChart(log: log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
-            let stem = "coldtap-" + loggerID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" }.reduce("") { $0 + String($1) }
-            try ReportArtifacts.write(log: log, assessment: assessment, inputName: stem, options: artifacts, console: console,
+            try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts, console: console,
                                       pathsToStandardError: json)
         }
     }

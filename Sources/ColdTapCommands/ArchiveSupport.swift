@@ -149,7 +149,7 @@ enum ArchiveSupport {
             throw CommandError.data("the tag holds no NDEF message to keep.")
         }
         let parts = loggerParts(loggerArgument)
-        let uid = outcome.result.uid.map { $0.upperHex }
+        let uid = outcome.result.uid.map { $0.hexString() }
         let read = NewRead(raw: Data(bytes), inputKind: "ndef", origin: origin,
                            decodeOptions: decodeOptionsJSON(input: .ndef, loggerName: parts.name, descriptorText: parts.descriptor,
                                                             interval: options.interval, tagUID: uid),
