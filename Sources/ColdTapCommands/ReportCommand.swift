@@ -245,6 +245,13 @@ public enum ReportCommand: Command {
                            rightAligned: [0, 4, 5, 7])
         }
 
+        if !log.events.isEmpty {
+            lines.append("")
+            lines.append(paint("Logger events", "1") + " (the logger's own record)")
+            let rows = log.events.map { [time($0.time), $0.name, $0.end.map { time($0) } ?? "", $0.detail ?? ""] }
+            lines += table(rows, header: ["time", "event", "until", "meaning"], rightAligned: [])
+        }
+
         if !assessment.days.isEmpty {
             lines.append("")
             lines.append(paint("Per day", "1") + " (\(zone.identifier))")
