@@ -3,7 +3,7 @@ import NDEF
 
 /// Everything learnt from an NHS31xx over one tap: the answers of any number of NDEF
 /// messages read back (the initial message, command answers, automatic-mode messages),
-/// assembled into one log (docs/nhs31xx.md §4–§6).
+/// assembled into one log (docs/nhs31xx.md §4–§5).
 public struct NHSReadout: Sendable, Equatable {
     public var version: NHSVersion?
     /// GETNFCUID: RF pages 0–1.
@@ -35,7 +35,7 @@ public struct NHSReadout: Sendable, Equatable {
     public init() {}
 
     /// The response frames of a message: every MIME record whose payload has the response
-    /// direction byte `01`, whatever its type string (§1.2). Text records are returned apart.
+    /// direction byte `01`, whatever its type string (§4.1). Text records are returned apart.
     public static func frames(in message: NDEFMessage) -> (frames: [(record: Int, frame: NHSFrame)], texts: [String]) {
         var frames: [(Int, NHSFrame)] = []
         var texts: [String] = []

@@ -41,7 +41,7 @@ public struct NHSVersion: Sendable, Equatable {
     }
 }
 
-/// GETCONFIG's answer, either generation (docs/nhs31xx.md §3.3 and §7), told apart by length.
+/// GETCONFIG's answer, either generation (docs/nhs31xx.md §3.3), told apart by length.
 public struct NHSConfig: Sendable, Equatable {
     public enum Layout: Sendable, Equatable {
         /// 40 bytes: message API 6 and 7.

@@ -1,7 +1,7 @@
 import Foundation
 import NDEF
 
-/// The raw read of a message-based logger: the exchange itself (docs/nhs31xx.md §8).
+/// The raw read of a message-based logger: the exchange itself (docs/nhs31xx.md §7).
 /// JSON Lines, one object per step, keys in this order:
 /// `{"write": "HEX" | null, "read": "HEX", "time": "ISO 8601 Z"}` — each value a whole
 /// NDEF message (not the TLV); `write` null for a read without a write (the initial message,
