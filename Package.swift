@@ -33,6 +33,8 @@ let package = Package(
             "TempChart",
             .target(name: "CCairo", condition: .when(platforms: [.linux])),
         ]),
+        // Loggers that answer commands (NHS31xx): readout sessions and a virtual NHS3100; above NFCTags and LoggerFormats.
+        .target(name: "LoggerSessions", dependencies: ["NDEF", "NFCTags", "LoggerFormats"]),
         // Readers.
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .target(name: "PCSC", dependencies: [
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "CoreNFCTransport", dependencies: ["NFCTags"]),
         // The command line: all commands live in a library so tests can run them in-process.
         .target(name: "ColdTapCommands", dependencies: [
-            "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC",
+            "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "LoggerSessions",
         ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(name: "coldtap-bench", dependencies: [
@@ -58,6 +60,7 @@ let package = Package(
         .testTarget(name: "LoggerFormatsTests", dependencies: ["LoggerFormats", "NFCTags", "NDEF"]),
         .testTarget(name: "ColdChainTests", dependencies: ["ColdChain", "LoggerFormats"]),
         .testTarget(name: "TempChartTests", dependencies: ["TempChart", "CairoCanvas", "ColdChain", "LoggerFormats"]),
+        .testTarget(name: "LoggerSessionsTests", dependencies: ["LoggerSessions", "NFCTags", "LoggerFormats", "NDEF"]),
         .testTarget(name: "PCSCTests", dependencies: ["PCSC", "NFCTags"]),
         .testTarget(name: "CoreNFCTransportTests", dependencies: ["CoreNFCTransport", "NFCTags", "NDEF"]),
         .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain"]),

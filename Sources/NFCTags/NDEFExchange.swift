@@ -70,13 +70,17 @@ public final class NDEFExchangeSession: @unchecked Sendable {
     /// Completed exchanges (a write answered, or a plain read).
     public var exchangeCount: Int { steps.count }
     private let sleep: @Sendable (Duration) async -> Void
+    private let clock: @Sendable () -> Date
 
-    /// - Parameter sleep: how to wait `pollDelay` (tests and virtual tags may pass a no-op).
+    /// - Parameters:
+    ///   - sleep: how to wait `pollDelay` (tests and virtual tags may pass a no-op).
+    ///   - clock: the host's clock, stamped on each step (a simulation passes its own).
     public init(transport: any TagTransport, options: NDEFExchangeOptions = NDEFExchangeOptions(),
-                sleep: (@Sendable (Duration) async -> Void)? = nil) {
+                sleep: (@Sendable (Duration) async -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.transport = transport
         self.options = options
         self.sleep = sleep ?? { duration in try? await Task.sleep(for: duration) }
+        self.clock = clock
     }
 
     /// Reads the NDEF message now on the tag (empty `Data` for an empty TLV) and records it
@@ -115,7 +119,7 @@ public final class NDEFExchangeSession: @unchecked Sendable {
     }
 
     private func record(written: Data?, read: Data) {
-        steps.append(NDEFExchangeStep(written: written, read: read, time: Date()))
+        steps.append(NDEFExchangeStep(written: written, read: read, time: clock()))
         progress?(steps.count)
     }
 
