@@ -17,6 +17,7 @@ public enum ColdTap {
     public static let commands: [any Command.Type] = [
         DemoCommand.self, ReadersCommand.self, ReadCommand.self, DecodeCommand.self, ReportCommand.self,
         TagCommand.self, NDEFCommand.self, WriteCommand.self, EmulateCommand.self,
+        ConfigureCommand.self, StartCommand.self, MeasureCommand.self,
     ]
 
     public static var usage: String {

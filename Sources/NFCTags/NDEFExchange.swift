@@ -118,6 +118,12 @@ public final class NDEFExchangeSession: @unchecked Sendable {
         throw NDEFExchangeError.noAnswer(polls: max(1, options.maxPolls), afterExchanges: exchangeCount)
     }
 
+    /// Records a read made before this session existed (e.g. the first read that showed what
+    /// the tag is), so that the steps hold the whole tap.
+    public func adoptRead(_ message: Data) {
+        record(written: nil, read: message)
+    }
+
     private func record(written: Data?, read: Data) {
         steps.append(NDEFExchangeStep(written: written, read: read, time: clock()))
         progress?(steps.count)

@@ -69,6 +69,16 @@ public final class NHSLoggerSession: @unchecked Sendable {
         return message
     }
 
+    /// Takes the initial message a plain read already got (recorded as the first step).
+    /// - Throws: `NHSSessionError.notNHS31xx` when it is not an initial message.
+    public func adoptInitialMessage(_ bytes: Data) throws {
+        guard let message = try? NDEFParser.message(from: bytes), Self.isInitialMessage(message) else {
+            throw NHSSessionError.notNHS31xx("its NDEF message has no GETVERSION and GETCONFIG answers")
+        }
+        exchange.adoptRead(bytes)
+        initialMessage = message
+    }
+
     /// Sends one command and returns the tag's answer, parsed. For GETRESPONSE any answer
     /// frame is taken; otherwise only a frame with the command's id (so our own command,
     /// an empty TLV or a stale answer are polled past).

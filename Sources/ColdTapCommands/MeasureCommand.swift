@@ -1,0 +1,37 @@
+import Foundation
+import LoggerFormats
+import LoggerSessions
+
+/// `coldtap measure`: a live reading from an NHS31xx (MEASURETEMPERATURE, the answer fetched
+/// with GETRESPONSE; docs/nhs31xx.md §6).
+public enum MeasureCommand: Command {
+    public static let name = "measure"
+    public static let synopsis = "  coldtap measure [--reader R] [--timeout S] [--json]   read the temperature an NHS31xx logger measures now"
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let reader = try arguments.option("--reader")
+        let timeout = try ReadCommand.parseTimeout(try arguments.option("--timeout"))
+        let json = arguments.flag("--json")
+        try arguments.finish()
+        try await NHSConnect.withLogger(reader: reader, timeout: timeout, console: console) { session, _ in
+            let value = try await measure(session)
+            console.print(text(value, json: json, time: Date()))
+        }
+    }
+
+    static func measure(_ session: NHSLoggerSession) async throws -> Int16 {
+        do {
+            return try await session.measureTemperature()
+        } catch let error as NHSSessionError {
+            throw NHSRead.commandError(error)
+        }
+    }
+
+    static func text(_ deci: Int16, json: Bool, time: Date) -> String {
+        if json {
+            return JSONValue.object([("time", .string(time.isoUTC)), ("temperature", .number(Double(deci) / 10))]).serialized()
+        }
+        return "Temperature: \(NHS31xxLog.celsius(deci)) °C"
+    }
+}
