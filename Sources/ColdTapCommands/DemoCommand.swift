@@ -17,9 +17,13 @@ public enum DemoCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let outDirectory = try arguments.option("--out") ?? "coldtap-demo"
-        let logger = try VirtualTags.logger(named: try arguments.option("--logger") ?? DemoLogger.cupltag.rawValue)
+        let loggerName = try arguments.option("--logger") ?? DemoLogger.cupltag.rawValue
         let inProcessOnly = arguments.flag("--in-process")
         try arguments.finish()
+        if loggerName.lowercased() == NHSDemo.loggerName {
+            return try await NHSDemo.run(outDirectory: outDirectory, inProcessOnly: inProcessOnly, console: console)
+        }
+        let logger = try VirtualTags.logger(named: loggerName)
 
         let readTime = Date()
         let made = try VirtualTags.make(.logger(logger), chip: nil, readTime: readTime, console: console)
@@ -184,6 +188,11 @@ final class PrivatePCSCD: @unchecked Sendable {
     /// Starts pcscd and the card, and points this process's PC/SC client at that pcscd.
     /// - Throws: `CommandError(.unavailable)` when either does not come up.
     static func start(logger: DemoLogger) throws -> PrivatePCSCD {
+        try start(cardArguments: ["--logger", logger.rawValue])
+    }
+
+    /// As `start(logger:)`, the card being `coldtap emulate` with these arguments.
+    static func start(cardArguments: [String]) throws -> PrivatePCSCD {
         guard let unshare = tool("unshare"), let nsenter = tool("nsenter"), let me = selfExecutable() else {
             throw CommandError(.unavailable, "unshare, nsenter or coldtap itself cannot be found.")
         }
@@ -201,7 +210,7 @@ final class PrivatePCSCD: @unchecked Sendable {
         setenv("PCSCLITE_CSOCK_NAME", socket, 1)
         let card = Process()
         card.executableURL = URL(fileURLWithPath: nsenter)
-        card.arguments = ["--net=/proc/\(daemon.processIdentifier)/ns/net", me, "emulate", "--logger", logger.rawValue]
+        card.arguments = ["--net=/proc/\(daemon.processIdentifier)/ns/net", me, "emulate"] + cardArguments
         card.standardOutput = FileHandle.nullDevice
         card.standardError = FileHandle.nullDevice
         let stack = PrivatePCSCD(daemon: daemon, card: card)

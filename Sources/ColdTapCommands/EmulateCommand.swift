@@ -20,8 +20,16 @@ public enum EmulateCommand: Command {
         let endpointText = try arguments.option("--vpcd")
         let faultTexts = try arguments.options("--fault")
         let trace = arguments.flag("--trace")
+        let history = try arguments.option("--demo-history")
         let files = try arguments.positionals(max: 1)
         try arguments.finish()
+        if loggerName?.lowercased() == NHSDemo.loggerName {
+            guard files.isEmpty, chipName == nil, faultTexts.isEmpty else {
+                throw CommandError.usage("--logger nhs3100 serves a virtual NHS3100 and takes no FILE, --chip or --fault.")
+            }
+            return try await NHSDemo.emulate(endpointText: endpointText, history: history, trace: trace, console: console)
+        }
+        guard history == nil else { throw CommandError.usage("--demo-history is for --logger nhs3100 only.") }
 
         let endpoint = try endpointText.map { text -> VPCDEndpoint in
             guard let endpoint = VPCDEndpoint(text) else {

@@ -101,6 +101,20 @@ public struct NHS3100Logger: Sendable {
         }
     }
 
+    /// SETCONFIG as if it had been received `seconds` ago, then the logger runs out of the
+    /// field until now: a history for demonstrations, without waiting days.
+    public mutating func configure(_ configuration: NHSConfiguration, backdatedBy seconds: Double) {
+        let until = now
+        now -= seconds
+        var earlier = configuration
+        earlier.currentTime = configuration.currentTime &- UInt32(clamping: Int64(seconds.rounded()))
+        let present = fieldPresent
+        fieldPresent = false
+        configure(earlier)
+        advance(to: until)
+        fieldPresent = present
+    }
+
     /// START: only when configured and none of STARTING, LOGGING, STOPPED (§3.4).
     public mutating func start() -> NHSResult {
         guard status.contains(.configured), status.isDisjoint(with: [.starting, .logging, .stopped]) else { return .notAllowed }

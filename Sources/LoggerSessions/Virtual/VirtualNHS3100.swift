@@ -74,6 +74,34 @@ public actor VirtualNHS3100: TagTransport {
         self.memory = memory
     }
 
+    /// When set, the logger follows this clock (epoch seconds): before each command it runs to
+    /// the clock's time, and a pause of a second or more without commands counts as the tag
+    /// having left the field (the next command finds it rebooted, §1.4). For `coldtap emulate`.
+    private var wallClock: (@Sendable () -> Double)?
+    private var lastCommandTime: Double?
+    /// When set, the next SETCONFIG is taken as given that many seconds ago (a demo history).
+    private var backdateNextConfiguration: Double?
+
+    /// Makes the tag follow `clock` (see `wallClock`).
+    public func follow(clock: @escaping @Sendable () -> Double) { wallClock = clock }
+
+    /// The next SETCONFIG will be taken as received `seconds` ago, the logger running since.
+    public func backdateNextConfiguration(by seconds: Double) { backdateNextConfiguration = seconds }
+
+    private func followWallClock() {
+        guard let wallClock else { return }
+        let time = wallClock()
+        if let last = lastCommandTime, time - last >= 1 {
+            logger.fieldPresent = false
+            logger.advance(to: time)
+            isRemoved = false
+            bootIntoField()
+        } else {
+            logger.advance(to: time)
+        }
+        lastCommandTime = time
+    }
+
     /// The first boot happens when the tag is first used (an actor's init cannot run its methods).
     private var booted = false
     private func bootIfNeeded() {
@@ -133,6 +161,7 @@ public actor VirtualNHS3100: TagTransport {
             throw TransportError.unsupported("a \(bytes.count)-byte command exceeds the link's \(limits.maxCommandBytes) bytes")
         }
         bootIfNeeded()
+        followWallClock()
         if isRemoved { throw TransportError.tagRemoved }
         tapCommands += 1
         if let limit = faults.removedAfterCommands, tapCommands > limit {
@@ -322,7 +351,12 @@ public actor VirtualNHS3100: TagTransport {
         case .getConfig:
             return [[id, 0x01] + logger.config.payload]
         case .setConfig(let configuration):
-            logger.configure(configuration)
+            if let history = backdateNextConfiguration {
+                backdateNextConfiguration = nil
+                logger.configure(configuration, backdatedBy: history)
+            } else {
+                logger.configure(configuration)
+            }
             return [result(id, .ok)]
         case .measureTemperature(let resolution):
             guard (2...7).contains(resolution) else { return [result(id, .badParameter)] }
