@@ -51,7 +51,7 @@ let package = Package(
         ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(name: "coldtap-bench", dependencies: [
-            "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
+            "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands", "LoggerSessions",
         ]),
         // libFuzzer entry point; built apart by `make fuzz`.
         .executableTarget(name: "FuzzNDEF", dependencies: ["NDEF"]),

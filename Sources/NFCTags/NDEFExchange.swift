@@ -98,6 +98,16 @@ public final class NDEFExchangeSession: @unchecked Sendable {
     /// - Returns: the answer, serialized.
     /// - Throws: `NDEFExchangeError` (`.tagRemoved` says after how many exchanges).
     public func exchange(_ message: Data, isAnswer: @Sendable (Data) -> Bool = { _ in true }) async throws -> Data {
+        if let fast = type2Slot {
+            do {
+                try await fast.write(message, to: transport, options: options.tagOptions)
+                return try await poll(for: message, isAnswer: isAnswer)
+            } catch Type2Slot.Failure.removed {
+                throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount)
+            } catch Type2Slot.Failure.refused {
+                type2Slot = nil // the slot moved or the tag refused: the full engine decides
+            }
+        }
         do {
             try await TagReader.write(message, to: transport, options: options.tagOptions)
         } catch let error as TagWriteError {
@@ -107,6 +117,10 @@ public final class NDEFExchangeSession: @unchecked Sendable {
             if case .tagRemoved = error { throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount) }
             throw NDEFExchangeError.writeFailed(error.description)
         }
+        return try await poll(for: message, isAnswer: isAnswer)
+    }
+
+    private func poll(for message: Data, isAnswer: @Sendable (Data) -> Bool) async throws -> Data {
         for _ in 0..<max(1, options.maxPolls) {
             if options.pollDelay > .zero { await sleep(options.pollDelay) }
             let answer = try await readMessage()
@@ -130,8 +144,18 @@ public final class NDEFExchangeSession: @unchecked Sendable {
     }
 
     private func readMessage() async throws -> Data {
+        if let fast = type2Slot {
+            do {
+                return try await fast.read(transport, options: options.tagOptions)
+            } catch Type2Slot.Failure.removed {
+                throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount)
+            } catch {
+                type2Slot = nil // fall back to the full read below
+            }
+        }
         do {
             let result = try await TagReader.read(from: transport, options: options.tagOptions)
+            learnSlot(from: result)
             if let bytes = result.ndefMessageBytes { return bytes }
             if let error = result.ndefError { throw NDEFExchangeError.readFailed("the NDEF message is malformed: \(error)") }
             return Data()
@@ -140,6 +164,15 @@ public final class NDEFExchangeSession: @unchecked Sendable {
             if case .noAnswer = error { throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount) }
             throw NDEFExchangeError.readFailed(error.description)
         }
+    }
+
+    /// Where the NDEF TLV sits, once a full read of a Type 2 tag has shown it.
+    private var type2Slot: Type2Slot?
+
+    private func learnSlot(from result: TagReadResult) {
+        guard result.technology == .iso14443A, let cc = result.capabilityContainer, cc.isWritable,
+              let area = result.dataArea, let tlv = result.tlvs.first(where: { $0.kind == .ndef }) else { return }
+        type2Slot = Type2Slot(tlvOffset: tlv.offset, areaEnd: area.upperBound)
     }
 
     /// After an interrupted write: does the tag still answer at all?
@@ -151,6 +184,80 @@ public final class NDEFExchangeSession: @unchecked Sendable {
             return false
         } catch {
             return true
+        }
+    }
+}
+
+/// The NDEF TLV slot of a Type 2 tag whose layout a full read has shown: later exchanges write
+/// and read only the TLV's pages with WRITE and READ, instead of identifying the chip and
+/// walking the TLVs again for each message. The write order is the data pages, then the page
+/// holding the TLV header (the length) last, so firmware that reacts to the length page sees
+/// a complete message, and a write torn before that page leaves the old message in place.
+struct Type2Slot: Sendable {
+    enum Failure: Error { case removed, refused }
+
+    /// Byte offset of the TLV's tag byte (`03`).
+    let tlvOffset: Int
+    /// End of the data area (bytes).
+    let areaEnd: Int
+
+    private func send(_ transport: any TagTransport, _ command: [UInt8], options: TagReadOptions) async throws -> [UInt8] {
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                return Array(try await transport.send(Data(command), timeout: options.commandTimeout))
+            } catch TransportError.tagRemoved {
+                throw Failure.removed
+            } catch {
+                if attempts >= max(1, options.maxAttempts) { throw Failure.removed }
+            }
+        }
+    }
+
+    private func readPages(_ transport: any TagTransport, from page: Int, options: TagReadOptions) async throws -> [UInt8] {
+        let answer = try await send(transport, [0x30, UInt8(page & 0xFF)], options: options)
+        guard answer.count == 16 else { throw Failure.refused }
+        return answer
+    }
+
+    func read(_ transport: any TagTransport, options: TagReadOptions) async throws -> Data {
+        let firstPage = tlvOffset / 4
+        var bytes = try await readPages(transport, from: firstPage, options: options)
+        let start = tlvOffset % 4
+        guard bytes[start] == 0x03 else { throw Failure.refused }
+        var length = Int(bytes[start + 1])
+        var value = start + 2
+        if length == 0xFF {
+            length = Int(bytes[start + 2]) << 8 | Int(bytes[start + 3])
+            value = start + 4
+        }
+        guard tlvOffset + (value - start) + length <= areaEnd else { throw Failure.refused }
+        var page = firstPage + 4
+        while bytes.count < value + length {
+            bytes += try await readPages(transport, from: page, options: options)
+            page += 4
+        }
+        return Data(bytes[value..<(value + length)])
+    }
+
+    func write(_ message: Data, to transport: any TagTransport, options: TagReadOptions) async throws {
+        let header: [UInt8] = message.count <= 254 ? [0x03, UInt8(message.count)]
+            : [0x03, 0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)]
+        var tlv = header + [UInt8](message) + [0xFE]
+        guard tlvOffset + tlv.count <= areaEnd else { throw Failure.refused }
+        let firstPage = tlvOffset / 4
+        // The bytes before the TLV in its first page stay as they are.
+        let lead = tlvOffset % 4
+        if lead > 0 {
+            let current = try await readPages(transport, from: firstPage, options: options)
+            tlv = Array(current[0..<lead]) + tlv
+        }
+        while tlv.count % 4 != 0 { tlv.append(0x00) }
+        let pages = (0..<(tlv.count / 4)).map { (firstPage + $0, Array(tlv[($0 * 4)..<($0 * 4 + 4)])) }
+        for (page, bytes) in pages.dropFirst() + pages.prefix(1) {
+            let answer = try await send(transport, [0xA2, UInt8(page & 0xFF)] + bytes, options: options)
+            guard answer.count == 1, answer[0] & 0x0F == 0x0A else { throw Failure.refused }
         }
     }
 }

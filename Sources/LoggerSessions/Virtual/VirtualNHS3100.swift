@@ -154,6 +154,10 @@ public actor VirtualNHS3100: TagTransport {
 
     // MARK: TagTransport
 
+    /// The real chip's bytes 4–6 are not public: vendor NXP, type 04, subtype 06, protocol 03
+    /// as NXP's app checks; a storage byte no NTAG uses, so readers take it for a generic Type 2 tag.
+    static let getVersionAnswer: [UInt8] = [0x00, 0x04, 0x04, 0x06, 0x00, 0x00, 0x10, 0x03]
+
     public func send(_ command: Data, timeout: Duration) async throws -> Data {
         let bytes = Array(command)
         guard let code = bytes.first else { throw TransportError.unsupported("an empty command") }
@@ -174,7 +178,7 @@ public actor VirtualNHS3100: TagTransport {
         switch code {
         case 0x60:
             // Ultralight GET_VERSION as NXP's Android app expects it (docs/nhs31xx.md §4.1).
-            answer = [0x00, 0x04, 0x04, 0x06, 0x01, 0x00, 0x13, 0x03]
+            answer = Self.getVersionAnswer
         case 0x30 where bytes.count == 2:
             answer = read(from: Int(bytes[1]), through: Int(bytes[1]) + 3, wrap: true)
         case 0x3A where bytes.count == 3:
