@@ -63,6 +63,7 @@ public enum ReportCommand: Command {
     public static func resolveProfile(_ text: String?) throws -> Profile {
         guard let text else { return defaultProfile }
         if let profile = Profile.builtIn(named: text.lowercased()) { return profile }
+        if text.lowercased() == Profile.loggerLimitsName { return .loggerLimits }
         let names = Profile.builtIn.map(\.name).joined(separator: ", ")
         guard text.hasSuffix(".json") || FileManager.default.fileExists(atPath: text) else {
             throw CommandError.usage("--profile '\(text)' is neither a built-in profile (\(names)) nor a profile file.")
