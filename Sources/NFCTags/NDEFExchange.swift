@@ -55,13 +55,24 @@ public enum NDEFExchangeError: Error, Sendable, Equatable, CustomStringConvertib
     }
 }
 
+/// Reads and writes whole NDEF messages on one tag: a raw tag link (`TransportMessageLink`)
+/// or a phone's NDEF API (Core NFC's `NFCNDEFTag` read/write), so message-based protocols run
+/// over either.
+public protocol NDEFMessageLink: Sendable {
+    /// The NDEF message now on the tag, serialized; empty `Data` for an empty TLV.
+    /// - Throws: `NDEFExchangeError` (`.tagRemoved`, `.readFailed`).
+    func readMessage() async throws -> Data
+    /// Writes a serialized NDEF message, its length last.
+    /// - Throws: `NDEFExchangeError` (`.tagRemoved`, `.writeFailed`).
+    func writeMessage(_ message: Data) async throws
+}
+
 /// Talks to a tag that answers NDEF messages with NDEF messages (e.g. NXP NHS31xx loggers,
 /// docs/nhs31xx.md §1.3–§1.4): write a message, then read until the message on the tag is
-/// an answer. Writes go through the Type 2/Type 5 write engine, which writes the TLV length
-/// as 0 first and the real length last (the order such firmware reacts to). Works over any
-/// `TagTransport`: a reader, a phone link, a virtual tag.
+/// an answer. Works over any `NDEFMessageLink`, and so over any `TagTransport` (a reader, a
+/// phone's raw tag link, a virtual tag).
 public final class NDEFExchangeSession: @unchecked Sendable {
-    public let transport: any TagTransport
+    public let link: any NDEFMessageLink
     public let options: NDEFExchangeOptions
     /// Called after each completed exchange with the number done so far.
     public var progress: (@Sendable (Int) -> Void)?
@@ -75,12 +86,19 @@ public final class NDEFExchangeSession: @unchecked Sendable {
     /// - Parameters:
     ///   - sleep: how to wait `pollDelay` (tests and virtual tags may pass a no-op).
     ///   - clock: the host's clock, stamped on each step (a simulation passes its own).
-    public init(transport: any TagTransport, options: NDEFExchangeOptions = NDEFExchangeOptions(),
+    public init(link: any NDEFMessageLink, options: NDEFExchangeOptions = NDEFExchangeOptions(),
                 sleep: (@Sendable (Duration) async -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.transport = transport
+        self.link = link
         self.options = options
         self.sleep = sleep ?? { duration in try? await Task.sleep(for: duration) }
         self.clock = clock
+    }
+
+    /// Over a raw tag link: the Type 2 / Type 5 engines, then the Type 2 fast path.
+    public convenience init(transport: any TagTransport, options: NDEFExchangeOptions = NDEFExchangeOptions(),
+                            sleep: (@Sendable (Duration) async -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(link: TransportMessageLink(transport: transport, options: options.tagOptions), options: options,
+                  sleep: sleep, clock: clock)
     }
 
     /// Reads the NDEF message now on the tag (empty `Data` for an empty TLV) and records it
@@ -88,7 +106,7 @@ public final class NDEFExchangeSession: @unchecked Sendable {
     /// - Throws: `NDEFExchangeError`.
     @discardableResult
     public func read() async throws -> Data {
-        let message = try await readMessage()
+        let message = try await counted { try await link.readMessage() }
         record(written: nil, read: message)
         return message
     }
@@ -98,32 +116,10 @@ public final class NDEFExchangeSession: @unchecked Sendable {
     /// - Returns: the answer, serialized.
     /// - Throws: `NDEFExchangeError` (`.tagRemoved` says after how many exchanges).
     public func exchange(_ message: Data, isAnswer: @Sendable (Data) -> Bool = { _ in true }) async throws -> Data {
-        if let fast = type2Slot {
-            do {
-                try await fast.write(message, to: transport, options: options.tagOptions)
-                return try await poll(for: message, isAnswer: isAnswer)
-            } catch Type2Slot.Failure.removed {
-                throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount)
-            } catch Type2Slot.Failure.refused {
-                type2Slot = nil // the slot moved or the tag refused: the full engine decides
-            }
-        }
-        do {
-            try await TagReader.write(message, to: transport, options: options.tagOptions)
-        } catch let error as TagWriteError {
-            if case .interrupted = error, await isGone() { throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount) }
-            throw NDEFExchangeError.writeFailed(error.description)
-        } catch let error as TagReadError {
-            if case .tagRemoved = error { throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount) }
-            throw NDEFExchangeError.writeFailed(error.description)
-        }
-        return try await poll(for: message, isAnswer: isAnswer)
-    }
-
-    private func poll(for message: Data, isAnswer: @Sendable (Data) -> Bool) async throws -> Data {
+        try await counted { try await link.writeMessage(message) }
         for _ in 0..<max(1, options.maxPolls) {
             if options.pollDelay > .zero { await sleep(options.pollDelay) }
-            let answer = try await readMessage()
+            let answer = try await counted { try await link.readMessage() }
             if !answer.isEmpty && answer != message && isAnswer(answer) {
                 record(written: message, read: answer)
                 return answer
@@ -143,31 +139,80 @@ public final class NDEFExchangeSession: @unchecked Sendable {
         progress?(steps.count)
     }
 
-    private func readMessage() async throws -> Data {
+    /// Puts this session's exchange count into the link's removal errors.
+    private func counted<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch NDEFExchangeError.tagRemoved {
+            throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount)
+        }
+    }
+}
+
+/// `NDEFMessageLink` over a raw `TagTransport`: the first read and write go through the
+/// Type 2 / Type 5 engines (which write the TLV length as 0 first and the real length last);
+/// once a Type 2 read has shown where the NDEF TLV sits, messages are written and read on
+/// those pages only (`Type2Slot`).
+public final class TransportMessageLink: NDEFMessageLink, @unchecked Sendable {
+    public let transport: any TagTransport
+    public let options: TagReadOptions
+    private let lock = NSLock()
+    private var slot: Type2Slot?
+
+    public init(transport: any TagTransport, options: TagReadOptions = TagReadOptions()) {
+        self.transport = transport
+        self.options = options
+    }
+
+    private var type2Slot: Type2Slot? {
+        get { lock.withLock { slot } }
+        set { lock.withLock { slot = newValue } }
+    }
+
+    public func readMessage() async throws -> Data {
         if let fast = type2Slot {
             do {
-                return try await fast.read(transport, options: options.tagOptions)
+                return try await fast.read(transport, options: options)
             } catch Type2Slot.Failure.removed {
-                throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount)
+                throw NDEFExchangeError.tagRemoved(afterExchanges: 0)
             } catch {
                 type2Slot = nil // fall back to the full read below
             }
         }
         do {
-            let result = try await TagReader.read(from: transport, options: options.tagOptions)
+            let result = try await TagReader.read(from: transport, options: options)
             learnSlot(from: result)
             if let bytes = result.ndefMessageBytes { return bytes }
             if let error = result.ndefError { throw NDEFExchangeError.readFailed("the NDEF message is malformed: \(error)") }
             return Data()
         } catch let error as TagReadError {
-            if case .tagRemoved = error { throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount) }
-            if case .noAnswer = error { throw NDEFExchangeError.tagRemoved(afterExchanges: exchangeCount) }
+            if case .tagRemoved = error { throw NDEFExchangeError.tagRemoved(afterExchanges: 0) }
+            if case .noAnswer = error { throw NDEFExchangeError.tagRemoved(afterExchanges: 0) }
             throw NDEFExchangeError.readFailed(error.description)
         }
     }
 
-    /// Where the NDEF TLV sits, once a full read of a Type 2 tag has shown it.
-    private var type2Slot: Type2Slot?
+    public func writeMessage(_ message: Data) async throws {
+        if let fast = type2Slot {
+            do {
+                try await fast.write(message, to: transport, options: options)
+                return
+            } catch Type2Slot.Failure.removed {
+                throw NDEFExchangeError.tagRemoved(afterExchanges: 0)
+            } catch {
+                type2Slot = nil // the slot moved or the tag refused: the full engine decides
+            }
+        }
+        do {
+            try await TagReader.write(message, to: transport, options: options)
+        } catch let error as TagWriteError {
+            if case .interrupted = error, await isGone() { throw NDEFExchangeError.tagRemoved(afterExchanges: 0) }
+            throw NDEFExchangeError.writeFailed(error.description)
+        } catch let error as TagReadError {
+            if case .tagRemoved = error { throw NDEFExchangeError.tagRemoved(afterExchanges: 0) }
+            throw NDEFExchangeError.writeFailed(error.description)
+        }
+    }
 
     private func learnSlot(from result: TagReadResult) {
         guard result.technology == .iso14443A, let cc = result.capabilityContainer, cc.isWritable,
@@ -180,7 +225,7 @@ public final class NDEFExchangeSession: @unchecked Sendable {
         do {
             // A plain read of the first page (Type 2 READ) or block (Type 5 READ_SINGLE_BLOCK).
             let probe: [UInt8] = transport.technology == .iso14443A ? [0x30, 0x00] : [0x02, 0x20, 0x00]
-            _ = try await transport.send(Data(probe), timeout: options.tagOptions.commandTimeout)
+            _ = try await transport.send(Data(probe), timeout: options.commandTimeout)
             return false
         } catch {
             return true

@@ -39,6 +39,11 @@ public final class NHSLoggerSession: @unchecked Sendable {
     /// The initial message, once read.
     public private(set) var initialMessage: NDEFMessage?
 
+    /// Over any NDEF message link (e.g. a phone's NDEF read/write).
+    public init(exchange: NDEFExchangeSession) {
+        self.exchange = exchange
+    }
+
     /// - Parameter clock: the reader's clock (for SETCONFIG's time and the drift); a simulation passes its own.
     public init(transport: any TagTransport, options: NDEFExchangeOptions = NDEFExchangeOptions(),
                 sleep: (@Sendable (Duration) async -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
