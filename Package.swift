@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ColdChain", targets: ["ColdChain"]),
         .library(name: "TempChart", targets: ["TempChart"]),
         .library(name: "CoreNFCTransport", targets: ["CoreNFCTransport"]),
+        .library(name: "LoggerSessions", targets: ["LoggerSessions"]),
         .executable(name: "coldtap", targets: ["coldtap"]),
         .executable(name: "coldtap-bench", targets: ["coldtap-bench"]),
         .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),

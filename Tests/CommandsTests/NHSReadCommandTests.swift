@@ -110,3 +110,23 @@ import Testing
         #expect(throws: CommandError.self) { try ConfigureCommand.parse(&both) }
     }
 }
+
+@Suite struct NHSDemoTests {
+    @Test func demoConfiguresRunsAndReadsAVirtualNHS3100() async throws {
+        let files = try TemporaryFiles()
+        defer { files.cleanUp() }
+        let out = files.directory.appendingPathComponent("demo").path
+        let result = await runColdTap(["demo", "--logger", "nhs3100", "--in-process", "--out", out])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("in command mode through the in-process virtual tag"))
+        #expect(result.out.contains("the logger itself: excursion"))
+        for name in ["report.pdf", "report.html", "report.png", "samples.csv", NHSDemo.transcriptName] {
+            #expect(FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent(name)), "\(name)")
+        }
+        // The transcript it kept reports again, with the logger's events.
+        let again = await runColdTap(["report", (out as NSString).appendingPathComponent(NHSDemo.transcriptName), "--profile", "logger"])
+        #expect(again.status == 0)
+        #expect(again.out.hasPrefix("ALARM  logger"))
+        #expect(again.out.contains("temperatureTooHigh"))
+    }
+}
