@@ -21,10 +21,10 @@ enum NHSRead {
             throw CommandError.data("the NHS31xx shows no NDEF message.")
         }
         let bar = ProgressBar(console: console, label: "Reading NHS31xx")
-        let readout: NHSReadout
         do {
             try session.adoptInitialMessage(initialBytes)
-            readout = try await session.readOut { progress in
+            // The log is decoded from the transcript below, exactly as `decode` will decode the saved file.
+            _ = try await session.readOut { progress in
                 bar.update(done: progress.samplesRead, total: progress.samplesTotal, unit: "samples")
             }
             bar.finish()
@@ -32,7 +32,6 @@ enum NHSRead {
             bar.finish()
             throw commandError(error)
         }
-        _ = readout
         let transcript = session.transcript
         if let saveDump { try LoggerRead.write(Data(transcript.jsonLines.utf8), to: saveDump) }
         var decodeOptions = LogInput.makeDecodeOptions(options, dumpTime: nil, tagUID: nil)

@@ -61,7 +61,8 @@ public actor VirtualNHS3100: TagTransport {
         if let version { self.version = version }
         let id = uid.count == 7 ? uid : [0x04, 0xAB, 0x12, 0xA1, 0xB2, 0xC3, 0xD4]
         self.uid = Data(id)
-        self.limits = limits ?? VirtualTag.defaultLimits(for: .iso14443A)
+        // As a phone or a PC/SC short APDU carries: commands up to 64 bytes, answers up to 256.
+        self.limits = limits ?? LinkLimits(maxCommandBytes: 64, maxResponseBytes: 256)
         self.logger = logger
         self.faults = faults
         var memory = [UInt8](repeating: 0, count: Self.pageCount * 4)
