@@ -188,3 +188,36 @@ final class LockedPhases: @unchecked Sendable {
     func append(_ value: NHSReadProgress) { lock.lock(); stored.append(value); lock.unlock() }
     var values: [NHSReadProgress] { lock.lock(); defer { lock.unlock() }; return stored }
 }
+
+@Suite struct NHSEventPagingTests {
+    /// 60 excursions do not fit one 475-byte GETEVENTS answer: the tag ORs "more" into the
+    /// mask echo (§3.7), and the session asks for each side apart.
+    @Test func manyExcursionsAreAllRead() async throws {
+        let start = 1_700_000_000.0
+        // Alternating 9.0 °C and 5.0 °C (then 1.0 °C): out of 2.0–8.0 every other sample.
+        let logger = NHS3100Logger(now: start) { time in
+            let index = Int(((time - start - 1) / 60).rounded())
+            return index % 2 == 1 ? 5.0 : (index % 4 == 0 ? 9.0 : 1.0)
+        }
+        let tag = VirtualNHS3100(logger: logger)
+        await tag.remove()
+        await tag.update {
+            $0.configure(NHSConfiguration(currentTime: UInt32(start), interval: 60, validMinimum: 20, validMaximum: 80))
+            $0.advance(by: 120 * 60)
+        }
+        await tag.tap()
+        let session = NHSLoggerSession(transport: tag, options: noDelay, clock: { Date(timeIntervalSince1970: start + 7200) })
+        let readout = try await session.readOut()
+        let all = await tag.logger.events
+        let excursions = all.filter { $0.number == 5 || $0.number == 6 }
+        #expect(excursions.count > 42)
+        // The cut-short answer showed the misplaced "more" bit.
+        let plain = await tag.logger.eventsAnswer(index: 0, mask: 0x60, info: .all)
+        #expect(plain.truncated(requestedMask: 0x60) && plain.blocks.count < excursions.count)
+        #expect(readout.mergedEvents.count == all.count)
+        #expect(readout.mergedEvents.filter { $0.number == 5 || $0.number == 6 }.allSatisfy { $0.endTime != nil })
+        let log = try LoggerDecoder.decode(transcript: session.transcript, options: DecodeOptions(readTime: .now, readTimeSource: .now))
+        #expect(log.events.count == all.count)
+        #expect(!log.warnings.contains { $0.contains("cut short") })
+    }
+}

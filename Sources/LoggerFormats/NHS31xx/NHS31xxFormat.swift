@@ -169,7 +169,10 @@ public enum NHS31xxLog {
             events.append(TemperatureLog.Event(time: time, name: name, end: end, detail: detail))
         }
         // 12.4 ORs "more" into the echoed mask (bit 7); visible only on requests without bit 7.
-        if readout.eventAnswers.contains(where: { $0.mask & 0x80 != 0 && $0.mask & ~UInt32(0xE0) == 0 }) {
+        let truncated = readout.eventAnswers.filter { $0.mask & 0x80 != 0 && $0.mask & ~UInt32(0xE0) == 0 }
+        // A cut-short 0x60 answer followed by complete answers for each side is whole.
+        let split = Set(readout.eventAnswers.map(\.mask))
+        if !truncated.isEmpty && !(split.contains(0x20) && split.contains(0x40)) {
             warnings.append("a GETEVENTS answer was cut short by the tag (475-byte limit); some excursion events may be missing")
         }
 

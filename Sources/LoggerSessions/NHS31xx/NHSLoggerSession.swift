@@ -124,7 +124,8 @@ public final class NHSLoggerSession: @unchecked Sendable {
     }
 
     /// The command-mode readout: the initial message (its GETCONFIG), GETEVENTS (mask
-    /// `0x0FFF` info `07`, then mask `0x60` info `0F`), GETMEASUREMENTS at offsets 0, 232, …
+    /// `0x7FFF9F` info `07`, then mask `0x60` info `0F`, split by side if cut short),
+    /// GETMEASUREMENTS at offsets 0, 232, …
     /// until the count is reached or a chunk comes back short.
     /// - Throws: `NHSSessionError`; `.exchange(.tagRemoved)` says after how many exchanges.
     public func readOut(progress: (@Sendable (NHSReadProgress) -> Void)? = nil) async throws -> NHSReadout {
@@ -142,8 +143,15 @@ public final class NHSLoggerSession: @unchecked Sendable {
                                       exchanges: exchange.exchangeCount))
         }
         report("events")
-        for (mask, info) in [(UInt32(0x0FFF), NHSEventInfo([.index, .timestamp, .eventNumber])), (UInt32(0x60), NHSEventInfo.all)] {
-            readout.add(try await send(.getEvents(index: 0, mask: mask, info: info)))
+        // State events once each (every bit but the excursions, which come with their end
+        // times next); index 0 always, as index > 0 skips twice (§3.7).
+        readout.add(try await send(.getEvents(index: 0, mask: 0x7F_FF9F, info: [.index, .timestamp, .eventNumber])))
+        let excursions = try await send(.getEvents(index: 0, mask: 0x60, info: .all))
+        if case .events(let answer) = excursions, answer.truncated(requestedMask: 0x60) {
+            // Cut short at 475 bytes ("more" ORed into the mask echo): ask for each side alone.
+            for mask: UInt32 in [0x20, 0x40] { readout.add(try await send(.getEvents(index: 0, mask: mask, info: .all))) }
+        } else {
+            readout.add(excursions)
         }
         var offset = 0
         while offset < total {
