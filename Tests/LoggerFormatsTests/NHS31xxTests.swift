@@ -286,6 +286,11 @@ func nhsExampleInitialMessageBytes() -> Data {
         // corrected = start + (t − start) × 2510 / 2500
         #expect(log.samples[4].time.timeIntervalSince1970 == 1_700_000_001 + 2400 * 1.004)
         #expect(log.events[4].end.map { $0.timeIntervalSince1970 } == 1_700_000_001 + 2400 * 1.004)
+        // A read time days away from the tag's clock is the reader's error: not corrected, and said.
+        let wrong = try LoggerDecoder.decode(transcript: automaticModeTranscript(readAt: readTime.addingTimeInterval(86_400)),
+                                             options: DecodeOptions(readTime: .distantPast, readTimeSource: .now))
+        #expect(wrong.samples[4].time.timeIntervalSince1970 == 1_700_002_401)
+        #expect(wrong.warnings.contains { $0.contains("too much to be the tag's drift") })
         // With no trustworthy read time, nothing is corrected and the detail says so.
         let plain = try LoggerDecoder.decode(nhsExampleInitialMessage(), options: DecodeOptions(readTime: readTime, readTimeSource: .now))
         #expect(plain.metadata["clockDrift"] == nil)

@@ -206,6 +206,9 @@ struct ClockCorrection {
     var warnings: [String] = []
     var detail: String
 
+    /// The largest clock-rate error taken as the tag's own (10 %).
+    static let plausibleRateError = 0.10
+
     init(config: NHSConfig, readTime: Date, readTimeTrusted: Bool, readTimeSource: String) {
         self.config = config
         let startTime = config.startTime ?? 0
@@ -218,10 +221,13 @@ struct ClockCorrection {
             drift = nil
         }
         var applied: Double?
+        var implausible: Double?
         if let start, continuous, readTimeTrusted, config.currentTime > start {
             let span = TimeInterval(config.currentTime - start)
             let scaled = (now - TimeInterval(start)) / span
-            if scaled > 0 { applied = scaled }
+            // The chip's RTC runs on an uncalibrated oscillator, but not 10 % off: a larger
+            // difference means the reader's clock (or --read-time) is wrong, not the tag's.
+            if abs(scaled - 1) <= Self.plausibleRateError { applied = scaled } else { implausible = scaled }
         }
         factor = applied
 
@@ -236,7 +242,10 @@ struct ClockCorrection {
                 warnings.append("the logger's clock was lost (reset or power loss): its drift cannot be measured, so sample times are the tag's uncorrected schedule and may be off")
             }
         } else if let start = startText {
-            if let factor, let drift {
+            if let implausible, let drift {
+                detail = "the tag's clock: \(start); not corrected for drift: the reader's clock \(readTime.isoZ) is \(String(format: "%+d", drift)) s from the tag's, a rate of \(String(format: "%.3f", implausible)) no RTC runs at"
+                warnings.append("the read time \(readTime.isoZ) (\(readTimeSource)) differs from the tag's clock by \(String(format: "%+d", drift)) s, too much to be the tag's drift; sample times are the tag's own, uncorrected")
+            } else if let factor, let drift {
                 detail = "the tag's clock: \(start), tag clock \(NHS31xxLog.date(config.currentTime).isoZ) against the reader's \(readTime.isoZ) (drift \(String(format: "%+d", drift)) s); sample and event times rescaled linearly by \(String(format: "%.6f", factor)) to the reader's clock"
             } else {
                 detail = "the tag's clock: \(start); not corrected for drift (the read time is \(readTimeSource), not the reader's clock at the read)"
