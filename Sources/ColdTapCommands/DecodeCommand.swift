@@ -4,7 +4,7 @@ import LoggerFormats
 /// `coldtap decode`: a dump, NDEF message, URL or hex text → the logger's samples.
 public enum DecodeCommand: Command {
     public static let name = "decode"
-    public static let synopsis = "  coldtap decode FILE [--input auto|tag2|tag5|ndef|url|hex|flipper] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S] [--json|--csv]"
+    public static let synopsis = "  coldtap decode FILE [--input auto|tag2|tag5|ndef|url|hex|flipper|nhs-transcript] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S] [--json|--csv]"
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments

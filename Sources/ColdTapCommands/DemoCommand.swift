@@ -12,7 +12,7 @@ import Glibc
 /// virtual tag; decoded, assessed and reported into ./coldtap-demo/.
 public enum DemoCommand: Command {
     public static let name = "demo"
-    public static let synopsis = "  coldtap demo [--out DIR] [--logger KIND] [--in-process]   emulated logger → read → decode → assess → report, no hardware"
+    public static let synopsis = "  coldtap demo [--out DIR] [--logger KIND|nhs3100] [--in-process]   emulated logger → read → decode → assess → report, no hardware"
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments

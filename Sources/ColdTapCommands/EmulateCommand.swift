@@ -11,6 +11,8 @@ public enum EmulateCommand: Command {
     public static let synopsis = """
           coldtap emulate FILE|--logger KIND [--chip CHIP] [--vpcd HOST:PORT] [--fault removed-after=N|corrupt-at=N|silent-at=N] [--trace]
                                              serve a virtual tag (a dump, an NDEF message or a built-in logger: \(DemoLogger.allCases.map(\.rawValue).joined(separator: ", "))) to pcscd's vpcd
+          coldtap emulate --logger nhs3100 [--vpcd HOST:PORT] [--demo-history SECONDS] [--trace]
+                                             serve a virtual NXP NHS3100 logger (answers commands; follows this machine's clock)
         """
 
     public static func run(_ arguments: Arguments, console: Console) async throws {

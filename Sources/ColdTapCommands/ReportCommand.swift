@@ -6,7 +6,7 @@ import LoggerFormats
 /// verdict, statistics and excursions.
 public enum ReportCommand: Command {
     public static let name = "report"
-    public static let synopsis = "  coldtap report FILE [--profile NAME|profile.json] [--tz ZONE] [--json] [--input auto|tag2|tag5|ndef|url|hex|flipper] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S]\n                 [--out DIR] [--png] [--pdf] [--svg] [--html] [--csv] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
+    public static let synopsis = "  coldtap report FILE [--profile NAME|profile.json] [--tz ZONE] [--json] [--input auto|tag2|tag5|ndef|url|hex|flipper|nhs-transcript] [--read-time ISO8601] [--secret K] [--logger NAME|FILE] [--interval S]\n                 [--out DIR] [--png] [--pdf] [--svg] [--html] [--csv] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
 
     /// Everything `coldtap report` takes from its command line.
     public struct Options: Sendable {
