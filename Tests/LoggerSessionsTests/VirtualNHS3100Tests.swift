@@ -132,6 +132,15 @@ func exampleTag() async -> VirtualNHS3100 {
         #expect(try await session.send(.getPeriodicData(which: 2, format: 0, offset: 0)) == .result(id: 0x5E, .badParameter))
         #expect(try await session.send(.getPeriodicData(which: 1, format: 1, offset: 0)) == .result(id: 0x5E, .notImplemented))
         #expect(try await session.measureTemperature() == -53)
+        // After GETMEASUREMENTS the phantom is queued first (§1.6): GETRESPONSE skips it.
+        _ = try await session.send(.getMeasurements(offset: 0))
+        #expect(try await session.measureTemperature() == -53)
+        // Three queued frames do not fit the 20-byte FIFO: the third pushes the others out.
+        _ = try await session.send(.getMeasurements(offset: 0))
+        _ = try await session.send(.checkBattery)
+        _ = try await session.send(.getMeasurements(offset: 0))
+        #expect(try await session.send(.getResponse) == .result(id: 0x46, .badLength))
+        #expect(try await session.send(.getResponse) == .result(id: 0x01, .noResponse))
         // Wrong length and unknown id, sent as raw frames.
         let raw = session.exchange
         let badLength = NDEFMessage(records: [NDEFRecord(tnf: .media, type: "n/p", payload: Data([0x46, 0x00, 0x00]))]).serialized()
