@@ -3,7 +3,7 @@ import LoggerFormats
 import LoggerSessions
 
 /// `coldtap measure`: a live reading from an NHS31xx (MEASURETEMPERATURE, the answer fetched
-/// with GETRESPONSE; docs/nhs31xx.md §6).
+/// with GETRESPONSE; docs/nhs31xx.md §3.8).
 public enum MeasureCommand: Command {
     public static let name = "measure"
     public static let synopsis = "  coldtap measure [--reader R] [--timeout S] [--json]   read the temperature an NHS31xx logger measures now"

@@ -4,7 +4,7 @@ import LoggerSessions
 import NDEF
 import NFCTags
 
-/// `coldtap read` of an NXP NHS31xx logger: the command-mode readout (docs/nhs31xx.md §6),
+/// `coldtap read` of an NXP NHS31xx logger: the command-mode readout (docs/nhs31xx.md §8),
 /// the exchange kept as the raw read (`--save-dump` writes the transcript, §7), and the log
 /// decoded from that transcript, so `coldtap decode` of the saved file gives the same log.
 enum NHSRead {

@@ -5,7 +5,7 @@ import NDEF
 import NFCTags
 
 /// The RF row of a message-based logger: a virtual NHS3100 holding 4,000 samples, read in
-/// command mode (docs/nhs31xx.md §6) through the NDEF exchange session.
+/// command mode (docs/nhs31xx.md §8) through the NDEF exchange session.
 ///
 /// Lower bound: only the GETMEASUREMENTS exchanges the samples need (ceil(4000 / 232)), each
 /// one write of the command message in the fewest WRITEs (data pages, then page 6 with the

@@ -32,7 +32,7 @@ public struct NHSReadProgress: Sendable, Equatable {
     public var exchanges: Int
 }
 
-/// Command mode with an NHS31xx logger (docs/nhs31xx.md §1.3–§1.5, §6 recipe): one command
+/// Command mode with an NHS31xx logger (docs/nhs31xx.md §1.3–§1.5, §8): one command
 /// per written NDEF message, the answer read back, the exchange recorded as a transcript.
 public final class NHSLoggerSession: @unchecked Sendable {
     public let exchange: NDEFExchangeSession
@@ -182,7 +182,7 @@ public final class NHSLoggerSession: @unchecked Sendable {
     }
 
     /// MEASURETEMPERATURE, then GETRESPONSE until its queued answer, skipping the
-    /// GETMEASUREMENTS phantom (docs/nhs31xx.md §1.6, §6).
+    /// GETMEASUREMENTS phantom (docs/nhs31xx.md §1.6, §3.8).
     /// - Returns: deci-°C.
     public func measureTemperature(resolution: UInt8 = 5, maxPolls: Int = 10) async throws -> Int16 {
         try await expectOK(.measureTemperature(resolution: resolution))
