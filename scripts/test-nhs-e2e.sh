@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of an NXP NHS31xx logger through the real PC/SC stack: pcscd with vpcd in
 # private network and mount namespaces (as scripts/test-pcsc-e2e.sh), `coldtap emulate
-# --logger nhs3100` as the card (a virtual NHS3100 following the wall clock: a second without
-# commands ends a tap, the next command finds it rebooted), and configure → start → time
+# --logger nhs3100` as the card (a virtual NHS3100 following the wall clock: 2.5 s without
+# commands end a tap, the next command finds it rebooted), and configure → start → time
 # passes → read → decode of the saved transcript → measure. docs/nhs31xx.md.
 set -u
 
@@ -61,8 +61,8 @@ nsenter --net="/proc/$PCSCD_PID/ns/net" timeout 120 "$BIN" emulate --logger nhs3
 CARD_PID=$!
 
 run() { timeout "$STEP_TIMEOUT" "$BIN" "$@"; }
-# The virtual tag takes a second without commands as the end of a tap.
-next_tap() { sleep 1.3; }
+# The virtual tag takes 2.5 s without commands as the end of a tap (vpcd shows no field loss).
+next_tap() { sleep 2.8; }
 
 # 1. A pristine logger is configured without --yes (1 s interval, 2–8 °C, waiting for START).
 if run configure --reader "$READER" --timeout 10 --interval 1 --valid-min 2 --valid-max 8 --wait-for-start \

@@ -26,11 +26,16 @@ enum NHSDemo {
         }
     }
 
+    /// Served through vpcd, which cannot show the field going away, the virtual tag takes this
+    /// many seconds without commands as the end of a tap (a real tap ends when the card leaves).
+    static let tapEndsAfterIdle = 2.5
+
     /// A virtual NHS3100 following this machine's clock.
-    static func makeTag(history: Double?) async -> VirtualNHS3100 {
+    /// - Parameter endsTapsWhenIdle: for vpcd; in-process the caller taps it explicitly.
+    static func makeTag(history: Double?, endsTapsWhenIdle: Bool = true) async -> VirtualNHS3100 {
         let now = Date().timeIntervalSince1970
         let tag = VirtualNHS3100(logger: NHS3100Logger(now: now, temperature: fridge(from: now - (history ?? 0))))
-        await tag.follow { Date().timeIntervalSince1970 }
+        await tag.follow(clock: { Date().timeIntervalSince1970 }, tapEndsAfterIdle: endsTapsWhenIdle ? tapEndsAfterIdle : nil)
         if let history { await tag.backdateNextConfiguration(by: history) }
         return tag
     }
@@ -94,7 +99,7 @@ enum NHSDemo {
             outcome = try await configureAndRead(how: how, transcriptPath: transcriptPath, console: console)
         case .inProcess(let reason):
             how = "through the in-process virtual tag (\(reason))"
-            let tag = await makeTag(history: history)
+            let tag = await makeTag(history: history, endsTapsWhenIdle: false)
             console.error("Configuring the virtual NHS3100 \(how) …")
             let session = try await NHSConnect.session(on: tag)
             try await ConfigureCommand.configure(session, request: request, clock: Date(), console: console)
@@ -121,8 +126,8 @@ enum NHSDemo {
         try await NHSConnect.withLogger(reader: DemoPath.vpcdReader, timeout: .seconds(10), console: console) { session, _ in
             try await ConfigureCommand.configure(session, request: request, clock: Date(), console: console)
         }
-        // The virtual tag takes a second without commands as the end of the tap; the read is a new tap.
-        try? await Task.sleep(for: .milliseconds(1300))
+        // The virtual tag takes a pause without commands as the end of the tap; the read is a new tap.
+        try? await Task.sleep(for: .milliseconds(Int64(tapEndsAfterIdle * 1000) + 300))
         console.error("Reading it …")
         let context = try ReaderSupport.context()
         let tag = try await ReaderSupport.waitForTag(context: context, reader: DemoPath.vpcdReader, timeout: .seconds(10), console: console)

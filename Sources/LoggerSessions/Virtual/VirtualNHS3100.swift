@@ -76,15 +76,20 @@ public actor VirtualNHS3100: TagTransport {
     }
 
     /// When set, the logger follows this clock (epoch seconds): before each command it runs to
-    /// the clock's time, and a pause of a second or more without commands counts as the tag
-    /// having left the field (the next command finds it rebooted, §1.4). For `coldtap emulate`.
+    /// the clock's time, and (with `tapEndsAfterIdle`) a pause that long without commands
+    /// counts as the tag having left the field: the next command finds it rebooted (§1.4).
+    /// A link that cannot show the field going away (vpcd) needs that. For `coldtap emulate`.
     private var wallClock: (@Sendable () -> Double)?
+    private var tapEndsAfterIdle: Double?
     private var lastCommandTime: Double?
     /// When set, the next SETCONFIG is taken as given that many seconds ago (a demo history).
     private var backdateNextConfiguration: Double?
 
-    /// Makes the tag follow `clock` (see `wallClock`).
-    public func follow(clock: @escaping @Sendable () -> Double) { wallClock = clock }
+    /// Makes the tag follow `clock` (see `wallClock`); `idle` seconds without commands end a tap.
+    public func follow(clock: @escaping @Sendable () -> Double, tapEndsAfterIdle idle: Double? = nil) {
+        wallClock = clock
+        tapEndsAfterIdle = idle
+    }
 
     /// The next SETCONFIG will be taken as received `seconds` ago, the logger running since.
     public func backdateNextConfiguration(by seconds: Double) { backdateNextConfiguration = seconds }
@@ -92,7 +97,7 @@ public actor VirtualNHS3100: TagTransport {
     private func followWallClock() {
         guard let wallClock else { return }
         let time = wallClock()
-        if let last = lastCommandTime, time - last >= 1 {
+        if let last = lastCommandTime, let idle = tapEndsAfterIdle, time - last >= idle {
             logger.fieldPresent = false
             logger.advance(to: time)
             isRemoved = false
