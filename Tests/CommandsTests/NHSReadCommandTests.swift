@@ -41,7 +41,9 @@ import Testing
         #expect(log.format == "nhs31xx")
         #expect(log.samples.count == 2880)
         #expect(log.samples.allSatisfy { $0.flags.isEmpty })
-        #expect(log.metadata["clockDrift"].map { ["+0 s", "+1 s", "+2 s"].contains($0) } == true)
+        // The virtual tag's clock stood still from the set-up to the read: the drift is that pause.
+        let drift = log.metadata["clockDrift"].flatMap { Int($0.split(separator: " ")[0]) }
+        #expect(drift.map { $0 >= 0 && $0 <= 60 } == true)
         #expect(log.events.contains { $0.name == "temperatureTooHigh" } && log.events.contains { $0.name == "temperatureTooLow" })
         #expect(log.logger.tagUID == "04AB12A1B2C3D4" && log.logger.model == "NHS3100")
         // The transcript: one line per step, the first a read without a write.
