@@ -24,10 +24,18 @@ import Testing
         return tag
     }
 
-    static func transport(_ tag: VirtualNHS3100) async throws -> ReaderTransport {
+    static func transport(_ tag: VirtualNHS3100, reader: String = "ACS ACR1252 1S CL Reader PICC 0") async throws -> ReaderTransport {
         let emulator = ContactlessReaderEmulator(tag: tag)
-        return try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "ACS ACR1252 1S CL Reader PICC 0",
-                                              atr: emulator.atr.bytes)
+        return try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: reader, atr: emulator.atr.bytes)
+    }
+
+    /// Transparent session, direct transmit and a generic reader profile all carry the exchange.
+    @Test(arguments: ["ACS ACR1252 1S CL Reader PICC 0", "ACS ACR122U PICC Interface 0", "Identiv uTrust 3700 F CL Reader 0"])
+    func everyReaderPathCarriesTheExchange(reader: String) async throws {
+        let tag = await Self.loggedTag()
+        let outcome = try await LoggerRead.read(try await Self.transport(tag, reader: reader), options: LogInput.Options(),
+                                                saveDump: nil, console: .capturing())
+        #expect(outcome.log.samples.count == 2880)
     }
 
     @Test func readRecognisesTheLoggerAndTheSavedTranscriptDecodesToTheSameLog() async throws {
