@@ -283,9 +283,10 @@ func nhsExampleInitialMessageBytes() -> Data {
         let log = try LoggerDecoder.decode(transcript: transcript, options: DecodeOptions(readTime: .distantPast, readTimeSource: .now))
         #expect(log.metadata["clockDrift"] == "+10 s")
         #expect(log.timeBaseDetail?.contains("rescaled linearly by 1.004000") == true)
-        // corrected = start + (t − start) × 2510 / 2500
-        #expect(log.samples[4].time.timeIntervalSince1970 == 1_700_000_001 + 2400 * 1.004)
-        #expect(log.events[4].end.map { $0.timeIntervalSince1970 } == 1_700_000_001 + 2400 * 1.004)
+        // corrected = start + (t − start) × 2510 / 2500, to the second: +2409.6 s → +2410 s
+        #expect(log.samples[4].time.timeIntervalSince1970 == 1_700_000_001 + 2410)
+        #expect(log.samples[1].time.timeIntervalSince1970 == 1_700_000_001 + 602)
+        #expect(log.events[4].end == Date(timeIntervalSince1970: 1_700_002_411))
         // A read time days away from the tag's clock is the reader's error: not corrected, and said.
         let wrong = try LoggerDecoder.decode(transcript: automaticModeTranscript(readAt: readTime.addingTimeInterval(86_400)),
                                              options: DecodeOptions(readTime: .distantPast, readTimeSource: .now))

@@ -258,16 +258,17 @@ struct ClockCorrection {
     /// True for a timestamp on the epoch clock set by SETCONFIG (not counted from a reboot).
     func isTagTime(_ stamp: UInt32) -> Bool { config.configTime != 0 && stamp >= config.configTime }
 
+    /// Corrected times are rounded to whole seconds: the tag's clock has no finer resolution.
     func corrected(_ stamp: UInt32) -> Date {
         guard let start, let factor else { return NHS31xxLog.date(stamp) }
         let offset = (TimeInterval(stamp) - TimeInterval(start)) * factor
-        return Date(timeIntervalSince1970: TimeInterval(start) + offset)
+        return Date(timeIntervalSince1970: (TimeInterval(start) + offset).rounded())
     }
 
     func time(ofSample index: Int, interval: TimeInterval) -> Date {
         let origin = TimeInterval(start ?? config.configTime)
         let nominal = TimeInterval(index) * interval
-        return Date(timeIntervalSince1970: origin + nominal * (factor ?? 1))
+        return Date(timeIntervalSince1970: (origin + nominal * (factor ?? 1)).rounded())
     }
 }
 
