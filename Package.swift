@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CoreNFCTransport", targets: ["CoreNFCTransport"]),
         .library(name: "Digest", targets: ["Digest"]),
         .library(name: "Archive", targets: ["Archive"]),
+        .library(name: "LoggerSessions", targets: ["LoggerSessions"]),
         .executable(name: "coldtap", targets: ["coldtap"]),
         .executable(name: "coldtap-bench", targets: ["coldtap-bench"]),
         .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
@@ -33,6 +34,8 @@ let package = Package(
             "TempChart",
             .target(name: "CCairo", condition: .when(platforms: [.linux])),
         ]),
+        // Loggers that answer commands (NHS31xx): readout sessions and a virtual NHS3100; above NFCTags and LoggerFormats.
+        .target(name: "LoggerSessions", dependencies: ["NDEF", "NFCTags", "LoggerFormats"]),
         // Readers.
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .target(name: "PCSC", dependencies: [
@@ -54,12 +57,12 @@ let package = Package(
         .target(name: "Archive", dependencies: ["LoggerFormats", "ColdChain", "Digest", "CSQLite", "CLibPQ"]),
         // The command line: all commands live in a library so tests can run them in-process.
         .target(name: "ColdTapCommands", dependencies: [
-            "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest",
+            "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
         ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(name: "coldtap-bench", dependencies: [
             "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
-            "Archive", "CSQLite", "CLibPQ",
+            "Archive", "CSQLite", "CLibPQ", "LoggerSessions",
         ]),
         // libFuzzer entry point; built apart by `make fuzz`.
         .executableTarget(name: "FuzzNDEF", dependencies: ["NDEF"]),
@@ -70,6 +73,7 @@ let package = Package(
         .testTarget(name: "LoggerFormatsTests", dependencies: ["LoggerFormats", "NFCTags", "NDEF", "TestSupport"]),
         .testTarget(name: "ColdChainTests", dependencies: ["ColdChain", "LoggerFormats"]),
         .testTarget(name: "TempChartTests", dependencies: ["TempChart", "CairoCanvas", "ColdChain", "LoggerFormats", "TestSupport"]),
+        .testTarget(name: "LoggerSessionsTests", dependencies: ["LoggerSessions", "NFCTags", "LoggerFormats", "NDEF"]),
         .testTarget(name: "PCSCTests", dependencies: ["PCSC", "NFCTags", "TestSupport"]),
         .testTarget(name: "CoreNFCTransportTests", dependencies: ["CoreNFCTransport", "NFCTags", "NDEF"]),
         // Compile check of the Core NFC glue on Linux: CoreNFCGlueTests holds CoreNFCTransport's

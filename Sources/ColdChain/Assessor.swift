@@ -17,6 +17,7 @@ public enum Assessor {
     /// - Parameter timeZone: the calendar days of per-day figures and per-day rules, and the
     ///   times written in `reasons`.
     public static func assess(_ log: TemperatureLog, profile: Profile, timeZone: TimeZone) -> Assessment {
+        let profile = profile.resolved(for: log)
         let timeline = Timeline(log: log, timeZone: timeZone)
         let band = profile.excursionBand
         let statistics = computeStatistics(timeline, band: band)
@@ -25,6 +26,7 @@ public enum Assessor {
             excursions: findExcursions(timeline, band: band), alarms: [], possibleAlarms: [],
             gaps: timeline.gaps, decidingGaps: [], reasons: [], days: computeDays(timeline, band: band))
         decide(&assessment, log: log, timeline: timeline)
+        compareWithLogger(&assessment, log: log)
         return assessment
     }
 

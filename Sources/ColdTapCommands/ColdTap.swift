@@ -27,6 +27,7 @@ public enum ColdTap {
         TagCommand.self, NDEFCommand.self, WriteCommand.self, EmulateCommand.self, ProfilesCommand.self,
         FormatsCommand.self, CompletionsCommand.self,
         ArchiveCommand.self, LoggersCommand.self, HistoryCommand.self, AckCommand.self,
+        ConfigureCommand.self, StartCommand.self, MeasureCommand.self,
     ]
 
     public static var usage: String {

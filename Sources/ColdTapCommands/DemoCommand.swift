@@ -16,17 +16,21 @@ public enum DemoCommand: Command {
         summary: "emulated logger → read → decode → assess → report → archive, no hardware needed",
         options: [
             .value("--out", placeholder: "DIR", help: "where the report files and the logger's memory go", default: "coldtap-demo", path: true),
-            .value("--logger", placeholder: "KIND", help: "the built-in logger to emulate", default: DemoLogger.cupltag.rawValue,
-                   choices: { DemoLogger.allCases.map(\.rawValue) }),
+            .value("--logger", placeholder: "KIND", help: "the built-in logger to emulate (nhs3100: a logger that answers commands)",
+                   default: DemoLogger.cupltag.rawValue, choices: { DemoLogger.allCases.map(\.rawValue) + [NHSDemo.loggerName] }),
             .flag("--in-process", help: "read the virtual tag in-process, without pcscd and vpcd"),
         ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let outDirectory = try arguments.option("--out") ?? "coldtap-demo"
-        let logger = try VirtualTags.logger(named: try arguments.option("--logger") ?? DemoLogger.cupltag.rawValue)
+        let loggerName = try arguments.option("--logger") ?? DemoLogger.cupltag.rawValue
         let inProcessOnly = arguments.flag("--in-process")
         try arguments.finish()
+        if loggerName.lowercased() == NHSDemo.loggerName {
+            return try await NHSDemo.run(outDirectory: outDirectory, inProcessOnly: inProcessOnly, console: console)
+        }
+        let logger = try VirtualTags.logger(named: loggerName)
 
         let readTime = Date()
         let made = try VirtualTags.make(.logger(logger), chip: nil, readTime: readTime, console: console)

@@ -13,13 +13,14 @@ public enum EmulateCommand: Command {
         positionalHelp: [("FILE", "a tag memory dump or an NDEF message to serve; or give --logger")],
         summary: "serve a virtual tag (a dump, an NDEF message or a built-in logger) to pcscd through vsmartcard's vpcd",
         options: [
-            .value("--logger", placeholder: "KIND", help: "serve a built-in logger instead of FILE",
-                   choices: { DemoLogger.allCases.map(\.rawValue) }),
+            .value("--logger", placeholder: "KIND", help: "serve a built-in logger instead of FILE (nhs3100: a virtual NXP NHS3100 that answers commands and follows this machine's clock)",
+                   choices: { DemoLogger.allCases.map(\.rawValue) + [NHSDemo.loggerName] }),
             .value("--chip", placeholder: "CHIP", help: "the chip to emulate", default: "the logger's own, or the smallest that holds FILE",
                    choices: { TagChip.emulated.map(\.rawValue) }),
             .value("--vpcd", placeholder: "HOST:PORT", help: "where vpcd listens", default: "127.0.0.1:35963"),
             .value("--fault", placeholder: "FAULT", help: "misbehave: removed-after=N, truncated-answer=N, flipped-bit=N, silent=N[xK] or torn-write=N (N: commands; corrupt-at=N and silent-at=N still work)",
                    repeatable: true),
+            .value("--demo-history", placeholder: "SECONDS", help: "with --logger nhs3100: the logger was configured this long ago, so it has a history to read"),
             .flag("--trace", help: "print every command and answer on standard error"),
         ])]
 
@@ -30,8 +31,16 @@ public enum EmulateCommand: Command {
         let endpointText = try arguments.option("--vpcd")
         let faultTexts = try arguments.options("--fault")
         let trace = arguments.flag("--trace")
+        let history = try arguments.option("--demo-history")
         let files = try arguments.positionals(max: 1)
         try arguments.finish()
+        if loggerName?.lowercased() == NHSDemo.loggerName {
+            guard files.isEmpty, chipName == nil, faultTexts.isEmpty else {
+                throw CommandError.usage("--logger nhs3100 serves a virtual NHS3100 and takes no FILE, --chip or --fault.")
+            }
+            return try await NHSDemo.emulate(endpointText: endpointText, history: history, trace: trace, console: console)
+        }
+        guard history == nil else { throw CommandError.usage("--demo-history is for --logger nhs3100 only.") }
 
         let endpoint = try endpointText.map { text -> VPCDEndpoint in
             guard let endpoint = VPCDEndpoint(text) else {

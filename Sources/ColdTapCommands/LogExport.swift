@@ -28,6 +28,7 @@ public enum LogExport {
         members.append(("interval", .number(log.interval)))
         members.append(("metadata", .object(log.metadata.keys.sorted().map { ($0, .string(log.metadata[$0] ?? "")) })))
         members.append(("samples", .array(log.samples.map(sampleJSON))))
+        if !log.events.isEmpty { members.append(("events", .array(log.events.map(eventJSON)))) }
         members.append(("warnings", .array(log.warnings.map { .string($0) })))
         return .object(members)
     }
@@ -37,6 +38,25 @@ public enum LogExport {
         if let humidity = sample.humidity { members.append(("humidity", .number(humidity))) }
         members.append(("flags", .array(sample.flags.map { .string($0.rawValue) })))
         return .object(members)
+    }
+
+    /// A logger's own event: `time` (UTC, `null` when the logger's clock gave none), `name`,
+    /// `end` for an episode that ended, `detail`. Only formats with an event log (NHS31xx) have any.
+    static func eventJSON(_ event: TemperatureLog.Event) -> JSONValue {
+        var members: [(String, JSONValue)] = [("time", event.time.map { .string($0.isoUTC) } ?? .null), ("name", .string(event.name))]
+        if let end = event.end { members.append(("end", .string(end.isoUTC))) }
+        if let detail = event.detail { members.append(("detail", .string(detail))) }
+        return .object(members)
+    }
+
+    /// One line per logger event, for the text summaries.
+    static func eventLines(_ log: TemperatureLog) -> [(String, String)] {
+        log.events.map { event in
+            var text = (event.time?.isoUTC ?? "(no time)") + " " + event.name
+            if let end = event.end { text += " until \(end.isoUTC)" }
+            if let detail = event.detail { text += " — \(detail)" }
+            return ("Event", text)
+        }
     }
 
     /// RFC 4180 CSV (CRLF line ends) after `#` comment lines that say in which zone the
@@ -159,6 +179,7 @@ public enum LogExport {
         for (key, label) in [("loopCount", "Loop count"), ("resetsAllTime", "Resets"), ("resetCause", "Reset cause")] {
             if let value = log.metadata[key] { lines.append((label, value)) }
         }
+        lines += eventLines(log)
         if log.warnings.isEmpty {
             lines.append(("Warnings", "none"))
         } else {

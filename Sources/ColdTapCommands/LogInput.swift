@@ -9,6 +9,8 @@ public enum LogInput {
     /// What FILE holds (`--input`).
     public enum Kind: String, Sendable, CaseIterable {
         case auto, tag2, tag5, ndef, url, hex, flipper
+        /// An NHS31xx exchange transcript, JSON Lines (docs/nhs31xx.md §7).
+        case nhsTranscript = "nhs-transcript"
     }
 
     /// The decode options as `decode` and `report` declare them; `read` leaves out `--input`
@@ -183,6 +185,10 @@ public enum LogInput {
             (kind, why) = classifyText(content)
         }
         var hexNote = ""
+        if kind == .nhsTranscript {
+            return try loadTranscript(content, name: name, why: why.isEmpty ? "an NHS31xx exchange transcript (given with --input)" : why,
+                                      modificationTime: modificationTime, options: options)
+        }
         if kind != .url && kind != .flipper && (kind == .hex || InputBytes.looksLikeHex(content)) {
             bytes = try InputBytes.parseHex(content, name: name)
             hexNote = "hex text (\(bytes.count) bytes) holding "
@@ -277,6 +283,8 @@ public enum LogInput {
             let taken = kind == .flipper ? .flipper : (dump.technology == .iso14443A ? Kind.tag2 : Kind.tag5)
             let chip = result.chip.displayName + (uid.map { ", UID \($0)" } ?? "")
             return Loaded(log: log, kind: taken, inputDescription: why + " (\(chip))", message: message)
+        case .nhsTranscript:
+            return try loadTranscript(content, name: name, why: why, modificationTime: modificationTime, options: options)
         case .hex, .auto:
             throw CommandError.data("\(name) holds neither an NDEF message, a tag dump nor a URL.")
         }
@@ -371,6 +379,7 @@ public enum LogInput {
     static func classifyText(_ content: Data) -> (Kind, String) {
         let head = String(decoding: content.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if head.hasPrefix("Filetype: Flipper NFC device") { return (.flipper, "a Flipper Zero .nfc file") }
+        if NHSTranscript.looks(like: content) { return (.nhsTranscript, "an NHS31xx exchange transcript (JSON Lines)") }
         let lowered = head.lowercased()
         if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
             return (.url, "a bare URL (text starting with \(lowered.hasPrefix("https") ? "https" : "http")://)")
@@ -406,5 +415,26 @@ public enum LogInput {
 
     private static func readFile(_ path: String, console: Console) throws -> Data {
         try InputBytes.read(path, console: console, format: .raw)
+    }
+}
+
+extension LogInput {
+    /// Decodes an NHS31xx exchange transcript (the raw read of such a logger) into the log
+    /// the read gave; its recorded reader times are the read time unless `--read-time` is given.
+    /// - Throws: `CommandError.data` naming the line and offset of what is malformed.
+    static func loadTranscript(_ content: Data, name: String, why: String, modificationTime: Date?,
+                               options: Options) throws -> Loaded {
+        var decodeOptions = makeDecodeOptions(options, dumpTime: modificationTime, tagUID: nil)
+        if case .named(let forced)? = options.logger, forced != "nhs31xx" {
+            throw CommandError.usage("an NHS31xx exchange transcript can only be decoded as nhs31xx, not '\(forced)'.")
+        }
+        do {
+            let transcript = try NHSTranscript.parse(content)
+            decodeOptions.logger = nil
+            let log = try LoggerDecoder.decode(transcript: transcript, options: decodeOptions)
+            return Loaded(log: log, kind: .nhsTranscript, inputDescription: why + " (\(transcript.steps.count) steps)", message: nil)
+        } catch let error as LoggerFormatError {
+            throw CommandError.data("\(name): " + error.description + ".")
+        }
     }
 }

@@ -39,6 +39,11 @@ final class PrivatePCSCD: @unchecked Sendable {
     /// Starts pcscd and the card, and points this process's PC/SC client at that pcscd.
     /// - Throws: `CommandError(.unavailable)` when either does not come up.
     static func start(logger: DemoLogger) throws -> PrivatePCSCD {
+        try start(cardArguments: ["--logger", logger.rawValue])
+    }
+
+    /// As `start(logger:)`, the card being `coldtap emulate` with these arguments.
+    static func start(cardArguments: [String]) throws -> PrivatePCSCD {
         guard let unshare = tool("unshare"), let nsenter = tool("nsenter"), let me = selfExecutable() else {
             throw CommandError(.unavailable, "unshare, nsenter or coldtap itself cannot be found.")
         }
@@ -56,7 +61,7 @@ final class PrivatePCSCD: @unchecked Sendable {
         setenv("PCSCLITE_CSOCK_NAME", socket, 1)
         let card = Process()
         card.executableURL = URL(fileURLWithPath: nsenter)
-        card.arguments = ["--net=/proc/\(daemon.processIdentifier)/ns/net", me, "emulate", "--logger", logger.rawValue]
+        card.arguments = ["--net=/proc/\(daemon.processIdentifier)/ns/net", me, "emulate"] + cardArguments
         card.standardOutput = FileHandle.nullDevice
         card.standardError = FileHandle.nullDevice
         let stack = PrivatePCSCD(daemon: daemon, card: card)

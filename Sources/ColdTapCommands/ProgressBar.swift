@@ -31,6 +31,18 @@ final class ProgressBar: Sendable {
         }
     }
 
+    /// Redraws the bar for `done` of `total` things (e.g. samples of a message-based logger).
+    func update(done: Int, total: Int, unit: String) {
+        guard console.errorIsTerminal else { return }
+        let width = 30
+        let filled = total > 0 ? min(width, done * width / total) : width
+        let line = "\(label) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) \(unit)"
+        lock.withLock {
+            drawn = true
+            console.writeError(Data(("\r\u{1B}[K" + line).utf8))
+        }
+    }
+
     /// Clears the bar so that the next message starts on a clean line.
     func finish() {
         drawn.withLock { drawn in

@@ -1,6 +1,7 @@
 import ColdChain
 import Foundation
 import LoggerFormats
+import LoggerSessions
 import NDEF
 import NFCTags
 import PCSC
@@ -118,6 +119,10 @@ enum LoggerRead {
         do {
             result = try await TagReader.read(from: transport, options: readOptions) { bar.update($0) }
             bar.finish()
+            // A logger that answers commands (NXP NHS31xx) is read by exchanging messages.
+            if let message = result.ndefMessage, NHSLoggerSession.isInitialMessage(message) {
+                return try await NHSRead.read(transport, initial: result, options: options, saveDump: saveDump, console: console)
+            }
             if let saveDump {
                 let dump = try await TagReader.dump(transport, options: readOptions)
                 try write(Data(dump.flipperText().utf8), to: saveDump)

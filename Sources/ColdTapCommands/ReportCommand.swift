@@ -7,15 +7,15 @@ import LoggerFormats
 public enum ReportCommand: Command {
     public static let name = "report"
     public static let forms = [CommandForm(
-        positionals: "FILE | --logger-id ID",
+        positionals: "FILE",
         positionalHelp: [("FILE", "a tag memory dump (raw, hex text or Flipper .nfc), an NDEF message, a cuplTag URL (as a file or given itself), or - for standard input")],
         summary: "decode a log, judge it against a cold-chain profile (OK / ALARM / INCONCLUSIVE), print the verdict and write the report files",
         options: ReportCommand.reportOptionSpecs + LogInput.optionSpecs + ReportArtifacts.optionSpecs + ArchiveReport.optionSpecs)]
 
     /// The verdict options `report` and `read` share.
     public static let reportOptionSpecs: [OptionSpec] = [
-        .value("--profile", placeholder: "NAME|FILE", help: "the cold-chain rules to judge by: a built-in profile ('coldtap profiles') or a profile .json",
-               default: ReportCommand.defaultProfile.name, choices: { Profile.builtIn.map(\.name) }, path: true),
+        .value("--profile", placeholder: "NAME|FILE", help: "the cold-chain rules to judge by: a built-in profile ('coldtap profiles'), a profile .json, or logger (the logger's own limits)",
+               default: ReportCommand.defaultProfile.name, choices: { Profile.builtIn.map(\.name) + ["logger"] }, path: true),
         .value("--tz", placeholder: "ZONE", help: "time zone of times, days and the CSV: Europe/Berlin, UTC, +02:00",
                default: "the system's zone (the CSV: UTC)"),
         .flag("--json", help: "print the verdict, statistics, excursions and the log as JSON"),
@@ -116,6 +116,7 @@ public enum ReportCommand: Command {
     public static func resolveProfile(_ text: String?) throws -> Profile {
         guard let text else { return defaultProfile }
         if let profile = Profile.builtIn(named: text.lowercased()) { return profile }
+        if text.lowercased() == Profile.loggerLimitsName { return .loggerLimits }
         let names = Profile.builtIn.map(\.name).joined(separator: ", ")
         guard text.hasSuffix(".json") || FileManager.default.fileExists(atPath: text) else {
             throw CommandError.usage("--profile '\(text)' is neither a built-in profile (\(names)) nor a profile file.")
@@ -297,6 +298,13 @@ public enum ReportCommand: Command {
             }
             lines += table(rows, header: ["#", "side", "start", "end", "duration", "peak", "peak at", "°C·min", "unknown time"],
                            rightAligned: [0, 4, 5, 7])
+        }
+
+        if !log.events.isEmpty {
+            lines.append("")
+            lines.append(paint("Logger events", "1") + " (the logger's own record)")
+            let rows = log.events.map { [time($0.time), $0.name, $0.end.map { time($0) } ?? "", $0.detail ?? ""] }
+            lines += table(rows, header: ["time", "event", "until", "meaning"], rightAligned: [])
         }
 
         if !assessment.days.isEmpty {

@@ -4,7 +4,7 @@ import NDEF
 /// The entry point: which logger wrote this NDEF message, and what did it log?
 public enum LoggerDecoder {
     /// Names of the built-in formats, in the order auto-detection tries them.
-    public static let builtInNames = ["cupltag", "dtn1", "generic16-unix", "generic16"]
+    public static let builtInNames = ["cupltag", "dtn1", "generic16-unix", "generic16", "nhs31xx"]
 
     /// Names accepted by `--logger` besides `builtInNames` (encoder kinds that decode with another format).
     static let aliases = ["cupltag-rh": "cupltag"]
@@ -136,6 +136,7 @@ public enum LoggerDecoder {
     static func builtIn(named name: String) throws -> any LoggerFormatDecoder {
         let canonical = aliases[name.lowercased()] ?? name.lowercased()
         if canonical == "cupltag" { return CuplTagFormat() }
+        if canonical == NHS31xxFormat.formatName { return NHS31xxFormat() }
         guard builtInNames.contains(canonical) else {
             throw LoggerFormatError(.unknownLogger, "unknown logger '\(name)'; known: \(builtInNames.joined(separator: ", ")), or give a descriptor .json file")
         }

@@ -57,6 +57,10 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
         case deviceInformation = "device-information"
         /// Estimated: the newest sample is taken as logged just before the read.
         case readTime = "read-time"
+        /// The logger's own real-time clock (its start time and its clock reading at the
+        /// read), corrected for drift against the reader's clock when it can be; `timeBaseDetail`
+        /// names the correction (NHS31xx, docs/nhs31xx.md §5.3).
+        case loggerClock = "logger-clock"
     }
 
     public struct Integrity: Sendable, Equatable, Codable {
@@ -105,6 +109,9 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     /// °C per step of the sensor's reading (a descriptor's scale, the cuplTag's 165/4096),
     /// for showing values no finer than they were measured; `nil` when not known.
     public var resolution: Double?
+    /// What the logger itself recorded besides samples (state changes, excursions it saw),
+    /// oldest first; empty for formats that keep no event log.
+    public var events: [Event] = []
 
     public init(format: String, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
@@ -122,5 +129,47 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
         self.readTimeSource = readTimeSource
         self.timeBaseDetail = timeBaseDetail
         self.detection = detection
+    }
+}
+
+extension TemperatureLog {
+    /// One entry of a logger's own event log (e.g. NHS31xx status bits, docs/nhs31xx.md §5.5).
+    public struct Event: Sendable, Equatable, Codable {
+        /// When it happened (UTC), on the same time base as the samples; `nil` when the
+        /// logger's clock did not give an absolute time for it.
+        public var time: Date?
+        /// Stable lower-camel-case name, e.g. `logging`, `temperatureTooHigh`.
+        public var name: String
+        /// For an episode (an excursion): when it ended; `nil` while it lasts or when unknown.
+        public var end: Date?
+        /// One phrase for people: what the logger meant, and any caveat about the time.
+        public var detail: String?
+
+        public init(time: Date?, name: String, end: Date? = nil, detail: String? = nil) {
+            self.time = time
+            self.name = name
+            self.end = end
+            self.detail = detail
+        }
+    }
+
+    /// Logs stored before `events`, `timesEstimated` and `resolution` existed decode without them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(format: try container.decode(String.self, forKey: .format),
+                  logger: try container.decode(LoggerIdentity.self, forKey: .logger),
+                  samples: try container.decode([Sample].self, forKey: .samples),
+                  interval: try container.decode(TimeInterval.self, forKey: .interval),
+                  timeBase: try container.decode(TimeBase.self, forKey: .timeBase),
+                  integrity: try container.decode(Integrity.self, forKey: .integrity),
+                  readTime: try container.decode(Date.self, forKey: .readTime),
+                  metadata: try container.decode([String: String].self, forKey: .metadata),
+                  warnings: try container.decode([String].self, forKey: .warnings),
+                  readTimeSource: try container.decodeIfPresent(String.self, forKey: .readTimeSource),
+                  timeBaseDetail: try container.decodeIfPresent(String.self, forKey: .timeBaseDetail),
+                  detection: try container.decodeIfPresent(String.self, forKey: .detection))
+        events = try container.decodeIfPresent([Event].self, forKey: .events) ?? []
+        timesEstimated = try container.decodeIfPresent(Bool.self, forKey: .timesEstimated) ?? false
+        resolution = try container.decodeIfPresent(Double.self, forKey: .resolution)
     }
 }

@@ -192,6 +192,7 @@ public struct ReportPage: Sendable {
 
         // Excursions.
         y = drawExcursions(x: margin, y: y, width: contentWidth, canvas: canvas) + 14
+        y = drawLoggerEvents(x: margin, y: y, width: contentWidth, canvas: canvas)
 
         // Chart in the rest of the page.
         sectionTitle(strings.sectionChart, x: margin, y: y, width: contentWidth, canvas: canvas)

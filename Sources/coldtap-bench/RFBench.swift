@@ -97,6 +97,7 @@ func runRFBench(json: Bool) async throws {
     var rows: [RFBenchRow] = []
     for chip in TagChip.emulated { rows.append(try await measureRF(chip: chip)) }
     func round(_ value: Double, _ places: Double) -> Double { (value * places).rounded() / places }
+    let nhs = try await measureNHSRF()
     if json {
         let tags = rows.map { row in
             "{\"tag\": \"\(row.tag)\", \"bytes\": \(row.bytes), \"commands\": \(row.commands), "
@@ -104,7 +105,10 @@ func runRFBench(json: Bool) async throws {
                 + "\"ratio\": \(round(row.ratio, 100)), \"naiveCommands\": \(row.naiveCommands), "
                 + "\"naiveAirTimeMs\": \(round(row.naiveAirTimeMs, 10))}"
         }
-        print("{\"tags\": [" + tags.joined(separator: ", ") + "]}")
+        let logger = "{\"tag\": \"\(nhs.tag)\", \"samples\": \(nhs.bytes / 2), \"exchanges\": \(nhs.commands), "
+            + "\"tagCommands\": \(nhs.naiveCommands), \"airTimeMs\": \(round(nhs.airTimeMs, 10)), "
+            + "\"lowerBoundMs\": \(round(nhs.lowerBoundMs, 10)), \"ratio\": \(round(nhs.ratio, 100))}"
+        print("{\"tags\": [" + tags.joined(separator: ", ") + "], \"loggers\": [" + logger + "]}")
         return
     }
     print("RF: full-size NDEF message, modeled air time (ISO 14443-A 106 kbit/s, ISO 15693 high data rate), link ≤ 256-byte answers")
@@ -122,4 +126,5 @@ func runRFBench(json: Bool) async throws {
     }
     let worst = rows.map(\.ratio).max() ?? 0
     print(String(format: "worst ratio %.3f (target ≤ 1.15): %@", worst, worst <= 1.15 ? "met" : "NOT met"))
+    printNHSRFRow(nhs)
 }

@@ -162,7 +162,7 @@ import Testing
                 Issue.record("wrong kind \(error.kind)")
                 return
             }
-            #expect(refusals.map(\.format) == ["cupltag", "dtn1", "generic16-unix", "generic16"])
+            #expect(refusals.map(\.format) == ["cupltag", "dtn1", "generic16-unix", "generic16", "nhs31xx"])
             #expect(refusals[0].reason == "no URI record")
             #expect(refusals[1].reason == "no record is a media record or an unknown record")
             #expect(refusals[3].reason.contains("whose type contains 'temp'"))

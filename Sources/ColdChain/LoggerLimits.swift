@@ -1,0 +1,58 @@
+import Foundation
+import LoggerFormats
+
+/// `--profile logger`: judge a log against the limits the logger was configured with (an
+/// NHS31xx's validMinimum/validMaximum, docs/nhs31xx.md §3.2), and compare ColdTap's verdict
+/// with the logger's own (its status bits).
+extension Profile {
+    public static let loggerLimitsName = "logger"
+
+    /// The placeholder chosen on the command line; `resolved(for:)` fills it from the log.
+    public static let loggerLimits = Profile(name: loggerLimitsName,
+                                             summary: "the logger's own limits (taken from the log it is applied to)",
+                                             band: nil, rules: [])
+
+    /// The limits a log's logger was configured with, as metadata `loggerValidMinimum` /
+    /// `loggerValidMaximum` (°C), when it has both.
+    public static func loggerBand(of log: TemperatureLog) -> (low: Double, high: Double)? {
+        guard let low = log.metadata["loggerValidMinimum"].flatMap(Double.init),
+              let high = log.metadata["loggerValidMaximum"].flatMap(Double.init), low < high else { return nil }
+        return (low, high)
+    }
+
+    /// This profile, or for `loggerLimits` the profile of the logger's own limits: a sample
+    /// strictly above the maximum or strictly below the minimum is an alarm, as the logger counts it.
+    public func resolved(for log: TemperatureLog) -> Profile {
+        guard name == Self.loggerLimitsName, band == nil, rules.isEmpty else { return self }
+        guard let (low, high) = Self.loggerBand(of: log) else { return self }
+        let text = "\(ColdChainFormat.temperature(low, decimals: 1))–\(ColdChainFormat.temperature(high, decimals: 1)) °C"
+        return Profile(name: Self.loggerLimitsName, summary: "the logger's own limits, \(text), any sample beyond them an alarm",
+                       band: Band(min: low, max: high),
+                       rules: [.instantaneous(Threshold(.greaterThan, high)), .instantaneous(Threshold(.lessThan, low))])
+    }
+}
+
+extension Assessor {
+    /// Adds what the logger itself concluded, and says when it disagrees with ColdTap.
+    static func compareWithLogger(_ assessment: inout Assessment, log: TemperatureLog) {
+        if assessment.profile.name == Profile.loggerLimitsName && assessment.profile.rules.isEmpty {
+            assessment.verdict = .inconclusive
+            assessment.reasons.append("--profile logger needs the logger's own limits, and this log has none (\(log.metadata["loggerLimits"] ?? "no limits recorded")).")
+        }
+        guard let loggerVerdict = log.metadata["loggerVerdict"] else { return }
+        let loggerSaw = loggerVerdict.hasPrefix("excursion")
+        guard let (low, high) = Profile.loggerBand(of: log) else { return }
+        let outside = log.samples.contains { sample in
+            guard sample.isValid, let value = sample.temperature else { return false }
+            return value > high || value < low
+        }
+        let status = log.metadata["statusBits"].map { " (status \($0))" } ?? ""
+        if loggerSaw != outside {
+            assessment.reasons.append("The logger's own verdict, \(loggerVerdict)\(status), disagrees with the samples read: "
+                + (outside ? "they go beyond its limits but it did not flag it" : "none of them is beyond its limits (it also counts samples taken while logging continued after the memory was full)")
+                + ".")
+        } else {
+            assessment.reasons.append("The logger itself: \(loggerVerdict)\(status).")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import LoggerFormats
+import LoggerSessions
+
+/// `coldtap measure`: a live reading from an NHS31xx (MEASURETEMPERATURE, the answer fetched
+/// with GETRESPONSE; docs/nhs31xx.md §3.8).
+public enum MeasureCommand: Command {
+    public static let name = "measure"
+    public static let forms = [CommandForm(
+        summary: "read the temperature an NHS31xx logger measures now (MEASURETEMPERATURE, answer fetched with GETRESPONSE)",
+        options: [
+            .value("--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+                   default: "the first reader with a tag"),
+            .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
+            .flag("--json", help: "print the measurement as JSON"),
+        ])]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let reader = try arguments.option("--reader")
+        let timeout = try ReadCommand.parseTimeout(try arguments.option("--timeout"))
+        let json = arguments.flag("--json")
+        try arguments.finish()
+        try await NHSConnect.withLogger(reader: reader, timeout: timeout, console: console) { session, _ in
+            let value = try await measure(session)
+            console.print(text(value, json: json, time: Date()))
+        }
+    }
+
+    static func measure(_ session: NHSLoggerSession) async throws -> Int16 {
+        do {
+            return try await session.measureTemperature()
+        } catch let error as NHSSessionError {
+            throw NHSRead.commandError(error)
+        }
+    }
+
+    static func text(_ deci: Int16, json: Bool, time: Date) -> String {
+        if json {
+            return JSONValue.object([("time", .string(time.isoUTC)), ("temperature", .number(Double(deci) / 10))]).serialized()
+        }
+        return "Temperature: \(NHS31xxLog.celsius(deci)) °C"
+    }
+}

@@ -1,0 +1,282 @@
+import Foundation
+import NDEF
+
+/// NXP NHS3100 / NHS3152 loggers running the "tlogger" firmware (docs/nhs31xx.md). A single
+/// NDEF message (the initial message) gives the configuration, status and no samples; a
+/// whole readout (`NHSReadout`, or a transcript) gives everything.
+struct NHS31xxFormat: LoggerFormatDecoder {
+    static let formatName = "nhs31xx"
+    var name: String { Self.formatName }
+
+    func detect(_ message: NDEFMessage, options: DecodeOptions) -> Detection {
+        let frames = NHSReadout.frames(in: message).frames
+        if frames.isEmpty { return .refused("no MIME record holds a response frame (payload byte 1 = 01)") }
+        guard frames.contains(where: { $0.frame.id == NHSMessageID.getConfig.rawValue }) else {
+            return .refused("its response frames (\(frames.map(\.frame.name).joined(separator: ", "))) include no GETCONFIG answer")
+        }
+        let hasVersion = frames.contains { $0.frame.id == NHSMessageID.getVersion.rawValue }
+        return .accepted(hasVersion ? "a MIME record holds a GETVERSION answer and another a GETCONFIG answer (the initial message)"
+                                    : "a MIME record holds a GETCONFIG answer (48 01)")
+    }
+
+    func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog {
+        var readout = NHSReadout()
+        try readout.add(message, readTime: nil)
+        return try NHS31xxLog.build(readout, options: options)
+    }
+}
+
+/// Builds a `TemperatureLog` from a readout: samples placed at startTime + k × interval,
+/// the 851 placeholder flagged missing, the clock checked and drift corrected (§5.3),
+/// events on the same time base (§5.5), the tag's status and limits in metadata.
+public enum NHS31xxLog {
+    /// The "not measured" sample value (85.1 °C, §5.4).
+    public static let placeholder: Int16 = 851
+    /// Every real sample is clamped to this range by the firmware (deci-°C).
+    public static let sensorRange: ClosedRange<Int16> = -400...850
+
+    /// - Parameter options: `readTime` is the reader's clock at the read (used for the drift
+    ///   unless the readout knows when GETCONFIG was read).
+    /// - Throws: `LoggerFormatError` `.recordNotFound` when no GETCONFIG answer was read.
+    public static func build(_ readout: NHSReadout, options: DecodeOptions) throws -> TemperatureLog {
+        let format = NHS31xxFormat.formatName
+        guard let config = readout.config else {
+            throw LoggerFormatError(.recordNotFound, format: format,
+                                    "no GETCONFIG answer was read, so the samples have no interval or start time")
+        }
+        var warnings: [String] = []
+        var metadata: [String: String] = [:]
+
+        // Identity.
+        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: "NXP",
+                                                     model: readout.version?.model ?? "NHS31xx")
+        if identity.tagUID == nil, let nfc = readout.nfcUID, nfc.count == 8 {
+            identity.tagUID = hex(Array(nfc[0..<3] + nfc[4..<8]))
+        }
+        if let serial = readout.serial { identity.serial = serial.map { String(format: "%08X", $0) }.joined() }
+        if let version = readout.version {
+            metadata["softwareVersion"] = "\(version.softwareMajor).\(version.softwareMinor)"
+            metadata["messageAPI"] = "\(version.apiMajor).\(version.apiMinor)"
+            if version.deviceID != 0 { metadata["deviceID"] = String(format: "0x%08X", version.deviceID) }
+        }
+        if !readout.statusTexts.isEmpty { metadata["statusText"] = readout.statusTexts.joined(separator: " | ") }
+        if let live = readout.liveTemperature { metadata["liveTemperature"] = celsius(live) }
+        if let battery = readout.batteryThreshold { metadata["batteryCheck"] = battery < 0 ? "good" : "brown-out at \(battery) µA extra load" }
+
+        // Configuration and status.
+        metadata["interval"] = "\(config.interval)"
+        metadata["sampleCount"] = "\(config.count)"
+        metadata["configTime"] = config.configTime == 0 ? "never configured" : date(config.configTime).isoZ
+        metadata["tagClock"] = "\(config.currentTime)"
+        if let delay = config.startDelay {
+            metadata["startDelay"] = delay == NHSConfiguration.waitForStart ? "wait for START" : "\(delay)"
+        }
+        if let running = config.runningTime { metadata["runningTime"] = running == 0 ? "no limit" : "\(running)" }
+        if config.limitsEnabled {
+            metadata["loggerValidMinimum"] = celsius(config.validMinimum)
+            metadata["loggerValidMaximum"] = celsius(config.validMaximum)
+        } else {
+            metadata["loggerLimits"] = "off (validMinimum \(celsius(config.validMinimum)) is not below validMaximum \(celsius(config.validMaximum)))"
+        }
+        if let low = config.attainedMinimum, low != NHSConfig.noAttainedMinimum { metadata["attainedMinimum"] = celsius(low) }
+        if let high = config.attainedMaximum, high != NHSConfig.noAttainedMaximum { metadata["attainedMaximum"] = celsius(high) }
+        if let status = config.status {
+            metadata["status"] = String(format: "0x%03X", status.rawValue)
+            metadata["statusBits"] = status.names.joined(separator: ",")
+            if let state = status.state { metadata["state"] = state }
+            if status.contains(.brownOut) { warnings.append("the logger reports a battery brown-out or power loss (status bit 7); logging may have ended early") }
+            if status.contains(.full) { warnings.append("the logger's memory is full (status bit 8): later samples were measured but not stored") }
+            if status.contains(.temperatureTooHigh) || status.contains(.temperatureTooLow) {
+                let which = [status.contains(.temperatureTooHigh) ? "above its maximum" : nil,
+                             status.contains(.temperatureTooLow) ? "below its minimum" : nil].compactMap { $0 }
+                metadata["loggerVerdict"] = "excursion: samples \(which.joined(separator: " and "))"
+            } else if config.limitsEnabled {
+                metadata["loggerVerdict"] = "within its limits"
+            }
+        }
+        if config.layout == .legacy {
+            metadata["messageAPI"] = metadata["messageAPI"] ?? "5"
+            if let maxCount = config.maxCount {
+                metadata["maxCount"] = maxCount == 0xFFFF ? "stopped by an error or full" : (maxCount == 0 ? "no limit" : "\(maxCount)")
+            }
+        }
+        if !config.result.isOK { warnings.append("GETCONFIG answered \(config.result.explanation)") }
+        for refusal in readout.refusals { warnings.append("the logger refused \(refusal)") }
+
+        // Clock (§5.3).
+        let clock = ClockCorrection(config: config, readTime: readout.configReadTime ?? options.readTime,
+                                    readTimeTrusted: readout.configReadTime != nil || options.readTimeSource == .given || options.readTimeSource == .tagRead,
+                                    readTimeSource: readout.configReadTime != nil ? "the reader's clock when GETCONFIG was read" : options.readTimeSource.description)
+        if let drift = clock.drift { metadata["clockDrift"] = String(format: "%+d s", drift) }
+        warnings += clock.warnings
+
+        // Samples.
+        let stored = max(Int(config.count), (readout.samples.keys.max() ?? -1) + 1)
+        var samples: [TemperatureLog.Sample] = []
+        var placeholders = 0, outOfRange = 0
+        var unread: [ClosedRange<Int>] = []
+        let interval = TimeInterval(config.interval)
+        for index in 0..<stored {
+            guard let raw = readout.samples[index] else {
+                if let last = unread.last, last.upperBound == index - 1 { unread[unread.count - 1] = last.lowerBound...index } else { unread.append(index...index) }
+                continue
+            }
+            let time = clock.time(ofSample: index, interval: interval)
+            if raw == placeholder {
+                placeholders += 1
+                samples.append(.init(time: time, temperature: nil, flags: [.missing]))
+            } else if sensorRange.contains(raw) {
+                samples.append(.init(time: time, temperature: Double(raw) / 10))
+            } else {
+                outOfRange += 1
+                samples.append(.init(time: time, temperature: Double(raw) / 10, flags: [.outOfRange]))
+            }
+        }
+        if placeholders > 0 {
+            warnings.append("\(placeholders) sample(s) hold the 85.1 °C placeholder (nothing was measured: an NFC field was present when they fell due); they are flagged missing")
+        }
+        if outOfRange > 0 { warnings.append("\(outOfRange) sample(s) lie outside the sensor's -40.0 … 85.0 °C and are flagged out-of-range") }
+        if !unread.isEmpty {
+            let ranges = unread.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
+            warnings.append("\(unread.reduce(0) { $0 + $1.count }) of the \(stored) stored sample(s) were not read (numbers \(ranges), 0 = oldest)")
+        }
+        if stored > Int(config.count) {
+            warnings.append("\(stored - Int(config.count)) sample(s) were logged during the read, after GETCONFIG counted \(config.count)")
+        }
+
+        // Events (§5.5).
+        var events: [TemperatureLog.Event] = []
+        for block in readout.mergedEvents {
+            let number = block.number.map(Int.init)
+            let name = number.map { NHSStatus.name(ofBit: $0) } ?? "event"
+            var detail = number.map { NHSStatus.phrase(ofBit: $0) } ?? "event with no number"
+            var time: Date?
+            if let stamp = block.timestamp {
+                if clock.isTagTime(stamp) {
+                    time = clock.corrected(stamp)
+                } else {
+                    detail += "; tag clock \(stamp) s, counted from a reboot after the clock was lost, so no date"
+                }
+            }
+            var end: Date?
+            if let endStamp = block.endTime {
+                if endStamp == 0 {
+                    detail += "; still out of limits when read"
+                } else if clock.isTagTime(endStamp) {
+                    end = clock.corrected(endStamp)
+                }
+            }
+            events.append(TemperatureLog.Event(time: time, name: name, end: end, detail: detail))
+        }
+        // 12.4 ORs "more" into the echoed mask (bit 7); visible only on requests without bit 7.
+        let truncated = readout.eventAnswers.filter { $0.mask & 0x80 != 0 && $0.mask & ~UInt32(0xE0) == 0 }
+        // A cut-short 0x60 answer followed by complete answers for each side is whole.
+        let split = Set(readout.eventAnswers.map(\.mask))
+        if !truncated.isEmpty && !(split.contains(0x20) && split.contains(0x40)) {
+            warnings.append("a GETEVENTS answer was cut short by the tag (475-byte limit); some excursion events may be missing")
+        }
+
+        var log = TemperatureLog(format: format, logger: identity, samples: samples, interval: interval,
+                                 timeBase: .loggerClock,
+                                 integrity: .init(status: .unverified, detail: "the NHS31xx protocol carries no checksum or signature"),
+                                 readTime: options.readTime, metadata: metadata, warnings: warnings,
+                                 readTimeSource: options.readTimeSource.description, timeBaseDetail: clock.detail)
+        log.events = events
+        return log
+    }
+
+    /// Deci-°C as °C text with one decimal, e.g. `-5.3`.
+    public static func celsius(_ deci: Int16) -> String { String(format: "%.1f", Double(deci) / 10) }
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
+    static func date(_ epoch: UInt32) -> Date { Date(timeIntervalSince1970: TimeInterval(epoch)) }
+}
+
+/// The clock rules of docs/nhs31xx.md §5.3: is the tag's clock continuous since SETCONFIG,
+/// how far it drifted from the reader's, and the linear correction NXP's app applies:
+/// corrected = start + (t − start) × (now − start) / (tagNow − start).
+struct ClockCorrection {
+    let config: NHSConfig
+    /// Epoch of the first sample, when there is one.
+    let start: UInt32?
+    let continuous: Bool
+    /// reader − tag, seconds, when known.
+    let drift: Int?
+    /// The rescaling factor, when applied.
+    let factor: Double?
+    var warnings: [String] = []
+    var detail: String
+
+    /// The largest clock-rate error taken as the tag's own (10 %).
+    static let plausibleRateError = 0.10
+
+    init(config: NHSConfig, readTime: Date, readTimeTrusted: Bool, readTimeSource: String) {
+        self.config = config
+        let startTime = config.startTime ?? 0
+        start = startTime == 0 ? nil : startTime
+        continuous = config.configTime != 0 && config.currentTime >= config.configTime
+        let now = readTime.timeIntervalSince1970
+        if continuous && readTimeTrusted {
+            drift = Int((now - TimeInterval(config.currentTime)).rounded())
+        } else {
+            drift = nil
+        }
+        var applied: Double?
+        var implausible: Double?
+        if let start, continuous, readTimeTrusted, config.currentTime > start {
+            let span = TimeInterval(config.currentTime - start)
+            let scaled = (now - TimeInterval(start)) / span
+            // The chip's RTC runs on an uncalibrated oscillator, but not 10 % off: a larger
+            // difference means the reader's clock (or --read-time) is wrong, not the tag's.
+            if abs(scaled - 1) <= Self.plausibleRateError { applied = scaled } else { implausible = scaled }
+        }
+        factor = applied
+
+        let startText = start.map { "first sample at \(NHS31xxLog.date($0).isoZ) by the tag's clock" }
+        if config.layout == .legacy {
+            detail = "the tag's clock (message API 5 gives no start time: the first sample is taken as logged at the configuration time \(NHS31xxLog.date(config.configTime).isoZ))"
+            warnings.append("message API 5 gives no start time: sample times assume the first sample was taken at the configuration time")
+        } else if !continuous {
+            detail = "the tag's clock, UNRELIABLE: it was lost (its reading \(config.currentTime) is before the configuration time \(config.configTime), so it counts from a reboot); "
+                + (startText ?? "no sample yet") + ", not corrected for drift"
+            if config.configTime != 0 {
+                warnings.append("the logger's clock was lost (reset or power loss): its drift cannot be measured, so sample times are the tag's uncorrected schedule and may be off")
+            }
+        } else if let start = startText {
+            if let implausible, let drift {
+                detail = "the tag's clock: \(start); not corrected for drift: the reader's clock \(readTime.isoZ) is \(String(format: "%+d", drift)) s from the tag's, a rate of \(String(format: "%.3f", implausible)) no RTC runs at"
+                warnings.append("the read time \(readTime.isoZ) (\(readTimeSource)) differs from the tag's clock by \(String(format: "%+d", drift)) s, too much to be the tag's drift; sample times are the tag's own, uncorrected")
+            } else if let factor, let drift {
+                detail = "the tag's clock: \(start), tag clock \(NHS31xxLog.date(config.currentTime).isoZ) against the reader's \(readTime.isoZ) (drift \(String(format: "%+d", drift)) s); sample and event times rescaled linearly by \(String(format: "%.6f", factor)) to the reader's clock"
+            } else {
+                detail = "the tag's clock: \(start); not corrected for drift (the read time is \(readTimeSource), not the reader's clock at the read)"
+            }
+        } else {
+            detail = "the tag's clock; no sample yet"
+        }
+    }
+
+    /// True for a timestamp on the epoch clock set by SETCONFIG (not counted from a reboot).
+    func isTagTime(_ stamp: UInt32) -> Bool { config.configTime != 0 && stamp >= config.configTime }
+
+    /// Corrected times are rounded to whole seconds: the tag's clock has no finer resolution.
+    func corrected(_ stamp: UInt32) -> Date {
+        guard let start, let factor else { return NHS31xxLog.date(stamp) }
+        let offset = (TimeInterval(stamp) - TimeInterval(start)) * factor
+        return Date(timeIntervalSince1970: (TimeInterval(start) + offset).rounded())
+    }
+
+    func time(ofSample index: Int, interval: TimeInterval) -> Date {
+        let origin = TimeInterval(start ?? config.configTime)
+        let nominal = TimeInterval(index) * interval
+        return Date(timeIntervalSince1970: (origin + nominal * (factor ?? 1)).rounded())
+    }
+}
+
+extension Date {
+    /// `2023-11-14T22:13:20Z`.
+    var isoZ: String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: self)
+    }
+}
