@@ -18,8 +18,11 @@ public enum FormatsCommand: Command {
             var entries: [JSONValue] = [.object([
                 ("name", .string("cupltag")), ("aliases", .array([.string("cupltag-rh")])),
                 ("description", .string(cuplTagDescription)), ("descriptor", .null),
+            ]), .object([
+                ("name", .string("nhs31xx")), ("aliases", .array([])),
+                ("description", .string(nhsDescription)), ("descriptor", .null),
             ])]
-            for name in LoggerDecoder.builtInNames where name != "cupltag" {
+            for name in LoggerDecoder.builtInNames where !codedFormats.contains(name) {
                 let descriptor = try builtIn(name)
                 let encoded = try JSONEncoder().encode(descriptor)
                 entries.append(.object([("name", .string(name)), ("aliases", .array([])),
@@ -31,7 +34,8 @@ public enum FormatsCommand: Command {
         }
         var lines = ["Built-in logger formats (auto-detection tries them in this order; --logger NAME forces one):", ""]
         lines.append("  cupltag         cuplTag (temperature; cupltag-rh: temperature and humidity): " + cuplTagDescription)
-        for name in LoggerDecoder.builtInNames where name != "cupltag" {
+        lines.append("  nhs31xx         NXP NHS3100/NHS3152 (tlogger firmware): " + nhsDescription)
+        for name in LoggerDecoder.builtInNames where !codedFormats.contains(name) {
             let descriptor = try builtIn(name)
             let padded = name + String(repeating: " ", count: max(1, 16 - name.count))
             lines.append("  \(padded)" + [descriptor.vendor, descriptor.model].compactMap { $0 }.joined(separator: " ")
@@ -41,6 +45,11 @@ public enum FormatsCommand: Command {
         lines.append(descriptorLanguage)
         console.print(lines.joined(separator: "\n"))
     }
+
+    /// The built-in formats decoded by code rather than by a descriptor.
+    static let codedFormats: Set<String> = ["cupltag", "nhs31xx"]
+
+    static let nhsDescription = "a logger that answers commands written as NDEF messages; 'coldtap read' runs the readout, decode takes its exchange transcript (--save-dump)"
 
     static let cuplTagDescription = "a URI record (or a bare URL) with the parameters t, s, v, x, q; MD5 or HMAC-MD5 checked with --secret; times from the read time"
 

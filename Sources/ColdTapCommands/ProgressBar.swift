@@ -37,7 +37,7 @@ final class ProgressBar: Sendable {
         let width = 30
         let filled = total > 0 ? min(width, done * width / total) : width
         let line = "\(label) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) \(unit)"
-        lock.withLock {
+        drawn.withLock { drawn in
             drawn = true
             console.writeError(Data(("\r\u{1B}[K" + line).utf8))
         }

@@ -14,6 +14,15 @@ protocol LoggerFormatDecoder: Sendable {
     /// Cheap structural checks only: a format that accepts should then decode.
     func detect(_ message: NDEFMessage, options: DecodeOptions) -> Detection
     func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog
+    /// True when acceptance proves the format by its protocol's own structure (an NHS31xx
+    /// answer frame), so an empty or odd log is still that logger's; false when acceptance
+    /// rests on a loose match (a record type containing "temp") and the decoded log must
+    /// also look plausible.
+    var detectionIsConclusive: Bool { get }
+}
+
+extension LoggerFormatDecoder {
+    var detectionIsConclusive: Bool { false }
 }
 
 /// Reads one unsigned or two's-complement integer; `nil` when the bytes are not there.

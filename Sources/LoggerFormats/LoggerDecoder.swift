@@ -45,7 +45,7 @@ public enum LoggerDecoder {
                     var log = try format.decode(message, options: options)
                     // A record type that merely contains "temp" is no proof: the decoded log
                     // must look like a logger's before it gets a verdict.
-                    let problems = implausibilities(of: log, options: options)
+                    let problems = format.detectionIsConclusive ? [] : implausibilities(of: log, options: options)
                     guard problems.isEmpty else {
                         refusals.append(FormatRefusal(format: name, reason: "\(reason), but decoded that way "
                                                       + problems.joined(separator: "; ")))

@@ -43,12 +43,12 @@ import Testing
         let report = await runColdTap(["report", "--help"]).out
         #expect(report.contains("  --profile NAME|FILE"))
         let flatReport = report.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
-        #expect(flatReport.contains("values: " + Profile.builtIn.map(\.name).joined(separator: ", ")))
+        #expect(flatReport.contains("values: " + (Profile.builtIn.map(\.name) + ["logger"]).joined(separator: ", ")))
         #expect(report.contains("default: vaccine-fridge"))
         #expect(report.contains("values: en, zh-Hans, ja"))
         #expect(report.contains("values: alarm, inconclusive"))
         #expect(report.contains("values: auto, tag2, tag5, ndef, url, hex, flipper"))
-        #expect(report.contains("values: cupltag, dtn1, generic16-unix, generic16, cupltag-rh"))
+        #expect(report.contains("values: cupltag, dtn1, generic16-unix, generic16, nhs31xx, cupltag-rh"))
         #expect(report.contains("  -o, --output FILE"))
         let emulate = await runColdTap(["emulate", "--help"]).out
         #expect(emulate.contains("values: ntag213"))

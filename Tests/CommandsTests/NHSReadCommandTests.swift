@@ -88,7 +88,7 @@ import Testing
         let tag = await Self.loggedTag()
         let transport = try await Self.transport(tag)
         let session = try await NHSConnect.session(on: transport)
-        var arguments = Arguments(["--interval", "300", "--valid-min", "2", "--valid-max", "8", "--wait-for-start"])
+        var arguments = try Arguments(["--interval", "300", "--valid-min", "2", "--valid-max", "8", "--wait-for-start"], options: ConfigureCommand.forms[0].options)
         let request = try ConfigureCommand.parse(&arguments)
         #expect(request.summary == "a sample every 300 s, waiting for 'coldtap start', no end, valid 2.0 … 8.0 °C")
         do {
@@ -114,9 +114,9 @@ import Testing
         let value = try await MeasureCommand.measure(session)
         #expect(value == (await tag.logger.currentReading))
         // Usage errors.
-        var bad = Arguments(["--interval", "60", "--valid-min", "8", "--valid-max", "2"])
+        var bad = try Arguments(["--interval", "60", "--valid-min", "8", "--valid-max", "2"], options: ConfigureCommand.forms[0].options)
         #expect(throws: CommandError.self) { try ConfigureCommand.parse(&bad) }
-        var both = Arguments(["--interval", "60", "--start-delay", "5", "--wait-for-start"])
+        var both = try Arguments(["--interval", "60", "--start-delay", "5", "--wait-for-start"], options: ConfigureCommand.forms[0].options)
         #expect(throws: CommandError.self) { try ConfigureCommand.parse(&both) }
     }
 }

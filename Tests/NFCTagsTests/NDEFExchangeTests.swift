@@ -31,7 +31,7 @@ import Testing
         await #expect(throws: NDEFExchangeError.noAnswer(polls: 2, afterExchanges: 1)) {
             _ = try await session.exchange(self.message("command"))
         }
-        await tag.setFaults(FaultPlan(removedAfterCommands: 0))
+        await tag.setFaults(TagFaults([.removedAfter(0)]))
         await #expect(throws: NDEFExchangeError.tagRemoved(afterExchanges: 1)) { _ = try await session.read() }
         #expect(NDEFExchangeError.tagRemoved(afterExchanges: 3).description.contains("removed after 3 exchange(s)"))
     }

@@ -7,6 +7,8 @@ import NDEF
 struct NHS31xxFormat: LoggerFormatDecoder {
     static let formatName = "nhs31xx"
     var name: String { Self.formatName }
+    /// A GETVERSION and a GETCONFIG answer frame identify the logger even when it holds no samples yet.
+    var detectionIsConclusive: Bool { true }
 
     func detect(_ message: NDEFMessage, options: DecodeOptions) -> Detection {
         let frames = NHSReadout.frames(in: message).frames
