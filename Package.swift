@@ -78,12 +78,12 @@ let package = Package(
         .testTarget(name: "CoreNFCTransportTests", dependencies: ["CoreNFCTransport", "NFCTags", "NDEF"]),
         // Compile check of the Core NFC glue on Linux: CoreNFCGlueTests holds CoreNFCTransport's
         // sources (a symlink) and builds them with the Apple/ glue switched on, against the
-        // stand-in `CoreNFC` module (Apple's documented signatures, for checking only; never
-        // a product, never built for the app). On Apple platforms the real glue is compiled
-        // by the app instead, so both stay Linux-only here.
-        .target(name: "CoreNFC", path: "Tests/CoreNFCStandIn"),
+        // stand-in module `CoreNFCStandIn` (Apple's documented signatures, for checking only;
+        // never a product, and named apart so it can never shadow the SDK's CoreNFC). On Apple
+        // platforms the real glue is compiled by the app instead, so the check is Linux-only.
+        .target(name: "CoreNFCStandIn", path: "Tests/CoreNFCStandIn"),
         .testTarget(name: "CoreNFCGlueTests", dependencies: [
-            "NFCTags", "NDEF", .target(name: "CoreNFC", condition: .when(platforms: [.linux])),
+            "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
         ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport"]),

@@ -90,6 +90,25 @@ enum ByteChecks {
         return nil
     }
 
+    /// True when `bytes` is valid UTF-8 without control characters (the strict test of a URI
+    /// field). Printable ASCII words are passed eight bytes at a time; from the first other
+    /// word on, both byte checks decide.
+    static func isCleanUTF8WithoutControls(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        var index = 0
+        while index + 8 <= count {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            guard word & 0x8080_8080_8080_8080 == 0 else { break }
+            // ASCII only: a byte below 0x20 borrows into its high bit, 0x7F + 1 reaches it.
+            let belowSpace = (word &- 0x2020_2020_2020_2020) & ~word
+            let delete = word &+ 0x0101_0101_0101_0101
+            guard (belowSpace | delete) & 0x8080_8080_8080_8080 == 0 else { break }
+            index += 8
+        }
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[index...])
+        return firstControlCharacter(rest) == nil && firstInvalidUTF8(rest) == nil
+    }
+
     /// True when every byte is printable ASCII other than space (0x21–0x7E).
     static func isVisibleASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         for byte in bytes where byte < 0x21 || byte > 0x7E { return false }
@@ -184,6 +203,18 @@ enum ByteChecks {
             // No byte is 0x80 or above, so the additions below never carry across bytes.
             let folded = word | 0x2020_2020_2020_2020
             let letters = (folded &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(folded &+ 0x0505_0505_0505_0505) & highBits
+            // The usual words: all letters, or letters and the one '/'.
+            let others = ~letters & highBits
+            if others == 0 {
+                index += 8
+                continue
+            }
+            if others.nonzeroBitCount == 1, slashes == 0, equal(word, UInt8(ascii: "/")) == others {
+                slashes = 1
+                slashIndex = index + others.trailingZeroBitCount / 8
+                index += 8
+                continue
+            }
             let digits = (word &+ 0x5050_5050_5050_5050) & ~(word &+ 0x4646_4646_4646_4646) & highBits
             let slash = equal(word, UInt8(ascii: "/"))
             let allowed = letters | digits | slash | equal(word, UInt8(ascii: "-")) | equal(word, UInt8(ascii: "."))

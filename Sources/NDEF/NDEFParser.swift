@@ -65,7 +65,10 @@ public enum NDEFParser {
     /// Strict parse returning only the message.
     /// - Throws: `NDEFError` naming the offset of the first violation.
     public static func message(from bytes: Data) throws -> NDEFMessage {
-        try parse(bytes, mode: .strict).message
+        if let records = StrictFastPath.parse(bytes, checkingRecordTypes: true) {
+            return NDEFMessage(records: records)
+        }
+        return try parse(bytes, mode: .strict).message
     }
 }
 

@@ -72,8 +72,7 @@ public struct URIRecord: Sendable, Equatable, Hashable {
     /// True when a strict `check` would find nothing wrong (the strict fast path's test).
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !bytes.isEmpty else { return false }
-        let field = UnsafeRawBufferPointer(rebasing: bytes[1...])
-        return ByteChecks.firstControlCharacter(field) == nil && ByteChecks.firstInvalidUTF8(field) == nil
+        return ByteChecks.isCleanUTF8WithoutControls(UnsafeRawBufferPointer(rebasing: bytes[1...]))
     }
 
     static func check(_ bytes: UnsafeRawBufferPointer, _ diagnostics: inout Diagnostics) throws {

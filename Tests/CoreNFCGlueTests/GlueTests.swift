@@ -1,5 +1,5 @@
 #if CORENFC_GLUE_CHECK
-import CoreNFC
+import CoreNFCStandIn
 import Foundation
 import NDEF
 import NFCTags

@@ -78,6 +78,8 @@ import Testing
                 let expected = field.firstIndex { $0 < 0x20 || $0 == 0x7F }
                 field.withUnsafeBytes { bytes in
                     #expect(ByteChecks.firstControlCharacter(bytes) == expected, "byte \(byte) at \(position)")
+                    let clean = expected == nil && ByteChecks.firstInvalidUTF8(bytes) == nil
+                    #expect(ByteChecks.isCleanUTF8WithoutControls(bytes) == clean, "byte \(byte) at \(position)")
                 }
             }
         }

@@ -1,5 +1,9 @@
-#if canImport(CoreNFC) && ((os(iOS) && !targetEnvironment(macCatalyst)) || CORENFC_GLUE_CHECK)
+#if (canImport(CoreNFC) && os(iOS) && !targetEnvironment(macCatalyst)) || CORENFC_GLUE_CHECK
+#if CORENFC_GLUE_CHECK
+import CoreNFCStandIn  // Linux compile check only (Tests/CoreNFCStandIn)
+#else
 import CoreNFC
+#endif
 import Foundation
 
 // Apple's tag objects behind the transport's protocols. Core NFC calls its handlers on the

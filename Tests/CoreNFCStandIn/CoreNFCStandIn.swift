@@ -1,6 +1,7 @@
 // Stand-in declarations of exactly the Core NFC API that Sources/CoreNFCTransport/Apple/
 // calls. They mirror Apple's documented Swift signatures and availability, for checking
-// only: the CoreNFCGlueTests target compiles the real glue against them on Linux, so a
+// only: the CoreNFCGlueTests target compiles the real glue against them on Linux (the glue
+// imports this module instead of CoreNFC when CORENFC_GLUE_CHECK is set), so a
 // wrong label, type or closure shape in the glue fails `make test` instead of waiting for
 // Xcode. Nothing here ships or talks to hardware; the bodies are just enough for tests to
 // drive the glue. Differences that Linux forces: the delegate protocols' methods are
