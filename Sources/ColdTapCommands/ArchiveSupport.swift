@@ -142,16 +142,24 @@ enum ArchiveSupport {
         return text
     }
 
-    /// Keeps a read made by `coldtap read` or the demo: the NDEF message read from the tag.
+    /// Keeps a read made by `coldtap read` or the demo: the NDEF message read from the tag,
+    /// or, for a logger that answers commands, the exchange transcript (it alone decodes to the log).
     static func keep(_ outcome: LoggerReadOutcome, origin: String, options: LogInput.Options, loggerArgument: String?,
                      loggerID: String?, profile: Profile, timeZone: TimeZone, archive location: String) async throws -> AddResult {
-        guard let bytes = outcome.result.ndefMessageBytes else {
+        let raw: Data
+        let input: LogInput.Kind
+        if let transcript = outcome.transcript {
+            (raw, input) = (transcript, .nhsTranscript)
+        } else if let bytes = outcome.result.ndefMessageBytes {
+            (raw, input) = (Data(bytes), .ndef)
+        } else {
             throw CommandError.data("the tag holds no NDEF message to keep.")
         }
         let parts = loggerParts(loggerArgument)
-        let uid = outcome.result.uid.map { $0.hexString() }
-        let read = NewRead(raw: Data(bytes), inputKind: "ndef", origin: origin,
-                           decodeOptions: decodeOptionsJSON(input: .ndef, loggerName: parts.name, descriptorText: parts.descriptor,
+        // The UID stands beside an NDEF message; a transcript carries its own (the GETNFCUID answer).
+        let uid = input == .ndef ? outcome.result.uid.map { $0.hexString() } : nil
+        let read = NewRead(raw: raw, inputKind: input.rawValue, origin: origin,
+                           decodeOptions: decodeOptionsJSON(input: input, loggerName: parts.name, descriptorText: parts.descriptor,
                                                             interval: options.interval, tagUID: uid),
                            log: outcome.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
         return try await mapping {

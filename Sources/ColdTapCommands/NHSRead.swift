@@ -42,7 +42,8 @@ enum NHSRead {
         } catch let error as LoggerFormatError {
             throw LogInput.commandError(error)
         }
-        return LoggerReadOutcome(result: initial, log: log, readTime: transcript.lastTime ?? Date())
+        return LoggerReadOutcome(result: initial, log: log, readTime: transcript.lastTime ?? Date(),
+                                 transcript: Data(transcript.jsonLines.utf8))
     }
 
     /// A session whose clock is the reader's in whole seconds (the transcript keeps seconds),

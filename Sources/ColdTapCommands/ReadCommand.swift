@@ -101,6 +101,9 @@ struct LoggerReadOutcome {
     var result: TagReadResult
     var log: TemperatureLog
     var readTime: Date
+    /// What the archive keeps as the raw read when it is not the NDEF message read from the
+    /// tag: for a logger that answers commands, the exchange transcript (JSON Lines).
+    var transcript: Data?
 }
 
 /// Reads a logger over any transport (a PC/SC reader, an in-process virtual tag) and decodes

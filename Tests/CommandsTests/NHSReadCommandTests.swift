@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 import LoggerFormats
 import LoggerSessions
@@ -68,6 +69,26 @@ import Testing
         let report = await runColdTap(["report", dump])
         #expect(report.status == 0 || report.status == 1)
         #expect(report.out.contains("Logger events"))
+    }
+
+    /// The archive keeps an NHS31xx read as its exchange transcript: `archive verify` decodes
+    /// it again to the same samples, and the history holds every sample read.
+    @Test func theArchiveKeepsTheTranscriptAndVerifiesIt() async throws {
+        let files = try TemporaryFiles()
+        defer { files.cleanUp() }
+        let archive = files.directory.appendingPathComponent("archive.sqlite").path
+        let outcome = try await LoggerRead.read(try await Self.transport(await Self.loggedTag()), options: LogInput.Options(),
+                                                saveDump: nil, console: .capturing())
+        let transcript = try #require(outcome.transcript)
+        let kept = try await ArchiveSupport.keep(outcome, origin: "test", options: LogInput.Options(), loggerArgument: nil,
+                                                 loggerID: nil, profile: ReportCommand.defaultProfile, timeZone: .gmt,
+                                                 archive: archive)
+        #expect(kept.newSamples == 2880)
+        let verify = await runColdTap(["archive", "verify", "--archive", archive])
+        #expect(verify.status == 0, "\(verify.out)\(verify.err)")
+        let history = await runColdTap(["history", kept.loggerID, "--archive", archive, "--json"])
+        #expect(history.status == 0, "\(history.err)")
+        #expect(history.out.contains(SHA256Digest.hex(transcript)))
     }
 
     @Test func tagRemovedMidReadSaysAfterHowManyExchanges() async throws {
