@@ -77,6 +77,7 @@ enum Migrations {
         );
         CREATE UNIQUE INDEX reads_by_raw ON reads (logger_id, raw_sha256);
         CREATE INDEX reads_by_chain ON reads (chain_seq);
+        CREATE INDEX reads_by_id ON reads (read_id);
         CREATE TABLE samples (
             logger_id TEXT NOT NULL,
             generation INTEGER NOT NULL,
