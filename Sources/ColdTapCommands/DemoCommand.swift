@@ -107,7 +107,8 @@ public enum DemoCommand: Command {
         }
     }
 
-    private static func readPCSC(reader: String, saveDump: String, console: Console) async throws -> LoggerReadOutcome {
+    /// Waits for the tag on `reader` and reads it as `coldtap read` does, closing the card either way.
+    static func readPCSC(reader: String, saveDump: String, console: Console) async throws -> LoggerReadOutcome {
         let context = try ReaderSupport.context()
         let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: .seconds(10), console: console)
         do {

@@ -129,15 +129,6 @@ enum NHSDemo {
         // The virtual tag takes a pause without commands as the end of the tap; the read is a new tap.
         try? await Task.sleep(for: .milliseconds(Int64(tapEndsAfterIdle * 1000) + 300))
         console.error("Reading it …")
-        let context = try ReaderSupport.context()
-        let tag = try await ReaderSupport.waitForTag(context: context, reader: DemoPath.vpcdReader, timeout: .seconds(10), console: console)
-        do {
-            let outcome = try await LoggerRead.read(tag.transport, options: LogInput.Options(), saveDump: transcriptPath, console: console)
-            await tag.close()
-            return outcome
-        } catch {
-            await tag.close()
-            throw error
-        }
+        return try await DemoCommand.readPCSC(reader: DemoPath.vpcdReader, saveDump: transcriptPath, console: console)
     }
 }
