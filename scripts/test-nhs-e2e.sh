@@ -3,64 +3,21 @@
 # private network and mount namespaces (as scripts/test-pcsc-e2e.sh), `coldtap emulate
 # --logger nhs3100` as the card (a virtual NHS3100 following the wall clock: 2.5 s without
 # commands end a tap, the next command finds it rebooted), and configure → start → time
-# passes → read → decode of the saved transcript → measure. docs/nhs31xx.md.
+# passes → read → decode of the saved transcript → measure. docs/nhs31xx.md. The private
+# pcscd, the card and the cleanup: scripts/lib/pcscd-namespace.sh.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN="$ROOT/.build/debug/coldtap"
 STEP_TIMEOUT=${STEP_TIMEOUT:-30}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/coldtap-nhs-e2e.XXXXXX")
-PCSCD_PID=""
-CARD_PID=""
 READER="Virtual PCD 00 00"
-passed=0
-failed=0
+. "$ROOT/scripts/lib/pcscd-namespace.sh"
+check_prerequisites
+start_pcscd || { echo "0 passed, 1 failed"; exit 1; }
+# The virtual NHS3100 follows the wall clock for the whole run.
+CARD_TIMEOUT=120 start_card --logger nhs3100
 
-cleanup() {
-    if [ -n "$CARD_PID" ]; then kill -TERM "$CARD_PID" 2>/dev/null; wait "$CARD_PID" 2>/dev/null; fi
-    if [ -n "$PCSCD_PID" ] && kill -0 "$PCSCD_PID" 2>/dev/null; then
-        kill -TERM "$PCSCD_PID" 2>/dev/null
-        for _ in $(seq 30); do kill -0 "$PCSCD_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$PCSCD_PID" 2>/dev/null
-    fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-skip() { echo "SKIP: $1"; echo "0 passed, 0 failed (skipped)"; exit 0; }
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; [ $# -gt 1 ] && sed 's/^/     /' "$2" | head -20; }
-
-[ -x "$BIN" ] || { echo "build first: $BIN is missing"; echo "0 passed, 1 failed"; exit 1; }
-[ "$(id -u)" = 0 ] || skip "needs root for private network and mount namespaces"
-for tool in unshare nsenter ip timeout python3; do
-    command -v "$tool" >/dev/null || skip "$tool is not installed"
-done
-[ -x /usr/sbin/pcscd ] || skip "pcscd is not installed (Debian package pcscd)"
-[ -e /usr/lib/pcsc/drivers/serial/libifdvpcd.so ] || skip "vpcd is not installed (Debian package vsmartcard-vpcd)"
-unshare --net --mount -- true 2>/dev/null || skip "this machine does not allow new network and mount namespaces"
-
-unshare --net --mount -- sh -c \
-    'mount -t tmpfs -o mode=0755 tmpfs /run && ip link set lo up && exec /usr/sbin/pcscd --foreground' \
-    >"$WORK/pcscd.log" 2>&1 &
-PCSCD_PID=$!
-export PCSCLITE_CSOCK_NAME="/proc/$PCSCD_PID/root/run/pcscd/pcscd.comm"
-ready=0
-for _ in $(seq 50); do
-    if [ -S "$PCSCLITE_CSOCK_NAME" ] && awk '$2 ~ /:8C7B$/ && $4 == "0A" { found = 1 } END { exit !found }' \
-            "/proc/$PCSCD_PID/net/tcp" "/proc/$PCSCD_PID/net/tcp6" 2>/dev/null; then
-        ready=1; break
-    fi
-    kill -0 "$PCSCD_PID" 2>/dev/null || break
-    sleep 0.1
-done
-[ $ready = 1 ] || { echo "pcscd did not start:"; cat "$WORK/pcscd.log"; echo "0 passed, 1 failed"; exit 1; }
-
-nsenter --net="/proc/$PCSCD_PID/ns/net" timeout 120 "$BIN" emulate --logger nhs3100 >"$WORK/card.out" 2>"$WORK/card.err" &
-CARD_PID=$!
-
-run() { timeout "$STEP_TIMEOUT" "$BIN" "$@"; }
 # The virtual tag takes 2.5 s without commands as the end of a tap (vpcd shows no field loss).
 next_tap() { sleep 2.8; }
 

@@ -1,90 +1,16 @@
 #!/usr/bin/env bash
 # End-to-end tests of coldtap against the real PC/SC stack: pcscd with vsmartcard's vpcd
-# driver, and `coldtap emulate` as the card behind the virtual reader.
-#
-# pcscd runs in private network and mount namespaces: vpcd's port (which binds 0.0.0.0) is
-# reachable from nowhere else, and pcscd's /run/pcscd is a tmpfs of its own, so this never
-# collides with a pcscd someone runs by hand. Clients reach it through PCSCLITE_CSOCK_NAME
-# (/proc/PID/root/run/pcscd/pcscd.comm); cards enter its network with nsenter. Every step
-# runs under `timeout`; a trap stops pcscd and the cards whatever the outcome.
+# driver, and `coldtap emulate` as the card behind the virtual reader, in private namespaces
+# (scripts/lib/pcscd-namespace.sh). Every step runs under `timeout`; a trap stops pcscd and
+# the cards whatever the outcome.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN="$ROOT/.build/debug/coldtap"
 STEP_TIMEOUT=${STEP_TIMEOUT:-30}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/coldtap-e2e.XXXXXX")
-# `coldtap read` keeps every read in an archive: this run's, inside WORK.
-export COLDTAP_ARCHIVE="$WORK/archive.sqlite"
-PCSCD_PID=""
-CARD_PID=""
-passed=0
-failed=0
-
-cleanup() {
-    stop_card
-    if [ -n "$PCSCD_PID" ] && kill -0 "$PCSCD_PID" 2>/dev/null; then
-        kill -TERM "$PCSCD_PID" 2>/dev/null
-        for _ in $(seq 30); do kill -0 "$PCSCD_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$PCSCD_PID" 2>/dev/null
-    fi
-    # pcscd's /run/pcscd lived on a tmpfs in its own mount namespace: nothing stale is left
-    # in the host's /run/pcscd. The work directory goes too.
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-skip() { echo "SKIP: $1"; echo "0 passed, 0 failed (skipped)"; exit 0; }
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; [ $# -gt 1 ] && sed 's/^/     /' "$2" | head -20; }
-
-[ -x "$BIN" ] || { echo "build first: $BIN is missing"; echo "0 passed, 1 failed"; exit 1; }
-[ "$(id -u)" = 0 ] || skip "needs root for private network and mount namespaces"
-for tool in unshare nsenter ip timeout python3; do
-    command -v "$tool" >/dev/null || skip "$tool is not installed"
-done
-[ -x /usr/sbin/pcscd ] || skip "pcscd is not installed (Debian package pcscd)"
-[ -e /usr/lib/pcsc/drivers/serial/libifdvpcd.so ] || skip "vpcd is not installed (Debian package vsmartcard-vpcd)"
-unshare --net --mount -- true 2>/dev/null || skip "this machine does not allow new network and mount namespaces"
-
-start_pcscd() {
-    unshare --net --mount -- sh -c \
-        'mount -t tmpfs -o mode=0755 tmpfs /run && ip link set lo up && exec /usr/sbin/pcscd --foreground' \
-        >"$WORK/pcscd.log" 2>&1 &
-    PCSCD_PID=$!
-    export PCSCLITE_CSOCK_NAME="/proc/$PCSCD_PID/root/run/pcscd/pcscd.comm"
-    # Ready when its socket exists and vpcd listens on 35963 (0x8C7B) in its namespace; never
-    # probe that port by connecting: vpcd takes any connection for a card.
-    for _ in $(seq 50); do
-        if [ -S "$PCSCLITE_CSOCK_NAME" ] && awk '$2 ~ /:8C7B$/ && $4 == "0A" { found = 1 } END { exit !found }' \
-                "/proc/$PCSCD_PID/net/tcp" "/proc/$PCSCD_PID/net/tcp6" 2>/dev/null; then
-            return 0
-        fi
-        kill -0 "$PCSCD_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    echo "pcscd did not start:"; cat "$WORK/pcscd.log"
-    return 1
-}
-
-# start_card ARGS...: `coldtap emulate ARGS` inside pcscd's network namespace.
-start_card() {
-    nsenter --net="/proc/$PCSCD_PID/ns/net" timeout "$STEP_TIMEOUT" "$BIN" emulate "$@" \
-        >"$WORK/card.out" 2>"$WORK/card.err" &
-    CARD_PID=$!
-}
-
-stop_card() {
-    if [ -n "$CARD_PID" ]; then
-        kill -TERM "$CARD_PID" 2>/dev/null
-        wait "$CARD_PID" 2>/dev/null
-        CARD_PID=""
-        # vpcd notices a closed card within ~0.2 s.
-        sleep 0.4
-    fi
-}
-
-run() { timeout "$STEP_TIMEOUT" "$BIN" "$@"; }
+. "$ROOT/scripts/lib/pcscd-namespace.sh"
+check_prerequisites
 
 json_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
 
