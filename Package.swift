@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "CoreNFCTransport", targets: ["CoreNFCTransport"]),
         .library(name: "Digest", targets: ["Digest"]),
         .library(name: "Archive", targets: ["Archive"]),
+        .library(name: "Station", targets: ["Station"]),
+        .library(name: "StationClient", targets: ["StationClient"]),
         .executable(name: "coldtap", targets: ["coldtap"]),
         .executable(name: "coldtap-bench", targets: ["coldtap-bench"]),
         .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
@@ -54,9 +56,17 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .target(name: "Archive", dependencies: ["LoggerFormats", "ColdChain", "Digest", "CSQLite", "CLibPQ"]),
+        // JSON with ordered keys, shared by the station and the commands.
+        .target(name: "JSONOutput"),
+        // Layer 7: the station, an HTTP API over the archive (GNU libmicrohttpd, TLS through GnuTLS).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .target(name: "Station", dependencies: ["Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "CMicroHTTPD"]),
+        // Uploads to a station from the app and from coldtap (Foundation only).
+        .target(name: "StationClient", dependencies: ["Digest"]),
         // The command line: all commands live in a library so tests can run them in-process.
         .target(name: "ColdTapCommands", dependencies: [
             "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive",
+            "JSONOutput", "Station", "StationClient",
         ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(name: "coldtap-bench", dependencies: [
@@ -74,6 +84,7 @@ let package = Package(
         .testTarget(name: "CoreNFCTransportTests", dependencies: ["CoreNFCTransport", "NFCTags", "NDEF"]),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite"]),
+        .testTarget(name: "StationTests", dependencies: ["Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats"]),
         .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain"]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,6 +18,7 @@ public enum ColdTap {
         DemoCommand.self, ReadersCommand.self, ReadCommand.self, DecodeCommand.self, ReportCommand.self,
         TagCommand.self, NDEFCommand.self, WriteCommand.self, EmulateCommand.self,
         ArchiveCommand.self, LoggersCommand.self, HistoryCommand.self, AckCommand.self,
+        ServeCommand.self, SiteCommand.self, TokenCommand.self, LoggerCommand.self, WebhookCommand.self, PushCommand.self,
     ]
 
     public static var usage: String {

@@ -8,7 +8,7 @@ import PCSC
 /// reports like `decode` / `report`.
 public enum ReadCommand: Command {
     public static let name = "read"
-    public static let synopsis = "  coldtap read [--reader R] [--timeout S] [--out DIR] [--json|--csv] [--profile P] [--tz ZONE] [--secret K] [--logger NAME|FILE] [--interval S] [--save-dump FILE] [--watch] [--no-archive] [--archive A] [--logger-id ID]\n                 [--png] [--pdf] [--svg] [--html] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
+    public static let synopsis = "  coldtap read [--reader R] [--timeout S] [--out DIR] [--json|--csv] [--profile P] [--tz ZONE] [--secret K] [--logger NAME|FILE] [--interval S] [--save-dump FILE] [--watch] [--no-archive] [--archive A] [--logger-id ID] [--upload URL --token T]\n                 [--png] [--pdf] [--svg] [--html] [--theme light|dark] [--size WxH] [--lang en|zh-Hans|ja]"
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -18,6 +18,7 @@ public enum ReadCommand: Command {
         let saveDump = try arguments.option("--save-dump")
         let output = try LoggerOutput.parse(&arguments)
         let keeping = try ReadArchiving.parse(&arguments)
+        let uploading = try ReadUploading.parse(&arguments)
         let options = try LogInput.Options.parse(&arguments)
         try arguments.finish()
         let timeout = try parseTimeout(timeoutText)
@@ -36,6 +37,8 @@ public enum ReadCommand: Command {
                                 fileStem: fileStem(outcome), console: console)
                 try await keeping.keep(outcome, origin: "\(outcome.result.chip.displayName) on PC/SC reader \(tag.card.reader)",
                                        options: options, output: output, console: console)
+                try await uploading.upload(outcome, origin: "\(outcome.result.chip.displayName) on PC/SC reader \(tag.card.reader)",
+                                           loggerID: keeping.loggerID, console: console)
             } catch let error as CommandError where watch && error.status != .unavailable && error.status != .usage {
                 // One bad tag (lost mid-read, not a logger) does not end a watch session.
                 await tag.close()
