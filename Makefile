@@ -2,9 +2,9 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages to build and run (system libraries, pcscd + virtual reader for the demo, report fonts).
-APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto-cjk pcscd libpcsclite-dev vsmartcard-vpcd iproute2 util-linux
+APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto-cjk pcscd libpcsclite-dev vsmartcard-vpcd iproute2 util-linux libmicrohttpd-dev libgnutls28-dev
 # ... and in addition to run every test (headless Chromium opens the HTML report).
-APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium
+APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium systemd
 VENV := .venv
 FUZZ_SECONDS ?= 60
 

@@ -82,6 +82,15 @@ public enum ServeCommand: Command {
         return (host.isEmpty ? "0.0.0.0" : String(host), number)
     }
 
+    /// A station over `configuration` that decodes and reports as the command line does
+    /// (`coldtap serve` without the socket options and signals: tests, the bench).
+    public static func makeStation(configuration: Station.Configuration, profile: Profile? = nil, timeZone: TimeZone? = nil,
+                                   logLine: (@Sendable (String) -> Void)? = nil) -> Station {
+        Station(configuration: configuration,
+                services: StationBridge(defaultProfile: profile ?? ReportCommand.defaultProfile, timeZone: timeZone ?? TimeZone(identifier: "UTC") ?? .gmt),
+                logLine: logLine)
+    }
+
     /// Asks a running `serve` in this process to stop as SIGTERM would (tests).
     public static func requestStop() { StopSignal.shared.fire("stop requested") }
 }

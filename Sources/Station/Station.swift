@@ -224,7 +224,10 @@ public final class Station: @unchecked Sendable {
 
     // MARK: Uploads
 
-    static let acceptedUploadTypes: Set<String> = ["application/octet-stream", "text/plain", "text/uri-list", "application/x-ndef"]
+    /// A read is its bytes; `application/x-www-form-urlencoded` is what `curl --data-binary`
+    /// and URLSession send when not told, so it is taken as bytes too.
+    static let acceptedUploadTypes: Set<String> = ["application/octet-stream", "text/plain", "text/uri-list", "application/x-ndef",
+                                                    "application/x-www-form-urlencoded"]
 
     private func upload(_ request: HTTPRequest, caller: Caller) throws -> HTTPResponse {
         if let type = request.header("Content-Type") {
