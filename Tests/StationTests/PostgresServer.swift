@@ -56,34 +56,45 @@ final class PostgresServer: @unchecked Sendable {
         let folder = String(cString: made)
         chown(folder, account.pointee.pw_uid, account.pointee.pw_gid)
         let server = PostgresServer(folder: folder, binaries: binaries)
-        let initdb = run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/initdb", "-D", "\(folder)/data", "-A", "trust",
-                                               "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"])
-        guard initdb.status == 0 else {
-            server.stop()
-            throw StartFailure(description: "initdb failed: \(initdb.output)")
-        }
-        let options = "-c listen_addresses='' -c unix_socket_directories='\(folder)' -c fsync=off -c max_connections=60 -c full_page_writes=off"
-        // The server inherits pg_ctl's output: a file, not a pipe that would never reach its end.
-        let started = run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-l", "\(folder)/server.log",
-                                                "-w", "-t", "60", "-o", options, "start"], outputFile: "\(folder)/pg_ctl.out")
-        guard started.status == 0 else {
-            let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
-            server.stop()
-            throw StartFailure(description: "the PostgreSQL server did not start: \(started.output) \(log)")
-        }
-        // Stopped at exit; and should this process die without exiting, by a watchdog.
+        // From here on the folder goes when this process does, even if it crashes: a watchdog
+        // in its own session stops the server and removes the folder once this process is gone.
         PostgresServer.stopAtExit = server
         atexit { PostgresServer.stopAtExit?.stop() }
         let watchdog = Process()
         watchdog.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         watchdog.arguments = ["-f", "/bin/sh", "-c", """
             while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
-            if [ -d '\(folder)/data' ]; then /usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -m immediate stop >/dev/null 2>&1; fi
+            if [ -f '\(folder)/data/postmaster.pid' ]; then /usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -m immediate stop >/dev/null 2>&1; fi
             rm -rf '\(folder)'
             """]
+        watchdog.standardInput = FileHandle.nullDevice
         watchdog.standardOutput = FileHandle.nullDevice
         watchdog.standardError = FileHandle.nullDevice
         try? watchdog.run()
+
+        let initdb = run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/initdb", "-D", "\(folder)/data", "-A", "trust",
+                                               "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"])
+        guard initdb.status == 0 else {
+            server.stop()
+            throw StartFailure(description: "initdb failed: \(initdb.output)")
+        }
+        // The server is a daemon: it must not inherit this process's descriptors (Foundation's
+        // Process waits for its child's end of a socket to close; `swift test` for our output),
+        // so it is started by a shell that closes them all first.
+        let script = """
+            for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ] && [ "$n" -ne 255 ]; then eval "exec $n>&-"; fi; done
+            exec /usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -l '\(folder)/server.log' -w -t 60 \\
+              -o "-c listen_addresses='' -c unix_socket_directories='\(folder)' -c fsync=off -c max_connections=60 -c full_page_writes=off" start
+            """
+        let scriptPath = "\(folder)/start.sh"
+        FileManager.default.createFile(atPath: scriptPath, contents: Data(script.utf8))
+        let status = system("/bin/bash '\(scriptPath)' </dev/null >'\(folder)/pg_ctl.out' 2>&1")
+        guard status == 0 else {
+            let output = (try? String(contentsOfFile: "\(folder)/pg_ctl.out", encoding: .utf8)) ?? ""
+            let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
+            server.stop()
+            throw StartFailure(description: "the PostgreSQL server did not start: \(output) \(log)")
+        }
         return server
     }
 
@@ -91,7 +102,8 @@ final class PostgresServer: @unchecked Sendable {
 
     func stop() {
         if FileManager.default.fileExists(atPath: "\(folder)/data/postmaster.pid") {
-            _ = PostgresServer.run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
+            // system(), not Process: this also runs from atexit.
+            _ = system("/usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -m fast -w stop </dev/null >/dev/null 2>&1")
         }
         try? FileManager.default.removeItem(atPath: folder)
     }
