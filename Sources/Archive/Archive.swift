@@ -81,7 +81,8 @@ public final class Archive {
                 return AddResult(readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
                                  conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: try chainHead().hash)
             }
-            let readID = (try engine.scalarInt("SELECT MAX(read_id) FROM reads") ?? 0) + 1
+            // The chain head row (locked by this transaction) also holds the next read id.
+            let readID = try engine.scalarInt("SELECT next_read_id FROM chain_head WHERE id = 1") ?? 1
             if try engine.scalarInt("SELECT COUNT(*) FROM loggers WHERE logger_id = $1", [.text(loggerID)]) == 0 {
                 let identity = read.log.logger
                 try engine.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -104,7 +105,8 @@ public final class Archive {
                 samplesSHA256: stitched.digest, previousHash: head.hash, hash: "")
             row.hash = row.computedHash
             try row.insert(into: engine, raw: read.raw)
-            try engine.execute("UPDATE chain_head SET seq = $1, hash = $2 WHERE id = 1", [.int(row.chainSeq), .text(row.hash)])
+            try engine.execute("UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
+                               [.int(row.chainSeq), .text(row.hash), .int(readID + 1)])
             let assessment = read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) }
             if let assessment { try record(assessment, loggerID: loggerID, readID: readID, now: now) }
             let gap = stitched.gap.map { DateInterval(start: Date(milliseconds: $0.0), end: Date(milliseconds: $0.1)) }
@@ -143,7 +145,9 @@ public final class Archive {
         var readID: Int64
     }
 
-    static func flagsText(_ flags: [TemperatureLog.SampleFlag]) -> String { flags.map(\.rawValue).joined(separator: ";") }
+    static func flagsText(_ flags: [TemperatureLog.SampleFlag]) -> String {
+        flags.isEmpty ? "" : flags.map(\.rawValue).joined(separator: ";")
+    }
 
     static func sameValue(_ a: Double?, _ b: Double?) -> Bool {
         switch (a, b) {
@@ -168,6 +172,7 @@ public final class Archive {
         }
         let margin = intervalMilliseconds
         var kept: [Int64: KeptSample] = [:]
+        kept.reserveCapacity(log.samples.count * 2)
         var keptTimes: [Int64] = []
         try engine.query("SELECT time_ms, temperature, humidity, flags, read_id FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms",
                          [.text(loggerID), .int(Int64(generation)), .int(low - margin), .int(high + margin)]) { row in

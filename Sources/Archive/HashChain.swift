@@ -24,16 +24,32 @@ enum HashChain {
 
 /// The digest over what one read added in one generation: its new samples and its
 /// conflicts, oldest first. Kept in the read's chained row, so an edited sample shows.
+/// Values enter as their IEEE 754 bit patterns (both engines give back the exact double).
 struct SamplesDigest {
-    private var text = ""
+    private var bytes: [UInt8] = []
+
+    private mutating func append(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func add(_ tag: UInt8, _ time: Int64, _ temperature: Double?, _ humidity: Double?, _ flags: String) {
+        bytes.append(tag)
+        append(UInt64(bitPattern: time))
+        bytes.append(temperature == nil ? 0 : 1)
+        append(temperature?.bitPattern ?? 0)
+        bytes.append(humidity == nil ? 0 : 1)
+        append(humidity?.bitPattern ?? 0)
+        bytes.append(contentsOf: flags.utf8)
+        bytes.append(0)
+    }
 
     mutating func addSample(timeMilliseconds: Int64, temperature: Double?, humidity: Double?, flags: String) {
-        text += "s \(timeMilliseconds) \(HashChain.text(temperature)) \(HashChain.text(humidity)) \(flags)\n"
+        add(0x73, timeMilliseconds, temperature, humidity, flags)
     }
 
     mutating func addConflict(timeMilliseconds: Int64, temperature: Double?, humidity: Double?, flags: String) {
-        text += "c \(timeMilliseconds) \(HashChain.text(temperature)) \(HashChain.text(humidity)) \(flags)\n"
+        add(0x63, timeMilliseconds, temperature, humidity, flags)
     }
 
-    var hex: String { SHA256Digest.hex(text: text) }
+    var hex: String { SHA256Digest.hex(bytes) }
 }

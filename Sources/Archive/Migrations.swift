@@ -24,9 +24,10 @@ enum Migrations {
         CREATE TABLE chain_head (
             id INTEGER PRIMARY KEY,
             seq BIGINT NOT NULL,
-            hash TEXT NOT NULL
+            hash TEXT NOT NULL,
+            next_read_id BIGINT NOT NULL
         );
-        INSERT INTO chain_head (id, seq, hash) VALUES (1, 0, '\(HashChain.genesis)');
+        INSERT INTO chain_head (id, seq, hash, next_read_id) VALUES (1, 0, '\(HashChain.genesis)', 1);
         CREATE TABLE generations (
             generation INTEGER PRIMARY KEY,
             created_ms BIGINT NOT NULL,
@@ -76,7 +77,6 @@ enum Migrations {
             PRIMARY KEY (logger_id, read_id)
         );
         CREATE UNIQUE INDEX reads_by_raw ON reads (logger_id, raw_sha256);
-        CREATE INDEX reads_by_chain ON reads (chain_seq);
         CREATE TABLE samples (
             logger_id TEXT NOT NULL,
             generation INTEGER NOT NULL,

@@ -8,9 +8,10 @@ let suites: [String: (Bool) async throws -> Void] = [
     "ndef": runNDEFBench,
     "rf": runRFBench,
     "chart": runChartBench,
+    "archive": runArchiveBench,
 ]
 guard let name = arguments.first(where: { !$0.hasPrefix("-") }), let suite = suites[name] else {
-    FileHandle.standardError.write(Data("usage: coldtap-bench ndef|rf|chart [--json]\n".utf8))
+    FileHandle.standardError.write(Data("usage: coldtap-bench ndef|rf|chart|archive [--json]\n".utf8))
     exit(64)
 }
 do {

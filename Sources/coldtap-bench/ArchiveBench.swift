@@ -1,0 +1,324 @@
+import Archive
+import CLibPQ
+import ColdChain
+import CSQLite
+import Foundation
+import LoggerFormats
+import TempChart
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// coldtap-bench archive: per engine (SQLite, PostgreSQL),
+// - ingest: 1,000 overlapping reads of 4,000 samples (each read's first half already kept)
+//   through `Archive.add` (stitching, SHA-256, hash chain, one transaction per read),
+//   against a bare C-API loop that inserts the same new rows into the same table with one
+//   prepared statement and one transaction per read, in the same run: the engine's own limit;
+// - history: one logger's year at 10-minute samples (52,560) in an archive of 100 such
+//   loggers → stitched history → full-year assessment and report model (content + chart model).
+// PostgreSQL runs on a private cluster this bench starts (initdb, Unix socket only) unless
+// COLDTAP_BENCH_POSTGRESQL gives a URI. `--reads N` (default 1000) and `--postgresql-reads N`
+// (default a quarter of that) change the number of ingested reads.
+
+private let benchStart = Date(timeIntervalSince1970: 1_767_225_600)
+private let benchInterval = 600.0
+
+private func benchValue(_ n: Int) -> Double { ((5 + 2 * sin(Double(n) / 40)) * 10).rounded() / 10 }
+
+/// A read of samples `first ..< first + count` of one logger, as decoded.
+private func benchRead(first: Int, count: Int, logger: String) -> NewRead {
+    var raw = Data(capacity: count * 2)
+    var samples: [TemperatureLog.Sample] = []
+    samples.reserveCapacity(count)
+    for n in first..<(first + count) {
+        let value = benchValue(n)
+        let tenths = Int16(value * 10)
+        raw.append(UInt8(truncatingIfNeeded: tenths))
+        raw.append(UInt8(truncatingIfNeeded: tenths >> 8))
+        samples.append(TemperatureLog.Sample(time: benchStart.addingTimeInterval(Double(n) * benchInterval), temperature: value))
+    }
+    raw.append(contentsOf: withUnsafeBytes(of: Int64(first).littleEndian) { Array($0) })
+    let log = TemperatureLog(format: "bench", samples: samples, interval: benchInterval, timeBase: .loggerHeader,
+                             integrity: .init(status: .unverified, detail: "generated"),
+                             readTime: benchStart.addingTimeInterval(Double(first + count) * benchInterval),
+                             readTimeSource: "generated")
+    return NewRead(raw: raw, inputKind: "bench", origin: "coldtap-bench", decodeOptions: "{}", log: log, loggerID: logger,
+                   profile: nil, timeZone: .gmt)
+}
+
+private func wallSeconds() -> Double { Date().timeIntervalSinceReferenceDate }
+
+struct ArchiveEngineFigures {
+    var engine: String
+    var reads: Int
+    var newSamples: Int
+    var ingestSeconds: Double
+    var bareSeconds: Double
+    var historySamples: Int
+    var historyMilliseconds: Double
+    var reportMilliseconds: Double
+}
+
+func runArchiveBench(_ json: Bool) async throws {
+    let arguments = CommandLine.arguments
+    var reads = 1000
+    if let index = arguments.firstIndex(of: "--reads"), index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 {
+        reads = value
+    }
+    var figures: [ArchiveEngineFigures] = []
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-bench-archive-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    figures.append(try benchEngine("sqlite", reads: reads) { name in folder.appendingPathComponent("\(name).sqlite").path })
+    // Each PostgreSQL insert is a round trip to the server: a quarter of the reads keeps the
+    // suite to minutes; the figures are rates, and the JSON says how many reads were made.
+    var postgresReads = max(1, reads / 4)
+    if let index = arguments.firstIndex(of: "--postgresql-reads"), index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 {
+        postgresReads = value
+    }
+
+    let cluster: BenchCluster?
+    if let given = ProcessInfo.processInfo.environment["COLDTAP_BENCH_POSTGRESQL"] {
+        cluster = nil
+        figures.append(try benchEngine("postgresql", reads: postgresReads) { name in
+            let admin = try PostgreSQLEngine(uri: given)
+            try admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+            try admin.execute("CREATE DATABASE \(name)")
+            admin.close()
+            return given.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
+        })
+    } else {
+        cluster = try BenchCluster.start()
+    }
+    if let cluster {
+        defer { cluster.stop() }
+        figures.append(try benchEngine("postgresql", reads: postgresReads) { name in
+            let admin = try PostgreSQLEngine(uri: cluster.uri("postgres"))
+            try admin.execute("CREATE DATABASE \(name)")
+            admin.close()
+            return cluster.uri(name)
+        })
+    }
+    report(figures, json: json)
+}
+
+private func report(_ figures: [ArchiveEngineFigures], json: Bool) {
+    func engineJSON(_ item: ArchiveEngineFigures) -> String {
+        let ingest = Double(item.newSamples) / item.ingestSeconds
+        let bare = Double(item.newSamples) / item.bareSeconds
+        return """
+        {"ingest": {"reads": \(item.reads), "samplesPerRead": 4000, "newSamples": \(item.newSamples), "samplesPerSecond": \(Int(ingest)), "bareInsertSamplesPerSecond": \(Int(bare)), "ratio": \(String(format: "%.3f", item.ingestSeconds / item.bareSeconds))}, "history": {"samples": \(item.historySamples), "loggers": 100, "ms": \(String(format: "%.1f", item.historyMilliseconds + item.reportMilliseconds)), "historyMs": \(String(format: "%.1f", item.historyMilliseconds)), "reportModelMs": \(String(format: "%.1f", item.reportMilliseconds))}}
+        """
+    }
+    guard let first = figures.first else { return }
+    if json {
+        // The first engine's figures at the top (the issue's shape), every engine's under "byEngine".
+        let top = engineJSON(first).dropFirst().dropLast()
+        let byEngine = figures.map { "\"\($0.engine)\": \(engineJSON($0))" }.joined(separator: ", ")
+        print("{\(top), \"engines\": [\(figures.map { "\"\($0.engine)\"" }.joined(separator: ", "))], \"byEngine\": {\(byEngine)}}")
+        return
+    }
+    print("archive: ingest of overlapping reads (4,000 samples, half already kept) and a year's history among 100 loggers")
+    for item in figures {
+        let ingest = Double(item.newSamples) / item.ingestSeconds
+        let bare = Double(item.newSamples) / item.bareSeconds
+        print(String(format: "  %@  ingest %d reads: %.0f samples/s (Archive.add)  vs  %.0f samples/s (bare prepared INSERT loop)  ratio %.2f (target ≤ 1.5)",
+                     item.engine, item.reads, ingest, bare, item.ingestSeconds / item.bareSeconds))
+        print(String(format: "  %@  history of %d samples %.1f ms + full-year assessment and report model %.1f ms = %.1f ms (target < 100 ms)",
+                     item.engine, item.historySamples, item.historyMilliseconds, item.reportMilliseconds,
+                     item.historyMilliseconds + item.reportMilliseconds))
+    }
+}
+
+/// Ingest and history on one engine; `location(name)` makes a fresh empty archive.
+private func benchEngine(_ engine: String, reads: Int, location: (String) throws -> String) throws -> ArchiveEngineFigures {
+    // Rounds alternate which loop goes first, on fresh archives (a fresh PostgreSQL cluster
+    // creates WAL segments at first, later reuses them); the best of each counts, as the
+    // machine may be shared.
+    let rounds = engine == "sqlite" ? 3 : 2
+    var ingestSeconds = Double.infinity
+    var bareSeconds = Double.infinity
+    var newSamples = 0
+    for round in 0..<rounds {
+        FileHandle.standardError.write(Data("archive bench: \(engine) ingest, round \(round + 1) of \(rounds) …\n".utf8))
+        func ingest() throws {
+            let archive = try Archive.open(try location("coldtap_bench_ingest_\(round)"))
+            defer { archive.close() }
+            newSamples = 0
+            // The reads as decoded, made before the clock starts: the archive's work is measured.
+            let made = (0..<reads).map { benchRead(first: $0 * 2000, count: 4000, logger: "bench:1") }
+            let start = wallSeconds()
+            for read in made {
+                let result = try archive.add(read)
+                newSamples += result.newSamples
+            }
+            ingestSeconds = min(ingestSeconds, wallSeconds() - start)
+        }
+        // The bare loop: the same new rows, the same table, one prepared statement.
+        func bare() throws {
+            let bareLocation = try location("coldtap_bench_bare_\(round)")
+            try Archive.open(bareLocation).close()
+            bareSeconds = min(bareSeconds, try engine == "sqlite" ? bareSQLite(bareLocation, reads: reads) : barePostgreSQL(bareLocation, reads: reads))
+        }
+        if round % 2 == 0 {
+            try ingest()
+            try bare()
+        } else {
+            try bare()
+            try ingest()
+        }
+    }
+
+    FileHandle.standardError.write(Data("archive bench: \(engine) history …\n".utf8))
+    let historyLocation = try location("coldtap_bench_history")
+    let history = try Archive.open(historyLocation)
+    defer { history.close() }
+    let yearSamples = 52_560
+    // 99 other loggers' years, filled in bulk by the engine itself; the measured one through Archive.add.
+    let fill = engine == "sqlite"
+        ? "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(yearSamples - 1)), l(j) AS (SELECT 2 UNION ALL SELECT j + 1 FROM l WHERE j < 100) INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) SELECT 'bench:' || j, 1, \(Int64(benchStart.timeIntervalSince1970 * 1000)) + i * 600000, 5 + (i % 30) / 10.0, NULL, '', 0 FROM l, n"
+        : "INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) SELECT 'bench:' || j, 1, \(Int64(benchStart.timeIntervalSince1970 * 1000)) + i::bigint * 600000, 5 + (i % 30) / 10.0, NULL, '', 0 FROM generate_series(2, 100) j, generate_series(0, \(yearSamples - 1)) i"
+    try history.engine.execute(fill)
+    if engine == "postgresql" { try history.engine.execute("ANALYZE samples") }
+    _ = try history.add(benchRead(first: 0, count: yearSamples, logger: "bench:1"))
+    let profile = Profile.vaccineFridge
+    let zone = TimeZone(identifier: "Europe/Berlin") ?? .gmt
+    var historyRuns: [Double] = []
+    var reportRuns: [Double] = []
+    var count = 0
+    for _ in 0..<7 {
+        let start = wallSeconds()
+        let record = try history.history(loggerID: "bench:1")
+        let loaded = wallSeconds()
+        let log = record.temperatureLog()
+        let assessment = Assessor.assess(log, profile: profile, timeZone: zone)
+        let content = ReportContent(log: log, assessment: assessment, language: .english)
+        let model = ChartModel(content.chartSpec(frame: ChartRect(x: 0, y: 0, width: 1200, height: 600), timeZone: zone,
+                                                 language: .english, theme: .light, title: nil))
+        let done = wallSeconds()
+        count = record.samples.count + (model.drawnPointCount > 0 ? 0 : 1)
+        historyRuns.append(loaded - start)
+        reportRuns.append(done - loaded)
+    }
+    historyRuns.sort()
+    reportRuns.sort()
+    return ArchiveEngineFigures(engine: engine, reads: reads, newSamples: newSamples, ingestSeconds: ingestSeconds,
+                                bareSeconds: bareSeconds, historySamples: count,
+                                historyMilliseconds: historyRuns[historyRuns.count / 2] * 1000,
+                                reportMilliseconds: reportRuns[reportRuns.count / 2] * 1000)
+}
+
+/// The new rows of read `index` (its first half was kept by the read before).
+private func newRange(_ index: Int) -> Range<Int> {
+    index == 0 ? 0..<4000 : (index * 2000 + 2000)..<(index * 2000 + 4000)
+}
+
+private func bareSQLite(_ path: String, reads: Int) throws -> Double {
+    var database: OpaquePointer?
+    guard sqlite3_open(path, &database) == SQLITE_OK, let database else { throw ArchiveBenchError("cannot open \(path)") }
+    defer { sqlite3_close(database) }
+    sqlite3_exec(database, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", nil, nil, nil)
+    var statement: OpaquePointer?
+    sqlite3_prepare_v2(database, "INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &statement, nil)
+    guard let statement else { throw ArchiveBenchError("cannot prepare the bare insert") }
+    defer { sqlite3_finalize(statement) }
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    let start = wallSeconds()
+    let base = Int64(benchStart.timeIntervalSince1970 * 1000)
+    for index in 0..<reads {
+        sqlite3_exec(database, "BEGIN IMMEDIATE", nil, nil, nil)
+        for n in newRange(index) {
+            sqlite3_bind_text(statement, 1, "bench:1", -1, transient)
+            sqlite3_bind_int64(statement, 2, 1)
+            sqlite3_bind_int64(statement, 3, base + Int64(n) * 600_000)
+            sqlite3_bind_double(statement, 4, benchValue(n))
+            sqlite3_bind_null(statement, 5)
+            sqlite3_bind_text(statement, 6, "", -1, transient)
+            sqlite3_bind_int64(statement, 7, Int64(index + 1))
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw ArchiveBenchError(String(cString: sqlite3_errmsg(database))) }
+            sqlite3_reset(statement)
+        }
+        sqlite3_exec(database, "COMMIT", nil, nil, nil)
+    }
+    return wallSeconds() - start
+}
+
+private func barePostgreSQL(_ uri: String, reads: Int) throws -> Double {
+    guard let connection = PQconnectdb(uri), PQstatus(connection) == CONNECTION_OK else { throw ArchiveBenchError("cannot connect to \(uri)") }
+    defer { PQfinish(connection) }
+    PQclear(PQprepare(connection, "bare", "INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES ($1, $2, $3, $4, NULL, '', $5)", 0, nil))
+    let base = Int64(benchStart.timeIntervalSince1970 * 1000)
+    let start = wallSeconds()
+    for index in 0..<reads {
+        PQclear(PQexec(connection, "BEGIN"))
+        for n in newRange(index) {
+            let values = ["bench:1", "1", String(base + Int64(n) * 600_000), "\(benchValue(n))", String(index + 1)]
+            let cStrings = values.map { strdup($0) }
+            defer { cStrings.forEach { free($0) } }
+            let pointers = cStrings.map { UnsafePointer<CChar>($0) }
+            let result = pointers.withUnsafeBufferPointer { PQexecPrepared(connection, "bare", 5, $0.baseAddress, nil, nil, 0) }
+            guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+                let message = String(cString: PQresultErrorMessage(result))
+                PQclear(result)
+                throw ArchiveBenchError(message)
+            }
+            PQclear(result)
+        }
+        PQclear(PQexec(connection, "COMMIT"))
+    }
+    return wallSeconds() - start
+}
+
+/// A private PostgreSQL cluster for the bench (as the tests make one): initdb in a temporary
+/// folder, run as the postgres user, Unix socket only; durability as a server is configured
+/// by default (fsync on).
+final class BenchCluster {
+    let folder: String
+    let binaries: String
+
+    private init(folder: String, binaries: String) {
+        self.folder = folder
+        self.binaries = binaries
+    }
+
+    func uri(_ database: String) -> String {
+        "postgresql:///\(database)?host=\(folder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? folder)&user=postgres"
+    }
+
+    static func start() throws -> BenchCluster {
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
+        guard geteuid() == 0, let version = versions.first, let account = getpwnam("postgres") else {
+            throw ArchiveBenchError("the PostgreSQL part needs root and the Debian package postgresql, or COLDTAP_BENCH_POSTGRESQL=URI of a server")
+        }
+        var template = Array("/tmp/coldtap-bench-pg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw ArchiveBenchError("cannot make a folder for the cluster") }
+        let folder = String(cString: made)
+        chown(folder, account.pointee.pw_uid, account.pointee.pw_gid)
+        let cluster = BenchCluster(folder: folder, binaries: "/usr/lib/postgresql/\(version)/bin")
+        let script = """
+            set -e
+            for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ] && [ "$n" -ne 255 ]; then eval "exec $n>&-"; fi; done
+            /usr/sbin/runuser -u postgres -- '\(cluster.binaries)/initdb' -D '\(folder)/data' -A trust -U postgres -E UTF8 --no-instructions
+            exec /usr/sbin/runuser -u postgres -- '\(cluster.binaries)/pg_ctl' -D '\(folder)/data' -l '\(folder)/server.log' -w -t 60 \\
+              -o "-c listen_addresses='' -c unix_socket_directories='\(folder)'" start
+            """
+        FileManager.default.createFile(atPath: "\(folder)/start.sh", contents: Data(script.utf8))
+        guard system("/bin/bash '\(folder)/start.sh' </dev/null >'\(folder)/start.out' 2>&1") == 0 else {
+            let output = (try? String(contentsOfFile: "\(folder)/start.out", encoding: .utf8)) ?? ""
+            cluster.stop()
+            throw ArchiveBenchError("the bench's PostgreSQL cluster did not start: \(output)")
+        }
+        return cluster
+    }
+
+    func stop() {
+        _ = system("/usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -m fast -w stop </dev/null >/dev/null 2>&1")
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
+struct ArchiveBenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

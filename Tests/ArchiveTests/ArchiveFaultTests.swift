@@ -1,0 +1,225 @@
+import Archive
+import ColdTapCommands
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Faults: each gets a clear message and loses nothing already kept.
+@Suite(.serialized) struct ArchiveFaultTests {
+    /// The `coldtap` executable built beside the test bundle.
+    static func coldtapExecutable() throws -> String {
+        let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for folder in [here, here.deletingLastPathComponent()] {
+            let candidate = folder.appendingPathComponent("coldtap").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw TestFailure("the coldtap executable is not beside the tests in \(here.path); build it with 'swift build --build-tests'")
+    }
+
+    struct TestFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    private func readCount(_ archive: TestArchive) throws -> Int64 {
+        let opened = try archive.open()
+        defer { opened.close() }
+        return try opened.engine.scalarInt("SELECT COUNT(*) FROM reads") ?? -1
+    }
+
+    @Test func aCorruptedSQLiteFileIsRefusedAndLeftAsItWas() async throws {
+        try await withArchive(.sqlite) { archive in
+            let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+            try garbage.write(to: URL(fileURLWithPath: archive.location))
+            let file = try LoggerFiles.writeGeneric(archive, "a.ndef", 0..<10)
+            for arguments in [["archive", "add", file, "--logger-id", "X"], ["loggers"], ["archive", "verify"]] {
+                let run = await coldtap(arguments + ["--archive", archive.location])
+                #expect(run.status == 65, "\(arguments)")
+                #expect(run.err.contains("is not a ColdTap archive or is damaged"), "\(run.err)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: archive.location)) == garbage)
+
+            // A real archive with a damaged page in the middle of its samples.
+            try FileManager.default.removeItem(atPath: archive.location)
+            let big = try LoggerFiles.writeGeneric(archive, "big.ndef", 0..<3000)
+            #expect(await coldtap(["archive", "add", big, "--logger-id", "X", "--archive", archive.location]).status == 0)
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: archive.location))
+            let page = 4096
+            let middle = (bytes.count / page / 2) * page
+            for index in middle..<(middle + page) { bytes[index] = 0xA5 }
+            try bytes.write(to: URL(fileURLWithPath: archive.location))
+            let run = await coldtap(["history", "X", "--archive", archive.location, "--json"])
+            #expect(run.status == 65 || run.status == 1, "\(run.err)")
+            #expect(run.err.contains("damaged") || run.err.contains("malformed"), "\(run.err)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aReadOnlyArchiveSaysSoAndKeepsWhatItHolds(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            let first = try LoggerFiles.writeGeneric(archive, "a.ndef", 0..<20)
+            let second = try LoggerFiles.writeGeneric(archive, "b.ndef", 20..<40)
+            #expect(await coldtap(["archive", "add", first, "--logger-id", "R", "--archive", archive.location]).status == 0)
+            switch engine {
+            case .sqlite:
+                // Root writes any file: another user (nobody) finds root's archive read-only.
+                let result = PostgresServer.run("/usr/sbin/runuser", ["-u", "nobody", "--", try Self.coldtapExecutable(), "archive", "add", second,
+                                                                       "--logger-id", "R", "--archive", archive.location])
+                #expect(result.status == 1, "\(result.output)")
+                #expect(result.output.contains("read-only") || result.output.contains("cannot be opened for writing"), "\(result.output)")
+            case .postgresql:
+                let opened = try archive.open()
+                let database = try #require(try opened.engine.scalarText("SELECT current_database()"))
+                try opened.engine.execute("ALTER DATABASE \(database) SET default_transaction_read_only = on")
+                opened.close()
+                let run = await coldtap(["archive", "add", second, "--logger-id", "R", "--archive", archive.location])
+                #expect(run.status == 1)
+                #expect(run.err.contains("is read-only"), "\(run.err)")
+                let again = try archive.open()
+                try again.engine.execute("SET default_transaction_read_only = off")
+                try again.engine.execute("ALTER DATABASE \(database) SET default_transaction_read_only = off")
+                again.close()
+            }
+            #expect(try readCount(archive) == 1)
+            let run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+        }
+    }
+
+    @Test func aFullDiskLosesOnlyTheReadBeingAdded() async throws {
+        try await withArchive(.sqlite) { archive in
+            let small = try LoggerFiles.writeGeneric(archive, "small.ndef", 0..<50)
+            #expect(await coldtap(["archive", "add", small, "--logger-id", "D", "--archive", archive.location]).status == 0)
+            // SQLite's page limit stands for the disk: the next read does not fit.
+            let engine = try SQLiteEngine(path: archive.location)
+            var pages: Int64 = 0
+            try engine.query("PRAGMA page_count", []) { pages = $0.int(0) }
+            try engine.query("PRAGMA max_page_count = \(pages + 2)", []) { _ in }
+            let full = try Archive(engine: engine)
+            let big = try LoggerFiles.generic(first: 50, temperatures: LoggerFiles.series(50..<4050))
+            let log = try await LogInput.load(content: big, name: "big", modificationTime: nil, options: LogInput.Options()).log
+            #expect {
+                try full.add(NewRead(raw: big, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: "D",
+                                     profile: nil, timeZone: .gmt))
+            } throws: { error in
+                let failure = error as? ArchiveError
+                return failure?.kind == .full && failure?.message.contains("this read was not kept and nothing kept before was lost") == true
+            }
+            full.close()
+            #expect(try readCount(archive) == 1)
+            let run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aKilledAddLeavesEachReadWhollyInOrWhollyOut(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            let files = try (0..<30).map { index in
+                try LoggerFiles.writeGeneric(archive, "k\(index).ndef", (index * 2000)..<(index * 2000 + 4000))
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try Self.coldtapExecutable())
+            process.arguments = ["archive", "add"] + files + ["--logger-id", "K", "--archive", archive.location]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Kill it once a few reads are in, while it is in the middle of another.
+            var kept: Int64 = 0
+            for _ in 0..<3000 {
+                usleep(5_000)
+                kept = (try? readCount(archive)) ?? 0
+                if kept >= 3 || !process.isRunning { break }
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let before = try readCount(archive)
+            #expect(before >= 1)
+            #expect(before < 30, "the add ended before it could be killed")
+            // Every read that is in is whole: verify re-decodes each and checks its samples.
+            var run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.out)\(run.err)")
+            let opened = try archive.open()
+            let samples = try opened.engine.scalarInt("SELECT COUNT(*) FROM samples") ?? 0
+            opened.close()
+            #expect(samples == 4000 + 2000 * (before - 1))
+            // Adding all again completes the record: what was in is not added twice.
+            run = await coldtap(["archive", "add"] + files + ["--logger-id", "K", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.out.components(separatedBy: "already kept").count - 1 == Int(before))
+            #expect(try readCount(archive) == 30)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func twoWritersAtOnceBothKeepEverything(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            let left = try (0..<6).map { try LoggerFiles.writeGeneric(archive, "l\($0).ndef", ($0 * 500)..<($0 * 500 + 1000)) }
+            let right = try (0..<6).map { try LoggerFiles.writeGeneric(archive, "r\($0).ndef", ($0 * 500 + 250)..<($0 * 500 + 1250)) }
+            let location = archive.location
+            async let first = onThread {
+                PostgresServer.run(try Self.coldtapExecutable(), ["archive", "add"] + left + ["--logger-id", "W", "--archive", location])
+            }
+            async let second = onThread {
+                PostgresServer.run(try Self.coldtapExecutable(), ["archive", "add"] + right + ["--logger-id", "W", "--archive", location])
+            }
+            let results = try await [first, second]
+            for result in results { #expect(result.status == 0, "\(result.output)") }
+            #expect(try readCount(archive) == 12)
+            let opened = try archive.open()
+            // Every sample once: 0 ..< 3750 at 10-minute steps.
+            #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM samples") == 3750)
+            #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM conflicts") == 0)
+            opened.close()
+            let run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.out)\(run.err)")
+        }
+    }
+
+    @Test func aPostgreSQLServerThatGoesAwayMidAddLosesNothingKept() async throws {
+        try await withArchive(.postgresql) { archive in
+            let first = try LoggerFiles.writeGeneric(archive, "a.ndef", 0..<100)
+            let second = try LoggerFiles.writeGeneric(archive, "b.ndef", 100..<200)
+            #expect(await coldtap(["archive", "add", first, "--logger-id", "P", "--archive", archive.location]).status == 0)
+            // Hold the samples table so that the next add waits inside its transaction,
+            // then end its server process: what the server does when it goes away.
+            let holder = try PostgreSQLEngine(uri: archive.location)
+            try holder.execute("BEGIN")
+            try holder.execute("LOCK TABLE samples IN EXCLUSIVE MODE")
+            let location = archive.location
+            async let adding = onThread {
+                PostgresServer.run(try Self.coldtapExecutable(), ["archive", "add", second, "--logger-id", "P", "--archive", location])
+            }
+            // A connection outside the holder's transaction, whose view of pg_stat_activity is fresh.
+            let watcher = try PostgreSQLEngine(uri: archive.location)
+            var terminated = false
+            for _ in 0..<3000 where !terminated {
+                usleep(10_000)
+                var waiting: Int64?
+                try watcher.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", []) { waiting = $0.int(0) }
+                if let waiting {
+                    try watcher.execute("SELECT pg_terminate_backend($1::integer)", [.int(waiting)])
+                    terminated = true
+                }
+            }
+            watcher.close()
+            try holder.execute("COMMIT")
+            holder.close()
+            let result = try await adding
+            #expect(terminated)
+            #expect(result.status == 69, "\(result.output)")
+            #expect(result.output.contains("went away mid-transaction"), "\(result.output)")
+            #expect(result.output.contains("this read was not kept and nothing kept before was lost"))
+            #expect(try readCount(archive) == 1)
+            let opened = try archive.open()
+            #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM samples") == 100)
+            opened.close()
+            // Back: the same add goes through.
+            let again = await coldtap(["archive", "add", second, "--logger-id", "P", "--archive", archive.location])
+            #expect(again.status == 0, "\(again.err)")
+            #expect(try readCount(archive) == 2)
+        }
+    }
+}
