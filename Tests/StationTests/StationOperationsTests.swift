@@ -184,7 +184,7 @@ struct StationOperationsTests {
         #expect(try StationStore(archive: archive).counts().reads == 2)
     }
 
-    @Test("PostgreSQL unreachable: 503, then healed")
+    @Test("PostgreSQL unreachable: 503 with a JSON error, never 500")
     func unreachableStore() async throws {
         try await withStation(.postgresql) { station in
             let token = try #require(station.tokens["north-read"])

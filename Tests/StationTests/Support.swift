@@ -116,16 +116,18 @@ final class TestStation: @unchecked Sendable {
             }
         }
         try station.start()
+        boundPort = station.port
     }
 
-    var port: UInt16 { station.port }
+    /// The port of the first start, kept for a restart on the same port.
+    private(set) var boundPort: UInt16 = 0
+    var port: UInt16 { boundPort }
     var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Stops and starts the station again on the same port (a restart).
     func restart() throws {
-        let port = station.port
         station.stop()
-        configuration.http.port = port
+        configuration.http.port = boundPort
         let lines = logLines
         station = ServeCommand.makeStation(configuration: configuration, logLine: { lines.append($0) })
         try station.start()
