@@ -7,7 +7,7 @@ APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto
 # ... and in addition to run every test (headless Chromium opens the HTML report; the archive
 # and station tests start a private PostgreSQL cluster of their own; the station tests check
 # the systemd unit with systemd-analyze).
-APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium postgresql systemd
+APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium postgresql systemd openssl curl
 VENV := .venv
 FUZZ_SECONDS ?= 60
 
