@@ -59,6 +59,7 @@ bench: venv
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench rf
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench chart
 	.build/release/coldtap-bench archive
+	.build/release/coldtap-bench station
 
 fuzz: deps
 	$(SWIFT) build -c release --build-path .build-fuzz --product FuzzNDEF \
