@@ -3,10 +3,12 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages to build and run (system libraries, pcscd + virtual reader for the demo, report fonts).
 APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto-cjk pcscd libpcsclite-dev vsmartcard-vpcd iproute2 util-linux \
-  libsqlite3-dev libpq-dev libssl-dev
-# ... and in addition to run every test (headless Chromium opens the HTML report; poppler-utils
-# reads the PDF back; the archive tests start a private PostgreSQL cluster of their own).
-APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium poppler-utils postgresql
+  libsqlite3-dev libpq-dev libssl-dev libmicrohttpd-dev libgnutls28-dev
+# ... and in addition to run every test (headless Chromium opens the HTML report and the
+# station's pages; poppler-utils reads the PDF back; the archive and station tests start a
+# private PostgreSQL cluster of their own; the station tests check the systemd unit with
+# systemd-analyze and speak TLS with curl).
+APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium poppler-utils postgresql systemd openssl curl
 VENV := .venv
 FUZZ_SECONDS ?= 60
 
@@ -58,6 +60,7 @@ bench: venv
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench rf
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench chart
 	.build/release/coldtap-bench archive
+	.build/release/coldtap-bench station
 
 fuzz: deps
 	$(SWIFT) build -c release --build-path .build-fuzz --product FuzzNDEF \

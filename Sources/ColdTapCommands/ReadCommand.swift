@@ -21,7 +21,7 @@ public enum ReadCommand: Command {
                    path: true),
             .flag("--csv", help: "print the samples as CSV instead of the report"),
         ] + ReportCommand.reportOptionSpecs + LogInput.readOptionSpecs
-            + ReportArtifacts.optionSpecs.filter { $0.displayName != "--csv" } + ReadArchiving.optionSpecs)]
+            + ReportArtifacts.optionSpecs.filter { $0.displayName != "--csv" } + ReadArchiving.optionSpecs + ReadUploading.optionSpecs)]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -31,6 +31,7 @@ public enum ReadCommand: Command {
         let saveDump = try arguments.option("--save-dump")
         var output = try LoggerOutput.parse(&arguments)
         let keeping = try ReadArchiving.parse(&arguments)
+        let uploading = try ReadUploading.parse(&arguments)
         let options = try LogInput.Options.parse(&arguments)
         try arguments.finish()
         let timeout = try parseTimeout(timeoutText)
@@ -52,6 +53,8 @@ public enum ReadCommand: Command {
                 verdictOfThisTag = verdict
                 try await keeping.keep(outcome, origin: "\(outcome.result.chip.displayName) on PC/SC reader \(tag.card.reader)",
                                        options: options, output: output, console: console)
+                try await uploading.upload(outcome, origin: "\(outcome.result.chip.displayName) on PC/SC reader \(tag.card.reader)",
+                                           loggerID: keeping.loggerID, console: console)
             } catch let error as CommandError where watch && error.status != .unavailable && error.status != .usage {
                 // One bad tag (lost mid-read, not a logger) does not end a watch session.
                 await tag.close()

@@ -1,0 +1,419 @@
+import Digest
+import Foundation
+import LoggerFormats
+
+/// What the station keeps beside the archive, in the same database: sites, the SHA-256 of
+/// each API token, which site each logger joined, the decode secrets of HMAC loggers,
+/// webhooks and every delivery attempt. Its tables have their own versioned migrations
+/// (`station_migrations`), applied when the station first opens the archive, so that an
+/// archive used only by the command line never carries them.
+public struct StationSite: Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    public var created: Date
+}
+
+/// What a token may do; each scope includes the ones before it.
+public enum TokenScope: String, Sendable, CaseIterable, Comparable {
+    /// Read loggers, samples and reports.
+    case read
+    /// Also upload reads and acknowledge excursions.
+    case upload
+    /// Also the station's metrics.
+    case admin
+
+    private var rank: Int { TokenScope.allCases.firstIndex(of: self) ?? 0 }
+    public static func < (lhs: TokenScope, rhs: TokenScope) -> Bool { lhs.rank < rhs.rank }
+}
+
+public struct StationToken: Sendable, Equatable {
+    public var id: Int64
+    public var site: StationSite
+    public var scope: TokenScope
+    public var created: Date
+    public var revoked: Date?
+}
+
+public struct StationWebhook: Sendable, Equatable {
+    public var id: Int64
+    public var siteID: Int64
+    public var url: String
+    /// The HMAC key of the signature; never shown again after `webhook add`.
+    public var secret: String
+}
+
+/// One attempt to deliver one event to one webhook.
+public struct WebhookDelivery: Sendable, Equatable {
+    public var id: Int64
+    public var webhookID: Int64
+    public var eventID: String
+    public var attempt: Int
+    public var at: Date
+    /// The receiver's HTTP status; `nil` when it could not be reached.
+    public var status: Int?
+    public var error: String
+    public var delivered: Bool
+}
+
+/// The station's tables over an open archive. Like `Archive`, one per connection.
+public final class StationStore {
+    public let archive: Archive
+    var engine: any ArchiveEngine { archive.engine }
+
+    static let migrations: [Migrations.Migration] = [
+        .init(version: 1, name: "sites, tokens, site loggers, logger secrets, webhooks, deliveries", sql: """
+        CREATE TABLE station_migrations (
+            version INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            applied_ms BIGINT NOT NULL
+        );
+        CREATE TABLE sites (
+            site_id BIGINT PRIMARY KEY,
+            name TEXT NOT NULL,
+            created_ms BIGINT NOT NULL
+        );
+        CREATE UNIQUE INDEX sites_by_name ON sites (name);
+        CREATE TABLE tokens (
+            token_id BIGINT PRIMARY KEY,
+            site_id BIGINT NOT NULL,
+            scope TEXT NOT NULL,
+            token_sha256 TEXT NOT NULL,
+            created_ms BIGINT NOT NULL,
+            revoked_ms BIGINT
+        );
+        CREATE TABLE site_loggers (
+            logger_id TEXT PRIMARY KEY,
+            site_id BIGINT NOT NULL,
+            joined_ms BIGINT NOT NULL
+        );
+        CREATE INDEX site_loggers_by_site ON site_loggers (site_id, logger_id);
+        CREATE TABLE logger_secrets (
+            logger_id TEXT PRIMARY KEY,
+            secret TEXT NOT NULL,
+            set_ms BIGINT NOT NULL
+        );
+        CREATE TABLE webhooks (
+            webhook_id BIGINT PRIMARY KEY,
+            site_id BIGINT NOT NULL,
+            url TEXT NOT NULL,
+            secret TEXT NOT NULL,
+            created_ms BIGINT NOT NULL
+        );
+        CREATE TABLE webhook_deliveries (
+            delivery_id BIGINT PRIMARY KEY,
+            webhook_id BIGINT NOT NULL,
+            event_id TEXT NOT NULL,
+            event TEXT NOT NULL,
+            attempt INTEGER NOT NULL,
+            attempted_ms BIGINT NOT NULL,
+            http_status INTEGER,
+            error TEXT NOT NULL,
+            delivered INTEGER NOT NULL
+        );
+        """),
+    ]
+
+    /// Opens the station's tables, creating or migrating them.
+    /// - Throws: `ArchiveError` as `Archive.open` does; `.newerVersion` for tables of a newer station.
+    public init(archive: Archive, now: Date = Date()) throws {
+        self.archive = archive
+        try migrate(now: now)
+    }
+
+    private func migrate(now: Date) throws {
+        let latest = StationStore.migrations.map(\.version).max() ?? 0
+        func current() throws -> Int {
+            guard try engine.tableExists("station_migrations") else { return 0 }
+            return Int(try engine.scalarInt("SELECT MAX(version) FROM station_migrations") ?? 0)
+        }
+        if try current() == latest { return }
+        try engine.writeTransaction {
+            try engine.lockForMigration()
+            let version = try current()
+            guard version <= latest else {
+                throw ArchiveError(.newerVersion, "the station tables in \(engine.location) were written by a newer ColdTap (station schema \(version); this one knows up to \(latest)); they were left unchanged.")
+            }
+            for migration in StationStore.migrations where migration.version > version {
+                try engine.executeScript(Migrations.adapted(migration.sql, for: engine))
+                try engine.execute("INSERT INTO station_migrations (version, name, applied_ms) VALUES ($1, $2, $3)",
+                                   [.int(Int64(migration.version)), .text(migration.name), .int(now.milliseconds)])
+            }
+        }
+    }
+
+    // MARK: Sites
+
+    /// - Throws: `ArchiveError(.invalidRead)` when a site of that name exists.
+    @discardableResult
+    public func addSite(_ name: String, now: Date = Date()) throws -> StationSite {
+        try engine.writeTransaction {
+            if try site(named: name) != nil {
+                throw ArchiveError(.invalidRead, "there is already a site '\(name)'; 'coldtap site list' lists them.")
+            }
+            let id = (try engine.scalarInt("SELECT MAX(site_id) FROM sites") ?? 0) + 1
+            try engine.execute("INSERT INTO sites (site_id, name, created_ms) VALUES ($1, $2, $3)",
+                               [.int(id), .text(name), .int(now.milliseconds)])
+            return StationSite(id: id, name: name, created: Date(milliseconds: now.milliseconds))
+        }
+    }
+
+    public func site(named name: String) throws -> StationSite? {
+        try sites(where: "WHERE name = $1", [.text(name)]).first
+    }
+
+    public func site(id: Int64) throws -> StationSite? {
+        try sites(where: "WHERE site_id = $1", [.int(id)]).first
+    }
+
+    public func sites() throws -> [StationSite] { try sites(where: "", []) }
+
+    private func sites(where clause: String, _ values: [SQLValue]) throws -> [StationSite] {
+        var result: [StationSite] = []
+        try engine.query("SELECT site_id, name, created_ms FROM sites \(clause) ORDER BY site_id", values) { row in
+            result.append(StationSite(id: row.int(0), name: row.text(1), created: Date(milliseconds: row.int(2))))
+        }
+        return result
+    }
+
+    // MARK: Tokens
+
+    /// Makes a token: `ct_ID_SECRET` with 32 random bytes; only its SHA-256 is kept.
+    /// - Returns: the token (shown once) and its record.
+    public func createToken(site: StationSite, scope: TokenScope, now: Date = Date()) throws -> (token: String, record: StationToken) {
+        var random = SystemRandomNumberGenerator()
+        let secret = Hex.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) })
+        return try engine.writeTransaction {
+            let id = (try engine.scalarInt("SELECT MAX(token_id) FROM tokens") ?? 0) + 1
+            let token = "ct_\(id)_\(secret)"
+            try engine.execute("INSERT INTO tokens (token_id, site_id, scope, token_sha256, created_ms, revoked_ms) VALUES ($1, $2, $3, $4, $5, NULL)",
+                               [.int(id), .int(site.id), .text(scope.rawValue), .text(SHA256Digest.hex(text: token)), .int(now.milliseconds)])
+            return (token, StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: now.milliseconds), revoked: nil))
+        }
+    }
+
+    public func tokens() throws -> [StationToken] {
+        var rows: [(Int64, Int64, String, Int64, Int64?)] = []
+        try engine.query("SELECT token_id, site_id, scope, created_ms, revoked_ms FROM tokens ORDER BY token_id", []) { row in
+            rows.append((row.int(0), row.int(1), row.text(2), row.int(3), row.optionalInt(4)))
+        }
+        let byID = Dictionary(try sites().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return rows.compactMap { id, siteID, scope, created, revoked in
+            guard let site = byID[siteID], let scope = TokenScope(rawValue: scope) else { return nil }
+            return StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: created),
+                                revoked: revoked.map { Date(milliseconds: $0) })
+        }
+    }
+
+    /// - Returns: false when there is no such token or it was revoked before.
+    @discardableResult
+    public func revokeToken(id: Int64, now: Date = Date()) throws -> Bool {
+        try engine.writeTransaction {
+            guard try engine.scalarInt("SELECT COUNT(*) FROM tokens WHERE token_id = $1 AND revoked_ms IS NULL", [.int(id)]) == 1 else {
+                return false
+            }
+            try engine.execute("UPDATE tokens SET revoked_ms = $1 WHERE token_id = $2", [.int(now.milliseconds), .int(id)])
+            return true
+        }
+    }
+
+    /// The live token `presented` stands for, or `nil`. The row is found by the id the token
+    /// carries; its SHA-256 is then compared in constant time, so that timing tells nothing
+    /// about the kept hash.
+    public func authenticate(_ presented: String) throws -> StationToken? {
+        let parts = presented.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "ct", let id = Int64(parts[1]), id > 0, parts[2].count == 64 else { return nil }
+        var found: (Int64, String, String, Int64)?
+        try engine.query("SELECT site_id, scope, token_sha256, created_ms FROM tokens WHERE token_id = $1 AND revoked_ms IS NULL", [.int(id)]) { row in
+            found = (row.int(0), row.text(1), row.text(2), row.int(3))
+        }
+        guard let found, let scope = TokenScope(rawValue: found.1) else { return nil }
+        let presentedHash = SHA256Digest.hash(Data(presented.utf8))
+        guard let keptHash = Hex.decode(found.2), StationStore.constantTimeEqual(presentedHash, keptHash) else { return nil }
+        guard let site = try site(id: found.0) else { return nil }
+        return StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: found.3), revoked: nil)
+    }
+
+    /// Compares every byte whatever the first difference.
+    public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
+    // MARK: Loggers of a site
+
+    /// The site a logger joined on its first upload, or `nil` for a logger no site has.
+    public func siteID(ofLogger loggerID: String) throws -> Int64? {
+        try engine.scalarInt("SELECT site_id FROM site_loggers WHERE logger_id = $1", [.text(loggerID)])
+    }
+
+    /// Makes `loggerID` one of `siteID`'s unless a site has it already.
+    /// - Returns: the site that has the logger now.
+    public func claim(loggerID: String, siteID: Int64, now: Date = Date()) throws -> Int64 {
+        if let owner = try self.siteID(ofLogger: loggerID) { return owner }
+        return try engine.writeTransaction {
+            if let owner = try self.siteID(ofLogger: loggerID) { return owner }
+            try engine.execute("INSERT INTO site_loggers (logger_id, site_id, joined_ms) VALUES ($1, $2, $3)",
+                               [.text(loggerID), .int(siteID), .int(now.milliseconds)])
+            return siteID
+        }
+    }
+
+    /// Up to `limit` of the site's loggers (those with reads in the archive), by id, after `cursor`.
+    public func loggerIDs(siteID: Int64, after cursor: String?, limit: Int) throws -> [String] {
+        var ids: [String] = []
+        try engine.query("""
+            SELECT s.logger_id FROM site_loggers s JOIN loggers l ON l.logger_id = s.logger_id
+            WHERE s.site_id = $1 AND s.logger_id > $2 ORDER BY s.logger_id LIMIT $3
+            """, [.int(siteID), .text(cursor ?? ""), .int(Int64(limit))]) { ids.append($0.text(0)) }
+        return ids
+    }
+
+    /// One logger's line of `coldtap loggers`, or `nil` for an unknown logger.
+    public func summary(loggerID: String) throws -> LoggerSummary? {
+        try engine.readTransaction {
+            guard let logger = try archive.logger(loggerID) else { return nil }
+            let generation = Int64(try archive.currentGeneration())
+            var summary = LoggerSummary(logger: logger, firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil)
+            let id = SQLValue.text(loggerID)
+            try engine.query("SELECT MIN(time_ms), MAX(time_ms) FROM samples WHERE logger_id = $1 AND generation = $2", [id, .int(generation)]) { row in
+                summary.firstSample = row.optionalInt(0).map { Date(milliseconds: $0) }
+                summary.lastSample = row.optionalInt(1).map { Date(milliseconds: $0) }
+            }
+            summary.readCount = Int(try engine.scalarInt("SELECT COUNT(*) FROM reads WHERE logger_id = $1", [id]) ?? 0)
+            try engine.query("SELECT verdict, profile_json FROM assessments WHERE logger_id = $1 ORDER BY assessment_id DESC LIMIT 1", [id]) { row in
+                summary.lastVerdict = row.text(0)
+                summary.lastProfileJSON = row.text(1)
+            }
+            return summary
+        }
+    }
+
+    /// Up to `limit` stitched samples of `loggerID` in the current generation, oldest first,
+    /// from `from` to `to` (either open) and after `after` (a page's cursor), all in ms.
+    public func samples(loggerID: String, from: Int64?, to: Int64?, after: Int64?, limit: Int) throws -> [StitchedSample] {
+        let generation = Int64(try archive.currentGeneration())
+        let low = max(from ?? Int64.min, after.map { $0 &+ 1 } ?? Int64.min)
+        var result: [StitchedSample] = []
+        try engine.query("SELECT time_ms, temperature, humidity, flags, read_id FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms LIMIT $5",
+                         [.text(loggerID), .int(generation), .int(low), .int(to ?? Int64.max), .int(Int64(limit))]) { row in
+            let flags = row.text(3)
+            let sample = TemperatureLog.Sample(
+                time: Date(milliseconds: row.int(0)), temperature: row.optionalDouble(1), humidity: row.optionalDouble(2),
+                flags: flags.isEmpty ? [] : flags.split(separator: ";").compactMap { TemperatureLog.SampleFlag(rawValue: String($0)) })
+            result.append(StitchedSample(sample: sample, readID: row.int(4)))
+        }
+        return result
+    }
+
+    /// The kept read of `loggerID` with these bytes' SHA-256, if any (an upload sent again).
+    public func readID(loggerID: String, rawSHA256: String) throws -> Int64? {
+        try engine.scalarInt("SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2", [.text(loggerID), .text(rawSHA256)])
+    }
+
+    /// The read's summary as `history` shows it, in the current generation.
+    public func read(loggerID: String, readID: Int64) throws -> ReadSummary? {
+        let generation = Int64(try archive.currentGeneration())
+        var found: ReadSummary?
+        try engine.query("""
+            SELECT r.read_id, r.read_time_ms, r.read_time_source, r.origin, r.raw_sha256, r.decoder, r.coldtap_version,
+                   r.integrity_status, r.integrity_detail, r.sample_count, r.first_sample_ms + g.time_offset_ms - r.time_offset_ms,
+                   r.last_sample_ms + g.time_offset_ms - r.time_offset_ms, g.new_samples, g.duplicates, g.conflicts, r.time_base, r.interval_s
+            FROM reads r JOIN read_generations g ON g.logger_id = r.logger_id AND g.read_id = r.read_id AND g.generation = $2
+            WHERE r.logger_id = $1 AND r.read_id = $3
+            """, [.text(loggerID), .int(generation), .int(readID)]) { row in
+            let detail = row.text(8)
+            found = ReadSummary(
+                id: row.int(0), readTime: Date(milliseconds: row.int(1)), readTimeSource: row.text(2), origin: row.text(3),
+                sha256: row.text(4), decoder: row.text(5), coldTapVersion: row.text(6),
+                integrity: row.text(7) + (detail.isEmpty ? "" : " (\(detail))"), sampleCount: Int(row.int(9)),
+                firstSample: row.optionalInt(10).map { Date(milliseconds: $0) }, lastSample: row.optionalInt(11).map { Date(milliseconds: $0) },
+                newSamples: Int(row.int(12)), duplicates: Int(row.int(13)), conflicts: Int(row.int(14)),
+                timeBase: row.text(15), interval: row.double(16))
+        }
+        return found
+    }
+
+    /// The verdict and reasons kept when `readID` was assessed.
+    public func assessment(loggerID: String, readID: Int64) throws -> (verdict: String, reasons: [String])? {
+        var found: (String, [String])?
+        try engine.query("SELECT verdict, reasons FROM assessments WHERE logger_id = $1 AND read_id = $2 ORDER BY assessment_id DESC LIMIT 1",
+                         [.text(loggerID), .int(readID)]) { row in
+            let reasons = (try? JSONSerialization.jsonObject(with: Data(row.text(1).utf8))) as? [String] ?? []
+            found = (row.text(0), reasons)
+        }
+        return found
+    }
+
+    /// Counts for the metrics: reads, loggers, samples kept.
+    public func counts() throws -> (reads: Int64, loggers: Int64, samples: Int64) {
+        (try engine.scalarInt("SELECT COUNT(*) FROM reads") ?? 0,
+         try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0,
+         try engine.scalarInt("SELECT COUNT(*) FROM samples") ?? 0)
+    }
+
+    // MARK: Logger secrets
+
+    public func setSecret(_ secret: String, loggerID: String, now: Date = Date()) throws {
+        try engine.writeTransaction {
+            try engine.execute("DELETE FROM logger_secrets WHERE logger_id = $1", [.text(loggerID)])
+            try engine.execute("INSERT INTO logger_secrets (logger_id, secret, set_ms) VALUES ($1, $2, $3)",
+                               [.text(loggerID), .text(secret), .int(now.milliseconds)])
+        }
+    }
+
+    public func secret(loggerID: String) throws -> String? {
+        try engine.scalarText("SELECT secret FROM logger_secrets WHERE logger_id = $1", [.text(loggerID)])
+    }
+
+    /// Every logger id that has a secret (an upload whose log names no logger yet tries them).
+    public func secretLoggerIDs() throws -> [String] {
+        var ids: [String] = []
+        try engine.query("SELECT logger_id FROM logger_secrets ORDER BY logger_id", []) { ids.append($0.text(0)) }
+        return ids
+    }
+
+    // MARK: Webhooks
+
+    @discardableResult
+    public func addWebhook(siteID: Int64, url: String, secret: String, now: Date = Date()) throws -> StationWebhook {
+        try engine.writeTransaction {
+            let id = (try engine.scalarInt("SELECT MAX(webhook_id) FROM webhooks") ?? 0) + 1
+            try engine.execute("INSERT INTO webhooks (webhook_id, site_id, url, secret, created_ms) VALUES ($1, $2, $3, $4, $5)",
+                               [.int(id), .int(siteID), .text(url), .text(secret), .int(now.milliseconds)])
+            return StationWebhook(id: id, siteID: siteID, url: url, secret: secret)
+        }
+    }
+
+    public func webhooks(siteID: Int64? = nil) throws -> [StationWebhook] {
+        var result: [StationWebhook] = []
+        let clause = siteID == nil ? "" : "WHERE site_id = $1"
+        try engine.query("SELECT webhook_id, site_id, url, secret FROM webhooks \(clause) ORDER BY webhook_id", siteID.map { [.int($0)] } ?? []) { row in
+            result.append(StationWebhook(id: row.int(0), siteID: row.int(1), url: row.text(2), secret: row.text(3)))
+        }
+        return result
+    }
+
+    public func recordDelivery(webhookID: Int64, eventID: String, event: String, attempt: Int, status: Int?, error: String,
+                               delivered: Bool, now: Date = Date()) throws {
+        try engine.writeTransaction {
+            let id = (try engine.scalarInt("SELECT MAX(delivery_id) FROM webhook_deliveries") ?? 0) + 1
+            try engine.execute("INSERT INTO webhook_deliveries (delivery_id, webhook_id, event_id, event, attempt, attempted_ms, http_status, error, delivered) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                               [.int(id), .int(webhookID), .text(eventID), .text(event), .int(Int64(attempt)), .int(now.milliseconds),
+                                status.map { .int(Int64($0)) } ?? .null, .text(error), .int(delivered ? 1 : 0)])
+        }
+    }
+
+    public func deliveries(webhookID: Int64? = nil) throws -> [WebhookDelivery] {
+        var result: [WebhookDelivery] = []
+        let clause = webhookID == nil ? "" : "WHERE webhook_id = $1"
+        try engine.query("SELECT delivery_id, webhook_id, event_id, attempt, attempted_ms, http_status, error, delivered FROM webhook_deliveries \(clause) ORDER BY delivery_id",
+                         webhookID.map { [.int($0)] } ?? []) { row in
+            result.append(WebhookDelivery(id: row.int(0), webhookID: row.int(1), eventID: row.text(2), attempt: Int(row.int(3)),
+                                          at: Date(milliseconds: row.int(4)), status: row.optionalInt(5).map { Int($0) },
+                                          error: row.text(6), delivered: row.int(7) != 0))
+        }
+        return result
+    }
+}

@@ -1,0 +1,61 @@
+import Archive
+import ColdChain
+import Foundation
+import LoggerFormats
+import NDEF
+import Station
+import TempChart
+
+/// The station's decoding and reports, done by the code of `coldtap archive add` and
+/// `coldtap report --logger-id`, so that an upload and a file given to the command line
+/// decode and report the same.
+struct StationBridge: StationServices {
+    var defaultProfile: Profile
+    var timeZone: TimeZone
+
+    func decode(_ upload: Upload) async throws -> NewRead {
+        var options = LogInput.Options()
+        // Whole seconds when the phone does not say, as `coldtap read` does.
+        options.readTime = upload.readTime ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        options.secret = upload.secret
+        let loaded: LogInput.Loaded
+        do {
+            loaded = try await LogInput.load(content: upload.raw, name: "the uploaded read", modificationTime: nil, options: options)
+        } catch let error as CommandError {
+            throw UploadRejection(error.message)
+        } catch let error as NDEFError {
+            throw UploadRejection("the uploaded read is malformed NDEF at \(error).")
+        }
+        let origin = "station upload by site \(upload.siteName)" + (upload.source.map { " from \($0)" } ?? "")
+        return NewRead(raw: upload.raw, inputKind: loaded.kind.rawValue, origin: origin,
+                       decodeOptions: ArchiveSupport.decodeOptionsJSON(input: .auto, loggerName: nil, descriptorText: nil, interval: nil, tagUID: nil),
+                       log: loaded.log, loggerID: upload.loggerID, profile: defaultProfile, timeZone: timeZone)
+    }
+
+    func report(_ kind: ReportKind, history: History, options: ReportQuery) throws -> Data {
+        let profile: Profile
+        let zone: TimeZone
+        do {
+            profile = try options.profile.map { try ReportCommand.resolveProfile($0) } ?? defaultProfile
+            zone = try options.timeZone.map { try ReportCommand.resolveTimeZone($0) } ?? timeZone
+        } catch let error as CommandError {
+            throw HTTPFailure.badRequest(error.message)
+        }
+        var artifacts = ReportArtifacts.Options(kinds: [ReportArtifacts.Kind(rawValue: kind.rawValue) ?? .html])
+        if let code = options.language {
+            guard let language = ReportLanguage(rawValue: code) else {
+                throw HTTPFailure.badRequest("lang '\(code.prefix(32))' is unknown; use en, zh-Hans or ja.")
+            }
+            artifacts.language = language
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-station-report-\(UUID().uuidString)")
+        artifacts.outDirectory = folder.path
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = history.temperatureLog()
+        let assessment = Assessor.assess(log, profile: profile, timeZone: zone)
+        let written = try ReportArtifacts.write(log: log, assessment: assessment, inputName: "report", options: artifacts,
+                                                console: .capturing())
+        guard let file = written.first else { throw CommandError(.failure, "no report was drawn") }
+        return try Data(contentsOf: file)
+    }
+}

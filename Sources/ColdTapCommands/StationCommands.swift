@@ -1,0 +1,325 @@
+import Archive
+import ColdChain
+import Foundation
+import Station
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `coldtap serve`: the station (README, "Station").
+public enum ServeCommand: Command {
+    public static let name = "serve"
+    public static let forms = [CommandForm(
+        summary: "serve the station: the upload API, reports and web pages over the archive (HTTP, or HTTPS with a certificate)",
+        options: [
+            ArchiveSupport.archiveOption,
+            .value("--listen", placeholder: "HOST:PORT", help: "where to listen (another address than 127.0.0.1 only when you mean it)",
+                   default: "127.0.0.1:8080"),
+            .value("--tls-cert", placeholder: "F", help: "the certificate (PEM) for HTTPS, with --tls-key", path: true),
+            .value("--tls-key", placeholder: "F", help: "the private key (PEM) for HTTPS, with --tls-cert", path: true),
+            .value("--max-body", placeholder: "BYTES", help: "the largest request body taken; larger ones answer 413", default: "1048576"),
+            .value("--threads", placeholder: "N", help: "worker threads of the HTTP server (1–256)", default: "8"),
+        ] + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) })]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveSupport.location(&arguments)
+        let listen = try arguments.option("--listen") ?? "127.0.0.1:8080"
+        let certificatePath = try arguments.option("--tls-cert")
+        let keyPath = try arguments.option("--tls-key")
+        let maxBodyText = try arguments.option("--max-body")
+        let threadsText = try arguments.option("--threads")
+        let profile = try ReportCommand.resolveProfile(try arguments.option("--profile"))
+        let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
+        _ = try arguments.positionals(max: 0, what: "nothing")
+        try arguments.finish()
+
+        var configuration = Station.Configuration(archive: location)
+        (configuration.http.host, configuration.http.port) = try parseListen(listen)
+        if let maxBodyText {
+            guard let bytes = Int(maxBodyText), bytes > 0, bytes <= 1 << 30 else {
+                throw CommandError.usage("--max-body takes a number of bytes from 1 to 1073741824, not '\(maxBodyText)'.")
+            }
+            configuration.http.maxBody = bytes
+        }
+        if let threadsText {
+            guard let threads = Int(threadsText), (1...256).contains(threads) else {
+                throw CommandError.usage("--threads takes a number from 1 to 256, not '\(threadsText)'.")
+            }
+            configuration.http.threads = threads
+        }
+        switch (certificatePath, keyPath) {
+        case (nil, nil): break
+        case let (certificate?, key?):
+            configuration.http.tlsCertificate = String(decoding: try InputBytes.readFile(certificate), as: UTF8.self)
+            configuration.http.tlsKey = String(decoding: try InputBytes.readFile(key), as: UTF8.self)
+        default:
+            throw CommandError.usage("HTTPS needs both --tls-cert FILE and --tls-key FILE.")
+        }
+        // One JSON line per request on standard error.
+        let station = Station(configuration: configuration, services: StationBridge(defaultProfile: profile, timeZone: timeZone),
+                              logLine: { console.error($0) })
+        do {
+            try station.start()
+        } catch let error as ArchiveError {
+            throw ArchiveSupport.commandError(error)
+        } catch let error as HTTPServer.StartError {
+            throw CommandError(.unavailable, error.description)
+        }
+        let scheme = configuration.http.tlsCertificate == nil ? "http" : "https"
+        let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
+        console.error("coldtap serve: listening on \(scheme)://\(host):\(station.port) with the archive \(location) (SIGTERM or Ctrl-C stops).")
+        let signal = await StopSignal.shared.wait()
+        console.error("coldtap serve: \(signal): finishing the requests under way, then stopping.")
+        station.stop(grace: 10)
+        console.error("coldtap serve: stopped.")
+    }
+
+    /// `HOST:PORT`, `[V6]:PORT` or `:PORT` (all addresses).
+    static func parseListen(_ text: String) throws -> (String, UInt16) {
+        let host: Substring
+        let port: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            port = text[text.index(after: close)...].drop { $0 == ":" }
+        } else if let colon = text.lastIndex(of: ":") {
+            host = text[..<colon]
+            port = text[text.index(after: colon)...]
+        } else {
+            throw CommandError.usage("--listen takes ADDRESS:PORT, e.g. 127.0.0.1:8080, not '\(text)'.")
+        }
+        guard let number = UInt16(port) else {
+            throw CommandError.usage("--listen '\(text)': the port must be a number from 0 to 65535.")
+        }
+        return (host.isEmpty ? "0.0.0.0" : String(host), number)
+    }
+
+    /// A station over `configuration` that decodes and reports as the command line does
+    /// (`coldtap serve` without the socket options and signals: tests, the bench).
+    public static func makeStation(configuration: Station.Configuration, profile: Profile? = nil, timeZone: TimeZone? = nil,
+                                   logLine: (@Sendable (String) -> Void)? = nil) -> Station {
+        Station(configuration: configuration,
+                services: StationBridge(defaultProfile: profile ?? ReportCommand.defaultProfile, timeZone: timeZone ?? TimeZone(identifier: "UTC") ?? .gmt),
+                logLine: logLine)
+    }
+
+    /// Asks a running `serve` in this process to stop as SIGTERM would (tests).
+    public static func requestStop() { StopSignal.shared.fire("stop requested") }
+}
+
+/// SIGTERM and SIGINT, turned into one awaited event.
+final class StopSignal: @unchecked Sendable {
+    static let shared = StopSignal()
+    private let lock = NSLock()
+    private var waiters: [CheckedContinuation<String, Never>] = []
+    private var sources: [DispatchSourceSignal] = []
+
+    func wait() async -> String {
+        installHandlers()
+        return await withCheckedContinuation { continuation in
+            lock.withLock { waiters.append(continuation) }
+        }
+    }
+
+    func fire(_ reason: String) {
+        let waiting = lock.withLock { () -> [CheckedContinuation<String, Never>] in
+            let all = waiters
+            waiters = []
+            return all
+        }
+        for waiter in waiting { waiter.resume(returning: reason) }
+    }
+
+    private func installHandlers() {
+        lock.withLock {
+            guard sources.isEmpty else { return }
+            for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [weak self] in self?.fire(name) }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+}
+
+/// `coldtap site add|list`.
+public enum SiteCommand: Command {
+    public static let name = "site"
+    public static let forms = [CommandForm(
+        positionals: "add NAME | list", positionalHelp: [("NAME", "the site's name, e.g. clinic-north")],
+        summary: "add a site of the station, or list them; loggers join a site on their first upload by it",
+        options: [ArchiveSupport.archiveOption])]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveSupport.location(&arguments)
+        let words = try arguments.positionals(min: 1, max: 2, what: "add NAME or list")
+        try arguments.finish()
+        try await StationAdmin.with(location) { store in
+            switch (words[0], words.count) {
+            case ("add", 2):
+                let name = words[1]
+                guard !name.isEmpty, name.count <= 100, !name.contains(where: { $0.isNewline }) else {
+                    throw CommandError.usage("a site name is 1 to 100 characters on one line.")
+                }
+                let site = try store.addSite(name)
+                console.print("Added site '\(site.name)' (#\(site.id)); make its tokens with 'coldtap token create --site \(site.name) --scope upload'.")
+            case ("list", 1):
+                for site in try store.sites() { console.print("\(site.id)\t\(site.name)\t\(site.created.isoUTC)") }
+            default:
+                throw CommandError.usage("say 'site add NAME' or 'site list'.")
+            }
+        }
+    }
+}
+
+/// `coldtap token create|list|revoke`.
+public enum TokenCommand: Command {
+    public static let name = "token"
+    public static let forms = [CommandForm(
+        positionals: "create | list | revoke ID", positionalHelp: [("ID", "the token's number, as 'coldtap token list' shows it")],
+        summary: "make a token for a site (printed once; the archive keeps only its SHA-256), list them, or revoke one",
+        options: [
+            .value("--site", placeholder: "NAME", help: "with create: the site whose loggers the token sees"),
+            .value("--scope", placeholder: "SCOPE", help: "with create: what the token may do", choices: { ["upload", "read", "admin"] }),
+            .flag("--json", help: "with list: print the tokens as JSON"),
+            ArchiveSupport.archiveOption,
+        ])]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveSupport.location(&arguments)
+        let siteName = try arguments.option("--site")
+        let scopeText = try arguments.option("--scope")
+        let json = arguments.flag("--json")
+        let words = try arguments.positionals(min: 1, max: 2, what: "create, list or revoke")
+        try arguments.finish()
+        // Checked before the archive is opened (or made).
+        if let scopeText, TokenScope(rawValue: scopeText) == nil {
+            throw CommandError.usage("--scope must be upload, read or admin, not '\(scopeText)'.")
+        }
+        try await StationAdmin.with(location) { store in
+            switch (words[0], words.count) {
+            case ("create", 1):
+                guard let siteName else { throw CommandError.usage("say whose token it is with --site NAME.") }
+                guard let scopeText, let scope = TokenScope(rawValue: scopeText) else {
+                    throw CommandError.usage("--scope must be upload, read or admin.")
+                }
+                guard let site = try store.site(named: siteName) else {
+                    throw CommandError(.failure, "there is no site '\(siteName)'; add it with 'coldtap site add \(siteName)'.")
+                }
+                let made = try store.createToken(site: site, scope: scope)
+                console.print(made.token)
+                console.error("Token #\(made.record.id) for site '\(site.name)' with the \(scope.rawValue) scope. It is shown this once: the archive keeps only its SHA-256.")
+            case ("list", 1):
+                let tokens = try store.tokens()
+                if json {
+                    console.print(JSONValue.object([("tokens", .array(tokens.map { token in
+                        .object([("id", .int(Int(token.id))), ("site", .string(token.site.name)), ("scope", .string(token.scope.rawValue)),
+                                 ("created", .string(token.created.isoUTC)), ("revoked", .optional(token.revoked?.isoUTC))])
+                    }))]).serialized())
+                } else {
+                    console.print(ReportCommand.table(tokens.map { token in
+                        [String(token.id), token.site.name, token.scope.rawValue, token.created.isoUTC, token.revoked?.isoUTC ?? "—"]
+                    }, header: ["id", "site", "scope", "created", "revoked"], rightAligned: [0]).joined(separator: "\n"))
+                }
+            case ("revoke", 2):
+                guard let id = Int64(words[1]) else { throw CommandError.usage("token revoke takes the token's number (coldtap token list).") }
+                guard try store.revokeToken(id: id) else {
+                    throw CommandError(.failure, "there is no live token #\(id); 'coldtap token list' lists them.")
+                }
+                console.print("Revoked token #\(id): requests with it answer 401 from now on.")
+            default:
+                throw CommandError.usage("say 'token create', 'token list' or 'token revoke ID'.")
+            }
+        }
+    }
+}
+
+/// `coldtap logger secret LOGGER-ID`: the decode secret of an HMAC logger, kept on the station.
+public enum LoggerCommand: Command {
+    public static let name = "logger"
+    public static let forms = [CommandForm(
+        positionals: "secret LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
+        summary: "keep a logger's decode secret (cuplTag HMAC key) on the station, so phones never send it",
+        options: [
+            .value("--secret", placeholder: "K", help: "the secret", default: "read from standard input"),
+            ArchiveSupport.archiveOption,
+        ])]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveSupport.location(&arguments)
+        let given = try arguments.option("--secret")
+        let words = try arguments.positionals(min: 2, max: 2, what: "secret LOGGER-ID")
+        try arguments.finish()
+        guard words[0] == "secret" else { throw CommandError.usage("say 'logger secret LOGGER-ID'.") }
+        let secret = (given ?? String(decoding: console.readStandardInput(), as: UTF8.self)).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !secret.isEmpty else { throw CommandError.usage("give the secret with --secret K or on standard input.") }
+        try await StationAdmin.with(location) { store in
+            try store.setSecret(secret, loggerID: words[1])
+        }
+        console.print("Kept the decode secret of \(words[1]); uploads of it are checked with it from now on.")
+    }
+}
+
+/// `coldtap webhook add|list`.
+public enum WebhookCommand: Command {
+    public static let name = "webhook"
+    public static let forms = [CommandForm(
+        positionals: "add URL | list", positionalHelp: [("URL", "where the station POSTs its signed events (http or https)")],
+        summary: "send a site's new ALARMs and acknowledgements to a URL, signed with HMAC-SHA256, or list the webhooks",
+        options: [
+            .value("--site", placeholder: "NAME", help: "with add: the site whose events go there"),
+            .value("--secret", placeholder: "S", help: "with add: the signing secret", default: "a new random one, printed once"),
+            ArchiveSupport.archiveOption,
+        ])]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveSupport.location(&arguments)
+        let siteName = try arguments.option("--site")
+        let givenSecret = try arguments.option("--secret")
+        let words = try arguments.positionals(min: 1, max: 2, what: "add URL or list")
+        try arguments.finish()
+        try await StationAdmin.with(location) { store in
+            switch (words[0], words.count) {
+            case ("add", 2):
+                guard let siteName else { throw CommandError.usage("say whose alarms go there with --site NAME.") }
+                guard let url = URL(string: words[1]), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                    throw CommandError.usage("'\(words[1])' is not an http(s) URL.")
+                }
+                guard let site = try store.site(named: siteName) else {
+                    throw CommandError(.failure, "there is no site '\(siteName)'; add it with 'coldtap site add \(siteName)'.")
+                }
+                var random = SystemRandomNumberGenerator()
+                let secret = givenSecret ?? (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
+                let hook = try store.addWebhook(siteID: site.id, url: words[1], secret: secret)
+                console.print("Added webhook #\(hook.id) for site '\(site.name)': \(hook.url)")
+                if givenSecret == nil { console.print("Signing secret (shown once): \(secret)") }
+            case ("list", 1):
+                let names = Dictionary(try store.sites().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                for hook in try store.webhooks() {
+                    let attempts = try store.deliveries(webhookID: hook.id)
+                    console.print("\(hook.id)\t\(names[hook.siteID] ?? "?")\t\(hook.url)\t\(attempts.filter(\.delivered).count) delivered, \(attempts.filter { !$0.delivered }.count) failed attempt(s)")
+                }
+            default:
+                throw CommandError.usage("say 'webhook add --site NAME URL' or 'webhook list'.")
+            }
+        }
+    }
+}
+
+/// Opening the station's tables for the admin commands.
+enum StationAdmin {
+    static func with(_ location: String, _ body: (StationStore) throws -> Void) async throws {
+        let archive = try ArchiveSupport.open(location, create: true)
+        defer { archive.close() }
+        try await ArchiveSupport.mapping {
+            let store = try StationStore(archive: archive)
+            try body(store)
+        }
+    }
+}

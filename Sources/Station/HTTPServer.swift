@@ -1,0 +1,269 @@
+import CMicroHTTPD
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server over GNU libmicrohttpd: its parser, thread pool, connection limits
+/// and timeouts; HTTPS through its GnuTLS support when a certificate is given. The socket is
+/// bound here (so that port 0 gives an ephemeral port the caller can read back) and handed
+/// to the library. Each request is read whole (up to `maxBody`) and passed to `handler` on
+/// one of the pool's threads.
+public final class HTTPServer: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        /// An IPv4 or IPv6 address (`127.0.0.1`, `::1`, `0.0.0.0`).
+        public var host: String = "127.0.0.1"
+        /// 0: an ephemeral port (read `port` after `start`).
+        public var port: UInt16 = 8080
+        /// PEM text of the certificate (chain) and its key; both or neither.
+        public var tlsCertificate: String?
+        public var tlsKey: String?
+        /// Bodies above this get 413 without being kept.
+        public var maxBody: Int = 1 << 20
+        public var threads: Int = 8
+        public var connectionLimit: Int = 512
+        /// Seconds a connection may stay idle (a slow client) before it is closed.
+        public var connectionTimeout: Int = 15
+        /// Bytes of header and buffers per connection (huge headers get 431 from the library).
+        public var connectionMemory: Int = 64 * 1024
+
+        public init() {}
+    }
+
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    public let configuration: Configuration
+    let handler: Handler
+    private var daemon: OpaquePointer?
+    private var listenSocket: Int32 = -1
+    public private(set) var port: UInt16 = 0
+    private let lock = NSCondition()
+    private var inFlight = 0
+    private var certificate: UnsafeMutablePointer<CChar>?
+    private var key: UnsafeMutablePointer<CChar>?
+
+    public init(configuration: Configuration, handler: @escaping Handler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    deinit { stop(grace: 0) }
+
+    public struct StartError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// Binds, listens and starts the thread pool.
+    /// - Throws: `StartError` saying what went wrong (address in use, bad certificate, …).
+    public func start() throws {
+        let socket = try HTTPServer.bind(host: configuration.host, port: configuration.port)
+        listenSocket = socket.fd
+        port = socket.port
+        var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+        if configuration.tlsCertificate != nil || configuration.tlsKey != nil {
+            guard let certificatePEM = configuration.tlsCertificate, let keyPEM = configuration.tlsKey else {
+                close(socket.fd)
+                throw StartError(description: "HTTPS needs both a certificate and its key (--tls-cert F --tls-key F).")
+            }
+            flags |= MHD_USE_TLS.rawValue
+            certificate = strdup(certificatePEM)
+            key = strdup(keyPEM)
+        }
+        var options: [MHD_OptionItem] = [
+            MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: max(1, configuration.threads), ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: max(1, configuration.connectionLimit), ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: max(1, configuration.connectionTimeout), ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: max(8192, configuration.connectionMemory), ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(httpRequestCompleted as MHD_RequestCompletedCallback, to: Int.self),
+                           ptr_value: Unmanaged.passUnretained(self).toOpaque()),
+        ]
+        if let certificate, let key {
+            options.append(MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(certificate)))
+            options.append(MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(key)))
+        }
+        options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let started: OpaquePointer? = options.withUnsafeMutableBufferPointer { items in
+            withVaList([Int32(MHD_OPTION.ARRAY.rawValue), items.baseAddress!, Int32(MHD_OPTION.END.rawValue)]) { list in
+                MHD_start_daemon_va(flags, 0, nil, nil, httpAccess, context, list)
+            }
+        }
+        guard let started else {
+            close(socket.fd)
+            listenSocket = -1
+            throw StartError(description: certificate == nil
+                ? "libmicrohttpd could not start on \(configuration.host):\(port)."
+                : "libmicrohttpd could not start HTTPS on \(configuration.host):\(port): check that the certificate and key are PEM files that belong together.")
+        }
+        daemon = started
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to `grace` seconds), then stops.
+    public func stop(grace: TimeInterval = 10) {
+        guard let daemon else { return }
+        let socket = MHD_quiesce_daemon(daemon)
+        let deadline = Date().addingTimeInterval(grace)
+        lock.lock()
+        while inFlight > 0, Date() < deadline { _ = lock.wait(until: min(deadline, Date().addingTimeInterval(0.05))) }
+        lock.unlock()
+        MHD_stop_daemon(daemon)
+        self.daemon = nil
+        if socket >= 0 { close(socket) } else if listenSocket >= 0 { close(listenSocket) }
+        listenSocket = -1
+        free(certificate)
+        free(key)
+        certificate = nil
+        key = nil
+    }
+
+    public var isRunning: Bool { daemon != nil }
+
+    // MARK: Requests
+
+    /// What one request has sent so far.
+    final class Exchange {
+        var body = Data()
+        var tooLarge = false
+        var counted = false
+        var answered = false
+    }
+
+    func begin() {
+        lock.lock()
+        inFlight += 1
+        lock.unlock()
+    }
+
+    func end() {
+        lock.lock()
+        inFlight -= 1
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    static func values(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
+        final class Box { var pairs: [(String, String)] = [] }
+        let box = Box()
+        let unmanaged = Unmanaged.passUnretained(box)
+        MHD_get_connection_values(connection, kind, { cls, _, key, value in
+            guard let cls, let key else { return MHD_Result.YES }
+            let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
+            box.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+            return MHD_Result.YES
+        }, unmanaged.toOpaque())
+        return box.pairs
+    }
+
+    static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let made: OpaquePointer? = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+        }
+        guard let made else { return MHD_Result.NO }
+        for (name, value) in response.headers {
+            // Header injection: a value with a line break is dropped, never sent.
+            guard !name.contains(where: { $0 == "\r" || $0 == "\n" }), !value.contains(where: { $0 == "\r" || $0 == "\n" }) else { continue }
+            MHD_add_response_header(made, name, value)
+        }
+        let result = MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        return result
+    }
+
+    // MARK: Socket
+
+    static func bind(host: String, port: UInt16) throws -> (fd: Int32, port: UInt16) {
+        var v4 = sockaddr_in()
+        var v6 = sockaddr_in6()
+        let family: Int32
+        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            family = AF_INET
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = port.bigEndian
+        } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
+            family = AF_INET6
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = port.bigEndian
+        } else {
+            throw StartError(description: "'\(host)' is not an IP address; give --listen ADDRESS:PORT, e.g. 127.0.0.1:8080.")
+        }
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw StartError(description: "cannot open a socket: \(String(cString: strerror(errno))).") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        let bound: Int32 = family == AF_INET
+            ? withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            : withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw StartError(description: "cannot listen on \(host):\(port): \(reason).")
+        }
+        var storage = sockaddr_in6()
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let actual = family == AF_INET
+            ? withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) } }
+            : UInt16(bigEndian: storage.sin6_port)
+        return (fd, actual)
+    }
+}
+
+/// libmicrohttpd calls this for a new request (with `*context` empty), then once per piece of
+/// body, then once more with no body left: the request is answered then.
+private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                        _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                        _ uploadSize: UnsafeMutablePointer<Int>?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let cls, let connection, let context, let uploadSize else { return MHD_Result.NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    guard let pointer = context.pointee else {
+        let exchange = HTTPServer.Exchange()
+        exchange.counted = true
+        server.begin()
+        context.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        // A declared length over the limit is refused before any of the body is read.
+        if let length = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Content-Length").flatMap({ Int(String(cString: $0)) }),
+           length > server.configuration.maxBody {
+            exchange.tooLarge = true
+            exchange.answered = true
+            var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
+                                      query: HTTPServer.values(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND),
+                                      headers: Dictionary(HTTPServer.values(connection, kind: MHD_ValueKind.HEADER_KIND), uniquingKeysWith: { a, _ in a }))
+            request.bodyTooLarge = true
+            return HTTPServer.queue(server.handler(request), on: connection)
+        }
+        return MHD_Result.YES
+    }
+    let exchange = Unmanaged<HTTPServer.Exchange>.fromOpaque(pointer).takeUnretainedValue()
+    if uploadSize.pointee > 0 {
+        if !exchange.tooLarge, let uploadData {
+            if exchange.body.count + uploadSize.pointee > server.configuration.maxBody {
+                exchange.tooLarge = true
+                exchange.body = Data()
+            } else {
+                exchange.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: uploadSize.pointee)
+            }
+        }
+        uploadSize.pointee = 0
+        return MHD_Result.YES
+    }
+    // Answered already at the first call.
+    if exchange.answered { return MHD_Result.YES }
+    exchange.answered = true
+    var headers: [String: String] = [:]
+    for (name, value) in HTTPServer.values(connection, kind: MHD_ValueKind.HEADER_KIND) { headers[name.lowercased()] = value }
+    var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
+                              query: HTTPServer.values(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND), headers: headers, body: exchange.body)
+    request.bodyTooLarge = exchange.tooLarge
+    exchange.body = Data()
+    return HTTPServer.queue(server.handler(request), on: connection)
+}
+
+private func httpRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                                  _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
+    guard let cls, let context, let pointer = context.pointee else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    let exchange = Unmanaged<HTTPServer.Exchange>.fromOpaque(pointer).takeRetainedValue()
+    context.pointee = nil
+    if exchange.counted { server.end() }
+}

@@ -1,0 +1,511 @@
+import Archive
+import ColdChain
+import Digest
+import Foundation
+import JSONOutput
+import LoggerFormats
+
+/// The station: the HTTP API of README "Station" over one archive. It keeps no state of its
+/// own beyond counters, so any number can run in front of one PostgreSQL archive.
+/// `handle(_:)` answers one request (tests call it without a socket); `start()` serves it
+/// over libmicrohttpd.
+public final class Station: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        /// A SQLite path or a `postgresql://` URI.
+        public var archive: String
+        public var http = HTTPServer.Configuration()
+        /// Attempts per webhook event, and the first wait between them (then doubled).
+        public var webhookAttempts = 6
+        public var webhookBackoff: TimeInterval = 2
+
+        public init(archive: String) {
+            self.archive = archive
+        }
+    }
+
+    public let configuration: Configuration
+    let services: any StationServices
+    let pool: StorePool
+    let metrics = StationMetrics()
+    let log: RequestLog
+    let webhooks: WebhookSender
+    private var server: HTTPServer?
+    /// SQLite has one writer at a time: the station's threads take turns here instead of in
+    /// SQLite's busy handler, whose sleeps (up to 100 ms each) made the slowest uploads wait
+    /// seconds. PostgreSQL writers take turns on the chain head's row lock, which wakes at once.
+    private let sqliteWriter: NSLock?
+
+    /// - Parameter logLine: where the JSON request log goes (standard error by default).
+    public init(configuration: Configuration, services: any StationServices, logLine: (@Sendable (String) -> Void)? = nil) {
+        self.configuration = configuration
+        self.services = services
+        pool = StorePool(location: configuration.archive)
+        sqliteWriter = PostgreSQLEngine.isURI(configuration.archive) ? nil : NSLock()
+        log = logLine.map { RequestLog(sink: $0) } ?? .standardError
+        webhooks = WebhookSender(pool: pool, metrics: metrics, attempts: configuration.webhookAttempts, backoff: configuration.webhookBackoff)
+    }
+
+    /// Opens the archive (creating the station tables) and starts serving.
+    /// - Throws: `ArchiveError` when the archive cannot be opened; `HTTPServer.StartError`.
+    public func start() throws {
+        try pool.warmUp()
+        let server = HTTPServer(configuration: configuration.http) { [unowned self] request in self.handle(request) }
+        try server.start()
+        self.server = server
+    }
+
+    /// The port listened on (the ephemeral one when 0 was asked for).
+    public var port: UInt16 { server?.port ?? 0 }
+
+    /// Stops taking connections, lets requests in flight finish, waits briefly for webhook
+    /// deliveries under way, closes the archive.
+    public func stop(grace: TimeInterval = 10) {
+        server?.stop(grace: grace)
+        server = nil
+        webhooks.stop(waiting: min(grace, 5))
+        pool.closeAll()
+    }
+
+    /// For tests: waits for queued webhook deliveries (with their retries) to end.
+    public func drainWebhooks(timeout: TimeInterval) -> Bool { webhooks.drain(timeout: timeout) }
+
+    // MARK: Answering
+
+    /// Who is asking.
+    struct Caller {
+        var token: StationToken
+        var site: StationSite { token.site }
+    }
+
+    /// Answers one request: never throws, never crashes on what a client sends.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let started = Date()
+        let route = Station.route(request.path)
+        var caller: Caller?
+        var response: HTTPResponse
+        do {
+            response = try answer(request, route: route, caller: &caller)
+        } catch let failure as HTTPFailure {
+            response = failure.response
+        } catch let rejection as UploadRejection {
+            response = .error(rejection.status, rejection.status == 415 ? "unsupported content" : "read does not decode", rejection.message)
+        } catch let error as ArchiveError {
+            response = Station.response(for: error)
+        } catch {
+            response = .error(500, "internal error", "the station failed to answer: \(error)")
+        }
+        let seconds = Date().timeIntervalSince(started)
+        metrics.request(route: route, method: Station.methodLabel(request.method), status: response.status)
+        if route == "/api/v1/reads", request.method == "POST" { metrics.upload(seconds: seconds) }
+        var detail: String?
+        if response.status >= 400, let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] {
+            detail = object["error"] as? String
+        }
+        log.write(method: request.method, path: request.path, route: route, status: response.status, milliseconds: seconds * 1000,
+                  bytesIn: request.body.count, bytesOut: response.body.count, site: caller?.site.name, tokenID: caller?.token.id,
+                  detail: detail)
+        return response
+    }
+
+    static func response(for error: ArchiveError) -> HTTPResponse {
+        switch error.kind {
+        case .notFound: return .error(404, "not found", error.message)
+        case .invalidRead: return .error(422, "read does not decode", error.message)
+        case .unavailable, .connectionLost, .busy, .full, .readOnly:
+            return .error(503, "archive unavailable", error.message, headers: [("Retry-After", "5")])
+        case .corrupt, .newerVersion, .verificationFailed, .engine:
+            return .error(503, "archive unavailable", error.message, headers: [("Retry-After", "30")])
+        }
+    }
+
+    /// The route a path belongs to, with ids replaced, for metrics and logs.
+    static func route(_ path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch parts.count {
+        case 2 where ["healthz", "metrics"].contains(parts[1]): return path
+        case 4 where parts[1] == "api" && parts[2] == "v1" && ["reads", "loggers"].contains(parts[3]): return path
+        case 5 where parts[1] == "api" && parts[2] == "v1" && parts[3] == "loggers": return "/api/v1/loggers/{id}"
+        case 6 where parts[1] == "api" && parts[2] == "v1" && parts[3] == "loggers":
+            if ["samples", "acknowledgements"].contains(parts[5]) { return "/api/v1/loggers/{id}/\(parts[5])" }
+            if parts[5].hasPrefix("report.") { return "/api/v1/loggers/{id}/report" }
+            return "other"
+        default: return "other"
+        }
+    }
+
+    static func methodLabel(_ method: String) -> String {
+        ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"].contains(method) ? method : "other"
+    }
+
+    private func answer(_ request: HTTPRequest, route: String, caller: inout Caller?) throws -> HTTPResponse {
+        if request.bodyTooLarge {
+            throw HTTPFailure(413, "body too large", "the body is over the station's limit of \(configuration.http.maxBody) bytes (coldtap serve --max-body).")
+        }
+        if request.path == "/healthz" {
+            try requireMethod(request, "GET")
+            let reads = try pool.with { try $0.counts().reads }
+            return .json(200, .object([("status", .string("ok")), ("reads", .int(Int(reads)))]))
+        }
+        guard route != "other" else {
+            throw HTTPFailure.notFound("there is no \(request.path) on this station; the API is under /api/v1 (README, \"Station\").")
+        }
+        let who = try authenticate(request)
+        caller = who
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch route {
+        case "/metrics":
+            try requireMethod(request, "GET")
+            try require(who, .admin)
+            let counts = try pool.with { try $0.counts() }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                                body: Data(metrics.text(reads: counts.reads, loggers: counts.loggers, samples: counts.samples).utf8))
+        case "/api/v1/reads":
+            try requireMethod(request, "POST")
+            try require(who, .upload)
+            return try upload(request, caller: who)
+        case "/api/v1/loggers":
+            try requireMethod(request, "GET")
+            try require(who, .read)
+            return try loggers(request, caller: who)
+        default:
+            let loggerID = parts[4]
+            try require(who, .read)
+            try requireOwned(loggerID, caller: who)
+            switch route {
+            case "/api/v1/loggers/{id}":
+                try requireMethod(request, "GET")
+                guard let summary = try pool.with({ try $0.summary(loggerID: loggerID) }) else {
+                    throw HTTPFailure.notFound("this site has no logger '\(loggerID)'.")
+                }
+                return .json(200, loggerJSON(summary, site: who.site))
+            case "/api/v1/loggers/{id}/samples":
+                try requireMethod(request, "GET")
+                return try samples(request, loggerID: loggerID)
+            case "/api/v1/loggers/{id}/acknowledgements":
+                try requireMethod(request, "POST")
+                try require(who, .upload)
+                return try acknowledge(request, loggerID: loggerID, caller: who)
+            default:
+                try requireMethod(request, "GET")
+                return try report(request, loggerID: loggerID, name: parts[5])
+            }
+        }
+    }
+
+    private func requireMethod(_ request: HTTPRequest, _ method: String) throws {
+        guard request.method == method || (method == "GET" && request.method == "HEAD") else {
+            throw HTTPFailure(405, "method not allowed", "\(request.path) answers \(method), not \(request.method.prefix(16)).", headers: [("Allow", method)])
+        }
+    }
+
+    private func authenticate(_ request: HTTPRequest) throws -> Caller {
+        let challenge = [("WWW-Authenticate", "Bearer realm=\"coldtap\"")]
+        guard let header = request.header("Authorization") else {
+            throw HTTPFailure(401, "unauthorized", "this request needs 'Authorization: Bearer TOKEN' (coldtap token create).", headers: challenge)
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw HTTPFailure(401, "unauthorized", "the Authorization header must be 'Bearer TOKEN'.", headers: challenge)
+        }
+        let presented = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let token = try pool.with({ try $0.authenticate(presented) }) else {
+            throw HTTPFailure(401, "unauthorized", "the token is unknown or revoked.", headers: challenge)
+        }
+        return Caller(token: token)
+    }
+
+    private func require(_ caller: Caller, _ scope: TokenScope) throws {
+        guard caller.token.scope >= scope else {
+            throw HTTPFailure(403, "forbidden", "this needs a token with the \(scope.rawValue) scope; this one has \(caller.token.scope.rawValue).")
+        }
+    }
+
+    /// Another site's logger is answered exactly as an unknown one.
+    private func requireOwned(_ loggerID: String, caller: Caller) throws {
+        guard try pool.with({ try $0.siteID(ofLogger: loggerID) }) == caller.site.id else {
+            throw HTTPFailure.notFound("this site has no logger '\(loggerID)'.")
+        }
+    }
+
+    // MARK: Uploads
+
+    /// A read is its bytes; `application/x-www-form-urlencoded` is what `curl --data-binary`
+    /// and URLSession send when not told, so it is taken as bytes too.
+    static let acceptedUploadTypes: Set<String> = ["application/octet-stream", "text/plain", "text/uri-list", "application/x-ndef",
+                                                    "application/x-www-form-urlencoded"]
+
+    private func upload(_ request: HTTPRequest, caller: Caller) throws -> HTTPResponse {
+        if let type = request.header("Content-Type") {
+            let bare = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            guard Station.acceptedUploadTypes.contains(bare) else {
+                throw UploadRejection(status: 415, "a read is sent as its bytes (application/octet-stream: a tag memory dump or NDEF message; text/plain: a Flipper file, hex text or a cuplTag URL), not as \(type.prefix(80)).")
+            }
+        }
+        guard !request.body.isEmpty else {
+            throw HTTPFailure.badRequest("the body is empty; send the read's bytes (a tag memory dump, an NDEF message, a Flipper file or a cuplTag URL).")
+        }
+        var readTime: Date?
+        if let text = request.header("X-ColdTap-Read-Time") {
+            guard let date = Station.parseTime(text) else {
+                throw HTTPFailure.badRequest("X-ColdTap-Read-Time '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2024-04-09T08:35:00Z.")
+            }
+            readTime = date
+        }
+        let givenID = request.header("X-ColdTap-Logger-Id").map { $0.trimmingCharacters(in: .whitespaces) }
+        if let givenID, givenID.isEmpty || givenID.count > 200 || givenID.contains(where: { $0.isNewline || $0 == "/" }) {
+            throw HTTPFailure.badRequest("X-ColdTap-Logger-Id must be 1 to 200 characters without '/' or line breaks.")
+        }
+        let source = request.header("X-ColdTap-Source").map { String($0.prefix(200)) }
+        let site = caller.site
+        var upload = Upload(raw: request.body, readTime: readTime, source: source, loggerID: givenID,
+                            secret: try givenID.flatMap { id in try pool.with { try $0.secret(loggerID: id) } }, siteName: site.name)
+        var read = try decodeBlocking(upload)
+        let loggerID = read.loggerID ?? Archive.loggerID(for: read.log)
+        // A logger found in the read: decode again with its secret when the station holds one.
+        if upload.secret == nil, let loggerID, let secret = try pool.with({ try $0.secret(loggerID: loggerID) }) {
+            upload.secret = secret
+            upload.loggerID = givenID ?? loggerID
+            read = try decodeBlocking(upload)
+        }
+        guard let loggerID else {
+            throw UploadRejection("this \(read.log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
+        }
+        let (status, result) = try pool.with { store -> (Int, (AddResult, ReadSummary, LoggerSummary, (verdict: String, reasons: [String])?)) in
+            sqliteWriter?.lock()
+            defer { sqliteWriter?.unlock() }
+            let owner = try store.claim(loggerID: loggerID, siteID: site.id)
+            guard owner == site.id else { throw HTTPFailure.notFound("this site has no logger '\(loggerID)'; it belongs to another site.") }
+            let added = try store.archive.add(read)
+            guard let summary = try store.read(loggerID: loggerID, readID: added.readID),
+                  let logger = try store.summary(loggerID: loggerID) else {
+                throw ArchiveError(.engine, "the read just kept cannot be read back.")
+            }
+            return (added.alreadyKept ? 200 : 201, (added, summary, logger, try store.assessment(loggerID: loggerID, readID: added.readID)))
+        }
+        let (_, summary, logger, assessment) = result
+        let readJSON = Station.readJSON(summary)
+        if status == 201, assessment?.verdict == Verdict.alarm.rawValue {
+            webhooks.send(type: "alarm", siteID: site.id, members: [
+                ("site", .string(site.name)), ("logger", loggerJSON(logger, site: site)), ("read", readJSON),
+                ("verdict", .string(Verdict.alarm.rawValue)), ("reasons", .array((assessment?.reasons ?? []).map { .string($0) })),
+            ])
+        }
+        return .json(status, .object([
+            ("read", readJSON),
+            ("logger", loggerJSON(logger, site: site)),
+            ("newSamples", .int(summary.newSamples)),
+            ("duplicates", .int(summary.duplicates)),
+            ("conflicts", .int(summary.conflicts)),
+            ("verdict", .optional(assessment?.verdict ?? Verdict.inconclusive.rawValue)),
+            ("reasons", .array((assessment?.reasons ?? []).map { .string($0) })),
+        ]), headers: [("Location", "/api/v1/loggers/\(Station.pathSegment(loggerID))")])
+    }
+
+    private func decodeBlocking(_ upload: Upload) throws -> NewRead {
+        let services = self.services
+        return try waitFor { try await services.decode(upload) }
+    }
+
+    // MARK: Reading
+
+    static func limit(_ request: HTTPRequest, default value: Int, max: Int) throws -> Int {
+        guard let text = request.query("limit") else { return value }
+        guard let limit = Int(text), (1...max).contains(limit) else {
+            throw HTTPFailure.badRequest("limit must be a whole number from 1 to \(max), not '\(text.prefix(32))'.")
+        }
+        return limit
+    }
+
+    /// `<path?query with cursor>; rel="next"`.
+    static func nextLink(_ request: HTTPRequest, cursor: String) -> String {
+        var items = URLComponents()
+        items.path = request.path
+        items.queryItems = request.query.filter { $0.0 != "cursor" }.map { URLQueryItem(name: $0.0, value: $0.1) }
+            + [URLQueryItem(name: "cursor", value: cursor)]
+        return "<\(items.url?.relativeString ?? request.path)>; rel=\"next\""
+    }
+
+    private func loggers(_ request: HTTPRequest, caller: Caller) throws -> HTTPResponse {
+        let limit = try Station.limit(request, default: 100, max: 1000)
+        let cursor = request.query("cursor")
+        if let cursor, cursor.count > 400 { throw HTTPFailure.badRequest("the cursor is not one this station gave.") }
+        let (summaries, more) = try pool.with { store -> ([LoggerSummary], Bool) in
+            let ids = try store.loggerIDs(siteID: caller.site.id, after: cursor, limit: limit + 1)
+            return (try ids.prefix(limit).compactMap { try store.summary(loggerID: $0) }, ids.count > limit)
+        }
+        let next = more ? summaries.last?.logger.id : nil
+        return .json(200, .object([("loggers", .array(summaries.map { loggerJSON($0, site: caller.site) })), ("next", .optional(next))]),
+                     headers: next.map { [("Link", Station.nextLink(request, cursor: $0))] } ?? [])
+    }
+
+    private func period(_ request: HTTPRequest) throws -> (from: Date?, to: Date?) {
+        func parse(_ name: String) throws -> Date? {
+            guard let text = request.query(name) else { return nil }
+            guard let date = Station.parseTime(text) ?? Station.parseDay(text) else {
+                throw HTTPFailure.badRequest("\(name) '\(text.prefix(64))' is not a time; write it like 2024-04-09T08:35:00Z or 2024-04-09.")
+            }
+            return date
+        }
+        let period = (try parse("from"), try parse("to"))
+        if let from = period.0, let to = period.1, from > to { throw HTTPFailure.badRequest("from is after to.") }
+        return period
+    }
+
+    private func samples(_ request: HTTPRequest, loggerID: String) throws -> HTTPResponse {
+        let accept = request.header("Accept")?.lowercased() ?? "*/*"
+        let csv: Bool
+        if accept.contains("text/csv") {
+            csv = true
+        } else if accept.contains("application/json") || accept.contains("*/*") || accept.contains("application/*") {
+            csv = false
+        } else {
+            throw HTTPFailure(406, "not acceptable", "samples come as application/json or text/csv, not \(accept.prefix(80)).")
+        }
+        let period = try period(request)
+        let limit = try Station.limit(request, default: 10_000, max: 100_000)
+        var after: Int64?
+        if let cursor = request.query("cursor") {
+            guard let date = Station.parseTime(cursor) else { throw HTTPFailure.badRequest("the cursor is not one this station gave.") }
+            after = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        }
+        let rows = try pool.with {
+            try $0.samples(loggerID: loggerID, from: period.from.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) },
+                           to: period.to.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }, after: after, limit: limit + 1)
+        }
+        let page = rows.prefix(limit)
+        let next = rows.count > limit ? page.last?.sample.time.isoUTC : nil
+        let link = next.map { [("Link", Station.nextLink(request, cursor: $0))] } ?? []
+        if csv {
+            var out = "time,temperature_c,humidity_pct,flags,read\r\n"
+            for item in page {
+                let sample = item.sample
+                out += [sample.time.isoUTC, sample.temperature.map(Station.number) ?? "", sample.humidity.map(Station.number) ?? "",
+                        sample.flags.map(\.rawValue).joined(separator: ";"), String(item.readID)].joined(separator: ",") + "\r\n"
+            }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")] + link, body: Data(out.utf8))
+        }
+        return .json(200, .object([
+            ("logger", .string(loggerID)),
+            ("from", .optional(period.from?.isoUTC)), ("to", .optional(period.to?.isoUTC)),
+            ("samples", .array(page.map { item in
+                .object([("time", .string(item.sample.time.isoUTC)), ("temperature", .optional(item.sample.temperature)),
+                         ("humidity", .optional(item.sample.humidity)), ("flags", .array(item.sample.flags.map { .string($0.rawValue) })),
+                         ("read", .int(Int(item.readID)))])
+            })),
+            ("next", .optional(next)),
+        ]), headers: link)
+    }
+
+    private func report(_ request: HTTPRequest, loggerID: String, name: String) throws -> HTTPResponse {
+        guard name.hasPrefix("report."), let kind = ReportKind(rawValue: String(name.dropFirst("report.".count))) else {
+            throw HTTPFailure.notFound("reports are report.pdf, report.html, report.png and report.svg.")
+        }
+        let period = try period(request)
+        let history = try pool.with { try $0.archive.history(loggerID: loggerID, from: period.from, to: period.to) }
+        guard !history.samples.isEmpty else {
+            throw HTTPFailure.notFound("\(loggerID) has no samples" + (period.from != nil || period.to != nil ? " in that period." : "."))
+        }
+        let query = ReportQuery(profile: request.query("profile"), language: request.query("lang"), timeZone: request.query("tz"))
+        let body = try services.report(kind, history: history, options: query)
+        return HTTPResponse(status: 200, headers: [("Content-Type", kind.contentType)], body: body)
+    }
+
+    // MARK: Acknowledgements
+
+    private func acknowledge(_ request: HTTPRequest, loggerID: String, caller: Caller) throws -> HTTPResponse {
+        if let type = request.header("Content-Type"), !type.lowercased().hasPrefix("application/json") {
+            throw UploadRejection(status: 415, "an acknowledgement is JSON (Content-Type: application/json), not \(type.prefix(80)).")
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] else {
+            throw HTTPFailure.badRequest("the body must be a JSON object {\"excursion\": \"START-TIME\", \"by\": \"NAME\", \"comment\": \"TEXT\"}.")
+        }
+        guard let startText = object["excursion"] as? String, let start = Station.parseTime(startText) else {
+            throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
+        }
+        guard let by = (object["by"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !by.isEmpty, by.count <= 200 else {
+            throw HTTPFailure.badRequest("\"by\" must name who acknowledges (1 to 200 characters).")
+        }
+        guard let comment = (object["comment"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !comment.isEmpty, comment.count <= 4000 else {
+            throw HTTPFailure.badRequest("\"comment\" must say what was done (1 to 4000 characters).")
+        }
+        let defaultProfile = services.defaultProfile
+        let ack = try pool.with { store -> Acknowledgement in
+            let history = try store.archive.history(loggerID: loggerID)
+            let profile = try store.summary(loggerID: loggerID)?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? defaultProfile
+            let utc = TimeZone(identifier: "UTC") ?? .gmt
+            let excursions = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: utc).excursions
+            let tolerance = max(history.interval / 2, 0.5)
+            guard let excursion = excursions.first(where: { abs($0.start.timeIntervalSince(start)) <= tolerance }) else {
+                let known = excursions.map { $0.start.isoUTC }
+                throw HTTPFailure(422, "no such excursion", "\(loggerID) has no excursion (\(profile.name)) starting at \(start.isoUTC); "
+                                  + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
+            }
+            return try store.archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
+        }
+        let ackJSON = JSONValue.object([("id", .int(Int(ack.id))), ("logger", .string(loggerID)), ("excursionStart", .string(ack.excursionStart.isoUTC)),
+                                        ("by", .string(ack.by)), ("at", .string(ack.at.isoUTC)), ("comment", .string(ack.comment))])
+        webhooks.send(type: "acknowledgement", siteID: caller.site.id,
+                      members: [("site", .string(caller.site.name)), ("acknowledgement", ackJSON)])
+        return .json(201, .object([("acknowledgement", ackJSON)]))
+    }
+
+    // MARK: JSON
+
+    static func readJSON(_ read: ReadSummary) -> JSONValue {
+        .object([
+            ("id", .int(Int(read.id))),
+            ("readTime", .string(read.readTime.isoUTC)),
+            ("readTimeSource", .string(read.readTimeSource)),
+            ("origin", .string(read.origin)),
+            ("sha256", .string(read.sha256)),
+            ("decoder", .string(read.decoder)),
+            ("coldTapVersion", .string(read.coldTapVersion)),
+            ("integrity", .string(read.integrity)),
+            ("samples", .int(read.sampleCount)),
+            ("firstSample", .optional(read.firstSample?.isoUTC)),
+            ("lastSample", .optional(read.lastSample?.isoUTC)),
+        ])
+    }
+
+    func loggerJSON(_ summary: LoggerSummary, site: StationSite) -> JSONValue {
+        .object([
+            ("id", .string(summary.logger.id)),
+            ("format", .string(summary.logger.format)),
+            ("serial", .optional(summary.logger.serial)),
+            ("tagUID", .optional(summary.logger.tagUID)),
+            ("site", .string(site.name)),
+            ("firstSample", .optional(summary.firstSample?.isoUTC)),
+            ("lastSample", .optional(summary.lastSample?.isoUTC)),
+            ("reads", .int(summary.readCount)),
+            ("lastVerdict", .optional(summary.lastVerdict)),
+        ])
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    }
+
+    static func pathSegment(_ text: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    static func parseTime(_ text: String) -> Date? {
+        guard text.count <= 64 else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+
+    static func parseDay(_ text: String) -> Date? {
+        guard text.count == 10 else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,117 @@
+import Digest
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A read to send to a station: its bytes exactly as read and the headers that go with them.
+public struct PendingUpload: Sendable, Codable, Equatable {
+    public var raw: Data
+    /// When the tag was read (`X-ColdTap-Read-Time`).
+    public var readTime: Date?
+    /// Where it was read (`X-ColdTap-Source`), e.g. "ColdTap iPhone" or a reader's name.
+    public var source: String?
+    /// `X-ColdTap-Logger-Id`, for a log that names no logger.
+    public var loggerID: String?
+
+    public init(raw: Data, readTime: Date? = nil, source: String? = nil, loggerID: String? = nil) {
+        self.raw = raw
+        self.readTime = readTime
+        self.source = source
+        self.loggerID = loggerID
+    }
+
+    /// The SHA-256 of the bytes: the station keeps one read per logger and SHA-256, so a
+    /// retry of the same upload never adds a second one.
+    public var sha256: String { SHA256Digest.hex(raw) }
+}
+
+/// What the station answered to an upload.
+public struct UploadReceipt: Sendable {
+    /// 201 kept now, 200 kept before (the same bytes).
+    public var status: Int
+    /// The JSON answer (README, "Station API").
+    public var body: Data
+    public var sha256: String
+
+    public var alreadyKept: Bool { status == 200 }
+
+    /// A member of the answer, e.g. `verdict`.
+    public func value(_ key: String) -> Any? {
+        ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?[key]
+    }
+}
+
+public enum StationClientError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// No answer (offline, refused, timed out): worth retrying.
+    case unreachable(String)
+    /// The station answered with an error: `retryable` for 408, 429 and 5xx.
+    case refused(status: Int, error: String, detail: String)
+
+    public var retryable: Bool {
+        switch self {
+        case .unreachable: return true
+        case .refused(let status, _, _): return status == 408 || status == 429 || status >= 500
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unreachable(let reason): return "the station cannot be reached (\(reason))"
+        case let .refused(status, error, detail): return "the station answered \(status) \(error): \(detail)"
+        }
+    }
+}
+
+/// Uploads reads to a station over HTTP(S) with an API token (Foundation only: the iPhone
+/// app and `coldtap` share it).
+public final class StationClient: Sendable {
+    public let baseURL: URL
+    private let token: String
+    private let session: URLSession
+
+    public init(baseURL: URL, token: String, timeout: TimeInterval = 30) {
+        self.baseURL = baseURL
+        self.token = token
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Sends one read.
+    /// - Throws: `StationClientError`.
+    public func upload(_ upload: PendingUpload) async throws -> UploadReceipt {
+        var request = URLRequest(url: baseURL.appendingPathComponent("api/v1/reads"))
+        request.httpMethod = "POST"
+        request.httpBody = upload.raw
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        if let readTime = upload.readTime {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            request.setValue(formatter.string(from: readTime), forHTTPHeaderField: "X-ColdTap-Read-Time")
+        }
+        if let source = upload.source { request.setValue(source, forHTTPHeaderField: "X-ColdTap-Source") }
+        if let loggerID = upload.loggerID { request.setValue(loggerID, forHTTPHeaderField: "X-ColdTap-Logger-Id") }
+        let (data, status) = try await send(request)
+        guard status == 200 || status == 201 else {
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+            throw StationClientError.refused(status: status, error: object?["error"] as? String ?? "HTTP \(status)",
+                                             detail: object?["detail"] as? String ?? String(decoding: data.prefix(200), as: UTF8.self))
+        }
+        return UploadReceipt(status: status, body: data, sha256: upload.sha256)
+    }
+
+    private func send(_ request: URLRequest) async throws -> (Data, Int) {
+        try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let response = response as? HTTPURLResponse {
+                    continuation.resume(returning: (data ?? Data(), response.statusCode))
+                } else {
+                    continuation.resume(throwing: StationClientError.unreachable(error?.localizedDescription ?? "no answer"))
+                }
+            }.resume()
+        }
+    }
+}

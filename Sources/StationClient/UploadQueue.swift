@@ -1,0 +1,101 @@
+import Foundation
+
+/// Uploads waiting for the station, kept on disk (one JSON file per read, named by its
+/// SHA-256, written atomically) so that reads made offline survive a restart of the app or
+/// of `coldtap`. The same read queued twice is one file; sending it twice is one read on the
+/// station (idempotent by SHA-256).
+public final class UploadQueue: @unchecked Sendable {
+    public let directory: URL
+    private let lock = NSLock()
+
+    /// What one pass over the queue did.
+    public struct FlushResult: Sendable {
+        public var sent: [UploadReceipt] = []
+        /// Refused for good (4xx other than 408/429): moved to `rejected/` with the reason.
+        public var rejected: [(sha256: String, reason: String)] = []
+        /// Still queued (the station was unreachable or busy).
+        public var remaining: Int = 0
+        public var lastError: StationClientError?
+    }
+
+    /// - Throws: when the folder cannot be created.
+    public init(directory: URL) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// Keeps `upload` until it is sent.
+    public func enqueue(_ upload: PendingUpload) throws {
+        let data = try JSONEncoder().encode(upload)
+        try lock.withLock { try data.write(to: file(upload.sha256), options: .atomic) }
+    }
+
+    /// The uploads waiting, oldest first.
+    public func pending() -> [PendingUpload] {
+        lock.withLock { pendingFiles().compactMap { try? JSONDecoder().decode(PendingUpload.self, from: Data(contentsOf: $0)) } }
+    }
+
+    public var count: Int { lock.withLock { pendingFiles().count } }
+
+    /// Sends what is queued, oldest first, once each; stops at the first failure worth retrying.
+    public func flush(using client: StationClient) async -> FlushResult {
+        var result = FlushResult()
+        for upload in pending() {
+            do {
+                let receipt = try await client.upload(upload)
+                lock.withLock { try? FileManager.default.removeItem(at: file(upload.sha256)) }
+                result.sent.append(receipt)
+            } catch let error as StationClientError where !error.retryable {
+                reject(upload, reason: error.description)
+                result.rejected.append((upload.sha256, error.description))
+            } catch let error as StationClientError {
+                result.lastError = error
+                break
+            } catch {
+                result.lastError = .unreachable("\(error)")
+                break
+            }
+        }
+        result.remaining = count
+        return result
+    }
+
+    /// Flushes until the queue is empty or `attempts` passes failed, waiting `backoff`, then
+    /// twice that, … (at most `maximumWait`) between passes.
+    public func drain(using client: StationClient, attempts: Int, backoff: TimeInterval, maximumWait: TimeInterval = 300) async -> FlushResult {
+        var total = FlushResult()
+        var wait = backoff
+        for attempt in 1...max(1, attempts) {
+            let pass = await flush(using: client)
+            total.sent += pass.sent
+            total.rejected += pass.rejected
+            total.remaining = pass.remaining
+            total.lastError = pass.lastError
+            if pass.remaining == 0 || attempt == attempts { break }
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+            wait = min(wait * 2, maximumWait)
+        }
+        return total
+    }
+
+    private func file(_ sha256: String) -> URL { directory.appendingPathComponent("\(sha256).upload.json") }
+
+    private func pendingFiles() -> [URL] {
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        return files.filter { $0.lastPathComponent.hasSuffix(".upload.json") }.sorted { a, b in
+            let first = (try? a.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            let second = (try? b.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            return first == second ? a.lastPathComponent < b.lastPathComponent : first < second
+        }
+    }
+
+    private func reject(_ upload: PendingUpload, reason: String) {
+        lock.withLock {
+            let folder = directory.appendingPathComponent("rejected", isDirectory: true)
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent("\(upload.sha256).upload.json"))
+            try? FileManager.default.moveItem(at: file(upload.sha256), to: folder.appendingPathComponent("\(upload.sha256).upload.json"))
+            try? Data((reason + "\n").utf8).write(to: folder.appendingPathComponent("\(upload.sha256).reason.txt"))
+        }
+    }
+}

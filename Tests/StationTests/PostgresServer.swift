@@ -1,0 +1,137 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private PostgreSQL cluster for the archive tests: made with `initdb` in a temporary
+/// folder, owned by and run as the `postgres` user (the tests run as root), listening on a
+/// Unix socket in that folder only (`listen_addresses=''`). Started once per test process
+/// on first use; stopped and removed when the process exits, and by a watchdog that outlives
+/// a crashed process. When it cannot start, every PostgreSQL test fails with the reason.
+final class PostgresServer: @unchecked Sendable {
+    let folder: String
+    let binaries: String
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static let shared: Result<PostgresServer, StartFailure> = {
+        do { return .success(try PostgresServer.start()) } catch { return .failure(StartFailure(description: "\(error)")) }
+    }()
+
+    /// The running server, or an error saying why there is none.
+    static func running() throws -> PostgresServer { try shared.get() }
+
+    private init(folder: String, binaries: String) {
+        self.folder = folder
+        self.binaries = binaries
+    }
+
+    var socketFolder: String { folder }
+
+    /// A libpq URI for `database` on this server.
+    func uri(database: String) -> String {
+        let host = folder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? folder
+        return "postgresql:///\(database)?host=\(host)&user=postgres"
+    }
+
+    private static func start() throws -> PostgresServer {
+        guard geteuid() == 0 else {
+            throw StartFailure(description: "the PostgreSQL tests start a private cluster as the postgres user, which needs root (run make test as root)")
+        }
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+            .sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
+        guard let version = versions.first(where: { FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb") }) else {
+            throw StartFailure(description: "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (install the Debian package postgresql: make test-deps)")
+        }
+        let binaries = "/usr/lib/postgresql/\(version)/bin"
+        guard let account = getpwnam("postgres") else {
+            throw StartFailure(description: "there is no postgres user (install the Debian package postgresql)")
+        }
+        var template = Array("/tmp/coldtap-pg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw StartFailure(description: "cannot make a temporary folder for the cluster")
+        }
+        let folder = String(cString: made)
+        chown(folder, account.pointee.pw_uid, account.pointee.pw_gid)
+        let server = PostgresServer(folder: folder, binaries: binaries)
+        // From here on the folder goes when this process does, even if it crashes: a watchdog
+        // in its own session stops the server and removes the folder once this process is gone.
+        PostgresServer.stopAtExit = server
+        atexit { PostgresServer.stopAtExit?.stop() }
+        let watchdog = Process()
+        watchdog.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        watchdog.arguments = ["-f", "/bin/sh", "-c", """
+            while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
+            if [ -f '\(folder)/data/postmaster.pid' ]; then /usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -m immediate stop >/dev/null 2>&1; fi
+            rm -rf '\(folder)'
+            """]
+        watchdog.standardInput = FileHandle.nullDevice
+        watchdog.standardOutput = FileHandle.nullDevice
+        watchdog.standardError = FileHandle.nullDevice
+        try? watchdog.run()
+
+        let initdb = run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/initdb", "-D", "\(folder)/data", "-A", "trust",
+                                               "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"])
+        guard initdb.status == 0 else {
+            server.stop()
+            throw StartFailure(description: "initdb failed: \(initdb.output)")
+        }
+        // The server is a daemon: it must not inherit this process's descriptors (Foundation's
+        // Process waits for its child's end of a socket to close; `swift test` for our output),
+        // so it is started by a shell that closes them all first.
+        let script = """
+            for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ] && [ "$n" -ne 255 ]; then eval "exec $n>&-"; fi; done
+            exec /usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -l '\(folder)/server.log' -w -t 60 \\
+              -o "-c listen_addresses='' -c unix_socket_directories='\(folder)' -c fsync=off -c max_connections=60 -c full_page_writes=off" start
+            """
+        let scriptPath = "\(folder)/start.sh"
+        FileManager.default.createFile(atPath: scriptPath, contents: Data(script.utf8))
+        let status = system("/bin/bash '\(scriptPath)' </dev/null >'\(folder)/pg_ctl.out' 2>&1")
+        guard status == 0 else {
+            let output = (try? String(contentsOfFile: "\(folder)/pg_ctl.out", encoding: .utf8)) ?? ""
+            let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
+            server.stop()
+            throw StartFailure(description: "the PostgreSQL server did not start: \(output) \(log)")
+        }
+        return server
+    }
+
+    nonisolated(unsafe) static var stopAtExit: PostgresServer?
+
+    func stop() {
+        if FileManager.default.fileExists(atPath: "\(folder)/data/postmaster.pid") {
+            // system(), not Process: this also runs from atexit.
+            _ = system("/usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -m fast -w stop </dev/null >/dev/null 2>&1")
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Runs a program to its end: its status and what it wrote.
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String], outputFile: String? = nil) -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        if let outputFile {
+            FileManager.default.createFile(atPath: outputFile, contents: nil)
+            guard let handle = FileHandle(forWritingAtPath: outputFile) else { return (-1, "cannot write \(outputFile)") }
+            process.standardOutput = handle
+            process.standardError = handle
+            do { try process.run() } catch { return (-1, "\(program) could not be started: \(error)") }
+            process.waitUntilExit()
+            try? handle.close()
+            let text = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+            return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch { return (-1, "\(program) could not be started: \(error)") }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

@@ -1,0 +1,218 @@
+import Archive
+import ColdTapCommands
+import Foundation
+import LoggerFormats
+import Station
+import Testing
+
+/// The whole API over loopback, on SQLite and on PostgreSQL.
+@Suite("Station API", .serialized)
+struct StationAPITests {
+    @Test("upload, re-upload, loggers, samples, reports, acknowledgement", arguments: Engine.allCases)
+    func wholeAPI(engine: Engine) async throws {
+        try await withStation(engine) { station in
+            let upload = try #require(station.tokens["north-upload"])
+            let reader = try #require(station.tokens["north-read"])
+            let reads = station.base.appendingPathComponent("api/v1/reads")
+            let headers = ["Content-Type": "application/octet-stream", "X-ColdTap-Read-Time": Reads.readTime,
+                           "X-ColdTap-Logger-Id": "fridge-1", "X-ColdTap-Source": "test phone"]
+            let first = try await request(reads, method: "POST", token: upload, headers: headers, body: try Reads.alarm())
+            #expect(first.status == 201, "\(first.text)")
+            let document = try first.json()
+            #expect(Array((try JSONSerialization.jsonObject(with: first.body) as? [String: Any])?.keys.sorted() ?? [])
+                    == ["conflicts", "duplicates", "logger", "newSamples", "read", "reasons", "verdict"])
+            #expect(document["newSamples"] as? Int == 144)
+            #expect(document["duplicates"] as? Int == 0)
+            #expect(document["verdict"] as? String == "ALARM")
+            #expect(!((document["reasons"] as? [String]) ?? []).isEmpty)
+            let read = try #require(document["read"] as? [String: Any])
+            #expect((read["origin"] as? String)?.contains("north") == true)
+            #expect((document["logger"] as? [String: Any])?["id"] as? String == "fridge-1")
+
+            // The same bytes again: 200 and the same read, nothing added.
+            let before = try station.archive.fingerprint()
+            let again = try await request(reads, method: "POST", token: upload, headers: headers, body: try Reads.alarm())
+            #expect(again.status == 200, "\(again.text)")
+            let againRead = try #require(try again.json()["read"] as? [String: Any])
+            #expect(againRead["id"] as? Int == read["id"] as? Int)
+            #expect(againRead["sha256"] as? String == read["sha256"] as? String)
+            #expect(try station.archive.fingerprint() == before)
+
+            // A later overlapping read stitches: duplicates counted.
+            let later = try await request(reads, method: "POST", token: upload, headers: headers, body: try Reads.cold(first: 144, count: 72))
+            #expect(later.status == 201, "\(later.text)")
+
+            let list = try await request(station.base.appendingPathComponent("api/v1/loggers"), token: reader)
+            #expect(list.status == 200)
+            let loggers = try #require(try list.json()["loggers"] as? [[String: Any]])
+            #expect(loggers.map { $0["id"] as? String } == ["fridge-1"])
+            #expect(loggers.first?["reads"] as? Int == 2)
+
+            let one = try await request(station.base.appendingPathComponent("api/v1/loggers/fridge-1"), token: reader)
+            #expect(one.status == 200)
+            #expect(try one.json()["lastVerdict"] as? String != nil)
+
+            // Samples, paged with a Link header, JSON and CSV.
+            var url = try #require(URL(string: "\(station.base)/api/v1/loggers/fridge-1/samples?limit=100"))
+            var seen = 0
+            var pages = 0
+            while true {
+                let page = try await request(url, token: reader)
+                #expect(page.status == 200, "\(page.text)")
+                seen += (try page.json()["samples"] as? [Any])?.count ?? 0
+                pages += 1
+                guard let link = page.header("Link") else { break }
+                let target = try #require(link.split(separator: ">").first.map { String($0.dropFirst()) })
+                url = try #require(URL(string: "\(station.base)\(target)"))
+                if pages > 10 { break }
+            }
+            #expect(seen == 216)
+            #expect(pages == 3)
+            let csv = try await request(try #require(URL(string: "\(station.base)/api/v1/loggers/fridge-1/samples?from=2026-01-01T00:00:00Z&to=2026-01-01T01:00:00Z")),
+                                        token: reader, headers: ["Accept": "text/csv"])
+            #expect(csv.status == 200)
+            #expect(csv.header("Content-Type")?.hasPrefix("text/csv") == true)
+            #expect(csv.text.split(separator: "\r\n").count == 1 + 7)
+            #expect(csv.text.hasPrefix("time,temperature_c,humidity_pct,flags,read\r\n2026-01-01T00:00:00Z,5,,,1\r\n"))
+
+            // Reports in each kind.
+            for (kind, magic) in [("pdf", "%PDF"), ("png", "\u{89}PNG"), ("svg", "<svg"), ("html", "<!DOCTYPE html")] {
+                let report = try await request(station.base.appendingPathComponent("api/v1/loggers/fridge-1/report.\(kind)"), token: reader)
+                #expect(report.status == 200, "\(kind): \(report.text.prefix(300))")
+                let head = String(decoding: report.body.prefix(200), as: UTF8.self)
+                let bytes = [UInt8](report.body.prefix(4))
+                #expect(kind == "png" ? bytes == [0x89, 0x50, 0x4E, 0x47] : head.contains(magic), "\(kind) starts \(head.prefix(40))")
+            }
+            let badProfile = try await request(try #require(URL(string: "\(station.base)/api/v1/loggers/fridge-1/report.html?profile=nonsense")), token: reader)
+            #expect(badProfile.status == 400, "\(badProfile.text)")
+
+            // Acknowledging the excursion: with a read token refused, with an upload token kept.
+            let ackURL = station.base.appendingPathComponent("api/v1/loggers/fridge-1/acknowledgements")
+            let ackBody = Data(#"{"excursion": "2026-01-01T08:20:00Z", "by": "Dr Who", "comment": "moved the vaccines"}"#.utf8)
+            let refused = try await request(ackURL, method: "POST", token: reader, headers: ["Content-Type": "application/json"], body: ackBody)
+            #expect(refused.status == 403)
+            let wrongStart = try await request(ackURL, method: "POST", token: upload, headers: ["Content-Type": "application/json"],
+                                               body: Data(#"{"excursion": "2026-01-01T02:00:00Z", "by": "A", "comment": "B"}"#.utf8))
+            #expect(wrongStart.status == 422, "\(wrongStart.text)")
+            let ack = try await request(ackURL, method: "POST", token: upload, headers: ["Content-Type": "application/json"], body: ackBody)
+            #expect(ack.status == 201, "\(ack.text)")
+            let kept = try #require(try ack.json()["acknowledgement"] as? [String: Any])
+            #expect(kept["excursionStart"] as? String == "2026-01-01T08:20:00Z")
+            #expect(kept["by"] as? String == "Dr Who")
+        }
+    }
+
+    @Test("tokens, scopes, revocation and site isolation", arguments: Engine.allCases)
+    func tokensAndSites(engine: Engine) async throws {
+        try await withStation(engine) { station in
+            let reads = station.base.appendingPathComponent("api/v1/reads")
+            let headers = ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "north-fridge"]
+            let north = try #require(station.tokens["north-upload"])
+            let south = try #require(station.tokens["south-upload"])
+            #expect(try await request(reads, method: "POST", token: north, headers: headers, body: try Reads.cold()).status == 201)
+            let logger = station.base.appendingPathComponent("api/v1/loggers/north-fridge")
+            // No token, a bad one, a made-up one: 401.
+            #expect(try await request(logger).status == 401)
+            #expect(try await request(logger, headers: ["Authorization": "Basic Zm9vOmJhcg=="]).status == 401)
+            #expect(try await request(logger, token: "ct_1_" + String(repeating: "0", count: 64)).status == 401)
+            #expect(try await request(logger, token: north + "x").status == 401)
+            // Another site's logger answers as an unknown one.
+            let foreign = try await request(logger, token: south)
+            #expect(foreign.status == 404)
+            let unknown = try await request(station.base.appendingPathComponent("api/v1/loggers/nothing-here"), token: south)
+            #expect(unknown.status == 404)
+            #expect(try foreign.json()["error"] as? String == unknown.json()["error"] as? String)
+            #expect(try await request(station.base.appendingPathComponent("api/v1/loggers/north-fridge/samples"), token: south).status == 404)
+            let southList = try await request(station.base.appendingPathComponent("api/v1/loggers"), token: south)
+            #expect((try southList.json()["loggers"] as? [Any])?.isEmpty == true)
+            // South uploading north's logger is refused; nothing changes.
+            let before = try station.archive.fingerprint()
+            #expect(try await request(reads, method: "POST", token: south, headers: headers, body: try Reads.cold(first: 10)).status == 404)
+            #expect(try station.archive.fingerprint() == before)
+            // A read token cannot upload; metrics need admin.
+            #expect(try await request(reads, method: "POST", token: station.tokens["north-read"], headers: headers, body: try Reads.cold()).status == 403)
+            #expect(try await request(station.base.appendingPathComponent("metrics"), token: north).status == 403)
+            let metrics = try await request(station.base.appendingPathComponent("metrics"), token: station.tokens["south-admin"])
+            #expect(metrics.status == 200)
+            #expect(metrics.text.contains("coldtap_http_requests_total{route=\"/api/v1/reads\",method=\"POST\",status=\"201\"} 1"))
+            #expect(metrics.text.contains("coldtap_upload_duration_seconds_count"))
+            #expect(metrics.text.contains("coldtap_archive_reads 1"))
+            // Revoked: 401 from then on.
+            let list = await coldtap(["token", "list", "--json", "--archive", station.archive.location])
+            let tokens = try #require((try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any])?["tokens"] as? [[String: Any]])
+            #expect(tokens.count == 6)
+            #expect(!list.out.contains(north))
+            let id = try #require(tokens.first { $0["site"] as? String == "north" && $0["scope"] as? String == "upload" }?["id"] as? Int)
+            let revoked = await coldtap(["token", "revoke", String(id), "--archive", station.archive.location])
+            #expect(revoked.status == 0, "\(revoked.err)")
+            #expect(try await request(logger, token: north).status == 401)
+            #expect(try await request(logger, token: station.tokens["north-read"]).status == 200)
+            // No log line holds a token.
+            let lines = station.logLines.all
+            #expect(lines.count > 10)
+            #expect(!lines.contains { line in station.tokens.values.contains { line.contains($0) } })
+            #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] })
+        }
+    }
+
+    @Test("every error status, and the archive unchanged by each", arguments: Engine.allCases)
+    func errorStatuses(engine: Engine) async throws {
+        try await withStation(engine, maxBody: 4096) { station in
+            let reads = station.base.appendingPathComponent("api/v1/reads")
+            let token = try #require(station.tokens["north-upload"])
+            let before = try station.archive.fingerprint()
+            func expectStatus(_ status: Int, method: String = "POST", url: URL? = nil, headers: [String: String] = [:], body: Data?,
+                              _ comment: Comment) async throws {
+                let answer = try await request(url ?? reads, method: method, token: token, headers: headers, body: body)
+                #expect(answer.status == status, comment)
+                let object = try answer.json()
+                #expect(object["error"] is String, comment)
+                #expect(object["detail"] is String, comment)
+            }
+            try await expectStatus(400, headers: ["X-ColdTap-Read-Time": "yesterday"], body: try Reads.cold(), "bad read time")
+            try await expectStatus(400, body: Data(), "empty body")
+            try await expectStatus(413, body: Data(repeating: 0x41, count: 5000), "over --max-body")
+            try await expectStatus(415, headers: ["Content-Type": "image/png"], body: try Reads.cold(), "not a read's type")
+            try await expectStatus(422, headers: ["Content-Type": "application/octet-stream"], body: Data([0xD1, 0x01, 0x40]), "truncated NDEF")
+            try await expectStatus(422, body: try Reads.cold(), "no logger id")
+            try await expectStatus(422, body: Data("https://example.com/not-a-logger".utf8), "a URL that is no cuplTag")
+            try await expectStatus(404, method: "GET", url: station.base.appendingPathComponent("api/v2/reads"), body: nil, "unknown path")
+            try await expectStatus(405, method: "GET", body: nil, "GET on reads")
+            try await expectStatus(404, url: station.base.appendingPathComponent("api/v1/loggers/x/acknowledgements"),
+                                   headers: ["Content-Type": "application/json"], body: Data("{}".utf8), "an unknown logger's acknowledgement")
+            try await expectStatus(401, method: "GET", url: station.base.appendingPathComponent("api/v1/loggers"),
+                                   headers: ["Authorization": "Bearer nope"], body: nil, "bad token")
+            #expect(try station.archive.fingerprint() == before)
+        }
+    }
+}
+
+/// HMAC loggers are checked with the secret kept on the station; phones never send it.
+@Suite("Station logger secrets")
+struct StationSecretTests {
+    @Test("a cuplTag URL signed with HMAC-MD5 verifies once the station holds its secret")
+    func loggerSecret() async throws {
+        try await withStation(.sqlite) { station in
+            let token = try #require(station.tokens["north-upload"])
+            let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTSECRET", intervalMinutes: 10, secret: "k3y")
+            func url(_ count: Int) throws -> Data {
+                let raw = (0..<count).map { CuplTagEncoder.rawTemperature(5 + Double($0 % 7) / 10) }
+                return Data(try encoder.url(pairs: try encoder.pairs(temperatureRaw: raw, humidityRaw: nil), minutesElapsed: 2).utf8)
+            }
+            let reads = station.base.appendingPathComponent("api/v1/reads")
+            let headers = ["Content-Type": "text/plain", "X-ColdTap-Read-Time": Reads.readTime]
+            let unsigned = try await request(reads, method: "POST", token: token, headers: headers, body: try url(40))
+            #expect(unsigned.status == 201, "\(unsigned.text)")
+            let unsignedRead = try #require(try unsigned.json()["read"] as? [String: Any])
+            #expect((unsignedRead["integrity"] as? String)?.hasPrefix("failed") == true, "\(unsignedRead)")
+            let loggerID = try #require((try unsigned.json()["logger"] as? [String: Any])?["id"] as? String)
+            let set = await coldtap(["logger", "secret", loggerID, "--archive", station.archive.location], stdin: Data("k3y\n".utf8))
+            #expect(set.status == 0, "\(set.err)")
+            let signed = try await request(reads, method: "POST", token: token, headers: headers, body: try url(50))
+            #expect(signed.status == 201, "\(signed.text)")
+            let signedRead = try #require(try signed.json()["read"] as? [String: Any])
+            #expect(signedRead["integrity"] as? String == "verified (HMAC-MD5)", "\(signedRead)")
+            #expect(!station.logLines.all.contains { $0.contains("k3y") })
+        }
+    }
+}

@@ -1,0 +1,263 @@
+import Archive
+import ColdTapCommands
+import Foundation
+import LoggerFormats
+import NDEF
+import Station
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The engines every station test runs on.
+enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgresql
+    var testDescription: String { rawValue }
+}
+
+/// A fresh archive on one engine (a SQLite file in a temporary folder, or a database of its
+/// own on the private PostgreSQL cluster), removed by `remove()`.
+final class TestArchive: @unchecked Sendable {
+    let engine: Engine
+    let folder: URL
+    let location: String
+    let database: String?
+
+    init(_ engine: Engine) throws {
+        self.engine = engine
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-station-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        switch engine {
+        case .sqlite:
+            database = nil
+            location = folder.appendingPathComponent("archive.sqlite").path
+        case .postgresql:
+            let server = try PostgresServer.running()
+            let name = "coldtap_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            let admin = try PostgreSQLEngine(uri: server.uri(database: "postgres"))
+            try admin.execute("CREATE DATABASE \(name)")
+            admin.close()
+            database = name
+            location = server.uri(database: name)
+        }
+    }
+
+    func dropDatabase() {
+        if let database, let server = try? PostgresServer.running(),
+           let admin = try? PostgreSQLEngine(uri: server.uri(database: "postgres")) {
+            try? admin.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
+            admin.close()
+        }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+        dropDatabase()
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// What the archive holds: reads, acknowledgements, the chain head and the station's rows.
+    func fingerprint() throws -> String {
+        let archive = try Archive.open(location)
+        defer { archive.close() }
+        let store = try StationStore(archive: archive)
+        let counts = try store.counts()
+        let head = try archive.chainHead()
+        let loggers = try archive.engine.scalarInt("SELECT COUNT(*) FROM site_loggers") ?? -1
+        let tokens = try archive.engine.scalarInt("SELECT COUNT(*) FROM tokens") ?? -1
+        let acks = try archive.engine.scalarInt("SELECT COUNT(*) FROM acknowledgements") ?? -1
+        return "\(counts.reads) \(counts.loggers) \(counts.samples) \(head.length) \(head.hash) \(loggers) \(tokens) \(acks)"
+    }
+}
+
+struct Run {
+    var status: Int32
+    var out: String
+    var err: String
+}
+
+/// Runs `coldtap ARGS` in-process, as a user would.
+func coldtap(_ arguments: [String], stdin: Data = Data()) async -> Run {
+    let console = Console.capturing(stdin: stdin)
+    let status = await ColdTap.main(arguments, console: console)
+    return Run(status: status, out: console.output, err: console.errorOutput)
+}
+
+/// A station on 127.0.0.1 with an ephemeral port over a fresh archive, with a site `north`
+/// and a site `south` and their tokens; `stop()` stops it and removes the archive.
+final class TestStation: @unchecked Sendable {
+    let archive: TestArchive
+    var station: Station
+    var tokens: [String: String] = [:]
+    let logLines = LockedLines()
+    var configuration: Station.Configuration
+
+    init(_ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0) async throws {
+        archive = try TestArchive(engine)
+        configuration = Station.Configuration(archive: archive.location)
+        configuration.http.port = port
+        configuration.http.maxBody = maxBody
+        configuration.http.connectionTimeout = 3
+        configuration.webhookBackoff = webhookBackoff
+        configuration.webhookAttempts = 4
+        let lines = logLines
+        station = ServeCommand.makeStation(configuration: configuration, logLine: { lines.append($0) })
+        for site in ["north", "south"] {
+            let added = await coldtap(["site", "add", site, "--archive", archive.location])
+            #expect(added.status == 0, "\(added.err)")
+            for scope in ["upload", "read", "admin"] {
+                let made = await coldtap(["token", "create", "--site", site, "--scope", scope, "--archive", archive.location])
+                #expect(made.status == 0, "\(made.err)")
+                tokens["\(site)-\(scope)"] = made.out.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
+        try station.start()
+        boundPort = station.port
+    }
+
+    /// The port of the first start, kept for a restart on the same port.
+    private(set) var boundPort: UInt16 = 0
+    var port: UInt16 { boundPort }
+    var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Stops and starts the station again on the same port (a restart).
+    func restart() throws {
+        station.stop()
+        configuration.http.port = boundPort
+        let lines = logLines
+        station = ServeCommand.makeStation(configuration: configuration, logLine: { lines.append($0) })
+        try station.start()
+    }
+
+    func stop() {
+        station.stop(grace: 2)
+        archive.remove()
+    }
+}
+
+/// Runs `body` with a fresh station and stops it afterwards, even when `body` throws.
+func withStation(_ engine: Engine, maxBody: Int = 1 << 20, _ body: (TestStation) async throws -> Void) async throws {
+    let station = try await TestStation(engine, maxBody: maxBody)
+    defer { station.stop() }
+    try await body(station)
+}
+
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+/// An HTTP answer as a test reads it.
+struct Answer {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    var text: String { String(decoding: body, as: UTF8.self) }
+    func json() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any], "not a JSON object: \(text.prefix(300))")
+    }
+    func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
+}
+
+/// One request over loopback with URLSession.
+func request(_ url: URL, method: String = "GET", token: String? = nil, headers: [String: String] = [:], body: Data? = nil) async throws -> Answer {
+    var request = URLRequest(url: url)
+    request.httpMethod = method
+    request.httpBody = body
+    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.finishTasksAndInvalidate() }
+    return try await withCheckedThrowingContinuation { continuation in
+        session.dataTask(with: request) { data, response, error in
+            guard let response = response as? HTTPURLResponse else {
+                continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                return
+            }
+            var headers: [String: String] = [:]
+            for (key, value) in response.allHeaderFields { headers["\(key)"] = "\(value)" }
+            continuation.resume(returning: Answer(status: response.statusCode, headers: headers, body: data ?? Data()))
+        }.resume()
+    }
+}
+
+/// Logger reads for the tests: generic16-unix NDEF messages (no serial: the logger id goes
+/// in X-ColdTap-Logger-Id).
+enum Reads {
+    static let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
+    static let interval = 600
+
+    static func generic(first: Int = 0, temperatures: [Double]) throws -> Data {
+        let payload = try Generic16Encoder.unixPayload(start: start.addingTimeInterval(Double(first * interval)),
+                                                       temperatures: temperatures, intervalSeconds: interval)
+        return try NDEFMessage(records: [Generic16Encoder.record(payload: payload)]).encoded()
+    }
+
+    /// A cold read: 5 °C and a small wave.
+    static func cold(first: Int = 0, count: Int = 144) throws -> Data {
+        try generic(first: first, temperatures: (first..<(first + count)).map { ((5 + sin(Double($0) / 10)) * 10).rounded() / 10 })
+    }
+
+    /// A read with a freeze of five hours at -2 °C in the middle: ALARM (vaccine-fridge).
+    static func alarm(first: Int = 0) throws -> Data {
+        try generic(first: first, temperatures: (0..<144).map { (50..<80).contains($0) ? -2 : 5 })
+    }
+
+    static var readTime: String { "2026-01-02T00:00:00Z" }
+}
+
+/// Sends raw bytes to the station and reads what comes back until the server closes or
+/// `timeout` passes; the status of the first response line, if any.
+func rawExchange(port: UInt16, _ bytes: [UInt8], pauseAfter: Int? = nil, pause: TimeInterval = 0, closeEarly: Bool = false,
+                 timeout: TimeInterval = 5) -> (status: Int?, response: String) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return (nil, "no socket") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return (nil, "no connection") }
+    var timeval = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeval, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeval, socklen_t(MemoryLayout<timeval>.size))
+    let split = min(pauseAfter ?? bytes.count, bytes.count)
+    let sentFirst = bytes[..<split].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    if sentFirst < 0 { return (nil, "send failed") }
+    if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+    if split < bytes.count {
+        _ = bytes[split...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+    if closeEarly {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+    var received = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while received.count < 1 << 20 {
+        let count = recv(fd, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        received += buffer[0..<count]
+        // One response is enough: stop after the head and the body its length says.
+        if let text = String(bytes: received, encoding: .utf8), let headEnd = text.range(of: "\r\n\r\n") {
+            let head = text[..<headEnd.lowerBound].lowercased()
+            if let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+               let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)),
+               text.utf8.count - text[..<headEnd.upperBound].utf8.count >= length {
+                break
+            }
+        }
+    }
+    let text = String(decoding: received, as: UTF8.self)
+    let parts = text.split(separator: " ", maxSplits: 2)
+    let status = parts.count >= 2 && parts[0].hasPrefix("HTTP/") ? Int(parts[1]) : nil
+    return (status, text)
+}
