@@ -53,7 +53,7 @@ struct StationBridge: StationServices {
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = history.temperatureLog()
         let assessment = Assessor.assess(log, profile: profile, timeZone: zone)
-        let written = try ReportArtifacts.write(log: log, assessment: assessment, inputName: "report", options: artifacts,
+        let written = try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts,
                                                 console: .capturing())
         guard let file = written.first else { throw CommandError(.failure, "no report was drawn") }
         return try Data(contentsOf: file)
