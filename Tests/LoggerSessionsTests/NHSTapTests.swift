@@ -59,7 +59,7 @@ final class FractionLog: @unchecked Sendable {
         let initial = try await initialMessage(tag)
         let fractions = FractionLog()
         let worldTime = await tag.worldTime
-        let read = try await NHSTap.read(tag, initialMessage: initial, decodeOptions: await options(tag), pollDelay: .zero,
+        let read = try await NHSTap.read(tag, initialMessage: initial, decodeOptions: await options(tag), options: noDelay,
                                          clock: { worldTime }) { fractions.add($0) }
         #expect(!read.automaticMode)
         #expect(read.log.samples.count == 600)
@@ -82,7 +82,7 @@ final class FractionLog: @unchecked Sendable {
         let tag = await loggedTag(samples: 300)
         let reader = WriteRefusingTransport(tag: tag)
         let initial = try await initialMessage(reader)
-        let read = try await NHSTap.read(reader, initialMessage: initial, decodeOptions: await options(tag), pollDelay: .zero)
+        let read = try await NHSTap.read(reader, initialMessage: initial, decodeOptions: await options(tag), options: noDelay)
         #expect(read.automaticMode)
         #expect(read.log.samples.count == 300)
         #expect(read.transcript.steps.allSatisfy { $0.write == nil })
@@ -93,7 +93,7 @@ final class FractionLog: @unchecked Sendable {
         let message = NDEFMessage(records: [NDEFRecord(tnf: .wellKnown, type: "T", payload: Data([0x02, 0x65, 0x6E, 0x68, 0x69]))])
         let tag = await loggedTag(samples: 5)
         await #expect(throws: NHSSessionError.self) {
-            try await NHSTap.read(tag, initialMessage: message.serialized(), decodeOptions: await options(tag), pollDelay: .zero)
+            try await NHSTap.read(tag, initialMessage: message.serialized(), decodeOptions: await options(tag), options: noDelay)
         }
         #expect(await tag.commandWrites == 0)
     }
@@ -102,7 +102,7 @@ final class FractionLog: @unchecked Sendable {
         let tag = VirtualNHS3100(logger: NHS3100Logger(now: Self.start) { _ in 4.0 })
         let setup = NHSLoggerSetup(interval: 300, validMinimum: 2, validMaximum: 8, start: .onStartCommand, runningTime: 86_400)
         let clock = Date(timeIntervalSince1970: Self.start)
-        try await NHSTap.configure(tag, initialMessage: try await initialMessage(tag), setup: setup, pollDelay: .zero,
+        try await NHSTap.configure(tag, initialMessage: try await initialMessage(tag), setup: setup, options: noDelay,
                                    clock: { clock })
         var logger = await tag.logger
         #expect(logger.interval == 300 && logger.validMinimum == 20 && logger.validMaximum == 80)
@@ -111,7 +111,7 @@ final class FractionLog: @unchecked Sendable {
         #expect(logger.status.contains(.configured) && !logger.status.contains(.logging))
         await tag.remove()
         await tag.tap()
-        try await NHSTap.start(tag, initialMessage: try await initialMessage(tag), pollDelay: .zero, clock: { clock })
+        try await NHSTap.start(tag, initialMessage: try await initialMessage(tag), options: noDelay, clock: { clock })
         await tag.update { $0.advance(by: 3_600) }
         logger = await tag.logger
         #expect(logger.status.contains(.logging))
@@ -121,7 +121,7 @@ final class FractionLog: @unchecked Sendable {
     @Test func startIsRefusedByALoggerThatDoesNotWaitForIt() async throws {
         let tag = await loggedTag(samples: 3)
         do {
-            try await NHSTap.start(tag, initialMessage: try await initialMessage(tag), pollDelay: .zero)
+            try await NHSTap.start(tag, initialMessage: try await initialMessage(tag), options: noDelay)
             Issue.record("START was accepted by a logging logger")
         } catch NHSSessionError.refused(let command, _) {
             #expect(command == "START")

@@ -19,6 +19,10 @@ public enum NHSTap {
     /// How long to wait for the firmware's answer before each poll (as `coldtap read`).
     public static let pollDelay: Duration = .milliseconds(40)
 
+    /// The exchange options for a real tag: `pollDelay` and the default tag options (a
+    /// phone passes its own per-command timeout in `tagOptions`).
+    public static let defaultOptions = NDEFExchangeOptions(pollDelay: pollDelay)
+
     /// The reader's clock in whole seconds (the transcript keeps seconds).
     public static let wholeSecondClock: @Sendable () -> Date = {
         Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
@@ -26,9 +30,9 @@ public enum NHSTap {
 
     /// A command-mode session on `transport` holding `initialMessage` as its first step.
     /// - Throws: `NHSSessionError.notNHS31xx` when the message is not an NHS31xx initial message.
-    public static func session(on transport: any TagTransport, initialMessage: Data, pollDelay: Duration = pollDelay,
+    public static func session(on transport: any TagTransport, initialMessage: Data, options: NDEFExchangeOptions = defaultOptions,
                                clock: @escaping @Sendable () -> Date = wholeSecondClock) throws -> NHSLoggerSession {
-        let session = NHSLoggerSession(transport: transport, options: NDEFExchangeOptions(pollDelay: pollDelay), clock: clock)
+        let session = NHSLoggerSession(transport: transport, options: options, clock: clock)
         try session.adoptInitialMessage(initialMessage)
         return session
     }
@@ -49,9 +53,9 @@ public enum NHSTap {
     /// - Throws: `NHSSessionError` (`.exchange(.tagRemoved)` says after how many exchanges),
     ///   `LoggerFormatError` when the transcript does not decode.
     public static func read(_ transport: any TagTransport, initialMessage: Data, decodeOptions: DecodeOptions,
-                            pollDelay: Duration = pollDelay, clock: @escaping @Sendable () -> Date = wholeSecondClock,
+                            options: NDEFExchangeOptions = defaultOptions, clock: @escaping @Sendable () -> Date = wholeSecondClock,
                             progress: (@Sendable (Double) -> Void)? = nil) async throws -> NHSTapRead {
-        let session = try session(on: transport, initialMessage: initialMessage, pollDelay: pollDelay, clock: clock)
+        let session = try session(on: transport, initialMessage: initialMessage, options: options, clock: clock)
         let (_, automatic) = try await session.readOutFallingBack { step in progress?(fraction(step)) }
         let transcript = session.transcript
         let log = try LoggerDecoder.decode(transcript: transcript, options: decodeOptions)
@@ -62,18 +66,18 @@ public enum NHSTap {
     /// - Throws: `NHSLoggerSetup.Problem` for values the logger cannot take (nothing is
     ///   sent), `NHSSessionError` (`.exchange(.writeFailed)` when the tag may not be written).
     public static func configure(_ transport: any TagTransport, initialMessage: Data, setup: NHSLoggerSetup,
-                                 pollDelay: Duration = pollDelay,
+                                 options: NDEFExchangeOptions = defaultOptions,
                                  clock: @escaping @Sendable () -> Date = wholeSecondClock) async throws {
         let configuration = try setup.configuration(clock: clock())
-        let session = try session(on: transport, initialMessage: initialMessage, pollDelay: pollDelay, clock: clock)
+        let session = try session(on: transport, initialMessage: initialMessage, options: options, clock: clock)
         try await session.configure(configuration)
     }
 
     /// START, for a logger configured to wait for it.
     /// - Throws: `NHSSessionError` (`.refused` when the logger is not waiting for START).
-    public static func start(_ transport: any TagTransport, initialMessage: Data, pollDelay: Duration = pollDelay,
+    public static func start(_ transport: any TagTransport, initialMessage: Data, options: NDEFExchangeOptions = defaultOptions,
                              clock: @escaping @Sendable () -> Date = wholeSecondClock) async throws {
-        try await session(on: transport, initialMessage: initialMessage, pollDelay: pollDelay, clock: clock).start()
+        try await session(on: transport, initialMessage: initialMessage, options: options, clock: clock).start()
     }
 }
 
