@@ -102,18 +102,17 @@ struct ReadCoordinator {
                                                   miFareFraming: Self.miFareFraming, classify: ReadPipeline.classify)
         guard session.begin(alertMessage: SessionTexts.holdNear) else { return .failure(Self.problem(.nfcUnavailable)) }
         let (result, _) = await controller.run(events: session.events, read: { transport, _, progress in
-            let options = TagReadOptions(strategy: .fewestRoundTrips, scope: .ndefMessage, maxAttempts: 3, commandTimeout: .seconds(2))
-            let shown = try await TagReader.read(from: transport, options: options)
+            let shown = try await TagReader.read(from: transport, options: ReadPipeline.nhsExchangeOptions.tagOptions)
             guard let bytes = shown.ndefMessageBytes, let message = shown.ndefMessage, NHSLoggerSession.isInitialMessage(message) else {
                 throw NHSSessionError.notNHS31xx("its NDEF message has no GETVERSION and GETCONFIG answers")
             }
             progress(0.5)
             switch command {
             case .configure(let setup):
-                try await NHSTap.configure(transport, initialMessage: bytes, setup: setup)
+                try await NHSTap.configure(transport, initialMessage: bytes, setup: setup, options: ReadPipeline.nhsExchangeOptions)
                 return SessionTexts.configured(setup)
             case .start:
-                try await NHSTap.start(transport, initialMessage: bytes)
+                try await NHSTap.start(transport, initialMessage: bytes, options: ReadPipeline.nhsExchangeOptions)
                 return SessionTexts.started
             }
         }, verdict: { done in done })

@@ -41,6 +41,12 @@ struct ReadPipeline: Sendable {
     /// Secret keys by label (logger serial number or tag UID), as typed in Settings.
     let secrets: [String: String]
 
+    /// An NHS31xx exchange over Core NFC: the firmware's answer time before each poll, and
+    /// the per-command timeout of the other reads (Core NFC adds operating-system latency).
+    static let nhsExchangeOptions = NDEFExchangeOptions(
+        pollDelay: NHSTap.pollDelay,
+        tagOptions: TagReadOptions(strategy: .fewestRoundTrips, scope: .ndefMessage, maxAttempts: 3, commandTimeout: .seconds(2)))
+
     /// Learned multi-block read counts per chip, kept while the app runs.
     private static let learnedLimits = LearnedReadLimits()
 
@@ -71,7 +77,7 @@ struct ReadPipeline: Sendable {
         }
         if NHSLoggerSession.isInitialMessage(message) {
             let tap = try await NHSTap.read(transport, initialMessage: bytes, decodeOptions: decodeOptions(tagUID: nil),
-                                            progress: progress)
+                                            options: Self.nhsExchangeOptions, progress: progress)
             return PipelineRead(log: tap.log, raw: Data(tap.transcript.jsonLines.utf8), rawKind: .nhsTranscript,
                                 automaticMode: tap.automaticMode)
         }

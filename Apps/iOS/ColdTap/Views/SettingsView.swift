@@ -5,6 +5,7 @@ import SwiftUI
 struct SettingsView: View {
     @EnvironmentObject private var settings: SettingsStore
     @EnvironmentObject private var model: AppModel
+    @EnvironmentObject private var station: StationUploader
     @State private var keyLabels: [String] = []
     @State private var keychainError: String?
     @State private var addingKey = false
@@ -43,6 +44,18 @@ struct SettingsView: View {
                 }
             } footer: {
                 Text("Tag commands read NFC Forum Type 2 and Type 5 loggers in as few round trips as the chip allows. Use NDEF only for tags the tag commands cannot read.")
+            }
+
+            Section {
+                NavigationLink {
+                    StationSettingsView()
+                } label: {
+                    LabeledContent("Station", value: station.stationURL?.host ?? String(localized: "None"))
+                }
+            } header: {
+                Text("Upload")
+            } footer: {
+                Text("With a station set, every read is uploaded to it; reads made offline are sent later.")
             }
 
             Section {
