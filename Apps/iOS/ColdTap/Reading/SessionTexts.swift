@@ -37,7 +37,8 @@ enum SessionTexts {
         case .now:
             return String(localized: "Logger erased and configured: a sample every \(every), starting now.")
         case .after(let seconds):
-            return String(localized: "Logger erased and configured: a sample every \(every), starting in \(Fmt.duration(TimeInterval(seconds))).")
+            let delay = Fmt.duration(TimeInterval(seconds))
+            return String(localized: "Logger erased and configured: a sample every \(every), starting in \(delay).")
         case .onStartCommand:
             return String(localized: "Logger erased and configured: a sample every \(every); it waits for Start.")
         }

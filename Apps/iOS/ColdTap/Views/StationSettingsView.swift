@@ -12,7 +12,7 @@ struct StationSettingsView: View {
     var body: some View {
         Form {
             Section {
-                TextField("https://station.example.org", text: $address)
+                TextField("Station address, e.g. https://station.example.org", text: $address)
                     .keyboardType(.URL)
                     .textInputAutocapitalization(.never)
                     .autocorrectionDisabled()
