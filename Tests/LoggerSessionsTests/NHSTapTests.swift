@@ -5,20 +5,6 @@ import NFCTags
 @testable import LoggerFormats
 @testable import LoggerSessions
 
-/// A reader that passes every command to the tag but answers each Type 2 WRITE with a NAK,
-/// as a phone link that may read a tag but not write it: the tap must fall back to
-/// automatic mode.
-struct WriteRefusingTransport: TagTransport {
-    let tag: VirtualNHS3100
-    var technology: TagTechnology { tag.technology }
-    var limits: LinkLimits { tag.limits }
-    var uid: Data? { tag.uid }
-    func send(_ command: Data, timeout: Duration) async throws -> Data {
-        if command.first == 0xA2 { return Data([0x00]) }
-        return try await tag.send(command, timeout: timeout)
-    }
-}
-
 /// Collects the progress fractions a tap reports.
 final class FractionLog: @unchecked Sendable {
     private let lock = NSLock()
@@ -80,7 +66,7 @@ final class FractionLog: @unchecked Sendable {
 
     @Test func aRefusedWriteOnTheTransportFallsBackToAutomaticMode() async throws {
         let tag = await loggedTag(samples: 300)
-        let reader = WriteRefusingTransport(tag: tag)
+        let reader = ReadOnlyTransport(tag)
         let initial = try await initialMessage(reader)
         let read = try await NHSTap.read(reader, initialMessage: initial, decodeOptions: await options(tag), options: noDelay)
         #expect(read.automaticMode)
@@ -142,6 +128,19 @@ final class FractionLog: @unchecked Sendable {
         #expect(configuration == NHSConfiguration(currentTime: 1_700_000_000, interval: 600, startDelay: 120, runningTime: 0,
                                                   validMinimum: 20, validMaximum: 80))
         #expect(try NHSLoggerSetup(interval: 60).configuration(clock: Date()).validMinimum == 0)
+    }
+
+    @Test func theReadOnlyTransportRefusesEveryWriteAndPassesReads() {
+        #expect(ReadOnlyTransport.isWrite(Data([0xA2, 0x04, 1, 2, 3, 4]), technology: .iso14443A))
+        #expect(ReadOnlyTransport.isWrite(Data([0xA0, 0x04]), technology: .iso14443A))
+        #expect(!ReadOnlyTransport.isWrite(Data([0x30, 0x04]), technology: .iso14443A))
+        #expect(!ReadOnlyTransport.isWrite(Data([0x3A, 0x04, 0x10]), technology: .iso14443A))
+        for code: UInt8 in [0x21, 0x22, 0x24, 0x31, 0x32, 0x34] {
+            #expect(ReadOnlyTransport.isWrite(Data([0x02, code, 0x00]), technology: .iso15693))
+        }
+        #expect(!ReadOnlyTransport.isWrite(Data([0x02, 0x20, 0x00]), technology: .iso15693))
+        #expect(!ReadOnlyTransport.isWrite(Data([0x02, 0x23, 0x00, 0x03]), technology: .iso15693))
+        #expect(!ReadOnlyTransport.isWrite(Data([0xA2]), technology: .iso15693))
     }
 
     @Test func progressFractions() {

@@ -43,7 +43,8 @@ final class AppModel: ObservableObject {
         if case .reading = state { return }
         state = .reading
         let secrets = (try? keychain.allSecrets()) ?? [:]
-        let coordinator = ReadCoordinator(profile: settings.profile, timeZone: settings.timeZone, secrets: secrets)
+        let coordinator = ReadCoordinator(profile: settings.profile, timeZone: settings.timeZone, secrets: secrets,
+                                          readLoggersWithoutWriting: settings.readLoggersWithoutWriting)
         let outcome: Result<ReadCoordinator.Finished, ReadProblem>
         switch settings.readingMode {
         case .tagSession: outcome = await coordinator.readWithTagSession()

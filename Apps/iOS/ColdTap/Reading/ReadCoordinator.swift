@@ -21,6 +21,7 @@ struct ReadCoordinator {
     let profile: Profile
     let timeZone: TimeZone
     let secrets: [String: String]
+    var readLoggersWithoutWriting = false
 
     /// Which CRC framing each Type 2 chip answered, kept while the app runs.
     private static let miFareFraming = MiFareFramingMemory()
@@ -36,7 +37,7 @@ struct ReadCoordinator {
         let session = CoreNFCTagSession()
         let controller = TagReadSessionController(session: session, messages: SessionTexts.messages,
                                                   miFareFraming: Self.miFareFraming, classify: ReadPipeline.classify)
-        let pipeline = ReadPipeline(secrets: secrets)
+        let pipeline = ReadPipeline(secrets: secrets, readLoggersWithoutWriting: readLoggersWithoutWriting)
         let profile = self.profile, timeZone = self.timeZone
         guard session.begin(alertMessage: SessionTexts.holdNear) else { return .failure(Self.problem(.nfcUnavailable)) }
         let (result, report) = await controller.run(events: session.events, read: { transport, resume, progress in

@@ -40,6 +40,8 @@ struct ReadPipeline: Sendable {
 
     /// Secret keys by label (logger serial number or tag UID), as typed in Settings.
     let secrets: [String: String]
+    /// Read NHS31xx loggers through `ReadOnlyTransport`: never written, so read in automatic mode.
+    let readLoggersWithoutWriting: Bool
 
     /// An NHS31xx exchange over Core NFC: the firmware's answer time before each poll, and
     /// the per-command timeout of the other reads (Core NFC adds operating-system latency).
@@ -50,8 +52,9 @@ struct ReadPipeline: Sendable {
     /// Learned multi-block read counts per chip, kept while the app runs.
     private static let learnedLimits = LearnedReadLimits()
 
-    init(secrets: [String: String]) {
+    init(secrets: [String: String], readLoggersWithoutWriting: Bool = false) {
         self.secrets = secrets
+        self.readLoggersWithoutWriting = readLoggersWithoutWriting
     }
 
     /// Reads and decodes one logger.
@@ -76,7 +79,8 @@ struct ReadPipeline: Sendable {
             throw PipelineError.noNDEFMessage(result.ndefError.map { "\($0)" } ?? "no NDEF TLV")
         }
         if NHSLoggerSession.isInitialMessage(message) {
-            let tap = try await NHSTap.read(transport, initialMessage: bytes, decodeOptions: decodeOptions(tagUID: nil),
+            let link: any TagTransport = readLoggersWithoutWriting ? ReadOnlyTransport(transport) : transport
+            let tap = try await NHSTap.read(link, initialMessage: bytes, decodeOptions: decodeOptions(tagUID: nil),
                                             options: Self.nhsExchangeOptions, progress: progress)
             return PipelineRead(log: tap.log, raw: Data(tap.transcript.jsonLines.utf8), rawKind: .nhsTranscript,
                                 automaticMode: tap.automaticMode)

@@ -79,7 +79,7 @@ struct ResultView: View {
                 LabeledContent("Read at", value: Fmt.dateTime(read.readAt, in: settings.timeZone))
                 LabeledContent("Time zone", value: settings.timeZone.identifier)
                 if read.automaticMode == true {
-                    Label("Read in automatic mode: the logger could not be written to, so its answers were read one after another.",
+                    Label("Read in automatic mode: the logger's answers were read one after another, without writing to it.",
                           systemImage: "info.circle")
                         .font(.caption)
                 }
