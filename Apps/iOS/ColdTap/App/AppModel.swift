@@ -53,7 +53,9 @@ final class AppModel: ObservableObject {
         switch outcome {
         case .success(let finished):
             // Queued before it is kept, so the history can show it waiting for the station.
-            let upload = PendingUpload(raw: finished.read.raw, readTime: finished.log.readTime, source: "ColdTap iPhone")
+            // The tag UID names the logger on the station when the log itself names none.
+            let upload = PendingUpload(raw: finished.read.raw, readTime: finished.log.readTime, source: "ColdTap iPhone",
+                                       loggerID: finished.log.logger.tagUID)
             let queued = station.enqueue(upload)
             let read = StoredRead(id: UUID(), readAt: finished.log.readTime, log: finished.log,
                                   profileName: settings.profile.name, timeZoneIdentifier: settings.timeZone.identifier,
