@@ -6,7 +6,9 @@
 // Xcode. Nothing here ships or talks to hardware; the bodies are just enough for tests to
 // drive the glue. Differences that Linux forces: the delegate protocols' methods are
 // required (Objective-C optional requirements do not exist here), and the tag protocols are
-// plain class protocols rather than Objective-C ones. Keep this file in step with
+// plain class protocols rather than Objective-C ones. Apple's `NFCMiFareTag` and
+// `NFCISO15693Tag` also refine `NFCNDEFTag`; the glue never relies on that, so the stand-in
+// keeps them apart (and the test tags small). Keep this file in step with
 // docs/apple-availability.md (the Core NFC table) when the glue calls something new.
 
 import Dispatch
