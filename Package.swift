@@ -91,7 +91,7 @@ let package = Package(
         // stand-in module `CoreNFCStandIn` (Apple's documented signatures, for checking only;
         // never a product, and named apart so it can never shadow the SDK's CoreNFC). On Apple
         // platforms the real glue is compiled by the app instead, so the check is Linux-only.
-        .target(name: "CoreNFCStandIn", path: "Tests/CoreNFCStandIn"),
+        .target(name: "CoreNFCStandIn", dependencies: ["NDEF"], path: "Tests/CoreNFCStandIn"),
         .testTarget(name: "CoreNFCGlueTests", dependencies: [
             "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
         ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),

@@ -66,6 +66,28 @@ final class StandInMiFareTag: NFCMiFareTag, @unchecked Sendable {
     }
 }
 
+/// An NDEF tag behind the stand-in protocol: shows `messages` one per read (the last one
+/// again when they run out), records writes, or refuses them with `writeError`.
+final class StandInNDEFTag: NFCNDEFTag, @unchecked Sendable {
+    let isAvailable = true
+    var messages: [Result<NFCNDEFMessage, any Error>]
+    var written: [NFCNDEFMessage] = []
+    var writeError: (any Error)?
+    init(_ messages: [Result<NFCNDEFMessage, any Error>]) { self.messages = messages }
+    func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void) {
+        let next = messages.count > 1 ? messages.removeFirst() : messages[0]
+        switch next {
+        case .success(let message): completionHandler(message, nil)
+        case .failure(let error): completionHandler(nil, error)
+        }
+    }
+    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        if let writeError { completionHandler(writeError); return }
+        written.append(ndefMessage)
+        completionHandler(nil)
+    }
+}
+
 @Suite("Core NFC glue against the stand-in SDK")
 struct CoreNFCGlueTests {
     @Test func rawRequestsGoThroughSendRequestAndComeBackAsTheTagsBytes() async throws {
@@ -132,6 +154,34 @@ struct CoreNFCGlueTests {
         let message = CoreNFCNDEFSession.message(NFCNDEFMessage(records: [payload]))
         #expect(message.records == [NDEFRecord(tnf: .wellKnown, type: "T", id: Data([0x01]), payload: Data([0x02, 0x65, 0x6E, 0x4F, 0x4B]))])
         #expect(message.records.first?.textRecord?.text == "OK")
+    }
+    @Test func theNDEFMessageLinkReadsWritesAndMapsCoreNFCErrors() async throws {
+        let record = NDEFRecord(tnf: .media, type: "n/p", payload: Data([0x01, 0x02, 0x03]))
+        let bytes = NDEFMessage(records: [record]).serialized()
+        let shown = try #require(NFCNDEFMessage(data: bytes))
+        let tag = StandInNDEFTag([.failure(NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage)), .success(shown),
+                                  .failure(NFCReaderError(.readerTransceiveErrorTagConnectionLost))])
+        let link = CoreNFCNDEFMessageLink(tag: tag)
+        // An empty TLV (the firmware between two messages) reads as no bytes, not as a failure.
+        #expect(try await link.readMessage() == Data())
+        #expect(try await link.readMessage() == bytes)
+        await #expect(throws: NDEFExchangeError.tagRemoved(afterExchanges: 0)) { try await link.readMessage() }
+        // A write goes to the tag as the same records.
+        try await link.writeMessage(bytes)
+        #expect(tag.written.first?.records.map(\.payload) == [Data([0x01, 0x02, 0x03])])
+        #expect(tag.written.first?.records.first?.typeNameFormat == .media)
+        // Bytes that are no NDEF message never reach the tag.
+        await #expect(throws: NDEFExchangeError.self) { try await link.writeMessage(Data([0xFF, 0x00])) }
+        #expect(tag.written.count == 1)
+        // A refused write is `.writeFailed`: what makes an NHS31xx session fall back to automatic mode.
+        tag.writeError = NFCReaderError(.ndefReaderSessionErrorTagNotWritable)
+        do {
+            try await link.writeMessage(bytes)
+            Issue.record("the refused write succeeded")
+        } catch NDEFExchangeError.writeFailed {
+        } catch {
+            Issue.record("a refused write gave \(error)")
+        }
     }
 }
 #endif

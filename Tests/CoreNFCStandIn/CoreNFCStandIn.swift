@@ -6,11 +6,14 @@
 // Xcode. Nothing here ships or talks to hardware; the bodies are just enough for tests to
 // drive the glue. Differences that Linux forces: the delegate protocols' methods are
 // required (Objective-C optional requirements do not exist here), and the tag protocols are
-// plain class protocols rather than Objective-C ones. Keep this file in step with
+// plain class protocols rather than Objective-C ones. Apple's `NFCMiFareTag` and
+// `NFCISO15693Tag` also refine `NFCNDEFTag`; the glue never relies on that, so the stand-in
+// keeps them apart (and the test tags small). Keep this file in step with
 // docs/apple-availability.md (the Core NFC table) when the glue calls something new.
 
 import Dispatch
 import Foundation
+import NDEF
 
 // MARK: Errors
 
@@ -265,4 +268,74 @@ public protocol NFCISO15693Tag: AnyObject {
                                   completionHandler: @escaping @Sendable ((any Error)?) -> Void)
     func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
                        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+}
+
+// MARK: NDEF tags (read and write in one session)
+
+/// `NFCReaderError` (iOS 11): the error Core NFC reports, with its `Code` (the numbers
+/// `ReaderErrorCode` lists). Only the codes the glue names are declared.
+@available(iOS 11.0, *)
+public struct NFCReaderError: Error, Sendable {
+    public enum Code: Int, Sendable {
+        case readerTransceiveErrorTagConnectionLost = 100
+        case readerTransceiveErrorTagNotConnected = 104
+        case readerSessionInvalidationErrorUserCanceled = 200
+        case readerSessionInvalidationErrorSessionTimeout = 201
+        case ndefReaderSessionErrorTagNotWritable = 400
+        case ndefReaderSessionErrorZeroLengthMessage = 403
+    }
+    public let code: Code
+    /// The bridged-error initialiser Swift gives Core NFC's error struct.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) { self.code = code }
+}
+
+extension NFCNDEFMessage {
+    /// `init?(data:)` (iOS 13): parses a serialized NDEF message; nil when it is not one.
+    @available(iOS 13.0, *)
+    public convenience init?(data: Data) {
+        guard let parsed = try? NDEFParser.message(from: data) else { return nil }
+        self.init(records: parsed.records.map { record in
+            NFCNDEFPayload(format: NFCTypeNameFormat(rawValue: record.tnf.rawValue) ?? .unknown,
+                           type: record.type, identifier: record.id, payload: record.payload)
+        })
+    }
+}
+
+/// `NFCNDEFTag` (iOS 13): reading and writing the tag's NDEF message. Apple declares the
+/// completion-handler forms; Swift imports each also as the `async throws` form the glue
+/// calls (declared in the extension below, as the importer would give them).
+@available(iOS 13.0, *)
+public protocol NFCNDEFTag: AnyObject {
+    var isAvailable: Bool { get }
+    /// `readNDEF(completionHandler:)`.
+    func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void)
+    /// `writeNDEF(_:completionHandler:)`.
+    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+}
+
+@available(iOS 13.0, *)
+extension NFCNDEFTag {
+    /// `readNDEF() async throws -> NFCNDEFMessage`.
+    public func readNDEF() async throws -> NFCNDEFMessage {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedMessage, any Error>) in
+            readNDEF { message, error in
+                if let message { continuation.resume(returning: UncheckedMessage(message: message)) }
+                else { continuation.resume(throwing: error ?? NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage)) }
+            }
+        }.message
+    }
+
+    /// `writeNDEF(_:) async throws`.
+    public func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            writeNDEF(ndefMessage) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+}
+
+/// Carries a message object across the continuation (the stand-in's classes are not Sendable).
+private struct UncheckedMessage: @unchecked Sendable {
+    let message: NFCNDEFMessage
 }

@@ -9,7 +9,7 @@ import pathlib
 import re
 import sys
 
-CALLS = r'(?:Text|Label|Section|Button|Picker|LabeledContent|TextField|SecureField|navigationTitle|alert|String\(localized:)'
+CALLS = r'(?:Text|Label|Section|Button|Picker|Toggle|LabeledContent|TextField|SecureField|navigationTitle|alert|confirmationDialog|String\(localized:)'
 PATTERN = re.compile(CALLS + r'\(?\s*"((?:[^"\\]|\\.|\\\((?:[^()]|\([^()]*\))*\))*)"')
 INT_EXPRESSIONS = {"seconds", "history.unreadableFiles.count"}
 

@@ -1,5 +1,9 @@
-#if canImport(CoreNFC) && os(iOS) && !targetEnvironment(macCatalyst)
+#if (canImport(CoreNFC) && os(iOS) && !targetEnvironment(macCatalyst)) || CORENFC_GLUE_CHECK
+#if CORENFC_GLUE_CHECK
+import CoreNFCStandIn  // Linux compile check only (Tests/CoreNFCStandIn)
+#else
 import CoreNFC
+#endif
 import Foundation
 import NDEF
 import NFCTags

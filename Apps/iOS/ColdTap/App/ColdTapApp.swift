@@ -1,4 +1,6 @@
+import Combine
 import SwiftUI
+import UIKit
 
 @main
 struct ColdTapApp: App {
@@ -17,6 +19,11 @@ struct ColdTapApp: App {
             .environmentObject(model)
             .environmentObject(model.settings)
             .environmentObject(model.history)
+            .environmentObject(model.station)
+            // Reads made offline go to the station when the app comes back to the front.
+            .onReceive(NotificationCenter.default.publisher(for: UIApplication.didBecomeActiveNotification)) { _ in
+                Task { await model.station.flush() }
+            }
         }
     }
 }

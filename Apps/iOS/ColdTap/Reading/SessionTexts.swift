@@ -1,5 +1,6 @@
 import CoreNFCTransport
 import Foundation
+import LoggerSessions
 
 /// The texts of the NFC sheet and of read failures, in the phone's language (String
 /// Catalog `Localizable.xcstrings`).
@@ -23,6 +24,30 @@ enum SessionTexts {
             String(localized: "\(SessionTexts.advice(advice)) Resuming at \(SessionTexts.percent(percent)).")
         }
     )
+
+    /// An NHS31xx met in the plain-NDEF reading mode, which sees its first message only.
+    static var nhsNeedsTagCommands: String {
+        String(localized: "This is an NXP NHS31xx logger: it is read by exchanging messages. Choose Tag commands under Settings › Reading, then scan it again.")
+    }
+
+    /// The sheet's last line after SETCONFIG.
+    static func configured(_ setup: NHSLoggerSetup) -> String {
+        let every = Fmt.duration(TimeInterval(setup.interval))
+        switch setup.start {
+        case .now:
+            return String(localized: "Logger erased and configured: a sample every \(every), starting now.")
+        case .after(let seconds):
+            let delay = Fmt.duration(TimeInterval(seconds))
+            return String(localized: "Logger erased and configured: a sample every \(every), starting in \(delay).")
+        case .onStartCommand:
+            return String(localized: "Logger erased and configured: a sample every \(every); it waits for Start.")
+        }
+    }
+
+    /// The sheet's last line after START.
+    static var started: String {
+        String(localized: "Logger started.")
+    }
 
     /// One sentence saying what to do.
     static func advice(_ advice: ReaderAdvice) -> String {

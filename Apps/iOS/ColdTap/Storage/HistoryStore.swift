@@ -17,6 +17,13 @@ struct StoredRead: Codable, Identifiable, Sendable, Equatable {
     /// How the read went on the air: commands resumed from the cache, resumes, seconds.
     var resumes: Int
     var seconds: Double
+    /// The SHA-256 of the raw read queued for the station (nil: no station was set, or an
+    /// older version read it). `StationUploader.status(of:)` tells whether it is there yet.
+    var uploadSHA256: String?
+    /// What the raw read is (NDEF message bytes, or an NHS31xx exchange transcript).
+    var rawKind: PipelineRead.Raw?
+    /// True for an NHS31xx read in automatic mode (writing was refused).
+    var automaticMode: Bool?
 }
 
 extension StoredRead {

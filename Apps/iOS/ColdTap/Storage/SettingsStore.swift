@@ -31,10 +31,17 @@ final class SettingsStore: ObservableObject {
         didSet { defaults.set(readingMode.rawValue, forKey: Keys.readingMode) }
     }
 
+    /// Read NHS31xx loggers without writing to them (automatic mode): slower, but the
+    /// logger is left exactly as it was.
+    @Published var readLoggersWithoutWriting: Bool {
+        didSet { defaults.set(readLoggersWithoutWriting, forKey: Keys.readWithoutWriting) }
+    }
+
     private enum Keys {
         static let profile = "profile"
         static let timeZone = "timeZone"
         static let readingMode = "readingMode"
+        static let readWithoutWriting = "readLoggersWithoutWriting"
     }
 
     init(defaults: UserDefaults = .standard) {
@@ -43,6 +50,7 @@ final class SettingsStore: ObservableObject {
         profileName = storedProfile.flatMap { Profile.builtIn(named: $0)?.name } ?? Profile.vaccineFridge.name
         timeZoneIdentifier = defaults.string(forKey: Keys.timeZone).flatMap { TimeZone(identifier: $0)?.identifier }
         readingMode = defaults.string(forKey: Keys.readingMode).flatMap(ReadingMode.init(rawValue:)) ?? .tagSession
+        readLoggersWithoutWriting = defaults.bool(forKey: Keys.readWithoutWriting)
     }
 
     /// The chosen profile (the vaccine refrigerator profile if the stored name is unknown).

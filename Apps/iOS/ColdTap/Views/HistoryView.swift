@@ -4,6 +4,7 @@ import SwiftUI
 struct HistoryView: View {
     @EnvironmentObject private var model: AppModel
     @EnvironmentObject private var history: HistoryStore
+    @EnvironmentObject private var station: StationUploader
 
     var body: some View {
         List {
@@ -28,9 +29,18 @@ struct HistoryView: View {
                         .foregroundStyle(.secondary)
                 }
             }
+            if let problem = station.lastProblem, !station.waiting.isEmpty {
+                Section {
+                    Text(problem).font(.footnote).foregroundStyle(.orange)
+                }
+            }
             if let error = history.lastError {
                 Text(error).font(.footnote).foregroundStyle(.red)
             }
+        }
+        // Pull down to send the reads still waiting for the station.
+        .refreshable {
+            await station.flush()
         }
         .navigationTitle("History")
         .toolbar {

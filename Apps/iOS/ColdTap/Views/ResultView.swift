@@ -8,6 +8,7 @@ import TempChart
 struct ResultView: View {
     @EnvironmentObject private var model: AppModel
     @EnvironmentObject private var settings: SettingsStore
+    @EnvironmentObject private var station: StationUploader
     let read: StoredRead
     /// The files to share, written when the read is shown.
     @State private var exports: [ReportExporter.Kind: URL] = [:]
@@ -77,6 +78,22 @@ struct ResultView: View {
                 LabeledContent("Profile", value: assessment.profile.name)
                 LabeledContent("Read at", value: Fmt.dateTime(read.readAt, in: settings.timeZone))
                 LabeledContent("Time zone", value: settings.timeZone.identifier)
+                if read.automaticMode == true {
+                    Label("Read in automatic mode: the logger's answers were read one after another, without writing to it.",
+                          systemImage: "info.circle")
+                        .font(.caption)
+                }
+                switch station.status(of: read) {
+                case .notForUpload:
+                    EmptyView()
+                case .waiting:
+                    LabeledContent("Station", value: String(localized: "Not uploaded yet"))
+                case .refused(let reason):
+                    LabeledContent("Station", value: String(localized: "Refused by the station"))
+                    Text(reason).font(.caption).foregroundStyle(.secondary)
+                case .uploaded:
+                    LabeledContent("Station", value: String(localized: "Uploaded"))
+                }
                 if read.resumes > 0 {
                     LabeledContent("Resumed after losing the tag", value: "\(read.resumes)")
                 }

@@ -35,6 +35,16 @@ struct ScanView: View {
                 .padding(.vertical, 4)
             }
 
+            Section {
+                NavigationLink {
+                    ConfigureView()
+                } label: {
+                    Label("Configure or start an NHS31xx logger", systemImage: "slider.horizontal.3")
+                }
+            } footer: {
+                Text("NXP NHS31xx loggers answer commands: ColdTap can set them up and start them.")
+            }
+
             switch model.state {
             case .idle, .reading:
                 EmptyView()
@@ -65,9 +75,11 @@ struct ScanView: View {
     }
 }
 
-/// One read in a list: verdict symbol, logger and time.
+/// One read in a list: verdict symbol, logger and time, and whether it still waits for
+/// the station.
 struct ReadRow: View {
     @EnvironmentObject private var settings: SettingsStore
+    @EnvironmentObject private var station: StationUploader
     let read: StoredRead
     let assessment: Assessment
 
@@ -83,8 +95,29 @@ struct ReadRow: View {
                 Text(Fmt.dateTime(read.readAt, in: settings.timeZone))
                     .font(.caption)
                     .foregroundStyle(.secondary)
+                UploadStatusLabel(status: station.status(of: read))
             }
         }
         .accessibilityElement(children: .combine)
+    }
+}
+
+/// A read's place with the station, shown only while it is not there.
+struct UploadStatusLabel: View {
+    let status: StationUploader.Status
+
+    var body: some View {
+        switch status {
+        case .notForUpload, .uploaded:
+            EmptyView()
+        case .waiting:
+            Label("Not uploaded yet", systemImage: "icloud.slash")
+                .font(.caption)
+                .foregroundStyle(.orange)
+        case .refused:
+            Label("Refused by the station", systemImage: "xmark.icloud")
+                .font(.caption)
+                .foregroundStyle(.red)
+        }
     }
 }

@@ -5,6 +5,7 @@ import SwiftUI
 struct SettingsView: View {
     @EnvironmentObject private var settings: SettingsStore
     @EnvironmentObject private var model: AppModel
+    @EnvironmentObject private var station: StationUploader
     @State private var keyLabels: [String] = []
     @State private var keychainError: String?
     @State private var addingKey = false
@@ -41,8 +42,24 @@ struct SettingsView: View {
                     Text("Tag commands (fastest)").tag(SettingsStore.ReadingMode.tagSession)
                     Text("NDEF only").tag(SettingsStore.ReadingMode.ndefOnly)
                 }
+                Toggle("Read NHS31xx loggers without writing", isOn: $settings.readLoggersWithoutWriting)
             } footer: {
-                Text("Tag commands read NFC Forum Type 2 and Type 5 loggers in as few round trips as the chip allows. Use NDEF only for tags the tag commands cannot read.")
+                VStack(alignment: .leading, spacing: 4) {
+                    Text("Tag commands read NFC Forum Type 2 and Type 5 loggers in as few round trips as the chip allows. Use NDEF only for tags the tag commands cannot read.")
+                    Text("NHS31xx loggers are read by sending them commands. Without writing, ColdTap reads their answers one after another instead: slower, and the logger is left exactly as it was.")
+                }
+            }
+
+            Section {
+                NavigationLink {
+                    StationSettingsView()
+                } label: {
+                    LabeledContent("Station", value: station.stationURL?.host ?? String(localized: "None"))
+                }
+            } header: {
+                Text("Upload")
+            } footer: {
+                Text("With a station set, every read is uploaded to it; reads made offline are sent later.")
             }
 
             Section {
