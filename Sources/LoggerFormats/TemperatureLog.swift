@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 
 /// What a logger recorded, with times rebuilt and every point kept in its place.
 public struct TemperatureLog: Sendable, Equatable, Codable {
@@ -73,10 +74,19 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
         public var status: Status
         /// The method (e.g. `HMAC-MD5`) or the reason for `unverified` / `failed`.
         public var detail: String
+        /// What the caller could give to verify it (a secret key for a tag that may sign
+        /// with HMAC-MD5); each front end words it.
+        public var hint: UserHint?
 
-        public init(status: Status, detail: String) {
+        public init(status: Status, detail: String, hint: UserHint? = nil) {
             self.status = status
             self.detail = detail
+            self.hint = hint
+        }
+
+        /// The warning a log carries when its integrity check failed with this detail.
+        public static func failureWarning(detail: String) -> String {
+            "integrity check failed: \(detail); the samples are shown but must not be trusted"
         }
     }
 
@@ -101,7 +111,7 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     /// What exactly gave the time base, e.g. `Text record "start=2026-08-18T13:54:35+08:00"`
     /// or `device-information key LOG_START`.
     public var timeBaseDetail: String?
-    /// Why this format was chosen: the auto-detection reason, or that `--logger` forced it.
+    /// Why this format was chosen: the auto-detection reason, or that the caller forced it.
     public var detection: String?
     /// True when the read time stands in for an unknown one (a file's modification time, now)
     /// and the sample times were placed from it: every time in the log is then an estimate.

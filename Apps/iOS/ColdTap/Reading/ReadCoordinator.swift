@@ -69,7 +69,7 @@ struct ReadCoordinator {
                 let log = try pipeline.decode(message, tagUID: nil)
                 return .success(Finished(log: log, resumes: 0, seconds: Date().timeIntervalSince(start)))
             } catch {
-                return .failure(Self.problem(.unreadableData, detail: String(describing: error)))
+                return .failure(Self.problem(.unreadableData, detail: SessionTexts.detail(of: error)))
             }
         case .failure(let failure):
             return .failure(Self.problem(failure.advice, detail: failure.detail))

@@ -74,6 +74,9 @@ struct ResultView: View {
                 if !read.log.integrity.detail.isEmpty {
                     Text(read.log.integrity.detail).font(.caption).foregroundStyle(.secondary)
                 }
+                if let hint = read.log.integrity.hint {
+                    Text(SessionTexts.hint(hint)).font(.caption).foregroundStyle(.secondary)
+                }
                 LabeledContent("Profile", value: assessment.profile.name)
                 LabeledContent("Read at", value: Fmt.dateTime(read.readAt, in: settings.timeZone))
                 LabeledContent("Time zone", value: settings.timeZone.identifier)
