@@ -120,7 +120,7 @@ struct ResultView: View {
     }
 
     /// The verdict's reasons in the app's language (ColdChain writes English; TempChart
-    /// writes Chinese and Japanese ones from the same findings).
+    /// writes Chinese and Japanese ones from the same typed reasons).
     static func reasons(_ log: TemperatureLog, _ assessment: Assessment) -> [String] {
         let language = ReportLanguage.appLanguage
         return language == .english
