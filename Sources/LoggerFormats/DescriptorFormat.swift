@@ -370,7 +370,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
             format: name, logger: identity, samples: samples, interval: interval, timeBase: timeBase,
             integrity: .init(status: .unverified, detail: descriptor.integrityNote ?? "the \(name) format carries no integrity check"),
             readTime: options.readTime, metadata: metadata, warnings: warnings,
-            readTimeSource: options.readTimeSource.description, timeBaseDetail: timeBaseDetail)
+            readTimeSource: options.readTimeSource, timeBaseDetail: timeBaseDetail)
         log.resolution = abs(scale)
         return log
     }

@@ -107,7 +107,7 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     public var warnings: [String]
     /// Where `readTime` came from, e.g. `given with --read-time`, `file modification time`,
     /// `now`; `nil` when the caller did not say.
-    public var readTimeSource: String?
+    public var readTimeSource: DecodeOptions.ReadTimeSource?
     /// What exactly gave the time base, e.g. `Text record "start=2026-08-18T13:54:35+08:00"`
     /// or `device-information key LOG_START`.
     public var timeBaseDetail: String?
@@ -125,7 +125,7 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
 
     public init(format: String, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
-                metadata: [String: String] = [:], warnings: [String] = [], readTimeSource: String? = nil,
+                metadata: [String: String] = [:], warnings: [String] = [], readTimeSource: DecodeOptions.ReadTimeSource? = nil,
                 timeBaseDetail: String? = nil, detection: String? = nil) {
         self.format = format
         self.logger = logger
@@ -175,7 +175,7 @@ extension TemperatureLog {
                   readTime: try container.decode(Date.self, forKey: .readTime),
                   metadata: try container.decode([String: String].self, forKey: .metadata),
                   warnings: try container.decode([String].self, forKey: .warnings),
-                  readTimeSource: try container.decodeIfPresent(String.self, forKey: .readTimeSource),
+                  readTimeSource: try container.decodeIfPresent(DecodeOptions.ReadTimeSource.self, forKey: .readTimeSource),
                   timeBaseDetail: try container.decodeIfPresent(String.self, forKey: .timeBaseDetail),
                   detection: try container.decodeIfPresent(String.self, forKey: .detection))
         events = try container.decodeIfPresent([Event].self, forKey: .events) ?? []

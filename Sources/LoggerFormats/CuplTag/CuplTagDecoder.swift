@@ -277,7 +277,7 @@ struct CuplTagFormat: LoggerFormatDecoder {
             logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: withHumidity ? "HDC2021 temperature + humidity" : "HDC2021 temperature",
                           serial: serial),
             samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,
-            metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource.description,
+            metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource,
             timeBaseDetail: "the newest sample is \(elapsedMinutes) min before the read time (end-stop elapsed minutes)")
         log.resolution = 165.0 / 4096  // one step of celsius(_:)
         return log
