@@ -95,7 +95,7 @@ public final class Archive {
             var row = ReadRow(
                 loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
                 readTimeMilliseconds: read.log.readTime.milliseconds,
-                readTimeSource: read.log.readTimeSource ?? "not given", origin: read.origin,
+                readTimeSource: read.log.readTimeSource?.description ?? "not given", origin: read.origin,
                 coldTapVersion: ArchiveVersion.coldTap, decoder: read.log.format, decodeOptions: read.decodeOptions,
                 integrityStatus: read.log.integrity.status.rawValue, integrityDetail: read.log.integrity.detail,
                 timeBase: read.log.timeBase.rawValue, interval: read.log.interval, sampleCount: Int64(read.log.samples.count),

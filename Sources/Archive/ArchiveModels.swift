@@ -169,7 +169,7 @@ public struct History: Sendable {
             timeBase: TemperatureLog.TimeBase(rawValue: newest?.timeBase ?? "") ?? .loggerHeader,
             integrity: integrity, readTime: newest?.readTime ?? Date(timeIntervalSince1970: 0),
             metadata: ["archiveLogger": logger.id, "archiveReads": String(reads.count), "archiveChainHead": chainHead],
-            warnings: warnings, readTimeSource: "newest archived read",
+            warnings: warnings, readTimeSource: .newestArchivedRead,
             timeBaseDetail: nil, detection: "stitched from \(reads.count) archived read(s)")
     }
 }

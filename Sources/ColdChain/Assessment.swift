@@ -170,8 +170,10 @@ public struct Assessment: Sendable {
     public var gaps: [Gap]
     /// For an `INCONCLUSIVE` verdict caused by unknown time: the gaps that decide it.
     public var decidingGaps: [Gap]
-    /// Sentences explaining the verdict, most important first.
-    public var reasons: [String]
+    /// Why the verdict is what it is, most important first, as values each language words.
+    public var verdictReasons: [VerdictReason]
+    /// `verdictReasons` in English, times in `timeZone` (the sentences of `report --json`).
+    public var reasons: [String] { verdictReasons.map { $0.english(in: timeZone) } }
     /// Per calendar day in `timeZone`, oldest first.
     public var days: [DayFigures]
 }

@@ -24,7 +24,7 @@ public enum Assessor {
         var assessment = Assessment(
             profile: profile, band: band, timeZone: timeZone, verdict: .ok, statistics: statistics,
             excursions: findExcursions(timeline, band: band), alarms: [], possibleAlarms: [],
-            gaps: timeline.gaps, decidingGaps: [], reasons: [], days: computeDays(timeline, band: band))
+            gaps: timeline.gaps, decidingGaps: [], verdictReasons: [], days: computeDays(timeline, band: band))
         decide(&assessment, log: log, timeline: timeline)
         compareWithLogger(&assessment, log: log)
         return assessment
@@ -175,66 +175,59 @@ public enum Assessor {
         }
         assessment.alarms = recorded
         assessment.possibleAlarms = possible
-        var reasons: [String] = []
+        var reasons: [VerdictReason] = []
         var verdict: Verdict
 
         if log.samples.isEmpty {
             verdict = .inconclusive
-            reasons.append("The log has no samples.")
+            reasons.append(.noSamples)
         } else if statistics.validCount == 0 {
             verdict = .inconclusive
-            reasons.append("No sample is valid (\(statistics.missingCount) missing, \(statistics.outOfRangeCount) out of range).")
+            reasons.append(.noValidSample(missing: statistics.missingCount, outOfRange: statistics.outOfRangeCount))
         } else if !recorded.isEmpty {
             verdict = .alarm
-            reasons += recorded.map { alarmSentence($0, timeZone: timeZone) }
+            reasons += recorded.map { .alarm($0) }
             if !possible.isEmpty {
-                reasons.append("Counting the \(ColdChainFormat.duration(statistics.unknownSeconds)) of unknown time as beyond the limits would also fire: "
-                               + possible.map { "'\($0.rule)'" + ($0.day.map { " on \($0)" } ?? "") }.joined(separator: ", ") + ".")
+                reasons.append(.unknownTimeWouldAlsoFire(unknownSeconds: statistics.unknownSeconds, possible: possible))
             }
         } else if !possible.isEmpty {
             verdict = .inconclusive
-            let deciding = decidingGaps(timeline, rules: rules, possible: possible, timeZone: timeZone)
+            let deciding = decidingGaps(timeline, rules: rules, possible: possible)
             assessment.decidingGaps = deciding.gaps
             reasons += deciding.reasons
         } else {
             verdict = .ok
-            var sentence = "No rule fired"
-            if statistics.unknownSeconds > 0 {
-                sentence += ", even with the \(ColdChainFormat.duration(statistics.unknownSeconds)) of unknown time counted as beyond the limits"
-            }
-            reasons.append(sentence + ".")
+            reasons.append(.noRuleFired(unknownSeconds: statistics.unknownSeconds))
         }
 
         // A log that cannot be trusted is never OK: the reason why leads an OK turned
         // inconclusive, and follows the reasons of any other verdict.
-        func neverOK(because sentence: String) {
+        func neverOK(because reason: VerdictReason) {
             if verdict == .ok {
                 verdict = .inconclusive
-                reasons.insert(sentence, at: 0)
+                reasons.insert(reason, at: 0)
             } else {
-                reasons.append(sentence)
+                reasons.append(reason)
             }
         }
         if timeline.interval == 0, !log.samples.isEmpty {
-            neverOK(because: "The log gives no usable sample interval (\(log.interval) s), so durations cannot be measured.")
+            neverOK(because: .noUsableInterval(log.interval))
         }
         if log.integrity.status == .failed {
-            let detail = log.integrity.detail.isEmpty ? "" : " (\(log.integrity.detail))"
-            neverOK(because: "The log failed its integrity check\(detail): its data cannot be trusted.")
+            neverOK(because: .integrityFailed(detail: log.integrity.detail))
         }
         // Bytes that are no log decode mostly to values no sensor gives: what is left
         // in range is not a record to raise an alarm on.
         if isMostlyOutOfRange(statistics) {
             verdict = .inconclusive
-            reasons.insert(mostlyOutOfRangeSentence(statistics), at: 0)
+            reasons.insert(.mostlyOutOfRange(outOfRange: statistics.outOfRangeCount, sampleCount: statistics.sampleCount), at: 0)
         }
         if !assessment.excursions.isEmpty {
-            let count = assessment.excursions.count
             let total = assessment.excursions.reduce(0) { $0 + $1.duration }
-            reasons.append("\(count) excursion\(count == 1 ? "" : "s") outside \(assessment.band) lasting \(ColdChainFormat.duration(total)) in total.")
+            reasons.append(.excursions(count: assessment.excursions.count, band: assessment.band, total: total))
         }
         assessment.verdict = verdict
-        assessment.reasons = reasons
+        assessment.verdictReasons = reasons
     }
 
     /// True when more than half of the samples are outside the sensor's range.
@@ -242,73 +235,24 @@ public enum Assessor {
         statistics.sampleCount > 0 && statistics.outOfRangeCount * 2 > statistics.sampleCount
     }
 
-    static func mostlyOutOfRangeSentence(_ statistics: Statistics) -> String {
-        "\(statistics.outOfRangeCount) of \(statistics.sampleCount) samples are outside the sensor's range, so the log is not a record to judge (are these bytes really this logger's?)."
-    }
-
-    /// The gaps that decide an inconclusive verdict and the sentences that say so: each gap
+    /// The gaps that decide an inconclusive verdict and the reasons that say so: each gap
     /// that fires a rule when it alone counts as beyond the limits; failing that, all gaps.
-    private static func decidingGaps(_ timeline: Timeline, rules: [Rule], possible: [Alarm],
-                                     timeZone: TimeZone) -> (gaps: [Gap], reasons: [String]) {
-        func ruleList(_ alarms: [Alarm]) -> String {
-            var seen: [String] = []
-            for alarm in alarms {
-                let text = "'\(alarm.rule)'" + (alarm.day.map { " on \($0)" } ?? "")
-                if !seen.contains(text) { seen.append(text) }
-            }
-            return seen.joined(separator: ", ")
-        }
+    private static func decidingGaps(_ timeline: Timeline, rules: [Rule],
+                                     possible: [Alarm]) -> (gaps: [Gap], reasons: [VerdictReason]) {
         let gaps = timeline.gaps
-        let total = ColdChainFormat.duration(gaps.reduce(0) { $0 + $1.duration })
+        let total = gaps.reduce(0) { $0 + $1.duration }
         guard gaps.count <= maximumGapsTriedAlone else {
-            return (gaps, ["Unknown time decides: counted as beyond the limits, the \(gaps.count) gaps (\(total)) would fire "
-                           + ruleList(possible) + "; there are too many gaps to try each one alone."])
+            return (gaps, [.unknownTimeDecidesTooManyGaps(gapCount: gaps.count, total: total, possible: possible)])
         }
         var deciding: [Gap] = []
-        var reasons: [String] = []
+        var reasons: [VerdictReason] = []
         for index in gaps.indices {
             let fired = rules.flatMap { timeline.evaluate($0, gapIsBeyond: { $0 == index }) }
             guard !fired.isEmpty else { continue }
             deciding.append(gaps[index])
-            reasons.append("Unknown time decides: counted as beyond the limits, the gap \(gapText(gaps[index], timeZone: timeZone)) would fire \(ruleList(fired)).")
+            reasons.append(.unknownTimeDecidesGap(gaps[index], fired: fired))
         }
         if !deciding.isEmpty { return (deciding, reasons) }
-        return (gaps, ["Unknown time decides: no single gap fires a rule, but the \(gaps.count) gaps together (\(total)), counted as beyond the limits, would fire \(ruleList(possible))."])
-    }
-
-    // MARK: Sentences
-
-    static func gapText(_ gap: Gap, timeZone: TimeZone) -> String {
-        var parts: [String] = []
-        if gap.missingCount > 0 { parts.append("\(gap.missingCount) missing") }
-        if gap.outOfRangeCount > 0 { parts.append("\(gap.outOfRangeCount) out of range") }
-        if gap.timeJumpSeconds > 0 { parts.append("clock jump of \(ColdChainFormat.duration(gap.timeJumpSeconds))") }
-        return "\(ColdChainFormat.time(gap.start, in: timeZone)) → \(ColdChainFormat.time(gap.end, in: timeZone)) "
-            + "(\(ColdChainFormat.duration(gap.duration)): \(parts.joined(separator: ", ")))"
-    }
-
-    static func alarmSentence(_ alarm: Alarm, timeZone: TimeZone) -> String {
-        let rule = alarm.rule
-        let when = ColdChainFormat.time(alarm.firedAt, in: timeZone)
-        let side = rule.threshold.direction == .high ? "above" : "below"
-        let peak = alarm.value.map { value in
-            "\(ColdChainFormat.temperature(value, decimals: 2)) °C"
-                + (alarm.excess.map { ", \(ColdChainFormat.temperature($0, decimals: 2)) °C \(side) the limit" } ?? "")
-        }
-        switch rule.kind {
-        case .continuous:
-            return "'\(rule)' fired at \(when): \(ColdChainFormat.duration(alarm.exposure)) continuous beyond the limit"
-                + (alarm.runStart.map { " from \(ColdChainFormat.time($0, in: timeZone))" } ?? "")
-                + (peak.map { ", peak \($0)" } ?? "") + "."
-        case .cumulative:
-            return "'\(rule)' fired at \(when): \(ColdChainFormat.duration(alarm.exposure)) beyond the limit"
-                + (alarm.day.map { " on \($0)" } ?? " in total")
-                + (peak.map { ", peak \($0)" } ?? "") + "."
-        case .instantaneous:
-            return "'\(rule)' fired at \(when)" + (peak.map { ": peak \($0)" } ?? "")
-                + "; \(ColdChainFormat.duration(alarm.exposure)) beyond the limit in total."
-        case .meanKinetic:
-            return "'\(rule)' fired: the mean kinetic temperature is " + (peak ?? "unknown") + "."
-        }
+        return (gaps, [.unknownTimeDecidesTogether(gapCount: gaps.count, total: total, possible: possible)])
     }
 }

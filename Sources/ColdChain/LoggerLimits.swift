@@ -37,7 +37,7 @@ extension Assessor {
     static func compareWithLogger(_ assessment: inout Assessment, log: TemperatureLog) {
         if assessment.profile.name == Profile.loggerLimitsName && assessment.profile.rules.isEmpty {
             assessment.verdict = .inconclusive
-            assessment.reasons.append("--profile logger needs the logger's own limits, and this log has none (\(log.metadata["loggerLimits"] ?? "no limits recorded")).")
+            assessment.verdictReasons.append(.loggerLimitsMissing(recorded: log.metadata["loggerLimits"]))
         }
         guard let loggerVerdict = log.metadata["loggerVerdict"] else { return }
         let loggerSaw = loggerVerdict.hasPrefix("excursion")
@@ -46,13 +46,11 @@ extension Assessor {
             guard sample.isValid, let value = sample.temperature else { return false }
             return value > high || value < low
         }
-        let status = log.metadata["statusBits"].map { " (status \($0))" } ?? ""
+        let status = log.metadata["statusBits"]
         if loggerSaw != outside {
-            assessment.reasons.append("The logger's own verdict, \(loggerVerdict)\(status), disagrees with the samples read: "
-                + (outside ? "they go beyond its limits but it did not flag it" : "none of them is beyond its limits (it also counts samples taken while logging continued after the memory was full)")
-                + ".")
+            assessment.verdictReasons.append(.loggerDisagrees(verdict: loggerVerdict, status: status, samplesBeyond: outside))
         } else {
-            assessment.reasons.append("The logger itself: \(loggerVerdict)\(status).")
+            assessment.verdictReasons.append(.loggerAgrees(verdict: loggerVerdict, status: status))
         }
     }
 }

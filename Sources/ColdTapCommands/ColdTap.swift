@@ -1,5 +1,7 @@
 import Foundation
+import LoggerFormats
 import NDEF
+import NFCTags
 
 /// One `coldtap` subcommand.
 public protocol Command: Sendable {
@@ -92,6 +94,12 @@ public enum ColdTap {
         } catch let error as NDEFError {
             console.error("coldtap \(name): malformed NDEF at \(error)")
             return ExitStatus.dataError.rawValue
+        } catch let error as LoggerFormatError {
+            console.error("coldtap \(name): \(HintWording.describe(error))")
+            return ExitStatus.failure.rawValue
+        } catch let error as MemoryDumpError {
+            console.error("coldtap \(name): \(HintWording.describe(error))")
+            return ExitStatus.failure.rawValue
         } catch {
             console.error("coldtap \(name): \(error)")
             return ExitStatus.failure.rawValue

@@ -147,7 +147,7 @@ enum VirtualTags {
             do {
                 dump = try MemoryDump.parse(content, hint: chip.map { .chip($0) } ?? .auto)
             } catch let error as MemoryDumpError {
-                throw CommandError.data("'\(path)' is neither an NDEF message nor a tag dump: \(error).")
+                throw CommandError.data("'\(path)' is neither an NDEF message nor a tag dump: \(HintWording.describe(error)).")
             }
             var dumpChip = chip ?? dump.chip
             var memory = dump.memory

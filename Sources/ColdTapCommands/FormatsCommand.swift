@@ -57,7 +57,7 @@ public enum FormatsCommand: Command {
         do {
             return try LoggerDecoder.builtInDescriptor(named: name)
         } catch let error as LoggerFormatError {
-            throw CommandError(.failure, error.description + ".")
+            throw CommandError(.failure, HintWording.describe(error) + ".")
         }
     }
 

@@ -18,7 +18,7 @@ public enum LogExport {
             ("logger", .object(logger)),
             ("readTime", .string(log.readTime.isoUTC)),
         ]
-        if let source = log.readTimeSource { members.append(("readTimeSource", .string(source))) }
+        if let source = log.readTimeSource { members.append(("readTimeSource", .string(source.description))) }
         members.append(("timeBase", .string(log.timeBase.rawValue)))
         if let detail = log.timeBaseDetail { members.append(("timeBaseDetail", .string(detail))) }
         members.append(("timesEstimated", .bool(log.timesEstimated)))
@@ -134,9 +134,9 @@ public enum LogExport {
     /// What stood in for the unknown read time, as a phrase.
     static func standInPhrase(_ log: TemperatureLog) -> String {
         switch log.readTimeSource {
-        case "file modification time": return "the file's modification time"
-        case "now (no read time known)": return "the time of decoding"
-        case let other?: return other
+        case .fileModificationTime?: return "the file's modification time"
+        case .now?: return "the time of decoding"
+        case let other?: return other.description
         case nil: return "a guess"
         }
     }

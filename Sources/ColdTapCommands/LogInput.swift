@@ -100,7 +100,7 @@ public enum LogInput {
                 do {
                     return .descriptor(try LoggerDescriptor.parse(data, source: URL(fileURLWithPath: text).lastPathComponent))
                 } catch let error as LoggerFormatError {
-                    throw CommandError.data(error.description + ".")
+                    throw CommandError.data(HintWording.describe(error) + ".")
                 }
             }
             throw CommandError.usage("--logger '\(text)' is neither a known format (\(known.joined(separator: ", "))) nor a descriptor file.")
@@ -214,7 +214,7 @@ public enum LogInput {
                 throw CommandError.usage("a bare URL can only be a cuplTag URL, not '\(forced)'.")
             }
             do {
-                log = try LoggerDecoder.decode(url: url, options: decodeOptions)
+                log = HintWording.worded(try LoggerDecoder.decode(url: url, options: decodeOptions))
             } catch let error as LoggerFormatError {
                 throw commandError(error)
             }
@@ -252,7 +252,7 @@ public enum LogInput {
             do {
                 dump = try MemoryDump.parse(kind == .flipper ? content : bytes, hint: hint)
             } catch let error as MemoryDumpError {
-                throw CommandError.data("\(name) is not a valid tag dump: \(error).")
+                throw CommandError.data("\(name) is not a valid tag dump: \(HintWording.describe(error)).")
             }
             // A file that stops inside the NDEF message is a short copy, whatever the read says.
             if let truncation = truncation(of: dump) {
@@ -343,7 +343,7 @@ public enum LogInput {
 
     static func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog {
         do {
-            return try LoggerDecoder.decode(message, options: options)
+            return HintWording.worded(try LoggerDecoder.decode(message, options: options))
         } catch let error as LoggerFormatError {
             throw commandError(error)
         }
@@ -368,8 +368,8 @@ public enum LogInput {
     /// Maps a decoding error to the command error and exit status of DESIGN.md.
     public static func commandError(_ error: LoggerFormatError) -> CommandError {
         switch error.kind {
-        case .unknownLogger: return CommandError.usage(error.description + ".")
-        default: return CommandError.data(error.description + ".")
+        case .unknownLogger: return CommandError.usage(HintWording.describe(error) + ".")
+        default: return CommandError.data(HintWording.describe(error) + ".")
         }
     }
 
@@ -431,10 +431,10 @@ extension LogInput {
         do {
             let transcript = try NHSTranscript.parse(content)
             decodeOptions.logger = nil
-            let log = try LoggerDecoder.decode(transcript: transcript, options: decodeOptions)
+            let log = HintWording.worded(try LoggerDecoder.decode(transcript: transcript, options: decodeOptions))
             return Loaded(log: log, kind: .nhsTranscript, inputDescription: why + " (\(transcript.steps.count) steps)", message: nil)
         } catch let error as LoggerFormatError {
-            throw CommandError.data("\(name): " + error.description + ".")
+            throw CommandError.data("\(name): " + HintWording.describe(error) + ".")
         }
     }
 }

@@ -38,7 +38,7 @@ enum NHSRead {
         decodeOptions.logger = nil
         let log: TemperatureLog
         do {
-            log = try LoggerDecoder.decode(transcript: transcript, options: decodeOptions)
+            log = HintWording.worded(try LoggerDecoder.decode(transcript: transcript, options: decodeOptions))
         } catch let error as LoggerFormatError {
             throw LogInput.commandError(error)
         }

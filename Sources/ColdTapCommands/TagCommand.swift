@@ -52,7 +52,7 @@ public enum TagCommand: Command {
             if hint == .auto, let other = notADump(data) {
                 throw CommandError.data("\(name) holds \(other), not a tag memory dump; read it with 'coldtap decode \(path)'.")
             }
-            throw CommandError.data("\(name): \(error). Check that the file is a complete tag dump.")
+            throw CommandError.data("\(name): \(HintWording.describe(error)). Check that the file is a complete tag dump.")
         }
         var result: TagReadResult
         do {

@@ -4,8 +4,8 @@ import Foundation
 public struct DecodeOptions: Sendable {
     /// Where the read time came from; shown in the output because read-time based time
     /// bases depend on it.
-    public enum ReadTimeSource: Sendable, Equatable, CustomStringConvertible {
-        /// The user gave it (`--read-time`).
+    public enum ReadTimeSource: Sendable, Equatable, Codable, CustomStringConvertible {
+        /// The caller gave it.
         case given
         /// The modification time of the dump file.
         case fileModificationTime
@@ -13,24 +13,51 @@ public struct DecodeOptions: Sendable {
         case now
         /// The moment the tag was read by a reader or phone.
         case tagRead
+        /// The reader's clock when an NHS31xx logger's configuration was read (docs/nhs31xx.md).
+        case readerClockAtConfigurationRead
+        /// The newest read of an archived logger's merged history.
+        case newestArchivedRead
         case other(String)
 
+        /// The known sources, for `init(text:)`.
+        static let known: [ReadTimeSource] = [.given, .fileModificationTime, .now, .tagRead,
+                                              .readerClockAtConfigurationRead, .newestArchivedRead]
+
+        /// The English phrase: what JSON output, stored logs and the archive hold.
         public var description: String {
             switch self {
+            // The wording of the command-line option, kept: it is what JSON output and
+            // stored logs have always held.
             case .given: return "given with --read-time"
             case .fileModificationTime: return "file modification time"
             case .now: return "now (no read time known)"
             case .tagRead: return "time of the tag read"
+            case .readerClockAtConfigurationRead: return "the reader's clock when GETCONFIG was read"
+            case .newestArchivedRead: return "newest archived read"
             case .other(let text): return text
             }
+        }
+
+        /// The source a phrase of `description` names (`.other` for any other text).
+        public init(text: String) {
+            self = Self.known.first { $0.description == text } ?? .other(text)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            self.init(text: try decoder.singleValueContainer().decode(String.self))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(description)
         }
 
         /// True when the read time is a fact (given, or the moment of a tag read); false when
         /// it stands in for an unknown one (a file's modification time, now).
         public var isKnown: Bool {
             switch self {
-            case .given, .tagRead: return true
-            case .fileModificationTime, .now, .other: return false
+            case .given, .tagRead, .readerClockAtConfigurationRead: return true
+            case .fileModificationTime, .now, .newestArchivedRead, .other: return false
             }
         }
     }
@@ -52,6 +79,18 @@ public struct DecodeOptions: Sendable {
     public var logger: LoggerSelection?
     /// Sample interval in seconds to use when the log gives none (or gives 0).
     public var interval: TimeInterval?
+    /// The `intervalSource` metadata value of a log whose interval is the one given in
+    /// `interval`; front ends may word it their own way.
+    public static let givenIntervalSource = "given interval"
+
+    /// How the warning begins that a given interval was not used because the log gives its
+    /// own; front ends may word the beginning their own way.
+    public static let unusedIntervalWarningPrefix = "the given interval of "
+
+    /// The warning that the given interval (`given`, already formatted) was not used, and why.
+    static func unusedIntervalWarning(given: String, _ reason: String) -> String {
+        "\(unusedIntervalWarningPrefix)\(given) was not used: \(reason)"
+    }
 
     /// The longest sample interval (seconds) taken as real: 31 days. No cold-chain logger
     /// samples less often, and longer intervals put sample times centuries away (or, beyond

@@ -181,19 +181,21 @@ struct DescriptorFormat: LoggerFormatDecoder {
         if interval <= 0, let implausibleInterval {
             guard options.interval != nil else {
                 throw LoggerFormatError(.inconsistent, format: name, field: implausibleInterval.key,
-                                        "the device information gives a sample interval of '\(implausibleInterval.value)', longer than any logger's (31 days at most); give the real one with --interval SECONDS")
+                                        "the device information gives a sample interval of '\(implausibleInterval.value)', longer than any logger's (31 days at most)",
+                                        hint: .needsInterval)
             }
             warnings.append("the device information's \(implausibleInterval.key)=\(implausibleInterval.value) is longer than any logger's interval (31 days at most) and was not used")
         }
         if interval <= 0, let given = options.interval, given > 0 {
             interval = given
-            intervalSource = "--interval"
+            intervalSource = DecodeOptions.givenIntervalSource
         } else if let given = options.interval, given != interval {
-            warnings.append("--interval \(formatSeconds(given)) was not used: the log gives \(formatSeconds(interval)) (\(intervalSource))")
+            warnings.append(DecodeOptions.unusedIntervalWarning(given: formatSeconds(given),
+                                                               "the log gives \(formatSeconds(interval)) (\(intervalSource))"))
         }
         guard interval > 0 else {
             throw LoggerFormatError(.intervalUnknown, format: name,
-                                    "the log does not give its sample interval (0 or absent); give it with --interval SECONDS")
+                                    "the log does not give its sample interval (0 or absent)", hint: .needsInterval)
         }
         metadata["intervalSource"] = intervalSource
 
@@ -368,7 +370,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
             format: name, logger: identity, samples: samples, interval: interval, timeBase: timeBase,
             integrity: .init(status: .unverified, detail: descriptor.integrityNote ?? "the \(name) format carries no integrity check"),
             readTime: options.readTime, metadata: metadata, warnings: warnings,
-            readTimeSource: options.readTimeSource.description, timeBaseDetail: timeBaseDetail)
+            readTimeSource: options.readTimeSource, timeBaseDetail: timeBaseDetail)
         log.resolution = abs(scale)
         return log
     }

@@ -6,20 +6,24 @@ public enum LoggerDecoder {
     /// Names of the built-in formats, in the order auto-detection tries them.
     public static let builtInNames = ["cupltag", "dtn1", "generic16-unix", "generic16", "nhs31xx"]
 
-    /// Names accepted by `--logger` besides `builtInNames` (encoder kinds that decode with another format).
+    /// Names a caller may force a format by besides `builtInNames` (encoder kinds that decode with another format).
     static let aliases = ["cupltag-rh": "cupltag"]
+
+    /// How `detection` begins when the caller forced a built-in format by name (followed by
+    /// the name); front ends may word it their own way.
+    public static let forcedDetectionPrefix = "forced as "
 
     /// Decodes a message, auto-detecting the format unless `options.logger` forces one.
     /// - Returns: the log, samples oldest first, with `detection` saying why the format was chosen.
     /// - Throws: `LoggerFormatError` — `.noFormatMatched` listing every format tried and
-    ///   why it refused; `.unknownLogger` for a bad `--logger` name; or the chosen format's
+    ///   why it refused; `.unknownLogger` for an unknown forced name; or the chosen format's
     ///   own error (malformed payload, cuplTag categories, unknown interval, ...).
     public static func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog {
         switch options.logger {
         case .named(let name):
             let format = try builtIn(named: name)
             var log = try format.decode(message, options: options)
-            log.detection = "forced with --logger \(name)"
+            log.detection = "\(forcedDetectionPrefix)\(name)"
             checkTimes(&log, options: options)
             return log
         case .descriptor(let descriptor):
@@ -59,8 +63,8 @@ public enum LoggerDecoder {
             let summary = describe(message)
             throw LoggerFormatError(.noFormatMatched(refusals),
                                     "no known logger format matches this message (\(summary)); tried: "
-                                        + refusals.map(\.description).joined(separator: "; ")
-                                        + ". Force one with --logger NAME or describe the layout in a descriptor file")
+                                        + refusals.map(\.description).joined(separator: "; "),
+                                    hint: .needsLoggerDescription)
         }
     }
 
@@ -149,7 +153,8 @@ public enum LoggerDecoder {
     public static func builtInDescriptor(named name: String) throws -> LoggerDescriptor {
         guard let directory = DescriptorResources.directory else {
             throw LoggerFormatError(.badDescriptor, format: name,
-                                    "the built-in logger descriptors were not found (resource bundle \(DescriptorResources.bundleName) is missing next to the program); reinstall ColdTap, or give the layout with --logger FILE.json")
+                                    "the built-in logger descriptors were not found (resource bundle \(DescriptorResources.bundleName) is missing next to the program); reinstall ColdTap",
+                                    hint: .needsLoggerDescription)
         }
         let file = directory.appendingPathComponent(name + ".json")
         guard let data = try? Data(contentsOf: file) else {

@@ -2,7 +2,7 @@ import Foundation
 import NDEF
 
 /// A logger layout described in JSON, so that a vendor's format can be decoded without
-/// recompiling (`coldtap decode --logger my.json`). The built-in `generic16`,
+/// recompiling (`coldtap decode` given the descriptor file as its logger). The built-in `generic16`,
 /// `generic16-unix` and `dtn1` formats are descriptors shipped as resources.
 ///
 /// Shape (all offsets are bytes from the start of the record payload):

@@ -1,3 +1,5 @@
+import NDEF
+
 /// Why a logger's data could not be decoded. `description` is one sentence for the user
 /// that says what is wrong and where (byte offset in the record payload, or character
 /// offset in a cuplTag URL parameter).
@@ -17,7 +19,7 @@ public struct LoggerFormatError: Error, Sendable, Equatable, CustomStringConvert
         /// The URL or circular buffer does not have the shape the format requires.
         case malformed
         // General.
-        /// The sample interval is zero or unknown and no `--interval` was given.
+        /// The sample interval is zero or unknown and the caller gave none (hint `.needsInterval`).
         case intervalUnknown
         /// The payload is shorter than a field it must hold.
         case truncated(needed: Int, available: Int)
@@ -25,7 +27,7 @@ public struct LoggerFormatError: Error, Sendable, Equatable, CustomStringConvert
         case inconsistent
         /// No record in the message is the one this format needs.
         case recordNotFound
-        /// `--logger NAME` names no known format.
+        /// The caller named no known format.
         case unknownLogger
         /// A logger descriptor is invalid; `field` names the JSON field.
         case badDescriptor
@@ -40,15 +42,19 @@ public struct LoggerFormatError: Error, Sendable, Equatable, CustomStringConvert
     public var field: String?
     /// Byte offset in the record payload, or character offset in the URL parameter.
     public var offset: Int?
-    /// The explanation, one sentence.
+    /// The explanation, one sentence (without advice on what to give: that is `hint`).
     public var detail: String
+    /// What the caller could give to get past the error; each front end words it.
+    public var hint: UserHint?
 
-    public init(_ kind: Kind, format: String? = nil, field: String? = nil, offset: Int? = nil, _ detail: String) {
+    public init(_ kind: Kind, format: String? = nil, field: String? = nil, offset: Int? = nil, _ detail: String,
+                hint: UserHint? = nil) {
         self.kind = kind
         self.format = format
         self.field = field
         self.offset = offset
         self.detail = detail
+        self.hint = hint
     }
 
     public var description: String {

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 
 /// What a logger recorded, with times rebuilt and every point kept in its place.
 public struct TemperatureLog: Sendable, Equatable, Codable {
@@ -73,10 +74,19 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
         public var status: Status
         /// The method (e.g. `HMAC-MD5`) or the reason for `unverified` / `failed`.
         public var detail: String
+        /// What the caller could give to verify it (a secret key for a tag that may sign
+        /// with HMAC-MD5); each front end words it.
+        public var hint: UserHint?
 
-        public init(status: Status, detail: String) {
+        public init(status: Status, detail: String, hint: UserHint? = nil) {
             self.status = status
             self.detail = detail
+            self.hint = hint
+        }
+
+        /// The warning a log carries when its integrity check failed with this detail.
+        public static func failureWarning(detail: String) -> String {
+            "integrity check failed: \(detail); the samples are shown but must not be trusted"
         }
     }
 
@@ -97,11 +107,11 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     public var warnings: [String]
     /// Where `readTime` came from, e.g. `given with --read-time`, `file modification time`,
     /// `now`; `nil` when the caller did not say.
-    public var readTimeSource: String?
+    public var readTimeSource: DecodeOptions.ReadTimeSource?
     /// What exactly gave the time base, e.g. `Text record "start=2026-08-18T13:54:35+08:00"`
     /// or `device-information key LOG_START`.
     public var timeBaseDetail: String?
-    /// Why this format was chosen: the auto-detection reason, or that `--logger` forced it.
+    /// Why this format was chosen: the auto-detection reason, or that the caller forced it.
     public var detection: String?
     /// True when the read time stands in for an unknown one (a file's modification time, now)
     /// and the sample times were placed from it: every time in the log is then an estimate.
@@ -115,7 +125,7 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
 
     public init(format: String, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
-                metadata: [String: String] = [:], warnings: [String] = [], readTimeSource: String? = nil,
+                metadata: [String: String] = [:], warnings: [String] = [], readTimeSource: DecodeOptions.ReadTimeSource? = nil,
                 timeBaseDetail: String? = nil, detection: String? = nil) {
         self.format = format
         self.logger = logger
@@ -165,7 +175,7 @@ extension TemperatureLog {
                   readTime: try container.decode(Date.self, forKey: .readTime),
                   metadata: try container.decode([String: String].self, forKey: .metadata),
                   warnings: try container.decode([String].self, forKey: .warnings),
-                  readTimeSource: try container.decodeIfPresent(String.self, forKey: .readTimeSource),
+                  readTimeSource: try container.decodeIfPresent(DecodeOptions.ReadTimeSource.self, forKey: .readTimeSource),
                   timeBaseDetail: try container.decodeIfPresent(String.self, forKey: .timeBaseDetail),
                   detection: try container.decodeIfPresent(String.self, forKey: .detection))
         events = try container.decodeIfPresent([Event].self, forKey: .events) ?? []

@@ -20,11 +20,14 @@ public struct MemoryDumpError: Error, Sendable, Equatable, CustomStringConvertib
     public var line: Int?
     /// Byte offset in a binary dump (or in tag memory).
     public var offset: Int?
+    /// What the caller could say to get past the error (for instance which tag type it is).
+    public var hint: UserHint?
 
-    public init(_ message: String, line: Int? = nil, offset: Int? = nil) {
+    public init(_ message: String, line: Int? = nil, offset: Int? = nil, hint: UserHint? = nil) {
         self.message = message
         self.line = line
         self.offset = offset
+        self.hint = hint
     }
 
     public var description: String {

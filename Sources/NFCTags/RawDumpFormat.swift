@@ -36,8 +36,8 @@ extension MemoryDump {
                 technology = .iso14443A
             } else {
                 throw MemoryDumpError("cannot tell a Type 2 from a Type 5 dump: byte 3 is not the UID check byte "
-                    + "(BCC0) of a Type 2 tag and byte 0 is not a Type 5 capability container (E1/E2); "
-                    + "say which it is (--input tag2 or tag5)", offset: 0)
+                    + "(BCC0) of a Type 2 tag and byte 0 is not a Type 5 capability container (E1/E2)", offset: 0,
+                    hint: .wrongInputKind(suggested: [.type2TagDump, .type5TagDump]))
             }
         }
         guard blockSize >= 1 && blockSize <= 32 else {

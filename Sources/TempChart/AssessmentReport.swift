@@ -5,8 +5,8 @@ import LoggerFormats
 extension ReportContent {
     /// The report content for a log and its assessment. Limits are the assessment's band
     /// (the profile's allowed band, or its least strict alarm limits). English reasons are
-    /// the assessment's own sentences; Chinese and Japanese ones are written from its alarms,
-    /// gaps and excursions with the language's string table.
+    /// the assessment's own sentences; Chinese and Japanese ones are written from the same
+    /// typed reasons with the language's string table.
     public init(log: TemperatureLog, assessment: Assessment, language: ReportLanguage) {
         let s = assessment.statistics
         let verdict: Verdict
@@ -31,7 +31,8 @@ extension ReportContent {
         audit = ReportAudit(log: log, assessment: assessment, language: language)
     }
 
-    /// The verdict's reasons written in `language` from the assessment's structured findings.
+    /// The verdict's reasons written in `language` from the assessment's typed reasons
+    /// (`Assessment.verdictReasons`, whose English sentences are `Assessment.reasons`).
     public static func localizedReasons(log: TemperatureLog, assessment: Assessment, language: ReportLanguage) -> [String] {
         let strings = language.strings
         let f = ChartFormatter(timeZone: assessment.timeZone, language: language)
@@ -51,50 +52,50 @@ extension ReportContent {
         func ruleList(_ alarms: [Alarm]) -> String {
             alarms.map { "「\(ruleText($0.rule))」" + ($0.day.map { " (\($0))" } ?? "") }.joined(separator: strings.listSeparator)
         }
-        var reasons: [String] = []
-        if log.samples.isEmpty {
-            reasons.append(strings.reasonNoSamples)
-        } else if s.validCount == 0 {
-            reasons.append(strings.reasonNoValid)
-        } else if !assessment.alarms.isEmpty {
-            for alarm in assessment.alarms {
-                if alarm.rule.kind == .meanKinetic {
-                    reasons.append(strings.reasonAlarmMKT.filled(["rule": ruleText(alarm.rule),
-                                                                  "value": alarm.value.map { f.temperature($0, decimals: 2) } ?? "—"]))
-                } else {
-                    reasons.append(strings.reasonAlarm.filled([
-                        "rule": ruleText(alarm.rule), "time": f.dateTime(alarm.firedAt), "exposure": f.duration(alarm.exposure),
-                        "side": alarm.rule.threshold.direction == .high ? strings.limitAbove : strings.limitBelow,
-                        "peak": alarm.value.map { f.temperature($0, decimals: 2) } ?? "—"]))
-                }
-            }
-            if !assessment.possibleAlarms.isEmpty {
-                reasons.append(strings.reasonPossible.filled(["unknown": f.duration(s.unknownSeconds),
-                                                              "rules": ruleList(assessment.possibleAlarms)]))
-            }
-        } else if !assessment.possibleAlarms.isEmpty {
-            let gaps = assessment.decidingGaps.isEmpty ? assessment.gaps : assessment.decidingGaps
-            let gapText = gaps.prefix(3).map { "\(f.dateTime($0.start)) → \(f.dateTime($0.end)) (\(f.duration($0.duration)))" }
+        func gapText(_ gaps: [Gap]) -> String {
+            gaps.prefix(3).map { "\(f.dateTime($0.start)) → \(f.dateTime($0.end)) (\(f.duration($0.duration)))" }
                 .joined(separator: strings.listSeparator) + (gaps.count > 3 ? " …" : "")
-            reasons.append(strings.reasonUnknownDecides.filled(["gap": gapText, "rules": ruleList(assessment.possibleAlarms)]))
-        } else {
-            reasons.append(s.unknownSeconds > 0
-                           ? strings.reasonNoRuleWithUnknown.filled(["unknown": f.duration(s.unknownSeconds)])
-                           : strings.reasonNoRule)
         }
-        if !(log.interval > 0), !log.samples.isEmpty { reasons.append(strings.reasonNoInterval) }
-        if log.integrity.status == .failed {
-            reasons.append(strings.reasonIntegrityFailed.filled(["detail": log.integrity.detail]))
+        let audit = language.audit
+        func status(_ bits: String?) -> String { bits.map { audit.loggerStatus.filled(["bits": $0]) } ?? "" }
+        // The same typed reasons as the English sentences, in the same order.
+        return assessment.verdictReasons.map { reason -> String in
+            switch reason {
+            case .noSamples: return strings.reasonNoSamples
+            case .noValidSample: return strings.reasonNoValid
+            case .alarm(let alarm):
+                if alarm.rule.kind == .meanKinetic {
+                    return strings.reasonAlarmMKT.filled(["rule": ruleText(alarm.rule),
+                                                          "value": alarm.value.map { f.temperature($0, decimals: 2) } ?? "—"])
+                }
+                return strings.reasonAlarm.filled([
+                    "rule": ruleText(alarm.rule), "time": f.dateTime(alarm.firedAt), "exposure": f.duration(alarm.exposure),
+                    "side": alarm.rule.threshold.direction == .high ? strings.limitAbove : strings.limitBelow,
+                    "peak": alarm.value.map { f.temperature($0, decimals: 2) } ?? "—"])
+            case .unknownTimeWouldAlsoFire(let unknown, let possible):
+                return strings.reasonPossible.filled(["unknown": f.duration(unknown), "rules": ruleList(possible)])
+            case .unknownTimeDecidesGap(let gap, let fired):
+                return strings.reasonUnknownDecides.filled(["gap": gapText([gap]), "rules": ruleList(fired)])
+            case .unknownTimeDecidesTogether(_, _, let possible), .unknownTimeDecidesTooManyGaps(_, _, let possible):
+                let gaps = assessment.decidingGaps.isEmpty ? assessment.gaps : assessment.decidingGaps
+                return strings.reasonUnknownDecides.filled(["gap": gapText(gaps), "rules": ruleList(possible)])
+            case .noRuleFired(let unknown):
+                return unknown > 0 ? strings.reasonNoRuleWithUnknown.filled(["unknown": f.duration(unknown)]) : strings.reasonNoRule
+            case .noUsableInterval: return strings.reasonNoInterval
+            case .integrityFailed(let detail): return strings.reasonIntegrityFailed.filled(["detail": detail])
+            case .mostlyOutOfRange(let out, let count):
+                return audit.reasonMostlyOutOfRange.filled(["out": "\(out)", "count": "\(count)"])
+            case .excursions(let count, let band, let total):
+                return strings.reasonExcursions.filled(["count": "\(count)", "band": band.description, "total": f.duration(total)])
+            case .loggerLimitsMissing(let recorded):
+                return audit.reasonLoggerLimitsMissing.filled(["recorded": recorded ?? "—"])
+            case .loggerDisagrees(let verdict, let bits, let beyond):
+                return (beyond ? audit.reasonLoggerDisagreesBeyond : audit.reasonLoggerDisagreesWithin)
+                    .filled(["verdict": verdict, "status": status(bits)])
+            case .loggerAgrees(let verdict, let bits):
+                return audit.reasonLoggerAgrees.filled(["verdict": verdict, "status": status(bits)])
+            }
         }
-        if Assessor.isMostlyOutOfRange(s) {
-            reasons.insert(language.audit.reasonMostlyOutOfRange.filled(["out": "\(s.outOfRangeCount)", "count": "\(s.sampleCount)"]),
-                           at: 0)
-        }
-        if !assessment.excursions.isEmpty {
-            let total = assessment.excursions.reduce(0) { $0 + $1.duration }
-            reasons.append(strings.reasonExcursions.filled(["count": "\(assessment.excursions.count)",
-                                                            "band": assessment.band.description, "total": f.duration(total)]))
-        }
-        return reasons
     }
 }
+

@@ -33,6 +33,16 @@ public struct AuditStrings: Sendable {
     public var readTimeSources: [String: String]
     /// The reason that leads when most samples are outside the sensor range: "{out}", "{count}".
     public var reasonMostlyOutOfRange: String
+    /// The logger-limits profile without limits in the log: "{recorded}" (what the log says).
+    public var reasonLoggerLimitsMissing: String
+    /// The logger's own verdict against the samples: "{verdict}" (the logger's words) and
+    /// "{status}"; the disagreement either way.
+    public var reasonLoggerDisagreesBeyond: String
+    public var reasonLoggerDisagreesWithin: String
+    /// The logger's own verdict when it agrees with the samples: "{verdict}", "{status}".
+    public var reasonLoggerAgrees: String
+    /// How "{status}" is shown: "{bits}"; empty without status bits.
+    public var loggerStatus: String
     public var page: String
     /// Added to the chart's title when every time is an estimate: "{source}".
     public var chartTimesEstimated: String
@@ -54,6 +64,10 @@ public struct AuditStrings: Sendable {
         readTimeSources: ["given with --read-time": "given by the user", "file modification time": "the file's modification time",
                           "now (no read time known)": "the time of decoding", "time of the tag read": "the time of the tag read"],
         reasonMostlyOutOfRange: "{out} of {count} samples are outside the sensor's range, so the log is not a record to judge.",
+        reasonLoggerLimitsMissing: "The logger-limits profile needs the logger's own limits, and this log has none ({recorded}).",
+        reasonLoggerDisagreesBeyond: "The logger's own verdict, {verdict}{status}, disagrees with the samples read: they go beyond its limits but it did not flag it.",
+        reasonLoggerDisagreesWithin: "The logger's own verdict, {verdict}{status}, disagrees with the samples read: none of them is beyond its limits (it also counts samples taken while logging continued after the memory was full).",
+        reasonLoggerAgrees: "The logger itself: {verdict}{status}.", loggerStatus: " (status {bits})",
         page: "Page", chartTimesEstimated: "times estimated from {source}")
 
     public static let simplifiedChinese = AuditStrings(
@@ -73,6 +87,10 @@ public struct AuditStrings: Sendable {
         readTimeSources: ["given with --read-time": "用户指定", "file modification time": "文件修改时间",
                           "now (no read time known)": "解码时刻", "time of the tag read": "标签读取时刻"],
         reasonMostlyOutOfRange: "{count} 个样本中有 {out} 个超出传感器量程，此记录不能作为判定依据。",
+        reasonLoggerLimitsMissing: "“记录仪限值”方案需要记录仪自身的限值，而此记录中没有（{recorded}）。",
+        reasonLoggerDisagreesBeyond: "记录仪自身的结论（{verdict}{status}）与读取的样本不符：样本超出了其限值，但它未作标记。",
+        reasonLoggerDisagreesWithin: "记录仪自身的结论（{verdict}{status}）与读取的样本不符：没有样本超出其限值（它也计入了存储已满后继续记录时的样本）。",
+        reasonLoggerAgrees: "记录仪自身的结论：{verdict}{status}。", loggerStatus: "，状态 {bits}",
         page: "页", chartTimesEstimated: "时间按{source}推算")
 
     public static let japanese = AuditStrings(
@@ -92,6 +110,10 @@ public struct AuditStrings: Sendable {
         readTimeSources: ["given with --read-time": "利用者の指定", "file modification time": "ファイルの更新日時",
                           "now (no read time known)": "デコードした時刻", "time of the tag read": "タグを読み取った時刻"],
         reasonMostlyOutOfRange: "{count} 件中 {out} 件のサンプルがセンサーの測定範囲外のため、この記録では判定できません。",
+        reasonLoggerLimitsMissing: "「ロガーの限界値」プロファイルにはロガー自身の限界値が必要ですが、この記録にはありません（{recorded}）。",
+        reasonLoggerDisagreesBeyond: "ロガー自身の判定（{verdict}{status}）は読み取ったサンプルと一致しません：サンプルは限界値を超えていますが、ロガーは記録していません。",
+        reasonLoggerDisagreesWithin: "ロガー自身の判定（{verdict}{status}）は読み取ったサンプルと一致しません：限界値を超えたサンプルはありません（メモリが一杯になった後も続いた記録のサンプルも数えています）。",
+        reasonLoggerAgrees: "ロガー自身の判定：{verdict}{status}。", loggerStatus: "、ステータス {bits}",
         page: "ページ", chartTimesEstimated: "時刻は{source}から推定")
 }
 

@@ -115,7 +115,7 @@ public struct ReportPage: Sendable {
 
     /// Where the read time came from, in the report's language.
     public var readTimeSourceText: String {
-        let source = content.log.readTimeSource ?? "—"
+        let source = content.log.readTimeSource?.description ?? "—"
         return language.audit.readTimeSources[source] ?? source
     }
 

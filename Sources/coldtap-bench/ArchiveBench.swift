@@ -41,7 +41,7 @@ private func benchRead(first: Int, count: Int, logger: String) -> NewRead {
     let log = TemperatureLog(format: "bench", samples: samples, interval: benchInterval, timeBase: .loggerHeader,
                              integrity: .init(status: .unverified, detail: "generated"),
                              readTime: benchStart.addingTimeInterval(Double(first + count) * benchInterval),
-                             readTimeSource: "generated")
+                             readTimeSource: .other("generated"))
     return NewRead(raw: raw, inputKind: "bench", origin: "coldtap-bench", decodeOptions: "{}", log: log, loggerID: logger,
                    profile: nil, timeZone: .gmt)
 }

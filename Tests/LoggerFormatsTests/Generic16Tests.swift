@@ -72,11 +72,12 @@ enum G16 {
             _ = try LoggerDecoder.decode(G16.message(payload), options: G16.options())
         } catch let error as LoggerFormatError {
             #expect(error.kind == .intervalUnknown)
-            #expect(error.description.contains("--interval"))
+            #expect(error.hint == .needsInterval)
+            #expect(!error.description.contains("--"))
         }
         let log = try LoggerDecoder.decode(G16.message(payload), options: G16.options(interval: 120))
         #expect(log.interval == 120)
-        #expect(log.metadata["intervalSource"] == "--interval")
+        #expect(log.metadata["intervalSource"] == DecodeOptions.givenIntervalSource)
     }
 
     @Test func startFromTextRecordWithOffset() throws {
@@ -146,7 +147,7 @@ enum G16 {
     @Test func forcedLoggerOverridesDetection() throws {
         let forced = try LoggerDecoder.decode(G16.message(G16.workedPayload), options: G16.options(logger: .named("generic16-unix")))
         #expect(forced.format == "generic16-unix")
-        #expect(forced.detection == "forced with --logger generic16-unix")
+        #expect(forced.detection == LoggerDecoder.forcedDetectionPrefix + "generic16-unix")
         // 3C 00 02 01 = 0x0102003C s = 1970-07-15T16:45:48Z, interval FEFF = 65534 s.
         #expect(forced.interval == 65534)
         #expect(forced.samples.first?.time == Date(timeIntervalSince1970: 0x0102_003C))

@@ -22,7 +22,7 @@ import Testing
             } throws: { error in
                 guard let error = error as? LoggerFormatError else { return false }
                 return error.kind == .inconsistent && error.field == "INTERVAL"
-                    && error.description.contains("'\(text)'") && error.description.contains("--interval")
+                    && error.description.contains("'\(text)'") && error.hint == .needsInterval
             }
         }
     }

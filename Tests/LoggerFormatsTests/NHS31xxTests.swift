@@ -261,7 +261,7 @@ func nhsExampleInitialMessageBytes() -> Data {
     @Test func automaticModeScriptRebuildsTheLog() throws {
         let transcript = automaticModeTranscript(readAt: readTime)
         let log = try LoggerDecoder.decode(transcript: transcript, options: DecodeOptions(readTime: .distantPast, readTimeSource: .now))
-        #expect(log.readTime == readTime && log.readTimeSource == "time of the tag read")
+        #expect(log.readTime == readTime && log.readTimeSource == .tagRead)
         #expect(log.samples.map(\.temperature) == [4.5, 4.7, 5.1, 8.5, 6.0])
         #expect(log.samples.map { $0.time.timeIntervalSince1970 } == [1_700_000_001, 1_700_000_601, 1_700_001_201, 1_700_001_801, 1_700_002_401])
         #expect(log.timeBase == .loggerClock)

@@ -173,3 +173,16 @@ extension DumpTests {
         #expect(result.anomalies.isEmpty)
     }
 }
+
+@Suite struct DumpHintTests {
+    @Test func aDumpOfNeitherTypeAsksWhichItIsAsAHint() throws {
+        let bytes = Data([0x00, 0x01, 0x02, 0x03] + [UInt8](repeating: 0x55, count: 28))
+        #expect {
+            try MemoryDump.parse(bytes)
+        } throws: { error in
+            guard let error = error as? MemoryDumpError else { return false }
+            return error.hint == .wrongInputKind(suggested: [.type2TagDump, .type5TagDump])
+                && error.offset == 0 && !error.description.contains("--")
+        }
+    }
+}

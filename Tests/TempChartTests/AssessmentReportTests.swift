@@ -49,3 +49,29 @@ import Testing
         #expect(page.excursionRows.isEmpty)
     }
 }
+
+/// Chinese and Japanese reasons come from the same typed reasons as the English ones: one
+/// sentence each, in the same order, none left out (the logger's own verdict included).
+@Suite struct TypedReasonLocalizationTests {
+    @Test func everyReasonIsWrittenInEveryLanguage() throws {
+        let start = Date(timeIntervalSince1970: 1_775_692_800)
+        var log = TemperatureLog(format: "test", samples: [5, 5, 8.1, 5].enumerated().map {
+            TemperatureLog.Sample(time: start.addingTimeInterval(Double($0.offset) * 1800), temperature: $0.element)
+        }, interval: 1800, timeBase: .loggerHeader, integrity: .init(status: .verified, detail: "test"),
+        readTime: start.addingTimeInterval(4 * 1800))
+        log.metadata["loggerValidMinimum"] = "2.0"
+        log.metadata["loggerValidMaximum"] = "8.0"
+        log.metadata["loggerVerdict"] = "excursion: samples above its maximum"
+        log.metadata["statusBits"] = "logging"
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let assessment = Assessor.assess(log, profile: .loggerLimits, timeZone: utc)
+        #expect(assessment.verdictReasons.contains(.loggerAgrees(verdict: "excursion: samples above its maximum", status: "logging")))
+        let english = ReportContent(log: log, assessment: assessment, language: .english).reasons
+        #expect(english.contains("The logger itself: excursion: samples above its maximum (status logging)."))
+        let chinese = ReportContent(log: log, assessment: assessment, language: .simplifiedChinese).reasons
+        let japanese = ReportContent(log: log, assessment: assessment, language: .japanese).reasons
+        #expect(chinese.count == english.count && japanese.count == english.count)
+        #expect(chinese.last == "记录仪自身的结论：excursion: samples above its maximum，状态 logging。")
+        #expect(japanese.last == "ロガー自身の判定：excursion: samples above its maximum、ステータス logging。")
+    }
+}

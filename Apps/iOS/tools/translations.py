@@ -117,6 +117,16 @@ T = {
     "The logger was read, but its data is not in a format ColdTap knows or is damaged; check the logger model and its secret key in Settings.":
         ("已读取记录仪，但其数据格式 ColdTap 无法识别或已损坏；请在“设置”中检查记录仪型号及其密钥。",
          "ロガーは読み取れましたが、データが ColdTap の知らない形式か、破損しています。「設定」でロガーの機種と秘密鍵を確認してください。"),
+    "This logger may sign its data with a secret key; enter the key in Settings and read it again.":
+        ("此记录仪可能用密钥签名其数据；请在“设置”中输入密钥后重新读取。",
+         "このロガーはデータを秘密鍵で署名している可能性があります。「設定」で鍵を入力して、もう一度読み取ってください。"),
+    "The logger does not say how often it measured, so its readings cannot be placed in time.":
+        ("记录仪没有给出测量间隔，因此无法确定各读数的时间。",
+         "ロガーが測定間隔を示していないため、測定値を時刻に配置できません。"),
+    "ColdTap does not know this logger's data format.":
+        ("ColdTap 无法识别此记录仪的数据格式。", "ColdTap はこのロガーのデータ形式を知りません。"),
+    "ColdTap could not tell which kind of tag this is.":
+        ("ColdTap 无法判断这是哪种标签。", "ColdTap はこれがどの種類のタグか判別できませんでした。"),
     "The message is too large for this tag.": ("消息太大，此标签无法容纳。", "メッセージがこのタグには大きすぎます。"),
     "The read could not be saved: %@": ("无法保存此次读取：%@", "読み取りを保存できませんでした：%@"),
     "The recorded data cannot decide. Check the gaps and the logger before using the goods.":

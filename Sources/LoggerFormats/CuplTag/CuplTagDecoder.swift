@@ -68,8 +68,9 @@ struct CuplTagFormat: LoggerFormatDecoder {
         return try decode(parsed, options: options)
     }
 
-    private func error(_ kind: LoggerFormatError.Kind, field: String? = nil, offset: Int? = nil, _ detail: String) -> LoggerFormatError {
-        LoggerFormatError(kind, format: name, field: field, offset: offset, detail)
+    private func error(_ kind: LoggerFormatError.Kind, field: String? = nil, offset: Int? = nil, _ detail: String,
+                       hint: UserHint? = nil) -> LoggerFormatError {
+        LoggerFormatError(kind, format: name, field: field, offset: offset, detail, hint: hint)
     }
 
     private func parameter(_ key: String, in parsed: ParsedURL) throws -> Substring {
@@ -212,11 +213,10 @@ struct CuplTagFormat: LoggerFormatDecoder {
             integrity = .init(status: .verified, detail: method)
         } else {
             var detail = "\(method) mismatch: the end-stop holds \(hex(storedHash)) but the data gives \(hex(Array(computed.prefix(7))))"
-            detail += options.secret == nil
-                ? " (if this tag signs with HMAC-MD5, give its --secret)"
-                : " (wrong secret, or the data was altered)"
-            integrity = .init(status: .failed, detail: detail)
-            warnings.append("integrity check failed: \(detail); the samples are shown but must not be trusted")
+            // Without a secret, the tag may simply sign with HMAC-MD5: the hint says to give its key.
+            if options.secret != nil { detail += " (wrong secret, or the data was altered)" }
+            integrity = .init(status: .failed, detail: detail, hint: options.secret == nil ? .needsSecret : nil)
+            warnings.append(TemperatureLog.Integrity.failureWarning(detail: detail))
         }
 
         // 7. Interval and times.
@@ -229,11 +229,11 @@ struct CuplTagFormat: LoggerFormatDecoder {
         var interval = TimeInterval(intervalMinutes * 60)
         if interval == 0 {
             guard let given = options.interval, given > 0 else {
-                throw error(.intervalUnknown, field: "t", "the sampling interval is 0 minutes; give the real one with --interval SECONDS")
+                throw error(.intervalUnknown, field: "t", "the sampling interval is 0 minutes", hint: .needsInterval)
             }
             interval = given
         } else if let given = options.interval, given != interval {
-            warnings.append("--interval \(formatSeconds(given)) was not used: the URL gives \(intervalMinutes) min")
+            warnings.append(DecodeOptions.unusedIntervalWarning(given: formatSeconds(given), "the URL gives \(intervalMinutes) min"))
         }
         let newest = options.readTime.addingTimeInterval(-TimeInterval(elapsedMinutes * 60))
 
@@ -270,14 +270,14 @@ struct CuplTagFormat: LoggerFormatDecoder {
             "pairCount": String(pairCount),
             "endMarkerIndex": String(marker),
         ]
-        metadata["intervalSource"] = intervalMinutes == 0 ? "--interval" : "URL parameter t"
+        metadata["intervalSource"] = intervalMinutes == 0 ? DecodeOptions.givenIntervalSource : "URL parameter t"
         let serial = parsed.parameters["s"].map(String.init)
         var log = TemperatureLog(
             format: name,
             logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: withHumidity ? "HDC2021 temperature + humidity" : "HDC2021 temperature",
                           serial: serial),
             samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,
-            metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource.description,
+            metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource,
             timeBaseDetail: "the newest sample is \(elapsedMinutes) min before the read time (end-stop elapsed minutes)")
         log.resolution = 165.0 / 4096  // one step of celsius(_:)
         return log

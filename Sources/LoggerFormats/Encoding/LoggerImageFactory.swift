@@ -2,7 +2,7 @@ import Foundation
 import NDEF
 
 /// Makes the NDEF message a real logger of each kind would carry, from plain values: the one
-/// factory of logger images, for the tests, `coldtap emulate --logger KIND` and `coldtap demo`.
+/// factory of logger images, for the tests, `coldtap emulate` (a logger KIND) and `coldtap demo`.
 public enum LoggerImageFactory {
     /// Kinds: `cupltag` (temperature only), `cupltag-rh` (temperature + humidity),
     /// `generic16`, `generic16-unix`, `dtn1`.

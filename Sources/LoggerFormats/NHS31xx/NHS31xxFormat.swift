@@ -108,7 +108,7 @@ public enum NHS31xxLog {
         // Clock (§5.3).
         let clock = ClockCorrection(config: config, readTime: readout.configReadTime ?? options.readTime,
                                     readTimeTrusted: readout.configReadTime != nil || options.readTimeSource == .given || options.readTimeSource == .tagRead,
-                                    readTimeSource: readout.configReadTime != nil ? "the reader's clock when GETCONFIG was read" : options.readTimeSource.description)
+                                    readTimeSource: readout.configReadTime != nil ? .readerClockAtConfigurationRead : options.readTimeSource)
         if let drift = clock.drift { metadata["clockDrift"] = String(format: "%+d s", drift) }
         warnings += clock.warnings
 
@@ -182,7 +182,7 @@ public enum NHS31xxLog {
                                  timeBase: .loggerClock,
                                  integrity: .init(status: .unverified, detail: "the NHS31xx protocol carries no checksum or signature"),
                                  readTime: options.readTime, metadata: metadata, warnings: warnings,
-                                 readTimeSource: options.readTimeSource.description, timeBaseDetail: clock.detail)
+                                 readTimeSource: options.readTimeSource, timeBaseDetail: clock.detail)
         log.events = events
         return log
     }
@@ -211,7 +211,7 @@ struct ClockCorrection {
     /// The largest clock-rate error taken as the tag's own (10 %).
     static let plausibleRateError = 0.10
 
-    init(config: NHSConfig, readTime: Date, readTimeTrusted: Bool, readTimeSource: String) {
+    init(config: NHSConfig, readTime: Date, readTimeTrusted: Bool, readTimeSource: DecodeOptions.ReadTimeSource) {
         self.config = config
         let startTime = config.startTime ?? 0
         start = startTime == 0 ? nil : startTime

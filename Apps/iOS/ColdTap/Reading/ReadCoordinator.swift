@@ -81,7 +81,7 @@ struct ReadCoordinator {
                 let read = PipelineRead(log: log, raw: message.serialized(), rawKind: .ndefMessage)
                 return .success(Finished(read: read, resumes: 0, seconds: Date().timeIntervalSince(start)))
             } catch {
-                return .failure(Self.problem(.unreadableData, detail: String(describing: error)))
+                return .failure(Self.problem(.unreadableData, detail: SessionTexts.detail(of: error)))
             }
         case .failure(let failure):
             return .failure(Self.problem(failure.advice, detail: failure.detail))

@@ -1,6 +1,9 @@
 import CoreNFCTransport
 import Foundation
+import LoggerFormats
 import LoggerSessions
+import NDEF
+import NFCTags
 
 /// The texts of the NFC sheet and of read failures, in the phone's language (String
 /// Catalog `Localizable.xcstrings`).
@@ -47,6 +50,23 @@ enum SessionTexts {
     /// The sheet's last line after START.
     static var started: String {
         String(localized: "Logger started.")
+    }
+
+    /// The app's words for what a decoder says the user could give (the libraries' `UserHint`;
+    /// the command line names its options instead).
+    static func hint(_ hint: UserHint) -> String {
+        switch hint {
+        case .needsSecret: return String(localized: "This logger may sign its data with a secret key; enter the key in Settings and read it again.")
+        case .needsInterval: return String(localized: "The logger does not say how often it measured, so its readings cannot be placed in time.")
+        case .needsLoggerDescription: return String(localized: "ColdTap does not know this logger's data format.")
+        case .wrongInputKind: return String(localized: "ColdTap could not tell which kind of tag this is.")
+        }
+    }
+
+    /// A decoding error for the details line, followed by the app's words for its hint.
+    static func detail(of error: Error) -> String {
+        let hint = (error as? LoggerFormatError)?.hint ?? (error as? MemoryDumpError)?.hint
+        return String(describing: error) + (hint.map { " " + Self.hint($0) } ?? "")
     }
 
     /// One sentence saying what to do.

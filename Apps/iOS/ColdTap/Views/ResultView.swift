@@ -75,6 +75,9 @@ struct ResultView: View {
                 if !read.log.integrity.detail.isEmpty {
                     Text(read.log.integrity.detail).font(.caption).foregroundStyle(.secondary)
                 }
+                if let hint = read.log.integrity.hint {
+                    Text(SessionTexts.hint(hint)).font(.caption).foregroundStyle(.secondary)
+                }
                 LabeledContent("Profile", value: assessment.profile.name)
                 LabeledContent("Read at", value: Fmt.dateTime(read.readAt, in: settings.timeZone))
                 LabeledContent("Time zone", value: settings.timeZone.identifier)
@@ -134,7 +137,7 @@ struct ResultView: View {
     }
 
     /// The verdict's reasons in the app's language (ColdChain writes English; TempChart
-    /// writes Chinese and Japanese ones from the same findings).
+    /// writes Chinese and Japanese ones from the same typed reasons).
     static func reasons(_ log: TemperatureLog, _ assessment: Assessment) -> [String] {
         let language = ReportLanguage.appLanguage
         return language == .english

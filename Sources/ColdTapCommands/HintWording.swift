@@ -1,0 +1,74 @@
+import LoggerFormats
+import NDEF
+import NFCTags
+
+/// The command line's words for the libraries' typed hints (`UserHint`): each names the
+/// option that supplies what is missing. The libraries never name options themselves.
+enum HintWording {
+    /// The option a kind of input is forced with (`--input tag2`, ...).
+    static func inputName(_ kind: UserHint.InputKind) -> String {
+        switch kind {
+        case .type2TagDump: return "tag2"
+        case .type5TagDump: return "tag5"
+        }
+    }
+
+    /// What to append to an error's sentence for its hint (empty without one); `kind` picks
+    /// the wording that reads best after that error.
+    static func advice(_ hint: UserHint?, after kind: LoggerFormatError.Kind? = nil) -> String {
+        switch hint {
+        case nil: return ""
+        case .needsSecret: return "; give the tag's secret key with --secret KEY"
+        case .needsInterval:
+            return kind == .intervalUnknown ? "; give it with --interval SECONDS" : "; give the real one with --interval SECONDS"
+        case .needsLoggerDescription:
+            if case .noFormatMatched? = kind {
+                return ". Force one with --logger NAME or describe the layout in a descriptor file"
+            }
+            return ", or give the layout with --logger FILE.json"
+        case .wrongInputKind(let suggested):
+            return "; say which it is (--input \(suggested.map(inputName).joined(separator: " or ")))"
+        }
+    }
+
+    /// What an integrity detail gets for its hint.
+    static func integrityAdvice(_ hint: UserHint?) -> String {
+        hint == .needsSecret ? " (if this tag signs with HMAC-MD5, give its --secret)" : ""
+    }
+
+    /// A decoding error in the command line's words.
+    static func describe(_ error: LoggerFormatError) -> String {
+        error.description + advice(error.hint, after: error.kind)
+    }
+
+    /// A dump error in the command line's words.
+    static func describe(_ error: MemoryDumpError) -> String {
+        error.description + advice(error.hint)
+    }
+
+    /// A decoded log in the command line's words: a forced format names `--logger`, a given
+    /// interval `--interval`, an integrity hint `--secret` (in the detail and in the warning
+    /// made from it). Everything else is left as the decoder wrote it.
+    static func worded(_ log: TemperatureLog) -> TemperatureLog {
+        var log = log
+        if let detection = log.detection, detection.hasPrefix(LoggerDecoder.forcedDetectionPrefix) {
+            log.detection = "forced with --logger " + detection.dropFirst(LoggerDecoder.forcedDetectionPrefix.count)
+        }
+        if log.metadata["intervalSource"] == DecodeOptions.givenIntervalSource {
+            log.metadata["intervalSource"] = "--interval"
+        }
+        let advice = integrityAdvice(log.integrity.hint)
+        // Worded once: a log worded before (stored, then loaded) keeps its detail.
+        if !advice.isEmpty && !log.integrity.detail.hasSuffix(advice) {
+            let plainWarning = TemperatureLog.Integrity.failureWarning(detail: log.integrity.detail)
+            log.integrity.detail += advice
+            let wordedWarning = TemperatureLog.Integrity.failureWarning(detail: log.integrity.detail)
+            log.warnings = log.warnings.map { $0 == plainWarning ? wordedWarning : $0 }
+        }
+        log.warnings = log.warnings.map { warning in
+            guard warning.hasPrefix(DecodeOptions.unusedIntervalWarningPrefix) else { return warning }
+            return "--interval " + warning.dropFirst(DecodeOptions.unusedIntervalWarningPrefix.count)
+        }
+        return log
+    }
+}
