@@ -231,7 +231,7 @@ extension Station {
         let fromValue = from.map { Station.dayText($0, zone: context.zone) } ?? ""
         let toValue = to.map { Station.dayText($0, zone: context.zone) } ?? ""
         body += "<form method=\"get\" action=\"\(HTML.escape(link))\" class=\"inline\">"
-        body += "\(period == .custom ? "<strong>\(HTML.escape(text.custom))</strong>" : HTML.escape(text.custom)) "
+        body += "\(period == .custom ? "<strong>\(HTML.escape(text.custom))</strong>" : HTML.escape(text.custom)): "
         body += "<label>\(HTML.escape(text.from)) <input type=\"date\" name=\"from\" value=\"\(fromValue)\"></label> "
         body += "<label>\(HTML.escape(text.to)) <input type=\"date\" name=\"to\" value=\"\(toValue)\"></label> "
         body += "<button type=\"submit\">\(HTML.escape(text.show))</button></form></nav>"

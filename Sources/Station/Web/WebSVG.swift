@@ -112,8 +112,9 @@ enum WebSVG {
     static func css(_ theme: ChartTheme) -> String {
         var out = ""
         for (role, color) in zip(roles, colors(theme)) {
-            let opacity = color.alpha < 1 ? ";fill-opacity:\(number(color.alpha))" : ""
-            let strokeOpacity = color.alpha < 1 ? ";stroke-opacity:\(number(color.alpha))" : ""
+            let alpha = String(format: "%.2f", color.alpha)
+            let opacity = color.alpha < 1 ? ";fill-opacity:\(alpha)" : ""
+            let strokeOpacity = color.alpha < 1 ? ";stroke-opacity:\(alpha)" : ""
             out += ".f-\(role){fill:\(color.hexString)\(opacity)}.s-\(role){stroke:\(color.hexString)\(strokeOpacity)}"
         }
         out += ".f-halo{fill:\(theme.background.hexString);fill-opacity:.8}"
