@@ -7,7 +7,7 @@ APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto
 # ... and in addition to run every test (headless Chromium opens the HTML report; the archive
 # and station tests start a private PostgreSQL cluster of their own; the station tests check
 # the systemd unit with systemd-analyze).
-APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium postgresql systemd
+APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium postgresql systemd openssl curl
 VENV := .venv
 FUZZ_SECONDS ?= 60
 
@@ -59,6 +59,7 @@ bench: venv
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench rf
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench chart
 	.build/release/coldtap-bench archive
+	.build/release/coldtap-bench station
 
 fuzz: deps
 	$(SWIFT) build -c release --build-path .build-fuzz --product FuzzNDEF \

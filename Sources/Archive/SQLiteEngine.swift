@@ -53,6 +53,8 @@ public final class SQLiteEngine: ArchiveEngine {
     deinit { close() }
 
     public func close() {
+        for statement in cache.values { sqlite3_finalize(statement) }
+        cache.removeAll()
         if let database {
             sqlite3_close_v2(database)
             self.database = nil
@@ -60,8 +62,8 @@ public final class SQLiteEngine: ArchiveEngine {
     }
 
     public func execute(_ sql: String, _ values: [SQLValue]) throws {
-        let statement = try compile(sql)
-        defer { sqlite3_finalize(statement) }
+        let statement = try cached(sql)
+        defer { release(sql, statement) }
         try bind(values, to: statement)
         var status = sqlite3_step(statement)
         while status == SQLITE_ROW { status = sqlite3_step(statement) }
@@ -69,8 +71,8 @@ public final class SQLiteEngine: ArchiveEngine {
     }
 
     public func query(_ sql: String, _ values: [SQLValue], _ row: (any ArchiveRow) throws -> Void) throws {
-        let statement = try compile(sql)
-        defer { sqlite3_finalize(statement) }
+        let statement = try cached(sql)
+        defer { release(sql, statement) }
         try bind(values, to: statement)
         let current = SQLiteRow(statement: statement)
         while true {
@@ -127,6 +129,26 @@ public final class SQLiteEngine: ArchiveEngine {
         }
         if previous == "$" { out.append("$") }
         return out.replacingOccurrences(of: " BYTES", with: " BLOB")
+    }
+
+    /// Statements compiled once per connection (an archive runs the same few again and again).
+    private var cache: [String: OpaquePointer] = [:]
+
+    /// The cached statement for `sql`, taken out of the cache while in use (a statement run
+    /// inside another's row callback gets its own).
+    private func cached(_ sql: String) throws -> OpaquePointer {
+        if let statement = cache.removeValue(forKey: sql) { return statement }
+        return try compile(sql)
+    }
+
+    private func release(_ sql: String, _ statement: OpaquePointer) {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        if database != nil, cache[sql] == nil, cache.count < 64 {
+            cache[sql] = statement
+        } else {
+            sqlite3_finalize(statement)
+        }
     }
 
     fileprivate func compile(_ sql: String) throws -> OpaquePointer {

@@ -46,7 +46,9 @@ public enum ServeCommand: Command {
         default:
             throw CommandError.usage("HTTPS needs both --tls-cert FILE and --tls-key FILE.")
         }
-        let station = Station(configuration: configuration, services: StationBridge(defaultProfile: profile, timeZone: timeZone))
+        // One JSON line per request on standard error.
+        let station = Station(configuration: configuration, services: StationBridge(defaultProfile: profile, timeZone: timeZone),
+                              logLine: { console.error($0) })
         do {
             try station.start()
         } catch let error as ArchiveError {
@@ -173,6 +175,10 @@ public enum TokenCommand: Command {
         let json = arguments.flag("--json")
         let words = try arguments.positionals(min: 1, max: 2, what: "create, list or revoke")
         try arguments.finish()
+        // Checked before the archive is opened (or made).
+        if let scopeText, TokenScope(rawValue: scopeText) == nil {
+            throw CommandError.usage("--scope must be upload, read or admin, not '\(scopeText)'.")
+        }
         try await StationAdmin.with(location) { store in
             switch (words[0], words.count) {
             case ("create", 1):

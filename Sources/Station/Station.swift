@@ -32,12 +32,17 @@ public final class Station: @unchecked Sendable {
     /// Uploads refused since this station started, for the reads page.
     let rejectedUploads = RejectedUploads()
     private var server: HTTPServer?
+    /// SQLite has one writer at a time: the station's threads take turns here instead of in
+    /// SQLite's busy handler, whose sleeps (up to 100 ms each) made the slowest uploads wait
+    /// seconds. PostgreSQL writers take turns on the chain head's row lock, which wakes at once.
+    private let sqliteWriter: NSLock?
 
     /// - Parameter logLine: where the JSON request log goes (standard error by default).
     public init(configuration: Configuration, services: any StationServices, logLine: (@Sendable (String) -> Void)? = nil) {
         self.configuration = configuration
         self.services = services
         pool = StorePool(location: configuration.archive)
+        sqliteWriter = PostgreSQLEngine.isURI(configuration.archive) ? nil : NSLock()
         log = logLine.map { RequestLog(sink: $0) } ?? .standardError
         webhooks = WebhookSender(pool: pool, metrics: metrics, attempts: configuration.webhookAttempts, backoff: configuration.webhookBackoff)
     }
@@ -270,6 +275,8 @@ public final class Station: @unchecked Sendable {
             throw UploadRejection("this \(read.log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
         }
         let (status, result) = try pool.with { store -> (Int, (AddResult, ReadSummary, LoggerSummary, (verdict: String, reasons: [String])?)) in
+            sqliteWriter?.lock()
+            defer { sqliteWriter?.unlock() }
             let owner = try store.claim(loggerID: loggerID, siteID: site.id)
             guard owner == site.id else { throw HTTPFailure.notFound("this site has no logger '\(loggerID)'; it belongs to another site.") }
             let added = try store.archive.add(read)

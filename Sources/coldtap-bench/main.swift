@@ -9,9 +9,10 @@ let suites: [String: (Bool) async throws -> Void] = [
     "rf": runRFBench,
     "chart": runChartBench,
     "archive": runArchiveBench,
+    "station": runStationBench,
 ]
 guard let name = arguments.first(where: { !$0.hasPrefix("-") }), let suite = suites[name] else {
-    FileHandle.standardError.write(Data("usage: coldtap-bench ndef|rf|chart|archive [--json]\n".utf8))
+    FileHandle.standardError.write(Data("usage: coldtap-bench ndef|rf|chart|archive|station [--json]\n".utf8))
     exit(64)
 }
 do {

@@ -1,6 +1,7 @@
 import Archive
 import ColdTapCommands
 import Foundation
+import LoggerFormats
 import Station
 import Testing
 
@@ -182,6 +183,36 @@ struct StationAPITests {
             try await expectStatus(401, method: "GET", url: station.base.appendingPathComponent("api/v1/loggers"),
                                    headers: ["Authorization": "Bearer nope"], body: nil, "bad token")
             #expect(try station.archive.fingerprint() == before)
+        }
+    }
+}
+
+/// HMAC loggers are checked with the secret kept on the station; phones never send it.
+@Suite("Station logger secrets")
+struct StationSecretTests {
+    @Test("a cuplTag URL signed with HMAC-MD5 verifies once the station holds its secret")
+    func loggerSecret() async throws {
+        try await withStation(.sqlite) { station in
+            let token = try #require(station.tokens["north-upload"])
+            let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTSECRET", intervalMinutes: 10, secret: "k3y")
+            func url(_ count: Int) throws -> Data {
+                let raw = (0..<count).map { CuplTagEncoder.rawTemperature(5 + Double($0 % 7) / 10) }
+                return Data(try encoder.url(pairs: try encoder.pairs(temperatureRaw: raw, humidityRaw: nil), minutesElapsed: 2).utf8)
+            }
+            let reads = station.base.appendingPathComponent("api/v1/reads")
+            let headers = ["Content-Type": "text/plain", "X-ColdTap-Read-Time": Reads.readTime]
+            let unsigned = try await request(reads, method: "POST", token: token, headers: headers, body: try url(40))
+            #expect(unsigned.status == 201, "\(unsigned.text)")
+            let unsignedRead = try #require(try unsigned.json()["read"] as? [String: Any])
+            #expect((unsignedRead["integrity"] as? String)?.hasPrefix("failed") == true, "\(unsignedRead)")
+            let loggerID = try #require((try unsigned.json()["logger"] as? [String: Any])?["id"] as? String)
+            let set = await coldtap(["logger", "secret", loggerID, "--archive", station.archive.location], stdin: Data("k3y\n".utf8))
+            #expect(set.status == 0, "\(set.err)")
+            let signed = try await request(reads, method: "POST", token: token, headers: headers, body: try url(50))
+            #expect(signed.status == 201, "\(signed.text)")
+            let signedRead = try #require(try signed.json()["read"] as? [String: Any])
+            #expect(signedRead["integrity"] as? String == "verified (HMAC-MD5)", "\(signedRead)")
+            #expect(!station.logLines.all.contains { $0.contains("k3y") })
         }
     }
 }
