@@ -10,7 +10,9 @@ extension Station {
     // MARK: Overview
 
     struct OverviewRow {
-        var summary: LoggerSummary
+        var logger: LoggerRecord
+        /// The newest read among those holding the last 24 hours (the newest sample's read).
+        var lastRead: Date?
         var verdict: String?
         var last: Double?
         var low: Double?
@@ -33,22 +35,23 @@ extension Station {
         static func worstFirst(_ a: OverviewRow, _ b: OverviewRow) -> Bool {
             if a.rank != b.rank { return a.rank < b.rank }
             if a.open != b.open { return a.open > b.open }
-            let aLast = a.summary.lastSample ?? .distantPast, bLast = b.summary.lastSample ?? .distantPast
+            let aLast = a.lastRead ?? .distantPast, bLast = b.lastRead ?? .distantPast
             if aLast != bLast { return aLast < bLast }
-            return a.summary.logger.id < b.summary.logger.id
+            return a.logger.id < b.logger.id
         }
     }
 
-    /// One overview row: the logger's summary and its last 24 hours of samples (measured
-    /// back from its newest sample), assessed under its profile for the open excursions.
-    func overviewRow(_ store: StationStore, loggerID: String, context: WebContext, profiles: inout [String: Profile]) throws -> OverviewRow? {
-        guard let summary = try store.summary(loggerID: loggerID) else { return nil }
-        var row = OverviewRow(summary: summary, verdict: summary.lastVerdict, last: nil, low: nil, high: nil, open: 0, openSince: nil, sparkline: "")
-        guard let newest = summary.lastSample else { return row }
-        let from = newest.addingTimeInterval(-86400)
-        let history = try store.archive.history(loggerID: loggerID, from: from, to: newest)
+    /// One overview row: the logger's newest facts and its last 24 hours of samples
+    /// (measured back from its newest sample): their extremes, the excursions beyond the
+    /// profile's band not yet acknowledged, and the sparkline. One query per logger and no
+    /// assessment (an assessment builds calendars and date formatters; 1,000 rows must stay
+    /// cheap); the verdict is the one kept with the newest read.
+    func overviewRow(_ store: StationStore, _ facts: StationStore.PageLogger, context: WebContext, profiles: inout [String: Profile]) throws -> OverviewRow {
+        var row = OverviewRow(logger: facts.logger, lastRead: facts.lastRead, verdict: facts.lastVerdict, last: nil, low: nil, high: nil, open: 0,
+                              openSince: nil, sparkline: "")
+        guard let newest = facts.lastSample else { return row }
         let profile: Profile
-        if let json = summary.lastProfileJSON {
+        if let json = facts.lastProfileJSON {
             if let known = profiles[json] {
                 profile = known
             } else {
@@ -58,36 +61,37 @@ extension Station {
         } else {
             profile = services.defaultProfile
         }
-        let log = history.temperatureLog()
-        let assessment = Assessor.assess(log, profile: profile, timeZone: context.zone)
-        row.low = assessment.statistics.min
-        row.high = assessment.statistics.max
-        row.last = log.samples.last { $0.isValid }?.temperature
-        let content = ReportContent(log: log, assessment: assessment, language: context.language)
-        let tolerance = max(history.interval / 2, 0.5)
-        let open = content.excursions.filter { excursion in
-            !history.acknowledgements.contains { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }
+        let newestMs = Int64((newest.timeIntervalSince1970 * 1000).rounded())
+        let (times, values) = try store.pageSeries(loggerID: facts.logger.id, from: newestMs - 86_400_000, to: newestMs)
+        for value in values where value.isFinite {
+            row.low = min(row.low ?? value, value)
+            row.high = max(row.high ?? value, value)
+        }
+        row.last = values.last { $0.isFinite }
+        var interval = 0.0
+        if times.count > 1 {
+            var steps = zip(times.dropFirst(), times).map { $0 - $1 }
+            steps.sort()
+            interval = steps[steps.count / 2]
+        }
+        let series = ChartSeries(times: times, values: values, interval: interval)
+        let band = profile.excursionBand
+        let excursions = ChartExcursion.detect(in: series, lower: band.low?.limit, upper: band.high?.limit)
+        let tolerance = max(interval / 2, 0.5)
+        let open = excursions.filter { excursion in
+            !facts.acknowledged.contains { abs($0.timeIntervalSince(excursion.start)) <= tolerance }
         }
         row.open = open.count
         row.openSince = open.map(\.start).min()
-        let spec = content.chartSpec(frame: ChartRect(x: 0, y: 0, width: 320, height: 90), timeZone: context.zone,
-                                     language: context.language, theme: .light)
-        row.sparkline = WebSVG.sparkline(spec, label: "\(context.text.trend24h): \(loggerID)")
+        row.sparkline = WebSVG.sparkline(series, from: times.first ?? 0, to: times.last ?? 0, lower: band.low?.limit, upper: band.high?.limit,
+                                         label: "\(context.text.trend24h): \(facts.logger.id)")
         return row
     }
 
     func overviewRows(siteID: Int64, context: WebContext) throws -> [OverviewRow] {
         try pool.with { store in
-            var ids: [String] = []
-            var cursor: String?
-            while true {
-                let page = try store.loggerIDs(siteID: siteID, after: cursor, limit: 1000)
-                ids += page
-                guard page.count == 1000 else { break }
-                cursor = page.last
-            }
             var profiles: [String: Profile] = [:]
-            return try ids.compactMap { try overviewRow(store, loggerID: $0, context: context, profiles: &profiles) }
+            return try store.pageLoggers(siteID: siteID).map { try overviewRow(store, $0, context: context, profiles: &profiles) }
                 .sorted(by: OverviewRow.worstFirst)
         }
     }
@@ -108,11 +112,11 @@ extension Station {
         body += "<th>\(HTML.escape(text.lastRead))</th><th class=\"num\">\(HTML.escape(text.lastTemperature))</th><th class=\"num\">\(HTML.escape(text.minMax24h))</th>"
         body += "<th class=\"num\">\(HTML.escape(text.openExcursions))</th><th>\(HTML.escape(text.trend24h))</th></tr></thead><tbody>"
         for row in rows {
-            let logger = row.summary.logger
+            let logger = row.logger
             let detail = [logger.vendor, logger.model, logger.serial.map { "#\($0)" }].compactMap { $0 }.joined(separator: " ")
             body += "<tr class=\"r-\(Station.verdictKey(row.verdict))\"><td><a href=\"\(HTML.escape(Station.loggerLink(logger.id)))\"><strong>\(HTML.escape(logger.id))</strong></a>"
             body += "<br><span class=\"muted\">\(HTML.escape(detail.isEmpty ? logger.format : detail))</span></td>"
-            body += "<td>\(Station.verdictBadge(row.verdict, text))</td><td>\(Station.timeCell(row.summary.lastSample, context: context))</td>"
+            body += "<td>\(Station.verdictBadge(row.verdict, text))</td><td>\(Station.timeCell(row.lastRead, context: context))</td>"
             body += "<td class=\"num\">\(row.last.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
             body += "<td class=\"num\">\(row.low.map { HTML.escape(f.temperature($0)) } ?? "–") / \(row.high.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
             body += "<td class=\"num\">\(row.open > 0 ? "<strong class=\"bad\">\(row.open)</strong>" : "0")"
@@ -358,12 +362,8 @@ extension Station {
         let text = context.text, f = context.formatter
         guard let caller = context.caller else { return notFoundPage(context) }
         let reads = try pool.with { store -> [(String, ReadSummary)] in
-            var latest: [(String, Int64)] = []
-            try store.archive.engine.query("""
-                SELECT r.logger_id, r.read_id FROM reads r JOIN site_loggers s ON s.logger_id = r.logger_id
-                WHERE s.site_id = $1 ORDER BY r.read_time_ms DESC, r.read_id DESC LIMIT 100
-                """, [.int(caller.site.id)]) { latest.append(($0.text(0), $0.int(1))) }
-            return try latest.compactMap { item in try store.read(loggerID: item.0, readID: item.1).map { (item.0, $0) } }
+            let latest = try store.latestReads(siteID: caller.site.id, limit: 100)
+            return try latest.compactMap { item in try store.read(loggerID: item.loggerID, readID: item.readID).map { (item.loggerID, $0) } }
         }
         var body = "<h1>\(HTML.escape(text.reads))</h1><h2>\(HTML.escape(text.latestUploads))</h2>"
         let loggers = Dictionary(reads.map { ($0.1.id, $0.0) }, uniquingKeysWith: { first, _ in first })

@@ -154,25 +154,68 @@ enum WebSVG {
         return canvas.element(label: label, cssClass: "chart")
     }
 
-    /// A sparkline: the chart model's band and curve only (M4-reduced like every chart),
-    /// cropped to its plot area.
-    static func sparkline(_ spec: ChartSpec, label: String) -> String {
-        var spec = spec
-        spec.theme = keyTheme
-        let model = ChartModel(spec)
-        let plot = model.plot
-        var out = "<svg class=\"spark\" viewBox=\"\(number(plot.x)) \(number(plot.y)) \(number(plot.width)) \(number(plot.height))\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(HTML.escape(label))\">"
-        if let band = model.band {
-            out += "<rect x=\"\(number(plot.x))\" y=\"\(number(band.top))\" width=\"\(number(plot.width))\" height=\"\(number(max(0, band.bottom - band.top)))\" class=\"f-band\"/>"
+    /// A sparkline of `series`: TempChart's curve split (at the limits and at gaps, as the
+    /// report chart splits it) M4-reduced to its columns — per column the first, lowest,
+    /// highest and last point — so a year of samples is at most four points per column.
+    /// Coordinates are whole tenths of a CSS pixel (the view box is ten times the size), so
+    /// they are written as integers.
+    static func sparkline(_ series: ChartSeries, from: Double, to: Double, lower: Double?, upper: Double?, label: String,
+                          width: Double = 160, height: Double = 36) -> String {
+        let (runs, _) = CurveSplitter.split(series, lower: lower, upper: upper)
+        var low = Double.infinity, high = -Double.infinity
+        for value in series.values where value.isFinite { low = min(low, value); high = max(high, value) }
+        if let lower { low = min(low, lower); high = max(high, lower) }
+        if let upper { low = min(low, upper); high = max(high, upper) }
+        if !low.isFinite || !high.isFinite { low = 0; high = 1 }
+        let pad = max((high - low) * 0.08, 0.5)
+        let w = width * 10, h = height * 10
+        let x = LinearScale(domain: from...(to > from ? to : from + 1), rangeStart: 10, rangeEnd: w - 10)
+        let y = LinearScale(domain: (low - pad)...(high + pad), rangeStart: h - 10, rangeEnd: 10)
+        var out = "<svg class=\"spark\" viewBox=\"0 0 \(Int(w)) \(Int(h))\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(HTML.escape(label))\">"
+        if lower != nil || upper != nil {
+            let top = Int(y.position(upper ?? (high + pad)).rounded()), bottom = Int(y.position(lower ?? (low - pad)).rounded())
+            out += "<rect x=\"0\" y=\"\(top)\" width=\"\(Int(w))\" height=\"\(max(0, bottom - top))\" class=\"f-band\"/>"
         }
         for pass in [CurveStyle.normal, .beyond] {
             var data = ""
-            for line in model.lines where line.style == pass && !line.points.isEmpty {
-                data += "M" + line.points.map { "\(number($0.x)) \(number($0.y))" }.joined(separator: "L")
-                if line.points.count == 1 { data += "h1" }
+            data.reserveCapacity(2048)
+            for run in runs where run.style == pass && !run.times.isEmpty {
+                var count = 0
+                var previous = (Int.min, Int.min)
+                func emit(_ point: (Int, Int)) {
+                    guard point != previous else { return }
+                    data += count == 0 ? "M" : "L"
+                    data += String(point.0)
+                    data += " "
+                    data += String(point.1)
+                    previous = point
+                    count += 1
+                }
+                // M4 over 1-pixel columns (10 units).
+                var column = Int.min
+                var first = (0, 0), lowest = (0, 0), highest = (0, 0), last = (0, 0)
+                func flush() {
+                    guard column != Int.min else { return }
+                    let middle = lowest.0 <= highest.0 ? [lowest, highest] : [highest, lowest]
+                    emit(first); emit(middle[0]); emit(middle[1]); emit(last)
+                }
+                for (time, value) in zip(run.times, run.values) {
+                    let point = (Int(x.position(time).rounded()), Int(y.position(value).rounded()))
+                    let index = point.0 / 10
+                    if index != column {
+                        flush()
+                        column = index
+                        first = point; lowest = point; highest = point
+                    }
+                    if point.1 > lowest.1 { lowest = point }
+                    if point.1 < highest.1 { highest = point }
+                    last = point
+                }
+                flush()
+                if count == 1 { data += "h10" }
             }
             if !data.isEmpty {
-                out += "<path d=\"\(data)\" fill=\"none\" class=\"s-\(pass == .normal ? "curve" : "beyond")\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\"/>"
+                out += "<path d=\"\(data)\" fill=\"none\" class=\"s-\(pass == .normal ? "curve" : "beyond")\" stroke-width=\"16\" stroke-linejoin=\"round\"/>"
             }
         }
         return out + "</svg>"
