@@ -67,7 +67,7 @@ enum HTML {
         td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
         .muted{color:var(--fg2);font-size:.9em}.verdict{display:inline-block;padding:.1em .55em;border-radius:.3em;font-weight:700;font-size:.85em;letter-spacing:.02em}
         .banner{padding:.7em 1em;border-radius:.4em;font-weight:700;font-size:1.1em;margin:.3em 0 1em}
-        .spark{width:160px;height:36px;display:block}svg.chart{width:100%;height:auto;display:block}
+        .spark{width:160px;height:36px;display:block}svg.chart{width:100%;height:auto;display:block;min-width:640px}.chartbox{overflow-x:auto}
         .periods{display:flex;gap:.4em;flex-wrap:wrap;align-items:center;margin:.5em 0 1em}
         .periods a,.periods strong{padding:.25em .7em;border:1px solid var(--line);border-radius:1em;text-decoration:none}
         .periods strong{background:var(--fg);color:var(--bg)}
@@ -82,7 +82,7 @@ enum HTML {
         \(verdictColors(light))\(WebSVG.css(light))
         @media (prefers-color-scheme:dark){:root{--bg:\(dark.background.hexString);--fg:\(dark.text.hexString);--fg2:\(dark.secondaryText.hexString);--line:\(dark.grid.hexString);--stripe:\(dark.tableStripe.hexString);--link:\(dark.curve.hexString)}\(verdictColors(dark))\(WebSVG.css(dark))}
         @media (max-width:700px){main{padding:.6em}table.overview thead{display:none}table.overview tr{display:grid;grid-template-columns:1fr auto;padding:.4em 0;border-bottom:1px solid var(--line)}table.overview td{border:0;padding:.1em .5em}table.overview td.spark-cell{grid-column:1/3}.ack{grid-template-columns:1fr}}
-        @media print{:root{--bg:#fff;--fg:#000;--fg2:#444;--line:#bbb;--stripe:#f3f3f3;--link:#000}header nav,header .right,.periods,form,.noprint{display:none!important}\(verdictColors(light))\(WebSVG.css(light))body{font-size:11pt}.v-ALARM,.v-OK,.v-INCONCLUSIVE,.v-none{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
+        @media print{:root{--bg:#fff;--fg:#000;--fg2:#444;--line:#bbb;--stripe:#f3f3f3;--link:#000}header nav,header .right,.periods,form,.noprint{display:none!important}svg.chart{min-width:0}\(verdictColors(light))\(WebSVG.css(light))body{font-size:11pt}.v-ALARM,.v-OK,.v-INCONCLUSIVE,.v-none{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
         """
     }()
 }

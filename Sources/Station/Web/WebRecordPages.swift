@@ -246,7 +246,7 @@ extension Station {
         // The chart of the reports.
         let spec = content.chartSpec(frame: ChartRect(x: 0, y: 0, width: 1000, height: 420), timeZone: context.zone,
                                      language: context.language, theme: .light)
-        body += "<h2>\(HTML.escape(strings.sectionChart))</h2>" + WebSVG.chart(spec, label: "\(strings.sectionChart): \(logger.id)")
+        body += "<h2>\(HTML.escape(strings.sectionChart))</h2>" + "<div class=\"chartbox\">" + WebSVG.chart(spec, label: "\(strings.sectionChart): \(logger.id)") + "</div>"
 
         // Statistics.
         let s = content.statistics
@@ -417,7 +417,8 @@ extension Station {
                               body: Data(json.serialized(pretty: false).utf8))
         let answer = handle(api)
         var back = fields["back"] ?? ""
-        if !back.hasPrefix("?") || back.contains("#") || back.count > 300 { back = "" }
+        // Only a query of this logger's page goes back into the Location header.
+        if !back.hasPrefix("?") || back.count > 300 || back.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E || $0 == "#" }) { back = "" }
         guard answer.status == 201 else {
             let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
             let detail = (object?["detail"] as? String) ?? "status \(answer.status)"

@@ -122,7 +122,7 @@ struct WebText: Sendable {
         conflicts: "不一致", latestUploads: "最新のアップロード", rejectedUploads: "拒否されたアップロード", why: "理由",
         noRejected: "起動以来、拒否されたアップロードはありません。", noReads: "読み取りはまだありません。",
         notFound: "見つかりません", notFoundDetail: "このサイトにそのページやロガーはありません。", back: "概要に戻る",
-        gaps: "欠測", olderReads: "件の古い読み取りは省略", unknownLogger: "不明")
+        gaps: "空白期間", olderReads: "件の古い読み取りは省略", unknownLogger: "不明")
 
     /// The language of a request: `?lang=`, then the language cookie, then the best match
     /// of `Accept-Language` (by q-value), then English.
