@@ -78,7 +78,7 @@ enum HTML {
         .login{max-width:26em;margin:3em auto}.login input[type=password]{width:100%;margin:.3em 0 .6em}
         .error{border:1px solid currentColor;padding:.6em .8em;border-radius:.3em}
         .langs a{margin-left:.5em}
-        .scroll{overflow-x:auto}
+        .scroll{overflow-x:auto}.nowrap{white-space:nowrap}
         \(verdictColors(light))\(WebSVG.css(light))
         @media (prefers-color-scheme:dark){:root{--bg:\(dark.background.hexString);--fg:\(dark.text.hexString);--fg2:\(dark.secondaryText.hexString);--line:\(dark.grid.hexString);--stripe:\(dark.tableStripe.hexString);--link:\(dark.curve.hexString)}\(verdictColors(dark))\(WebSVG.css(dark))}
         @media (max-width:700px){main{padding:.6em}table.overview thead{display:none}table.overview tr{display:grid;grid-template-columns:1fr auto;padding:.4em 0;border-bottom:1px solid var(--line)}table.overview td{border:0;padding:.1em .5em}table.overview td.spark-cell{grid-column:1/3}.ack{grid-template-columns:1fr}}

@@ -280,7 +280,7 @@ extension Station {
             body += "<th class=\"num\">\(HTML.escape(strings.excursionPeak))</th><th>\(HTML.escape(strings.excursionDirection))</th><th>\(HTML.escape(text.acknowledgements))</th></tr></thead><tbody>"
             for excursion in content.excursions.suffix(Station.listedExcursions) {
                 let acks = history.acknowledgements.filter { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }
-                body += "<tr><td>\(HTML.escape(f.dateTime(excursion.start)))</td><td>\(HTML.escape(f.duration(excursion.end.timeIntervalSince(excursion.start))))</td>"
+                body += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(excursion.start)))</td><td>\(HTML.escape(f.duration(excursion.end.timeIntervalSince(excursion.start))))</td>"
                 body += "<td class=\"num bad\">\(HTML.escape(f.temperature(excursion.peak)))</td><td>\(HTML.escape(excursion.direction == .above ? strings.above : strings.below))</td><td>"
                 if acks.isEmpty { body += "<span class=\"bad\">\(HTML.escape(text.unacknowledged))</span>" }
                 for ack in acks {
@@ -340,7 +340,7 @@ extension Station {
         let text = context.text, strings = text.report, f = context.formatter
         var rows = ""
         for read in reads {
-            rows += "<tr><td>\(HTML.escape(f.dateTime(read.readTime)))</td>"
+            rows += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(read.readTime)))</td>"
             if let loggerColumn { rows += "<td>\(loggerColumn(read))</td>" }
             rows += "<td>\(HTML.escape(read.origin))</td><td class=\"num\">\(read.sampleCount)</td><td class=\"num\">\(read.newSamples)</td>"
             rows += "<td class=\"num\">\(read.duplicates)</td><td class=\"num\">\(read.conflicts > 0 ? "<strong class=\"bad\">\(read.conflicts)</strong>" : "0")</td>"
@@ -379,7 +379,7 @@ extension Station {
             body += "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(text.report.readTime))</th><th class=\"num\">HTTP</th><th>\(HTML.escape(text.source))</th>"
             body += "<th>\(HTML.escape(text.report.logger))</th><th class=\"num\">bytes</th><th>\(HTML.escape(text.why))</th></tr></thead><tbody>"
             for entry in rejected {
-                body += "<tr><td>\(HTML.escape(f.dateTime(entry.at)))</td><td class=\"num bad\">\(entry.status)</td><td>\(HTML.escape(entry.source ?? "–"))</td>"
+                body += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(entry.at)))</td><td class=\"num bad\">\(entry.status)</td><td>\(HTML.escape(entry.source ?? "–"))</td>"
                 body += "<td>\(HTML.escape(entry.loggerID ?? "–"))</td><td class=\"num\">\(entry.bytes)</td><td>\(HTML.escape(entry.reason))</td></tr>"
             }
             body += "</tbody></table></div>"
