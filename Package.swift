@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "JSONOutput"),
         // Layer 7: the station, an HTTP API over the archive (GNU libmicrohttpd, TLS through GnuTLS).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
-        .target(name: "Station", dependencies: ["Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "CMicroHTTPD"]),
+        .target(name: "Station", dependencies: ["Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD"]),
         // Uploads to a station from the app and from coldtap (Foundation only).
         .target(name: "StationClient", dependencies: ["Digest"]),
         // The command line: all commands live in a library so tests can run them in-process.
@@ -97,7 +97,7 @@ let package = Package(
         ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport"]),
-        .testTarget(name: "StationTests", dependencies: ["Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "TestSupport"]),
+        .testTarget(name: "StationTests", dependencies: ["Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
         .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
     ],
     swiftLanguageModes: [.v6]

@@ -71,6 +71,7 @@ public enum DemoCommand: Command {
         }
         console.print("Report it again, e.g. in Japanese against the freezer profile:")
         console.print("  \(invocationName()) report \(dumpPath) --read-time \(outcome.readTime.isoUTC) --profile vaccine-freezer --lang ja --out \(outDirectory)")
+        for line in try DemoStation.prepare(directory: outDirectory, invocation: invocationName()) { console.print(line) }
     }
 
     /// How to call this program again: the path it was started by when that is `coldtap`

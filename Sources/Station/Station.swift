@@ -29,6 +29,8 @@ public final class Station: @unchecked Sendable {
     let metrics = StationMetrics()
     let log: RequestLog
     let webhooks: WebhookSender
+    /// Uploads refused since this station started, for the reads page.
+    let rejectedUploads = RejectedUploads()
     private var server: HTTPServer?
     /// SQLite has one writer at a time: the station's threads take turns here instead of in
     /// SQLite's busy handler, whose sleeps (up to 100 ms each) made the slowest uploads wait
@@ -95,6 +97,7 @@ public final class Station: @unchecked Sendable {
             response = .error(500, "internal error", "the station failed to answer: \(error)")
         }
         let seconds = Date().timeIntervalSince(started)
+        if route == "/api/v1/reads", request.method == "POST", response.status >= 400, let caller { recordRejection(request, response, caller: caller) }
         metrics.request(route: route, method: Station.methodLabel(request.method), status: response.status)
         if route == "/api/v1/reads", request.method == "POST" { metrics.upload(seconds: seconds) }
         var detail: String?
@@ -129,7 +132,7 @@ public final class Station: @unchecked Sendable {
             if ["samples", "acknowledgements"].contains(parts[5]) { return "/api/v1/loggers/{id}/\(parts[5])" }
             if parts[5].hasPrefix("report.") { return "/api/v1/loggers/{id}/report" }
             return "other"
-        default: return "other"
+        default: return webRoute(path) ?? "other"
         }
     }
 
@@ -141,6 +144,7 @@ public final class Station: @unchecked Sendable {
         if request.bodyTooLarge {
             throw HTTPFailure(413, "body too large", "the body is over the station's limit of \(configuration.http.maxBody) bytes (coldtap serve --max-body).")
         }
+        if let page = try webResponse(request, caller: &caller) { return page }
         if request.path == "/healthz" {
             try requireMethod(request, "GET")
             let reads = try pool.with { try $0.counts().reads }

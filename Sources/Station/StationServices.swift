@@ -18,6 +18,8 @@ public protocol StationServices: Sendable {
     /// The profile an acknowledgement's excursion is looked up under when the logger has no
     /// assessment yet, and the reads are assessed against.
     var defaultProfile: Profile { get }
+    /// The zone the web pages show times in (`coldtap serve --tz`, else the system's).
+    var timeZone: TimeZone { get }
 }
 
 /// An upload as received: the body and the headers that say how to decode it.

@@ -48,6 +48,7 @@ func runStationBench(_ json: Bool) async throws {
         admin.close()
         figures.append(try await benchStation("postgresql", location: cluster.uri("station"), bodies: bodies, clients: clients))
     }
+    let pages = try await measureStationPages(folder: folder)
     func engineJSON(_ item: StationFigures) -> JSONValue {
         .object([("uploads", .int(item.uploads)), ("clients", .int(item.clients)), ("uploadsPerSecond", .number((item.perSecond * 10).rounded() / 10)),
                  ("p50Ms", .number((item.p50 * 100).rounded() / 100)), ("p99Ms", .number((item.p99 * 100).rounded() / 100)),
@@ -56,7 +57,7 @@ func runStationBench(_ json: Bool) async throws {
     if json {
         guard case .object(let top)? = figures.first.map(engineJSON) else { return }
         print(JSONValue.object(top + [("engines", .array(figures.map { .string($0.engine) })),
-                                      ("byEngine", .object(figures.map { ($0.engine, engineJSON($0)) }))]).serialized(pretty: false))
+                                      ("byEngine", .object(figures.map { ($0.engine, engineJSON($0)) }))] + pages.json).serialized(pretty: false))
         return
     }
     print("station: \(clients) clients on loopback upload distinct reads of 4,000 samples (targets: ≥ 500 uploads/s, p99 < 50 ms, lost 0)")
@@ -64,6 +65,7 @@ func runStationBench(_ json: Bool) async throws {
         print(String(format: "  %@  %d uploads: %.0f uploads/s, p50 %.1f ms, p99 %.1f ms, lost %d, failed %d",
                      item.engine.padding(toLength: 10, withPad: " ", startingAt: 0), item.uploads, item.perSecond, item.p50, item.p99, item.lost, item.failed))
     }
+    pages.printLines()
 }
 
 /// Read `index`: a generic16-unix NDEF message of 4,000 samples of its own logger.

@@ -10,9 +10,10 @@ let suites: [String: (Bool) async throws -> Void] = [
     "chart": runChartBench,
     "archive": runArchiveBench,
     "station": runStationBench,
+    "station-pages": runStationPagesBench,
 ]
 guard let name = arguments.first(where: { !$0.hasPrefix("-") }), let suite = suites[name] else {
-    FileHandle.standardError.write(Data("usage: coldtap-bench ndef|rf|chart|archive|station [--json]\n".utf8))
+    FileHandle.standardError.write(Data("usage: coldtap-bench ndef|rf|chart|archive|station|station-pages [--json]\n".utf8))
     exit(64)
 }
 do {

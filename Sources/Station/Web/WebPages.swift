@@ -1,0 +1,277 @@
+import Archive
+import ColdChain
+import Digest
+import Foundation
+import JSONOutput
+import LoggerFormats
+import TempChart
+
+/// The station's web pages (README "Station web pages"): server-rendered HTML over the same
+/// archive and rules as the API, for people with a browser instead of curl. Signing in
+/// trades a token for an HttpOnly, SameSite=Strict cookie holding it (the station keeps no
+/// sessions, so any number of stations behind a load balancer accept it); every page checks
+/// it as the API checks a bearer token. Forms that change something carry a form token
+/// derived from the session and are refused when the browser says they come from another
+/// origin. Downloads are the API's own answers, asked for with the session's token.
+extension Station {
+    static let sessionCookie = "coldtap_session"
+    static let languageCookie = "coldtap_lang"
+    /// A signed-in browser stays signed in for twelve hours (or until it signs out).
+    static let sessionSeconds = 12 * 3600
+
+    /// The route label of a web page path, `nil` for anything else.
+    static func webRoute(_ path: String) -> String? {
+        switch path {
+        case "/", "/login", "/logout", "/reads": return path
+        default: break
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[0].isEmpty, parts[1] == "loggers", !parts[2].isEmpty else { return nil }
+        if parts.count == 3 { return "/loggers/{id}" }
+        guard parts.count == 4 else { return nil }
+        if parts[3] == "acknowledgements" { return "/loggers/{id}/acknowledgements" }
+        if webDownloads.contains(String(parts[3])) { return "/loggers/{id}/download" }
+        return nil
+    }
+
+    static let webDownloads: Set<String> = ["report.pdf", "report.html", "report.png", "report.svg", "samples.csv", "samples.json"]
+
+    /// What one page request knows about its reader.
+    struct WebContext {
+        var request: HTTPRequest
+        var language: ReportLanguage
+        var text: WebText
+        var nonce: String
+        var zone: TimeZone
+        var formatter: ChartFormatter
+        var caller: Caller?
+        var now: Date
+
+        /// The form token of this session: not guessable without the cookie, the same on
+        /// every station of the archive.
+        var formToken: String {
+            guard let cookie = Station.cookie(Station.sessionCookie, in: request) else { return "" }
+            return SHA256Digest.hex(text: "coldtap web form\n" + cookie)
+        }
+    }
+
+    /// Answers a web page request, or `nil` when `request` is not for a page.
+    func webResponse(_ request: HTTPRequest, caller: inout Caller?) throws -> HTTPResponse? {
+        guard let route = Station.webRoute(request.path) else { return nil }
+        let language = WebText.negotiate(query: request.query("lang"), cookie: Station.cookie(Station.languageCookie, in: request),
+                                         acceptLanguage: request.header("Accept-Language"))
+        let zone = services.timeZone
+        var context = WebContext(request: request, language: language, text: .forLanguage(language), nonce: HTML.nonce(), zone: zone,
+                                 formatter: ChartFormatter(timeZone: zone, language: language), caller: nil, now: Date())
+        switch route {
+        case "/login":
+            if request.method == "POST" { return try signIn(context) }
+            try requireWebMethod(request, "GET")
+            return page(context, status: 200, title: context.text.signInTitle, body: loginForm(context, error: nil))
+        case "/logout":
+            try requireWebMethod(request, "POST")
+            return signOut(context)
+        default: break
+        }
+        guard let who = try sessionCaller(request) else {
+            if request.method == "GET" || request.method == "HEAD" {
+                return HTTPResponse(status: 303, headers: [("Location", "/login"), ("Cache-Control", "no-store")])
+            }
+            return page(context, status: 401, title: context.text.signInTitle, body: loginForm(context, error: context.text.badToken))
+        }
+        caller = who
+        context.caller = who
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch route {
+        case "/":
+            try requireWebMethod(request, "GET")
+            return try overviewPage(context)
+        case "/reads":
+            try requireWebMethod(request, "GET")
+            return try readsPage(context)
+        default:
+            let loggerID = parts[2]
+            guard try pool.with({ try $0.siteID(ofLogger: loggerID) }) == who.site.id else { return notFoundPage(context) }
+            switch route {
+            case "/loggers/{id}":
+                try requireWebMethod(request, "GET")
+                return try loggerPage(context, loggerID: loggerID)
+            case "/loggers/{id}/acknowledgements":
+                try requireWebMethod(request, "POST")
+                return try acknowledgeFromPage(context, loggerID: loggerID)
+            default:
+                try requireWebMethod(request, "GET")
+                return download(context, loggerID: loggerID, name: parts[3])
+            }
+        }
+    }
+
+    private func requireWebMethod(_ request: HTTPRequest, _ method: String) throws {
+        guard request.method == method || (method == "GET" && request.method == "HEAD") else {
+            throw HTTPFailure(405, "method not allowed", "\(request.path) answers \(method), not \(request.method.prefix(16)).", headers: [("Allow", method)])
+        }
+    }
+
+    // MARK: Sessions
+
+    static func cookie(_ name: String, in request: HTTPRequest) -> String? {
+        guard let header = request.header("Cookie") else { return nil }
+        for item in header.split(separator: ";") {
+            let pair = item.split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces) == name {
+                return pair[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    private func sessionCaller(_ request: HTTPRequest) throws -> Caller? {
+        guard let token = Station.cookie(Station.sessionCookie, in: request), !token.isEmpty, token.count <= 200 else { return nil }
+        return try pool.with { try $0.authenticate(token) }.map { Caller(token: $0) }
+    }
+
+    private var secureAttribute: String { configuration.http.tlsCertificate != nil ? "; Secure" : "" }
+
+    private func sessionCookieHeader(_ value: String, maxAge: Int) -> (String, String) {
+        ("Set-Cookie", "\(Station.sessionCookie)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict\(secureAttribute)")
+    }
+
+    /// A form posted from another origin is refused: browsers send `Origin` on every POST,
+    /// and it must name this station (the Host it was asked under).
+    private func sameOrigin(_ request: HTTPRequest) -> Bool {
+        guard let origin = request.header("Origin") else { return true }
+        guard let host = request.header("Host") else { return false }
+        let scheme = configuration.http.tlsCertificate != nil ? "https" : "http"
+        return origin == "\(scheme)://\(host)"
+    }
+
+    static func formFields(_ body: Data) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&").prefix(64) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String {
+                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            guard let name = parts.first else { continue }
+            fields[decode(name)] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return fields
+    }
+
+    private func signIn(_ context: WebContext) throws -> HTTPResponse {
+        let text = context.text
+        guard sameOrigin(context.request) else {
+            return page(context, status: 403, title: text.signInTitle, body: loginForm(context, error: "cross-origin sign-in refused"))
+        }
+        let token = (Station.formFields(context.request.body)["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !token.isEmpty, token.count <= 200, !token.contains(where: { $0 == ";" || $0 == "," || $0.isWhitespace }),
+              try pool.with({ try $0.authenticate(token) }) != nil else {
+            return page(context, status: 401, title: text.signInTitle, body: loginForm(context, error: text.badToken))
+        }
+        return HTTPResponse(status: 303, headers: [("Location", "/"), ("Cache-Control", "no-store"), sessionCookieHeader(token, maxAge: Station.sessionSeconds)])
+    }
+
+    private func signOut(_ context: WebContext) -> HTTPResponse {
+        var headers = [("Location", "/login"), ("Cache-Control", "no-store")]
+        if sameOrigin(context.request) { headers.append(sessionCookieHeader("", maxAge: 0)) }
+        return HTTPResponse(status: 303, headers: headers)
+    }
+
+    // MARK: Frame
+
+    /// The path and query of this page with `lang` replaced.
+    private func languageLink(_ context: WebContext, _ code: String) -> String {
+        var items = URLComponents()
+        items.path = context.request.path
+        items.queryItems = context.request.query.filter { $0.0 != "lang" }.map { URLQueryItem(name: $0.0, value: $0.1) } + [URLQueryItem(name: "lang", value: code)]
+        return items.url?.relativeString ?? "?lang=\(code)"
+    }
+
+    func page(_ context: WebContext, status: Int, title: String, body: String) -> HTTPResponse {
+        let text = context.text
+        var out = "<!doctype html><html lang=\"\(text.languageTag)\"><head><meta charset=\"utf-8\">"
+        out += "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><meta name=\"color-scheme\" content=\"light dark\">"
+        out += "<title>\(HTML.escape(title)) · \(HTML.escape(text.station))</title><style nonce=\"\(context.nonce)\">\(HTML.stylesheet)</style></head><body>"
+        out += "<header><span class=\"site\">\(HTML.escape(text.station))"
+        if let caller = context.caller { out += " · \(HTML.escape(caller.site.name))" }
+        out += "</span>"
+        if context.caller != nil {
+            out += "<nav><a href=\"/\">\(HTML.escape(text.overview))</a><a href=\"/reads\">\(HTML.escape(text.reads))</a></nav>"
+        }
+        out += "<div class=\"right\"><span class=\"langs\">"
+        for (code, name) in [("en", "English"), ("zh-Hans", "中文"), ("ja", "日本語")] {
+            out += code == context.language.rawValue ? "<strong>\(name)</strong> " : "<a href=\"\(HTML.escape(languageLink(context, code)))\" hreflang=\"\(code)\">\(name)</a> "
+        }
+        out += "</span>"
+        if context.caller != nil {
+            out += "<form method=\"post\" action=\"/logout\" class=\"inline\"><input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><button type=\"submit\">\(HTML.escape(text.signOut))</button></form>"
+        }
+        out += "</div></header><main>\(body)</main></body></html>\n"
+        var headers = HTML.headers(nonce: context.nonce)
+        if let code = context.request.query("lang").flatMap(WebText.language(for:)) {
+            headers.append(("Set-Cookie", "\(Station.languageCookie)=\(code.rawValue); Path=/; Max-Age=31536000; SameSite=Lax\(secureAttribute)"))
+        }
+        return HTTPResponse(status: status, headers: headers, body: Data(out.utf8))
+    }
+
+    private func loginForm(_ context: WebContext, error: String?) -> String {
+        let text = context.text
+        var out = "<div class=\"login\"><h1>\(HTML.escape(text.signInTitle))</h1>"
+        if let error { out += "<p class=\"error bad\" role=\"alert\">\(HTML.escape(error))</p>" }
+        out += "<form method=\"post\" action=\"/login\"><label for=\"token\">\(HTML.escape(text.tokenLabel))</label>"
+        out += "<input type=\"password\" id=\"token\" name=\"token\" autocomplete=\"current-password\" required autofocus>"
+        out += "<p class=\"muted\">\(HTML.escape(text.tokenHint))</p><button type=\"submit\">\(HTML.escape(text.signIn))</button></form></div>"
+        return out
+    }
+
+    func notFoundPage(_ context: WebContext) -> HTTPResponse {
+        let text = context.text
+        return page(context, status: 404, title: text.notFound,
+                    body: "<h1>\(HTML.escape(text.notFound))</h1><p>\(HTML.escape(text.notFoundDetail))</p><p><a href=\"/\">\(HTML.escape(text.back))</a></p>")
+    }
+
+    // MARK: Pieces
+
+    static func verdictBadge(_ verdict: String?, _ text: WebText) -> String {
+        let strings = text.report
+        let (key, label): (String, String)
+        switch verdict {
+        case Verdict.alarm.rawValue?: (key, label) = ("ALARM", strings.verdictAlarm)
+        case Verdict.ok.rawValue?: (key, label) = ("OK", strings.verdictOK)
+        case Verdict.inconclusive.rawValue?: (key, label) = ("INCONCLUSIVE", strings.verdictInconclusive)
+        default: (key, label) = ("none", strings.verdictNone)
+        }
+        return "<span class=\"verdict v-\(key)\">\(HTML.escape(label))</span>"
+    }
+
+    static func verdictKey(_ verdict: String?) -> String {
+        switch verdict {
+        case Verdict.alarm.rawValue?: return "ALARM"
+        case Verdict.ok.rawValue?: return "OK"
+        case Verdict.inconclusive.rawValue?: return "INCONCLUSIVE"
+        default: return "none"
+        }
+    }
+
+    /// "3 h 5 min ago" in the page's language.
+    static func relative(_ date: Date, now: Date, context: WebContext) -> String {
+        let seconds = now.timeIntervalSince(date)
+        if seconds < 60 { return context.text.justNow }
+        let rounded = seconds >= 86400 ? (seconds / 3600).rounded(.down) * 3600 : (seconds / 60).rounded(.down) * 60
+        return context.text.ago(context.formatter.duration(rounded))
+    }
+
+    /// `<time>` with the absolute time in the site's zone and how long ago.
+    static func timeCell(_ date: Date?, context: WebContext) -> String {
+        guard let date else { return HTML.escape(context.text.never) }
+        return "<time datetime=\"\(date.isoUTC)\">\(HTML.escape(relative(date, now: context.now, context: context)))</time><br><span class=\"muted\">\(HTML.escape(context.formatter.dateTime(date)))</span>"
+    }
+
+    static func loggerLink(_ id: String, query: String = "") -> String {
+        "/loggers/\(Station.pathSegment(id))" + query
+    }
+
+    func profile(for summary: LoggerSummary?) -> Profile {
+        summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? services.defaultProfile
+    }
+}

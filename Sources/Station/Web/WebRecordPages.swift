@@ -1,0 +1,466 @@
+import Archive
+import ColdChain
+import Foundation
+import JSONOutput
+import LoggerFormats
+import TempChart
+
+/// The overview, the logger page, the reads page, acknowledging and downloads.
+extension Station {
+    // MARK: Overview
+
+    struct OverviewRow {
+        var logger: LoggerRecord
+        /// The newest read among those holding the last 24 hours (the newest sample's read).
+        var lastRead: Date?
+        var verdict: String?
+        var last: Double?
+        var low: Double?
+        var high: Double?
+        var open: Int
+        var openSince: Date?
+        var sparkline: String
+
+        /// ALARM, then INCONCLUSIVE, then not assessed, then OK.
+        var rank: Int {
+            switch verdict {
+            case Verdict.alarm.rawValue?: return 0
+            case Verdict.inconclusive.rawValue?: return 1
+            case Verdict.ok.rawValue?: return 3
+            default: return 2
+            }
+        }
+
+        /// Worst first: verdict, then open excursions, then the longest unread, then the id.
+        static func worstFirst(_ a: OverviewRow, _ b: OverviewRow) -> Bool {
+            if a.rank != b.rank { return a.rank < b.rank }
+            if a.open != b.open { return a.open > b.open }
+            let aLast = a.lastRead ?? .distantPast, bLast = b.lastRead ?? .distantPast
+            if aLast != bLast { return aLast < bLast }
+            return a.logger.id < b.logger.id
+        }
+    }
+
+    /// One overview row: the logger's newest facts and its last 24 hours of samples
+    /// (measured back from its newest sample): their extremes, the excursions beyond the
+    /// profile's band not yet acknowledged, and the sparkline. One query per logger and no
+    /// assessment (an assessment builds calendars and date formatters; 1,000 rows must stay
+    /// cheap); the verdict is the one kept with the newest read.
+    func overviewRow(_ store: StationStore, _ facts: StationStore.PageLogger, context: WebContext, profiles: inout [String: Profile]) throws -> OverviewRow {
+        var row = OverviewRow(logger: facts.logger, lastRead: facts.lastRead, verdict: facts.lastVerdict, last: nil, low: nil, high: nil, open: 0,
+                              openSince: nil, sparkline: "")
+        guard let newest = facts.lastSample else { return row }
+        let profile: Profile
+        if let json = facts.lastProfileJSON {
+            if let known = profiles[json] {
+                profile = known
+            } else {
+                profile = (try? Profile.fromJSON(Data(json.utf8))) ?? services.defaultProfile
+                profiles[json] = profile
+            }
+        } else {
+            profile = services.defaultProfile
+        }
+        let newestMs = Int64((newest.timeIntervalSince1970 * 1000).rounded())
+        let (times, values) = try store.pageSeries(loggerID: facts.logger.id, from: newestMs - 86_400_000, to: newestMs)
+        for value in values where value.isFinite {
+            row.low = min(row.low ?? value, value)
+            row.high = max(row.high ?? value, value)
+        }
+        row.last = values.last { $0.isFinite }
+        var interval = 0.0
+        if times.count > 1 {
+            var steps = zip(times.dropFirst(), times).map { $0 - $1 }
+            steps.sort()
+            interval = steps[steps.count / 2]
+        }
+        let series = ChartSeries(times: times, values: values, interval: interval)
+        let band = profile.excursionBand
+        // Excursions are found by ColdChain, as everywhere: the last 24 h as a log of their own.
+        let dayLog = TemperatureLog(format: facts.logger.format,
+                                    samples: zip(times, values).map { time, value in
+                                        TemperatureLog.Sample(time: Date(timeIntervalSince1970: time), temperature: value.isFinite ? value : nil)
+                                    },
+                                    interval: interval, timeBase: .loggerHeader, integrity: TemperatureLog.Integrity(status: .unverified, detail: ""),
+                                    readTime: newest)
+        let excursions = Assessor.excursions(in: dayLog, band: band)
+        let tolerance = max(interval / 2, 0.5)
+        let open = excursions.filter { excursion in
+            !facts.acknowledged.contains { abs($0.timeIntervalSince(excursion.start)) <= tolerance }
+        }
+        row.open = open.count
+        row.openSince = open.map(\.start).min()
+        row.sparkline = WebSVG.sparkline(series, from: times.first ?? 0, to: times.last ?? 0, lower: band.low?.limit, upper: band.high?.limit,
+                                         label: "\(context.text.trend24h): \(facts.logger.id)")
+        return row
+    }
+
+    func overviewRows(siteID: Int64, context: WebContext) throws -> [OverviewRow] {
+        try pool.with { store in
+            var profiles: [String: Profile] = [:]
+            return try store.pageLoggers(siteID: siteID).map { try overviewRow(store, $0, context: context, profiles: &profiles) }
+                .sorted(by: OverviewRow.worstFirst)
+        }
+    }
+
+    func overviewPage(_ context: WebContext) throws -> HTTPResponse {
+        let text = context.text, f = context.formatter
+        guard let caller = context.caller else { return notFoundPage(context) }
+        let rows = try overviewRows(siteID: caller.site.id, context: context)
+        var body = "<h1>\(HTML.escape(text.overview))</h1>"
+        guard !rows.isEmpty else {
+            return page(context, status: 200, title: text.overview, body: body + "<p>\(HTML.escape(text.noLoggers))</p>")
+        }
+        let counts = Dictionary(grouping: rows, by: { Station.verdictKey($0.verdict) }).mapValues(\.count)
+        body += "<p>" + ["ALARM", "INCONCLUSIVE", "none", "OK"].compactMap { key in
+            counts[key].map { "\(Station.verdictBadge(key == "none" ? nil : key, text)) \($0)" }
+        }.joined(separator: " &nbsp; ") + "</p>"
+        body += "<div class=\"scroll\"><table class=\"overview\"><thead><tr><th>\(HTML.escape(text.report.logger))</th><th>\(HTML.escape(text.report.verdict))</th>"
+        body += "<th>\(HTML.escape(text.lastRead))</th><th class=\"num\">\(HTML.escape(text.lastTemperature))</th><th class=\"num\">\(HTML.escape(text.minMax24h))</th>"
+        body += "<th class=\"num\">\(HTML.escape(text.openExcursions))</th><th>\(HTML.escape(text.trend24h))</th></tr></thead><tbody>"
+        for row in rows {
+            let logger = row.logger
+            let detail = [logger.vendor, logger.model, logger.serial.map { "#\($0)" }].compactMap { $0 }.joined(separator: " ")
+            body += "<tr class=\"r-\(Station.verdictKey(row.verdict))\"><td><a href=\"\(HTML.escape(Station.loggerLink(logger.id)))\"><strong>\(HTML.escape(logger.id))</strong></a>"
+            body += "<br><span class=\"muted\">\(HTML.escape(detail.isEmpty ? logger.format : detail))</span></td>"
+            body += "<td>\(Station.verdictBadge(row.verdict, text))</td><td>\(Station.timeCell(row.lastRead, context: context))</td>"
+            body += "<td class=\"num\">\(row.last.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
+            body += "<td class=\"num\">\(row.low.map { HTML.escape(f.temperature($0)) } ?? "–") / \(row.high.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
+            body += "<td class=\"num\">\(row.open > 0 ? "<strong class=\"bad\">\(row.open)</strong>" : "0")"
+            if let since = row.openSince { body += "<br><span class=\"muted\">\(HTML.escape(text.since)) \(HTML.escape(f.dateTime(since)))</span>" }
+            body += "</td><td class=\"spark-cell\">\(row.sparkline)</td></tr>"
+        }
+        body += "</tbody></table></div>"
+        return page(context, status: 200, title: text.overview, body: body)
+    }
+
+    // MARK: Logger page
+
+    enum PagePeriod: String, CaseIterable {
+        case day, week, month, year, all, custom
+
+        var seconds: TimeInterval? {
+            switch self {
+            case .day: return 86400
+            case .week: return 7 * 86400
+            case .month: return 30 * 86400
+            case .year: return 365 * 86400
+            case .all, .custom: return nil
+            }
+        }
+    }
+
+    /// `yyyy-MM-dd` (a whole day in the site's zone) or an ISO 8601 time.
+    static func parsePageTime(_ text: String, zone: TimeZone, endOfDay: Bool) -> Date? {
+        if let time = Station.parseTime(text) { return time }
+        guard text.count == 10 else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd"
+        guard let day = formatter.date(from: text) else { return nil }
+        return endOfDay ? day.addingTimeInterval(86400 - 0.001) : day
+    }
+
+    static func dayText(_ date: Date, zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
+    }
+
+    /// The period of a logger page: `?from=&to=` (custom), else `?period=` ending at the
+    /// logger's newest sample (a week when not given).
+    func pagePeriod(_ context: WebContext, newest: Date?) throws -> (PagePeriod, Date?, Date?) {
+        let request = context.request
+        if request.query("from") != nil || request.query("to") != nil {
+            var from: Date?, to: Date?
+            if let text = request.query("from"), !text.isEmpty {
+                guard let date = Station.parsePageTime(text, zone: context.zone, endOfDay: false) else {
+                    throw HTTPFailure.badRequest("from '\(text.prefix(64))' is not a day (2024-04-09) or a time (2024-04-09T08:35:00Z).")
+                }
+                from = date
+            }
+            if let text = request.query("to"), !text.isEmpty {
+                guard let date = Station.parsePageTime(text, zone: context.zone, endOfDay: true) else {
+                    throw HTTPFailure.badRequest("to '\(text.prefix(64))' is not a day (2024-04-09) or a time (2024-04-09T08:35:00Z).")
+                }
+                to = date
+            }
+            if let from, let to, from > to { throw HTTPFailure.badRequest("from is after to.") }
+            return (.custom, from, to)
+        }
+        let period = request.query("period").flatMap(PagePeriod.init(rawValue:)) ?? .week
+        guard let seconds = period.seconds, let newest else { return (period == .custom ? .all : period, nil, nil) }
+        return (period, newest.addingTimeInterval(-seconds), newest)
+    }
+
+    /// At most this many reads are listed on a logger page (the newest), so that the page
+    /// stays small for a logger read every day for years.
+    static let listedReads = 60
+    /// At most this many excursions are listed with their forms.
+    static let listedExcursions = 100
+
+    func loggerPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
+        let text = context.text, f = context.formatter, strings = text.report
+        let (summary, history) = try pool.with { store -> (LoggerSummary?, History?) in
+            guard let summary = try store.summary(loggerID: loggerID) else { return (nil, nil) }
+            let (_, from, to) = try pagePeriod(context, newest: summary.lastSample)
+            return (summary, try store.archive.history(loggerID: loggerID, from: from, to: to))
+        }
+        guard let summary, let history else { return notFoundPage(context) }
+        let (period, from, to) = try pagePeriod(context, newest: summary.lastSample)
+        let profile = profile(for: summary)
+        let log = history.temperatureLog()
+        let assessment = Assessor.assess(log, profile: profile, timeZone: context.zone)
+        let content = ReportContent(log: log, assessment: assessment, language: context.language)
+        let logger = history.logger
+        let link = Station.loggerLink(loggerID)
+
+        var body = "<p class=\"noprint\"><a href=\"/\">← \(HTML.escape(text.overview))</a></p>"
+        body += "<h1>\(HTML.escape(logger.id))</h1>"
+        let verdictKey = assessment.verdict.rawValue
+        body += "<div class=\"banner v-\(Station.verdictKey(verdictKey))\">\(HTML.escape(Station.verdictLabel(verdictKey, text)))"
+        body += " — \(HTML.escape(profile.description))</div>"
+        if !content.reasons.isEmpty {
+            body += "<ul>" + content.reasons.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
+        }
+
+        // Period switch: GET links and a custom form.
+        var query: [(String, String)] = []
+        switch period {
+        case .custom:
+            if let from { query.append(("from", context.request.query("from") ?? from.isoUTC)) }
+            if let to { query.append(("to", context.request.query("to") ?? to.isoUTC)) }
+        default: query.append(("period", period.rawValue))
+        }
+        body += "<nav class=\"periods\" aria-label=\"\(HTML.escape(strings.period))\">"
+        for (choice, label) in [(PagePeriod.day, text.day), (.week, text.week), (.month, text.month), (.year, text.year), (.all, text.all)] {
+            body += choice == period ? "<strong>\(HTML.escape(label))</strong>" : "<a href=\"\(HTML.escape(link))?period=\(choice.rawValue)\">\(HTML.escape(label))</a>"
+        }
+        let fromValue = from.map { Station.dayText($0, zone: context.zone) } ?? ""
+        let toValue = to.map { Station.dayText($0, zone: context.zone) } ?? ""
+        body += "<form method=\"get\" action=\"\(HTML.escape(link))\" class=\"inline\">"
+        body += "\(period == .custom ? "<strong>\(HTML.escape(text.custom))</strong>" : HTML.escape(text.custom)): "
+        body += "<label>\(HTML.escape(text.from)) <input type=\"date\" name=\"from\" value=\"\(fromValue)\"></label> "
+        body += "<label>\(HTML.escape(text.to)) <input type=\"date\" name=\"to\" value=\"\(toValue)\"></label> "
+        body += "<button type=\"submit\">\(HTML.escape(text.show))</button></form></nav>"
+
+        if let first = log.samples.first?.time, let last = log.samples.last?.time {
+            body += "<p class=\"muted\">\(HTML.escape(strings.period)): \(HTML.escape(f.dateTime(first))) – \(HTML.escape(f.dateTime(last))) (\(HTML.escape(f.zoneDescription(from: first, to: last))))</p>"
+        }
+        // The chart of the reports.
+        let spec = content.chartSpec(frame: ChartRect(x: 0, y: 0, width: 1000, height: 420), timeZone: context.zone,
+                                     language: context.language, theme: .light)
+        body += "<h2>\(HTML.escape(strings.sectionChart))</h2>" + "<div class=\"chartbox\">" + WebSVG.chart(spec, label: "\(strings.sectionChart): \(logger.id)") + "</div>"
+
+        // Statistics.
+        let s = content.statistics
+        var stats: [(String, String)] = [
+            (strings.samples, "\(s.sampleCount)"),
+            (strings.interval, history.interval > 0 ? f.duration(history.interval) : "–"),
+            (strings.minMax, "\(s.minimum.map { f.temperature($0) } ?? "–") / \(s.maximum.map { f.temperature($0) } ?? "–")"),
+            (strings.mean, s.mean.map { f.temperature($0) } ?? "–"),
+            (strings.mkt, s.meanKineticTemperature.map { f.temperature($0) } ?? "–"),
+            (strings.timeAbove, f.duration(s.timeAbove)),
+            (strings.timeBelow, f.duration(s.timeBelow)),
+            (strings.invalidSamples, "\(s.invalidCount)"),
+            (text.gaps, "\(history.gaps.count)"),
+            (text.conflicts, "\(history.conflicts.count)"),
+        ]
+        if let serial = logger.serial { stats.insert((strings.serial, serial), at: 0) }
+        if let uid = logger.tagUID { stats.insert((strings.tagUID, uid), at: 0) }
+        stats.insert((strings.format, logger.format), at: 0)
+        body += "<h2>\(HTML.escape(strings.sectionStatistics))</h2><dl class=\"stats\">"
+        body += stats.map { "<div><dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd></div>" }.joined() + "</dl>"
+
+        // Excursions and their acknowledgements.
+        body += "<h2 id=\"excursions\">\(HTML.escape(strings.sectionExcursions))</h2>"
+        let mayAcknowledge = (context.caller?.token.scope ?? .read) >= .upload
+        if content.excursions.isEmpty {
+            body += "<p>\(HTML.escape(strings.noExcursions))</p>"
+        } else {
+            if !mayAcknowledge { body += "<p class=\"muted\">\(HTML.escape(text.needsUploadToken))</p>" }
+            let tolerance = max(history.interval / 2, 0.5)
+            body += "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(strings.excursionStart))</th><th>\(HTML.escape(strings.excursionDuration))</th>"
+            body += "<th class=\"num\">\(HTML.escape(strings.excursionPeak))</th><th>\(HTML.escape(strings.excursionDirection))</th><th>\(HTML.escape(text.acknowledgements))</th></tr></thead><tbody>"
+            for excursion in content.excursions.suffix(Station.listedExcursions) {
+                let acks = history.acknowledgements.filter { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }
+                body += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(excursion.start)))</td><td>\(HTML.escape(f.duration(excursion.end.timeIntervalSince(excursion.start))))</td>"
+                body += "<td class=\"num bad\">\(HTML.escape(f.temperature(excursion.peak)))</td><td>\(HTML.escape(excursion.direction == .high ? strings.above : strings.below))</td><td>"
+                if acks.isEmpty { body += "<span class=\"bad\">\(HTML.escape(text.unacknowledged))</span>" }
+                for ack in acks {
+                    body += "<div class=\"acked\">✓ \(HTML.escape(text.acknowledgedBy)) <strong>\(HTML.escape(ack.by))</strong>, \(HTML.escape(f.dateTime(ack.at)))<br>\(HTML.escape(ack.comment))</div>"
+                }
+                if mayAcknowledge {
+                    body += "<form method=\"post\" action=\"\(HTML.escape(link))/acknowledgements\" class=\"ack\">"
+                    body += "<input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><input type=\"hidden\" name=\"excursion\" value=\"\(excursion.start.isoUTC)\">"
+                    body += "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(Station.query(query)))\">"
+                    body += "<input type=\"text\" name=\"by\" required maxlength=\"200\" placeholder=\"\(HTML.escape(text.by))\" aria-label=\"\(HTML.escape(text.by))\">"
+                    body += "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
+                    body += "<button type=\"submit\">\(HTML.escape(text.acknowledge))</button></form>"
+                }
+                body += "</td></tr>"
+            }
+            body += "</tbody></table></div>"
+            if content.excursions.count > Station.listedExcursions {
+                body += "<p class=\"muted\">\(content.excursions.count - Station.listedExcursions) \(HTML.escape(strings.moreExcursions))</p>"
+            }
+        }
+
+        // The reads behind this period.
+        body += "<h2>\(HTML.escape(text.readsThatBuilt))</h2>"
+        body += readsTable(history.reads.sorted { $0.readTime > $1.readTime }.prefix(Station.listedReads), context: context, loggerColumn: nil)
+        if history.reads.count > Station.listedReads {
+            body += "<p class=\"muted\">\(history.reads.count - Station.listedReads) \(HTML.escape(text.olderReads))</p>"
+        }
+
+        // Downloads of this period.
+        let download = Station.query(query.filter { $0.0 != "period" } + (from.map { [("from", $0.isoUTC)] } ?? []).filter { _ in period != .custom }
+                                     + (to.map { [("to", $0.isoUTC)] } ?? []).filter { _ in period != .custom } + [("lang", context.language.rawValue)])
+        body += "<h2 class=\"noprint\">\(HTML.escape(text.downloads))</h2><p class=\"noprint\">"
+        body += [("report.pdf", "PDF"), ("report.html", "HTML"), ("samples.csv", "CSV"), ("samples.json", "JSON")].map {
+            "<a href=\"\(HTML.escape(link))/\($0.0)\(HTML.escape(download))\">\($0.1)</a>"
+        }.joined(separator: " · ") + "</p>"
+        return page(context, status: 200, title: logger.id, body: body)
+    }
+
+    static func verdictLabel(_ verdict: String?, _ text: WebText) -> String {
+        switch verdict {
+        case Verdict.alarm.rawValue?: return text.report.verdictAlarm
+        case Verdict.ok.rawValue?: return text.report.verdictOK
+        case Verdict.inconclusive.rawValue?: return text.report.verdictInconclusive
+        default: return text.report.verdictNone
+        }
+    }
+
+    /// `?a=b&c=d`, or "" for none.
+    static func query(_ items: [(String, String)]) -> String {
+        guard !items.isEmpty else { return "" }
+        var components = URLComponents()
+        components.queryItems = items.map { URLQueryItem(name: $0.0, value: $0.1) }
+        return "?" + (components.percentEncodedQuery ?? "")
+    }
+
+    func readsTable<S: Sequence>(_ reads: S, context: WebContext, loggerColumn: ((ReadSummary) -> String)?) -> String where S.Element == ReadSummary {
+        let text = context.text, strings = text.report, f = context.formatter
+        var rows = ""
+        for read in reads {
+            rows += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(read.readTime)))</td>"
+            if let loggerColumn { rows += "<td>\(loggerColumn(read))</td>" }
+            rows += "<td>\(HTML.escape(read.origin))</td><td class=\"num\">\(read.sampleCount)</td><td class=\"num\">\(read.newSamples)</td>"
+            rows += "<td class=\"num\">\(read.duplicates)</td><td class=\"num\">\(read.conflicts > 0 ? "<strong class=\"bad\">\(read.conflicts)</strong>" : "0")</td>"
+            let integrity = read.integrity.split(separator: " ").first.map(String.init) ?? read.integrity
+            let label = strings.integrityNames[integrity] ?? read.integrity
+            rows += "<td\(integrity == "failed" ? " class=\"bad\"" : "")>\(HTML.escape(label))</td></tr>"
+        }
+        guard !rows.isEmpty else { return "<p>\(HTML.escape(text.noReads))</p>" }
+        var head = "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(strings.readTime))</th>"
+        if loggerColumn != nil { head += "<th>\(HTML.escape(strings.logger))</th>" }
+        head += "<th>\(HTML.escape(text.source))</th><th class=\"num\">\(HTML.escape(strings.samples))</th><th class=\"num\">\(HTML.escape(text.newSamples))</th>"
+        head += "<th class=\"num\">\(HTML.escape(text.duplicates))</th><th class=\"num\">\(HTML.escape(text.conflicts))</th><th>\(HTML.escape(strings.integrity))</th></tr></thead><tbody>"
+        return head + rows + "</tbody></table></div>"
+    }
+
+    // MARK: Reads page
+
+    func readsPage(_ context: WebContext) throws -> HTTPResponse {
+        let text = context.text, f = context.formatter
+        guard let caller = context.caller else { return notFoundPage(context) }
+        let reads = try pool.with { store -> [(String, ReadSummary)] in
+            let latest = try store.latestReads(siteID: caller.site.id, limit: 100)
+            return try latest.compactMap { item in try store.read(loggerID: item.loggerID, readID: item.readID).map { (item.loggerID, $0) } }
+        }
+        var body = "<h1>\(HTML.escape(text.reads))</h1><h2>\(HTML.escape(text.latestUploads))</h2>"
+        let loggers = Dictionary(reads.map { ($0.1.id, $0.0) }, uniquingKeysWith: { first, _ in first })
+        body += readsTable(reads.map(\.1), context: context) { read in
+            let id = loggers[read.id] ?? ""
+            return "<a href=\"\(HTML.escape(Station.loggerLink(id)))\">\(HTML.escape(id))</a>"
+        }
+        body += "<h2>\(HTML.escape(text.rejectedUploads))</h2>"
+        let rejected = rejectedUploads.entries(siteID: caller.site.id)
+        if rejected.isEmpty {
+            body += "<p>\(HTML.escape(text.noRejected))</p>"
+        } else {
+            body += "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(text.report.readTime))</th><th class=\"num\">HTTP</th><th>\(HTML.escape(text.source))</th>"
+            body += "<th>\(HTML.escape(text.report.logger))</th><th class=\"num\">bytes</th><th>\(HTML.escape(text.why))</th></tr></thead><tbody>"
+            for entry in rejected {
+                body += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(entry.at)))</td><td class=\"num bad\">\(entry.status)</td><td>\(HTML.escape(entry.source ?? "–"))</td>"
+                body += "<td>\(HTML.escape(entry.loggerID ?? "–"))</td><td class=\"num\">\(entry.bytes)</td><td>\(HTML.escape(entry.reason))</td></tr>"
+            }
+            body += "</tbody></table></div>"
+        }
+        return page(context, status: 200, title: text.reads, body: body)
+    }
+
+    func recordRejection(_ request: HTTPRequest, _ response: HTTPResponse, caller: Caller) {
+        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+        let reason = [object?["error"] as? String, object?["detail"] as? String].compactMap { $0 }.joined(separator: ": ")
+        rejectedUploads.record(siteID: caller.site.id, .init(
+            at: Date(), status: response.status, source: request.header("X-ColdTap-Source").map { String($0.prefix(200)) },
+            loggerID: request.header("X-ColdTap-Logger-Id").map { String($0.prefix(200)) }, bytes: request.body.count,
+            reason: String(reason.prefix(1000))))
+    }
+
+    // MARK: Acknowledging
+
+    /// The form of the logger page, posted: checked (origin, form token), then handed to the
+    /// API's acknowledgement route with the session's token, so both go through one rule.
+    func acknowledgeFromPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
+        let text = context.text
+        let fields = Station.formFields(context.request.body)
+        let expected = Array(context.formToken.utf8)
+        guard sameOriginRequest(context.request), !expected.isEmpty,
+              StationStore.constantTimeEqual(Array((fields["form"] ?? "").utf8), expected),
+              let token = Station.cookie(Station.sessionCookie, in: context.request) else {
+            return page(context, status: 403, title: text.acknowledge,
+                        body: "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\">This form did not come from this station's page; open the logger page and try again.</p>")
+        }
+        let json = JSONValue.object([("excursion", .string(fields["excursion"] ?? "")), ("by", .string(fields["by"] ?? "")),
+                                     ("comment", .string(fields["comment"] ?? ""))])
+        let api = HTTPRequest(method: "POST", path: "/api/v1/loggers/\(loggerID)/acknowledgements",
+                              headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+                              body: Data(json.serialized(pretty: false).utf8))
+        let answer = handle(api)
+        var back = fields["back"] ?? ""
+        // Only a query of this logger's page goes back into the Location header.
+        if !back.hasPrefix("?") || back.count > 300 || back.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E || $0 == "#" }) { back = "" }
+        guard answer.status == 201 else {
+            let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
+            let detail = (object?["detail"] as? String) ?? "status \(answer.status)"
+            return page(context, status: answer.status, title: text.acknowledge,
+                        body: "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\" role=\"alert\">\(HTML.escape(detail))</p><p><a href=\"\(HTML.escape(Station.loggerLink(loggerID, query: back)))\">← \(HTML.escape(loggerID))</a></p>")
+        }
+        return HTTPResponse(status: 303, headers: [("Location", Station.loggerLink(loggerID, query: back) + "#excursions"), ("Cache-Control", "no-store")])
+    }
+
+    private func sameOriginRequest(_ request: HTTPRequest) -> Bool {
+        guard let origin = request.header("Origin") else { return true }
+        guard let host = request.header("Host") else { return false }
+        return origin == "\(configuration.http.tlsCertificate != nil ? "https" : "http")://\(host)"
+    }
+
+    // MARK: Downloads
+
+    /// The API's report or samples for the session, named for saving.
+    func download(_ context: WebContext, loggerID: String, name: String) -> HTTPResponse {
+        guard let token = Station.cookie(Station.sessionCookie, in: context.request) else { return notFoundPage(context) }
+        var path = "/api/v1/loggers/\(loggerID)/\(name)"
+        var headers = ["Authorization": "Bearer \(token)"]
+        var query = context.request.query.filter { ["from", "to", "lang", "profile"].contains($0.0) }
+        if name.hasPrefix("samples.") {
+            path = "/api/v1/loggers/\(loggerID)/samples"
+            headers["Accept"] = name == "samples.csv" ? "text/csv" : "application/json"
+            query = query.filter { $0.0 == "from" || $0.0 == "to" } + [("limit", "100000")]
+        } else if !query.contains(where: { $0.0 == "tz" }) {
+            query.append(("tz", services.timeZone.identifier))
+        }
+        var answer = handle(HTTPRequest(method: "GET", path: path, query: query, headers: headers))
+        if answer.status == 200 {
+            let safe = loggerID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" }
+            answer.headers.append(("Content-Disposition", "attachment; filename=\"\(String(safe).prefix(80))-\(name)\""))
+        }
+        return answer
+    }
+}

@@ -1,0 +1,112 @@
+import ColdTapCommands
+import Foundation
+import LoggerFormats
+import NDEF
+import Station
+
+// The station's web pages on the server (no socket, no browser: the time `Station.handle`
+// takes to answer): the overview of a site with 1,000 loggers (two days of 10-minute
+// samples each) and the logger page of a year of 10-minute samples, each the median of
+// nine answers after one warm-up. References in the same run: the API's JSON list of the
+// same 1,000 loggers, and the API's SVG report of the same year. Targets: both pages
+// under 100 ms; the logger page's HTML under 200 KB. Part of `coldtap-bench station`, and
+// on its own as `coldtap-bench station-pages`.
+
+struct StationPageFigures {
+    var loggers: Int
+    var overviewMs: Double
+    var overviewBytes: Int
+    var apiLoggersMs: Double
+    var yearSamples: Int
+    var loggerPageMs: Double
+    var loggerPageBytes: Int
+    var reportSVGMs: Double
+
+    var json: [(String, JSONValue)] {
+        [("overviewMs", .number((overviewMs * 100).rounded() / 100)), ("loggerPageMs", .number((loggerPageMs * 100).rounded() / 100)),
+         ("pages", .object([("loggers", .int(loggers)), ("overviewBytes", .int(overviewBytes)), ("apiLoggersMs", .number((apiLoggersMs * 100).rounded() / 100)),
+                            ("yearSamples", .int(yearSamples)), ("loggerPageBytes", .int(loggerPageBytes)),
+                            ("reportSVGMs", .number((reportSVGMs * 100).rounded() / 100))]))]
+    }
+
+    func printLines() {
+        print(String(format: "  pages      overview of %d loggers: %.1f ms (%d KB; API list of the same: %.1f ms)", loggers, overviewMs, overviewBytes / 1024, apiLoggersMs))
+        print(String(format: "             logger page of %d samples: %.1f ms (%d KB; API SVG report of the same: %.1f ms) (targets: < 100 ms, < 200 KB)",
+                     yearSamples, loggerPageMs, loggerPageBytes / 1024, reportSVGMs))
+    }
+}
+
+func runStationPagesBench(_ json: Bool) async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-bench-pages-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let figures = try await measureStationPages(folder: folder)
+    if json {
+        print(JSONValue.object(figures.json).serialized(pretty: false))
+    } else {
+        print("station pages: server-side answer time, median of 9")
+        figures.printLines()
+    }
+}
+
+private func pagesRead(first: Int, count: Int, phase: Int) throws -> Data {
+    let start = Date(timeIntervalSince1970: 1_767_225_600 + Double(first) * 600)
+    let temperatures = (first..<(first + count)).map { n -> Double in
+        // A short warm spell every ~35 days gives the year some excursions to list.
+        n % 5000 < 12 ? 9.4 : ((5 + 2 * sin(Double(n + phase) / 40)) * 10).rounded() / 10
+    }
+    let payload = try Generic16Encoder.unixPayload(start: start, temperatures: temperatures, intervalSeconds: 600)
+    return try NDEFMessage(records: [Generic16Encoder.record(payload: payload)]).encoded()
+}
+
+func measureStationPages(folder: URL, loggers: Int = 1000) async throws -> StationPageFigures {
+    let location = folder.appendingPathComponent("pages.sqlite").path
+    let setup = Console.capturing()
+    guard await ColdTap.main(["site", "add", "pages", "--archive", location], console: setup) == 0,
+          await ColdTap.main(["token", "create", "--site", "pages", "--scope", "upload", "--archive", location], console: setup) == 0 else {
+        throw BenchError.reference("cannot make the pages bench's site: \(setup.errorOutput)")
+    }
+    let token = setup.output.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    var configuration = Station.Configuration(archive: location)
+    configuration.http.port = 0
+    let station = ServeCommand.makeStation(configuration: configuration, logLine: { _ in })
+    try station.start()
+    defer { station.stop(grace: 1) }
+    func upload(_ body: Data, logger: String) throws {
+        let answer = station.handle(HTTPRequest(method: "POST", path: "/api/v1/reads", headers: [
+            "Authorization": "Bearer \(token)", "X-ColdTap-Logger-Id": logger, "X-ColdTap-Read-Time": "2027-01-05T00:00:00Z",
+            "Content-Type": "application/octet-stream"], body: body))
+        guard answer.status == 201 else { throw BenchError.reference("upload for \(logger) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))") }
+    }
+    for index in 0..<loggers {
+        try upload(try pagesRead(first: 52_000 + (index % 300), count: 288, phase: index), logger: String(format: "fridge-%04d", index))
+    }
+    let perRead = 4000, yearSamples = 52_560
+    var first = 0
+    while first < yearSamples {
+        try upload(try pagesRead(first: first, count: min(perRead, yearSamples - first), phase: 0), logger: "year-fridge")
+        first += perRead
+    }
+    let cookie = ["Cookie": "coldtap_session=\(token)"]
+    let bearer = ["Authorization": "Bearer \(token)"]
+    func median(_ request: HTTPRequest) throws -> (ms: Double, bytes: Int) {
+        var times: [Double] = []
+        var bytes = 0
+        for round in 0..<10 {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let answer = station.handle(request)
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            guard answer.status == 200 else { throw BenchError.reference("\(request.path) answered \(answer.status)") }
+            bytes = answer.body.count
+            if round > 0 { times.append(elapsed) }
+        }
+        times.sort()
+        return (times[times.count / 2], bytes)
+    }
+    let overview = try median(HTTPRequest(method: "GET", path: "/", headers: cookie))
+    let list = try median(HTTPRequest(method: "GET", path: "/api/v1/loggers", query: [("limit", "1000")], headers: bearer))
+    let page = try median(HTTPRequest(method: "GET", path: "/loggers/year-fridge", query: [("period", "all")], headers: cookie))
+    let svg = try median(HTTPRequest(method: "GET", path: "/api/v1/loggers/year-fridge/report.svg", headers: bearer))
+    return StationPageFigures(loggers: loggers, overviewMs: overview.ms, overviewBytes: overview.bytes, apiLoggersMs: list.ms,
+                              yearSamples: yearSamples, loggerPageMs: page.ms, loggerPageBytes: page.bytes, reportSVGMs: svg.ms)
+}

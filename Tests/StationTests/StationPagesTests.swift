@@ -1,0 +1,367 @@
+import CairoCanvas
+import ColdTapCommands
+import Foundation
+import Station
+import TempChart
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One answer of the station's web pages, read off a raw socket (redirects not followed,
+/// every Set-Cookie kept).
+struct PageAnswer {
+    var status: Int
+    var head: [(String, String)]
+    var body: String
+    func header(_ name: String) -> String? { head.first { $0.0.lowercased() == name.lowercased() }?.1 }
+    func headers(_ name: String) -> [String] { head.filter { $0.0.lowercased() == name.lowercased() }.map(\.1) }
+}
+
+/// A browser's HTTP exchange with the station, as a browser would send it.
+func page(_ station: TestStation, _ method: String = "GET", _ path: String, cookie: String? = nil, form: [(String, String)]? = nil,
+          headers: [String: String] = [:]) throws -> PageAnswer {
+    var body = ""
+    if let form {
+        var components = URLComponents()
+        components.queryItems = form.map { URLQueryItem(name: $0.0, value: $0.1) }
+        body = (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+    }
+    var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(station.port)\r\nConnection: close\r\n"
+    if let cookie { request += "Cookie: \(cookie)\r\n" }
+    for (name, value) in headers { request += "\(name): \(value)\r\n" }
+    if form != nil { request += "Content-Type: application/x-www-form-urlencoded\r\n" }
+    request += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+    let (status, text) = rawExchange(port: station.port, Array(request.utf8), timeout: 30)
+    let status1 = try #require(status, "no HTTP answer to \(method) \(path): \(text.prefix(200))")
+    let split = text.range(of: "\r\n\r\n")
+    let headText = split.map { String(text[..<$0.lowerBound]) } ?? text
+    let head = headText.split(separator: "\r\n").dropFirst().compactMap { line -> (String, String)? in
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+    return PageAnswer(status: status1, head: head, body: split.map { String(text[$0.upperBound...]) } ?? "")
+}
+
+/// Headless Chromium over a page saved from the station: a screenshot, or the DOM after
+/// the page ran. The profile and HOME are in `folder`; the process is always ended.
+enum Chromium {
+    static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @discardableResult
+    static func run(_ arguments: [String], folder: URL, output: URL? = nil) throws -> String {
+        let binary = try #require(path, "headless Chromium is missing: install the Debian package chromium (make deps does)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                             "--disable-extensions", "--user-data-dir=\(folder.appendingPathComponent("profile-\(UUID().uuidString)").path)"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = folder.path
+        process.environment = environment
+        let out = folder.appendingPathComponent("chromium-\(UUID().uuidString).out")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: out)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(90)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "chromium \(arguments.last ?? "") ended with \(process.terminationStatus)")
+        return (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+    }
+
+    static func screenshot(_ html: URL, to png: URL, width: Int, height: Int, dark: Bool, folder: URL) throws -> (width: Int, height: Int, pixels: [UInt32]) {
+        var arguments = ["--screenshot=\(png.path)", "--window-size=\(width),\(height)", "--virtual-time-budget=3000"]
+        if dark { arguments += ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"] }
+        try run(arguments + [html.absoluteString], folder: folder)
+        return try CairoCanvas.readPNG(png)
+    }
+}
+
+/// Counts pixels of (nearly) one colour.
+func pixelCount(_ image: (width: Int, height: Int, pixels: [UInt32]), _ color: ChartColor, tolerance: Int = 0,
+                rows: ClosedRange<Int>? = nil) -> Int {
+    let r = Int((color.red * 255).rounded()), g = Int((color.green * 255).rounded()), b = Int((color.blue * 255).rounded())
+    var count = 0
+    for (index, pixel) in image.pixels.enumerated() {
+        if let rows, !rows.contains(index / image.width) { continue }
+        let pr = Int(pixel >> 16 & 0xFF), pg = Int(pixel >> 8 & 0xFF), pb = Int(pixel & 0xFF)
+        if abs(pr - r) <= tolerance, abs(pg - g) <= tolerance, abs(pb - b) <= tolerance { count += 1 }
+    }
+    return count
+}
+
+func firstMatch(_ pattern: String, in text: String) -> String? {
+    guard let regex = try? NSRegularExpression(pattern: pattern),
+          let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), match.numberOfRanges > 1,
+          let range = Range(match.range(at: 1), in: text) else { return nil }
+    return String(text[range])
+}
+
+@Suite(.serialized) struct StationPagesTests {
+    static let hostile = "<img src=x onerror=alert(1)>"
+    static let script = "<script>alert(1)</script>"
+
+    /// Seeds `north` with an OK fridge, an ALARM fridge, a logger named with markup, a
+    /// rejected upload; `south` with one logger.
+    func seed(_ station: TestStation) async throws {
+        func upload(_ body: Data, logger: String, site: String = "north", source: String = "web test") async throws {
+            let answer = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["\(site)-upload"],
+                                           headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": logger, "X-ColdTap-Source": source,
+                                                     "Content-Type": "application/octet-stream"], body: body)
+            #expect(answer.status == 201, "upload \(logger): \(answer.text)")
+        }
+        try await upload(try Reads.cold(), logger: "fridge-ok")
+        try await upload(try Reads.alarm(), logger: "fridge-alarm")
+        try await upload(try Reads.cold(), logger: StationPagesTests.hostile, source: StationPagesTests.script)
+        try await upload(try Reads.alarm(), logger: "south-1", site: "south")
+        let rejected = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+                                         headers: ["X-ColdTap-Source": "broken phone", "Content-Type": "application/octet-stream"],
+                                         body: Data([0x01, 0x02, 0x03, 0x04, 0xFF]))
+        #expect(rejected.status == 422, "\(rejected.text)")
+    }
+
+    func signIn(_ station: TestStation, scope: String = "upload") throws -> String {
+        let answer = try page(station, "POST", "/login", form: [("token", try #require(station.tokens["north-\(scope)"]))],
+                              headers: ["Origin": "http://127.0.0.1:\(station.port)"])
+        #expect(answer.status == 303)
+        #expect(answer.header("Location") == "/")
+        let cookie = try #require(answer.headers("Set-Cookie").first { $0.hasPrefix("coldtap_session=") }, "no session cookie: \(answer.head)")
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && !cookie.contains("Secure"), "\(cookie)")
+        return String(cookie.split(separator: ";")[0])
+    }
+
+    @Test func signInOverviewLoggerAcknowledgeSignOut() async throws {
+        try await withStation(.sqlite) { station in
+            try await seed(station)
+            // Not signed in: the pages send to the form; the form posts one field.
+            let anonymous = try page(station, "GET", "/")
+            #expect(anonymous.status == 303 && anonymous.header("Location") == "/login")
+            let login = try page(station, "GET", "/login")
+            #expect(login.status == 200)
+            #expect(login.body.contains("<form method=\"post\" action=\"/login\">") && login.body.contains("name=\"token\""))
+            let csp = try #require(login.header("Content-Security-Policy"))
+            #expect(csp.contains("script-src 'nonce-") && csp.contains("default-src 'none'") && csp.contains("form-action 'self'"))
+            let nonce = try #require(firstMatch("style-src 'nonce-([0-9a-f]+)'", in: csp))
+            #expect(login.body.contains("<style nonce=\"\(nonce)\">"))
+            #expect(!login.body.contains("<script"))
+            let wrong = try page(station, "POST", "/login", form: [("token", "not-a-token")])
+            #expect(wrong.status == 401 && wrong.body.contains("unknown or revoked"))
+            #expect(wrong.headers("Set-Cookie").isEmpty)
+            let crossSite = try page(station, "POST", "/login", form: [("token", try #require(station.tokens["north-read"]))],
+                                     headers: ["Origin": "https://evil.example"])
+            #expect(crossSite.status == 403 && crossSite.headers("Set-Cookie").isEmpty)
+
+            let cookie = try signIn(station)
+            // Overview: every north logger, worst first, none of south's; markup shown as text.
+            let overview = try page(station, "GET", "/", cookie: cookie)
+            #expect(overview.status == 200)
+            let body = overview.body
+            let alarmAt = try #require(body.range(of: "/loggers/fridge-alarm\"")?.lowerBound)
+            let okAt = try #require(body.range(of: "/loggers/fridge-ok\"")?.lowerBound)
+            #expect(alarmAt < okAt, "ALARM is listed first")
+            #expect(!body.contains("south-1"))
+            #expect(body.contains("&lt;img src=x onerror=alert(1)&gt;") && !body.contains(StationPagesTests.hostile))
+            #expect(body.contains("class=\"spark\"") && body.contains("class=\"verdict v-ALARM\""))
+            #expect(body.contains("2026-01-01"), "absolute times in the site's zone")
+
+            // The logger page, period by period.
+            let day = try page(station, "GET", "/loggers/fridge-alarm?period=day", cookie: cookie)
+            #expect(day.status == 200)
+            #expect(day.body.contains("<svg class=\"chart\"") && day.body.contains("class=\"s-beyond\""))
+            #expect(day.body.contains("banner v-ALARM"))
+            #expect(day.body.contains("<strong>Day</strong>"))
+            for period in ["week", "month", "year", "all"] {
+                let other = try page(station, "GET", "/loggers/fridge-alarm?period=\(period)", cookie: cookie)
+                #expect(other.status == 200, "period \(period)")
+            }
+            let custom = try page(station, "GET", "/loggers/fridge-alarm?from=2026-01-01&to=2026-01-01", cookie: cookie)
+            #expect(custom.status == 200 && custom.body.contains("<strong>Custom</strong>") && custom.body.contains("value=\"2026-01-01\""))
+            let backwards = try page(station, "GET", "/loggers/fridge-alarm?from=2026-02-01&to=2026-01-01", cookie: cookie)
+            #expect(backwards.status == 400)
+            #expect(day.body.contains("web test"), "the reads that built the record, with their source")
+            #expect(day.body.contains("/loggers/fridge-alarm/report.pdf?") && day.body.contains("/loggers/fridge-alarm/samples.csv?"))
+
+            // Downloads are the API's answers for the session.
+            let csvPath = try #require(firstMatch("href=\"(/loggers/fridge-alarm/samples\\.csv[^\"]*)\"", in: day.body)).replacingOccurrences(of: "&amp;", with: "&")
+            let csv = try page(station, "GET", csvPath, cookie: cookie)
+            #expect(csv.status == 200 && csv.header("Content-Type")?.hasPrefix("text/csv") == true && csv.body.hasPrefix("time,temperature_c"))
+
+            // Acknowledge the excursion from the page's form.
+            let formToken = try #require(firstMatch("name=\"form\" value=\"([0-9a-f]{64})\"", in: day.body))
+            let excursion = try #require(firstMatch("name=\"excursion\" value=\"([^\"]+)\"", in: day.body))
+            #expect(day.body.contains("not acknowledged"))
+            let forged = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                                  form: [("form", String(repeating: "0", count: 64)), ("excursion", excursion), ("by", "Mallory"), ("comment", "forged")])
+            #expect(forged.status == 403)
+            let otherOrigin = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                                       form: [("form", formToken), ("excursion", excursion), ("by", "Mallory"), ("comment", "forged")],
+                                       headers: ["Origin": "http://evil.example"])
+            #expect(otherOrigin.status == 403)
+            let acked = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                                 form: [("form", formToken), ("excursion", excursion), ("by", "Ana Ruiz"), ("comment", "Door closed; \(StationPagesTests.script)"),
+                                        ("back", "?period=day")],
+                                 headers: ["Origin": "http://127.0.0.1:\(station.port)"])
+            #expect(acked.status == 303)
+            let injected = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                                    form: [("form", formToken), ("excursion", excursion), ("by", "Ana Ruiz"), ("comment", "again"),
+                                           ("back", "?period=day\r\nSet-Cookie: x=1")])
+            #expect(injected.status == 303 && injected.header("Location") == "/loggers/fridge-alarm#excursions" && injected.headers("Set-Cookie").isEmpty)
+            #expect(acked.header("Location") == "/loggers/fridge-alarm?period=day#excursions")
+            let after = try page(station, "GET", "/loggers/fridge-alarm?period=day", cookie: cookie)
+            #expect(after.body.contains("<strong>Ana Ruiz</strong>"))
+            #expect(after.body.contains("Door closed; &lt;script&gt;alert(1)&lt;/script&gt;") && !after.body.contains(StationPagesTests.script))
+            #expect(!after.body.contains("not acknowledged"))
+            let overviewAfter = try page(station, "GET", "/", cookie: cookie)
+            #expect(overviewAfter.status == 200)
+
+            // A read token sees the pages but cannot acknowledge.
+            let readCookie = try signIn(station, scope: "read")
+            let readOnly = try page(station, "GET", "/loggers/fridge-alarm?period=day", cookie: readCookie)
+            #expect(readOnly.status == 200 && readOnly.body.contains("needs an upload or admin token") && !readOnly.body.contains("name=\"excursion\""))
+
+            // Another site's logger and an unknown one: 404, the same page.
+            let southLogger = try page(station, "GET", "/loggers/south-1", cookie: cookie)
+            let unknown = try page(station, "GET", "/loggers/no-such-logger", cookie: cookie)
+            #expect(southLogger.status == 404 && unknown.status == 404)
+            func main(_ answer: PageAnswer) -> String? { firstMatch("(<main>.*</main>)", in: answer.body) }
+            #expect(main(southLogger) != nil && main(southLogger) == main(unknown))
+            #expect(try page(station, "GET", "/loggers/south-1/samples.csv", cookie: cookie).status == 404)
+
+            // The reads page: the site's uploads and the rejected one, with why; the source as text.
+            let reads = try page(station, "GET", "/reads", cookie: cookie)
+            #expect(reads.status == 200)
+            #expect(reads.body.contains("broken phone") && reads.body.contains("422") && reads.body.contains("read does not decode"))
+            #expect(reads.body.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !reads.body.contains(StationPagesTests.script))
+            #expect(!reads.body.contains("south-1"))
+
+            // Languages: Accept-Language, then the switch (kept in a cookie).
+            let japanese = try page(station, "GET", "/", cookie: cookie, headers: ["Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"])
+            #expect(japanese.body.contains("<html lang=\"ja\">") && japanese.body.contains("概要"))
+            let chinese = try page(station, "GET", "/?lang=zh-Hans", cookie: cookie)
+            #expect(chinese.body.contains("<html lang=\"zh-Hans\">") && chinese.body.contains("总览") && chinese.body.contains("报警"))
+            #expect(chinese.headers("Set-Cookie").contains { $0.hasPrefix("coldtap_lang=zh-Hans") })
+            let kept = try page(station, "GET", "/reads", cookie: cookie + "; coldtap_lang=zh-Hans")
+            #expect(kept.body.contains("被拒绝的上传"))
+
+            // Signing out clears the cookie.
+            let out = try page(station, "POST", "/logout", cookie: cookie, form: [("form", formToken)], headers: ["Origin": "http://127.0.0.1:\(station.port)"])
+            #expect(out.status == 303 && out.header("Location") == "/login")
+            #expect(out.headers("Set-Cookie").contains { $0.hasPrefix("coldtap_session=;") && $0.contains("Max-Age=0") })
+            // A revoked token's cookie no longer signs in.
+            let tokens = await coldtap(["token", "list", "--archive", station.archive.location])
+            #expect(tokens.status == 0)
+        }
+    }
+
+    @Test func chromiumShowsVerdictColoursAndTheCurveInLightAndDark() async throws {
+        try await withStation(.sqlite) { station in
+            try await seed(station)
+            let cookie = try signIn(station)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-pages-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let shots = ProcessInfo.processInfo.environment["COLDTAP_KEEP_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
+            func save(_ path: String, as name: String) throws -> URL {
+                let answer = try page(station, "GET", path, cookie: cookie)
+                #expect(answer.status == 200, "\(path)")
+                let file = folder.appendingPathComponent(name)
+                try Data(answer.body.utf8).write(to: file)
+                return file
+            }
+            let overview = try save("/", as: "overview.html")
+            let logger = try save("/loggers/fridge-alarm?period=day", as: "logger.html")
+            for dark in [false, true] {
+                let theme = dark ? ChartTheme.dark : ChartTheme.light
+                let overviewShot = folder.appendingPathComponent("overview-\(dark ? "dark" : "light").png")
+                let image = try Chromium.screenshot(overview, to: overviewShot, width: 1200, height: 700, dark: dark, folder: folder)
+                let loggerShot = folder.appendingPathComponent("logger-\(dark ? "dark" : "light").png")
+                let loggerImage = try Chromium.screenshot(logger, to: loggerShot, width: 1200, height: 1400, dark: dark, folder: folder)
+                if let shots {
+                    try? FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+                    for file in [overviewShot, loggerShot] {
+                        try? FileManager.default.removeItem(at: shots.appendingPathComponent(file.lastPathComponent))
+                        try FileManager.default.copyItem(at: file, to: shots.appendingPathComponent(file.lastPathComponent))
+                    }
+                }
+                // The page's background is the theme's.
+                #expect(pixelCount(image, theme.background) > image.pixels.count / 3, "\(dark ? "dark" : "light") background")
+                // The verdict colours: the ALARM and OK badges and row markers.
+                #expect(pixelCount(image, theme.fail) > 150, "ALARM colour on the overview (\(dark ? "dark" : "light"))")
+                #expect(pixelCount(image, theme.pass) > 150, "OK colour on the overview (\(dark ? "dark" : "light"))")
+                // Sparklines: the curve's colour and the beyond-limit red.
+                #expect(pixelCount(image, theme.curve, tolerance: 30) > 100, "sparkline curve (\(dark ? "dark" : "light"))")
+                // The logger page: the banner, the chart's curve within limits and beyond them.
+                #expect(pixelCount(loggerImage, theme.fail) > 10_000, "ALARM banner (\(dark ? "dark" : "light"))")
+                #expect(pixelCount(loggerImage, theme.curve, tolerance: 30) > 400, "curve (\(dark ? "dark" : "light"))")
+                #expect(pixelCount(loggerImage, theme.beyond, tolerance: 30) > 100, "beyond-limit curve (\(dark ? "dark" : "light"))")
+                #expect(pixelCount(loggerImage, theme.limit, tolerance: 30) > 100, "limit lines (\(dark ? "dark" : "light"))")
+            }
+            // Markup from a tag or a person is text in the DOM Chromium builds.
+            let dom = try Chromium.run(["--dump-dom", overview.absoluteString], folder: folder)
+            #expect(dom.contains("fridge-alarm"), "the DOM was dumped: \(dom.prefix(200))")
+            #expect(!dom.contains("<img src=\"x\"") && !dom.contains("onerror=\"alert"))
+            #expect(dom.contains("&lt;img src=x onerror=alert(1)&gt;"))
+            let readsFile = try save("/reads", as: "reads.html")
+            let readsDOM = try Chromium.run(["--dump-dom", readsFile.absoluteString], folder: folder)
+            #expect(readsDOM.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !readsDOM.contains("<script>alert(1)</script>"))
+        }
+    }
+
+    @Test func loggerPageStaysSmallForAYearOfSamples() async throws {
+        try await withStation(.sqlite) { station in
+            // A year of 10-minute samples, in reads of 4,000 with an excursion now and then.
+            let perRead = 4000
+            for chunk in 0..<14 {
+                let first = chunk * perRead
+                let temperatures = (first..<(first + perRead)).map { index -> Double in
+                    index % 5000 < 20 ? 9.5 : ((5 + 2 * sin(Double(index) / 72)) * 10).rounded() / 10
+                }
+                let body = try Reads.generic(first: first, temperatures: temperatures)
+                let answer = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+                                               headers: ["X-ColdTap-Read-Time": "2027-02-01T00:00:00Z", "X-ColdTap-Logger-Id": "year-fridge",
+                                                         "Content-Type": "application/octet-stream"], body: body)
+                #expect(answer.status == 201, "\(answer.text)")
+            }
+            let cookie = try signIn(station)
+            for period in ["period=day", "period=week", "period=month", "period=year", "period=all", "from=2026-03-01&to=2026-09-30"] {
+                let answer = try page(station, "GET", "/loggers/year-fridge?\(period)", cookie: cookie)
+                #expect(answer.status == 200, "\(period)")
+                #expect(answer.body.utf8.count < 200_000, "\(period): \(answer.body.utf8.count) bytes")
+                #expect(answer.body.contains("<svg class=\"chart\""))
+            }
+        }
+    }
+
+    /// `coldtap demo` ends with the command that serves its archive and a token that signs
+    /// in; served as printed, the pages show the demo logger.
+    @Test func demoPrintsTheServeCommandAndAToken() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-pages-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let demo = await coldtap(["demo", "--in-process", "--out", folder.path])
+        #expect(demo.status == 0, "\(demo.err)")
+        let lines = demo.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let serve = try #require(lines.first { $0.hasSuffix("--listen 127.0.0.1:8080") && $0.contains(" serve --archive ") }, "\(demo.out)")
+        #expect(lines.contains { $0.contains("http://127.0.0.1:8080/login") })
+        let token = try #require(lines.last { $0.hasPrefix("ct_") }, "no token in \(demo.out)")
+        let archivePath = try #require(firstMatch("--archive (\\S+)", in: serve))
+        #expect(archivePath == folder.appendingPathComponent("archive.sqlite").path)
+        var configuration = Station.Configuration(archive: archivePath)
+        configuration.http.port = 0
+        let station = ServeCommand.makeStation(configuration: configuration, logLine: { _ in })
+        try station.start()
+        defer { station.stop(grace: 1) }
+        let signIn = station.handle(HTTPRequest(method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                body: Data("token=\(token)".utf8)))
+        #expect(signIn.status == 303)
+        let overview = station.handle(HTTPRequest(method: "GET", path: "/", headers: ["Cookie": "coldtap_session=\(token)"]))
+        let html = String(decoding: overview.body, as: UTF8.self)
+        #expect(overview.status == 200)
+        #expect(html.contains("href=\"/loggers/"), "the demo logger is listed: \(html.suffix(600))")
+        #expect(html.contains("class=\"spark\""))
+    }
+}
