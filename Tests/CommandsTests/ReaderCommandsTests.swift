@@ -116,8 +116,12 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         #expect(files.sorted() == ["archive.sqlite", "logger.nfc", "report.html", "report.pdf", "report.png", "samples.csv"])
 
         // The command the demo suggests reports the kept dump again, with the same samples.
-        let suggestion = try #require(result.out.split(separator: "\n").last.map(String.init))
+        let lines = result.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let suggestion = try #require(lines.last { $0.contains(" report ") && $0.contains("logger.nfc") })
         var words = suggestion.split(separator: " ").map(String.init)
+        // It ends with the one command that serves the demo archive, and where to sign in.
+        #expect(lines.contains { $0.contains(" serve --archive ") && $0.contains("archive.sqlite") })
+        #expect(lines.contains { $0.contains("http://127.0.0.1:") && $0.contains("/login") })
         // The program as started (`coldtap` here: the test runner is not it).
         #expect(words.first == DemoCommand.invocationName())
         words.removeFirst()
