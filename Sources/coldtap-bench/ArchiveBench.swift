@@ -18,7 +18,9 @@ import Glibc
 //   loggers → stitched history → full-year assessment and report model (content + chart model).
 // PostgreSQL runs on a private cluster this bench starts (initdb, Unix socket only) unless
 // COLDTAP_BENCH_POSTGRESQL gives a URI. `--reads N` (default 1000) and `--postgresql-reads N`
-// (default a quarter of that) change the number of ingested reads.
+// (default a quarter of that) change the number of ingested reads; `--engine sqlite|postgresql`
+// runs one engine only, `--ingest-only` leaves out the history part and `--rounds N` sets the
+// rounds (for profiling).
 
 private let benchStart = Date(timeIntervalSince1970: 1_767_225_600)
 private let benchInterval = 600.0
@@ -65,12 +67,17 @@ func runArchiveBench(_ json: Bool) async throws {
     if let index = arguments.firstIndex(of: "--reads"), index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 {
         reads = value
     }
+    let only = arguments.firstIndex(of: "--engine").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    let ingestOnly = arguments.contains("--ingest-only")
     var figures: [ArchiveEngineFigures] = []
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-bench-archive-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
 
-    figures.append(try benchEngine("sqlite", reads: reads) { name in folder.appendingPathComponent("\(name).sqlite").path })
+    if only == nil || only == "sqlite" {
+        figures.append(try benchEngine("sqlite", reads: reads, history: !ingestOnly) { name in folder.appendingPathComponent("\(name).sqlite").path })
+    }
+    guard only == nil || only == "postgresql" else { return report(figures, json: json) }
     // Each PostgreSQL insert is a round trip to the server: a quarter of the reads keeps the
     // suite to minutes; the figures are rates, and the JSON says how many reads were made.
     var postgresReads = max(1, reads / 4)
@@ -81,7 +88,7 @@ func runArchiveBench(_ json: Bool) async throws {
     let cluster: BenchCluster?
     if let given = ProcessInfo.processInfo.environment["COLDTAP_BENCH_POSTGRESQL"] {
         cluster = nil
-        figures.append(try benchEngine("postgresql", reads: postgresReads) { name in
+        figures.append(try benchEngine("postgresql", reads: postgresReads, history: !ingestOnly) { name in
             let admin = try PostgreSQLEngine(uri: given)
             try admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
             try admin.execute("CREATE DATABASE \(name)")
@@ -93,7 +100,7 @@ func runArchiveBench(_ json: Bool) async throws {
     }
     if let cluster {
         defer { cluster.stop() }
-        figures.append(try benchEngine("postgresql", reads: postgresReads) { name in
+        figures.append(try benchEngine("postgresql", reads: postgresReads, history: !ingestOnly) { name in
             let admin = try PostgreSQLEngine(uri: cluster.uri("postgres"))
             try admin.execute("CREATE DATABASE \(name)")
             admin.close()
@@ -132,11 +139,14 @@ private func report(_ figures: [ArchiveEngineFigures], json: Bool) {
 }
 
 /// Ingest and history on one engine; `location(name)` makes a fresh empty archive.
-private func benchEngine(_ engine: String, reads: Int, location: (String) throws -> String) throws -> ArchiveEngineFigures {
+private func benchEngine(_ engine: String, reads: Int, history measureHistory: Bool = true,
+                         location: (String) throws -> String) throws -> ArchiveEngineFigures {
     // Rounds alternate which loop goes first, on fresh archives (a fresh PostgreSQL cluster
     // creates WAL segments at first, later reuses them); the best of each counts, as the
     // machine may be shared.
-    let rounds = engine == "sqlite" ? 3 : 2
+    let arguments = CommandLine.arguments
+    let rounds = arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }.map { max(1, $0) }
+        ?? (engine == "sqlite" ? 3 : 2)
     var ingestSeconds = Double.infinity
     var bareSeconds = Double.infinity
     var newSamples = 0
@@ -170,6 +180,10 @@ private func benchEngine(_ engine: String, reads: Int, location: (String) throws
         }
     }
 
+    guard measureHistory else {
+        return ArchiveEngineFigures(engine: engine, reads: reads, newSamples: newSamples, ingestSeconds: ingestSeconds,
+                                    bareSeconds: bareSeconds, historySamples: 0, historyMilliseconds: 0, reportMilliseconds: 0)
+    }
     FileHandle.standardError.write(Data("archive bench: \(engine) history …\n".utf8))
     let historyLocation = try location("coldtap_bench_history")
     let history = try Archive.open(historyLocation)
