@@ -183,7 +183,7 @@ public final class SQLiteEngine: ArchiveEngine {
         }
     }
 
-    /// The same value bound the same way (doubles bit for bit, so −0 and NaN are bound again).
+    /// The same value bound the same way (doubles bit for bit: −0 is bound again after 0).
     static func sameBinding(_ a: SQLValue, _ b: SQLValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
