@@ -171,14 +171,14 @@ public final class Archive {
             return result
         }
         let margin = intervalMilliseconds
-        var kept: [Int64: KeptSample] = [:]
-        kept.reserveCapacity(log.samples.count * 2)
+        // The kept samples in time order, matched against the read's in time order (one range
+        // query, then a merge: no per-sample query and no hash table).
         var keptTimes: [Int64] = []
+        var keptValues: [KeptSample] = []
         try engine.query("SELECT time_ms, temperature, humidity, flags, read_id FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms",
                          [.text(loggerID), .int(Int64(generation)), .int(low - margin), .int(high + margin)]) { row in
-            let time = row.int(0)
-            kept[time] = KeptSample(temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: row.text(3), readID: row.int(4))
-            keptTimes.append(time)
+            keptTimes.append(row.int(0))
+            keptValues.append(KeptSample(temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: row.text(3), readID: row.int(4)))
         }
         if log.timeBase == .readTime, intervalMilliseconds > 0, !keptTimes.isEmpty {
             result.offset = Archive.alignment(times, to: keptTimes, tolerance: intervalMilliseconds / 2)
@@ -192,12 +192,30 @@ public final class Archive {
            first - previous > intervalMilliseconds + intervalMilliseconds / 2 {
             result.gap = (previous + intervalMilliseconds, first)
         }
+        // The read's samples in time order; samples at the same time in the order read.
+        var order = Array(log.samples.indices)
+        if zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
+            order.sort { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
+        }
         var newRows: [(Int64, TemperatureLog.Sample, String)] = []
+        newRows.reserveCapacity(log.samples.count)
         var conflictRows: [(Int64, TemperatureLog.Sample, String, Int64)] = []
-        for (index, sample) in log.samples.enumerated() {
+        var next = 0
+        for index in order {
+            let sample = log.samples[index]
             let time = times[index]
             let flags = Archive.flagsText(sample.flags)
-            if let existing = kept[time] {
+            while next < keptTimes.count, keptTimes[next] < time { next += 1 }
+            // What is kept at this time: from an earlier read, else from this read's own earlier sample.
+            let existing: KeptSample?
+            if next < keptTimes.count, keptTimes[next] == time {
+                existing = keptValues[next]
+            } else if let last = newRows.last, last.0 == time {
+                existing = KeptSample(temperature: last.1.temperature, humidity: last.1.humidity, flags: last.2, readID: readID)
+            } else {
+                existing = nil
+            }
+            if let existing {
                 if Archive.sameValue(existing.temperature, sample.temperature), Archive.sameValue(existing.humidity, sample.humidity),
                    existing.flags == flags {
                     result.duplicates += 1
@@ -205,7 +223,6 @@ public final class Archive {
                     conflictRows.append((time, sample, flags, existing.readID))
                 }
             } else {
-                kept[time] = KeptSample(temperature: sample.temperature, humidity: sample.humidity, flags: flags, readID: readID)
                 newRows.append((time, sample, flags))
             }
         }
@@ -214,9 +231,7 @@ public final class Archive {
         conflictRows = conflictRows.filter { seenConflicts.insert($0.0).inserted }
         result.newSamples = newRows.count
         result.conflicts = conflictRows.count
-        var digest = SamplesDigest()
-        newRows.sort { $0.0 < $1.0 }
-        conflictRows.sort { $0.0 < $1.0 }
+        var digest = SamplesDigest(capacity: newRows.count + conflictRows.count)
         let insert = try engine.prepare("INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)")
         for (time, sample, flags) in newRows {
             try insert.run([.text(loggerID), .int(Int64(generation)), .int(time), .optional(sample.temperature),

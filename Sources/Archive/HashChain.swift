@@ -28,6 +28,8 @@ enum HashChain {
 struct SamplesDigest {
     private var bytes: [UInt8] = []
 
+    init(capacity samples: Int = 0) { bytes.reserveCapacity(samples * 28) }
+
     private mutating func append(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }

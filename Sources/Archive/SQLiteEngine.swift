@@ -41,12 +41,27 @@ public final class SQLiteEngine: ArchiveEngine {
         sqlite3_extended_result_codes(handle, 1)
         do {
             // A damaged or foreign file shows here, at the first read of its header.
-            try query("PRAGMA journal_mode=WAL", []) { _ in }
+            try switchToWAL()
             try execute("PRAGMA synchronous=FULL")
             try execute("PRAGMA foreign_keys=ON")
         } catch {
             close()
             throw error
+        }
+    }
+
+    /// Two processes opening a new archive at once race for the switch to WAL, which needs
+    /// the exclusive lock while the pragma holds a shared one: SQLite answers that with
+    /// SQLITE_BUSY at once, without waiting in the busy handler, so the wait is here.
+    private func switchToWAL() throws {
+        let deadline = Date().addingTimeInterval(Double(SQLiteEngine.busyTimeoutMilliseconds) / 1000)
+        while true {
+            do {
+                try query("PRAGMA journal_mode=WAL", []) { _ in }
+                return
+            } catch let error as ArchiveError where error.kind == .busy && Date() < deadline {
+                usleep(20_000)
+            }
         }
     }
 
@@ -159,9 +174,12 @@ public final class SQLiteEngine: ArchiveEngine {
         return statement
     }
 
-    fileprivate func bind(_ values: [SQLValue], to statement: OpaquePointer) throws {
+    /// Binds `values` to positions 1…; a value the same as in `previous` (what the statement
+    /// still holds: bindings outlive `sqlite3_reset`) is not bound again.
+    fileprivate func bind(_ values: [SQLValue], to statement: OpaquePointer, previous: [SQLValue] = []) throws {
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for (index, value) in values.enumerated() {
+            if index < previous.count, SQLiteEngine.sameBinding(previous[index], value) { continue }
             let position = Int32(index + 1)
             let status: Int32
             switch value {
@@ -177,6 +195,17 @@ public final class SQLiteEngine: ArchiveEngine {
                 }
             }
             guard status == SQLITE_OK else { throw failure(status, what: "write") }
+        }
+    }
+
+    /// The same value bound the same way (doubles bit for bit: −0 is bound again after 0).
+    static func sameBinding(_ a: SQLValue, _ b: SQLValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.int(x), .int(y)): return x == y
+        case let (.double(x), .double(y)): return x.bitPattern == y.bitPattern
+        case let (.text(x), .text(y)): return x == y
+        default: return false
         }
     }
 
@@ -238,9 +267,15 @@ final class SQLitePrepared: ArchiveStatement {
 
     deinit { sqlite3_finalize(statement) }
 
+    /// What the statement holds bound from the previous run.
+    private var bound: [SQLValue] = []
+
     func run(_ values: [SQLValue]) throws {
         sqlite3_reset(statement)
-        try engine.bind(values, to: statement)
+        let previous = bound
+        bound = []
+        try engine.bind(values, to: statement, previous: previous)
+        bound = values
         let status = sqlite3_step(statement)
         guard status == SQLITE_DONE || status == SQLITE_ROW else {
             sqlite3_reset(statement)

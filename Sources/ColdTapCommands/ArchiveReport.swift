@@ -2,6 +2,7 @@ import Archive
 import ColdChain
 import Foundation
 import LoggerFormats
+import TempChart
 
 /// `coldtap report --logger-id ID`: the full-period report over the stitched record, made by
 /// the same pipeline as a report of one read (the record becomes one log whose gaps between
@@ -57,9 +58,35 @@ enum ArchiveReport {
             ReportArtifacts.drawTerminalChart(log: log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
-            try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts, console: console,
-                                      pathsToStandardError: json)
+            let section = section(history, assessment: assessment, archive: archive.engine.location)
+            // The stitched log's only warnings are the archive's (conflicts, gaps): the files
+            // say them in their own language.
+            var fileLog = log
+            fileLog.warnings = section.warnings(language: artifacts.language)
+            try ReportArtifacts.write(log: fileLog, assessment: assessment, options: artifacts, archive: section,
+                                      console: console, pathsToStandardError: json)
         }
+    }
+
+    /// The archive part of the report files (PDF, HTML; the chain head in the PNG's and SVG's title).
+    static func section(_ history: History, assessment: Assessment, archive location: String) -> ReportArchiveSection {
+        ReportArchiveSection(
+            archive: location, loggerID: history.logger.id, generation: history.generation, from: history.from, to: history.to,
+            chainHead: history.chainHead,
+            reads: history.reads.map { read in
+                ReportArchiveSection.Read(id: read.id, readTime: read.readTime, readTimeSource: read.readTimeSource, origin: read.origin,
+                                          sha256: read.sha256, newSamples: read.newSamples, duplicates: read.duplicates,
+                                          conflicts: read.conflicts, integrity: read.integrity)
+            },
+            gaps: history.gaps,
+            conflicts: history.conflicts.map {
+                ReportArchiveSection.Conflict(time: $0.time, kept: $0.kept.temperature, keptRead: $0.keptReadID,
+                                              other: $0.other.temperature, otherRead: $0.otherReadID)
+            },
+            acknowledgements: history.acknowledgements.map {
+                ReportArchiveSection.Acknowledgement(excursionStart: $0.excursionStart, by: $0.by, at: $0.at, comment: $0.comment)
+            },
+            openExcursions: assessment.excursions.filter { !AckCommand.isAcknowledged($0, history: history) }.map(\.start))
     }
 
     /// The `archive` member of `report --logger-id --json`.

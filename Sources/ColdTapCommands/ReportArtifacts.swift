@@ -157,7 +157,8 @@ public enum ReportArtifacts {
     ///   PNG/PDF are asked for on a build with neither.
     @discardableResult
     public static func write(log: TemperatureLog, assessment: Assessment, options: Options, input: ReportAudit.InputFile? = nil,
-                             console: Console, pathsToStandardError: Bool = false, now: Date = Date()) throws -> [URL] {
+                             archive: ReportArchiveSection? = nil, console: Console, pathsToStandardError: Bool = false,
+                             now: Date = Date()) throws -> [URL] {
         let directory = options.outputFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
             ?? URL(fileURLWithPath: options.outDirectory ?? ".", isDirectory: true)
         var isDirectory: ObjCBool = false
@@ -190,12 +191,19 @@ public enum ReportArtifacts {
         var content = ReportContent(log: log, assessment: assessment, language: options.language)
         content.audit?.input = input
         content.audit?.version = ColdTap.version
+        content.audit?.archive = archive
         var page = ReportPage(content: content, timeZone: zone, language: options.language, theme: options.theme, generated: now)
         let chartFrame = ChartRect(x: 0, y: 0, width: Double(options.width), height: Double(options.height))
         var chartTitle = [log.logger.vendor, log.logger.model, log.logger.serial].compactMap { $0 }.joined(separator: " ")
         // The chart travels alone (PNG, SVG): it says itself that its time axis is a guess.
         if let note = page.chartTimesEstimatedNote {
             chartTitle = chartTitle.isEmpty ? note : "\(chartTitle) — \(note)"
+        }
+        // A chart of the archive's record names the logger, the reads and the chain head it was
+        // drawn from (in place of the logger's model, so that the whole hash fits).
+        if let archive {
+            chartTitle = "\(archive.loggerID): \(archive.chartNote(language: options.language))"
+                + (page.chartTimesEstimatedNote.map { " — \($0)" } ?? "")
         }
         var written: [URL] = []
 

@@ -31,6 +31,8 @@ public struct ReportAudit: Sendable {
     public var input: InputFile?
     /// The ColdTap version that made the report.
     public var version: String?
+    /// The reads, gaps, conflicts, acknowledgements and chain head of a report made from the archive.
+    public var archive: ReportArchiveSection?
 
     /// Builds the rule rows in `language` from the assessment.
     public init(log: TemperatureLog, assessment: Assessment, language: ReportLanguage) {

@@ -165,5 +165,6 @@ extension ReportPage {
         }
         section(audit.sectionInput)
         table(nil, auditInputRows.map { [$0.0, $0.1] }, fractions: [0.25, 0.75])
+        drawArchiveSection(section: section, paragraph: paragraph, table: table)
     }
 }

@@ -116,7 +116,7 @@ public struct ReportPage: Sendable {
     /// Where the read time came from, in the report's language.
     public var readTimeSourceText: String {
         let source = content.log.readTimeSource?.description ?? "—"
-        return language.audit.readTimeSources[source] ?? source
+        return readTimeSourceName(source)
     }
 
     /// The note that every time is an estimate, or `nil` when the times are known.

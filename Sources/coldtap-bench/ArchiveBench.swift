@@ -18,7 +18,9 @@ import Glibc
 //   loggers → stitched history → full-year assessment and report model (content + chart model).
 // PostgreSQL runs on a private cluster this bench starts (initdb, Unix socket only) unless
 // COLDTAP_BENCH_POSTGRESQL gives a URI. `--reads N` (default 1000) and `--postgresql-reads N`
-// (default a quarter of that) change the number of ingested reads.
+// (default a quarter of that) change the number of ingested reads; `--engine sqlite|postgresql`
+// runs one engine only, `--ingest-only` leaves out the history part and `--rounds N` sets the
+// rounds (for profiling).
 
 private let benchStart = Date(timeIntervalSince1970: 1_767_225_600)
 private let benchInterval = 600.0
@@ -65,12 +67,17 @@ func runArchiveBench(_ json: Bool) async throws {
     if let index = arguments.firstIndex(of: "--reads"), index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 {
         reads = value
     }
+    let only = arguments.firstIndex(of: "--engine").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    let ingestOnly = arguments.contains("--ingest-only")
     var figures: [ArchiveEngineFigures] = []
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-bench-archive-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
 
-    figures.append(try benchEngine("sqlite", reads: reads) { name in folder.appendingPathComponent("\(name).sqlite").path })
+    if only == nil || only == "sqlite" {
+        figures.append(try benchEngine("sqlite", reads: reads, history: !ingestOnly) { name in folder.appendingPathComponent("\(name).sqlite").path })
+    }
+    guard only == nil || only == "postgresql" else { return report(figures, json: json) }
     // Each PostgreSQL insert is a round trip to the server: a quarter of the reads keeps the
     // suite to minutes; the figures are rates, and the JSON says how many reads were made.
     var postgresReads = max(1, reads / 4)
@@ -81,7 +88,7 @@ func runArchiveBench(_ json: Bool) async throws {
     let cluster: BenchCluster?
     if let given = ProcessInfo.processInfo.environment["COLDTAP_BENCH_POSTGRESQL"] {
         cluster = nil
-        figures.append(try benchEngine("postgresql", reads: postgresReads) { name in
+        figures.append(try benchEngine("postgresql", reads: postgresReads, history: !ingestOnly) { name in
             let admin = try PostgreSQLEngine(uri: given)
             try admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
             try admin.execute("CREATE DATABASE \(name)")
@@ -93,7 +100,7 @@ func runArchiveBench(_ json: Bool) async throws {
     }
     if let cluster {
         defer { cluster.stop() }
-        figures.append(try benchEngine("postgresql", reads: postgresReads) { name in
+        figures.append(try benchEngine("postgresql", reads: postgresReads, history: !ingestOnly) { name in
             let admin = try PostgreSQLEngine(uri: cluster.uri("postgres"))
             try admin.execute("CREATE DATABASE \(name)")
             admin.close()
@@ -132,11 +139,14 @@ private func report(_ figures: [ArchiveEngineFigures], json: Bool) {
 }
 
 /// Ingest and history on one engine; `location(name)` makes a fresh empty archive.
-private func benchEngine(_ engine: String, reads: Int, location: (String) throws -> String) throws -> ArchiveEngineFigures {
+private func benchEngine(_ engine: String, reads: Int, history measureHistory: Bool = true,
+                         location: (String) throws -> String) throws -> ArchiveEngineFigures {
     // Rounds alternate which loop goes first, on fresh archives (a fresh PostgreSQL cluster
     // creates WAL segments at first, later reuses them); the best of each counts, as the
     // machine may be shared.
-    let rounds = engine == "sqlite" ? 3 : 2
+    let arguments = CommandLine.arguments
+    let rounds = arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }.map { max(1, $0) }
+        ?? (engine == "sqlite" ? 3 : 2)
     var ingestSeconds = Double.infinity
     var bareSeconds = Double.infinity
     var newSamples = 0
@@ -170,6 +180,10 @@ private func benchEngine(_ engine: String, reads: Int, location: (String) throws
         }
     }
 
+    guard measureHistory else {
+        return ArchiveEngineFigures(engine: engine, reads: reads, newSamples: newSamples, ingestSeconds: ingestSeconds,
+                                    bareSeconds: bareSeconds, historySamples: 0, historyMilliseconds: 0, reportMilliseconds: 0)
+    }
     FileHandle.standardError.write(Data("archive bench: \(engine) history …\n".utf8))
     let historyLocation = try location("coldtap_bench_history")
     let history = try Archive.open(historyLocation)
@@ -214,9 +228,21 @@ private func newRange(_ index: Int) -> Range<Int> {
     index == 0 ? 0..<4000 : (index * 2000 + 2000)..<(index * 2000 + 4000)
 }
 
+/// The new rows of every read (time, temperature), made before the clock starts, as the
+/// reads handed to `Archive.add` are.
+private func bareRows(reads: Int) -> [[(Int64, Double)]] {
+    let base = Int64(benchStart.timeIntervalSince1970 * 1000)
+    return (0..<reads).map { index in newRange(index).map { (base + Int64($0) * 600_000, benchValue($0)) } }
+}
+
+/// The engine's own limit: opened as `SQLiteEngine` opens the archive (read-write, no
+/// connection mutex, WAL, synchronous=FULL), one transaction per read, one prepared INSERT
+/// whose columns that do not change within a read are bound once per read.
 private func bareSQLite(_ path: String, reads: Int) throws -> Double {
     var database: OpaquePointer?
-    guard sqlite3_open(path, &database) == SQLITE_OK, let database else { throw ArchiveBenchError("cannot open \(path)") }
+    guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let database else {
+        throw ArchiveBenchError("cannot open \(path)")
+    }
     defer { sqlite3_close(database) }
     sqlite3_exec(database, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", nil, nil, nil)
     var statement: OpaquePointer?
@@ -224,18 +250,18 @@ private func bareSQLite(_ path: String, reads: Int) throws -> Double {
     guard let statement else { throw ArchiveBenchError("cannot prepare the bare insert") }
     defer { sqlite3_finalize(statement) }
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    let rows = bareRows(reads: reads)
     let start = wallSeconds()
-    let base = Int64(benchStart.timeIntervalSince1970 * 1000)
     for index in 0..<reads {
         sqlite3_exec(database, "BEGIN IMMEDIATE", nil, nil, nil)
-        for n in newRange(index) {
-            sqlite3_bind_text(statement, 1, "bench:1", -1, transient)
-            sqlite3_bind_int64(statement, 2, 1)
-            sqlite3_bind_int64(statement, 3, base + Int64(n) * 600_000)
-            sqlite3_bind_double(statement, 4, benchValue(n))
-            sqlite3_bind_null(statement, 5)
-            sqlite3_bind_text(statement, 6, "", -1, transient)
-            sqlite3_bind_int64(statement, 7, Int64(index + 1))
+        sqlite3_bind_text(statement, 1, "bench:1", -1, transient)
+        sqlite3_bind_int64(statement, 2, 1)
+        sqlite3_bind_null(statement, 5)
+        sqlite3_bind_text(statement, 6, "", -1, transient)
+        sqlite3_bind_int64(statement, 7, Int64(index + 1))
+        for (time, value) in rows[index] {
+            sqlite3_bind_int64(statement, 3, time)
+            sqlite3_bind_double(statement, 4, value)
             guard sqlite3_step(statement) == SQLITE_DONE else { throw ArchiveBenchError(String(cString: sqlite3_errmsg(database))) }
             sqlite3_reset(statement)
         }
@@ -248,12 +274,12 @@ private func barePostgreSQL(_ uri: String, reads: Int) throws -> Double {
     guard let connection = PQconnectdb(uri), PQstatus(connection) == CONNECTION_OK else { throw ArchiveBenchError("cannot connect to \(uri)") }
     defer { PQfinish(connection) }
     PQclear(PQprepare(connection, "bare", "INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES ($1, $2, $3, $4, NULL, '', $5)", 0, nil))
-    let base = Int64(benchStart.timeIntervalSince1970 * 1000)
+    let rows = bareRows(reads: reads)
     let start = wallSeconds()
     for index in 0..<reads {
         PQclear(PQexec(connection, "BEGIN"))
-        for n in newRange(index) {
-            let values = ["bench:1", "1", String(base + Int64(n) * 600_000), "\(benchValue(n))", String(index + 1)]
+        for (time, value) in rows[index] {
+            let values = ["bench:1", "1", String(time), "\(value)", String(index + 1)]
             let cStrings = values.map { strdup($0) }
             defer { cStrings.forEach { free($0) } }
             let pointers = cStrings.map { UnsafePointer<CChar>($0) }
