@@ -31,6 +31,7 @@ private func run(_ arguments: [String], stdin: Data = Data()) async -> (status: 
 
     @Test func decodeHumanShowsContentThenRawFields() async throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("m.ndef")
         let long = MIMERecord(mimeType: "image/png", data: Data(repeating: 0xAB, count: 100)).record
         var text = TextRecord(text: "Kühl\nkette", language: "de").record
@@ -85,6 +86,7 @@ private func run(_ arguments: [String], stdin: Data = Data()) async -> (status: 
 
     @Test func encodeThenDecodeRoundTrips() async throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let json = directory.appendingPathComponent("p.json")
         try Data(#"{"t":4.5}"#.utf8).write(to: json)
         let out = directory.appendingPathComponent("m.ndef")

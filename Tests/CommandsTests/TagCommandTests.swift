@@ -4,7 +4,14 @@ import NFCTags
 import Testing
 @testable import ColdTapCommands
 
-@Suite struct TagCommandTests {
+@Suite final class TagCommandTests {
+    /// The folders `temporaryFile` made, removed when the test ends (one instance per test).
+    private var folders: [URL] = []
+
+    deinit {
+        for folder in folders { try? FileManager.default.removeItem(at: folder) }
+    }
+
     let message = NDEFMessage(records: [
         TextRecord(text: "Logger 17", language: "en").record,
         URIRecord(uri: "https://example.com/log/17").record,
@@ -14,6 +21,7 @@ import Testing
     func temporaryFile(_ data: Data, name: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-tag-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        folders.append(directory)
         let url = directory.appendingPathComponent(name)
         try data.write(to: url)
         return url.path
