@@ -113,8 +113,8 @@ enum NHSDemo {
         console.print("Configured a virtual NHS3100 (SETCONFIG dated \(Int(history / 3600)) h back: \(request.summary)), then read its "
             + "\(outcome.log.samples.count) samples and \(outcome.log.events.count) events in command mode \(how).")
         console.print("Verdict (\(assessment.profile.name)): \(assessment.verdict.rawValue)")
+        // The reasons include what the logger itself concluded.
         for reason in assessment.reasons { console.print("  " + reason) }
-        if let verdict = outcome.log.metadata["loggerVerdict"] { console.print("  the logger itself: \(verdict)") }
         for file in files + [transcriptPath] { console.print("  wrote \(file)") }
         console.print("Decode the exchange again:")
         console.print("  \(DemoCommand.invocationName()) report \(transcriptPath) --out \(outDirectory)")

@@ -150,7 +150,7 @@ import Testing
         let result = await runColdTap(["demo", "--logger", "nhs3100", "--in-process", "--out", out])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.contains("in command mode through the in-process virtual tag"))
-        #expect(result.out.contains("the logger itself: excursion"))
+        #expect(result.out.contains("The logger itself: excursion"))
         for name in ["report.pdf", "report.html", "report.png", "samples.csv", NHSDemo.transcriptName] {
             #expect(FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent(name)), "\(name)")
         }
