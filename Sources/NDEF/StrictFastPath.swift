@@ -1,24 +1,85 @@
 import Foundation
 
-/// The common case read in two lean passes over the raw bytes: a strictly valid message of
-/// unchunked records without Smart Posters. The first pass checks everything and counts the
-/// records; only then does the second build them, into an array of exactly that size. It returns nil at the first thing it does not handle or that is wrong;
+/// The common case read in one lean pass over the raw bytes: a strictly valid message of
+/// unchunked records without Smart Posters. Each header is read once, checked, and its record
+/// built. It returns nil at the first thing it does not handle or that is wrong;
 /// `MessageReader` then reads the message again and reports the exact violation and its
 /// offset. It must accept nothing that `MessageReader` rejects in strict mode.
 ///
 /// Speed without unsafe compiler flags: the input's storage is touched once, by one
 /// `withUnsafeBytes` in `parse`, so the exclusivity checks that Foundation's inlined `Data`
-/// code carries run once per message, not per field; both passes walk the raw buffer, and
+/// code carries run once per message, not per field; the walk reads the raw buffer, and
 /// only the payload slices (which share the input's storage) go through `Data` again.
 enum StrictFastPath {
     static func parse(_ data: Data, checkingRecordTypes: Bool) -> [NDEFRecord]? {
         // Read once, outside the walk: for large inputs it lives in class storage.
         let dataStart = data.startIndex
         return data.withUnsafeBytes { buffer -> [NDEFRecord]? in
-            guard let recordCount = validRecordCount(buffer, checkingRecordTypes: checkingRecordTypes) else {
-                return nil
+            checkedRecords(of: data, startingAt: dataStart, buffer, checkingRecordTypes: checkingRecordTypes)
+        }
+    }
+
+    /// One pass: each header is read once, checked, and its record built; nil at the first
+    /// thing not handled here (the records built so far are dropped, and `MessageReader`
+    /// reads the message again to name the violation). Most messages hold one to four
+    /// records, so four slots are reserved up front.
+    static func checkedRecords(of data: Data, startingAt dataStart: Int, _ buffer: UnsafeRawBufferPointer,
+                               checkingRecordTypes: Bool) -> [NDEFRecord]? {
+        guard let start = buffer.baseAddress else { return nil }
+        let count = buffer.count
+        var records: [NDEFRecord] = []
+        records.reserveCapacity(4)
+        var position = 0
+        while let record = fields(buffer, at: position) {
+            guard isHandled(record, in: buffer, at: position, checkingRecordTypes: checkingRecordTypes) else { return nil }
+            let typeLength = record.idStart - record.typeStart
+            let idLength = record.payloadStart - record.idStart
+            // Built inside the `append` call: with the fields in local constants first, the
+            // optimizer copies (retains) each slice and releases the original.
+            records.append(NDEFRecord(
+                tnf: TypeNameFormat(rawValue: record.flags & HeaderFlag.tnfMask) ?? .unknown,
+                type: typeLength <= 14 ? inlineField(start + record.typeStart, count: typeLength)
+                    : data[(dataStart + record.typeStart)..<(dataStart + record.idStart)],
+                id: idLength <= 14 ? inlineField(start + record.idStart, count: idLength)
+                    : data[(dataStart + record.idStart)..<(dataStart + record.payloadStart)],
+                payload: record.end == record.payloadStart ? Data()
+                    : data[(dataStart + record.payloadStart)..<(dataStart + record.end)]))
+            position = record.end
+            if record.flags & HeaderFlag.messageEnd != 0 {
+                return position == count ? records : nil
             }
-            return records(of: data, startingAt: dataStart, buffer, count: recordCount)
+        }
+        return nil
+    }
+
+    /// True when the record at `position` is strictly valid and handled here (not chunked,
+    /// MB only on the first, TNF and type rules, Text and URI payloads, type syntax).
+    @inline(__always)
+    static func isHandled(_ record: Fields, in buffer: UnsafeRawBufferPointer, at position: Int,
+                          checkingRecordTypes: Bool) -> Bool {
+        let flags = record.flags
+        guard flags & HeaderFlag.chunk == 0, (flags & HeaderFlag.messageBegin != 0) == (position == 0) else {
+            return false
+        }
+        let typeLength = record.idStart - record.typeStart
+        switch flags & HeaderFlag.tnfMask {
+        case 0: guard record.end == record.typeStart else { return false }
+        case 1, 2, 3, 4: guard typeLength > 0 else { return false }
+        case 5: guard typeLength == 0 else { return false }
+        default: return false
+        }
+        guard checkingRecordTypes else { return true }
+        let type = UnsafeRawBufferPointer(rebasing: buffer[record.typeStart..<record.idStart])
+        switch flags & HeaderFlag.tnfMask {
+        case 1:
+            let payload = UnsafeRawBufferPointer(rebasing: buffer[record.payloadStart..<record.end])
+            if TextRecord.wellKnownType.matches(type) { return TextRecord.isValid(payload) }
+            if URIRecord.wellKnownType.matches(type) { return URIRecord.isValid(payload) }
+            return !SmartPosterRecord.wellKnownType.matches(type) && ByteChecks.wellKnownTypeProblem(type) == nil
+        case 2: return ByteChecks.isMediaType(type)
+        case 3: return ByteChecks.absoluteURIProblem(type) == nil
+        case 4: return ByteChecks.externalTypeProblem(type) == nil
+        default: return true
         }
     }
 
@@ -62,50 +123,6 @@ enum StrictFastPath {
         return Fields(flags: flags, typeStart: cursor, idStart: idStart, payloadStart: payloadStart, end: end)
     }
 
-    /// The number of records when the whole message is strictly valid and handled here, else nil.
-    static func validRecordCount(_ buffer: UnsafeRawBufferPointer, checkingRecordTypes: Bool) -> Int? {
-        let count = buffer.count
-        var position = 0
-        var records = 0
-        while let record = fields(buffer, at: position) {
-            let flags = record.flags
-            guard flags & HeaderFlag.chunk == 0, (flags & HeaderFlag.messageBegin != 0) == (position == 0) else {
-                return nil
-            }
-            let typeLength = record.idStart - record.typeStart
-            switch flags & HeaderFlag.tnfMask {
-            case 0: guard record.end == record.typeStart else { return nil }
-            case 1, 2, 3, 4: guard typeLength > 0 else { return nil }
-            case 5: guard typeLength == 0 else { return nil }
-            default: return nil
-            }
-            if checkingRecordTypes {
-                let type = UnsafeRawBufferPointer(rebasing: buffer[record.typeStart..<record.idStart])
-                switch flags & HeaderFlag.tnfMask {
-                case 1:
-                    let payload = UnsafeRawBufferPointer(rebasing: buffer[record.payloadStart..<record.end])
-                    if TextRecord.wellKnownType.matches(type) {
-                        guard TextRecord.isValid(payload) else { return nil }
-                    } else if URIRecord.wellKnownType.matches(type) {
-                        guard URIRecord.isValid(payload) else { return nil }
-                    } else if SmartPosterRecord.wellKnownType.matches(type) || ByteChecks.wellKnownTypeProblem(type) != nil {
-                        return nil
-                    }
-                case 2: guard ByteChecks.isMediaType(type) else { return nil }
-                case 3: if ByteChecks.absoluteURIProblem(type) != nil { return nil }
-                case 4: if ByteChecks.externalTypeProblem(type) != nil { return nil }
-                default: break
-                }
-            }
-            records += 1
-            position = record.end
-            if flags & HeaderFlag.messageEnd != 0 {
-                return position == count ? records : nil
-            }
-        }
-        return nil
-    }
-
     /// A type or ID of at most 14 bytes, held inline in its `Data` (no reference count). The
     /// usual one- and two-byte well-known types (`T`, `U`, `Sp`) get a copy of constant length,
     /// which the compiler keeps in registers instead of calling `memcpy`.
@@ -117,31 +134,5 @@ enum StrictFastPath {
         case 2: return Data(bytes: bytes, count: 2)
         default: return Data(bytes: bytes, count: count)
         }
-    }
-
-    /// Builds the records of a message that `validRecordCount` accepted, into an array
-    /// reserved at exactly that size.
-    static func records(of data: Data, startingAt dataStart: Int, _ buffer: UnsafeRawBufferPointer,
-                        count recordCount: Int) -> [NDEFRecord] {
-        var records: [NDEFRecord] = []
-        records.reserveCapacity(recordCount)
-        guard let start = buffer.baseAddress else { return records }
-        var position = 0
-        while records.count < recordCount, let record = fields(buffer, at: position) {
-            let typeLength = record.idStart - record.typeStart
-            let idLength = record.payloadStart - record.idStart
-            // Built inside the `append` call: with the fields in local constants first, the
-            // optimizer copies (retains) each slice and releases the original.
-            records.append(NDEFRecord(
-                tnf: TypeNameFormat(rawValue: record.flags & HeaderFlag.tnfMask) ?? .unknown,
-                type: typeLength <= 14 ? inlineField(start + record.typeStart, count: typeLength)
-                    : data[(dataStart + record.typeStart)..<(dataStart + record.idStart)],
-                id: idLength <= 14 ? inlineField(start + record.idStart, count: idLength)
-                    : data[(dataStart + record.idStart)..<(dataStart + record.payloadStart)],
-                payload: record.end == record.payloadStart ? Data()
-                    : data[(dataStart + record.payloadStart)..<(dataStart + record.end)]))
-            position = record.end
-        }
-        return records
     }
 }
