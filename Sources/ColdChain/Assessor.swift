@@ -120,7 +120,7 @@ public enum Assessor {
     /// lasting its samples' intervals.
     /// - Parameter timeZone: only matters for per-day figures, which this does not return.
     public static func excursions(in log: TemperatureLog, band: Band, timeZone: TimeZone = .gmt) -> [Excursion] {
-        findExcursions(Timeline(log: log, timeZone: timeZone), band: band)
+        findExcursions(Timeline(log: log, timeZone: timeZone, splittingDays: false), band: band)
     }
 
     static func findExcursions(_ timeline: Timeline, band: Band) -> [Excursion] {

@@ -36,7 +36,9 @@ struct Timeline {
     /// Most days a timeline splits into; a log with absurd timestamps keeps its other figures.
     static let maximumDays = 20_000
 
-    init(log: TemperatureLog, timeZone: TimeZone) {
+    /// - Parameter splittingDays: false for a caller that needs no per-day figures (finding
+    ///   excursions): the calendar work is then skipped.
+    init(log: TemperatureLog, timeZone: TimeZone, splittingDays: Bool = true) {
         interval = log.interval.isFinite && log.interval > 0 ? log.interval : 0
         var previousEnd: Date?
         for (index, sample) in log.samples.enumerated() {
@@ -55,7 +57,7 @@ struct Timeline {
             previousEnd = sample.time.addingTimeInterval(interval)
         }
         buildGaps()
-        buildDays(timeZone: timeZone)
+        if splittingDays { buildDays(timeZone: timeZone) }
     }
 
     private mutating func buildGaps() {
