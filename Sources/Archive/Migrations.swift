@@ -178,8 +178,12 @@ enum Migrations {
 
     /// The applied schema version, or `nil` for an empty database.
     static func currentVersion(_ engine: any ArchiveEngine) throws -> Int? {
+        // `reads` is looked at first: another process's first migration creates both tables
+        // in one transaction, so when `reads` is there `schema_migrations` is there too
+        // (asked the other way round, its commit can fall between the two questions).
+        let holdsReads = try engine.tableExists("reads")
         guard try engine.tableExists("schema_migrations") else {
-            guard try !engine.tableExists("reads") else {
+            guard !holdsReads else {
                 throw ArchiveError(.corrupt, "\(engine.location) holds tables but no schema version, so it is not a ColdTap archive; give --archive another file or database.")
             }
             return nil
