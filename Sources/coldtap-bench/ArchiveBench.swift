@@ -317,7 +317,8 @@ final class BenchCluster {
         guard geteuid() == 0, let version = versions.first, let account = getpwnam("postgres") else {
             throw ArchiveBenchError("the PostgreSQL part needs root and the Debian package postgresql, or COLDTAP_BENCH_POSTGRESQL=URI of a server")
         }
-        var template = Array("/tmp/coldtap-bench-pg-XXXXXX".utf8CString)
+        // The system temporary folder (TMPDIR, else /tmp); the cluster's Unix socket lives in it.
+        var template = Array((URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("coldtap-bench-pg-XXXXXX").path).utf8CString)
         guard let made = mkdtemp(&template) else { throw ArchiveBenchError("cannot make a folder for the cluster") }
         let folder = String(cString: made)
         chown(folder, account.pointee.pw_uid, account.pointee.pw_gid)

@@ -3,7 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// A private PostgreSQL cluster for the archive tests: made with `initdb` in a temporary
+/// A private PostgreSQL cluster for the archive and station tests (Tests/StationTests holds a
+/// symlink to this file; test targets cannot share sources otherwise): made with `initdb` in a temporary
 /// folder, owned by and run as the `postgres` user (the tests run as root), listening on a
 /// Unix socket in that folder only (`listen_addresses=''`). Started once per test process
 /// on first use; stopped and removed when the process exits, and by a watchdog that outlives
@@ -49,7 +50,8 @@ final class PostgresServer: @unchecked Sendable {
         guard let account = getpwnam("postgres") else {
             throw StartFailure(description: "there is no postgres user (install the Debian package postgresql)")
         }
-        var template = Array("/tmp/coldtap-pg-XXXXXX".utf8CString)
+        // The system temporary folder (TMPDIR, else /tmp); the cluster's Unix socket lives in it.
+        var template = Array((URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("coldtap-pg-XXXXXX").path).utf8CString)
         guard let made = mkdtemp(&template) else {
             throw StartFailure(description: "cannot make a temporary folder for the cluster")
         }
