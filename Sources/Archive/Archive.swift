@@ -138,15 +138,24 @@ public final class Archive {
         var digest = ""
     }
 
-    struct KeptSample {
-        var temperature: Double?
-        var humidity: Double?
-        var flags: String
-        var readID: Int64
-    }
-
     static func flagsText(_ flags: [TemperatureLog.SampleFlag]) -> String {
         flags.isEmpty ? "" : flags.map(\.rawValue).joined(separator: ";")
+    }
+
+    /// The flags of a kept flag text (unknown names, from a newer ColdTap, are left out).
+    static func flags(_ text: String) -> [TemperatureLog.SampleFlag] {
+        text.isEmpty ? [] : text.split(separator: ";").compactMap { TemperatureLog.SampleFlag(rawValue: String($0)) }
+    }
+
+    /// The sample at `time` among `samples` (oldest first), by binary search.
+    static func sample(at time: Int64, in samples: [StoredSample]) -> StoredSample? {
+        var low = 0
+        var high = samples.count
+        while low < high {
+            let middle = (low + high) / 2
+            if samples[middle].time < time { low = middle + 1 } else { high = middle }
+        }
+        return low < samples.count && samples[low].time == time ? samples[low] : nil
     }
 
     static func sameValue(_ a: Double?, _ b: Double?) -> Bool {
@@ -172,23 +181,16 @@ public final class Archive {
         }
         let margin = intervalMilliseconds
         // The kept samples in time order, matched against the read's in time order (one range
-        // query, then a merge: no per-sample query and no hash table).
-        var keptTimes: [Int64] = []
-        var keptValues: [KeptSample] = []
-        try engine.query("SELECT time_ms, temperature, humidity, flags, read_id FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms",
-                         [.text(loggerID), .int(Int64(generation)), .int(low - margin), .int(high + margin)]) { row in
-            keptTimes.append(row.int(0))
-            keptValues.append(KeptSample(temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: row.text(3), readID: row.int(4)))
-        }
-        if log.timeBase == .readTime, intervalMilliseconds > 0, !keptTimes.isEmpty {
-            result.offset = Archive.alignment(times, to: keptTimes, tolerance: intervalMilliseconds / 2)
+        // query of a block or two, then a merge: no per-sample query and no hash table).
+        let kept = try storedSamples(loggerID: loggerID, generation: Int64(generation), from: low - margin, to: high + margin)
+        if log.timeBase == .readTime, intervalMilliseconds > 0, !kept.isEmpty {
+            result.offset = Archive.alignment(times, to: kept.map(\.time), tolerance: intervalMilliseconds / 2)
             if result.offset != 0 { times = times.map { $0 + result.offset } }
         }
         result.first = times.min()
         result.last = times.max()
         if let first = result.first, intervalMilliseconds > 0,
-           let previous = try engine.scalarInt("SELECT MAX(time_ms) FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms < $3",
-                                               [.text(loggerID), .int(Int64(generation)), .int(first)]),
+           let previous = try newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first),
            first - previous > intervalMilliseconds + intervalMilliseconds / 2 {
             result.gap = (previous + intervalMilliseconds, first)
         }
@@ -197,21 +199,31 @@ public final class Archive {
         if zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
             order.sort { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
         }
-        var newRows: [(Int64, TemperatureLog.Sample, String)] = []
+        var newRows: [StoredSample] = []
         newRows.reserveCapacity(log.samples.count)
-        var conflictRows: [(Int64, TemperatureLog.Sample, String, Int64)] = []
+        var conflictRows: [(StoredSample, keptRead: Int64)] = []
         var next = 0
+        var flagTexts: [[TemperatureLog.SampleFlag]: String] = [:]
         for index in order {
             let sample = log.samples[index]
             let time = times[index]
-            let flags = Archive.flagsText(sample.flags)
-            while next < keptTimes.count, keptTimes[next] < time { next += 1 }
+            let flags: String
+            if sample.flags.isEmpty {
+                flags = ""
+            } else if let known = flagTexts[sample.flags] {
+                flags = known
+            } else {
+                flags = Archive.flagsText(sample.flags)
+                flagTexts[sample.flags] = flags
+            }
+            let candidate = StoredSample(time: time, temperature: sample.temperature, humidity: sample.humidity, flags: flags, readID: readID)
+            while next < kept.count, kept[next].time < time { next += 1 }
             // What is kept at this time: from an earlier read, else from this read's own earlier sample.
-            let existing: KeptSample?
-            if next < keptTimes.count, keptTimes[next] == time {
-                existing = keptValues[next]
-            } else if let last = newRows.last, last.0 == time {
-                existing = KeptSample(temperature: last.1.temperature, humidity: last.1.humidity, flags: last.2, readID: readID)
+            let existing: StoredSample?
+            if next < kept.count, kept[next].time == time {
+                existing = kept[next]
+            } else if let last = newRows.last, last.time == time {
+                existing = last
             } else {
                 existing = nil
             }
@@ -220,29 +232,27 @@ public final class Archive {
                    existing.flags == flags {
                     result.duplicates += 1
                 } else {
-                    conflictRows.append((time, sample, flags, existing.readID))
+                    conflictRows.append((candidate, existing.readID))
                 }
             } else {
-                newRows.append((time, sample, flags))
+                newRows.append(candidate)
             }
         }
         // One row per (time, read) in conflicts: a read naming the same time twice keeps its first.
         var seenConflicts = Set<Int64>()
-        conflictRows = conflictRows.filter { seenConflicts.insert($0.0).inserted }
+        conflictRows = conflictRows.filter { seenConflicts.insert($0.0.time).inserted }
         result.newSamples = newRows.count
         result.conflicts = conflictRows.count
         var digest = SamplesDigest(capacity: newRows.count + conflictRows.count)
-        let insert = try engine.prepare("INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)")
-        for (time, sample, flags) in newRows {
-            try insert.run([.text(loggerID), .int(Int64(generation)), .int(time), .optional(sample.temperature),
-                            .optional(sample.humidity), .text(flags), .int(readID)])
-            digest.addSample(timeMilliseconds: time, temperature: sample.temperature, humidity: sample.humidity, flags: flags)
+        for sample in newRows {
+            digest.addSample(timeMilliseconds: sample.time, temperature: sample.temperature, humidity: sample.humidity, flags: sample.flags)
         }
-        for (time, sample, flags, keptRead) in conflictRows {
+        try insertBlock(newRows, loggerID: loggerID, generation: Int64(generation), readID: readID)
+        for (sample, keptRead) in conflictRows {
             try engine.execute("INSERT INTO conflicts (logger_id, generation, time_ms, read_id, temperature, humidity, flags, kept_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                               [.text(loggerID), .int(Int64(generation)), .int(time), .int(readID), .optional(sample.temperature),
-                                .optional(sample.humidity), .text(flags), .int(keptRead)])
-            digest.addConflict(timeMilliseconds: time, temperature: sample.temperature, humidity: sample.humidity, flags: flags)
+                               [.text(loggerID), .int(Int64(generation)), .int(sample.time), .int(readID), .optional(sample.temperature),
+                                .optional(sample.humidity), .text(sample.flags), .int(keptRead)])
+            digest.addConflict(timeMilliseconds: sample.time, temperature: sample.temperature, humidity: sample.humidity, flags: sample.flags)
         }
         result.digest = digest.hex
         try engine.execute("INSERT INTO read_generations (logger_id, generation, read_id, time_offset_ms, new_samples, duplicates, conflicts, samples_sha256) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",

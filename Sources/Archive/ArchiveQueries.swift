@@ -27,9 +27,8 @@ extension Archive {
             }
             for index in summaries.indices {
                 let id = SQLValue.text(summaries[index].logger.id)
-                try engine.query("SELECT MIN(time_ms), MAX(time_ms) FROM samples WHERE logger_id = $1 AND generation = $2", [id, .int(generation)]) { row in
-                    summaries[index].firstSample = row.optionalInt(0).map { Date(milliseconds: $0) }
-                    summaries[index].lastSample = row.optionalInt(1).map { Date(milliseconds: $0) }
+                if let span = try Archive.sampleSpan(in: engine, loggerID: summaries[index].logger.id, generation: generation) {
+                    (summaries[index].firstSample, summaries[index].lastSample) = span
                 }
                 summaries[index].readCount = Int(try engine.scalarInt("SELECT COUNT(*) FROM reads WHERE logger_id = $1", [id]) ?? 0)
                 try engine.query("SELECT verdict, profile_json FROM assessments WHERE logger_id = $1 ORDER BY assessment_id DESC LIMIT 1", [id]) { row in
@@ -58,14 +57,21 @@ extension Archive {
             let low = from?.milliseconds ?? Int64.min
             let high = to?.milliseconds ?? Int64.max
             let id = SQLValue.text(loggerID)
-            var samples: [StitchedSample] = []
-            try engine.query("SELECT time_ms, temperature, humidity, flags, read_id FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms",
-                             [id, .int(Int64(generation)), .int(low), .int(high)]) { row in
-                let flags = row.text(3)
-                let sample = TemperatureLog.Sample(
-                    time: Date(milliseconds: row.int(0)), temperature: row.optionalDouble(1), humidity: row.optionalDouble(2),
-                    flags: flags.isEmpty ? [] : flags.split(separator: ";").compactMap { TemperatureLog.SampleFlag(rawValue: String($0)) })
-                samples.append(StitchedSample(sample: sample, readID: row.int(4)))
+            let stored = try storedSamples(loggerID: loggerID, generation: Int64(generation), from: low, to: high)
+            var flagSets: [String: [TemperatureLog.SampleFlag]] = [:]
+            let samples = stored.map { item -> StitchedSample in
+                let flags: [TemperatureLog.SampleFlag]
+                if item.flags.isEmpty {
+                    flags = []
+                } else if let known = flagSets[item.flags] {
+                    flags = known
+                } else {
+                    flags = Archive.flags(item.flags)
+                    flagSets[item.flags] = flags
+                }
+                return StitchedSample(sample: TemperatureLog.Sample(time: Date(milliseconds: item.time), temperature: item.temperature,
+                                                                    humidity: item.humidity, flags: flags),
+                                      readID: item.readID)
             }
             var reads: [ReadSummary] = []
             try engine.query("""
@@ -92,20 +98,18 @@ extension Archive {
             }
             var conflicts: [SampleConflict] = []
             try engine.query("""
-                SELECT c.time_ms, s.temperature, s.humidity, s.flags, c.kept_read_id, c.temperature, c.humidity, c.flags, c.read_id
-                FROM conflicts c JOIN samples s ON s.logger_id = c.logger_id AND s.generation = c.generation AND s.time_ms = c.time_ms
-                WHERE c.logger_id = $1 AND c.generation = $2 AND c.time_ms >= $3 AND c.time_ms <= $4 ORDER BY c.time_ms, c.read_id
+                SELECT time_ms, kept_read_id, temperature, humidity, flags, read_id FROM conflicts
+                WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms, read_id
                 """, [id, .int(Int64(generation)), .int(low), .int(high)]) { row in
-                func flags(_ text: String) -> [TemperatureLog.SampleFlag] {
-                    text.isEmpty ? [] : text.split(separator: ";").compactMap { TemperatureLog.SampleFlag(rawValue: String($0)) }
-                }
                 let time = Date(milliseconds: row.int(0))
+                // The kept value is the stitched sample at that time (in range, so among `stored`).
+                guard let kept = Archive.sample(at: row.int(0), in: stored) else { return }
                 conflicts.append(SampleConflict(
                     time: time,
-                    kept: .init(time: time, temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: flags(row.text(3))),
-                    keptReadID: row.int(4),
-                    other: .init(time: time, temperature: row.optionalDouble(5), humidity: row.optionalDouble(6), flags: flags(row.text(7))),
-                    otherReadID: row.int(8)))
+                    kept: .init(time: time, temperature: kept.temperature, humidity: kept.humidity, flags: Archive.flags(kept.flags)),
+                    keptReadID: row.int(1),
+                    other: .init(time: time, temperature: row.optionalDouble(2), humidity: row.optionalDouble(3), flags: Archive.flags(row.text(4))),
+                    otherReadID: row.int(5)))
             }
             let acknowledgements = try acknowledgements(loggerID: loggerID)
             let gaps = Archive.gaps(in: samples.map(\.sample.time), interval: interval)

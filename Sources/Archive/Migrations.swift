@@ -8,10 +8,12 @@ import Foundation
 /// Every table that grows with the fleet leads its primary key with `logger_id`, so a
 /// distributed PostgreSQL (Citus) can shard them all by logger (DESIGN.md, "Scale, on paper").
 enum Migrations {
-    struct Migration {
+    struct Migration: Sendable {
         var version: Int
         var name: String
         var sql: String
+        /// Data moved in Swift after `sql` (what SQL alone cannot pack).
+        var transform: (@Sendable (any ArchiveEngine) throws -> Void)? = nil
     }
 
     static let all: [Migration] = [
@@ -136,7 +138,52 @@ enum Migrations {
         );
         CREATE INDEX acknowledgements_by_chain ON acknowledgements (chain_seq);
         """),
+        // A row per sample cost a statement per sample on every add; blocks are one per read.
+        Migration(version: 2, name: "samples kept as one block per read and generation", sql: """
+        CREATE TABLE sample_blocks (
+            logger_id TEXT NOT NULL,
+            generation INTEGER NOT NULL,
+            first_ms BIGINT NOT NULL,
+            last_ms BIGINT NOT NULL,
+            read_id BIGINT NOT NULL,
+            sample_count BIGINT NOT NULL,
+            samples BYTES NOT NULL,
+            PRIMARY KEY (logger_id, generation, first_ms)
+        );
+        CREATE UNIQUE INDEX sample_blocks_by_read ON sample_blocks (logger_id, generation, read_id);
+        """, transform: moveSampleRowsIntoBlocks),
     ]
+
+    /// Version 1's `samples` rows, grouped by logger, generation and read, become blocks;
+    /// then the table goes.
+    static func moveSampleRowsIntoBlocks(_ engine: any ArchiveEngine) throws {
+        var group: (logger: String, generation: Int64, read: Int64)?
+        var samples: [StoredSample] = []
+        func flush() throws {
+            guard let group, let first = samples.first, let last = samples.last else { return }
+            try engine.execute("INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                               [.text(group.logger), .int(group.generation), .int(first.time), .int(last.time), .int(group.read),
+                                .int(Int64(samples.count)), .blob(SampleBlock.encode(samples))])
+            samples.removeAll(keepingCapacity: true)
+        }
+        // Collected first: SQLite may not write a table while a query of the same connection is open on it.
+        var rows: [(String, Int64, StoredSample)] = []
+        try engine.query("SELECT logger_id, generation, read_id, time_ms, temperature, humidity, flags FROM samples ORDER BY logger_id, generation, read_id, time_ms", []) { row in
+            rows.append((row.text(0), row.int(1), StoredSample(time: row.int(3), temperature: row.optionalDouble(4),
+                                                             humidity: row.optionalDouble(5), flags: row.text(6), readID: row.int(2))))
+        }
+        for (logger, generation, sample) in rows {
+            if let current = group, current.logger == logger, current.generation == generation, current.read == sample.readID {
+                samples.append(sample)
+                continue
+            }
+            try flush()
+            group = (logger, generation, sample.readID)
+            samples.append(sample)
+        }
+        try flush()
+        try engine.executeScript("DROP TABLE samples")
+    }
 
     /// The newest schema this ColdTap writes.
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
@@ -149,8 +196,9 @@ enum Migrations {
 
     /// Brings the archive to `latestVersion`, or refuses one written by a newer ColdTap.
     /// - Throws: `ArchiveError(.newerVersion)` without changing anything; engine errors.
-    static func apply(to engine: any ArchiveEngine, now: Date = Date()) throws {
-        if let version = try currentVersion(engine), version >= latestVersion {
+    /// - Parameter target: the version to stop at (tests make older archives with it).
+    static func apply(to engine: any ArchiveEngine, upTo target: Int = latestVersion, now: Date = Date()) throws {
+        if let version = try currentVersion(engine), version >= target {
             try refuseNewer(version, engine: engine)
             return
         }
@@ -159,8 +207,9 @@ enum Migrations {
             // Another process may have migrated while this one waited for the lock.
             let version = try currentVersion(engine) ?? 0
             try refuseNewer(version, engine: engine)
-            for migration in all where migration.version > version {
+            for migration in all where migration.version > version && migration.version <= target {
                 try engine.executeScript(adapted(migration.sql, for: engine))
+                try migration.transform?(engine)
                 try engine.execute("INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)",
                                    [.int(Int64(migration.version)), .text(migration.name), .int(now.milliseconds)])
             }

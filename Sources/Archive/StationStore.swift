@@ -277,9 +277,8 @@ public final class StationStore {
             let generation = Int64(try archive.currentGeneration())
             var summary = LoggerSummary(logger: logger, firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil)
             let id = SQLValue.text(loggerID)
-            try engine.query("SELECT MIN(time_ms), MAX(time_ms) FROM samples WHERE logger_id = $1 AND generation = $2", [id, .int(generation)]) { row in
-                summary.firstSample = row.optionalInt(0).map { Date(milliseconds: $0) }
-                summary.lastSample = row.optionalInt(1).map { Date(milliseconds: $0) }
+            if let span = try Archive.sampleSpan(in: engine, loggerID: loggerID, generation: generation) {
+                (summary.firstSample, summary.lastSample) = span
             }
             summary.readCount = Int(try engine.scalarInt("SELECT COUNT(*) FROM reads WHERE logger_id = $1", [id]) ?? 0)
             try engine.query("SELECT verdict, profile_json FROM assessments WHERE logger_id = $1 ORDER BY assessment_id DESC LIMIT 1", [id]) { row in
@@ -295,14 +294,11 @@ public final class StationStore {
     public func samples(loggerID: String, from: Int64?, to: Int64?, after: Int64?, limit: Int) throws -> [StitchedSample] {
         let generation = Int64(try archive.currentGeneration())
         let low = max(from ?? Int64.min, after.map { $0 &+ 1 } ?? Int64.min)
-        var result: [StitchedSample] = []
-        try engine.query("SELECT time_ms, temperature, humidity, flags, read_id FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms LIMIT $5",
-                         [.text(loggerID), .int(generation), .int(low), .int(to ?? Int64.max), .int(Int64(limit))]) { row in
-            let flags = row.text(3)
-            let sample = TemperatureLog.Sample(
-                time: Date(milliseconds: row.int(0)), temperature: row.optionalDouble(1), humidity: row.optionalDouble(2),
-                flags: flags.isEmpty ? [] : flags.split(separator: ";").compactMap { TemperatureLog.SampleFlag(rawValue: String($0)) })
-            result.append(StitchedSample(sample: sample, readID: row.int(4)))
+        let stored = try archive.storedSamples(loggerID: loggerID, generation: generation, from: low, to: to ?? Int64.max)
+        let result = stored.prefix(limit).map { item in
+            StitchedSample(sample: TemperatureLog.Sample(time: Date(milliseconds: item.time), temperature: item.temperature,
+                                                         humidity: item.humidity, flags: Archive.flags(item.flags)),
+                           readID: item.readID)
         }
         return result
     }
@@ -350,7 +346,7 @@ public final class StationStore {
     public func counts() throws -> (reads: Int64, loggers: Int64, samples: Int64) {
         (try engine.scalarInt("SELECT COUNT(*) FROM reads") ?? 0,
          try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0,
-         try engine.scalarInt("SELECT COUNT(*) FROM samples") ?? 0)
+         try engine.scalarInt("SELECT SUM(sample_count) FROM sample_blocks") ?? 0)
     }
 
     // MARK: Logger secrets

@@ -62,7 +62,7 @@ extension StationStore {
                 byID[id]?.acknowledged = facts.acknowledged
             }
             try engine.query("""
-                SELECT s.logger_id, (SELECT MAX(time_ms) FROM samples m WHERE m.logger_id = s.logger_id AND m.generation = $2),
+                SELECT s.logger_id, (SELECT MAX(last_ms) FROM sample_blocks b WHERE b.logger_id = s.logger_id AND b.generation = $2),
                        (SELECT a.verdict FROM assessments a WHERE a.logger_id = s.logger_id ORDER BY a.assessment_id DESC LIMIT 1),
                        (SELECT a.profile_json FROM assessments a WHERE a.logger_id = s.logger_id ORDER BY a.assessment_id DESC LIMIT 1)
                 FROM site_loggers s WHERE s.site_id = $1
@@ -81,10 +81,12 @@ extension StationStore {
     public func pageSeries(loggerID: String, from: Int64, to: Int64) throws -> (times: [Double], values: [Double]) {
         let generation = Int64(try archive.currentGeneration())
         var times: [Double] = [], values: [Double] = []
-        try engine.query("SELECT time_ms, temperature, flags FROM samples WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms",
-                         [.text(loggerID), .int(generation), .int(from), .int(to)]) { row in
-            times.append(Double(row.int(0)) / 1000)
-            values.append(row.isNull(1) || !row.text(2).isEmpty ? .nan : row.double(1))
+        let stored = try archive.storedSamples(loggerID: loggerID, generation: generation, from: from, to: to)
+        times.reserveCapacity(stored.count)
+        values.reserveCapacity(stored.count)
+        for sample in stored {
+            times.append(Double(sample.time) / 1000)
+            values.append(sample.flags.isEmpty ? sample.temperature ?? .nan : .nan)
         }
         return (times, values)
     }

@@ -12,8 +12,9 @@ import Glibc
 // coldtap-bench archive: per engine (SQLite, PostgreSQL),
 // - ingest: 1,000 overlapping reads of 4,000 samples (each read's first half already kept)
 //   through `Archive.add` (stitching, SHA-256, hash chain, one transaction per read),
-//   against a bare C-API loop that inserts the same new rows into the same table with one
-//   prepared statement and one transaction per read, in the same run: the engine's own limit;
+//   against a bare C-API loop that packs the same new samples into the same block rows and
+//   inserts them into the same table (`sample_blocks`) with one prepared statement and one
+//   transaction per read, in the same run: the engine's own limit;
 // - history: one logger's year at 10-minute samples (52,560) in an archive of 100 such
 //   loggers → stitched history → full-year assessment and report model (content + chart model).
 // PostgreSQL runs on a private cluster this bench starts (initdb, Unix socket only) unless
@@ -189,12 +190,16 @@ private func benchEngine(_ engine: String, reads: Int, history measureHistory: B
     let history = try Archive.open(historyLocation)
     defer { history.close() }
     let yearSamples = 52_560
-    // 99 other loggers' years, filled in bulk by the engine itself; the measured one through Archive.add.
-    let fill = engine == "sqlite"
-        ? "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(yearSamples - 1)), l(j) AS (SELECT 2 UNION ALL SELECT j + 1 FROM l WHERE j < 100) INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) SELECT 'bench:' || j, 1, \(Int64(benchStart.timeIntervalSince1970 * 1000)) + i * 600000, 5 + (i % 30) / 10.0, NULL, '', 0 FROM l, n"
-        : "INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) SELECT 'bench:' || j, 1, \(Int64(benchStart.timeIntervalSince1970 * 1000)) + i::bigint * 600000, 5 + (i % 30) / 10.0, NULL, '', 0 FROM generate_series(2, 100) j, generate_series(0, \(yearSamples - 1)) i"
-    try history.engine.execute(fill)
-    if engine == "postgresql" { try history.engine.execute("ANALYZE samples") }
+    // 99 other loggers' years, a block each written straight into the table; the measured one through Archive.add.
+    let base = Int64(benchStart.timeIntervalSince1970 * 1000)
+    let year = SampleBlock.encode((0..<yearSamples).map {
+        StoredSample(time: base + Int64($0) * 600_000, temperature: 5 + Double($0 % 30) / 10, humidity: nil, flags: "", readID: 0)
+    })
+    for other in 2...100 {
+        try history.engine.execute("INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, 1, $2, $3, 0, $4, $5)",
+                                   [.text("bench:\(other)"), .int(base), .int(base + Int64(yearSamples - 1) * 600_000), .int(Int64(yearSamples)), .blob(year)])
+    }
+    if engine == "postgresql" { try history.engine.execute("ANALYZE sample_blocks") }
     _ = try history.add(benchRead(first: 0, count: yearSamples, logger: "bench:1"))
     let profile = Profile.vaccineFridge
     let zone = TimeZone(identifier: "Europe/Berlin") ?? .gmt
@@ -228,16 +233,20 @@ private func newRange(_ index: Int) -> Range<Int> {
     index == 0 ? 0..<4000 : (index * 2000 + 2000)..<(index * 2000 + 4000)
 }
 
-/// The new rows of every read (time, temperature), made before the clock starts, as the
-/// reads handed to `Archive.add` are.
-private func bareRows(reads: Int) -> [[(Int64, Double)]] {
+/// The new samples of every read, made before the clock starts, as the reads handed to
+/// `Archive.add` are.
+private func bareSamples(reads: Int) -> [[StoredSample]] {
     let base = Int64(benchStart.timeIntervalSince1970 * 1000)
-    return (0..<reads).map { index in newRange(index).map { (base + Int64($0) * 600_000, benchValue($0)) } }
+    return (0..<reads).map { index in
+        newRange(index).map { StoredSample(time: base + Int64($0) * 600_000, temperature: benchValue($0), humidity: nil, flags: "", readID: Int64(index + 1)) }
+    }
 }
+
+private let bareInsert = "INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)"
 
 /// The engine's own limit: opened as `SQLiteEngine` opens the archive (read-write, no
 /// connection mutex, WAL, synchronous=FULL), one transaction per read, one prepared INSERT
-/// whose columns that do not change within a read are bound once per read.
+/// of the read's block.
 private func bareSQLite(_ path: String, reads: Int) throws -> Double {
     var database: OpaquePointer?
     guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let database else {
@@ -246,51 +255,55 @@ private func bareSQLite(_ path: String, reads: Int) throws -> Double {
     defer { sqlite3_close(database) }
     sqlite3_exec(database, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", nil, nil, nil)
     var statement: OpaquePointer?
-    sqlite3_prepare_v2(database, "INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &statement, nil)
+    sqlite3_prepare_v2(database, bareInsert.replacingOccurrences(of: "$", with: "?"), -1, &statement, nil)
     guard let statement else { throw ArchiveBenchError("cannot prepare the bare insert") }
     defer { sqlite3_finalize(statement) }
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-    let rows = bareRows(reads: reads)
+    let samples = bareSamples(reads: reads)
     let start = wallSeconds()
     for index in 0..<reads {
+        let block = SampleBlock.encode(samples[index])
         sqlite3_exec(database, "BEGIN IMMEDIATE", nil, nil, nil)
         sqlite3_bind_text(statement, 1, "bench:1", -1, transient)
         sqlite3_bind_int64(statement, 2, 1)
-        sqlite3_bind_null(statement, 5)
-        sqlite3_bind_text(statement, 6, "", -1, transient)
-        sqlite3_bind_int64(statement, 7, Int64(index + 1))
-        for (time, value) in rows[index] {
-            sqlite3_bind_int64(statement, 3, time)
-            sqlite3_bind_double(statement, 4, value)
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw ArchiveBenchError(String(cString: sqlite3_errmsg(database))) }
-            sqlite3_reset(statement)
-        }
+        sqlite3_bind_int64(statement, 3, samples[index].first?.time ?? 0)
+        sqlite3_bind_int64(statement, 4, samples[index].last?.time ?? 0)
+        sqlite3_bind_int64(statement, 5, Int64(index + 1))
+        sqlite3_bind_int64(statement, 6, Int64(samples[index].count))
+        block.withUnsafeBytes { _ = sqlite3_bind_blob(statement, 7, $0.baseAddress, Int32($0.count), transient) }
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw ArchiveBenchError(String(cString: sqlite3_errmsg(database))) }
+        sqlite3_reset(statement)
         sqlite3_exec(database, "COMMIT", nil, nil, nil)
     }
     return wallSeconds() - start
 }
 
+/// The same on PostgreSQL: text parameters, the block as a binary one.
 private func barePostgreSQL(_ uri: String, reads: Int) throws -> Double {
     guard let connection = PQconnectdb(uri), PQstatus(connection) == CONNECTION_OK else { throw ArchiveBenchError("cannot connect to \(uri)") }
     defer { PQfinish(connection) }
-    PQclear(PQprepare(connection, "bare", "INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES ($1, $2, $3, $4, NULL, '', $5)", 0, nil))
-    let rows = bareRows(reads: reads)
+    PQclear(PQprepare(connection, "bare", bareInsert, 0, nil))
+    let samples = bareSamples(reads: reads)
     let start = wallSeconds()
     for index in 0..<reads {
+        let block = SampleBlock.encode(samples[index])
         PQclear(PQexec(connection, "BEGIN"))
-        for (time, value) in rows[index] {
-            let values = ["bench:1", "1", String(time), "\(value)", String(index + 1)]
-            let cStrings = values.map { strdup($0) }
-            defer { cStrings.forEach { free($0) } }
-            let pointers = cStrings.map { UnsafePointer<CChar>($0) }
-            let result = pointers.withUnsafeBufferPointer { PQexecPrepared(connection, "bare", 5, $0.baseAddress, nil, nil, 0) }
-            guard PQresultStatus(result) == PGRES_COMMAND_OK else {
-                let message = String(cString: PQresultErrorMessage(result))
-                PQclear(result)
-                throw ArchiveBenchError(message)
-            }
-            PQclear(result)
+        let texts = ["bench:1", "1", String(samples[index].first?.time ?? 0), String(samples[index].last?.time ?? 0), String(index + 1), String(samples[index].count)]
+        let cStrings = texts.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        let result: OpaquePointer? = block.withUnsafeBytes { bytes in
+            var pointers: [UnsafePointer<CChar>?] = cStrings.map { UnsafePointer($0) }
+            pointers.append(bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
+            var lengths: [Int32] = Array(repeating: 0, count: 6) + [Int32(bytes.count)]
+            var formats: [Int32] = Array(repeating: 0, count: 6) + [1]
+            return PQexecPrepared(connection, "bare", 7, &pointers, &lengths, &formats, 0)
         }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            let message = String(cString: PQresultErrorMessage(result))
+            PQclear(result)
+            throw ArchiveBenchError(message)
+        }
+        PQclear(result)
         PQclear(PQexec(connection, "COMMIT"))
     }
     return wallSeconds() - start

@@ -142,7 +142,7 @@ import Glibc
             var run = await coldtap(["archive", "verify", "--archive", archive.location])
             #expect(run.status == 0, "\(run.out)\(run.err)")
             let opened = try archive.open()
-            let samples = try opened.engine.scalarInt("SELECT COUNT(*) FROM samples") ?? 0
+            let samples = try opened.engine.scalarInt("SELECT SUM(sample_count) FROM sample_blocks") ?? 0
             opened.close()
             #expect(samples == 4000 + 2000 * (before - 1))
             // Adding all again completes the record: what was in is not added twice.
@@ -170,7 +170,7 @@ import Glibc
             #expect(try readCount(archive) == 12)
             let opened = try archive.open()
             // Every sample once: 0 ..< 3750 at 10-minute steps.
-            #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM samples") == 3750)
+            #expect(try opened.engine.scalarInt("SELECT SUM(sample_count) FROM sample_blocks") == 3750)
             #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM conflicts") == 0)
             opened.close()
             let run = await coldtap(["archive", "verify", "--archive", archive.location])
@@ -214,7 +214,7 @@ import Glibc
             #expect(result.output.contains("this read was not kept and nothing kept before was lost"))
             #expect(try readCount(archive) == 1)
             let opened = try archive.open()
-            #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM samples") == 100)
+            #expect(try opened.engine.scalarInt("SELECT SUM(sample_count) FROM sample_blocks") == 100)
             opened.close()
             // Back: the same add goes through.
             let again = await coldtap(["archive", "add", second, "--logger-id", "P", "--archive", archive.location])

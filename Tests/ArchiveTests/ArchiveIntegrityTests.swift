@@ -30,7 +30,17 @@ import Testing
     func anEditedSampleIsCaught(engine: Engine) async throws {
         try await withArchive(engine) { archive in
             try await fill(archive)
-            try tamper(archive, "UPDATE samples SET temperature = 4.5 WHERE time_ms = \(Int64(LoggerFiles.start.timeIntervalSince1970 * 1000) + 45 * 600_000)")
+            // Sample 45 (first seen by read #2) set to 4.5 °C inside its block, the block otherwise intact.
+            let opened = try archive.open()
+            let time = Int64(LoggerFiles.start.timeIntervalSince1970 * 1000) + 45 * 600_000
+            var block = Data()
+            try opened.engine.query("SELECT samples FROM sample_blocks WHERE read_id = 2", []) { block = $0.blob(0) }
+            var samples = try SampleBlock.decode(block, readID: 2)
+            let index = try #require(samples.firstIndex { $0.time == time })
+            #expect(samples[index].temperature != 4.5)
+            samples[index].temperature = 4.5
+            try opened.engine.execute("UPDATE sample_blocks SET samples = $1 WHERE read_id = 2", [.blob(SampleBlock.encode(samples))])
+            opened.close()
             let run = await coldtap(["archive", "verify", "--archive", archive.location])
             #expect(run.status == 65)
             #expect(run.err.contains("read #2 of V: the samples it added were changed"), "\(run.err)")
@@ -87,7 +97,7 @@ import Testing
             let file = try LoggerFiles.writeGeneric(archive, "later.ndef", 100..<120)
             let run = await coldtap(["archive", "add", file, "--archive", archive.location, "--logger-id", "V"])
             #expect(run.status == 65)
-            #expect(run.err.contains("written by a newer ColdTap (schema version 99; this ColdTap knows up to 1); it was left unchanged"), "\(run.err)")
+            #expect(run.err.contains("written by a newer ColdTap (schema version 99; this ColdTap knows up to 2); it was left unchanged"), "\(run.err)")
             let opened = try? archive.open()
             #expect(opened == nil)
         }

@@ -1,0 +1,165 @@
+import Foundation
+
+/// One stitched sample as the archive keeps it: time in ms since 1970, values, flags as
+/// `;`-separated text (the archive's flag spelling), and the read that first saw it.
+public struct StoredSample: Sendable, Equatable {
+    public var time: Int64
+    public var temperature: Double?
+    public var humidity: Double?
+    public var flags: String
+    public var readID: Int64
+
+    public init(time: Int64, temperature: Double?, humidity: Double?, flags: String, readID: Int64) {
+        self.time = time
+        self.temperature = temperature
+        self.humidity = humidity
+        self.flags = flags
+        self.readID = readID
+    }
+}
+
+/// The samples one read added to one generation, packed into one value of the
+/// `sample_blocks` table (docs/archive-engines.md, "Sample blocks"). A row per sample made
+/// every upload thousands of statements (PostgreSQL: thousands of round trips); a block is
+/// one statement, and a logger's year is a few hundred rows.
+///
+/// Layout, little-endian: version byte (1), column byte (bit 0: a humidity column follows;
+/// bit 1: dictionary indices are UInt16, else UInt8), sample count (UInt32), flag-text
+/// dictionary (count UInt16, then per entry UInt16 length and UTF-8), times (Int64 ms
+/// each), temperatures (Float64 bits each; `missingValue` for none), humidities when
+/// present, and a dictionary index per sample when the dictionary holds more than one
+/// entry. Times ascend strictly.
+public enum SampleBlock {
+    /// Why stored bytes are not a block; `offset` is where they stop making sense.
+    public struct DamagedBlock: Error, Sendable, CustomStringConvertible {
+        public var offset: Int
+        public var reason: String
+        public var description: String { "byte \(offset): \(reason)" }
+    }
+
+    static let version: UInt8 = 1
+    /// The bit pattern kept for "no value" (a quiet NaN no decoder produces).
+    static let missingValue: UInt64 = 0x7FF8_0000_C01D_7A90
+
+    /// Packs `samples` (times ascending, at most 255 distinct flag texts).
+    public static func encode(_ samples: [StoredSample]) -> Data {
+        var dictionary: [String] = []
+        var indexOf: [String: UInt16] = [:]
+        var indices: [UInt16] = []
+        indices.reserveCapacity(samples.count)
+        var hasHumidity = false
+        for sample in samples {
+            if sample.humidity != nil { hasHumidity = true }
+            if let index = indexOf[sample.flags] {
+                indices.append(index)
+            } else {
+                // Flag texts are sets of a few known flags, far fewer than 65,536 kinds.
+                let index = UInt16(truncatingIfNeeded: dictionary.count)
+                dictionary.append(sample.flags)
+                indexOf[sample.flags] = index
+                indices.append(index)
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8 + samples.count * (hasHumidity ? 25 : 17) + dictionary.reduce(0) { $0 + 2 + $1.utf8.count })
+        let wideIndices = dictionary.count > 256
+        bytes.append(version)
+        bytes.append((hasHumidity ? 1 : 0) | (wideIndices ? 2 : 0))
+        append(UInt32(samples.count), to: &bytes)
+        append(UInt16(dictionary.count), to: &bytes)
+        for text in dictionary {
+            let utf8 = Array(text.utf8.prefix(Int(UInt16.max)))
+            append(UInt16(utf8.count), to: &bytes)
+            bytes.append(contentsOf: utf8)
+        }
+        for sample in samples { append(UInt64(bitPattern: sample.time), to: &bytes) }
+        for sample in samples { append(sample.temperature?.bitPattern ?? missingValue, to: &bytes) }
+        if hasHumidity {
+            for sample in samples { append(sample.humidity?.bitPattern ?? missingValue, to: &bytes) }
+        }
+        if dictionary.count > 1 {
+            if wideIndices {
+                for index in indices { append(index, to: &bytes) }
+            } else {
+                bytes.append(contentsOf: indices.map { UInt8($0) })
+            }
+        }
+        return Data(bytes)
+    }
+
+    /// Unpacks a block, every sample attributed to `readID`.
+    /// - Throws: `DamagedBlock` naming the offset where the bytes stop being a block.
+    public static func decode(_ data: Data, readID: Int64) throws -> [StoredSample] {
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> [StoredSample] in
+            var offset = 0
+            func need(_ count: Int, _ what: String) throws {
+                guard count >= 0, buffer.count - offset >= count else {
+                    throw DamagedBlock(offset: offset, reason: "\(what) needs \(count) byte(s), \(buffer.count - offset) left")
+                }
+            }
+            func word<T: FixedWidthInteger>(_ type: T.Type, at position: Int) -> T {
+                T(littleEndian: buffer.loadUnaligned(fromByteOffset: position, as: T.self))
+            }
+            try need(8, "the header")
+            guard buffer[0] == version else { throw DamagedBlock(offset: 0, reason: "unknown block version \(buffer[0])") }
+            let hasHumidity = buffer[1] & 1 != 0
+            let indexWidth = buffer[1] & 2 != 0 ? 2 : 1
+            guard buffer[1] & ~3 == 0 else { throw DamagedBlock(offset: 1, reason: "unknown columns \(buffer[1])") }
+            let count = Int(word(UInt32.self, at: 2))
+            let entries = Int(word(UInt16.self, at: 6))
+            offset = 8
+            var dictionary: [String] = []
+            for _ in 0..<entries {
+                try need(2, "a flag text length")
+                let length = Int(word(UInt16.self, at: offset))
+                offset += 2
+                try need(length, "a flag text")
+                dictionary.append(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + length)]), as: UTF8.self))
+                offset += length
+            }
+            let columns = hasHumidity ? 3 : 2
+            let (columnBytes, overflow) = count.multipliedReportingOverflow(by: 8 * columns)
+            guard !overflow else { throw DamagedBlock(offset: 2, reason: "sample count \(count) is impossible") }
+            let indexBytes = entries > 1 ? count * indexWidth : 0
+            try need(columnBytes + indexBytes, "\(count) samples")
+            guard count == 0 || entries > 0 else { throw DamagedBlock(offset: 6, reason: "\(count) samples but no flag text") }
+            let times = offset
+            let temperatures = times + 8 * count
+            let humidities = temperatures + 8 * count
+            let flagIndices = temperatures + 8 * count * (columns - 1)
+            func value(_ bits: UInt64) -> Double? { bits == missingValue ? nil : Double(bitPattern: bits) }
+            var samples: [StoredSample] = []
+            samples.reserveCapacity(count)
+            var previous = Int64.min
+            for index in 0..<count {
+                let time = Int64(bitPattern: word(UInt64.self, at: times + 8 * index))
+                guard index == 0 || time > previous else {
+                    throw DamagedBlock(offset: times + 8 * index, reason: "sample \(index)'s time does not follow the one before")
+                }
+                previous = time
+                var flags = entries > 0 ? dictionary[0] : ""
+                if entries > 1 {
+                    let position = flagIndices + indexWidth * index
+                    let entry = indexWidth == 2 ? Int(word(UInt16.self, at: position)) : Int(buffer[position])
+                    guard entry < entries else {
+                        throw DamagedBlock(offset: position, reason: "flag entry \(entry) of \(entries)")
+                    }
+                    flags = dictionary[entry]
+                }
+                samples.append(StoredSample(
+                    time: time, temperature: value(word(UInt64.self, at: temperatures + 8 * index)),
+                    humidity: hasHumidity ? value(word(UInt64.self, at: humidities + 8 * index)) : nil,
+                    flags: flags, readID: readID))
+            }
+            offset = flagIndices + indexBytes
+            guard offset == buffer.count else {
+                throw DamagedBlock(offset: offset, reason: "\(buffer.count - offset) byte(s) after the last sample")
+            }
+            return samples
+        }
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where the stitched samples live: the `sample_blocks` table, one block per read and
+/// generation (`SampleBlock`). Every query of samples goes through here, so the tables above
+/// never see the packing.
+extension Archive {
+    /// The stitched samples of `loggerID` in `generation` from `low` to `high` (ms, both
+    /// inclusive), oldest first.
+    /// - Throws: `ArchiveError(.corrupt)` naming the read whose block is damaged.
+    func storedSamples(loggerID: String, generation: Int64, from low: Int64, to high: Int64) throws -> [StoredSample] {
+        try Archive.storedSamples(in: engine, loggerID: loggerID, generation: generation, from: low, to: high)
+    }
+
+    static func storedSamples(in engine: any ArchiveEngine, loggerID: String, generation: Int64,
+                              from low: Int64, to high: Int64) throws -> [StoredSample] {
+        var samples: [StoredSample] = []
+        var blocks = 0
+        // A block is read whole; its span may overlap other blocks' (stitched times never repeat).
+        try engine.query("SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND first_ms <= $4 AND last_ms >= $3",
+                         [.text(loggerID), .int(generation), .int(low), .int(high)]) { row in
+            let block = try decodeBlock(row.blob(1), loggerID: loggerID, readID: row.int(0), generation: generation)
+            blocks += 1
+            if let first = block.first, let last = block.last, first.time >= low, last.time <= high {
+                samples += block
+            } else {
+                samples += block.lazy.filter { $0.time >= low && $0.time <= high }
+            }
+        }
+        if blocks > 1 { samples.sort { $0.time < $1.time } }
+        return samples
+    }
+
+    /// The samples `readID` added to `generation`, oldest first.
+    func samplesAdded(loggerID: String, readID: Int64, generation: Int64) throws -> [StoredSample] {
+        var samples: [StoredSample] = []
+        var data: Data?
+        try engine.query("SELECT samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND read_id = $3",
+                         [.text(loggerID), .int(generation), .int(readID)]) { row in data = row.blob(0) }
+        if let data { samples = try Archive.decodeBlock(data, loggerID: loggerID, readID: readID, generation: generation) }
+        return samples
+    }
+
+    /// The time of the newest sample kept before `time`, if any.
+    func newestSampleTime(loggerID: String, generation: Int64, before time: Int64) throws -> Int64? {
+        // Blocks ending before `time` answer from their span; a block reaching past it may
+        // still hold earlier samples, so those few are opened.
+        var newest = try engine.scalarInt("SELECT MAX(last_ms) FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms < $3",
+                                          [.text(loggerID), .int(generation), .int(time)])
+        try engine.query("SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND first_ms < $3 AND last_ms >= $3",
+                         [.text(loggerID), .int(generation), .int(time)]) { row in
+            let block = try Archive.decodeBlock(row.blob(1), loggerID: loggerID, readID: row.int(0), generation: generation)
+            if let candidate = block.last(where: { $0.time < time })?.time, candidate > (newest ?? Int64.min) { newest = candidate }
+        }
+        return newest
+    }
+
+    /// The oldest and newest sample times of `loggerID` in `generation`.
+    static func sampleSpan(in engine: any ArchiveEngine, loggerID: String, generation: Int64) throws -> (Date, Date)? {
+        var span: (Date, Date)?
+        try engine.query("SELECT MIN(first_ms), MAX(last_ms) FROM sample_blocks WHERE logger_id = $1 AND generation = $2",
+                         [.text(loggerID), .int(generation)]) { row in
+            if let low = row.optionalInt(0), let high = row.optionalInt(1) { span = (Date(milliseconds: low), Date(milliseconds: high)) }
+        }
+        return span
+    }
+
+    /// Keeps the samples `readID` added (times ascending, none kept before) as one block.
+    func insertBlock(_ samples: [StoredSample], loggerID: String, generation: Int64, readID: Int64) throws {
+        guard let first = samples.first, let last = samples.last else { return }
+        try engine.execute("INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                           [.text(loggerID), .int(generation), .int(first.time), .int(last.time), .int(readID),
+                            .int(Int64(samples.count)), .blob(SampleBlock.encode(samples))])
+    }
+
+    static func decodeBlock(_ data: Data, loggerID: String, readID: Int64, generation: Int64) throws -> [StoredSample] {
+        do {
+            return try SampleBlock.decode(data, readID: readID)
+        } catch let damage as SampleBlock.DamagedBlock {
+            throw ArchiveError(.corrupt, "the samples read #\(readID) of \(loggerID) added (generation \(generation)) are damaged at \(damage); 'coldtap archive verify' lists every damaged row.")
+        }
+    }
+}

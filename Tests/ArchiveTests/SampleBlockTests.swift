@@ -1,0 +1,112 @@
+@testable import Archive
+import Foundation
+import Testing
+import TestSupport
+
+/// The packing of a read's samples (`SampleBlock`), a damaged block in a kept archive, and
+/// the move of a version-1 archive's sample rows into blocks.
+@Suite struct SampleBlockTests {
+    private func samples(_ count: Int, flagKinds: Int = 1, humidity: Bool = false) -> [StoredSample] {
+        (0..<count).map { (index: Int) -> StoredSample in
+            let time: Int64 = 1_767_225_600_000 + Int64(index) * 600_000
+            let temperature: Double? = index % 7 == 3 ? nil : Double(index % 90) / 10 - 2
+            var moisture: Double?
+            if humidity, index % 5 != 0 { moisture = 40 + Double(index % 20) }
+            let flags = flagKinds == 1 ? "" : "flag\(index % flagKinds)"
+            return StoredSample(time: time, temperature: temperature, humidity: moisture, flags: flags, readID: 7)
+        }
+    }
+
+    @Test(arguments: [(0, 1, false), (1, 1, false), (4000, 1, false), (500, 3, true), (1000, 300, true)])
+    func blocksGiveBackWhatWasPacked(count: Int, flagKinds: Int, humidity: Bool) throws {
+        let original = samples(count, flagKinds: flagKinds, humidity: humidity)
+        let block = SampleBlock.encode(original)
+        #expect(try SampleBlock.decode(block, readID: 7) == original)
+    }
+
+    @Test func aBlockIsSmallerThanRows() {
+        // Times and temperatures only: 16 bytes a sample and a small header.
+        #expect(SampleBlock.encode(samples(4000)).count == 8 + 2 + 16 * 4000)
+    }
+
+    @Test func everyTruncationAndStrayByteIsADamagedBlockNamingItsOffset() throws {
+        let block = SampleBlock.encode(samples(40, flagKinds: 3, humidity: true))
+        for length in 0..<block.count {
+            #expect(throws: SampleBlock.DamagedBlock.self) { try SampleBlock.decode(block.prefix(length), readID: 1) }
+        }
+        #expect(throws: SampleBlock.DamagedBlock.self) { try SampleBlock.decode(block + [0], readID: 1) }
+        var wrongVersion = block
+        wrongVersion[0] = 9
+        #expect(throws: SampleBlock.DamagedBlock.self) { try SampleBlock.decode(wrongVersion, readID: 1) }
+        // Random damage never crashes: it decodes to something or names where it stops.
+        var random = SeededGenerator(seed: 0xB10C)
+        for _ in 0..<2000 {
+            var damaged = block
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                damaged[Int.random(in: 0..<damaged.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            do {
+                _ = try SampleBlock.decode(damaged, readID: 1)
+            } catch let damage as SampleBlock.DamagedBlock {
+                #expect(damage.offset >= 0 && damage.offset <= damaged.count)
+            }
+        }
+    }
+
+    @Test func timesThatDoNotAscendAreRefused() throws {
+        var unordered = samples(3)
+        unordered.swapAt(1, 2)
+        let error = try #require(throws: SampleBlock.DamagedBlock.self) { try SampleBlock.decode(SampleBlock.encode(unordered), readID: 1) }
+        #expect(error.description.contains("byte 26"))
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aDamagedBlockIsNamedByVerifyAndHistory(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            let files = try [(0..<40), (30..<70)].enumerated().map { index, range in
+                try LoggerFiles.writeGeneric(archive, "r\(index).ndef", range)
+            }
+            #expect(await coldtap(["archive", "add"] + files + ["--archive", archive.location, "--logger-id", "D"]).status == 0)
+            let opened = try archive.open()
+            var block = Data()
+            try opened.engine.query("SELECT samples FROM sample_blocks WHERE read_id = 2", []) { block = $0.blob(0) }
+            try opened.engine.execute("UPDATE sample_blocks SET samples = $1 WHERE read_id = 2", [.blob(block.prefix(block.count - 5))])
+            opened.close()
+            let verify = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(verify.status == 65)
+            #expect(verify.err.contains("read #2 of D: the samples read #2 of D added (generation 1) are damaged at byte "), "\(verify.err)")
+            let history = await coldtap(["history", "D", "--archive", archive.location])
+            #expect(history.status == 65)
+            #expect(history.err.contains("are damaged at byte"), "\(history.err)")
+            // The read before it is untouched and still verifies: only read #2 is named.
+            #expect(!verify.err.contains("read #1 of D"), "\(verify.err)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aVersionOneArchiveHasItsSampleRowsMovedIntoBlocks(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            let location = archive.location
+            let connection: any ArchiveEngine = PostgreSQLEngine.isURI(location)
+                ? try PostgreSQLEngine(uri: location) : try SQLiteEngine(path: location, create: true)
+            try Migrations.apply(to: connection, upTo: 1)
+            try connection.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ('M', 'generic16', NULL, NULL, NULL, NULL, 1)")
+            let rows: [(Int64, Double?, Double?, String, Int64)] = [
+                (1_000, 4.5, nil, "", 1), (2_000, nil, nil, "sensor-error", 1), (3_000, 5.5, 41, "", 2), (4_000, 6, nil, "out-of-range", 2),
+            ]
+            for (time, temperature, humidity, flags, read) in rows {
+                try connection.execute("INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES ('M', 1, $1, $2, $3, $4, $5)",
+                                       [.int(time), .optional(temperature), .optional(humidity), .text(flags), .int(read)])
+            }
+            connection.close()
+
+            let opened = try Archive.open(location)
+            defer { opened.close() }
+            #expect(try Migrations.currentVersion(opened.engine) == Migrations.latestVersion)
+            #expect(try !opened.engine.tableExists("samples"))
+            #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM sample_blocks") == 2)
+            let kept = try opened.storedSamples(loggerID: "M", generation: 1, from: .min, to: .max)
+            #expect(kept == rows.map { StoredSample(time: $0.0, temperature: $0.1, humidity: $0.2, flags: $0.3, readID: $0.4) })
+        }
+    }
+}
