@@ -75,6 +75,8 @@ public final class Archive {
             throw ArchiveError(.invalidRead, "this \(read.log.format) log names no logger (no serial, no tag UID), so the archive cannot tell whose record it belongs to; give --logger-id ID (e.g. the label on the logger).")
         }
         let sha = SHA256Digest.hex(read.raw)
+        // Judged before the write lock is taken: writers wait only for each other's SQL.
+        let assessment = read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) }
         return try engine.writeTransaction {
             if let existing = try engine.scalarInt("SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2",
                                                     [.text(loggerID), .text(sha)]) {
@@ -82,7 +84,12 @@ public final class Archive {
                                  conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: try chainHead().hash)
             }
             // The chain head row (locked by this transaction) also holds the next read id.
-            let readID = try engine.scalarInt("SELECT next_read_id FROM chain_head WHERE id = 1") ?? 1
+            var head: (length: Int64, hash: String) = (0, HashChain.genesis)
+            var readID: Int64 = 1
+            try engine.query("SELECT seq, hash, next_read_id FROM chain_head WHERE id = 1", []) { row in
+                head = (row.int(0), row.text(1))
+                readID = row.int(2)
+            }
             if try engine.scalarInt("SELECT COUNT(*) FROM loggers WHERE logger_id = $1", [.text(loggerID)]) == 0 {
                 let identity = read.log.logger
                 try engine.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -91,7 +98,6 @@ public final class Archive {
             }
             let generation = try currentGeneration()
             let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
-            let head = try chainHead()
             var row = ReadRow(
                 loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
                 readTimeMilliseconds: read.log.readTime.milliseconds,
@@ -107,7 +113,6 @@ public final class Archive {
             try row.insert(into: engine, raw: read.raw)
             try engine.execute("UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
                                [.int(row.chainSeq), .text(row.hash), .int(readID + 1)])
-            let assessment = read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) }
             if let assessment { try record(assessment, loggerID: loggerID, readID: readID, now: now) }
             let gap = stitched.gap.map { DateInterval(start: Date(milliseconds: $0.0), end: Date(milliseconds: $0.1)) }
             return AddResult(readID: readID, loggerID: loggerID, alreadyKept: false, newSamples: stitched.newSamples,

@@ -11,11 +11,19 @@ enum HashChain {
     /// The hash of a row whose content fields are `fields` (joined by line feeds, each
     /// escaped so that no field can pose as two).
     static func hash(kind: String, fields: [String], previous: String) -> String {
-        var text = kind
+        var bytes = Array(kind.utf8)
+        bytes.reserveCapacity(1024)
         for field in fields + [previous] {
-            text += "\n" + field.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+            bytes.append(0x0A)
+            for byte in field.utf8 {
+                switch byte {
+                case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
+                case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
+                default: bytes.append(byte)
+                }
+            }
         }
-        return SHA256Digest.hex(text: text)
+        return SHA256Digest.hex(bytes)
     }
 
     static func text(_ value: Int64?) -> String { value.map(String.init) ?? "-" }

@@ -229,26 +229,13 @@ struct PostgreSQLRow: ArchiveRow {
         guard let pointer = PQgetvalue(result, row, Int32(column)) else { return "" }
         return String(cString: pointer)
     }
-    /// `bytea` comes as `\x` and hex digits.
+    /// `bytea` comes as `\x` and hex digits, unescaped by libpq.
     func blob(_ column: Int) -> Data {
-        let text = self.text(column)
-        guard text.hasPrefix("\\x") else { return Data(text.utf8) }
-        let digits = Array(text.utf8.dropFirst(2))
-        var bytes = Data(capacity: digits.count / 2)
-        func value(_ c: UInt8) -> UInt8 {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x61...0x66: return c - 0x61 + 10
-            case 0x41...0x46: return c - 0x41 + 10
-            default: return 0
-            }
-        }
-        var index = 0
-        while index + 1 < digits.count {
-            bytes.append(value(digits[index]) << 4 | value(digits[index + 1]))
-            index += 2
-        }
-        return bytes
+        guard let pointer = PQgetvalue(result, row, Int32(column)) else { return Data() }
+        var length = 0
+        guard let bytes = pointer.withMemoryRebound(to: UInt8.self, capacity: 1, { PQunescapeBytea($0, &length) }) else { return Data() }
+        defer { PQfreemem(bytes) }
+        return Data(bytes: bytes, count: length)
     }
 }
 

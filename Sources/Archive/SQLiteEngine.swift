@@ -43,6 +43,7 @@ public final class SQLiteEngine: ArchiveEngine {
             // A damaged or foreign file shows here, at the first read of its header.
             try switchToWAL()
             try execute("PRAGMA synchronous=FULL")
+            try execute("PRAGMA cache_size=-65536")
             try execute("PRAGMA foreign_keys=ON")
         } catch {
             close()

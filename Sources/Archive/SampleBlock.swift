@@ -41,50 +41,61 @@ public enum SampleBlock {
     /// The bit pattern kept for "no value" (a quiet NaN no decoder produces).
     static let missingValue: UInt64 = 0x7FF8_0000_C01D_7A90
 
-    /// Packs `samples` (times ascending, at most 255 distinct flag texts).
+    /// Packs `samples` (times ascending).
     public static func encode(_ samples: [StoredSample]) -> Data {
+        // Most blocks carry one flag text (none at all): no dictionary lookups then.
         var dictionary: [String] = []
-        var indexOf: [String: UInt16] = [:]
         var indices: [UInt16] = []
-        indices.reserveCapacity(samples.count)
-        var hasHumidity = false
-        for sample in samples {
-            if sample.humidity != nil { hasHumidity = true }
-            if let index = indexOf[sample.flags] {
-                indices.append(index)
-            } else {
-                // Flag texts are sets of a few known flags, far fewer than 65,536 kinds.
-                let index = UInt16(truncatingIfNeeded: dictionary.count)
-                dictionary.append(sample.flags)
-                indexOf[sample.flags] = index
-                indices.append(index)
+        if let first = samples.first?.flags, samples.contains(where: { $0.flags != first }) {
+            var indexOf: [String: UInt16] = [:]
+            indices.reserveCapacity(samples.count)
+            for sample in samples {
+                if let index = indexOf[sample.flags] {
+                    indices.append(index)
+                } else {
+                    // Flag texts are sets of a few known flags, far fewer than 65,536 kinds.
+                    let index = UInt16(truncatingIfNeeded: dictionary.count)
+                    dictionary.append(sample.flags)
+                    indexOf[sample.flags] = index
+                    indices.append(index)
+                }
             }
+        } else if let first = samples.first?.flags {
+            dictionary = [first]
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(8 + samples.count * (hasHumidity ? 25 : 17) + dictionary.reduce(0) { $0 + 2 + $1.utf8.count })
+        let hasHumidity = samples.contains { $0.humidity != nil }
         let wideIndices = dictionary.count > 256
-        bytes.append(version)
-        bytes.append((hasHumidity ? 1 : 0) | (wideIndices ? 2 : 0))
-        append(UInt32(samples.count), to: &bytes)
-        append(UInt16(dictionary.count), to: &bytes)
-        for text in dictionary {
-            let utf8 = Array(text.utf8.prefix(Int(UInt16.max)))
-            append(UInt16(utf8.count), to: &bytes)
-            bytes.append(contentsOf: utf8)
-        }
-        for sample in samples { append(UInt64(bitPattern: sample.time), to: &bytes) }
-        for sample in samples { append(sample.temperature?.bitPattern ?? missingValue, to: &bytes) }
-        if hasHumidity {
-            for sample in samples { append(sample.humidity?.bitPattern ?? missingValue, to: &bytes) }
-        }
-        if dictionary.count > 1 {
-            if wideIndices {
-                for index in indices { append(index, to: &bytes) }
-            } else {
-                bytes.append(contentsOf: indices.map { UInt8($0) })
+        let texts = dictionary.map { Array($0.utf8.prefix(Int(UInt16.max))) }
+        let count = samples.count
+        let indexBytes = dictionary.count > 1 ? count * (wideIndices ? 2 : 1) : 0
+        let size = 8 + texts.reduce(0) { $0 + 2 + $1.count } + count * 8 * (hasHumidity ? 3 : 2) + indexBytes
+        var data = Data(count: size)
+        data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            var offset = 0
+            func put<T: FixedWidthInteger>(_ value: T) {
+                buffer.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+                offset += MemoryLayout<T>.size
+            }
+            put(version)
+            put(UInt8((hasHumidity ? 1 : 0) | (wideIndices ? 2 : 0)))
+            put(UInt32(count))
+            put(UInt16(dictionary.count))
+            for text in texts {
+                put(UInt16(text.count))
+                for byte in text { put(byte) }
+            }
+            for sample in samples { put(UInt64(bitPattern: sample.time)) }
+            for sample in samples { put(sample.temperature?.bitPattern ?? missingValue) }
+            if hasHumidity {
+                for sample in samples { put(sample.humidity?.bitPattern ?? missingValue) }
+            }
+            if dictionary.count > 1 {
+                for index in indices {
+                    if wideIndices { put(index) } else { put(UInt8(index)) }
+                }
             }
         }
-        return Data(bytes)
+        return data
     }
 
     /// Unpacks a block, every sample attributed to `readID`.
@@ -159,7 +170,4 @@ public enum SampleBlock {
         }
     }
 
-    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
 }

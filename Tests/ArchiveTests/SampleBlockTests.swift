@@ -1,4 +1,5 @@
 @testable import Archive
+import Digest
 import Foundation
 import Testing
 import TestSupport
@@ -58,6 +59,16 @@ import TestSupport
         unordered.swapAt(1, 2)
         let error = try #require(throws: SampleBlock.DamagedBlock.self) { try SampleBlock.decode(SampleBlock.encode(unordered), readID: 1) }
         #expect(error.description.contains("byte 26"))
+    }
+
+    @Test func chainHashesEscapeFieldsAsArchivesKeptThemBefore() {
+        // Rows kept by earlier versions were hashed from this text; the byte-wise escaping must give the same.
+        let fields = ["plain", "a\\b", "line\nbreak", "\\n", "", "日本語 °C"]
+        var text = "read"
+        for field in fields + ["prev"] {
+            text += "\n" + field.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        }
+        #expect(HashChain.hash(kind: "read", fields: fields, previous: "prev") == SHA256Digest.hex(text: text))
     }
 
     @Test(arguments: Engine.allCases)
