@@ -183,6 +183,11 @@ enum Migrations {
         }
         try flush()
         try engine.executeScript("DROP TABLE samples")
+        if engine.engineName == "postgresql" {
+            // Packed doubles hardly compress: storing them as they are saves the server the
+            // compression attempt on every upload (TOAST would try pglz first).
+            try engine.executeScript("ALTER TABLE sample_blocks ALTER COLUMN samples SET STORAGE EXTERNAL")
+        }
     }
 
     /// The newest schema this ColdTap writes.

@@ -151,6 +151,26 @@ public enum LoggerDecoder {
     /// - Throws: `LoggerFormatError` (`.badDescriptor`) when the resource bundle or file is
     ///   missing or invalid — never a crash.
     public static func builtInDescriptor(named name: String) throws -> LoggerDescriptor {
+        if let parsed = BuiltInDescriptors.parsed[name] { return try parsed.get() }
+        return try loadBuiltInDescriptor(named: name)
+    }
+
+    /// Every built-in descriptor, read and parsed once per process (a station decodes
+    /// thousands of uploads; the files do not change while it runs).
+    private enum BuiltInDescriptors {
+        static let parsed: [String: Result<LoggerDescriptor, any Error>] = {
+            guard let directory = DescriptorResources.directory,
+                  let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [:] }
+            var parsed: [String: Result<LoggerDescriptor, any Error>] = [:]
+            for file in files where file.hasSuffix(".json") {
+                let name = String(file.dropLast(5))
+                parsed[name] = Result { try loadBuiltInDescriptor(named: name) }
+            }
+            return parsed
+        }()
+    }
+
+    private static func loadBuiltInDescriptor(named name: String) throws -> LoggerDescriptor {
         guard let directory = DescriptorResources.directory else {
             throw LoggerFormatError(.badDescriptor, format: name,
                                     "the built-in logger descriptors were not found (resource bundle \(DescriptorResources.bundleName) is missing next to the program); reinstall ColdTap",
