@@ -183,11 +183,11 @@ import Glibc
             let first = try LoggerFiles.writeGeneric(archive, "a.ndef", 0..<100)
             let second = try LoggerFiles.writeGeneric(archive, "b.ndef", 100..<200)
             #expect(await coldtap(["archive", "add", first, "--logger-id", "P", "--archive", archive.location]).status == 0)
-            // Hold the samples table so that the next add waits inside its transaction,
+            // Hold the sample blocks so that the next add waits inside its transaction,
             // then end its server process: what the server does when it goes away.
             let holder = try PostgreSQLEngine(uri: archive.location)
             try holder.execute("BEGIN")
-            try holder.execute("LOCK TABLE samples IN EXCLUSIVE MODE")
+            try holder.execute("LOCK TABLE sample_blocks IN EXCLUSIVE MODE")
             let location = archive.location
             async let adding = onThread {
                 PostgresServer.run(try Self.coldtapExecutable(), ["archive", "add", second, "--logger-id", "P", "--archive", location])
