@@ -1,6 +1,7 @@
 import Archive
 import ColdChain
 import Foundation
+import NDEF
 import Station
 #if canImport(Glibc)
 import Glibc
@@ -295,7 +296,7 @@ public enum WebhookCommand: Command {
                     throw CommandError(.failure, "there is no site '\(siteName)'; add it with 'coldtap site add \(siteName)'.")
                 }
                 var random = SystemRandomNumberGenerator()
-                let secret = givenSecret ?? (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
+                let secret = givenSecret ?? (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }.hexString(uppercase: false)
                 let hook = try store.addWebhook(siteID: site.id, url: words[1], secret: secret)
                 console.print("Added webhook #\(hook.id) for site '\(site.name)': \(hook.url)")
                 if givenSecret == nil { console.print("Signing secret (shown once): \(secret)") }

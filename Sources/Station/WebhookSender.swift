@@ -2,6 +2,7 @@ import Archive
 import Digest
 import Foundation
 import JSONOutput
+import NDEF
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -51,7 +52,7 @@ final class WebhookSender: @unchecked Sendable {
             let timestamp = Int(Date().timeIntervalSince1970)
             let body = JSONValue.object([("id", .string(eventID)), ("type", .string(type)), ("timestamp", .int(timestamp))] + members)
                 .serialized(pretty: false)
-            let signature = "sha256=" + Hex.encode(HMACSHA256.authenticationCode(Data(body.utf8), key: Data(hook.secret.utf8)))
+            let signature = "sha256=" + HMACSHA256.authenticationCode(Data(body.utf8), key: Data(hook.secret.utf8)).hexString(uppercase: false)
             var outcome: (status: Int?, error: String) = (nil, "")
             if let url = URL(string: hook.url) {
                 var request = URLRequest(url: url)
