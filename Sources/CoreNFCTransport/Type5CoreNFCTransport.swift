@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// `TagTransport` over an `NFCISO15693Tag`.

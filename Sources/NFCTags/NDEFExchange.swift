@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 
 /// One step of an NDEF exchange: what was written (nil for a plain read) and what was read.
 public struct NDEFExchangeStep: Sendable, Equatable {

@@ -21,8 +21,7 @@ final class WebhookSender: @unchecked Sendable {
     private let session: URLSession
     private let group = DispatchGroup()
     private let queue = DispatchQueue(label: "coldtap.webhooks", attributes: .concurrent)
-    private let lock = NSLock()
-    private var stopping = false
+    private let stopping = LockedValue(false)
 
     init(pool: StorePool, metrics: StationMetrics, attempts: Int, backoff: TimeInterval) {
         self.pool = pool
@@ -78,7 +77,7 @@ final class WebhookSender: @unchecked Sendable {
                 let wait = backoff * pow(2, Double(attempt - 1))
                 let until = Date().addingTimeInterval(wait)
                 while Date() < until {
-                    if lock.withLock({ stopping }) { return }
+                    if stopping.current { return }
                     Thread.sleep(forTimeInterval: min(0.05, max(0, until.timeIntervalSinceNow)))
                 }
             }
@@ -101,7 +100,7 @@ final class WebhookSender: @unchecked Sendable {
 
     /// Waits for the deliveries under way; retries still waiting are dropped (their attempts are recorded).
     func stop(waiting seconds: TimeInterval) {
-        lock.withLock { stopping = true }
+        stopping.exchange(true)
         _ = group.wait(timeout: .now() + seconds)
     }
 
