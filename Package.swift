@@ -51,6 +51,7 @@ let package = Package(
         // SHA-256 and HMAC-SHA256: libcrypto on Linux, CryptoKit on Apple (Archive, later Station).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "Digest", dependencies: [
+            "NDEF",
             .target(name: "CCrypto", condition: .when(platforms: [.linux])),
         ]),
         // Layer 6: the archive of every read (SQLite embedded, PostgreSQL for fleets).
@@ -95,7 +96,7 @@ let package = Package(
         .testTarget(name: "CoreNFCGlueTests", dependencies: [
             "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
         ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
-        .testTarget(name: "DigestTests", dependencies: ["Digest"]),
+        .testTarget(name: "DigestTests", dependencies: ["Digest", "NDEF"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
         .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),

@@ -1,6 +1,7 @@
 import Digest
 import Foundation
 import LoggerFormats
+import NDEF
 
 /// What the station keeps beside the archive, in the same database: sites, the SHA-256 of
 /// each API token, which site each logger joined, the decode secrets of HMAC loggers,
@@ -181,7 +182,7 @@ public final class StationStore {
     /// - Returns: the token (shown once) and its record.
     public func createToken(site: StationSite, scope: TokenScope, now: Date = Date()) throws -> (token: String, record: StationToken) {
         var random = SystemRandomNumberGenerator()
-        let secret = Hex.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }.hexString(uppercase: false)
         return try engine.writeTransaction {
             let id = (try engine.scalarInt("SELECT MAX(token_id) FROM tokens") ?? 0) + 1
             let token = "ct_\(id)_\(secret)"

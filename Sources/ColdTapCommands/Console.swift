@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 #if canImport(Glibc)
 import Glibc

@@ -18,7 +18,7 @@ public enum EmulateCommand: Command {
             .value("--chip", placeholder: "CHIP", help: "the chip to emulate", default: "the logger's own, or the smallest that holds FILE",
                    choices: { TagChip.emulated.map(\.rawValue) }),
             .value("--vpcd", placeholder: "HOST:PORT", help: "where vpcd listens", default: "127.0.0.1:35963"),
-            .value("--fault", placeholder: "FAULT", help: "misbehave: removed-after=N, truncated-answer=N, flipped-bit=N, silent=N[xK] or torn-write=N (N: commands; corrupt-at=N and silent-at=N still work)",
+            .value("--fault", placeholder: "FAULT", help: "misbehave: removed-after=N, truncated-answer=N, flipped-bit=N, silent=N[xK], torn-write=N or (nhs3100) unanswered-command=N (N: commands, or command messages; corrupt-at=N and silent-at=N still work)",
                    repeatable: true),
             .value("--demo-history", placeholder: "SECONDS", help: "with --logger nhs3100: the logger was configured this long ago, so it has a history to read"),
             .flag("--trace", help: "print every command and answer on standard error"),
@@ -34,11 +34,18 @@ public enum EmulateCommand: Command {
         let history = try arguments.option("--demo-history")
         let files = try arguments.positionals(max: 1)
         try arguments.finish()
+        let faults: TagFaults
+        do {
+            faults = try TagFaults(parsing: faultTexts)
+        } catch let error as TagFaults.ParseError {
+            throw CommandError.usage(error.description + ".")
+        }
         if loggerName?.lowercased() == NHSDemo.loggerName {
-            guard files.isEmpty, chipName == nil, faultTexts.isEmpty else {
-                throw CommandError.usage("--logger nhs3100 serves a virtual NHS3100 and takes no FILE, --chip or --fault.")
+            guard files.isEmpty, chipName == nil else {
+                throw CommandError.usage("--logger nhs3100 serves a virtual NHS3100 and takes no FILE or --chip.")
             }
-            return try await NHSDemo.emulate(endpointText: endpointText, history: history, trace: trace, console: console)
+            return try await NHSDemo.emulate(endpointText: endpointText, history: history, faults: faults, trace: trace,
+                                             console: console)
         }
         guard history == nil else { throw CommandError.usage("--demo-history is for --logger nhs3100 only.") }
 
@@ -48,12 +55,6 @@ public enum EmulateCommand: Command {
             }
             return endpoint
         } ?? .standard
-        let faults: TagFaults
-        do {
-            faults = try TagFaults(parsing: faultTexts)
-        } catch let error as TagFaults.ParseError {
-            throw CommandError.usage(error.description + ".")
-        }
         let chip = try chipName.map(VirtualTags.chip(named:))
         let source: VirtualTags.Source
         switch (files.first, loggerName) {

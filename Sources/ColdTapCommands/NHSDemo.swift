@@ -32,16 +32,16 @@ enum NHSDemo {
 
     /// A virtual NHS3100 following this machine's clock.
     /// - Parameter endsTapsWhenIdle: for vpcd; in-process the caller taps it explicitly.
-    static func makeTag(history: Double?, endsTapsWhenIdle: Bool = true) async -> VirtualNHS3100 {
+    static func makeTag(history: Double?, faults: TagFaults = .none, endsTapsWhenIdle: Bool = true) async -> VirtualNHS3100 {
         let now = Date().timeIntervalSince1970
-        let tag = VirtualNHS3100(logger: NHS3100Logger(now: now, temperature: fridge(from: now - (history ?? 0))))
+        let tag = VirtualNHS3100(logger: NHS3100Logger(now: now, temperature: fridge(from: now - (history ?? 0))), faults: faults)
         await tag.follow(clock: { Date().timeIntervalSince1970 }, tapEndsAfterIdle: endsTapsWhenIdle ? tapEndsAfterIdle : nil)
         if let history { await tag.backdateNextConfiguration(by: history) }
         return tag
     }
 
-    /// `coldtap emulate --logger nhs3100 [--demo-history SECONDS]`.
-    static func emulate(endpointText: String?, history: String?, trace: Bool, console: Console) async throws {
+    /// `coldtap emulate --logger nhs3100 [--demo-history SECONDS] [--fault FAULT]…`.
+    static func emulate(endpointText: String?, history: String?, faults: TagFaults = .none, trace: Bool, console: Console) async throws {
         let endpoint = try endpointText.map { text -> VPCDEndpoint in
             guard let endpoint = VPCDEndpoint(text) else {
                 throw CommandError.usage("--vpcd takes HOST:PORT (e.g. 127.0.0.1:35963), not '\(text)'.")
@@ -54,12 +54,13 @@ enum NHSDemo {
             }
             return value
         }
-        let tag = await makeTag(history: seconds)
+        let tag = await makeTag(history: seconds, faults: faults)
         var tracer: (@Sendable (String) -> Void)?
         if trace { tracer = { @Sendable line in console.error(line) } }
         let client = VirtualCardClient(emulator: ContactlessReaderEmulator(tag: tag), endpoint: endpoint, trace: tracer)
         console.error("Serving a virtual NHS3100 (tlogger firmware, pristine) to vpcd at \(endpoint)"
-            + (seconds.map { "; its next SETCONFIG is dated \(Int($0)) s back" } ?? "") + "; press Ctrl-C to stop.")
+            + (seconds.map { "; its next SETCONFIG is dated \(Int($0)) s back" } ?? "")
+            + (faults.isEmpty ? "" : " with faults \(faults)") + "; press Ctrl-C to stop.")
         do {
             let outcome = try await client.run()
             switch outcome {

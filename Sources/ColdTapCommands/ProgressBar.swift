@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal.

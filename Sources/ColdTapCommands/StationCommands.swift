@@ -1,6 +1,7 @@
 import Archive
 import ColdChain
 import Foundation
+import NDEF
 import Station
 #if canImport(Glibc)
 import Glibc
@@ -108,37 +109,39 @@ public enum ServeCommand: Command {
 }
 
 /// SIGTERM and SIGINT, turned into one awaited event.
-final class StopSignal: @unchecked Sendable {
+final class StopSignal: Sendable {
     static let shared = StopSignal()
-    private let lock = NSLock()
-    private var waiters: [CheckedContinuation<String, Never>] = []
-    private var sources: [DispatchSourceSignal] = []
+    private struct State: @unchecked Sendable {
+        var waiters: [CheckedContinuation<String, Never>] = []
+        /// Kept alive while the process runs; only touched under the lock.
+        var sources: [any DispatchSourceSignal] = []
+    }
+    private let state = LockedValue(State())
 
     func wait() async -> String {
         installHandlers()
         return await withCheckedContinuation { continuation in
-            lock.withLock { waiters.append(continuation) }
+            state.withLock { $0.waiters.append(continuation) }
         }
     }
 
     func fire(_ reason: String) {
-        let waiting = lock.withLock { () -> [CheckedContinuation<String, Never>] in
-            let all = waiters
-            waiters = []
-            return all
+        let waiting = state.withLock { state in
+            defer { state.waiters = [] }
+            return state.waiters
         }
         for waiter in waiting { waiter.resume(returning: reason) }
     }
 
     private func installHandlers() {
-        lock.withLock {
-            guard sources.isEmpty else { return }
+        state.withLock { state in
+            guard state.sources.isEmpty else { return }
             for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler { [weak self] in self?.fire(name) }
                 source.resume()
-                sources.append(source)
+                state.sources.append(source)
             }
         }
     }
@@ -295,7 +298,7 @@ public enum WebhookCommand: Command {
                     throw CommandError(.failure, "there is no site '\(siteName)'; add it with 'coldtap site add \(siteName)'.")
                 }
                 var random = SystemRandomNumberGenerator()
-                let secret = givenSecret ?? (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
+                let secret = givenSecret ?? (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }.hexString(uppercase: false)
                 let hook = try store.addWebhook(siteID: site.id, url: words[1], secret: secret)
                 console.print("Added webhook #\(hook.id) for site '\(site.name)': \(hook.url)")
                 if givenSecret == nil { console.print("Signing secret (shown once): \(secret)") }

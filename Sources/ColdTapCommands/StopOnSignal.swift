@@ -1,6 +1,7 @@
 import ColdChain
 import Foundation
 import LoggerFormats
+import NDEF
 import NFCTags
 import PCSC
 #if canImport(Glibc)

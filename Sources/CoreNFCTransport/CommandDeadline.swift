@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// Runs one Core NFC call and gives up after `timeout`.
@@ -33,37 +34,37 @@ func mapToTransportError(_ error: Error) -> Error {
 }
 
 /// Resumes a continuation exactly once, whichever side comes first.
-final class OnceGate<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<T, Error>?
-    private var pending: Result<T, Error>?
-    private var done = false
+final class OnceGate<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, Error>?
+        var pending: Result<T, Error>?
+        var done = false
+    }
+    private let state = LockedValue(State())
 
     func install(_ continuation: CheckedContinuation<T, Error>) {
-        lock.lock()
-        if let pending {
-            lock.unlock()
-            continuation.resume(with: pending)
-            return
+        let pending = state.withLock { state -> Result<T, Error>? in
+            if let pending = state.pending { return pending }
+            state.continuation = continuation
+            return nil
         }
-        self.continuation = continuation
-        lock.unlock()
+        if let pending { continuation.resume(with: pending) }
     }
 
     /// Returns true when this call was the first to finish.
     @discardableResult
     func finish(_ result: Result<T, Error>) -> Bool {
-        lock.lock()
-        guard !done else { lock.unlock(); return false }
-        done = true
-        guard let continuation else {
-            pending = result
-            lock.unlock()
-            return true
+        let (first, waiting) = state.withLock { state -> (Bool, CheckedContinuation<T, Error>?) in
+            guard !state.done else { return (false, nil) }
+            state.done = true
+            guard let continuation = state.continuation else {
+                state.pending = result
+                return (true, nil)
+            }
+            state.continuation = nil
+            return (true, continuation)
         }
-        self.continuation = nil
-        lock.unlock()
-        continuation.resume(with: result)
-        return true
+        waiting?.resume(with: result)
+        return first
     }
 }

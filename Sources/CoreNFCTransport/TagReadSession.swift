@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// A tag the reader session found, reduced to what ColdTap can drive.
@@ -367,60 +368,60 @@ private enum SessionInput<Value: Sendable>: Sendable {
 /// Composes the sheet's text from progress and the time warning, sending it only when it
 /// changes (every command reports progress; the sheet needs whole percents).
 final class AlertComposer: @unchecked Sendable {
-    private let lock = NSLock()
+    private struct State {
+        var percent = 0
+        var secondsLeft: Int?
+        var lastShown: String?
+    }
+    private let state = LockedValue(State())
     private let messages: SessionMessages
     private let session: any TagReaderSessionLink
-    private var percent = 0
-    private var secondsLeft: Int?
-    private var lastShown: String?
 
     init(messages: SessionMessages, session: any TagReaderSessionLink) {
         self.messages = messages
         self.session = session
     }
 
-    var warned: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return secondsLeft != nil
-    }
+    var warned: Bool { state.withLock { $0.secondsLeft != nil } }
 
     func show(_ text: String) {
-        lock.lock()
-        lastShown = text
-        lock.unlock()
+        state.withLock { $0.lastShown = text }
         session.setAlertMessage(text)
     }
 
     func progress(_ fraction: Double) {
         let clamped = fraction.isFinite ? min(max(fraction, 0), 1) : 0
-        lock.lock()
-        percent = Int((clamped * 100).rounded(.down))
-        let text = composeLocked()
-        let changed = text != lastShown
-        if changed { lastShown = text }
-        lock.unlock()
-        if changed { session.setAlertMessage(text) }
+        let changed = state.withLock { state -> String? in
+            state.percent = Int((clamped * 100).rounded(.down))
+            let text = compose(state)
+            guard text != state.lastShown else { return nil }
+            state.lastShown = text
+            return text
+        }
+        if let changed { session.setAlertMessage(changed) }
     }
 
     func warn(secondsLeft: Int) {
-        lock.lock()
-        self.secondsLeft = max(secondsLeft, 0)
-        let text = composeLocked()
-        lastShown = text
-        lock.unlock()
+        let text = state.withLock { state -> String in
+            state.secondsLeft = max(secondsLeft, 0)
+            let text = compose(state)
+            state.lastShown = text
+            return text
+        }
         session.setAlertMessage(text)
     }
 
     func showResume(_ advice: ReaderAdvice) {
-        lock.lock()
-        let text = messages.resume(advice, percent)
-        lastShown = text
-        lock.unlock()
+        let text = state.withLock { state -> String in
+            let text = messages.resume(advice, state.percent)
+            state.lastShown = text
+            return text
+        }
         session.setAlertMessage(text)
     }
 
-    private func composeLocked() -> String {
-        if let secondsLeft { return messages.readingWithTimeLeft(percent, secondsLeft) }
-        return messages.reading(percent)
+    private func compose(_ state: State) -> String {
+        if let secondsLeft = state.secondsLeft { return messages.readingWithTimeLeft(state.percent, secondsLeft) }
+        return messages.reading(state.percent)
     }
 }

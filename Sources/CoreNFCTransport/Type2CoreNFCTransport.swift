@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// `TagTransport` over an `NFCMiFareTag` (NTAG21x, NTAG I2C): raw Type 2 commands go
@@ -116,39 +117,41 @@ public enum MiFareFraming: String, Sendable, Equatable, CaseIterable {
 
 /// Which framing worked for each chip (by UID), shared between reads, and which to try
 /// first on a chip not seen yet (the one that last worked on any chip).
-public final class MiFareFramingMemory: @unchecked Sendable {
-    private let lock = NSLock()
-    private var confirmed: [Data: MiFareFraming] = [:]
-    private var preferred: MiFareFraming
+public final class MiFareFramingMemory: Sendable {
+    private struct Learned {
+        var confirmed: [Data: MiFareFraming] = [:]
+        var preferred: MiFareFraming
+    }
+    private let learned: LockedValue<Learned>
     private let retriesOtherFraming: Bool
 
     /// - Parameters:
     ///   - first: the framing tried first on a chip nothing is known about.
     ///   - retriesOtherFraming: when false, `first` is always used.
     public init(first: MiFareFraming = .bare, retriesOtherFraming: Bool = true) {
-        self.preferred = first
+        self.learned = LockedValue(Learned(preferred: first))
         self.retriesOtherFraming = retriesOtherFraming
     }
 
     /// The framing to send to the chip with this UID.
     public func framing(for chip: Data) -> MiFareFraming {
-        lock.withLock { confirmed[chip] ?? preferred }
+        learned.withLock { $0.confirmed[chip] ?? $0.preferred }
     }
 
     /// What worked for this chip, when a read got an answer.
     public func confirmedFraming(for chip: Data) -> MiFareFraming? {
-        lock.withLock { confirmed[chip] }
+        learned.withLock { $0.confirmed[chip] }
     }
 
     func mayRetry(for chip: Data) -> Bool {
-        lock.withLock { retriesOtherFraming && confirmed[chip] == nil }
+        retriesOtherFraming && learned.withLock { $0.confirmed[chip] == nil }
     }
 
     func remember(_ framing: MiFareFraming, for chip: Data) {
-        lock.withLock {
-            guard retriesOtherFraming else { return }
-            confirmed[chip] = framing
-            preferred = framing
+        guard retriesOtherFraming else { return }
+        learned.withLock {
+            $0.confirmed[chip] = framing
+            $0.preferred = framing
         }
     }
 }

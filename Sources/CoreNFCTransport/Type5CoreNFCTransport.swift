@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// `TagTransport` over an `NFCISO15693Tag`.
@@ -265,26 +266,15 @@ struct ParsedRequest {
 }
 
 /// What the transport learned about this tag and iOS during the session.
-final class LearnedLinkState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var rejected = false
-    private var rawRejected = false
+final class LearnedLinkState: Sendable {
+    private let extendedMultiple = LockedValue(false)
+    private let rawRequests = LockedValue(false)
 
-    var extendedMultipleRejected: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return rejected
-    }
+    var extendedMultipleRejected: Bool { extendedMultiple.current }
 
-    func rejectExtendedMultiple() {
-        lock.lock(); rejected = true; lock.unlock()
-    }
+    func rejectExtendedMultiple() { extendedMultiple.exchange(true) }
 
-    var rawRequestsRejected: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return rawRejected
-    }
+    var rawRequestsRejected: Bool { rawRequests.current }
 
-    func rejectRawRequests() {
-        lock.lock(); rawRejected = true; lock.unlock()
-    }
+    func rejectRawRequests() { rawRequests.exchange(true) }
 }

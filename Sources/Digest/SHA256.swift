@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 #if canImport(CryptoKit)
 import CryptoKit
 #elseif canImport(CCrypto)
@@ -26,7 +27,7 @@ public enum SHA256Digest {
     }
 
     /// The digest as 64 lower-case hex digits.
-    public static func hex(_ data: some DataProtocol) -> String { Hex.encode(hash(data)) }
+    public static func hex(_ data: some DataProtocol) -> String { hash(data).hexString(uppercase: false) }
 
     /// The digest of the UTF-8 bytes of `text`, as hex.
     public static func hex(text: String) -> String { hex(Data(text.utf8)) }
@@ -67,18 +68,8 @@ public enum HMACSHA256 {
     }
 }
 
-/// Lower-case hex text of bytes, and back.
+/// Hex text back to bytes (bytes to hex text: NDEF's `hexString`, the one formatter).
 public enum Hex {
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// The bytes of hex text (either case), or `nil` when it is not an even run of hex digits.
     public static func decode(_ text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 
 /// One step of an NDEF exchange: what was written (nil for a plain read) and what was read.
 public struct NDEFExchangeStep: Sendable, Equatable {
@@ -156,8 +157,7 @@ public final class NDEFExchangeSession: @unchecked Sendable {
 public final class TransportMessageLink: NDEFMessageLink, @unchecked Sendable {
     public let transport: any TagTransport
     public let options: TagReadOptions
-    private let lock = NSLock()
-    private var slot: Type2Slot?
+    private let slot = LockedValue<Type2Slot?>(nil)
 
     public init(transport: any TagTransport, options: TagReadOptions = TagReadOptions()) {
         self.transport = transport
@@ -165,8 +165,8 @@ public final class TransportMessageLink: NDEFMessageLink, @unchecked Sendable {
     }
 
     private var type2Slot: Type2Slot? {
-        get { lock.withLock { slot } }
-        set { lock.withLock { slot = newValue } }
+        get { slot.current }
+        set { slot.exchange(newValue) }
     }
 
     public func readMessage() async throws -> Data {

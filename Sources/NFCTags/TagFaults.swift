@@ -14,6 +14,10 @@ public enum TagFault: Sendable, Hashable, CustomStringConvertible {
     case removedAfter(Int)
     /// Write command N is torn: part of its bytes are programmed, then the tag is gone.
     case tornWrite(at: Int)
+    /// A logger that runs commands (NHS31xx) takes its Nth command message of the tap (the
+    /// write that hands it a command) and never answers it, as firmware that hung on it; the
+    /// link itself still answers. Plain tags run no commands, so it does nothing to them.
+    case unansweredCommand(at: Int)
 
     /// The `--fault` spelling, e.g. `silent=9` or `torn-write=3`.
     public var description: String {
@@ -24,6 +28,7 @@ public enum TagFault: Sendable, Hashable, CustomStringConvertible {
         case .silent(let from, let count?): return "silent=\(from)x\(count)"
         case .removedAfter(let count): return "removed-after=\(count)"
         case .tornWrite(let at): return "torn-write=\(at)"
+        case .unansweredCommand(let at): return "unanswered-command=\(at)"
         }
     }
 }
@@ -60,6 +65,9 @@ public struct TagFaults: Sendable, Equatable, CustomStringConvertible {
     /// True when write command `number` is torn.
     public func tears(_ number: Int) -> Bool { faults.contains(.tornWrite(at: number)) }
 
+    /// True when a commanded logger leaves its command message `number` (of the tap) unanswered.
+    public func leavesUnanswered(commandMessage number: Int) -> Bool { faults.contains(.unansweredCommand(at: number)) }
+
     /// The answer to command `number` as the reader receives it.
     /// - Throws: `TransportError.linkFailure` when a truncated answer leaves nothing the
     ///   link's check could pass (a 1-byte answer).
@@ -94,7 +102,8 @@ public struct TagFaults: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `--fault` specifications, repeatable or comma-separated (N counts tag commands
     /// from 1): `removed-after=N`, `truncated-answer=N`, `flipped-bit=N`, `silent=N` (from N
-    /// on) or `silent=NxK` (K commands from N), `torn-write=N`; and the older spellings
+    /// on) or `silent=NxK` (K commands from N), `torn-write=N`, `unanswered-command=N` (N counts
+    /// a logger's command messages); and the older spellings
     /// `corrupt-at=N` (= `flipped-bit=N`) and `silent-at=N` (= `silent=N`).
     /// - Throws: `TagFaults.ParseError` naming the bad specification.
     public init(parsing specifications: [String]) throws {
@@ -122,6 +131,7 @@ public struct TagFaults: Sendable, Equatable, CustomStringConvertible {
         case "flipped-bit", "corrupt-at": return .flippedBit(at: first)
         case "silent", "silent-at": return .silent(from: first, count: count)
         case "torn-write": return .tornWrite(at: first)
+        case "unanswered-command": return .unansweredCommand(at: first)
         default: return nil
         }
     }
@@ -130,7 +140,8 @@ public struct TagFaults: Sendable, Equatable, CustomStringConvertible {
         public var specification: String
         public var description: String {
             "unknown fault '\(specification)'; use removed-after=N, truncated-answer=N, flipped-bit=N (or corrupt-at=N), "
-                + "silent=N (or silent-at=N; silent=NxK for K commands), torn-write=N (N counts tag commands from 1)"
+                + "silent=N (or silent-at=N; silent=NxK for K commands), torn-write=N (N counts tag commands from 1), "
+                + "unanswered-command=N (N counts a logger's command messages from 1)"
         }
     }
 }

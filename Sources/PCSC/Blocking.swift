@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NDEF
 import NFCTags
 
 /// Thrown by `BlockingWorker.run(timeout:_:)` when the work did not finish in time.

@@ -2,6 +2,7 @@
 import CPCSCLite
 #endif
 import Foundation
+import NDEF
 import NFCTags
 
 /// One reader as PC/SC sees it at a moment.

@@ -1,53 +1,57 @@
 import Foundation
 import JSONOutput
+import NDEF
 
 /// The counters behind `GET /metrics` (Prometheus text format 0.0.4).
-final class StationMetrics: @unchecked Sendable {
-    private let lock = NSLock()
-    private var requests: [String: Int] = [:]
+final class StationMetrics: Sendable {
     /// Upper bounds of the upload latency buckets, in seconds.
     static let bounds: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
-    private var uploadBuckets = [Int](repeating: 0, count: StationMetrics.bounds.count)
-    private var uploadCount = 0
-    private var uploadSum = 0.0
-    private var webhookDelivered = 0
-    private var webhookFailedAttempts = 0
-    private var webhookGivenUp = 0
+    private struct Counters {
+        var requests: [String: Int] = [:]
+        var uploadBuckets = [Int](repeating: 0, count: StationMetrics.bounds.count)
+        var uploadCount = 0
+        var uploadSum = 0.0
+        var webhookDelivered = 0
+        var webhookFailedAttempts = 0
+        var webhookGivenUp = 0
+    }
+    private let counters = LockedValue(Counters())
 
     func request(route: String, method: String, status: Int) {
         let key = "route=\"\(route)\",method=\"\(method)\",status=\"\(status)\""
-        lock.withLock { requests[key, default: 0] += 1 }
+        counters.withLock { $0.requests[key, default: 0] += 1 }
     }
 
     func upload(seconds: Double) {
-        lock.withLock {
-            uploadCount += 1
-            uploadSum += seconds
-            for (index, bound) in StationMetrics.bounds.enumerated() where seconds <= bound { uploadBuckets[index] += 1 }
+        counters.withLock { counters in
+            counters.uploadCount += 1
+            counters.uploadSum += seconds
+            for (index, bound) in StationMetrics.bounds.enumerated() where seconds <= bound { counters.uploadBuckets[index] += 1 }
         }
     }
 
     func webhookAttempt(delivered: Bool) {
-        lock.withLock { if delivered { webhookDelivered += 1 } else { webhookFailedAttempts += 1 } }
+        counters.withLock { if delivered { $0.webhookDelivered += 1 } else { $0.webhookFailedAttempts += 1 } }
     }
 
-    func webhookGaveUp() { lock.withLock { webhookGivenUp += 1 } }
+    func webhookGaveUp() { counters.withLock { $0.webhookGivenUp += 1 } }
 
     func text(reads: Int64, loggers: Int64, samples: Int64) -> String {
-        lock.withLock {
+        let counters = self.counters.current
+        do {
             var out = "# HELP coldtap_http_requests_total Requests answered, by route, method and status.\n# TYPE coldtap_http_requests_total counter\n"
-            for key in requests.keys.sorted() { out += "coldtap_http_requests_total{\(key)} \(requests[key] ?? 0)\n" }
+            for key in counters.requests.keys.sorted() { out += "coldtap_http_requests_total{\(key)} \(counters.requests[key] ?? 0)\n" }
             out += "# HELP coldtap_upload_duration_seconds Time to answer POST /api/v1/reads.\n# TYPE coldtap_upload_duration_seconds histogram\n"
             for (index, bound) in StationMetrics.bounds.enumerated() {
-                out += "coldtap_upload_duration_seconds_bucket{le=\"\(bound)\"} \(uploadBuckets[index])\n"
+                out += "coldtap_upload_duration_seconds_bucket{le=\"\(bound)\"} \(counters.uploadBuckets[index])\n"
             }
-            out += "coldtap_upload_duration_seconds_bucket{le=\"+Inf\"} \(uploadCount)\n"
-            out += "coldtap_upload_duration_seconds_sum \(uploadSum)\ncoldtap_upload_duration_seconds_count \(uploadCount)\n"
+            out += "coldtap_upload_duration_seconds_bucket{le=\"+Inf\"} \(counters.uploadCount)\n"
+            out += "coldtap_upload_duration_seconds_sum \(counters.uploadSum)\ncoldtap_upload_duration_seconds_count \(counters.uploadCount)\n"
             out += "# HELP coldtap_webhook_deliveries_total Webhook delivery attempts, by result.\n# TYPE coldtap_webhook_deliveries_total counter\n"
-            out += "coldtap_webhook_deliveries_total{result=\"delivered\"} \(webhookDelivered)\n"
-            out += "coldtap_webhook_deliveries_total{result=\"failed\"} \(webhookFailedAttempts)\n"
+            out += "coldtap_webhook_deliveries_total{result=\"delivered\"} \(counters.webhookDelivered)\n"
+            out += "coldtap_webhook_deliveries_total{result=\"failed\"} \(counters.webhookFailedAttempts)\n"
             out += "# HELP coldtap_webhook_events_abandoned_total Events not delivered after the last retry.\n# TYPE coldtap_webhook_events_abandoned_total counter\n"
-            out += "coldtap_webhook_events_abandoned_total \(webhookGivenUp)\n"
+            out += "coldtap_webhook_events_abandoned_total \(counters.webhookGivenUp)\n"
             out += "# HELP coldtap_archive_reads Reads kept in the archive.\n# TYPE coldtap_archive_reads gauge\ncoldtap_archive_reads \(reads)\n"
             out += "# HELP coldtap_archive_loggers Loggers in the archive.\n# TYPE coldtap_archive_loggers gauge\ncoldtap_archive_loggers \(loggers)\n"
             out += "# HELP coldtap_archive_samples Stitched samples kept (all generations).\n# TYPE coldtap_archive_samples gauge\ncoldtap_archive_samples \(samples)\n"

@@ -2,6 +2,7 @@ import Archive
 import Digest
 import Foundation
 import JSONOutput
+import NDEF
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -20,8 +21,7 @@ final class WebhookSender: @unchecked Sendable {
     private let session: URLSession
     private let group = DispatchGroup()
     private let queue = DispatchQueue(label: "coldtap.webhooks", attributes: .concurrent)
-    private let lock = NSLock()
-    private var stopping = false
+    private let stopping = LockedValue(false)
 
     init(pool: StorePool, metrics: StationMetrics, attempts: Int, backoff: TimeInterval) {
         self.pool = pool
@@ -51,7 +51,7 @@ final class WebhookSender: @unchecked Sendable {
             let timestamp = Int(Date().timeIntervalSince1970)
             let body = JSONValue.object([("id", .string(eventID)), ("type", .string(type)), ("timestamp", .int(timestamp))] + members)
                 .serialized(pretty: false)
-            let signature = "sha256=" + Hex.encode(HMACSHA256.authenticationCode(Data(body.utf8), key: Data(hook.secret.utf8)))
+            let signature = "sha256=" + HMACSHA256.authenticationCode(Data(body.utf8), key: Data(hook.secret.utf8)).hexString(uppercase: false)
             var outcome: (status: Int?, error: String) = (nil, "")
             if let url = URL(string: hook.url) {
                 var request = URLRequest(url: url)
@@ -77,7 +77,7 @@ final class WebhookSender: @unchecked Sendable {
                 let wait = backoff * pow(2, Double(attempt - 1))
                 let until = Date().addingTimeInterval(wait)
                 while Date() < until {
-                    if lock.withLock({ stopping }) { return }
+                    if stopping.current { return }
                     Thread.sleep(forTimeInterval: min(0.05, max(0, until.timeIntervalSinceNow)))
                 }
             }
@@ -100,7 +100,7 @@ final class WebhookSender: @unchecked Sendable {
 
     /// Waits for the deliveries under way; retries still waiting are dropped (their attempts are recorded).
     func stop(waiting seconds: TimeInterval) {
-        lock.withLock { stopping = true }
+        stopping.exchange(true)
         _ = group.wait(timeout: .now() + seconds)
     }
 

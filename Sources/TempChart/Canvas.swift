@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 
 /// A point in canvas units (pixels for raster output, points for PDF), origin top-left,
 /// y growing downwards.
@@ -66,8 +67,8 @@ public struct ChartColor: Sendable, Equatable, Hashable {
 
     /// `#rrggbb` (alpha is not included; see `alpha`).
     public var hexString: String {
-        func byte(_ v: Double) -> Int { Int((min(1, max(0, v)) * 255).rounded()) }
-        return String(format: "#%02x%02x%02x", byte(red), byte(green), byte(blue))
+        func byte(_ v: Double) -> UInt8 { UInt8((min(1, max(0, v)) * 255).rounded()) }
+        return "#" + [byte(red), byte(green), byte(blue)].hexString(uppercase: false)
     }
 }
 

@@ -19,13 +19,13 @@ public final class SVGCanvas: Canvas {
     }
 
     public func fill(_ path: ChartPath, color: ChartColor) {
-        let data = SVGCanvas.pathData(path)
+        let data = SVGCanvas.pathData(path, number: SVGCanvas.number)
         guard !data.isEmpty else { return }
         body += "<path d=\"\(data)\" fill=\"\(color.hexString)\"\(SVGCanvas.opacity("fill-opacity", color))/>\n"
     }
 
     public func stroke(_ path: ChartPath, color: ChartColor, style: StrokeStyle) {
-        let data = SVGCanvas.pathData(path)
+        let data = SVGCanvas.pathData(path, number: SVGCanvas.number)
         guard !data.isEmpty else { return }
         var attributes = "fill=\"none\" stroke=\"\(color.hexString)\" stroke-width=\"\(SVGCanvas.number(style.width))\""
         attributes += SVGCanvas.opacity("stroke-opacity", color)
@@ -103,7 +103,9 @@ public final class SVGCanvas: Canvas {
         return "\(sign)\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
-    static func pathData(_ path: ChartPath) -> String {
+    /// The SVG path data of `path`, its coordinates written by `number` (the station's pages
+    /// round to tenths; the report SVG keeps hundredths).
+    public static func pathData(_ path: ChartPath, number: (Double) -> String) -> String {
         var out = ""
         for element in path.elements {
             switch element {

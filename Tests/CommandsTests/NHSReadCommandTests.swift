@@ -93,7 +93,7 @@ import Testing
 
     @Test func tagRemovedMidReadSaysAfterHowManyExchanges() async throws {
         let tag = await Self.loggedTag()
-        await tag.setFaults(NHS3100Faults(removedAfterCommands: 100))
+        await tag.setFaults(TagFaults([.removedAfter(100)]))
         await tag.tap()
         do {
             _ = try await LoggerRead.read(try await Self.transport(tag), options: LogInput.Options(), saveDump: nil, console: .capturing())

@@ -28,6 +28,15 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         #expect(result.err.contains("is pcscd running"))
     }
 
+    @Test func theVirtualNHS3100TakesFaultsOfTheOneFaultModel() async {
+        let bad = await run(["emulate", "--logger", "nhs3100", "--fault", "vanish=2"])
+        #expect(bad.status == 64 && bad.err.contains("unanswered-command=N"), "\(bad.err)")
+        let faulty = await run(["emulate", "--logger", "nhs3100", "--fault", "unanswered-command=1,removed-after=40",
+                                "--vpcd", "127.0.0.1:9"])
+        #expect(faulty.status == 69, "\(faulty.err)")
+        #expect(faulty.err.contains("with faults unanswered-command=1,removed-after=40"), "\(faulty.err)")
+    }
+
     @Test func readAndWriteRefuseBadArguments() async {
         #expect(await run(["read", "--json", "--csv"]).status == 64)
         #expect(await run(["read", "--timeout", "soon"]).status == 64)

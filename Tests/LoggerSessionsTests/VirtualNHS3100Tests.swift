@@ -156,11 +156,11 @@ func exampleTag() async -> VirtualNHS3100 {
     }
 
     @Test func faultsRemovedMidExchangeAndNeverAnswered() async throws {
-        let tag = VirtualNHS3100(logger: NHS3100Logger(now: 1_700_000_000), faults: NHS3100Faults(unansweredCommandWrites: [1]))
+        let tag = VirtualNHS3100(logger: NHS3100Logger(now: 1_700_000_000), faults: TagFaults([.unansweredCommand(at: 1)]))
         let session = NHSLoggerSession(transport: tag, options: noDelay)
         try await session.readInitialMessage()
         await #expect(throws: NHSSessionError.exchange(.noAnswer(polls: 3, afterExchanges: 1))) { try await session.send(.getConfig) }
-        await tag.setFaults(NHS3100Faults(removedAfterCommands: 15))
+        await tag.setFaults(TagFaults([.removedAfter(15)]))
         await tag.tap()
         let second = NHSLoggerSession(transport: tag, options: noDelay)
         await #expect(throws: NHSSessionError.self) { _ = try await second.readOut() }
@@ -170,6 +170,24 @@ func exampleTag() async -> VirtualNHS3100 {
         } catch NHSSessionError.exchange(.tagRemoved(let count)) {
             #expect(count == 0)
         }
+    }
+
+    @Test func linkFaultsOfTheOneFaultModelCountCommandsFromTheTap() async throws {
+        let read = Data([0x30, 0x00])
+        let clean = try await VirtualNHS3100(logger: NHS3100Logger(now: 1_700_000_000)).send(read, timeout: .seconds(1))
+        let tag = VirtualNHS3100(logger: NHS3100Logger(now: 1_700_000_000),
+                                 faults: TagFaults([.flippedBit(at: 1), .silent(from: 2, count: 1)]))
+        let flipped = try await tag.send(read, timeout: .seconds(1))
+        #expect(zip(flipped, clean).map { ($0 ^ $1).nonzeroBitCount }.reduce(0, +) == 1)
+        await #expect(throws: TransportError.timeout) { try await tag.send(read, timeout: .seconds(1)) }
+        #expect(try await tag.send(read, timeout: .seconds(1)) == clean)
+        await tag.tap() // a new tap counts from 1 again
+        #expect(try await tag.send(read, timeout: .seconds(1)) == flipped)
+
+        let torn = VirtualNHS3100(logger: NHS3100Logger(now: 1_700_000_000), faults: TagFaults([.tornWrite(at: 1)]))
+        await #expect(throws: TransportError.tagRemoved) { try await torn.send(Data([0xA2, 0x80, 1, 2, 3, 4]), timeout: .seconds(1)) }
+        #expect(await torn.isRemoved)
+        #expect(Array(await torn.sharedMemory[512..<516]) == [1, 2, 0, 0])
     }
 
     @Test func automaticScriptChunksNewestFirstAndLoopsOnMultiplesOf232() {

@@ -223,14 +223,16 @@ extension Type2Tests {
 @Suite struct FaultModelTests {
     @Test func parsesEveryNamedFaultAndTheOlderSpellings() throws {
         let faults = try TagFaults(parsing: ["removed-after=5,truncated-answer=2", "flipped-bit=3", "silent=9", "silent=4x2",
-                                             "torn-write=7", "corrupt-at=6", "silent-at=11", "removed-after=0"])
+                                             "torn-write=7", "corrupt-at=6", "silent-at=11", "removed-after=0",
+                                             "unanswered-command=2"])
         #expect(faults.faults == [.removedAfter(5), .truncatedAnswer(at: 2), .flippedBit(at: 3), .silent(from: 9, count: nil),
                                   .silent(from: 4, count: 2), .tornWrite(at: 7), .flippedBit(at: 6), .silent(from: 11, count: nil),
-                                  .removedAfter(0)])
-        #expect(faults.description == "removed-after=5,truncated-answer=2,flipped-bit=3,silent=9,silent=4x2,torn-write=7,flipped-bit=6,silent=11,removed-after=0")
+                                  .removedAfter(0), .unansweredCommand(at: 2)])
+        #expect(faults.description == "removed-after=5,truncated-answer=2,flipped-bit=3,silent=9,silent=4x2,torn-write=7,flipped-bit=6,silent=11,removed-after=0,unanswered-command=2")
+        #expect(faults.leavesUnanswered(commandMessage: 2) && !faults.leavesUnanswered(commandMessage: 1))
         #expect(try TagFaults(parsing: [faults.description]) == faults)
         for bad in ["vanish=3", "corrupt-at=0", "silent-at=0", "silent=3x0", "silent-at=3x2", "torn-write=2x2", "flipped-bit=",
-                    "removed-after=-1", "truncated-answer", "silent=1x2x3"] {
+                    "removed-after=-1", "truncated-answer", "silent=1x2x3", "unanswered-command=0"] {
             #expect(throws: TagFaults.ParseError.self, "\(bad)") { try TagFaults(parsing: [bad]) }
         }
         let error = TagFaults.ParseError(specification: "vanish=3")

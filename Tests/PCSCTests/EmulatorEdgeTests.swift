@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 import Testing
 @testable import PCSC

@@ -2,6 +2,7 @@ import Archive
 import ColdTapCommands
 import Digest
 import Foundation
+import NDEF
 import Station
 import StationClient
 import Testing
@@ -243,7 +244,7 @@ final class WebhookReceiver: @unchecked Sendable {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         lock.withLock {
-            let expected = "sha256=" + Hex.encode(HMACSHA256.authenticationCode(request.body, key: Data(secret.utf8)))
+            let expected = "sha256=" + HMACSHA256.authenticationCode(request.body, key: Data(secret.utf8)).hexString(uppercase: false)
             guard request.header("X-ColdTap-Signature") == expected,
                   let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any],
                   let stamp = request.header("X-ColdTap-Timestamp"), let seconds = Int(stamp),

@@ -13,8 +13,9 @@ public final class CoreNFCNDEFSession: NSObject, NFCNDEFReaderSessionDelegate, N
     public let events: AsyncStream<NDEFSessionEvent>
     private let continuation: AsyncStream<NDEFSessionEvent>.Continuation
     private let queue = DispatchQueue(label: "ColdTap.CoreNFCNDEFSession")
-    private let lock = NSLock()
-    private var session: NFCNDEFReaderSession?
+    /// Core NFC's session object is not `Sendable`; the box only stores it and hands it out under the lock.
+    private struct Held: @unchecked Sendable { var session: NFCNDEFReaderSession? }
+    private let held = LockedValue(Held())
 
     /// True when this iPhone can read NDEF (iPhone 7 or later).
     public static var isReadingAvailable: Bool { NFCNDEFReaderSession.readingAvailable }
@@ -30,13 +31,12 @@ public final class CoreNFCNDEFSession: NSObject, NFCNDEFReaderSessionDelegate, N
     public func begin(alertMessage: String, invalidateAfterFirstRead: Bool = true) {
         let session = NFCNDEFReaderSession(delegate: self, queue: queue, invalidateAfterFirstRead: invalidateAfterFirstRead)
         session.alertMessage = alertMessage
-        lock.lock(); self.session = session; lock.unlock()
+        held.exchange(Held(session: session))
         session.begin()
     }
 
     private var current: NFCNDEFReaderSession? {
-        lock.lock(); defer { lock.unlock() }
-        return session
+        held.current.session
     }
 
     public func setAlertMessage(_ message: String) {
@@ -58,7 +58,7 @@ public final class CoreNFCNDEFSession: NSObject, NFCNDEFReaderSessionDelegate, N
     public func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: Error) {
         continuation.yield(.invalidated(CoreNFCFailure(nfcError: error)))
         continuation.finish()
-        lock.lock(); self.session = nil; lock.unlock()
+        held.exchange(Held())
     }
 
     static func message(_ message: NFCNDEFMessage) -> NDEFMessage {

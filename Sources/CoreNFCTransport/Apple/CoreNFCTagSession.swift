@@ -5,6 +5,7 @@ import CoreNFCStandIn  // Linux compile check only (Tests/CoreNFCStandIn)
 import CoreNFC
 #endif
 import Foundation
+import NDEF
 
 /// An `NFCTagReaderSession` polling ISO 14443 and ISO 15693, its delegate, and the
 /// `TagReaderSessionLink` the controller drives. Events arrive on `events` in order.
@@ -16,8 +17,9 @@ public final class CoreNFCTagSession: NSObject, NFCTagReaderSessionDelegate, Tag
     public let events: AsyncStream<TagSessionEvent>
     private let continuation: AsyncStream<TagSessionEvent>.Continuation
     private let queue = DispatchQueue(label: "ColdTap.CoreNFCTagSession")
-    private let lock = NSLock()
-    private var session: NFCTagReaderSession?
+    /// Core NFC's session object is not `Sendable`; the box only stores it and hands it out under the lock.
+    private struct Held: @unchecked Sendable { var session: NFCTagReaderSession? }
+    private let held = LockedValue(Held())
 
     /// True when this iPhone can run tag reader sessions (iPhone 7 or later, iOS 13+).
     public static var isReadingAvailable: Bool { NFCTagReaderSession.readingAvailable }
@@ -37,7 +39,7 @@ public final class CoreNFCTagSession: NSObject, NFCTagReaderSessionDelegate, Tag
             return false
         }
         session.alertMessage = alertMessage
-        lock.lock(); self.session = session; lock.unlock()
+        held.exchange(Held(session: session))
         session.begin()
         return true
     }
@@ -57,8 +59,7 @@ public final class CoreNFCTagSession: NSObject, NFCTagReaderSessionDelegate, Tag
     }
 
     private var current: NFCTagReaderSession? {
-        lock.lock(); defer { lock.unlock() }
-        return session
+        held.current.session
     }
 
     // MARK: TagReaderSessionLink
@@ -114,7 +115,7 @@ public final class CoreNFCTagSession: NSObject, NFCTagReaderSessionDelegate, Tag
     public func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: Error) {
         continuation.yield(.invalidated(CoreNFCFailure(nfcError: error)))
         continuation.finish()
-        lock.lock(); self.session = nil; lock.unlock()
+        held.exchange(Held())
     }
 
     public func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {

@@ -189,7 +189,7 @@ public enum NHS31xxLog {
 
     /// Deci-°C as °C text with one decimal, e.g. `-5.3`.
     public static func celsius(_ deci: Int16) -> String { String(format: "%.1f", Double(deci) / 10) }
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String { bytes.hexString() }
     static func date(_ epoch: UInt32) -> Date { Date(timeIntervalSince1970: TimeInterval(epoch)) }
 }
 

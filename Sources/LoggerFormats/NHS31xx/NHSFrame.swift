@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 
 // The message layer of NXP's NHS31xx temperature-logger firmware (docs/nhs31xx.md §2–§3).
 // Every frame rides as the payload of one MIME record; all fields are little-endian.
@@ -36,7 +37,7 @@ public struct NHSFrame: Sendable, Equatable, Hashable, CustomStringConvertible {
     public var isResponse: Bool { direction == Self.responseDirection }
     /// The message's name (`GETCONFIG`, ...), or the id in hex.
     public var name: String { NHSMessageID(rawValue: id)?.name ?? String(format: "message 0x%02X", id) }
-    public var description: String { bytes.map { String(format: "%02X", $0) }.joined(separator: " ") }
+    public var description: String { bytes.hexString(separator: " ") }
 }
 
 /// The message ids of docs/nhs31xx.md §3. Ids `00`–`3F` are the generic messages, `40`–`FF`

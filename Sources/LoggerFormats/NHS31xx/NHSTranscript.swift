@@ -123,7 +123,7 @@ public struct NHSTranscript: Sendable, Equatable {
     /// The reader's clock at the last step, if recorded.
     public var lastTime: Date? { steps.last(where: { $0.time != nil })?.time }
 
-    static func hex(_ data: Data) -> String { data.map { String(format: "%02X", $0) }.joined() }
+    static func hex(_ data: Data) -> String { data.hexString() }
 
     nonisolated(unsafe) static let isoFormatter: ISO8601DateFormatter = {
         let formatter = ISO8601DateFormatter()

@@ -3,19 +3,6 @@ import LoggerFormats
 import NDEF
 import NFCTags
 
-/// Faults a virtual NHS3100 can be told to show.
-public struct NHS3100Faults: Sendable, Equatable {
-    /// The tag leaves the field after this many Type 2 commands (of this tap).
-    public var removedAfterCommands: Int?
-    /// Command writes (1 = the first of this tap) the firmware never answers.
-    public var unansweredCommandWrites: Set<Int>
-
-    public init(removedAfterCommands: Int? = nil, unansweredCommandWrites: Set<Int> = []) {
-        self.removedAfterCommands = removedAfterCommands
-        self.unansweredCommandWrites = unansweredCommandWrites
-    }
-}
-
 /// A virtual NHS3100 running the tlogger firmware, as a Type 2 tag behind `TagTransport`
 /// (docs/nhs31xx.md §1, §4, §5): the shared-memory layout, the initial message at every tap,
 /// the automatic-mode script until the first write, a command run whenever page 6 is written
@@ -30,7 +17,9 @@ public actor VirtualNHS3100: TagTransport {
     public private(set) var logger: NHS3100Logger
     public var version = NHSVersion(softwareMajor: 2012, softwareMinor: 19, apiMajor: 6, apiMinor: 1,
                                     deviceID: NHSVersion.nhs3100DeviceID)
-    public private(set) var faults: NHS3100Faults
+    /// What the tag does wrong (NFCTags' one fault model). Commands count from the tap (the
+    /// NHS3100 reboots in every field), and so do command messages for `unansweredCommand`.
+    public private(set) var faults: TagFaults
     /// Type 2 commands answered since the start, and their modelled air time.
     public private(set) var commandCount = 0
     public private(set) var airTimeMicroseconds: Double = 0
@@ -57,7 +46,7 @@ public actor VirtualNHS3100: TagTransport {
     ///   - uid: 7 bytes; the check bytes are computed.
     ///   - logger: the logger's state and simulated clock.
     public init(uid: [UInt8] = [0x04, 0xAB, 0x12, 0xA1, 0xB2, 0xC3, 0xD4], logger: NHS3100Logger,
-                version: NHSVersion? = nil, faults: NHS3100Faults = NHS3100Faults(), limits: LinkLimits? = nil) {
+                version: NHSVersion? = nil, faults: TagFaults = .none, limits: LinkLimits? = nil) {
         if let version { self.version = version }
         let id = uid.count == 7 ? uid : [0x04, 0xAB, 0x12, 0xA1, 0xB2, 0xC3, 0xD4]
         self.uid = Data(id)
@@ -123,7 +112,7 @@ public actor VirtualNHS3100: TagTransport {
         change(&logger)
     }
 
-    public func setFaults(_ plan: NHS3100Faults) { faults = plan }
+    public func setFaults(_ plan: TagFaults) { faults = plan }
 
     /// The tag leaves the field: it sleeps; time may pass.
     public func remove() {
@@ -174,10 +163,11 @@ public actor VirtualNHS3100: TagTransport {
         followWallClock()
         if isRemoved { throw TransportError.tagRemoved }
         tapCommands += 1
-        if let limit = faults.removedAfterCommands, tapCommands > limit {
+        if faults.removes(tapCommands) {
             remove()
             throw TransportError.tagRemoved
         }
+        if faults.silences(tapCommands) { throw TransportError.timeout }
         commandCount += 1
         let answer: [UInt8]?
         var processing = 0.0
@@ -189,6 +179,12 @@ public actor VirtualNHS3100: TagTransport {
             answer = read(from: Int(bytes[1]), through: Int(bytes[1]) + 3, wrap: true)
         case 0x3A where bytes.count == 3:
             answer = read(from: Int(bytes[1]), through: Int(bytes[2]), wrap: false)
+        case 0xA2 where bytes.count == 6 && faults.tears(tapCommands):
+            // Two of the four bytes reach the page, then the tag is gone.
+            let page = Int(bytes[1])
+            if Self.sharedPages.contains(page) { memory.replaceSubrange((page * 4)..<(page * 4 + 2), with: bytes[2..<4]) }
+            remove()
+            throw TransportError.tagRemoved
         case 0xA2 where bytes.count == 6:
             processing = AirTime.type2WriteTime
             answer = [write(page: Int(bytes[1]), Array(bytes[2..<6])) ? 0x0A : 0x00]
@@ -201,7 +197,7 @@ public actor VirtualNHS3100: TagTransport {
         guard reply.count <= limits.maxResponseBytes else {
             throw TransportError.linkFailure("a \(reply.count)-byte answer exceeds the link's \(limits.maxResponseBytes) bytes")
         }
-        return Data(reply)
+        return Data(try faults.received(reply, at: tapCommands))
     }
 
     // MARK: Memory
@@ -236,7 +232,7 @@ public actor VirtualNHS3100: TagTransport {
         if page == 6 && bytes[0] == 0x03 && (bytes[1] != 0 || (bytes[1] == 0xFF && (bytes[2] != 0 || bytes[3] != 0))) {
             tapWrites += 1
             commandWrites += 1
-            if !faults.unansweredCommandWrites.contains(tapWrites) { runCommands() }
+            if !faults.leavesUnanswered(commandMessage: tapWrites) { runCommands() }
         }
         return true
     }

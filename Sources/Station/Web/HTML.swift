@@ -1,5 +1,6 @@
 import Digest
 import Foundation
+import NDEF
 import TempChart
 
 /// Escaping and the page frame shared by every web page.
@@ -26,7 +27,7 @@ enum HTML {
     /// A fresh nonce for the Content-Security-Policy of one response (128 random bits).
     static func nonce() -> String {
         var generator = SystemRandomNumberGenerator()
-        return Hex.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }.hexString(uppercase: false)
     }
 
     /// Nothing but the station itself: no script at all (only one carrying this response's

@@ -1,10 +1,11 @@
 import Foundation
+import NDEF
 
 /// The latest uploads this station refused, per site, for the reads page. A rejected read
 /// is not kept in the archive (it is not a read), so this is the station's memory of them
 /// since it started: the newest 100 per site, each with its status and the sentence the
 /// uploader was answered with.
-final class RejectedUploads: @unchecked Sendable {
+final class RejectedUploads: Sendable {
     struct Entry: Sendable {
         var at: Date
         var status: Int
@@ -14,12 +15,11 @@ final class RejectedUploads: @unchecked Sendable {
         var reason: String
     }
 
-    private let lock = NSLock()
-    private var bySite: [Int64: [Entry]] = [:]
+    private let bySite = LockedValue<[Int64: [Entry]]>([:])
     static let kept = 100
 
     func record(siteID: Int64, _ entry: Entry) {
-        lock.withLock {
+        bySite.withLock { bySite in
             var list = bySite[siteID] ?? []
             list.append(entry)
             if list.count > RejectedUploads.kept { list.removeFirst(list.count - RejectedUploads.kept) }
@@ -28,5 +28,5 @@ final class RejectedUploads: @unchecked Sendable {
     }
 
     /// Newest first.
-    func entries(siteID: Int64) -> [Entry] { lock.withLock { (bySite[siteID] ?? []).reversed() } }
+    func entries(siteID: Int64) -> [Entry] { bySite.withLock { ($0[siteID] ?? []).reversed() } }
 }

@@ -130,19 +130,7 @@ enum WebSVG {
         return fraction == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
     }
 
-    static func pathData(_ path: ChartPath) -> String {
-        var out = ""
-        for element in path.elements {
-            switch element {
-            case .move(let p): out += "M\(number(p.x)) \(number(p.y))"
-            case .line(let p): out += "L\(number(p.x)) \(number(p.y))"
-            case .circle(let c, let r):
-                out += "M\(number(c.x - r)) \(number(c.y))a\(number(r)) \(number(r)) 0 1 0 \(number(2 * r)) 0a\(number(r)) \(number(r)) 0 1 0 \(number(-2 * r)) 0Z"
-            case .close: out += "Z"
-            }
-        }
-        return out
-    }
+    static func pathData(_ path: ChartPath) -> String { SVGCanvas.pathData(path, number: number) }
 
     /// The whole chart of the reports for `spec` (its theme replaced by the key theme).
     static func chart(_ spec: ChartSpec, label: String) -> String {
