@@ -275,11 +275,15 @@ public final class Station: @unchecked Sendable {
             throw UploadRejection("this \(read.log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
         }
         let (status, result) = try pool.with { store -> (Int, (AddResult, ReadSummary, LoggerSummary, (verdict: String, reasons: [String])?)) in
-            sqliteWriter?.lock()
-            defer { sqliteWriter?.unlock() }
-            let owner = try store.claim(loggerID: loggerID, siteID: site.id)
-            guard owner == site.id else { throw HTTPFailure.notFound("this site has no logger '\(loggerID)'; it belongs to another site.") }
-            let added = try store.archive.add(read)
+            let added: AddResult
+            do {
+                // Only the writes take turns; what is read back after needs no writer's turn.
+                sqliteWriter?.lock()
+                defer { sqliteWriter?.unlock() }
+                let owner = try store.claim(loggerID: loggerID, siteID: site.id)
+                guard owner == site.id else { throw HTTPFailure.notFound("this site has no logger '\(loggerID)'; it belongs to another site.") }
+                added = try store.archive.add(read)
+            }
             guard let summary = try store.read(loggerID: loggerID, readID: added.readID),
                   let logger = try store.summary(loggerID: loggerID) else {
                 throw ArchiveError(.engine, "the read just kept cannot be read back.")
