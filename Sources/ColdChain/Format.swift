@@ -40,12 +40,24 @@ public enum ColdChainFormat {
     /// A time as `yyyy-MM-dd HH:mm` (with `:ss` when the seconds are not zero) and the UTC
     /// offset of `timeZone`, e.g. `2026-04-09 20:35 +02:00`.
     public static func time(_ date: Date, in timeZone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.calendar = Calendar(identifier: .gregorian)
+        // Built from calendar fields, not a DateFormatter: creating one (ICU) cost more than
+        // the rest of an upload's assessment.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let hasSeconds = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 60) != 0
-        formatter.dateFormat = hasSeconds ? "yyyy-MM-dd HH:mm:ss xxx" : "yyyy-MM-dd HH:mm xxx"
-        return formatter.string(from: date)
+        let offset = timeZone.secondsFromGMT(for: date) / 60
+        var text = day(parts) + " " + twoDigits(parts.hour ?? 0) + ":" + twoDigits(parts.minute ?? 0)
+        if hasSeconds { text += ":" + twoDigits(parts.second ?? 0) }
+        return text + " " + (offset < 0 ? "-" : "+") + twoDigits(abs(offset) / 60) + ":" + twoDigits(abs(offset) % 60)
     }
+
+    /// `yyyy-MM-dd` of calendar fields.
+    static func day(_ parts: DateComponents) -> String {
+        let year = parts.year ?? 0
+        let yearText = String(year)
+        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-" + twoDigits(parts.month ?? 0) + "-" + twoDigits(parts.day ?? 0)
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
 }

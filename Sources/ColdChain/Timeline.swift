@@ -88,15 +88,10 @@ struct Timeline {
         guard let first = slots.map(\.start).min(), let last = slots.map(\.end).max() else { return }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.calendar = calendar
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd"
         var midnight = calendar.startOfDay(for: first)
         midnights = [midnight]
         while let next = calendar.date(byAdding: .day, value: 1, to: midnight), next > midnight {
-            dayNames.append(formatter.string(from: midnight))
+            dayNames.append(ColdChainFormat.day(calendar.dateComponents([.year, .month, .day], from: midnight)))
             midnights.append(next)
             midnight = next
             if midnight >= last || dayNames.count >= Timeline.maximumDays { break }
