@@ -107,13 +107,7 @@ public enum LogInput {
         }
 
         /// ISO 8601 with `Z` or an offset, fractional seconds allowed.
-        static func parseReadTime(_ text: String) -> Date? {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime]
-            if let date = formatter.date(from: text) { return date }
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            return formatter.date(from: text)
-        }
+        static func parseReadTime(_ text: String) -> Date? { TimeText.parseISO8601(text) }
     }
 
     /// A decoded log and how it was obtained.

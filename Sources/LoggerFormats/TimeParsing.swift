@@ -2,9 +2,11 @@ import Foundation
 import NDEF
 
 /// Date-time text as loggers and users write it.
-enum TimeText {
-    /// ISO 8601 date-time with an offset or `Z`, with or without fractional seconds.
-    static func parseISO8601(_ text: String) -> Date? {
+public enum TimeText {
+    /// ISO 8601 date-time with an offset or `Z`, with or without fractional seconds, spaces
+    /// around ignored: the one reading of times that loggers, `--read-time`, upload headers
+    /// and the station's queries share.
+    public static func parseISO8601(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]

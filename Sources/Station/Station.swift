@@ -501,11 +501,7 @@ public final class Station: @unchecked Sendable {
 
     static func parseTime(_ text: String) -> Date? {
         guard text.count <= 64 else { return nil }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        return TimeText.parseISO8601(text)
     }
 
     static func parseDay(_ text: String) -> Date? {
