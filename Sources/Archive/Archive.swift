@@ -78,25 +78,35 @@ public final class Archive {
         // Judged before the write lock is taken: writers wait only for each other's SQL.
         let assessment = read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) }
         return try engine.writeTransaction {
-            if let existing = try engine.scalarInt("SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2",
-                                                    [.text(loggerID), .text(sha)]) {
-                return AddResult(readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
-                                 conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: try chainHead().hash)
-            }
-            // The chain head row (locked by this transaction) also holds the next read id.
+            // One question for what the add needs to know first (a round trip each on
+            // PostgreSQL): the same bytes kept before, the chain head (locked by this
+            // transaction; it also holds the next read id), the logger, the generation.
+            var existing: Int64?
             var head: (length: Int64, hash: String) = (0, HashChain.genesis)
             var readID: Int64 = 1
-            try engine.query("SELECT seq, hash, next_read_id FROM chain_head WHERE id = 1", []) { row in
-                head = (row.int(0), row.text(1))
-                readID = row.int(2)
+            var knownLogger = false
+            var generation = 1
+            try engine.query("""
+                SELECT (SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2), seq, hash, next_read_id,
+                       (SELECT COUNT(*) FROM loggers WHERE logger_id = $1), (SELECT MAX(generation) FROM generations)
+                FROM chain_head WHERE id = 1
+                """, [.text(loggerID), .text(sha)]) { row in
+                existing = row.optionalInt(0)
+                head = (row.int(1), row.text(2))
+                readID = row.int(3)
+                knownLogger = row.int(4) > 0
+                generation = Int(row.optionalInt(5) ?? 1)
             }
-            if try engine.scalarInt("SELECT COUNT(*) FROM loggers WHERE logger_id = $1", [.text(loggerID)]) == 0 {
+            if let existing {
+                return AddResult(readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
+                                 conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: head.hash)
+            }
+            if !knownLogger {
                 let identity = read.log.logger
                 try engine.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                                    [.text(loggerID), .text(read.log.format), .optional(identity.serial), .optional(identity.tagUID),
                                     .optional(identity.vendor), .optional(identity.model), .int(readID)])
             }
-            let generation = try currentGeneration()
             let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
             var row = ReadRow(
                 loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
