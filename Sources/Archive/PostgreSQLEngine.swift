@@ -10,6 +10,9 @@ public final class PostgreSQLEngine: ArchiveEngine {
     public let bytesType = "BYTEA"
     private var connection: OpaquePointer?
     private var preparedCount = 0
+    /// Statements this connection has prepared, by SQL text: the server parses and plans
+    /// each once instead of at every add (a dozen statements an upload).
+    private var preparedBySQL: [String: String] = [:]
     /// True once the schema exists, so that write transactions can lock the chain head.
     var chainHeadExists = false
 
@@ -70,6 +73,22 @@ public final class PostgreSQLEngine: ArchiveEngine {
             current.row = index
             try row(current)
         }
+    }
+
+    /// The prepared statement for `sql` (prepared now if new), or `nil` for statements run
+    /// as they are: transaction control and other utility commands, and past 256 texts.
+    private func preparedName(_ sql: String) throws -> String? {
+        if let name = preparedBySQL[sql] { return name }
+        let verb = sql.prefix(7).uppercased()
+        guard ["SELECT ", "INSERT ", "UPDATE ", "DELETE "].contains(where: { verb.hasPrefix($0) }), preparedBySQL.count < 256,
+              let connection else { return nil }
+        preparedCount += 1
+        let name = "coldtap_\(preparedCount)"
+        let result = PQprepare(connection, name, PostgreSQLEngine.types(sql), 0, nil)
+        try check(result, sql: sql)
+        PQclear(result)
+        preparedBySQL[sql] = name
+        return name
     }
 
     public func prepare(_ sql: String) throws -> any ArchiveStatement {
@@ -133,8 +152,10 @@ public final class PostgreSQLEngine: ArchiveEngine {
 
     fileprivate func run(_ sql: String, _ values: [SQLValue]) throws -> OpaquePointer {
         guard let connection else { throw closedError }
+        let name = try preparedName(sql)
         let result = try withParameters(values) { count, pointers, lengths, formats in
-            PQexecParams(connection, PostgreSQLEngine.types(sql), count, nil, pointers, lengths, formats, 0)
+            if let name { return PQexecPrepared(connection, name, count, pointers, lengths, formats, 0) }
+            return PQexecParams(connection, PostgreSQLEngine.types(sql), count, nil, pointers, lengths, formats, 0)
         }
         try check(result, sql: sql)
         guard let result else { throw closedError }
