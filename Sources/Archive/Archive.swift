@@ -113,7 +113,7 @@ public final class Archive {
                 readTimeMilliseconds: read.log.readTime.milliseconds,
                 readTimeSource: read.log.readTimeSource?.description ?? "not given", origin: read.origin,
                 coldTapVersion: ArchiveVersion.coldTap, decoder: read.log.format, decodeOptions: read.decodeOptions,
-                integrityStatus: read.log.integrity.status.rawValue, integrityDetail: read.log.integrity.detail,
+                integrityStatus: read.log.integrity.status.rawValue, integrityDetail: read.log.integrity.detail.text,
                 timeBase: read.log.timeBase.rawValue, interval: read.log.interval, sampleCount: Int64(read.log.samples.count),
                 firstSample: stitched.first, lastSample: stitched.last, timeOffset: stitched.offset, generation: Int64(generation),
                 newSamples: Int64(stitched.newSamples), duplicates: Int64(stitched.duplicates), conflicts: Int64(stitched.conflicts),

@@ -149,19 +149,15 @@ public struct History: Sendable {
         let statuses = Set(reads.map { $0.integrity.split(separator: " ").first.map(String.init) ?? $0.integrity })
         let integrity: TemperatureLog.Integrity
         if statuses.contains("failed") {
-            integrity = .init(status: .failed, detail: "a read in the archive failed its integrity check")
+            integrity = .init(status: .failed, detail: .archiveReadFailed)
         } else if statuses == ["verified"] {
-            integrity = .init(status: .verified, detail: "every read verified")
+            integrity = .init(status: .verified, detail: .archiveAllVerified)
         } else {
-            integrity = .init(status: .unverified, detail: "\(reads.count) archived read(s), not all verified")
+            integrity = .init(status: .unverified, detail: .archiveNotAllVerified(reads: reads.count))
         }
-        var warnings: [String] = []
-        if !conflicts.isEmpty {
-            warnings.append("\(conflicts.count) sample(s) were read again with another value; the first value read is used and both are kept in the archive")
-        }
-        if !gaps.isEmpty {
-            warnings.append("\(gaps.count) gap(s) between reads that do not meet are unknown time")
-        }
+        var warnings: [LogWarning] = []
+        if !conflicts.isEmpty { warnings.append(.archiveConflicts(count: conflicts.count)) }
+        if !gaps.isEmpty { warnings.append(.archiveGaps(count: gaps.count)) }
         return TemperatureLog(
             format: logger.format,
             logger: .init(tagUID: logger.tagUID, vendor: logger.vendor, model: logger.model, serial: logger.serial),
@@ -170,7 +166,7 @@ public struct History: Sendable {
             integrity: integrity, readTime: newest?.readTime ?? Date(timeIntervalSince1970: 0),
             metadata: ["archiveLogger": logger.id, "archiveReads": String(reads.count), "archiveChainHead": chainHead],
             warnings: warnings, readTimeSource: .newestArchivedRead,
-            timeBaseDetail: nil, detection: "stitched from \(reads.count) archived read(s)")
+            timeBaseDetail: nil, detection: .archiveStitched(reads: reads.count))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoggerFormats
 
 /// Why the verdict is what it is, as values (rule, limit, duration, times), so that every
 /// language is worded from the same facts. `english(in:)` gives the sentences of
@@ -23,7 +24,7 @@ public enum VerdictReason: Sendable, Equatable {
     /// The log gives no usable sample interval.
     case noUsableInterval(TimeInterval)
     /// The log failed its integrity check (`detail` as the decoder gave it).
-    case integrityFailed(detail: String)
+    case integrityFailed(detail: TemperatureLog.Integrity.Detail)
     /// Most samples are outside the sensor's range: the bytes are likely no log.
     case mostlyOutOfRange(outOfRange: Int, sampleCount: Int)
     /// Excursions outside the band, and their total duration.
@@ -64,7 +65,7 @@ public enum VerdictReason: Sendable, Equatable {
         case .noUsableInterval(let interval):
             return "The log gives no usable sample interval (\(interval) s), so durations cannot be measured."
         case .integrityFailed(let detail):
-            let shown = detail.isEmpty ? "" : " (\(detail))"
+            let shown = detail.isEmpty ? "" : " (\(detail.text))"
             return "The log failed its integrity check\(shown): its data cannot be trusted."
         case .mostlyOutOfRange(let outOfRange, let sampleCount):
             return "\(outOfRange) of \(sampleCount) samples are outside the sensor's range, so the log is not a record to judge (are these bytes really this logger's?)."

@@ -59,11 +59,7 @@ enum ArchiveReport {
         }
         if artifacts.writesFiles {
             let section = section(history, assessment: assessment, archive: archive.engine.location)
-            // The stitched log's only warnings are the archive's (conflicts, gaps): the files
-            // say them in their own language.
-            var fileLog = log
-            fileLog.warnings = section.warnings(language: artifacts.language)
-            try ReportArtifacts.write(log: fileLog, assessment: assessment, options: artifacts, archive: section,
+            try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts, archive: section,
                                       console: console, pathsToStandardError: json)
         }
     }

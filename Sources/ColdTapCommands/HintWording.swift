@@ -48,27 +48,42 @@ enum HintWording {
 
     /// A decoded log in the command line's words: a forced format names `--logger`, a given
     /// interval `--interval`, an integrity hint `--secret` (in the detail and in the warning
-    /// made from it). Everything else is left as the decoder wrote it.
+    /// made from it). Worded values keep what they word (`.worded`), so other languages still
+    /// translate them; everything else is left as the decoder gave it.
     static func worded(_ log: TemperatureLog) -> TemperatureLog {
         var log = log
-        if let detection = log.detection, detection.hasPrefix(LoggerDecoder.forcedDetectionPrefix) {
-            log.detection = "forced with --logger " + detection.dropFirst(LoggerDecoder.forcedDetectionPrefix.count)
+        if let detection = log.detection, case .forced(let format) = detection.original {
+            log.detection = .worded(.forced(format: format), english: "forced with --logger \(format)")
         }
         if log.metadata["intervalSource"] == DecodeOptions.givenIntervalSource {
             log.metadata["intervalSource"] = "--interval"
         }
         let advice = integrityAdvice(log.integrity.hint)
-        // Worded once: a log worded before (stored, then loaded) keeps its detail.
-        if !advice.isEmpty && !log.integrity.detail.hasSuffix(advice) {
-            let plainWarning = TemperatureLog.Integrity.failureWarning(detail: log.integrity.detail)
-            log.integrity.detail += advice
-            let wordedWarning = TemperatureLog.Integrity.failureWarning(detail: log.integrity.detail)
-            log.warnings = log.warnings.map { $0 == plainWarning ? wordedWarning : $0 }
+        let original = log.integrity.detail.original
+        if !advice.isEmpty {
+            log.integrity.detail = .worded(original, english: original.text + advice)
         }
         log.warnings = log.warnings.map { warning in
-            guard warning.hasPrefix(DecodeOptions.unusedIntervalWarningPrefix) else { return warning }
-            return "--interval " + warning.dropFirst(DecodeOptions.unusedIntervalWarningPrefix.count)
+            switch warning.original {
+            case .integrityFailed(let detail) where !advice.isEmpty && detail.original == original:
+                return .worded(.integrityFailed(original), english: LogWarning.integrityFailed(log.integrity.detail).text)
+            default:
+                return worded(warning)
+            }
         }
         return log
+    }
+
+    /// A warning about a given value in the command line's words (it names the option).
+    static func worded(_ warning: LogWarning) -> LogWarning {
+        switch warning.original {
+        case .givenIntervalNotUsed(let given, let used, let origin):
+            return .worded(warning.original, english: "--interval \(formatSeconds(given)) was not used: "
+                           + LogWarning.intervalReason(used: used, from: origin))
+        case .secretNotUsed(let format):
+            return .worded(warning.original, english: "--secret was not used: only cuplTag logs carry an HMAC to check, and this is a \(format) log")
+        default:
+            return warning
+        }
     }
 }

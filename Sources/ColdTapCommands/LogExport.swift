@@ -22,14 +22,14 @@ public enum LogExport {
         members.append(("timeBase", .string(log.timeBase.rawValue)))
         if let detail = log.timeBaseDetail { members.append(("timeBaseDetail", .string(detail))) }
         members.append(("timesEstimated", .bool(log.timesEstimated)))
-        if let detection = log.detection { members.append(("detection", .string(detection))) }
+        if let detection = log.detection { members.append(("detection", .string(detection.text))) }
         members.append(("integrity", .object([("status", .string(log.integrity.status.rawValue)),
-                                              ("detail", .string(log.integrity.detail))])))
+                                              ("detail", .string(log.integrity.detail.text))])))
         members.append(("interval", .number(log.interval)))
         members.append(("metadata", .object(log.metadata.keys.sorted().map { ($0, .string(log.metadata[$0] ?? "")) })))
         members.append(("samples", .array(log.samples.map(sampleJSON))))
         if !log.events.isEmpty { members.append(("events", .array(log.events.map(eventJSON)))) }
-        members.append(("warnings", .array(log.warnings.map { .string($0) })))
+        members.append(("warnings", .array(log.warnings.map { .string($0.text) })))
         return .object(members)
     }
 
@@ -45,7 +45,7 @@ public enum LogExport {
     static func eventJSON(_ event: TemperatureLog.Event) -> JSONValue {
         var members: [(String, JSONValue)] = [("time", event.time.map { .string($0.isoUTC) } ?? .null), ("name", .string(event.name))]
         if let end = event.end { members.append(("end", .string(end.isoUTC))) }
-        if let detail = event.detail { members.append(("detail", .string(detail))) }
+        if let detail = event.detail { members.append(("detail", .string(detail.text))) }
         return .object(members)
     }
 
@@ -54,7 +54,7 @@ public enum LogExport {
         log.events.map { event in
             var text = (event.time?.isoUTC ?? "(no time)") + " " + event.name
             if let end = event.end { text += " until \(end.isoUTC)" }
-            if let detail = event.detail { text += " — \(detail)" }
+            if let detail = event.detail { text += " — \(detail.text)" }
             return ("Event", text)
         }
     }
@@ -183,7 +183,7 @@ public enum LogExport {
         if log.warnings.isEmpty {
             lines.append(("Warnings", "none"))
         } else {
-            for warning in log.warnings { lines.append(("Warning", warning)) }
+            for warning in log.warnings { lines.append(("Warning", warning.text)) }
         }
         let width = lines.map { $0.0.count }.max() ?? 0
         return lines.map { $0.0 + ":" + String(repeating: " ", count: width - $0.0.count + 1) + $0.1 }.joined(separator: "\n")

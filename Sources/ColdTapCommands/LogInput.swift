@@ -154,7 +154,7 @@ public enum LogInput {
         var loaded = try await loadNonEmpty(content: content, name: name, modificationTime: modificationTime, options: options)
         try requireReadTime(loaded.log, options: options, name: name)
         if options.secret != nil && !loaded.log.format.hasPrefix("cupltag") {
-            loaded.log.warnings.append("--secret was not used: only cuplTag logs carry an HMAC to check, and this is a \(loaded.log.format) log")
+            loaded.log.warnings.append(HintWording.worded(.secretNotUsed(format: loaded.log.format)))
         }
         return loaded
     }
@@ -273,7 +273,7 @@ public enum LogInput {
             let uid = result.uid.map { $0.hexString() }
             // A dump was taken when its file was written; the read time defaults to that.
             var log = try decode(message, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
-            for anomaly in result.anomalies { log.warnings.append("tag image: \(anomaly)") }
+            log.warnings += result.anomalies.map { .tagImage($0.description) }
             let taken = kind == .flipper ? .flipper : (dump.technology == .iso14443A ? Kind.tag2 : Kind.tag5)
             let chip = result.chip.displayName + (uid.map { ", UID \($0)" } ?? "")
             return Loaded(log: log, kind: taken, inputDescription: why + " (\(chip))", message: message)

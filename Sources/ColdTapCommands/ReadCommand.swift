@@ -149,7 +149,7 @@ enum LoggerRead {
         var log = try LogInput.decode(message, options: options, readTime: readTime, readTimeSource: .tagRead,
                                       tagUID: result.uid.map { $0.hexString() })
         // Worded as `coldtap decode` words them for a dump, so both give the same log.
-        for anomaly in result.anomalies { log.warnings.append("tag image: \(anomaly)") }
+        log.warnings += result.anomalies.map { .tagImage($0.description) }
         return LoggerReadOutcome(result: result, log: log, readTime: readTime)
     }
 

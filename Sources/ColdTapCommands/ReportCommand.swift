@@ -303,7 +303,7 @@ public enum ReportCommand: Command {
         if !log.events.isEmpty {
             lines.append("")
             lines.append(paint("Logger events", "1") + " (the logger's own record)")
-            let rows = log.events.map { [time($0.time), $0.name, $0.end.map { time($0) } ?? "", $0.detail ?? ""] }
+            let rows = log.events.map { [time($0.time), $0.name, $0.end.map { time($0) } ?? "", $0.detail?.text ?? ""] }
             lines += table(rows, header: ["time", "event", "until", "meaning"], rightAligned: [])
         }
 

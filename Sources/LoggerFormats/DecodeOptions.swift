@@ -83,15 +83,6 @@ public struct DecodeOptions: Sendable {
     /// `interval`; front ends may word it their own way.
     public static let givenIntervalSource = "given interval"
 
-    /// How the warning begins that a given interval was not used because the log gives its
-    /// own; front ends may word the beginning their own way.
-    public static let unusedIntervalWarningPrefix = "the given interval of "
-
-    /// The warning that the given interval (`given`, already formatted) was not used, and why.
-    static func unusedIntervalWarning(given: String, _ reason: String) -> String {
-        "\(unusedIntervalWarningPrefix)\(given) was not used: \(reason)"
-    }
-
     /// The longest sample interval (seconds) taken as real: 31 days. No cold-chain logger
     /// samples less often, and longer intervals put sample times centuries away (or, beyond
     /// ~10^13 s, outside what a `Date` holds), so a larger value is a damaged field.

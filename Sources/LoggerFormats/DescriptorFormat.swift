@@ -122,7 +122,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
         }
         let payload = Array(record.payload)
         var metadata: [String: String] = [:]
-        var warnings: [String] = []
+        var warnings: [LogWarning] = []
         var header: [String: Int64] = [:]
         for field in descriptor.header ?? [] {
             guard let raw = value(of: field, in: payload) else {
@@ -184,14 +184,13 @@ struct DescriptorFormat: LoggerFormatDecoder {
                                         "the device information gives a sample interval of '\(implausibleInterval.value)', longer than any logger's (31 days at most)",
                                         hint: .needsInterval)
             }
-            warnings.append("the device information's \(implausibleInterval.key)=\(implausibleInterval.value) is longer than any logger's interval (31 days at most) and was not used")
+            warnings.append(.implausibleDeviceInterval(key: implausibleInterval.key, value: implausibleInterval.value))
         }
         if interval <= 0, let given = options.interval, given > 0 {
             interval = given
             intervalSource = DecodeOptions.givenIntervalSource
         } else if let given = options.interval, given != interval {
-            warnings.append(DecodeOptions.unusedIntervalWarning(given: formatSeconds(given),
-                                                               "the log gives \(formatSeconds(interval)) (\(intervalSource))"))
+            warnings.append(.givenIntervalNotUsed(given: given, used: interval, from: .log(source: intervalSource)))
         }
         guard interval > 0 else {
             throw LoggerFormatError(.intervalUnknown, format: name,
@@ -249,7 +248,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
             order = Array(0..<slots)
             let leftover = areaBytes % area.width
             if leftover > 0 {
-                warnings.append("the sample area ends with \(leftover) byte(s) at offset \(area.offset + slots * area.width) that do not make a whole sample; ignored")
+                warnings.append(.partialSampleAtEnd(bytes: leftover, offset: area.offset + slots * area.width))
             }
         }
 
@@ -294,7 +293,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
             }
         }
         if outOfRange > 0, let range = descriptor.sensorRange {
-            warnings.append("\(outOfRange) sample(s) outside the sensor range \(formatNumber(range.min))…\(formatNumber(range.max)) °C are flagged out-of-range and left out of statistics")
+            warnings.append(.outsideSensorRange(count: outOfRange, minimum: range.min, maximum: range.max))
         }
 
         // Time base.
@@ -346,7 +345,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
                 timeBaseDetail = "estimated: the newest sample is taken as logged at the read time"
                 // An unknown read time gets its own, stronger warning (LoggerDecoder.checkTimes).
                 if count > 0 && options.readTimeSource.isKnown {
-                    warnings.append("the log stores no start time: times are estimated, taking the newest sample as logged at the read time \(options.readTime.loggerISOText)")
+                    warnings.append(.timesFromReadTime(readTime: options.readTime))
                 }
                 break sources
             }
@@ -368,7 +367,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
         }
         var log = TemperatureLog(
             format: name, logger: identity, samples: samples, interval: interval, timeBase: timeBase,
-            integrity: .init(status: .unverified, detail: descriptor.integrityNote ?? "the \(name) format carries no integrity check"),
+            integrity: .init(status: .unverified, detail: descriptor.integrityNote.map { .text($0) } ?? .noCheck(format: name)),
             readTime: options.readTime, metadata: metadata, warnings: warnings,
             readTimeSource: options.readTimeSource, timeBaseDetail: timeBaseDetail)
         log.resolution = abs(scale)
@@ -376,8 +375,10 @@ struct DescriptorFormat: LoggerFormatDecoder {
     }
 }
 
-func formatNumber(_ value: Double) -> String {
+/// A number as a person writes it: `600`, `0.5`.
+public func formatNumber(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
 }
 
-func formatSeconds(_ seconds: TimeInterval) -> String { "\(formatNumber(seconds)) s" }
+/// Seconds as a person writes them: `600 s`.
+public func formatSeconds(_ seconds: TimeInterval) -> String { "\(formatNumber(seconds)) s" }

@@ -9,10 +9,6 @@ public enum LoggerDecoder {
     /// Names a caller may force a format by besides `builtInNames` (encoder kinds that decode with another format).
     static let aliases = ["cupltag-rh": "cupltag"]
 
-    /// How `detection` begins when the caller forced a built-in format by name (followed by
-    /// the name); front ends may word it their own way.
-    public static let forcedDetectionPrefix = "forced as "
-
     /// Decodes a message, auto-detecting the format unless `options.logger` forces one.
     /// - Returns: the log, samples oldest first, with `detection` saying why the format was chosen.
     /// - Throws: `LoggerFormatError` — `.noFormatMatched` listing every format tried and
@@ -23,13 +19,13 @@ public enum LoggerDecoder {
         case .named(let name):
             let format = try builtIn(named: name)
             var log = try format.decode(message, options: options)
-            log.detection = "\(forcedDetectionPrefix)\(name)"
+            log.detection = .forced(format: name)
             checkTimes(&log, options: options)
             return log
         case .descriptor(let descriptor):
             try descriptor.validate(source: descriptor.name)
             var log = try DescriptorFormat(descriptor: descriptor).decode(message, options: options)
-            log.detection = "forced with the logger descriptor '\(descriptor.name)'"
+            log.detection = .forcedDescriptor(name: descriptor.name)
             checkTimes(&log, options: options)
             return log
         case nil:
@@ -55,7 +51,7 @@ public enum LoggerDecoder {
                                                       + problems.joined(separator: "; ")))
                         continue
                     }
-                    log.detection = "auto-detected \(name): \(reason)"
+                    log.detection = .detected(format: name, reason: reason)
                     checkTimes(&log, options: options)
                     return log
                 }
@@ -72,7 +68,7 @@ public enum LoggerDecoder {
     /// - Throws: `LoggerFormatError` with the cuplTag categories of docs/formats/cupltag.md §8.
     public static func decode(url: String, options: DecodeOptions) throws -> TemperatureLog {
         var log = try CuplTagFormat().decode(url: url, options: options)
-        log.detection = "a bare URL with the cuplTag query parameters"
+        log.detection = .bareURL
         checkTimes(&log, options: options)
         return log
     }
@@ -112,26 +108,19 @@ public enum LoggerDecoder {
     /// not known; warns when the log starts before 2000 or after the read, or when its newest
     /// sample is later than the read.
     static func checkTimes(_ log: inout TemperatureLog, options: DecodeOptions) {
-        let readText = options.readTime.loggerISOText
         if log.timeBase == .readTime && !options.readTimeSource.isKnown && !log.samples.isEmpty {
             log.timesEstimated = true
-            let source: String
-            switch options.readTimeSource {
-            case .fileModificationTime: source = "the file's modification time \(readText), which moves when the file is copied"
-            case .now: source = "the time of decoding \(readText)"
-            default: source = "\(options.readTimeSource.description) \(readText)"
-            }
-            log.warnings.append("the sample times are estimated: the log has no clock and the read time is not known, so the newest sample is placed at \(source); give the real read time for true times")
+            log.warnings.append(.timesEstimated(readTime: options.readTime, source: options.readTimeSource))
         }
         guard let first = log.samples.first?.time, let newest = log.samples.last?.time else { return }
         if first < earliestPlausibleStart {
-            log.warnings.append("the log starts at \(first.loggerISOText), before 2000: the logger's clock or its start time is wrong")
+            log.warnings.append(.startsBefore2000(first: first))
         }
         // A minute of slack for clocks that disagree by seconds.
         if first > options.readTime.addingTimeInterval(60) {
-            log.warnings.append("the log starts at \(first.loggerISOText), after the read time \(readText): the read time or the logger's clock is wrong")
+            log.warnings.append(.startsAfterReadTime(first: first, readTime: options.readTime))
         } else if newest > options.readTime.addingTimeInterval(60) {
-            log.warnings.append("the read time \(readText) is earlier than the newest sample (\(newest.loggerISOText)): the read time or the logger's clock is wrong")
+            log.warnings.append(.readTimeBeforeNewest(readTime: options.readTime, newest: newest))
         }
     }
 

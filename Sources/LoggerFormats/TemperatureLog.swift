@@ -71,22 +71,76 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
             case failed
         }
 
+        /// What was checked and what came out, as values (`text` is the English phrase).
+        public indirect enum Detail: Sendable, Equatable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+            /// The check that held, e.g. `MD5`, `HMAC-MD5`.
+            case verified(method: String)
+            /// The stored code is not the one the data gives (`keyGiven`: a secret was used).
+            case mismatch(method: String, stored: [UInt8], computed: [UInt8], keyGiven: Bool)
+            /// The format carries no check at all (`format` names it).
+            case noCheck(format: String)
+            /// The NHS31xx protocol carries no checksum or signature.
+            case nhsNoCheck
+            /// Over an archive's stitched reads: all verified, any failed, or `reads` not all verified.
+            case archiveAllVerified
+            case archiveReadFailed
+            case archiveNotAllVerified(reads: Int)
+            /// A front end's own English for `original` (it names its options).
+            case worded(Detail, english: String)
+            /// A phrase with no type: a descriptor's own note, or a log stored before details were typed.
+            case text(String)
+
+            public init(stringLiteral value: String) { self = .text(value) }
+
+            public var description: String { text }
+
+            /// The English phrase.
+            public var text: String {
+                switch self {
+                case .verified(let method): return method
+                case .mismatch(let method, let stored, let computed, let keyGiven):
+                    return "\(method) mismatch: the end-stop holds \(stored.hexString(uppercase: false)) but the data gives \(computed.hexString(uppercase: false))"
+                        + (keyGiven ? " (wrong secret, or the data was altered)" : "")
+                case .noCheck(let format): return "the \(format) format carries no integrity check"
+                case .nhsNoCheck: return "the NHS31xx protocol carries no checksum or signature"
+                case .archiveAllVerified: return "every read verified"
+                case .archiveReadFailed: return "a read in the archive failed its integrity check"
+                case .archiveNotAllVerified(let reads): return "\(reads) archived read(s), not all verified"
+                case .worded(_, let english): return english
+                case .text(let text): return text
+                }
+            }
+
+            /// The detail with any front end's wording taken off.
+            public var original: Detail {
+                if case .worded(let original, _) = self { return original.original }
+                return self
+            }
+
+            /// True when there is nothing to say.
+            public var isEmpty: Bool { text.isEmpty }
+        }
+
         public var status: Status
-        /// The method (e.g. `HMAC-MD5`) or the reason for `unverified` / `failed`.
-        public var detail: String
+        public var detail: Detail
         /// What the caller could give to verify it (a secret key for a tag that may sign
         /// with HMAC-MD5); each front end words it.
         public var hint: UserHint?
 
-        public init(status: Status, detail: String, hint: UserHint? = nil) {
+        public init(status: Status, detail: Detail, hint: UserHint? = nil) {
             self.status = status
             self.detail = detail
             self.hint = hint
         }
 
-        /// The warning a log carries when its integrity check failed with this detail.
-        public static func failureWarning(detail: String) -> String {
-            "integrity check failed: \(detail); the samples are shown but must not be trusted"
+        private enum CodingKeys: String, CodingKey { case status, detail, hint }
+
+        /// Reads the detail as a typed value, or as the plain phrase older versions stored.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            status = try container.decode(Status.self, forKey: .status)
+            detail = try container.decode(TypedOrText<Detail>.self, forKey: .detail).value
+            hint = try container.decodeIfPresent(UserHint.self, forKey: .hint)
         }
     }
 
@@ -104,7 +158,7 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     /// Format metadata: battery, reset counts, loop count, device-information pairs, ...
     /// Keys are stable, lower-camel-case where ColdTap names them, verbatim where a device does.
     public var metadata: [String: String]
-    public var warnings: [String]
+    public var warnings: [LogWarning]
     /// Where `readTime` came from, e.g. `given with --read-time`, `file modification time`,
     /// `now`; `nil` when the caller did not say.
     public var readTimeSource: DecodeOptions.ReadTimeSource?
@@ -112,7 +166,7 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     /// or `device-information key LOG_START`.
     public var timeBaseDetail: String?
     /// Why this format was chosen: the auto-detection reason, or that the caller forced it.
-    public var detection: String?
+    public var detection: Detection?
     /// True when the read time stands in for an unknown one (a file's modification time, now)
     /// and the sample times were placed from it: every time in the log is then an estimate.
     public var timesEstimated = false
@@ -125,8 +179,8 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
 
     public init(format: String, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
-                metadata: [String: String] = [:], warnings: [String] = [], readTimeSource: DecodeOptions.ReadTimeSource? = nil,
-                timeBaseDetail: String? = nil, detection: String? = nil) {
+                metadata: [String: String] = [:], warnings: [LogWarning] = [], readTimeSource: DecodeOptions.ReadTimeSource? = nil,
+                timeBaseDetail: String? = nil, detection: Detection? = nil) {
         self.format = format
         self.logger = logger
         self.samples = samples
@@ -152,14 +206,49 @@ extension TemperatureLog {
         public var name: String
         /// For an episode (an excursion): when it ended; `nil` while it lasts or when unknown.
         public var end: Date?
-        /// One phrase for people: what the logger meant, and any caveat about the time.
-        public var detail: String?
+        /// What the logger meant, and any caveat about the time (`text` is the English phrase).
+        public var detail: Detail?
 
-        public init(time: Date?, name: String, end: Date? = nil, detail: String? = nil) {
+        public init(time: Date?, name: String, end: Date? = nil, detail: Detail? = nil) {
             self.time = time
             self.name = name
             self.end = end
             self.detail = detail
+        }
+
+        public enum Detail: Sendable, Equatable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+            /// An NHS31xx status bit (`nil`: the event carried no number); `clockSinceReboot`:
+            /// its tag-clock reading, counted from a reboot, so it has no date; `stillOut`: the
+            /// episode had not ended when read.
+            case nhsStatus(bit: Int?, clockSinceReboot: UInt32?, stillOut: Bool)
+            /// A phrase with no type (logs stored before event details were typed).
+            case text(String)
+
+            public init(stringLiteral value: String) { self = .text(value) }
+
+            public var description: String { text }
+
+            /// The English phrase.
+            public var text: String {
+                switch self {
+                case .nhsStatus(let bit, let clock, let stillOut):
+                    return (bit.map { NHSStatus.phrase(ofBit: $0) } ?? "event with no number")
+                        + (clock.map { "; tag clock \($0) s, counted from a reboot after the clock was lost, so no date" } ?? "")
+                        + (stillOut ? "; still out of limits when read" : "")
+                case .text(let text): return text
+                }
+            }
+        }
+
+        private enum CodingKeys: String, CodingKey { case time, name, end, detail }
+
+        /// Reads the detail as a typed value, or as the plain phrase older versions stored.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            time = try container.decodeIfPresent(Date.self, forKey: .time)
+            name = try container.decode(String.self, forKey: .name)
+            end = try container.decodeIfPresent(Date.self, forKey: .end)
+            detail = try container.decodeIfPresent(TypedOrText<Detail>.self, forKey: .detail)?.value
         }
     }
 
@@ -174,12 +263,90 @@ extension TemperatureLog {
                   integrity: try container.decode(Integrity.self, forKey: .integrity),
                   readTime: try container.decode(Date.self, forKey: .readTime),
                   metadata: try container.decode([String: String].self, forKey: .metadata),
-                  warnings: try container.decode([String].self, forKey: .warnings),
+                  warnings: try container.decode([TypedOrText<LogWarning>].self, forKey: .warnings).map(\.value),
                   readTimeSource: try container.decodeIfPresent(DecodeOptions.ReadTimeSource.self, forKey: .readTimeSource),
                   timeBaseDetail: try container.decodeIfPresent(String.self, forKey: .timeBaseDetail),
-                  detection: try container.decodeIfPresent(String.self, forKey: .detection))
+                  detection: try container.decodeIfPresent(TypedOrText<Detection>.self, forKey: .detection)?.value)
         events = try container.decodeIfPresent([Event].self, forKey: .events) ?? []
         timesEstimated = try container.decodeIfPresent(Bool.self, forKey: .timesEstimated) ?? false
         resolution = try container.decodeIfPresent(Double.self, forKey: .resolution)
+    }
+}
+
+/// A value stored typed, or as the plain English text versions before its type stored.
+struct TypedOrText<Value: Decodable & StoredAsTextBefore>: Decodable {
+    let value: Value
+
+    init(from decoder: any Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            value = Value.fromStoredText(text)
+        } else {
+            value = try Value(from: decoder)
+        }
+    }
+}
+
+/// A type whose values older versions stored as their English text.
+protocol StoredAsTextBefore {
+    static func fromStoredText(_ text: String) -> Self
+}
+
+extension LogWarning: StoredAsTextBefore {
+    static func fromStoredText(_ text: String) -> LogWarning { .text(text) }
+}
+
+extension TemperatureLog.Detection: StoredAsTextBefore {
+    static func fromStoredText(_ text: String) -> Self { .text(text) }
+}
+
+extension TemperatureLog.Integrity.Detail: StoredAsTextBefore {
+    static func fromStoredText(_ text: String) -> Self { .text(text) }
+}
+
+extension TemperatureLog.Event.Detail: StoredAsTextBefore {
+    static func fromStoredText(_ text: String) -> Self { .text(text) }
+}
+
+extension TemperatureLog {
+    /// Why a format was chosen (`text` is the English phrase of `decode --json`'s `detection`).
+    public indirect enum Detection: Sendable, Equatable, Codable, CustomStringConvertible {
+        /// The caller forced a built-in format by name.
+        case forced(format: String)
+        /// The caller gave a logger descriptor.
+        case forcedDescriptor(name: String)
+        /// Auto-detection chose `format` for `reason`.
+        case detected(format: String, reason: String)
+        /// A bare cuplTag URL.
+        case bareURL
+        /// An NHS31xx exchange transcript of `steps` steps.
+        case nhsTranscript(steps: Int)
+        /// An archive's record of a logger, stitched from `reads` reads.
+        case archiveStitched(reads: Int)
+        /// A front end's own English for `original` (it names its options).
+        case worded(Detection, english: String)
+        /// A phrase with no type (logs stored before detection was typed).
+        case text(String)
+
+        public var description: String { text }
+
+        /// The English phrase.
+        public var text: String {
+            switch self {
+            case .forced(let format): return "forced as \(format)"
+            case .forcedDescriptor(let name): return "forced with the logger descriptor '\(name)'"
+            case .detected(let format, let reason): return "auto-detected \(format): \(reason)"
+            case .bareURL: return "a bare URL with the cuplTag query parameters"
+            case .nhsTranscript(let steps): return "an NHS31xx exchange transcript (\(steps) step(s))"
+            case .archiveStitched(let reads): return "stitched from \(reads) archived read(s)"
+            case .worded(_, let english): return english
+            case .text(let text): return text
+            }
+        }
+
+        /// The detection with any front end's wording taken off.
+        public var original: Detection {
+            if case .worded(let original, _) = self { return original.original }
+            return self
+        }
     }
 }

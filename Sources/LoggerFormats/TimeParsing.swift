@@ -3,6 +3,12 @@ import NDEF
 
 /// Date-time text as loggers and users write it.
 public enum TimeText {
+    /// ISO 8601 in UTC with `Z` and whole seconds (`2023-11-14T22:13:20Z`): how messages and
+    /// warnings name a time, in every language.
+    public static func isoUTC(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt))
+    }
+
     /// ISO 8601 date-time with an offset or `Z`, with or without fractional seconds, spaces
     /// around ignored: the one reading of times that loggers, `--read-time`, upload headers
     /// and the station's queries share.
@@ -97,7 +103,5 @@ struct DeviceInformationText: Sendable {
 
 extension Date {
     /// ISO 8601 in UTC with `Z` (whole seconds), for messages.
-    var loggerISOText: String {
-        formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt))
-    }
+    var loggerISOText: String { TimeText.isoUTC(self) }
 }

@@ -82,7 +82,8 @@ extension ReportContent {
             case .noRuleFired(let unknown):
                 return unknown > 0 ? strings.reasonNoRuleWithUnknown.filled(["unknown": f.duration(unknown)]) : strings.reasonNoRule
             case .noUsableInterval: return strings.reasonNoInterval
-            case .integrityFailed(let detail): return strings.reasonIntegrityFailed.filled(["detail": detail])
+            case .integrityFailed(let detail):
+                return strings.reasonIntegrityFailed.filled(["detail": LogTexts.integrity(detail, language: language)])
             case .mostlyOutOfRange(let out, let count):
                 return audit.reasonMostlyOutOfRange.filled(["out": "\(out)", "count": "\(count)"])
             case .excursions(let count, let band, let total):

@@ -95,15 +95,6 @@ public struct ReportArchiveSection: Sendable, Equatable {
         self.openExcursions = openExcursions
     }
 
-    /// The stitched record's warnings in `language`: conflicts kept, gaps left as unknown time.
-    public func warnings(language: ReportLanguage) -> [String] {
-        let s = language.archive
-        var warnings: [String] = []
-        if !conflicts.isEmpty { warnings.append(s.warningConflicts.filled(["count": "\(conflicts.count)"])) }
-        if !gaps.isEmpty { warnings.append(s.warningGaps.filled(["count": "\(gaps.count)"])) }
-        return warnings
-    }
-
     /// The line a chart drawn alone (PNG, SVG) carries in its title: reads and chain head.
     public func chartNote(language: ReportLanguage) -> String {
         language.archive.chartNote.filled(["reads": "\(reads.count)", "head": chainHead])
@@ -147,8 +138,6 @@ public struct ArchiveReportStrings: Sendable {
     /// "{reads}", "{head}".
     public var chartNote: String
     /// "{count}".
-    public var warningConflicts: String
-    public var warningGaps: String
     public var listSeparator: String
 
     public static let english = ArchiveReportStrings(
@@ -166,9 +155,7 @@ public struct ArchiveReportStrings: Sendable {
         noAcknowledgements: "No acknowledgements.", openExcursions: "Excursions nobody has acknowledged: {list}.",
         allAcknowledged: "Every excursion is acknowledged.",
         readTimeSources: ["newest archived read": "the newest read in the archive"],
-        chartNote: "{reads} archived read(s), chain head {head}",
-        warningConflicts: "{count} sample(s) were read again with another value; the first value read is used and both are kept in the archive",
-        warningGaps: "{count} gap(s) between reads that do not meet are unknown time", listSeparator: ", ")
+        chartNote: "{reads} archived read(s), chain head {head}", listSeparator: ", ")
 
     public static let simplifiedChinese = ArchiveReportStrings(
         section: "存档记录", archive: "存档", loggerID: "记录仪 ID", generation: "样本代次",
@@ -185,9 +172,7 @@ public struct ArchiveReportStrings: Sendable {
         noAcknowledgements: "没有确认记录。", openExcursions: "尚未确认的偏离：{list}。",
         allAcknowledged: "所有偏离均已确认。",
         readTimeSources: ["newest archived read": "存档中最新一次读取"],
-        chartNote: "存档读取 {reads} 次，哈希链头 {head}",
-        warningConflicts: "{count} 个样本重新读取时得到不同数值；采用首次读取的数值，两者均保存在存档中",
-        warningGaps: "相邻读取之间有 {count} 处间隙未衔接，按未知时间处理", listSeparator: "、")
+        chartNote: "存档读取 {reads} 次，哈希链头 {head}", listSeparator: "、")
 
     public static let japanese = ArchiveReportStrings(
         section: "アーカイブの記録", archive: "アーカイブ", loggerID: "ロガー ID", generation: "サンプルの世代",
@@ -204,9 +189,7 @@ public struct ArchiveReportStrings: Sendable {
         noAcknowledgements: "確認記録はありません。", openExcursions: "未確認の逸脱：{list}。",
         allAcknowledged: "すべての逸脱が確認済みです。",
         readTimeSources: ["newest archived read": "アーカイブ内の最新の読み取り"],
-        chartNote: "アーカイブの読み取り {reads} 回、ハッシュチェーンの先頭 {head}",
-        warningConflicts: "{count} 件のサンプルが再読み取りで別の値になりました。最初に読んだ値を使用し、両方をアーカイブに保存しています",
-        warningGaps: "つながらない読み取りの間の欠測 {count} 件は不明な時間として扱います", listSeparator: "、")
+        chartNote: "アーカイブの読み取り {reads} 回、ハッシュチェーンの先頭 {head}", listSeparator: "、")
 }
 
 extension ReportLanguage {

@@ -49,9 +49,13 @@ extension ReportPage {
 
     /// The warnings: the note on estimated times first, then the log's own.
     public var auditWarnings: [String] {
-        guard let note = timesEstimatedNote else { return content.log.warnings }
-        // The note says in the report's language what the log's English warning says.
-        return [note] + content.log.warnings.filter { !$0.hasPrefix("the sample times are estimated") }
+        let warnings = content.log.warnings
+        guard let note = timesEstimatedNote else { return warnings.map { LogTexts.warning($0, language: language) } }
+        // The note says in the report's language what the log's own warning on it says.
+        return [note] + warnings.filter {
+            if case .timesEstimated = $0.original { return false }
+            return true
+        }.map { LogTexts.warning($0, language: language) }
     }
 
     /// Draws the audit pages after the first: every reason, the rules with their outcome,

@@ -21,7 +21,7 @@ extension ReportPage {
             + [s.time, s.event, s.until, s.meaning].map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for event in content.log.events {
             let cells = [event.time.map { formatter.dateTime($0) } ?? "—", event.name,
-                         event.end.map { formatter.dateTime($0) } ?? "", event.detail ?? ""]
+                         event.end.map { formatter.dateTime($0) } ?? "", event.detail.map { LogTexts.event($0, language: language) } ?? ""]
             out += "<tr>" + cells.map { "<td>\(e($0))</td>" }.joined() + "</tr>\n"
         }
         return out + "</tbody></table>\n</section>\n"
@@ -51,7 +51,8 @@ extension ReportPage {
         let f = formatter
         for (index, event) in events.prefix(Self.maxLoggerEventRows).enumerated() {
             if index % 2 == 0 { canvas.fill(.rect(ChartRect(x: x, y: rowY, width: width, height: 13)), color: theme.tableStripe) }
-            let cells = [event.time.map { f.dateTime($0) } ?? "—", event.name, event.end.map { f.dateTime($0) } ?? "", event.detail ?? ""]
+            let cells = [event.time.map { f.dateTime($0) } ?? "—", event.name, event.end.map { f.dateTime($0) } ?? "",
+                         event.detail.map { LogTexts.event($0, language: language) } ?? ""]
             for (column, cell) in cells.enumerated() {
                 let room = (column + 1 < columns.count ? columns[column + 1] : x + width) - columns[column] - 4
                 canvas.text(ReportPage.truncate(cell, width: room, font: font, canvas: canvas),

@@ -71,7 +71,8 @@ public struct ReportPage: Sendable {
         rows.append((strings.timeZone, f.zoneDescription(from: log.readTime, to: log.readTime)))
         rows.append((strings.timeBase, strings.timeBaseNames[log.timeBase.rawValue] ?? log.timeBase.rawValue))
         let status = strings.integrityNames[log.integrity.status.rawValue] ?? log.integrity.status.rawValue
-        rows.append((strings.integrity, log.integrity.detail.isEmpty ? status : "\(status) (\(log.integrity.detail))"))
+        let detail = LogTexts.integrity(log.integrity.detail, language: language)
+        rows.append((strings.integrity, detail.isEmpty ? status : "\(status) (\(detail))"))
         return rows
     }
 

@@ -89,7 +89,7 @@ enum CuplExample {
 
         let log = try LoggerDecoder.decode(url: url, options: DecodeOptions(readTime: CuplExample.scan))
         #expect(log.integrity.status == .verified)
-        #expect(log.integrity.detail == "MD5")
+        #expect(log.integrity.detail == .verified(method: "MD5"))
         #expect(log.samples.count == 187)
         #expect(log.samples.first?.temperature == Double(1338 * 165) / 4096 - 40)
         #expect(log.samples.first?.humidity == Double(2284 * 100) / 4096)
@@ -132,7 +132,7 @@ enum CuplExample {
     @Test func workedExampleVerifiesWithHMAC() throws {
         let log = try LoggerDecoder.decode(url: try CuplExample.url(), options: CuplExample.options())
         #expect(log.format == "cupltag")
-        #expect(log.integrity == .init(status: .verified, detail: "HMAC-MD5"))
+        #expect(log.integrity == .init(status: .verified, detail: .verified(method: "HMAC-MD5")))
         #expect(log.interval == 720)
         #expect(log.timeBase == .readTime)
         #expect(log.logger.serial == "AAAACCCC")
@@ -159,24 +159,24 @@ enum CuplExample {
     @Test func plainMD5WithoutSecretFailsOnAnHMACTagButKeepsSamples() throws {
         let log = try LoggerDecoder.decode(url: try CuplExample.url(), options: CuplExample.options(secret: nil))
         #expect(log.integrity.status == .failed)
-        #expect(log.integrity.detail.contains("MD5 mismatch: the end-stop holds d61749a561bc0a"))
+        #expect(log.integrity.detail.text.contains("MD5 mismatch: the end-stop holds d61749a561bc0a"))
         // The decoder suggests the secret as a value; the command line and the app word it.
         #expect(log.integrity.hint == .needsSecret)
-        #expect(!log.integrity.detail.contains("--"))
+        #expect(!log.integrity.detail.text.contains("--"))
         #expect(log.samples.count == 5)
-        #expect(log.warnings.contains { $0.contains("integrity check failed") })
+        #expect(log.warnings.contains { $0.text.contains("integrity check failed") })
     }
 
     @Test func wrongSecretFails() throws {
         let log = try LoggerDecoder.decode(url: try CuplExample.url(), options: CuplExample.options(secret: "not-the-key"))
         #expect(log.integrity.status == .failed)
-        #expect(log.integrity.detail.hasPrefix("HMAC-MD5 mismatch"))
+        #expect(log.integrity.detail.text.hasPrefix("HMAC-MD5 mismatch"))
         #expect(log.samples.count == 5)
     }
 
     @Test func md5SignedTagVerifiesWithoutSecret() throws {
         let log = try LoggerDecoder.decode(url: try CuplExample.url(secret: nil), options: CuplExample.options(secret: nil))
-        #expect(log.integrity == .init(status: .verified, detail: "MD5"))
+        #expect(log.integrity == .init(status: .verified, detail: .verified(method: "MD5")))
     }
 
     @Test func tamperedSampleFailsIntegrity() throws {
@@ -246,7 +246,7 @@ enum CuplExample {
     @Test func secretLongerThan16BytesWarns() throws {
         let log = try LoggerDecoder.decode(url: try CuplExample.url(), options: CuplExample.options(secret: String(repeating: "k", count: 20)))
         #expect(log.integrity.status == .failed)
-        #expect(log.warnings.contains { $0.contains("at most 16") })
+        #expect(log.warnings.contains { $0.text.contains("at most 16") })
     }
 
     // MARK: Error categories of docs/formats/cupltag.md §8
@@ -359,7 +359,7 @@ enum CuplExample {
         let message = try CuplExample.encoder.message(pairs: CuplExample.pairs, minutesElapsed: 4)
         let parsed = try NDEFParser.message(from: message.serialized())
         let log = try LoggerDecoder.decode(parsed, options: CuplExample.options())
-        #expect(log.detection?.hasPrefix("auto-detected cupltag: a URI record") == true)
+        #expect(log.detection?.text.hasPrefix("auto-detected cupltag: a URI record") == true)
         #expect(log.samples.count == 5)
         #expect(log.integrity.status == .verified)
     }

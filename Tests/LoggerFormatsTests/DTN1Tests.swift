@@ -33,7 +33,7 @@ import Testing
         #expect(log.samples.last?.time == Self.read)
         #expect(log.samples.first?.time == Self.read.addingTimeInterval(-1800))
         #expect(log.integrity.status == .unverified)
-        #expect(log.detection?.contains("4 KEY=VALUE device-information pair(s)") == true)
+        #expect(log.detection?.text.contains("4 KEY=VALUE device-information pair(s)") == true)
     }
 
     @Test func intervalFromUserWhenDeviceInformationHasNone() throws {

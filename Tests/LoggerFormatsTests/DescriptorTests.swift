@@ -54,7 +54,8 @@ import Testing
         #expect(log.timeBase == .loggerHeader)
         #expect(log.samples.last?.time == Date(timeIntervalSince1970: TimeInterval(newest)))
         #expect(log.samples.first?.time == Date(timeIntervalSince1970: TimeInterval(newest) - 600))
-        #expect(log.detection == "forced with the logger descriptor 'acme-be'")
+        #expect(log.detection == .forcedDescriptor(name: "acme-be"))
+        #expect(log.detection?.text == "forced with the logger descriptor 'acme-be'")
         #expect(log.metadata["every"] == "5")
     }
 

@@ -31,8 +31,8 @@ enum G16 {
         #expect(log.samples.map(\.temperature) == [25.8, -0.2, nil, 8.0])
         #expect(log.samples.map(\.flags) == [[], [], [.missing], []])
         #expect(log.integrity.status == .unverified)
-        #expect(log.warnings.contains { $0.contains("estimated") })
-        #expect(log.detection?.hasPrefix("auto-detected generic16:") == true)
+        #expect(log.warnings.contains { $0.text.contains("estimated") })
+        #expect(log.detection?.text.hasPrefix("auto-detected generic16:") == true)
     }
 
     @Test func outOfRangeIsFlaggedAndKeptInPlace() throws {
@@ -46,13 +46,13 @@ enum G16 {
         #expect(log.samples.map(\.flags) == [[.outOfRange], [], [.outOfRange], [], [.outOfRange]])
         #expect(log.samples[2].time == G16.read.addingTimeInterval(-20))
         #expect(log.samples.filter(\.isValid).count == 2)
-        #expect(log.warnings.contains { $0.contains("3 sample(s) outside the sensor range -50…100 °C") })
+        #expect(log.warnings.contains { $0.text.contains("3 sample(s) outside the sensor range -50…100 °C") })
     }
 
     @Test func partialTrailingByteDecodesWholeSamplesAndWarns() throws {
         let log = try LoggerDecoder.decode(G16.message(G16.workedPayload + [0x7F]), options: G16.options())
         #expect(log.samples.count == 4)
-        #expect(log.warnings.contains("the sample area ends with 1 byte(s) at offset 10 that do not make a whole sample; ignored"))
+        #expect(log.warnings.map(\.text).contains("the sample area ends with 1 byte(s) at offset 10 that do not make a whole sample; ignored"))
     }
 
     @Test func emptySampleAreaIsAnErrorNotAnEmptyLog() throws {
@@ -87,7 +87,7 @@ enum G16 {
         #expect(log.samples.first?.time == G16.iso("2026-08-18T05:54:35Z"))
         #expect(log.samples.last?.time == G16.iso("2026-08-18T05:57:35Z"))
         #expect(log.timeBaseDetail == "Text record \"2026-08-18T13:54:35+08:00\"")
-        #expect(!log.warnings.contains { $0.contains("estimated") })
+        #expect(!log.warnings.contains { $0.text.contains("estimated") })
     }
 
     @Test func startFromTextRecordInStartEqualsForm() throws {
@@ -119,7 +119,7 @@ enum G16 {
         #expect(log.timeBase == .loggerHeader)
         #expect(log.samples.map(\.time) == [0, 300, 600].map { start.addingTimeInterval($0) })
         #expect(log.samples.map(\.temperature) == [4.5, nil, 5.1])
-        #expect(log.detection?.contains("plausible start time 2026-08-18T05:00:00Z") == true)
+        #expect(log.detection?.text.contains("plausible start time 2026-08-18T05:00:00Z") == true)
     }
 
     @Test func unixHeaderTakesPrecedenceOverTextRecord() throws {
@@ -147,7 +147,7 @@ enum G16 {
     @Test func forcedLoggerOverridesDetection() throws {
         let forced = try LoggerDecoder.decode(G16.message(G16.workedPayload), options: G16.options(logger: .named("generic16-unix")))
         #expect(forced.format == "generic16-unix")
-        #expect(forced.detection == LoggerDecoder.forcedDetectionPrefix + "generic16-unix")
+        #expect(forced.detection == .forced(format: "generic16-unix"))
         // 3C 00 02 01 = 0x0102003C s = 1970-07-15T16:45:48Z, interval FEFF = 65534 s.
         #expect(forced.interval == 65534)
         #expect(forced.samples.first?.time == Date(timeIntervalSince1970: 0x0102_003C))

@@ -234,7 +234,7 @@ func nhsExampleInitialMessageBytes() -> Data {
         let message = try NDEFParser.message(from: bytes)
         let log = try LoggerDecoder.decode(message, options: DecodeOptions(readTime: readTime, readTimeSource: .tagRead))
         #expect(log.format == "nhs31xx")
-        #expect(log.detection?.hasPrefix("auto-detected nhs31xx") == true)
+        #expect(log.detection?.text.hasPrefix("auto-detected nhs31xx") == true)
         #expect(log.logger.model == "NHS3152" && log.logger.tagUID == "04AB12A1B2C3D4")
         #expect(log.samples.isEmpty)
         #expect(log.interval == 600)
@@ -246,7 +246,7 @@ func nhsExampleInitialMessageBytes() -> Data {
         #expect(log.metadata["clockDrift"] == "+0 s")
         #expect(log.metadata["softwareVersion"] == "2012.19" && log.metadata["messageAPI"] == "6.1")
         #expect(log.metadata["statusText"]?.contains("Min 4.5 C / Max 8.5 C") == true)
-        #expect(log.warnings.contains { $0.contains("5 stored sample(s) were not read") })
+        #expect(log.warnings.contains { $0.text.contains("5 stored sample(s) were not read") })
     }
 
     /// The automatic-mode reads of docs/nhs31xx.md §4.2 for the example tag.
@@ -270,7 +270,7 @@ func nhsExampleInitialMessageBytes() -> Data {
         #expect(log.events[3].time == Date(timeIntervalSince1970: 1_700_000_001))
         #expect(log.events[4].time == Date(timeIntervalSince1970: 1_700_001_801))
         #expect(log.events[4].end == Date(timeIntervalSince1970: 1_700_002_401))
-        #expect(!log.warnings.contains { $0.contains("refused") || $0.contains("not read") })
+        #expect(!log.warnings.contains { $0.text.contains("refused") || $0.text.contains("not read") })
         // The transcript survives JSON Lines.
         let again = try NHSTranscript.parse(Data(transcript.jsonLines.utf8))
         #expect(again == transcript)
@@ -291,7 +291,7 @@ func nhsExampleInitialMessageBytes() -> Data {
         let wrong = try LoggerDecoder.decode(transcript: automaticModeTranscript(readAt: readTime.addingTimeInterval(86_400)),
                                              options: DecodeOptions(readTime: .distantPast, readTimeSource: .now))
         #expect(wrong.samples[4].time.timeIntervalSince1970 == 1_700_002_401)
-        #expect(wrong.warnings.contains { $0.contains("too much to be the tag's drift") })
+        #expect(wrong.warnings.contains { $0.text.contains("too much to be the tag's drift") })
         // With no trustworthy read time, nothing is corrected and the detail says so.
         let plain = try LoggerDecoder.decode(nhsExampleInitialMessage(), options: DecodeOptions(readTime: readTime, readTimeSource: .now))
         #expect(plain.metadata["clockDrift"] == nil)
@@ -306,7 +306,7 @@ func nhsExampleInitialMessageBytes() -> Data {
         #expect(log.samples[1].temperature == nil && log.samples[1].flags == [.missing])
         #expect(log.samples[1].time.timeIntervalSince1970 == 1_700_000_601)
         #expect(log.samples[3].temperature == 90 && log.samples[3].flags == [.outOfRange])
-        #expect(log.warnings.contains { $0.contains("85.1 °C placeholder") })
+        #expect(log.warnings.contains { $0.text.contains("85.1 °C placeholder") })
     }
 
     @Test func lostClockMakesTheTimeBaseUnreliable() throws {
@@ -325,11 +325,11 @@ func nhsExampleInitialMessageBytes() -> Data {
         let log = try NHS31xxLog.build(readout, options: DecodeOptions(readTime: readTime, readTimeSource: .tagRead))
         #expect(log.timeBaseDetail?.contains("UNRELIABLE") == true)
         #expect(log.metadata["clockDrift"] == nil)
-        #expect(log.warnings.contains { $0.contains("clock was lost") })
-        #expect(log.warnings.contains { $0.contains("brown-out") })
+        #expect(log.warnings.contains { $0.text.contains("clock was lost") })
+        #expect(log.warnings.contains { $0.text.contains("brown-out") })
         #expect(log.samples.map { $0.time.timeIntervalSince1970 } == [1_700_000_001, 1_700_000_601])
         #expect(log.events[1].name == "brownOut" && log.events[1].time == nil)
-        #expect(log.events[1].detail?.contains("no date") == true)
+        #expect(log.events[1].detail?.text.contains("no date") == true)
     }
 
     @Test func chunksArePlacedByOffsetAndGapsAreSaid() throws {
@@ -352,7 +352,7 @@ func nhsExampleInitialMessageBytes() -> Data {
         partial.add(.config(config))
         partial.add(.measurements(NHSMeasurements(offset: 0, samples: [40, 41])))
         let cut = try NHS31xxLog.build(partial, options: DecodeOptions(readTime: Date(timeIntervalSince1970: 1_700_030_000), readTimeSource: .tagRead))
-        #expect(cut.warnings.contains("498 of the 500 stored sample(s) were not read (numbers 2–499, 0 = oldest)"))
+        #expect(cut.warnings.map(\.text).contains("498 of the 500 stored sample(s) were not read (numbers 2–499, 0 = oldest)"))
     }
 
     @Test func transcriptErrorsNameTheLine() throws {

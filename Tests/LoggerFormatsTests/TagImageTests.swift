@@ -46,7 +46,7 @@ import Testing
         options.tagUID = result.uid.map { $0.map { String(format: "%02X", $0) }.joined() }
         let log = try LoggerDecoder.decode(parsed, options: options)
         #expect(log.logger.tagUID == "04B2D787F17EEB")
-        #expect(log.integrity == .init(status: .verified, detail: "HMAC-MD5"))
+        #expect(log.integrity == .init(status: .verified, detail: .verified(method: "HMAC-MD5")))
         #expect(log.samples.last?.temperature == 17.564697265625)
         #expect(log.samples.last?.humidity == 47.5341796875)
         #expect(log.samples.first?.time == CuplExample.scan.addingTimeInterval(-52 * 60))

@@ -11,12 +11,16 @@ import Testing
     @Test func aFailedMD5CheckWithoutASecretHintsAtTheSecret() throws {
         let log = try LoggerDecoder.decode(url: try CuplExample.url(), options: CuplExample.options(secret: nil))
         #expect(log.integrity.status == .failed && log.integrity.hint == .needsSecret)
-        #expect(Self.mentionsNoOption(log.integrity.detail))
-        #expect(log.warnings == [TemperatureLog.Integrity.failureWarning(detail: log.integrity.detail)])
+        #expect(Self.mentionsNoOption(log.integrity.detail.text))
+        guard case .mismatch(method: "MD5", _, _, keyGiven: false) = log.integrity.detail else {
+            Issue.record("a failed MD5 check gives a mismatch detail, not \(log.integrity.detail)")
+            return
+        }
+        #expect(log.warnings == [.integrityFailed(log.integrity.detail)])
         // With a wrong secret the secret was given: no hint, the detail says it may be wrong.
         let wrong = try LoggerDecoder.decode(url: try CuplExample.url(), options: CuplExample.options(secret: "not-the-key"))
         #expect(wrong.integrity.status == .failed && wrong.integrity.hint == nil)
-        #expect(wrong.integrity.detail.hasSuffix("(wrong secret, or the data was altered)"))
+        #expect(wrong.integrity.detail.text.hasSuffix("(wrong secret, or the data was altered)"))
     }
 
     @Test func aMessageNoFormatTakesHintsAtDescribingTheLogger() throws {
@@ -43,10 +47,11 @@ import Testing
         #expect(used.metadata["intervalSource"] == DecodeOptions.givenIntervalSource)
         // Not used (the log gives 60 s): the warning begins with the agreed words.
         let unused = try LoggerDecoder.decode(G16.message(G16.workedPayload), options: G16.options(interval: 7))
-        #expect(unused.warnings.first == "the given interval of 7 s was not used: the log gives 60 s (header field 'interval')")
-        #expect(unused.warnings.first?.hasPrefix(DecodeOptions.unusedIntervalWarningPrefix) == true)
+        #expect(unused.warnings.first?.text == "the given interval of 7 s was not used: the log gives 60 s (header field 'interval')")
+        #expect(unused.warnings.first == .givenIntervalNotUsed(given: 7, used: 60, from: .log(source: "header field 'interval'")))
         let forced = try LoggerDecoder.decode(G16.message(G16.workedPayload), options: G16.options(logger: .named("generic16")))
-        #expect(forced.detection == "forced as generic16")
+        #expect(forced.detection == .forced(format: "generic16"))
+        #expect(forced.detection?.text == "forced as generic16")
     }
 
     @Test func aStoredLogWithoutAHintStillDecodes() throws {

@@ -194,14 +194,14 @@ struct CuplTagFormat: LoggerFormatDecoder {
         var hashInput: [UInt8] = pairs.flatMap { $0 }
         hashInput += [UInt8(loopCount >> 8), UInt8(loopCount & 0xFF), UInt8(resetsAllTime >> 8), UInt8(resetsAllTime & 0xFF),
                       batteryRaw, resetCause, UInt8(marker >> 8 & 0xFF), UInt8(marker & 0xFF)]
-        var warnings: [String] = []
+        var warnings: [LogWarning] = []
         let integrity: TemperatureLog.Integrity
         let computed: [UInt8]
         let method: String
         if let secret = options.secret {
             let key = Array(secret.utf8)
             if key.count > 16 {
-                warnings.append("the secret is \(key.count) bytes; a cuplTag stores at most 16, so it cannot be the tag's key")
+                warnings.append(.secretTooLong(bytes: key.count))
             }
             computed = HMACMD5.authenticationCode(key: key, message: hashInput)
             method = "HMAC-MD5"
@@ -210,13 +210,13 @@ struct CuplTagFormat: LoggerFormatDecoder {
             method = "MD5"
         }
         if Array(computed.prefix(7)) == storedHash {
-            integrity = .init(status: .verified, detail: method)
+            integrity = .init(status: .verified, detail: .verified(method: method))
         } else {
-            var detail = "\(method) mismatch: the end-stop holds \(hex(storedHash)) but the data gives \(hex(Array(computed.prefix(7))))"
+            let detail = TemperatureLog.Integrity.Detail.mismatch(method: method, stored: storedHash, computed: Array(computed.prefix(7)),
+                                                                 keyGiven: options.secret != nil)
             // Without a secret, the tag may simply sign with HMAC-MD5: the hint says to give its key.
-            if options.secret != nil { detail += " (wrong secret, or the data was altered)" }
             integrity = .init(status: .failed, detail: detail, hint: options.secret == nil ? .needsSecret : nil)
-            warnings.append(TemperatureLog.Integrity.failureWarning(detail: detail))
+            warnings.append(.integrityFailed(detail))
         }
 
         // 7. Interval and times.
@@ -233,7 +233,7 @@ struct CuplTagFormat: LoggerFormatDecoder {
             }
             interval = given
         } else if let given = options.interval, given != interval {
-            warnings.append(DecodeOptions.unusedIntervalWarning(given: formatSeconds(given), "the URL gives \(intervalMinutes) min"))
+            warnings.append(.givenIntervalNotUsed(given: given, used: interval, from: .url))
         }
         let newest = options.readTime.addingTimeInterval(-TimeInterval(elapsedMinutes * 60))
 

@@ -46,7 +46,7 @@ public enum NHS31xxLog {
             throw LoggerFormatError(.recordNotFound, format: format,
                                     "no GETCONFIG answer was read, so the samples have no interval or start time")
         }
-        var warnings: [String] = []
+        var warnings: [LogWarning] = []
         var metadata: [String: String] = [:]
 
         // Identity.
@@ -68,7 +68,7 @@ public enum NHS31xxLog {
         // Configuration and status.
         metadata["interval"] = "\(config.interval)"
         metadata["sampleCount"] = "\(config.count)"
-        metadata["configTime"] = config.configTime == 0 ? "never configured" : date(config.configTime).isoZ
+        metadata["configTime"] = config.configTime == 0 ? "never configured" : date(config.configTime).loggerISOText
         metadata["tagClock"] = "\(config.currentTime)"
         if let delay = config.startDelay {
             metadata["startDelay"] = delay == NHSConfiguration.waitForStart ? "wait for START" : "\(delay)"
@@ -86,8 +86,8 @@ public enum NHS31xxLog {
             metadata["status"] = String(format: "0x%03X", status.rawValue)
             metadata["statusBits"] = status.names.joined(separator: ",")
             if let state = status.state { metadata["state"] = state }
-            if status.contains(.brownOut) { warnings.append("the logger reports a battery brown-out or power loss (status bit 7); logging may have ended early") }
-            if status.contains(.full) { warnings.append("the logger's memory is full (status bit 8): later samples were measured but not stored") }
+            if status.contains(.brownOut) { warnings.append(.nhsBrownOut) }
+            if status.contains(.full) { warnings.append(.nhsMemoryFull) }
             if status.contains(.temperatureTooHigh) || status.contains(.temperatureTooLow) {
                 let which = [status.contains(.temperatureTooHigh) ? "above its maximum" : nil,
                              status.contains(.temperatureTooLow) ? "below its minimum" : nil].compactMap { $0 }
@@ -102,8 +102,8 @@ public enum NHS31xxLog {
                 metadata["maxCount"] = maxCount == 0xFFFF ? "stopped by an error or full" : (maxCount == 0 ? "no limit" : "\(maxCount)")
             }
         }
-        if !config.result.isOK { warnings.append("GETCONFIG answered \(config.result.explanation)") }
-        for refusal in readout.refusals { warnings.append("the logger refused \(refusal)") }
+        if !config.result.isOK { warnings.append(.nhsConfigResult(config.result)) }
+        warnings += readout.refusals.map { .nhsRefused($0) }
 
         // Clock (§5.3).
         let clock = ClockCorrection(config: config, readTime: readout.configReadTime ?? options.readTime,
@@ -135,15 +135,12 @@ public enum NHS31xxLog {
             }
         }
         if placeholders > 0 {
-            warnings.append("\(placeholders) sample(s) hold the 85.1 °C placeholder (nothing was measured: an NFC field was present when they fell due); they are flagged missing")
+            warnings.append(.nhsPlaceholders(count: placeholders))
         }
-        if outOfRange > 0 { warnings.append("\(outOfRange) sample(s) lie outside the sensor's -40.0 … 85.0 °C and are flagged out-of-range") }
-        if !unread.isEmpty {
-            let ranges = unread.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
-            warnings.append("\(unread.reduce(0) { $0 + $1.count }) of the \(stored) stored sample(s) were not read (numbers \(ranges), 0 = oldest)")
-        }
+        if outOfRange > 0 { warnings.append(.nhsOutsideSensorRange(count: outOfRange)) }
+        if !unread.isEmpty { warnings.append(.nhsUnread(numbers: unread, stored: stored)) }
         if stored > Int(config.count) {
-            warnings.append("\(stored - Int(config.count)) sample(s) were logged during the read, after GETCONFIG counted \(config.count)")
+            warnings.append(.nhsLoggedDuringRead(count: stored - Int(config.count), counted: Int(config.count)))
         }
 
         // Events (§5.5).
@@ -151,23 +148,15 @@ public enum NHS31xxLog {
         for block in readout.mergedEvents {
             let number = block.number.map(Int.init)
             let name = number.map { NHSStatus.name(ofBit: $0) } ?? "event"
-            var detail = number.map { NHSStatus.phrase(ofBit: $0) } ?? "event with no number"
             var time: Date?
+            var clockSinceReboot: UInt32?
             if let stamp = block.timestamp {
-                if clock.isTagTime(stamp) {
-                    time = clock.corrected(stamp)
-                } else {
-                    detail += "; tag clock \(stamp) s, counted from a reboot after the clock was lost, so no date"
-                }
+                if clock.isTagTime(stamp) { time = clock.corrected(stamp) } else { clockSinceReboot = stamp }
             }
             var end: Date?
-            if let endStamp = block.endTime {
-                if endStamp == 0 {
-                    detail += "; still out of limits when read"
-                } else if clock.isTagTime(endStamp) {
-                    end = clock.corrected(endStamp)
-                }
-            }
+            if let endStamp = block.endTime, endStamp != 0, clock.isTagTime(endStamp) { end = clock.corrected(endStamp) }
+            let detail = TemperatureLog.Event.Detail.nhsStatus(bit: number, clockSinceReboot: clockSinceReboot,
+                                                               stillOut: block.endTime == 0)
             events.append(TemperatureLog.Event(time: time, name: name, end: end, detail: detail))
         }
         // 12.4 ORs "more" into the echoed mask (bit 7); visible only on requests without bit 7.
@@ -175,12 +164,12 @@ public enum NHS31xxLog {
         // A cut-short 0x60 answer followed by complete answers for each side is whole.
         let split = Set(readout.eventAnswers.map(\.mask))
         if !truncated.isEmpty && !(split.contains(0x20) && split.contains(0x40)) {
-            warnings.append("a GETEVENTS answer was cut short by the tag (475-byte limit); some excursion events may be missing")
+            warnings.append(.nhsEventsCutShort)
         }
 
         var log = TemperatureLog(format: format, logger: identity, samples: samples, interval: interval,
                                  timeBase: .loggerClock,
-                                 integrity: .init(status: .unverified, detail: "the NHS31xx protocol carries no checksum or signature"),
+                                 integrity: .init(status: .unverified, detail: .nhsNoCheck),
                                  readTime: options.readTime, metadata: metadata, warnings: warnings,
                                  readTimeSource: options.readTimeSource, timeBaseDetail: clock.detail)
         log.events = events
@@ -205,7 +194,7 @@ struct ClockCorrection {
     let drift: Int?
     /// The rescaling factor, when applied.
     let factor: Double?
-    var warnings: [String] = []
+    var warnings: [LogWarning] = []
     var detail: String
 
     /// The largest clock-rate error taken as the tag's own (10 %).
@@ -233,22 +222,22 @@ struct ClockCorrection {
         }
         factor = applied
 
-        let startText = start.map { "first sample at \(NHS31xxLog.date($0).isoZ) by the tag's clock" }
+        let startText = start.map { "first sample at \(NHS31xxLog.date($0).loggerISOText) by the tag's clock" }
         if config.layout == .legacy {
-            detail = "the tag's clock (message API 5 gives no start time: the first sample is taken as logged at the configuration time \(NHS31xxLog.date(config.configTime).isoZ))"
-            warnings.append("message API 5 gives no start time: sample times assume the first sample was taken at the configuration time")
+            detail = "the tag's clock (message API 5 gives no start time: the first sample is taken as logged at the configuration time \(NHS31xxLog.date(config.configTime).loggerISOText))"
+            warnings.append(.nhsNoStartTime)
         } else if !continuous {
             detail = "the tag's clock, UNRELIABLE: it was lost (its reading \(config.currentTime) is before the configuration time \(config.configTime), so it counts from a reboot); "
                 + (startText ?? "no sample yet") + ", not corrected for drift"
             if config.configTime != 0 {
-                warnings.append("the logger's clock was lost (reset or power loss): its drift cannot be measured, so sample times are the tag's uncorrected schedule and may be off")
+                warnings.append(.nhsClockLost)
             }
         } else if let start = startText {
             if let implausible, let drift {
-                detail = "the tag's clock: \(start); not corrected for drift: the reader's clock \(readTime.isoZ) is \(String(format: "%+d", drift)) s from the tag's, a rate of \(String(format: "%.3f", implausible)) no RTC runs at"
-                warnings.append("the read time \(readTime.isoZ) (\(readTimeSource)) differs from the tag's clock by \(String(format: "%+d", drift)) s, too much to be the tag's drift; sample times are the tag's own, uncorrected")
+                detail = "the tag's clock: \(start); not corrected for drift: the reader's clock \(readTime.loggerISOText) is \(String(format: "%+d", drift)) s from the tag's, a rate of \(String(format: "%.3f", implausible)) no RTC runs at"
+                warnings.append(.nhsReadTimeFarFromClock(readTime: readTime, source: readTimeSource, driftSeconds: drift))
             } else if let factor, let drift {
-                detail = "the tag's clock: \(start), tag clock \(NHS31xxLog.date(config.currentTime).isoZ) against the reader's \(readTime.isoZ) (drift \(String(format: "%+d", drift)) s); sample and event times rescaled linearly by \(String(format: "%.6f", factor)) to the reader's clock"
+                detail = "the tag's clock: \(start), tag clock \(NHS31xxLog.date(config.currentTime).loggerISOText) against the reader's \(readTime.loggerISOText) (drift \(String(format: "%+d", drift)) s); sample and event times rescaled linearly by \(String(format: "%.6f", factor)) to the reader's clock"
             } else {
                 detail = "the tag's clock: \(start); not corrected for drift (the read time is \(readTimeSource), not the reader's clock at the read)"
             }
@@ -274,11 +263,3 @@ struct ClockCorrection {
     }
 }
 
-extension Date {
-    /// `2023-11-14T22:13:20Z`.
-    var isoZ: String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: self)
-    }
-}

@@ -104,7 +104,7 @@ public enum NHSMessageID: UInt8, Sendable, CaseIterable {
 }
 
 /// A u32 result code (docs/nhs31xx.md §2).
-public struct NHSResult: RawRepresentable, Sendable, Equatable, Hashable, CustomStringConvertible {
+public struct NHSResult: RawRepresentable, Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
     public var rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 

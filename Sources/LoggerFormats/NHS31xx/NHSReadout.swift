@@ -21,7 +21,7 @@ public struct NHSReadout: Sendable, Equatable {
     /// GETMEASUREMENTS samples by absolute index (0 = oldest).
     public var samples: [Int: Int16] = [:]
     /// Result-only refusals other than the expected ones (phantom, nothing queued), by message name.
-    public var refusals: [String] = []
+    public var refusals: [NHSRefusal] = []
     /// The last MEASURETEMPERATURE result, deci-°C.
     public var liveTemperature: Int16?
     /// The last CHECKBATTERY result (negative = never tripped).
@@ -91,14 +91,14 @@ public struct NHSReadout: Sendable, Equatable {
         case .measurements(let chunk):
             for (position, sample) in chunk.samples.enumerated() { samples[Int(chunk.offset) + position] = sample }
         case .temperature(let result, let value):
-            if result.isOK { liveTemperature = value } else { refusals.append("MEASURETEMPERATURE: \(result.explanation)") }
+            if result.isOK { liveTemperature = value } else { refusals.append(NHSRefusal(message: "MEASURETEMPERATURE", result: result)) }
         case .battery(_, let threshold): batteryThreshold = threshold
         case .calibrationTimestamp(let result, let time): if result.isOK { calibrationTime = time }
         case .result(let id, let result):
             let name = NHSMessageID(rawValue: id)?.name ?? String(format: "message 0x%02X", id)
             let expected = result.isOK || result == .noResponse
                 || (id == NHSMessageID.getMeasurements.rawValue && result == .badLength) // the phantom, §1.6
-            if !expected { refusals.append("\(name): \(result.explanation)") }
+            if !expected { refusals.append(NHSRefusal(message: name, result: result)) }
         case .diagnostics, .periodicData, .register, .memory, .other: break
         }
     }

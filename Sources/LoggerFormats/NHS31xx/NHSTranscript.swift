@@ -144,7 +144,7 @@ extension LoggerDecoder {
             options.readTimeSource = .tagRead
         }
         var log = try NHS31xxLog.build(try transcript.readout(), options: options)
-        log.detection = "an NHS31xx exchange transcript (\(transcript.steps.count) step(s))"
+        log.detection = .nhsTranscript(steps: transcript.steps.count)
         return log
     }
 }

@@ -73,7 +73,7 @@ struct ResultView: View {
                 }
                 LabeledContent("Integrity", value: read.log.integrity.status.title)
                 if !read.log.integrity.detail.isEmpty {
-                    Text(read.log.integrity.detail).font(.caption).foregroundStyle(.secondary)
+                    Text(LogTexts.integrity(read.log.integrity.detail, language: .appLanguage)).font(.caption).foregroundStyle(.secondary)
                 }
                 if let hint = read.log.integrity.hint {
                     Text(SessionTexts.hint(hint)).font(.caption).foregroundStyle(.secondary)
@@ -100,8 +100,8 @@ struct ResultView: View {
                 if read.resumes > 0 {
                     LabeledContent("Resumed after losing the tag", value: "\(read.resumes)")
                 }
-                ForEach(read.log.warnings, id: \.self) { warning in
-                    Label(warning, systemImage: "exclamationmark.triangle").font(.caption)
+                ForEach(Array(read.log.warnings.enumerated()), id: \.offset) { item in
+                    Label(LogTexts.warning(item.element, language: .appLanguage), systemImage: "exclamationmark.triangle").font(.caption)
                 }
             }
         }
