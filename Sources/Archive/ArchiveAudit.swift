@@ -82,8 +82,15 @@ extension Archive {
             problems.append("the chain head (row \(head.length)) is not the newest row kept (row \(expectedSeq - 1)): a newest read or acknowledgement was removed, or the head was changed")
         }
 
-        // Raw bytes, samples, and the decoders' view of them.
+        // Raw bytes, samples, and the decoders' view of them. Each read's checks run under a
+        // savepoint: when the engine reports damaged data (PostgreSQL then aborts the transaction),
+        // rolling back to it lets the reads after it be checked too.
+        var savepointOpen = false
+        func recoverFromDamage() throws { try engine.execute("ROLLBACK TO SAVEPOINT verify_read") }
         for (stored, row) in reads {
+            if savepointOpen { try engine.execute("RELEASE SAVEPOINT verify_read") }
+            try engine.execute("SAVEPOINT verify_read")
+            savepointOpen = true
             let name = "read #\(row.readID) of \(row.loggerID)"
             if SHA256Digest.hex(stored.raw) != row.rawSHA256 {
                 problems.append("\(name): its raw bytes were changed (their SHA-256 is not the one kept)")
@@ -94,6 +101,7 @@ extension Archive {
                 added = try samplesDigest(loggerID: row.loggerID, readID: row.readID, generation: generation)
             } catch let error as ArchiveError where error.kind == .corrupt {
                 problems.append("\(name): \(error.message)")
+                try recoverFromDamage()
                 continue
             }
             if added != row.samplesSHA256 {
@@ -109,6 +117,7 @@ extension Archive {
                     }
                 } catch let error as ArchiveError where error.kind == .corrupt {
                     problems.append("\(name): \(error.message)")
+                    try recoverFromDamage()
                 }
             }
             let log: TemperatureLog
@@ -124,6 +133,7 @@ extension Archive {
                 }
             } catch let error as ArchiveError where error.kind == .corrupt {
                 // Another read's damaged block in this one's span: named once, under that read.
+                try recoverFromDamage()
                 continue
             }
         }

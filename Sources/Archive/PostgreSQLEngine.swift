@@ -8,7 +8,12 @@ public final class PostgreSQLEngine: ArchiveEngine {
     public let engineName = "postgresql"
     public let location: String
     public let bytesType = "BYTEA"
+    /// The URI as given (with its password): a second connection names a damaged relation.
+    private let uri: String
     private var connection: OpaquePointer?
+    /// The error that aborted the open transaction: statements after it fail with 25P02
+    /// ("current transaction is aborted"), which says nothing; they report this one instead.
+    private var abortedBy: ArchiveError?
     private var preparedCount = 0
     /// Statements this connection has prepared, by SQL text: the server parses and plans
     /// each once instead of at every add (a dozen statements an upload).
@@ -26,6 +31,7 @@ public final class PostgreSQLEngine: ArchiveEngine {
     /// - Throws: `ArchiveError(.unavailable)` when the server cannot be reached or refuses us.
     public init(uri: String) throws {
         location = PostgreSQLEngine.redacted(uri)
+        self.uri = uri
         let handle = PQconnectdb(uri)
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             let detail = handle.map { PostgreSQLEngine.clean(String(cString: PQerrorMessage($0))) } ?? "out of memory"
@@ -137,6 +143,7 @@ public final class PostgreSQLEngine: ArchiveEngine {
     }
 
     public func rollback() {
+        abortedBy = nil
         guard let connection, PQstatus(connection) == CONNECTION_OK,
               PQtransactionStatus(connection) != PQTRANS_IDLE else { return }
         PQclear(PQexec(connection, "ROLLBACK"))
@@ -209,7 +216,25 @@ public final class PostgreSQLEngine: ArchiveEngine {
 
     private func check(_ result: OpaquePointer?, sql: String) throws {
         let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
-        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return }
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
+            // A statement went through (a new transaction, or ROLLBACK TO SAVEPOINT): nothing is aborted.
+            if abortedBy != nil, let connection, PQtransactionStatus(connection) != PQTRANS_INERROR { abortedBy = nil }
+            return
+        }
+        do {
+            try fail(result)
+        } catch let error as ArchiveError {
+            if let connection, PQtransactionStatus(connection) == PQTRANS_INERROR {
+                if error.kind == .engine, let abortedBy { throw abortedBy }
+                abortedBy = abortedBy ?? error
+            } else {
+                abortedBy = nil
+            }
+            throw error
+        }
+    }
+
+    private func fail(_ result: OpaquePointer?) throws {
         let detail = result.flatMap { PQresultErrorMessage($0) }.map { PostgreSQLEngine.clean(String(cString: $0)) } ?? ""
         let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
         PQclear(result)
@@ -221,13 +246,59 @@ public final class PostgreSQLEngine: ArchiveEngine {
         case "25006":
             throw ArchiveError(.readOnly, "the PostgreSQL archive \(location) is read-only (\(detail)); nothing was added; connect as a user or to a server that may write.")
         case "53100":
-            throw ArchiveError(.full, "the disk of the PostgreSQL archive \(location) is full (\(detail)); this read was not kept and nothing kept before was lost.")
+            // disk_full: ENOSPC while extending a table or index file ("could not extend file").
+            throw ArchiveError(.full, "the disk of the PostgreSQL archive \(location) is full (\(detail)); this read was not kept and nothing kept before was lost; free some space on the server and add it again.")
+        case "XX001", "XX002":
+            // data_corrupted / index_corrupted: a page read from disk that does not hold
+            // ("invalid page in block N of relation base/…"). The statement read nothing from it.
+            let relation = damagedRelation(detail).map { " in \($0)" } ?? ""
+            throw ArchiveError(.corrupt, "the PostgreSQL archive \(location) holds damaged data\(relation) (\(detail)); nothing was changed; restore the database from a backup, then run 'coldtap archive verify'.")
         case "40001", "40P01", "55P03":
             throw ArchiveError(.busy, "the PostgreSQL archive \(location) was busy with another writer (\(detail)); nothing was added; try again.")
         case "42501":
             throw ArchiveError(.readOnly, "the PostgreSQL archive \(location) refuses this user (\(detail)); nothing was added.")
         default:
             throw ArchiveError(.engine, "the PostgreSQL archive \(location) failed (\(state): \(detail.isEmpty ? connectionDetail : detail)).")
+        }
+    }
+
+    /// The table (or index) a damage report's file path belongs to, e.g. `table sample_blocks
+    /// (its TOAST table pg_toast_16390, which keeps its long values)`, looked up on a second
+    /// connection (this one's transaction is aborted); `nil` when that fails.
+    private func damagedRelation(_ detail: String) -> String? {
+        // base/DB/FILENODE, global/FILENODE or pg_tblspc/TABLESPACE/VERSION/DB/FILENODE, maybe with a _fork.
+        guard let range = detail.range(of: "relation ") else { return nil }
+        let path = detail[range.upperBound...].prefix { !$0.isWhitespace && $0 != "\"" && $0 != ";" && $0 != ")" }
+        let parts = path.split(separator: "/")
+        guard parts.count >= 2, let node = UInt32(parts[parts.count - 1].prefix { $0.isNumber }) else { return nil }
+        let tablespace: UInt32
+        switch parts[0] {
+        case "base": tablespace = 0
+        case "global": tablespace = 1664
+        case "pg_tblspc": guard let oid = UInt32(parts[1]) else { return nil }; tablespace = oid
+        default: return nil
+        }
+        guard let lookup = PQconnectdb(uri) else { return nil }
+        defer { PQfinish(lookup) }
+        guard PQstatus(lookup) == CONNECTION_OK else { return nil }
+        let sql = """
+            SELECT c.relname, c.relkind, COALESCE(indexed.relname, ''), COALESCE(owner.relname, '')
+            FROM pg_class c
+            LEFT JOIN pg_index i ON i.indexrelid = c.oid
+            LEFT JOIN pg_class indexed ON indexed.oid = i.indrelid
+            LEFT JOIN pg_class owner ON owner.reltoastrelid = COALESCE(indexed.oid, c.oid)
+            WHERE c.oid = pg_filenode_relation(\(tablespace), \(node))
+            """
+        guard let result = PQexec(lookup, sql) else { return nil }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_TUPLES_OK, PQntuples(result) == 1 else { return nil }
+        let field = { (column: Int32) in String(cString: PQgetvalue(result, 0, column)) }
+        let (name, kind, indexed, owner) = (field(0), field(1), field(2), field(3))
+        switch (kind, owner.isEmpty) {
+        case ("t", false): return "table \(owner) (its TOAST table \(name), which keeps its long values)"
+        case ("i", false): return "table \(owner) (the index \(name) of its TOAST table)"
+        case ("i", true): return "the index \(name) of table \(indexed)"
+        default: return "table \(name)"
         }
     }
 }

@@ -88,17 +88,42 @@ import Glibc
         }
     }
 
-    @Test func aFullDiskLosesOnlyTheReadBeingAdded() async throws {
-        try await withArchive(.sqlite) { archive in
+    @Test(arguments: Engine.allCases)
+    func aFullDiskLosesOnlyTheReadBeingAdded(engine: Engine) async throws {
+        // PostgreSQL: the archive's tables live in a tablespace on a small tmpfs of their own
+        // (the server's WAL stays on the ordinary disk). Removed after the database is dropped.
+        let tablespace = try engine == .postgresql ? SmallTablespace(megabytes: 4) : nil
+        defer { tablespace?.remove() }
+        try await withArchive(engine) { archive in
+            if let tablespace {
+                let admin = try PostgreSQLEngine(uri: archive.location)
+                let database = try #require(try admin.scalarText("SELECT current_database()"))
+                try admin.execute("ALTER DATABASE \(database) SET default_tablespace = \(tablespace.name)")
+                admin.close()
+            }
             let small = try LoggerFiles.writeGeneric(archive, "small.ndef", 0..<50)
             #expect(await coldtap(["archive", "add", small, "--logger-id", "D", "--archive", archive.location]).status == 0)
-            // SQLite's page limit stands for the disk: the next read does not fit.
-            let engine = try SQLiteEngine(path: archive.location)
-            var pages: Int64 = 0
-            try engine.query("PRAGMA page_count", []) { pages = $0.int(0) }
-            try engine.query("PRAGMA max_page_count = \(pages + 2)", []) { _ in }
-            let full = try Archive(engine: engine)
-            let big = try LoggerFiles.generic(first: 50, temperatures: LoggerFiles.series(50..<4050))
+            let full: Archive
+            switch engine {
+            case .sqlite:
+                // SQLite's page limit stands for the disk: the next read does not fit.
+                let engine = try SQLiteEngine(path: archive.location)
+                var pages: Int64 = 0
+                try engine.query("PRAGMA page_count", []) { pages = $0.int(0) }
+                try engine.query("PRAGMA max_page_count = \(pages + 2)", []) { _ in }
+                full = try Archive(engine: engine)
+            case .postgresql:
+                let tablespace = try #require(tablespace)
+                let opened = try archive.open()
+                #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM pg_class WHERE relname = 'sample_blocks' AND reltablespace = (SELECT oid FROM pg_tablespace WHERE spcname = $1)",
+                                                    [.text(tablespace.name)]) == 1, "the archive's tables are not in the small tablespace")
+                opened.close()
+                // The disk fills up: 16 kB are left, the next read needs some 70 kB.
+                try tablespace.fill(leaving: 16 * 1024)
+                full = try archive.open()
+            }
+            let bigRange = 50..<4050
+            let big = try LoggerFiles.generic(first: bigRange.lowerBound, temperatures: LoggerFiles.series(bigRange))
             let log = try await LogInput.load(content: big, name: "big", modificationTime: nil, options: LogInput.Options()).log
             #expect {
                 try full.add(NewRead(raw: big, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: "D",
@@ -108,10 +133,93 @@ import Glibc
                 return failure?.kind == .full && failure?.message.contains("this read was not kept and nothing kept before was lost") == true
             }
             full.close()
+            let bigFile = try LoggerFiles.writeGeneric(archive, "big.ndef", bigRange)
+            if engine == .postgresql {
+                // The command says so too, and exits 1.
+                let run = await coldtap(["archive", "add", bigFile, "--logger-id", "D", "--archive", archive.location])
+                #expect(run.status == 1, "\(run.out)\(run.err)")
+                #expect(run.err.contains("is full") && run.err.contains("this read was not kept and nothing kept before was lost"), "\(run.err)")
+            }
             #expect(try readCount(archive) == 1)
-            let run = await coldtap(["archive", "verify", "--archive", archive.location])
+            var run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            // With space again the same read goes in, and the archive still holds.
+            tablespace?.free()
+            run = await coldtap(["archive", "add", bigFile, "--logger-id", "D", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(try readCount(archive) == 2)
+            run = await coldtap(["archive", "verify", "--archive", archive.location])
             #expect(run.status == 0, "\(run.err)")
         }
+        if let tablespace {
+            // The shared cluster is as it was: the tablespace dropped, the tmpfs gone.
+            #expect(tablespace.remove() == [])
+            let admin = try PostgreSQLEngine(uri: try PostgresServer.running().uri(database: "postgres"))
+            #expect(try admin.scalarInt("SELECT COUNT(*) FROM pg_tablespace WHERE spcname = $1", [.text(tablespace.name)]) == 0)
+            admin.close()
+        }
+    }
+
+    @Test func aDamagedPostgreSQLPageIsRefusedAndLeftAsItWas() async throws {
+        // A cluster of this test's own: its server is stopped, so that it writes out its buffers and
+        // reads the damaged page from disk when started again. Data checksums on, as a careful site runs it.
+        let server = try PostgresServer.startPrivate(initdbArguments: ["--data-checksums"])
+        defer { server.stop() }
+        let admin = try PostgreSQLEngine(uri: server.uri(database: "postgres"))
+        try admin.execute("CREATE DATABASE coldtap_damaged")
+        admin.close()
+        let location = server.uri(database: "coldtap_damaged")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-damaged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let big = folder.appendingPathComponent("big.ndef").path
+        try LoggerFiles.generic(first: 0, temperatures: LoggerFiles.series(0..<3000)).write(to: URL(fileURLWithPath: big))
+        let later = folder.appendingPathComponent("later.ndef").path
+        try LoggerFiles.generic(first: 3000, temperatures: LoggerFiles.series(3000..<3100)).write(to: URL(fileURLWithPath: later))
+        let other = folder.appendingPathComponent("other.ndef").path
+        try LoggerFiles.generic(first: 0, temperatures: LoggerFiles.series(0..<100)).write(to: URL(fileURLWithPath: other))
+        var run = await coldtap(["archive", "add", big, "--logger-id", "X", "--archive", location])
+        #expect(run.status == 0, "\(run.err)")
+        // Another logger's short read: its block (1.6 kB) stays in the table's own page.
+        run = await coldtap(["archive", "add", other, "--logger-id", "Y", "--archive", location])
+        #expect(run.status == 0, "\(run.err)")
+
+        // The samples (48 kB) are in the TOAST table of sample_blocks: damage the page in its middle.
+        var engine = try PostgreSQLEngine(uri: location)
+        let relation = try #require(try engine.scalarText("SELECT pg_relation_filepath(reltoastrelid) FROM pg_class WHERE oid = 'sample_blocks'::regclass"))
+        engine.close()
+        try server.pause()
+        let file = URL(fileURLWithPath: "\(server.dataFolder)/\(relation)")
+        var bytes = try Data(contentsOf: file)
+        let page = 8192
+        let pages = bytes.count / page
+        #expect(pages >= 3, "the samples take \(pages) page(s) of \(relation)")
+        let middle = (pages / 2) * page
+        for index in middle..<(middle + page) { bytes[index] = 0xA5 }
+        try bytes.write(to: file)
+        try server.resume()
+
+        for arguments in [["history", "X", "--json"], ["archive", "verify"], ["archive", "add", later, "--logger-id", "X"]] {
+            run = await coldtap(arguments + ["--archive", location])
+            #expect(run.status == 65, "\(arguments): \(run.out)\(run.err)")
+            #expect(run.err.contains("holds damaged data in table sample_blocks (its TOAST table"), "\(arguments): \(run.err)")
+            #expect(run.err.contains("invalid page in block \(pages / 2) of relation \(relation)"), "\(arguments): \(run.err)")
+            #expect(run.err.contains("nothing was changed"), "\(arguments): \(run.err)")
+        }
+        // Verify went on past the damage: the other logger's read was checked and holds.
+        run = await coldtap(["archive", "verify", "--archive", location])
+        #expect(run.out.contains("✗ read #1 of X: the PostgreSQL archive") && !run.out.contains("of Y"), "\(run.out)")
+        #expect(run.out.components(separatedBy: "✗ ").count == 2, "\(run.out)")
+        // What the damage does not touch is still read.
+        run = await coldtap(["history", "Y", "--json", "--archive", location])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try (jsonObject(run.out)["samples"] as? [Any])?.count == 100, "\(run.out.prefix(300))")
+        // Nothing was written: the reads are as they were, the damaged file as it was once the server has written out its buffers.
+        engine = try PostgreSQLEngine(uri: location)
+        #expect(try engine.scalarInt("SELECT COUNT(*) FROM reads") == 2)
+        try engine.execute("CHECKPOINT")
+        engine.close()
+        #expect(try Data(contentsOf: file) == bytes)
     }
 
     @Test(arguments: Engine.allCases)
@@ -221,5 +329,83 @@ import Glibc
             #expect(again.status == 0, "\(again.err)")
             #expect(try readCount(archive) == 2)
         }
+    }
+}
+
+/// A PostgreSQL tablespace of the shared test cluster on a tmpfs of its own, as small as asked:
+/// a disk that fills up for real. `remove()` drops it, unmounts and removes the folder.
+final class SmallTablespace {
+    let name = "coldtap_full_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    let mountPoint: String
+    private let server: PostgresServer
+    private var mounted = false
+    private var created = false
+
+    var filler: String { "\(mountPoint)/filler" }
+
+    init(megabytes: Int) throws {
+        server = try PostgresServer.running()
+        var template = Array(URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("coldtap-tablespace-XXXXXX").path.utf8CString)
+        guard let made = mkdtemp(&template) else { throw ArchiveFaultTests.TestFailure("cannot make a folder for the tablespace") }
+        mountPoint = String(cString: made)
+        guard let account = getpwnam("postgres") else { throw ArchiveFaultTests.TestFailure("there is no postgres user") }
+        let mount = PostgresServer.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700,uid=\(account.pointee.pw_uid),gid=\(account.pointee.pw_gid)",
+                                                          "tmpfs", mountPoint])
+        guard mount.status == 0 else {
+            remove()
+            throw ArchiveFaultTests.TestFailure("cannot mount a tmpfs on \(mountPoint) for the full-disk test (it needs root and the right to mount): \(mount.output)")
+        }
+        mounted = true
+        do {
+            let admin = try PostgreSQLEngine(uri: server.uri(database: "postgres"))
+            defer { admin.close() }
+            try admin.execute("CREATE TABLESPACE \(name) LOCATION '\(mountPoint)'")
+            created = true
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    /// Fills the tmpfs with a file of root's until `bytes` are left.
+    func fill(leaving bytes: Int) throws {
+        var status = statvfs()
+        guard statvfs(mountPoint, &status) == 0 else { throw ArchiveFaultTests.TestFailure("cannot read the free space of \(mountPoint)") }
+        let free = Int(status.f_bavail) * Int(status.f_frsize)
+        guard free > bytes else { throw ArchiveFaultTests.TestFailure("only \(free) bytes are free on \(mountPoint), fewer than the \(bytes) to leave") }
+        try Data(count: free - bytes).write(to: URL(fileURLWithPath: filler))
+    }
+
+    func free() {
+        try? FileManager.default.removeItem(atPath: filler)
+    }
+
+    /// Undoes what `init` did (again: nothing); returns what could not be undone.
+    @discardableResult
+    func remove() -> [String] {
+        var problems: [String] = []
+        free()
+        if created {
+            do {
+                let admin = try PostgreSQLEngine(uri: server.uri(database: "postgres"))
+                defer { admin.close() }
+                try admin.execute("DROP TABLESPACE IF EXISTS \(name)")
+                created = false
+            } catch {
+                problems.append("DROP TABLESPACE \(name): \(error)")
+            }
+        }
+        if mounted {
+            let result = PostgresServer.run("/usr/bin/umount", [mountPoint])
+            if result.status != 0 {
+                problems.append("umount \(mountPoint): \(result.output)")
+                PostgresServer.run("/usr/bin/umount", ["-l", mountPoint])
+            }
+            mounted = false
+        }
+        if FileManager.default.fileExists(atPath: mountPoint) {
+            if rmdir(mountPoint) != 0 { problems.append("rmdir \(mountPoint): errno \(errno)") }
+        }
+        return problems
     }
 }

@@ -18,8 +18,14 @@ final class PostgresServer: @unchecked Sendable {
     }
 
     static let shared: Result<PostgresServer, StartFailure> = {
-        do { return .success(try PostgresServer.start()) } catch { return .failure(StartFailure(description: "\(error)")) }
+        do { return .success(try PostgresServer.start(shared: true)) } catch { return .failure(StartFailure(description: "\(error)")) }
     }()
+
+    /// A cluster of the caller's own (a test that stops and starts its server, or damages its
+    /// files); the caller ends it with `stop()`, else the watchdog does when the process ends.
+    static func startPrivate(initdbArguments: [String] = []) throws -> PostgresServer {
+        try start(shared: false, initdbArguments: initdbArguments)
+    }
 
     /// The running server, or an error saying why there is none.
     static func running() throws -> PostgresServer { try shared.get() }
@@ -37,7 +43,7 @@ final class PostgresServer: @unchecked Sendable {
         return "postgresql:///\(database)?host=\(host)&user=postgres"
     }
 
-    private static func start() throws -> PostgresServer {
+    private static func start(shared: Bool, initdbArguments: [String] = []) throws -> PostgresServer {
         guard geteuid() == 0 else {
             throw StartFailure(description: "the PostgreSQL tests start a private cluster as the postgres user, which needs root (run make test as root)")
         }
@@ -60,8 +66,10 @@ final class PostgresServer: @unchecked Sendable {
         let server = PostgresServer(folder: folder, binaries: binaries)
         // From here on the folder goes when this process does, even if it crashes: a watchdog
         // in its own session stops the server and removes the folder once this process is gone.
-        PostgresServer.stopAtExit = server
-        atexit { PostgresServer.stopAtExit?.stop() }
+        if shared {
+            PostgresServer.stopAtExit = server
+            atexit { PostgresServer.stopAtExit?.stop() }
+        }
         let watchdog = Process()
         watchdog.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         watchdog.arguments = ["-f", "/bin/sh", "-c", """
@@ -75,7 +83,7 @@ final class PostgresServer: @unchecked Sendable {
         try? watchdog.run()
 
         let initdb = run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/initdb", "-D", "\(folder)/data", "-A", "trust",
-                                               "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"])
+                                               "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"] + initdbArguments)
         guard initdb.status == 0 else {
             server.stop()
             throw StartFailure(description: "initdb failed: \(initdb.output)")
@@ -88,17 +96,34 @@ final class PostgresServer: @unchecked Sendable {
             exec /usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -l '\(folder)/server.log' -w -t 60 \\
               -o "-c listen_addresses='' -c unix_socket_directories='\(folder)' -c fsync=off -c max_connections=60 -c full_page_writes=off" start
             """
-        let scriptPath = "\(folder)/start.sh"
-        FileManager.default.createFile(atPath: scriptPath, contents: Data(script.utf8))
-        let status = system("/bin/bash '\(scriptPath)' </dev/null >'\(folder)/pg_ctl.out' 2>&1")
-        guard status == 0 else {
-            let output = (try? String(contentsOfFile: "\(folder)/pg_ctl.out", encoding: .utf8)) ?? ""
-            let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
+        FileManager.default.createFile(atPath: "\(folder)/start.sh", contents: Data(script.utf8))
+        do {
+            try server.resume()
+        } catch {
             server.stop()
-            throw StartFailure(description: "the PostgreSQL server did not start: \(output) \(log)")
+            throw error
         }
         return server
     }
+
+    /// Starts the server of this cluster (again).
+    func resume() throws {
+        let status = system("/bin/bash '\(folder)/start.sh' </dev/null >'\(folder)/pg_ctl.out' 2>&1")
+        guard status == 0 else {
+            let output = (try? String(contentsOfFile: "\(folder)/pg_ctl.out", encoding: .utf8)) ?? ""
+            let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
+            throw StartFailure(description: "the PostgreSQL server did not start: \(output) \(log)")
+        }
+    }
+
+    /// Stops the server (a clean shutdown: every buffer written) and keeps the cluster.
+    func pause() throws {
+        let result = PostgresServer.run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
+        guard result.status == 0 else { throw StartFailure(description: "the PostgreSQL server did not stop: \(result.output)") }
+    }
+
+    /// The cluster's data folder.
+    var dataFolder: String { "\(folder)/data" }
 
     nonisolated(unsafe) static var stopAtExit: PostgresServer?
 
