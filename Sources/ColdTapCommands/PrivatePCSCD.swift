@@ -65,7 +65,7 @@ final class PrivatePCSCD: @unchecked Sendable {
         card.standardOutput = FileHandle.nullDevice
         card.standardError = FileHandle.nullDevice
         let stack = PrivatePCSCD(daemon: daemon, card: card)
-        StopOnSignal.shared.register(stack)
+        TerminationSignals.shared.stopOnSignal(stack)
         guard waitFor({ FileManager.default.fileExists(atPath: socket) || !daemon.isRunning }), daemon.isRunning else {
             stack.stop()
             throw CommandError(.unavailable, "pcscd did not start; run '\(pcscdPath) --foreground --debug' to see why.")
@@ -90,7 +90,7 @@ final class PrivatePCSCD: @unchecked Sendable {
                 kill(process.processIdentifier, SIGKILL)
             }
         }
-        StopOnSignal.shared.unregister(self)
+        TerminationSignals.shared.forget(self)
     }
 
     private static func waitFor(_ condition: () -> Bool, seconds: Double = 5) -> Bool {

@@ -70,7 +70,7 @@ public enum ServeCommand: Command {
         let scheme = configuration.http.tlsCertificate == nil ? "http" : "https"
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
         console.error("coldtap serve: listening on \(scheme)://\(host):\(station.port) with the archive \(location) (SIGTERM or Ctrl-C stops).")
-        let signal = await StopSignal.shared.wait()
+        let signal = await TerminationSignals.shared.wait()
         console.error("coldtap serve: \(signal): finishing the requests under way, then stopping.")
         station.stop(grace: 10)
         console.error("coldtap serve: stopped.")
@@ -105,46 +105,7 @@ public enum ServeCommand: Command {
     }
 
     /// Asks a running `serve` in this process to stop as SIGTERM would (tests).
-    public static func requestStop() { StopSignal.shared.fire("stop requested") }
-}
-
-/// SIGTERM and SIGINT, turned into one awaited event.
-final class StopSignal: Sendable {
-    static let shared = StopSignal()
-    private struct State: @unchecked Sendable {
-        var waiters: [CheckedContinuation<String, Never>] = []
-        /// Kept alive while the process runs; only touched under the lock.
-        var sources: [any DispatchSourceSignal] = []
-    }
-    private let state = LockedValue(State())
-
-    func wait() async -> String {
-        installHandlers()
-        return await withCheckedContinuation { continuation in
-            state.withLock { $0.waiters.append(continuation) }
-        }
-    }
-
-    func fire(_ reason: String) {
-        let waiting = state.withLock { state in
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiting { waiter.resume(returning: reason) }
-    }
-
-    private func installHandlers() {
-        state.withLock { state in
-            guard state.sources.isEmpty else { return }
-            for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { [weak self] in self?.fire(name) }
-                source.resume()
-                state.sources.append(source)
-            }
-        }
-    }
+    public static func requestStop() { TerminationSignals.shared.fire("stop requested") }
 }
 
 /// `coldtap site add|list`.
