@@ -50,7 +50,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
     func findRecord(in message: NDEFMessage) -> NDEFRecord? {
         for record in message.records {
             for match in descriptor.record.match {
-                guard let tnf = LoggerDescriptor.tnfNames[match.tnf], record.tnf == tnf else { continue }
+                guard let tnf = match.tnf.typeNameFormat, record.tnf == tnf else { continue }
                 let type = record.typeName
                 if let contains = match.typeContains, !type.lowercased().contains(contains.lowercased()) { continue }
                 if let equals = match.typeEquals, type != equals { continue }
@@ -62,7 +62,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
 
     var recordDescription: String {
         descriptor.record.match.map { match in
-            let article = "aeiou".contains(match.tnf.prefix(1)) ? "an" : "a"
+            let article = "aeiou".contains(match.tnf.word.prefix(1)) ? "an" : "a"
             var text = "\(article) \(match.tnf) record"
             if let contains = match.typeContains { text += " whose type contains '\(contains)'" }
             if let equals = match.typeEquals { text += " of type '\(equals)'" }
@@ -72,7 +72,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
 
     private func value(of field: LoggerDescriptor.HeaderField, in payload: [UInt8]) -> Int64? {
         readInteger(payload, offset: field.offset, width: field.width, signed: field.signed ?? false,
-                    bigEndian: field.endian == "big")
+                    bigEndian: field.endian == .big)
     }
 
     func detect(_ message: NDEFMessage, options: DecodeOptions) -> Detection {
@@ -91,7 +91,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
             reasons.append("a Text record holds \(info.pairs.count) KEY=VALUE device-information pair(s)")
         }
         if descriptor.detection?.plausibleStartTime == true,
-           let startField = descriptor.field(meaning: "start-time"), let intervalField = descriptor.field(meaning: "interval"),
+           let startField = descriptor.field(meaning: .startTime), let intervalField = descriptor.field(meaning: .interval),
            let start = value(of: startField, in: payload), let interval = value(of: intervalField, in: payload) {
             let startDate = Date(timeIntervalSince1970: TimeInterval(start))
             let latest = options.readTime.addingTimeInterval(86_400)
@@ -101,7 +101,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
             if interval == 0 { return .refused("the interval field '\(intervalField.name)' is 0") }
             reasons.append("bytes \(startField.offset)…\(startField.offset + startField.width - 1) give a plausible start time \(startDate.loggerISOText) and the interval is \(interval)")
         }
-        if let countField = descriptor.field(meaning: "sample-count"), let count = value(of: countField, in: payload) {
+        if let countField = descriptor.field(meaning: .sampleCount), let count = value(of: countField, in: payload) {
             let width = descriptor.samples.width
             let slots = (payload.count - descriptor.samples.offset) / width
             if let ring = descriptor.ringBuffer, count > ring.capacity {
@@ -123,7 +123,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
         let payload = Array(record.payload)
         var metadata: [String: String] = [:]
         var warnings: [LogWarning] = []
-        var header: [String: Int64] = [:]
+        var header: [LoggerDescriptor.Meaning: Int64] = [:]
         for field in descriptor.header ?? [] {
             guard let raw = value(of: field, in: payload) else {
                 throw LoggerFormatError(.truncated(needed: field.offset + field.width, available: payload.count), format: name,
@@ -141,9 +141,9 @@ struct DescriptorFormat: LoggerFormatDecoder {
         // Interval: a non-zero header value, then device information, then the user's.
         var interval: TimeInterval = 0
         var intervalSource = ""
-        if let field = descriptor.field(meaning: "interval"), let raw = header["interval"], raw != 0 {
+        if let field = descriptor.field(meaning: .interval), let raw = header[.interval], raw != 0 {
             var unit = LoggerDescriptor.intervalUnits[field.unit ?? "seconds"] ?? 1
-            if let unitField = descriptor.field(meaning: "interval-unit"), let code = header["interval-unit"] {
+            if let unitField = descriptor.field(meaning: .intervalUnit), let code = header[.intervalUnit] {
                 guard let seconds = unitField.units?[String(code)] else {
                     throw LoggerFormatError(.inconsistent, format: name, field: unitField.name, offset: unitField.offset,
                                             "the interval unit code \(code) is not one the descriptor knows")
@@ -208,8 +208,8 @@ struct DescriptorFormat: LoggerFormatDecoder {
         let areaBytes = max(0, payload.count - area.offset)
         let slots = areaBytes / area.width
         var order: [Int]
-        if let count = header["sample-count"] {
-            let countField = descriptor.field(meaning: "sample-count")
+        if let count = header[.sampleCount] {
+            let countField = descriptor.field(meaning: .sampleCount)
             guard count >= 0, count <= Int64(Int32.max) else {
                 throw LoggerFormatError(.inconsistent, format: name, field: countField?.name, offset: countField?.offset,
                                         "the sample count \(count) is impossible")
@@ -222,8 +222,8 @@ struct DescriptorFormat: LoggerFormatDecoder {
                                             "the sample count \(count) exceeds the ring buffer's \(ring.capacity) slots")
                 }
                 if count == ring.capacity {
-                    let newest = header["newest-index"] ?? 0
-                    let newestField = descriptor.field(meaning: "newest-index")
+                    let newest = header[.newestIndex] ?? 0
+                    let newestField = descriptor.field(meaning: .newestIndex)
                     guard newest >= 0, newest < ring.capacity else {
                         throw LoggerFormatError(.inconsistent, format: name, field: newestField?.name, offset: newestField?.offset,
                                                 "the newest index \(newest) is outside the ring buffer's \(ring.capacity) slots")
@@ -254,9 +254,9 @@ struct DescriptorFormat: LoggerFormatDecoder {
 
         // An empty log would get a verdict from nothing: say why there are no samples.
         guard !order.isEmpty else {
-            if header["sample-count"] != nil {
-                throw LoggerFormatError(.inconsistent, format: name, field: descriptor.field(meaning: "sample-count")?.name,
-                                        offset: descriptor.field(meaning: "sample-count")?.offset,
+            if header[.sampleCount] != nil {
+                throw LoggerFormatError(.inconsistent, format: name, field: descriptor.field(meaning: .sampleCount)?.name,
+                                        offset: descriptor.field(meaning: .sampleCount)?.offset,
                                         "no sample was decoded: the header's sample count is 0")
             }
             throw LoggerFormatError(.truncated(needed: area.width, available: areaBytes), format: name, field: "samples",
@@ -276,7 +276,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
         for slot in order {
             let offset = area.offset + slot * area.width
             guard let raw = readInteger(payload, offset: offset, width: area.width, signed: area.signed ?? false,
-                                        bigEndian: area.endian == "big") else {
+                                        bigEndian: area.endian == .big) else {
                 throw LoggerFormatError(.truncated(needed: area.width, available: max(0, payload.count - offset)),
                                         format: name, offset: offset, "sample slot \(slot) runs past the payload")
             }
@@ -305,10 +305,10 @@ struct DescriptorFormat: LoggerFormatDecoder {
         sources: for source in descriptor.timeBase {
             switch source {
             case "header":
-                if let field = descriptor.field(meaning: "start-time"), let raw = header["start-time"], raw > 0 {
+                if let field = descriptor.field(meaning: .startTime), let raw = header[.startTime], raw > 0 {
                     start = Date(timeIntervalSince1970: TimeInterval(raw))
                     timeBaseDetail = "header field '\(field.name)' (start time)"
-                } else if let field = descriptor.field(meaning: "newest-time"), let raw = header["newest-time"], raw > 0 {
+                } else if let field = descriptor.field(meaning: .newestTime), let raw = header[.newestTime], raw > 0 {
                     start = Date(timeIntervalSince1970: TimeInterval(raw)).addingTimeInterval(-span)
                     timeBaseDetail = "header field '\(field.name)' (newest sample time)"
                 }

@@ -25,13 +25,13 @@ import NDEF
 public struct LoggerDescriptor: Sendable, Equatable, Codable {
     public struct RecordMatch: Sendable, Equatable, Codable {
         /// `well-known`, `media`, `absolute-uri`, `external` or `unknown`.
-        public var tnf: String
+        public var tnf: RecordTNF
         /// The record type must contain this text (any case).
         public var typeContains: String?
         /// The record type must equal this text exactly.
         public var typeEquals: String?
 
-        public init(tnf: String, typeContains: String? = nil, typeEquals: String? = nil) {
+        public init(tnf: RecordTNF, typeContains: String? = nil, typeEquals: String? = nil) {
             self.tnf = tnf
             self.typeContains = typeContains
             self.typeEquals = typeEquals
@@ -51,17 +51,17 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         public var width: Int
         public var signed: Bool?
         /// `little` or `big`; required when `width` > 1.
-        public var endian: String?
+        public var endian: Endian?
         /// `interval`, `interval-unit`, `start-time`, `newest-time`, `sample-count`,
         /// `newest-index` or `ignore`.
-        public var meaning: String
+        public var meaning: Meaning
         /// For `interval`: `milliseconds`, `seconds` (default), `minutes` or `hours`.
         public var unit: String?
         /// For `interval-unit`: raw value (as text) → seconds per interval step.
         public var units: [String: Double]?
 
-        public init(name: String, offset: Int, width: Int, signed: Bool? = nil, endian: String? = nil,
-                    meaning: String, unit: String? = nil, units: [String: Double]? = nil) {
+        public init(name: String, offset: Int, width: Int, signed: Bool? = nil, endian: Endian? = nil,
+                    meaning: Meaning, unit: String? = nil, units: [String: Double]? = nil) {
             self.name = name
             self.offset = offset
             self.width = width
@@ -78,7 +78,7 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         /// Bytes per sample: 1, 2, 3 or 4.
         public var width: Int
         public var signed: Bool?
-        public var endian: String?
+        public var endian: Endian?
         /// °C per raw step (default 1).
         public var scale: Double?
         /// Added after scaling, in °C (default 0).
@@ -86,7 +86,7 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         /// Raw values that mean "not taken".
         public var missing: [Int]?
 
-        public init(offset: Int, width: Int, signed: Bool? = nil, endian: String? = nil, scale: Double? = nil,
+        public init(offset: Int, width: Int, signed: Bool? = nil, endian: Endian? = nil, scale: Double? = nil,
                     valueOffset: Double? = nil, missing: [Int]? = nil) {
             self.offset = offset
             self.width = width
@@ -328,19 +328,13 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
 
     // MARK: Validation
 
-    static let tnfNames: [String: TypeNameFormat] = [
-        "well-known": .wellKnown, "media": .media, "absolute-uri": .absoluteURI, "external": .external, "unknown": .unknown,
-    ]
-    static let meanings: Set<String> = [
-        "interval", "interval-unit", "start-time", "newest-time", "sample-count", "newest-index", "ignore",
-    ]
     static let intervalUnits: [String: Double] = ["milliseconds": 0.001, "seconds": 1, "minutes": 60, "hours": 3600]
     static let timeSources: Set<String> = ["header", "text-record", "device-information", "read-time"]
 
     /// Largest offset or ring capacity a descriptor may name (16 MiB, far beyond any tag).
     static let maximumOffset = 1 << 24
 
-    func field(meaning: String) -> HeaderField? { header?.first { $0.meaning == meaning } }
+    func field(meaning: Meaning) -> HeaderField? { header?.first { $0.meaning == meaning } }
 
     /// Checks everything JSON decoding cannot.
     /// - Throws: `LoggerFormatError` (`.badDescriptor`) naming the field.
@@ -353,19 +347,19 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
             throw bad("name", "must be a non-empty name of letters, digits, '-', '_' or '.'")
         }
         if record.match.isEmpty { throw bad("record.match", "must list at least one record pattern") }
-        for (index, match) in record.match.enumerated() where LoggerDescriptor.tnfNames[match.tnf] == nil {
+        for (index, match) in record.match.enumerated() where !match.tnf.isKnown {
             throw bad("record.match[\(index)].tnf",
-                      "is '\(match.tnf)'; use one of well-known, media, absolute-uri, external, unknown")
+                      "is '\(match.tnf)'; use one of " + RecordTNF.choices.joined(separator: ", "))
         }
         let fields = header ?? []
-        var seen: Set<String> = []
+        var seen: Set<Meaning> = []
         for (index, field) in fields.enumerated() {
             let where_ = "header[\(index)]"
-            guard LoggerDescriptor.meanings.contains(field.meaning) else {
+            guard field.meaning.isKnown else {
                 throw bad("\(where_).meaning", "is '\(field.meaning)'; use one of "
-                          + LoggerDescriptor.meanings.sorted().joined(separator: ", "))
+                          + Meaning.choices.sorted().joined(separator: ", "))
             }
-            if field.meaning != "ignore" {
+            if field.meaning != .ignore {
                 if seen.contains(field.meaning) { throw bad("\(where_).meaning", "repeats '\(field.meaning)'") }
                 seen.insert(field.meaning)
             }
@@ -375,13 +369,13 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
             if ![1, 2, 3, 4, 8].contains(field.width) { throw bad("\(where_).width", "must be 1, 2, 3, 4 or 8 bytes") }
             try checkEndian(field.endian, width: field.width, at: "\(where_).endian", bad)
             // UNIX seconds of any year after 1970-07 need more than 3 bytes.
-            if (field.meaning == "start-time" || field.meaning == "newest-time") && field.width < 4 {
+            if (field.meaning == .startTime || field.meaning == .newestTime) && field.width < 4 {
                 throw bad("\(where_).width", "is \(field.width) byte(s), too narrow for a \(field.meaning) in UNIX seconds; use 4 or 8")
             }
-            if field.meaning == "interval", let unit = field.unit, LoggerDescriptor.intervalUnits[unit] == nil {
+            if field.meaning == .interval, let unit = field.unit, LoggerDescriptor.intervalUnits[unit] == nil {
                 throw bad("\(where_).unit", "is '\(unit)'; use milliseconds, seconds, minutes or hours")
             }
-            if field.meaning == "interval-unit" {
+            if field.meaning == .intervalUnit {
                 guard let units = field.units, !units.isEmpty else {
                     throw bad("\(where_).units", "must map raw values to seconds, e.g. {\"0\": 1, \"1\": 60}")
                 }
@@ -390,7 +384,7 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
                 }
             }
         }
-        if seen.contains("interval-unit") && !seen.contains("interval") {
+        if seen.contains(.intervalUnit) && !seen.contains(.interval) {
             throw bad("header", "has an interval-unit field but no interval field")
         }
         let headerEnd = fields.map { $0.offset + $0.width }.max() ?? 0
@@ -420,24 +414,24 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
             if source == "read-time" && index != timeBase.count - 1 {
                 throw bad("timeBase[\(index)]", "is read-time, which always succeeds, so it must come last")
             }
-            if source == "header" && !seen.contains("start-time") && !seen.contains("newest-time") {
+            if source == "header" && !seen.contains(.startTime) && !seen.contains(.newestTime) {
                 throw bad("timeBase[\(index)]", "is header but no header field has meaning start-time or newest-time")
             }
             if source == "device-information" && deviceInformation == nil {
                 throw bad("timeBase[\(index)]", "is device-information but the descriptor has no deviceInformation keys")
             }
         }
-        if seen.contains("newest-index") && ringBuffer == nil {
+        if seen.contains(.newestIndex) && ringBuffer == nil {
             throw bad("ringBuffer", "is required when a header field has meaning newest-index")
         }
         if let ring = ringBuffer {
             if ring.capacity <= 0 || ring.capacity > LoggerDescriptor.maximumOffset {
                 throw bad("ringBuffer.capacity", "must be 1…\(LoggerDescriptor.maximumOffset) samples")
             }
-            if !seen.contains("sample-count") { throw bad("ringBuffer", "needs a header field with meaning sample-count") }
-            if !seen.contains("newest-index") { throw bad("ringBuffer", "needs a header field with meaning newest-index") }
+            if !seen.contains(.sampleCount) { throw bad("ringBuffer", "needs a header field with meaning sample-count") }
+            if !seen.contains(.newestIndex) { throw bad("ringBuffer", "needs a header field with meaning newest-index") }
         }
-        if detection?.plausibleStartTime == true && !(seen.contains("start-time") && seen.contains("interval")) {
+        if detection?.plausibleStartTime == true && !(seen.contains(.startTime) && seen.contains(.interval)) {
             throw bad("detection.plausibleStartTime", "needs header fields with meanings start-time and interval")
         }
         if detection?.requireDeviceInformation == true && deviceInformation == nil {
@@ -445,9 +439,9 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         }
     }
 
-    private func checkEndian(_ endian: String?, width: Int, at field: String,
+    private func checkEndian(_ endian: Endian?, width: Int, at field: String,
                              _ bad: (String, String) -> LoggerFormatError) throws {
-        if let endian, endian != "little" && endian != "big" { throw bad(field, "is '\(endian)'; use little or big") }
+        if let endian, !endian.isKnown { throw bad(field, "is '\(endian)'; use " + Endian.choices.joined(separator: " or ")) }
         if width > 1 && endian == nil { throw bad(field, "is required for fields wider than one byte (little or big)") }
     }
 }

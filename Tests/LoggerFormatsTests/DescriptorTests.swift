@@ -133,6 +133,25 @@ import Testing
         #expect(message.hasPrefix("logger descriptor test.json: field"))
     }
 
+    @Test func descriptorWordsAreTypedAndAnUnknownWordNamesTheChoices() throws {
+        let descriptor = try LoggerDescriptor.parse(Data(Self.valid.utf8), source: "test.json")
+        #expect(descriptor.record.match.map(\.tnf) == [.external])
+        #expect(descriptor.header?.map(\.meaning) == [.intervalUnit, .interval, .newestTime, .sampleCount])
+        #expect(descriptor.samples.endian == .big && descriptor.header?.first?.endian == nil)
+        // Written back with the file's own words.
+        let again = try JSONDecoder().decode(LoggerDescriptor.self, from: JSONEncoder().encode(descriptor))
+        #expect(again == descriptor)
+        #expect(String(decoding: try JSONEncoder().encode(descriptor.header?[0].meaning), as: UTF8.self) == #""interval-unit""#)
+
+        func message(_ change: (String) -> String) -> String { Self.badField(change(Self.valid)).1 }
+        #expect(message { $0.replacingOccurrences(of: #""tnf": "external""#, with: #""tnf": "ndef""#) }
+                == "logger descriptor test.json: field 'record.match[0].tnf' is 'ndef'; use one of well-known, media, absolute-uri, external, unknown")
+        #expect(message { $0.replacingOccurrences(of: #""meaning": "sample-count""#, with: #""meaning": "count""#) }
+                == "logger descriptor test.json: field 'header[3].meaning' is 'count'; use one of ignore, interval, interval-unit, newest-index, newest-time, sample-count, start-time")
+        #expect(message { $0.replacingOccurrences(of: #""signed": true, "endian": "big""#, with: #""signed": true, "endian": "middle""#) }
+                == "logger descriptor test.json: field 'samples.endian' is 'middle'; use little or big")
+    }
+
     @Test func invalidJSONIsRefused() {
         let (field, message) = Self.badField("{ not json")
         #expect(field == nil)
