@@ -164,7 +164,7 @@ public struct History: Sendable {
             samples: samples.map(\.sample), interval: interval,
             timeBase: TemperatureLog.TimeBase(rawValue: newest?.timeBase ?? "") ?? .loggerHeader,
             integrity: integrity, readTime: newest?.readTime ?? Date(timeIntervalSince1970: 0),
-            metadata: ["archiveLogger": logger.id, "archiveReads": String(reads.count), "archiveChainHead": chainHead],
+            metadata: ["archiveLogger": .text(logger.id), "archiveReads": .integer(Int64(reads.count)), "archiveChainHead": .text(chainHead)],
             warnings: warnings, readTimeSource: .newestArchivedRead,
             timeBaseDetail: nil, detection: .archiveStitched(reads: reads.count))
     }

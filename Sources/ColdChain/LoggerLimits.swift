@@ -15,8 +15,8 @@ extension Profile {
     /// The limits a log's logger was configured with, as metadata `loggerValidMinimum` /
     /// `loggerValidMaximum` (°C), when it has both.
     public static func loggerBand(of log: TemperatureLog) -> (low: Double, high: Double)? {
-        guard let low = log.metadata["loggerValidMinimum"].flatMap(Double.init),
-              let high = log.metadata["loggerValidMaximum"].flatMap(Double.init), low < high else { return nil }
+        guard let low = log.metadata["loggerValidMinimum"]?.number,
+              let high = log.metadata["loggerValidMaximum"]?.number, low < high else { return nil }
         return (low, high)
     }
 
@@ -37,16 +37,16 @@ extension Assessor {
     static func compareWithLogger(_ assessment: inout Assessment, log: TemperatureLog) {
         if assessment.profile.name == Profile.loggerLimitsName && assessment.profile.rules.isEmpty {
             assessment.verdict = .inconclusive
-            assessment.verdictReasons.append(.loggerLimitsMissing(recorded: log.metadata["loggerLimits"]))
+            assessment.verdictReasons.append(.loggerLimitsMissing(recorded: log.metadata["loggerLimits"]?.text))
         }
-        guard let loggerVerdict = log.metadata["loggerVerdict"] else { return }
+        guard let loggerVerdict = log.metadata["loggerVerdict"]?.text else { return }
         let loggerSaw = loggerVerdict.hasPrefix("excursion")
         guard let (low, high) = Profile.loggerBand(of: log) else { return }
         let outside = log.samples.contains { sample in
             guard sample.isValid, let value = sample.temperature else { return false }
             return value > high || value < low
         }
-        let status = log.metadata["statusBits"]
+        let status = log.metadata["statusBits"]?.text
         if loggerSaw != outside {
             assessment.verdictReasons.append(.loggerDisagrees(verdict: loggerVerdict, status: status, samplesBeyond: outside))
         } else {

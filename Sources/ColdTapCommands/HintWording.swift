@@ -55,7 +55,7 @@ enum HintWording {
         if let detection = log.detection, case .forced(let format) = detection.original {
             log.detection = .worded(.forced(format: format), english: "forced with --logger \(format)")
         }
-        if log.metadata["intervalSource"] == DecodeOptions.givenIntervalSource {
+        if log.metadata["intervalSource"]?.text == DecodeOptions.givenIntervalSource {
             log.metadata["intervalSource"] = "--interval"
         }
         let advice = integrityAdvice(log.integrity.hint)

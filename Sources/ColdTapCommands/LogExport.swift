@@ -26,7 +26,7 @@ public enum LogExport {
         members.append(("integrity", .object([("status", .string(log.integrity.status.rawValue)),
                                               ("detail", .string(log.integrity.detail.text))])))
         members.append(("interval", .number(log.interval)))
-        members.append(("metadata", .object(log.metadata.keys.sorted().map { ($0, .string(log.metadata[$0] ?? "")) })))
+        members.append(("metadata", .object(log.metadata.keys.sorted().map { ($0, .string(log.metadata[$0]?.text ?? "")) })))
         members.append(("samples", .array(log.samples.map(sampleJSON))))
         if !log.events.isEmpty { members.append(("events", .array(log.events.map(eventJSON)))) }
         members.append(("warnings", .array(log.warnings.map { .string($0.text) })))
@@ -174,10 +174,10 @@ public enum LogExport {
             lines.append(("Humidity", "min \(rounded(low, 1)) %, max \(rounded(high, 1)) %"))
         }
         if let battery = log.metadata["batteryMillivolts"] {
-            lines.append(("Battery", Double(battery).map { "\(Int($0.rounded())) mV" } ?? battery))
+            lines.append(("Battery", battery.number.map { "\(Int($0.rounded())) mV" } ?? battery.text))
         }
         for (key, label) in [("loopCount", "Loop count"), ("resetsAllTime", "Resets"), ("resetCause", "Reset cause")] {
-            if let value = log.metadata[key] { lines.append((label, value)) }
+            if let value = log.metadata[key] { lines.append((label, value.text)) }
         }
         lines += eventLines(log)
         if log.warnings.isEmpty {

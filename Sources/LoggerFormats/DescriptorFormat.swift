@@ -121,7 +121,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
             throw LoggerFormatError(.recordNotFound, format: name, "the message has no record that is \(recordDescription)")
         }
         let payload = Array(record.payload)
-        var metadata: [String: String] = [:]
+        var metadata: [String: MetadataValue] = [:]
         var warnings: [LogWarning] = []
         var header: [LoggerDescriptor.Meaning: Int64] = [:]
         for field in descriptor.header ?? [] {
@@ -131,11 +131,11 @@ struct DescriptorFormat: LoggerFormatDecoder {
                                         "the header field '\(field.name)' needs bytes \(field.offset)…\(field.offset + field.width - 1) but the payload has only \(payload.count) byte(s)")
             }
             header[field.meaning] = raw
-            metadata[field.name] = String(raw)
+            metadata[field.name] = .integer(raw)
         }
         let info = DeviceInformationText.find(in: message)
         if let info {
-            for pair in info.pairs { metadata[pair.key] = pair.value }
+            for pair in info.pairs { metadata[pair.key] = .text(pair.value) }
         }
 
         // Interval: a non-zero header value, then device information, then the user's.
@@ -196,7 +196,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
             throw LoggerFormatError(.intervalUnknown, format: name,
                                     "the log does not give its sample interval (0 or absent)", hint: .needsInterval)
         }
-        metadata["intervalSource"] = intervalSource
+        metadata["intervalSource"] = .text(intervalSource)
 
         // Which slots hold samples, oldest first.
         let area = descriptor.samples
@@ -231,7 +231,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
                     newestSlot = Int(newest)
                     needed = ring.capacity
                 }
-                metadata["ringWrapped"] = newestSlot == nil ? "false" : "true"
+                metadata["ringWrapped"] = .flag(newestSlot != nil)
             }
             // Check the bytes are there before building anything of the header's size.
             guard needed <= slots else {

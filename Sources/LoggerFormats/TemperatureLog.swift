@@ -157,7 +157,7 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     public var readTime: Date
     /// Format metadata: battery, reset counts, loop count, device-information pairs, ...
     /// Keys are stable, lower-camel-case where ColdTap names them, verbatim where a device does.
-    public var metadata: [String: String]
+    public var metadata: [String: MetadataValue]
     public var warnings: [LogWarning]
     /// Where `readTime` came from, e.g. `given with --read-time`, `file modification time`,
     /// `now`; `nil` when the caller did not say.
@@ -179,7 +179,7 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
 
     public init(format: String, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
-                metadata: [String: String] = [:], warnings: [LogWarning] = [], readTimeSource: DecodeOptions.ReadTimeSource? = nil,
+                metadata: [String: MetadataValue] = [:], warnings: [LogWarning] = [], readTimeSource: DecodeOptions.ReadTimeSource? = nil,
                 timeBaseDetail: String? = nil, detection: Detection? = nil) {
         self.format = format
         self.logger = logger
@@ -262,7 +262,7 @@ extension TemperatureLog {
                   timeBase: try container.decode(TimeBase.self, forKey: .timeBase),
                   integrity: try container.decode(Integrity.self, forKey: .integrity),
                   readTime: try container.decode(Date.self, forKey: .readTime),
-                  metadata: try container.decode([String: String].self, forKey: .metadata),
+                  metadata: try container.decode([String: TypedOrText<MetadataValue>].self, forKey: .metadata).mapValues(\.value),
                   warnings: try container.decode([TypedOrText<LogWarning>].self, forKey: .warnings).map(\.value),
                   readTimeSource: try container.decodeIfPresent(DecodeOptions.ReadTimeSource.self, forKey: .readTimeSource),
                   timeBaseDetail: try container.decodeIfPresent(String.self, forKey: .timeBaseDetail),

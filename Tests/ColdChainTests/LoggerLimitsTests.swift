@@ -7,9 +7,9 @@ import Testing
 @Suite struct LoggerLimitsTests {
     func log(_ values: [Double?], verdict: String?) -> TemperatureLog {
         var log = makeLog(values)
-        log.metadata["loggerValidMinimum"] = "2.0"
-        log.metadata["loggerValidMaximum"] = "8.0"
-        if let verdict { log.metadata["loggerVerdict"] = verdict }
+        log.metadata["loggerValidMinimum"] = .celsius(2)
+        log.metadata["loggerValidMaximum"] = .celsius(8)
+        if let verdict { log.metadata["loggerVerdict"] = .text(verdict) }
         log.metadata["statusBits"] = "pristine,configured,starting,logging"
         return log
     }

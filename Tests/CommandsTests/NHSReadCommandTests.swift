@@ -51,7 +51,7 @@ import Testing
         #expect(log.samples.count == 2880)
         #expect(log.samples.allSatisfy { $0.flags.isEmpty })
         // The virtual tag's clock stood still from the set-up to the read: the drift is that pause.
-        let drift = log.metadata["clockDrift"].flatMap { Int($0.split(separator: " ")[0]) }
+        let drift = log.metadata["clockDrift"].flatMap { Int($0.text.split(separator: " ")[0]) }
         #expect(drift.map { $0 >= 0 && $0 <= 60 } == true)
         #expect(log.events.contains { $0.name == "temperatureTooHigh" } && log.events.contains { $0.name == "temperatureTooLow" })
         #expect(log.logger.tagUID == "04AB12A1B2C3D4" && log.logger.model == "NHS3100")

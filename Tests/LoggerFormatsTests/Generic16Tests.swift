@@ -77,7 +77,7 @@ enum G16 {
         }
         let log = try LoggerDecoder.decode(G16.message(payload), options: G16.options(interval: 120))
         #expect(log.interval == 120)
-        #expect(log.metadata["intervalSource"] == DecodeOptions.givenIntervalSource)
+        #expect(log.metadata["intervalSource"]?.text == DecodeOptions.givenIntervalSource)
     }
 
     @Test func startFromTextRecordWithOffset() throws {

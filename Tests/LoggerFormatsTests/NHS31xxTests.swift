@@ -245,7 +245,7 @@ func nhsExampleInitialMessageBytes() -> Data {
         #expect(log.metadata["state"] == "logging")
         #expect(log.metadata["clockDrift"] == "+0 s")
         #expect(log.metadata["softwareVersion"] == "2012.19" && log.metadata["messageAPI"] == "6.1")
-        #expect(log.metadata["statusText"]?.contains("Min 4.5 C / Max 8.5 C") == true)
+        #expect(log.metadata["statusText"]?.text.contains("Min 4.5 C / Max 8.5 C") == true)
         #expect(log.warnings.contains { $0.text.contains("5 stored sample(s) were not read") })
     }
 
@@ -346,7 +346,7 @@ func nhsExampleInitialMessageBytes() -> Data {
         let log = try NHS31xxLog.build(readout, options: DecodeOptions(readTime: Date(timeIntervalSince1970: 1_700_030_000), readTimeSource: .tagRead))
         #expect(log.samples.count == 500)
         #expect(log.samples[499].temperature == Double(40 + 499 % 20) / 10)
-        #expect(log.metadata["loggerLimits"]?.hasPrefix("off") == true)
+        #expect(log.metadata["loggerLimits"]?.text.hasPrefix("off") == true)
         // Only the first chunk: the rest is said to be unread.
         var partial = NHSReadout()
         partial.add(.config(config))

@@ -66,7 +66,7 @@ import TestSupport
     /// What the cuplTag hash covers (docs/formats/cupltag.md §7), as a decoded log shows it.
     static func hashedContent(_ log: TemperatureLog) -> [String] {
         log.samples.map { "\($0.temperature ?? .nan)/\($0.humidity ?? .nan)" }
-            + ["loopCount", "resetsAllTime", "resetCause", "batteryRaw", "endMarkerIndex", "pairCount"].map { log.metadata[$0] ?? "-" }
+            + ["loopCount", "resetsAllTime", "resetCause", "batteryRaw", "endMarkerIndex", "pairCount"].map { log.metadata[$0]?.text ?? "-" }
     }
 
     /// Every hashed character changed to any other base64 character: never verified. The

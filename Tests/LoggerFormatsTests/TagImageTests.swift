@@ -108,7 +108,7 @@ import Testing
         #expect(log.logger.serial == "DTN1-0099")
         #expect(log.samples.count == 4092)
         #expect(log.samples.map { $0.temperature ?? .nan } == Array(temperatures.suffix(4092)))
-        #expect(log.metadata["newestIndex"] == String((4200 - 1) % 4092))
+        #expect(log.metadata["newestIndex"] == .integer(Int64((4200 - 1) % 4092)))
         #expect(log.samples.last?.time == Self.read)
         #expect(log.samples.first?.time == Self.read.addingTimeInterval(-4091 * 120))
     }

@@ -44,7 +44,7 @@ import Testing
     @Test func aGivenIntervalIsNamedWithoutAnOption() throws {
         // Used: the source says it was given.
         let used = try LoggerDecoder.decode(G16.message([0x00, 0x00, 0x02, 0x01]), options: G16.options(interval: 120))
-        #expect(used.metadata["intervalSource"] == DecodeOptions.givenIntervalSource)
+        #expect(used.metadata["intervalSource"]?.text == DecodeOptions.givenIntervalSource)
         // Not used (the log gives 60 s): the warning begins with the agreed words.
         let unused = try LoggerDecoder.decode(G16.message(G16.workedPayload), options: G16.options(interval: 7))
         #expect(unused.warnings.first?.text == "the given interval of 7 s was not used: the log gives 60 s (header field 'interval')")

@@ -110,7 +110,7 @@ func exampleTag() async -> VirtualNHS3100 {
         #expect(!log.warnings.contains { if case .nhsUnread = $0 { return true } else { return false } })
         // The drift (tag 50 ppm fast: about −13 s after 3 days) is measured and corrected:
         // the newest sample then lies within a second of its world time.
-        let drift = Int(log.metadata["clockDrift"]?.split(separator: " ").first ?? "") ?? 0
+        let drift = Int(log.metadata["clockDrift"]?.text.split(separator: " ").first ?? "") ?? 0
         #expect(drift <= -12 && drift >= -14)
         let lastWorld = start + (120 + Double(total - 1) * 60) / (1 + 50e-6)
         #expect(abs(log.samples[total - 1].time.timeIntervalSince1970 - lastWorld) < 1.5)

@@ -255,22 +255,22 @@ struct CuplTagFormat: LoggerFormatDecoder {
                                                  temperature: reading.0, humidity: reading.1))
         }
 
-        var metadata: [String: String] = [
-            "baseURL": parsed.base,
-            "codecVersion": String(version),
-            "formatCode": String(formatCode),
+        var metadata: [String: MetadataValue] = [
+            "baseURL": .text(parsed.base),
+            "codecVersion": .integer(Int64(version)),
+            "formatCode": .integer(Int64(formatCode)),
             "variant": withHumidity ? "temperature+humidity" : "temperature",
-            "loopCount": String(loopCount),
-            "resetsAllTime": String(resetsAllTime),
-            "resetCause": CuplTagFormat.describeResetCause(resetCause),
-            "batteryRaw": String(batteryRaw),
-            "batteryMillivolts": batteryRaw == 0 ? "unknown" : String(384_000.0 / Double(batteryRaw)),
-            "minutesElapsed": String(elapsedMinutes),
-            "intervalMinutes": String(intervalMinutes),
-            "pairCount": String(pairCount),
-            "endMarkerIndex": String(marker),
+            "loopCount": .integer(Int64(loopCount)),
+            "resetsAllTime": .integer(Int64(resetsAllTime)),
+            "resetCause": .text(CuplTagFormat.describeResetCause(resetCause)),
+            "batteryRaw": .integer(Int64(batteryRaw)),
+            "batteryMillivolts": batteryRaw == 0 ? "unknown" : .number(384_000.0 / Double(batteryRaw)),
+            "minutesElapsed": .integer(Int64(elapsedMinutes)),
+            "intervalMinutes": .integer(Int64(intervalMinutes)),
+            "pairCount": .integer(Int64(pairCount)),
+            "endMarkerIndex": .integer(Int64(marker)),
         ]
-        metadata["intervalSource"] = intervalMinutes == 0 ? DecodeOptions.givenIntervalSource : "URL parameter t"
+        metadata["intervalSource"] = .text(intervalMinutes == 0 ? DecodeOptions.givenIntervalSource : "URL parameter t")
         let serial = parsed.parameters["s"].map(String.init)
         var log = TemperatureLog(
             format: name,

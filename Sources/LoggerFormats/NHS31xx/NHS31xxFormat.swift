@@ -47,7 +47,7 @@ public enum NHS31xxLog {
                                     "no GETCONFIG answer was read, so the samples have no interval or start time")
         }
         var warnings: [LogWarning] = []
-        var metadata: [String: String] = [:]
+        var metadata: [String: MetadataValue] = [:]
 
         // Identity.
         var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: "NXP",
@@ -57,41 +57,41 @@ public enum NHS31xxLog {
         }
         if let serial = readout.serial { identity.serial = serial.map { String(format: "%08X", $0) }.joined() }
         if let version = readout.version {
-            metadata["softwareVersion"] = "\(version.softwareMajor).\(version.softwareMinor)"
-            metadata["messageAPI"] = "\(version.apiMajor).\(version.apiMinor)"
-            if version.deviceID != 0 { metadata["deviceID"] = String(format: "0x%08X", version.deviceID) }
+            metadata["softwareVersion"] = .text("\(version.softwareMajor).\(version.softwareMinor)")
+            metadata["messageAPI"] = .text("\(version.apiMajor).\(version.apiMinor)")
+            if version.deviceID != 0 { metadata["deviceID"] = .text(String(format: "0x%08X", version.deviceID)) }
         }
-        if !readout.statusTexts.isEmpty { metadata["statusText"] = readout.statusTexts.joined(separator: " | ") }
-        if let live = readout.liveTemperature { metadata["liveTemperature"] = celsius(live) }
-        if let battery = readout.batteryThreshold { metadata["batteryCheck"] = battery < 0 ? "good" : "brown-out at \(battery) µA extra load" }
+        if !readout.statusTexts.isEmpty { metadata["statusText"] = .text(readout.statusTexts.joined(separator: " | ")) }
+        if let live = readout.liveTemperature { metadata["liveTemperature"] = .celsius(Double(live) / 10) }
+        if let battery = readout.batteryThreshold { metadata["batteryCheck"] = .text(battery < 0 ? "good" : "brown-out at \(battery) µA extra load") }
 
         // Configuration and status.
-        metadata["interval"] = "\(config.interval)"
-        metadata["sampleCount"] = "\(config.count)"
-        metadata["configTime"] = config.configTime == 0 ? "never configured" : date(config.configTime).loggerISOText
-        metadata["tagClock"] = "\(config.currentTime)"
+        metadata["interval"] = .integer(Int64(config.interval))
+        metadata["sampleCount"] = .integer(Int64(config.count))
+        metadata["configTime"] = config.configTime == 0 ? "never configured" : .time(date(config.configTime))
+        metadata["tagClock"] = .integer(Int64(config.currentTime))
         if let delay = config.startDelay {
-            metadata["startDelay"] = delay == NHSConfiguration.waitForStart ? "wait for START" : "\(delay)"
+            metadata["startDelay"] = delay == NHSConfiguration.waitForStart ? "wait for START" : .integer(Int64(delay))
         }
-        if let running = config.runningTime { metadata["runningTime"] = running == 0 ? "no limit" : "\(running)" }
+        if let running = config.runningTime { metadata["runningTime"] = running == 0 ? "no limit" : .integer(Int64(running)) }
         if config.limitsEnabled {
-            metadata["loggerValidMinimum"] = celsius(config.validMinimum)
-            metadata["loggerValidMaximum"] = celsius(config.validMaximum)
+            metadata["loggerValidMinimum"] = .celsius(Double(config.validMinimum) / 10)
+            metadata["loggerValidMaximum"] = .celsius(Double(config.validMaximum) / 10)
         } else {
-            metadata["loggerLimits"] = "off (validMinimum \(celsius(config.validMinimum)) is not below validMaximum \(celsius(config.validMaximum)))"
+            metadata["loggerLimits"] = .text("off (validMinimum \(celsius(config.validMinimum)) is not below validMaximum \(celsius(config.validMaximum)))")
         }
-        if let low = config.attainedMinimum, low != NHSConfig.noAttainedMinimum { metadata["attainedMinimum"] = celsius(low) }
-        if let high = config.attainedMaximum, high != NHSConfig.noAttainedMaximum { metadata["attainedMaximum"] = celsius(high) }
+        if let low = config.attainedMinimum, low != NHSConfig.noAttainedMinimum { metadata["attainedMinimum"] = .celsius(Double(low) / 10) }
+        if let high = config.attainedMaximum, high != NHSConfig.noAttainedMaximum { metadata["attainedMaximum"] = .celsius(Double(high) / 10) }
         if let status = config.status {
-            metadata["status"] = String(format: "0x%03X", status.rawValue)
-            metadata["statusBits"] = status.names.joined(separator: ",")
-            if let state = status.state { metadata["state"] = state }
+            metadata["status"] = .text(String(format: "0x%03X", status.rawValue))
+            metadata["statusBits"] = .text(status.names.joined(separator: ","))
+            if let state = status.state { metadata["state"] = .text(state) }
             if status.contains(.brownOut) { warnings.append(.nhsBrownOut) }
             if status.contains(.full) { warnings.append(.nhsMemoryFull) }
             if status.contains(.temperatureTooHigh) || status.contains(.temperatureTooLow) {
                 let which = [status.contains(.temperatureTooHigh) ? "above its maximum" : nil,
                              status.contains(.temperatureTooLow) ? "below its minimum" : nil].compactMap { $0 }
-                metadata["loggerVerdict"] = "excursion: samples \(which.joined(separator: " and "))"
+                metadata["loggerVerdict"] = .text("excursion: samples \(which.joined(separator: " and "))")
             } else if config.limitsEnabled {
                 metadata["loggerVerdict"] = "within its limits"
             }
@@ -99,7 +99,7 @@ public enum NHS31xxLog {
         if config.layout == .legacy {
             metadata["messageAPI"] = metadata["messageAPI"] ?? "5"
             if let maxCount = config.maxCount {
-                metadata["maxCount"] = maxCount == 0xFFFF ? "stopped by an error or full" : (maxCount == 0 ? "no limit" : "\(maxCount)")
+                metadata["maxCount"] = maxCount == 0xFFFF ? "stopped by an error or full" : (maxCount == 0 ? "no limit" : .integer(Int64(maxCount)))
             }
         }
         if !config.result.isOK { warnings.append(.nhsConfigResult(config.result)) }
@@ -109,7 +109,7 @@ public enum NHS31xxLog {
         let clock = ClockCorrection(config: config, readTime: readout.configReadTime ?? options.readTime,
                                     readTimeTrusted: readout.configReadTime != nil || options.readTimeSource == .given || options.readTimeSource == .tagRead,
                                     readTimeSource: readout.configReadTime != nil ? .readerClockAtConfigurationRead : options.readTimeSource)
-        if let drift = clock.drift { metadata["clockDrift"] = String(format: "%+d s", drift) }
+        if let drift = clock.drift { metadata["clockDrift"] = .text(String(format: "%+d s", drift)) }
         warnings += clock.warnings
 
         // Samples.
