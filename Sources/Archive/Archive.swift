@@ -104,7 +104,7 @@ public final class Archive {
             if !knownLogger {
                 let identity = read.log.logger
                 try engine.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                                   [.text(loggerID), .text(read.log.format), .optional(identity.serial), .optional(identity.tagUID),
+                                   [.text(loggerID), .text(read.log.format.name), .optional(identity.serial), .optional(identity.tagUID),
                                     .optional(identity.vendor), .optional(identity.model), .int(readID)])
             }
             let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
@@ -112,7 +112,7 @@ public final class Archive {
                 loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
                 readTimeMilliseconds: read.log.readTime.milliseconds,
                 readTimeSource: read.log.readTimeSource?.description ?? "not given", origin: read.origin,
-                coldTapVersion: ArchiveVersion.coldTap, decoder: read.log.format, decodeOptions: read.decodeOptions,
+                coldTapVersion: ArchiveVersion.coldTap, decoder: read.log.format.name, decodeOptions: read.decodeOptions,
                 integrityStatus: read.log.integrity.status.rawValue, integrityDetail: read.log.integrity.detail.text,
                 timeBase: read.log.timeBase.rawValue, interval: read.log.interval, sampleCount: Int64(read.log.samples.count),
                 firstSample: stitched.first, lastSample: stitched.last, timeOffset: stitched.offset, generation: Int64(generation),

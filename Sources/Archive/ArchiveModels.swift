@@ -159,7 +159,7 @@ public struct History: Sendable {
         if !conflicts.isEmpty { warnings.append(.archiveConflicts(count: conflicts.count)) }
         if !gaps.isEmpty { warnings.append(.archiveGaps(count: gaps.count)) }
         return TemperatureLog(
-            format: logger.format,
+            format: TemperatureLog.Format(name: logger.format),
             logger: .init(tagUID: logger.tagUID, vendor: logger.vendor, model: logger.model, serial: logger.serial),
             samples: samples.map(\.sample), interval: interval,
             timeBase: TemperatureLog.TimeBase(rawValue: newest?.timeBase ?? "") ?? .loggerHeader,

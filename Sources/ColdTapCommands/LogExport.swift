@@ -14,7 +14,7 @@ public enum LogExport {
         if let model = log.logger.model { logger.append(("model", .string(model))) }
         if let serial = log.logger.serial { logger.append(("serial", .string(serial))) }
         var members: [(String, JSONValue)] = [
-            ("format", .string(log.format)),
+            ("format", .string(log.format.name)),
             ("logger", .object(logger)),
             ("readTime", .string(log.readTime.isoUTC)),
         ]
@@ -145,7 +145,7 @@ public enum LogExport {
     /// integrity, sample count, first/last time, min/max, warnings.
     public static func text(_ log: TemperatureLog, input: String? = nil) -> String {
         var lines: [(String, String)] = []
-        lines.append(("Format", log.format + (log.detection.map { " (\($0))" } ?? "")))
+        lines.append(("Format", log.format.name + (log.detection.map { " (\($0))" } ?? "")))
         if let input { lines.append(("Input", input)) }
         let identity = [log.logger.vendor, log.logger.model].compactMap { $0 }.joined(separator: " ")
         var logger = identity.isEmpty ? "unknown" : identity

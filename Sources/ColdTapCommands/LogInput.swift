@@ -153,8 +153,8 @@ public enum LogInput {
         }
         var loaded = try await loadNonEmpty(content: content, name: name, modificationTime: modificationTime, options: options)
         try requireReadTime(loaded.log, options: options, name: name)
-        if options.secret != nil && !loaded.log.format.hasPrefix("cupltag") {
-            loaded.log.warnings.append(HintWording.worded(.secretNotUsed(format: loaded.log.format)))
+        if options.secret != nil && loaded.log.format != .cupltag {
+            loaded.log.warnings.append(HintWording.worded(.secretNotUsed(format: loaded.log.format.name)))
         }
         return loaded
     }

@@ -291,7 +291,7 @@ public enum ReportArtifacts {
     /// The file name stem for a log: format, serial (or tag UID) and the first sample's time
     /// in UTC, e.g. `cupltag-AAAACCCC-20240409T0743Z`; only letters, digits, `-`, `_` and `.`.
     static func fileStem(_ log: TemperatureLog) -> String {
-        var parts = [log.format]
+        var parts = [log.format.name]
         if let identity = log.logger.serial ?? log.logger.tagUID { parts.append(identity) }
         if let first = log.samples.first?.time {
             let calendar = Calendar(identifier: .gregorian)

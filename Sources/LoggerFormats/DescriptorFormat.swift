@@ -366,7 +366,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
             identity.serial = serial.value
         }
         var log = TemperatureLog(
-            format: name, logger: identity, samples: samples, interval: interval, timeBase: timeBase,
+            format: TemperatureLog.Format(name: name), logger: identity, samples: samples, interval: interval, timeBase: timeBase,
             integrity: .init(status: .unverified, detail: descriptor.integrityNote.map { .text($0) } ?? .noCheck(format: name)),
             readTime: options.readTime, metadata: metadata, warnings: warnings,
             readTimeSource: options.readTimeSource, timeBaseDetail: timeBaseDetail)

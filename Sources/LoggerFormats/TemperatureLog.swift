@@ -144,8 +144,8 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
         }
     }
 
-    /// Format name, e.g. `cupltag`, `generic16`, `dtn1`, or a descriptor's name.
-    public var format: String
+    /// The format that decoded it (`format.name`: `cupltag`, `generic16`, `dtn1`, or a descriptor's name).
+    public var format: Format
     public var logger: LoggerIdentity
     /// Oldest first.
     public var samples: [Sample]
@@ -177,7 +177,7 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     /// oldest first; empty for formats that keep no event log.
     public var events: [Event] = []
 
-    public init(format: String, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
+    public init(format: Format, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
                 metadata: [String: MetadataValue] = [:], warnings: [LogWarning] = [], readTimeSource: DecodeOptions.ReadTimeSource? = nil,
                 timeBaseDetail: String? = nil, detection: Detection? = nil) {
@@ -255,7 +255,7 @@ extension TemperatureLog {
     /// Logs stored before `events`, `timesEstimated` and `resolution` existed decode without them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(format: try container.decode(String.self, forKey: .format),
+        self.init(format: try container.decode(Format.self, forKey: .format),
                   logger: try container.decode(LoggerIdentity.self, forKey: .logger),
                   samples: try container.decode([Sample].self, forKey: .samples),
                   interval: try container.decode(TimeInterval.self, forKey: .interval),
@@ -308,6 +308,43 @@ extension TemperatureLog.Event.Detail: StoredAsTextBefore {
 }
 
 extension TemperatureLog {
+    /// A format, by name: the built-in ones, or a logger descriptor's. Stored and written as
+    /// its name.
+    public enum Format: Sendable, Hashable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+        case cupltag
+        case nhs31xx
+        case dtn1
+        case generic16
+        case generic16Unix
+        /// A user's logger descriptor (or a name no built-in format has).
+        case described(String)
+
+        static let builtIn: [Format] = [.cupltag, .nhs31xx, .dtn1, .generic16, .generic16Unix]
+
+        public init(name: String) { self = Self.builtIn.first { $0.name == name } ?? .described(name) }
+        public init(stringLiteral value: String) { self.init(name: value) }
+
+        public var name: String {
+            switch self {
+            case .cupltag: return "cupltag"
+            case .nhs31xx: return "nhs31xx"
+            case .dtn1: return "dtn1"
+            case .generic16: return "generic16"
+            case .generic16Unix: return "generic16-unix"
+            case .described(let name): return name
+            }
+        }
+
+        public var description: String { name }
+
+        public init(from decoder: any Decoder) throws { self.init(name: try decoder.singleValueContainer().decode(String.self)) }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(name)
+        }
+    }
+
     /// Why a format was chosen (`text` is the English phrase of `decode --json`'s `detection`).
     public indirect enum Detection: Sendable, Equatable, Codable, CustomStringConvertible {
         /// The caller forced a built-in format by name.

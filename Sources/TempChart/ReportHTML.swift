@@ -66,7 +66,7 @@ extension ReportPage {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(e(strings.reportTitle)) — \(e(content.log.logger.serial ?? content.log.format))</title>
+        <title>\(e(strings.reportTitle)) — \(e(content.log.logger.serial ?? content.log.format.name))</title>
         <style>
         :root { color-scheme: \(t.name); }
         * { box-sizing: border-box; }

@@ -61,7 +61,7 @@ public struct ReportPage: Sendable {
         if !name.isEmpty { rows.append((strings.logger, name)) }
         if let uid = log.logger.tagUID { rows.append((strings.tagUID, uid)) }
         if let serial = log.logger.serial { rows.append((strings.serial, serial)) }
-        rows.append((strings.format, log.format))
+        rows.append((strings.format, log.format.name))
         if log.timesEstimated {
             rows.append((strings.readTime, language.audit.readTimeEstimated.filled([
                 "time": f.dateTime(log.readTime, seconds: true), "source": readTimeSourceText])))
@@ -207,7 +207,7 @@ public struct ReportPage: Sendable {
         // Footer.
         let log = content.log
         let identity = [log.logger.tagUID, log.logger.serial].compactMap { $0 }.joined(separator: " · ")
-        canvas.text(identity.isEmpty ? log.format : "\(log.format) · \(identity)",
+        canvas.text(identity.isEmpty ? log.format.name : "\(log.format) · \(identity)",
                     at: ChartPoint(x: margin, y: height - margin + 6), font: ChartFont(size: 7), color: secondary, anchor: .start)
         canvas.text("ColdTap", at: ChartPoint(x: width - margin, y: height - margin + 6), font: ChartFont(size: 7),
                     color: secondary, anchor: .end)

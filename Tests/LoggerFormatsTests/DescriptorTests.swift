@@ -56,6 +56,10 @@ import Testing
         #expect(log.samples.first?.time == Date(timeIntervalSince1970: TimeInterval(newest) - 600))
         #expect(log.detection == .forcedDescriptor(name: "acme-be"))
         #expect(log.detection?.text == "forced with the logger descriptor 'acme-be'")
+        #expect(log.format == .described("acme-be") && log.format.name == "acme-be")
+        // Stored as its name; a built-in name reads back as the built-in format.
+        #expect(String(decoding: try JSONEncoder().encode(log.format), as: UTF8.self) == #""acme-be""#)
+        #expect(try JSONDecoder().decode(TemperatureLog.Format.self, from: Data(#""generic16-unix""#.utf8)) == .generic16Unix)
         #expect(log.metadata["every"] == "5")
     }
 
@@ -238,7 +242,7 @@ import Testing
                                                      readTime: Self.read, secret: "s3cret")
         let parsed = try NDEFParser.message(from: message.serialized())
         let log = try LoggerDecoder.decode(parsed, options: DecodeOptions(readTime: Self.read, secret: "s3cret"))
-        #expect(log.format == (kind.hasPrefix("cupltag") ? "cupltag" : kind))
+        #expect(log.format.name == (kind.hasPrefix("cupltag") ? "cupltag" : kind))
         #expect(log.samples.count == 4)
         #expect(log.interval == 600)
         let expectedNewest = kind == "dtn1" ? Self.read : Self.read.addingTimeInterval(-120)

@@ -273,7 +273,7 @@ struct CuplTagFormat: LoggerFormatDecoder {
         metadata["intervalSource"] = .text(intervalMinutes == 0 ? DecodeOptions.givenIntervalSource : "URL parameter t")
         let serial = parsed.parameters["s"].map(String.init)
         var log = TemperatureLog(
-            format: name,
+            format: .cupltag,
             logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: withHumidity ? "HDC2021 temperature + humidity" : "HDC2021 temperature",
                           serial: serial),
             samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,

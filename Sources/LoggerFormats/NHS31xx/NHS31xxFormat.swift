@@ -167,7 +167,7 @@ public enum NHS31xxLog {
             warnings.append(.nhsEventsCutShort)
         }
 
-        var log = TemperatureLog(format: format, logger: identity, samples: samples, interval: interval,
+        var log = TemperatureLog(format: .nhs31xx, logger: identity, samples: samples, interval: interval,
                                  timeBase: .loggerClock,
                                  integrity: .init(status: .unverified, detail: .nhsNoCheck),
                                  readTime: options.readTime, metadata: metadata, warnings: warnings,

@@ -77,7 +77,7 @@ extension Station {
         let series = ChartSeries(times: times, values: values, interval: interval)
         let band = profile.excursionBand
         // Excursions are found by ColdChain, as everywhere: the last 24 h as a log of their own.
-        let dayLog = TemperatureLog(format: facts.logger.format,
+        let dayLog = TemperatureLog(format: TemperatureLog.Format(name: facts.logger.format),
                                     samples: zip(times, values).map { time, value in
                                         TemperatureLog.Sample(time: Date(timeIntervalSince1970: time), temperature: value.isFinite ? value : nil)
                                     },

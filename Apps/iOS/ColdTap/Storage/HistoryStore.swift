@@ -36,7 +36,7 @@ extension StoredRead {
         }
         if !model.isEmpty { return model }
         if let uid = identity.tagUID { return uid }
-        return log.format
+        return log.format.name
     }
 }
 

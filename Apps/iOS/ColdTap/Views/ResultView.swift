@@ -67,7 +67,7 @@ struct ResultView: View {
 
             Section("Logger") {
                 LabeledContent("Logger", value: read.loggerName)
-                LabeledContent("Format", value: read.log.format)
+                LabeledContent("Format", value: read.log.format.name)
                 if let uid = read.log.logger.tagUID {
                     LabeledContent("Tag UID", value: uid)
                 }
