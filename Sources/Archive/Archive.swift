@@ -105,7 +105,7 @@ public final class Archive {
                 let identity = read.log.logger
                 try engine.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                                    [.text(loggerID), .text(read.log.format.name), .optional(identity.serial), .optional(identity.tagUID),
-                                    .optional(identity.vendor), .optional(identity.model), .int(readID)])
+                                    .optional(identity.vendor), .optional(identity.model?.name), .int(readID)])
             }
             let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
             var row = ReadRow(

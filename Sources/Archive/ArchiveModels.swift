@@ -160,7 +160,7 @@ public struct History: Sendable {
         if !gaps.isEmpty { warnings.append(.archiveGaps(count: gaps.count)) }
         return TemperatureLog(
             format: TemperatureLog.Format(name: logger.format),
-            logger: .init(tagUID: logger.tagUID, vendor: logger.vendor, model: logger.model, serial: logger.serial),
+            logger: .init(tagUID: logger.tagUID, vendor: logger.vendor, model: logger.model.map { .init(name: $0) }, serial: logger.serial),
             samples: samples.map(\.sample), interval: interval,
             timeBase: TemperatureLog.TimeBase(rawValue: newest?.timeBase ?? "") ?? .loggerHeader,
             integrity: integrity, readTime: newest?.readTime ?? Date(timeIntervalSince1970: 0),

@@ -11,7 +11,7 @@ public enum LogExport {
         var logger: [(String, JSONValue)] = []
         if let uid = log.logger.tagUID { logger.append(("tagUID", .string(uid))) }
         if let vendor = log.logger.vendor { logger.append(("vendor", .string(vendor))) }
-        if let model = log.logger.model { logger.append(("model", .string(model))) }
+        if let model = log.logger.model { logger.append(("model", .string(model.name))) }
         if let serial = log.logger.serial { logger.append(("serial", .string(serial))) }
         var members: [(String, JSONValue)] = [
             ("format", .string(log.format.name)),
@@ -147,7 +147,7 @@ public enum LogExport {
         var lines: [(String, String)] = []
         lines.append(("Format", log.format.name + (log.detection.map { " (\($0))" } ?? "")))
         if let input { lines.append(("Input", input)) }
-        let identity = [log.logger.vendor, log.logger.model].compactMap { $0 }.joined(separator: " ")
+        let identity = [log.logger.vendor, log.logger.model?.name].compactMap { $0 }.joined(separator: " ")
         var logger = identity.isEmpty ? "unknown" : identity
         if let serial = log.logger.serial { logger += ", serial \(serial)" }
         if let uid = log.logger.tagUID { logger += ", tag UID \(uid)" }

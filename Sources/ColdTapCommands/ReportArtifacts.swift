@@ -194,7 +194,7 @@ public enum ReportArtifacts {
         content.audit?.archive = archive
         var page = ReportPage(content: content, timeZone: zone, language: options.language, theme: options.theme, generated: now)
         let chartFrame = ChartRect(x: 0, y: 0, width: Double(options.width), height: Double(options.height))
-        var chartTitle = [log.logger.vendor, log.logger.model, log.logger.serial].compactMap { $0 }.joined(separator: " ")
+        var chartTitle = [log.logger.vendor, log.logger.model?.name, log.logger.serial].compactMap { $0 }.joined(separator: " ")
         // The chart travels alone (PNG, SVG): it says itself that its time axis is a guess.
         if let note = page.chartTimesEstimatedNote {
             chartTitle = chartTitle.isEmpty ? note : "\(chartTitle) — \(note)"

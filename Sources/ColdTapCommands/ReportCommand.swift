@@ -246,7 +246,7 @@ public enum ReportCommand: Command {
         lines.append("")
         lines.append(paint("Log", "1"))
         var logRows: [[String]] = [["format", log.format.name]]
-        let identity = [log.logger.vendor, log.logger.model, log.logger.serial.map { "serial \($0)" },
+        let identity = [log.logger.vendor, log.logger.model?.name, log.logger.serial.map { "serial \($0)" },
                         log.logger.tagUID.map { "tag \($0)" }].compactMap { $0 }
         if !identity.isEmpty { logRows.append(["logger", identity.joined(separator: ", ")]) }
         if let input { logRows.append(["input", input]) }

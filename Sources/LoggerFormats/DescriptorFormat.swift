@@ -361,7 +361,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
             samples.append(TemperatureLog.Sample(time: start.addingTimeInterval(TimeInterval(index) * interval),
                                                  temperature: value.0, flags: value.1))
         }
-        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: descriptor.vendor, model: descriptor.model)
+        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: descriptor.vendor, model: descriptor.model.map { .named($0) })
         if let info, let serial = info.pairs(matching: descriptor.deviceInformation?.serialKeys).first {
             identity.serial = serial.value
         }

@@ -37,14 +37,50 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
         /// Tag UID as hex, when the log came from a tag or a dump.
         public var tagUID: String?
         public var vendor: String?
-        public var model: String?
+        public var model: Model?
         public var serial: String?
 
-        public init(tagUID: String? = nil, vendor: String? = nil, model: String? = nil, serial: String? = nil) {
+        public init(tagUID: String? = nil, vendor: String? = nil, model: Model? = nil, serial: String? = nil) {
             self.tagUID = tagUID
             self.vendor = vendor
             self.model = model
             self.serial = serial
+        }
+
+        /// The logger's model: a product designation (NHS3100, a descriptor's model), or the
+        /// cuplTag's sensor variant, which reports word in their language. Stored and written
+        /// as its English name.
+        public enum Model: Sendable, Hashable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+            /// A cuplTag's HDC2021 sensor, measuring temperature (and humidity).
+            case cuplTagHDC2021(humidity: Bool)
+            case named(String)
+
+            public init(name: String) {
+                switch name {
+                case Self.cuplTagHDC2021(humidity: false).name: self = .cuplTagHDC2021(humidity: false)
+                case Self.cuplTagHDC2021(humidity: true).name: self = .cuplTagHDC2021(humidity: true)
+                default: self = .named(name)
+                }
+            }
+
+            public init(stringLiteral value: String) { self.init(name: value) }
+
+            /// The English name (what JSON output writes).
+            public var name: String {
+                switch self {
+                case .cuplTagHDC2021(let humidity): return humidity ? "HDC2021 temperature + humidity" : "HDC2021 temperature"
+                case .named(let name): return name
+                }
+            }
+
+            public var description: String { name }
+
+            public init(from decoder: any Decoder) throws { self.init(name: try decoder.singleValueContainer().decode(String.self)) }
+
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(name)
+            }
         }
     }
 

@@ -169,6 +169,17 @@ public enum LogTexts {
         }
     }
 
+    public static func model(_ model: TemperatureLog.LoggerIdentity.Model, language: ReportLanguage) -> String {
+        guard language != .english else { return model.name }
+        switch model {
+        case .cuplTagHDC2021(let humidity):
+            // 温度 and 湿度 are the same words in both languages.
+            return humidity ? "HDC2021 温度 + 湿度" : "HDC2021 温度"
+        case .named(let name):
+            return name
+        }
+    }
+
     /// Where a read time came from, in `language` (the audit table's words).
     static func readTimeSource(_ source: DecodeOptions.ReadTimeSource, language: ReportLanguage) -> String {
         language.audit.readTimeSources[source.description] ?? source.description

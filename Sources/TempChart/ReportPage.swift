@@ -57,7 +57,7 @@ public struct ReportPage: Sendable {
         let log = content.log
         let f = formatter
         var rows: [(String, String)] = []
-        let name = [log.logger.vendor, log.logger.model].compactMap { $0 }.joined(separator: " ")
+        let name = [log.logger.vendor, log.logger.model.map { LogTexts.model($0, language: language) }].compactMap { $0 }.joined(separator: " ")
         if !name.isEmpty { rows.append((strings.logger, name)) }
         if let uid = log.logger.tagUID { rows.append((strings.tagUID, uid)) }
         if let serial = log.logger.serial { rows.append((strings.serial, serial)) }

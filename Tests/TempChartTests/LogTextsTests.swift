@@ -67,10 +67,21 @@ import Testing
         for detection in Self.everyDetection {
             #expect(Self.hasCJK(LogTexts.detection(detection, language: language)), "\(detection)")
         }
+        for humidity in [false, true] {
+            #expect(Self.hasCJK(LogTexts.model(.cuplTagHDC2021(humidity: humidity), language: language)))
+        }
+        #expect(LogTexts.model(.named("NHS3100"), language: language) == "NHS3100")
         for bit in 0..<23 {
             let detail = TemperatureLog.Event.Detail.nhsStatus(bit: bit, clockSinceReboot: 12, stillOut: true)
             #expect(Self.hasCJK(LogTexts.event(detail, language: language)))
         }
+    }
+
+    @Test func aModelIsStoredAsItsEnglishNameAndReadBackTyped() throws {
+        let model = TemperatureLog.LoggerIdentity.Model.cuplTagHDC2021(humidity: true)
+        let stored = try JSONEncoder().encode(model)
+        #expect(String(decoding: stored, as: UTF8.self) == #""HDC2021 temperature + humidity""#)
+        #expect(try JSONDecoder().decode(TemperatureLog.LoggerIdentity.Model.self, from: stored) == model)
     }
 
     @Test func englishIsTheValuesOwnText() {

@@ -274,7 +274,7 @@ struct CuplTagFormat: LoggerFormatDecoder {
         let serial = parsed.parameters["s"].map(String.init)
         var log = TemperatureLog(
             format: .cupltag,
-            logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: withHumidity ? "HDC2021 temperature + humidity" : "HDC2021 temperature",
+            logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: .cuplTagHDC2021(humidity: withHumidity),
                           serial: serial),
             samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,
             metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource,

@@ -51,7 +51,7 @@ public enum NHS31xxLog {
 
         // Identity.
         var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: "NXP",
-                                                     model: readout.version?.model ?? "NHS31xx")
+                                                     model: .named(readout.version?.model ?? "NHS31xx"))
         if identity.tagUID == nil, let nfc = readout.nfcUID, nfc.count == 8 {
             identity.tagUID = hex(Array(nfc[0..<3] + nfc[4..<8]))
         }

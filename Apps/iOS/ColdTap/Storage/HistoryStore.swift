@@ -1,6 +1,7 @@
 import Combine
 import Foundation
 import LoggerFormats
+import TempChart
 
 /// One read kept on the phone: the decoded log as read, with the choices it was judged
 /// with. The assessment is computed again when shown, so a changed profile never rewrites
@@ -30,7 +31,7 @@ extension StoredRead {
     /// The logger as a person names it: model and serial, else the tag UID, else the format.
     var loggerName: String {
         let identity = log.logger
-        let model = [identity.vendor, identity.model].compactMap { $0 }.joined(separator: " ")
+        let model = [identity.vendor, identity.model.map { LogTexts.model($0, language: .appLanguage) }].compactMap { $0 }.joined(separator: " ")
         if let serial = identity.serial, !serial.isEmpty {
             return model.isEmpty ? serial : "\(model) \(serial)"
         }
