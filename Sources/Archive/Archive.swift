@@ -71,64 +71,82 @@ public final class Archive {
     /// - Throws: `ArchiveError(.invalidRead)` when the log names no logger and `loggerID` is
     ///   not given; engine errors (nothing of this read is kept then).
     public func add(_ read: NewRead, now: Date = Date()) throws -> AddResult {
+        let prepared = try Archive.prepare(read)
+        return try engine.writeTransaction { try keep(prepared, now: now) }
+    }
+
+    /// A read made ready to keep: whose it is, its hash and its assessment, worked out
+    /// before any write lock is taken (writers then wait only for each other's SQL).
+    public struct PreparedRead: Sendable {
+        public let read: NewRead
+        public let loggerID: String
+        let sha: String
+        let assessment: Assessment?
+    }
+
+    /// - Throws: `ArchiveError(.invalidRead)` when the log names no logger and `loggerID` is not given.
+    public static func prepare(_ read: NewRead) throws -> PreparedRead {
         guard let loggerID = read.loggerID ?? Archive.loggerID(for: read.log) else {
             throw ArchiveError(.invalidRead, "this \(read.log.format) log names no logger (no serial, no tag UID), so the archive cannot tell whose record it belongs to; give --logger-id ID (e.g. the label on the logger).")
         }
-        let sha = SHA256Digest.hex(read.raw)
-        // Judged before the write lock is taken: writers wait only for each other's SQL.
-        let assessment = read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) }
-        return try engine.writeTransaction {
-            // One question for what the add needs to know first (a round trip each on
-            // PostgreSQL): the same bytes kept before, the chain head (locked by this
-            // transaction; it also holds the next read id), the logger, the generation.
-            var existing: Int64?
-            var head: (length: Int64, hash: String) = (0, HashChain.genesis)
-            var readID: Int64 = 1
-            var knownLogger = false
-            var generation = 1
-            try engine.query("""
-                SELECT (SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2), seq, hash, next_read_id,
-                       (SELECT COUNT(*) FROM loggers WHERE logger_id = $1), (SELECT MAX(generation) FROM generations)
-                FROM chain_head WHERE id = 1
-                """, [.text(loggerID), .text(sha)]) { row in
-                existing = row.optionalInt(0)
-                head = (row.int(1), row.text(2))
-                readID = row.int(3)
-                knownLogger = row.int(4) > 0
-                generation = Int(row.optionalInt(5) ?? 1)
-            }
-            if let existing {
-                return AddResult(readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
-                                 conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: head.hash)
-            }
-            if !knownLogger {
-                let identity = read.log.logger
-                try engine.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                                   [.text(loggerID), .text(read.log.format.name), .optional(identity.serial), .optional(identity.tagUID),
-                                    .optional(identity.vendor), .optional(identity.model?.name), .int(readID)])
-            }
-            let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
-            var row = ReadRow(
-                loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
-                readTimeMilliseconds: read.log.readTime.milliseconds,
-                readTimeSource: read.log.readTimeSource?.description ?? "not given", origin: read.origin,
-                coldTapVersion: ArchiveVersion.coldTap, decoder: read.log.format.name, decodeOptions: read.decodeOptions,
-                integrityStatus: read.log.integrity.status.rawValue, integrityDetail: read.log.integrity.detail.text,
-                timeBase: read.log.timeBase.rawValue, interval: read.log.interval, sampleCount: Int64(read.log.samples.count),
-                firstSample: stitched.first, lastSample: stitched.last, timeOffset: stitched.offset, generation: Int64(generation),
-                newSamples: Int64(stitched.newSamples), duplicates: Int64(stitched.duplicates), conflicts: Int64(stitched.conflicts),
-                gapFrom: stitched.gap?.0, gapTo: stitched.gap?.1, addedMilliseconds: now.milliseconds,
-                samplesSHA256: stitched.digest, previousHash: head.hash, hash: "")
-            row.hash = row.computedHash
-            try row.insert(into: engine, raw: read.raw)
-            try engine.execute("UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
-                               [.int(row.chainSeq), .text(row.hash), .int(readID + 1)])
-            if let assessment { try record(assessment, loggerID: loggerID, readID: readID, now: now) }
-            let gap = stitched.gap.map { DateInterval(start: Date(milliseconds: $0.0), end: Date(milliseconds: $0.1)) }
-            return AddResult(readID: readID, loggerID: loggerID, alreadyKept: false, newSamples: stitched.newSamples,
-                             duplicates: stitched.duplicates, conflicts: stitched.conflicts, gapBefore: gap,
-                             timeOffset: Double(stitched.offset) / 1000, verdict: assessment?.verdict, chainHead: row.hash)
+        return PreparedRead(read: read, loggerID: loggerID, sha: SHA256Digest.hex(read.raw),
+                            assessment: read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) })
+    }
+
+    /// Keeps a prepared read inside the caller's write transaction (`add` makes one; the
+    /// station keeps several in one, each under its own savepoint: `ArchiveEngine.writeEach`).
+    public func keep(_ prepared: PreparedRead, now: Date = Date()) throws -> AddResult {
+        let read = prepared.read, loggerID = prepared.loggerID, sha = prepared.sha, assessment = prepared.assessment
+        // One question for what the add needs to know first (a round trip each on
+        // PostgreSQL): the same bytes kept before, the chain head (locked by this
+        // transaction; it also holds the next read id), the logger, the generation.
+        var existing: Int64?
+        var head: (length: Int64, hash: String) = (0, HashChain.genesis)
+        var readID: Int64 = 1
+        var knownLogger = false
+        var generation = 1
+        try engine.query("""
+            SELECT (SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2), seq, hash, next_read_id,
+                   (SELECT COUNT(*) FROM loggers WHERE logger_id = $1), (SELECT MAX(generation) FROM generations)
+            FROM chain_head WHERE id = 1
+            """, [.text(loggerID), .text(sha)]) { row in
+            existing = row.optionalInt(0)
+            head = (row.int(1), row.text(2))
+            readID = row.int(3)
+            knownLogger = row.int(4) > 0
+            generation = Int(row.optionalInt(5) ?? 1)
         }
+        if let existing {
+            return AddResult(readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
+                             conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: head.hash)
+        }
+        if !knownLogger {
+            let identity = read.log.logger
+            try engine.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                               [.text(loggerID), .text(read.log.format.name), .optional(identity.serial), .optional(identity.tagUID),
+                                .optional(identity.vendor), .optional(identity.model?.name), .int(readID)])
+        }
+        let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
+        var row = ReadRow(
+            loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
+            readTimeMilliseconds: read.log.readTime.milliseconds,
+            readTimeSource: read.log.readTimeSource?.description ?? "not given", origin: read.origin,
+            coldTapVersion: ArchiveVersion.coldTap, decoder: read.log.format.name, decodeOptions: read.decodeOptions,
+            integrityStatus: read.log.integrity.status.rawValue, integrityDetail: read.log.integrity.detail.text,
+            timeBase: read.log.timeBase.rawValue, interval: read.log.interval, sampleCount: Int64(read.log.samples.count),
+            firstSample: stitched.first, lastSample: stitched.last, timeOffset: stitched.offset, generation: Int64(generation),
+            newSamples: Int64(stitched.newSamples), duplicates: Int64(stitched.duplicates), conflicts: Int64(stitched.conflicts),
+            gapFrom: stitched.gap?.0, gapTo: stitched.gap?.1, addedMilliseconds: now.milliseconds,
+            samplesSHA256: stitched.digest, previousHash: head.hash, hash: "")
+        row.hash = row.computedHash
+        try row.insert(into: engine, raw: read.raw)
+        try engine.execute("UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
+                           [.int(row.chainSeq), .text(row.hash), .int(readID + 1)])
+        if let assessment { try record(assessment, loggerID: loggerID, readID: readID, now: now) }
+        let gap = stitched.gap.map { DateInterval(start: Date(milliseconds: $0.0), end: Date(milliseconds: $0.1)) }
+        return AddResult(readID: readID, loggerID: loggerID, alreadyKept: false, newSamples: stitched.newSamples,
+                         duplicates: stitched.duplicates, conflicts: stitched.conflicts, gapBefore: gap,
+                         timeOffset: Double(stitched.offset) / 1000, verdict: assessment?.verdict, chainHead: row.hash)
     }
 
     private func record(_ assessment: Assessment, loggerID: String, readID: Int64, now: Date) throws {

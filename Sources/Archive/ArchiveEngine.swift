@@ -100,6 +100,39 @@ extension ArchiveEngine {
         }
     }
 
+    /// Runs each of `works` in one write transaction, each under its own savepoint: a work
+    /// that throws is rolled back alone and gets its error, the others are committed together
+    /// (one commit: one flush to disk, one turn of the writers' lock). When the transaction
+    /// itself fails (begin, a savepoint, the commit), every work gets that error: none is kept.
+    public func writeEach<T>(_ works: [() throws -> T]) -> [Result<T, any Error>] {
+        do {
+            try beginWrite()
+        } catch {
+            return works.map { _ in .failure(error) }
+        }
+        var results: [Result<T, any Error>] = []
+        do {
+            for work in works {
+                try execute("SAVEPOINT keep_one")
+                let outcome: Result<T, any Error>
+                do {
+                    outcome = .success(try work())
+                } catch {
+                    // A lost connection fails the rollback too, and with it the whole transaction.
+                    try execute("ROLLBACK TO SAVEPOINT keep_one")
+                    outcome = .failure(error)
+                }
+                try execute("RELEASE SAVEPOINT keep_one")
+                results.append(outcome)
+            }
+            try commit()
+            return results
+        } catch {
+            rollback()
+            return works.map { _ in .failure(error) }
+        }
+    }
+
     public func readTransaction<T>(_ body: () throws -> T) throws -> T {
         try beginRead()
         do {

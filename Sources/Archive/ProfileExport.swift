@@ -1,10 +1,26 @@
 import ColdChain
 import Foundation
+import NDEF
 
 /// A profile as the JSON that `Profile.fromJSON` reads, so that the profile an assessment
 /// used is kept whole and can be read back as it was.
 enum ProfileExport {
+    /// The JSON of the profiles written so far: every read kept records its profile, and
+    /// most reads are judged by one of a few.
+    private static let written = LockedValue<[Profile: String]>([:])
+
     static func json(_ profile: Profile) -> String {
+        if let known = written.withLock({ $0[profile] }) { return known }
+        let text = makeJSON(profile)
+        written.withLock { cache in
+            // A bound, for a process that is given many profiles.
+            if cache.count >= 64 { cache.removeAll() }
+            cache[profile] = text
+        }
+        return text
+    }
+
+    private static func makeJSON(_ profile: Profile) -> String {
         var object: [String: Any] = ["name": profile.name, "summary": profile.summary]
         if let band = profile.band {
             var edges: [String: Any] = [:]

@@ -253,12 +253,16 @@ public final class StationStore {
     /// - Returns: the site that has the logger now.
     public func claim(loggerID: String, siteID: Int64, now: Date = Date()) throws -> Int64 {
         if let owner = try self.siteID(ofLogger: loggerID) { return owner }
-        return try engine.writeTransaction {
-            if let owner = try self.siteID(ofLogger: loggerID) { return owner }
-            try engine.execute("INSERT INTO site_loggers (logger_id, site_id, joined_ms) VALUES ($1, $2, $3)",
-                               [.text(loggerID), .int(siteID), .int(now.milliseconds)])
-            return siteID
-        }
+        return try engine.writeTransaction { try claimWithinWrite(loggerID: loggerID, siteID: siteID, now: now) }
+    }
+
+    /// `claim` inside the caller's write transaction (the station keeps a read and claims its
+    /// logger in one).
+    public func claimWithinWrite(loggerID: String, siteID: Int64, now: Date = Date()) throws -> Int64 {
+        if let owner = try self.siteID(ofLogger: loggerID) { return owner }
+        try engine.execute("INSERT INTO site_loggers (logger_id, site_id, joined_ms) VALUES ($1, $2, $3)",
+                           [.text(loggerID), .int(siteID), .int(now.milliseconds)])
+        return siteID
     }
 
     /// Up to `limit` of the site's loggers (those with reads in the archive), by id, after `cursor`.

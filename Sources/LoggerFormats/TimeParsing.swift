@@ -14,12 +14,26 @@ public enum TimeText {
     /// and the station's queries share.
     public static func parseISO8601(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: trimmed) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: trimmed)
+        // Made once: creating an ISO8601DateFormatter builds an ICU formatter, which cost a
+        // station upload more than parsing its whole read. Used under the lock (Foundation
+        // does not promise that one formatter may parse on two threads at once).
+        return isoFormatters.withLock { formatters in
+            formatters.whole.date(from: trimmed) ?? formatters.fractional.date(from: trimmed)
+        }
     }
+
+    private struct ISOFormatters: @unchecked Sendable {
+        let whole: ISO8601DateFormatter
+        let fractional: ISO8601DateFormatter
+    }
+
+    private static let isoFormatters: LockedValue<ISOFormatters> = {
+        let whole = ISO8601DateFormatter()
+        whole.formatOptions = [.withInternetDateTime]
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return LockedValue(ISOFormatters(whole: whole, fractional: fractional))
+    }()
 
     /// 2010-01-01T00:00:00Z: earliest plausible logger time.
     static let plausibleEarliest = Date(timeIntervalSince1970: 1_262_304_000)

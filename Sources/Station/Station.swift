@@ -36,6 +36,8 @@ public final class Station: @unchecked Sendable {
     /// SQLite's busy handler, whose sleeps (up to 100 ms each) made the slowest uploads wait
     /// seconds. PostgreSQL writers take turns on the chain head's row lock, which wakes at once.
     private let sqliteWriter: NSLock?
+    /// Keeps uploads' reads, several in one transaction when they arrive together.
+    private let batcher: WriteBatcher
 
     /// - Parameter logLine: where the JSON request log goes (standard error by default).
     public init(configuration: Configuration, services: any StationServices, logLine: (@Sendable (String) -> Void)? = nil) {
@@ -43,6 +45,7 @@ public final class Station: @unchecked Sendable {
         self.services = services
         pool = StorePool(location: configuration.archive)
         sqliteWriter = PostgreSQLEngine.isURI(configuration.archive) ? nil : NSLock()
+        batcher = WriteBatcher(pool: pool, metrics: metrics, writerLock: sqliteWriter)
         log = logLine.map { RequestLog(sink: $0) } ?? .standardError
         webhooks = WebhookSender(pool: pool, metrics: metrics, attempts: configuration.webhookAttempts, backoff: configuration.webhookBackoff)
     }
@@ -274,16 +277,14 @@ public final class Station: @unchecked Sendable {
         guard let loggerID else {
             throw UploadRejection("this \(read.log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
         }
+        let prepared = try Archive.prepare(read)
+        let added = try batcher.keep { store in
+            let owner = try store.claimWithinWrite(loggerID: loggerID, siteID: site.id)
+            guard owner == site.id else { throw HTTPFailure.notFound("this site has no logger '\(loggerID)'; it belongs to another site.") }
+            return try store.archive.keep(prepared)
+        }
+        // Read back after the commit, on any connection: no writer's turn needed.
         let (status, result) = try pool.with { store -> (Int, (AddResult, ReadSummary, LoggerSummary, (verdict: String, reasons: [String])?)) in
-            let added: AddResult
-            do {
-                // Only the writes take turns; what is read back after needs no writer's turn.
-                sqliteWriter?.lock()
-                defer { sqliteWriter?.unlock() }
-                let owner = try store.claim(loggerID: loggerID, siteID: site.id)
-                guard owner == site.id else { throw HTTPFailure.notFound("this site has no logger '\(loggerID)'; it belongs to another site.") }
-                added = try store.archive.add(read)
-            }
             guard let summary = try store.read(loggerID: loggerID, readID: added.readID),
                   let logger = try store.summary(loggerID: loggerID) else {
                 throw ArchiveError(.engine, "the read just kept cannot be read back.")

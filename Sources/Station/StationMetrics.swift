@@ -14,6 +14,9 @@ final class StationMetrics: Sendable {
         var webhookDelivered = 0
         var webhookFailedAttempts = 0
         var webhookGivenUp = 0
+        /// Write transactions that kept uploads, and the uploads they kept (or refused).
+        var writeBatches = 0
+        var batchedUploads = 0
     }
     private let counters = LockedValue(Counters())
 
@@ -36,6 +39,13 @@ final class StationMetrics: Sendable {
 
     func webhookGaveUp() { counters.withLock { $0.webhookGivenUp += 1 } }
 
+    func writeBatch(uploads: Int) {
+        counters.withLock {
+            $0.writeBatches += 1
+            $0.batchedUploads += uploads
+        }
+    }
+
     func text(reads: Int64, loggers: Int64, samples: Int64) -> String {
         let counters = self.counters.current
         do {
@@ -52,6 +62,10 @@ final class StationMetrics: Sendable {
             out += "coldtap_webhook_deliveries_total{result=\"failed\"} \(counters.webhookFailedAttempts)\n"
             out += "# HELP coldtap_webhook_events_abandoned_total Events not delivered after the last retry.\n# TYPE coldtap_webhook_events_abandoned_total counter\n"
             out += "coldtap_webhook_events_abandoned_total \(counters.webhookGivenUp)\n"
+            out += "# HELP coldtap_upload_write_transactions_total Write transactions that kept uploaded reads (several at once under load).\n# TYPE coldtap_upload_write_transactions_total counter\n"
+            out += "coldtap_upload_write_transactions_total \(counters.writeBatches)\n"
+            out += "# HELP coldtap_upload_writes_total Uploaded reads those transactions kept or refused.\n# TYPE coldtap_upload_writes_total counter\n"
+            out += "coldtap_upload_writes_total \(counters.batchedUploads)\n"
             out += "# HELP coldtap_archive_reads Reads kept in the archive.\n# TYPE coldtap_archive_reads gauge\ncoldtap_archive_reads \(reads)\n"
             out += "# HELP coldtap_archive_loggers Loggers in the archive.\n# TYPE coldtap_archive_loggers gauge\ncoldtap_archive_loggers \(loggers)\n"
             out += "# HELP coldtap_archive_samples Stitched samples kept (all generations).\n# TYPE coldtap_archive_samples gauge\ncoldtap_archive_samples \(samples)\n"

@@ -102,6 +102,63 @@ struct StationAPITests {
         }
     }
 
+    @Test("uploads at once share write transactions: each answered after its commit, a refused one alone rolled back", arguments: Engine.allCases)
+    func concurrentUploads(engine: Engine) async throws {
+        try await withStation(engine) { station in
+            let reads = station.base.appendingPathComponent("api/v1/reads")
+            let north = try #require(station.tokens["north-upload"])
+            let south = try #require(station.tokens["south-upload"])
+            // South's logger first, so that north uploading it later is another site's (404).
+            let southHeaders = ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "south-fridge"]
+            #expect(try await request(reads, method: "POST", token: south, headers: southHeaders, body: try Reads.cold()).status == 201)
+            let before = try station.archive.fingerprint()
+            // 12 new loggers, each uploaded twice at once (one 201, one 200 with the same read),
+            // and 6 uploads of south's logger by north (404), all at the same time.
+            let answers = try await withThrowingTaskGroup(of: (String, Int, Int?).self) { group in
+                for index in 0..<12 {
+                    for _ in 0..<2 {
+                        group.addTask {
+                            let headers = ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "fridge-\(index)"]
+                            let answer = try await request(reads, method: "POST", token: north, headers: headers, body: try Reads.cold(first: index))
+                            return ("fridge-\(index)", answer.status, (try? answer.json()["read"] as? [String: Any])?["id"] as? Int)
+                        }
+                    }
+                }
+                for index in 0..<6 {
+                    group.addTask {
+                        let answer = try await request(reads, method: "POST", token: north, headers: southHeaders, body: try Reads.cold(first: 100 + index))
+                        return ("south-fridge", answer.status, nil)
+                    }
+                }
+                var all: [(String, Int, Int?)] = []
+                for try await answer in group { all.append(answer) }
+                return all
+            }
+            #expect(answers.filter { $0.0 == "south-fridge" }.allSatisfy { $0.1 == 404 })
+            for index in 0..<12 {
+                let mine = answers.filter { $0.0 == "fridge-\(index)" }
+                #expect(mine.map(\.1).sorted() == [200, 201], "fridge-\(index): \(mine)")
+                #expect(mine[0].2 != nil && mine[0].2 == mine[1].2, "the same read both times: \(mine)")
+            }
+            #expect(Set(answers.compactMap(\.2)).count == 12)
+            #expect(try station.archive.fingerprint() != before)
+            let verified = await coldtap(["archive", "verify", "--archive", station.archive.location])
+            #expect(verified.status == 0, "\(verified.err)")
+            let loggers = await coldtap(["loggers", "--json", "--archive", station.archive.location])
+            let listed = try #require((try JSONSerialization.jsonObject(with: Data(loggers.out.utf8)) as? [String: Any])?["loggers"] as? [[String: Any]])
+            #expect(listed.count == 13)
+            #expect(listed.first { $0["id"] as? String == "south-fridge" }?["reads"] as? Int == 1)
+            // Every upload went through a write transaction; under load several share one.
+            let metrics = try await request(station.base.appendingPathComponent("metrics"), token: station.tokens["north-admin"]).text
+            func counter(_ name: String) -> Int? {
+                metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) }
+            }
+            let writes = try #require(counter("coldtap_upload_writes_total"))
+            let transactions = try #require(counter("coldtap_upload_write_transactions_total"))
+            #expect(writes == 31 && transactions >= 1 && transactions <= writes, "\(transactions) transactions for \(writes) uploads")
+        }
+    }
+
     @Test("tokens, scopes, revocation and site isolation", arguments: Engine.allCases)
     func tokensAndSites(engine: Engine) async throws {
         try await withStation(engine) { station in

@@ -1,0 +1,84 @@
+import Archive
+import Foundation
+
+/// Uploads keep their reads in shared write transactions (group commit). The first upload
+/// that arrives while no batch is being written takes every upload waiting (at most `limit`)
+/// and keeps them on one connection in one transaction, each under its own savepoint
+/// (`ArchiveEngine.writeEach`); the others wait for their results. A read is still wholly in
+/// or wholly out, and an upload is answered only after its transaction committed; what the
+/// uploads take turns for is one commit per batch (one flush to disk, one turn of SQLite's
+/// writer or of PostgreSQL's chain-head row lock) instead of one per upload.
+final class WriteBatcher: @unchecked Sendable {
+    typealias Work = (StationStore) throws -> AddResult
+
+    private final class Pending {
+        let work: Work
+        var result: Result<AddResult, any Error>?
+        init(_ work: @escaping Work) { self.work = work }
+    }
+
+    private let pool: StorePool
+    private let metrics: StationMetrics
+    /// Held while a batch is written: orders it with the station's other SQLite writes.
+    private let writerLock: NSLock?
+    private let limit: Int
+    private let condition = NSCondition()
+    private var waiting: [Pending] = []
+    private var writing = false
+
+    init(pool: StorePool, metrics: StationMetrics, writerLock: NSLock?, limit: Int = 32) {
+        self.pool = pool
+        self.metrics = metrics
+        self.writerLock = writerLock
+        self.limit = limit
+    }
+
+    /// Runs `work` in the next batch's transaction and returns what it returned, once that
+    /// transaction has committed; throws what `work` threw (its writes rolled back alone), or
+    /// the transaction's own failure.
+    func keep(_ work: @escaping Work) throws -> AddResult {
+        let mine = Pending(work)
+        condition.lock()
+        waiting.append(mine)
+        while mine.result == nil {
+            guard !writing else {
+                condition.wait()
+                continue
+            }
+            writing = true
+            let batch = Array(waiting.prefix(limit))
+            waiting.removeFirst(batch.count)
+            condition.unlock()
+            let results = write(batch)
+            condition.lock()
+            for (pending, result) in zip(batch, results) { pending.result = result }
+            writing = false
+            condition.broadcast()
+        }
+        let result = mine.result
+        condition.unlock()
+        guard let result else { throw ArchiveError(.engine, "an upload's write was lost") }
+        return try result.get()
+    }
+
+    private func write(_ batch: [Pending]) -> [Result<AddResult, any Error>] {
+        metrics.writeBatch(uploads: batch.count)
+        do {
+            return try pool.with { store in
+                writerLock?.lock()
+                defer { writerLock?.unlock() }
+                let results = store.archive.engine.writeEach(batch.map { pending in { try pending.work(store) } })
+                // A transaction that failed as a whole on a broken connection: thrown, so that
+                // the pool closes that connection instead of giving it back.
+                if case .failure(let error as ArchiveError)? = results.first,
+                   [.unavailable, .connectionLost].contains(error.kind),
+                   results.allSatisfy({ if case .failure = $0 { return true } else { return false } }) {
+                    throw error
+                }
+                return results
+            }
+        } catch {
+            return batch.map { _ in .failure(error) }
+        }
+    }
+}

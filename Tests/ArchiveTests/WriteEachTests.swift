@@ -1,0 +1,65 @@
+import Archive
+import ColdTapCommands
+import Foundation
+import LoggerFormats
+import Testing
+
+/// Several reads kept in one transaction (the station's group commit), each under its own
+/// savepoint: one that fails is rolled back alone, the others are kept, the chain holds.
+@Suite struct WriteEachTests {
+    func read(_ logger: String, first: Int) async throws -> NewRead {
+        let bytes = try LoggerFiles.generic(first: first, temperatures: LoggerFiles.series(first..<(first + 40)))
+        let log = try await LogInput.load(content: bytes, name: logger, modificationTime: nil, options: LogInput.Options()).log
+        return NewRead(raw: bytes, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: logger,
+                       profile: .vaccineFridge, timeZone: .gmt)
+    }
+
+    struct Refused: Error {}
+
+    @Test(arguments: Engine.allCases)
+    func aFailingReadIsRolledBackAloneAndTheOthersAreKept(engine: Engine) async throws {
+        try await withArchive(engine) { test in
+            let archive = try test.open()
+            defer { archive.close() }
+            let first = try Archive.prepare(try await read("A", first: 0))
+            let second = try Archive.prepare(try await read("B", first: 0))
+            let third = try Archive.prepare(try await read("A", first: 20))
+            let results = archive.engine.writeEach([
+                { try archive.keep(first) },
+                // Writes, then fails: its writes must not stay.
+                { _ = try archive.keep(second); throw Refused() },
+                { try archive.keep(third) },
+                // The same bytes again in the same transaction: the first one's read.
+                { try archive.keep(first) },
+            ])
+            #expect(results.count == 4)
+            let kept = try results[0].get()
+            #expect(kept.newSamples == 40 && !kept.alreadyKept)
+            #expect(throws: Refused.self) { try results[1].get() }
+            let overlapping = try results[2].get()
+            #expect(overlapping.newSamples == 20 && overlapping.duplicates == 20)
+            #expect(try results[3].get().alreadyKept && (try results[3].get().readID) == kept.readID)
+            #expect(try archive.logger("B") == nil)
+            #expect(try archive.history(loggerID: "A").samples.count == 60)
+            #expect(try archive.chainHead().length == 2)
+            let verified = await coldtap(["archive", "verify", "--archive", test.location])
+            #expect(verified.status == 0, "\(verified.err)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aTransactionThatCannotBeginFailsEveryRead(engine: Engine) async throws {
+        try await withArchive(engine) { test in
+            let archive = try test.open()
+            let prepared = try Archive.prepare(try await read("A", first: 0))
+            archive.close()
+            // A closed connection: nothing can begin, every work gets the error, nothing is kept.
+            let results = archive.engine.writeEach([{ try archive.keep(prepared) }, { try archive.keep(prepared) }])
+            #expect(results.count == 2)
+            for result in results { #expect(throws: (any Error).self) { try result.get() } }
+            let reopened = try test.open()
+            defer { reopened.close() }
+            #expect(try reopened.chainHead().length == 0)
+        }
+    }
+}
