@@ -91,19 +91,19 @@ public enum Assessor {
         }
         var sums = [Double](repeating: 0, count: days.count)
         for slot in timeline.slots {
-            for piece in timeline.dayPieces(of: slot) {
+            timeline.forEachDayPiece(of: slot) { day, _, seconds in
                 guard let temperature = slot.temperature else {
-                    days[piece.day].unknownSeconds += piece.seconds
-                    continue
+                    days[day].unknownSeconds += seconds
+                    return
                 }
-                days[piece.day].validSeconds += piece.seconds
-                sums[piece.day] += temperature * piece.seconds
-                days[piece.day].min = Swift.min(days[piece.day].min ?? temperature, temperature)
-                days[piece.day].max = Swift.max(days[piece.day].max ?? temperature, temperature)
+                days[day].validSeconds += seconds
+                sums[day] += temperature * seconds
+                days[day].min = Swift.min(days[day].min ?? temperature, temperature)
+                days[day].max = Swift.max(days[day].max ?? temperature, temperature)
                 switch band.position(of: temperature) {
-                case .inside: days[piece.day].secondsInBand += piece.seconds
-                case .above: days[piece.day].secondsAbove += piece.seconds
-                case .below: days[piece.day].secondsBelow += piece.seconds
+                case .inside: days[day].secondsInBand += seconds
+                case .above: days[day].secondsAbove += seconds
+                case .below: days[day].secondsBelow += seconds
                 }
             }
         }

@@ -92,8 +92,8 @@ extension Timeline {
         case .day:
             var perDay = [Exposure](repeating: Exposure(), count: dayNames.count)
             for slot in slots where isBeyond(slot) {
-                for piece in dayPieces(of: slot) {
-                    perDay[piece.day].add(slot, seconds: piece.seconds, from: piece.start, rule: rule, limit: limit)
+                forEachDayPiece(of: slot) { day, start, seconds in
+                    perDay[day].add(slot, seconds: seconds, from: start, rule: rule, limit: limit)
                 }
             }
             return perDay.enumerated().compactMap { $0.element.alarm(rule, day: dayNames[$0.offset]) }

@@ -55,8 +55,8 @@ extension Timeline {
         case .cumulative where rule.scope == .day:
             var perDay = [TimeInterval](repeating: 0, count: dayNames.count)
             for slot in slots where isBeyond(slot) {
-                for piece in dayPieces(of: slot) where perDay.indices.contains(piece.day) {
-                    perDay[piece.day] += piece.seconds
+                forEachDayPiece(of: slot) { day, _, seconds in
+                    if perDay.indices.contains(day) { perDay[day] += seconds }
                 }
             }
             return perDay.max() ?? 0

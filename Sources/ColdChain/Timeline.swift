@@ -111,18 +111,22 @@ struct Timeline {
     }
 
     /// Splits a slot at midnights: (day index, start of the piece, seconds).
-    func dayPieces(of slot: Slot) -> [(day: Int, start: Date, seconds: TimeInterval)] {
-        guard var day = dayIndex(of: slot.start) else { return [] }
-        if slot.duration <= 0 { return [(day, slot.start, 0)] }
-        var pieces: [(day: Int, start: Date, seconds: TimeInterval)] = []
+    /// Calls `body` with each part of `slot` that falls in one day: the day's index, where
+    /// the part starts and how long it lasts (a slot of no duration is one part of 0 s).
+    /// Called for every slot of every day rule: it walks without allocating.
+    func forEachDayPiece(of slot: Slot, _ body: (_ day: Int, _ start: Date, _ seconds: TimeInterval) -> Void) {
+        guard var day = dayIndex(of: slot.start) else { return }
+        if slot.duration <= 0 {
+            body(day, slot.start, 0)
+            return
+        }
         var pieceStart = slot.start
         let end = slot.end
         while pieceStart < end, day < dayNames.count {
             let pieceEnd = Swift.min(end, midnights[day + 1])
-            pieces.append((day, pieceStart, pieceEnd.timeIntervalSince(pieceStart)))
+            body(day, pieceStart, pieceEnd.timeIntervalSince(pieceStart))
             pieceStart = pieceEnd
             day += 1
         }
-        return pieces
     }
 }

@@ -8,7 +8,7 @@ import Station
 import FoundationNetworking
 #endif
 
-// coldtap-bench station [--json] [--uploads N]: 16 clients on loopback upload distinct logger
+// coldtap-bench station [--json] [--uploads N] [--engine sqlite|postgresql] [--no-pages]: 16 clients on loopback upload distinct logger
 // reads (4,000 samples each, made before the clock starts) to a station on SQLite, then on a
 // private PostgreSQL cluster (or COLDTAP_BENCH_POSTGRESQL); afterwards the archive is counted:
 // every 201 must be there and nothing else ("lost" counts the difference).
@@ -37,18 +37,23 @@ func runStationBench(_ json: Bool) async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-bench-station-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    figures.append(try await benchStation("sqlite", location: folder.appendingPathComponent("station.sqlite").path, bodies: bodies, clients: clients))
-    if let given = ProcessInfo.processInfo.environment["COLDTAP_BENCH_POSTGRESQL"] {
-        figures.append(try await benchStation("postgresql", location: given, bodies: bodies, clients: clients))
-    } else {
-        let cluster = try BenchCluster.start()
-        defer { cluster.stop() }
-        let admin = try PostgreSQLEngine(uri: cluster.uri("postgres"))
-        try admin.execute("CREATE DATABASE station")
-        admin.close()
-        figures.append(try await benchStation("postgresql", location: cluster.uri("station"), bodies: bodies, clients: clients))
+    let only = arguments.firstIndex(of: "--engine").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    if only == nil || only == "sqlite" {
+        figures.append(try await benchStation("sqlite", location: folder.appendingPathComponent("station.sqlite").path, bodies: bodies, clients: clients))
     }
-    let pages = try await measureStationPages(folder: folder)
+    if only == nil || only == "postgresql" {
+        if let given = ProcessInfo.processInfo.environment["COLDTAP_BENCH_POSTGRESQL"] {
+            figures.append(try await benchStation("postgresql", location: given, bodies: bodies, clients: clients))
+        } else {
+            let cluster = try BenchCluster.start()
+            defer { cluster.stop() }
+            let admin = try PostgreSQLEngine(uri: cluster.uri("postgres"))
+            try admin.execute("CREATE DATABASE station")
+            admin.close()
+            figures.append(try await benchStation("postgresql", location: cluster.uri("station"), bodies: bodies, clients: clients))
+        }
+    }
+    let pages = arguments.contains("--no-pages") ? nil : try await measureStationPages(folder: folder)
     func engineJSON(_ item: StationFigures) -> JSONValue {
         .object([("uploads", .int(item.uploads)), ("clients", .int(item.clients)), ("uploadsPerSecond", .number((item.perSecond * 10).rounded() / 10)),
                  ("p50Ms", .number((item.p50 * 100).rounded() / 100)), ("p99Ms", .number((item.p99 * 100).rounded() / 100)),
@@ -57,7 +62,7 @@ func runStationBench(_ json: Bool) async throws {
     if json {
         guard case .object(let top)? = figures.first.map(engineJSON) else { return }
         print(JSONValue.object(top + [("engines", .array(figures.map { .string($0.engine) })),
-                                      ("byEngine", .object(figures.map { ($0.engine, engineJSON($0)) }))] + pages.json).serialized(pretty: false))
+                                      ("byEngine", .object(figures.map { ($0.engine, engineJSON($0)) }))] + (pages?.json ?? [])).serialized(pretty: false))
         return
     }
     print("station: \(clients) clients on loopback upload distinct reads of 4,000 samples (targets: ≥ 500 uploads/s, p99 < 50 ms, lost 0)")
@@ -65,7 +70,7 @@ func runStationBench(_ json: Bool) async throws {
         print(String(format: "  %@  %d uploads: %.0f uploads/s, p50 %.1f ms, p99 %.1f ms, lost %d, failed %d",
                      item.engine.padding(toLength: 10, withPad: " ", startingAt: 0), item.uploads, item.perSecond, item.p50, item.p99, item.lost, item.failed))
     }
-    pages.printLines()
+    pages?.printLines()
 }
 
 /// Read `index`: a generic16-unix NDEF message of 4,000 samples of its own logger.
