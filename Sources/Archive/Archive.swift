@@ -105,9 +105,11 @@ public final class Archive {
         var readID: Int64 = 1
         var knownLogger = false
         var generation = 1
+        var lastAssessment: Int64 = 0
         try engine.query("""
             SELECT (SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2), seq, hash, next_read_id,
-                   (SELECT COUNT(*) FROM loggers WHERE logger_id = $1), (SELECT MAX(generation) FROM generations)
+                   (SELECT COUNT(*) FROM loggers WHERE logger_id = $1), (SELECT MAX(generation) FROM generations),
+                (SELECT MAX(assessment_id) FROM assessments WHERE logger_id = $1)
             FROM chain_head WHERE id = 1
             """, [.text(loggerID), .text(sha)]) { row in
             existing = row.optionalInt(0)
@@ -115,6 +117,7 @@ public final class Archive {
             readID = row.int(3)
             knownLogger = row.int(4) > 0
             generation = Int(row.optionalInt(5) ?? 1)
+            lastAssessment = row.optionalInt(6) ?? 0
         }
         if let existing {
             return AddResult(readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
@@ -122,7 +125,7 @@ public final class Archive {
         }
         if !knownLogger {
             let identity = read.log.logger
-            try engine.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            try engine.executeDeferred("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                                [.text(loggerID), .text(read.log.format.name), .optional(identity.serial), .optional(identity.tagUID),
                                 .optional(identity.vendor), .optional(identity.model?.name), .int(readID)])
         }
@@ -140,19 +143,18 @@ public final class Archive {
             samplesSHA256: stitched.digest, previousHash: head.hash, hash: "")
         row.hash = row.computedHash
         try row.insert(into: engine, raw: read.raw)
-        try engine.execute("UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
+        try engine.executeDeferred("UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
                            [.int(row.chainSeq), .text(row.hash), .int(readID + 1)])
-        if let assessment { try record(assessment, loggerID: loggerID, readID: readID, now: now) }
+        if let assessment { try record(assessment, id: lastAssessment + 1, loggerID: loggerID, readID: readID, now: now) }
         let gap = stitched.gap.map { DateInterval(start: Date(milliseconds: $0.0), end: Date(milliseconds: $0.1)) }
         return AddResult(readID: readID, loggerID: loggerID, alreadyKept: false, newSamples: stitched.newSamples,
                          duplicates: stitched.duplicates, conflicts: stitched.conflicts, gapBefore: gap,
                          timeOffset: Double(stitched.offset) / 1000, verdict: assessment?.verdict, chainHead: row.hash)
     }
 
-    private func record(_ assessment: Assessment, loggerID: String, readID: Int64, now: Date) throws {
-        let id = (try engine.scalarInt("SELECT MAX(assessment_id) FROM assessments WHERE logger_id = $1", [.text(loggerID)]) ?? 0) + 1
+    private func record(_ assessment: Assessment, id: Int64, loggerID: String, readID: Int64, now: Date) throws {
         let reasons = (try? JSONSerialization.data(withJSONObject: assessment.reasons)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        try engine.execute("INSERT INTO assessments (logger_id, assessment_id, read_id, assessed_ms, profile_name, profile_json, time_zone, verdict, reasons, excursions) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        try engine.executeDeferred("INSERT INTO assessments (logger_id, assessment_id, read_id, assessed_ms, profile_name, profile_json, time_zone, verdict, reasons, excursions) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                            [.text(loggerID), .int(id), .int(readID), .int(now.milliseconds), .text(assessment.profile.name),
                             .text(ProfileExport.json(assessment.profile)), .text(assessment.timeZone.identifier),
                             .text(assessment.verdict.rawValue), .text(reasons), .int(Int64(assessment.excursions.count))])
@@ -282,13 +284,13 @@ public final class Archive {
         }
         try insertBlock(newRows, loggerID: loggerID, generation: Int64(generation), readID: readID)
         for (sample, keptRead) in conflictRows {
-            try engine.execute("INSERT INTO conflicts (logger_id, generation, time_ms, read_id, temperature, humidity, flags, kept_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            try engine.executeDeferred("INSERT INTO conflicts (logger_id, generation, time_ms, read_id, temperature, humidity, flags, kept_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                                [.text(loggerID), .int(Int64(generation)), .int(sample.time), .int(readID), .optional(sample.temperature),
                                 .optional(sample.humidity), .text(sample.flags), .int(keptRead)])
             digest.addConflict(timeMilliseconds: sample.time, temperature: sample.temperature, humidity: sample.humidity, flags: sample.flags)
         }
         result.digest = digest.hex
-        try engine.execute("INSERT INTO read_generations (logger_id, generation, read_id, time_offset_ms, new_samples, duplicates, conflicts, samples_sha256) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        try engine.executeDeferred("INSERT INTO read_generations (logger_id, generation, read_id, time_offset_ms, new_samples, duplicates, conflicts, samples_sha256) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                            [.text(loggerID), .int(Int64(generation)), .int(readID), .int(result.offset), .int(Int64(result.newSamples)),
                             .int(Int64(result.duplicates)), .int(Int64(result.conflicts)), .text(result.digest)])
         return result
@@ -373,7 +375,7 @@ struct ReadRow {
             .text(samplesSHA256), .text(previousHash), .text(hash), .blob(raw),
         ]
         let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
-        try engine.execute("INSERT INTO reads (\(ReadRow.columns), raw) VALUES (\(placeholders))", values)
+        try engine.executeDeferred("INSERT INTO reads (\(ReadRow.columns), raw) VALUES (\(placeholders))", values)
     }
 
     /// Reads the row from a `SELECT \(columns)` result.

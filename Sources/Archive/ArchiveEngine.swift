@@ -48,6 +48,16 @@ public protocol ArchiveEngine: AnyObject {
     /// The engine's type for raw bytes (`BLOB`, `BYTEA`).
     var bytesType: String { get }
     func execute(_ sql: String, _ values: [SQLValue]) throws
+    /// A write whose outcome is not needed at once. An engine may send it with the next ones
+    /// (PostgreSQL pipelines them: one round trip for several); every deferred write has run
+    /// when the next statement, `flushWrites()` or `commit()` returns, which throw its failure.
+    /// SQLite runs it at once.
+    func executeDeferred(_ sql: String, _ values: [SQLValue]) throws
+    /// Runs the deferred writes now, throwing the first failure among them.
+    func flushWrites() throws
+    /// Forgets the deferred writes queued after the last one whose text is `sql` (all of them
+    /// when there is none): a work that failed before its writes were sent.
+    func dropDeferredWrites(after sql: String)
     func query(_ sql: String, _ values: [SQLValue], _ row: (any ArchiveRow) throws -> Void) throws
     func prepare(_ sql: String) throws -> any ArchiveStatement
     /// Runs several `;`-separated statements without parameters (migrations).
@@ -68,6 +78,10 @@ public protocol ArchiveEngine: AnyObject {
 }
 
 extension ArchiveEngine {
+    public func executeDeferred(_ sql: String, _ values: [SQLValue]) throws { try execute(sql, values) }
+    public func flushWrites() throws {}
+    public func dropDeferredWrites(after sql: String) {}
+
     public func execute(_ sql: String) throws { try execute(sql, []) }
 
     /// The first column of the first row as an integer, or `nil` when there is no row or it is NULL.
@@ -100,6 +114,8 @@ extension ArchiveEngine {
         }
     }
 
+    private static var savepoint: String { "SAVEPOINT keep_one" }
+
     /// Runs each of `works` in one write transaction, each under its own savepoint: a work
     /// that throws is rolled back alone and gets its error, the others are committed together
     /// (one commit: one flush to disk, one turn of the writers' lock). When the transaction
@@ -113,18 +129,23 @@ extension ArchiveEngine {
         var results: [Result<T, any Error>] = []
         do {
             for work in works {
-                try execute("SAVEPOINT keep_one")
+                // Sent with the work's first statement, and the release with the next work's.
+                try executeDeferred(Self.savepoint, [])
                 let outcome: Result<T, any Error>
                 do {
-                    outcome = .success(try work())
+                    let value = try work()
+                    try flushWrites()
+                    outcome = .success(value)
                 } catch {
                     // A lost connection fails the rollback too, and with it the whole transaction.
+                    dropDeferredWrites(after: Self.savepoint)
                     try execute("ROLLBACK TO SAVEPOINT keep_one")
                     outcome = .failure(error)
                 }
-                try execute("RELEASE SAVEPOINT keep_one")
+                try executeDeferred("RELEASE SAVEPOINT keep_one", [])
                 results.append(outcome)
             }
+            try flushWrites()
             try commit()
             return results
         } catch {

@@ -15,6 +15,8 @@ public final class PostgreSQLEngine: ArchiveEngine {
     /// ("current transaction is aborted"), which says nothing; they report this one instead.
     private var abortedBy: ArchiveError?
     private var preparedCount = 0
+    /// Writes waiting to be sent with the next ones (`executeDeferred`).
+    private var deferred: [(sql: String, values: [SQLValue])] = []
     /// Statements this connection has prepared, by SQL text: the server parses and plans
     /// each once instead of at every add (a dozen statements an upload).
     private var preparedBySQL: [String: String] = [:]
@@ -46,6 +48,7 @@ public final class PostgreSQLEngine: ArchiveEngine {
     deinit { close() }
 
     public func close() {
+        deferred = []
         if let connection {
             PQfinish(connection)
             self.connection = nil
@@ -68,6 +71,95 @@ public final class PostgreSQLEngine: ArchiveEngine {
     public func execute(_ sql: String, _ values: [SQLValue]) throws {
         let result = try run(sql, values)
         PQclear(result)
+    }
+
+    public func executeDeferred(_ sql: String, _ values: [SQLValue]) throws {
+        guard connection != nil else { throw closedError }
+        deferred.append((sql, values))
+    }
+
+    public func dropDeferredWrites(after sql: String) {
+        if let last = deferred.lastIndex(where: { $0.sql == sql }) {
+            deferred.removeSubrange((last + 1)...)
+        } else {
+            deferred = []
+        }
+    }
+
+    /// Sends the deferred writes now.
+    public func flushWrites() throws {
+        guard !deferred.isEmpty else { return }
+        let writes = deferred
+        deferred = []
+        if let last = try pipeline(writes, keepingLastResult: false) { PQclear(last) }
+    }
+
+    /// Sends `statements` in one pipeline (libpq's pipeline mode: all sent, one sync, then
+    /// every result read), so that they cost one round trip instead of one each; deferred
+    /// writes go out this way with the statement after them. Returns the last statement's
+    /// result when asked (the caller clears it); throws the first failure.
+    private func pipeline(_ statements: [(sql: String, values: [SQLValue])], keepingLastResult: Bool) throws -> OpaquePointer? {
+        guard let connection else { throw closedError }
+        // Prepared before the pipeline starts: preparing waits for its answer.
+        let names = try statements.map { try preparedName($0.sql) }
+        guard statements.count > 1 else {
+            let result = try send(statements[0], name: names[0], on: connection)
+            if !keepingLastResult { PQclear(result) }
+            return keepingLastResult ? result : nil
+        }
+        guard PQenterPipelineMode(connection) == 1 else { try check(nil, sql: statements[0].sql); return nil }
+        var sent = 0
+        for (statement, name) in zip(statements, names) {
+            let accepted = try withParameters(statement.values) { count, pointers, lengths, formats in
+                if let name { return PQsendQueryPrepared(connection, name, count, pointers, lengths, formats, 0) }
+                return PQsendQueryParams(connection, PostgreSQLEngine.types(statement.sql), count, nil, pointers, lengths, formats, 0)
+            }
+            guard accepted == 1 else { break }
+            sent += 1
+        }
+        let synced = PQpipelineSync(connection) == 1
+        // Each statement's results end with a NULL; after the first failure the others come
+        // back PGRES_PIPELINE_ABORTED (not run). The first failure is the one reported.
+        var failure: (result: OpaquePointer?, sql: String)?
+        var last: OpaquePointer?
+        for index in 0..<sent {
+            while let result = PQgetResult(connection) {
+                let status = PQresultStatus(result)
+                if failure == nil, status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK, status != PGRES_PIPELINE_ABORTED {
+                    failure = (result, statements[index].sql)
+                } else if keepingLastResult && index == statements.count - 1 && failure == nil && last == nil {
+                    last = result
+                } else {
+                    PQclear(result)
+                }
+            }
+        }
+        if synced, let sync = PQgetResult(connection) { PQclear(sync) }
+        let exited = PQexitPipelineMode(connection) == 1
+        if let failure {
+            if let last { PQclear(last) }
+            try check(failure.result, sql: failure.sql)
+            return nil
+        }
+        guard sent == statements.count, synced, exited else {
+            if let last { PQclear(last) }
+            try check(nil, sql: statements[min(sent, statements.count - 1)].sql)
+            return nil
+        }
+        // Also clears the aborted state once a statement has gone through.
+        if keepingLastResult { try check(last, sql: statements[statements.count - 1].sql) }
+        return last
+    }
+
+    /// One statement, waiting for its result.
+    private func send(_ statement: (sql: String, values: [SQLValue]), name: String?, on connection: OpaquePointer) throws -> OpaquePointer {
+        let result = try withParameters(statement.values) { count, pointers, lengths, formats in
+            if let name { return PQexecPrepared(connection, name, count, pointers, lengths, formats, 0) }
+            return PQexecParams(connection, PostgreSQLEngine.types(statement.sql), count, nil, pointers, lengths, formats, 0)
+        }
+        try check(result, sql: statement.sql)
+        guard let result else { throw closedError }
+        return result
     }
 
     public func query(_ sql: String, _ values: [SQLValue], _ row: (any ArchiveRow) throws -> Void) throws {
@@ -98,6 +190,7 @@ public final class PostgreSQLEngine: ArchiveEngine {
     }
 
     public func prepare(_ sql: String) throws -> any ArchiveStatement {
+        try flushWrites()
         guard let connection else { throw closedError }
         preparedCount += 1
         let name = "coldtap_\(preparedCount)"
@@ -108,6 +201,7 @@ public final class PostgreSQLEngine: ArchiveEngine {
     }
 
     public func executeScript(_ sql: String) throws {
+        try flushWrites()
         guard let connection else { throw closedError }
         let result = PQexec(connection, PostgreSQLEngine.types(sql))
         try check(result, sql: sql)
@@ -143,6 +237,7 @@ public final class PostgreSQLEngine: ArchiveEngine {
     }
 
     public func rollback() {
+        deferred = []
         abortedBy = nil
         guard let connection, PQstatus(connection) == CONNECTION_OK,
               PQtransactionStatus(connection) != PQTRANS_IDLE else { return }
@@ -158,18 +253,16 @@ public final class PostgreSQLEngine: ArchiveEngine {
     }
 
     fileprivate func run(_ sql: String, _ values: [SQLValue]) throws -> OpaquePointer {
-        guard let connection else { throw closedError }
-        let name = try preparedName(sql)
-        let result = try withParameters(values) { count, pointers, lengths, formats in
-            if let name { return PQexecPrepared(connection, name, count, pointers, lengths, formats, 0) }
-            return PQexecParams(connection, PostgreSQLEngine.types(sql), count, nil, pointers, lengths, formats, 0)
-        }
-        try check(result, sql: sql)
-        guard let result else { throw closedError }
+        guard connection != nil else { throw closedError }
+        // Deferred writes go out with this statement, in one round trip.
+        let statements = deferred + [(sql, values)]
+        deferred = []
+        guard let result = try pipeline(statements, keepingLastResult: true) else { throw closedError }
         return result
     }
 
     fileprivate func runPrepared(_ name: String, _ values: [SQLValue]) throws {
+        try flushWrites()
         guard let connection else { throw closedError }
         let result = try withParameters(values) { count, pointers, lengths, formats in
             PQexecPrepared(connection, name, count, pointers, lengths, formats, 0)
@@ -179,8 +272,8 @@ public final class PostgreSQLEngine: ArchiveEngine {
     }
 
     /// Parameters as libpq wants them: text for numbers and strings, binary for bytes.
-    private func withParameters(_ values: [SQLValue],
-                                _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> OpaquePointer?) throws -> OpaquePointer? {
+    private func withParameters<T>(_ values: [SQLValue],
+                                   _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) throws -> T {
         var storage: [Data?] = []
         var formats: [Int32] = []
         storage.reserveCapacity(values.count)

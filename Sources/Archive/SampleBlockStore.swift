@@ -67,7 +67,7 @@ extension Archive {
     /// Keeps the samples `readID` added (times ascending, none kept before) as one block.
     func insertBlock(_ samples: [StoredSample], loggerID: String, generation: Int64, readID: Int64) throws {
         guard let first = samples.first, let last = samples.last else { return }
-        try engine.execute("INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        try engine.executeDeferred("INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                            [.text(loggerID), .int(generation), .int(first.time), .int(last.time), .int(readID),
                             .int(Int64(samples.count)), .blob(SampleBlock.encode(samples))])
     }

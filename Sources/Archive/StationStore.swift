@@ -260,7 +260,7 @@ public final class StationStore {
     /// logger in one).
     public func claimWithinWrite(loggerID: String, siteID: Int64, now: Date = Date()) throws -> Int64 {
         if let owner = try self.siteID(ofLogger: loggerID) { return owner }
-        try engine.execute("INSERT INTO site_loggers (logger_id, site_id, joined_ms) VALUES ($1, $2, $3)",
+        try engine.executeDeferred("INSERT INTO site_loggers (logger_id, site_id, joined_ms) VALUES ($1, $2, $3)",
                            [.text(loggerID), .int(siteID), .int(now.milliseconds)])
         return siteID
     }

@@ -48,6 +48,38 @@ import Testing
     }
 
     @Test(arguments: Engine.allCases)
+    func aDeferredWriteThatFailsFailsItsOwnReadOnly(engine: Engine) async throws {
+        try await withArchive(engine) { test in
+            let archive = try test.open()
+            defer { archive.close() }
+            let first = try Archive.prepare(try await read("A", first: 0))
+            let second = try Archive.prepare(try await read("B", first: 0))
+            let third = try Archive.prepare(try await read("C", first: 0))
+            // On PostgreSQL the writes of a read go out together after it (one pipeline): the
+            // failing one is found there, and only its read is rolled back.
+            let results = archive.engine.writeEach([
+                { try archive.keep(first) },
+                {
+                    let kept = try archive.keep(second)
+                    // A second chain head: refused when it runs (the statement itself prepares).
+                    try archive.engine.executeDeferred("INSERT INTO chain_head (id, seq, hash, next_read_id) VALUES ($1, 0, $2, 1)", [.int(1), .text("x")])
+                    return kept
+                },
+                { try archive.keep(third) },
+            ])
+            #expect((try? results[0].get()) != nil)
+            #expect((try? results[1].get()) == nil)
+            if case .failure(let error as ArchiveError) = results[1] { #expect(error.message.contains("chain_head")) }
+            #expect((try? results[2].get()) != nil)
+            #expect(try archive.logger("B") == nil)
+            #expect(try archive.logger("A") != nil && archive.logger("C") != nil)
+            #expect(try archive.chainHead().length == 2)
+            let verified = await coldtap(["archive", "verify", "--archive", test.location])
+            #expect(verified.status == 0, "\(verified.err)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
     func aTransactionThatCannotBeginFailsEveryRead(engine: Engine) async throws {
         try await withArchive(engine) { test in
             let archive = try test.open()

@@ -104,7 +104,7 @@ struct StationAPITests {
 
     @Test("uploads at once share write transactions: each answered after its commit, a refused one alone rolled back", arguments: Engine.allCases)
     func concurrentUploads(engine: Engine) async throws {
-        try await withStation(engine) { station in
+        try await withStation(engine, connectionTimeout: 30) { station in
             let reads = station.base.appendingPathComponent("api/v1/reads")
             let north = try #require(station.tokens["north-upload"])
             let south = try #require(station.tokens["south-upload"])

@@ -96,12 +96,16 @@ final class TestStation: @unchecked Sendable {
     let logLines = LockedLines()
     var configuration: Station.Configuration
 
-    init(_ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0) async throws {
+    /// - Parameter connectionTimeout: short, for the slow-client tests; a test that keeps many
+    ///   uploads waiting at once gives more (a connection queued behind a busy worker thread
+    ///   counts as idle).
+    init(_ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0,
+         connectionTimeout: Int = 3) async throws {
         archive = try TestArchive(engine)
         configuration = Station.Configuration(archive: archive.location)
         configuration.http.port = port
         configuration.http.maxBody = maxBody
-        configuration.http.connectionTimeout = 3
+        configuration.http.connectionTimeout = connectionTimeout
         configuration.webhookBackoff = webhookBackoff
         configuration.webhookAttempts = 4
         let lines = logLines
@@ -140,8 +144,9 @@ final class TestStation: @unchecked Sendable {
 }
 
 /// Runs `body` with a fresh station and stops it afterwards, even when `body` throws.
-func withStation(_ engine: Engine, maxBody: Int = 1 << 20, _ body: (TestStation) async throws -> Void) async throws {
-    let station = try await TestStation(engine, maxBody: maxBody)
+func withStation(_ engine: Engine, maxBody: Int = 1 << 20, connectionTimeout: Int = 3,
+                 _ body: (TestStation) async throws -> Void) async throws {
+    let station = try await TestStation(engine, maxBody: maxBody, connectionTimeout: connectionTimeout)
     defer { station.stop() }
     try await body(station)
 }
