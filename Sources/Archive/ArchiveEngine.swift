@@ -145,7 +145,6 @@ extension ArchiveEngine {
                 try executeDeferred("RELEASE SAVEPOINT keep_one", [])
                 results.append(outcome)
             }
-            try flushWrites()
             try commit()
             return results
         } catch {

@@ -32,10 +32,6 @@ public final class Station: @unchecked Sendable {
     /// Uploads refused since this station started, for the reads page.
     let rejectedUploads = RejectedUploads()
     private var server: HTTPServer?
-    /// SQLite has one writer at a time: the station's threads take turns here instead of in
-    /// SQLite's busy handler, whose sleeps (up to 100 ms each) made the slowest uploads wait
-    /// seconds. PostgreSQL writers take turns on the chain head's row lock, which wakes at once.
-    private let sqliteWriter: NSLock?
     /// Keeps uploads' reads, several in one transaction when they arrive together.
     private let batcher: WriteBatcher
 
@@ -44,8 +40,7 @@ public final class Station: @unchecked Sendable {
         self.configuration = configuration
         self.services = services
         pool = StorePool(location: configuration.archive)
-        sqliteWriter = PostgreSQLEngine.isURI(configuration.archive) ? nil : NSLock()
-        batcher = WriteBatcher(pool: pool, metrics: metrics, writerLock: sqliteWriter)
+        batcher = WriteBatcher(pool: pool, metrics: metrics)
         log = logLine.map { RequestLog(sink: $0) } ?? .standardError
         webhooks = WebhookSender(pool: pool, metrics: metrics, attempts: configuration.webhookAttempts, backoff: configuration.webhookBackoff)
     }

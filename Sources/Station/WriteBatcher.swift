@@ -7,7 +7,9 @@ import Foundation
 /// (`ArchiveEngine.writeEach`); the others wait for their results. A read is still wholly in
 /// or wholly out, and an upload is answered only after its transaction committed; what the
 /// uploads take turns for is one commit per batch (one flush to disk, one turn of SQLite's
-/// writer or of PostgreSQL's chain-head row lock) instead of one per upload.
+/// writer or of PostgreSQL's chain-head row lock) instead of one per upload. One batch is
+/// written at a time, so the station's uploads take turns here rather than in SQLite's busy
+/// handler, whose sleeps (up to 100 ms each) made the slowest uploads wait seconds.
 final class WriteBatcher: @unchecked Sendable {
     typealias Work = (StationStore) throws -> AddResult
 
@@ -19,17 +21,14 @@ final class WriteBatcher: @unchecked Sendable {
 
     private let pool: StorePool
     private let metrics: StationMetrics
-    /// Held while a batch is written: orders it with the station's other SQLite writes.
-    private let writerLock: NSLock?
     private let limit: Int
     private let condition = NSCondition()
     private var waiting: [Pending] = []
     private var writing = false
 
-    init(pool: StorePool, metrics: StationMetrics, writerLock: NSLock?, limit: Int = 32) {
+    init(pool: StorePool, metrics: StationMetrics, limit: Int = 32) {
         self.pool = pool
         self.metrics = metrics
-        self.writerLock = writerLock
         self.limit = limit
     }
 
@@ -65,8 +64,6 @@ final class WriteBatcher: @unchecked Sendable {
         metrics.writeBatch(uploads: batch.count)
         do {
             return try pool.with { store in
-                writerLock?.lock()
-                defer { writerLock?.unlock() }
                 let results = store.archive.engine.writeEach(batch.map { pending in { try pending.work(store) } })
                 // A transaction that failed as a whole on a broken connection: thrown, so that
                 // the pool closes that connection instead of giving it back.
