@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(name: "coldtap-bench", dependencies: [
             "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
-            "Archive", "CSQLite", "CLibPQ", "LoggerSessions", "Station",
+            "Archive", "CSQLite", "CLibPQ", "Digest", "LoggerSessions", "Station",
         ]),
         // libFuzzer entry point; built apart by `make fuzz`.
         .executableTarget(name: "FuzzNDEF", dependencies: ["NDEF"]),

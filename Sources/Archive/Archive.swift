@@ -208,9 +208,20 @@ public final class Archive {
     /// matched within half an interval).
     func stitch(_ log: TemperatureLog, loggerID: String, readID: Int64, generation: Int) throws -> Stitched {
         var result = Stitched()
-        var times = log.samples.map { $0.time.milliseconds }
+        // The read's times, their span and whether they come in order, in one pass.
+        var times: [Int64] = []
+        times.reserveCapacity(log.samples.count)
+        var low = Int64.max, high = Int64.min
+        var ascending = true
+        for sample in log.samples {
+            let time = sample.time.milliseconds
+            if time < high { ascending = false }
+            low = min(low, time)
+            high = max(high, time)
+            times.append(time)
+        }
         let intervalMilliseconds = log.interval.isFinite && log.interval > 0 ? Int64((log.interval * 1000).rounded()) : 0
-        guard let low = times.min(), let high = times.max() else {
+        guard !times.isEmpty else {
             result.digest = SamplesDigest().hex
             return result
         }
@@ -222,8 +233,8 @@ public final class Archive {
             result.offset = Archive.alignment(times, to: kept.map(\.time), tolerance: intervalMilliseconds / 2)
             if result.offset != 0 { times = times.map { $0 + result.offset } }
         }
-        result.first = times.min()
-        result.last = times.max()
+        result.first = low + result.offset
+        result.last = high + result.offset
         if let first = result.first, intervalMilliseconds > 0,
            let previous = try newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first),
            first - previous > intervalMilliseconds + intervalMilliseconds / 2 {
@@ -231,13 +242,14 @@ public final class Archive {
         }
         // The read's samples in time order; samples at the same time in the order read.
         var order = Array(log.samples.indices)
-        if zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
+        if !ascending {
             order.sort { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
         }
         var newRows: [StoredSample] = []
         newRows.reserveCapacity(log.samples.count)
         var conflictRows: [(StoredSample, keptRead: Int64)] = []
         var next = 0
+        var newestNewTime: Int64?
         var flagTexts: [[TemperatureLog.SampleFlag]: String] = [:]
         for index in order {
             let sample = log.samples[index]
@@ -257,8 +269,8 @@ public final class Archive {
             let existing: StoredSample?
             if next < kept.count, kept[next].time == time {
                 existing = kept[next]
-            } else if let last = newRows.last, last.time == time {
-                existing = last
+            } else if newestNewTime == time {
+                existing = newRows[newRows.count - 1]
             } else {
                 existing = nil
             }
@@ -271,6 +283,7 @@ public final class Archive {
                 }
             } else {
                 newRows.append(candidate)
+                newestNewTime = time
             }
         }
         // One row per (time, read) in conflicts: a read naming the same time twice keeps its first.
@@ -279,9 +292,7 @@ public final class Archive {
         result.newSamples = newRows.count
         result.conflicts = conflictRows.count
         var digest = SamplesDigest(capacity: newRows.count + conflictRows.count)
-        for sample in newRows {
-            digest.addSample(timeMilliseconds: sample.time, temperature: sample.temperature, humidity: sample.humidity, flags: sample.flags)
-        }
+        digest.addSamples(newRows)
         try insertBlock(newRows, loggerID: loggerID, generation: Int64(generation), readID: readID)
         for (sample, keptRead) in conflictRows {
             try engine.executeDeferred("INSERT INTO conflicts (logger_id, generation, time_ms, read_id, temperature, humidity, flags, kept_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",

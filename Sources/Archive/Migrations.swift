@@ -152,6 +152,12 @@ enum Migrations {
         );
         CREATE UNIQUE INDEX sample_blocks_by_read ON sample_blocks (logger_id, generation, read_id);
         """, transform: moveSampleRowsIntoBlocks),
+        // Which blocks reach past a time (the newest sample before a read, the blocks a read
+        // overlaps, a logger's last sample) was a walk over all of the logger's blocks: every
+        // add grew slower with the record. By their end these are a seek and the few blocks found.
+        Migration(version: 3, name: "sample blocks found by their end", sql: """
+        CREATE INDEX sample_blocks_by_end ON sample_blocks (logger_id, generation, last_ms);
+        """),
     ]
 
     /// Version 1's `samples` rows, grouped by logger, generation and read, become blocks;

@@ -16,7 +16,10 @@ extension Archive {
         var samples: [StoredSample] = []
         var blocks = 0
         // A block is read whole; its span may overlap other blocks' (stitched times never repeat).
-        try engine.query("SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND first_ms <= $4 AND last_ms >= $3",
+        // Found by their end (`sample_blocks_by_end`): a read overlaps the newest few blocks,
+        // while `first_ms <= high` holds for nearly all of them. The unary plus keeps either
+        // engine's planner from choosing the primary key's `first_ms` instead.
+        try engine.query("SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms <= $4",
                          [.text(loggerID), .int(generation), .int(low), .int(high)]) { row in
             let block = try decodeBlock(row.blob(1), loggerID: loggerID, readID: row.int(0), generation: generation)
             blocks += 1
@@ -42,11 +45,11 @@ extension Archive {
 
     /// The time of the newest sample kept before `time`, if any.
     func newestSampleTime(loggerID: String, generation: Int64, before time: Int64) throws -> Int64? {
-        // Blocks ending before `time` answer from their span; a block reaching past it may
-        // still hold earlier samples, so those few are opened.
+        // Blocks ending before `time` answer from their span (a seek in `sample_blocks_by_end`);
+        // a block reaching past it may still hold earlier samples, so those few are opened.
         var newest = try engine.scalarInt("SELECT MAX(last_ms) FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms < $3",
                                           [.text(loggerID), .int(generation), .int(time)])
-        try engine.query("SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND first_ms < $3 AND last_ms >= $3",
+        try engine.query("SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms < $3",
                          [.text(loggerID), .int(generation), .int(time)]) { row in
             let block = try Archive.decodeBlock(row.blob(1), loggerID: loggerID, readID: row.int(0), generation: generation)
             if let candidate = block.last(where: { $0.time < time })?.time, candidate > (newest ?? Int64.min) { newest = candidate }

@@ -18,6 +18,19 @@ import TestSupport
         }
     }
 
+    /// The samples digest kept in every read's chained row: its bytes may never change, or
+    /// `archive verify` would fail every archive kept before. The expected value is SHA-256
+    /// over the layout written out by hand (tag, time, presence byte and bits per value,
+    /// flag text, NUL), computed outside ColdTap.
+    @Test func samplesDigestKeepsItsLayout() {
+        var digest = SamplesDigest(capacity: 3)
+        digest.addSample(timeMilliseconds: 1_767_225_600_000, temperature: 5.0, humidity: nil, flags: "")
+        digest.addSample(timeMilliseconds: 1_767_226_200_000, temperature: -18.25, humidity: 61.5, flags: "sensorError;estimatedTime")
+        digest.addConflict(timeMilliseconds: 1_767_226_800_000, temperature: nil, humidity: nil, flags: "")
+        #expect(digest.hex == "a27c88a34af26e1c45d854c2914646e8828bfef19ce291ae15b7debc447b9d6e")
+        #expect(SamplesDigest().hex == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
     @Test(arguments: [(0, 1, false), (1, 1, false), (4000, 1, false), (500, 3, true), (1000, 300, true)])
     func blocksGiveBackWhatWasPacked(count: Int, flagKinds: Int, humidity: Bool) throws {
         let original = samples(count, flagKinds: flagKinds, humidity: humidity)
