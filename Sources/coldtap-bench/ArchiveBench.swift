@@ -268,16 +268,21 @@ private func bareSamples(reads: Int) -> [[StoredSample]] {
 
 private let bareInsert = "INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)"
 
-/// The engine's own limit: opened as `SQLiteEngine` opens the archive (read-write, no
-/// connection mutex, WAL, synchronous=FULL), one transaction per read, one prepared INSERT
-/// of the read's block.
-private func bareSQLite(_ path: String, reads: Int) throws -> (wall: Double, cpu: Double) {
+/// The archive file opened as `SQLiteEngine` opens it (read-write, no connection mutex, WAL,
+/// synchronous=FULL), for the bare loops.
+private func openBareSQLite(_ path: String) throws -> OpaquePointer {
     var database: OpaquePointer?
     guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let database else {
         throw ArchiveBenchError("cannot open \(path)")
     }
-    defer { sqlite3_close(database) }
     sqlite3_exec(database, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", nil, nil, nil)
+    return database
+}
+
+/// The engine's own limit: one transaction per read, one prepared INSERT of the read's block.
+private func bareSQLite(_ path: String, reads: Int) throws -> (wall: Double, cpu: Double) {
+    let database = try openBareSQLite(path)
+    defer { sqlite3_close(database) }
     var statement: OpaquePointer?
     sqlite3_prepare_v2(database, bareInsert.replacingOccurrences(of: "$", with: "?"), -1, &statement, nil)
     guard let statement else { throw ArchiveBenchError("cannot prepare the bare insert") }
@@ -307,12 +312,8 @@ private func bareSQLite(_ path: String, reads: Int) throws -> (wall: Double, cpu
 /// one transaction per read, with no stitching, hashing or checking. Only the ingest's
 /// distance from this loop is ColdTap's own cost.
 private func allRowsSQLite(_ path: String, reads: Int) throws -> (wall: Double, cpu: Double) {
-    var database: OpaquePointer?
-    guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let database else {
-        throw ArchiveBenchError("cannot open \(path)")
-    }
+    let database = try openBareSQLite(path)
     defer { sqlite3_close(database) }
-    sqlite3_exec(database, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", nil, nil, nil)
     // As `benchRead` describes its reads: input kind, read-time source, origin, version, decoder, options, integrity, time base.
     let readTexts: [(Int32, String)] = [(4, "bench"), (6, "not given"), (7, "coldtap-bench"), (8, "1.0"), (9, "bench"), (10, "{}"),
                                         (11, "unverified"), (12, "generated"), (13, "loggerHeader")]
