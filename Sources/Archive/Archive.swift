@@ -241,17 +241,16 @@ public final class Archive {
             result.gap = (previous + intervalMilliseconds, first)
         }
         // The read's samples in time order; samples at the same time in the order read.
-        var order = Array(log.samples.indices)
-        if !ascending {
-            order.sort { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
-        }
+        // (Most reads come in order: no index array is made for them.)
+        let order: [Int]? = ascending ? nil : log.samples.indices.sorted { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
         var newRows: [StoredSample] = []
         newRows.reserveCapacity(log.samples.count)
         var conflictRows: [(StoredSample, keptRead: Int64)] = []
         var next = 0
         var newestNewTime: Int64?
         var flagTexts: [[TemperatureLog.SampleFlag]: String] = [:]
-        for index in order {
+        for position in log.samples.indices {
+            let index = order?[position] ?? position
             let sample = log.samples[index]
             let time = times[index]
             let flags: String
@@ -263,7 +262,6 @@ public final class Archive {
                 flags = Archive.flagsText(sample.flags)
                 flagTexts[sample.flags] = flags
             }
-            let candidate = StoredSample(time: time, temperature: sample.temperature, humidity: sample.humidity, flags: flags, readID: readID)
             while next < kept.count, kept[next].time < time { next += 1 }
             // What is kept at this time: from an earlier read, else from this read's own earlier sample.
             let existing: StoredSample?
@@ -279,10 +277,11 @@ public final class Archive {
                    existing.flags == flags {
                     result.duplicates += 1
                 } else {
-                    conflictRows.append((candidate, existing.readID))
+                    conflictRows.append((StoredSample(time: time, temperature: sample.temperature, humidity: sample.humidity,
+                                                      flags: flags, readID: readID), existing.readID))
                 }
             } else {
-                newRows.append(candidate)
+                newRows.append(StoredSample(time: time, temperature: sample.temperature, humidity: sample.humidity, flags: flags, readID: readID))
                 newestNewTime = time
             }
         }
