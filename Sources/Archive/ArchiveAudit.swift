@@ -143,9 +143,7 @@ extension Archive {
     /// The digest of the samples and conflicts that `readID` added in `generation`, from the tables.
     func samplesDigest(loggerID: String, readID: Int64, generation: Int64) throws -> String {
         var digest = SamplesDigest()
-        for sample in try samplesAdded(loggerID: loggerID, readID: readID, generation: generation) {
-            digest.addSample(timeMilliseconds: sample.time, temperature: sample.temperature, humidity: sample.humidity, flags: sample.flags)
-        }
+        digest.addSamples(try samplesAdded(loggerID: loggerID, readID: readID, generation: generation))
         try engine.query("SELECT time_ms, temperature, humidity, flags FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3 ORDER BY time_ms",
                          [.text(loggerID), .int(generation), .int(readID)]) { row in
             digest.addConflict(timeMilliseconds: row.int(0), temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: row.text(3))

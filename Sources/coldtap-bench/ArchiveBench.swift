@@ -52,7 +52,6 @@ private func benchRead(first: Int, count: Int, logger: String) -> NewRead {
 
 private func wallSeconds() -> Double { Date().timeIntervalSinceReferenceDate }
 
-
 struct ArchiveEngineFigures {
     var engine: String
     var reads: Int
@@ -193,7 +192,7 @@ private func benchEngine(_ engine: String, reads: Int, history measureHistory: B
             if engine == "sqlite" {
                 let allRowsLocation = try location("coldtap_bench_all_rows_\(round)")
                 try Archive.open(allRowsLocation).close()
-                allRowsSeconds = min(allRowsSeconds ?? .infinity, try allRowsSQLite(allRowsLocation, reads: reads).wall)
+                allRowsSeconds = min(allRowsSeconds ?? .infinity, try allRowsSQLite(allRowsLocation, reads: reads))
             }
         }
         if round % 2 == 0 {
@@ -311,7 +310,7 @@ private func bareSQLite(_ path: String, reads: Int) throws -> (wall: Double, cpu
 /// of its indexes, its generation row, the chain head, the block), by prepared statements in
 /// one transaction per read, with no stitching, hashing or checking. Only the ingest's
 /// distance from this loop is ColdTap's own cost.
-private func allRowsSQLite(_ path: String, reads: Int) throws -> (wall: Double, cpu: Double) {
+private func allRowsSQLite(_ path: String, reads: Int) throws -> Double {
     let database = try openBareSQLite(path)
     defer { sqlite3_close(database) }
     // As `benchRead` describes its reads: input kind, read-time source, origin, version, decoder, options, integrity, time base.
@@ -336,7 +335,7 @@ private func allRowsSQLite(_ path: String, reads: Int) throws -> (wall: Double, 
     let samples = bareSamples(reads: reads)
     let raws = (0..<reads).map { benchRead(first: $0 * 2000, count: 4000, logger: "bench:1").raw }
     let hashes = raws.map { SHA256Digest.hex($0) }
-    let start = wallSeconds(), startCPU = threadCPUSeconds()
+    let start = wallSeconds()
     for index in 0..<reads {
         let block = SampleBlock.encode(samples[index])
         sqlite3_exec(database, "BEGIN IMMEDIATE", nil, nil, nil)
@@ -363,7 +362,7 @@ private func allRowsSQLite(_ path: String, reads: Int) throws -> (wall: Double, 
         }
         sqlite3_exec(database, "COMMIT", nil, nil, nil)
     }
-    return (wallSeconds() - start, threadCPUSeconds() - startCPU)
+    return wallSeconds() - start
 }
 
 /// The same on PostgreSQL: text parameters, the block as a binary one.
