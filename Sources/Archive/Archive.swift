@@ -236,55 +236,62 @@ public final class Archive {
         result.first = low + result.offset
         result.last = high + result.offset
         if let first = result.first, intervalMilliseconds > 0,
-           let previous = try newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first),
+           let previous = try Archive.newestKeptTime(before: first, among: kept, keptFrom: low - margin)
+               ?? newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first),
            first - previous > intervalMilliseconds + intervalMilliseconds / 2 {
             result.gap = (previous + intervalMilliseconds, first)
         }
         // The read's samples in time order; samples at the same time in the order read.
         // (Most reads come in order: no index array is made for them.)
         let order: [Int]? = ascending ? nil : log.samples.indices.sorted { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
-        var newRows: [StoredSample] = []
-        newRows.reserveCapacity(log.samples.count)
         var conflictRows: [(StoredSample, keptRead: Int64)] = []
-        var next = 0
-        var newestNewTime: Int64?
+        var duplicates = 0
         var flagTexts: [[TemperatureLog.SampleFlag]: String] = [:]
-        for position in log.samples.indices {
-            let index = order?[position] ?? position
-            let sample = log.samples[index]
-            let time = times[index]
-            let flags: String
-            if sample.flags.isEmpty {
-                flags = ""
-            } else if let known = flagTexts[sample.flags] {
-                flags = known
-            } else {
-                flags = Archive.flagsText(sample.flags)
-                flagTexts[sample.flags] = flags
-            }
-            while next < kept.count, kept[next].time < time { next += 1 }
-            // What is kept at this time: from an earlier read, else from this read's own earlier sample.
-            let existing: StoredSample?
-            if next < kept.count, kept[next].time == time {
-                existing = kept[next]
-            } else if newestNewTime == time {
-                existing = newRows[newRows.count - 1]
-            } else {
-                existing = nil
-            }
-            if let existing {
-                if Archive.sameValue(existing.temperature, sample.temperature), Archive.sameValue(existing.humidity, sample.humidity),
-                   existing.flags == flags {
-                    result.duplicates += 1
-                } else {
-                    conflictRows.append((StoredSample(time: time, temperature: sample.temperature, humidity: sample.humidity,
-                                                      flags: flags, readID: readID), existing.readID))
+        func flagsText(_ flags: [TemperatureLog.SampleFlag]) -> String {
+            if flags.isEmpty { return "" }
+            if let known = flagTexts[flags] { return known }
+            let text = Archive.flagsText(flags)
+            flagTexts[flags] = text
+            return text
+        }
+        // One merge of the read's samples with the kept ones, written straight into the new
+        // rows (a sample is made only for what is kept: new rows and conflicts).
+        let newRows = log.samples.withUnsafeBufferPointer { samples in
+            kept.withUnsafeBufferPointer { kept in
+                [StoredSample](unsafeUninitializedCapacity: samples.count) { rows, made in
+                    var next = 0
+                    for position in 0..<samples.count {
+                        let index = order?[position] ?? position
+                        let time = times[index]
+                        let flags = flagsText(samples[index].flags)
+                        while next < kept.count, kept[next].time < time { next += 1 }
+                        // What is kept at this time: from an earlier read, else from this read's own earlier sample.
+                        let existing: StoredSample?
+                        if next < kept.count, kept[next].time == time {
+                            existing = kept[next]
+                        } else if made > 0, rows[made - 1].time == time {
+                            existing = rows[made - 1]
+                        } else {
+                            existing = nil
+                        }
+                        let sample = StoredSample(time: time, temperature: samples[index].temperature, humidity: samples[index].humidity,
+                                                  flags: flags, readID: readID)
+                        if let existing {
+                            if Archive.sameValue(existing.temperature, sample.temperature), Archive.sameValue(existing.humidity, sample.humidity),
+                               existing.flags == flags {
+                                duplicates += 1
+                            } else {
+                                conflictRows.append((sample, existing.readID))
+                            }
+                        } else {
+                            (rows.baseAddress! + made).initialize(to: sample)
+                            made += 1
+                        }
+                    }
                 }
-            } else {
-                newRows.append(StoredSample(time: time, temperature: sample.temperature, humidity: sample.humidity, flags: flags, readID: readID))
-                newestNewTime = time
             }
         }
+        result.duplicates = duplicates
         // One row per (time, read) in conflicts: a read naming the same time twice keeps its first.
         var seenConflicts = Set<Int64>()
         conflictRows = conflictRows.filter { seenConflicts.insert($0.0.time).inserted }
@@ -304,6 +311,19 @@ public final class Archive {
                            [.text(loggerID), .int(Int64(generation)), .int(readID), .int(result.offset), .int(Int64(result.newSamples)),
                             .int(Int64(result.duplicates)), .int(Int64(result.conflicts)), .text(result.digest)])
         return result
+    }
+
+    /// The newest of `kept` (oldest first, every kept sample from `start` on) before `time`;
+    /// `nil` when none is, as older samples are not among them then.
+    static func newestKeptTime(before time: Int64, among kept: [StoredSample], keptFrom start: Int64) -> Int64? {
+        guard time >= start, let oldest = kept.first, oldest.time < time else { return nil }
+        var low = 0
+        var high = kept.count
+        while low < high {
+            let middle = (low + high) / 2
+            if kept[middle].time < time { low = middle + 1 } else { high = middle }
+        }
+        return kept[low - 1].time
     }
 
     /// The shift (ms) that puts estimated times on the kept ones: the median of the

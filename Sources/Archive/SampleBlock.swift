@@ -46,7 +46,9 @@ public enum SampleBlock {
         // Most blocks carry one flag text (none at all): no dictionary lookups then.
         var dictionary: [String] = []
         var indices: [UInt16] = []
-        if let first = samples.first?.flags, samples.contains(where: { $0.flags != first }) {
+        // (Comparing flag texts was a third of encoding: the common case, no flags at all, asks only isEmpty.)
+        if let first = samples.first?.flags,
+           first.isEmpty ? samples.contains(where: { !$0.flags.isEmpty }) : samples.contains(where: { $0.flags != first }) {
             var indexOf: [String: UInt16] = [:]
             indices.reserveCapacity(samples.count)
             for sample in samples {
@@ -101,6 +103,14 @@ public enum SampleBlock {
     /// Unpacks a block, every sample attributed to `readID`.
     /// - Throws: `DamagedBlock` naming the offset where the bytes stop being a block.
     public static func decode(_ data: Data, readID: Int64) throws -> [StoredSample] {
+        try decode(data, readID: readID, from: .min, to: .max)
+    }
+
+    /// The samples of a block from `low` to `high` (ms, both inclusive). The whole block is
+    /// checked as `decode` checks it, but only the samples asked for are made: stitching
+    /// asks for the part of the newest blocks a read overlaps.
+    /// - Throws: `DamagedBlock` naming the offset where the bytes stop being a block.
+    public static func decode(_ data: Data, readID: Int64, from low: Int64, to high: Int64) throws -> [StoredSample] {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> [StoredSample] in
             var offset = 0
             func need(_ count: Int, _ what: String) throws {
@@ -138,36 +148,46 @@ public enum SampleBlock {
             let temperatures = times + 8 * count
             let humidities = temperatures + 8 * count
             let flagIndices = temperatures + 8 * count * (columns - 1)
+            let end = flagIndices + indexBytes
+            guard end == buffer.count else {
+                throw DamagedBlock(offset: end, reason: "\(buffer.count - end) byte(s) after the last sample")
+            }
+            func time(_ index: Int) -> Int64 { Int64(bitPattern: word(UInt64.self, at: times + 8 * index)) }
+            func entry(_ index: Int) -> Int {
+                let position = flagIndices + indexWidth * index
+                return indexWidth == 2 ? Int(word(UInt16.self, at: position)) : Int(buffer[position])
+            }
+            // Checked whole (a few loads per sample), so that the search below may trust the order.
+            for index in 1..<max(count, 1) where time(index) <= time(index - 1) {
+                throw DamagedBlock(offset: times + 8 * index, reason: "sample \(index)'s time does not follow the one before")
+            }
+            if entries > 1 {
+                for index in 0..<count where entry(index) >= entries {
+                    throw DamagedBlock(offset: flagIndices + indexWidth * index, reason: "flag entry \(entry(index)) of \(entries)")
+                }
+            }
+            func firstIndex(notBefore limit: Int64) -> Int {
+                var lower = 0, upper = count
+                while lower < upper {
+                    let middle = (lower + upper) / 2
+                    if time(middle) < limit { lower = middle + 1 } else { upper = middle }
+                }
+                return lower
+            }
+            guard low <= high else { return [] }
+            let wanted = firstIndex(notBefore: low)..<(high == .max ? count : firstIndex(notBefore: high + 1))
+            guard !wanted.isEmpty else { return [] }
             func value(_ bits: UInt64) -> Double? { bits == missingValue ? nil : Double(bitPattern: bits) }
-            var samples: [StoredSample] = []
-            samples.reserveCapacity(count)
-            var previous = Int64.min
-            for index in 0..<count {
-                let time = Int64(bitPattern: word(UInt64.self, at: times + 8 * index))
-                guard index == 0 || time > previous else {
-                    throw DamagedBlock(offset: times + 8 * index, reason: "sample \(index)'s time does not follow the one before")
+            let onlyFlags = dictionary[0]
+            return [StoredSample](unsafeUninitializedCapacity: wanted.count) { samples, made in
+                for index in wanted {
+                    (samples.baseAddress! + made).initialize(to: StoredSample(
+                        time: time(index), temperature: value(word(UInt64.self, at: temperatures + 8 * index)),
+                        humidity: hasHumidity ? value(word(UInt64.self, at: humidities + 8 * index)) : nil,
+                        flags: entries > 1 ? dictionary[entry(index)] : onlyFlags, readID: readID))
+                    made += 1
                 }
-                previous = time
-                var flags = entries > 0 ? dictionary[0] : ""
-                if entries > 1 {
-                    let position = flagIndices + indexWidth * index
-                    let entry = indexWidth == 2 ? Int(word(UInt16.self, at: position)) : Int(buffer[position])
-                    guard entry < entries else {
-                        throw DamagedBlock(offset: position, reason: "flag entry \(entry) of \(entries)")
-                    }
-                    flags = dictionary[entry]
-                }
-                samples.append(StoredSample(
-                    time: time, temperature: value(word(UInt64.self, at: temperatures + 8 * index)),
-                    humidity: hasHumidity ? value(word(UInt64.self, at: humidities + 8 * index)) : nil,
-                    flags: flags, readID: readID))
             }
-            offset = flagIndices + indexBytes
-            guard offset == buffer.count else {
-                throw DamagedBlock(offset: offset, reason: "\(buffer.count - offset) byte(s) after the last sample")
-            }
-            return samples
         }
     }
-
 }

@@ -38,6 +38,53 @@ import TestSupport
         #expect(try SampleBlock.decode(block, readID: 7) == original)
     }
 
+    /// Stitching asks a block for a time range only: the same samples as decoding it whole
+    /// and filtering, bounds included, for ranges inside, around, between and beyond samples.
+    @Test(arguments: [(1, 1, false), (300, 1, false), (300, 3, true), (700, 300, true)])
+    func aRangeOfABlockIsTheRangeOfItsSamples(count: Int, flagKinds: Int, humidity: Bool) throws {
+        let original = samples(count, flagKinds: flagKinds, humidity: humidity)
+        let block = SampleBlock.encode(original)
+        var random = SeededGenerator(seed: 0x5A17)
+        let first = original[0].time, last = original[count - 1].time
+        var ranges: [(Int64, Int64)] = [(.min, .max), (first, last), (first, first), (last, last), (last + 1, .max),
+                                        (.min, first - 1), (first + 1, first + 599_999), (last, first)]
+        for _ in 0..<200 {
+            let a = Int64.random(in: (first - 1_200_000)...(last + 1_200_000), using: &random)
+            let b = Int64.random(in: a...(last + 1_800_000), using: &random)
+            ranges.append((a, b))
+        }
+        for (low, high) in ranges {
+            let part = try SampleBlock.decode(block, readID: 7, from: low, to: high)
+            #expect(part == original.filter { $0.time >= low && $0.time <= high }, "range \(low)...\(high)")
+        }
+    }
+
+    @Test func aRangeStillChecksTheWholeBlock() throws {
+        var unordered = samples(300)
+        unordered.swapAt(250, 251)
+        let block = SampleBlock.encode(unordered)
+        let error = try #require(throws: SampleBlock.DamagedBlock.self) {
+            try SampleBlock.decode(block, readID: 1, from: unordered[0].time, to: unordered[10].time)
+        }
+        #expect(error.description.contains("sample 251"))
+        var badEntry = SampleBlock.encode(samples(40, flagKinds: 3))
+        badEntry[badEntry.count - 1] = 9
+        #expect(throws: SampleBlock.DamagedBlock.self) { try SampleBlock.decode(badEntry, readID: 1, from: .min, to: .min + 1) }
+    }
+
+    /// The gap check answers from the kept samples when one of them is older than the read,
+    /// and asks the archive only when none is (older samples are not among them then).
+    @Test func theNewestKeptTimeBeforeAReadComesFromTheKeptSamplesOnlyWhenTheyReachBackFarEnough() {
+        let kept = samples(10)  // 600 s apart from t0
+        let t0 = kept[0].time
+        #expect(Archive.newestKeptTime(before: t0 + 1_500_000, among: kept, keptFrom: t0 - 600_000) == t0 + 1_200_000)
+        #expect(Archive.newestKeptTime(before: t0 + 1_200_000, among: kept, keptFrom: t0 - 600_000) == t0 + 600_000)
+        #expect(Archive.newestKeptTime(before: t0, among: kept, keptFrom: t0 - 600_000) == nil)
+        #expect(Archive.newestKeptTime(before: t0 + 1, among: [], keptFrom: t0) == nil)
+        // A read starting before what was asked for: the kept samples cannot answer.
+        #expect(Archive.newestKeptTime(before: t0 + 600_000, among: kept, keptFrom: t0 + 700_000) == nil)
+    }
+
     @Test func aBlockIsSmallerThanRows() {
         // Times and temperatures only: 16 bytes a sample and a small header.
         #expect(SampleBlock.encode(samples(4000)).count == 8 + 2 + 16 * 4000)
