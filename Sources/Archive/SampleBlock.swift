@@ -111,7 +111,16 @@ public enum SampleBlock {
     /// asks for the part of the newest blocks a read overlaps.
     /// - Throws: `DamagedBlock` naming the offset where the bytes stop being a block.
     public static func decode(_ data: Data, readID: Int64, from low: Int64, to high: Int64) throws -> [StoredSample] {
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> [StoredSample] in
+        var samples: [StoredSample] = []
+        try decode(data, readID: readID, from: low, to: high, appendingTo: &samples)
+        return samples
+    }
+
+    /// `decode(_:readID:from:to:)` appending to `samples` (several blocks make one array
+    /// without a copy of each).
+    public static func decode(_ data: Data, readID: Int64, from low: Int64, to high: Int64,
+                              appendingTo samples: inout [StoredSample]) throws {
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             func need(_ count: Int, _ what: String) throws {
                 guard count >= 0, buffer.count - offset >= count else {
@@ -174,19 +183,18 @@ public enum SampleBlock {
                 }
                 return lower
             }
-            guard low <= high else { return [] }
+            guard low <= high else { return }
             let wanted = firstIndex(notBefore: low)..<(high == .max ? count : firstIndex(notBefore: high + 1))
-            guard !wanted.isEmpty else { return [] }
+            guard !wanted.isEmpty else { return }
             func value(_ bits: UInt64) -> Double? { bits == missingValue ? nil : Double(bitPattern: bits) }
             let onlyFlags = dictionary[0]
-            return [StoredSample](unsafeUninitializedCapacity: wanted.count) { samples, made in
-                for index in wanted {
-                    (samples.baseAddress! + made).initialize(to: StoredSample(
-                        time: time(index), temperature: value(word(UInt64.self, at: temperatures + 8 * index)),
-                        humidity: hasHumidity ? value(word(UInt64.self, at: humidities + 8 * index)) : nil,
-                        flags: entries > 1 ? dictionary[entry(index)] : onlyFlags, readID: readID))
-                    made += 1
-                }
+            // Only into an empty array: an exact reserve per block would copy a long history again per block.
+            if samples.isEmpty { samples.reserveCapacity(wanted.count) }
+            for index in wanted {
+                samples.append(StoredSample(
+                    time: time(index), temperature: value(word(UInt64.self, at: temperatures + 8 * index)),
+                    humidity: hasHumidity ? value(word(UInt64.self, at: humidities + 8 * index)) : nil,
+                    flags: entries > 1 ? dictionary[entry(index)] : onlyFlags, readID: readID))
             }
         }
     }

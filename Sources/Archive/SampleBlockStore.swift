@@ -13,27 +13,20 @@ extension Archive {
 
     static func storedSamples(in engine: any ArchiveEngine, loggerID: String, generation: Int64,
                               from low: Int64, to high: Int64) throws -> [StoredSample] {
-        var parts: [[StoredSample]] = []
-        // Its span may overlap other blocks' (stitched times never repeat), so each block
-        // gives the part in range and the parts are put in order at the end.
+        var samples: [StoredSample] = []
+        var ascending = true
         // Found by their end (`sample_blocks_by_end`): a read overlaps the newest few blocks,
         // while `first_ms <= high` holds for nearly all of them. The unary plus keeps either
         // engine's planner from choosing the primary key's `first_ms` instead.
         try engine.query("SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms <= $4",
                          [.text(loggerID), .int(generation), .int(low), .int(high)]) { row in
-            let part = try decodeBlock(row.blob(1), loggerID: loggerID, readID: row.int(0), generation: generation, from: low, to: high)
-            if !part.isEmpty { parts.append(part) }
+            let before = samples.count
+            try decodeBlock(row.blob(1), loggerID: loggerID, readID: row.int(0), generation: generation, from: low, to: high,
+                            appendingTo: &samples)
+            if before > 0, before < samples.count, samples[before].time < samples[before - 1].time { ascending = false }
         }
-        // Usually one part (a read overlapping the read before it): handed on as it is.
-        guard parts.count > 1 else { return parts.first ?? [] }
-        parts.sort { $0[0].time < $1[0].time }
-        var samples: [StoredSample] = []
-        samples.reserveCapacity(parts.reduce(0) { $0 + $1.count })
-        var ascending = true
-        for part in parts {
-            if let last = samples.last, part[0].time < last.time { ascending = false }
-            samples += part
-        }
+        // Blocks come by their end, which is time order unless their spans overlap (a read
+        // that filled a hole); stitched times never repeat, so a sort then puts them right.
         if !ascending { samples.sort { $0.time < $1.time } }
         return samples
     }
@@ -80,10 +73,16 @@ extension Archive {
                             .int(Int64(samples.count)), .blob(SampleBlock.encode(samples))])
     }
 
+    static func decodeBlock(_ data: Data, loggerID: String, readID: Int64, generation: Int64) throws -> [StoredSample] {
+        var samples: [StoredSample] = []
+        try decodeBlock(data, loggerID: loggerID, readID: readID, generation: generation, from: .min, to: .max, appendingTo: &samples)
+        return samples
+    }
+
     static func decodeBlock(_ data: Data, loggerID: String, readID: Int64, generation: Int64,
-                            from low: Int64 = .min, to high: Int64 = .max) throws -> [StoredSample] {
+                            from low: Int64, to high: Int64, appendingTo samples: inout [StoredSample]) throws {
         do {
-            return try SampleBlock.decode(data, readID: readID, from: low, to: high)
+            try SampleBlock.decode(data, readID: readID, from: low, to: high, appendingTo: &samples)
         } catch let damage as SampleBlock.DamagedBlock {
             throw ArchiveError(.corrupt, "the samples read #\(readID) of \(loggerID) added (generation \(generation)) are damaged at \(damage); 'coldtap archive verify' lists every damaged row.")
         }
