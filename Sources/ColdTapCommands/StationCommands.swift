@@ -19,7 +19,7 @@ public enum ServeCommand: Command {
             .value("--tls-cert", placeholder: "F", help: "the certificate (PEM) for HTTPS, with --tls-key", path: true),
             .value("--tls-key", placeholder: "F", help: "the private key (PEM) for HTTPS, with --tls-cert", path: true),
             .value("--max-body", placeholder: "BYTES", help: "the largest request body taken; larger ones answer 413", default: "1048576"),
-            .value("--threads", placeholder: "N", help: "worker threads of the HTTP server (1–256)", default: "8"),
+            .value("--threads", placeholder: "N", help: "requests the HTTP server handles at once (1–256)", default: "8"),
         ] + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) })]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {

@@ -7,8 +7,8 @@ import Glibc
 /// An HTTP/1.1 server over GNU libmicrohttpd: its parser, thread pool, connection limits
 /// and timeouts; HTTPS through its GnuTLS support when a certificate is given. The socket is
 /// bound here (so that port 0 gives an ephemeral port the caller can read back) and handed
-/// to the library. Each request is read whole (up to `maxBody`) and passed to `handler` on
-/// one of the pool's threads.
+/// to the library. Each request is read whole (up to `maxBody`) by the library's threads and
+/// passed to `handler` on one of `HandlerThreads` while its connection is suspended.
 public final class HTTPServer: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// An IPv4 or IPv6 address (`127.0.0.1`, `::1`, `0.0.0.0`).
@@ -20,7 +20,10 @@ public final class HTTPServer: @unchecked Sendable {
         public var tlsKey: String?
         /// Bodies above this get 413 without being kept.
         public var maxBody: Int = 1 << 20
+        /// Requests handled at once (a handler may wait for a commit).
         public var threads: Int = 8
+        /// The library's threads, which only read and write the connections (and TLS).
+        public var ioThreads: Int = 2
         public var connectionLimit: Int = 512
         /// Seconds a connection may stay idle (a slow client) before it is closed.
         public var connectionTimeout: Int = 15
@@ -39,6 +42,7 @@ public final class HTTPServer: @unchecked Sendable {
     public private(set) var port: UInt16 = 0
     private let lock = NSCondition()
     private var inFlight = 0
+    private var handlerThreads: HandlerThreads?
     private var certificate: UnsafeMutablePointer<CChar>?
     private var key: UnsafeMutablePointer<CChar>?
 
@@ -59,7 +63,7 @@ public final class HTTPServer: @unchecked Sendable {
         let socket = try HTTPServer.bind(host: configuration.host, port: configuration.port)
         listenSocket = socket.fd
         port = socket.port
-        var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+        var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if configuration.tlsCertificate != nil || configuration.tlsKey != nil {
             guard let certificatePEM = configuration.tlsCertificate, let keyPEM = configuration.tlsKey else {
                 close(socket.fd)
@@ -71,7 +75,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
-            MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: max(1, configuration.threads), ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: max(1, configuration.ioThreads), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: max(1, configuration.connectionLimit), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: max(1, configuration.connectionTimeout), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: max(8192, configuration.connectionMemory), ptr_value: nil),
@@ -84,12 +88,16 @@ public final class HTTPServer: @unchecked Sendable {
         }
         options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
         let context = Unmanaged.passUnretained(self).toOpaque()
+        let handlers = HandlerThreads(count: configuration.threads, name: "coldtap http")
+        handlerThreads = handlers
         let started: OpaquePointer? = options.withUnsafeMutableBufferPointer { items in
             withVaList([Int32(MHD_OPTION.ARRAY.rawValue), items.baseAddress!, Int32(MHD_OPTION.END.rawValue)]) { list in
                 MHD_start_daemon_va(flags, 0, nil, nil, httpAccess, context, list)
             }
         }
         guard let started else {
+            handlers.stop()
+            handlerThreads = nil
             close(socket.fd)
             listenSocket = -1
             throw StartError(description: certificate == nil
@@ -103,11 +111,15 @@ public final class HTTPServer: @unchecked Sendable {
     public func stop(grace: TimeInterval = 10) {
         guard let daemon else { return }
         let socket = MHD_quiesce_daemon(daemon)
-        let deadline = Date().addingTimeInterval(grace)
-        lock.lock()
-        while inFlight > 0, Date() < deadline { _ = lock.wait(until: min(deadline, Date().addingTimeInterval(0.05))) }
-        lock.unlock()
+        waitForRequestsInFlight(until: Date().addingTimeInterval(grace))
+        // Past the grace, requests still waiting for a handler are answered 503 and those
+        // being handled finish; their answers then get a moment to be sent (a client that
+        // reads slowly cannot hold the stop for longer).
+        handlerThreads?.finishRefusingNew()
+        waitForRequestsInFlight(until: Date().addingTimeInterval(2))
         MHD_stop_daemon(daemon)
+        handlerThreads?.stop()
+        handlerThreads = nil
         self.daemon = nil
         if socket >= 0 { close(socket) } else if listenSocket >= 0 { close(listenSocket) }
         listenSocket = -1
@@ -119,15 +131,58 @@ public final class HTTPServer: @unchecked Sendable {
 
     public var isRunning: Bool { daemon != nil }
 
+    private func waitForRequestsInFlight(until deadline: Date) {
+        lock.lock()
+        while inFlight > 0, Date() < deadline { _ = lock.wait(until: min(deadline, Date().addingTimeInterval(0.05))) }
+        lock.unlock()
+    }
+
     // MARK: Requests
 
     /// What one request has sent so far.
-    final class Exchange {
+    final class Exchange: @unchecked Sendable {
         var body = Data()
         var tooLarge = false
         var counted = false
         var answered = false
+        /// Set by a handler thread before it resumes the connection, taken by the library's.
+        private var response: HTTPResponse?
+        private let lock = NSLock()
+
+        func answer(_ response: HTTPResponse) {
+            lock.lock()
+            self.response = response
+            lock.unlock()
+        }
+
+        func takeAnswer() -> HTTPResponse? {
+            lock.lock()
+            defer { lock.unlock() }
+            let taken = response
+            response = nil
+            return taken
+        }
     }
+
+    /// Runs `request`'s handler on a handler thread; the connection waits suspended.
+    func handle(_ request: HTTPRequest, exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
+        guard let handlerThreads else { return HTTPServer.queue(HTTPServer.stopping, on: connection) }
+        MHD_suspend_connection(connection)
+        let suspended = SuspendedConnection(connection)
+        handlerThreads.submit { [handler] refused in
+            exchange.answer(refused ? HTTPServer.stopping : handler(request))
+            MHD_resume_connection(suspended.connection)
+        }
+        return MHD_Result.YES
+    }
+
+    /// A suspended connection's handle, handed to the handler thread that resumes it.
+    private struct SuspendedConnection: @unchecked Sendable {
+        let connection: OpaquePointer
+        init(_ connection: OpaquePointer) { self.connection = connection }
+    }
+
+    static let stopping = HTTPResponse.error(503, "stopping", "The station is stopping; send the request again when it is back.")
 
     func begin() {
         lock.lock()
@@ -247,8 +302,11 @@ private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         uploadSize.pointee = 0
         return MHD_Result.YES
     }
-    // Answered already at the first call.
-    if exchange.answered { return MHD_Result.YES }
+    // Resumed with the handler's answer, or answered already at the first call.
+    if exchange.answered {
+        guard let response = exchange.takeAnswer() else { return MHD_Result.YES }
+        return HTTPServer.queue(response, on: connection)
+    }
     exchange.answered = true
     var headers: [String: String] = [:]
     for (name, value) in HTTPServer.values(connection, kind: MHD_ValueKind.HEADER_KIND) { headers[name.lowercased()] = value }
@@ -256,7 +314,7 @@ private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
                               query: HTTPServer.values(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND), headers: headers, body: exchange.body)
     request.bodyTooLarge = exchange.tooLarge
     exchange.body = Data()
-    return HTTPServer.queue(server.handler(request), on: connection)
+    return server.handle(request, exchange: exchange, on: connection)
 }
 
 private func httpRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
