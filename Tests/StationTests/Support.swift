@@ -96,9 +96,7 @@ final class TestStation: @unchecked Sendable {
     let logLines = LockedLines()
     var configuration: Station.Configuration
 
-    /// - Parameter connectionTimeout: short, for the slow-client tests; a test that keeps many
-    ///   uploads waiting at once gives more (a connection queued behind a busy worker thread
-    ///   counts as idle).
+    /// - Parameter connectionTimeout: short, for the slow-client tests.
     init(_ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0,
          connectionTimeout: Int = 3) async throws {
         archive = try TestArchive(engine)
