@@ -254,39 +254,38 @@ public final class Archive {
             flagTexts[flags] = text
             return text
         }
-        // One merge of the read's samples with the kept ones, written straight into the new
-        // rows (a sample is made only for what is kept: new rows and conflicts).
-        let newRows = log.samples.withUnsafeBufferPointer { samples in
+        // One merge of the read's samples with the kept ones, the new ones written straight
+        // into the block's columns (a sample value is made only for conflicts).
+        var newRows = SampleColumns(capacity: log.samples.count)
+        log.samples.withUnsafeBufferPointer { samples in
             kept.withUnsafeBufferPointer { kept in
-                [StoredSample](unsafeUninitializedCapacity: samples.count) { rows, made in
-                    var next = 0
-                    for position in 0..<samples.count {
-                        let index = order?[position] ?? position
-                        let time = times[index]
-                        let flags = flagsText(samples[index].flags)
-                        while next < kept.count, kept[next].time < time { next += 1 }
-                        // What is kept at this time: from an earlier read, else from this read's own earlier sample.
-                        let existing: StoredSample?
-                        if next < kept.count, kept[next].time == time {
-                            existing = kept[next]
-                        } else if made > 0, rows[made - 1].time == time {
-                            existing = rows[made - 1]
-                        } else {
-                            existing = nil
-                        }
-                        let sample = StoredSample(time: time, temperature: samples[index].temperature, humidity: samples[index].humidity,
-                                                  flags: flags, readID: readID)
-                        if let existing {
-                            if Archive.sameValue(existing.temperature, sample.temperature), Archive.sameValue(existing.humidity, sample.humidity),
-                               existing.flags == flags {
-                                duplicates += 1
-                            } else {
-                                conflictRows.append((sample, existing.readID))
-                            }
-                        } else {
-                            (rows.baseAddress! + made).initialize(to: sample)
-                            made += 1
-                        }
+                var next = 0
+                for position in 0..<samples.count {
+                    let index = order?[position] ?? position
+                    let time = times[index]
+                    let temperature = samples[index].temperature, humidity = samples[index].humidity
+                    let flags = flagsText(samples[index].flags)
+                    while next < kept.count, kept[next].time < time { next += 1 }
+                    // What is kept at this time: from an earlier read, else from this read's own earlier sample.
+                    let same: Bool, keptRead: Int64
+                    if next < kept.count, kept[next].time == time {
+                        same = Archive.sameValue(kept[next].temperature, temperature) && Archive.sameValue(kept[next].humidity, humidity)
+                            && kept[next].flags == flags
+                        keptRead = kept[next].readID
+                    } else if let last = newRows.times.last, last == time {
+                        let previous = newRows.count - 1
+                        same = Archive.sameValue(newRows.temperature(at: previous), temperature)
+                            && Archive.sameValue(newRows.humidity(at: previous), humidity) && newRows.flags(at: previous) == flags
+                        keptRead = readID
+                    } else {
+                        newRows.append(time: time, temperature: temperature, humidity: humidity, flags: flags)
+                        continue
+                    }
+                    if same {
+                        duplicates += 1
+                    } else {
+                        conflictRows.append((StoredSample(time: time, temperature: temperature, humidity: humidity, flags: flags, readID: readID),
+                                             keptRead))
                     }
                 }
             }

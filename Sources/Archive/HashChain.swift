@@ -78,6 +78,22 @@ struct SamplesDigest {
         }
     }
 
+    /// `addSample` for each sample of `columns` in order, with one growth of the buffer.
+    mutating func addSamples(_ columns: SampleColumns) {
+        var start = bytes.count
+        let flagSizes = columns.flagTexts.map { SamplesDigest.size($0) }
+        let total = columns.flagIndices.isEmpty
+            ? columns.count * (flagSizes.first ?? 0)
+            : columns.flagIndices.reduce(0) { $0 + flagSizes[Int($1)] }
+        bytes.append(contentsOf: repeatElement(0, count: total))
+        bytes.withUnsafeMutableBytes { buffer in
+            for index in 0..<columns.count {
+                start = SamplesDigest.write(0x73, columns.times[index], columns.temperature(at: index), columns.humidity(at: index),
+                                            columns.flags(at: index), into: buffer, at: start)
+            }
+        }
+    }
+
     mutating func addSample(timeMilliseconds: Int64, temperature: Double?, humidity: Double?, flags: String) {
         add(0x73, timeMilliseconds, temperature, humidity, flags)
     }

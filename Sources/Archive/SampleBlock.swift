@@ -42,33 +42,15 @@ public enum SampleBlock {
     static let missingValue: UInt64 = 0x7FF8_0000_C01D_7A90
 
     /// Packs `samples` (times ascending).
-    public static func encode(_ samples: [StoredSample]) -> Data {
-        // Most blocks carry one flag text (none at all): no dictionary lookups then.
-        var dictionary: [String] = []
-        var indices: [UInt16] = []
-        // (Comparing flag texts was a third of encoding: the common case, no flags at all, asks only isEmpty.)
-        if let first = samples.first?.flags,
-           first.isEmpty ? samples.contains(where: { !$0.flags.isEmpty }) : samples.contains(where: { $0.flags != first }) {
-            var indexOf: [String: UInt16] = [:]
-            indices.reserveCapacity(samples.count)
-            for sample in samples {
-                if let index = indexOf[sample.flags] {
-                    indices.append(index)
-                } else {
-                    // Flag texts are sets of a few known flags, far fewer than 65,536 kinds.
-                    let index = UInt16(truncatingIfNeeded: dictionary.count)
-                    dictionary.append(sample.flags)
-                    indexOf[sample.flags] = index
-                    indices.append(index)
-                }
-            }
-        } else if let first = samples.first?.flags {
-            dictionary = [first]
-        }
-        let hasHumidity = samples.contains { $0.humidity != nil }
+    public static func encode(_ samples: [StoredSample]) -> Data { encode(SampleColumns(samples)) }
+
+    /// Packs samples already laid out as the block's columns (times ascending).
+    public static func encode(_ columns: SampleColumns) -> Data {
+        let dictionary = columns.flagTexts
+        let hasHumidity = columns.hasHumidity
         let wideIndices = dictionary.count > 256
         let texts = dictionary.map { Array($0.utf8.prefix(Int(UInt16.max))) }
-        let count = samples.count
+        let count = columns.count
         let indexBytes = dictionary.count > 1 ? count * (wideIndices ? 2 : 1) : 0
         let size = 8 + texts.reduce(0) { $0 + 2 + $1.count } + count * 8 * (hasHumidity ? 3 : 2) + indexBytes
         var data = Data(count: size)
@@ -78,6 +60,13 @@ public enum SampleBlock {
                 buffer.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
                 offset += MemoryLayout<T>.size
             }
+            func put(_ words: [UInt64]) {
+                words.withUnsafeBytes { bytes in
+                    // The block is little-endian, as every platform ColdTap runs on.
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + bytes.count)]).copyMemory(from: bytes)
+                }
+                offset += 8 * words.count
+            }
             put(version)
             put(UInt8((hasHumidity ? 1 : 0) | (wideIndices ? 2 : 0)))
             put(UInt32(count))
@@ -86,14 +75,15 @@ public enum SampleBlock {
                 put(UInt16(text.count))
                 for byte in text { put(byte) }
             }
-            for sample in samples { put(UInt64(bitPattern: sample.time)) }
-            for sample in samples { put(sample.temperature?.bitPattern ?? missingValue) }
-            if hasHumidity {
-                for sample in samples { put(sample.humidity?.bitPattern ?? missingValue) }
+            columns.times.withUnsafeBytes { bytes in
+                UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + bytes.count)]).copyMemory(from: bytes)
             }
+            offset += 8 * count
+            put(columns.temperatureBits)
+            if hasHumidity { put(columns.humidityBits) }
             if dictionary.count > 1 {
-                for index in indices {
-                    if wideIndices { put(index) } else { put(UInt8(index)) }
+                for index in columns.flagIndices {
+                    if wideIndices { put(index) } else { put(UInt8(truncatingIfNeeded: index)) }
                 }
             }
         }
@@ -188,8 +178,10 @@ public enum SampleBlock {
             guard !wanted.isEmpty else { return }
             func value(_ bits: UInt64) -> Double? { bits == missingValue ? nil : Double(bitPattern: bits) }
             let onlyFlags = dictionary[0]
-            // Only into an empty array: an exact reserve per block would copy a long history again per block.
-            if samples.isEmpty { samples.reserveCapacity(wanted.count) }
+            // Room for the part at once, growing at least twofold: an exact reserve per block
+            // would copy a long history again for every block.
+            let needed = samples.count + wanted.count
+            if samples.capacity < needed { samples.reserveCapacity(max(needed, 2 * samples.capacity)) }
             for index in wanted {
                 samples.append(StoredSample(
                     time: time(index), temperature: value(word(UInt64.self, at: temperatures + 8 * index)),
@@ -198,4 +190,72 @@ public enum SampleBlock {
             }
         }
     }
+}
+
+/// Samples laid out as a block keeps them: a column per field, values as their bit
+/// patterns (`SampleBlock.missingValue` for none), flag texts as a dictionary with an index
+/// per sample once there are two of them. Stitching writes a read's new samples straight
+/// into these, so a block is a few copies of memory and the digest reads the same columns.
+public struct SampleColumns: Sendable {
+    public private(set) var times: [Int64] = []
+    public private(set) var temperatureBits: [UInt64] = []
+    public private(set) var humidityBits: [UInt64] = []
+    public private(set) var hasHumidity = false
+    /// The first sample's flag text first.
+    public private(set) var flagTexts: [String] = []
+    /// Empty while every sample has the first text.
+    public private(set) var flagIndices: [UInt16] = []
+    private var indexOfText: [String: UInt16] = [:]
+
+    public init(capacity: Int = 0) {
+        times.reserveCapacity(capacity)
+        temperatureBits.reserveCapacity(capacity)
+        humidityBits.reserveCapacity(capacity)
+    }
+
+    public init(_ samples: [StoredSample]) {
+        self.init(capacity: samples.count)
+        for sample in samples {
+            append(time: sample.time, temperature: sample.temperature, humidity: sample.humidity, flags: sample.flags)
+        }
+    }
+
+    public var count: Int { times.count }
+
+    public mutating func append(time: Int64, temperature: Double?, humidity: Double?, flags: String) {
+        times.append(time)
+        temperatureBits.append(temperature?.bitPattern ?? SampleBlock.missingValue)
+        humidityBits.append(humidity?.bitPattern ?? SampleBlock.missingValue)
+        if humidity != nil { hasHumidity = true }
+        if flagTexts.isEmpty {
+            flagTexts = [flags]
+        } else if flagTexts.count == 1, flags.isEmpty == flagTexts[0].isEmpty, flags.isEmpty || flags == flagTexts[0] {
+            // The common case: the same text as every sample before (most often none at all).
+        } else {
+            if flagIndices.isEmpty {
+                indexOfText[flagTexts[0]] = 0
+                flagIndices = Array(repeating: 0, count: times.count - 1)
+            }
+            if let index = indexOfText[flags] {
+                flagIndices.append(index)
+            } else {
+                // Flag texts are sets of a few known flags, far fewer than 65,536 kinds.
+                let index = UInt16(truncatingIfNeeded: flagTexts.count)
+                flagTexts.append(flags)
+                indexOfText[flags] = index
+                flagIndices.append(index)
+            }
+        }
+    }
+
+    public func temperature(at index: Int) -> Double? { SampleColumns.value(temperatureBits[index]) }
+    public func humidity(at index: Int) -> Double? { SampleColumns.value(humidityBits[index]) }
+    public func flags(at index: Int) -> String { flagIndices.isEmpty ? flagTexts[0] : flagTexts[Int(flagIndices[index])] }
+
+    public func sample(at index: Int, readID: Int64) -> StoredSample {
+        StoredSample(time: times[index], temperature: temperature(at: index), humidity: humidity(at: index),
+                     flags: flags(at: index), readID: readID)
+    }
+
+    static func value(_ bits: UInt64) -> Double? { bits == SampleBlock.missingValue ? nil : Double(bitPattern: bits) }
 }

@@ -66,10 +66,10 @@ extension Archive {
     }
 
     /// Keeps the samples `readID` added (times ascending, none kept before) as one block.
-    func insertBlock(_ samples: [StoredSample], loggerID: String, generation: Int64, readID: Int64) throws {
-        guard let first = samples.first, let last = samples.last else { return }
+    func insertBlock(_ samples: SampleColumns, loggerID: String, generation: Int64, readID: Int64) throws {
+        guard let first = samples.times.first, let last = samples.times.last else { return }
         try engine.executeDeferred("INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                           [.text(loggerID), .int(generation), .int(first.time), .int(last.time), .int(readID),
+                           [.text(loggerID), .int(generation), .int(first), .int(last), .int(readID),
                             .int(Int64(samples.count)), .blob(SampleBlock.encode(samples))])
     }
 

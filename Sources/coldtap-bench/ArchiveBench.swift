@@ -288,9 +288,10 @@ private func bareSQLite(_ path: String, reads: Int) throws -> (wall: Double, cpu
     defer { sqlite3_finalize(statement) }
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     let samples = bareSamples(reads: reads)
+    let columns = samples.map(SampleColumns.init)
     let start = wallSeconds(), startCPU = threadCPUSeconds()
     for index in 0..<reads {
-        let block = SampleBlock.encode(samples[index])
+        let block = SampleBlock.encode(columns[index])
         sqlite3_exec(database, "BEGIN IMMEDIATE", nil, nil, nil)
         sqlite3_bind_text(statement, 1, "bench:1", -1, transient)
         sqlite3_bind_int64(statement, 2, 1)
@@ -333,11 +334,12 @@ private func allRowsSQLite(_ path: String, reads: Int) throws -> Double {
     }
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     let samples = bareSamples(reads: reads)
+    let columns = samples.map(SampleColumns.init)
     let raws = (0..<reads).map { benchRead(first: $0 * 2000, count: 4000, logger: "bench:1").raw }
     let hashes = raws.map { SHA256Digest.hex($0) }
     let start = wallSeconds()
     for index in 0..<reads {
-        let block = SampleBlock.encode(samples[index])
+        let block = SampleBlock.encode(columns[index])
         sqlite3_exec(database, "BEGIN IMMEDIATE", nil, nil, nil)
         let readTime = samples[index].last?.time ?? 0
         for (number, statement) in statements.enumerated() {
@@ -371,9 +373,10 @@ private func barePostgreSQL(_ uri: String, reads: Int) throws -> (wall: Double, 
     defer { PQfinish(connection) }
     PQclear(PQprepare(connection, "bare", bareInsert, 0, nil))
     let samples = bareSamples(reads: reads)
+    let columns = samples.map(SampleColumns.init)
     let start = wallSeconds(), startCPU = threadCPUSeconds()
     for index in 0..<reads {
-        let block = SampleBlock.encode(samples[index])
+        let block = SampleBlock.encode(columns[index])
         PQclear(PQexec(connection, "BEGIN"))
         let texts = ["bench:1", "1", String(samples[index].first?.time ?? 0), String(samples[index].last?.time ?? 0), String(index + 1), String(samples[index].count)]
         let cStrings = texts.map { strdup($0) }
