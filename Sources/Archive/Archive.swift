@@ -228,15 +228,15 @@ public final class Archive {
         let margin = intervalMilliseconds
         // The kept samples in time order, matched against the read's in time order (one range
         // query of a block or two, then a merge: no per-sample query and no hash table).
-        let kept = try storedSamples(loggerID: loggerID, generation: Int64(generation), from: low - margin, to: high + margin)
+        let kept = try keptSamples(loggerID: loggerID, generation: Int64(generation), from: low - margin, to: high + margin)
         if log.timeBase == .readTime, intervalMilliseconds > 0, !kept.isEmpty {
-            result.offset = Archive.alignment(times, to: kept.map(\.time), tolerance: intervalMilliseconds / 2)
+            result.offset = Archive.alignment(times, to: kept.times, tolerance: intervalMilliseconds / 2)
             if result.offset != 0 { times = times.map { $0 + result.offset } }
         }
         result.first = low + result.offset
         result.last = high + result.offset
         if let first = result.first, intervalMilliseconds > 0,
-           let previous = try Archive.newestKeptTime(before: first, among: kept, keptFrom: low - margin)
+           let previous = try Archive.newestKeptTime(before: first, among: kept.times, keptFrom: low - margin)
                ?? newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first),
            first - previous > intervalMilliseconds + intervalMilliseconds / 2 {
             result.gap = (previous + intervalMilliseconds, first)
@@ -258,20 +258,20 @@ public final class Archive {
         // into the block's columns (a sample value is made only for conflicts).
         var newRows = SampleColumns(capacity: log.samples.count)
         log.samples.withUnsafeBufferPointer { samples in
-            kept.withUnsafeBufferPointer { kept in
+            kept.times.withUnsafeBufferPointer { keptTimes in
                 var next = 0
                 for position in 0..<samples.count {
                     let index = order?[position] ?? position
                     let time = times[index]
                     let temperature = samples[index].temperature, humidity = samples[index].humidity
                     let flags = flagsText(samples[index].flags)
-                    while next < kept.count, kept[next].time < time { next += 1 }
+                    while next < keptTimes.count, keptTimes[next] < time { next += 1 }
                     // What is kept at this time: from an earlier read, else from this read's own earlier sample.
                     let same: Bool, keptRead: Int64
-                    if next < kept.count, kept[next].time == time {
-                        same = Archive.sameValue(kept[next].temperature, temperature) && Archive.sameValue(kept[next].humidity, humidity)
-                            && kept[next].flags == flags
-                        keptRead = kept[next].readID
+                    if next < keptTimes.count, keptTimes[next] == time {
+                        same = Archive.sameValue(kept.temperature(at: next), temperature) && Archive.sameValue(kept.humidity(at: next), humidity)
+                            && kept.flags[next] == flags
+                        keptRead = kept.readIDs[next]
                     } else if let last = newRows.times.last, last == time {
                         let previous = newRows.count - 1
                         same = Archive.sameValue(newRows.temperature(at: previous), temperature)
@@ -314,15 +314,15 @@ public final class Archive {
 
     /// The newest of `kept` (oldest first, every kept sample from `start` on) before `time`;
     /// `nil` when none is, as older samples are not among them then.
-    static func newestKeptTime(before time: Int64, among kept: [StoredSample], keptFrom start: Int64) -> Int64? {
-        guard time >= start, let oldest = kept.first, oldest.time < time else { return nil }
+    static func newestKeptTime(before time: Int64, among kept: [Int64], keptFrom start: Int64) -> Int64? {
+        guard time >= start, let oldest = kept.first, oldest < time else { return nil }
         var low = 0
         var high = kept.count
         while low < high {
             let middle = (low + high) / 2
-            if kept[middle].time < time { low = middle + 1 } else { high = middle }
+            if kept[middle] < time { low = middle + 1 } else { high = middle }
         }
-        return kept[low - 1].time
+        return kept[low - 1]
     }
 
     /// The shift (ms) that puts estimated times on the kept ones: the median of the

@@ -110,6 +110,57 @@ public enum SampleBlock {
     /// without a copy of each).
     public static func decode(_ data: Data, readID: Int64, from low: Int64, to high: Int64,
                               appendingTo samples: inout [StoredSample]) throws {
+        try withBlock(data, from: low, to: high) { block, wanted in
+            // Room for the part at once, growing at least twofold: an exact reserve per block
+            // would copy a long history again for every block.
+            let needed = samples.count + wanted.count
+            if samples.capacity < needed { samples.reserveCapacity(max(needed, 2 * samples.capacity)) }
+            for index in wanted {
+                samples.append(StoredSample(time: block.time(index), temperature: SampleColumns.value(block.temperatureBits(index)),
+                                            humidity: block.hasHumidity ? SampleColumns.value(block.humidityBits(index)) : nil,
+                                            flags: block.flags(index), readID: readID))
+            }
+        }
+    }
+
+    /// The samples of a block from `low` to `high` appended to `kept` as columns (stitching
+    /// compares a read with them; no sample value is made).
+    /// - Throws: `DamagedBlock` naming the offset where the bytes stop being a block.
+    static func decode(_ data: Data, readID: Int64, from low: Int64, to high: Int64, appendingTo kept: inout KeptSamples) throws {
+        try withBlock(data, from: low, to: high) { block, wanted in
+            kept.append(block, wanted, readID: readID)
+        }
+    }
+
+    /// A checked block: where its columns start, its flag texts.
+    struct BlockView {
+        let buffer: UnsafeRawBufferPointer
+        let count: Int
+        let hasHumidity: Bool
+        let indexWidth: Int
+        let dictionary: [String]
+        let times: Int
+        let temperatures: Int
+        let humidities: Int
+        let flagIndices: Int
+
+        func word<T: FixedWidthInteger>(_ type: T.Type, at position: Int) -> T {
+            T(littleEndian: buffer.loadUnaligned(fromByteOffset: position, as: T.self))
+        }
+        func time(_ index: Int) -> Int64 { Int64(bitPattern: word(UInt64.self, at: times + 8 * index)) }
+        func temperatureBits(_ index: Int) -> UInt64 { word(UInt64.self, at: temperatures + 8 * index) }
+        func humidityBits(_ index: Int) -> UInt64 { hasHumidity ? word(UInt64.self, at: humidities + 8 * index) : SampleBlock.missingValue }
+        func entry(_ index: Int) -> Int {
+            let position = flagIndices + indexWidth * index
+            return indexWidth == 2 ? Int(word(UInt16.self, at: position)) : Int(buffer[position])
+        }
+        func flags(_ index: Int) -> String { dictionary.count > 1 ? dictionary[entry(index)] : dictionary[0] }
+    }
+
+    /// Checks the whole block (every length, times ascending, flag entries) and hands `body`
+    /// the indices of its samples from `low` to `high`, found by a binary search of the times.
+    private static func withBlock(_ data: Data, from low: Int64, to high: Int64,
+                                  _ body: (BlockView, Range<Int>) throws -> Void) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             func need(_ count: Int, _ what: String) throws {
@@ -143,52 +194,79 @@ public enum SampleBlock {
             let indexBytes = entries > 1 ? count * indexWidth : 0
             try need(columnBytes + indexBytes, "\(count) samples")
             guard count == 0 || entries > 0 else { throw DamagedBlock(offset: 6, reason: "\(count) samples but no flag text") }
-            let times = offset
-            let temperatures = times + 8 * count
-            let humidities = temperatures + 8 * count
-            let flagIndices = temperatures + 8 * count * (columns - 1)
-            let end = flagIndices + indexBytes
+            let temperatures = offset + 8 * count
+            let block = BlockView(buffer: buffer, count: count, hasHumidity: hasHumidity, indexWidth: indexWidth, dictionary: dictionary,
+                                  times: offset, temperatures: temperatures, humidities: temperatures + 8 * count,
+                                  flagIndices: temperatures + 8 * count * (columns - 1))
+            let end = block.flagIndices + indexBytes
             guard end == buffer.count else {
                 throw DamagedBlock(offset: end, reason: "\(buffer.count - end) byte(s) after the last sample")
             }
-            func time(_ index: Int) -> Int64 { Int64(bitPattern: word(UInt64.self, at: times + 8 * index)) }
-            func entry(_ index: Int) -> Int {
-                let position = flagIndices + indexWidth * index
-                return indexWidth == 2 ? Int(word(UInt16.self, at: position)) : Int(buffer[position])
-            }
             // Checked whole (a few loads per sample), so that the search below may trust the order.
-            for index in 1..<max(count, 1) where time(index) <= time(index - 1) {
-                throw DamagedBlock(offset: times + 8 * index, reason: "sample \(index)'s time does not follow the one before")
+            for index in 1..<max(count, 1) where block.time(index) <= block.time(index - 1) {
+                throw DamagedBlock(offset: block.times + 8 * index, reason: "sample \(index)'s time does not follow the one before")
             }
             if entries > 1 {
-                for index in 0..<count where entry(index) >= entries {
-                    throw DamagedBlock(offset: flagIndices + indexWidth * index, reason: "flag entry \(entry(index)) of \(entries)")
+                for index in 0..<count where block.entry(index) >= entries {
+                    throw DamagedBlock(offset: block.flagIndices + indexWidth * index, reason: "flag entry \(block.entry(index)) of \(entries)")
                 }
             }
             func firstIndex(notBefore limit: Int64) -> Int {
                 var lower = 0, upper = count
                 while lower < upper {
                     let middle = (lower + upper) / 2
-                    if time(middle) < limit { lower = middle + 1 } else { upper = middle }
+                    if block.time(middle) < limit { lower = middle + 1 } else { upper = middle }
                 }
                 return lower
             }
             guard low <= high else { return }
             let wanted = firstIndex(notBefore: low)..<(high == .max ? count : firstIndex(notBefore: high + 1))
-            guard !wanted.isEmpty else { return }
-            func value(_ bits: UInt64) -> Double? { bits == missingValue ? nil : Double(bitPattern: bits) }
-            let onlyFlags = dictionary[0]
-            // Room for the part at once, growing at least twofold: an exact reserve per block
-            // would copy a long history again for every block.
-            let needed = samples.count + wanted.count
-            if samples.capacity < needed { samples.reserveCapacity(max(needed, 2 * samples.capacity)) }
-            for index in wanted {
-                samples.append(StoredSample(
-                    time: time(index), temperature: value(word(UInt64.self, at: temperatures + 8 * index)),
-                    humidity: hasHumidity ? value(word(UInt64.self, at: humidities + 8 * index)) : nil,
-                    flags: entries > 1 ? dictionary[entry(index)] : onlyFlags, readID: readID))
-            }
+            if !wanted.isEmpty { try body(block, wanted) }
         }
+    }
+}
+
+/// Kept samples as columns, oldest first, each with the read that first saw it: what a read
+/// is stitched against.
+struct KeptSamples {
+    private(set) var times: [Int64] = []
+    private(set) var temperatureBits: [UInt64] = []
+    private(set) var humidityBits: [UInt64] = []
+    private(set) var flags: [String] = []
+    private(set) var readIDs: [Int64] = []
+
+    var count: Int { times.count }
+    var isEmpty: Bool { times.isEmpty }
+    func temperature(at index: Int) -> Double? { SampleColumns.value(temperatureBits[index]) }
+    func humidity(at index: Int) -> Double? { SampleColumns.value(humidityBits[index]) }
+
+    mutating func append(_ block: SampleBlock.BlockView, _ wanted: Range<Int>, readID: Int64) {
+        let needed = count + wanted.count
+        if times.capacity < needed {
+            let capacity = max(needed, 2 * times.capacity)
+            times.reserveCapacity(capacity)
+            temperatureBits.reserveCapacity(capacity)
+            humidityBits.reserveCapacity(capacity)
+            flags.reserveCapacity(capacity)
+            readIDs.reserveCapacity(capacity)
+        }
+        for index in wanted {
+            times.append(block.time(index))
+            temperatureBits.append(block.temperatureBits(index))
+            humidityBits.append(block.humidityBits(index))
+            flags.append(block.flags(index))
+        }
+        readIDs.append(contentsOf: repeatElement(readID, count: wanted.count))
+    }
+
+    /// Puts the samples in time order (blocks whose spans interleave).
+    mutating func sortByTime() {
+        let order = times.indices.sorted { times[$0] < times[$1] }
+        times = order.map { times[$0] }
+        temperatureBits = order.map { temperatureBits[$0] }
+        humidityBits = order.map { humidityBits[$0] }
+        flags = order.map { flags[$0] }
+        readIDs = order.map { readIDs[$0] }
     }
 }
 

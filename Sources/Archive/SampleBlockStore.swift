@@ -15,20 +15,44 @@ extension Archive {
                               from low: Int64, to high: Int64) throws -> [StoredSample] {
         var samples: [StoredSample] = []
         var ascending = true
+        try forEachBlock(in: engine, loggerID: loggerID, generation: generation, from: low, to: high) { data, readID in
+            let before = samples.count
+            try decodeBlock(loggerID: loggerID, readID: readID, generation: generation) {
+                try SampleBlock.decode(data, readID: readID, from: low, to: high, appendingTo: &samples)
+            }
+            if before > 0, before < samples.count, samples[before].time < samples[before - 1].time { ascending = false }
+        }
+        if !ascending { samples.sort { $0.time < $1.time } }
+        return samples
+    }
+
+    /// `storedSamples` as columns, for stitching.
+    func keptSamples(loggerID: String, generation: Int64, from low: Int64, to high: Int64) throws -> KeptSamples {
+        var kept = KeptSamples()
+        var ascending = true
+        try Archive.forEachBlock(in: engine, loggerID: loggerID, generation: generation, from: low, to: high) { data, readID in
+            let before = kept.count
+            try Archive.decodeBlock(loggerID: loggerID, readID: readID, generation: generation) {
+                try SampleBlock.decode(data, readID: readID, from: low, to: high, appendingTo: &kept)
+            }
+            if before > 0, before < kept.count, kept.times[before] < kept.times[before - 1] { ascending = false }
+        }
+        if !ascending { kept.sortByTime() }
+        return kept
+    }
+
+    /// The blocks that may hold samples from `low` to `high`, in the order of their ends.
+    /// Blocks come by their end, which is time order unless their spans interleave (a read
+    /// that filled a hole); stitched times never repeat, so a sort then puts them right.
+    private static func forEachBlock(in engine: any ArchiveEngine, loggerID: String, generation: Int64, from low: Int64, to high: Int64,
+                                     _ body: (Data, Int64) throws -> Void) throws {
         // Found by their end (`sample_blocks_by_end`): a read overlaps the newest few blocks,
         // while `first_ms <= high` holds for nearly all of them. The unary plus keeps either
         // engine's planner from choosing the primary key's `first_ms` instead.
         try engine.query("SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms <= $4",
                          [.text(loggerID), .int(generation), .int(low), .int(high)]) { row in
-            let before = samples.count
-            try decodeBlock(row.blob(1), loggerID: loggerID, readID: row.int(0), generation: generation, from: low, to: high,
-                            appendingTo: &samples)
-            if before > 0, before < samples.count, samples[before].time < samples[before - 1].time { ascending = false }
+            try body(row.blob(1), row.int(0))
         }
-        // Blocks come by their end, which is time order unless their spans overlap (a read
-        // that filled a hole); stitched times never repeat, so a sort then puts them right.
-        if !ascending { samples.sort { $0.time < $1.time } }
-        return samples
     }
 
     /// The samples `readID` added to `generation`, oldest first.
@@ -74,15 +98,13 @@ extension Archive {
     }
 
     static func decodeBlock(_ data: Data, loggerID: String, readID: Int64, generation: Int64) throws -> [StoredSample] {
-        var samples: [StoredSample] = []
-        try decodeBlock(data, loggerID: loggerID, readID: readID, generation: generation, from: .min, to: .max, appendingTo: &samples)
-        return samples
+        try decodeBlock(loggerID: loggerID, readID: readID, generation: generation) { try SampleBlock.decode(data, readID: readID) }
     }
 
-    static func decodeBlock(_ data: Data, loggerID: String, readID: Int64, generation: Int64,
-                            from low: Int64, to high: Int64, appendingTo samples: inout [StoredSample]) throws {
+    /// Runs `decode`, a damaged block becoming the archive's error naming the read.
+    static func decodeBlock<T>(loggerID: String, readID: Int64, generation: Int64, _ decode: () throws -> T) throws -> T {
         do {
-            try SampleBlock.decode(data, readID: readID, from: low, to: high, appendingTo: &samples)
+            return try decode()
         } catch let damage as SampleBlock.DamagedBlock {
             throw ArchiveError(.corrupt, "the samples read #\(readID) of \(loggerID) added (generation \(generation)) are damaged at \(damage); 'coldtap archive verify' lists every damaged row.")
         }

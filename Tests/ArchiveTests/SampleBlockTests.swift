@@ -56,7 +56,21 @@ import TestSupport
         for (low, high) in ranges {
             let part = try SampleBlock.decode(block, readID: 7, from: low, to: high)
             #expect(part == original.filter { $0.time >= low && $0.time <= high }, "range \(low)...\(high)")
+            var kept = KeptSamples()
+            try SampleBlock.decode(block, readID: 7, from: low, to: high, appendingTo: &kept)
+            #expect(kept.rows == part, "range \(low)...\(high) as columns")
         }
+    }
+
+    @Test func keptColumnsOfInterleavedBlocksAreSortedByTime() throws {
+        let all = samples(60, flagKinds: 3, humidity: true)
+        let even = all.enumerated().filter { $0.offset % 2 == 0 }.map { StoredSample(time: $0.element.time, temperature: $0.element.temperature, humidity: $0.element.humidity, flags: $0.element.flags, readID: 2) }
+        let odd = all.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        var kept = KeptSamples()
+        try SampleBlock.decode(SampleBlock.encode(odd), readID: 7, from: .min, to: .max, appendingTo: &kept)
+        try SampleBlock.decode(SampleBlock.encode(even), readID: 2, from: .min, to: .max, appendingTo: &kept)
+        kept.sortByTime()
+        #expect(kept.rows == (even + odd).sorted { $0.time < $1.time })
     }
 
     @Test func aRangeStillChecksTheWholeBlock() throws {
@@ -75,8 +89,8 @@ import TestSupport
     /// The gap check answers from the kept samples when one of them is older than the read,
     /// and asks the archive only when none is (older samples are not among them then).
     @Test func theNewestKeptTimeBeforeAReadComesFromTheKeptSamplesOnlyWhenTheyReachBackFarEnough() {
-        let kept = samples(10)  // 600 s apart from t0
-        let t0 = kept[0].time
+        let kept = samples(10).map(\.time)  // 600 s apart from t0
+        let t0 = kept[0]
         #expect(Archive.newestKeptTime(before: t0 + 1_500_000, among: kept, keptFrom: t0 - 600_000) == t0 + 1_200_000)
         #expect(Archive.newestKeptTime(before: t0 + 1_200_000, among: kept, keptFrom: t0 - 600_000) == t0 + 600_000)
         #expect(Archive.newestKeptTime(before: t0, among: kept, keptFrom: t0 - 600_000) == nil)
@@ -208,5 +222,12 @@ import TestSupport
             let kept = try opened.storedSamples(loggerID: "M", generation: 1, from: .min, to: .max)
             #expect(kept == rows.map { StoredSample(time: $0.0, temperature: $0.1, humidity: $0.2, flags: $0.3, readID: $0.4) })
         }
+    }
+}
+
+extension KeptSamples {
+    /// The columns as samples, for comparing.
+    var rows: [StoredSample] {
+        (0..<count).map { StoredSample(time: times[$0], temperature: temperature(at: $0), humidity: humidity(at: $0), flags: flags[$0], readID: readIDs[$0]) }
     }
 }
