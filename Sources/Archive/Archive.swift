@@ -213,12 +213,14 @@ public final class Archive {
         times.reserveCapacity(log.samples.count)
         var low = Int64.max, high = Int64.min
         var ascending = true
-        for sample in log.samples {
-            let time = sample.time.milliseconds
-            if time < high { ascending = false }
-            low = min(low, time)
-            high = max(high, time)
-            times.append(time)
+        log.samples.withUnsafeBufferPointer { samples in
+            for index in samples.indices {
+                let time = samples[index].time.milliseconds
+                if time < high { ascending = false }
+                low = min(low, time)
+                high = max(high, time)
+                times.append(time)
+            }
         }
         let intervalMilliseconds = log.interval.isFinite && log.interval > 0 ? Int64((log.interval * 1000).rounded()) : 0
         guard !times.isEmpty else {
@@ -248,7 +250,6 @@ public final class Archive {
         var duplicates = 0
         var flagTexts: [[TemperatureLog.SampleFlag]: String] = [:]
         func flagsText(_ flags: [TemperatureLog.SampleFlag]) -> String {
-            if flags.isEmpty { return "" }
             if let known = flagTexts[flags] { return known }
             let text = Archive.flagsText(flags)
             flagTexts[flags] = text
@@ -264,13 +265,13 @@ public final class Archive {
                     let index = order?[position] ?? position
                     let time = times[index]
                     let temperature = samples[index].temperature, humidity = samples[index].humidity
-                    let flags = flagsText(samples[index].flags)
+                    let flags = samples[index].flags.isEmpty ? "" : flagsText(samples[index].flags)
                     while next < keptTimes.count, keptTimes[next] < time { next += 1 }
                     // What is kept at this time: from an earlier read, else from this read's own earlier sample.
                     let same: Bool, keptRead: Int64
                     if next < keptTimes.count, keptTimes[next] == time {
                         same = Archive.sameValue(kept.temperature(at: next), temperature) && Archive.sameValue(kept.humidity(at: next), humidity)
-                            && kept.flags[next] == flags
+                            && kept.flags(at: next) == flags
                         keptRead = kept.readIDs[next]
                     } else if let last = newRows.times.last, last == time {
                         let previous = newRows.count - 1

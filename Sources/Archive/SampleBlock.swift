@@ -155,6 +155,19 @@ public enum SampleBlock {
             return indexWidth == 2 ? Int(word(UInt16.self, at: position)) : Int(buffer[position])
         }
         func flags(_ index: Int) -> String { dictionary.count > 1 ? dictionary[entry(index)] : dictionary[0] }
+        /// Appends `count` little-endian words from `position` to `column`, copied at once
+        /// (the block's columns are not aligned to their word size).
+        func copyWords<T: FixedWidthInteger>(at position: Int, count: Int, appendingTo column: inout [T]) {
+            let start = column.count
+            column.append(contentsOf: repeatElement(0, count: count))
+            column.withUnsafeMutableBufferPointer { words in
+                let target = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(words)[(start * MemoryLayout<T>.size)...])
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[position..<(position + count * MemoryLayout<T>.size)]))
+                if T(1).littleEndian != T(1) {
+                    for index in start..<words.count { words[index] = T(littleEndian: words[index]) }
+                }
+            }
+        }
     }
 
     /// Checks the whole block (every length, times ascending, flag entries) and hands `body`
@@ -227,34 +240,52 @@ public enum SampleBlock {
 }
 
 /// Kept samples as columns, oldest first, each with the read that first saw it: what a read
-/// is stitched against.
+/// is stitched against. A block's time and value columns are copied whole; its flag texts
+/// become entries of one list (`flags(at:)`), so no text is copied per sample.
 struct KeptSamples {
     private(set) var times: [Int64] = []
     private(set) var temperatureBits: [UInt64] = []
     private(set) var humidityBits: [UInt64] = []
-    private(set) var flags: [String] = []
+    private(set) var flagEntries: [Int32] = []
+    private(set) var flagTexts: [String] = []
     private(set) var readIDs: [Int64] = []
+    private var flagEntryOfText: [String: Int32] = [:]
 
     var count: Int { times.count }
     var isEmpty: Bool { times.isEmpty }
     func temperature(at index: Int) -> Double? { SampleColumns.value(temperatureBits[index]) }
     func humidity(at index: Int) -> Double? { SampleColumns.value(humidityBits[index]) }
+    func flags(at index: Int) -> String { flagTexts[Int(flagEntries[index])] }
 
     mutating func append(_ block: SampleBlock.BlockView, _ wanted: Range<Int>, readID: Int64) {
         let needed = count + wanted.count
         if times.capacity < needed {
+            // At least twofold, so that many blocks do not copy the columns again each.
             let capacity = max(needed, 2 * times.capacity)
             times.reserveCapacity(capacity)
             temperatureBits.reserveCapacity(capacity)
             humidityBits.reserveCapacity(capacity)
-            flags.reserveCapacity(capacity)
+            flagEntries.reserveCapacity(capacity)
             readIDs.reserveCapacity(capacity)
         }
-        for index in wanted {
-            times.append(block.time(index))
-            temperatureBits.append(block.temperatureBits(index))
-            humidityBits.append(block.humidityBits(index))
-            flags.append(block.flags(index))
+        block.copyWords(at: block.times + 8 * wanted.lowerBound, count: wanted.count, appendingTo: &times)
+        block.copyWords(at: block.temperatures + 8 * wanted.lowerBound, count: wanted.count, appendingTo: &temperatureBits)
+        if block.hasHumidity {
+            block.copyWords(at: block.humidities + 8 * wanted.lowerBound, count: wanted.count, appendingTo: &humidityBits)
+        } else {
+            humidityBits.append(contentsOf: repeatElement(SampleBlock.missingValue, count: wanted.count))
+        }
+        let entries = block.dictionary.map { text in
+            if let entry = flagEntryOfText[text] { return entry }
+            let entry = Int32(flagTexts.count)
+            flagTexts.append(text)
+            flagEntryOfText[text] = entry
+            return entry
+        }
+        if entries.count == 1 {
+            flagEntries.append(contentsOf: repeatElement(entries[0], count: wanted.count))
+        } else {
+            for index in wanted { flagEntries.append(entries[block.entry(index)]) }
         }
         readIDs.append(contentsOf: repeatElement(readID, count: wanted.count))
     }
@@ -265,7 +296,7 @@ struct KeptSamples {
         times = order.map { times[$0] }
         temperatureBits = order.map { temperatureBits[$0] }
         humidityBits = order.map { humidityBits[$0] }
-        flags = order.map { flags[$0] }
+        flagEntries = order.map { flagEntries[$0] }
         readIDs = order.map { readIDs[$0] }
     }
 }

@@ -73,6 +73,20 @@ import TestSupport
         #expect(kept.rows == (even + odd).sorted { $0.time < $1.time })
     }
 
+    /// Each block has flag texts of its own; the kept columns name them from one list, so a
+    /// text shared by two blocks, or the only text of a block, reads back as it was.
+    @Test func keptColumnsKeepEachBlocksFlagTexts() throws {
+        let many = samples(30, flagKinds: 3)
+        let one = samples(60, flagKinds: 1).suffix(20).map { StoredSample(time: $0.time, temperature: $0.temperature, humidity: $0.humidity, flags: "flag2", readID: 4) }
+        let none = samples(90).suffix(20).map { StoredSample(time: $0.time, temperature: $0.temperature, humidity: nil, flags: "", readID: 5) }
+        var kept = KeptSamples()
+        for (block, readID) in [(many, Int64(7)), (Array(one), 4), (Array(none), 5)] {
+            try SampleBlock.decode(SampleBlock.encode(block), readID: readID, from: .min, to: .max, appendingTo: &kept)
+        }
+        #expect(kept.rows == many + one + none)
+        #expect(kept.flagTexts.sorted() == ["", "flag0", "flag1", "flag2"])
+    }
+
     @Test func aRangeStillChecksTheWholeBlock() throws {
         var unordered = samples(300)
         unordered.swapAt(250, 251)
@@ -228,6 +242,6 @@ import TestSupport
 extension KeptSamples {
     /// The columns as samples, for comparing.
     var rows: [StoredSample] {
-        (0..<count).map { StoredSample(time: times[$0], temperature: temperature(at: $0), humidity: humidity(at: $0), flags: flags[$0], readID: readIDs[$0]) }
+        (0..<count).map { StoredSample(time: times[$0], temperature: temperature(at: $0), humidity: humidity(at: $0), flags: flags(at: $0), readID: readIDs[$0]) }
     }
 }
