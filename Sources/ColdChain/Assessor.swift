@@ -37,6 +37,7 @@ public enum Assessor {
         var weightedSum = 0.0
         var totalWeight = 0.0
         var valid: [(temperature: Double, weight: Double)] = []
+        valid.reserveCapacity(timeline.slots.count)
         let weight = timeline.interval > 0 ? timeline.interval : 1
         for slot in timeline.slots {
             if slot.sampleIndex != nil { statistics.sampleCount += 1 }

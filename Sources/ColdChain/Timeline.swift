@@ -41,20 +41,25 @@ struct Timeline {
     init(log: TemperatureLog, timeZone: TimeZone, splittingDays: Bool = true) {
         interval = log.interval.isFinite && log.interval > 0 ? log.interval : 0
         var previousEnd: Date?
-        for (index, sample) in log.samples.enumerated() {
-            if let previousEnd, interval > 0 {
-                let jump = sample.time.timeIntervalSince(previousEnd)
-                // Small clock jitter is not a gap; more than half an interval is.
-                if jump > interval / 2 {
-                    slots.append(Slot(start: previousEnd, duration: jump, temperature: nil, unknown: .timeJump))
+        // A slot per sample and a few for clock jumps: room for them at once.
+        slots.reserveCapacity(log.samples.count + 8)
+        log.samples.withUnsafeBufferPointer { samples in
+            for index in samples.indices {
+                let time = samples[index].time
+                if let previousEnd, interval > 0 {
+                    let jump = time.timeIntervalSince(previousEnd)
+                    // Small clock jitter is not a gap; more than half an interval is.
+                    if jump > interval / 2 {
+                        slots.append(Slot(start: previousEnd, duration: jump, temperature: nil, unknown: .timeJump))
+                    }
                 }
+                let valid = samples[index].isValid
+                let unknown: Slot.Unknown? = valid ? nil
+                    : (samples[index].temperature == nil || samples[index].flags.contains(.missing) ? .missing : .outOfRange)
+                slots.append(Slot(start: time, duration: interval, temperature: valid ? samples[index].temperature : nil,
+                                  unknown: unknown, sampleIndex: index))
+                previousEnd = time.addingTimeInterval(interval)
             }
-            let unknown: Slot.Unknown? = sample.isValid ? nil
-                : (sample.temperature == nil || sample.flags.contains(.missing) ? .missing : .outOfRange)
-            slots.append(Slot(start: sample.time, duration: interval,
-                              temperature: sample.isValid ? sample.temperature : nil,
-                              unknown: unknown, sampleIndex: index))
-            previousEnd = sample.time.addingTimeInterval(interval)
         }
         buildGaps()
         if splittingDays { buildDays(timeZone: timeZone) }
@@ -85,7 +90,11 @@ struct Timeline {
     }
 
     private mutating func buildDays(timeZone: TimeZone) {
-        guard let first = slots.map(\.start).min(), let last = slots.map(\.end).max() else { return }
+        guard var first = slots.first?.start, var last = slots.first?.end else { return }
+        for slot in slots {
+            first = Swift.min(first, slot.start)
+            last = Swift.max(last, slot.end)
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         var midnight = calendar.startOfDay(for: first)
