@@ -47,11 +47,40 @@ public final class Archive {
 
     /// The identity a log carries: `FORMAT:SERIAL`, else `FORMAT:tag-UID`; `nil` for neither.
     public static func loggerID(for log: TemperatureLog) -> String? {
-        if let serial = log.logger.serial?.trimmingCharacters(in: .whitespaces), !serial.isEmpty {
-            return "\(log.format):\(serial)"
-        }
-        if let uid = log.logger.tagUID, !uid.isEmpty { return "\(log.format):tag-\(uid.uppercased())" }
+        loggerID(format: log.format.name, serial: log.logger.serial, tagUID: log.logger.tagUID)
+    }
+
+    static func loggerID(format: String, serial: String?, tagUID: String?) -> String? {
+        if let serial = serial?.trimmingCharacters(in: .whitespaces), !serial.isEmpty { return "\(format):\(serial)" }
+        if let tagUID, !tagUID.isEmpty { return "\(format):tag-\(tagUID.uppercased())" }
         return nil
+    }
+
+    /// Whose record a read belongs to when the reader gave no `--logger-id`: the logger kept
+    /// under the identity the log carries, else the one logger first kept under a name of its
+    /// own (`--logger-id fridge-1`) that carries the same identity, so that a logger named once
+    /// keeps one record when it is read again without its name; else the identity itself.
+    /// `nil` when the log carries no identity.
+    /// - Throws: `ArchiveError(.invalidRead)` when several loggers kept under names of their
+    ///   own carry that identity (the read cannot say which it is).
+    public func loggerID(carriedBy log: TemperatureLog) throws -> String? {
+        guard let carried = Archive.loggerID(for: log) else { return nil }
+        if try engine.scalarInt("SELECT COUNT(*) FROM loggers WHERE logger_id = $1", [.text(carried)]) ?? 0 > 0 { return carried }
+        // The serial names a logger when there is one, else the tag UID: asked by whichever
+        // the identity was made from (both are indexed), then held to the same rule.
+        let bySerial = log.logger.serial.map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false
+        var named: [String] = []
+        try engine.query(bySerial ? "SELECT logger_id, serial, tag_uid FROM loggers WHERE format = $1 AND serial = $2 ORDER BY logger_id"
+                                  : "SELECT logger_id, serial, tag_uid FROM loggers WHERE format = $1 AND tag_uid = $2 ORDER BY logger_id",
+                         [.text(log.format.name), .text(bySerial ? log.logger.serial ?? "" : log.logger.tagUID ?? "")]) { row in
+            if Archive.loggerID(format: log.format.name, serial: row.optionalText(1), tagUID: row.optionalText(2)) == carried {
+                named.append(row.text(0))
+            }
+        }
+        guard named.count <= 1 else {
+            throw ArchiveError(.invalidRead, "this \(log.format) log is \(carried), and the archive keeps that logger under \(named.count) names (\(named.joined(separator: ", "))), so it cannot tell whose record this read belongs to; name it as one of them (--logger-id, or X-ColdTap-Logger-Id when uploading).")
+        }
+        return named.first ?? carried
     }
 
     /// The chain's length and newest hash.
@@ -71,6 +100,8 @@ public final class Archive {
     /// - Throws: `ArchiveError(.invalidRead)` when the log names no logger and `loggerID` is
     ///   not given; engine errors (nothing of this read is kept then).
     public func add(_ read: NewRead, now: Date = Date()) throws -> AddResult {
+        var read = read
+        if read.loggerID == nil { read.loggerID = try loggerID(carriedBy: read.log) }
         let prepared = try Archive.prepare(read)
         return try engine.writeTransaction { try keep(prepared, now: now) }
     }

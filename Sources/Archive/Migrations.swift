@@ -158,6 +158,13 @@ enum Migrations {
         Migration(version: 3, name: "sample blocks found by their end", sql: """
         CREATE INDEX sample_blocks_by_end ON sample_blocks (logger_id, generation, last_ms);
         """),
+        // A read that gives no logger id is matched with a logger first kept under a name of
+        // its own by the serial or tag UID it carries (`Archive.loggerID(carriedBy:)`): asked
+        // on every such read, so by index rather than a walk over all loggers.
+        Migration(version: 4, name: "loggers found by the serial or tag UID they carry", sql: """
+        CREATE INDEX loggers_by_serial ON loggers (format, serial);
+        CREATE INDEX loggers_by_tag_uid ON loggers (format, tag_uid);
+        """),
     ]
 
     /// Version 1's `samples` rows, grouped by logger, generation and read, become blocks;

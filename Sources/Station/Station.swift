@@ -262,16 +262,17 @@ public final class Station: @unchecked Sendable {
         var upload = Upload(raw: request.body, readTime: readTime, source: source, loggerID: givenID,
                             secret: try givenID.flatMap { id in try pool.with { try $0.secret(loggerID: id) } }, siteName: site.name)
         var read = try decodeBlocking(upload)
-        let loggerID = read.loggerID ?? Archive.loggerID(for: read.log)
-        // A logger found in the read: decode again with its secret when the station holds one.
-        if upload.secret == nil, let loggerID, let secret = try pool.with({ try $0.secret(loggerID: loggerID) }) {
-            upload.secret = secret
-            upload.loggerID = givenID ?? loggerID
-            read = try decodeBlocking(upload)
-        }
-        guard let loggerID else {
+        let carried = givenID == nil ? try pool.with { try $0.archive.loggerID(carriedBy: read.log) } : nil
+        guard let loggerID = givenID ?? carried else {
             throw UploadRejection("this \(read.log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
         }
+        // A logger found in the read: decode again with its secret when the station holds one.
+        if givenID == nil, let secret = try pool.with({ try $0.secret(loggerID: loggerID) }) {
+            upload.secret = secret
+            upload.loggerID = loggerID
+            read = try decodeBlocking(upload)
+        }
+        read.loggerID = loggerID
         let prepared = try Archive.prepare(read)
         let added = try batcher.keep { store in
             let owner = try store.claimWithinWrite(loggerID: loggerID, siteID: site.id)

@@ -135,6 +135,44 @@ import Testing
     }
 
     @Test(arguments: Engine.allCases)
+    func aLoggerNamedOnceKeepsOneRecordWhenReadWithoutItsName(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTNAME01", intervalMinutes: 10)
+            let all = (0..<204).map { 4 + Double(($0 * 3) % 29) / 10 }
+            func file(_ range: Range<Int>) throws -> String {
+                let message = try encoder.message(pairs: try encoder.pairs(temperatureRaw: all[range].map(CuplTagEncoder.rawTemperature), humidityRaw: nil),
+                                                  minutesElapsed: 0)
+                let path = archive.path("named-\(range.lowerBound).ndef")
+                try message.encoded().write(to: URL(fileURLWithPath: path))
+                return path
+            }
+            let monday = try file(0..<144), tuesday = try file(60..<204)
+            var run = await coldtap(["archive", "add", monday, "--read-time", "2026-03-01T08:00:00Z", "--logger-id", "fridge-1", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.out.contains("fridge-1 — read #1: 144 new samples"), "\(run.out)")
+            // The same bytes without the name: the read already kept, not a second record.
+            run = await coldtap(["archive", "add", monday, "--read-time", "2026-03-01T08:00:00Z", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.out.contains("fridge-1") && run.out.contains("already kept"), "\(run.out)")
+            // The next read without the name goes on with fridge-1's record.
+            run = await coldtap(["archive", "add", tuesday, "--read-time", "2026-03-01T18:00:00Z", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.out.contains("fridge-1 — read #2: 60 new samples, 84 duplicates, 0 conflicts"), "\(run.out)")
+            run = await coldtap(["loggers", "--json", "--archive", archive.location])
+            let loggers = try #require(try jsonObject(run.out)["loggers"] as? [[String: Any]])
+            #expect(loggers.compactMap { $0["id"] as? String } == ["fridge-1"], "\(run.out)")
+            // A second name for the same serial: a read without a name can no longer tell which.
+            run = await coldtap(["archive", "add", tuesday, "--read-time", "2026-03-01T18:00:00Z", "--logger-id", "fridge-2", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            let wednesday = try file(100..<204)
+            run = await coldtap(["archive", "add", wednesday, "--read-time", "2026-03-01T18:00:00Z", "--archive", archive.location])
+            #expect(run.status == 64, "\(run.out)\(run.err)")
+            #expect(run.err.contains("cupltag:CTNAME01, and the archive keeps that logger under 2 names (fridge-1, fridge-2)"), "\(run.err)")
+            #expect(try archive.open().engine.scalarInt("SELECT COUNT(*) FROM reads") == 3)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
     func aLogWithoutIdentityNeedsLoggerID(engine: Engine) async throws {
         try await withArchive(engine) { archive in
             let file = try LoggerFiles.writeGeneric(archive, "bare.ndef", 0..<10)

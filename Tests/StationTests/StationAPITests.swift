@@ -273,4 +273,34 @@ struct StationSecretTests {
             #expect(!station.logLines.all.contains { $0.contains("k3y") })
         }
     }
+
+    @Test("a logger named at its first upload keeps its record and its secret when later uploads do not name it", arguments: Engine.allCases)
+    func namedLoggerKeepsItsRecord(engine: Engine) async throws {
+        try await withStation(engine) { station in
+            let token = try #require(station.tokens["north-upload"])
+            let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTNAMED1", intervalMinutes: 10, secret: "s3cr")
+            func url(_ count: Int) throws -> Data {
+                let raw = (0..<count).map { CuplTagEncoder.rawTemperature(5 + Double($0 % 5) / 10) }
+                return Data(try encoder.url(pairs: try encoder.pairs(temperatureRaw: raw, humidityRaw: nil), minutesElapsed: 2).utf8)
+            }
+            let reads = station.base.appendingPathComponent("api/v1/reads")
+            let headers = ["Content-Type": "text/plain", "X-ColdTap-Read-Time": Reads.readTime]
+            let named = try await request(reads, method: "POST", token: token, headers: headers.merging(["X-ColdTap-Logger-Id": "fridge-9"]) { $1 },
+                                          body: try url(40))
+            #expect(named.status == 201, "\(named.text)")
+            let firstRead = try #require(try named.json()["read"] as? [String: Any])
+            #expect(await coldtap(["logger", "secret", "fridge-9", "--archive", station.archive.location], stdin: Data("s3cr\n".utf8)).status == 0)
+            // The same bytes without the name: the same read of fridge-9, nothing added.
+            let again = try await request(reads, method: "POST", token: token, headers: headers, body: try url(40))
+            #expect(again.status == 200, "\(again.text)")
+            #expect((try again.json()["read"] as? [String: Any])?["id"] as? Int == firstRead["id"] as? Int)
+            // A new read without the name: fridge-9's record, checked with fridge-9's secret.
+            let later = try await request(reads, method: "POST", token: token, headers: headers, body: try url(50))
+            #expect(later.status == 201, "\(later.text)")
+            #expect((try later.json()["logger"] as? [String: Any])?["id"] as? String == "fridge-9", "\(later.text)")
+            #expect((try later.json()["read"] as? [String: Any])?["integrity"] as? String == "verified (HMAC-MD5)", "\(later.text)")
+            let list = try await request(station.base.appendingPathComponent("api/v1/loggers"), token: token)
+            #expect((try list.json()["loggers"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["fridge-9"], "\(list.text)")
+        }
+    }
 }
