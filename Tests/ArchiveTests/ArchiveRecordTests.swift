@@ -112,12 +112,7 @@ import Testing
             let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTTEST01", intervalMinutes: 10)
             let all = (0..<204).map { 4 + Double(($0 * 7) % 41) / 10 }
             func url(_ range: Range<Int>) throws -> String {
-                let message = try encoder.message(pairs: try encoder.pairs(temperatureRaw: all[range].map(CuplTagEncoder.rawTemperature), humidityRaw: nil),
-                                                  minutesElapsed: 2)
-                let data = try message.encoded()
-                let path = archive.path("cupl-\(range.lowerBound).ndef")
-                try data.write(to: URL(fileURLWithPath: path))
-                return path
+                try LoggerFiles.writeCuplTag(archive, "cupl-\(range.lowerBound).ndef", encoder, temperatures: all[range], minutesElapsed: 2)
             }
             let first = try url(0..<144)
             let second = try url(60..<204)
@@ -140,11 +135,7 @@ import Testing
             let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTNAME01", intervalMinutes: 10)
             let all = (0..<204).map { 4 + Double(($0 * 3) % 29) / 10 }
             func file(_ range: Range<Int>) throws -> String {
-                let message = try encoder.message(pairs: try encoder.pairs(temperatureRaw: all[range].map(CuplTagEncoder.rawTemperature), humidityRaw: nil),
-                                                  minutesElapsed: 0)
-                let path = archive.path("named-\(range.lowerBound).ndef")
-                try message.encoded().write(to: URL(fileURLWithPath: path))
-                return path
+                try LoggerFiles.writeCuplTag(archive, "named-\(range.lowerBound).ndef", encoder, temperatures: all[range], minutesElapsed: 0)
             }
             let monday = try file(0..<144), tuesday = try file(60..<204)
             var run = await coldtap(["archive", "add", monday, "--read-time", "2026-03-01T08:00:00Z", "--logger-id", "fridge-1", "--archive", archive.location])

@@ -103,6 +103,18 @@ enum LoggerFiles {
     }
 }
 
+extension LoggerFiles {
+    /// Writes a cuplTag NDEF message of `temperatures` (no clock: its times come from the read
+    /// time, the newest `minutesElapsed` before it) and returns its path.
+    static func writeCuplTag(_ archive: TestArchive, _ name: String, _ encoder: CuplTagEncoder,
+                             temperatures: ArraySlice<Double>, minutesElapsed: Int) throws -> String {
+        let pairs = try encoder.pairs(temperatureRaw: temperatures.map(CuplTagEncoder.rawTemperature), humidityRaw: nil)
+        let path = archive.path(name)
+        try encoder.message(pairs: pairs, minutesElapsed: minutesElapsed).encoded().write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
 /// Parses a command's JSON output.
 func jsonObject(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

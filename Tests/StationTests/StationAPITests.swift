@@ -253,10 +253,7 @@ struct StationSecretTests {
         try await withStation(.sqlite) { station in
             let token = try #require(station.tokens["north-upload"])
             let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTSECRET", intervalMinutes: 10, secret: "k3y")
-            func url(_ count: Int) throws -> Data {
-                let raw = (0..<count).map { CuplTagEncoder.rawTemperature(5 + Double($0 % 7) / 10) }
-                return Data(try encoder.url(pairs: try encoder.pairs(temperatureRaw: raw, humidityRaw: nil), minutesElapsed: 2).utf8)
-            }
+            func url(_ count: Int) throws -> Data { try Reads.cuplTagURL(encoder, count: count, wave: 7) }
             let reads = station.base.appendingPathComponent("api/v1/reads")
             let headers = ["Content-Type": "text/plain", "X-ColdTap-Read-Time": Reads.readTime]
             let unsigned = try await request(reads, method: "POST", token: token, headers: headers, body: try url(40))
@@ -279,10 +276,7 @@ struct StationSecretTests {
         try await withStation(engine) { station in
             let token = try #require(station.tokens["north-upload"])
             let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTNAMED1", intervalMinutes: 10, secret: "s3cr")
-            func url(_ count: Int) throws -> Data {
-                let raw = (0..<count).map { CuplTagEncoder.rawTemperature(5 + Double($0 % 5) / 10) }
-                return Data(try encoder.url(pairs: try encoder.pairs(temperatureRaw: raw, humidityRaw: nil), minutesElapsed: 2).utf8)
-            }
+            func url(_ count: Int) throws -> Data { try Reads.cuplTagURL(encoder, count: count, wave: 5) }
             let reads = station.base.appendingPathComponent("api/v1/reads")
             let headers = ["Content-Type": "text/plain", "X-ColdTap-Read-Time": Reads.readTime]
             let named = try await request(reads, method: "POST", token: token, headers: headers.merging(["X-ColdTap-Logger-Id": "fridge-9"]) { $1 },

@@ -213,6 +213,12 @@ enum Reads {
     }
 
     static var readTime: String { "2026-01-02T00:00:00Z" }
+
+    /// A cuplTag URL of `count` samples, 5 °C plus tenths repeating every `wave` samples.
+    static func cuplTagURL(_ encoder: CuplTagEncoder, count: Int, wave: Int) throws -> Data {
+        let raw = (0..<count).map { CuplTagEncoder.rawTemperature(5 + Double($0 % wave) / 10) }
+        return Data(try encoder.url(pairs: try encoder.pairs(temperatureRaw: raw, humidityRaw: nil), minutesElapsed: 2).utf8)
+    }
 }
 
 /// Sends raw bytes to the station and reads what comes back until the server closes or
