@@ -66,13 +66,11 @@ public final class Archive {
     public func loggerID(carriedBy log: TemperatureLog) throws -> String? {
         guard let carried = Archive.loggerID(for: log) else { return nil }
         if try engine.scalarInt("SELECT COUNT(*) FROM loggers WHERE logger_id = $1", [.text(carried)]) ?? 0 > 0 { return carried }
-        // The serial names a logger when there is one, else the tag UID: asked by whichever
-        // the identity was made from (both are indexed), then held to the same rule.
-        let bySerial = log.logger.serial.map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false
+        // Asked by serial or tag UID (both indexed); a row counts only when the same rule
+        // gives it the same identity (a logger with a serial is not named by its tag UID).
         var named: [String] = []
-        try engine.query(bySerial ? "SELECT logger_id, serial, tag_uid FROM loggers WHERE format = $1 AND serial = $2 ORDER BY logger_id"
-                                  : "SELECT logger_id, serial, tag_uid FROM loggers WHERE format = $1 AND tag_uid = $2 ORDER BY logger_id",
-                         [.text(log.format.name), .text(bySerial ? log.logger.serial ?? "" : log.logger.tagUID ?? "")]) { row in
+        try engine.query("SELECT logger_id, serial, tag_uid FROM loggers WHERE (format = $1 AND serial = $2) OR (format = $1 AND tag_uid = $3) ORDER BY logger_id",
+                         [.text(log.format.name), .optional(log.logger.serial), .optional(log.logger.tagUID)]) { row in
             if Archive.loggerID(format: log.format.name, serial: row.optionalText(1), tagUID: row.optionalText(2)) == carried {
                 named.append(row.text(0))
             }
