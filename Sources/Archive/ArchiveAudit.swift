@@ -1,3 +1,4 @@
+import ColdChain
 import Digest
 import Foundation
 import LoggerFormats
@@ -137,7 +138,25 @@ extension Archive {
                 continue
             }
         }
+        problems += try siteProfileProblems()
         return VerifyReport(reads: reads.count, acknowledgements: acknowledgements.count, chainHead: head.hash, problems: problems)
+    }
+
+    /// Each profile registered for a site must still be the text it was added as (its kept
+    /// SHA-256) and still read as a profile.
+    func siteProfileProblems() throws -> [String] {
+        guard try engine.tableExists("site_profiles") else { return [] }
+        var problems: [String] = []
+        try engine.query("SELECT site_id, name, version, profile_json, profile_sha256 FROM site_profiles ORDER BY site_id, name, version", []) { row in
+            let name = "site profile \(row.text(1)) v\(row.int(2)) of site #\(row.int(0))"
+            let json = row.text(3)
+            if SHA256Digest.hex(text: json) != row.text(4) {
+                problems.append("\(name) was changed after it was added: its text no longer gives its SHA-256")
+            } else if (try? Profile.fromJSON(Data(json.utf8))) == nil {
+                problems.append("\(name) no longer reads as a profile")
+            }
+        }
+        return problems
     }
 
     /// The digest of the samples and conflicts that `readID` added in `generation`, from the tables.

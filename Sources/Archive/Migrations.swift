@@ -1,4 +1,5 @@
 import Foundation
+import LoggerFormats
 
 /// The archive schema as versioned SQL, applied in order on open. A migration is never
 /// edited once released: a change of schema is a new migration with the next version.
@@ -265,8 +266,15 @@ public enum ArchiveVersion {
 }
 
 extension Date {
-    /// Milliseconds since 1970, rounded to the nearest.
-    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    /// Milliseconds since 1970, rounded to the nearest; held to years 0001–9999
+    /// (`TimeText.representable`), which every parser of times keeps to, so that a time
+    /// from elsewhere (a decoder's sum) can never trap or wrap here.
+    var milliseconds: Int64 {
+        let low = TimeText.representable.lowerBound.timeIntervalSince1970, high = TimeText.representable.upperBound.timeIntervalSince1970
+        let seconds = timeIntervalSince1970
+        guard seconds >= low else { return Int64(low * 1000) }  // also NaN
+        return Int64((min(seconds, high) * 1000).rounded())
+    }
 
     init(milliseconds: Int64) { self.init(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }

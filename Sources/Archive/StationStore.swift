@@ -14,14 +14,20 @@ public struct StationSite: Sendable, Equatable {
     public var created: Date
 }
 
-/// What a token may do; each scope includes the ones before it.
+/// What a token may do. The site scopes include the ones before them; `operator` belongs
+/// to no site: it reads the station's own metrics and no site's data (docs/security.md).
 public enum TokenScope: String, Sendable, CaseIterable, Comparable {
     /// Read loggers, samples and reports.
     case read
     /// Also upload reads and acknowledge excursions.
     case upload
-    /// Also the station's metrics.
+    /// A site's administrator: everything a site's token can do.
     case admin
+    /// The station's operator (monitoring): `/metrics`, station-wide; no site's data.
+    case `operator`
+
+    /// The scopes a token of a site can have.
+    public static let siteScopes: [TokenScope] = [.read, .upload, .admin]
 
     private var rank: Int { TokenScope.allCases.firstIndex(of: self) ?? 0 }
     public static func < (lhs: TokenScope, rhs: TokenScope) -> Bool { lhs.rank < rhs.rank }
@@ -29,10 +35,34 @@ public enum TokenScope: String, Sendable, CaseIterable, Comparable {
 
 public struct StationToken: Sendable, Equatable {
     public var id: Int64
-    public var site: StationSite
+    /// `nil` for an operator token, which belongs to the station, not to a site.
+    public var site: StationSite?
     public var scope: TokenScope
     public var created: Date
     public var revoked: Date?
+    /// After this the token answers 401 (`token create --expires`); `nil`: it does not expire.
+    public var expires: Date?
+
+    public func isLive(at now: Date) -> Bool { revoked == nil && (expires.map { now < $0 } ?? true) }
+}
+
+/// A profile an operator registered for a site (`coldtap profile add --site S FILE`), so
+/// that the site's reports can name it over HTTP. Versions are kept, never replaced: adding
+/// a profile under a name it has already makes the next version, and the newest is used.
+public struct SiteProfile: Sendable, Equatable {
+    public var siteID: Int64
+    public var name: String
+    public var version: Int
+    /// The profile file's text as it was given; `sha256` is its digest, checked by `archive verify`.
+    public var json: String
+    public var sha256: String
+    public var added: Date
+    /// Who added it: the operating-system user that ran the command.
+    public var addedBy: String
+
+    /// What a profile may be named to be asked for over HTTP (`?profile=NAME`): up to 64
+    /// letters, digits and `. _ -`, starting with a letter or digit.
+    public static func isValidName(_ name: String) -> Bool { StationName.isValid(name, maxLength: 64, punctuation: "._-") }
 }
 
 public struct StationWebhook: Sendable, Equatable {
@@ -54,6 +84,19 @@ public struct WebhookDelivery: Sendable, Equatable {
     public var status: Int?
     public var error: String
     public var delivered: Bool
+}
+
+/// Names that travel in URLs and headers: an ASCII letter or digit first, then letters,
+/// digits and the given punctuation; nothing that a path, a query or a shell reads apart.
+public enum StationName {
+    public static func isValid(_ text: String, maxLength: Int, punctuation: String) -> Bool {
+        let scalars = Array(text.unicodeScalars)
+        guard (1...maxLength).contains(scalars.count) else { return false }
+        func alphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+            (0x30...0x39).contains(scalar.value) || (0x41...0x5A).contains(scalar.value) || (0x61...0x7A).contains(scalar.value)
+        }
+        return alphanumeric(scalars[0]) && scalars.allSatisfy { alphanumeric($0) || punctuation.unicodeScalars.contains($0) }
+    }
 }
 
 /// The station's tables over an open archive. Like `Archive`, one per connection.
@@ -112,7 +155,23 @@ public final class StationStore {
             delivered INTEGER NOT NULL
         );
         """),
+        .init(version: 3, name: "token expiry and station-wide operator tokens (site 0), site profiles", sql: """
+        ALTER TABLE tokens ADD COLUMN expires_ms BIGINT;
+        CREATE TABLE site_profiles (
+            site_id BIGINT NOT NULL,
+            name TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            profile_json TEXT NOT NULL,
+            profile_sha256 TEXT NOT NULL,
+            added_ms BIGINT NOT NULL,
+            added_by TEXT NOT NULL,
+            PRIMARY KEY (site_id, name, version)
+        );
+        """),
     ]
+
+    /// `tokens.site_id` of an operator token: no site has id 0 (they are numbered from 1).
+    static let stationWideSiteID: Int64 = 0
 
     /// Opens the station's tables, creating or migrating them.
     /// - Throws: `ArchiveError` as `Archive.open` does; `.newerVersion` for tables of a newer station.
@@ -179,29 +238,41 @@ public final class StationStore {
     // MARK: Tokens
 
     /// Makes a token: `ct_ID_SECRET` with 32 random bytes; only its SHA-256 is kept.
+    /// - Parameters:
+    ///   - site: whose token it is; `nil` only for the `operator` scope, which no site has.
+    ///   - expires: when it stops working (`nil`: never).
     /// - Returns: the token (shown once) and its record.
-    public func createToken(site: StationSite, scope: TokenScope, now: Date = Date()) throws -> (token: String, record: StationToken) {
+    /// - Throws: `ArchiveError(.invalidRead)` for a site scope without a site, or an operator token with one.
+    public func createToken(site: StationSite?, scope: TokenScope, expires: Date? = nil, now: Date = Date()) throws -> (token: String, record: StationToken) {
+        guard (site == nil) == (scope == .operator) else {
+            throw ArchiveError(.invalidRead, scope == .operator ? "an operator token belongs to the station, not to a site." : "a \(scope.rawValue) token belongs to a site; name it.")
+        }
         var random = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }.hexString(uppercase: false)
+        let expiresMS = expires.map(\.milliseconds)
         return try engine.writeTransaction {
             let id = (try engine.scalarInt("SELECT MAX(token_id) FROM tokens") ?? 0) + 1
             let token = "ct_\(id)_\(secret)"
-            try engine.execute("INSERT INTO tokens (token_id, site_id, scope, token_sha256, created_ms, revoked_ms) VALUES ($1, $2, $3, $4, $5, NULL)",
-                               [.int(id), .int(site.id), .text(scope.rawValue), .text(SHA256Digest.hex(text: token)), .int(now.milliseconds)])
-            return (token, StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: now.milliseconds), revoked: nil))
+            try engine.execute("INSERT INTO tokens (token_id, site_id, scope, token_sha256, created_ms, revoked_ms, expires_ms) VALUES ($1, $2, $3, $4, $5, NULL, $6)",
+                               [.int(id), .int(site?.id ?? StationStore.stationWideSiteID), .text(scope.rawValue), .text(SHA256Digest.hex(text: token)),
+                                .int(now.milliseconds), expiresMS.map { .int($0) } ?? .null])
+            return (token, StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: now.milliseconds), revoked: nil,
+                                        expires: expiresMS.map { Date(milliseconds: $0) }))
         }
     }
 
     public func tokens() throws -> [StationToken] {
-        var rows: [(Int64, Int64, String, Int64, Int64?)] = []
-        try engine.query("SELECT token_id, site_id, scope, created_ms, revoked_ms FROM tokens ORDER BY token_id", []) { row in
-            rows.append((row.int(0), row.int(1), row.text(2), row.int(3), row.optionalInt(4)))
+        var rows: [(Int64, Int64, String, Int64, Int64?, Int64?)] = []
+        try engine.query("SELECT token_id, site_id, scope, created_ms, revoked_ms, expires_ms FROM tokens ORDER BY token_id", []) { row in
+            rows.append((row.int(0), row.int(1), row.text(2), row.int(3), row.optionalInt(4), row.optionalInt(5)))
         }
         let byID = Dictionary(try sites().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        return rows.compactMap { id, siteID, scope, created, revoked in
-            guard let site = byID[siteID], let scope = TokenScope(rawValue: scope) else { return nil }
+        return rows.compactMap { id, siteID, scope, created, revoked, expires in
+            guard let scope = TokenScope(rawValue: scope) else { return nil }
+            let site = byID[siteID]
+            guard (site == nil) == (scope == .operator) else { return nil }
             return StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: created),
-                                revoked: revoked.map { Date(milliseconds: $0) })
+                                revoked: revoked.map { Date(milliseconds: $0) }, expires: expires.map { Date(milliseconds: $0) })
         }
     }
 
@@ -217,21 +288,24 @@ public final class StationStore {
         }
     }
 
-    /// The live token `presented` stands for, or `nil`. The row is found by the id the token
-    /// carries; its SHA-256 is then compared in constant time, so that timing tells nothing
-    /// about the kept hash.
-    public func authenticate(_ presented: String) throws -> StationToken? {
+    /// The live token `presented` stands for, or `nil` (unknown, revoked or expired). The row
+    /// is found by the id the token carries; its SHA-256 is then compared in constant time,
+    /// so that timing tells nothing about the kept hash.
+    public func authenticate(_ presented: String, now: Date = Date()) throws -> StationToken? {
         let parts = presented.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "ct", let id = Int64(parts[1]), id > 0, parts[2].count == 64 else { return nil }
-        var found: (Int64, String, String, Int64)?
-        try engine.query("SELECT site_id, scope, token_sha256, created_ms FROM tokens WHERE token_id = $1 AND revoked_ms IS NULL", [.int(id)]) { row in
-            found = (row.int(0), row.text(1), row.text(2), row.int(3))
+        var found: (siteID: Int64, scope: String, hash: String, created: Int64, expires: Int64?)?
+        try engine.query("SELECT site_id, scope, token_sha256, created_ms, expires_ms FROM tokens WHERE token_id = $1 AND revoked_ms IS NULL", [.int(id)]) { row in
+            found = (row.int(0), row.text(1), row.text(2), row.int(3), row.optionalInt(4))
         }
-        guard let found, let scope = TokenScope(rawValue: found.1) else { return nil }
+        guard let found, let scope = TokenScope(rawValue: found.scope) else { return nil }
         let presentedHash = SHA256Digest.hash(Data(presented.utf8))
-        guard let keptHash = Hex.decode(found.2), StationStore.constantTimeEqual(presentedHash, keptHash) else { return nil }
-        guard let site = try site(id: found.0) else { return nil }
-        return StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: found.3), revoked: nil)
+        guard let keptHash = Hex.decode(found.hash), StationStore.constantTimeEqual(presentedHash, keptHash) else { return nil }
+        let site = try site(id: found.siteID)
+        guard (site == nil) == (scope == .operator) else { return nil }
+        let token = StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: found.created), revoked: nil,
+                                 expires: found.expires.map { Date(milliseconds: $0) })
+        return token.isLive(at: now) ? token : nil
     }
 
     /// Compares every byte whatever the first difference.
@@ -247,6 +321,52 @@ public final class StationStore {
     /// The site a logger joined on its first upload, or `nil` for a logger no site has.
     public func siteID(ofLogger loggerID: String) throws -> Int64? {
         try engine.scalarInt("SELECT site_id FROM site_loggers WHERE logger_id = $1", [.text(loggerID)])
+    }
+
+    /// Whose record a read that gives no logger id belongs to, asked among one site's loggers
+    /// only (another site's names never decide, nor show, here).
+    public enum CarriedLogger: Equatable, Sendable {
+        /// The log carries no serial and no tag UID.
+        case none
+        /// One of the site's loggers carries the read's identity.
+        case site(String)
+        /// No logger of the site carries it: the identity (`FORMAT:SERIAL`) would be a new logger.
+        case new(String)
+        /// The identity is kept as a logger of another site.
+        case otherSite
+        /// Several of the site's loggers carry it (names of the site's own).
+        case ambiguous(identity: String, names: [String])
+    }
+
+    /// The site's logger that carries `log`'s identity: kept under the identity itself, or
+    /// under one name of the site's own (`X-ColdTap-Logger-Id` at its first upload).
+    public func loggerID(carriedBy log: TemperatureLog, siteID: Int64) throws -> CarriedLogger {
+        guard let carried = Archive.loggerID(for: log) else { return .none }
+        var named: [String] = []
+        try engine.query("""
+            SELECT l.logger_id, l.serial, l.tag_uid FROM loggers l JOIN site_loggers s ON s.logger_id = l.logger_id
+            WHERE s.site_id = $4 AND ((l.format = $1 AND l.serial = $2) OR (l.format = $1 AND l.tag_uid = $3)) ORDER BY l.logger_id
+            """, [.text(log.format.name), .optional(log.logger.serial), .optional(log.logger.tagUID), .int(siteID)]) { row in
+            if Archive.loggerID(format: log.format.name, serial: row.optionalText(1), tagUID: row.optionalText(2)) == carried {
+                named.append(row.text(0))
+            }
+        }
+        // Kept under the identity itself: that is the one, whatever names also carry it.
+        if named.contains(carried) { return .site(carried) }
+        if named.count > 1 { return .ambiguous(identity: carried, names: named) }
+        if let name = named.first { return .site(name) }
+        if let owner = try self.siteID(ofLogger: carried), owner != siteID { return .otherSite }
+        return .new(carried)
+    }
+
+    /// Why a read cannot join the logger kept as `loggerID`: both carry an identity (format and
+    /// serial, else tag UID) and they differ. `nil` when they agree, when either carries none
+    /// (a logger without a serial is known only by its name), or the logger is not kept yet.
+    public func identityMismatch(loggerID: String, log: TemperatureLog) throws -> String? {
+        guard let logger = try archive.logger(loggerID),
+              let kept = Archive.loggerID(format: logger.format, serial: logger.serial, tagUID: logger.tagUID),
+              let carried = Archive.loggerID(for: log), kept != carried else { return nil }
+        return "\(loggerID) is \(kept); this read is from \(carried)"
     }
 
     /// Makes `loggerID` one of `siteID`'s unless a site has it already.
@@ -373,6 +493,50 @@ public final class StationStore {
         var ids: [String] = []
         try engine.query("SELECT logger_id FROM logger_secrets ORDER BY logger_id", []) { ids.append($0.text(0)) }
         return ids
+    }
+
+    // MARK: Site profiles
+
+    /// Registers `json` (a profile file's text) under `name` for a site: the next version when
+    /// the name is taken. The profile is parsed by the caller; this keeps its text and digest.
+    @discardableResult
+    public func addSiteProfile(siteID: Int64, name: String, json: String, addedBy: String, now: Date = Date()) throws -> SiteProfile {
+        guard SiteProfile.isValidName(name) else {
+            throw ArchiveError(.invalidRead, "a site profile's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit; '\(name.prefix(80))' is not.")
+        }
+        return try engine.writeTransaction {
+            let version = Int(try engine.scalarInt("SELECT MAX(version) FROM site_profiles WHERE site_id = $1 AND name = $2", [.int(siteID), .text(name)]) ?? 0) + 1
+            let profile = SiteProfile(siteID: siteID, name: name, version: version, json: json, sha256: SHA256Digest.hex(text: json),
+                                      added: Date(milliseconds: now.milliseconds), addedBy: addedBy)
+            try engine.execute("INSERT INTO site_profiles (site_id, name, version, profile_json, profile_sha256, added_ms, added_by) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                               [.int(siteID), .text(name), .int(Int64(version)), .text(json), .text(profile.sha256), .int(now.milliseconds), .text(addedBy)])
+            return profile
+        }
+    }
+
+    /// The newest version of each of the site's profiles, by name.
+    public func siteProfiles(siteID: Int64) throws -> [SiteProfile] {
+        try siteProfileRows("WHERE p.site_id = $1 AND p.version = (SELECT MAX(version) FROM site_profiles q WHERE q.site_id = p.site_id AND q.name = p.name)",
+                            [.int(siteID)])
+    }
+
+    /// The newest version of the site's profile `name`, or `nil`.
+    public func siteProfile(siteID: Int64, name: String) throws -> SiteProfile? {
+        try siteProfileRows("WHERE p.site_id = $1 AND p.name = $2 ORDER BY p.version DESC LIMIT 1", [.int(siteID), .text(name)]).first
+    }
+
+    /// Every version of every site's profiles (for `profile list --all` and `archive verify`).
+    public func allSiteProfiles() throws -> [SiteProfile] { try siteProfileRows("", []) }
+
+    private func siteProfileRows(_ clause: String, _ values: [SQLValue]) throws -> [SiteProfile] {
+        var result: [SiteProfile] = []
+        let order = clause.contains("ORDER BY") ? "" : " ORDER BY p.site_id, p.name, p.version"
+        try engine.query("SELECT p.site_id, p.name, p.version, p.profile_json, p.profile_sha256, p.added_ms, p.added_by FROM site_profiles p \(clause)\(order)",
+                         values) { row in
+            result.append(SiteProfile(siteID: row.int(0), name: row.text(1), version: Int(row.int(2)), json: row.text(3), sha256: row.text(4),
+                                      added: Date(milliseconds: row.int(5)), addedBy: row.text(6)))
+        }
+        return result
     }
 
     // MARK: Webhooks

@@ -30,7 +30,7 @@ public enum ColdTap {
         FormatsCommand.self, CompletionsCommand.self,
         ArchiveCommand.self, LoggersCommand.self, HistoryCommand.self, AckCommand.self,
         ConfigureCommand.self, StartCommand.self, MeasureCommand.self,
-        ServeCommand.self, SiteCommand.self, TokenCommand.self, LoggerCommand.self, WebhookCommand.self, PushCommand.self,
+        ServeCommand.self, SiteCommand.self, TokenCommand.self, SiteProfileCommand.self, LoggerCommand.self, WebhookCommand.self, PushCommand.self,
     ]
 
     public static var usage: String {

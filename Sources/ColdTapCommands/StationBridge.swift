@@ -33,14 +33,8 @@ struct StationBridge: StationServices {
     }
 
     func report(_ kind: ReportKind, history: History, options: ReportQuery) throws -> Data {
-        let profile: Profile
-        let zone: TimeZone
-        do {
-            profile = try options.profile.map { try ReportCommand.resolveProfile($0) } ?? defaultProfile
-            zone = try options.timeZone.map { try ReportCommand.resolveTimeZone($0) } ?? timeZone
-        } catch let error as CommandError {
-            throw HTTPFailure.badRequest(error.message)
-        }
+        let profile = options.profile ?? defaultProfile
+        let zone = options.timeZone ?? timeZone
         var artifacts = ReportArtifacts.Options(kinds: [ReportArtifacts.Kind(rawValue: kind.rawValue) ?? .html])
         if let code = options.language {
             guard let language = ReportLanguage(rawValue: code) else {

@@ -144,10 +144,12 @@ public enum TokenCommand: Command {
     public static let name = "token"
     public static let forms = [CommandForm(
         positionals: "create | list | revoke ID", positionalHelp: [("ID", "the token's number, as 'coldtap token list' shows it")],
-        summary: "make a token for a site (printed once; the archive keeps only its SHA-256), list them, or revoke one",
+        summary: "make a token for a site or the station's operator (printed once; the archive keeps only its SHA-256), list them, or revoke one",
         options: [
-            .value("--site", placeholder: "NAME", help: "with create: the site whose loggers the token sees"),
-            .value("--scope", placeholder: "SCOPE", help: "with create: what the token may do", choices: { ["upload", "read", "admin"] }),
+            .value("--site", placeholder: "NAME", help: "with create: the site whose loggers the token sees (not for --scope operator)"),
+            .value("--scope", placeholder: "SCOPE", help: "with create: what the token may do (operator: the station's /metrics, no site's data)",
+                   choices: { TokenScope.allCases.map(\.rawValue) }),
+            .value("--expires", placeholder: "DURATION", help: "with create: it stops working after this long (90d, 12h, 30m)", default: "never"),
             .flag("--json", help: "with list: print the tokens as JSON"),
             ArchiveSupport.archiveOption,
         ])]
@@ -157,37 +159,57 @@ public enum TokenCommand: Command {
         let location = try ArchiveSupport.location(&arguments)
         let siteName = try arguments.option("--site")
         let scopeText = try arguments.option("--scope")
+        let expiresText = try arguments.option("--expires")
         let json = arguments.flag("--json")
         let words = try arguments.positionals(min: 1, max: 2, what: "create, list or revoke")
         try arguments.finish()
         // Checked before the archive is opened (or made).
+        let scopes = TokenScope.allCases.map(\.rawValue).joined(separator: ", ")
         if let scopeText, TokenScope(rawValue: scopeText) == nil {
-            throw CommandError.usage("--scope must be upload, read or admin, not '\(scopeText)'.")
+            throw CommandError.usage("--scope must be one of \(scopes), not '\(scopeText)'.")
+        }
+        let lifetime = try expiresText.map { text -> TimeInterval in
+            guard let seconds = TokenCommand.lifetime(text) else {
+                throw CommandError.usage("--expires takes a duration such as 90d, 12h or 30m (up to 10 years), not '\(text)'.")
+            }
+            return seconds
         }
         try await StationAdmin.with(location) { store in
             switch (words[0], words.count) {
             case ("create", 1):
-                guard let siteName else { throw CommandError.usage("say whose token it is with --site NAME.") }
                 guard let scopeText, let scope = TokenScope(rawValue: scopeText) else {
-                    throw CommandError.usage("--scope must be upload, read or admin.")
+                    throw CommandError.usage("--scope must be one of \(scopes).")
                 }
-                guard let site = try store.site(named: siteName) else {
-                    throw CommandError(.failure, "there is no site '\(siteName)'; add it with 'coldtap site add \(siteName)'.")
+                var site: StationSite?
+                if scope == .operator {
+                    guard siteName == nil else { throw CommandError.usage("an operator token belongs to the station, not to a site: leave out --site.") }
+                } else {
+                    guard let siteName else { throw CommandError.usage("say whose token it is with --site NAME.") }
+                    guard let found = try store.site(named: siteName) else {
+                        throw CommandError(.failure, "there is no site '\(siteName)'; add it with 'coldtap site add \(siteName)'.")
+                    }
+                    site = found
                 }
-                let made = try store.createToken(site: site, scope: scope)
+                let now = Date()
+                let made = try store.createToken(site: site, scope: scope, expires: lifetime.map { now.addingTimeInterval($0) }, now: now)
                 console.print(made.token)
-                console.error("Token #\(made.record.id) for site '\(site.name)' with the \(scope.rawValue) scope. It is shown this once: the archive keeps only its SHA-256.")
+                let whose = site.map { "site '\($0.name)'" } ?? "the station's operator"
+                let until = made.record.expires.map { ", until \($0.isoUTC)" } ?? ""
+                console.error("Token #\(made.record.id) for \(whose) with the \(scope.rawValue) scope\(until). It is shown this once: the archive keeps only its SHA-256.")
             case ("list", 1):
                 let tokens = try store.tokens()
                 if json {
                     console.print(JSONValue.object([("tokens", .array(tokens.map { token in
-                        .object([("id", .int(Int(token.id))), ("site", .string(token.site.name)), ("scope", .string(token.scope.rawValue)),
-                                 ("created", .string(token.created.isoUTC)), ("revoked", .optional(token.revoked?.isoUTC))])
+                        .object([("id", .int(Int(token.id))), ("site", .optional(token.site?.name)), ("scope", .string(token.scope.rawValue)),
+                                 ("created", .string(token.created.isoUTC)), ("expires", .optional(token.expires?.isoUTC)),
+                                 ("revoked", .optional(token.revoked?.isoUTC)), ("live", .bool(token.isLive(at: Date())))])
                     }))]).serialized())
                 } else {
+                    let now = Date()
                     console.print(ReportCommand.table(tokens.map { token in
-                        [String(token.id), token.site.name, token.scope.rawValue, token.created.isoUTC, token.revoked?.isoUTC ?? "—"]
-                    }, header: ["id", "site", "scope", "created", "revoked"], rightAligned: [0]).joined(separator: "\n"))
+                        let expires = token.expires.map { $0.isoUTC + ($0 <= now ? " (expired)" : "") } ?? "never"
+                        return [String(token.id), token.site?.name ?? "(station)", token.scope.rawValue, token.created.isoUTC, expires, token.revoked?.isoUTC ?? "—"]
+                    }, header: ["id", "site", "scope", "created", "expires", "revoked"], rightAligned: [0]).joined(separator: "\n"))
                 }
             case ("revoke", 2):
                 guard let id = Int64(words[1]) else { throw CommandError.usage("token revoke takes the token's number (coldtap token list).") }
@@ -199,6 +221,90 @@ public enum TokenCommand: Command {
                 throw CommandError.usage("say 'token create', 'token list' or 'token revoke ID'.")
             }
         }
+    }
+}
+
+extension TokenCommand {
+    /// `90d`, `12h`, `30m`, `3600s` (a bare number is seconds), up to ten years.
+    static func lifetime(_ text: String) -> TimeInterval? {
+        let units: [(String, TimeInterval)] = [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)]
+        let unit = units.first { text.hasSuffix($0.0) }
+        guard let count = Int(unit.map { String(text.dropLast($0.0.count)) } ?? text), count > 0 else { return nil }
+        let seconds = TimeInterval(count) * (unit?.1 ?? 1)
+        return seconds <= 10 * 366 * 86_400 ? seconds : nil
+    }
+}
+
+/// `coldtap profile add|list`: profiles a site's reports can name over HTTP.
+public enum SiteProfileCommand: Command {
+    public static let name = "profile"
+    public static let forms = [CommandForm(
+        positionals: "add FILE | list", positionalHelp: [("FILE", "a profile file (coldtap profiles --schema)")],
+        summary: "register a profile for a site, so that its reports can name it (?profile=NAME), or list them",
+        options: [
+            .value("--site", placeholder: "NAME", help: "the site whose reports may use it (with list: only that site's)"),
+            .value("--name", placeholder: "NAME", help: "with add: the name to ask for it by", default: "the profile's own name"),
+            ArchiveSupport.archiveOption,
+        ])]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveSupport.location(&arguments)
+        let siteName = try arguments.option("--site")
+        let givenName = try arguments.option("--name")
+        let words = try arguments.positionals(min: 1, max: 2, what: "add FILE or list")
+        try arguments.finish()
+        switch (words[0], words.count) {
+        case ("add", 2):
+            guard let siteName else { throw CommandError.usage("say whose reports may use it with --site NAME.") }
+            let data = try InputBytes.readFile(words[1])
+            let profile: Profile
+            do {
+                profile = try Profile.fromJSON(data)
+            } catch {
+                throw CommandError.data("The profile file '\(words[1])' is not valid: \(error)")
+            }
+            let name = givenName ?? profile.name
+            guard SiteProfile.isValidName(name) else {
+                throw CommandError.usage("a profile asked for over HTTP is named with 1 to 64 letters, digits, '.', '_' or '-'; '\(name)' is not: give --name NAME.")
+            }
+            guard Profile.builtIn(named: name.lowercased()) == nil, name.lowercased() != Profile.loggerLimitsName else {
+                throw CommandError.usage("'\(name)' is a built-in profile's name; give this one another with --name NAME.")
+            }
+            try await StationAdmin.with(location) { store in
+                guard let site = try store.site(named: siteName) else {
+                    throw CommandError(.failure, "there is no site '\(siteName)'; 'coldtap site list' lists them.")
+                }
+                let kept = try store.addSiteProfile(siteID: site.id, name: name, json: String(decoding: data, as: UTF8.self),
+                                                    addedBy: SiteProfileCommand.operatingSystemUser())
+                console.print("Registered profile '\(kept.name)' (version \(kept.version), SHA-256 \(kept.sha256.prefix(16))…) for site '\(site.name)': its reports take ?profile=\(kept.name).")
+            }
+        case ("list", 1):
+            try await StationAdmin.with(location) { store in
+                let sites = try store.sites()
+                let names = Dictionary(sites.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                var chosen = sites
+                if let siteName {
+                    guard let site = sites.first(where: { $0.name == siteName }) else {
+                        throw CommandError(.failure, "there is no site '\(siteName)'; 'coldtap site list' lists them.")
+                    }
+                    chosen = [site]
+                }
+                let rows = try chosen.flatMap { try store.siteProfiles(siteID: $0.id) }.map { kept in
+                    [names[kept.siteID] ?? "#\(kept.siteID)", kept.name, String(kept.version), kept.added.isoUTC, kept.addedBy, String(kept.sha256.prefix(16))]
+                }
+                console.print(ReportCommand.table(rows, header: ["site", "name", "version", "added", "by", "sha256"], rightAligned: [2]).joined(separator: "\n"))
+            }
+        default:
+            throw CommandError.usage("say 'profile add --site NAME FILE' or 'profile list'.")
+        }
+    }
+
+    /// The account that runs the command, and the one that invoked sudo when it did: the
+    /// provenance kept with a profile.
+    static func operatingSystemUser() -> String {
+        if let invoker = ProcessInfo.processInfo.environment["SUDO_USER"], !invoker.isEmpty { return "\(NSUserName()) (sudo by \(invoker))" }
+        return NSUserName()
     }
 }
 

@@ -12,15 +12,61 @@ public enum TimeText {
     /// ISO 8601 date-time with an offset or `Z`, with or without fractional seconds, spaces
     /// around ignored: the one reading of times that loggers, `--read-time`, upload headers
     /// and the station's queries share.
+    /// Years are the four digits ISO 8601 writes without an agreement (0001–9999): ICU reads
+    /// longer ones and wraps them (year 292277026596 came back as −4712), so the result is
+    /// taken only when it falls on the day the text names, give or take its offset.
     public static func parseISO8601(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.utf8.count <= 64 else { return nil }
         if let date = parseWholeSecondsISO8601(trimmed) { return date }
+        guard let named = namedDay(trimmed) else { return nil }
         // Made once: creating an ISO8601DateFormatter builds an ICU formatter, which cost a
         // station upload more than parsing its whole read. Used under the lock (Foundation
         // does not promise that one formatter may parse on two threads at once).
-        return isoFormatters.withLock { formatters in
+        let parsed = isoFormatters.withLock { formatters in
             formatters.whole.date(from: trimmed) ?? formatters.fractional.date(from: trimmed)
         }
+        guard let parsed, parsed.timeIntervalSince1970.isFinite else { return nil }
+        let day = (parsed.timeIntervalSince1970 / 86_400).rounded(.down)
+        // An offset moves the UTC day by at most one either way.
+        guard abs(day - Double(named)) <= 1 else { return nil }
+        return parsed
+    }
+
+    /// The earliest and latest times ColdTap reads or writes: 0001-01-01 and the end of 9999.
+    public static let representable = Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// Days since 1970-01-01 of the `YYYY-MM-DD` that starts `text`, or `nil` when it does not
+    /// start with a valid date of four-digit year 0001–9999.
+    static func namedDay(_ text: String) -> Int? {
+        let bytes = Array(text.utf8.prefix(11))
+        guard bytes.count >= 10, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes.count == 10 || !(0x30...0x39).contains(bytes[10]) else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard (0x30...0x39).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int(bytes[index] - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), year >= 1,
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+        return daysSince1970(year: year, month: month, day: day)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (as ISO 8601).
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` with `Z` or `±HH:MM`, the form read times are sent in, read
@@ -48,9 +94,7 @@ public enum TimeText {
               let day = number(8, 2), bytes[10] == 0x54, let hour = number(11, 2), bytes[13] == 0x3A,
               let minute = number(14, 2), bytes[16] == 0x3A, let second = number(17, 2),
               (1900...9999).contains(year), (1...12).contains(month), hour <= 23, minute <= 59, second <= 59 else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard (1...monthDays).contains(day) else { return nil }
+        guard (1...daysIn(month: month, year: year)).contains(day) else { return nil }
         var offset = 0
         if bytes.count == 20 {
             guard bytes[19] == 0x5A else { return nil }
@@ -59,13 +103,7 @@ public enum TimeText {
                   let minutes = number(23, 2), hours <= 23, minutes <= 59 else { return nil }
             offset = (hours * 3600 + minutes * 60) * (bytes[19] == 0x2D ? -1 : 1)
         }
-        // Days from 1970-01-01 to the date (the proleptic Gregorian calendar, as ISO 8601).
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = daysSince1970(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second - offset))
     }
 
@@ -103,10 +141,14 @@ public enum TimeText {
         let suffixes: [(String, Double)] = [("ms", 0.001), ("min", 60), ("sec", 1), ("s", 1), ("m", 60), ("h", 3600)]
         for (suffix, unit) in suffixes where lowered.hasSuffix(suffix) {
             let number = lowered.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
-            if let value = Double(number), value.isFinite, value >= 0 { return value * unit }
+            if let value = Double(number) { return bounded(value * unit) }
         }
-        if let value = Double(lowered), value.isFinite, value >= 0 { return value * defaultUnit }
-        return nil
+        return Double(lowered).flatMap { bounded($0 * defaultUnit) }
+    }
+
+    /// Durations past a century are no logger's: refused, so that no later sum overflows.
+    private static func bounded(_ seconds: Double) -> TimeInterval? {
+        seconds.isFinite && seconds >= 0 && seconds <= 100 * 365.25 * 86_400 ? seconds : nil
     }
 }
 

@@ -5,7 +5,8 @@ import JSONOutput
 /// callbacks, tests build it directly, so that every route is tested without a socket too.
 public struct HTTPRequest: Sendable {
     public var method: String
-    /// The path without its query, percent-decoded by the server.
+    /// The path without its query, as sent (percent-escapes kept: `pathSegments` decodes
+    /// each segment on its own).
     public var path: String
     /// The query arguments, decoded, in the order given.
     public var query: [(String, String)]

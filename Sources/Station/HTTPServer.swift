@@ -81,6 +81,9 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: max(8192, configuration.connectionMemory), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(httpRequestCompleted as MHD_RequestCompletedCallback, to: Int.self),
                            ptr_value: Unmanaged.passUnretained(self).toOpaque()),
+            // The path stays as sent, so that routes split it before decoding (an id holding
+            // `%2F` is one segment); query arguments are decoded by `arguments(_:)`.
+            MHD_OptionItem(option: MHD_OPTION.UNESCAPE_CALLBACK, value: unsafeBitCast(httpKeepEscapes as UnescapeCallback, to: Int.self), ptr_value: nil),
         ]
         if let certificate, let key {
             options.append(MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(certificate)))
@@ -210,6 +213,12 @@ public final class HTTPServer: @unchecked Sendable {
         return box.pairs
     }
 
+    /// The query's arguments, percent-decoded (libmicrohttpd has turned `+` into spaces already;
+    /// an argument whose escapes are not UTF-8 is kept as sent).
+    static func arguments(_ connection: OpaquePointer) -> [(String, String)] {
+        values(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND).map { ($0.0.removingPercentEncoding ?? $0.0, $0.1.removingPercentEncoding ?? $0.1) }
+    }
+
     static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let made: OpaquePointer? = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
@@ -264,6 +273,14 @@ public final class HTTPServer: @unchecked Sendable {
     }
 }
 
+private typealias UnescapeCallback = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int
+
+/// libmicrohttpd's unescaper, made to leave the text as it is (its length unchanged).
+private func httpKeepEscapes(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ text: UnsafeMutablePointer<CChar>?) -> Int {
+    guard let text else { return 0 }
+    return strlen(text)
+}
+
 /// libmicrohttpd calls this for a new request (with `*context` empty), then once per piece of
 /// body, then once more with no body left: the request is answered then.
 private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
@@ -282,7 +299,7 @@ private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
             exchange.tooLarge = true
             exchange.answered = true
             var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-                                      query: HTTPServer.values(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND),
+                                      query: HTTPServer.arguments(connection),
                                       headers: Dictionary(HTTPServer.values(connection, kind: MHD_ValueKind.HEADER_KIND), uniquingKeysWith: { a, _ in a }))
             request.bodyTooLarge = true
             return HTTPServer.queue(server.handler(request), on: connection)
@@ -311,7 +328,7 @@ private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
     var headers: [String: String] = [:]
     for (name, value) in HTTPServer.values(connection, kind: MHD_ValueKind.HEADER_KIND) { headers[name.lowercased()] = value }
     var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-                              query: HTTPServer.values(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND), headers: headers, body: exchange.body)
+                              query: HTTPServer.arguments(connection), headers: headers, body: exchange.body)
     request.bodyTooLarge = exchange.tooLarge
     exchange.body = Data()
     return server.handle(request, exchange: exchange, on: connection)

@@ -71,20 +71,35 @@ public final class Station: @unchecked Sendable {
 
     // MARK: Answering
 
-    /// Who is asking.
+    /// Who is asking: a token of a site (an operator token is no caller of a site's routes).
     struct Caller {
         var token: StationToken
-        var site: StationSite { token.site }
+        var site: StationSite
+
+        init?(token: StationToken) {
+            guard let site = token.site else { return nil }
+            self.token = token
+            self.site = site
+        }
     }
+
+    /// The answer to anything about a logger that is not the caller's site's: the same
+    /// whether another site has it or nobody does, with no name in it.
+    static let noSuchLogger = HTTPFailure.notFound("this site has no such logger.")
+    /// The same for an upload naming (or carrying) another site's logger.
+    static let noSuchLoggerForUpload = HTTPFailure.notFound(
+        "this site has no such logger; a read is kept under a logger of this site or a new one (name it with X-ColdTap-Logger-Id).")
 
     /// Answers one request: never throws, never crashes on what a client sends.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = Date()
-        let route = Station.route(request.path)
+        let parsed = request.pathSegments.flatMap(StationRoute.init(segments:))
+        let route = parsed?.label ?? request.pathSegments.flatMap(Station.webRoute) ?? "other"
         var caller: Caller?
         var response: HTTPResponse
+        var internalError: String?
         do {
-            response = try answer(request, route: route, caller: &caller)
+            response = try answer(request, route: parsed, caller: &caller)
         } catch let failure as HTTPFailure {
             response = failure.response
         } catch let rejection as UploadRejection {
@@ -92,7 +107,9 @@ public final class Station: @unchecked Sendable {
         } catch let error as ArchiveError {
             response = Station.response(for: error)
         } catch {
-            response = .error(500, "internal error", "the station failed to answer: \(error)")
+            // The error's text stays in the request log; the answer names nothing of the server.
+            response = .error(500, "internal error", "the station failed to answer this request; its log says why.")
+            internalError = String(describing: error)
         }
         let seconds = Date().timeIntervalSince(started)
         if route == "/api/v1/reads", request.method == "POST", response.status >= 400, let caller { recordRejection(request, response, caller: caller) }
@@ -102,6 +119,7 @@ public final class Station: @unchecked Sendable {
         if response.status >= 400, let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] {
             detail = object["error"] as? String
         }
+        if let internalError { detail = (detail ?? "") + ": " + internalError }
         log.write(method: request.method, path: request.path, route: route, status: response.status, milliseconds: seconds * 1000,
                   bytesIn: request.body.count, bytesOut: response.body.count, site: caller?.site.name, tokenID: caller?.token.id,
                   detail: detail)
@@ -119,77 +137,66 @@ public final class Station: @unchecked Sendable {
         }
     }
 
-    /// The route a path belongs to, with ids replaced, for metrics and logs.
-    static func route(_ path: String) -> String {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        switch parts.count {
-        case 2 where ["healthz", "metrics"].contains(parts[1]): return path
-        case 4 where parts[1] == "api" && parts[2] == "v1" && ["reads", "loggers"].contains(parts[3]): return path
-        case 5 where parts[1] == "api" && parts[2] == "v1" && parts[3] == "loggers": return "/api/v1/loggers/{id}"
-        case 6 where parts[1] == "api" && parts[2] == "v1" && parts[3] == "loggers":
-            if ["samples", "acknowledgements"].contains(parts[5]) { return "/api/v1/loggers/{id}/\(parts[5])" }
-            if parts[5].hasPrefix("report.") { return "/api/v1/loggers/{id}/report" }
-            return "other"
-        default: return webRoute(path) ?? "other"
-        }
-    }
-
     static func methodLabel(_ method: String) -> String {
         ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"].contains(method) ? method : "other"
     }
 
-    private func answer(_ request: HTTPRequest, route: String, caller: inout Caller?) throws -> HTTPResponse {
+    private func answer(_ request: HTTPRequest, route: StationRoute?, caller: inout Caller?) throws -> HTTPResponse {
         if request.bodyTooLarge {
             throw HTTPFailure(413, "body too large", "the body is over the station's limit of \(configuration.http.maxBody) bytes (coldtap serve --max-body).")
         }
         if let page = try webResponse(request, caller: &caller) { return page }
-        if request.path == "/healthz" {
-            try requireMethod(request, "GET")
-            let reads = try pool.with { try $0.counts().reads }
-            return .json(200, .object([("status", .string("ok")), ("reads", .int(Int(reads)))]))
+        guard let route else {
+            throw HTTPFailure.notFound("there is no such path on this station; the API is under /api/v1 (README, \"Station\").")
         }
-        guard route != "other" else {
-            throw HTTPFailure.notFound("there is no \(request.path) on this station; the API is under /api/v1 (README, \"Station\").")
-        }
-        let who = try authenticate(request)
-        caller = who
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch route {
-        case "/metrics":
+        case .healthz:
+            // Says the archive answers, nothing of what it holds (no token is needed here).
             try requireMethod(request, "GET")
-            try require(who, .admin)
+            _ = try pool.with { try $0.archive.chainHead() }
+            return .json(200, .object([("status", .string("ok"))]))
+        case .metrics:
+            try requireMethod(request, "GET")
+            let token = try authenticate(request)
+            guard token.scope == .operator else {
+                throw HTTPFailure(403, "forbidden", "the metrics are the station's, not a site's: they need the station operator's token (coldtap token create --scope operator).")
+            }
             let counts = try pool.with { try $0.counts() }
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                                 body: Data(metrics.text(reads: counts.reads, loggers: counts.loggers, samples: counts.samples).utf8))
-        case "/api/v1/reads":
+        default:
+            break
+        }
+        let who = try siteCaller(request)
+        caller = who
+        switch route {
+        case .reads:
             try requireMethod(request, "POST")
             try require(who, .upload)
             return try upload(request, caller: who)
-        case "/api/v1/loggers":
+        case .loggers:
             try requireMethod(request, "GET")
             try require(who, .read)
             return try loggers(request, caller: who)
         default:
-            let loggerID = parts[4]
+            guard let loggerID = route.loggerID else { throw Station.noSuchLogger }
             try require(who, .read)
             try requireOwned(loggerID, caller: who)
             switch route {
-            case "/api/v1/loggers/{id}":
-                try requireMethod(request, "GET")
-                guard let summary = try pool.with({ try $0.summary(loggerID: loggerID) }) else {
-                    throw HTTPFailure.notFound("this site has no logger '\(loggerID)'.")
-                }
-                return .json(200, loggerJSON(summary, site: who.site))
-            case "/api/v1/loggers/{id}/samples":
+            case .samples:
                 try requireMethod(request, "GET")
                 return try samples(request, loggerID: loggerID)
-            case "/api/v1/loggers/{id}/acknowledgements":
+            case .acknowledgements:
                 try requireMethod(request, "POST")
                 try require(who, .upload)
                 return try acknowledge(request, loggerID: loggerID, caller: who)
+            case .report(_, let name):
+                try requireMethod(request, "GET")
+                return try report(request, loggerID: loggerID, name: name, site: who.site)
             default:
                 try requireMethod(request, "GET")
-                return try report(request, loggerID: loggerID, name: parts[5])
+                guard let summary = try pool.with({ try $0.summary(loggerID: loggerID) }) else { throw Station.noSuchLogger }
+                return .json(200, loggerJSON(summary, site: who.site))
             }
         }
     }
@@ -200,7 +207,7 @@ public final class Station: @unchecked Sendable {
         }
     }
 
-    private func authenticate(_ request: HTTPRequest) throws -> Caller {
+    private func authenticate(_ request: HTTPRequest) throws -> StationToken {
         let challenge = [("WWW-Authenticate", "Bearer realm=\"coldtap\"")]
         guard let header = request.header("Authorization") else {
             throw HTTPFailure(401, "unauthorized", "this request needs 'Authorization: Bearer TOKEN' (coldtap token create).", headers: challenge)
@@ -211,9 +218,17 @@ public final class Station: @unchecked Sendable {
         }
         let presented = parts[1].trimmingCharacters(in: .whitespaces)
         guard let token = try pool.with({ try $0.authenticate(presented) }) else {
-            throw HTTPFailure(401, "unauthorized", "the token is unknown or revoked.", headers: challenge)
+            throw HTTPFailure(401, "unauthorized", "the token is unknown, revoked or expired.", headers: challenge)
         }
-        return Caller(token: token)
+        return token
+    }
+
+    /// The caller of a site's route: a token of a site.
+    private func siteCaller(_ request: HTTPRequest) throws -> Caller {
+        guard let caller = Caller(token: try authenticate(request)) else {
+            throw HTTPFailure(403, "forbidden", "an operator token reads the station's metrics only; a site's loggers need one of the site's tokens.")
+        }
+        return caller
     }
 
     private func require(_ caller: Caller, _ scope: TokenScope) throws {
@@ -224,9 +239,7 @@ public final class Station: @unchecked Sendable {
 
     /// Another site's logger is answered exactly as an unknown one.
     private func requireOwned(_ loggerID: String, caller: Caller) throws {
-        guard try pool.with({ try $0.siteID(ofLogger: loggerID) }) == caller.site.id else {
-            throw HTTPFailure.notFound("this site has no logger '\(loggerID)'.")
-        }
+        guard try pool.with({ try $0.siteID(ofLogger: loggerID) }) == caller.site.id else { throw Station.noSuchLogger }
     }
 
     // MARK: Uploads
@@ -246,37 +259,38 @@ public final class Station: @unchecked Sendable {
         guard !request.body.isEmpty else {
             throw HTTPFailure.badRequest("the body is empty; send the read's bytes (a tag memory dump, an NDEF message, a Flipper file or a cuplTag URL).")
         }
-        var readTime: Date?
-        if let text = request.header("X-ColdTap-Read-Time") {
-            guard let date = Station.parseTime(text) else {
-                throw HTTPFailure.badRequest("X-ColdTap-Read-Time '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2024-04-09T08:35:00Z.")
-            }
-            readTime = date
-        }
+        let readTime = try Station.readTime(request, arrival: Date())
         let givenID = request.header("X-ColdTap-Logger-Id").map { $0.trimmingCharacters(in: .whitespaces) }
-        if let givenID, givenID.isEmpty || givenID.count > 200 || givenID.contains(where: { $0.isNewline || $0 == "/" }) {
-            throw HTTPFailure.badRequest("X-ColdTap-Logger-Id must be 1 to 200 characters without '/' or line breaks.")
+        if let givenID, !Station.isValidLoggerName(givenID) {
+            throw HTTPFailure.badRequest("X-ColdTap-Logger-Id must be 1 to 200 letters, digits, '.', '_', ':', '@', '+' or '-', starting with a letter or digit.")
         }
-        let source = request.header("X-ColdTap-Source").map { String($0.prefix(200)) }
+        let source = request.header("X-ColdTap-Source").map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(200)) }
         let site = caller.site
+        // Another site's logger is refused before its secret could decode this read.
+        if let givenID, let owner = try pool.with({ try $0.siteID(ofLogger: givenID) }), owner != site.id {
+            throw Station.noSuchLoggerForUpload
+        }
         var upload = Upload(raw: request.body, readTime: readTime, source: source, loggerID: givenID,
                             secret: try givenID.flatMap { id in try pool.with { try $0.secret(loggerID: id) } }, siteName: site.name)
         var read = try decodeBlocking(upload)
-        let carried = givenID == nil ? try pool.with { try $0.archive.loggerID(carriedBy: read.log) } : nil
-        guard let loggerID = givenID ?? carried else {
-            throw UploadRejection("this \(read.log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
-        }
-        // A logger found in the read: decode again with its secret when the station holds one.
-        if givenID == nil, let secret = try pool.with({ try $0.secret(loggerID: loggerID) }) {
-            upload.secret = secret
-            upload.loggerID = loggerID
-            read = try decodeBlocking(upload)
+        let loggerID: String
+        if let givenID {
+            try Station.checkGivenID(givenID, agreesWith: read.log, pool: pool)
+            loggerID = givenID
+        } else {
+            loggerID = try carriedLoggerID(read.log, site: site)
+            // A logger found in the read: decode again with its secret when the station holds one.
+            if let secret = try pool.with({ try $0.secret(loggerID: loggerID) }) {
+                upload.secret = secret
+                upload.loggerID = loggerID
+                read = try decodeBlocking(upload)
+            }
         }
         read.loggerID = loggerID
         let prepared = try Archive.prepare(read)
         let added = try batcher.keep { store in
             let owner = try store.claimWithinWrite(loggerID: loggerID, siteID: site.id)
-            guard owner == site.id else { throw HTTPFailure.notFound("this site has no logger '\(loggerID)'; it belongs to another site.") }
+            guard owner == site.id else { throw Station.noSuchLoggerForUpload }
             return try store.archive.keep(prepared)
         }
         // Read back after the commit, on any connection: no writer's turn needed.
@@ -306,6 +320,51 @@ public final class Station: @unchecked Sendable {
         ]), headers: [("Location", "/api/v1/loggers/\(Station.pathSegment(loggerID))")])
     }
 
+    /// The earliest read time an upload may give; the latest is a day after it arrived.
+    static let earliestReadTime = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01T00:00:00Z
+
+    /// `X-ColdTap-Read-Time`, if given: 400 when it is not a time, 422 when it is outside
+    /// [2000-01-01, arrival + 1 day] (a phone's clock that is off, or a value made to overflow).
+    static func readTime(_ request: HTTPRequest, arrival: Date) throws -> Date? {
+        guard let text = request.header("X-ColdTap-Read-Time") else { return nil }
+        guard let date = Station.parseTime(text) else {
+            throw HTTPFailure.badRequest("X-ColdTap-Read-Time '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2024-04-09T08:35:00Z.")
+        }
+        let latest = arrival.addingTimeInterval(86_400)
+        guard date >= earliestReadTime, date <= latest else {
+            throw UploadRejection("X-ColdTap-Read-Time \(date.isoUTC) is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
+        }
+        return date
+    }
+
+    /// A logger id given with an upload joins only the logger the read is from: an id of the
+    /// form `FORMAT:SERIAL` must be the read's own identity (else one site could take the id
+    /// another logger's reads will carry), and a kept logger must carry the same identity.
+    static func checkGivenID(_ givenID: String, agreesWith log: TemperatureLog, pool: StorePool) throws {
+        let carried = Archive.loggerID(for: log)
+        if givenID.contains(":"), givenID != carried {
+            throw UploadRejection("X-ColdTap-Logger-Id '\(givenID)' has the form FORMAT:SERIAL, which is the id of the logger that carries it; this read "
+                                  + (carried.map { "carries \($0)" } ?? "carries no serial or tag UID") + ". Name the logger without ':' (e.g. the label on it), or send no id.")
+        }
+        if let mismatch = try pool.with({ try $0.identityMismatch(loggerID: givenID, log: log) }) {
+            throw UploadRejection("X-ColdTap-Logger-Id names another logger: \(mismatch). A read joins only its own logger's record; give this logger a name of its own.")
+        }
+    }
+
+    /// The site's logger a read that gives no id belongs to.
+    private func carriedLoggerID(_ log: TemperatureLog, site: StationSite) throws -> String {
+        switch try pool.with({ try $0.loggerID(carriedBy: log, siteID: site.id) }) {
+        case .none:
+            throw UploadRejection("this \(log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
+        case .otherSite:
+            throw Station.noSuchLoggerForUpload
+        case .ambiguous(let identity, let names):
+            throw UploadRejection("this log is \(identity), and this site keeps that logger under \(names.count) names (\(names.joined(separator: ", "))), so the station cannot tell whose record this read belongs to; send X-ColdTap-Logger-Id with one of them.")
+        case .site(let id), .new(let id):
+            return id
+        }
+    }
+
     private func decodeBlocking(_ upload: Upload) throws -> NewRead {
         let services = self.services
         return try waitFor { try await services.decode(upload) }
@@ -323,11 +382,8 @@ public final class Station: @unchecked Sendable {
 
     /// `<path?query with cursor>; rel="next"`.
     static func nextLink(_ request: HTTPRequest, cursor: String) -> String {
-        var items = URLComponents()
-        items.path = request.path
-        items.queryItems = request.query.filter { $0.0 != "cursor" }.map { URLQueryItem(name: $0.0, value: $0.1) }
-            + [URLQueryItem(name: "cursor", value: cursor)]
-        return "<\(items.url?.relativeString ?? request.path)>; rel=\"next\""
+        let query = request.query.filter { $0.0 != "cursor" } + [("cursor", cursor)]
+        return "<\(Station.link(request, query: query))>; rel=\"next\""
     }
 
     private func loggers(_ request: HTTPRequest, caller: Caller) throws -> HTTPResponse {
@@ -401,18 +457,77 @@ public final class Station: @unchecked Sendable {
         ]), headers: link)
     }
 
-    private func report(_ request: HTTPRequest, loggerID: String, name: String) throws -> HTTPResponse {
+    private func report(_ request: HTTPRequest, loggerID: String, name: String, site: StationSite) throws -> HTTPResponse {
         guard name.hasPrefix("report."), let kind = ReportKind(rawValue: String(name.dropFirst("report.".count))) else {
             throw HTTPFailure.notFound("reports are report.pdf, report.html, report.png and report.svg.")
         }
         let period = try period(request)
+        let query = ReportQuery(profile: try reportProfile(request.query("profile"), site: site), language: request.query("lang"),
+                                timeZone: try request.query("tz").map { try reportTimeZone($0) })
         let history = try pool.with { try $0.archive.history(loggerID: loggerID, from: period.from, to: period.to) }
         guard !history.samples.isEmpty else {
             throw HTTPFailure.notFound("\(loggerID) has no samples" + (period.from != nil || period.to != nil ? " in that period." : "."))
         }
-        let query = ReportQuery(profile: request.query("profile"), language: request.query("lang"), timeZone: request.query("tz"))
         let body = try services.report(kind, history: history, options: query)
         return HTTPResponse(status: 200, headers: [("Content-Type", kind.contentType)], body: body)
+    }
+
+    /// `?profile=NAME`: a built-in profile, `logger` (the logger's own limits) or one
+    /// registered for the caller's site. Only names: nothing in a request names a file.
+    func reportProfile(_ name: String?, site: StationSite) throws -> Profile? {
+        guard let name else { return nil }
+        guard SiteProfile.isValidName(name) else {
+            throw HTTPFailure.badRequest("profile is a profile's name (1 to 64 letters, digits, '.', '_' or '-'): a built-in one or one registered for this site.")
+        }
+        if let builtIn = Profile.builtIn(named: name.lowercased()) { return builtIn }
+        if name.lowercased() == Profile.loggerLimitsName { return .loggerLimits }
+        let registered = try pool.with { store -> (SiteProfile?, [String]) in
+            guard let found = try store.siteProfile(siteID: site.id, name: name) else {
+                return (nil, try store.siteProfiles(siteID: site.id).map(\.name))
+            }
+            return (found, [])
+        }
+        guard let profile = registered.0 else {
+            let names = Profile.builtIn.map(\.name) + [Profile.loggerLimitsName] + registered.1
+            throw HTTPFailure.badRequest("there is no profile '\(name)' for this site; it has \(names.joined(separator: ", ")).")
+        }
+        do {
+            return try Profile.fromJSON(Data(profile.json.utf8))
+        } catch {
+            // Checked when it was added; `archive verify` names a profile changed since.
+            throw HTTPFailure(503, "archive unavailable", "this site's profile '\(name)' no longer reads as a profile; the station's operator should run 'coldtap archive verify'.")
+        }
+    }
+
+    /// `?tz=`: a zone of the system's list (any case), `UTC`, a known abbreviation or an offset
+    /// (`+02:00`, `-0530`). The text is looked up in those lists, never handed to the system
+    /// as a zone file's name.
+    func reportTimeZone(_ text: String) throws -> TimeZone {
+        if text.count <= 64 {
+            if text == services.timeZone.identifier { return services.timeZone }
+            if let name = TimeZone.knownTimeZoneIdentifiers.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }),
+               let zone = TimeZone(identifier: name) {
+                return zone
+            }
+            let upper = text.uppercased()
+            if upper == "UTC" || upper == "GMT" || upper == "Z" { return TimeZone(identifier: "UTC") ?? .gmt }
+            if TimeZone.abbreviationDictionary[upper] != nil, let zone = TimeZone(abbreviation: upper) { return zone }
+            if let seconds = Station.offsetSeconds(text), let zone = TimeZone(secondsFromGMT: seconds) { return zone }
+        }
+        throw HTTPFailure.badRequest("tz '\(text.prefix(64))' is not a time zone; give an IANA name (Europe/Berlin), UTC, or an offset (+02:00).")
+    }
+
+    /// `+HH:MM`, `-HHMM` or `+HH` as seconds east of UTC (up to ±18 h), else `nil`.
+    static func offsetSeconds(_ text: String) -> Int? {
+        let scalars = Array(text.unicodeScalars)
+        guard let sign = scalars.first, sign == "+" || sign == "-" else { return nil }
+        let digits = scalars.dropFirst().filter { $0 != ":" }
+        guard [2, 4].contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0.value) }),
+              scalars.count == digits.count + 1 || (scalars.count == 6 && scalars[3] == ":") else { return nil }
+        let numbers = digits.map { Int($0.value - 0x30) }
+        let hours = numbers[0] * 10 + numbers[1], minutes = numbers.count == 4 ? numbers[2] * 10 + numbers[3] : 0
+        guard hours <= 18, minutes <= 59 else { return nil }
+        return (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1)
     }
 
     // MARK: Acknowledgements
@@ -488,12 +603,6 @@ public final class Station: @unchecked Sendable {
 
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
-    }
-
-    static func pathSegment(_ text: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/?#")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
     static func parseTime(_ text: String) -> Date? {

@@ -70,9 +70,10 @@ public enum ReportKind: String, Sendable, CaseIterable {
     }
 }
 
-/// `?profile=&lang=&tz=` of a report.
+/// `?profile=&lang=&tz=` of a report, resolved by the station (a profile by name, a zone
+/// from the system's list): `nil` for the station's own.
 public struct ReportQuery: Sendable {
-    public var profile: String?
+    public var profile: Profile?
     public var language: String?
-    public var timeZone: String?
+    public var timeZone: TimeZone?
 }

@@ -117,7 +117,19 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
         }
         try await upload(try Reads.cold(), logger: "fridge-ok")
         try await upload(try Reads.alarm(), logger: "fridge-alarm")
-        try await upload(try Reads.cold(), logger: StationPagesTests.hostile, source: StationPagesTests.script)
+        // The station takes no such name with an upload; an archive filled by the command line
+        // may hold one, and the pages must escape it.
+        let refused = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+                                        headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": StationPagesTests.hostile,
+                                                  "X-ColdTap-Source": StationPagesTests.script, "Content-Type": "application/octet-stream"],
+                                        body: try Reads.cold())
+        #expect(refused.status == 400, "\(refused.text)")
+        let file = station.archive.path("hostile.ndef")
+        try Reads.cold().write(to: URL(fileURLWithPath: file))
+        let added = await coldtap(["archive", "add", file, "--logger-id", StationPagesTests.hostile, "--read-time", Reads.readTime,
+                                   "--archive", station.archive.location])
+        #expect(added.status == 0, "\(added.err)")
+        try station.claim(StationPagesTests.hostile, for: "north")
         try await upload(try Reads.alarm(), logger: "south-1", site: "south")
         let rejected = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
                                          headers: ["X-ColdTap-Source": "broken phone", "Content-Type": "application/octet-stream"],
@@ -321,14 +333,15 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
                 let temperatures = (first..<(first + perRead)).map { index -> Double in
                     index % 5000 < 20 ? 9.5 : ((5 + 2 * sin(Double(index) / 72)) * 10).rounded() / 10
                 }
-                let body = try Reads.generic(first: first, temperatures: temperatures)
+                // Placed so that the year ends before the read time (a read time may not lie ahead).
+                let body = try Reads.generic(first: first - 14 * perRead, temperatures: temperatures)
                 let answer = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                               headers: ["X-ColdTap-Read-Time": "2027-02-01T00:00:00Z", "X-ColdTap-Logger-Id": "year-fridge",
+                                               headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "year-fridge",
                                                          "Content-Type": "application/octet-stream"], body: body)
                 #expect(answer.status == 201, "\(answer.text)")
             }
             let cookie = try signIn(station)
-            for period in ["period=day", "period=week", "period=month", "period=year", "period=all", "from=2026-03-01&to=2026-09-30"] {
+            for period in ["period=day", "period=week", "period=month", "period=year", "period=all", "from=2025-03-01&to=2025-09-30"] {
                 let answer = try page(station, "GET", "/loggers/year-fridge?\(period)", cookie: cookie)
                 #expect(answer.status == 200, "\(period)")
                 #expect(answer.body.utf8.count < 200_000, "\(period): \(answer.body.utf8.count) bytes")

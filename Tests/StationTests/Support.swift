@@ -117,6 +117,9 @@ final class TestStation: @unchecked Sendable {
                 tokens["\(site)-\(scope)"] = made.out.trimmingCharacters(in: .whitespacesAndNewlines)
             }
         }
+        let made = await coldtap(["token", "create", "--scope", "operator", "--archive", archive.location])
+        #expect(made.status == 0, "\(made.err)")
+        tokens["operator"] = made.out.trimmingCharacters(in: .whitespacesAndNewlines)
         try station.start()
         boundPort = station.port
     }
@@ -138,6 +141,15 @@ final class TestStation: @unchecked Sendable {
     func stop() {
         station.stop(grace: 2)
         archive.remove()
+    }
+
+    /// Makes a logger kept by the command line one of `site`'s, as its first upload would.
+    func claim(_ loggerID: String, for site: String) throws {
+        let opened = try Archive.open(archive.location)
+        defer { opened.close() }
+        let store = try StationStore(archive: opened)
+        let siteID = try #require(try store.site(named: site)).id
+        #expect(try store.claim(loggerID: loggerID, siteID: siteID) == siteID)
     }
 }
 

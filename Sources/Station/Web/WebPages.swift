@@ -20,17 +20,18 @@ extension Station {
     static let sessionSeconds = 12 * 3600
 
     /// The route label of a web page path, `nil` for anything else.
-    static func webRoute(_ path: String) -> String? {
-        switch path {
-        case "/", "/login", "/logout", "/reads": return path
+    /// - Parameter segments: the path's segments, percent-decoded (`HTTPRequest.pathSegments`).
+    static func webRoute(_ segments: [String]) -> String? {
+        switch segments {
+        case [""]: return "/"
+        case ["login"], ["logout"], ["reads"]: return "/" + segments[0]
         default: break
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 3, parts[0].isEmpty, parts[1] == "loggers", !parts[2].isEmpty else { return nil }
-        if parts.count == 3 { return "/loggers/{id}" }
-        guard parts.count == 4 else { return nil }
-        if parts[3] == "acknowledgements" { return "/loggers/{id}/acknowledgements" }
-        if webDownloads.contains(String(parts[3])) { return "/loggers/{id}/download" }
+        guard segments.count >= 2, segments[0] == "loggers", !segments[1].isEmpty else { return nil }
+        if segments.count == 2 { return "/loggers/{id}" }
+        guard segments.count == 3 else { return nil }
+        if segments[2] == "acknowledgements" { return "/loggers/{id}/acknowledgements" }
+        if webDownloads.contains(segments[2]) { return "/loggers/{id}/download" }
         return nil
     }
 
@@ -57,7 +58,7 @@ extension Station {
 
     /// Answers a web page request, or `nil` when `request` is not for a page.
     func webResponse(_ request: HTTPRequest, caller: inout Caller?) throws -> HTTPResponse? {
-        guard let route = Station.webRoute(request.path) else { return nil }
+        guard let segments = request.pathSegments, let route = Station.webRoute(segments) else { return nil }
         let language = WebText.negotiate(query: request.query("lang"), cookie: Station.cookie(Station.languageCookie, in: request),
                                          acceptLanguage: request.header("Accept-Language"))
         let zone = services.timeZone
@@ -81,7 +82,6 @@ extension Station {
         }
         caller = who
         context.caller = who
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch route {
         case "/":
             try requireWebMethod(request, "GET")
@@ -90,7 +90,7 @@ extension Station {
             try requireWebMethod(request, "GET")
             return try readsPage(context)
         default:
-            let loggerID = parts[2]
+            let loggerID = segments[1]
             guard try pool.with({ try $0.siteID(ofLogger: loggerID) }) == who.site.id else { return notFoundPage(context) }
             switch route {
             case "/loggers/{id}":
@@ -101,7 +101,7 @@ extension Station {
                 return try acknowledgeFromPage(context, loggerID: loggerID)
             default:
                 try requireWebMethod(request, "GET")
-                return download(context, loggerID: loggerID, name: parts[3])
+                return download(context, loggerID: loggerID, name: segments[2])
             }
         }
     }
@@ -127,7 +127,7 @@ extension Station {
 
     private func sessionCaller(_ request: HTTPRequest) throws -> Caller? {
         guard let token = Station.cookie(Station.sessionCookie, in: request), !token.isEmpty, token.count <= 200 else { return nil }
-        return try pool.with { try $0.authenticate(token) }.map { Caller(token: $0) }
+        return try pool.with { try $0.authenticate(token) }.flatMap { Caller(token: $0) }
     }
 
     private var secureAttribute: String { configuration.http.tlsCertificate != nil ? "; Secure" : "" }
@@ -165,7 +165,7 @@ extension Station {
         }
         let token = (Station.formFields(context.request.body)["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !token.isEmpty, token.count <= 200, !token.contains(where: { $0 == ";" || $0 == "," || $0.isWhitespace }),
-              try pool.with({ try $0.authenticate(token) }) != nil else {
+              try pool.with({ try $0.authenticate(token) })?.site != nil else {
             return page(context, status: 401, title: text.signInTitle, body: loginForm(context, error: text.badToken))
         }
         return HTTPResponse(status: 303, headers: [("Location", "/"), ("Cache-Control", "no-store"), sessionCookieHeader(token, maxAge: Station.sessionSeconds)])
@@ -181,10 +181,7 @@ extension Station {
 
     /// The path and query of this page with `lang` replaced.
     private func languageLink(_ context: WebContext, _ code: String) -> String {
-        var items = URLComponents()
-        items.path = context.request.path
-        items.queryItems = context.request.query.filter { $0.0 != "lang" }.map { URLQueryItem(name: $0.0, value: $0.1) } + [URLQueryItem(name: "lang", value: code)]
-        return items.url?.relativeString ?? "?lang=\(code)"
+        Station.link(context.request, query: context.request.query.filter { $0.0 != "lang" } + [("lang", code)])
     }
 
     func page(_ context: WebContext, status: Int, title: String, body: String) -> HTTPResponse {

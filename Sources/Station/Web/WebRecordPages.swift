@@ -419,7 +419,7 @@ extension Station {
         }
         let json = JSONValue.object([("excursion", .string(fields["excursion"] ?? "")), ("by", .string(fields["by"] ?? "")),
                                      ("comment", .string(fields["comment"] ?? ""))])
-        let api = HTTPRequest(method: "POST", path: "/api/v1/loggers/\(loggerID)/acknowledgements",
+        let api = HTTPRequest(method: "POST", path: "/api/v1/loggers/\(Station.pathSegment(loggerID))/acknowledgements",
                               headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
                               body: Data(json.serialized(pretty: false).utf8))
         let answer = handle(api)
@@ -446,11 +446,11 @@ extension Station {
     /// The API's report or samples for the session, named for saving.
     func download(_ context: WebContext, loggerID: String, name: String) -> HTTPResponse {
         guard let token = Station.cookie(Station.sessionCookie, in: context.request) else { return notFoundPage(context) }
-        var path = "/api/v1/loggers/\(loggerID)/\(name)"
+        var path = "/api/v1/loggers/\(Station.pathSegment(loggerID))/\(name)"
         var headers = ["Authorization": "Bearer \(token)"]
         var query = context.request.query.filter { ["from", "to", "lang", "profile"].contains($0.0) }
         if name.hasPrefix("samples.") {
-            path = "/api/v1/loggers/\(loggerID)/samples"
+            path = "/api/v1/loggers/\(Station.pathSegment(loggerID))/samples"
             headers["Accept"] = name == "samples.csv" ? "text/csv" : "application/json"
             query = query.filter { $0.0 == "from" || $0.0 == "to" } + [("limit", "100000")]
         } else if !query.contains(where: { $0.0 == "tz" }) {

@@ -1,0 +1,97 @@
+import Archive
+import Foundation
+
+/// The station's API routes, parsed once from a request's path segments (each one
+/// percent-decoded on its own, so that a logger id holding `/`, `?` or `%` is one segment and
+/// reachable: README "Station API", docs/security.md "Logger ids in paths").
+enum StationRoute: Equatable {
+    case healthz
+    case metrics
+    case reads
+    case loggers
+    case logger(String)
+    case samples(String)
+    case acknowledgements(String)
+    /// `report.pdf` etc.: the kind is checked by the route's handler (404 for another name).
+    case report(String, name: String)
+
+    init?(segments: [String]) {
+        switch segments {
+        case ["healthz"]: self = .healthz
+        case ["metrics"]: self = .metrics
+        case ["api", "v1", "reads"]: self = .reads
+        case ["api", "v1", "loggers"]: self = .loggers
+        default:
+            guard segments.count >= 4, segments.count <= 5, segments[0] == "api", segments[1] == "v1", segments[2] == "loggers",
+                  !segments[3].isEmpty else { return nil }
+            let id = segments[3]
+            guard segments.count == 5 else { self = .logger(id); return }
+            switch segments[4] {
+            case "samples": self = .samples(id)
+            case "acknowledgements": self = .acknowledgements(id)
+            case let name where name.hasPrefix("report."): self = .report(id, name: name)
+            default: return nil
+            }
+        }
+    }
+
+    /// The route with ids left out, for metrics and logs.
+    var label: String {
+        switch self {
+        case .healthz: return "/healthz"
+        case .metrics: return "/metrics"
+        case .reads: return "/api/v1/reads"
+        case .loggers: return "/api/v1/loggers"
+        case .logger: return "/api/v1/loggers/{id}"
+        case .samples: return "/api/v1/loggers/{id}/samples"
+        case .acknowledgements: return "/api/v1/loggers/{id}/acknowledgements"
+        case .report: return "/api/v1/loggers/{id}/report"
+        }
+    }
+
+    var loggerID: String? {
+        switch self {
+        case .logger(let id), .samples(let id), .acknowledgements(let id), .report(let id, _): return id
+        default: return nil
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// The path's segments after the leading `/`, each percent-decoded; `nil` when the path
+    /// does not start with `/` or a segment's escapes are not UTF-8.
+    var pathSegments: [String]? {
+        guard path.hasPrefix("/") else { return nil }
+        var segments: [String] = []
+        for part in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            guard let decoded = String(part).removingPercentEncoding else { return nil }
+            segments.append(decoded)
+        }
+        return segments
+    }
+}
+
+extension Station {
+    /// The characters a logger id keeps in a link; every other one (and every byte of a
+    /// character outside ASCII) is percent-encoded: RFC 3986's unreserved ones, `:` and `@`.
+    static let pathSegmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:@")
+
+    /// The request's own path, each segment encoded as links encode it, with `query`.
+    static func link(_ request: HTTPRequest, query: [(String, String)]) -> String {
+        let path = "/" + (request.pathSegments ?? []).map(pathSegment).joined(separator: "/")
+        var items = URLComponents()
+        items.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        // `+` reads as a space in a query: encoded, so that ids holding one come back whole.
+        return path + (query.isEmpty ? "" : "?" + (items.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B"))
+    }
+
+    /// `text` as one path segment of a link.
+    static func pathSegment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: pathSegmentCharacters) ?? text
+    }
+
+    /// The names an upload may give a logger (`X-ColdTap-Logger-Id`): a letter or digit, then
+    /// up to 199 letters, digits and `. _ : @ + -`. Ids a log carries (`FORMAT:SERIAL`) may hold
+    /// anything the logger wrote; links encode them (`pathSegment`).
+    static func isValidLoggerName(_ text: String) -> Bool { StationName.isValid(text, maxLength: 200, punctuation: "._:@+-") }
+}
