@@ -327,14 +327,28 @@ public final class Station: @unchecked Sendable {
     /// [2000-01-01, arrival + 1 day] (a phone's clock that is off, or a value made to overflow).
     static func readTime(_ request: HTTPRequest, arrival: Date) throws -> Date? {
         guard let text = request.header("X-ColdTap-Read-Time") else { return nil }
+        let latest = arrival.addingTimeInterval(86_400)
         guard let date = Station.parseTime(text) else {
+            // A year of more than four digits, signed, or before the Gregorian calendar's (which
+            // ISO 8601 times are read in): a time, but none a read can have.
+            if Station.hasExpandedYear(text) || Int(text.prefix(4)).map({ $0 < 2000 && text.dropFirst(4).first == "-" }) == true {
+                throw UploadRejection("X-ColdTap-Read-Time '\(text.prefix(64))' is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
+            }
             throw HTTPFailure.badRequest("X-ColdTap-Read-Time '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2024-04-09T08:35:00Z.")
         }
-        let latest = arrival.addingTimeInterval(86_400)
         guard date >= earliestReadTime, date <= latest else {
             throw UploadRejection("X-ColdTap-Read-Time \(date.isoUTC) is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
         }
         return date
+    }
+
+    /// ISO 8601's expanded form: a sign or more than four digits before the first `-`.
+    static func hasExpandedYear(_ text: String) -> Bool {
+        var scalars = Substring(text.trimmingCharacters(in: .whitespaces)).unicodeScalars[...]
+        let signed = scalars.first == "+" || scalars.first == "-"
+        if signed { scalars = scalars.dropFirst() }
+        let digits = scalars.prefix { (0x30...0x39).contains($0.value) }
+        return digits.count <= 40 && scalars.dropFirst(digits.count).first == "-" && (digits.count > 4 || (signed && digits.count == 4))
     }
 
     /// A logger id given with an upload joins only the logger the read is from: an id of the
