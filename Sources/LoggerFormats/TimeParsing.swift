@@ -18,7 +18,7 @@ public enum TimeText {
     public static func parseISO8601(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.utf8.count <= 64 else { return nil }
-        if let date = parseWholeSecondsISO8601(trimmed) { return date }
+        if let date = parseWholeSecondsISO8601(trimmed) { return representable.contains(date) ? date : nil }
         guard let named = namedDay(trimmed) else { return nil }
         // Made once: creating an ISO8601DateFormatter builds an ICU formatter, which cost a
         // station upload more than parsing its whole read. Used under the lock (Foundation
@@ -29,7 +29,7 @@ public enum TimeText {
         guard let parsed, parsed.timeIntervalSince1970.isFinite else { return nil }
         let day = (parsed.timeIntervalSince1970 / 86_400).rounded(.down)
         // An offset moves the UTC day by at most one either way.
-        guard abs(day - Double(named)) <= 1 else { return nil }
+        guard abs(day - Double(named)) <= 1, representable.contains(parsed) else { return nil }
         return parsed
     }
 

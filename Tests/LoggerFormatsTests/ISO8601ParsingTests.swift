@@ -29,8 +29,10 @@ import TestSupport
                 accepted += 1
                 #expect(quick == Self.formatter(text), "\(text)")
             }
-            // Whatever the quick reading leaves, the public parser still reads as the formatter does.
-            #expect(TimeText.parseISO8601(text) == (Self.formatter(text) ?? quick), "\(text)")
+            // Whatever the quick reading leaves, the public parser still reads as the formatter
+            // does, except a day that does not exist (1957-02-29), which the formatter moves on.
+            let exists = (1...12).contains(month) && (1...TimeText.daysIn(month: month, year: year)).contains(day)
+            #expect(TimeText.parseISO8601(text) == (exists ? (Self.formatter(text) ?? quick) : nil), "\(text)")
         }
         #expect(accepted > 1_000)
     }
@@ -43,5 +45,34 @@ import TestSupport
         #expect(TimeText.parseWholeSecondsISO8601("2024-04-09T08:35:00.5Z") == nil)
         #expect(TimeText.parseISO8601(" 2024-04-09T08:35:00.250Z ") == Date(timeIntervalSince1970: 1_712_651_700.25))
         #expect(TimeText.parseWholeSecondsISO8601("２０２４-04-09T08:35:00Z") == nil)
+    }
+
+    /// Extreme and malformed times through the one parser every reader of times uses (tags,
+    /// `--read-time`, upload headers, the station's queries): each is refused, or read as the
+    /// very day it names; none wraps around, none traps.
+    @Test func extremeTimesAreRefusedOrReadAsWritten() throws {
+        let texts = [
+            "292277026596-12-04T15:30:07Z", "-292277026596-12-04T15:30:07Z", "99999-01-01T00:00:00Z", "+10000-01-01T00:00:00Z",
+            "0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "1582-10-10T00:00:00Z", "1899-12-31T23:59:59Z", "9999-12-31T23:59:59Z",
+            "9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+23:59", "2024-02-30T00:00:00Z", "2024-04-09T24:00:00Z",
+            "2024-04-09T08:35:60Z", "2024-04-09T08:35:00+99:99", "2024-04-09T08:35:00.999999999999Z", "2024-04-09", "T08:35:00Z",
+            String(repeating: "9", count: 30) + "-01-01T00:00:00Z", "1e308", "", " ", "2024-04-09T08:35:00Z" + String(repeating: " ", count: 100),
+        ]
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        for text in texts {
+            guard let date = TimeText.parseISO8601(text) else { continue }
+            #expect(TimeText.representable.contains(date), "\(text) → \(date)")
+            let named = try #require(TimeText.namedDay(text.trimmingCharacters(in: .whitespaces)), "\(text) was read without naming a day")
+            #expect(abs((date.timeIntervalSince1970 / 86_400).rounded(.down) - Double(named)) <= 1, "\(text) → \(date)")
+            let year = utc.component(.year, from: date)
+            #expect(abs(year - (Int(text.prefix(4)) ?? -1)) <= 1, "\(text) → year \(year)")
+        }
+        #expect(TimeText.parseISO8601("292277026596-12-04T15:30:07Z") == nil)
+        #expect(TimeText.parseISO8601("9999-12-31T23:59:59Z") != nil)
+        for text in ["1e308", "1e308h", "inf", "nan", "-1", "1e20min", "9999999999999999999999d"] {
+            #expect(TimeText.parseDuration(text, defaultUnit: 1) == nil, "\(text)")
+        }
+        #expect(TimeText.parseDuration("10min", defaultUnit: 1) == 600)
     }
 }
