@@ -327,17 +327,17 @@ public final class Station: @unchecked Sendable {
     /// [2000-01-01, arrival + 1 day] (a phone's clock that is off, or a value made to overflow).
     static func readTime(_ request: HTTPRequest, arrival: Date) throws -> Date? {
         guard let text = request.header("X-ColdTap-Read-Time") else { return nil }
-        let latest = arrival.addingTimeInterval(86_400)
+        let latest = Date(timeIntervalSince1970: (arrival.timeIntervalSince1970 + 86_400).rounded(.down))
         guard let date = Station.parseTime(text) else {
             // A year of more than four digits, signed, or before the Gregorian calendar's (which
             // ISO 8601 times are read in): a time, but none a read can have.
             if Station.hasExpandedYear(text) || Int(text.prefix(4)).map({ $0 < 2000 && text.dropFirst(4).first == "-" }) == true {
-                throw UploadRejection("X-ColdTap-Read-Time '\(text.prefix(64))' is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
+                throw HTTPFailure(422, "read time out of range", "X-ColdTap-Read-Time '\(text.prefix(64))' is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
             }
             throw HTTPFailure.badRequest("X-ColdTap-Read-Time '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2024-04-09T08:35:00Z.")
         }
         guard date >= earliestReadTime, date <= latest else {
-            throw UploadRejection("X-ColdTap-Read-Time \(date.isoUTC) is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
+            throw HTTPFailure(422, "read time out of range", "X-ColdTap-Read-Time \(date.isoUTC) is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
         }
         return date
     }
@@ -357,11 +357,11 @@ public final class Station: @unchecked Sendable {
     static func checkGivenID(_ givenID: String, agreesWith log: TemperatureLog, pool: StorePool) throws {
         let carried = Archive.loggerID(for: log)
         if givenID.contains(":"), givenID != carried {
-            throw UploadRejection("X-ColdTap-Logger-Id '\(givenID)' has the form FORMAT:SERIAL, which is the id of the logger that carries it; this read "
+            throw HTTPFailure(422, "logger id does not match the read", "X-ColdTap-Logger-Id '\(givenID)' has the form FORMAT:SERIAL, which is the id of the logger that carries it; this read "
                                   + (carried.map { "carries \($0)" } ?? "carries no serial or tag UID") + ". Name the logger without ':' (e.g. the label on it), or send no id.")
         }
         if let mismatch = try pool.with({ try $0.identityMismatch(loggerID: givenID, log: log) }) {
-            throw UploadRejection("X-ColdTap-Logger-Id names another logger: \(mismatch). A read joins only its own logger's record; give this logger a name of its own.")
+            throw HTTPFailure(422, "logger id does not match the read", "X-ColdTap-Logger-Id names another logger: \(mismatch). A read joins only its own logger's record; give this logger a name of its own.")
         }
     }
 
@@ -369,11 +369,11 @@ public final class Station: @unchecked Sendable {
     private func carriedLoggerID(_ log: TemperatureLog, site: StationSite) throws -> String {
         switch try pool.with({ try $0.loggerID(carriedBy: log, siteID: site.id) }) {
         case .none:
-            throw UploadRejection("this \(log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
+            throw HTTPFailure(422, "logger id needed", "this \(log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
         case .otherSite:
             throw Station.noSuchLoggerForUpload
         case .ambiguous(let identity, let names):
-            throw UploadRejection("this log is \(identity), and this site keeps that logger under \(names.count) names (\(names.joined(separator: ", "))), so the station cannot tell whose record this read belongs to; send X-ColdTap-Logger-Id with one of them.")
+            throw HTTPFailure(422, "logger id needed", "this log is \(identity), and this site keeps that logger under \(names.count) names (\(names.joined(separator: ", "))), so the station cannot tell whose record this read belongs to; send X-ColdTap-Logger-Id with one of them.")
         case .site(let id), .new(let id):
             return id
         }
