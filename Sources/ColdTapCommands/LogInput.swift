@@ -73,6 +73,11 @@ public enum LogInput {
                 guard let date = parseReadTime(text) else {
                     throw CommandError.usage("--read-time '\(text)' is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00.")
                 }
+                // A day of slack for clocks and zones, as the station allows an upload.
+                let now = Date()
+                guard date <= now.addingTimeInterval(86_400) else {
+                    throw CommandError.usage("--read-time \(date.isoUTC) is more than a day after this computer's clock (\(now.isoUTC)): a read cannot have been made later than now. Check the date and its time zone.")
+                }
                 options.readTime = date
             }
             options.secret = try arguments.option("--secret")

@@ -52,6 +52,18 @@ import Testing
         #expect(result.err.hasPrefix("coldtap decode: --read-time '2024-04-09T08:35:00' is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00.\n"))
     }
 
+    @Test func aReadTimeAheadOfTheClockIsRefused() async throws {
+        let ahead = Date().addingTimeInterval(3 * 86_400)
+        let text = ISO8601DateFormatter().string(from: ahead)
+        let result = await runColdTap(["decode", "x", "--read-time", text])
+        #expect(result.status == 64)
+        #expect(result.err.contains("more than a day after this computer's clock"), "\(result.err)")
+        // Within a day (another zone's clock) is taken.
+        let soon = ISO8601DateFormatter().string(from: Date().addingTimeInterval(6 * 3600))
+        let taken = await runColdTap(["decode", "x", "--read-time", soon])
+        #expect(!taken.err.contains("--read-time"), "\(taken.err)")
+    }
+
     @Test func aSecretOnALogWithoutHMACIsReportedUnused() async throws {
         let message = try LoggerImageFactory.message(kind: "generic16", temperatures: [5, 6], interval: 60,
                                                      newestSampleTime: Date(timeIntervalSince1970: 1_772_366_400))
