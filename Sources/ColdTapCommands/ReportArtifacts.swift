@@ -138,8 +138,8 @@ public enum ReportArtifacts {
             options.height = height
         }
         if let code = try arguments.option("--lang") {
-            guard let language = ReportLanguage(rawValue: code) else {
-                throw CommandError.usage("--lang '\(code)' is unknown; use en, zh-Hans or ja.")
+            guard let language = ReportLanguage(languageTag: code) else {
+                throw CommandError.usage("--lang '\(code)' is unknown; use en, zh-Hans or ja (or a tag of one of them: en-GB, zh, zh-CN, ja-JP).")
             }
             options.language = language
         }

@@ -37,8 +37,8 @@ struct StationBridge: StationServices {
         let zone = options.timeZone ?? timeZone
         var artifacts = ReportArtifacts.Options(kinds: [ReportArtifacts.Kind(rawValue: kind.rawValue) ?? .html])
         if let code = options.language {
-            guard let language = ReportLanguage(rawValue: code) else {
-                throw HTTPFailure.badRequest("lang '\(code.prefix(32))' is unknown; use en, zh-Hans or ja.")
+            guard let language = ReportLanguage(languageTag: code) else {
+                throw HTTPFailure.badRequest("lang '\(code.prefix(32))' is unknown; use en, zh-Hans or ja (or a tag of one of them: en-GB, zh, zh-CN, ja-JP).")
             }
             artifacts.language = language
         }

@@ -15,6 +15,24 @@ public enum ReportLanguage: String, Sendable, CaseIterable {
         }
     }
 
+    /// The language a BCP 47 tag asks for (`zh`, `zh-CN`, `zh-Hans-SG`, `ja-JP`, `en-GB`,
+    /// `en_US`), by its language and, for Chinese, its script or region: Traditional Chinese
+    /// (`zh-Hant`, `zh-TW`, `zh-HK`, `zh-MO`) is not one of them.
+    public init?(languageTag tag: String) {
+        let parts = tag.lowercased().split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        guard let language = parts.first, parts.allSatisfy({ !$0.isEmpty && $0.count <= 8 }) else { return nil }
+        switch language {
+        case "en": self = .english
+        case "ja": self = .japanese
+        case "zh":
+            // The script decides; without one, the regions that write Traditional Chinese.
+            let subtags = parts.dropFirst()
+            guard subtags.contains("hans") || !subtags.contains(where: { ["hant", "tw", "hk", "mo"].contains($0) }) else { return nil }
+            self = .simplifiedChinese
+        default: return nil
+        }
+    }
+
     /// True for languages written with CJK characters (they need a CJK font).
     public var usesCJK: Bool { self != .english }
 }

@@ -146,11 +146,5 @@ struct WebText: Sendable {
     }
 
     /// `en`, `en-GB`, `zh`, `zh-CN`, `zh-Hans`, `ja-JP`…; traditional Chinese is not offered.
-    static func language(for tag: String) -> ReportLanguage? {
-        let lower = tag.lowercased()
-        if lower == "en" || lower.hasPrefix("en-") { return .english }
-        if lower == "ja" || lower.hasPrefix("ja-") { return .japanese }
-        if lower == "zh" || lower == "zh-hans" || lower.hasPrefix("zh-hans-") || lower == "zh-cn" || lower == "zh-sg" { return .simplifiedChinese }
-        return nil
-    }
+    static func language(for tag: String) -> ReportLanguage? { ReportLanguage(languageTag: tag) }
 }
