@@ -114,11 +114,12 @@ public enum SiteCommand: Command {
     public static let forms = [CommandForm(
         positionals: "add NAME | list", positionalHelp: [("NAME", "the site's name, e.g. clinic-north")],
         summary: "add a site of the station, or list them; loggers join a site on their first upload by it",
-        options: [ArchiveSupport.archiveOption])]
+        options: [.flag("--json", help: "with list: print the sites as JSON"), ArchiveSupport.archiveOption])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveSupport.location(&arguments)
+        let json = arguments.flag("--json")
         let words = try arguments.positionals(min: 1, max: 2, what: "add NAME or list")
         try arguments.finish()
         try await StationAdmin.with(location) { store in
@@ -131,7 +132,15 @@ public enum SiteCommand: Command {
                 let site = try store.addSite(name)
                 console.print("Added site '\(site.name)' (#\(site.id)); make its tokens with 'coldtap token create --site \(site.name) --scope upload'.")
             case ("list", 1):
-                for site in try store.sites() { console.print("\(site.id)\t\(site.name)\t\(site.created.isoUTC)") }
+                let sites = try store.sites()
+                if json {
+                    console.print(JSONValue.object([("sites", .array(sites.map { site in
+                        .object([("id", .int(Int(site.id))), ("name", .string(site.name)), ("created", .string(site.created.isoUTC))])
+                    }))]).serialized())
+                } else {
+                    console.print(ReportCommand.table(sites.map { [String($0.id), $0.name, $0.created.isoUTC] },
+                                                      header: ["id", "name", "created"], rightAligned: [0]).joined(separator: "\n"))
+                }
             default:
                 throw CommandError.usage("say 'site add NAME' or 'site list'.")
             }
@@ -244,6 +253,7 @@ public enum SiteProfileCommand: Command {
         options: [
             .value("--site", placeholder: "NAME", help: "the site whose reports may use it (with list: only that site's)"),
             .value("--name", placeholder: "NAME", help: "with add: the name to ask for it by", default: "the profile's own name"),
+            .flag("--json", help: "with list: print the profiles (their text too) as JSON"),
             ArchiveSupport.archiveOption,
         ])]
 
@@ -252,6 +262,7 @@ public enum SiteProfileCommand: Command {
         let location = try ArchiveSupport.location(&arguments)
         let siteName = try arguments.option("--site")
         let givenName = try arguments.option("--name")
+        let json = arguments.flag("--json")
         let words = try arguments.positionals(min: 1, max: 2, what: "add FILE or list")
         try arguments.finish()
         switch (words[0], words.count) {
@@ -290,7 +301,16 @@ public enum SiteProfileCommand: Command {
                     }
                     chosen = [site]
                 }
-                let rows = try chosen.flatMap { try store.siteProfiles(siteID: $0.id) }.map { kept in
+                let profiles = try chosen.flatMap { try store.siteProfiles(siteID: $0.id) }
+                if json {
+                    console.print(JSONValue.object([("profiles", .array(profiles.map { kept in
+                        .object([("site", .string(names[kept.siteID] ?? "#\(kept.siteID)")), ("name", .string(kept.name)), ("version", .int(kept.version)),
+                                 ("added", .string(kept.added.isoUTC)), ("addedBy", .string(kept.addedBy)), ("sha256", .string(kept.sha256)),
+                                 ("profile", .string(kept.json))])
+                    }))]).serialized())
+                    return
+                }
+                let rows = profiles.map { kept in
                     [names[kept.siteID] ?? "#\(kept.siteID)", kept.name, String(kept.version), kept.added.isoUTC, kept.addedBy, String(kept.sha256.prefix(16))]
                 }
                 console.print(ReportCommand.table(rows, header: ["site", "name", "version", "added", "by", "sha256"], rightAligned: [2]).joined(separator: "\n"))
