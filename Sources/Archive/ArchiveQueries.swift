@@ -14,6 +14,33 @@ extension Archive {
         return found
     }
 
+    /// What a person may call a logger: its id, else its serial, tag UID or carried id
+    /// (`FORMAT:SERIAL`) when it is kept under a name of its own.
+    public enum LoggerLookup: Equatable, Sendable {
+        case found(String)
+        /// Several loggers answer to the text (their ids).
+        case ambiguous([String])
+        case none
+    }
+
+    public func findLogger(_ text: String) throws -> LoggerLookup {
+        if try logger(text) != nil { return .found(text) }
+        let afterFormat = text.firstIndex(of: ":").map { String(text[text.index(after: $0)...]) } ?? text
+        let uid = (afterFormat.hasPrefix("tag-") ? String(afterFormat.dropFirst(4)) : afterFormat).uppercased()
+        var ids: [String] = []
+        try engine.query("SELECT logger_id, format, serial, tag_uid FROM loggers WHERE serial = $1 OR serial = $2 OR UPPER(tag_uid) = $3 ORDER BY logger_id",
+                         [.text(text), .text(afterFormat), .text(uid)]) { row in
+            let serial = row.optionalText(2), tagUID = row.optionalText(3)
+            let carried = Archive.loggerID(format: row.text(1), serial: serial, tagUID: tagUID)
+            if serial == text || tagUID?.uppercased() == text.uppercased() || carried == text { ids.append(row.text(0)) }
+        }
+        switch ids.count {
+        case 0: return .none
+        case 1: return .found(ids[0])
+        default: return .ambiguous(ids)
+        }
+    }
+
     /// Every logger, by id, with its period, number of reads and newest verdict.
     public func loggers() throws -> [LoggerSummary] {
         try engine.readTransaction {

@@ -36,7 +36,8 @@ enum ArchiveReport {
         try artifacts.validate()
         let archive = try ArchiveSupport.open(location, create: false)
         defer { archive.close() }
-        let history = try await ArchiveSupport.mapping { try archive.history(loggerID: loggerID, from: period.from, to: period.to) }
+        let found = try await ArchiveSupport.loggerID(loggerID, in: archive)
+        let history = try await ArchiveSupport.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
         guard !history.samples.isEmpty else {
             throw CommandError(.failure, "\(loggerID) has no samples in the archive" + (period.from != nil || period.to != nil ? " in that period." : "."))
         }

@@ -8,6 +8,19 @@ import NDEF
 /// read (so that `archive verify` and `redecode` decode it again the same way), and the
 /// errors' exit statuses.
 enum ArchiveSupport {
+    /// The logger a person named on the command line: its id, or a serial, tag UID or
+    /// carried id that only one logger has. Unknown text is left for the archive's own
+    /// "holds no logger" message.
+    /// - Throws: `CommandError` (usage) listing the loggers when several answer to `text`.
+    static func loggerID(_ text: String, in archive: Archive) async throws -> String {
+        switch try await mapping({ try archive.findLogger(text) }) {
+        case .found(let id): return id
+        case .none: return text
+        case .ambiguous(let ids):
+            throw CommandError.usage("'\(text)' names \(ids.count) loggers (\(ids.joined(separator: ", "))); give one of their ids.")
+        }
+    }
+
     /// `--archive A`, else `COLDTAP_ARCHIVE`, else the XDG data folder.
     /// `--archive A`, declared by every command that opens the archive.
     static let archiveOption = OptionSpec.value(

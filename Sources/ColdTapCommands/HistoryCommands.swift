@@ -85,7 +85,8 @@ public enum HistoryCommand: Command {
         if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
         let archive = try ArchiveSupport.open(location, create: false)
         defer { archive.close() }
-        let history = try await ArchiveSupport.mapping { try archive.history(loggerID: loggerID, from: period.from, to: period.to) }
+        let found = try await ArchiveSupport.loggerID(loggerID, in: archive)
+        let history = try await ArchiveSupport.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
         if json {
             console.print(self.json(history).serialized())
         } else if csv {
@@ -241,10 +242,11 @@ public enum AckCommand: Command {
             throw CommandError.usage("say why with --comment TEXT (what was done about the excursion).")
         }
         let profileText = try arguments.option("--profile")
-        let loggerID = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
+        let named = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
         try arguments.finish()
         let archive = try ArchiveSupport.open(location, create: false)
         defer { archive.close() }
+        let loggerID = try await ArchiveSupport.loggerID(named, in: archive)
         let ack = try await ArchiveSupport.mapping { () async throws -> Acknowledgement in
             let history = try archive.history(loggerID: loggerID)
             let summary = try archive.loggers().first { $0.logger.id == loggerID }

@@ -152,6 +152,12 @@ import Testing
             run = await coldtap(["loggers", "--json", "--archive", archive.location])
             let loggers = try #require(try jsonObject(run.out)["loggers"] as? [[String: Any]])
             #expect(loggers.compactMap { $0["id"] as? String } == ["fridge-1"], "\(run.out)")
+            // Asked for by its serial or by the id it carries, the one logger that has them is found.
+            for name in ["CTNAME01", "cupltag:CTNAME01"] {
+                run = await coldtap(["history", name, "--json", "--archive", archive.location])
+                #expect(run.status == 0, "\(name): \(run.err)")
+                #expect((try jsonObject(run.out)["logger"] as? [String: Any])?["id"] as? String == "fridge-1", "\(name): \(run.out.prefix(200))")
+            }
             // A second name for the same serial: a read without a name can no longer tell which.
             run = await coldtap(["archive", "add", tuesday, "--read-time", "2026-03-01T18:00:00Z", "--logger-id", "fridge-2", "--archive", archive.location])
             #expect(run.status == 0, "\(run.err)")
@@ -159,6 +165,9 @@ import Testing
             run = await coldtap(["archive", "add", wednesday, "--read-time", "2026-03-01T18:00:00Z", "--archive", archive.location])
             #expect(run.status == 64, "\(run.out)\(run.err)")
             #expect(run.err.contains("cupltag:CTNAME01, and the archive keeps that logger under 2 names (fridge-1, fridge-2)"), "\(run.err)")
+            // Nor can history: it lists both.
+            run = await coldtap(["history", "CTNAME01", "--archive", archive.location])
+            #expect(run.status == 64 && run.err.contains("'CTNAME01' names 2 loggers (fridge-1, fridge-2)"), "\(run.err)")
             #expect(try archive.open().engine.scalarInt("SELECT COUNT(*) FROM reads") == 3)
         }
     }
