@@ -16,6 +16,8 @@ public struct OptionSpec: Sendable {
     public var repeatable: Bool
     /// Completes file names in the shell.
     public var takesPath: Bool
+    /// The command cannot run without it: shown without brackets (`--by NAME`).
+    public var required = false
 
     public var isFlag: Bool { values.isEmpty }
     /// The name shown in help and messages: the first long one.
@@ -29,9 +31,9 @@ public struct OptionSpec: Sendable {
     /// An option with one value: `--out DIR`.
     public static func value(_ names: String..., placeholder: String, help: String, default defaultValue: String? = nil,
                              choices: @escaping @Sendable () -> [String] = { [] }, repeatable: Bool = false,
-                             path: Bool = false) -> OptionSpec {
+                             path: Bool = false, required: Bool = false) -> OptionSpec {
         OptionSpec(names: names, values: [placeholder], help: help, defaultValue: defaultValue, choices: choices,
-                   repeatable: repeatable, takesPath: path)
+                   repeatable: repeatable, takesPath: path, required: required)
     }
 
     /// An option with several values in a row: `--mime TYPE FILE`.
@@ -41,10 +43,10 @@ public struct OptionSpec: Sendable {
                    takesPath: path)
     }
 
-    /// `[--out DIR]`, `[--json]`, `[--fault F]...`.
+    /// `[--out DIR]`, `[--json]`, `[--fault F]...`; a required one bare: `--by NAME`.
     var synopsis: String {
         let inner = ([displayName] + values).joined(separator: " ")
-        return "[\(inner)]" + (repeatable ? "..." : "")
+        return (required ? inner : "[\(inner)]") + (repeatable ? "..." : "")
     }
 }
 

@@ -220,9 +220,11 @@ public enum AckCommand: Command {
         positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
         summary: "acknowledge an excursion of a logger's record: who, and what was done about it",
         options: [
-            .value("--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)"),
-            .value("--by", placeholder: "NAME", help: "who acknowledges"),
-            .value("--comment", placeholder: "TEXT", help: "what was done about the excursion"),
+            .value("--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)",
+                   required: true),
+            .value("--by", placeholder: "NAME", help: "who acknowledges", required: true),
+            .value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true),
+            .flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)"),
             ArchiveSupport.archiveOption,
         ] + ReportCommand.reportOptionSpecs.filter { $0.displayName == "--profile" })]
 
@@ -242,6 +244,7 @@ public enum AckCommand: Command {
             throw CommandError.usage("say why with --comment TEXT (what was done about the excursion).")
         }
         let profileText = try arguments.option("--profile")
+        let again = arguments.flag("--again")
         let named = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
         try arguments.finish()
         let archive = try ArchiveSupport.open(location, create: false)
@@ -258,6 +261,9 @@ public enum AckCommand: Command {
                 let known = excursions.map { $0.start.isoUTC }
                 throw CommandError.usage("\(loggerID) has no excursion outside \(profile.excursionBand) (\(profile.name)) starting at \(start.isoUTC); "
                                          + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
+            }
+            if !again, let earlier = history.acknowledgements.first(where: { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }) {
+                throw CommandError.usage("the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged already, by \(earlier.by) at \(earlier.at.isoUTC) (\"\(earlier.comment.prefix(80))\"); add --again to record a follow-up.")
             }
             return try archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }

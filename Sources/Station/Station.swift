@@ -551,7 +551,7 @@ public final class Station: @unchecked Sendable {
             throw UploadRejection(status: 415, "an acknowledgement is JSON (Content-Type: application/json), not \(type.prefix(80)).")
         }
         guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] else {
-            throw HTTPFailure.badRequest("the body must be a JSON object {\"excursion\": \"START-TIME\", \"by\": \"NAME\", \"comment\": \"TEXT\"}.")
+            throw HTTPFailure.badRequest("the body must be a JSON object {\"excursion\": \"START-TIME\", \"by\": \"NAME\", \"comment\": \"TEXT\"} (and \"again\": true for a follow-up).")
         }
         guard let startText = object["excursion"] as? String, let start = Station.parseTime(startText) else {
             throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
@@ -573,6 +573,10 @@ public final class Station: @unchecked Sendable {
                 let known = excursions.map { $0.start.isoUTC }
                 throw HTTPFailure(422, "no such excursion", "\(loggerID) has no excursion (\(profile.name)) starting at \(start.isoUTC); "
                                   + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
+            }
+            if object["again"] as? Bool != true,
+               let earlier = history.acknowledgements.first(where: { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }) {
+                throw HTTPFailure(409, "already acknowledged", "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged by \(earlier.by) at \(earlier.at.isoUTC); send \"again\": true to record a follow-up.")
             }
             return try store.archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }

@@ -200,6 +200,11 @@ import Testing
             run = await coldtap(["ack", "F1", "--excursion", "2026-01-01T05:00:00Z", "--by", "Dr Ada", "--comment", "door left open; stock checked", "--archive", archive.location])
             #expect(run.status == 0, "\(run.err)")
             #expect(run.out.contains("acknowledgement #1"))
+            // The same excursion again is refused with who acknowledged it; --again records a follow-up.
+            run = await coldtap(["ack", "F1", "--excursion", "2026-01-01T05:00:00Z", "--by", "Bo", "--comment", "again", "--archive", archive.location])
+            #expect(run.status == 64 && run.err.contains("acknowledged already, by Dr Ada"), "\(run.err)")
+            run = await coldtap(["ack", "--help"])
+            #expect(run.out.contains("--excursion START-TIME --by NAME --comment TEXT") && !run.out.contains("[--by NAME]"), "\(run.out)")
 
             run = await coldtap(["loggers", "--archive", archive.location, "--json"])
             #expect((try jsonObject(run.out)["loggers"] as? [[String: Any]])?.first?["openExcursions"] as? Int == 0)

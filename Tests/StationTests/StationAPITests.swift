@@ -98,6 +98,12 @@ struct StationAPITests {
             #expect(ack.status == 201, "\(ack.text)")
             let kept = try #require(try ack.json()["acknowledgement"] as? [String: Any])
             #expect(kept["excursionStart"] as? String == "2026-01-01T08:20:00Z")
+            // The same excursion again: 409 saying who acknowledged it; "again": true records a follow-up.
+            let twice = try await request(ackURL, method: "POST", token: upload, headers: ["Content-Type": "application/json"], body: ackBody)
+            #expect(twice.status == 409 && twice.text.contains("Dr Who"), "\(twice.text)")
+            let followUp = try await request(ackURL, method: "POST", token: upload, headers: ["Content-Type": "application/json"],
+                                             body: Data(#"{"excursion": "2026-01-01T08:20:00Z", "by": "QA", "comment": "stock released", "again": true}"#.utf8))
+            #expect(followUp.status == 201, "\(followUp.text)")
             #expect(kept["by"] as? String == "Dr Who")
         }
     }

@@ -220,7 +220,7 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
                                  headers: ["Origin": "http://127.0.0.1:\(station.port)"])
             #expect(acked.status == 303)
             let injected = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
-                                    form: [("form", formToken), ("excursion", excursion), ("by", "Ana Ruiz"), ("comment", "again"),
+                                    form: [("form", formToken), ("excursion", excursion), ("by", "Ana Ruiz"), ("comment", "again"), ("again", "1"),
                                            ("back", "?period=day\r\nSet-Cookie: x=1")])
             #expect(injected.status == 303 && injected.header("Location") == "/loggers/fridge-alarm#excursions" && injected.headers("Set-Cookie").isEmpty)
             #expect(acked.header("Location") == "/loggers/fridge-alarm?period=day#excursions")

@@ -418,7 +418,7 @@ extension Station {
                         body: "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\">This form did not come from this station's page; open the logger page and try again.</p>")
         }
         let json = JSONValue.object([("excursion", .string(fields["excursion"] ?? "")), ("by", .string(fields["by"] ?? "")),
-                                     ("comment", .string(fields["comment"] ?? ""))])
+                                     ("comment", .string(fields["comment"] ?? "")), ("again", .bool(fields["again"] == "1"))])
         let api = HTTPRequest(method: "POST", path: "/api/v1/loggers/\(Station.pathSegment(loggerID))/acknowledgements",
                               headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
                               body: Data(json.serialized(pretty: false).utf8))
