@@ -18,6 +18,27 @@ import Glibc
         throw TestFailure("the coldtap executable is not beside the tests in \(here.path); build it with 'swift build --build-tests'")
     }
 
+    /// A copy of `coldtap` (and the resource bundles beside it) in a folder every user can
+    /// enter, for running it as another user wherever the clone lives (a 0700 home folder
+    /// too); `remove` deletes it.
+    static func coldtapForAnotherUser() throws -> (executable: String, remove: () -> Void) {
+        let original = URL(fileURLWithPath: try coldtapExecutable())
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-other-user-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let remove = { _ = try? FileManager.default.removeItem(at: folder) }
+        do {
+            let beside = try FileManager.default.contentsOfDirectory(atPath: original.deletingLastPathComponent().path)
+            for name in ["coldtap"] + beside.filter({ $0.hasSuffix(".resources") }) {
+                try FileManager.default.copyItem(at: original.deletingLastPathComponent().appendingPathComponent(name),
+                                                 to: folder.appendingPathComponent(name))
+            }
+            return (folder.appendingPathComponent("coldtap").path, remove)
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
     struct TestFailure: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
@@ -65,7 +86,9 @@ import Glibc
             switch engine {
             case .sqlite:
                 // Root writes any file: another user (nobody) finds root's archive read-only.
-                let result = PostgresServer.run("/usr/sbin/runuser", ["-u", "nobody", "--", try Self.coldtapExecutable(), "archive", "add", second,
+                let copy = try Self.coldtapForAnotherUser()
+                defer { copy.remove() }
+                let result = PostgresServer.run("/usr/sbin/runuser", ["-u", "nobody", "--", copy.executable, "archive", "add", second,
                                                                        "--logger-id", "R", "--archive", archive.location])
                 #expect(result.status == 1, "\(result.output)")
                 #expect(result.output.contains("read-only") || result.output.contains("cannot be opened for writing"), "\(result.output)")
