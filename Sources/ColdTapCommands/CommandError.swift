@@ -12,6 +12,10 @@ public enum ExitStatus: Int32, Sendable {
     case unavailable = 69
     /// The tag went away or failed mid-read.
     case ioError = 74
+    /// Worth trying again later: the station could not be reached, the reads wait in the queue.
+    case temporaryFailure = 75
+    /// The station refused the credentials (a wrong, revoked or expired token, or its scope).
+    case noPermission = 77
 }
 
 /// An error that ends a command: one clear sentence for stderr and the exit status.

@@ -58,7 +58,7 @@ struct StationTarget {
     /// happened to each read on `console`, and what still waits.
     /// - Returns: the number of reads still queued.
     @discardableResult
-    func send(console: Console, attempts: Int, label: (String) -> String = { $0 }) async -> (remaining: Int, rejected: Int) {
+    func send(console: Console, attempts: Int, label: (String) -> String = { $0 }) async -> (remaining: Int, rejected: Int, credentialsRefused: Bool) {
         let client = StationClient(baseURL: url, token: token)
         let result = await queue.drain(using: client, attempts: attempts, backoff: 1)
         for receipt in result.sent {
@@ -74,7 +74,7 @@ struct StationTarget {
         if result.remaining > 0 {
             console.error("\(result.remaining) read(s) wait in \(queue.directory.path): \(result.lastError?.description ?? "not sent"); 'coldtap push' sends them later.")
         }
-        return (result.remaining, result.rejected.count)
+        return (result.remaining, result.rejected.count, result.lastError?.credentialsRefused == true)
     }
 }
 
@@ -132,8 +132,11 @@ public enum PushCommand: Command {
             names[upload.sha256] = path
         }
         let outcome = await target.send(console: console, attempts: attempts) { names[$0] ?? "queued read \($0.prefix(12))" }
+        if outcome.credentialsRefused {
+            throw CommandError(.noPermission, "the station refused the token; \(outcome.remaining) read(s) wait in the queue: give a live upload token (--token, COLDTAP_TOKEN) and run 'coldtap push' again.")
+        }
         if outcome.remaining > 0 {
-            throw CommandError(.unavailable, "the station did not take every read; \(outcome.remaining) wait in the queue.")
+            throw CommandError(.temporaryFailure, "the station did not take every read; \(outcome.remaining) wait in the queue and are sent by the next 'coldtap push'.")
         }
         if outcome.rejected > 0 {
             throw CommandError(.dataError, "the station refused \(outcome.rejected) read(s) (see above).")

@@ -55,6 +55,13 @@ public enum StationClientError: Error, Sendable, CustomStringConvertible, Equata
         }
     }
 
+    /// The station refused the token (401) or its scope (403): the reads are not at fault and
+    /// stay queued until the token is fixed.
+    public var credentialsRefused: Bool {
+        if case .refused(let status, _, _) = self { return status == 401 || status == 403 }
+        return false
+    }
+
     public var description: String {
         switch self {
         case .unreachable(let reason): return "the station cannot be reached (\(reason))"

@@ -11,7 +11,7 @@ public final class UploadQueue: @unchecked Sendable {
     /// What one pass over the queue did.
     public struct FlushResult: Sendable {
         public var sent: [UploadReceipt] = []
-        /// Refused for good (4xx other than 408/429): moved to `rejected/` with the reason.
+        /// Refused for good (4xx other than 401, 403, 408, 429): moved to `rejected/` with the reason.
         public var rejected: [(sha256: String, reason: String)] = []
         /// Still queued (the station was unreachable or busy).
         public var remaining: Int = 0
@@ -45,6 +45,10 @@ public final class UploadQueue: @unchecked Sendable {
                 let receipt = try await client.upload(upload)
                 lock.withLock { try? FileManager.default.removeItem(at: file(upload.sha256)) }
                 result.sent.append(receipt)
+            } catch let error as StationClientError where error.credentialsRefused {
+                // Every other read would be refused the same way: all stay queued.
+                result.lastError = error
+                break
             } catch let error as StationClientError where !error.retryable {
                 reject(upload, reason: error.description)
                 result.rejected.append((upload.sha256, error.description))
@@ -71,7 +75,7 @@ public final class UploadQueue: @unchecked Sendable {
             total.rejected += pass.rejected
             total.remaining = pass.remaining
             total.lastError = pass.lastError
-            if pass.remaining == 0 || attempt == attempts { break }
+            if pass.remaining == 0 || attempt == attempts || pass.lastError?.credentialsRefused == true { break }
             try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
             wait = min(wait * 2, maximumWait)
         }

@@ -161,7 +161,7 @@ struct StationOperationsTests {
         try Reads.cold().write(to: URL(fileURLWithPath: file))
         let offline = await coldtap(["push", file, "--station", url.absoluteString, "--token", token, "--queue", queueFolder.path,
                                      "--logger-id", "queued", "--read-time", Reads.readTime, "--attempts", "1"])
-        #expect(offline.status == 69, "\(offline.err)")
+        #expect(offline.status == 75, "\(offline.err)")
         #expect(offline.err.contains("1 read(s) wait"))
         let queue = try UploadQueue(directory: queueFolder)
         try queue.enqueue(PendingUpload(raw: try Reads.cold(first: 144), readTime: Date(), source: "test", loggerID: "queued"))
@@ -176,6 +176,11 @@ struct StationOperationsTests {
         // The same read sent again (a retry after a lost answer) is the same read.
         let again = try await client.upload(PendingUpload(raw: try Reads.cold(), readTime: Date(), loggerID: "queued"))
         #expect(again.status == 200)
+        // A wrong token: 77, and the read stays queued (it is not the read's fault).
+        let wrong = await coldtap(["push", file, "--station", url.absoluteString, "--token", token + "0", "--queue", queueFolder.path,
+                                   "--logger-id", "queued", "--attempts", "3"])
+        #expect(wrong.status == 77, "\(wrong.err)")
+        #expect(wrong.err.contains("refused the token") && queue.count == 1, "\(wrong.err)")
         let pushed = await coldtap(["push", file, "--station", url.absoluteString, "--token", token, "--queue", queueFolder.path,
                                     "--logger-id", "queued"])
         #expect(pushed.status == 0, "\(pushed.err)")
