@@ -224,6 +224,9 @@ public enum LogInput {
                 message = try NDEFParser.message(from: bytes)
             } catch let error as NDEFError {
                 if guessed {
+                    if let other = LogInput.otherFileKind(content) {
+                        throw CommandError.data("\(name) is \(other), not a logger's read: give a tag memory dump, a Flipper .nfc file, an NDEF message, hex text or the cuplTag URL the phone shared.")
+                    }
                     throw CommandError.data("\(name) is no tag dump, URL or hex text, and read as an NDEF message it is malformed at \(error); if you know what it holds, say so with --input.")
                 }
                 throw CommandError.data("\(name) is not a valid NDEF message: \(error).")
@@ -401,6 +404,24 @@ public enum LogInput {
             return (.tag5, "a Type 5 tag memory dump (\(bytes.count) bytes, \(dump.unitCount) blocks)", true)
         }
         return (.ndef, "bytes that are no tag dump, so taken for an NDEF message", false)
+    }
+
+    /// What a file that is not a read plainly is, by its first bytes (images, documents,
+    /// archives a user may pick by mistake), or text that is none of the text forms.
+    static func otherFileKind(_ content: Data) -> String? {
+        let head = [UInt8](content.prefix(8))
+        func starts(_ signature: [UInt8]) -> Bool { head.count >= signature.count && Array(head.prefix(signature.count)) == signature }
+        let signatures: [([UInt8], String)] = [
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG image"), ([0xFF, 0xD8, 0xFF], "a JPEG image"),
+            (Array("GIF8".utf8), "a GIF image"), (Array("%PDF-".utf8), "a PDF document"), ([0x50, 0x4B, 0x03, 0x04], "a ZIP archive"),
+            ([0x50, 0x4B, 0x05, 0x06], "a ZIP archive"), ([0x1F, 0x8B], "a gzip-compressed file"), (Array("SQLite f".utf8), "an SQLite database"),
+        ]
+        if let match = signatures.first(where: { starts($0.0) }) { return match.1 }
+        // Text: valid UTF-8 without control characters other than white space.
+        // The 4 kB looked at may end inside a character: up to three bytes less.
+        guard let text = (0...3).lazy.compactMap({ String(data: content.prefix(4096 - $0), encoding: .utf8) }).first,
+              !text.unicodeScalars.contains(where: { $0.value < 0x20 && !["\n", "\r", "\t"].contains(Character($0)) }) else { return nil }
+        return "text that is neither hex bytes, a URL, a Flipper .nfc file nor an NHS31xx transcript"
     }
 
     // MARK: File reading

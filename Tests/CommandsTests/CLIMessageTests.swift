@@ -29,8 +29,8 @@ import Testing
     @Test func aFileOfNoKnownKindSaysSoAndPointsToInput() async throws {
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
-        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52])
-        let path = try files.write("chart.png", png)
+        // Bytes of no kind at all (a known file type or text says what it is instead).
+        let path = try files.write("unknown.bin", Data([0x91, 0xFE, 0x00, 0x13, 0x37, 0x99, 0x42, 0x01, 0x00, 0x7F, 0x80, 0x03]))
         let result = await runColdTap(["decode", path])
         #expect(result.status == 65)
         #expect(Self.oneLine(result.err))
@@ -50,6 +50,20 @@ import Testing
         let result = await runColdTap(["decode", "x", "--read-time", "2024-04-09T08:35:00"])
         #expect(result.status == 64)
         #expect(result.err.hasPrefix("coldtap decode: --read-time '2024-04-09T08:35:00' is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00.\n"))
+    }
+
+    @Test func filesThatAreNoReadSayWhatTheyAre() async throws {
+        let files: [(Data, String)] = [
+            (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]), "a PNG image"),
+            (Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]), "a JPEG image"), (Data("%PDF-1.7\n%âãÏÓ\n".utf8), "a PDF document"),
+            (Data([0x50, 0x4B, 0x03, 0x04, 20, 0, 0, 0]), "a ZIP archive"),
+            (Data("Dear logger, these are not hex bytes.\n".utf8), "text that is neither hex bytes"),
+        ]
+        for (content, kind) in files {
+            let result = await runColdTap(["decode", "-"], stdin: content)
+            #expect(result.status == 65)
+            #expect(result.err.contains("is \(kind)") && !result.err.contains("declares"), "\(kind): \(result.err)")
+        }
     }
 
     @Test func aReadTimeAheadOfTheClockIsRefused() async throws {
