@@ -21,6 +21,9 @@ public indirect enum LogWarning: Sendable, Equatable, Codable, CustomStringConve
     case givenIntervalNotUsed(given: TimeInterval, used: TimeInterval, from: IntervalOrigin)
     /// A device-information interval longer than any logger's, not used.
     case implausibleDeviceInterval(key: String, value: String)
+    /// A log whose format was shown conclusively (its integrity check held, or the format's
+    /// structure is unmistakable) but that looks unlike a logger's: kept, with why.
+    case implausibleYetConclusive(format: String, [Implausibility])
 
     // Samples.
     /// The sample area ends with `bytes` that make no whole sample, at `offset`.
@@ -69,6 +72,26 @@ public indirect enum LogWarning: Sendable, Equatable, Codable, CustomStringConve
     /// A sentence with no type: a log stored before warnings were typed.
     case text(String)
 
+    /// Why a decoded log does not look like a logger's (auto-detection refuses a format for
+    /// these unless the match is conclusive).
+    public enum Implausibility: Sendable, Equatable, Codable {
+        case noSamples
+        /// An interval outside 1 s … 1 day.
+        case interval(TimeInterval)
+        case mostOutsideSensorRange(count: Int, total: Int)
+        /// A first sample before 2000 or more than a day after the read time.
+        case start(Date)
+
+        public var text: String {
+            switch self {
+            case .noSamples: return "it holds no samples"
+            case .interval(let seconds): return "its interval of \(formatSeconds(seconds)) is outside 1 s … 1 day"
+            case .mostOutsideSensorRange(let count, let total): return "\(count) of its \(total) samples are outside the sensor range"
+            case .start(let first): return "it would start at \(first.loggerISOText), not between 2000 and a day after the read time"
+            }
+        }
+    }
+
     /// Where the interval a log carries comes from.
     public enum IntervalOrigin: Sendable, Equatable, Codable {
         /// The cuplTag URL, in minutes.
@@ -103,6 +126,8 @@ public indirect enum LogWarning: Sendable, Equatable, Codable, CustomStringConve
             return "the given interval of \(formatSeconds(given)) was not used: \(Self.intervalReason(used: used, from: origin))"
         case .implausibleDeviceInterval(let key, let value):
             return "the device information's \(key)=\(value) is longer than any logger's interval (31 days at most) and was not used"
+        case .implausibleYetConclusive(let format, let problems):
+            return "this \(format) log looks unlike a logger's (\(problems.map(\.text).joined(separator: "; "))), but its format is certain, so it is decoded as it is: check the logger's settings"
         case .partialSampleAtEnd(let bytes, let offset):
             return "the sample area ends with \(bytes) byte(s) at offset \(offset) that do not make a whole sample; ignored"
         case .outsideSensorRange(let count, let minimum, let maximum):

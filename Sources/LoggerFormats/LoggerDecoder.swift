@@ -44,12 +44,17 @@ public enum LoggerDecoder {
                 case .accepted(let reason):
                     var log = try format.decode(message, options: options)
                     // A record type that merely contains "temp" is no proof: the decoded log
-                    // must look like a logger's before it gets a verdict.
-                    let problems = format.detectionIsConclusive ? [] : implausibilities(of: log, options: options)
-                    guard problems.isEmpty else {
-                        refusals.append(FormatRefusal(format: name, reason: "\(reason), but decoded that way "
-                                                      + problems.joined(separator: "; ")))
-                        continue
+                    // must look like a logger's before it gets a verdict. A conclusive match
+                    // (the format's own structure, or an integrity check that held) is never
+                    // refused for it, only warned about: the logger may really be set so.
+                    let problems = implausibilities(of: log, options: options)
+                    if !problems.isEmpty {
+                        guard format.detectionIsConclusive || log.integrity.status == .verified else {
+                            refusals.append(FormatRefusal(format: name, reason: "\(reason), but decoded that way "
+                                                          + problems.map(\.text).joined(separator: "; ")))
+                            continue
+                        }
+                        log.warnings.append(.implausibleYetConclusive(format: name, problems))
                     }
                     log.detection = .detected(format: name, reason: reason)
                     checkTimes(&log, options: options)
@@ -81,19 +86,19 @@ public enum LoggerDecoder {
     /// Why an auto-detected log does not look like a logger's: no samples, an interval
     /// outside 1 s … 1 day, most samples outside the sensor range, a start before 2000 or
     /// more than a day after the read. Empty when it looks plausible.
-    static func implausibilities(of log: TemperatureLog, options: DecodeOptions) -> [String] {
-        var problems: [String] = []
-        guard !log.samples.isEmpty else { return ["it holds no samples"] }
+    static func implausibilities(of log: TemperatureLog, options: DecodeOptions) -> [LogWarning.Implausibility] {
+        var problems: [LogWarning.Implausibility] = []
+        guard !log.samples.isEmpty else { return [.noSamples] }
         if !plausibleIntervals.contains(log.interval) {
-            problems.append("its interval of \(formatSeconds(log.interval)) is outside 1 s … 1 day")
+            problems.append(.interval(log.interval))
         }
         let outOfRange = log.samples.filter { $0.flags.contains(.outOfRange) }.count
         if Double(outOfRange) > plausibleOutOfRangeShare * Double(log.samples.count) {
-            problems.append("\(outOfRange) of its \(log.samples.count) samples are outside the sensor range")
+            problems.append(.mostOutsideSensorRange(count: outOfRange, total: log.samples.count))
         }
         if log.timeBase != .readTime, let first = log.samples.first?.time {
             if first < earliestPlausibleStart || first > options.readTime.addingTimeInterval(86_400) {
-                problems.append("it would start at \(first.loggerISOText), not between 2000 and a day after the read time")
+                problems.append(.start(first))
             }
         }
         return problems

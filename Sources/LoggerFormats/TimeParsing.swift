@@ -146,9 +146,10 @@ public enum TimeText {
         return Double(lowered).flatMap { bounded($0 * defaultUnit) }
     }
 
-    /// Durations past a century are no logger's: refused, so that no later sum overflows.
+    /// A number of seconds, finite and not negative (`1e308h` overflows to infinity: refused).
+    /// How long a logger's interval may be is the caller's rule (it names the field).
     private static func bounded(_ seconds: Double) -> TimeInterval? {
-        seconds.isFinite && seconds >= 0 && seconds <= 100 * 365.25 * 86_400 ? seconds : nil
+        seconds.isFinite && seconds >= 0 ? seconds : nil
     }
 }
 

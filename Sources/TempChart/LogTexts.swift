@@ -37,6 +37,10 @@ public enum LogTexts {
         case .implausibleDeviceInterval(let key, let value):
             return zh ? "设备信息中的 \(key)=\(value) 长于任何记录仪的采样间隔（最长 31 天），未使用"
                 : "デバイス情報の \(key)=\(value) はどのロガーの記録間隔（最長 31 日）よりも長いため使用していません"
+        case .implausibleYetConclusive(let format, let problems):
+            let why = problems.map { implausibility($0, language: language) }.joined(separator: zh ? "；" : "。")
+            return zh ? "这份 \(format) 记录看起来不像记录仪的常见设置（\(why)），但其格式确凿无疑，因此按原样解码：请检查记录仪的设置"
+                : "この \(format) ログはロガーの通常の設定には見えません（\(why)）が、形式は確実なのでそのまま復号しました。ロガーの設定を確認してください"
         case .partialSampleAtEnd(let bytes, let offset):
             return zh ? "样本区末尾偏移 \(offset) 处有 \(bytes) 个字节不足一个样本，已忽略"
                 : "サンプル領域の末尾（オフセット \(offset)）に 1 サンプルに満たない \(bytes) バイトがあり、無視しました"
@@ -99,6 +103,19 @@ public enum LogTexts {
             return zh ? "相邻读取之间有 \(count) 处间隙未衔接，按未知时间处理" : "つながらない読み取りの間の欠測 \(count) 件は不明な時間として扱います"
         case .worded(_, let english), .text(let english):
             return english
+        }
+    }
+
+    static func implausibility(_ problem: LogWarning.Implausibility, language: ReportLanguage) -> String {
+        let zh = language == .simplifiedChinese
+        switch problem {
+        case .noSamples: return zh ? "没有样本" : "サンプルがありません"
+        case .interval(let seconds):
+            return zh ? "采样间隔 \(formatSeconds(seconds)) 不在 1 秒至 1 天之间" : "記録間隔 \(formatSeconds(seconds)) が 1 秒～1 日の範囲外です"
+        case .mostOutsideSensorRange(let count, let total):
+            return zh ? "\(total) 个样本中有 \(count) 个超出传感器量程" : "\(total) 件中 \(count) 件のサンプルがセンサー範囲外です"
+        case .start(let first):
+            return zh ? "开始于 \(iso(first))，不在 2000 年与读取时间后一天之间" : "開始が \(iso(first)) で、2000 年から読み取り時刻の翌日までの範囲外です"
         }
     }
 

@@ -70,7 +70,7 @@ import TestSupport
         }
         #expect(TimeText.parseISO8601("292277026596-12-04T15:30:07Z") == nil)
         #expect(TimeText.parseISO8601("9999-12-31T23:59:59Z") != nil)
-        for text in ["1e308", "1e308h", "inf", "nan", "-1", "1e20min", "9999999999999999999999d"] {
+        for text in ["1e308h", "1e307min", "inf", "nan", "-1", "-5min", "9999999999999999999999d"] {
             #expect(TimeText.parseDuration(text, defaultUnit: 1) == nil, "\(text)")
         }
         #expect(TimeText.parseDuration("10min", defaultUnit: 1) == 600)
