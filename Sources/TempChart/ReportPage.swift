@@ -69,7 +69,9 @@ public struct ReportPage: Sendable {
             rows.append((strings.readTime, f.dateTime(log.readTime, seconds: true)))
         }
         rows.append((strings.timeZone, f.zoneDescription(from: log.readTime, to: log.readTime)))
-        rows.append((strings.timeBase, strings.timeBaseNames[log.timeBase.rawValue] ?? log.timeBase.rawValue))
+        let timeBaseKey = log.timeBase == .readTime && log.timesEstimated ? "read-time-estimated" : log.timeBase.rawValue
+        let timeBaseName = (strings.timeBaseNames[timeBaseKey] ?? log.timeBase.rawValue).replacingOccurrences(of: "{source}", with: readTimeSourceText)
+        rows.append((strings.timeBase, timeBaseName))
         let status = strings.integrityNames[log.integrity.status.rawValue] ?? log.integrity.status.rawValue
         let detail = LogTexts.integrity(log.integrity.detail, language: language)
         rows.append((strings.integrity, detail.isEmpty ? status : "\(status) (\(detail))"))

@@ -156,4 +156,25 @@ import Testing
         let english = page(.english)
         #expect(english.contains("integrity check failed: MD5 mismatch"))
     }
+
+    /// The time base says whether the read time it dates the samples from was given or is an
+    /// estimate (and from what), in every language.
+    @Test func aReadTimeBaseSaysWhetherTheReadTimeWasGiven() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        func timeBase(estimated: Bool, _ language: ReportLanguage) -> String? {
+            var log = TemperatureLog(format: "generic16", samples: (0..<6).map { .init(time: Self.time.addingTimeInterval(Double($0) * 600), temperature: 5) },
+                                     interval: 600, timeBase: .readTime, integrity: .init(status: .unverified, detail: "test"),
+                                     readTime: Self.time.addingTimeInterval(3000))
+            log.readTimeSource = estimated ? .fileModificationTime : .given
+            log.timesEstimated = estimated
+            let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: utc)
+            let page = ReportPage(content: ReportContent(log: log, assessment: assessment, language: language), timeZone: utc, language: language, theme: .light)
+            return page.loggerRows.first { $0.0 == language.strings.timeBase }?.1
+        }
+        #expect(timeBase(estimated: false, .english) == "from the read time (given)")
+        #expect(timeBase(estimated: true, .english)?.hasPrefix("estimated from the read time (") == true)
+        #expect(timeBase(estimated: true, .english)?.contains("modification") == true, "\(timeBase(estimated: true, .english) ?? "")")
+        #expect(timeBase(estimated: false, .simplifiedChinese) == "按读取时间（已给出）")
+        #expect(timeBase(estimated: true, .japanese)?.hasPrefix("読み取り時刻から推定（") == true)
+    }
 }
