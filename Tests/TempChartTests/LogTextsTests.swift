@@ -177,4 +177,19 @@ import Testing
         #expect(timeBase(estimated: false, .simplifiedChinese) == "按读取时间（已给出）")
         #expect(timeBase(estimated: true, .japanese)?.hasPrefix("読み取り時刻から推定（") == true)
     }
+
+    /// The period is first sample – last sample: nothing dated after the last sample (which
+    /// an auditor would read as after the read).
+    @Test func thePeriodEndsAtTheLastSample() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let log = TemperatureLog(format: "generic16", samples: (0..<6).map { .init(time: Self.time.addingTimeInterval(Double($0) * 600), temperature: 5) },
+                                 interval: 600, timeBase: .loggerHeader, integrity: .init(status: .unverified, detail: "test"),
+                                 readTime: Self.time.addingTimeInterval(3000))
+        let page = ReportPage(content: ReportContent(log: log, assessment: Assessor.assess(log, profile: .vaccineFridge, timeZone: utc), language: .english),
+                              timeZone: utc, language: .english, theme: .light)
+        let period = try #require(page.statisticsRows.first { $0.0 == "Period" }?.1)
+        let last = page.formatter.dateTime(Self.time.addingTimeInterval(3000))
+        #expect(period.hasSuffix(String(last.dropFirst(5))), "\(period) should end at \(last)")
+        #expect(!period.hasSuffix(String(page.formatter.dateTime(Self.time.addingTimeInterval(3600)).dropFirst(5))))
+    }
 }
