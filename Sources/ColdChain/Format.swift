@@ -22,6 +22,46 @@ public enum ColdChainFormat {
         return text.replacingOccurrences(of: "-", with: "−")
     }
 
+    /// A duration as people read it in tables, the one rounding rule of every report and
+    /// the terminal: whole seconds under an hour, whole minutes from an hour (half a minute
+    /// rounds up), days from 48 hours.
+    public struct DurationParts: Sendable, Equatable {
+        public var days: Int
+        public var hours: Int
+        public var minutes: Int
+        public var seconds: Int
+
+        public init(days: Int, hours: Int, minutes: Int, seconds: Int) {
+            (self.days, self.hours, self.minutes, self.seconds) = (days, hours, minutes, seconds)
+        }
+    }
+
+    /// `seconds` as `DurationParts`; `nil` for a non-finite or absurd value.
+    public static func durationParts(_ seconds: TimeInterval) -> DurationParts? {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
+        var total = Int(seconds.rounded())
+        if total >= 3600 { total = Int((Double(total) / 60).rounded()) * 60 }
+        let days = total >= 2 * 86_400 ? total / 86_400 : 0
+        let rest = total - days * 86_400
+        return DurationParts(days: days, hours: rest / 3600, minutes: rest % 3600 / 60, seconds: rest % 60)
+    }
+
+    /// Parts of one whole (a day's time in band, above, below, unknown) rounded to whole
+    /// minutes so that they add up to the whole rounded the same way: the largest remainders
+    /// take the minutes that plain rounding would lose or add (a complete day is 24 h, not
+    /// 23 h 59 min).
+    public static func minutesAddingUp(_ parts: [TimeInterval]) -> [TimeInterval] {
+        let minutes = parts.map { $0.isFinite ? max(0, $0) / 60 : 0 }
+        let total = Int(minutes.reduce(0, +).rounded())
+        var whole = minutes.map { Int($0.rounded(.down)) }
+        var left = total - whole.reduce(0, +)
+        for index in minutes.indices.sorted(by: { minutes[$0] - Double(whole[$0]) > minutes[$1] - Double(whole[$1]) }) where left > 0 {
+            whole[index] += 1
+            left -= 1
+        }
+        return whole.map { TimeInterval($0 * 60) }
+    }
+
     /// A duration in hours, minutes and seconds: `10 h`, `12 h 30 min`, `45 s`, `36 h`.
     public static func duration(_ seconds: TimeInterval) -> String {
         guard seconds.isFinite, abs(seconds) < 1e12 else { return "—" }

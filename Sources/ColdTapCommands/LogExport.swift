@@ -1,5 +1,7 @@
+import ColdChain
 import Foundation
 import LoggerFormats
+import TempChart
 
 /// A `TemperatureLog` as JSON, CSV and a text summary; shared by `decode`, `read` and `report`.
 public enum LogExport {
@@ -122,13 +124,7 @@ public enum LogExport {
     /// A duration as people read it: "45 s", "10 min", "4 min 30 s", "19 h 0 min",
     /// "3 d 4 h 0 min" (from an hour on, to the minute).
     public static func readableDuration(_ seconds: TimeInterval) -> String {
-        guard seconds.isFinite, abs(seconds) < 1e12 else { return "—" }
-        let total = Int(seconds.rounded())
-        if total < 60 { return "\(total) s" }
-        if total < 3600 { return total % 60 == 0 ? "\(total / 60) min" : "\(total / 60) min \(total % 60) s" }
-        let minutes = Int((Double(total) / 60).rounded())
-        let days = minutes / 1440, hours = (minutes % 1440) / 60, rest = minutes % 60
-        return (days >= 2 ? "\(days) d \(hours) h" : "\(days * 24 + hours) h") + " \(rest) min"
+        ChartFormatter(timeZone: TimeZone(identifier: "UTC") ?? .gmt, language: .english).duration(seconds)
     }
 
     /// What stood in for the unknown read time, as a phrase.

@@ -311,8 +311,8 @@ public enum ReportCommand: Command {
             lines.append("")
             lines.append(paint("Per day", "1") + " (\(zone.identifier))")
             let rows = assessment.days.map { day in
-                [day.day, duration(day.secondsInBand), duration(day.secondsAbove), duration(day.secondsBelow),
-                 duration(day.unknownSeconds), celsius(day.min), celsius(day.max), celsius(day.mean)]
+                let parts = ColdChainFormat.minutesAddingUp([day.secondsInBand, day.secondsAbove, day.secondsBelow, day.unknownSeconds])
+                return [day.day] + parts.map(duration) + [celsius(day.min), celsius(day.max), celsius(day.mean)]
             }
             lines += table(rows, header: ["day", "in band", "above", "below", "unknown", "min", "max", "mean"],
                            rightAligned: [1, 2, 3, 4, 5, 6, 7])

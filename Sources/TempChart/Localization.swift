@@ -1,3 +1,4 @@
+import ColdChain
 import Foundation
 
 /// The language of chart and report text (`--lang en|zh-Hans|ja`).
@@ -314,17 +315,15 @@ public struct ChartFormatter: Sendable {
         return text
     }
 
-    /// "2 d 4 h", "3 h 20 min", "45 min", "30 s".
+    /// "2 d 4 h 10 min", "24 h", "3 h 20 min", "45 min", "12 min 30 s", "30 s": the one
+    /// rounding rule of `ColdChainFormat.durationParts`.
     public func duration(_ seconds: TimeInterval) -> String {
         let units = strings.durationUnits
-        let total = Int(seconds.rounded())
-        let days = total / 86_400, hours = (total % 86_400) / 3600, minutes = (total % 3600) / 60, secs = total % 60
+        guard let parts = ColdChainFormat.durationParts(seconds) else { return "—" }
         let space = strings.yearSuffix.isEmpty ? " " : ""
-        func part(_ n: Int, _ unit: String) -> String { "\(n)\(space)\(unit)" }
-        if days > 0 { return hours > 0 ? part(days, units.day) + " " + part(hours, units.hour) : part(days, units.day) }
-        if hours > 0 { return minutes > 0 ? part(hours, units.hour) + " " + part(minutes, units.minute) : part(hours, units.hour) }
-        if minutes > 0 { return secs > 0 ? part(minutes, units.minute) + " " + part(secs, units.second) : part(minutes, units.minute) }
-        return part(secs, units.second)
+        let pieces = [(parts.days, units.day), (parts.hours, units.hour), (parts.minutes, units.minute), (parts.seconds, units.second)]
+            .filter { $0.0 > 0 }.map { "\($0.0)\(space)\($0.1)" }
+        return pieces.isEmpty ? "0\(space)\(units.second)" : pieces.joined(separator: " ")
     }
 
     /// "Asia/Shanghai (UTC+08:00)"; both offsets when the zone changes offset in the range.

@@ -23,8 +23,9 @@ extension ReportPage {
         let f = formatter
         func temperature(_ value: Double?) -> String { value.map { f.temperature($0) } ?? "—" }
         return (content.audit?.days ?? []).map { day in
-            [day.day, f.duration(day.secondsInBand), f.duration(day.secondsAbove), f.duration(day.secondsBelow),
-             f.duration(day.unknownSeconds), temperature(day.min), temperature(day.max), temperature(day.mean)]
+            // Whole minutes that add up to the day, as the terminal shows them.
+            let parts = ColdChainFormat.minutesAddingUp([day.secondsInBand, day.secondsAbove, day.secondsBelow, day.unknownSeconds])
+            return [day.day] + parts.map { f.duration($0) } + [temperature(day.min), temperature(day.max), temperature(day.mean)]
         }
     }
 

@@ -56,12 +56,12 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
         #expect(lines.contains("  min      5 °C at 2026-04-09 00:00 +00:00"))
         #expect(lines.contains("  max      9.5 °C at 2026-04-09 01:00 +00:00"))
         #expect(lines.contains("  mean     7.13 °C ± 2.13 °C (standard deviation)"))
-        #expect(lines.contains("  in band  1 h 0 min (50.0 %) within 2–8 °C"))
-        #expect(lines.contains("  #  side  start                    end                       duration    peak  peak at                  °C·min  unknown time"))
+        #expect(lines.contains("  in band  1 h (50.0 %) within 2–8 °C"))
+        #expect(lines.contains("  #  side  start                    end                      duration    peak  peak at                  °C·min  unknown time"))
         // (9 − 8) × 30 + (9.5 − 8) × 30 = 75 degree-minutes; a missing sample follows.
-        #expect(lines.contains("  1  high  2026-04-09 00:30 +00:00  2026-04-09 01:30 +00:00  1 h 0 min  9.5 °C  2026-04-09 01:00 +00:00    75.0  after"))
+        #expect(lines.contains("  1  high  2026-04-09 00:30 +00:00  2026-04-09 01:30 +00:00       1 h  9.5 °C  2026-04-09 01:00 +00:00    75.0  after"))
         // Mean (5 + 9 + 9.5 + 5) / 4 = 7.125.
-        #expect(lines.contains("  2026-04-09  1 h 0 min  1 h 0 min    0 s   30 min  5 °C  9.5 °C  7.13 °C"))
+        #expect(lines.contains("  2026-04-09      1 h    1 h    0 s   30 min  5 °C  9.5 °C  7.13 °C"))
     }
 
     @Test func colourOnlyWhenAsked() {

@@ -55,21 +55,22 @@ import Testing
         #expect(generic.out.contains("Temperature: min -0.2 °C at 2026-08-18T05:58:00Z, max 25.8 °C at 2026-08-18T05:57:00Z"))
     }
 
+    /// The terminal words durations as the reports do (`ColdChainFormat.durationParts`).
     @Test func durationsReadAsHoursAndMinutes() async throws {
-        #expect(LogExport.readableDuration(68_400) == "19 h 0 min")
+        #expect(LogExport.readableDuration(68_400) == "19 h")
         #expect(LogExport.readableDuration(53_698) == "14 h 55 min")
         #expect(LogExport.readableDuration(600) == "10 min")
         #expect(LogExport.readableDuration(270) == "4 min 30 s")
         #expect(LogExport.readableDuration(30) == "30 s")
-        #expect(LogExport.readableDuration(3 * 86_400 + 4 * 3600) == "3 d 4 h 0 min")
+        #expect(LogExport.readableDuration(3 * 86_400 + 4 * 3600) == "3 d 4 h")
         // 19 hourly samples at 5 °C: a 19 h period (each sample stands for its hour).
         let message = try LoggerImageFactory.message(kind: "generic16", temperatures: Array(repeating: 5, count: 19), interval: 3600,
                                                      newestSampleTime: Date(timeIntervalSince1970: 1_787_032_800))
         let report = await runColdTap(["report", "-", "--read-time", Self.readTime, "--tz", "UTC"], stdin: try message.serialized())
         #expect(report.status == 0, "\(report.err)")
-        #expect(report.out.contains("  samples    19 every 1 h 0 min\n"))
-        #expect(report.out.contains("(19 h 0 min)\n"))
+        #expect(report.out.contains("  samples    19 every 1 h\n"))
+        #expect(report.out.contains("(19 h)\n"))
         let decoded = await runColdTap(["decode", "-", "--read-time", Self.readTime], stdin: try message.serialized())
-        #expect(decoded.out.contains("Interval:    1 h 0 min\n"))
+        #expect(decoded.out.contains("Interval:    1 h\n"))
     }
 }
