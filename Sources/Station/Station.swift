@@ -124,7 +124,7 @@ public final class Station: @unchecked Sendable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch parts.count {
         case 2 where ["healthz", "metrics"].contains(parts[1]): return path
-        case 4 where parts[1] == "api" && parts[2] == "v1" && ["reads", "loggers"].contains(parts[3]): return path
+        case 4 where parts[1] == "api" && parts[2] == "v1" && ["reads", "loggers", "openapi.json"].contains(parts[3]): return path
         case 5 where parts[1] == "api" && parts[2] == "v1" && parts[3] == "loggers": return "/api/v1/loggers/{id}"
         case 6 where parts[1] == "api" && parts[2] == "v1" && parts[3] == "loggers":
             if ["samples", "acknowledgements"].contains(parts[5]) { return "/api/v1/loggers/{id}/\(parts[5])" }
@@ -147,6 +147,10 @@ public final class Station: @unchecked Sendable {
             try requireMethod(request, "GET")
             let reads = try pool.with { try $0.counts().reads }
             return .json(200, .object([("status", .string("ok")), ("reads", .int(Int(reads)))]))
+        }
+        if request.path == OpenAPIDocument.path {
+            try requireMethod(request, "GET")
+            return OpenAPIDocument.response
         }
         guard route != "other" else {
             throw HTTPFailure.notFound("there is no \(request.path) on this station; the API is under /api/v1 (README, \"Station\").")
