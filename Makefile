@@ -10,9 +10,11 @@ APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto
 # systemd-analyze and speak TLS with curl).
 APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium poppler-utils postgresql systemd openssl curl
 VENV := .venv
+# Test tools in $(VENV), pinned: the station's contract and fuzz run (scripts/test-openapi.sh).
+TEST_PYTHON_PACKAGES := schemathesis==4.32.5 openapi-spec-validator==0.9.0
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test-deps build release test demo fuzz bench venv clean
+.PHONY: all deps test-deps build release test demo fuzz bench venv test-venv clean
 
 all: build
 
@@ -39,7 +41,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: test-deps
+test: test-deps test-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@for t in scripts/test-*.sh; do [ -e "$$t" ] || continue; echo "== $$t"; bash "$$t" || exit 1; done
@@ -47,12 +49,23 @@ test: test-deps
 demo: build
 	$(SWIFT) run --skip-build coldtap demo
 
-# Python tools for benchmarks against reference implementations (never a run-time dependency).
-venv: deps
+# The one Python virtual environment of the project's tools (never a run-time dependency).
+define make_venv
 	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV) 2>/dev/null || \
 	  { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(VENV); }
+endef
+
+# Python tools for benchmarks against reference implementations.
+venv: deps
+	$(call make_venv)
 	@$(VENV)/bin/python -c "import ndef, numpy, matplotlib" 2>/dev/null || \
 	  $(VENV)/bin/pip install -q ndeflib numpy matplotlib
+
+# Python tools for the tests, installed only when a pinned version is missing.
+test-venv: test-deps
+	$(call make_venv)
+	@$(VENV)/bin/python -c "import sys, importlib.metadata as m; sys.exit(any(m.version(n) != v for n, v in (a.split('==') for a in sys.argv[1:])))" \
+	  $(TEST_PYTHON_PACKAGES) 2>/dev/null || $(VENV)/bin/pip install -q $(TEST_PYTHON_PACKAGES)
 
 bench: venv
 	$(SWIFT) build -c release --product coldtap-bench

@@ -150,6 +150,9 @@ public final class Station: @unchecked Sendable {
             throw HTTPFailure.notFound("there is no such path on this station; the API is under /api/v1 (README, \"Station\").")
         }
         switch route {
+        case .openAPI:
+            try requireMethod(request, "GET")
+            return OpenAPIDocument.response
         case .healthz:
             // Says the archive answers, nothing of what it holds (no token is needed here).
             try requireMethod(request, "GET")

@@ -5,6 +5,8 @@ import Foundation
 /// percent-decoded on its own, so that a logger id holding `/`, `?` or `%` is one segment and
 /// reachable: README "Station API", docs/security.md "Logger ids in paths").
 enum StationRoute: Equatable {
+    /// The API's OpenAPI document (no token).
+    case openAPI
     case healthz
     case metrics
     case reads
@@ -19,6 +21,7 @@ enum StationRoute: Equatable {
         switch segments {
         case ["healthz"]: self = .healthz
         case ["metrics"]: self = .metrics
+        case ["api", "v1", "openapi.json"]: self = .openAPI
         case ["api", "v1", "reads"]: self = .reads
         case ["api", "v1", "loggers"]: self = .loggers
         default:
@@ -38,6 +41,7 @@ enum StationRoute: Equatable {
     /// The route with ids left out, for metrics and logs.
     var label: String {
         switch self {
+        case .openAPI: return "/api/v1/openapi.json"
         case .healthz: return "/healthz"
         case .metrics: return "/metrics"
         case .reads: return "/api/v1/reads"
