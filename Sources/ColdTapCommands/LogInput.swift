@@ -40,6 +40,8 @@ public enum LogInput {
         public var input: Kind = .auto
         /// `--read-time`; `nil` uses the default (file modification time for dumps, now otherwise).
         public var readTime: Date?
+        /// Where `readTime` came from when it is not `--read-time` (a station's upload).
+        public var readTimeSource: DecodeOptions.ReadTimeSource = .given
         public var secret: String?
         /// `--logger NAME|FILE`.
         public var logger: DecodeOptions.LoggerSelection?
@@ -357,7 +359,7 @@ public enum LogInput {
         let readTime: Date
         let source: DecodeOptions.ReadTimeSource
         if let given = options.readTime {
-            (readTime, source) = (given, .given)
+            (readTime, source) = (given, options.readTimeSource)
         } else if let dumpTime {
             (readTime, source) = (dumpTime, .fileModificationTime)
         } else {

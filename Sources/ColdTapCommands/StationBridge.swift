@@ -15,8 +15,10 @@ struct StationBridge: StationServices {
 
     func decode(_ upload: Upload) async throws -> NewRead {
         var options = LogInput.Options()
-        // Whole seconds when the phone does not say, as `coldtap read` does.
+        // The device's read time when it sent one; else the moment of arrival (whole seconds),
+        // kept as the estimate it is.
         options.readTime = upload.readTime ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        options.readTimeSource = upload.readTime == nil ? .stationArrival : .givenByUploader
         options.secret = upload.secret
         let loaded: LogInput.Loaded
         do {

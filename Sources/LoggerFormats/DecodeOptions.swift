@@ -17,11 +17,15 @@ public struct DecodeOptions: Sendable {
         case readerClockAtConfigurationRead
         /// The newest read of an archived logger's merged history.
         case newestArchivedRead
+        /// Sent by the device that uploaded the read to a station (`X-ColdTap-Read-Time`).
+        case givenByUploader
+        /// The moment a station received an upload that gave no read time: an estimate.
+        case stationArrival
         case other(String)
 
         /// The known sources, for `init(text:)`.
         static let known: [ReadTimeSource] = [.given, .fileModificationTime, .now, .tagRead,
-                                              .readerClockAtConfigurationRead, .newestArchivedRead]
+                                              .readerClockAtConfigurationRead, .newestArchivedRead, .givenByUploader, .stationArrival]
 
         /// The English phrase: what JSON output, stored logs and the archive hold.
         public var description: String {
@@ -34,6 +38,8 @@ public struct DecodeOptions: Sendable {
             case .tagRead: return "time of the tag read"
             case .readerClockAtConfigurationRead: return "the reader's clock when GETCONFIG was read"
             case .newestArchivedRead: return "newest archived read"
+            case .givenByUploader: return "given by the uploading device"
+            case .stationArrival: return "the station's arrival time (no read time sent)"
             case .other(let text): return text
             }
         }
@@ -56,8 +62,8 @@ public struct DecodeOptions: Sendable {
         /// it stands in for an unknown one (a file's modification time, now).
         public var isKnown: Bool {
             switch self {
-            case .given, .tagRead, .readerClockAtConfigurationRead: return true
-            case .fileModificationTime, .now, .newestArchivedRead, .other: return false
+            case .given, .tagRead, .readerClockAtConfigurationRead, .givenByUploader: return true
+            case .fileModificationTime, .now, .newestArchivedRead, .stationArrival, .other: return false
             }
         }
     }

@@ -140,6 +140,14 @@ import Testing
             let accepted = try await upload(station, site: "north", body: try Reads.cold(), loggerID: "fridge-t",
                                             readTime: Date(timeIntervalSince1970: tomorrow.timeIntervalSince1970.rounded(.down)).isoUTC)
             #expect(accepted.status == 201, "\(accepted.text)")
+            // Where the read time came from is kept as it was: sent by the device, or the
+            // station's arrival standing in for it (an estimate).
+            #expect((try accepted.json()["read"] as? [String: Any])?["readTimeSource"] as? String == "given by the uploading device")
+            let headers = ["Content-Type": "application/octet-stream", "X-ColdTap-Logger-Id": "fridge-u"]
+            let untimed = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+                                            headers: headers, body: try Reads.cold(first: 300))
+            #expect((try untimed.json()["read"] as? [String: Any])?["readTimeSource"] as? String == "the station's arrival time (no read time sent)",
+                    "\(untimed.text)")
             // Every other reader of times in a request: refused or read as written, never wrapped.
             let token = station.tokens["north-upload"]
             for text in ["292277026596-12-04T15:30:07Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "0000-01-01", "99999-01-01"] {
