@@ -102,39 +102,7 @@ curl -s -o "$work/served.json" "$base/api/v1/openapi.json"
 cmp -s "$document" "$work/served.json" || fail "the station serves another document than Sources/Station/openapi.json (rebuild coldtap)"
 "$venv/bin/openapi-spec-validator" "$document" "$work/served.json" | sed 's|^.*/||; s|^|openapi-spec-validator: |'
 
-# Parts of the document the station does not meet yet (issue 27 under way): each must still
-# be missing (else its line goes), and the run checks against the document without them.
-pending_file=$root/scripts/lib/openapi-pending.txt
-pending=$( [ -f "$pending_file" ] && sed 's/#.*//' "$pending_file" | xargs || true)
 contract=$document
-if [ -n "$pending" ]; then
-  for item in $pending; do
-    case $item in
-      nosniff) met=$(curl -sI "$base/healthz" | grep -ci '^x-content-type-options: *nosniff' || true) ;;
-      healthz-status-only) met=$([ "$(curl -s "$base/healthz")" = '{"status":"ok"}' ] && echo 1 || echo 0) ;;
-      logger-id-pattern) met=$([ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer ${token[north-upload]}" \
-                              -H 'X-ColdTap-Logger-Id: not an id' --data-binary x "$base/api/v1/reads")" = 400 ] && echo 1 || echo 0) ;;
-      *) fail "unknown item '$item' in $pending_file" ;;
-    esac
-    [ "$met" = 0 ] || fail "the station now meets '$item': remove it from scripts/lib/openapi-pending.txt"
-  done
-  contract=$work/contract.json
-  "$venv/bin/python" - "$document" "$contract" $pending <<'PY'
-import json, sys
-source, target, items = sys.argv[1], sys.argv[2], set(sys.argv[3:])
-document = json.load(open(source))
-if "nosniff" in items:
-    document["components"]["headers"]["XContentTypeOptions"]["required"] = False
-if "healthz-status-only" in items:
-    document["components"]["schemas"]["Health"]["additionalProperties"] = True
-if "logger-id-pattern" in items:
-    for parameter in document["paths"]["/api/v1/reads"]["post"]["parameters"]:
-        if parameter["name"] == "X-ColdTap-Logger-Id":
-            del parameter["schema"]["pattern"]
-json.dump(document, open(target, "w"))
-PY
-  echo "test-openapi: PENDING (scripts/lib/openapi-pending.txt, issue 27): $pending; checked without them."
-fi
 
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance
 checks=$checks,response_schema_conformance,negative_data_rejection,rejected_call_left_archive_unchanged
@@ -175,4 +143,4 @@ stop_server
 "$coldtap" archive verify --archive "$archive" >"$work/verify.out" 2>&1 || { cat "$work/verify.out"; fail "archive verify failed after the run"; }
 echo "archive verify: $(grep -m1 'holds:' "$work/verify.out" | sed 's/^The archive [^ ]* holds/the archive holds/')"
 [ "$failed" -eq 0 ] || { echo "test-openapi: Schemathesis found failures (above)." >&2; exit 1; }
-echo "test-openapi: the station matches its OpenAPI document${pending:+, less the pending parts: $pending}."
+echo "test-openapi: the station matches its OpenAPI document."

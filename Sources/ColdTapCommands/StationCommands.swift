@@ -20,6 +20,9 @@ public enum ServeCommand: Command {
             .value("--tls-key", placeholder: "F", help: "the private key (PEM) for HTTPS, with --tls-cert", path: true),
             .value("--max-body", placeholder: "BYTES", help: "the largest request body taken; larger ones answer 413", default: "1048576"),
             .value("--threads", placeholder: "N", help: "requests the HTTP server handles at once (1–256)", default: "8"),
+            .value("--request-deadline", placeholder: "S", help: "seconds a request may take to arrive whole, however busy the client keeps the connection (1–3600)",
+                   default: "30"),
+            .value("--connections-per-address", placeholder: "N", help: "connections one client address may hold at once (1–512)", default: "64"),
         ] + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) })]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
@@ -30,6 +33,8 @@ public enum ServeCommand: Command {
         let keyPath = try arguments.option("--tls-key")
         let maxBodyText = try arguments.option("--max-body")
         let threadsText = try arguments.option("--threads")
+        let deadlineText = try arguments.option("--request-deadline")
+        let perAddressText = try arguments.option("--connections-per-address")
         let profile = try ReportCommand.resolveProfile(try arguments.option("--profile"))
         let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
         _ = try arguments.positionals(max: 0, what: "nothing")
@@ -48,6 +53,18 @@ public enum ServeCommand: Command {
                 throw CommandError.usage("--threads takes a number from 1 to 256, not '\(threadsText)'.")
             }
             configuration.http.threads = threads
+        }
+        if let deadlineText {
+            guard let seconds = Int(deadlineText), (1...3600).contains(seconds) else {
+                throw CommandError.usage("--request-deadline takes a number of seconds from 1 to 3600, not '\(deadlineText)'.")
+            }
+            configuration.http.requestDeadline = seconds
+        }
+        if let perAddressText {
+            guard let count = Int(perAddressText), (1...512).contains(count) else {
+                throw CommandError.usage("--connections-per-address takes a number from 1 to 512, not '\(perAddressText)'.")
+            }
+            configuration.http.connectionsPerAddress = count
         }
         switch (certificatePath, keyPath) {
         case (nil, nil): break

@@ -25,8 +25,13 @@ public final class HTTPServer: @unchecked Sendable {
         /// The library's threads, which only read and write the connections (and TLS).
         public var ioThreads: Int = 2
         public var connectionLimit: Int = 512
+        /// Connections one client address may hold at once, so that one cannot take them all.
+        public var connectionsPerAddress: Int = 64
         /// Seconds a connection may stay idle (a slow client) before it is closed.
         public var connectionTimeout: Int = 15
+        /// Seconds a request may take to arrive whole (headers and body), however busy the
+        /// client keeps the connection: a byte every few seconds is not a request.
+        public var requestDeadline: Int = 30
         /// Bytes of header and buffers per connection (huge headers get 431 from the library).
         public var connectionMemory: Int = 64 * 1024
 
@@ -45,11 +50,18 @@ public final class HTTPServer: @unchecked Sendable {
     private var handlerThreads: HandlerThreads?
     private var certificate: UnsafeMutablePointer<CChar>?
     private var key: UnsafeMutablePointer<CChar>?
+    let deadline: RequestDeadline
+    /// True when serving HTTPS (answers then carry Strict-Transport-Security).
+    var tls: Bool { certificate != nil }
 
     public init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
+        deadline = RequestDeadline(seconds: TimeInterval(max(1, configuration.requestDeadline)))
     }
+
+    /// Connections cut because their request did not arrive whole within the deadline.
+    public var connectionsCutAtDeadline: Int { deadline.cutCount }
 
     deinit { stop(grace: 0) }
 
@@ -77,6 +89,9 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: max(1, configuration.ioThreads), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: max(1, configuration.connectionLimit), ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.PER_IP_CONNECTION_LIMIT, value: max(1, configuration.connectionsPerAddress), ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.NOTIFY_CONNECTION, value: unsafeBitCast(httpConnectionNotified as MHD_NotifyConnectionCallback, to: Int.self),
+                           ptr_value: Unmanaged.passUnretained(self).toOpaque()),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: max(1, configuration.connectionTimeout), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: max(8192, configuration.connectionMemory), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(httpRequestCompleted as MHD_RequestCompletedCallback, to: Int.self),
@@ -99,6 +114,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         guard let started else {
+            deadline.stop()
             handlers.stop()
             handlerThreads = nil
             close(socket.fd)
@@ -108,6 +124,7 @@ public final class HTTPServer: @unchecked Sendable {
                 : "libmicrohttpd could not start HTTPS on \(configuration.host):\(port): check that the certificate and key are PEM files that belong together.")
         }
         daemon = started
+        deadline.start()
     }
 
     /// Stops accepting, lets requests in flight finish (up to `grace` seconds), then stops.
@@ -121,6 +138,7 @@ public final class HTTPServer: @unchecked Sendable {
         handlerThreads?.finishRefusingNew()
         waitForRequestsInFlight(until: Date().addingTimeInterval(2))
         MHD_stop_daemon(daemon)
+        deadline.stop()
         handlerThreads?.stop()
         handlerThreads = nil
         self.daemon = nil
@@ -169,7 +187,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Runs `request`'s handler on a handler thread; the connection waits suspended.
     func handle(_ request: HTTPRequest, exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
-        guard let handlerThreads else { return HTTPServer.queue(HTTPServer.stopping, on: connection) }
+        deadline.requestRead(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))))
+        guard let handlerThreads else { return queue(HTTPServer.stopping, on: connection) }
         MHD_suspend_connection(connection)
         let suspended = SuspendedConnection(connection)
         handlerThreads.submit { [handler] refused in
@@ -217,6 +236,43 @@ public final class HTTPServer: @unchecked Sendable {
     /// an argument whose escapes are not UTF-8 is kept as sent).
     static func arguments(_ connection: OpaquePointer) -> [(String, String)] {
         values(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND).map { ($0.0.removingPercentEncoding ?? $0.0, $0.1.removingPercentEncoding ?? $0.1) }
+    }
+
+    /// The headers every answer carries, whatever route made it: `nosniff`; a policy for an
+    /// HTML answer that sets none (the API's report.html: its inline styles and SVG, nothing
+    /// else); HSTS under TLS.
+    static func securityHeaders(of response: HTTPResponse, tls: Bool) -> [(String, String)] {
+        var headers = response.headers
+        if response.header("X-Content-Type-Options") == nil { headers.append(("X-Content-Type-Options", "nosniff")) }
+        if response.header("Content-Type")?.lowercased().hasPrefix("text/html") == true, response.header("Content-Security-Policy") == nil {
+            headers.append(("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"))
+        }
+        if tls, response.header("Strict-Transport-Security") == nil { headers.append(("Strict-Transport-Security", "max-age=31536000")) }
+        return headers
+    }
+
+    func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        var response = response
+        response.headers = HTTPServer.securityHeaders(of: response, tls: tls)
+        return HTTPServer.queue(response, on: connection)
+    }
+
+    /// Why a request's framing is refused before anything reads its body, or `nil`: a body's
+    /// length must be said once and one way (two `Content-Length`s, or one beside
+    /// `Transfer-Encoding`, let a proxy and this server disagree on where a request ends);
+    /// `chunked` is the only transfer coding.
+    static func framingProblem(_ headers: [(String, String)]) -> String? {
+        let lengths = headers.filter { $0.0.lowercased() == "content-length" }.map { $0.1.trimmingCharacters(in: .whitespaces) }
+        let codings = headers.filter { $0.0.lowercased() == "transfer-encoding" }.map { $0.1.trimmingCharacters(in: .whitespaces) }
+        if lengths.count > 1 { return "the request has \(lengths.count) Content-Length headers (a duplicate); send one." }
+        if let length = lengths.first, length.isEmpty || !length.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            return "Content-Length must be a decimal number of bytes."
+        }
+        if !codings.isEmpty, !lengths.isEmpty { return "the request has both Content-Length and Transfer-Encoding; send one." }
+        if codings.count > 1 || codings.contains(where: { $0.lowercased() != "chunked" }) {
+            return "the only transfer coding taken is a single 'Transfer-Encoding: chunked'."
+        }
+        return nil
     }
 
     static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
@@ -293,6 +349,14 @@ private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         exchange.counted = true
         server.begin()
         context.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        let headers = HTTPServer.values(connection, kind: MHD_ValueKind.HEADER_KIND)
+        if let problem = HTTPServer.framingProblem(headers) {
+            // Answered before the body is read, and the connection closed: where this
+            // request ends is not known.
+            exchange.answered = true
+            server.deadline.requestRead(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))))
+            return server.queue(.error(400, "bad request", problem, headers: [("Connection", "close")]), on: connection)
+        }
         // A declared length over the limit is refused before any of the body is read.
         if let length = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Content-Length").flatMap({ Int(String(cString: $0)) }),
            length > server.configuration.maxBody {
@@ -302,7 +366,8 @@ private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
                                       query: HTTPServer.arguments(connection),
                                       headers: Dictionary(HTTPServer.values(connection, kind: MHD_ValueKind.HEADER_KIND), uniquingKeysWith: { a, _ in a }))
             request.bodyTooLarge = true
-            return HTTPServer.queue(server.handler(request), on: connection)
+            server.deadline.requestRead(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))))
+            return server.queue(server.handler(request), on: connection)
         }
         return MHD_Result.YES
     }
@@ -322,7 +387,7 @@ private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
     // Resumed with the handler's answer, or answered already at the first call.
     if exchange.answered {
         guard let response = exchange.takeAnswer() else { return MHD_Result.YES }
-        return HTTPServer.queue(response, on: connection)
+        return server.queue(response, on: connection)
     }
     exchange.answered = true
     var headers: [String: String] = [:]
@@ -336,9 +401,27 @@ private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
 
 private func httpRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                                   _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
-    guard let cls, let context, let pointer = context.pointee else { return }
+    guard let cls else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    // The next request on a kept-alive connection is timed from here.
+    if let connection, reason == MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK {
+        server.deadline.answered(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))), socket: coldtap_connection_fd(connection))
+    }
+    guard let context, let pointer = context.pointee else { return }
     let exchange = Unmanaged<HTTPServer.Exchange>.fromOpaque(pointer).takeRetainedValue()
     context.pointee = nil
     if exchange.counted { server.end() }
+}
+
+/// libmicrohttpd's word that a connection opened or closed: the request deadline's clock.
+private func httpConnectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                                    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode) {
+    guard let cls, let connection else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+    if code == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
+        server.deadline.opened(key, socket: coldtap_connection_fd(connection))
+    } else {
+        server.deadline.closed(key)
+    }
 }

@@ -54,6 +54,9 @@ public final class Station: @unchecked Sendable {
         self.server = server
     }
 
+    /// Connections cut because a request did not arrive whole within the deadline.
+    public var connectionsCutAtDeadline: Int { server?.connectionsCutAtDeadline ?? 0 }
+
     /// The port listened on (the ephemeral one when 0 was asked for).
     public var port: UInt16 { server?.port ?? 0 }
 

@@ -56,6 +56,10 @@ struct ServeCommandTests {
             let fetched = run("/usr/bin/curl", ["-s", "--cacert", certificate, url + "/healthz"])
             #expect(fetched.status == 0, "\(fetched.output)")
             #expect(fetched.output.contains("\"status\":\"ok\""))
+            // Under TLS every answer asks browsers to keep to HTTPS.
+            let head = run("/usr/bin/curl", ["-s", "-D", "-", "-o", "/dev/null", "--cacert", certificate, url + "/no-such-path"])
+            #expect(head.output.lowercased().contains("strict-transport-security: max-age=31536000"), "\(head.output)")
+            #expect(head.output.lowercased().contains("x-content-type-options: nosniff"), "\(head.output)")
             // Plain HTTP to the HTTPS port gets no HTTP answer.
             let plain = run("/usr/bin/curl", ["-s", "-m", "3", url.replacingOccurrences(of: "https://", with: "http://") + "/healthz"])
             #expect(!plain.output.contains("\"status\":\"ok\""))

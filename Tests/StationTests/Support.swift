@@ -98,7 +98,7 @@ final class TestStation: @unchecked Sendable {
 
     /// - Parameter connectionTimeout: short, for the slow-client tests.
     init(_ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0,
-         connectionTimeout: Int = 3) async throws {
+         connectionTimeout: Int = 3, configure: (inout HTTPServer.Configuration) -> Void = { _ in }) async throws {
         archive = try TestArchive(engine)
         configuration = Station.Configuration(archive: archive.location)
         configuration.http.port = port
@@ -106,6 +106,7 @@ final class TestStation: @unchecked Sendable {
         configuration.http.connectionTimeout = connectionTimeout
         configuration.webhookBackoff = webhookBackoff
         configuration.webhookAttempts = 4
+        configure(&configuration.http)
         let lines = logLines
         station = ServeCommand.makeStation(configuration: configuration, logLine: { lines.append($0) })
         for site in ["north", "south"] {
@@ -230,6 +231,14 @@ enum Reads {
     static func cuplTagURL(_ encoder: CuplTagEncoder, count: Int, wave: Int) throws -> Data {
         let raw = (0..<count).map { CuplTagEncoder.rawTemperature(5 + Double($0 % wave) / 10) }
         return Data(try encoder.url(pairs: try encoder.pairs(temperatureRaw: raw, humidityRaw: nil), minutesElapsed: 2).utf8)
+    }
+}
+
+/// `rawExchange` on a thread of its own: a request that reaches a handler needs Swift's
+/// cooperative threads (decoding is async), which a test blocking one in `recv` would starve.
+func rawExchangeOnThread(port: UInt16, _ bytes: [UInt8], timeout: TimeInterval = 5) async -> (status: Int?, response: String) {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: rawExchange(port: port, bytes, timeout: timeout)) }.start()
     }
 }
 
