@@ -6,7 +6,8 @@ public enum LogExport {
     /// The JSON of `coldtap decode --json`: `format`, `logger`, `readTime`, `readTimeSource`,
     /// `timeBase`, `timeBaseDetail`, `detection`, `integrity`, `interval` (seconds),
     /// `metadata`, `samples` (oldest first: `time`, `temperature` (°C, `null` when missing),
-    /// `humidity` only where measured, `flags`), `warnings`. Times are UTC with `Z`.
+    /// `humidity` only where measured, `flags`), `events` and `series` where the logger has
+    /// them, `warnings`. Times are UTC with `Z`.
     public static func json(_ log: TemperatureLog) -> JSONValue {
         var logger: [(String, JSONValue)] = []
         if let uid = log.logger.tagUID { logger.append(("tagUID", .string(uid))) }
@@ -29,6 +30,7 @@ public enum LogExport {
         members.append(("metadata", .object(log.metadata.keys.sorted().map { ($0, .string(log.metadata[$0]?.text ?? "")) })))
         members.append(("samples", .array(log.samples.map(sampleJSON))))
         if !log.events.isEmpty { members.append(("events", .array(log.events.map(eventJSON)))) }
+        if let series = log.series, !series.isEmpty { members.append(("series", .array(series.map(seriesJSON)))) }
         members.append(("warnings", .array(log.warnings.map { .string($0.text) })))
         return .object(members)
     }
@@ -38,6 +40,13 @@ public enum LogExport {
         if let humidity = sample.humidity { members.append(("humidity", .number(humidity))) }
         members.append(("flags", .array(sample.flags.map { .string($0.rawValue) })))
         return .object(members)
+    }
+
+    /// A further measured quantity (a SmarTag's pressure or light): `name`, `unit`, `points`
+    /// (`time`, `value`, `null` where the logger marked the reading invalid).
+    static func seriesJSON(_ series: TemperatureLog.Series) -> JSONValue {
+        .object([("name", .string(series.name)), ("unit", .string(series.unit)),
+                 ("points", .array(series.points.map { .object([("time", .string($0.time.isoUTC)), ("value", .optional($0.value))]) }))])
     }
 
     /// A logger's own event: `time` (UTC, `null` when the logger's clock gave none), `name`,

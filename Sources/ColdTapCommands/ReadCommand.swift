@@ -122,6 +122,7 @@ enum LoggerRead {
         let bar = ProgressBar(console: console, label: "Reading")
         let readOptions = TagReadOptions(commandTimeout: .seconds(1))
         let result: TagReadResult
+        var smarTag: SmarTagImage?
         do {
             result = try await TagReader.read(from: transport, options: readOptions) { bar.update($0) }
             bar.finish()
@@ -129,7 +130,13 @@ enum LoggerRead {
             if let message = result.ndefMessage, NHSLoggerSession.isInitialMessage(message) {
                 return try await NHSRead.read(transport, initial: result, options: options, saveDump: saveDump, console: console)
             }
-            if let saveDump {
+            // A SmarTag's log is bounded by its memory layout, not by its NDEF lengths
+            // (docs/smartag.md §4.5): read the whole memory.
+            if let bytes = result.ndefMessageBytes, SmarTagImage(ndefMessageBytes: bytes) != nil {
+                let dump = try await TagReader.dump(transport, options: readOptions)
+                if let saveDump { try write(Data(dump.flipperText().utf8), to: saveDump) }
+                smarTag = SmarTagImage(tagMemory: dump.memory)
+            } else if let saveDump {
                 let dump = try await TagReader.dump(transport, options: readOptions)
                 try write(Data(dump.flipperText().utf8), to: saveDump)
             }
@@ -141,6 +148,13 @@ enum LoggerRead {
         let readTime = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         guard let bytes = result.ndefMessageBytes else {
             throw CommandError.data("the \(result.chip.displayName) holds no NDEF message, so there is no log to decode.")
+        }
+        if let smarTag {
+            var decodeOptions = LogInput.makeDecodeOptions(options, dumpTime: nil, tagUID: result.uid.map { $0.hexString() })
+            if options.readTime == nil { (decodeOptions.readTime, decodeOptions.readTimeSource) = (readTime, .tagRead) }
+            var log = try LogInput.decodeSmarTag(smarTag, options: decodeOptions)
+            log.warnings += result.anomalies.map { .tagImage($0.description) }
+            return LoggerReadOutcome(result: result, log: log, readTime: readTime)
         }
         guard let message = result.ndefMessage else {
             let detail = result.ndefError.map { "\($0)" } ?? "\(bytes.count) bytes that do not parse"
