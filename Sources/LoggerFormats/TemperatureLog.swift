@@ -261,7 +261,7 @@ extension TemperatureLog {
             /// its tag-clock reading, counted from a reboot, so it has no date; `stillOut`: the
             /// episode had not ended when read.
             case nhsStatus(bit: Int?, clockSinceReboot: UInt32?, stillOut: Bool)
-            /// A SmarTag's asynchronous record (docs/smartag.md §2.3, §3.4).
+            /// A SmarTag's asynchronous record (docs/smartag.md §3.4, §4.4).
             case smarTag(SmarTagMotion)
             /// A phrase with no type (logs stored before event details were typed).
             case text(String)

@@ -77,12 +77,12 @@ public struct SmarTagImage: Sendable, Equatable {
     // MARK: Locating the record
 
     /// A SmarTag in a whole tag memory image: the capability container says the memory size
-    /// (§1), the NDEF TLV follows it, and its first record is `st.com:smartag`. `nil` when
+    /// (§2), the NDEF TLV follows it, and its first record is `st.com:smartag`. `nil` when
     /// the image is not a SmarTag's (so other formats get their turn).
     public init?(tagMemory memory: Data) {
         let memory = Array(memory)
         guard memory.count >= 8, memory[0] == 0xE1 || memory[0] == 0xE2 else { return nil }
-        // An 8-byte capability container (size byte 0) marks the 64-Kbit tag (§1).
+        // An 8-byte capability container (size byte 0) marks the 64-Kbit tag (§2).
         let extended = memory[2] == 0
         let tlv = extended ? 8 : 4
         let size = extended ? 8192 : 512
@@ -105,7 +105,7 @@ public struct SmarTagImage: Sendable, Equatable {
     }
 
     /// The SmarTag record of a parsed message, its payload placed at the address the
-    /// generation's fixed header puts it (SmarTag1 0x20, SmarTag2 0x2C; §2.1, §3.1).
+    /// generation's fixed header puts it (SmarTag1 0x20, SmarTag2 0x2C; §3.1, §4.1).
     public init?(record: NDEFRecord) {
         guard record.tnf == .external, String(decoding: record.type, as: UTF8.self).lowercased() == Self.recordType,
               let first = record.payload.first, first == 1 || first == 2 else { return nil }

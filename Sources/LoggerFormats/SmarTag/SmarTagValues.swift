@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a SmarTag's asynchronous (event) record says (docs/smartag.md §2.3, §3.1).
+/// What a SmarTag's asynchronous (event) record says (docs/smartag.md §3.4, §4.4).
 public struct SmarTagMotion: Sendable, Equatable, Codable {
     /// 6D position: SmarTag1 0…6 (0 unknown), SmarTag2 1…6.
     public var orientation: Int?
@@ -18,7 +18,7 @@ public struct SmarTagMotion: Sendable, Equatable, Codable {
         self.state = state
     }
 
-    /// SmarTag1's names of its 6D positions (§2.3), index = code.
+    /// SmarTag1's names of its 6D positions (§3.4), index = code.
     public static let smarTag1Positions = ["unknown", "UP_RIGHT", "TOP", "DOWN_LEFT", "BOTTOM", "UP_LEFT", "DOWN_RIGHT"]
 
     /// The English phrase.
