@@ -71,7 +71,7 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         return (outcome, direct)
     }
 
-    @Test(arguments: DemoLogger.allCases)
+    @Test(arguments: DemoLogger.allCases.filter { !$0.isSmarTag })
     func everyLoggerReadsThroughATransparentSessionOnType2AndType5(_ logger: DemoLogger) async throws {
         for chip in [TagChip.ntag216, .st25dv64k] {
             let (outcome, direct) = try await readThroughReader(logger, chip: chip, reader: "Virtual PCD 00 00")
@@ -79,6 +79,36 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
             #expect(outcome.log == direct)
             #expect(outcome.log.samples.count == DemoLogger.sampleCount)
         }
+    }
+
+    /// A SmarTag's read takes the whole ST25DV64K memory (its NDEF lengths lag the data,
+    /// docs/smartag.md §4.5) and gives the log the memory image decodes to.
+    @Test(arguments: [DemoLogger.smarTag1, .smarTag2])
+    func smarTagsReadThroughTheReaderAsTheirMemoryDecodes(_ logger: DemoLogger) async throws {
+        let readTime = Date(timeIntervalSince1970: 1_764_680_000)
+        let made = try VirtualTags.make(.logger(logger), chip: nil, readTime: readTime, console: .capturing())
+        #expect(made.tag.chip == .st25dv64k)
+        let emulator = ContactlessReaderEmulator(tag: made.tag)
+        let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
+                                                       atr: emulator.atr.bytes)
+        let outcome = try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
+        #expect(outcome.log.format.name == logger.rawValue)
+        #expect(outcome.log.samples.count == DemoLogger.sampleCount)
+        // The newest record on the 10-minute grid, at least 3 minutes before the read.
+        #expect(outcome.log.samples.last?.time == Date(timeIntervalSince1970: 1_764_679_800))
+        #expect(outcome.log.logger.tagUID == outcome.result.uid?.hexString())
+        let options = DecodeOptions(readTime: outcome.readTime, readTimeSource: .tagRead, tagUID: outcome.result.uid?.hexString())
+        let memory = await made.tag.memory
+        let direct = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: memory)), options: options)
+        #expect(outcome.log.samples == direct.samples)
+        #expect(outcome.log.metadata == direct.metadata)
+        #expect(outcome.log.logger == direct.logger)
+        // SmarTag1 keeps whole degrees; SmarTag2 steps of 0.2 °C, truncated (docs/smartag.md §4.3).
+        let expected = DemoLogger.temperatures.map { value -> Double in
+            logger == .smarTag1 ? value.rounded() : Double(Int(SmarTagEncoder.SmarTag2.temperatureCode(value)) * 2 - 100) / 10
+        }
+        #expect(outcome.log.samples.map(\.temperature) == expected)
+        #expect(await run(["emulate", "--logger", logger.rawValue, "--chip", "ntag216"]).status == 64)
     }
 
     @Test func type2LoggerReadsThroughACR122UDirectTransmit() async throws {
@@ -109,6 +139,20 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
             #expect(error.message.contains("bytes"))
         }
         #expect(!FileManager.default.fileExists(atPath: dump))
+    }
+
+    @Test func smarTag2DemoInProcessReadsTheWholeMemoryAndStitches() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = await run(["demo", "--logger", "smartag2", "--in-process", "--out", directory.path])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("holding a smartag2 log of \(DemoLogger.sampleCount) samples"))
+        #expect(result.out.contains("Verdict"))
+        // The two reads (the evening before and now) stitch by the tag UID.
+        #expect(result.out.contains("stitched: 264 samples of smartag2:"))
+        let again = await run(["decode", directory.appendingPathComponent("logger.nfc").path, "--json"])
+        #expect(again.status == 0, "\(again.err)")
+        #expect(again.out.contains("\"format\": \"smartag2\"") || again.out.contains("\"format\":\"smartag2\""))
     }
 
     @Test func demoInProcessWritesTheReportAndAVerdict() async throws {

@@ -44,7 +44,8 @@ public enum SmarTag2Log {
     /// A coded value in its unit: °C, hPa, lux, mg, position, degrees, state.
     static func value(id: Int, code: UInt32) -> Double {
         switch id {
-        case 0: return Double(code) * 0.2 - 10
+        // In tenths first, so that 5.8 °C reads as 5.8 and not 5.800000000000001.
+        case 0: return Double(Int(code) * 2 - 100) / 10
         case 1: return Double(code) / 2 + 260
         case 2: return Double(code) / 1000
         case 6: return Double(code) * 6
