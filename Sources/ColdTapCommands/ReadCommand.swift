@@ -152,8 +152,9 @@ enum LoggerRead {
         if let smarTag {
             var decodeOptions = LogInput.makeDecodeOptions(options, dumpTime: nil, tagUID: result.uid.map { $0.hexString() })
             if options.readTime == nil { (decodeOptions.readTime, decodeOptions.readTimeSource) = (readTime, .tagRead) }
-            var log = try LogInput.decodeSmarTag(smarTag, options: decodeOptions)
-            log.warnings += result.anomalies.map { .tagImage($0.description) }
+            // No NDEF anomalies: the log was not read through the NDEF view, and `decode` of
+            // the saved dump gives the same log.
+            let log = try LogInput.decodeSmarTag(smarTag, options: decodeOptions)
             return LoggerReadOutcome(result: result, log: log, readTime: readTime)
         }
         guard let message = result.ndefMessage else {

@@ -111,6 +111,20 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         #expect(await run(["emulate", "--logger", logger.rawValue, "--chip", "ntag216"]).status == 64)
     }
 
+    /// Fault injection works on the virtual SmarTag as on the others: a tag that leaves
+    /// mid-read is exit 74, never a short log.
+    @Test func smarTagLeavingDuringTheMemoryReadIsExit74() async throws {
+        let made = try VirtualTags.make(.logger(.smarTag2), chip: nil, readTime: Date(), faults: TagFaults([.removedAfter(12)]),
+                                        console: .capturing())
+        let emulator = ContactlessReaderEmulator(tag: made.tag)
+        let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
+                                                       atr: emulator.atr.bytes)
+        let error = await #expect(throws: CommandError.self) {
+            try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
+        }
+        #expect(error?.status == .ioError)
+    }
+
     @Test func type2LoggerReadsThroughACR122UDirectTransmit() async throws {
         let (outcome, direct) = try await readThroughReader(.generic16, chip: .ntag216, reader: "ACS ACR122U PICC Interface 00 00")
         #expect(outcome.log == direct)
