@@ -216,6 +216,10 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     /// and light), each on its own times; `nil` when there are none (so logs of other
     /// loggers encode as before).
     public var series: [Series]?
+    /// For a logger that records only readings beyond its thresholds (a SmarTag in a
+    /// threshold mode): what the time between records is known to hold; `nil` for a logger
+    /// that records every reading.
+    public var thresholdLogging: ThresholdLogging?
 
     public init(format: Format, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
@@ -314,6 +318,41 @@ extension TemperatureLog {
         timesEstimated = try container.decodeIfPresent(Bool.self, forKey: .timesEstimated) ?? false
         resolution = try container.decodeIfPresent(Double.self, forKey: .resolution)
         series = try container.decodeIfPresent([Series].self, forKey: .series)
+        thresholdLogging = try container.decodeIfPresent(ThresholdLogging.self, forKey: .thresholdLogging)
+    }
+
+    /// What a threshold-mode logger guarantees about the time it recorded nothing
+    /// (docs/smartag.md §8): from `coverageStart` to `coverageEnd`, every reading it took and
+    /// did not store lay within `lowest…highest` °C (`nil`: no bound on that side).
+    public struct ThresholdLogging: Sendable, Equatable, Codable {
+        /// Since when the logger's records are all there: its start, or the oldest record
+        /// still held once the ring has overwritten older ones.
+        public var coverageStart: Date
+        /// Until when it is known to have been logging: the read time when it is known,
+        /// else the end of the newest record.
+        public var coverageEnd: Date
+        public var lowest: Double?
+        public var highest: Double?
+        /// The logger's rule in words, e.g. "stores readings ≤ 2.0 °C or ≥ 8.0 °C".
+        public var rule: String
+
+        public init(coverageStart: Date, coverageEnd: Date, lowest: Double?, highest: Double?, rule: String) {
+            self.coverageStart = coverageStart
+            self.coverageEnd = coverageEnd
+            self.lowest = lowest
+            self.highest = highest
+            self.rule = rule
+        }
+
+        /// `lowest…highest °C` with open sides written as such.
+        public var rangeText: String {
+            switch (lowest, highest) {
+            case let (low?, high?): return String(format: "%.1f…%.1f °C", low, high)
+            case let (low?, nil): return String(format: "≥ %.1f °C", low)
+            case let (nil, high?): return String(format: "≤ %.1f °C", high)
+            case (nil, nil): return "any temperature"
+            }
+        }
     }
 
     /// One further measured quantity, e.g. `pressure` in `hPa`: points oldest first, a `nil`

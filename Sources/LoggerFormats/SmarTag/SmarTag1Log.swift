@@ -167,6 +167,17 @@ public enum SmarTag1Log {
         log.events = events.sortedStably { $0.time ?? .distantPast }
         log.resolution = 1
         if !pressure.isEmpty { log.series = [.init(name: "pressure", unit: "hPa", points: pressure.sortedStably(by: \.time))] }
+        // Threshold mode stores only readings outside Tmin…Tmax (§3.5); stored as whole
+        // degrees, so what it left out lay within half a degree of the band (§8).
+        if mode == 3, flags & 0x01 != 0, tMin <= tMax {
+            let ringFull = counter >= ring.capacity
+            let oldest = (log.samples.map(\.time) + log.events.compactMap(\.time)).min()
+            if let from = ringFull ? oldest : start {
+                log.thresholdLogging = SmarTagLog.coverage(
+                    from: from, log: log, options: options, lowest: tMin - 0.5, highest: tMax + 0.5,
+                    rule: "stores only readings below \(SmarTagLog.celsius(tMin)) or above \(SmarTagLog.celsius(tMax)) (whole degrees; the comparison is inferred)")
+            }
+        }
         return log
     }
 

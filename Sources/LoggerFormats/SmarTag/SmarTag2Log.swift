@@ -229,7 +229,42 @@ public enum SmarTag2Log {
             extra[name].map { TemperatureLog.Series(name: name, unit: unit, points: $0.sortedStably(by: \.time)) }
         }
         if !series.isEmpty { log.series = series }
+        if let temperature = sensors.first(where: { $0.id == 0 }) {
+            let wrapped = counter == maximum && pointer != first + 8 * maximum
+            let oldest = (log.samples.map(\.time) + log.events.compactMap(\.time)).min()
+            if let from = wrapped ? oldest : (startSeconds == 0 ? nil : start) {
+                log.thresholdLogging = thresholdLogging(temperature, from: from, log: log, options: options)
+            }
+        }
         return log
+    }
+
+    /// What the temperature sensor's mode guarantees about readings it did not store (§8):
+    /// codes strictly between the thresholds (mode 0) lie from Th1 + 0.2 °C up to Th2, a
+    /// code below Th1 (mode 3) is below Th1 °C, a code above Th1 (mode 2) at least Th1 + 0.2 °C;
+    /// mode 1 stores the band itself and guarantees nothing. `nil` when every reading is stored.
+    static func thresholdLogging(_ sensor: Sensor, from: Date, log: TemperatureLog, options: DecodeOptions) -> TemperatureLog.ThresholdLogging? {
+        let low = value(id: 0, code: sensor.threshold1)
+        let step = 0.2
+        switch sensor.mode {
+        case 0:
+            guard let code2 = sensor.threshold2, sensor.threshold1 < code2 else { return nil }
+            let high = value(id: 0, code: code2)
+            return SmarTagLog.coverage(from: from, log: log, options: options, lowest: low + step, highest: high,
+                                       rule: "stores only readings ≤ \(SmarTagLog.celsius(low)) or ≥ \(SmarTagLog.celsius(high))")
+        case 1:
+            let high = sensor.threshold2.map { value(id: 0, code: $0) } ?? low
+            return SmarTagLog.coverage(from: from, log: log, options: options, lowest: nil, highest: nil,
+                                       rule: "stores only readings from \(SmarTagLog.celsius(low)) to \(SmarTagLog.celsius(high))")
+        case 2:
+            return SmarTagLog.coverage(from: from, log: log, options: options, lowest: low + step, highest: nil,
+                                       rule: "stores only readings ≤ \(SmarTagLog.celsius(low))")
+        default:
+            // Th1 = 0 (−10.0 °C, the lowest code) stores every reading.
+            guard sensor.threshold1 > 0 else { return nil }
+            return SmarTagLog.coverage(from: from, log: log, options: options, lowest: nil, highest: low,
+                                       rule: "stores only readings ≥ \(SmarTagLog.celsius(low))")
+        }
     }
 
     static func thresholdValue(id: Int, code: UInt32) -> MetadataValue {

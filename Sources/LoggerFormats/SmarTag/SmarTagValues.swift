@@ -68,3 +68,19 @@ public enum SmarTagNote: Sendable, Equatable, Codable {
         }
     }
 }
+
+/// What both SmarTag generations share.
+enum SmarTagLog {
+    /// A threshold-mode log's coverage: from `from` (its start, or its oldest record once the
+    /// ring has overwritten older ones) to the read when the read time is known, else to the
+    /// end of the newest record.
+    static func coverage(from: Date, log: TemperatureLog, options: DecodeOptions, lowest: Double?, highest: Double?,
+                         rule: String) -> TemperatureLog.ThresholdLogging {
+        let newestEnd = log.samples.last.map { $0.time.addingTimeInterval(log.interval) } ?? from
+        let end = options.readTimeSource.isKnown ? max(newestEnd, options.readTime) : newestEnd
+        return TemperatureLog.ThresholdLogging(coverageStart: from, coverageEnd: max(from, end), lowest: lowest,
+                                               highest: highest, rule: rule)
+    }
+
+    static func celsius(_ value: Double) -> String { String(format: "%.1f °C", value) }
+}
