@@ -124,18 +124,21 @@ enum LoggerRead {
         let result: TagReadResult
         var smarTag: SmarTagImage?
         do {
-            result = try await TagReader.read(from: transport, options: readOptions) { bar.update($0) }
+            // A SmarTag's log is bounded by its memory layout, not by its NDEF lengths
+            // (docs/smartag.md §4.5): seeing its record, read the rest of the memory too.
+            let (read, memory) = try await TagReader.readNDEFThenMemory(from: transport, options: readOptions,
+                                                                        progress: { bar.update($0) }) { result in
+                result.ndefMessageBytes.map { SmarTagImage(ndefMessageBytes: $0) != nil } ?? false
+            }
+            result = read
             bar.finish()
             // A logger that answers commands (NXP NHS31xx) is read by exchanging messages.
             if let message = result.ndefMessage, NHSLoggerSession.isInitialMessage(message) {
                 return try await NHSRead.read(transport, initial: result, options: options, saveDump: saveDump, console: console)
             }
-            // A SmarTag's log is bounded by its memory layout, not by its NDEF lengths
-            // (docs/smartag.md §4.5): read the whole memory.
-            if let bytes = result.ndefMessageBytes, SmarTagImage(ndefMessageBytes: bytes) != nil {
-                let dump = try await TagReader.dump(transport, options: readOptions)
-                if let saveDump { try write(Data(dump.flipperText().utf8), to: saveDump) }
-                smarTag = SmarTagImage(tagMemory: dump.memory)
+            if let memory {
+                if let saveDump { try write(Data(memory.flipperText().utf8), to: saveDump) }
+                smarTag = SmarTagImage(tagMemory: memory.memory)
             } else if let saveDump {
                 let dump = try await TagReader.dump(transport, options: readOptions)
                 try write(Data(dump.flipperText().utf8), to: saveDump)

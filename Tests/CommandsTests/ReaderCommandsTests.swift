@@ -111,6 +111,21 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         #expect(await run(["emulate", "--logger", logger.rawValue, "--chip", "ntag216"]).status == 64)
     }
 
+    /// The memory read after the NDEF message reads no block twice: a full SmarTag2 costs at
+    /// most two commands more than a plain dump (the NDEF read reads the capability container
+    /// on its own before the TLVs; reading it all again would double the count).
+    @Test func smarTagMemoryReadReadsNoBlockTwice() async throws {
+        let encoder = SmarTagEncoder.SmarTag2(sampleTime: 60, start: 1_700_000_000, sensors: [.init(id: 0, mode: 3, threshold1: 0)])
+        let memory = Data(encoder.memory(after: (1...1014).map { SmarTagEncoder.SmarTag2.Reading(seconds: UInt32($0) * 60, value: 5) }))
+        let once = try VirtualTag(chip: .st25dv64k, memory: memory)
+        let (_, dump) = try await TagReader.readNDEFThenMemory(from: once) { _ in true }
+        #expect(dump?.memory == memory)
+        let plain = try VirtualTag(chip: .st25dv64k, memory: memory)
+        _ = try await TagReader.dump(plain)
+        let (onceCount, plainCount) = (await once.commandCount, await plain.commandCount)
+        #expect(onceCount <= plainCount + 2, "\(onceCount) against \(plainCount)")
+    }
+
     /// Fault injection works on the virtual SmarTag as on the others: a tag that leaves
     /// mid-read is exit 74, never a short log.
     @Test func smarTagLeavingDuringTheMemoryReadIsExit74() async throws {
