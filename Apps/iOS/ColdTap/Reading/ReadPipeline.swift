@@ -12,6 +12,8 @@ struct PipelineRead: Sendable {
         case ndefMessage
         /// An NHS31xx exchange transcript, JSON Lines (docs/nhs31xx.md §7).
         case nhsTranscript
+        /// The whole memory of a logger that writes its tag itself (ST SmarTag, docs/smartag.md).
+        case tagMemory
     }
 
     var log: TemperatureLog
@@ -72,8 +74,17 @@ struct ReadPipeline: Sendable {
                                      // Core NFC addresses ISO 15693 requests anyway.
                                      addressed: transport.technology == .iso15693,
                                      resume: resume, learnedLimits: Self.learnedLimits)
-        let result = try await TagReader.read(from: transport, options: options) { step in
+        // A SmarTag's log is bounded by its memory layout, not its NDEF lengths
+        // (docs/smartag.md §4.5): seeing its record, the rest of the memory is read too.
+        let (result, memory) = try await TagReader.readNDEFThenMemory(from: transport, options: options, progress: { step in
             if let fraction = step.fraction { progress(fraction) }
+        }) { result in
+            result.ndefMessageBytes.map { SmarTagImage(ndefMessageBytes: $0) != nil } ?? false
+        }
+        if let memory, let image = SmarTagImage(tagMemory: memory.memory) {
+            let uidText = result.uid.map { $0.map { String(format: "%02X", $0) }.joined() }
+            let log = try LoggerDecoder.decode(smarTag: image, options: decodeOptions(tagUID: uidText))
+            return PipelineRead(log: log, raw: memory.memory, rawKind: .tagMemory)
         }
         guard let message = result.ndefMessage, let bytes = result.ndefMessageBytes else {
             throw PipelineError.noNDEFMessage(result.ndefError.map { "\($0)" } ?? "no NDEF TLV")
