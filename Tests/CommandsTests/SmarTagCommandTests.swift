@@ -74,6 +74,21 @@ import Testing
         #expect(bad.err.contains("--logger-tz 'Mars/Olympus' is not a time zone"))
     }
 
+    /// The report shows the pressure series and its extremes (docs/smartag.md §7).
+    @Test func reportListsThePressureSeries() async throws {
+        let files = try TemporaryFiles()
+        defer { files.cleanUp() }
+        let path = try files.write("smartag2.bin", Data(Self.smarTag2Memory()))
+        let out = files.directory.appendingPathComponent("report.html").path
+        let result = await runColdTap(["report", path, "--read-time", "2024-03-02T00:00:00Z", "-o", out, "--tz", "UTC"])
+        #expect(FileManager.default.fileExists(atPath: out), "\(result.err)")
+        let html = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(html.contains("Other measurements"))
+        #expect(html.contains("pressure (hPa)"))
+        #expect(html.contains("1001.0 hPa"))
+        #expect(html.contains("1030.0 hPa"))
+    }
+
     @Test func damagedSmarTagDumpNamesTheAddress() async throws {
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
