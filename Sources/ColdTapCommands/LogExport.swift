@@ -7,7 +7,8 @@ public enum LogExport {
     /// `timeBase`, `timeBaseDetail`, `detection`, `integrity`, `interval` (seconds),
     /// `metadata`, `samples` (oldest first: `time`, `temperature` (°C, `null` when missing),
     /// `humidity` only where measured, `flags`), `events` and `series` where the logger has
-    /// them, `warnings`. Times are UTC with `Z`.
+    /// them, `thresholdLogging` for a threshold-mode logger (docs/coldchain.md), `warnings`.
+    /// Times are UTC with `Z`.
     public static func json(_ log: TemperatureLog) -> JSONValue {
         var logger: [(String, JSONValue)] = []
         if let uid = log.logger.tagUID { logger.append(("tagUID", .string(uid))) }
@@ -31,6 +32,12 @@ public enum LogExport {
         members.append(("samples", .array(log.samples.map(sampleJSON))))
         if !log.events.isEmpty { members.append(("events", .array(log.events.map(eventJSON)))) }
         if let series = log.series, !series.isEmpty { members.append(("series", .array(series.map(seriesJSON)))) }
+        if let thresholds = log.thresholdLogging {
+            members.append(("thresholdLogging", .object([
+                ("rule", .string(thresholds.rule)), ("lowest", .optional(thresholds.lowest)), ("highest", .optional(thresholds.highest)),
+                ("coverageStart", .string(thresholds.coverageStart.isoUTC)), ("coverageEnd", .string(thresholds.coverageEnd.isoUTC)),
+            ])))
+        }
         members.append(("warnings", .array(log.warnings.map { .string($0.text) })))
         return .object(members)
     }
@@ -181,6 +188,16 @@ public enum LogExport {
         let humidities = valid.compactMap(\.humidity)
         if let low = humidities.min(), let high = humidities.max() {
             lines.append(("Humidity", "min \(rounded(low, 1)) %, max \(rounded(high, 1)) %"))
+        }
+        for series in log.series ?? [] {
+            let values = series.points.compactMap(\.value)
+            let range = values.min().map { low in "min \(rounded(low, 1)) \(series.unit), max \(rounded(values.max() ?? low, 1)) \(series.unit)" }
+            lines.append((series.name.prefix(1).uppercased() + series.name.dropFirst(),
+                          "\(series.points.count) point(s)" + (range.map { ", \($0)" } ?? "")))
+        }
+        if let thresholds = log.thresholdLogging {
+            lines.append(("Threshold mode", "the logger \(thresholds.rule); what it did not store lay within \(thresholds.rangeText), "
+                          + "\(thresholds.coverageStart.isoUTC) → \(thresholds.coverageEnd.isoUTC)"))
         }
         if let battery = log.metadata["batteryMillivolts"] {
             lines.append(("Battery", battery.number.map { "\(Int($0.rounded())) mV" } ?? battery.text))

@@ -89,6 +89,24 @@ import Testing
         #expect(html.contains("1030.0 hPa"))
     }
 
+    /// A threshold-mode log says what the time without records holds, in JSON and in words.
+    @Test func thresholdModeIsShown() async throws {
+        let files = try TemporaryFiles()
+        defer { files.cleanUp() }
+        let encoder = SmarTagEncoder.SmarTag2(sampleTime: 300, start: Self.start, sensors: [.temperature(mode: 0, 2.0, 8.0)])
+        let memory = encoder.memory(after: [.init(seconds: 300, value: 5), .init(seconds: 600, value: 9)])
+        let path = try files.write("threshold.bin", Data(memory))
+        let json = await runColdTap(["decode", path, "--json", "--read-time", "2024-03-01T13:00:00Z"])
+        #expect(json.status == 0, "\(json.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let thresholds = try #require(object["thresholdLogging"] as? [String: Any])
+        #expect(thresholds["lowest"] as? Double == 2.2)
+        #expect(thresholds["highest"] as? Double == 8.0)
+        #expect(thresholds["coverageEnd"] as? String == "2024-03-01T13:00:00Z")
+        let text = await runColdTap(["decode", path, "--read-time", "2024-03-01T13:00:00Z"])
+        #expect(text.out.contains("Threshold mode: the logger stores only readings ≤ 2.0 °C or ≥ 8.0 °C; what it did not store lay within 2.2…8.0 °C"))
+    }
+
     @Test func damagedSmarTagDumpNamesTheAddress() async throws {
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
