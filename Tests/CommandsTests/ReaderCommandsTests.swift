@@ -182,6 +182,10 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         let again = await run(["decode", directory.appendingPathComponent("logger.nfc").path, "--json"])
         #expect(again.status == 0, "\(again.err)")
         #expect(again.out.contains("\"format\": \"smartag2\"") || again.out.contains("\"format\":\"smartag2\""))
+        // The archive keeps each read as the tag memory (a Flipper file), which decodes again
+        // to the same log; its NDEF message alone would not.
+        let verify = await run(["archive", "verify", "--archive", directory.appendingPathComponent("archive.sqlite").path])
+        #expect(verify.status == 0, "\(verify.out)\(verify.err)")
     }
 
     @Test func demoInProcessWritesTheReportAndAVerdict() async throws {
