@@ -12,7 +12,8 @@ struct PipelineRead: Sendable {
         case ndefMessage
         /// An NHS31xx exchange transcript, JSON Lines (docs/nhs31xx.md §7).
         case nhsTranscript
-        /// The whole memory of a logger that writes its tag itself (ST SmarTag, docs/smartag.md).
+        /// The whole memory of a logger that writes its tag itself (ST SmarTag, docs/smartag.md),
+        /// as a Flipper file.
         case tagMemory
     }
 
@@ -84,7 +85,8 @@ struct ReadPipeline: Sendable {
         if let memory, let image = SmarTagImage(tagMemory: memory.memory) {
             let uidText = result.uid.map { $0.map { String(format: "%02X", $0) }.joined() }
             let log = try LoggerDecoder.decode(smarTag: image, options: decodeOptions(tagUID: uidText))
-            return PipelineRead(log: log, raw: memory.memory, rawKind: .tagMemory)
+            // Kept (and uploaded) as a Flipper file: the memory with the tag's UID, as `coldtap read` keeps it.
+            return PipelineRead(log: log, raw: Data(memory.flipperText().utf8), rawKind: .tagMemory)
         }
         guard let message = result.ndefMessage, let bytes = result.ndefMessageBytes else {
             throw PipelineError.noNDEFMessage(result.ndefError.map { "\($0)" } ?? "no NDEF TLV")
