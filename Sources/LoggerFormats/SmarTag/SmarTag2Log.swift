@@ -161,8 +161,7 @@ public enum SmarTag2Log {
         var samples: [TemperatureLog.Sample] = []
         var events: [TemperatureLog.Event] = []
         var extra: [String: [TemperatureLog.Series.Point]] = [:]
-        var configured = Set(sensors.map(\.id))
-        configured.formUnion([])
+        let configured = Set(sensors.map(\.id))
         var unknown: [Int: Int] = [:]
         var empty = 0, notInSource = 0, outside = 0
         for slot in slotOrder {
