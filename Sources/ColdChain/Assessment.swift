@@ -31,8 +31,15 @@ public struct Statistics: Sendable, Hashable {
     /// Seconds between samples that no sample stands for (the clock jumped further than one
     /// interval).
     public var timeJumpSeconds: TimeInterval
-    /// Unknown time: missing + out-of-range + time jumps, in seconds.
-    public var unknownSeconds: TimeInterval { missingSeconds + outOfRangeSeconds + timeJumpSeconds }
+    /// Time a threshold-mode logger recorded nothing while its thresholds are wider than the
+    /// profile's band (docs/coldchain.md, threshold-mode loggers): unknown.
+    public var unrecordedSeconds: TimeInterval = 0
+    /// Time a threshold-mode logger recorded nothing while its thresholds keep every reading
+    /// inside the profile's band: known inside, though no temperature is known.
+    public var unrecordedInsideSeconds: TimeInterval = 0
+    /// Unknown time: missing + out-of-range + time jumps + unrecorded time that may have
+    /// been beyond, in seconds.
+    public var unknownSeconds: TimeInterval { missingSeconds + outOfRangeSeconds + timeJumpSeconds + unrecordedSeconds }
     /// Lowest valid temperature (°C) and the time of its first occurrence.
     public var min: Double?
     public var minTime: Date?
@@ -121,6 +128,8 @@ public struct Gap: Sendable, Hashable {
     public var outOfRangeCount: Int
     /// Seconds not covered by any sample (clock jumps) inside the gap.
     public var timeJumpSeconds: TimeInterval
+    /// Seconds a threshold-mode logger recorded nothing, its thresholds wider than the band.
+    public var unrecordedSeconds: TimeInterval = 0
     /// Index in `TemperatureLog.samples` of the gap's first and last unknown sample;
     /// `nil` for a gap made only of a clock jump.
     public var firstSampleIndex: Int?

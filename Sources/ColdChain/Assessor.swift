@@ -18,8 +18,8 @@ public enum Assessor {
     ///   times written in `reasons`.
     public static func assess(_ log: TemperatureLog, profile: Profile, timeZone: TimeZone) -> Assessment {
         let profile = profile.resolved(for: log)
-        let timeline = Timeline(log: log, timeZone: timeZone)
         let band = profile.excursionBand
+        let timeline = Timeline(log: log, timeZone: timeZone, band: band)
         let statistics = computeStatistics(timeline, band: band)
         var assessment = Assessment(
             profile: profile, band: band, timeZone: timeZone, verdict: .ok, statistics: statistics,
@@ -52,8 +52,13 @@ public enum Assessor {
                 statistics.outOfRangeSeconds += slot.duration
             case .timeJump:
                 statistics.timeJumpSeconds += slot.duration
+            case .unrecorded:
+                statistics.unrecordedSeconds += slot.duration
             case nil:
-                guard let temperature = slot.temperature else { continue }
+                guard let temperature = slot.temperature else {
+                    if slot.knownInside { statistics.unrecordedInsideSeconds += slot.duration }
+                    continue
+                }
                 statistics.validCount += 1
                 statistics.validSeconds += slot.duration
                 if statistics.min.map({ temperature < $0 }) ?? true {
@@ -94,7 +99,7 @@ public enum Assessor {
         for slot in timeline.slots {
             timeline.forEachDayPiece(of: slot) { day, _, seconds in
                 guard let temperature = slot.temperature else {
-                    days[day].unknownSeconds += seconds
+                    if slot.isUnknown { days[day].unknownSeconds += seconds }
                     return
                 }
                 days[day].validSeconds += seconds
@@ -132,11 +137,11 @@ public enum Assessor {
             let position = slot.temperature.map { band.position(of: $0) }
             let direction: Direction? = position == .above ? .high : position == .below ? .low : nil
             if var run = current, run.direction != direction {
-                run.unknownAfter = slot.temperature == nil
+                run.unknownAfter = slot.isUnknown
                 excursions.append(run)
                 current = nil
             }
-            defer { previousWasUnknown = slot.temperature == nil }
+            defer { previousWasUnknown = slot.isUnknown }
             guard let direction, let temperature = slot.temperature, let sampleIndex = slot.sampleIndex,
                   let limit = band.limit(direction) else { continue }
             let degreeMinutes = limit.excess(of: temperature) * slot.duration / 60
@@ -179,10 +184,13 @@ public enum Assessor {
         var reasons: [VerdictReason] = []
         var verdict: Verdict
 
-        if log.samples.isEmpty {
+        // A threshold-mode logger's time without records can be known inside the band: such
+        // a log is judged even with no record at all (docs/coldchain.md).
+        let knownInside = statistics.unrecordedInsideSeconds > 0
+        if log.samples.isEmpty && !knownInside {
             verdict = .inconclusive
             reasons.append(.noSamples)
-        } else if statistics.validCount == 0 {
+        } else if statistics.validCount == 0 && !knownInside {
             verdict = .inconclusive
             reasons.append(.noValidSample(missing: statistics.missingCount, outOfRange: statistics.outOfRangeCount))
         } else if !recorded.isEmpty {

@@ -6,6 +6,9 @@ import LoggerFormats
 struct Slot {
     enum Unknown {
         case missing, outOfRange, timeJump
+        /// Time a threshold-mode logger recorded nothing, whose thresholds are wider than
+        /// the profile's band: the readings may have been beyond it (docs/coldchain.md).
+        case unrecorded
     }
 
     var start: Date
@@ -18,6 +21,12 @@ struct Slot {
     var sampleIndex: Int?
     /// Index into the timeline's gaps for unknown slots.
     var gapIndex: Int?
+    /// Time a threshold-mode logger recorded nothing while its thresholds guarantee the
+    /// readings stayed inside the profile's band: no temperature, yet not unknown.
+    var knownInside = false
+
+    /// True for time whose temperature is not known to be anything.
+    var isUnknown: Bool { temperature == nil && !knownInside }
 
     var end: Date { start.addingTimeInterval(duration) }
 }
@@ -38,15 +47,28 @@ struct Timeline {
 
     /// - Parameter splittingDays: false for a caller that needs no per-day figures (finding
     ///   excursions): the calendar work is then skipped.
-    init(log: TemperatureLog, timeZone: TimeZone, splittingDays: Bool = true) {
+    /// - Parameter band: the profile's band, against which the time a threshold-mode logger
+    ///   recorded nothing is known inside or unknown (`nil`: always unknown).
+    init(log: TemperatureLog, timeZone: TimeZone, splittingDays: Bool = true, band: Band? = nil) {
         interval = log.interval.isFinite && log.interval > 0 ? log.interval : 0
         var previousEnd: Date?
         // A slot per sample and a few for clock jumps: room for them at once.
         slots.reserveCapacity(log.samples.count + 8)
+        let thresholds = interval > 0 ? log.thresholdLogging : nil
+        let unrecordedIsInside = thresholds.map { Timeline.guarantees($0, inside: band) } ?? false
+        func unrecorded(from start: Date, to end: Date) {
+            guard end > start else { return }
+            slots.append(Slot(start: start, duration: end.timeIntervalSince(start), temperature: nil,
+                              unknown: unrecordedIsInside ? nil : .unrecorded, knownInside: unrecordedIsInside))
+        }
+        if let thresholds { previousEnd = thresholds.coverageStart }
         log.samples.withUnsafeBufferPointer { samples in
             for index in samples.indices {
                 let time = samples[index].time
-                if let previousEnd, interval > 0 {
+                if thresholds != nil, let previousEnd {
+                    // Between records the logger measured and stored nothing: its thresholds say what that was.
+                    unrecorded(from: previousEnd, to: time)
+                } else if let previousEnd, interval > 0 {
                     let jump = time.timeIntervalSince(previousEnd)
                     // Small clock jitter is not a gap; more than half an interval is.
                     if jump > interval / 2 {
@@ -61,8 +83,22 @@ struct Timeline {
                 previousEnd = time.addingTimeInterval(interval)
             }
         }
+        if let thresholds, let end = previousEnd { unrecorded(from: end, to: thresholds.coverageEnd) }
         buildGaps()
         if splittingDays { buildDays(timeZone: timeZone) }
+    }
+
+    /// True when every reading the logger did not store lay inside `band` (on a side the
+    /// band leaves open any bound will do; a side the logger leaves open is no guarantee).
+    static func guarantees(_ thresholds: TemperatureLog.ThresholdLogging, inside band: Band?) -> Bool {
+        guard let band else { return false }
+        if let high = band.high {
+            guard let highest = thresholds.highest, !high.isBeyond(highest) else { return false }
+        }
+        if let low = band.low {
+            guard let lowest = thresholds.lowest, !low.isBeyond(lowest) else { return false }
+        }
+        return true
     }
 
     private mutating func buildGaps() {
@@ -70,13 +106,14 @@ struct Timeline {
         while index < slots.count {
             guard slots[index].unknown != nil else { index += 1; continue }
             var gap = Gap(start: slots[index].start, end: slots[index].end, missingCount: 0, outOfRangeCount: 0,
-                          timeJumpSeconds: 0, firstSampleIndex: nil, lastSampleIndex: nil)
+                          timeJumpSeconds: 0, unrecordedSeconds: 0, firstSampleIndex: nil, lastSampleIndex: nil)
             while index < slots.count, let unknown = slots[index].unknown {
                 slots[index].gapIndex = gaps.count
                 switch unknown {
                 case .missing: gap.missingCount += 1
                 case .outOfRange: gap.outOfRangeCount += 1
                 case .timeJump: gap.timeJumpSeconds += slots[index].duration
+                case .unrecorded: gap.unrecordedSeconds += slots[index].duration
                 }
                 if let sampleIndex = slots[index].sampleIndex {
                     gap.firstSampleIndex = gap.firstSampleIndex ?? sampleIndex

@@ -97,6 +97,9 @@ public enum VerdictReason: Sendable, Equatable {
         if gap.missingCount > 0 { parts.append("\(gap.missingCount) missing") }
         if gap.outOfRangeCount > 0 { parts.append("\(gap.outOfRangeCount) out of range") }
         if gap.timeJumpSeconds > 0 { parts.append("clock jump of \(ColdChainFormat.duration(gap.timeJumpSeconds))") }
+        if gap.unrecordedSeconds > 0 {
+            parts.append("\(ColdChainFormat.duration(gap.unrecordedSeconds)) unrecorded by a logger whose thresholds are wider than the limits")
+        }
         return "\(ColdChainFormat.time(gap.start, in: timeZone)) → \(ColdChainFormat.time(gap.end, in: timeZone)) "
             + "(\(ColdChainFormat.duration(gap.duration)): \(parts.joined(separator: ", ")))"
     }

@@ -159,13 +159,7 @@ enum ArchiveSupport {
     /// or, for a logger that answers commands, the exchange transcript (it alone decodes to the log).
     static func keep(_ outcome: LoggerReadOutcome, origin: String, options: LogInput.Options, loggerArgument: String?,
                      loggerID: String?, profile: Profile, timeZone: TimeZone, archive location: String) async throws -> AddResult {
-        let raw: Data
-        let input: LogInput.Kind
-        if let transcript = outcome.transcript {
-            (raw, input) = (transcript, .nhsTranscript)
-        } else if let bytes = outcome.result.ndefMessageBytes {
-            (raw, input) = (Data(bytes), .ndef)
-        } else {
+        guard let (raw, input) = outcome.rawRead else {
             throw CommandError.data("the tag holds no NDEF message to keep.")
         }
         let parts = loggerParts(loggerArgument)

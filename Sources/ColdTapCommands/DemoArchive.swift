@@ -32,8 +32,16 @@ enum DemoArchive {
         let earlierTime = outcome.readTime.addingTimeInterval(-earlierReadAge)
         let earlier: LoggerReadOutcome
         do {
-            let message = try logger.message(readTime: earlierTime, series: earlierSeries).encoded()
-            let tag = try VirtualTag.make(chip: try VirtualTags.chip(named: logger.defaultChip), ndefMessage: message)
+            let tag: VirtualTag
+            if logger.isSmarTag {
+                // From the newest record read now, not the read time, so that both reads
+                // place their records on the same times whatever second the read ended in.
+                let newest = outcome.log.samples.last?.time.addingTimeInterval(180 - earlierReadAge) ?? earlierTime
+                tag = try VirtualTags.smarTag(logger, readTime: newest, series: earlierSeries, chip: nil)
+            } else {
+                let message = try logger.message(readTime: earlierTime, series: earlierSeries).encoded()
+                tag = try VirtualTag.make(chip: try VirtualTags.chip(named: logger.defaultChip), ndefMessage: message)
+            }
             let options = LogInput.Options(readTime: earlierTime)
             var read = try await LoggerRead.read(tag, options: options, saveDump: nil, console: Console.capturing())
             read.readTime = earlierTime

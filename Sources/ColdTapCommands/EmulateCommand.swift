@@ -127,6 +127,9 @@ enum VirtualTags {
     static func make(_ source: Source, chip: TagChip?, readTime: Date, faults: TagFaults = .none,
                      console: Console) throws -> Made {
         switch source {
+        case .logger(let logger) where logger.isSmarTag:
+            let tag = try smarTag(logger, readTime: readTime, series: DemoLogger.temperatures, chip: chip, faults: faults)
+            return Made(tag: tag, description: "\(describe(tag)) holding a built-in \(logger.rawValue) logger")
         case .logger(let logger):
             let chip = try chip ?? self.chip(named: logger.defaultChip)
             let message: Data
@@ -176,6 +179,22 @@ enum VirtualTags {
             } catch {
                 throw CommandError.usage("'\(path)' does not fit a \(dumpChip.displayName): \(error); give the right --chip.")
             }
+        }
+    }
+
+    /// A virtual ST25DV64K whose memory a SmarTag logger wrote (docs/smartag.md).
+    /// - Throws: `CommandError` (usage) for a `chip` other than the ST25DV64K.
+    static func smarTag(_ logger: DemoLogger, readTime: Date, series: [Double], chip: TagChip?,
+                        faults: TagFaults = .none) throws -> VirtualTag {
+        guard chip == nil || chip == .st25dv64k else {
+            throw CommandError.usage("a \(logger.rawValue) logger writes an ST25DV64K's memory; leave out --chip or give st25dv64k.")
+        }
+        let uid = TagImage.defaultUID(for: .st25dv64k)
+        let memory = logger.smarTagMemory(readTime: readTime, series: series, uid: uid)
+        do {
+            return try VirtualTag(chip: .st25dv64k, memory: memory, uid: uid, faults: faults, waitsWhenSilent: true)
+        } catch {
+            throw CommandError(.failure, "the built-in \(logger.rawValue) logger could not be built: \(error).")
         }
     }
 

@@ -21,6 +21,12 @@ public enum FormatsCommand: Command {
             ]), .object([
                 ("name", .string("nhs31xx")), ("aliases", .array([])),
                 ("description", .string(nhsDescription)), ("descriptor", .null),
+            ]), .object([
+                ("name", .string("smartag1")), ("aliases", .array([])),
+                ("description", .string(smarTag1Description)), ("descriptor", .null),
+            ]), .object([
+                ("name", .string("smartag2")), ("aliases", .array([])),
+                ("description", .string(smarTag2Description)), ("descriptor", .null),
             ])]
             for name in LoggerDecoder.builtInNames where !codedFormats.contains(name) {
                 let descriptor = try builtIn(name)
@@ -35,6 +41,8 @@ public enum FormatsCommand: Command {
         var lines = ["Built-in logger formats (auto-detection tries them in this order; --logger NAME forces one):", ""]
         lines.append("  cupltag         cuplTag (temperature; cupltag-rh: temperature and humidity): " + cuplTagDescription)
         lines.append("  nhs31xx         NXP NHS3100/NHS3152 (tlogger firmware): " + nhsDescription)
+        lines.append("  smartag1        ST STEVAL-SMARTAG1: " + smarTag1Description)
+        lines.append("  smartag2        ST STEVAL-SMARTAG2: " + smarTag2Description)
         for name in LoggerDecoder.builtInNames where !codedFormats.contains(name) {
             let descriptor = try builtIn(name)
             let padded = name + String(repeating: " ", count: max(1, 16 - name.count))
@@ -47,7 +55,11 @@ public enum FormatsCommand: Command {
     }
 
     /// The built-in formats decoded by code rather than by a descriptor.
-    static let codedFormats: Set<String> = ["cupltag", "nhs31xx"]
+    static let codedFormats: Set<String> = ["cupltag", "nhs31xx", "smartag1", "smartag2"]
+
+    static let smarTag1Description = "an ST25DV64K whose external record 'st.com:smartag' has protocol 1; wall-clock dates taken as UTC unless --logger-tz says their zone (docs/smartag.md)"
+
+    static let smarTag2Description = "an ST25DV64K whose external record 'st.com:smartag' has protocol 2; the ring read from the tag memory in time order, not bounded by the NDEF lengths (docs/smartag.md)"
 
     static let nhsDescription = "a logger that answers commands written as NDEF messages; 'coldtap read' runs the readout, decode takes its exchange transcript (--save-dump)"
 

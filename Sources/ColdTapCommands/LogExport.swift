@@ -8,7 +8,9 @@ public enum LogExport {
     /// The JSON of `coldtap decode --json`: `format`, `logger`, `readTime`, `readTimeSource`,
     /// `timeBase`, `timeBaseDetail`, `detection`, `integrity`, `interval` (seconds),
     /// `metadata`, `samples` (oldest first: `time`, `temperature` (°C, `null` when missing),
-    /// `humidity` only where measured, `flags`), `warnings`. Times are UTC with `Z`.
+    /// `humidity` only where measured, `flags`), `events` and `series` where the logger has
+    /// them, `thresholdLogging` for a threshold-mode logger (docs/coldchain.md), `warnings`.
+    /// Times are UTC with `Z`.
     public static func json(_ log: TemperatureLog) -> JSONValue {
         var logger: [(String, JSONValue)] = []
         if let uid = log.logger.tagUID { logger.append(("tagUID", .string(uid))) }
@@ -31,6 +33,13 @@ public enum LogExport {
         members.append(("metadata", .object(log.metadata.keys.sorted().map { ($0, .string(log.metadata[$0]?.text ?? "")) })))
         members.append(("samples", .array(log.samples.map(sampleJSON))))
         if !log.events.isEmpty { members.append(("events", .array(log.events.map(eventJSON)))) }
+        if let series = log.series, !series.isEmpty { members.append(("series", .array(series.map(seriesJSON)))) }
+        if let thresholds = log.thresholdLogging {
+            members.append(("thresholdLogging", .object([
+                ("rule", .string(thresholds.rule)), ("lowest", .optional(thresholds.lowest)), ("highest", .optional(thresholds.highest)),
+                ("coverageStart", .string(thresholds.coverageStart.isoUTC)), ("coverageEnd", .string(thresholds.coverageEnd.isoUTC)),
+            ])))
+        }
         members.append(("warnings", .array(log.warnings.map { .string($0.text) })))
         return .object(members)
     }
@@ -40,6 +49,13 @@ public enum LogExport {
         if let humidity = sample.humidity { members.append(("humidity", .number(humidity))) }
         members.append(("flags", .array(sample.flags.map { .string($0.rawValue) })))
         return .object(members)
+    }
+
+    /// A further measured quantity (a SmarTag's pressure or light): `name`, `unit`, `points`
+    /// (`time`, `value`, `null` where the logger marked the reading invalid).
+    static func seriesJSON(_ series: TemperatureLog.Series) -> JSONValue {
+        .object([("name", .string(series.name)), ("unit", .string(series.unit)),
+                 ("points", .array(series.points.map { .object([("time", .string($0.time.isoUTC)), ("value", .optional($0.value))]) }))])
     }
 
     /// A logger's own event: `time` (UTC, `null` when the logger's clock gave none), `name`,
@@ -168,6 +184,16 @@ public enum LogExport {
         let humidities = valid.compactMap(\.humidity)
         if let low = humidities.min(), let high = humidities.max() {
             lines.append(("Humidity", "min \(rounded(low, 1)) %, max \(rounded(high, 1)) %"))
+        }
+        for series in log.series ?? [] {
+            let values = series.points.compactMap(\.value)
+            let range = values.min().map { low in "min \(rounded(low, 1)) \(series.unit), max \(rounded(values.max() ?? low, 1)) \(series.unit)" }
+            lines.append((series.name.prefix(1).uppercased() + series.name.dropFirst(),
+                          "\(series.points.count) point(s)" + (range.map { ", \($0)" } ?? "")))
+        }
+        if let thresholds = log.thresholdLogging {
+            lines.append(("Threshold mode", "the logger \(thresholds.rule); what it did not store lay within \(thresholds.rangeText), "
+                          + "\(thresholds.coverageStart.isoUTC) → \(thresholds.coverageEnd.isoUTC)"))
         }
         if let battery = log.metadata["batteryMillivolts"] {
             lines.append(("Battery", battery.number.map { "\(Int($0.rounded())) mV" } ?? battery.text))

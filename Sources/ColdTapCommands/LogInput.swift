@@ -33,6 +33,9 @@ public enum LogInput {
                help: "decode as this logger format, or with this logger descriptor .json ('coldtap formats' lists both)",
                default: "auto-detected", choices: { LoggerDecoder.builtInNames + ["cupltag-rh"] }, path: true),
         .value("--interval", placeholder: "S", help: "seconds between samples, for a log that does not say (0 < S ≤ 2678400)"),
+        .value("--logger-tz", placeholder: "ZONE",
+               help: "the time zone of a logger's wall-clock dates that carry none (SmarTag1), e.g. Europe/Paris or +02:00",
+               default: "UTC"),
     ]
 
     /// The decode options of the command line.
@@ -50,6 +53,8 @@ public enum LogInput {
         /// `--require-read-time`: refuse a log whose sample times would be estimated from a
         /// read time that is not known.
         public var requireReadTime = false
+        /// `--logger-tz ZONE`: the zone of SmarTag1 dates; `nil` takes them as UTC.
+        public var loggerTimeZone: TimeZone?
 
         public init(input: Kind = .auto, readTime: Date? = nil, secret: String? = nil,
                     logger: DecodeOptions.LoggerSelection? = nil, interval: TimeInterval? = nil) {
@@ -94,7 +99,29 @@ public enum LogInput {
                 options.logger = try loggerSelection(logger)
             }
             options.requireReadTime = arguments.declares("--require-read-time") && arguments.flag("--require-read-time")
+            if arguments.declares("--logger-tz"), let text = try arguments.option("--logger-tz") {
+                guard let zone = parseTimeZone(text) else {
+                    throw CommandError.usage("--logger-tz '\(text)' is not a time zone; give a name like Europe/Paris or UTC, or an offset like +02:00.")
+                }
+                options.loggerTimeZone = zone
+            }
             return options
+        }
+
+        /// An IANA zone name (`Europe/Paris`, `UTC`) or a fixed offset `±HH:MM` / `±HHMM`.
+        static func parseTimeZone(_ text: String) -> TimeZone? {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if let sign = trimmed.first, sign == "+" || sign == "-" {
+                let digits = trimmed.dropFirst().filter { $0 != ":" }
+                guard digits.count == 4, digits.allSatisfy(\.isASCII), let value = Int(digits) else { return nil }
+                let (hours, minutes) = (value / 100, value % 100)
+                guard hours <= 14, minutes < 60 else { return nil }
+                return TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
+            }
+            guard !trimmed.isEmpty, trimmed.count <= 64, trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) }) else {
+                return nil
+            }
+            return TimeZone(identifier: trimmed)
         }
 
         /// `NAME` of a built-in format, or a descriptor file (a path ending in `.json` or an existing file).
@@ -225,6 +252,12 @@ public enum LogInput {
             do {
                 message = try NDEFParser.message(from: bytes)
             } catch let error as NDEFError {
+                // A SmarTag2 writes its record with the message-begin bit cleared: recognised
+                // by its own record, never by loosening the parser (docs/smartag.md §4.6).
+                if let image = SmarTagImage(ndefMessageBytes: bytes) {
+                    let log = try decodeSmarTag(image, options: makeDecodeOptions(options, dumpTime: nil, tagUID: nil))
+                    return Loaded(log: log, kind: .ndef, inputDescription: why, message: nil)
+                }
                 if guessed {
                     if let other = LogInput.otherFileKind(content) {
                         throw CommandError.data("\(name) is \(other), not a logger's read: give a tag memory dump, a Flipper .nfc file, an NDEF message, hex text or the cuplTag URL the phone shared.")
@@ -257,6 +290,14 @@ public enum LogInput {
                 dump = try MemoryDump.parse(kind == .flipper ? content : bytes, hint: hint)
             } catch let error as MemoryDumpError {
                 throw CommandError.data("\(name) is not a valid tag dump: \(HintWording.describe(error)).")
+            }
+            // A SmarTag is read from its memory layout, not its NDEF lengths (docs/smartag.md §4.5).
+            if let image = SmarTagImage(tagMemory: dump.memory) {
+                let uid = dump.uid.map { $0.hexString() }
+                let log = try decodeSmarTag(image, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
+                let taken = kind == .flipper ? .flipper : Kind.tag5
+                let chip = (dump.chip?.displayName ?? "ST25DV") + (uid.map { ", UID \($0)" } ?? "")
+                return Loaded(log: log, kind: taken, inputDescription: why + " (\(chip))", message: nil)
             }
             // A file that stops inside the NDEF message is a short copy, whatever the read says.
             if let truncation = truncation(of: dump) {
@@ -345,6 +386,16 @@ public enum LogInput {
         return try decode(message, options: decodeOptions)
     }
 
+    /// Decodes a SmarTag image with the command-line options.
+    /// - Throws: `CommandError` (`.dataError`) naming the tag-memory address of what is wrong.
+    static func decodeSmarTag(_ image: SmarTagImage, options: DecodeOptions) throws -> TemperatureLog {
+        do {
+            return HintWording.worded(try LoggerDecoder.decode(smarTag: image, options: options))
+        } catch let error as LoggerFormatError {
+            throw commandError(error)
+        }
+    }
+
     static func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog {
         do {
             return HintWording.worded(try LoggerDecoder.decode(message, options: options))
@@ -365,8 +416,10 @@ public enum LogInput {
         } else {
             (readTime, source) = (Date(), .now)
         }
-        return DecodeOptions(readTime: readTime, readTimeSource: source, secret: options.secret, logger: options.logger,
-                             interval: options.interval, tagUID: tagUID)
+        var decodeOptions = DecodeOptions(readTime: readTime, readTimeSource: source, secret: options.secret, logger: options.logger,
+                                          interval: options.interval, tagUID: tagUID)
+        decodeOptions.loggerTimeZone = options.loggerTimeZone
+        return decodeOptions
     }
 
     /// Maps a decoding error to the command error and exit status of DESIGN.md.
@@ -398,6 +451,9 @@ public enum LogInput {
     static func classifyBinary(_ bytes: Data) -> (Kind, String, Bool) {
         if let message = try? NDEFParser.message(from: bytes) {
             return (.ndef, "an NDEF message (\(message.records.count) record(s), \(bytes.count) bytes)", true)
+        }
+        if SmarTagImage(ndefMessageBytes: bytes) != nil {
+            return (.ndef, "an NDEF message whose ST SmarTag record has the message-begin bit cleared (\(bytes.count) bytes)", true)
         }
         if let dump = try? MemoryDump.parse(bytes, hint: .auto) {
             if dump.technology == .iso14443A {

@@ -47,8 +47,10 @@ struct LoggerOutput {
             ReportArtifacts.drawTerminalChart(log: log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
-            // A tag has no file: its NDEF message is what was read.
-            let input = outcome.result.ndefMessageBytes.map { ReportArtifacts.inputFile(name: "NDEF message read from the \(source)", content: $0) }
+            // A tag has no file: its NDEF message (a SmarTag: its memory) is what was read.
+            let input = outcome.memory.map {
+                ReportArtifacts.inputFile(name: "tag memory read from the \(source) (Flipper file)", content: Data($0.flipperText().utf8))
+            } ?? outcome.result.ndefMessageBytes.map { ReportArtifacts.inputFile(name: "NDEF message read from the \(source)", content: $0) }
             try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts, input: input,
                                       console: console, pathsToStandardError: json || csv)
         }

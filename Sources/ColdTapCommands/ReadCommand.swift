@@ -107,6 +107,18 @@ struct LoggerReadOutcome {
     /// What the archive keeps as the raw read when it is not the NDEF message read from the
     /// tag: for a logger that answers commands, the exchange transcript (JSON Lines).
     var transcript: Data?
+    /// For a logger that writes its tag's memory itself (ST SmarTag, docs/smartag.md): the
+    /// memory read, which alone decodes to the log (its NDEF message may not).
+    var memory: MemoryDump?
+
+    /// The raw read that decodes to the log, as the archive, the station and the report's
+    /// audit keep it: the transcript, the SmarTag memory as a Flipper file (its UID with it),
+    /// or the NDEF message; `nil` when the tag held none.
+    var rawRead: (bytes: Data, kind: LogInput.Kind)? {
+        if let transcript { return (transcript, .nhsTranscript) }
+        if let memory { return (Data(memory.flipperText().utf8), .flipper) }
+        return result.ndefMessageBytes.map { (Data($0), .ndef) }
+    }
 }
 
 /// Reads a logger over any transport (a PC/SC reader, an in-process virtual tag) and decodes
@@ -122,14 +134,26 @@ enum LoggerRead {
         let bar = ProgressBar(console: console, label: "Reading")
         let readOptions = TagReadOptions(commandTimeout: .seconds(1))
         let result: TagReadResult
+        var smarTag: SmarTagImage?
+        var smarTagMemory: MemoryDump?
         do {
-            result = try await TagReader.read(from: transport, options: readOptions) { bar.update($0) }
+            // A SmarTag's log is bounded by its memory layout, not by its NDEF lengths
+            // (docs/smartag.md §4.5): seeing its record, read the rest of the memory too.
+            let (read, memory) = try await TagReader.readNDEFThenMemory(from: transport, options: readOptions,
+                                                                        progress: { bar.update($0) }) { result in
+                result.ndefMessageBytes.map { SmarTagImage(ndefMessageBytes: $0) != nil } ?? false
+            }
+            result = read
             bar.finish()
             // A logger that answers commands (NXP NHS31xx) is read by exchanging messages.
             if let message = result.ndefMessage, NHSLoggerSession.isInitialMessage(message) {
                 return try await NHSRead.read(transport, initial: result, options: options, saveDump: saveDump, console: console)
             }
-            if let saveDump {
+            if let memory {
+                if let saveDump { try write(Data(memory.flipperText().utf8), to: saveDump) }
+                smarTag = SmarTagImage(tagMemory: memory.memory)
+                smarTagMemory = memory
+            } else if let saveDump {
                 let dump = try await TagReader.dump(transport, options: readOptions)
                 try write(Data(dump.flipperText().utf8), to: saveDump)
             }
@@ -141,6 +165,14 @@ enum LoggerRead {
         let readTime = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         guard let bytes = result.ndefMessageBytes else {
             throw CommandError.data("the \(result.chip.displayName) holds no NDEF message, so there is no log to decode.")
+        }
+        if let smarTag {
+            var decodeOptions = LogInput.makeDecodeOptions(options, dumpTime: nil, tagUID: result.uid.map { $0.hexString() })
+            if options.readTime == nil { (decodeOptions.readTime, decodeOptions.readTimeSource) = (readTime, .tagRead) }
+            // No NDEF anomalies: the log was not read through the NDEF view, and `decode` of
+            // the saved dump gives the same log.
+            let log = try LogInput.decodeSmarTag(smarTag, options: decodeOptions)
+            return LoggerReadOutcome(result: result, log: log, readTime: readTime, memory: smarTagMemory)
         }
         guard let message = result.ndefMessage else {
             let detail = result.ndefError.map { "\($0)" } ?? "\(bytes.count) bytes that do not parse"

@@ -14,8 +14,9 @@ struct ReadUploading {
     }
 
     func upload(_ outcome: LoggerReadOutcome, origin: String, loggerID: String?, console: Console) async throws {
-        // A logger that answers commands is uploaded as its exchange transcript, the raw read that decodes to its log.
-        guard let target, let raw = outcome.transcript ?? outcome.result.ndefMessageBytes.map({ Data($0) }) else { return }
+        // A logger that answers commands is uploaded as its exchange transcript, a SmarTag as
+        // its memory: the raw read that decodes to its log.
+        guard let target, let raw = outcome.rawRead?.bytes else { return }
         let upload = PendingUpload(raw: raw, readTime: outcome.readTime, source: origin, loggerID: loggerID)
         do {
             try target.queue.enqueue(upload)

@@ -268,12 +268,16 @@ public enum ReportCommand: Command {
         var statRows: [[String]] = [
             ["valid", "\(statistics.validCount) of \(statistics.sampleCount) samples"],
             ["unknown", "\(duration(statistics.unknownSeconds)) (\(statistics.missingCount) missing, \(statistics.outOfRangeCount) out of range"
-                + (statistics.timeJumpSeconds > 0 ? ", \(duration(statistics.timeJumpSeconds)) clock jump" : "") + ")"],
+                + (statistics.timeJumpSeconds > 0 ? ", \(duration(statistics.timeJumpSeconds)) clock jump" : "")
+                + (statistics.unrecordedSeconds > 0 ? ", \(duration(statistics.unrecordedSeconds)) unrecorded beyond what the logger's thresholds guarantee" : "") + ")"],
             ["min", statistics.min == nil ? "—" : "\(celsius(statistics.min)) at \(time(statistics.minTime))"],
             ["max", statistics.max == nil ? "—" : "\(celsius(statistics.max)) at \(time(statistics.maxTime))"],
             ["mean", celsius(statistics.mean) + (statistics.standardDeviation.map { " ± \(ColdChainFormat.temperature($0, decimals: 2)) °C (standard deviation)" } ?? "")],
             ["MKT", celsius(statistics.meanKineticTemperature) + " (ΔH/R = 10 000 K)"],
         ]
+        if statistics.unrecordedInsideSeconds > 0, let thresholds = log.thresholdLogging {
+            statRows.append(["unrecorded", "\(duration(statistics.unrecordedInsideSeconds)) known inside the band: the logger \(thresholds.rule), so what it did not store lay within \(thresholds.rangeText)"])
+        }
         let band = assessment.band.description
         func share(_ seconds: TimeInterval) -> String {
             guard statistics.validSeconds > 0 else { return duration(seconds) }

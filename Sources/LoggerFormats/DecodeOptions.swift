@@ -95,6 +95,9 @@ public struct DecodeOptions: Sendable {
     public static let longestPlausibleInterval: TimeInterval = 31 * 86_400
     /// Tag UID as hex, copied into the log's identity when the log came from a tag.
     public var tagUID: String?
+    /// The zone of a logger's wall-clock dates that carry none (SmarTag1, docs/smartag.md §5);
+    /// `nil` takes them as UTC.
+    public var loggerTimeZone: TimeZone?
 
     public init(readTime: Date, readTimeSource: ReadTimeSource = .given, secret: String? = nil,
                 logger: LoggerSelection? = nil, interval: TimeInterval? = nil, tagUID: String? = nil) {

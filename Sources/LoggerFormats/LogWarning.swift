@@ -59,6 +59,8 @@ public indirect enum LogWarning: Sendable, Equatable, Codable, CustomStringConve
     case nhsEventsCutShort
 
     // Reading and the archive.
+    /// A SmarTag decoding note (docs/smartag.md).
+    case smarTag(SmarTagNote)
     /// What the tag image showed that the reader did not expect (NFCTags' anomaly, as text).
     case tagImage(String)
     /// Samples read again with another value (the archive's stitched record).
@@ -162,6 +164,7 @@ public indirect enum LogWarning: Sendable, Equatable, Codable, CustomStringConve
             return "\(count) sample(s) were logged during the read, after GETCONFIG counted \(counted)"
         case .nhsEventsCutShort:
             return "a GETEVENTS answer was cut short by the tag (475-byte limit); some excursion events may be missing"
+        case .smarTag(let note): return note.text
         case .tagImage(let anomaly):
             return "tag image: \(anomaly)"
         case .archiveConflicts(let count):

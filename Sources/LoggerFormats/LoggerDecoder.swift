@@ -4,7 +4,7 @@ import NDEF
 /// The entry point: which logger wrote this NDEF message, and what did it log?
 public enum LoggerDecoder {
     /// Names of the built-in formats, in the order auto-detection tries them.
-    public static let builtInNames = ["cupltag", "dtn1", "generic16-unix", "generic16", "nhs31xx"]
+    public static let builtInNames = ["cupltag", "dtn1", "generic16-unix", "generic16", "nhs31xx", "smartag1", "smartag2"]
 
     /// Names a caller may force a format by besides `builtInNames` (encoder kinds that decode with another format).
     static let aliases = ["cupltag-rh": "cupltag"]
@@ -135,6 +135,8 @@ public enum LoggerDecoder {
         let canonical = aliases[name.lowercased()] ?? name.lowercased()
         if canonical == "cupltag" { return CuplTagFormat() }
         if canonical == NHS31xxFormat.formatName { return NHS31xxFormat() }
+        if canonical == SmarTag1Log.formatName { return SmarTagFormat(generation: 1) }
+        if canonical == SmarTag2Log.formatName { return SmarTagFormat(generation: 2) }
         guard builtInNames.contains(canonical) else {
             throw LoggerFormatError(.unknownLogger, "unknown logger '\(name)'; known: \(builtInNames.joined(separator: ", ")), or give a descriptor .json file")
         }

@@ -212,6 +212,14 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     /// What the logger itself recorded besides samples (state changes, excursions it saw),
     /// oldest first; empty for formats that keep no event log.
     public var events: [Event] = []
+    /// Quantities a logger measures besides temperature and humidity (a SmarTag's pressure
+    /// and light), each on its own times; `nil` when there are none (so logs of other
+    /// loggers encode as before).
+    public var series: [Series]?
+    /// For a logger that records only readings beyond its thresholds (a SmarTag in a
+    /// threshold mode): what the time between records is known to hold; `nil` for a logger
+    /// that records every reading.
+    public var thresholdLogging: ThresholdLogging?
 
     public init(format: Format, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
                 interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
@@ -257,6 +265,8 @@ extension TemperatureLog {
             /// its tag-clock reading, counted from a reboot, so it has no date; `stillOut`: the
             /// episode had not ended when read.
             case nhsStatus(bit: Int?, clockSinceReboot: UInt32?, stillOut: Bool)
+            /// A SmarTag's asynchronous record (docs/smartag.md §3.4, §4.4).
+            case smarTag(SmarTagMotion)
             /// A phrase with no type (logs stored before event details were typed).
             case text(String)
 
@@ -271,6 +281,7 @@ extension TemperatureLog {
                     return (bit.map { NHSStatus.phrase(ofBit: $0) } ?? "event with no number")
                         + (clock.map { "; tag clock \($0) s, counted from a reboot after the clock was lost, so no date" } ?? "")
                         + (stillOut ? "; still out of limits when read" : "")
+                case .smarTag(let motion): return motion.text
                 case .text(let text): return text
                 }
             }
@@ -306,6 +317,66 @@ extension TemperatureLog {
         events = try container.decodeIfPresent([Event].self, forKey: .events) ?? []
         timesEstimated = try container.decodeIfPresent(Bool.self, forKey: .timesEstimated) ?? false
         resolution = try container.decodeIfPresent(Double.self, forKey: .resolution)
+        series = try container.decodeIfPresent([Series].self, forKey: .series)
+        thresholdLogging = try container.decodeIfPresent(ThresholdLogging.self, forKey: .thresholdLogging)
+    }
+
+    /// What a threshold-mode logger guarantees about the time it recorded nothing
+    /// (docs/smartag.md §8): from `coverageStart` to `coverageEnd`, every reading it took and
+    /// did not store lay within `lowest…highest` °C (`nil`: no bound on that side).
+    public struct ThresholdLogging: Sendable, Equatable, Codable {
+        /// Since when the logger's records are all there: its start, or the oldest record
+        /// still held once the ring has overwritten older ones.
+        public var coverageStart: Date
+        /// Until when it is known to have been logging: the read time when it is known,
+        /// else the end of the newest record.
+        public var coverageEnd: Date
+        public var lowest: Double?
+        public var highest: Double?
+        /// The logger's rule in words, e.g. "stores readings ≤ 2.0 °C or ≥ 8.0 °C".
+        public var rule: String
+
+        public init(coverageStart: Date, coverageEnd: Date, lowest: Double?, highest: Double?, rule: String) {
+            self.coverageStart = coverageStart
+            self.coverageEnd = coverageEnd
+            self.lowest = lowest
+            self.highest = highest
+            self.rule = rule
+        }
+
+        /// `lowest…highest °C` with open sides written as such.
+        public var rangeText: String {
+            switch (lowest, highest) {
+            case let (low?, high?): return String(format: "%.1f…%.1f °C", low, high)
+            case let (low?, nil): return String(format: "≥ %.1f °C", low)
+            case let (nil, high?): return String(format: "≤ %.1f °C", high)
+            case (nil, nil): return "any temperature"
+            }
+        }
+    }
+
+    /// One further measured quantity, e.g. `pressure` in `hPa`: points oldest first, a `nil`
+    /// value where the logger marked the reading invalid.
+    public struct Series: Sendable, Equatable, Codable {
+        public var name: String
+        public var unit: String
+        public var points: [Point]
+
+        public struct Point: Sendable, Equatable, Codable {
+            public var time: Date
+            public var value: Double?
+
+            public init(time: Date, value: Double?) {
+                self.time = time
+                self.value = value
+            }
+        }
+
+        public init(name: String, unit: String, points: [Point]) {
+            self.name = name
+            self.unit = unit
+            self.points = points
+        }
     }
 }
 
@@ -352,10 +423,13 @@ extension TemperatureLog {
         case dtn1
         case generic16
         case generic16Unix
+        /// ST SmarTag1 / SmarTag2 (docs/smartag.md).
+        case smarTag1
+        case smarTag2
         /// A user's logger descriptor (or a name no built-in format has).
         case described(String)
 
-        static let builtIn: [Format] = [.cupltag, .nhs31xx, .dtn1, .generic16, .generic16Unix]
+        static let builtIn: [Format] = [.cupltag, .nhs31xx, .dtn1, .generic16, .generic16Unix, .smarTag1, .smarTag2]
 
         public init(name: String) { self = Self.builtIn.first { $0.name == name } ?? .described(name) }
         public init(stringLiteral value: String) { self.init(name: value) }
@@ -367,6 +441,8 @@ extension TemperatureLog {
             case .dtn1: return "dtn1"
             case .generic16: return "generic16"
             case .generic16Unix: return "generic16-unix"
+            case .smarTag1: return "smartag1"
+            case .smarTag2: return "smartag2"
             case .described(let name): return name
             }
         }

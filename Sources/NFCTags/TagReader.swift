@@ -32,6 +32,21 @@ public enum TagReader {
         try await tag(transport, options: options).writeNDEF(message)
     }
 
+    /// Reads the NDEF message and, when `wantsMemory` says so after seeing it, the whole
+    /// memory: on a Type 5 tag in the same session (nothing read twice), on a Type 2 tag by a
+    /// second pass.
+    /// - Throws: `TagReadError`.
+    public static func readNDEFThenMemory(from transport: any TagTransport, options: TagReadOptions = TagReadOptions(),
+                                          progress: TagReadProgressHandler? = nil,
+                                          wantsMemory: (TagReadResult) -> Bool) async throws -> (TagReadResult, MemoryDump?) {
+        if transport.technology == .iso15693 {
+            return try await Type5Tag(transport: transport, options: options).readNDEFThenMemory(progress: progress, wantsMemory: wantsMemory)
+        }
+        let result = try await read(from: transport, options: options, progress: progress)
+        guard wantsMemory(result) else { return (result, nil) }
+        return (result, try await dump(transport, options: options))
+    }
+
     /// Reads the whole memory into an image.
     /// - Throws: `TagReadError`.
     public static func dump(_ transport: any TagTransport, options: TagReadOptions = TagReadOptions()) async throws -> MemoryDump {

@@ -47,6 +47,18 @@ public struct Type5Tag: NFCForumTag {
         let engine = Type5Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: nil))
         return try await engine.dump()
     }
+
+    /// Reads the NDEF message and, when `wantsMemory` asks for it, then the rest of the
+    /// memory in the same session: the blocks the first read brought are not read again.
+    /// For loggers that write the tag's memory themselves, whose NDEF lengths lag their data.
+    /// - Throws: `TagReadError`.
+    public func readNDEFThenMemory(progress: TagReadProgressHandler? = nil,
+                                   wantsMemory: (TagReadResult) -> Bool) async throws -> (TagReadResult, MemoryDump?) {
+        let engine = Type5Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: progress))
+        let result = try await engine.read()
+        guard wantsMemory(result) else { return (result, nil) }
+        return (result, try await engine.dump(afterRead: true))
+    }
 }
 
 /// ISO 15693 error codes as people read them.
@@ -324,8 +336,10 @@ final class Type5Engine {
                                  area: area, outcome: outcome, anomalies: anomalies, session: session)
     }
 
-    func dump() async throws -> MemoryDump {
-        _ = try await identify()
+    /// - Parameter afterRead: true right after `read()` on this engine: the tag is already
+    ///   identified and the blocks read stay in the session, so only the others are read.
+    func dump(afterRead: Bool = false) async throws -> MemoryDump {
+        if !afterRead { _ = try await identify() }
         try await learnBlockSize()
         let size = session.memory.unitSize
         var count = blockCount

@@ -96,6 +96,8 @@ public enum LogTexts {
                 : "GETEVENTS の応答がタグにより途中で切られました（475 バイトの上限）。逸脱イベントの一部が欠けている可能性があります"
         case .tagImage(let anomaly):
             return zh ? "标签映像：\(anomaly)" : "タグイメージ：\(anomaly)"
+        case .smarTag(let note):
+            return smarTagNote(note, zh: zh)
         case .archiveConflicts(let count):
             return zh ? "\(count) 个样本重新读取时得到不同数值；采用首次读取的数值，两者均保存在存档中"
                 : "\(count) 件のサンプルが再読み取りで別の値になりました。最初に読んだ値を使用し、両方をアーカイブに保存しています"
@@ -152,8 +154,34 @@ public enum LogTexts {
             }
             if stillOut { text += zh ? "；读取时仍超出限值" : "。読み取り時も限度外" }
             return text
+        case .smarTag(let motion):
+            var parts: [String] = []
+            if let orientation = motion.orientation { parts.append(zh ? "方向 \(orientation)" : "向き \(orientation)") }
+            if let acceleration = motion.accelerationMilliG { parts.append(zh ? "加速度 \(acceleration) mg" : "加速度 \(acceleration) mg") }
+            if let tilt = motion.tiltDegrees { parts.append(zh ? "倾斜 \(tilt)°" : "傾き \(tilt)°") }
+            if let state = motion.state { parts.append(zh ? "资产追踪状态 \(state)" : "アセット追跡状態 \(state)") }
+            return parts.isEmpty ? (zh ? "运动事件" : "動きのイベント") : parts.joined(separator: zh ? "，" : "、")
         case .text(let text):
             return text
+        }
+    }
+
+    /// A SmarTag decoding note (docs/smartag.md) in Chinese or Japanese.
+    static func smarTagNote(_ note: SmarTagNote, zh: Bool) -> String {
+        switch note {
+        case .invalidValues(let count):
+            return zh ? "\(count) 条记录为传感器的无效标记，按缺失点处理" : "\(count) 件の記録がセンサーの無効マーカーで、欠測点として扱います"
+        case .recordsNotInMessage(let count):
+            return zh ? "\(count) 条记录位于所读 NDEF 消息之外；请读取整个标签存储器" : "\(count) 件の記録は読み取った NDEF メッセージの外にあります。タグのメモリ全体を読み取ってください"
+        case .outsideCoding(let count):
+            return zh ? "\(count) 条记录超出传感器编码范围，标记为超量程" : "\(count) 件の記録がセンサーの符号化範囲外で、範囲外として扱います"
+        case .unknownSensors(let ids, let count):
+            let list = ids.map(String.init).joined(separator: ", ")
+            return zh ? "\(count) 条记录属于固件不记录或未配置的传感器 \(list)，已跳过" : "\(count) 件の記録はファームウェアが記録しないか未設定のセンサー \(list) のもので、スキップしました"
+        case .emptySlots(let count):
+            return zh ? "环形缓冲区中有 \(count) 个槽位从未写入，已跳过" : "リングバッファの \(count) 個のスロットは未書き込みで、スキップしました"
+        case .noStartTime:
+            return zh ? "记录仪没有开始时间（从未配置）：记录时间不是真实日期" : "ロガーに開始時刻がありません（未設定）。記録時刻は実際の日時ではありません"
         }
     }
 

@@ -104,7 +104,7 @@ extension ReportPage {
         <div class="verdict" id="verdict"><strong>\(e(verdictText))</strong><span>\(e(strings.profile)): \(e(profileText))</span></div>
         \(reasons)<div class="columns">
         \(keyValueTable(strings.sectionLogger, loggerRows))\(keyValueTable(strings.sectionStatistics, statisticsRows))</div>
-        \(excursions)\(loggerEventsHTML(escape: e))\(auditHTML)\(archiveHTML(escape: e))<section><h2>\(e(strings.sectionChart))</h2>
+        \(excursions)\(loggerEventsHTML(escape: e))\(seriesHTML(escape: e))\(auditHTML)\(archiveHTML(escape: e))<section><h2>\(e(strings.sectionChart))</h2>
         <figure id="chart">
         \(svg.document(embedded: true))</figure>
         </section>

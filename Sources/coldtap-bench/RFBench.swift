@@ -96,6 +96,8 @@ func measureRF(chip: TagChip) async throws -> RFBenchRow {
 func runRFBench(json: Bool) async throws {
     var rows: [RFBenchRow] = []
     for chip in TagChip.emulated { rows.append(try await measureRF(chip: chip)) }
+    // A logger that writes the whole memory itself: its log, not an NDEF message, is the data.
+    rows.append(try await measureSmarTagRF())
     func round(_ value: Double, _ places: Double) -> Double { (value * places).rounded() / places }
     let nhs = try await measureNHSRF()
     if json {

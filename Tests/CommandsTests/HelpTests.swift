@@ -48,7 +48,7 @@ import Testing
         #expect(report.contains("values: en, zh-Hans, ja"))
         #expect(report.contains("values: alarm, inconclusive"))
         #expect(report.contains("values: auto, tag2, tag5, ndef, url, hex, flipper"))
-        #expect(report.contains("values: cupltag, dtn1, generic16-unix, generic16, nhs31xx, cupltag-rh"))
+        #expect(report.contains("values: cupltag, dtn1, generic16-unix, generic16, nhs31xx, smartag1,"))
         #expect(report.contains("  -o, --output FILE"))
         let emulate = await runColdTap(["emulate", "--help"]).out
         #expect(emulate.contains("values: ntag213"))

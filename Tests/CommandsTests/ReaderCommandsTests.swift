@@ -71,7 +71,7 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         return (outcome, direct)
     }
 
-    @Test(arguments: DemoLogger.allCases)
+    @Test(arguments: DemoLogger.allCases.filter { !$0.isSmarTag })
     func everyLoggerReadsThroughATransparentSessionOnType2AndType5(_ logger: DemoLogger) async throws {
         for chip in [TagChip.ntag216, .st25dv64k] {
             let (outcome, direct) = try await readThroughReader(logger, chip: chip, reader: "Virtual PCD 00 00")
@@ -79,6 +79,65 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
             #expect(outcome.log == direct)
             #expect(outcome.log.samples.count == DemoLogger.sampleCount)
         }
+    }
+
+    /// A SmarTag's read takes the whole ST25DV64K memory (its NDEF lengths lag the data,
+    /// docs/smartag.md §4.5) and gives the log the memory image decodes to.
+    @Test(arguments: [DemoLogger.smarTag1, .smarTag2])
+    func smarTagsReadThroughTheReaderAsTheirMemoryDecodes(_ logger: DemoLogger) async throws {
+        let readTime = Date(timeIntervalSince1970: 1_764_680_000)
+        let made = try VirtualTags.make(.logger(logger), chip: nil, readTime: readTime, console: .capturing())
+        #expect(made.tag.chip == .st25dv64k)
+        let emulator = ContactlessReaderEmulator(tag: made.tag)
+        let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
+                                                       atr: emulator.atr.bytes)
+        let outcome = try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
+        #expect(outcome.log.format.name == logger.rawValue)
+        #expect(outcome.log.samples.count == DemoLogger.sampleCount)
+        // The newest record on the 10-minute grid, at least 3 minutes before the read.
+        #expect(outcome.log.samples.last?.time == Date(timeIntervalSince1970: 1_764_679_800))
+        #expect(outcome.log.logger.tagUID == outcome.result.uid?.hexString())
+        let options = DecodeOptions(readTime: outcome.readTime, readTimeSource: .tagRead, tagUID: outcome.result.uid?.hexString())
+        let memory = await made.tag.memory
+        let direct = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: memory)), options: options)
+        #expect(outcome.log.samples == direct.samples)
+        #expect(outcome.log.metadata == direct.metadata)
+        #expect(outcome.log.logger == direct.logger)
+        // SmarTag1 keeps whole degrees; SmarTag2 steps of 0.2 °C, truncated (docs/smartag.md §4.3).
+        let expected = DemoLogger.temperatures.map { value -> Double in
+            logger == .smarTag1 ? value.rounded() : Double(Int(SmarTagEncoder.SmarTag2.temperatureCode(value)) * 2 - 100) / 10
+        }
+        #expect(outcome.log.samples.map(\.temperature) == expected)
+        #expect(await run(["emulate", "--logger", logger.rawValue, "--chip", "ntag216"]).status == 64)
+    }
+
+    /// The memory read after the NDEF message reads no block twice: a full SmarTag2 costs at
+    /// most two commands more than a plain dump (the NDEF read reads the capability container
+    /// on its own before the TLVs; reading it all again would double the count).
+    @Test func smarTagMemoryReadReadsNoBlockTwice() async throws {
+        let encoder = SmarTagEncoder.SmarTag2(sampleTime: 60, start: 1_700_000_000, sensors: [.init(id: 0, mode: 3, threshold1: 0)])
+        let memory = Data(encoder.memory(after: (1...1014).map { SmarTagEncoder.SmarTag2.Reading(seconds: UInt32($0) * 60, value: 5) }))
+        let once = try VirtualTag(chip: .st25dv64k, memory: memory)
+        let (_, dump) = try await TagReader.readNDEFThenMemory(from: once) { _ in true }
+        #expect(dump?.memory == memory)
+        let plain = try VirtualTag(chip: .st25dv64k, memory: memory)
+        _ = try await TagReader.dump(plain)
+        let (onceCount, plainCount) = (await once.commandCount, await plain.commandCount)
+        #expect(onceCount <= plainCount + 2, "\(onceCount) against \(plainCount)")
+    }
+
+    /// Fault injection works on the virtual SmarTag as on the others: a tag that leaves
+    /// mid-read is exit 74, never a short log.
+    @Test func smarTagLeavingDuringTheMemoryReadIsExit74() async throws {
+        let made = try VirtualTags.make(.logger(.smarTag2), chip: nil, readTime: Date(), faults: TagFaults([.removedAfter(12)]),
+                                        console: .capturing())
+        let emulator = ContactlessReaderEmulator(tag: made.tag)
+        let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
+                                                       atr: emulator.atr.bytes)
+        let error = await #expect(throws: CommandError.self) {
+            try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
+        }
+        #expect(error?.status == .ioError)
     }
 
     @Test func type2LoggerReadsThroughACR122UDirectTransmit() async throws {
@@ -109,6 +168,24 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
             #expect(error.message.contains("bytes"))
         }
         #expect(!FileManager.default.fileExists(atPath: dump))
+    }
+
+    @Test func smarTag2DemoInProcessReadsTheWholeMemoryAndStitches() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = await run(["demo", "--logger", "smartag2", "--in-process", "--out", directory.path])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("holding a smartag2 log of \(DemoLogger.sampleCount) samples"))
+        #expect(result.out.contains("Verdict"))
+        // The two reads (the evening before and now) stitch by the tag UID.
+        #expect(result.out.contains("stitched: 264 samples of smartag2:"))
+        let again = await run(["decode", directory.appendingPathComponent("logger.nfc").path, "--json"])
+        #expect(again.status == 0, "\(again.err)")
+        #expect(again.out.contains("\"format\": \"smartag2\"") || again.out.contains("\"format\":\"smartag2\""))
+        // The archive keeps each read as the tag memory (a Flipper file), which decodes again
+        // to the same log; its NDEF message alone would not.
+        let verify = await run(["archive", "verify", "--archive", directory.appendingPathComponent("archive.sqlite").path])
+        #expect(verify.status == 0, "\(verify.out)\(verify.err)")
     }
 
     @Test func demoInProcessWritesTheReportAndAVerdict() async throws {

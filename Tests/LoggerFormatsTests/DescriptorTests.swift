@@ -186,12 +186,13 @@ import Testing
                 Issue.record("wrong kind \(error.kind)")
                 return
             }
-            #expect(refusals.map(\.format) == ["cupltag", "dtn1", "generic16-unix", "generic16", "nhs31xx"])
+            #expect(refusals.map(\.format) == ["cupltag", "dtn1", "generic16-unix", "generic16", "nhs31xx", "smartag1", "smartag2"])
             #expect(refusals[0].reason == "no URI record")
             #expect(refusals[1].reason == "no record is a media record or an unknown record")
             #expect(refusals[3].reason.contains("whose type contains 'temp'"))
             #expect(error.description.contains("tried: cupltag: no URI record; dtn1:"))
             #expect(error.description.contains("1 record(s): 'T' (8 bytes)"))
+            #expect(refusals[5].reason == "no external record 'st.com:smartag'")
         } catch {
             Issue.record("unexpected \(error)")
         }

@@ -31,6 +31,28 @@ import TestSupport
         }
     }
 
+    /// `st.com:smartag` records with random payloads (protocol byte 1 or 2, then anything),
+    /// auto-detected and forced: a log or a typed error, never a crash (docs/smartag.md).
+    @Test func randomSmarTagRecords() throws {
+        var random = SeededGenerator(seed: 0x57_3A6)
+        for round in 0..<2000 {
+            let length = Int.random(in: 1...400, using: &random)
+            var payload = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            payload[0] = UInt8(1 + round % 2)
+            if length > 8 && round % 3 == 0 { payload[5] = UInt8(round % 11) }  // a plausible SmarTag2 sensor count
+            let record = NDEFRecord(tnf: .external, type: Data("st.com:smartag".utf8), payload: Data(payload))
+            for logger in [nil, "smartag1", "smartag2"] as [String?] {
+                do {
+                    let log = try LoggerDecoder.decode(NDEFMessage(records: [record]),
+                                                       options: DecodeOptions(readTime: Self.read, logger: logger.map { .named($0) }))
+                    #expect(zip(log.samples, log.samples.dropFirst()).allSatisfy { $0.time <= $1.time })
+                } catch is LoggerFormatError {
+                    continue
+                }
+            }
+        }
+    }
+
     @Test func mutatedCuplTagURLs() throws {
         var random = SeededGenerator(seed: 42)
         let base = Array(try CuplExample.url().utf8)

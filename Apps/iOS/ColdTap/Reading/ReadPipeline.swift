@@ -12,6 +12,9 @@ struct PipelineRead: Sendable {
         case ndefMessage
         /// An NHS31xx exchange transcript, JSON Lines (docs/nhs31xx.md §7).
         case nhsTranscript
+        /// The whole memory of a logger that writes its tag itself (ST SmarTag, docs/smartag.md),
+        /// as a Flipper file.
+        case tagMemory
     }
 
     var log: TemperatureLog
@@ -72,8 +75,18 @@ struct ReadPipeline: Sendable {
                                      // Core NFC addresses ISO 15693 requests anyway.
                                      addressed: transport.technology == .iso15693,
                                      resume: resume, learnedLimits: Self.learnedLimits)
-        let result = try await TagReader.read(from: transport, options: options) { step in
+        // A SmarTag's log is bounded by its memory layout, not its NDEF lengths
+        // (docs/smartag.md §4.5): seeing its record, the rest of the memory is read too.
+        let (result, memory) = try await TagReader.readNDEFThenMemory(from: transport, options: options, progress: { step in
             if let fraction = step.fraction { progress(fraction) }
+        }) { result in
+            result.ndefMessageBytes.map { SmarTagImage(ndefMessageBytes: $0) != nil } ?? false
+        }
+        if let memory, let image = SmarTagImage(tagMemory: memory.memory) {
+            let uidText = result.uid.map { $0.map { String(format: "%02X", $0) }.joined() }
+            let log = try LoggerDecoder.decode(smarTag: image, options: decodeOptions(tagUID: uidText))
+            // Kept (and uploaded) as a Flipper file: the memory with the tag's UID, as `coldtap read` keeps it.
+            return PipelineRead(log: log, raw: Data(memory.flipperText().utf8), rawKind: .tagMemory)
         }
         guard let message = result.ndefMessage, let bytes = result.ndefMessageBytes else {
             throw PipelineError.noNDEFMessage(result.ndefError.map { "\($0)" } ?? "no NDEF TLV")
