@@ -326,7 +326,9 @@ import Glibc
             // A connection outside the holder's transaction, whose view of pg_stat_activity is fresh.
             let watcher = try PostgreSQLEngine(uri: archive.location)
             var terminated = false
-            for _ in 0..<3000 where !terminated {
+            // Up to two minutes: under a full parallel test run the add's process can take
+            // long to start and reach the lock.
+            for _ in 0..<12_000 where !terminated {
                 usleep(10_000)
                 var waiting: Int64?
                 try watcher.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", []) { waiting = $0.int(0) }
