@@ -77,20 +77,23 @@ public enum LogExport {
         }
     }
 
-    /// RFC 4180 CSV (CRLF line ends) after `#` comment lines that say in which zone the
-    /// times are (UTC unless `timeZone` is given: then ISO 8601 with that zone's offset)
-    /// and, when they are estimates, from what. Header `time,temperature_c,humidity_pct,flags`,
-    /// one row per sample oldest first; empty fields where there is no value; flags joined by `;`.
+    /// RFC 4180 CSV (CRLF line ends), nothing above the header row (a spreadsheet shows a
+    /// comment line as data): the time column's header says its zone (UTC unless `timeZone`
+    /// is given: then ISO 8601 with that zone's offset) and, when the times are estimates, so,
+    /// e.g. `time (UTC; estimated from the file's modification time 2026-08-18T06:00:00Z)`. Then
+    /// `temperature_c,humidity_pct,flags`, one row per sample oldest first, values rounded as
+    /// the sensor resolves them (exact values are in the JSON); empty fields where there is no
+    /// value; flags joined by `;`.
     public static func csv(_ log: TemperatureLog, timeZone: TimeZone? = nil) -> String {
         let zone = timeZone.flatMap { $0.secondsFromGMT() == 0 && $0.identifier.uppercased().hasPrefix("UTC") ? nil : $0 }
-        var out = zone.map { "# times: \($0.identifier), ISO 8601 with the UTC offset\r\n" } ?? "# times: UTC (ISO 8601, Z)\r\n"
-        if log.timesEstimated {
-            out += "# warning: every time is estimated: the log has no clock and the read time is not known (\(standInPhrase(log)) \(log.readTime.isoUTC) stands in)\r\n"
-        }
-        out += "time,temperature_c,humidity_pct,flags\r\n"
+        var timeHeader = "time (\(zone?.identifier ?? "UTC")"
+        if log.timesEstimated { timeHeader += "; estimated from \(standInPhrase(log)) \(log.readTime.isoUTC)" }
+        timeHeader += ")"
+        var out = [timeHeader, "temperature_c", "humidity_pct", "flags"].map(csvField).joined(separator: ",") + "\r\n"
+        let digits = decimals(log.resolution)
         for sample in log.samples {
             let time = zone.map { isoText(sample.time, in: $0) } ?? sample.time.isoUTC
-            let fields = [time, sample.temperature.map(number) ?? "", sample.humidity.map(number) ?? "",
+            let fields = [time, sample.temperature.map { rounded($0, digits) } ?? "", sample.humidity.map { rounded($0, 1) } ?? "",
                           sample.flags.map(\.rawValue).joined(separator: ";")]
             out += fields.map(csvField).joined(separator: ",") + "\r\n"
         }
@@ -137,8 +140,8 @@ public enum LogExport {
         return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
     }
 
-    /// A duration as people read it: "45 s", "10 min", "4 min 30 s", "19 h 0 min",
-    /// "3 d 4 h 0 min" (from an hour on, to the minute).
+    /// A duration as people read it: "45 s", "10 min", "4 min 30 s", "19 h", "21 h 12 min",
+    /// "3 d 4 h" (from an hour on, to the minute): the reports' rule.
     public static func readableDuration(_ seconds: TimeInterval) -> String {
         ChartFormatter(timeZone: TimeZone(identifier: "UTC") ?? .gmt, language: .english).duration(seconds)
     }

@@ -68,15 +68,16 @@ import Testing
         #expect(rows[1].hasPrefix("2026-08-18T05:20:00Z,"))
         switch kind {
         case "generic16", "generic16-unix":
-            #expect(rows[1...] == ["2026-08-18T05:20:00Z,4,,", "2026-08-18T05:40:00Z,-60,,out-of-range", "2026-08-18T06:00:00Z,6.5,,"])
+            #expect(rows[1...] == ["2026-08-18T05:20:00Z,4.0,,", "2026-08-18T05:40:00Z,-60.0,,out-of-range", "2026-08-18T06:00:00Z,6.5,,"])
         case "dtn1":
             // −60 °C is below the encoding's −41 °C floor: stored as −41, flagged below the sensor's −40.
-            #expect(rows[1...] == ["2026-08-18T05:20:00Z,4,,", "2026-08-18T05:40:00Z,-41,,out-of-range", "2026-08-18T06:00:00Z,6.5,,"])
+            #expect(rows[1...] == ["2026-08-18T05:20:00Z,4.0,,", "2026-08-18T05:40:00Z,-41.0,,out-of-range", "2026-08-18T06:00:00Z,6.5,,"])
         default:
-            // HDC2021 codes: 4 °C → raw 1092 → 3.9892578125; −60 °C clamps to raw 0 → −40.
-            #expect(rows[2].hasPrefix("2026-08-18T05:40:00Z,-40,"))
-            #expect(rows[1].hasPrefix("2026-08-18T05:20:00Z,3.9892578125,"))
-            #expect(rows[1].hasSuffix(kind == "cupltag-rh" ? ",30.0048828125," : ",,"))
+            // HDC2021 codes: 4 °C → raw 1092 → 3.9892578125; −60 °C clamps to raw 0 → −40. The CSV
+            // rounds to the sensor's step (0.04 °C: two decimals; humidity to tenths).
+            #expect(rows[2].hasPrefix("2026-08-18T05:40:00Z,-40.00,"))
+            #expect(rows[1].hasPrefix("2026-08-18T05:20:00Z,3.99,"))
+            #expect(rows[1].hasSuffix(kind == "cupltag-rh" ? ",30.0," : ",,"))
         }
     }
 
@@ -109,7 +110,7 @@ import Testing
         let path = try files.write("tag.hex", Data(hex.utf8))
         let result = await runColdTap(["decode", path, "--csv", "--read-time", "2026-08-18T06:00:00Z"])
         #expect(result.status == 0, "\(result.err)")
-        #expect(result.out.hasPrefix("# times: UTC (ISO 8601, Z)\r\ntime,temperature_c,humidity_pct,flags\r\n2026-08-18T05:25:00Z,4,,\r\n"))
+        #expect(result.out.hasPrefix("time (UTC),temperature_c,humidity_pct,flags\r\n2026-08-18T05:25:00Z,4.0,,\r\n"))
         let text = await runColdTap(["decode", path])
         #expect(text.out.contains("Input:       hex text (\(dump.memory.count) bytes) holding a Type 2 tag memory dump (\(dump.memory.count) bytes, \(dump.memory.count / 4) pages)"))
         #expect(text.out.contains("(file modification time)"))

@@ -60,7 +60,7 @@ import Testing
         // The kind comes from one kind flag or the extension.
         let csv = files.directory.appendingPathComponent("samples.txt").path
         #expect(await runColdTap(common + ["--csv", "-o", csv]).status == 0)
-        #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("# times: UTC"))
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("time (UTC)"))
         let unclear = await runColdTap(common + ["-o", files.directory.appendingPathComponent("x.dat").path])
         #expect(unclear.status == 64)
         #expect(unclear.err.hasPrefix("coldtap report: -o FILE writes one file: name one of --png, --pdf, --svg, --html, --csv, or give FILE one of those extensions.\n"))

@@ -48,8 +48,8 @@ import Testing
             // Self-contained: nothing fetched from anywhere.
             #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("@import") && !html.contains("url(http"))
             let csv = try String(contentsOf: out.appendingPathComponent(Self.stem + ".csv"), encoding: .utf8)
-            #expect(csv.hasPrefix("# times: Asia/Tokyo, ISO 8601 with the UTC offset\r\ntime,temperature_c,humidity_pct,flags\r\n2026-04-08T23:30:00+09:00,5,,\r\n"))
-            #expect(csv.components(separatedBy: "\r\n").count == 1 + 44 + 2)
+            #expect(csv.hasPrefix("time (Asia/Tokyo),temperature_c,humidity_pct,flags\r\n2026-04-08T23:30:00+09:00,5.0,,\r\n"))
+            #expect(csv.components(separatedBy: "\r\n").count == 1 + 44 + 1)
         }
     }
 
