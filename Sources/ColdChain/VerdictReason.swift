@@ -96,7 +96,9 @@ public enum VerdictReason: Sendable, Equatable {
         var parts: [String] = []
         if gap.missingCount > 0 { parts.append("\(gap.missingCount) missing") }
         if gap.outOfRangeCount > 0 { parts.append("\(gap.outOfRangeCount) out of range") }
-        if gap.timeJumpSeconds > 0 { parts.append("clock jump of \(ColdChainFormat.duration(gap.timeJumpSeconds))") }
+        // Time between samples: a logger's clock that jumped, or (in an archived record) time no
+        // read covered. Either way no sample stands for it.
+        if gap.timeJumpSeconds > 0 { parts.append("no samples for \(ColdChainFormat.duration(gap.timeJumpSeconds))") }
         if gap.unrecordedSeconds > 0 {
             parts.append("\(ColdChainFormat.duration(gap.unrecordedSeconds)) unrecorded by a logger whose thresholds are wider than the limits")
         }

@@ -268,7 +268,7 @@ public enum ReportCommand: Command {
         var statRows: [[String]] = [
             ["valid", "\(statistics.validCount) of \(statistics.sampleCount) samples"],
             ["unknown", "\(duration(statistics.unknownSeconds)) (\(statistics.missingCount) missing, \(statistics.outOfRangeCount) out of range"
-                + (statistics.timeJumpSeconds > 0 ? ", \(duration(statistics.timeJumpSeconds)) clock jump" : "")
+                + (statistics.timeJumpSeconds > 0 ? ", \(duration(statistics.timeJumpSeconds)) without samples" : "")
                 + (statistics.unrecordedSeconds > 0 ? ", \(duration(statistics.unrecordedSeconds)) unrecorded beyond what the logger's thresholds guarantee" : "") + ")"],
             ["min", statistics.min == nil ? "—" : "\(celsius(statistics.min)) at \(time(statistics.minTime))"],
             ["max", statistics.max == nil ? "—" : "\(celsius(statistics.max)) at \(time(statistics.maxTime))"],
