@@ -165,7 +165,7 @@ public final class Station: @unchecked Sendable {
             try requireMethod(request, "GET")
             let token = try authenticate(request)
             guard token.scope == .operator else {
-                throw HTTPFailure(403, "forbidden", "the metrics are the station's, not a site's: they need the station operator's token (coldtap token create --scope operator).")
+                throw HTTPFailure(403, "forbidden", "the metrics are the station's, not a site's: they need the station operator's token (a token of the operator scope).")
             }
             let counts = try pool.with { try $0.counts() }
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],

@@ -156,8 +156,8 @@ public enum SmarTag1Log {
 
         var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: "STMicroelectronics", model: .named("STEVAL-SMARTAG1"))
         if identity.tagUID == nil, image.recordID.count >= 8 { identity.tagUID = image.recordID.suffix(8).hexString() }
-        let zoneText = options.loggerTimeZone.map { "taken in \($0.identifier) (given with --logger-tz)" }
-            ?? "taken as UTC (they carry no time zone; say the configuring phone's with --logger-tz)"
+        let zoneText = options.loggerTimeZone.map { "taken in \($0.identifier) (the zone given for the logger's dates)" }
+            ?? "taken as UTC (they carry no time zone; give the configuring phone's zone to place them)"
         var log = TemperatureLog(format: .smarTag1, logger: identity,
                                  samples: samples.sortedStably(by: \.time), interval: TimeInterval(interval),
                                  timeBase: .loggerHeader, integrity: .init(status: .unverified, detail: .noCheck(format: format)),
