@@ -187,3 +187,10 @@ public struct RedecodeReport: Sendable {
     public var changes: [String]
     public var samples: Int
 }
+
+extension History {
+    /// The acknowledgements as the assessment takes them (`Assessor.assess(…, acknowledgements:)`).
+    public var excursionAcknowledgements: [ExcursionAcknowledgement] {
+        acknowledgements.map { ExcursionAcknowledgement(excursionStart: $0.excursionStart, by: $0.by, at: $0.at) }
+    }
+}

@@ -44,6 +44,8 @@ enum ProfileExport {
             if rule.kind == .cumulative { entry["per"] = rule.scope.rawValue }
             return entry
         }
+        // Only when set, so that every other profile keeps the bytes it was kept with.
+        if profile.alarmsLastUntilAcknowledged { object["alarmsUntilAcknowledged"] = true }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -115,6 +115,46 @@ public struct Excursion: Sendable, Hashable {
     /// excursion may have been longer.
     public var unknownBefore: Bool
     public var unknownAfter: Bool
+    /// Who acknowledged the excursion, and when: given to `Assessor.assess` by a caller that
+    /// keeps acknowledgements (the archive); `nil` until one is given.
+    public var acknowledgement: ExcursionAcknowledgement? = nil
+}
+
+/// That someone looked into an excursion and said what was done (the archive keeps these).
+public struct ExcursionAcknowledgement: Sendable, Hashable {
+    /// The start of the excursion it names (matched within half an interval).
+    public var excursionStart: Date
+    public var by: String
+    public var at: Date
+
+    public init(excursionStart: Date, by: String, at: Date) {
+        self.excursionStart = excursionStart
+        self.by = by
+        self.at = at
+    }
+}
+
+/// What the headline says beside the verdict, so that an OK is never read as "nothing
+/// happened" when something did: excursions nobody has acknowledged yet, or all of them
+/// acknowledged (by whom, when), and the logger's own record of an excursion.
+public enum HeadlineNote: Sendable, Hashable {
+    case excursionsNotAcknowledged(count: Int)
+    /// Every excursion acknowledged; the latest acknowledgement.
+    case excursionsAcknowledged(count: Int, lastBy: String, lastAt: Date)
+    /// The logger itself recorded an excursion (its own verdict and status).
+    case loggerRecordedExcursion(verdict: String, status: String?)
+
+    /// The English words, times in `timeZone`.
+    public func english(in timeZone: TimeZone) -> String {
+        switch self {
+        case .excursionsNotAcknowledged(let count):
+            return "\(count) excursion\(count == 1 ? "" : "s") not yet acknowledged"
+        case .excursionsAcknowledged(let count, let by, let at):
+            return (count == 1 ? "the excursion" : "all \(count) excursions") + " acknowledged by \(by) on \(ColdChainFormat.time(at, in: timeZone))"
+        case .loggerRecordedExcursion(let verdict, let status):
+            return "the logger itself recorded an excursion (\(verdict)\(status.map { ", status \($0)" } ?? ""))"
+        }
+    }
 }
 
 /// A stretch of unknown time: consecutive missing or out-of-range samples, or a jump in
@@ -185,4 +225,31 @@ public struct Assessment: Sendable {
     public var reasons: [String] { verdictReasons.map { $0.english(in: timeZone) } }
     /// Per calendar day in `timeZone`, oldest first.
     public var days: [DayFigures]
+
+    /// What the headline says beside the verdict (see `HeadlineNote`), most pressing first.
+    public var headlineNotes: [HeadlineNote] {
+        var notes: [HeadlineNote] = []
+        let open = excursions.filter { $0.acknowledgement == nil }.count
+        if open > 0 {
+            notes.append(.excursionsNotAcknowledged(count: open))
+        } else if let latest = excursions.compactMap(\.acknowledgement).max(by: { $0.at < $1.at }) {
+            notes.append(.excursionsAcknowledged(count: excursions.count, lastBy: latest.by, lastAt: latest.at))
+        }
+        for reason in verdictReasons {
+            switch reason {
+            case .loggerAgrees(let verdict, let status) where verdict.hasPrefix("excursion"):
+                notes.append(.loggerRecordedExcursion(verdict: verdict, status: status))
+            case .loggerDisagrees(let verdict, let status, _) where verdict.hasPrefix("excursion"):
+                notes.append(.loggerRecordedExcursion(verdict: verdict, status: status))
+            default: break
+            }
+        }
+        return notes
+    }
+
+    /// `VERDICT — note; note`: the one headline every front end shows.
+    public func headline(in timeZone: TimeZone) -> String {
+        ([verdict.rawValue] + [headlineNotes.map { $0.english(in: timeZone) }.joined(separator: "; ")].filter { !$0.isEmpty })
+            .joined(separator: " — ")
+    }
 }

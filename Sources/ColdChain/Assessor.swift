@@ -16,14 +16,26 @@ public enum Assessor {
     /// interval, and a log whose integrity check failed are never `OK`.
     /// - Parameter timeZone: the calendar days of per-day figures and per-day rules, and the
     ///   times written in `reasons`.
-    public static func assess(_ log: TemperatureLog, profile: Profile, timeZone: TimeZone) -> Assessment {
+    /// - Parameter acknowledgements: what the archive keeps about excursions; each marks the
+    ///   excursion starting within half an interval of it. A profile whose alarms last until
+    ///   acknowledged (`cdc-vaccine-fridge`) lets go of an alarm once every excursion beyond
+    ///   its rule's limit is acknowledged.
+    public static func assess(_ log: TemperatureLog, profile: Profile, timeZone: TimeZone,
+                              acknowledgements: [ExcursionAcknowledgement] = []) -> Assessment {
         let profile = profile.resolved(for: log)
         let band = profile.excursionBand
         let timeline = Timeline(log: log, timeZone: timeZone, band: band)
         let statistics = computeStatistics(timeline, band: band)
+        var excursions = findExcursions(timeline, band: band)
+        let tolerance = max(log.interval / 2, 0.5)
+        for index in excursions.indices {
+            excursions[index].acknowledgement = acknowledgements
+                .filter { abs($0.excursionStart.timeIntervalSince(excursions[index].start)) <= tolerance }
+                .max { $0.at < $1.at }
+        }
         var assessment = Assessment(
             profile: profile, band: band, timeZone: timeZone, verdict: .ok, statistics: statistics,
-            excursions: findExcursions(timeline, band: band), alarms: [], possibleAlarms: [],
+            excursions: excursions, alarms: [], possibleAlarms: [],
             gaps: timeline.gaps, decidingGaps: [], verdictReasons: [], days: computeDays(timeline, band: band))
         decide(&assessment, log: log, timeline: timeline)
         compareWithLogger(&assessment, log: log)
@@ -174,10 +186,20 @@ public enum Assessor {
         let rules = assessment.profile.rules
         let timeZone = assessment.timeZone
         let statistics = assessment.statistics
-        let recorded = rules.flatMap { timeline.evaluate($0, gapIsBeyond: { _ in false }) }
+        var recorded = rules.flatMap { timeline.evaluate($0, gapIsBeyond: { _ in false }) }
         let worstCase = rules.flatMap { timeline.evaluate($0, gapIsBeyond: { _ in true }) }
+        // What only unknown time would fire, against every recorded alarm (an acknowledged one
+        // was still recorded: it is dealt with, not unknown).
         let possible = worstCase.filter { alarm in
             !recorded.contains { $0.rule == alarm.rule && $0.day == alarm.day }
+        }
+        if assessment.profile.alarmsLastUntilAcknowledged {
+            // An instantaneous alarm stands for the excursions beyond its limit: once each of
+            // them is acknowledged, it has been dealt with.
+            let open = assessment.excursions.filter { $0.acknowledgement == nil }
+            recorded.removeAll { alarm in
+                alarm.rule.kind == .instantaneous && !open.contains { $0.direction == alarm.rule.threshold.direction }
+            }
         }
         assessment.alarms = recorded
         assessment.possibleAlarms = possible

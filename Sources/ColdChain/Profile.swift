@@ -10,12 +10,16 @@ public struct Profile: Sendable, Hashable, CustomStringConvertible {
     public var band: Band?
     /// The alarm rules, in the order they are reported.
     public var rules: [Rule]
+    /// An instantaneous rule's alarm lasts until every excursion beyond its limit is
+    /// acknowledged (a procedure where each reading outside the range is investigated).
+    public var alarmsLastUntilAcknowledged: Bool
 
-    public init(name: String, summary: String = "", band: Band?, rules: [Rule]) {
+    public init(name: String, summary: String = "", band: Band?, rules: [Rule], alarmsLastUntilAcknowledged: Bool = false) {
         self.name = name
         self.summary = summary
         self.band = band
         self.rules = rules
+        self.alarmsLastUntilAcknowledged = alarmsLastUntilAcknowledged
     }
 
     /// The band excursions, time-in-band figures and charts are measured against: `band`
@@ -62,6 +66,19 @@ public struct Profile: Sendable, Hashable, CustomStringConvertible {
             .continuous(Threshold(.greaterThan, 8), for: .hours(10)),
             .continuous(Threshold(.lessThanOrEqual, -0.5), for: .minutes(60)),
         ])
+
+    /// The CDC Vaccine Storage and Handling Toolkit's practice for a vaccine fridge: every
+    /// reading outside 2–8 °C is an excursion to investigate, so each is an alarm until
+    /// someone acknowledges it (docs/coldchain.md).
+    public static let cdcVaccineFridge = Profile(
+        name: "cdc-vaccine-fridge",
+        summary: "Vaccine refrigerator under the CDC toolkit's practice: 2–8 °C, every reading outside is an ALARM until acknowledged",
+        band: Band(min: 2, max: 8),
+        rules: [
+            .instantaneous(Threshold(.greaterThan, 8)),
+            .instantaneous(Threshold(.lessThan, 2)),
+        ],
+        alarmsLastUntilAcknowledged: true)
 
     /// WHO PQS 10-day shipping indicator, type 1 (freeze-sensitive vaccines).
     public static let whoShipping1 = Profile(
@@ -117,7 +134,7 @@ public struct Profile: Sendable, Hashable, CustomStringConvertible {
 
     /// Every built-in profile, in the order of docs/coldchain.md.
     public static let builtIn: [Profile] = [
-        vaccineFridge, whoShipping1, whoShipping2, uspControlledRoomTemperature, frozen, vaccineFreezer,
+        vaccineFridge, cdcVaccineFridge, whoShipping1, whoShipping2, uspControlledRoomTemperature, frozen, vaccineFreezer,
     ]
 
     /// The built-in profile with this name, or `nil`.

@@ -37,7 +37,9 @@ extension Profile {
     /// `>`, `>=`/`≥`, `<`, `<=`/`≤`; limits are °C. Continuous and cumulative rules take
     /// exactly one of `hours`, `minutes`, `seconds`; the exposure fires the rule when it
     /// reaches that duration, or only when it is longer with `"strictlyLonger": true`.
-    /// Cumulative rules add up over the whole log unless `"per": "day"`. Unknown keys are
+    /// Cumulative rules add up over the whole log unless `"per": "day"`.
+    /// `"alarmsUntilAcknowledged": true` makes an instantaneous rule's alarm last until every
+    /// excursion beyond its limit is acknowledged (`cdc-vaccine-fridge`). Unknown keys are
     /// errors, so a misspelt key is not silently ignored.
     /// - Throws: `ProfileError` naming the first bad field.
     public static func fromJSON(_ data: Data) throws(ProfileError) -> Profile {
@@ -48,7 +50,7 @@ extension Profile {
             throw ProfileError(field: "", message: "not valid JSON (\(JSONNode.describe(error, in: data))); fix its syntax.")
         }
         let object = try root.object(at: "")
-        try JSONNode.rejectUnknownKeys(object, allowed: ["name", "summary", "band", "rules"], at: "")
+        try JSONNode.rejectUnknownKeys(object, allowed: ["name", "summary", "band", "rules", "alarmsUntilAcknowledged"], at: "")
         guard let nameNode = object["name"] else {
             throw ProfileError(field: "name", message: "missing; give the profile a name.")
         }
@@ -68,7 +70,14 @@ extension Profile {
         for (index, node) in ruleNodes.enumerated() {
             rules.append(try parseRule(node, at: "rules[\(index)]"))
         }
-        return Profile(name: name, summary: summary, band: band, rules: rules)
+        var untilAcknowledged = false
+        if let node = object["alarmsUntilAcknowledged"] {
+            guard case .bool(let value) = node else {
+                throw ProfileError(field: "alarmsUntilAcknowledged", message: "must be true or false.")
+            }
+            untilAcknowledged = value
+        }
+        return Profile(name: name, summary: summary, band: band, rules: rules, alarmsLastUntilAcknowledged: untilAcknowledged)
     }
 
     private static func parseBand(_ node: JSONNode) throws(ProfileError) -> Band {

@@ -43,7 +43,7 @@ enum ArchiveReport {
         }
         let profile = try ReportCommand.resolveProfile(profileText)
         let log = history.temperatureLog()
-        let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone)
+        let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone, acknowledgements: history.excursionAcknowledgements)
         if json {
             var document = ReportCommand.json(log: LogExport.json(log), assessment: assessment)
             if case .object(var members) = document {

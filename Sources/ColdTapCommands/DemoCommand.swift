@@ -62,7 +62,7 @@ public enum DemoCommand: Command {
                                          timeZone: TimeZone(identifier: "UTC") ?? .gmt)
         let files = try DemoReport.write(outcome.log, assessment: assessment, directory: outDirectory)
         console.print("Read the \(outcome.result.chip.displayName) holding a \(outcome.log.format) log of \(outcome.log.samples.count) samples \(how).")
-        console.print("Verdict (\(assessment.profile.name)): \(assessment.verdict.rawValue)")
+        console.print("Verdict (\(assessment.profile.name)): \(assessment.headline(in: assessment.timeZone))")
         for reason in assessment.reasons { console.print("  " + reason) }
         for file in files + [dumpPath] { console.print("  wrote \(file)") }
         for line in try await DemoArchive.record(outcome, logger: logger, origin: "\(outcome.result.chip.displayName) read \(how)",

@@ -58,8 +58,9 @@ public enum LoggersCommand: Command {
     static func openExcursions(_ summary: LoggerSummary, archive: Archive) throws -> Int {
         let history = try archive.history(loggerID: summary.logger.id)
         let profile = summary.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-        let assessment = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
-        return assessment.excursions.filter { !AckCommand.isAcknowledged($0, history: history) }.count
+        let assessment = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
+                                         acknowledgements: history.excursionAcknowledgements)
+        return assessment.excursions.filter { $0.acknowledgement == nil }.count
     }
 }
 

@@ -113,7 +113,7 @@ enum NHSDemo {
         let files = try DemoReport.write(outcome.log, assessment: assessment, directory: outDirectory)
         console.print("Configured a virtual NHS3100 (SETCONFIG dated \(Int(history / 3600)) h back: \(request.summary)), then read its "
             + "\(outcome.log.samples.count) samples and \(outcome.log.events.count) events in command mode \(how).")
-        console.print("Verdict (\(assessment.profile.name)): \(assessment.verdict.rawValue)")
+        console.print("Verdict (\(assessment.profile.name)): \(assessment.headline(in: assessment.timeZone))")
         // The reasons include what the logger itself concluded.
         for reason in assessment.reasons { console.print("  " + reason) }
         for file in files + [transcriptPath] { console.print("  wrote \(file)") }

@@ -80,6 +80,7 @@ public enum ProfilesCommand: Command {
             if rule.kind == .cumulative && rule.scope == .day { fields.append(("per", .string("day"))) }
             return .object(fields)
         })))
+        if profile.alarmsLastUntilAcknowledged { members.append(("alarmsUntilAcknowledged", .bool(true))) }
         return .object(members)
     }
 
@@ -101,6 +102,9 @@ public enum ProfilesCommand: Command {
             strictlyLonger
                         true: the exposure must be longer than the duration, not merely reach it
             per         "day": a cumulative rule adds up per calendar day (in --tz) instead of over the whole log
+          alarmsUntilAcknowledged
+                      true: an instantaneous rule's ALARM lasts until every excursion beyond its limit is
+                      acknowledged (coldtap ack, or the station), as in cdc-vaccine-fridge
 
           continuous     fires when one unbroken run beyond the limit lasts the duration
           cumulative     fires when all the time beyond the limit adds up to the duration

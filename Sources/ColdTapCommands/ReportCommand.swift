@@ -168,6 +168,7 @@ public enum ReportCommand: Command {
             ("log", log),
             ("profile", .string(assessment.profile.name)),
             ("verdict", .string(assessment.verdict.rawValue)),
+            ("headline", .string(assessment.headline(in: assessment.timeZone))),
             ("statistics", .object([
                 ("min", .optional(statistics.min)),
                 ("minTime", .optional(statistics.minTime?.isoUTC)),
@@ -224,7 +225,9 @@ public enum ReportCommand: Command {
         case .alarm: verdictCode = "1;31"
         case .inconclusive: verdictCode = "1;33"
         }
-        lines.append("\(paint(assessment.verdict.rawValue, verdictCode))  \(assessment.profile.name) — \(profileLine(assessment.profile))")
+        // The verdict with what it must not hide (excursions not yet acknowledged, the logger's own alarm).
+        let notes = assessment.headlineNotes.map { $0.english(in: zone) }.joined(separator: "; ")
+        lines.append("\(paint(assessment.verdict.rawValue, verdictCode))\(notes.isEmpty ? "" : " — " + paint(notes, "1"))  \(assessment.profile.name) — \(profileLine(assessment.profile))")
         lines += assessment.reasons.map { "  • \($0)" }
 
         lines.append("")

@@ -48,7 +48,7 @@ struct StationBridge: StationServices {
         artifacts.outDirectory = folder.path
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = history.temperatureLog()
-        let assessment = Assessor.assess(log, profile: profile, timeZone: zone)
+        let assessment = Assessor.assess(log, profile: profile, timeZone: zone, acknowledgements: history.excursionAcknowledgements)
         let written = try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts,
                                                 console: .capturing())
         guard let file = written.first else { throw CommandError(.failure, "no report was drawn") }

@@ -28,6 +28,8 @@ extension ReportContent {
         self.init(log: log, profile: assessment.profile.description, lowerLimit: assessment.band.low?.limit,
                   upperLimit: assessment.band.high?.limit, verdict: verdict, reasons: reasons, statistics: statistics,
                   excursions: excursions)
+        let notes = assessment.headlineNotes.map { LogTexts.headlineNote($0, language: language, timeZone: assessment.timeZone) }
+        headlineNote = notes.isEmpty ? nil : notes.joined(separator: language == .english ? "; " : "；")
         audit = ReportAudit(log: log, assessment: assessment, language: language)
     }
 

@@ -1,3 +1,4 @@
+import ColdChain
 import Foundation
 import LoggerFormats
 
@@ -105,6 +106,22 @@ public enum LogTexts {
             return zh ? "相邻读取之间有 \(count) 处间隙未衔接，按未知时间处理" : "つながらない読み取りの間の欠測 \(count) 件は不明な時間として扱います"
         case .worded(_, let english), .text(let english):
             return english
+        }
+    }
+
+    /// `HeadlineNote` in `language`, times in `timeZone`.
+    public static func headlineNote(_ note: HeadlineNote, language: ReportLanguage, timeZone: TimeZone) -> String {
+        guard language != .english else { return note.english(in: timeZone) }
+        let zh = language == .simplifiedChinese
+        let f = ChartFormatter(timeZone: timeZone, language: language)
+        switch note {
+        case .excursionsNotAcknowledged(let count):
+            return zh ? "\(count) 次偏离尚未确认" : "\(count) 件の逸脱が未確認です"
+        case .excursionsAcknowledged(let count, let by, let at):
+            return zh ? "\(count) 次偏离均已由 \(by) 于 \(f.dateTime(at)) 确认" : "\(count) 件の逸脱は \(by) が \(f.dateTime(at)) に確認済み"
+        case .loggerRecordedExcursion(let verdict, let status):
+            let detail = verdict + (status.map { ", \($0)" } ?? "")
+            return zh ? "记录仪自身记录了偏离（\(detail)）" : "ロガー自身が逸脱を記録しています（\(detail)）"
         }
     }
 

@@ -78,6 +78,9 @@ public struct ReportContent: Sendable {
     public var lowerLimit: Double?
     public var upperLimit: Double?
     public var verdict: Verdict
+    /// What the headline says beside the verdict, in the report's language (excursions not
+    /// yet acknowledged, the logger's own alarm): `Assessment.headlineNotes`.
+    public var headlineNote: String?
     public var reasons: [String]
     public var statistics: Statistics
     public var excursions: [Excursion]

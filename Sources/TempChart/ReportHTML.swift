@@ -101,7 +101,7 @@ extension ReportPage {
         <body>
         <main>
         <header><h1>\(e(strings.reportTitle))</h1><span class="generated">\(e(strings.generatedBy)) · \(e(formatter.dateTime(generated)))</span></header>
-        <div class="verdict" id="verdict"><strong>\(e(verdictText))</strong><span>\(e(strings.profile)): \(e(profileText))</span></div>
+        <div class="verdict" id="verdict"><strong>\(e(verdictText))\(content.headlineNote.map { " — " + e($0) } ?? "")</strong><span>\(e(strings.profile)): \(e(profileText))</span></div>
         \(reasons)<div class="columns">
         \(keyValueTable(strings.sectionLogger, loggerRows))\(keyValueTable(strings.sectionStatistics, statisticsRows))</div>
         \(excursions)\(loggerEventsHTML(escape: e))\(seriesHTML(escape: e))\(auditHTML)\(archiveHTML(escape: e))<section><h2>\(e(strings.sectionChart))</h2>

@@ -158,6 +158,17 @@ public struct ReportPage: Sendable {
                     font: ChartFont(size: 9.5, weight: .bold), color: theme.onBanner, anchor: .end)
         y += bannerHeight + 13
 
+        // What the verdict must not hide, right under it: an OK with excursions nobody has
+        // acknowledged yet is not "nothing happened".
+        if let note = content.headlineNote {
+            let font = ChartFont(size: 10, weight: .bold)
+            for line in ReportPage.wrap("\(verdictText) — \(note)", width: contentWidth - 12, font: font, canvas: canvas) {
+                canvas.text(line, at: ChartPoint(x: margin, y: y), font: font, color: theme.inconclusive, anchor: .start)
+                y += 13
+            }
+            y += 2
+        }
+
         // Reasons, after the note that the times are estimates.
         let reasonFont = ChartFont(size: 8.5)
         var reasonLines = 0

@@ -215,6 +215,8 @@ import Testing
             #expect(acks.first?["excursionStart"] as? String == "2026-01-01T05:00:00Z")
             run = await coldtap(["report", "--logger-id", "F1", "--archive", archive.location])
             #expect(run.out.contains("acknowledged by Dr Ada"))
+            // The headline says it too, where it said "not yet acknowledged" before.
+            #expect(run.out.split(separator: "\n").first?.contains("the excursion acknowledged by Dr Ada on") == true, "\(run.out.prefix(200))")
             // The acknowledgement is in the chain: verify still holds, and it counts it.
             run = await coldtap(["archive", "verify", "--archive", archive.location])
             #expect(run.status == 0, "\(run.out)\(run.err)")

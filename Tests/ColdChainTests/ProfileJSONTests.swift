@@ -52,7 +52,7 @@ import Testing
         (#"{"rules": []}"#, "name", "missing; give the profile a name."),
         (#"{"name": 3, "rules": []}"#, "name", "expected a string, found a number."),
         (#"{"name": "x"}"#, "rules", "missing; give a list of rules (it may be empty)."),
-        (#"{"name": "x", "rule": []}"#, "rule", "unknown field; expected one of band, name, rules, summary."),
+        (#"{"name": "x", "rule": []}"#, "rule", "unknown field; expected one of alarmsUntilAcknowledged, band, name, rules, summary."),
         (#"{"name": "x", "band": {"min": 8, "max": 2}, "rules": []}"#, "band", "min 8.0 is above max 2.0."),
         (#"{"name": "x", "band": {"min": "2"}, "rules": []}"#, "band.min", "expected a number, found a string."),
         (#"{"name": "x", "rules": [{"kind": "spike", "comparator": ">", "limit": 1}]}"#, "rules[0].kind",
@@ -87,7 +87,7 @@ import Testing
 
     @Test func builtInNames() {
         #expect(Profile.builtIn.map(\.name) == [
-            "vaccine-fridge", "who-shipping-1", "who-shipping-2", "usp-crt", "frozen", "vaccine-freezer",
+            "vaccine-fridge", "cdc-vaccine-fridge", "who-shipping-1", "who-shipping-2", "usp-crt", "frozen", "vaccine-freezer",
         ])
         #expect(Profile.builtIn(named: "frozen") == .frozen)
         #expect(Profile.builtIn(named: "fridge") == nil)

@@ -126,6 +126,7 @@ import LoggerFormats
     @Test func ruleTextsOfTheBuiltInProfiles() {
         #expect(Profile.builtIn.map { $0.rules.map(\.description) } == [
             ["> 8 °C for 10 h continuous", "≤ −0.5 °C for 60 min continuous"],
+            ["any point > 8 °C", "any point < 2 °C"],
             ["≥ 45 °C for 1 h continuous", "≥ 30 °C for 10 h cumulative", "≤ −0.5 °C for 1 h continuous"],
             ["≥ 45 °C for 1 h continuous", "≥ 30 °C for 10 h cumulative", "≥ 10 °C for 20 h cumulative"],
             ["MKT > 25 °C", "any point < 15 °C", "any point > 40 °C", "> 30 °C for more than 24 h cumulative"],
@@ -138,7 +139,7 @@ import LoggerFormats
 
     @Test func bandsAndExcursionBands() {
         #expect(Profile.builtIn.map(\.excursionBand.description) == [
-            "2–8 °C", "> −0.5 °C and < 30 °C", "< 10 °C", "20–25 °C", "≤ −18 °C", "−50 to −15 °C",
+            "2–8 °C", "2–8 °C", "> −0.5 °C and < 30 °C", "< 10 °C", "20–25 °C", "≤ −18 °C", "−50 to −15 °C",
         ])
         #expect(Profile.whoShipping1.excursionBand.high == Threshold(.greaterThanOrEqual, 30))
         #expect(Profile.whoShipping1.excursionBand.low == Threshold(.lessThanOrEqual, -0.5))

@@ -68,7 +68,7 @@ import LoggerFormats
 
     /// Background temperature that breaks no rule of the profile.
     static let calm: [String: Double] = [
-        "vaccine-fridge": 5, "who-shipping-1": 20, "who-shipping-2": 5, "usp-crt": 22, "frozen": -20,
+        "vaccine-fridge": 5, "cdc-vaccine-fridge": 5, "who-shipping-1": 20, "who-shipping-2": 5, "usp-crt": 22, "frozen": -20,
         "vaccine-freezer": -25,
     ]
 
@@ -80,6 +80,9 @@ import LoggerFormats
     static let cases: [Case] = [
         // vaccine-fridge: > 8 °C for 10 h continuous; ≤ −0.5 °C for 60 min continuous.
         make("vaccine-fridge", "10 h at 8.1 °C", run(8.1, 20), .alarm),
+        make("cdc-vaccine-fridge", "one reading at 8.1 °C", run(5, 4) + [8.1] + run(5, 4), .alarm),
+        make("cdc-vaccine-fridge", "one reading at 1.9 °C", run(5, 4) + [1.9] + run(5, 4), .alarm),
+        make("cdc-vaccine-fridge", "20 h at exactly 8 °C, then 2 °C", run(8, 40) + run(2, 4), .ok),
         make("vaccine-fridge", "9 h 30 min at 8.1 °C", run(8.1, 19), .ok),
         make("vaccine-fridge", "20 h at exactly 8 °C", run(8, 40), .ok),
         make("vaccine-fridge", "60 min at exactly −0.5 °C", run(-0.5, 2), .alarm),
@@ -149,5 +152,47 @@ import LoggerFormats
         #expect(assessment.excursions.count == 1)
         #expect(assessment.excursions[0].limit == Threshold(.greaterThan, -18))
         #expect(assessment.excursions[0].degreeMinutes == 2 * 30 * 2)
+    }
+}
+
+/// An OK never hides an excursion: the headline says what nobody has acknowledged yet, and a
+/// profile whose alarms last until acknowledged lets go of them only then (issue 31 §2).
+@Suite struct AcknowledgementTests {
+    static let start = Date(timeIntervalSince1970: 1_775_692_800)
+    static func log(_ values: [Double]) -> TemperatureLog {
+        TemperatureLog(format: "test", samples: values.enumerated().map { .init(time: start.addingTimeInterval(Double($0.offset) * 1800), temperature: $0.element) },
+                       interval: 1800, timeBase: .loggerHeader, integrity: .init(status: .verified, detail: "test"),
+                       readTime: start.addingTimeInterval(Double(values.count) * 1800))
+    }
+    static let utc = TimeZone(identifier: "UTC")!
+
+    @Test func anOKWithAnExcursionSaysItIsNotYetAcknowledged() {
+        let log = Self.log([5, 5, 11.8, 11.8, 5, 5])
+        let open = Assessor.assess(log, profile: .vaccineFridge, timeZone: Self.utc)
+        #expect(open.verdict == .ok)
+        #expect(open.headline(in: Self.utc) == "OK — 1 excursion not yet acknowledged")
+        let ack = ExcursionAcknowledgement(excursionStart: Self.start.addingTimeInterval(3600), by: "Ana Ruiz", at: Self.start.addingTimeInterval(86_400))
+        let done = Assessor.assess(log, profile: .vaccineFridge, timeZone: Self.utc, acknowledgements: [ack])
+        #expect(done.headline(in: Self.utc) == "OK — the excursion acknowledged by Ana Ruiz on 2026-04-10 00:00 +00:00")
+        #expect(Assessor.assess(Self.log([5, 5, 5]), profile: .vaccineFridge, timeZone: Self.utc).headline(in: Self.utc) == "OK")
+    }
+
+    @Test func theCDCProfileIsAnAlarmUntilEveryExcursionIsAcknowledged() {
+        let log = Self.log([5, 8.5, 5, 1.5, 5])
+        let hot = ExcursionAcknowledgement(excursionStart: Self.start.addingTimeInterval(1800), by: "A", at: Self.start.addingTimeInterval(9000))
+        let cold = ExcursionAcknowledgement(excursionStart: Self.start.addingTimeInterval(5400), by: "B", at: Self.start.addingTimeInterval(9600))
+        let none = Assessor.assess(log, profile: .cdcVaccineFridge, timeZone: Self.utc)
+        #expect(none.verdict == .alarm && none.alarms.count == 2)
+        let one = Assessor.assess(log, profile: .cdcVaccineFridge, timeZone: Self.utc, acknowledgements: [hot])
+        #expect(one.verdict == .alarm && one.alarms.map(\.rule.threshold.direction) == [.low])
+        let both = Assessor.assess(log, profile: .cdcVaccineFridge, timeZone: Self.utc, acknowledgements: [hot, cold])
+        #expect(both.verdict == .ok, "\(both.reasons)")
+        #expect(both.headline(in: Self.utc).hasPrefix("OK — all 2 excursions acknowledged by B"))
+        // The same log under the WHO fridge profile is OK even before anyone looks.
+        #expect(Assessor.assess(log, profile: .vaccineFridge, timeZone: Self.utc).verdict == .ok)
+        // A profile file says the same with alarmsUntilAcknowledged, and writes it back.
+        let file = #"{"name": "p", "band": {"min": 2, "max": 8}, "rules": [{"kind": "instantaneous", "comparator": ">", "limit": 8}], "alarmsUntilAcknowledged": true}"#
+        #expect((try? Profile.fromJSON(Data(file.utf8)))?.alarmsLastUntilAcknowledged == true)
+        #expect((try? Profile.fromJSON(Data(#"{"name": "p", "rules": [], "alarmsUntilAcknowledged": 1}"#.utf8))) == nil)
     }
 }

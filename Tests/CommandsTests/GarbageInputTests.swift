@@ -54,7 +54,7 @@ import Testing
         let result = await runColdTap(["report", "-", "--read-time", Self.readTime, "--logger", "generic16", "--tz", "UTC"],
                                       stdin: input)
         #expect(result.status == 0, "\(result.err)")
-        #expect(result.out.hasPrefix("INCONCLUSIVE  vaccine-fridge"))
+        #expect(result.out.hasPrefix("INCONCLUSIVE — 1 excursion not yet acknowledged  vaccine-fridge"))
         #expect(result.out.contains("  • 13 of 25 samples are outside the sensor's range, so the log is not a record to judge (are these bytes really this logger's?)."))
         let json = await runColdTap(["report", "-", "--read-time", Self.readTime, "--logger", "generic16", "--json"], stdin: input)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])

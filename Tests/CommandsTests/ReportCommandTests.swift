@@ -27,7 +27,7 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
         let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: utc)
         let json = ReportCommand.json(log: .object([("format", .string("test"))]), assessment: assessment)
         #expect(json.serialized(pretty: false) == """
-            {"log":{"format":"test"},"profile":"vaccine-fridge","verdict":"ALARM",\
+            {"log":{"format":"test"},"profile":"vaccine-fridge","verdict":"ALARM","headline":"ALARM — 1 excursion not yet acknowledged",\
             "statistics":{"min":5,"minTime":"2026-04-09T10:30:00Z","max":9,"maxTime":"2026-04-09T00:00:00Z",\
             "mean":8.818181818181818,"stddev":0.8331955809010618,"mkt":8.854252986887104,"validSamples":22,"unknownSeconds":0},\
             "excursions":[{"direction":"high","start":"2026-04-09T00:00:00Z","end":"2026-04-09T10:30:00Z",\
@@ -41,7 +41,7 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
     @Test func jsonOfAnEmptyLogUsesNulls() {
         let assessment = Assessor.assess(makeLog([]), profile: .frozen, timeZone: utc)
         let json = ReportCommand.json(log: .null, assessment: assessment).serialized(pretty: false)
-        #expect(json.contains(#""profile":"frozen","verdict":"INCONCLUSIVE","statistics":{"min":null,"minTime":null,"max":null,"maxTime":null,"mean":null,"stddev":null,"mkt":null,"validSamples":0,"unknownSeconds":0},"excursions":[],"alarms":[]"#))
+        #expect(json.contains(#""profile":"frozen","verdict":"INCONCLUSIVE","headline":"INCONCLUSIVE","statistics":{"min":null,"minTime":null,"max":null,"maxTime":null,"mean":null,"stddev":null,"mkt":null,"validSamples":0,"unknownSeconds":0},"excursions":[],"alarms":[]"#))
     }
 
     @Test func textStartsWithTheVerdictAndHasTheTables() {
@@ -49,7 +49,8 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
         let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: utc)
         let text = ReportCommand.text(log, assessment: assessment, colour: false)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[0] == "OK  vaccine-fridge — Vaccine refrigerator, 30-day recorder (WHO PQS E006): 2–8 °C, single-event alarms")
+        // OK, but the excursion to 9.5 °C is not hidden behind it.
+        #expect(lines[0] == "OK — 1 excursion not yet acknowledged  vaccine-fridge — Vaccine refrigerator, 30-day recorder (WHO PQS E006): 2–8 °C, single-event alarms")
         #expect(lines[1] == "  • No rule fired, even with the 30 min of unknown time counted as beyond the limits.")
         #expect(!text.contains("\u{1B}"))
         #expect(lines.contains("  passed  > 8 °C for 10 h continuous"))
@@ -67,7 +68,7 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
     @Test func colourOnlyWhenAsked() {
         let assessment = Assessor.assess(makeLog(Array(repeating: 9, count: 20)), profile: .vaccineFridge, timeZone: utc)
         let text = ReportCommand.text(makeLog([]), assessment: assessment, colour: true)
-        #expect(text.hasPrefix("\u{1B}[1;31mALARM\u{1B}[0m  vaccine-fridge"))
+        #expect(text.hasPrefix("\u{1B}[1;31mALARM\u{1B}[0m — \u{1B}[1m1 excursion not yet acknowledged\u{1B}[0m  vaccine-fridge"))
     }
 
     @Test func tableIgnoresColourCodesWhenPadding() {

@@ -123,7 +123,11 @@ extension Station {
             let detail = [logger.vendor, logger.model, logger.serial.map { "#\($0)" }].compactMap { $0 }.joined(separator: " ")
             body += "<tr class=\"r-\(Station.verdictKey(row.verdict))\"><td><a href=\"\(HTML.escape(Station.loggerLink(logger.id)))\"><strong>\(HTML.escape(logger.id))</strong></a>"
             body += "<br><span class=\"muted\">\(HTML.escape(detail.isEmpty ? logger.format : detail))</span></td>"
-            body += "<td>\(Station.verdictBadge(row.verdict, text))</td><td>\(Station.timeCell(row.lastRead, context: context))</td>"
+            // An OK beside excursions nobody has acknowledged yet says so (as the report's headline does).
+            let note = row.open > 0
+                ? "<br><strong class=\"bad\">— \(HTML.escape(LogTexts.headlineNote(.excursionsNotAcknowledged(count: row.open), language: context.language, timeZone: context.zone)))</strong>"
+                : ""
+            body += "<td>\(Station.verdictBadge(row.verdict, text))\(note)</td><td>\(Station.timeCell(row.lastRead, context: context))</td>"
             body += "<td class=\"num\">\(row.last.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
             body += "<td class=\"num\">\(row.low.map { HTML.escape(f.temperature($0)) } ?? "–") / \(row.high.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
             body += "<td class=\"num\">\(row.open > 0 ? "<strong class=\"bad\">\(row.open)</strong>" : "0")"
@@ -213,7 +217,7 @@ extension Station {
         let (period, from, to) = try pagePeriod(context, newest: summary.lastSample)
         let profile = profile(for: summary)
         let log = history.temperatureLog()
-        let assessment = Assessor.assess(log, profile: profile, timeZone: context.zone)
+        let assessment = Assessor.assess(log, profile: profile, timeZone: context.zone, acknowledgements: history.excursionAcknowledgements)
         let content = ReportContent(log: log, assessment: assessment, language: context.language)
         let logger = history.logger
         let link = Station.loggerLink(loggerID)
@@ -223,6 +227,9 @@ extension Station {
         let verdictKey = assessment.verdict.rawValue
         body += "<div class=\"banner v-\(Station.verdictKey(verdictKey))\">\(HTML.escape(Station.verdictLabel(verdictKey, text)))"
         body += " — \(HTML.escape(profile.description))</div>"
+        if let note = content.headlineNote {
+            body += "<p class=\"bad\"><strong>\(HTML.escape(Station.verdictLabel(verdictKey, text))) — \(HTML.escape(note))</strong></p>"
+        }
         if !content.reasons.isEmpty {
             body += "<ul>" + content.reasons.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
         }
