@@ -324,6 +324,27 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
         }
     }
 
+    /// The overview's verdict is the record's over its last 24 hours, as the logger page's is
+    /// over the period it shows: two OK reads with a 10-hour hole between them are INCONCLUSIVE
+    /// on both (the newest read alone said OK) (issue 31 §5).
+    @Test func theOverviewAndTheLoggerPageJudgeTheSameRecord() async throws {
+        try await withStation(.sqlite) { station in
+            for (first, count) in [(0, 36), (100, 44)] {
+                let answer = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+                                               headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "gap-fridge"],
+                                               body: try Reads.cold(first: first, count: count))
+                #expect(answer.status == 201, "\(answer.text)")
+                #expect(try answer.json()["verdict"] as? String == "OK")
+            }
+            let cookie = try signIn(station)
+            let overview = try page(station, "GET", "/", cookie: cookie)
+            #expect(overview.body.contains("<tr class=\"r-INCONCLUSIVE\"><td><a href=\"/loggers/gap-fridge\""), "\(overview.body.prefix(3000))")
+            #expect(overview.body.contains("Verdict, last 24 h"))
+            let day = try page(station, "GET", "/loggers/gap-fridge?period=day", cookie: cookie)
+            #expect(day.body.contains("class=\"banner v-INCONCLUSIVE\""))
+        }
+    }
+
     @Test func loggerPageStaysSmallForAYearOfSamples() async throws {
         try await withStation(.sqlite) { station in
             // A year of 10-minute samples, in reads of 4,000 with an excursion now and then.

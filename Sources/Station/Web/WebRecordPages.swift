@@ -43,9 +43,8 @@ extension Station {
 
     /// One overview row: the logger's newest facts and its last 24 hours of samples
     /// (measured back from its newest sample): their extremes, the excursions beyond the
-    /// profile's band not yet acknowledged, and the sparkline. One query per logger and no
-    /// assessment (an assessment builds calendars and date formatters; 1,000 rows must stay
-    /// cheap); the verdict is the one kept with the newest read.
+    /// profile's band not yet acknowledged, the sparkline, and the verdict of the record over
+    /// those 24 hours under the logger's profile. One query per logger.
     func overviewRow(_ store: StationStore, _ facts: StationStore.PageLogger, context: WebContext, profiles: inout [String: Profile]) throws -> OverviewRow {
         var row = OverviewRow(logger: facts.logger, lastRead: facts.lastRead, verdict: facts.lastVerdict, last: nil, low: nil, high: nil, open: 0,
                               openSince: nil, sparkline: "")
@@ -83,11 +82,13 @@ extension Station {
                                     },
                                     interval: interval, timeBase: .loggerHeader, integrity: TemperatureLog.Integrity(status: .unverified, detail: ""),
                                     readTime: newest)
-        let excursions = Assessor.excursions(in: dayLog, band: band)
-        let tolerance = max(interval / 2, 0.5)
-        let open = excursions.filter { excursion in
-            !facts.acknowledged.contains { abs($0.timeIntervalSince(excursion.start)) <= tolerance }
-        }
+        // The verdict shown is the record's over these 24 hours (gaps between reads count as
+        // unknown time), the same judgement the logger page makes over the period it shows,
+        // not the verdict kept with the newest read alone.
+        let acknowledgements = facts.acknowledged.map { ExcursionAcknowledgement(excursionStart: $0, by: "", at: $0) }
+        let assessment = Assessor.assess(dayLog, profile: profile, timeZone: context.zone, acknowledgements: acknowledgements)
+        row.verdict = assessment.verdict.rawValue
+        let open = assessment.excursions.filter { $0.acknowledgement == nil }
         row.open = open.count
         row.openSince = open.map(\.start).min()
         row.sparkline = WebSVG.sparkline(series, from: times.first ?? 0, to: times.last ?? 0, lower: band.low?.limit, upper: band.high?.limit,
@@ -115,7 +116,7 @@ extension Station {
         body += "<p>" + ["ALARM", "INCONCLUSIVE", "none", "OK"].compactMap { key in
             counts[key].map { "\(Station.verdictBadge(key == "none" ? nil : key, text)) \($0)" }
         }.joined(separator: " &nbsp; ") + "</p>"
-        body += "<div class=\"scroll\"><table class=\"overview\"><thead><tr><th>\(HTML.escape(text.report.logger))</th><th>\(HTML.escape(text.report.verdict))</th>"
+        body += "<div class=\"scroll\"><table class=\"overview\"><thead><tr><th>\(HTML.escape(text.report.logger))</th><th>\(HTML.escape(text.verdict24h))</th>"
         body += "<th>\(HTML.escape(text.lastRead))</th><th class=\"num\">\(HTML.escape(text.lastTemperature))</th><th class=\"num\">\(HTML.escape(text.minMax24h))</th>"
         body += "<th class=\"num\">\(HTML.escape(text.openExcursions))</th><th>\(HTML.escape(text.trend24h))</th></tr></thead><tbody>"
         for row in rows {

@@ -23,6 +23,8 @@ struct WebText: Sendable {
     var minMax24h: String
     var openExcursions: String
     var trend24h: String
+    /// The overview's verdict column: the record judged over its last 24 hours.
+    var verdict24h: String
     var never: String
     var since: String
     var noLoggers: String
@@ -75,7 +77,7 @@ struct WebText: Sendable {
         tokenLabel: "Access token", tokenHint: "A read, upload or admin token of your site (coldtap token create).",
         signIn: "Sign in", signOut: "Sign out", badToken: "That token is unknown or revoked.",
         overview: "Overview", reads: "Reads", loggers: "Loggers", lastRead: "Last read", lastTemperature: "Last °C",
-        minMax24h: "Min / max 24 h", openExcursions: "Open excursions", trend24h: "Last 24 h", never: "never", since: "since",
+        minMax24h: "Min / max 24 h", openExcursions: "Open excursions", trend24h: "Last 24 h", verdict24h: "Verdict, last 24 h", never: "never", since: "since",
         noLoggers: "No logger has been uploaded by this site yet.",
         ago: { "\($0) ago" }, justNow: "just now",
         day: "Day", week: "Week", month: "Month", year: "Year", all: "All", custom: "Custom", from: "From", to: "To", show: "Show",
@@ -93,7 +95,7 @@ struct WebText: Sendable {
         tokenLabel: "访问令牌", tokenHint: "本站点的读取、上传或管理令牌（coldtap token create）。",
         signIn: "登录", signOut: "退出", badToken: "该令牌未知或已被吊销。",
         overview: "总览", reads: "读取记录", loggers: "记录仪", lastRead: "最近读取", lastTemperature: "最新 °C",
-        minMax24h: "24 小时最低 / 最高", openExcursions: "未处理偏离", trend24h: "最近 24 小时", never: "从未", since: "始于",
+        minMax24h: "24 小时最低 / 最高", openExcursions: "未处理偏离", trend24h: "最近 24 小时", verdict24h: "最近 24 小时结论", never: "从未", since: "始于",
         noLoggers: "本站点尚未上传任何记录仪。",
         ago: { "\($0)前" }, justNow: "刚刚",
         day: "日", week: "周", month: "月", year: "年", all: "全部", custom: "自定义", from: "从", to: "至", show: "显示",
@@ -111,7 +113,7 @@ struct WebText: Sendable {
         tokenLabel: "アクセストークン", tokenHint: "サイトの読み取り・アップロード・管理トークン（coldtap token create）。",
         signIn: "サインイン", signOut: "サインアウト", badToken: "このトークンは不明か、失効しています。",
         overview: "概要", reads: "読み取り", loggers: "ロガー", lastRead: "最終読み取り", lastTemperature: "最新 °C",
-        minMax24h: "24 時間 最低 / 最高", openExcursions: "未対応の逸脱", trend24h: "直近 24 時間", never: "なし", since: "開始",
+        minMax24h: "24 時間 最低 / 最高", openExcursions: "未対応の逸脱", trend24h: "直近 24 時間", verdict24h: "直近 24 時間の判定", never: "なし", since: "開始",
         noLoggers: "このサイトからアップロードされたロガーはまだありません。",
         ago: { "\($0)前" }, justNow: "たった今",
         day: "日", week: "週", month: "月", year: "年", all: "全期間", custom: "指定", from: "開始", to: "終了", show: "表示",
