@@ -50,7 +50,7 @@ func runStationPagesBench(_ json: Bool) async throws {
 }
 
 private func pagesRead(first: Int, count: Int, phase: Int) throws -> Data {
-    let start = Date(timeIntervalSince1970: 1_767_225_600 + Double(first) * 600)
+    let start = Date(timeIntervalSince1970: 1_735_689_600 + Double(first) * 600)  // from 2025-01-01: a year that ends before its read time
     let temperatures = (first..<(first + count)).map { n -> Double in
         // A short warm spell every ~35 days gives the year some excursions to list.
         n % 5000 < 12 ? 9.4 : ((5 + 2 * sin(Double(n + phase) / 40)) * 10).rounded() / 10
@@ -74,7 +74,7 @@ func measureStationPages(folder: URL, loggers: Int = 1000) async throws -> Stati
     defer { station.stop(grace: 1) }
     func upload(_ body: Data, logger: String) throws {
         let answer = station.handle(HTTPRequest(method: "POST", path: "/api/v1/reads", headers: [
-            "Authorization": "Bearer \(token)", "X-ColdTap-Logger-Id": logger, "X-ColdTap-Read-Time": "2027-01-05T00:00:00Z",
+            "Authorization": "Bearer \(token)", "X-ColdTap-Logger-Id": logger, "X-ColdTap-Read-Time": "2026-01-05T00:00:00Z",
             "Content-Type": "application/octet-stream"], body: body))
         guard answer.status == 201 else { throw BenchError.reference("upload for \(logger) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))") }
     }
