@@ -62,7 +62,9 @@ let package = Package(
         .target(name: "JSONOutput"),
         // Layer 7: the station, an HTTP API over the archive (GNU libmicrohttpd, TLS through GnuTLS).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
-        .target(name: "Station", dependencies: ["Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD"]),
+        // Webhook deliveries: libcurl, which lets the station check the very address it connects to.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .target(name: "Station", dependencies: ["Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl"]),
         // Uploads to a station from the app and from coldtap (Foundation only).
         .target(name: "StationClient", dependencies: ["Digest"]),
         // The command line: all commands live in a library so tests can run them in-process.

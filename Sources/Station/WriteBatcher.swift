@@ -10,12 +10,15 @@ import Foundation
 /// writer or of PostgreSQL's chain-head row lock) instead of one per upload. One batch is
 /// written at a time, so the station's uploads take turns here rather than in SQLite's busy
 /// handler, whose sleeps (up to 100 ms each) made the slowest uploads wait seconds.
+///
+/// Other short writes of the station (the webhook queue's) join the same batches through
+/// `write(_:)`, so that they never wait for SQLite's writer lock against the uploads.
 final class WriteBatcher: @unchecked Sendable {
-    typealias Work = (StationStore) throws -> AddResult
+    typealias Work = (StationStore) throws -> Any
 
     private final class Pending {
         let work: Work
-        var result: Result<AddResult, any Error>?
+        var result: Result<Any, any Error>?
         init(_ work: @escaping Work) { self.work = work }
     }
 
@@ -35,8 +38,13 @@ final class WriteBatcher: @unchecked Sendable {
     /// Runs `work` in the next batch's transaction and returns what it returned, once that
     /// transaction has committed; throws what `work` threw (its writes rolled back alone), or
     /// the transaction's own failure.
-    func keep(_ work: @escaping Work) throws -> AddResult {
-        let mine = Pending(work)
+    func keep(_ work: @escaping (StationStore) throws -> AddResult) throws -> AddResult {
+        try write(work)
+    }
+
+    /// `keep` for any write: runs `work` in the next batch's transaction.
+    func write<T>(_ work: @escaping (StationStore) throws -> T) throws -> T {
+        let mine = Pending { store in try work(store) }
         condition.lock()
         waiting.append(mine)
         while mine.result == nil {
@@ -48,7 +56,7 @@ final class WriteBatcher: @unchecked Sendable {
             let batch = Array(waiting.prefix(limit))
             waiting.removeFirst(batch.count)
             condition.unlock()
-            let results = write(batch)
+            let results = writeBatch(batch)
             condition.lock()
             for (pending, result) in zip(batch, results) { pending.result = result }
             writing = false
@@ -56,11 +64,11 @@ final class WriteBatcher: @unchecked Sendable {
         }
         let result = mine.result
         condition.unlock()
-        guard let result else { throw ArchiveError(.engine, "an upload's write was lost") }
-        return try result.get()
+        guard let result, let value = try result.get() as? T else { throw ArchiveError(.engine, "an upload's write was lost") }
+        return value
     }
 
-    private func write(_ batch: [Pending]) -> [Result<AddResult, any Error>] {
+    private func writeBatch(_ batch: [Pending]) -> [Result<Any, any Error>] {
         metrics.writeBatch(uploads: batch.count)
         do {
             return try pool.with { store in
