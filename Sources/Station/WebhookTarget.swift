@@ -79,7 +79,7 @@ public struct WebhookTarget: Sendable, Equatable {
             throw WebhookTargetRefusal("the webhook URL's scheme is not https; \(advice).")
         }
         if part(CURLUPART_USER) != nil || part(CURLUPART_PASSWORD) != nil || part(CURLUPART_OPTIONS) != nil {
-            throw WebhookTargetRefusal("the webhook URL carries a user name or password; it was not kept: the receiver checks the X-ColdTap-Signature header instead, so give the URL without user@ or user:password@.")
+            throw WebhookTargetRefusal("the webhook URL carries a user name or password; receivers check the X-ColdTap-Signature header instead: give the URL without user@ or user:password@.")
         }
         guard var host = part(CURLUPART_HOST), !host.isEmpty else {
             throw WebhookTargetRefusal("the webhook URL has no host; \(advice).")
