@@ -18,8 +18,13 @@ final class WriteBatcher: @unchecked Sendable {
 
     private final class Pending {
         let work: Work
+        /// An upload's read (the metrics count those).
+        let isUpload: Bool
         var result: Result<Any, any Error>?
-        init(_ work: @escaping Work) { self.work = work }
+        init(_ work: @escaping Work, isUpload: Bool) {
+            self.work = work
+            self.isUpload = isUpload
+        }
     }
 
     private let pool: StorePool
@@ -39,12 +44,12 @@ final class WriteBatcher: @unchecked Sendable {
     /// transaction has committed; throws what `work` threw (its writes rolled back alone), or
     /// the transaction's own failure.
     func keep(_ work: @escaping (StationStore) throws -> AddResult) throws -> AddResult {
-        try write(work)
+        try write(work, isUpload: true)
     }
 
     /// `keep` for any write: runs `work` in the next batch's transaction.
-    func write<T>(_ work: @escaping (StationStore) throws -> T) throws -> T {
-        let mine = Pending { store in try work(store) }
+    func write<T>(_ work: @escaping (StationStore) throws -> T, isUpload: Bool = false) throws -> T {
+        let mine = Pending({ store in try work(store) }, isUpload: isUpload)
         condition.lock()
         waiting.append(mine)
         while mine.result == nil {
@@ -69,7 +74,8 @@ final class WriteBatcher: @unchecked Sendable {
     }
 
     private func writeBatch(_ batch: [Pending]) -> [Result<Any, any Error>] {
-        metrics.writeBatch(uploads: batch.count)
+        let uploads = batch.filter(\.isUpload).count
+        if uploads > 0 { metrics.writeBatch(uploads: uploads) }
         do {
             return try pool.with { store in
                 let results = store.archive.engine.writeEach(batch.map { pending in { try pending.work(store) } })
