@@ -568,11 +568,17 @@ public final class StationStore {
                            [.int(nextAttempt.milliseconds), .int(queueID), .text(claimer)])
     }
 
-    /// When a pending delivery next becomes due or a lease runs out, or `nil` when none is pending.
+    /// When the oldest pending delivery of a webhook next becomes due, or its lease runs out
+    /// (the rows behind it wait for it), or `nil` when none is pending.
     public func nextWebhookWake() throws -> Date? {
-        let due = try engine.scalarInt("SELECT MIN(next_attempt_ms) FROM webhook_queue WHERE state = 'pending' AND claimed_until_ms IS NULL")
-        let leaseEnd = try engine.scalarInt("SELECT MIN(claimed_until_ms) FROM webhook_queue WHERE state = 'pending' AND claimed_until_ms IS NOT NULL")
-        return [due, leaseEnd].compactMap { $0 }.min().map { Date(milliseconds: $0) }
+        try engine.scalarInt("""
+            SELECT MIN(CASE WHEN q.claimed_until_ms IS NOT NULL AND q.claimed_until_ms > q.next_attempt_ms
+                            THEN q.claimed_until_ms ELSE q.next_attempt_ms END)
+            FROM webhook_queue q
+            WHERE q.state = 'pending'
+              AND NOT EXISTS (SELECT 1 FROM webhook_queue older
+                              WHERE older.webhook_id = q.webhook_id AND older.state = 'pending' AND older.queue_id < q.queue_id)
+            """).map { Date(milliseconds: $0) }
     }
 
     /// Deliveries not yet delivered nor given up, of all webhooks.
