@@ -62,8 +62,10 @@ let package = Package(
         .target(name: "JSONOutput"),
         // Layer 7: the station, an HTTP API over the archive (GNU libmicrohttpd, TLS through GnuTLS).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        // Webhook deliveries: libcurl, which lets the station check the very address it connects to.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         // Its OpenAPI contract is compiled in (`PackageResources.openapi_json`), so a `coldtap` copied alone still serves it.
-        .target(name: "Station", dependencies: ["Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD"],
+        .target(name: "Station", dependencies: ["Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl"],
                 resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).
         .target(name: "StationClient", dependencies: ["Digest"]),

@@ -23,6 +23,8 @@ public enum ServeCommand: Command {
             .value("--request-deadline", placeholder: "S", help: "seconds a request may take to arrive whole, however busy the client keeps the connection (1–3600)",
                    default: "30"),
             .value("--connections-per-address", placeholder: "N", help: "connections one client address may hold at once (1–512)", default: "64"),
+            .flag("--allow-http-webhooks", help: "also deliver webhooks to plain http URLs (tests)"),
+            .flag("--allow-private-webhooks", help: "also deliver webhooks to loopback, private and link-local addresses (tests, receivers on the LAN)"),
         ] + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) })]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
@@ -37,10 +39,14 @@ public enum ServeCommand: Command {
         let perAddressText = try arguments.option("--connections-per-address")
         let profile = try ReportCommand.resolveProfile(try arguments.option("--profile"))
         let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
+        let allowHTTPWebhooks = arguments.flag("--allow-http-webhooks")
+        let allowPrivateWebhooks = arguments.flag("--allow-private-webhooks")
         _ = try arguments.positionals(max: 0, what: "nothing")
         try arguments.finish()
 
         var configuration = Station.Configuration(archive: location)
+        configuration.allowHTTPWebhooks = allowHTTPWebhooks
+        configuration.allowPrivateWebhookTargets = allowPrivateWebhooks
         (configuration.http.host, configuration.http.port) = try parseListen(listen)
         if let maxBodyText {
             guard let bytes = Int(maxBodyText), bytes > 0, bytes <= 1 << 30 else {
@@ -376,11 +382,13 @@ public enum LoggerCommand: Command {
 public enum WebhookCommand: Command {
     public static let name = "webhook"
     public static let forms = [CommandForm(
-        positionals: "add URL | list", positionalHelp: [("URL", "where the station POSTs its signed events (http or https)")],
+        positionals: "add URL | list", positionalHelp: [("URL", "where the station POSTs its signed events: https, a public address, no user:password@")],
         summary: "send a site's new ALARMs and acknowledgements to a URL, signed with HMAC-SHA256, or list the webhooks",
         options: [
             .value("--site", placeholder: "NAME", help: "with add: the site whose events go there"),
             .value("--secret", placeholder: "S", help: "with add: the signing secret", default: "a new random one, printed once"),
+            .flag("--allow-http-webhooks", help: "with add: take a plain http URL (the station must run with the same flag)"),
+            .flag("--allow-private-webhooks", help: "with add: take a loopback, private or link-local address (the station must run with the same flag)"),
             ArchiveSupport.archiveOption,
         ])]
 
@@ -389,14 +397,18 @@ public enum WebhookCommand: Command {
         let location = try ArchiveSupport.location(&arguments)
         let siteName = try arguments.option("--site")
         let givenSecret = try arguments.option("--secret")
+        let policy = WebhookTargetPolicy(allowHTTP: arguments.flag("--allow-http-webhooks"), allowPrivate: arguments.flag("--allow-private-webhooks"))
         let words = try arguments.positionals(min: 1, max: 2, what: "add URL or list")
         try arguments.finish()
         try await StationAdmin.with(location) { store in
             switch (words[0], words.count) {
             case ("add", 2):
                 guard let siteName else { throw CommandError.usage("say whose alarms go there with --site NAME.") }
-                guard let url = URL(string: words[1]), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                    throw CommandError.usage("'\(words[1])' is not an http(s) URL.")
+                // The same checks as every delivery, here on the addresses the name resolves to now.
+                do {
+                    try WebhookTarget.resolveAndCheck(words[1], policy: policy)
+                } catch let refusal as WebhookTargetRefusal {
+                    throw CommandError.usage("webhook not added: \(refusal.message)")
                 }
                 guard let site = try store.site(named: siteName) else {
                     throw CommandError(.failure, "there is no site '\(siteName)'; add it with 'coldtap site add \(siteName)'.")
@@ -409,8 +421,8 @@ public enum WebhookCommand: Command {
             case ("list", 1):
                 let names = Dictionary(try store.sites().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
                 for hook in try store.webhooks() {
-                    let attempts = try store.deliveries(webhookID: hook.id)
-                    console.print("\(hook.id)\t\(names[hook.siteID] ?? "?")\t\(hook.url)\t\(attempts.filter(\.delivered).count) delivered, \(attempts.filter { !$0.delivered }.count) failed attempt(s)")
+                    let counts = try store.webhookQueueCounts(webhookID: hook.id)
+                    console.print("\(hook.id)\t\(names[hook.siteID] ?? "?")\t\(hook.url)\t\(counts.pending) pending, \(counts.delivered) delivered, \(counts.givenUp) given up, \(counts.failedAttempts) failed attempt(s)")
                 }
             default:
                 throw CommandError.usage("say 'webhook add --site NAME URL' or 'webhook list'.")

@@ -14,9 +14,18 @@ public final class Station: @unchecked Sendable {
         /// A SQLite path or a `postgresql://` URI.
         public var archive: String
         public var http = HTTPServer.Configuration()
-        /// Attempts per webhook event, and the first wait between them (then doubled).
-        public var webhookAttempts = 6
+        /// Attempts per webhook event, and the first wait between them (then doubled, with jitter).
+        public var webhookAttempts = 24
         public var webhookBackoff: TimeInterval = 2
+        /// Webhook delivery workers (one delivery in flight per webhook, whatever their number).
+        public var webhookWorkers = 4
+        /// One attempt's limit, and an event's: after `webhookDeadline` it is given up.
+        public var webhookAttemptTimeout: TimeInterval = 10
+        public var webhookDeadline: TimeInterval = 6 * 3600
+        /// Webhooks to plain http URLs (`--allow-http-webhooks`: tests).
+        public var allowHTTPWebhooks = false
+        /// Webhooks to loopback, private and link-local addresses (`--allow-private-webhooks`).
+        public var allowPrivateWebhookTargets = false
 
         public init(archive: String) {
             self.archive = archive
@@ -42,7 +51,10 @@ public final class Station: @unchecked Sendable {
         pool = StorePool(location: configuration.archive)
         batcher = WriteBatcher(pool: pool, metrics: metrics)
         log = logLine.map { RequestLog(sink: $0) } ?? .standardError
-        webhooks = WebhookSender(pool: pool, metrics: metrics, attempts: configuration.webhookAttempts, backoff: configuration.webhookBackoff)
+        webhooks = WebhookSender(pool: pool, batcher: batcher, metrics: metrics, settings: .init(
+            workers: configuration.webhookWorkers, attempts: configuration.webhookAttempts, backoff: configuration.webhookBackoff,
+            attemptTimeout: configuration.webhookAttemptTimeout, deadline: configuration.webhookDeadline,
+            policy: WebhookTargetPolicy(allowHTTP: configuration.allowHTTPWebhooks, allowPrivate: configuration.allowPrivateWebhookTargets)))
     }
 
     /// Opens the archive (creating the station tables) and starts serving.
@@ -52,6 +64,7 @@ public final class Station: @unchecked Sendable {
         let server = HTTPServer(configuration: configuration.http) { [unowned self] request in self.handle(request) }
         try server.start()
         self.server = server
+        webhooks.start()
     }
 
     /// Connections cut because a request did not arrive whole within the deadline.

@@ -3,107 +3,240 @@ import Digest
 import Foundation
 import JSONOutput
 import NDEF
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// Sends signed events to a site's webhooks: each attempt is a POST whose body is the event
-/// (with its `timestamp`), signed `X-ColdTap-Signature: sha256=HEX` with HMAC-SHA256 of the
-/// body under the webhook's secret, the same timestamp in `X-ColdTap-Timestamp` (a receiver
-/// refuses old ones: replays). A failed attempt (no answer, or a status outside 2xx) is
-/// retried after 1, 2, 4, … times `backoff`, up to `attempts` in all; every attempt is
-/// recorded in `webhook_deliveries`.
+/// Sends signed events to a site's webhooks from a persistent queue (`webhook_queue`, in the
+/// archive's station tables). `send` queues the event for each of the site's webhooks in the
+/// same store before the request that caused it is answered, so a restart resumes it. A small
+/// fixed pool of workers leases due deliveries (one in flight per webhook, whichever station
+/// holds it), POSTs them through `WebhookTransport`, records every attempt in
+/// `webhook_deliveries`, and schedules a failed one again after an exponential backoff with
+/// jitter, until it is delivered, has had `attempts` tries, or passes its deadline (given up).
+/// Workers wait on a condition until the next delivery is due, a new event arrives, or the
+/// station stops: no thread sleeps per event, whatever the receivers do.
+///
+/// Each attempt is a POST whose body is the event (with its `timestamp`), signed
+/// `X-ColdTap-Signature: sha256=HEX` with HMAC-SHA256 of the body under the webhook's secret,
+/// the same timestamp in `X-ColdTap-Timestamp` (a receiver refuses old ones: replays) and the
+/// event's id in `X-ColdTap-Event`. Only 2xx is delivered; a 3xx is a failed attempt, never followed.
 final class WebhookSender: @unchecked Sendable {
-    let pool: StorePool
-    let metrics: StationMetrics
-    let attempts: Int
-    let backoff: TimeInterval
-    private let session: URLSession
-    private let group = DispatchGroup()
-    private let queue = DispatchQueue(label: "coldtap.webhooks", attributes: .concurrent)
-    private let stopping = LockedValue(false)
-
-    init(pool: StorePool, metrics: StationMetrics, attempts: Int, backoff: TimeInterval) {
-        self.pool = pool
-        self.metrics = metrics
-        self.attempts = max(1, attempts)
-        self.backoff = backoff
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
-        session = URLSession(configuration: configuration)
+    struct Settings: Sendable {
+        var workers = 4
+        var attempts = 6
+        /// The first wait after a failed attempt; doubled each time, up to `maxBackoff`.
+        var backoff: TimeInterval = 2
+        var maxBackoff: TimeInterval = 600
+        var connectTimeout: TimeInterval = 5
+        var attemptTimeout: TimeInterval = 10
+        /// From the event: after this it is given up.
+        var deadline: TimeInterval = 6 * 3600
+        var policy = WebhookTargetPolicy()
+        /// How often an idle worker looks at the queue anyway (rows another station queued).
+        var idleLook: TimeInterval = 5
     }
 
-    /// Queues `event` (its members without `id` and `timestamp`) for every webhook of the site.
+    let pool: StorePool
+    let batcher: WriteBatcher
+    let metrics: StationMetrics
+    let settings: Settings
+    /// Names this station's leases: a host and process, and this sender.
+    private let claimerPrefix: String
+    private let condition = NSCondition()
+    private var stopping = false
+    private var started = false
+    private var wakeups = 0
+    private var transports: [WebhookTransport] = []
+    private let workersRunning = DispatchGroup()
+    /// Signalled after every change of a delivery's state (drain waits on it).
+    private let progress = NSCondition()
+
+    init(pool: StorePool, batcher: WriteBatcher, metrics: StationMetrics, settings: Settings) {
+        self.pool = pool
+        self.batcher = batcher
+        self.metrics = metrics
+        var settings = settings
+        settings.workers = max(0, min(settings.workers, 64))
+        settings.attempts = max(1, settings.attempts)
+        self.settings = settings
+        claimerPrefix = "\(ProcessInfo.processInfo.hostName.prefix(64))/\(getpid())/\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    /// Starts the workers (once); they pick up what earlier runs left in the queue.
+    func start() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !started, !stopping else { return }
+        started = true
+        for index in 0..<settings.workers {
+            let transport = WebhookTransport()
+            transports.append(transport)
+            workersRunning.enter()
+            let thread = Thread { [self] in
+                defer { workersRunning.leave() }
+                work(claimer: "\(claimerPrefix)/\(index)", transport: transport)
+            }
+            thread.name = "coldtap-webhook-\(index)"
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    /// Queues `event` (its members without `id` and `timestamp`) for every webhook of the
+    /// site, in the archive, before returning.
     func send(type: String, siteID: Int64, members: [(String, JSONValue)]) {
         guard let hooks = try? pool.with({ try $0.webhooks(siteID: siteID) }), !hooks.isEmpty else { return }
         let eventID = UUID().uuidString.lowercased()
-        for hook in hooks {
-            group.enter()
-            queue.async { [self] in
-                defer { group.leave() }
-                deliver(hook, eventID: eventID, type: type, members: members)
-            }
-        }
+        let payload = JSONValue.object(members).serialized(pretty: false)
+        let now = Date()
+        let deadline = now.addingTimeInterval(settings.deadline)
+        let queued = (try? batcher.write { store in
+            try store.enqueueWebhookEventWithinWrite(siteID: siteID, eventID: eventID, event: type, payload: payload, deadline: deadline, now: now)
+        }) ?? 0
+        guard queued > 0 else { return }
+        condition.lock()
+        wakeups += queued
+        for _ in 0..<queued { condition.signal() }
+        condition.unlock()
     }
 
-    private func deliver(_ hook: StationWebhook, eventID: String, type: String, members: [(String, JSONValue)]) {
-        for attempt in 1...attempts {
-            let timestamp = Int(Date().timeIntervalSince1970)
-            let body = JSONValue.object([("id", .string(eventID)), ("type", .string(type)), ("timestamp", .int(timestamp))] + members)
-                .serialized(pretty: false)
-            let signature = "sha256=" + HMACSHA256.authenticationCode(Data(body.utf8), key: Data(hook.secret.utf8)).hexString(uppercase: false)
-            var outcome: (status: Int?, error: String) = (nil, "")
-            if let url = URL(string: hook.url) {
-                var request = URLRequest(url: url)
-                request.httpMethod = "POST"
-                request.httpBody = Data(body.utf8)
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-                request.setValue(signature, forHTTPHeaderField: "X-ColdTap-Signature")
-                request.setValue(String(timestamp), forHTTPHeaderField: "X-ColdTap-Timestamp")
-                request.setValue(eventID, forHTTPHeaderField: "X-ColdTap-Event")
-                outcome = post(request)
-            } else {
-                outcome.error = "the webhook URL does not parse"
-            }
-            let delivered = outcome.status.map { (200..<300).contains($0) } ?? false
-            metrics.webhookAttempt(delivered: delivered)
-            try? pool.with {
-                try $0.recordDelivery(webhookID: hook.id, eventID: eventID, event: type, attempt: attempt, status: outcome.status,
-                                      error: delivered ? "" : (outcome.error.isEmpty ? "HTTP \(outcome.status ?? 0)" : outcome.error),
-                                      delivered: delivered)
-            }
-            if delivered { return }
-            if attempt < attempts {
-                let wait = backoff * pow(2, Double(attempt - 1))
-                let until = Date().addingTimeInterval(wait)
-                while Date() < until {
-                    if stopping.current { return }
-                    Thread.sleep(forTimeInterval: min(0.05, max(0, until.timeIntervalSinceNow)))
-                }
-            }
-        }
-        metrics.webhookGaveUp()
-    }
-
-    private func post(_ request: URLRequest) -> (status: Int?, error: String) {
-        final class Box: @unchecked Sendable { var status: Int?; var error = "" }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        session.dataTask(with: request) { _, response, error in
-            box.status = (response as? HTTPURLResponse)?.statusCode
-            if let error { box.error = error.localizedDescription }
-            done.signal()
-        }.resume()
-        done.wait()
-        return (box.status, box.error)
-    }
-
-    /// Waits for the deliveries under way; retries still waiting are dropped (their attempts are recorded).
+    /// Stops the workers: waits, up to `seconds`, for them to record the attempts under way
+    /// (an attempt cut short is recorded as failed and due again at once, for the next start).
     func stop(waiting seconds: TimeInterval) {
-        stopping.exchange(true)
-        _ = group.wait(timeout: .now() + seconds)
+        condition.lock()
+        stopping = true
+        let all = transports
+        condition.broadcast()
+        condition.unlock()
+        for transport in all { transport.interrupt() }
+        _ = workersRunning.wait(timeout: .now() + seconds)
     }
 
-    /// For tests: waits until every queued delivery has ended.
-    func drain(timeout: TimeInterval) -> Bool { group.wait(timeout: .now() + timeout) == .success }
+    /// For tests: waits until no delivery in the queue is pending (all delivered or given up).
+    func drain(timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        progress.lock()
+        defer { progress.unlock() }
+        while true {
+            if let pending = try? pool.with({ try $0.pendingWebhookDeliveries() }), pending == 0 { return true }
+            guard Date() < deadline else { return false }
+            // Woken by each delivery's change of state; the bound only rechecks the queue
+            // for what another process changed.
+            _ = progress.wait(until: min(deadline, Date().addingTimeInterval(1)))
+        }
+    }
+
+    // MARK: Workers
+
+    private var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping
+    }
+
+    private func work(claimer: String, transport: WebhookTransport) {
+        while !isStopping {
+            let now = Date()
+            let leased: QueuedWebhookDelivery?
+            do {
+                leased = try batcher.write { store in
+                    try store.leaseWebhookDelivery(claimer: claimer, leaseUntil: now.addingTimeInterval(self.leaseSeconds), now: now)
+                }
+            } catch {
+                // The archive is unreachable: look again a little later.
+                waitForWork(until: now.addingTimeInterval(1))
+                continue
+            }
+            guard let delivery = leased else {
+                let next = (try? pool.with { try $0.nextWebhookWake() }) ?? nil
+                waitForWork(until: min(next ?? .distantFuture, now.addingTimeInterval(settings.idleLook)))
+                continue
+            }
+            attempt(delivery, claimer: claimer, transport: transport)
+        }
+    }
+
+    /// Longer than any attempt can take, so a live worker never loses its lease.
+    private var leaseSeconds: TimeInterval { settings.connectTimeout + settings.attemptTimeout + 60 }
+
+    private func waitForWork(until wake: Date) {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopping, wakeups == 0, Date() < wake {
+            if !condition.wait(until: wake) { break }
+        }
+        if wakeups > 0 { wakeups -= 1 }
+    }
+
+    private func attempt(_ delivery: QueuedWebhookDelivery, claimer: String, transport: WebhookTransport) {
+        let now = Date()
+        if now >= delivery.deadline || delivery.attempts >= settings.attempts {
+            finish(delivery, claimer: claimer, attempted: false, status: nil, error: "given up: its deadline passed before another attempt",
+                   outcome: .givenUp)
+            return
+        }
+        let timestamp = Int(now.timeIntervalSince1970)
+        let body = WebhookSender.body(eventID: delivery.eventID, type: delivery.event, timestamp: timestamp, payload: delivery.payload)
+        let signature = "sha256=" + HMACSHA256.authenticationCode(Data(body.utf8), key: Data(delivery.webhook.secret.utf8)).hexString(uppercase: false)
+        let remaining = delivery.deadline.timeIntervalSince(now)
+        let result = transport.post(delivery.webhook.url, body: Data(body.utf8), headers: [
+            ("Content-Type", "application/json"),
+            ("X-ColdTap-Signature", signature),
+            ("X-ColdTap-Timestamp", String(timestamp)),
+            ("X-ColdTap-Event", delivery.eventID),
+        ], policy: settings.policy, connectTimeout: min(settings.connectTimeout, remaining), totalTimeout: min(settings.attemptTimeout, remaining))
+        let delivered = result.status.map { (200..<300).contains($0) } ?? false
+        var error = result.error
+        if !delivered, error.isEmpty, let status = result.status {
+            error = (300..<400).contains(status) ? "HTTP \(status): a redirect, not followed; give the webhook its final URL" : "HTTP \(status)"
+        }
+        let made = delivery.attempts + 1
+        let outcome: WebhookQueueOutcome
+        if delivered {
+            outcome = .delivered
+        } else if result.interrupted {
+            outcome = .retry(at: Date())
+        } else if result.refused || made >= settings.attempts {
+            outcome = .givenUp
+        } else {
+            let next = Date().addingTimeInterval(backoff(afterAttempt: made))
+            outcome = next < delivery.deadline ? .retry(at: next) : .givenUp
+        }
+        metrics.webhookAttempt(delivered: delivered)
+        finish(delivery, claimer: claimer, attempted: true, status: result.status, error: delivered ? "" : error, outcome: outcome)
+    }
+
+    /// `backoff · 2^(n-1)`, at most `maxBackoff`, of which a random half is waited
+    /// ("equal jitter": stations that failed together do not retry together).
+    func backoff(afterAttempt attempt: Int) -> TimeInterval {
+        let full = min(settings.maxBackoff, settings.backoff * pow(2, Double(min(attempt - 1, 30))))
+        return full / 2 + Double.random(in: 0...(full / 2))
+    }
+
+    private func finish(_ delivery: QueuedWebhookDelivery, claimer: String, attempted: Bool, status: Int?, error: String,
+                        outcome: WebhookQueueOutcome) {
+        if outcome == .givenUp { metrics.webhookGaveUp() }
+        do {
+            _ = try batcher.write { store in
+                try store.finishWebhookAttemptWithinWrite(delivery, claimer: claimer, attempted: attempted, status: status, error: error,
+                                                          outcome: outcome)
+            }
+        } catch {
+            // Not recorded: the lease runs out and the delivery is attempted again.
+        }
+        progress.lock()
+        progress.broadcast()
+        progress.unlock()
+    }
+
+    /// The signed body: `id`, `type`, `timestamp`, then the event's members in their order.
+    static func body(eventID: String, type: String, timestamp: Int, payload: String) -> String {
+        var body = "{\"id\":" + JSONValue.string(eventID).serialized(pretty: false)
+            + ",\"type\":" + JSONValue.string(type).serialized(pretty: false)
+            + ",\"timestamp\":" + String(timestamp)
+        if payload.hasPrefix("{"), payload.count > 2 {
+            body += "," + payload.dropFirst()
+        } else {
+            body += "}"
+        }
+        return body
+    }
 }

@@ -10,13 +10,21 @@ import Foundation
 /// writer or of PostgreSQL's chain-head row lock) instead of one per upload. One batch is
 /// written at a time, so the station's uploads take turns here rather than in SQLite's busy
 /// handler, whose sleeps (up to 100 ms each) made the slowest uploads wait seconds.
+///
+/// Other short writes of the station (the webhook queue's) join the same batches through
+/// `write(_:)`, so that they never wait for SQLite's writer lock against the uploads.
 final class WriteBatcher: @unchecked Sendable {
-    typealias Work = (StationStore) throws -> AddResult
+    typealias Work = (StationStore) throws -> Any
 
     private final class Pending {
         let work: Work
-        var result: Result<AddResult, any Error>?
-        init(_ work: @escaping Work) { self.work = work }
+        /// An upload's read (the metrics count those).
+        let isUpload: Bool
+        var result: Result<Any, any Error>?
+        init(_ work: @escaping Work, isUpload: Bool) {
+            self.work = work
+            self.isUpload = isUpload
+        }
     }
 
     private let pool: StorePool
@@ -35,8 +43,13 @@ final class WriteBatcher: @unchecked Sendable {
     /// Runs `work` in the next batch's transaction and returns what it returned, once that
     /// transaction has committed; throws what `work` threw (its writes rolled back alone), or
     /// the transaction's own failure.
-    func keep(_ work: @escaping Work) throws -> AddResult {
-        let mine = Pending(work)
+    func keep(_ work: @escaping (StationStore) throws -> AddResult) throws -> AddResult {
+        try write(work, isUpload: true)
+    }
+
+    /// `keep` for any write: runs `work` in the next batch's transaction.
+    func write<T>(_ work: @escaping (StationStore) throws -> T, isUpload: Bool = false) throws -> T {
+        let mine = Pending({ store in try work(store) }, isUpload: isUpload)
         condition.lock()
         waiting.append(mine)
         while mine.result == nil {
@@ -48,7 +61,7 @@ final class WriteBatcher: @unchecked Sendable {
             let batch = Array(waiting.prefix(limit))
             waiting.removeFirst(batch.count)
             condition.unlock()
-            let results = write(batch)
+            let results = writeBatch(batch)
             condition.lock()
             for (pending, result) in zip(batch, results) { pending.result = result }
             writing = false
@@ -56,12 +69,13 @@ final class WriteBatcher: @unchecked Sendable {
         }
         let result = mine.result
         condition.unlock()
-        guard let result else { throw ArchiveError(.engine, "an upload's write was lost") }
-        return try result.get()
+        guard let result, let value = try result.get() as? T else { throw ArchiveError(.engine, "an upload's write was lost") }
+        return value
     }
 
-    private func write(_ batch: [Pending]) -> [Result<AddResult, any Error>] {
-        metrics.writeBatch(uploads: batch.count)
+    private func writeBatch(_ batch: [Pending]) -> [Result<Any, any Error>] {
+        let uploads = batch.filter(\.isUpload).count
+        if uploads > 0 { metrics.writeBatch(uploads: uploads) }
         do {
             return try pool.with { store in
                 let results = store.archive.engine.writeEach(batch.map { pending in { try pending.work(store) } })

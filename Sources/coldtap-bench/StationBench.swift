@@ -13,8 +13,10 @@ import FoundationNetworking
 // private PostgreSQL cluster (or COLDTAP_BENCH_POSTGRESQL); afterwards the archive is counted:
 // every 201 must be there and nothing else ("lost" counts the difference).
 // Targets on 2 cores: ≥ 500 uploads/s, p99 < 50 ms, lost 0.
+// `--hanging-webhooks`: ALARM reads, with and without webhook receivers that never answer
+// (StationWebhookBench.swift).
 
-private struct StationFigures {
+struct StationFigures {
     var engine: String
     var uploads: Int
     var clients: Int
@@ -32,6 +34,10 @@ func runStationBench(_ json: Bool) async throws {
         uploads = value
     }
     let clients = 16
+    if arguments.contains("--hanging-webhooks") {
+        try await runHangingWebhooksBench(json, uploads: uploads, clients: clients)
+        return
+    }
     let bodies = try (0..<uploads).map { try stationRead($0) }
     var figures: [StationFigures] = []
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-bench-station-\(UUID().uuidString)")
@@ -81,14 +87,23 @@ private func stationRead(_ index: Int) throws -> Data {
     return try NDEFMessage(records: [Generic16Encoder.record(payload: payload)]).encoded()
 }
 
-private func benchStation(_ engine: String, location: String, bodies: [Data], clients: Int) async throws -> StationFigures {
+/// - Parameter webhookURLs: webhooks of the bench site (http to loopback allowed).
+func benchStation(_ engine: String, location: String, bodies: [Data], clients: Int, webhookURLs: [String] = []) async throws -> StationFigures {
     let setup = Console.capturing()
     guard await ColdTap.main(["site", "add", "bench", "--archive", location], console: setup) == 0,
           await ColdTap.main(["token", "create", "--site", "bench", "--scope", "upload", "--archive", location], console: setup) == 0 else {
         throw ArchiveBenchError("the bench station could not be set up: \(setup.errorOutput)")
     }
     let token = setup.output.split(separator: "\n").last.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
+    for url in webhookURLs {
+        guard await ColdTap.main(["webhook", "add", "--site", "bench", url, "--allow-http-webhooks", "--allow-private-webhooks",
+                                  "--archive", location], console: setup) == 0 else {
+            throw ArchiveBenchError("the bench webhook could not be added: \(setup.errorOutput)")
+        }
+    }
     var configuration = Station.Configuration(archive: location)
+    configuration.allowHTTPWebhooks = true
+    configuration.allowPrivateWebhookTargets = true
     configuration.http.port = 0
     configuration.http.threads = clients
     let station = ServeCommand.makeStation(configuration: configuration, logLine: { _ in })

@@ -50,7 +50,7 @@ import Glibc
 
     @Test("a request that drips past the deadline is cut while other clients are answered")
     func slowDripIsCut() async throws {
-        let station = try await TestStation(.sqlite, connectionTimeout: 30) { $0.requestDeadline = 2 }
+        let station = try await TestStation(.sqlite, connectionTimeout: 30, configure: { $0.requestDeadline = 2 })
         defer { station.stop() }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #expect(fd >= 0)
@@ -89,7 +89,7 @@ import Glibc
 
     @Test("one address holds at most --connections-per-address connections")
     func connectionsPerAddress() async throws {
-        let station = try await TestStation(.sqlite) { $0.connectionsPerAddress = 3 }
+        let station = try await TestStation(.sqlite, configure: { $0.connectionsPerAddress = 3 })
         defer { station.stop() }
         var open: [Int32] = []
         defer { open.forEach { close($0) } }

@@ -97,8 +97,11 @@ final class TestStation: @unchecked Sendable {
     var configuration: Station.Configuration
 
     /// - Parameter connectionTimeout: short, for the slow-client tests.
+    /// - Parameter webhooks: changes to the webhook settings (by default the tests' receivers
+    ///   on 127.0.0.1 over http are allowed).
     init(_ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0,
-         connectionTimeout: Int = 3, configure: (inout HTTPServer.Configuration) -> Void = { _ in }) async throws {
+         connectionTimeout: Int = 3, webhooks: (inout Station.Configuration) -> Void = { _ in },
+         configure: (inout HTTPServer.Configuration) -> Void = { _ in }) async throws {
         archive = try TestArchive(engine)
         configuration = Station.Configuration(archive: archive.location)
         configuration.http.port = port
@@ -106,6 +109,9 @@ final class TestStation: @unchecked Sendable {
         configuration.http.connectionTimeout = connectionTimeout
         configuration.webhookBackoff = webhookBackoff
         configuration.webhookAttempts = 4
+        configuration.allowHTTPWebhooks = true
+        configuration.allowPrivateWebhookTargets = true
+        webhooks(&configuration)
         configure(&configuration.http)
         let lines = logLines
         station = ServeCommand.makeStation(configuration: configuration, logLine: { lines.append($0) })
