@@ -389,6 +389,7 @@ public enum WebhookCommand: Command {
             .value("--secret", placeholder: "S", help: "with add: the signing secret", default: "a new random one, printed once"),
             .flag("--allow-http-webhooks", help: "with add: take a plain http URL (the station must run with the same flag)"),
             .flag("--allow-private-webhooks", help: "with add: take a loopback, private or link-local address (the station must run with the same flag)"),
+            .flag("--json", help: "with list: print the webhooks and their deliveries as JSON"),
             ArchiveSupport.archiveOption,
         ])]
 
@@ -398,6 +399,7 @@ public enum WebhookCommand: Command {
         let siteName = try arguments.option("--site")
         let givenSecret = try arguments.option("--secret")
         let policy = WebhookTargetPolicy(allowHTTP: arguments.flag("--allow-http-webhooks"), allowPrivate: arguments.flag("--allow-private-webhooks"))
+        let json = arguments.flag("--json")
         let words = try arguments.positionals(min: 1, max: 2, what: "add URL or list")
         try arguments.finish()
         try await StationAdmin.with(location) { store in
@@ -420,9 +422,18 @@ public enum WebhookCommand: Command {
                 if givenSecret == nil { console.print("Signing secret (shown once): \(secret)") }
             case ("list", 1):
                 let names = Dictionary(try store.sites().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-                for hook in try store.webhooks() {
-                    let counts = try store.webhookQueueCounts(webhookID: hook.id)
-                    console.print("\(hook.id)\t\(names[hook.siteID] ?? "?")\t\(hook.url)\t\(counts.pending) pending, \(counts.delivered) delivered, \(counts.givenUp) given up, \(counts.failedAttempts) failed attempt(s)")
+                let hooks = try store.webhooks().map { ($0, try store.webhookQueueCounts(webhookID: $0.id)) }
+                if json {
+                    console.print(JSONValue.object([("webhooks", .array(hooks.map { hook, counts in
+                        .object([("id", .int(Int(hook.id))), ("site", .string(names[hook.siteID] ?? "?")), ("url", .string(hook.url)),
+                                 ("pending", .int(counts.pending)), ("delivered", .int(counts.delivered)), ("givenUp", .int(counts.givenUp)),
+                                 ("failedAttempts", .int(counts.failedAttempts))])
+                    }))]).serialized())
+                } else {
+                    console.print(ReportCommand.table(hooks.map { hook, counts in
+                        [String(hook.id), names[hook.siteID] ?? "?", hook.url,
+                         "\(counts.pending) pending, \(counts.delivered) delivered, \(counts.givenUp) given up, \(counts.failedAttempts) failed attempt(s)"]
+                    }, header: ["id", "site", "url", "deliveries"], rightAligned: [0]).joined(separator: "\n"))
                 }
             default:
                 throw CommandError.usage("say 'webhook add --site NAME URL' or 'webhook list'.")

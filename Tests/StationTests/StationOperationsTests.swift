@@ -145,6 +145,10 @@ struct StationOperationsTests {
             #expect(deliveries.first?.status == 500)
             let listed = await coldtap(["webhook", "list", "--archive", station.archive.location])
             #expect(listed.out.contains("0 pending, 2 delivered, 0 given up, 2 failed attempt(s)"), "\(listed.out)")
+            #expect(listed.out.split(separator: "\n").first?.split(separator: " ") == ["id", "site", "url", "deliveries"], "the table style of every list: \(listed.out)")
+            let listedJSON = await coldtap(["webhook", "list", "--json", "--archive", station.archive.location])
+            let hooks = try #require((try JSONSerialization.jsonObject(with: Data(listedJSON.out.utf8)) as? [String: Any])?["webhooks"] as? [[String: Any]])
+            #expect(hooks.first?["delivered"] as? Int == 2 && hooks.first?["failedAttempts"] as? Int == 2, "\(listedJSON.out)")
         }
     }
 

@@ -79,7 +79,7 @@ struct WebhookQueueTests {
         let local = await add("https://localhost/hook", ["--allow-private-webhooks"])
         #expect(local.status == 0, "\(local.err)")
         let listed = await coldtap(["webhook", "list", "--archive", archive.location])
-        #expect(listed.out.split(separator: "\n").count == 2, "\(listed.out)")
+        #expect(listed.out.split(separator: "\n").count == 3, "a header and the two hooks: \(listed.out)")
     }
 
     @Test("addresses judged by what they are, IPv6 forms of IPv4 included")
