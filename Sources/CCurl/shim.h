@@ -42,3 +42,8 @@ static inline int coldtap_curl_sockaddr_bytes(const struct curl_sockaddr *addres
     }
     return 0;
 }
+
+// The socket type and flag as plain numbers: imported through two modules (this one and
+// Glibc) the enum cases are ambiguous to Swift in an optimised build.
+static inline int coldtap_sock_stream(void) { return SOCK_STREAM; }
+static inline int coldtap_sock_cloexec(void) { return SOCK_CLOEXEC; }

@@ -102,7 +102,7 @@ public struct WebhookTarget: Sendable, Equatable {
         let target = try parse(text, policy: policy)
         guard WebhookTarget.addressBytes(target.host) == nil else { return target }
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = coldtap_sock_stream()
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(target.host, nil, &hints, &list)
         guard status == 0, let list else {

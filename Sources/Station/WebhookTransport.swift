@@ -157,7 +157,7 @@ private let openCheckedSocket: curl_opensocket_callback = { clientp, _, address 
         context.refusal = refusal
         return CURL_SOCKET_BAD
     }
-    return socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+    return socket(address.pointee.family, address.pointee.socktype | coldtap_sock_cloexec(), address.pointee.protocol)
 }
 
 /// Checks the address connected to, before the request is sent.
