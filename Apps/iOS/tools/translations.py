@@ -235,4 +235,8 @@ INFO_PLIST = {
         "ColdTap reads temperature loggers over NFC to check the cold chain.",
         "ColdTap 通过 NFC 读取温度记录仪，以检查冷链。",
         "ColdTap は NFC で温度ロガーを読み取り、コールドチェーンを確認します。"),
+    "NSLocalNetworkUsageDescription": (
+        "ColdTap uploads the loggers you read to your own ColdTap station when it runs on your local network.",
+        "当您的 ColdTap 工作站位于本地网络时，ColdTap 会把读取的记录仪数据上传到该工作站。",
+        "ColdTap は、ローカルネットワーク上のあなたの ColdTap ステーションに、読み取ったロガーのデータをアップロードします。"),
 }
