@@ -25,11 +25,16 @@ final class StationUploader: ObservableObject {
     /// Why the station settings cannot be saved.
     enum SettingsError: Error, LocalizedError {
         case notAnAddress
+        case plainHTTP
+        case credentialsInAddress
         case noToken
 
         var errorDescription: String? {
             switch self {
-            case .notAnAddress: return String(localized: "The station address must start with https:// or http:// and name a host.")
+            case .notAnAddress: return String(localized: "The station address must start with https:// and name a host.")
+            case .plainHTTP:
+                return String(localized: "The station address must start with https://: iOS does not let apps upload to plain http:// addresses. Serve the station with a certificate (coldtap serve --tls-cert).")
+            case .credentialsInAddress: return String(localized: "Leave the user name and password out of the address; the station's token goes in its own field.")
             case .noToken: return String(localized: "Enter the station's API token.")
             }
         }
@@ -77,8 +82,13 @@ final class StationUploader: ObservableObject {
     /// - Throws: `SettingsError`, `KeychainStore.Failure`.
     func save(address: String, token: String) async throws {
         let trimmed = address.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              let host = url.host, !host.isEmpty else { throw SettingsError.notAnAddress }
+        let url: URL
+        switch StationAddress.parse(trimmed) {
+        case .success(let parsed): url = parsed
+        case .failure(.plainHTTP): throw SettingsError.plainHTTP
+        case .failure(.credentialsInAddress): throw SettingsError.credentialsInAddress
+        case .failure(.notAnAddress): throw SettingsError.notAnAddress
+        }
         let key = token.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !key.isEmpty else { throw SettingsError.noToken }
         try keychain.store(Data(trimmed.utf8), for: Self.urlAccount)
