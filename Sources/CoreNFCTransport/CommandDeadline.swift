@@ -2,26 +2,58 @@ import Foundation
 import NDEF
 import NFCTags
 
+/// One command in flight per tag. A Core NFC call that passed its deadline cannot be
+/// cancelled and may still be with the tag; sending the next command (or a retry) then would
+/// put two on the air. Until the late call has called back, the tag is treated as lost.
+final class CommandInFlight: Sendable {
+    private let pending = LockedValue(false)
+
+    /// Marks a command as sent; `false` while an earlier one has not called back.
+    func begin() -> Bool {
+        pending.withLock { busy in
+            if busy { return false }
+            busy = true
+            return true
+        }
+    }
+
+    /// The command called back (in time or late).
+    func end() { pending.exchange(false) }
+
+    var isBusy: Bool { pending.current }
+}
+
 /// Runs one Core NFC call and gives up after `timeout`.
 ///
 /// Core NFC calls cannot be cancelled, so a structured task group would wait for the late
 /// answer anyway; here the first of "answer" and "deadline" resumes the caller and the
-/// other outcome is dropped. Errors are mapped to `TransportError`.
-func runWithDeadline<T: Sendable>(_ timeout: Duration,
+/// other outcome is dropped. Errors are mapped to `TransportError`. With `inFlight`, a call
+/// made while an earlier one is still out (it passed its deadline and has not called back)
+/// is not sent: it fails as `tagRemoved`, so that the session polls for the tag again.
+/// With `mapErrors` false the operation's own errors pass through unchanged (the session
+/// controller tells Core NFC's session errors apart).
+func runWithDeadline<T: Sendable>(_ timeout: Duration, inFlight: CommandInFlight? = nil, mapErrors: Bool = true,
                                   _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    if let inFlight, !inFlight.begin() { throw TransportError.tagRemoved }
     let gate = OnceGate<T>()
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
         gate.install(continuation)
         let work = Task {
             do {
-                gate.finish(.success(try await operation()))
+                let answer = try await operation()
+                inFlight?.end()
+                gate.finish(.success(answer))
             } catch {
-                gate.finish(.failure(mapToTransportError(error)))
+                inFlight?.end()
+                gate.finish(.failure(mapErrors ? mapToTransportError(error) : error))
             }
         }
         Task {
             try? await Task.sleep(for: timeout)
-            if gate.finish(.failure(TransportError.timeout)) { work.cancel() }
+            // The call itself is left to call back (Core NFC cannot cancel it); `inFlight`
+            // stays busy until it does.
+            gate.finish(.failure(TransportError.timeout))
+            _ = work
         }
     }
 }

@@ -113,12 +113,17 @@ public struct SessionPolicy: Sendable, Equatable {
     public var minimumTimeToResume: Double
     /// How many times a lost tag is waited for and the read resumed.
     public var maxResumes: Int
+    /// Seconds `connect(to:)` may take: Core NFC may never call back (the session ended
+    /// mid-connect), and the sheet must not stay on "Reading…".
+    public var connectTimeout: Double
 
-    public init(sessionLimit: Double = 60, warningLead: Double = 15, minimumTimeToResume: Double = 5, maxResumes: Int = 4) {
+    public init(sessionLimit: Double = 60, warningLead: Double = 15, minimumTimeToResume: Double = 5, maxResumes: Int = 4,
+                connectTimeout: Double = 3) {
         self.sessionLimit = sessionLimit
         self.warningLead = warningLead
         self.minimumTimeToResume = minimumTimeToResume
         self.maxResumes = maxResumes
+        self.connectTimeout = connectTimeout
     }
 }
 
@@ -269,7 +274,10 @@ public struct TagReadSessionController: Sendable {
                     continue
                 }
                 do {
-                    try await session.connect(to: tag)
+                    // Bounded like a command; a connect that never calls back counts as a lost tag.
+                    try await runWithDeadline(.milliseconds(Int(policy.connectTimeout * 1000)), mapErrors: false) {
+                        try await session.connect(to: tag)
+                    }
                 } catch {
                     let failure = error as? CoreNFCFailure
                     if let failure, failure.readerError?.endsSession == true {

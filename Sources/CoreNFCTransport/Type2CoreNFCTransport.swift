@@ -19,6 +19,8 @@ public struct Type2CoreNFCTransport: TagTransport {
 
     private let link: any MiFareTagLink
     private let framing: MiFareFramingMemory
+    /// One command on the air at a time: no retry while a timed-out one is still out.
+    private let inFlight = CommandInFlight()
 
     /// - Parameters:
     ///   - link: the connected tag.
@@ -78,7 +80,7 @@ public struct Type2CoreNFCTransport: TagTransport {
     private func exchange(_ command: Data, framed: MiFareFraming, timeout: Duration) async throws -> Data {
         let packet = framed.packet(for: command)
         let link = self.link
-        let answer = try await runWithDeadline(timeout) { try await link.sendMiFareCommand(packet) }
+        let answer = try await runWithDeadline(timeout, inFlight: inFlight) { try await link.sendMiFareCommand(packet) }
         guard !answer.isEmpty else { throw TransportError.linkFailure("the tag sent an empty answer") }
         return answer
     }

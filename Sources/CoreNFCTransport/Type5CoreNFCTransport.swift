@@ -62,15 +62,22 @@ public struct Type5CoreNFCTransport: TagTransport {
             throw TransportError.unsupported("\(command.count)-byte request exceeds \(limits.maxCommandBytes) bytes")
         }
         let link = self.link, state = self.state, uid = self.uid
-        return try await runWithDeadline(timeout) {
+        return try await runWithDeadline(timeout, inFlight: state.inFlight) {
             do {
                 if !state.rawRequestsRejected {
                     do {
-                        let answer = try await link.sendRequest(requestFlags: command[command.startIndex],
+                        // Unaddressed: the session is connected to this one tag, and Apple does
+                        // not say whether Core NFC inserts the UID itself (ST's own app sends
+                        // raw requests unaddressed).
+                        let answer = try await link.sendRequest(requestFlags: command[command.startIndex] & ~ISO15693RequestFlags.address.rawValue,
                                                                 commandCode: request.code,
-                                                                data: Data(command.dropFirst(2)))
+                                                                data: Data(request.parameters))
+                        state.confirmRawRequests()
                         return Data([answer.responseFlags]) + answer.data
-                    } catch let failure as CoreNFCFailure where Self.refusesRawRequest(failure) {
+                    } catch let failure as CoreNFCFailure where Self.refusesRawRequest(failure)
+                                || (!state.rawRequestsConfirmed && failure.readerError == .tagResponseError) {
+                        // A parameter error, or a tag error before any raw request worked: the
+                        // per-command API from now on.
                         state.rejectRawRequests()
                     }
                 }
@@ -269,6 +276,14 @@ struct ParsedRequest {
 final class LearnedLinkState: Sendable {
     private let extendedMultiple = LockedValue(false)
     private let rawRequests = LockedValue(false)
+    private let rawRequestWorked = LockedValue(false)
+    /// One command on the air at a time (`runWithDeadline`).
+    let inFlight = CommandInFlight()
+
+    /// True once a raw request got an answer from the tag.
+    var rawRequestsConfirmed: Bool { rawRequestWorked.current }
+
+    func confirmRawRequests() { rawRequestWorked.exchange(true) }
 
     var extendedMultipleRejected: Bool { extendedMultiple.current }
 

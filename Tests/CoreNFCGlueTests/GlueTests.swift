@@ -98,9 +98,10 @@ struct CoreNFCGlueTests {
         let answer = try await transport.send(Data([0x22, 0x20]) + uid + Data([0x00]), timeout: .seconds(1))
         #expect(answer == Data([0x00, 0xE1, 0x40, 0x10, 0x01]))
         #expect(tag.requests.count == 1)
-        #expect(tag.requests.first?.flags == 0x22)
+        // Sent unaddressed: the address flag cleared and the UID left out.
+        #expect(tag.requests.first?.flags == 0x02)
         #expect(tag.requests.first?.code == 0x20)
-        #expect(tag.requests.first?.data == uid + Data([0x00]))
+        #expect(tag.requests.first?.data == Data([0x00]))
         // No data in the answer (a write): just the flags byte.
         tag.rawAnswer = .success((NFCISO15693ResponseFlag(rawValue: 0x00), nil))
         #expect(try await transport.send(Data([0x02, 0x21, 0x01, 1, 2, 3, 4]), timeout: .seconds(1)) == Data([0x00]))

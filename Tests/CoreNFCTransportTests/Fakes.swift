@@ -334,8 +334,18 @@ final class FakeTagSession: TagReaderSessionLink, @unchecked Sendable {
 
     func setAlertMessage(_ message: String) { alerts.with { $0.append(message) } }
 
+    /// Connects that never call back (Core NFC when the session ends mid-connect).
+    let connectHangs = Locked(0)
+
     func connect(to tag: DetectedTag) async throws {
         connects.with { $0 += 1 }
+        if connectHangs.with({ hangs in
+            guard hangs > 0 else { return false }
+            hangs -= 1
+            return true
+        }) {
+            try await Task.sleep(for: .seconds(3600))
+        }
         if let failure = connectFailures.with({ $0.isEmpty ? nil : $0.removeFirst() }) { throw failure }
     }
 

@@ -32,6 +32,21 @@ struct TagSessionTests {
         #expect(!report.warnedAboutTime)
     }
 
+    /// A connect that never calls back does not leave the sheet on "Reading…": it is bounded
+    /// like a command, polling restarts, and the tag presented again is read (issue 32 §5).
+    @Test func aConnectThatNeverCallsBackIsGivenUpAndPollingRestarts() async throws {
+        let tag = FakeST25DV()
+        let session = FakeTagSession(detections: [[.type5(tag)], [.type5(tag)]])
+        session.connectHangs.with { $0 = 1 }
+        let controller = TagReadSessionController(session: session, clock: ManualClock(), policy: SessionPolicy(connectTimeout: 0.05))
+        session.start()
+        let (result, report) = await controller.run(events: session.events, read: type5Read(blocks: 32)) { memory in "\(memory.count)" }
+        #expect(try result.get().count == 128)
+        #expect(session.connects.get == 2)
+        #expect(session.restarts.get == 1)
+        #expect(report.resumes == 1)
+    }
+
     @Test func type2ReadGoesThroughSendMiFareCommand() async throws {
         let tag = FakeNTAG213()
         let session = FakeTagSession(detections: [[.type2(tag)]])
