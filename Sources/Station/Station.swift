@@ -54,7 +54,8 @@ public final class Station: @unchecked Sendable {
         webhooks = WebhookSender(pool: pool, batcher: batcher, metrics: metrics, settings: .init(
             workers: configuration.webhookWorkers, attempts: configuration.webhookAttempts, backoff: configuration.webhookBackoff,
             attemptTimeout: configuration.webhookAttemptTimeout, deadline: configuration.webhookDeadline,
-            policy: WebhookTargetPolicy(allowHTTP: configuration.allowHTTPWebhooks, allowPrivate: configuration.allowPrivateWebhookTargets)))
+            policy: WebhookTargetPolicy(allowHTTP: configuration.allowHTTPWebhooks, allowPrivate: configuration.allowPrivateWebhookTargets)),
+            logLine: log.sink)
     }
 
     /// Opens the archive (creating the station tables) and starts serving.

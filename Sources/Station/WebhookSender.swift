@@ -49,7 +49,12 @@ final class WebhookSender: @unchecked Sendable {
     /// Signalled after every change of a delivery's state (drain waits on it).
     private let progress = NSCondition()
 
-    init(pool: StorePool, batcher: WriteBatcher, metrics: StationMetrics, settings: Settings) {
+    /// Where an event that could not be queued is said (the station's JSON log).
+    private let logLine: @Sendable (String) -> Void
+
+    init(pool: StorePool, batcher: WriteBatcher, metrics: StationMetrics, settings: Settings,
+         logLine: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.logLine = logLine
         self.pool = pool
         self.batcher = batcher
         self.metrics = metrics
@@ -57,7 +62,10 @@ final class WebhookSender: @unchecked Sendable {
         settings.workers = max(0, min(settings.workers, 64))
         settings.attempts = max(1, settings.attempts)
         self.settings = settings
-        claimerPrefix = "\(ProcessInfo.processInfo.hostName.prefix(64))/\(getpid())/\(UUID().uuidString.prefix(8).lowercased())"
+        // gethostname, not ProcessInfo.hostName, which may ask DNS.
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count - 1) == 0 ? String(cString: name) : "station"
+        claimerPrefix = "\(host.prefix(64))/\(getpid())/\(UUID().uuidString.prefix(8).lowercased())"
     }
 
     /// Starts the workers (once); they pick up what earlier runs left in the queue.
@@ -83,14 +91,33 @@ final class WebhookSender: @unchecked Sendable {
     /// Queues `event` (its members without `id` and `timestamp`) for every webhook of the
     /// site, in the archive, before returning.
     func send(type: String, siteID: Int64, members: [(String, JSONValue)]) {
-        guard let hooks = try? pool.with({ try $0.webhooks(siteID: siteID) }), !hooks.isEmpty else { return }
         let eventID = UUID().uuidString.lowercased()
+        // An event that cannot be queued (the archive refused the write) is said in the log,
+        // never dropped without a word; the read that caused it is kept all the same.
+        func notQueued(_ error: any Error) {
+            logLine(JSONValue.object([("time", .string(Date().isoUTC)), ("webhookEventNotQueued", .string(type)), ("event", .string(eventID)),
+                                      ("siteID", .int(Int(siteID))), ("error", .string(String(describing: error)))]).serialized(pretty: false))
+        }
+        let hooks: [StationWebhook]
+        do {
+            hooks = try pool.with { try $0.webhooks(siteID: siteID) }
+        } catch {
+            notQueued(error)
+            return
+        }
+        guard !hooks.isEmpty else { return }
         let payload = JSONValue.object(members).serialized(pretty: false)
         let now = Date()
         let deadline = now.addingTimeInterval(settings.deadline)
-        let queued = (try? batcher.write { store in
-            try store.enqueueWebhookEventWithinWrite(siteID: siteID, eventID: eventID, event: type, payload: payload, deadline: deadline, now: now)
-        }) ?? 0
+        let queued: Int
+        do {
+            queued = try batcher.write { store in
+                try store.enqueueWebhookEventWithinWrite(siteID: siteID, eventID: eventID, event: type, payload: payload, deadline: deadline, now: now)
+            }
+        } catch {
+            notQueued(error)
+            return
+        }
         guard queued > 0 else { return }
         condition.lock()
         wakeups += queued

@@ -40,6 +40,25 @@ struct WebhookQueueTests {
         #expect(listed.out.contains("0 pending, 0 delivered, 1 given up, 4 failed attempt(s)"), "\(listed.out)")
     }
 
+    @Test("an event the archive cannot queue is said in the log, and the read is kept all the same")
+    func anEventThatCannotBeQueuedIsLogged() async throws {
+        let station = try await TestStation(.sqlite)
+        defer { station.stop() }
+        let added = await coldtap(["webhook", "add", "--site", "north", "http://127.0.0.1:9/cold", "--allow-http-webhooks", "--allow-private-webhooks",
+                                   "--archive", station.archive.location])
+        #expect(added.status == 0, "\(added.err)")
+        // The queue's table gone: the write that queues the alarm fails.
+        let archive = try Archive.open(station.archive.location)
+        try archive.engine.execute("DROP TABLE webhook_queue")
+        archive.close()
+        try await uploadAlarm(station, logger: "unqueued")
+        #expect(station.logLines.all.contains { $0.contains("\"webhookEventNotQueued\":\"alarm\"") && $0.contains("\"siteID\":1") },
+                "\(station.logLines.all.suffix(3))")
+        let opened = try Archive.open(station.archive.location)
+        defer { opened.close() }
+        #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM reads WHERE logger_id = 'unqueued'") == 1)
+    }
+
     @Test("webhook add refuses http, user-info and loopback, link-local or private hosts, by literal or by name")
     func badTargetsRefusedAtAdd() async throws {
         let archive = try TestArchive(.sqlite)
