@@ -226,8 +226,10 @@ struct WebhookQueueTests {
         highest.raise(threadCount())
         #expect(statuses.count == 1000)
         #expect(statuses.allSatisfy { $0 == 201 }, "\(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))")
-        // The old sender held a thread per event; the pool holds `workers`, whatever the queue.
-        #expect(highest.value <= before + workers + 8, "threads went from \(before) to \(highest.value)")
+        // The old sender held a thread per event (a thousand here); the pool holds `workers`,
+        // whatever the queue. The count is the whole test process's, where other suites start
+        // and stop stations at the same time, hence the margin (a full run once saw +16).
+        #expect(highest.value <= before + workers + 64, "threads went from \(before) to \(highest.value)")
         // Per-target concurrency 1: the one hanging attempt, nothing more.
         #expect(receiver.connections == 1)
         let archive = try Archive.open(station.archive.location)
