@@ -48,28 +48,12 @@ public enum ServeCommand: Command {
         configuration.allowHTTPWebhooks = allowHTTPWebhooks
         configuration.allowPrivateWebhookTargets = allowPrivateWebhooks
         (configuration.http.host, configuration.http.port) = try parseListen(listen)
-        if let maxBodyText {
-            guard let bytes = Int(maxBodyText), bytes > 0, bytes <= 1 << 30 else {
-                throw CommandError.usage("--max-body takes a number of bytes from 1 to 1073741824, not '\(maxBodyText)'.")
-            }
-            configuration.http.maxBody = bytes
-        }
-        if let threadsText {
-            guard let threads = Int(threadsText), (1...256).contains(threads) else {
-                throw CommandError.usage("--threads takes a number from 1 to 256, not '\(threadsText)'.")
-            }
-            configuration.http.threads = threads
-        }
-        if let deadlineText {
-            guard let seconds = Int(deadlineText), (1...3600).contains(seconds) else {
-                throw CommandError.usage("--request-deadline takes a number of seconds from 1 to 3600, not '\(deadlineText)'.")
-            }
+        if let bytes = try wholeNumber(maxBodyText, option: "--max-body", unit: "bytes", in: 1...(1 << 30)) { configuration.http.maxBody = bytes }
+        if let threads = try wholeNumber(threadsText, option: "--threads", in: 1...256) { configuration.http.threads = threads }
+        if let seconds = try wholeNumber(deadlineText, option: "--request-deadline", unit: "seconds", in: 1...3600) {
             configuration.http.requestDeadline = seconds
         }
-        if let perAddressText {
-            guard let count = Int(perAddressText), (1...512).contains(count) else {
-                throw CommandError.usage("--connections-per-address takes a number from 1 to 512, not '\(perAddressText)'.")
-            }
+        if let count = try wholeNumber(perAddressText, option: "--connections-per-address", in: 1...512) {
             configuration.http.connectionsPerAddress = count
         }
         switch (certificatePath, keyPath) {
@@ -97,6 +81,16 @@ public enum ServeCommand: Command {
         console.error("coldtap serve: \(signal): finishing the requests under way, then stopping.")
         station.stop(grace: 10)
         console.error("coldtap serve: stopped.")
+    }
+
+    /// `text` as a whole number within `range`, or `nil` when the option was not given.
+    /// - Throws: `CommandError` (usage) naming the option, its unit and range.
+    static func wholeNumber(_ text: String?, option: String, unit: String? = nil, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw CommandError.usage("\(option) takes a number\(unit.map { " of \($0)" } ?? "") from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
+        }
+        return value
     }
 
     /// `HOST:PORT`, `[V6]:PORT` or `:PORT` (all addresses).

@@ -73,6 +73,9 @@ struct ServeCommandTests {
     func usage() async throws {
         #expect(await coldtap(["serve", "--listen", "nowhere"]).status == 64)
         #expect(await coldtap(["serve", "--max-body", "-3"]).status == 64)
+        let deadline = await coldtap(["serve", "--request-deadline", "9999"])
+        #expect(deadline.status == 64 && deadline.err.contains("--request-deadline takes a number of seconds from 1 to 3600, not '9999'."), "\(deadline.err)")
+        #expect(await coldtap(["serve", "--connections-per-address", "0"]).status == 64)
         let archive = try TestArchive(.sqlite)
         defer { archive.remove() }
         #expect(await coldtap(["token", "create", "--site", "x", "--scope", "root", "--archive", archive.location]).status == 64)
