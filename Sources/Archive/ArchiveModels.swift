@@ -191,6 +191,6 @@ public struct RedecodeReport: Sendable {
 extension History {
     /// The acknowledgements as the assessment takes them (`Assessor.assess(…, acknowledgements:)`).
     public var excursionAcknowledgements: [ExcursionAcknowledgement] {
-        acknowledgements.map { ExcursionAcknowledgement(excursionStart: $0.excursionStart, by: $0.by, at: $0.at) }
+        acknowledgements.map { ExcursionAcknowledgement(excursionStart: $0.excursionStart, by: $0.by, at: $0.at, comment: $0.comment) }
     }
 }

@@ -126,11 +126,14 @@ public struct ExcursionAcknowledgement: Sendable, Hashable {
     public var excursionStart: Date
     public var by: String
     public var at: Date
+    /// What was done about it.
+    public var comment: String
 
-    public init(excursionStart: Date, by: String, at: Date) {
+    public init(excursionStart: Date, by: String, at: Date, comment: String = "") {
         self.excursionStart = excursionStart
         self.by = by
         self.at = at
+        self.comment = comment
     }
 }
 

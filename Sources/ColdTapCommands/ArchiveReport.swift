@@ -83,7 +83,7 @@ enum ArchiveReport {
             acknowledgements: history.acknowledgements.map {
                 ReportArchiveSection.Acknowledgement(excursionStart: $0.excursionStart, by: $0.by, at: $0.at, comment: $0.comment)
             },
-            openExcursions: assessment.excursions.filter { !AckCommand.isAcknowledged($0, history: history) }.map(\.start))
+            openExcursions: assessment.excursions.filter { $0.acknowledgement == nil }.map(\.start))
     }
 
     /// The `archive` member of `report --logger-id --json`.
@@ -92,7 +92,7 @@ enum ArchiveReport {
         let kept = members.filter { $0.0 != "samples" }
         let acknowledged = assessment.excursions.map { excursion -> JSONValue in
             .object([("start", .string(excursion.start.isoUTC)),
-                     ("acknowledged", .bool(AckCommand.isAcknowledged(excursion, history: history)))])
+                     ("acknowledged", .bool(excursion.acknowledgement != nil))])
         }
         return .object(kept + [("excursionAcknowledgements", .array(acknowledged))])
     }
@@ -103,7 +103,7 @@ enum ArchiveReport {
             lines.append("")
             lines.append("Excursions acknowledged")
             for excursion in assessment.excursions {
-                let ack = history.acknowledgements.first { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= max(history.interval / 2, 0.5) }
+                let ack = excursion.acknowledgement
                 lines.append("  \(excursion.start.isoUTC): " + (ack.map { "acknowledged by \($0.by) at \($0.at.isoUTC) — \($0.comment)" } ?? "OPEN (coldtap ack \(history.logger.id) --excursion \(excursion.start.isoUTC) --by NAME --comment TEXT)"))
             }
         }

@@ -256,25 +256,20 @@ public enum AckCommand: Command {
             let summary = try archive.loggers().first { $0.logger.id == loggerID }
             let profile = try profileText.map { try ReportCommand.resolveProfile($0) }
                 ?? summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-            let excursions = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt).excursions
+            let excursions = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
+                                             acknowledgements: history.excursionAcknowledgements).excursions
             let tolerance = max(history.interval / 2, 0.5)
             guard let excursion = excursions.first(where: { abs($0.start.timeIntervalSince(start)) <= tolerance }) else {
                 let known = excursions.map { $0.start.isoUTC }
                 throw CommandError.usage("\(loggerID) has no excursion outside \(profile.excursionBand) (\(profile.name)) starting at \(start.isoUTC); "
                                          + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
             }
-            if !again, let earlier = history.acknowledgements.first(where: { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }) {
+            if !again, let earlier = excursion.acknowledgement {
                 throw CommandError.usage("the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged already, by \(earlier.by) at \(earlier.at.isoUTC) (\"\(earlier.comment.prefix(80))\"); add --again to record a follow-up.")
             }
             return try archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }
         console.print("Acknowledged the excursion of \(loggerID) from \(ack.excursionStart.isoUTC) (acknowledgement #\(ack.id), by \(ack.by)).")
         console.print("Chain head: \(try await ArchiveSupport.mapping { try archive.chainHead().hash })")
-    }
-
-    /// True when an acknowledgement names the excursion's start (within half an interval).
-    static func isAcknowledged(_ excursion: Excursion, history: History) -> Bool {
-        let tolerance = max(history.interval / 2, 0.5)
-        return history.acknowledgements.contains { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }
     }
 }

@@ -587,15 +587,15 @@ public final class Station: @unchecked Sendable {
             let history = try store.archive.history(loggerID: loggerID)
             let profile = try store.summary(loggerID: loggerID)?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? defaultProfile
             let utc = TimeZone(identifier: "UTC") ?? .gmt
-            let excursions = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: utc).excursions
+            let excursions = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: utc,
+                                             acknowledgements: history.excursionAcknowledgements).excursions
             let tolerance = max(history.interval / 2, 0.5)
             guard let excursion = excursions.first(where: { abs($0.start.timeIntervalSince(start)) <= tolerance }) else {
                 let known = excursions.map { $0.start.isoUTC }
                 throw HTTPFailure(422, "no such excursion", "\(loggerID) has no excursion (\(profile.name)) starting at \(start.isoUTC); "
                                   + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
             }
-            if object["again"] as? Bool != true,
-               let earlier = history.acknowledgements.first(where: { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }) {
+            if object["again"] as? Bool != true, let earlier = excursion.acknowledgement {
                 throw HTTPFailure(409, "already acknowledged", "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged by \(earlier.by) at \(earlier.at.isoUTC); send \"again\": true to record a follow-up.")
             }
             return try store.archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
