@@ -5,6 +5,7 @@ let package = Package(
     name: "ColdTap",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        .library(name: "ColdTapBase", targets: ["ColdTapBase"]),
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NFCTags", targets: ["NFCTags"]),
         .library(name: "LoggerFormats", targets: ["LoggerFormats"]),
@@ -21,76 +22,79 @@ let package = Package(
         .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
     ],
     targets: [
+        // Layer 0: what every layer shares: the one lock type, hex, hints for the user, ISO 8601.
+        .target(name: "ColdTapBase"),
         // Layer 1: NFC Forum NDEF codec.
-        .target(name: "NDEF"),
+        .target(name: "NDEF", dependencies: ["ColdTapBase"]),
         // Layer 2: tag platforms and virtual tags.
-        .target(name: "NFCTags", dependencies: ["NDEF"]),
+        .target(name: "NFCTags", dependencies: ["ColdTapBase", "NDEF"]),
         // Layer 3: logger payload decoders.
-        .target(name: "LoggerFormats", dependencies: ["NDEF"], resources: [.copy("Descriptors")]),
+        .target(name: "LoggerFormats", dependencies: ["ColdTapBase", "NDEF"], resources: [.copy("Descriptors")]),
         // Layer 4: cold-chain statistics and rules.
         .target(name: "ColdChain", dependencies: ["LoggerFormats"]),
         // Layer 5: chart model, SVG canvas, report layout.
-        .target(name: "TempChart", dependencies: ["ColdChain"]),
+        .target(name: "TempChart", dependencies: ["ColdTapBase", "ColdChain"]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
         .target(name: "CairoCanvas", dependencies: [
             "TempChart",
             .target(name: "CCairo", condition: .when(platforms: [.linux])),
         ]),
         // Loggers that answer commands (NHS31xx): readout sessions and a virtual NHS3100; above NFCTags and LoggerFormats.
-        .target(name: "LoggerSessions", dependencies: ["NDEF", "NFCTags", "LoggerFormats"]),
+        .target(name: "LoggerSessions", dependencies: ["ColdTapBase", "NDEF", "NFCTags", "LoggerFormats"]),
         // Readers.
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .target(name: "PCSC", dependencies: [
-            "NFCTags",
+            "ColdTapBase", "NFCTags",
             .target(name: "CPCSCLite", condition: .when(platforms: [.linux, .macOS])),
         ], linkerSettings: [
             .linkedLibrary("pcsclite", .when(platforms: [.linux])),
             .linkedFramework("PCSC", .when(platforms: [.macOS])),
         ]),
-        .target(name: "CoreNFCTransport", dependencies: ["NFCTags"]),
+        .target(name: "CoreNFCTransport", dependencies: ["ColdTapBase", "NFCTags"]),
         // SHA-256 and HMAC-SHA256: libcrypto on Linux, CryptoKit on Apple (Archive, later Station).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "Digest", dependencies: [
-            "NDEF",
+            "ColdTapBase",
             .target(name: "CCrypto", condition: .when(platforms: [.linux])),
         ]),
         // Layer 6: the archive of every read (SQLite embedded, PostgreSQL for fleets).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
-        .target(name: "Archive", dependencies: ["LoggerFormats", "ColdChain", "Digest", "CSQLite", "CLibPQ"]),
+        .target(name: "Archive", dependencies: ["ColdTapBase", "LoggerFormats", "ColdChain", "Digest", "CSQLite", "CLibPQ"]),
         // JSON with ordered keys, shared by the station and the commands.
-        .target(name: "JSONOutput"),
+        .target(name: "JSONOutput", dependencies: ["ColdTapBase"]),
         // Layer 7: the station, an HTTP API over the archive (GNU libmicrohttpd, TLS through GnuTLS).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         // Webhook deliveries: libcurl, which lets the station check the very address it connects to.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         // Its OpenAPI contract is compiled in (`PackageResources.openapi_json`), so a `coldtap` copied alone still serves it.
-        .target(name: "Station", dependencies: ["Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl"],
+        .target(name: "Station", dependencies: ["ColdTapBase", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl"],
                 resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).
-        .target(name: "StationClient", dependencies: ["Digest"]),
+        .target(name: "StationClient", dependencies: ["ColdTapBase", "Digest"]),
         // The command line: all commands live in a library so tests can run them in-process.
         .target(name: "ColdTapCommands", dependencies: [
-            "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
+            "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
             "JSONOutput", "Station", "StationClient",
         ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(name: "coldtap-bench", dependencies: [
-            "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
+            "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
             "Archive", "CSQLite", "CLibPQ", "Digest", "LoggerSessions", "Station",
         ]),
         // libFuzzer entry point; built apart by `make fuzz`.
         .executableTarget(name: "FuzzNDEF", dependencies: ["NDEF"]),
         // What the test targets share: the seeded random generator and test tags.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ColdTapBaseTests", dependencies: ["ColdTapBase"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NDEF", "TestSupport"]),
-        .testTarget(name: "LoggerFormatsTests", dependencies: ["LoggerFormats", "NFCTags", "NDEF", "TestSupport"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["ColdTapBase", "NFCTags", "NDEF", "TestSupport"]),
+        .testTarget(name: "LoggerFormatsTests", dependencies: ["ColdTapBase", "LoggerFormats", "NFCTags", "NDEF", "TestSupport"]),
         .testTarget(name: "ColdChainTests", dependencies: ["ColdChain", "LoggerFormats"]),
-        .testTarget(name: "TempChartTests", dependencies: ["TempChart", "CairoCanvas", "ColdChain", "LoggerFormats", "TestSupport"]),
-        .testTarget(name: "LoggerSessionsTests", dependencies: ["LoggerSessions", "NFCTags", "LoggerFormats", "NDEF"]),
-        .testTarget(name: "PCSCTests", dependencies: ["PCSC", "NFCTags", "TestSupport"]),
-        .testTarget(name: "CoreNFCTransportTests", dependencies: ["CoreNFCTransport", "NFCTags", "NDEF"]),
+        .testTarget(name: "TempChartTests", dependencies: ["ColdTapBase", "TempChart", "CairoCanvas", "ColdChain", "LoggerFormats", "TestSupport"]),
+        .testTarget(name: "LoggerSessionsTests", dependencies: ["ColdTapBase", "LoggerSessions", "NFCTags", "LoggerFormats", "NDEF"]),
+        .testTarget(name: "PCSCTests", dependencies: ["ColdTapBase", "PCSC", "NFCTags", "TestSupport"]),
+        .testTarget(name: "CoreNFCTransportTests", dependencies: ["ColdTapBase", "CoreNFCTransport", "NFCTags", "NDEF"]),
         // Compile check of the Core NFC glue on Linux: CoreNFCGlueTests holds CoreNFCTransport's
         // sources (a symlink) and builds them with the Apple/ glue switched on, against the
         // stand-in module `CoreNFCStandIn` (Apple's documented signatures, for checking only;
@@ -98,12 +102,12 @@ let package = Package(
         // platforms the real glue is compiled by the app instead, so the check is Linux-only.
         .target(name: "CoreNFCStandIn", dependencies: ["NDEF"], path: "Tests/CoreNFCStandIn"),
         .testTarget(name: "CoreNFCGlueTests", dependencies: [
-            "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
+            "ColdTapBase", "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
         ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
-        .testTarget(name: "DigestTests", dependencies: ["Digest", "NDEF"]),
-        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
-        .testTarget(name: "StationTests", dependencies: ["Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
-        .testTarget(name: "CommandsTests", dependencies: ["ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
+        .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
+        .testTarget(name: "ArchiveTests", dependencies: ["ColdTapBase", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
+        .testTarget(name: "StationTests", dependencies: ["ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
+        .testTarget(name: "CommandsTests", dependencies: ["ColdTapBase", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
     ],
     swiftLanguageModes: [.v6]
 )

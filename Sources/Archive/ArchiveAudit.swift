@@ -1,4 +1,5 @@
 import ColdChain
+import ColdTapBase
 import Digest
 import Foundation
 import LoggerFormats
@@ -196,9 +197,9 @@ extension Archive {
             if matches(kept[time], sample) || matches(conflicts[time], sample) { continue }
             let value = sample.temperature.map { "\($0) °C" } ?? "no temperature"
             if let other = kept[time] {
-                return "gives \(value) at \(Date(milliseconds: time).archiveText), but the archive keeps \(other.temperature.map { "\($0) °C" } ?? "no temperature") there (read #\(other.readID)) — a sample was edited, or the decoder changed (then run 'coldtap archive redecode')"
+                return "gives \(value) at \(Date(milliseconds: time).isoUTCWholeSeconds), but the archive keeps \(other.temperature.map { "\($0) °C" } ?? "no temperature") there (read #\(other.readID)) — a sample was edited, or the decoder changed (then run 'coldtap archive redecode')"
             }
-            return "gives \(value) at \(Date(milliseconds: time).archiveText), which is not in the archive — a sample was removed"
+            return "gives \(value) at \(Date(milliseconds: time).isoUTCWholeSeconds), which is not in the archive — a sample was removed"
         }
         return nil
     }
@@ -251,9 +252,3 @@ extension Archive {
     }
 }
 
-extension Date {
-    /// UTC, ISO 8601 with `Z` (the archive's messages).
-    var archiveText: String {
-        formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt))
-    }
-}

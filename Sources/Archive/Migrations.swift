@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 import LoggerFormats
 
@@ -267,10 +268,10 @@ public enum ArchiveVersion {
 
 extension Date {
     /// Milliseconds since 1970, rounded to the nearest; held to years 0001–9999
-    /// (`TimeText.representable`), which every parser of times keeps to, so that a time
+    /// (`ISO8601Time.representable`), which every parser of times keeps to, so that a time
     /// from elsewhere (a decoder's sum) can never trap or wrap here.
     var milliseconds: Int64 {
-        let low = TimeText.representable.lowerBound.timeIntervalSince1970, high = TimeText.representable.upperBound.timeIntervalSince1970
+        let low = ISO8601Time.representable.lowerBound.timeIntervalSince1970, high = ISO8601Time.representable.upperBound.timeIntervalSince1970
         let seconds = timeIntervalSince1970
         guard seconds >= low else { return Int64(low * 1000) }  // also NaN
         return Int64((min(seconds, high) * 1000).rounded())

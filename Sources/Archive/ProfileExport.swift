@@ -1,6 +1,6 @@
 import ColdChain
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// A profile as the JSON that `Profile.fromJSON` reads, so that the profile an assessment
 /// used is kept whole and can be read back as it was.

@@ -1,7 +1,7 @@
+import ColdTapBase
 import Digest
 import Foundation
 import LoggerFormats
-import NDEF
 
 /// What the station keeps beside the archive, in the same database: sites, the SHA-256 of
 /// each API token, which site each logger joined, the decode secrets of HMAC loggers,

@@ -1,5 +1,6 @@
 import Archive
 import ColdChain
+import ColdTapBase
 import Foundation
 import LoggerFormats
 import NDEF

@@ -1,4 +1,5 @@
 import ColdChain
+import ColdTapBase
 import Foundation
 import LoggerFormats
 import NFCTags

@@ -1,5 +1,5 @@
+import ColdTapBase
 import LoggerFormats
-import NDEF
 import NFCTags
 
 /// The command line's words for the libraries' typed hints (`UserHint`): each names the

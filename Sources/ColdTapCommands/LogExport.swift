@@ -1,4 +1,5 @@
 import ColdChain
+import ColdTapBase
 import Foundation
 import LoggerFormats
 import TempChart
@@ -92,7 +93,7 @@ public enum LogExport {
         var out = [timeHeader, "temperature_c", "humidity_pct", "flags"].map(csvField).joined(separator: ",") + "\r\n"
         let digits = decimals(log.resolution)
         for sample in log.samples {
-            let time = zone.map { isoText(sample.time, in: $0) } ?? sample.time.isoUTC
+            let time = zone.map { ISO8601Time.text(sample.time, in: $0) } ?? sample.time.isoUTC
             let fields = [time, sample.temperature.map { rounded($0, digits) } ?? "", sample.humidity.map { rounded($0, 1) } ?? "",
                           sample.flags.map(\.rawValue).joined(separator: ";")]
             out += fields.map(csvField).joined(separator: ",") + "\r\n"
@@ -100,13 +101,6 @@ public enum LogExport {
         return out
     }
 
-    /// ISO 8601 in `zone` with its offset, e.g. `2024-04-09T10:35:00+02:00`.
-    static func isoText(_ date: Date, in zone: TimeZone) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = zone
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
-    }
 
     /// Quotes a field when it holds a comma, a quote or a line break (RFC 4180 §2).
     static func csvField(_ text: String) -> String {

@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 import LoggerFormats
 import NDEF
@@ -141,7 +142,7 @@ public enum LogInput {
         }
 
         /// ISO 8601 with `Z` or an offset, fractional seconds allowed.
-        static func parseReadTime(_ text: String) -> Date? { TimeText.parseISO8601(text) }
+        static func parseReadTime(_ text: String) -> Date? { ISO8601Time.parse(text) }
     }
 
     /// A decoded log and how it was obtained.

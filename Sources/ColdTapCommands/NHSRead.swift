@@ -1,7 +1,6 @@
 import Foundation
 import LoggerFormats
 import LoggerSessions
-import NDEF
 import NFCTags
 
 /// `coldtap read` of an NXP NHS31xx logger: the command-mode readout (docs/nhs31xx.md §8),

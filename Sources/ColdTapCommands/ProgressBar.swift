@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 import NFCTags
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal.

@@ -1,8 +1,8 @@
 import ColdChain
+import ColdTapBase
 import Foundation
 import LoggerFormats
 import LoggerSessions
-import NDEF
 import NFCTags
 import PCSC
 

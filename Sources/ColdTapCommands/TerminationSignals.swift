@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 import NFCTags
 
 /// One command in flight per tag. A Core NFC call that passed its deadline cannot be

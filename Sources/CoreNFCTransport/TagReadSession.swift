@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 import NFCTags
 
 /// A tag the reader session found, reduced to what ColdTap can drive.

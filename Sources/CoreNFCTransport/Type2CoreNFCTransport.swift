@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 import NFCTags
 
 /// `TagTransport` over an `NFCMiFareTag` (NTAG21x, NTAG I2C): raw Type 2 commands go

@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 import NFCTags
 
 /// `TagTransport` over an `NFCISO15693Tag`.

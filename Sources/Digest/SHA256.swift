@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 #if canImport(CryptoKit)
 import CryptoKit
 #elseif canImport(CCrypto)
@@ -68,7 +68,7 @@ public enum HMACSHA256 {
     }
 }
 
-/// Hex text back to bytes (bytes to hex text: NDEF's `hexString`, the one formatter).
+/// Hex text back to bytes (bytes to hex text: ColdTapBase's `hexString`, the one formatter).
 public enum Hex {
     /// The bytes of hex text (either case), or `nil` when it is not an even run of hex digits.
     public static func decode(_ text: String) -> [UInt8]? {

@@ -101,16 +101,3 @@ public indirect enum JSONValue: Sendable, Equatable {
         out += "\""
     }
 }
-
-extension Date {
-    /// ISO 8601 in UTC with `Z`, with fractional seconds only when present.
-    public var isoUTC: String {
-        let whole = timeIntervalSince1970.rounded(.down)
-        let base = Date(timeIntervalSince1970: whole).formatted(
-            Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt))
-        let fraction = timeIntervalSince1970 - whole
-        guard fraction > 0.0005 else { return base }
-        let millis = String(format: "%03d", Int((fraction * 1000).rounded()) % 1000)
-        return String(base.dropLast()) + "." + millis + "Z"
-    }
-}

@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// A logger layout described in JSON, so that a vendor's format can be decoded without
 /// recompiling (`coldtap decode` given the descriptor file as its logger). The built-in `generic16`,

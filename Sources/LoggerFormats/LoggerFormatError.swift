@@ -1,4 +1,4 @@
-import NDEF
+import ColdTapBase
 
 /// Why a logger's data could not be decoded. `description` is one sentence for the user
 /// that says what is wrong and where (byte offset in the record payload, or character

@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// One value of a log's metadata, with its type: a count is an integer, a battery voltage a
@@ -28,7 +29,7 @@ public enum MetadataValue: Sendable, Codable, CustomStringConvertible, Expressib
         case .integer(let value): return String(value)
         case .number(let value): return String(value)
         case .celsius(let value): return String(format: "%.1f", value)
-        case .time(let date): return TimeText.isoUTC(date)
+        case .time(let date): return date.isoUTCWholeSeconds
         case .flag(let value): return value ? "true" : "false"
         }
     }

@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// What a logger recorded, with times rebuilt and every point kept in its place.
 public struct TemperatureLog: Sendable, Equatable, Codable {

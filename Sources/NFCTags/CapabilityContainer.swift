@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// The capability container (CC) of an NDEF-formatted tag: Type 2 at page 3, Type 5 at
 /// block 0 (4 bytes, or 8 when byte 2 is 0).

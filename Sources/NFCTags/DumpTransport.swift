@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// A transport whose answers come from a memory dump: the same commands, limits and error
 /// answers as the chip (reads of pages/blocks the file lacks are refused), and writes refused.

@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// Flipper Zero `.nfc` files: reading them and writing them back.
 extension MemoryDump {

@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// What the caller knows about a raw dump's technology.
 public enum DumpHint: Sendable, Equatable {

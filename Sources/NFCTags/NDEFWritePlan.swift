@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// Where the bytes of an NDEF TLV (T, L, V and a Terminator when room is left) go.
 struct NDEFWritePlan {

@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// Raw binary dumps (nfc-mfultralight, Proxmark, plain Type 5 block images).
 extension MemoryDump {

@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// One TLV block found in the data area.
 public struct TLVEntry: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// Something odd about a tag's memory that did not stop the read.
 public struct TagAnomaly: Sendable, Equatable, CustomStringConvertible {

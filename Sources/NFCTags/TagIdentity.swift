@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// What identification found out about a tag.
 public struct TagIdentity: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// A read that could not finish; `partial` holds what was read.
 public struct TagReadInterruption: Sendable, Equatable {

@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// The memory pages/blocks a read got before it was interrupted; pass it back in
 /// `TagReadOptions.resume` to continue from the last good page or block.

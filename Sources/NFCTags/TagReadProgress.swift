@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// Bytes read so far, for progress bars and Core NFC's alert message.
 public struct TagReadProgress: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// Why writing an NDEF message failed.
 public enum TagWriteError: Error, Sendable, Equatable, CustomStringConvertible {

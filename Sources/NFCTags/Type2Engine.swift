@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// The Type 2 read, write and dump logic behind `Type2Tag`, over one `TagSession`.
 final class Type2Engine {

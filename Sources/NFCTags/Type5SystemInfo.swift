@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// Type 5 GET_SYSTEM_INFO answer.
 public struct Type5SystemInfo: Sendable, Equatable {

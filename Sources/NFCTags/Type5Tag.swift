@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// An NFC Forum Type 5 tag (ISO 15693: ICODE SLIX/SLIX2, ST25DV/ST25TV, TI RF430, …)
 /// behind a transport: the `NFCForumTag` verbs over ISO 15693 commands.

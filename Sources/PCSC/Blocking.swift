@@ -1,6 +1,6 @@
+import ColdTapBase
 import Dispatch
 import Foundation
-import NDEF
 import NFCTags
 
 /// Thrown by `BlockingWorker.run(timeout:_:)` when the work did not finish in time.

@@ -1,8 +1,8 @@
+import ColdTapBase
 #if canImport(CPCSCLite)
 import CPCSCLite
 #endif
 import Foundation
-import NDEF
 import NFCTags
 
 /// One reader as PC/SC sees it at a moment.

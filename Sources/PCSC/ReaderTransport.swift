@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 import NFCTags
 
 /// A `TagTransport` over a tag on a PC/SC contactless reader.

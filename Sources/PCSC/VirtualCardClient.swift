@@ -1,6 +1,6 @@
+import ColdTapBase
 import Dispatch
 import Foundation
-import NDEF
 import NFCTags
 #if canImport(Glibc)
 import Glibc

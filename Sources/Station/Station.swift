@@ -1,5 +1,6 @@
 import Archive
 import ColdChain
+import ColdTapBase
 import Digest
 import Foundation
 import JSONOutput
@@ -645,7 +646,7 @@ public final class Station: @unchecked Sendable {
 
     static func parseTime(_ text: String) -> Date? {
         guard text.count <= 64 else { return nil }
-        return TimeText.parseISO8601(text)
+        return ISO8601Time.parse(text)
     }
 
     static func parseDay(_ text: String) -> Date? {

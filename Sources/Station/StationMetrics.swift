@@ -1,6 +1,6 @@
+import ColdTapBase
 import Foundation
 import JSONOutput
-import NDEF
 
 /// The counters behind `GET /metrics` (Prometheus text format 0.0.4).
 final class StationMetrics: Sendable {

@@ -1,8 +1,8 @@
 import Archive
+import ColdTapBase
 import Digest
 import Foundation
 import JSONOutput
-import NDEF
 
 /// Sends signed events to a site's webhooks from a persistent queue (`webhook_queue`, in the
 /// archive's station tables). `send` queues the event for each of the site's webhooks in the

@@ -1,6 +1,6 @@
 import CCurl
+import ColdTapBase
 import Foundation
-import NDEF
 #if canImport(Glibc)
 import Glibc
 #endif

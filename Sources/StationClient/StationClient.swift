@@ -1,3 +1,4 @@
+import ColdTapBase
 import Digest
 import Foundation
 #if canImport(FoundationNetworking)
@@ -95,9 +96,7 @@ public final class StationClient: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         if let readTime = upload.readTime {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime]
-            request.setValue(formatter.string(from: readTime), forHTTPHeaderField: "X-ColdTap-Read-Time")
+            request.setValue(readTime.isoUTCWholeSeconds, forHTTPHeaderField: "X-ColdTap-Read-Time")
         }
         if let source = upload.source { request.setValue(source, forHTTPHeaderField: "X-ColdTap-Source") }
         if let loggerID = upload.loggerID { request.setValue(loggerID, forHTTPHeaderField: "X-ColdTap-Logger-Id") }

@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// A point in canvas units (pixels for raster output, points for PDF), origin top-left,
 /// y growing downwards.

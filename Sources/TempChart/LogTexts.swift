@@ -1,4 +1,5 @@
 import ColdChain
+import ColdTapBase
 import Foundation
 import LoggerFormats
 
@@ -247,5 +248,5 @@ public enum LogTexts {
         language.audit.readTimeSources[source.description] ?? source.description
     }
 
-    static func iso(_ date: Date) -> String { TimeText.isoUTC(date) }
+    static func iso(_ date: Date) -> String { date.isoUTCWholeSeconds }
 }

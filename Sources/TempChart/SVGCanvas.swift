@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// A `Canvas` that writes SVG 1.1 text, in pure Swift. Coordinates are written with two

@@ -1,4 +1,5 @@
 // Small checks of the command plumbing: JSON output, option errors, output paths.
+import ColdTapBase
 import Foundation
 import Testing
 @testable import ColdTapCommands

@@ -1,6 +1,5 @@
 import Foundation
 import LoggerFormats
-import NDEF
 import NFCTags
 import Testing
 @testable import ColdTapCommands

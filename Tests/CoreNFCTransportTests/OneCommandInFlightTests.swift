@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 import NFCTags
 import Testing
 @testable import CoreNFCTransport

@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 import Testing
 @testable import Digest
 

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import NDEF
 import NFCTags
 @testable import LoggerFormats
 @testable import LoggerSessions

@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 import Testing
 @testable import NFCTags
 

@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 import NFCTags
 import Testing
 @testable import PCSC

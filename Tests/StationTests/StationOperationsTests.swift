@@ -1,4 +1,5 @@
 import Archive
+import ColdTapBase
 import ColdTapCommands
 import Digest
 import Foundation

@@ -1,4 +1,5 @@
 import Archive
+import ColdTapBase
 import Foundation
 import LoggerFormats
 import Station

@@ -1,4 +1,5 @@
 import CairoCanvas
+import ColdTapBase
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

@@ -1,4 +1,5 @@
 import CairoCanvas
+import ColdTapBase
 import Foundation
 import Testing
 @testable import TempChart

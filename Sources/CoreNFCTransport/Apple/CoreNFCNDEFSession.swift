@@ -4,6 +4,7 @@ import CoreNFCStandIn  // Linux compile check only (Tests/CoreNFCStandIn)
 #else
 import CoreNFC
 #endif
+import ColdTapBase
 import Foundation
 import NDEF
 

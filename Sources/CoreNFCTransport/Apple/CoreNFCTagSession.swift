@@ -4,8 +4,8 @@ import CoreNFCStandIn  // Linux compile check only (Tests/CoreNFCStandIn)
 #else
 import CoreNFC
 #endif
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// An `NFCTagReaderSession` polling ISO 14443 and ISO 15693, its delegate, and the
 /// `TagReaderSessionLink` the controller drives. Events arrive on `events` in order.

@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 import NDEF
 
@@ -54,7 +55,7 @@ public enum Generic16Encoder {
 
     /// A Text record `start=<time>` (UTC, `Z`) that gives a generic16 log its start time.
     public static func startRecord(_ start: Date) -> NDEFRecord {
-        let text = "start=" + start.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt))
+        let text = "start=" + start.isoUTCWholeSeconds
         return TextRecord(text: text, language: "en").record
     }
 }

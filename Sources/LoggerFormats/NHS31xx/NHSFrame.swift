@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 
 // The message layer of NXP's NHS31xx temperature-logger firmware (docs/nhs31xx.md §2–§3).
 // Every frame rides as the payload of one MIME record; all fields are little-endian.

@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 import NDEF
 
@@ -28,7 +29,7 @@ public struct NHSTranscript: Sendable, Equatable {
     public var jsonLines: String {
         steps.map { step in
             var line = "{\"write\":" + (step.write.map { "\"\(Self.hex($0))\"" } ?? "null") + ",\"read\":\"\(Self.hex(step.read))\""
-            if let time = step.time { line += ",\"time\":\"\(Self.isoFormatter.string(from: time))\"" }
+            if let time = step.time { line += ",\"time\":\"\(time.isoUTCWholeSeconds)\"" }
             return line + "}\n"
         }.joined()
     }
@@ -86,7 +87,7 @@ public struct NHSTranscript: Sendable, Equatable {
             guard let read = try hexField("read") else { throw fail(nil, "\"read\" must be a hex string, not null") }
             var time: Date?
             if let value = object["time"] as? String {
-                guard let parsed = isoFormatter.date(from: value) else { throw fail(nil, "\"time\" '\(value)' is not an ISO 8601 time") }
+                guard let parsed = ISO8601Time.parse(value) else { throw fail(nil, "\"time\" '\(value)' is not an ISO 8601 time") }
                 time = parsed
             }
             steps.append(Step(write: try hexField("write"), read: read, time: time))
@@ -124,12 +125,6 @@ public struct NHSTranscript: Sendable, Equatable {
     public var lastTime: Date? { steps.last(where: { $0.time != nil })?.time }
 
     static func hex(_ data: Data) -> String { data.hexString() }
-
-    nonisolated(unsafe) static let isoFormatter: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter
-    }()
 }
 
 extension LoggerDecoder {

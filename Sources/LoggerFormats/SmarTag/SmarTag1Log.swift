@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// STEVAL-SMARTAG1 logs (protocol 1, docs/smartag.md §3): a configuration in payload cells

@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// STEVAL-SMARTAG2 logs (protocol 2, docs/smartag.md §4): a configuration of virtual

@@ -1,6 +1,5 @@
 import Foundation
 import LoggerFormats
-import NDEF
 import NFCTags
 
 /// What one tap on an NHS31xx gave: the log, the exchange it was decoded from (the raw read

@@ -1,6 +1,6 @@
+import ColdTapBase
 import Digest
 import Foundation
-import NDEF
 import TempChart
 
 /// Escaping and the page frame shared by every web page.

@@ -1,5 +1,5 @@
+import ColdTapBase
 import Foundation
-import NDEF
 
 /// The latest uploads this station refused, per site, for the reads page. A rejected read
 /// is not kept in the archive (it is not a read), so this is the station's memory of them

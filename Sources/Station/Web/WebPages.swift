@@ -1,5 +1,6 @@
 import Archive
 import ColdChain
+import ColdTapBase
 import Digest
 import Foundation
 import JSONOutput

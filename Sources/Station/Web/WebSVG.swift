@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 import TempChart
 

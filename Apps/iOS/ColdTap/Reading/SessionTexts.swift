@@ -1,8 +1,8 @@
+import ColdTapBase
 import CoreNFCTransport
 import Foundation
 import LoggerFormats
 import LoggerSessions
-import NDEF
 import NFCTags
 
 /// The texts of the NFC sheet and of read failures, in the phone's language (String

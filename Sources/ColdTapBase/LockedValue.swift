@@ -4,8 +4,8 @@ import Foundation
 /// lock type. Every access goes through `withLock`, so no path can forget to unlock, and the
 /// lock and the state it guards cannot drift apart.
 ///
-/// It lives in NDEF, the lowest target, so that every layer can use it (NFCTags, PCSC, the
-/// Core NFC transports, the station, its client and the commands). Built on `NSLock` (every platform and OS
+/// It lives in ColdTapBase, the lowest target, so that every layer can use it (NFCTags, PCSC,
+/// the Core NFC transports, the station, its client and the commands). Built on `NSLock` (every platform and OS
 /// version the package supports; `Mutex` from Synchronization needs iOS 18).
 public final class LockedValue<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
