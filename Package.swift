@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "LoggerSessions", targets: ["LoggerSessions"]),
         .library(name: "Station", targets: ["Station"]),
         .library(name: "StationClient", targets: ["StationClient"]),
+        .library(name: "ColdTapKit", targets: ["ColdTapKit"]),
         .executable(name: "coldtap", targets: ["coldtap"]),
         .executable(name: "coldtap-bench", targets: ["coldtap-bench"]),
         .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
@@ -72,9 +73,15 @@ let package = Package(
                 resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).
         .target(name: "StationClient", dependencies: ["ColdTapBase", "Digest"]),
+        // The application core: the use cases the command line, the station and the app share
+        // (loading any input, reading a logger from any transport, the export schema, report
+        // files rendered to bytes). Links nothing the iPhone app cannot (no archive engines).
+        .target(name: "ColdTapKit", dependencies: [
+            "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "LoggerSessions", "JSONOutput", "Digest",
+        ]),
         // The command line: all commands live in a library so tests can run them in-process.
         .target(name: "ColdTapCommands", dependencies: [
-            "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
+            "ColdTapBase", "ColdTapKit", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
             "JSONOutput", "Station", "StationClient",
         ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
@@ -105,9 +112,9 @@ let package = Package(
             "ColdTapBase", "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
         ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
-        .testTarget(name: "ArchiveTests", dependencies: ["ColdTapBase", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
+        .testTarget(name: "ArchiveTests", dependencies: ["ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
         .testTarget(name: "StationTests", dependencies: ["ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
-        .testTarget(name: "CommandsTests", dependencies: ["ColdTapBase", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
+        .testTarget(name: "CommandsTests", dependencies: ["ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
     ],
     swiftLanguageModes: [.v6]
 )

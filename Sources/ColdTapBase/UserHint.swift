@@ -11,6 +11,16 @@ public enum UserHint: Sendable, Equatable, Hashable, Codable {
     /// The input's kind could not be told from its bytes: the caller must say which of
     /// these it is.
     case wrongInputKind(suggested: [InputKind])
+    /// The input read as none of the kinds the caller could name: saying which it is may help.
+    case nameInputKind
+    /// The caller named one kind of input, the bytes are plainly `actual`: name that, or
+    /// let the kind be worked out.
+    case inputKindContradicted(actual: InputKind)
+    /// Taken as the kind the caller named, the input shows nothing; it may be `other`.
+    case inputMayBe(InputKind)
+    /// The sample times would be estimated from an unknown read time the caller required:
+    /// give the read time, or drop the requirement.
+    case needsReadTime
 
     /// A kind of input a front end can be told to take a file for.
     public enum InputKind: String, Sendable, Equatable, Hashable, Codable {

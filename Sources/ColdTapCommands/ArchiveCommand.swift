@@ -1,5 +1,6 @@
 import Archive
 import ColdChain
+import ColdTapKit
 import Foundation
 import LoggerFormats
 
@@ -57,7 +58,7 @@ public enum ArchiveCommand: Command {
                     modified = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
                     name = path == "-" ? "standard input" : "'\(path)'"
                 }
-                let loaded = try await LogInput.load(content: content, name: name, modificationTime: modified, options: options)
+                let loaded = try await LogInput.load(commandLineContent: content, name: name, modificationTime: modified, options: options)
                 let origin = LogInput.isURLArgument(path) ? "URL given to coldtap archive add"
                     : path == "-" ? "standard input of coldtap archive add" : "file \(URL(fileURLWithPath: path).path)"
                 let read = NewRead(raw: content, inputKind: loaded.kind.rawValue, origin: origin,

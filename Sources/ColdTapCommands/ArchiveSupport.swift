@@ -1,6 +1,7 @@
 import Archive
 import ColdChain
 import ColdTapBase
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import NDEF
@@ -130,9 +131,14 @@ enum ArchiveSupport {
         if let uid = object["tagUID"] as? String, stored.inputKind == "ndef" {
             // A read from a tag keeps its NDEF message; the UID came from the tag.
             let message = try NDEFParser.message(from: stored.raw)
-            return try LogInput.decode(message, options: options, readTime: stored.readTime, readTimeSource: .tagRead, tagUID: uid)
+            do {
+                return HintWording.worded(try LogInput.decode(message, options: options, readTime: stored.readTime,
+                                                              readTimeSource: .tagRead, tagUID: uid))
+            } catch let error as InputError {
+                throw CommandError(error)
+            }
         }
-        return try await LogInput.load(content: stored.raw, name: "read #\(stored.id)", modificationTime: stored.readTime,
+        return try await LogInput.load(commandLineContent: stored.raw, name: "read #\(stored.id)", modificationTime: stored.readTime,
                                        options: options).log
     }
 
@@ -158,7 +164,7 @@ enum ArchiveSupport {
 
     /// Keeps a read made by `coldtap read` or the demo: the NDEF message read from the tag,
     /// or, for a logger that answers commands, the exchange transcript (it alone decodes to the log).
-    static func keep(_ outcome: LoggerReadOutcome, origin: String, options: LogInput.Options, loggerArgument: String?,
+    static func keep(_ outcome: LoggerRead, origin: String, options: LogInput.Options, loggerArgument: String?,
                      loggerID: String?, profile: Profile, timeZone: TimeZone, archive location: String) async throws -> AddResult {
         guard let (raw, input) = outcome.rawRead else {
             throw CommandError.data("the tag holds no NDEF message to keep.")

@@ -1,3 +1,4 @@
+import ColdTapKit
 import Foundation
 import LoggerFormats
 

@@ -1,6 +1,7 @@
 import Archive
 import ColdChain
 import ColdTapBase
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import NFCTags
@@ -26,12 +27,12 @@ enum DemoArchive {
 
     /// Reads the earlier state of `logger` in-process, keeps it and then `outcome` (the
     /// demo's read) in a fresh archive in `directory`, and returns the lines to print.
-    static func record(_ outcome: LoggerReadOutcome, logger: DemoLogger, origin: String, directory: String,
+    static func record(_ outcome: LoggerRead, logger: DemoLogger, origin: String, directory: String,
                        invocation: String) async throws -> [String] {
         let path = (directory as NSString).appendingPathComponent(fileName)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let earlierTime = outcome.readTime.addingTimeInterval(-earlierReadAge)
-        let earlier: LoggerReadOutcome
+        let earlier: LoggerRead
         do {
             let tag: VirtualTag
             if logger.isSmarTag {
@@ -44,7 +45,7 @@ enum DemoArchive {
                 tag = try VirtualTag.make(chip: try VirtualTags.chip(named: logger.defaultChip), ndefMessage: message)
             }
             let options = LogInput.Options(readTime: earlierTime)
-            var read = try await LoggerRead.read(tag, options: options, saveDump: nil, console: Console.capturing())
+            var read = try await CommandLineRead.read(tag, options: options, saveDump: nil, console: Console.capturing())
             read.readTime = earlierTime
             earlier = read
         } catch let error as CommandError {

@@ -1,5 +1,6 @@
 import ColdChain
 import ColdTapBase
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import NFCTags
@@ -40,7 +41,7 @@ public enum DemoCommand: Command {
         try createDirectory(outDirectory)
         let dumpPath = (outDirectory as NSString).appendingPathComponent(DemoReport.dumpName)
         let path = inProcessOnly ? DemoPath.inProcess("--in-process was given") : DemoPath.choose()
-        let outcome: LoggerReadOutcome
+        let outcome: LoggerRead
         let how: String
         switch path {
         case .systemPCSCD:
@@ -56,7 +57,7 @@ public enum DemoCommand: Command {
         case .inProcess(let reason):
             how = "through the in-process virtual tag (\(reason))"
             console.error("Reading the demo logger \(how) …")
-            outcome = try await LoggerRead.read(made.tag, options: LogInput.Options(), saveDump: dumpPath, console: console)
+            outcome = try await CommandLineRead.read(made.tag, options: LogInput.Options(), saveDump: dumpPath, console: console)
         }
 
         let assessment = Assessor.assess(outcome.log, profile: ReportCommand.defaultProfile,
@@ -93,7 +94,7 @@ public enum DemoCommand: Command {
     }
 
     /// Serves `tag` to the running pcscd's vpcd from this process and reads it back through PC/SC.
-    private static func readThroughVPCD(_ tag: VirtualTag, saveDump: String, console: Console) async throws -> LoggerReadOutcome {
+    private static func readThroughVPCD(_ tag: VirtualTag, saveDump: String, console: Console) async throws -> LoggerRead {
         let client = VirtualCardClient(emulator: ContactlessReaderEmulator(tag: tag))
         let serving = Task { try await client.run() }
         defer { client.stop() }
@@ -110,11 +111,11 @@ public enum DemoCommand: Command {
     }
 
     /// Waits for the tag on `reader` and reads it as `coldtap read` does, closing the card either way.
-    static func readPCSC(reader: String, saveDump: String, console: Console) async throws -> LoggerReadOutcome {
+    static func readPCSC(reader: String, saveDump: String, console: Console) async throws -> LoggerRead {
         let context = try ReaderSupport.context()
         let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: .seconds(10), console: console)
         do {
-            let outcome = try await LoggerRead.read(tag.transport, options: LogInput.Options(), saveDump: saveDump, console: console)
+            let outcome = try await CommandLineRead.read(tag.transport, options: LogInput.Options(), saveDump: saveDump, console: console)
             await tag.close()
             return outcome
         } catch {

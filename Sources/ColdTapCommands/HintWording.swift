@@ -28,6 +28,10 @@ enum HintWording {
             return ", or give the layout with --logger FILE.json"
         case .wrongInputKind(let suggested):
             return "; say which it is (--input \(suggested.map(inputName).joined(separator: " or ")))"
+        case .nameInputKind: return "; if you know what it holds, say so with --input"
+        case .inputKindContradicted(let actual): return ": give --input \(inputName(actual)), or leave --input out"
+        case .inputMayBe(let other): return "; if it is a \(other == .type2TagDump ? "Type 2" : "Type 5") dump, give --input \(inputName(other))"
+        case .needsReadTime: return "; give the read time with --read-time ISO8601, or leave out --require-read-time"
         }
     }
 

@@ -1,6 +1,7 @@
 import Archive
 import ColdChain
 import ColdTapBase
+import ColdTapKit
 import Foundation
 import LoggerFormats
 

@@ -1,4 +1,5 @@
 import ColdChain
+import ColdTapKit
 import Foundation
 import LoggerFormats
 
@@ -35,7 +36,7 @@ struct LoggerOutput {
     /// Prints the log and writes the report files (named after the logger).
     /// - Returns: the verdict, for `--fail-on`.
     @discardableResult
-    func emit(_ outcome: LoggerReadOutcome, source: String, console: Console) throws -> Verdict {
+    func emit(_ outcome: LoggerRead, source: String, console: Console) throws -> Verdict {
         let log = outcome.log
         let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone)
         if json {

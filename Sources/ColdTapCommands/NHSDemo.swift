@@ -1,4 +1,5 @@
 import ColdChain
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import LoggerSessions
@@ -81,7 +82,7 @@ enum NHSDemo {
         }
         let transcriptPath = (outDirectory as NSString).appendingPathComponent(transcriptName)
         let path = inProcessOnly ? DemoPath.inProcess("--in-process was given") : DemoPath.choose()
-        let outcome: LoggerReadOutcome
+        let outcome: LoggerRead
         let how: String
         switch path {
         case .systemPCSCD:
@@ -107,7 +108,7 @@ enum NHSDemo {
             await tag.remove()
             await tag.tap()
             console.error("Reading it …")
-            outcome = try await LoggerRead.read(tag, options: LogInput.Options(), saveDump: transcriptPath, console: console)
+            outcome = try await CommandLineRead.read(tag, options: LogInput.Options(), saveDump: transcriptPath, console: console)
         }
         let assessment = Assessor.assess(outcome.log, profile: ReportCommand.defaultProfile, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
         let files = try DemoReport.write(outcome.log, assessment: assessment, directory: outDirectory)
@@ -122,7 +123,7 @@ enum NHSDemo {
     }
 
     /// Configures through PC/SC, waits for the emulated tap to end, reads through PC/SC.
-    private static func configureAndRead(how: String, transcriptPath: String, console: Console) async throws -> LoggerReadOutcome {
+    private static func configureAndRead(how: String, transcriptPath: String, console: Console) async throws -> LoggerRead {
         console.error("Configuring the virtual NHS3100 \(how) …")
         try await NHSConnect.withLogger(reader: DemoPath.vpcdReader, timeout: .seconds(10), console: console) { session, _ in
             try await ConfigureCommand.configure(session, request: request, clock: Date(), console: console)

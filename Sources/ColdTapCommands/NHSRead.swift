@@ -1,59 +1,12 @@
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import LoggerSessions
 import NFCTags
 
-/// `coldtap read` of an NXP NHS31xx logger: the command-mode readout (docs/nhs31xx.md §8),
-/// the exchange kept as the raw read (`--save-dump` writes the transcript, §7), and the log
-/// decoded from that transcript, so `coldtap decode` of the saved file gives the same log.
+/// An NXP NHS31xx session's failures in the command line's words (`read`, `configure`,
+/// `start`, `measure`); the readout itself is ColdTapKit's `LoggerReader`.
 enum NHSRead {
-    /// How long to wait for the firmware's answer before each poll on a real tag.
-    static let pollDelay: Duration = .milliseconds(40)
-
-    /// - Parameter initial: the plain read that showed the initial message.
-    /// - Throws: `CommandError`: 74 when the tag left (saying after how many exchanges),
-    ///   65 for a malformed answer, 1 for a refusal.
-    static func read(_ transport: any TagTransport, initial: TagReadResult, options: LogInput.Options,
-                     saveDump: String?, console: Console) async throws -> LoggerReadOutcome {
-        let session = makeSession(transport, options: options)
-        guard let initialBytes = initial.ndefMessageBytes else {
-            throw CommandError.data("the NHS31xx shows no NDEF message.")
-        }
-        let bar = ProgressBar(console: console, label: "Reading NHS31xx")
-        do {
-            try session.adoptInitialMessage(initialBytes)
-            // The log is decoded from the transcript below, exactly as `decode` will decode the saved file.
-            _ = try await session.readOut { progress in
-                bar.update(done: progress.samplesRead, total: progress.samplesTotal, unit: "samples")
-            }
-            bar.finish()
-        } catch let error as NHSSessionError {
-            bar.finish()
-            throw commandError(error)
-        }
-        let transcript = session.transcript
-        if let saveDump { try LoggerRead.write(Data(transcript.jsonLines.utf8), to: saveDump) }
-        var decodeOptions = LogInput.makeDecodeOptions(options, dumpTime: nil, tagUID: nil)
-        decodeOptions.logger = nil
-        let log: TemperatureLog
-        do {
-            log = HintWording.worded(try LoggerDecoder.decode(transcript: transcript, options: decodeOptions))
-        } catch let error as LoggerFormatError {
-            throw LogInput.commandError(error)
-        }
-        return LoggerReadOutcome(result: initial, log: log, readTime: transcript.lastTime ?? Date(),
-                                 transcript: Data(transcript.jsonLines.utf8))
-    }
-
-    /// A session whose clock is the reader's in whole seconds (the transcript keeps seconds),
-    /// or `--read-time` when given (the clock of a simulated tag).
-    static func makeSession(_ transport: any TagTransport, options: LogInput.Options) -> NHSLoggerSession {
-        let given = options.readTime
-        return NHSLoggerSession(transport: transport, options: NDEFExchangeOptions(pollDelay: pollDelay), clock: {
-            given ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        })
-    }
-
     /// Maps a session failure to DESIGN.md's exit statuses.
     static func commandError(_ error: NHSSessionError) -> CommandError {
         switch error {
@@ -75,7 +28,7 @@ enum NHSConnect {
     /// Reads the tag's initial message and returns a session holding it.
     /// - Throws: `CommandError` (65 when the tag is not an NHS31xx, 74 when it left).
     static func session(on transport: any TagTransport, clock: @escaping @Sendable () -> Date = { Date() }) async throws -> NHSLoggerSession {
-        let session = NHSLoggerSession(transport: transport, options: NDEFExchangeOptions(pollDelay: NHSRead.pollDelay), clock: clock)
+        let session = NHSLoggerSession(transport: transport, options: NDEFExchangeOptions(pollDelay: NHSTap.pollDelay), clock: clock)
         do {
             try await session.readInitialMessage()
         } catch let error as NHSSessionError {

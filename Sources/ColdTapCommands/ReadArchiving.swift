@@ -1,4 +1,5 @@
 import Archive
+import ColdTapKit
 import Foundation
 
 /// `coldtap read` keeps every read in the archive unless `--no-archive`; what it kept goes
@@ -25,7 +26,7 @@ struct ReadArchiving {
                              loggerArgument: ArchiveSupport.peekLogger(arguments))
     }
 
-    func keep(_ outcome: LoggerReadOutcome, origin: String, options: LogInput.Options, output: LoggerOutput,
+    func keep(_ outcome: LoggerRead, origin: String, options: LogInput.Options, output: LoggerOutput,
               console: Console) async throws {
         guard enabled else { return }
         let result = try await ArchiveSupport.keep(outcome, origin: origin, options: options, loggerArgument: loggerArgument,

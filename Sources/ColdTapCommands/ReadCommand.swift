@@ -1,5 +1,6 @@
 import ColdChain
 import ColdTapBase
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import LoggerSessions
@@ -46,7 +47,7 @@ public enum ReadCommand: Command {
             var verdictOfThisTag: Verdict?
             do {
                 let dumpPath = saveDump.map { watch ? numbered($0, count) : $0 }
-                let outcome = try await LoggerRead.read(tag.transport, options: options, saveDump: dumpPath, console: console)
+                let outcome = try await CommandLineRead.read(tag.transport, options: options, saveDump: dumpPath, console: console)
                 await tag.close()
                 let verdict = try output.emit(outcome, source: "\(outcome.result.chip.displayName) on \(tag.card.reader)",
                                               console: console)
@@ -99,90 +100,45 @@ public enum ReadCommand: Command {
     }
 }
 
-/// What a complete read of a logger gave.
-struct LoggerReadOutcome {
-    var result: TagReadResult
-    var log: TemperatureLog
-    var readTime: Date
-    /// What the archive keeps as the raw read when it is not the NDEF message read from the
-    /// tag: for a logger that answers commands, the exchange transcript (JSON Lines).
-    var transcript: Data?
-    /// For a logger that writes its tag's memory itself (ST SmarTag, docs/smartag.md): the
-    /// memory read, which alone decodes to the log (its NDEF message may not).
-    var memory: MemoryDump?
-
-    /// The raw read that decodes to the log, as the archive, the station and the report's
-    /// audit keep it: the transcript, the SmarTag memory as a Flipper file (its UID with it),
-    /// or the NDEF message; `nil` when the tag held none.
-    var rawRead: (bytes: Data, kind: LogInput.Kind)? {
-        if let transcript { return (transcript, .nhsTranscript) }
-        if let memory { return (Data(memory.flipperText().utf8), .flipper) }
-        return result.ndefMessageBytes.map { (Data($0), .ndef) }
-    }
-}
-
-/// Reads a logger over any transport (a PC/SC reader, an in-process virtual tag) and decodes
-/// it through the same code as `coldtap decode`.
-enum LoggerRead {
-    /// Reads the NDEF message with a progress bar, keeps the memory dump if asked (written only
-    /// after a complete read), and decodes the log with the read time of this read.
+/// `coldtap read`'s reading of a logger over any transport (a PC/SC reader, an in-process
+/// virtual tag): ColdTapKit's `LoggerReader` with a progress bar, the file of the read kept
+/// when asked (written only after a complete read), and errors in the command line's words.
+enum CommandLineRead {
     /// - Throws: `CommandError`: 74 when the tag left or stopped answering (saying how far the
     ///   read got; nothing is written), 69 when the reader cannot send a command the tag
     ///   needs, 65 for malformed tag data or a message that is not a logger's.
     static func read(_ transport: any TagTransport, options: LogInput.Options, saveDump: String?,
-                     console: Console) async throws -> LoggerReadOutcome {
+                     console: Console) async throws -> LoggerRead {
+        let reader = LoggerReader(options: options, tagOptions: TagReadOptions(commandTimeout: .seconds(1)))
         let bar = ProgressBar(console: console, label: "Reading")
-        let readOptions = TagReadOptions(commandTimeout: .seconds(1))
-        let result: TagReadResult
-        var smarTag: SmarTagImage?
-        var smarTagMemory: MemoryDump?
+        let keep: ((Data) throws -> Void)? = saveDump.map { path in { try write($0, to: path) } }
         do {
-            // A SmarTag's log is bounded by its memory layout, not by its NDEF lengths
-            // (docs/smartag.md §4.5): seeing its record, read the rest of the memory too.
-            let (read, memory) = try await TagReader.readNDEFThenMemory(from: transport, options: readOptions,
-                                                                        progress: { bar.update($0) }) { result in
-                result.ndefMessageBytes.map { SmarTagImage(ndefMessageBytes: $0) != nil } ?? false
-            }
-            result = read
+            var read = try await reader.read(from: transport, progress: { step in
+                switch step {
+                case .tag(let progress): bar.update(progress)
+                case .commands(let progress):
+                    bar.update(done: progress.samplesRead, total: progress.samplesTotal, unit: "samples")
+                }
+            }, keep: keep)
             bar.finish()
-            // A logger that answers commands (NXP NHS31xx) is read by exchanging messages.
-            if let message = result.ndefMessage, NHSLoggerSession.isInitialMessage(message) {
-                return try await NHSRead.read(transport, initial: result, options: options, saveDump: saveDump, console: console)
+            read.log = HintWording.worded(read.log)
+            if read.automaticMode {
+                console.error("The NHS31xx refused to be written, so it was read in automatic mode: its answers one after another, without writing to it.")
             }
-            if let memory {
-                if let saveDump { try write(Data(memory.flipperText().utf8), to: saveDump) }
-                smarTag = SmarTagImage(tagMemory: memory.memory)
-                smarTagMemory = memory
-            } else if let saveDump {
-                let dump = try await TagReader.dump(transport, options: readOptions)
-                try write(Data(dump.flipperText().utf8), to: saveDump)
-            }
+            return read
         } catch let error as TagReadError {
             bar.finish()
             throw commandError(error)
+        } catch let error as NHSSessionError {
+            bar.finish()
+            throw NHSRead.commandError(error)
+        } catch let error as LoggerReadError {
+            bar.finish()
+            throw CommandError.data("\(error).")
+        } catch let error as InputError {
+            bar.finish()
+            throw CommandError(error)
         }
-        // Whole seconds, so that `coldtap decode --read-time` of the saved dump gives the same log.
-        let readTime = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        guard let bytes = result.ndefMessageBytes else {
-            throw CommandError.data("the \(result.chip.displayName) holds no NDEF message, so there is no log to decode.")
-        }
-        if let smarTag {
-            var decodeOptions = LogInput.makeDecodeOptions(options, dumpTime: nil, tagUID: result.uid.map { $0.hexString() })
-            if options.readTime == nil { (decodeOptions.readTime, decodeOptions.readTimeSource) = (readTime, .tagRead) }
-            // No NDEF anomalies: the log was not read through the NDEF view, and `decode` of
-            // the saved dump gives the same log.
-            let log = try LogInput.decodeSmarTag(smarTag, options: decodeOptions)
-            return LoggerReadOutcome(result: result, log: log, readTime: readTime, memory: smarTagMemory)
-        }
-        guard let message = result.ndefMessage else {
-            let detail = result.ndefError.map { "\($0)" } ?? "\(bytes.count) bytes that do not parse"
-            throw CommandError.data("the NDEF message on the \(result.chip.displayName) is malformed: \(detail).")
-        }
-        var log = try LogInput.decode(message, options: options, readTime: readTime, readTimeSource: .tagRead,
-                                      tagUID: result.uid.map { $0.hexString() })
-        // Worded as `coldtap decode` words them for a dump, so both give the same log.
-        log.warnings += result.anomalies.map { .tagImage($0.description) }
-        return LoggerReadOutcome(result: result, log: log, readTime: readTime)
     }
 
     static func commandError(_ error: TagReadError) -> CommandError {

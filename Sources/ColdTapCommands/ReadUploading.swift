@@ -1,3 +1,4 @@
+import ColdTapKit
 import Foundation
 import StationClient
 
@@ -13,7 +14,7 @@ struct ReadUploading {
         ReadUploading(target: try StationTarget.parse(&arguments, urlOption: "--upload"))
     }
 
-    func upload(_ outcome: LoggerReadOutcome, origin: String, loggerID: String?, console: Console) async throws {
+    func upload(_ outcome: LoggerRead, origin: String, loggerID: String?, console: Console) async throws {
         // A logger that answers commands is uploaded as its exchange transcript, a SmarTag as
         // its memory: the raw read that decodes to its log.
         guard let target, let raw = outcome.rawRead?.bytes else { return }

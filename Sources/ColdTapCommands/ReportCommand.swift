@@ -1,5 +1,6 @@
 import ColdChain
 import ColdTapBase
+import ColdTapKit
 import Foundation
 import LoggerFormats
 

@@ -1,5 +1,6 @@
 import Archive
 import ColdChain
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import NDEF
@@ -23,8 +24,8 @@ struct StationBridge: StationServices {
         let loaded: LogInput.Loaded
         do {
             loaded = try await LogInput.load(content: upload.raw, name: "the uploaded read", modificationTime: nil, options: options)
-        } catch let error as CommandError {
-            throw UploadRejection(error.message)
+        } catch let error as InputError {
+            throw UploadRejection(CommandError(error).message)
         } catch let error as NDEFError {
             throw UploadRejection("the uploaded read is malformed NDEF at \(error).")
         }

@@ -77,7 +77,7 @@ public enum WriteCommand: Command {
                 throw CommandError(.failure, "\(error).")
             }
         } catch let error as TagReadError {
-            throw LoggerRead.commandError(error)
+            throw CommandLineRead.commandError(error)
         }
         let result: TagReadResult
         do {

@@ -1,5 +1,6 @@
 import Archive
 import ColdTapCommands
+import ColdTapKit
 import Foundation
 import Testing
 #if canImport(Glibc)

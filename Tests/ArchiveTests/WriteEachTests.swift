@@ -1,5 +1,6 @@
 import Archive
 import ColdTapCommands
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import Testing

@@ -1,4 +1,5 @@
 import ColdTapBase
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import NDEF

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NDEF
 @testable import ColdTapCommands
+import ColdTapKit
 
 /// A fresh temporary directory for one test.
 private func temporaryDirectory() throws -> URL {
@@ -135,7 +136,7 @@ private func run(_ arguments: [String], stdin: Data = Data()) async -> (status: 
 @Suite struct InputBytesTests {
     @Test(arguments: ["D1 01 05", "d1:01:05", "0xD1, 0x01, 0x05", "d10105\n", "  D1\r\n01\t05 ", "0xd10105", "0xD1 0x1 0x5"])
     func hexForms(_ text: String) throws {
-        #expect(InputBytes.looksLikeHex(Data(text.utf8)))
+        #expect(HexText.looksLikeHex(Data(text.utf8)))
         #expect(Array(try InputBytes.parseHex(Data(text.utf8))) == [0xD1, 0x01, 0x05])
     }
 
@@ -148,9 +149,9 @@ private func run(_ arguments: [String], stdin: Data = Data()) async -> (status: 
     }
 
     @Test func rawBytesAreNotMistakenForHex() throws {
-        #expect(!InputBytes.looksLikeHex(Data([0xD1, 0x01, 0x05])))
-        #expect(!InputBytes.looksLikeHex(Data("   \n".utf8)))
-        #expect(!InputBytes.looksLikeHex(Data()))
+        #expect(!HexText.looksLikeHex(Data([0xD1, 0x01, 0x05])))
+        #expect(!HexText.looksLikeHex(Data("   \n".utf8)))
+        #expect(!HexText.looksLikeHex(Data()))
         let console = Console.capturing(stdin: Data([0xD1, 0x01]))
         #expect(Array(try InputBytes.read("-", console: console)) == [0xD1, 0x01])
         let hexConsole = Console.capturing(stdin: Data("d101".utf8))

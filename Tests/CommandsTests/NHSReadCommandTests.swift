@@ -1,3 +1,4 @@
+import ColdTapKit
 import Digest
 import Foundation
 import LoggerFormats
@@ -34,7 +35,7 @@ import Testing
     @Test(arguments: ["ACS ACR1252 1S CL Reader PICC 0", "ACS ACR122U PICC Interface 0", "Identiv uTrust 3700 F CL Reader 0"])
     func everyReaderPathCarriesTheExchange(reader: String) async throws {
         let tag = await Self.loggedTag()
-        let outcome = try await LoggerRead.read(try await Self.transport(tag, reader: reader), options: LogInput.Options(),
+        let outcome = try await CommandLineRead.read(try await Self.transport(tag, reader: reader), options: LogInput.Options(),
                                                 saveDump: nil, console: .capturing())
         #expect(outcome.log.samples.count == 2880)
     }
@@ -44,7 +45,7 @@ import Testing
         defer { files.cleanUp() }
         let tag = await Self.loggedTag()
         let dump = files.directory.appendingPathComponent("nhs.jsonl").path
-        let outcome = try await LoggerRead.read(try await Self.transport(tag), options: LogInput.Options(), saveDump: dump,
+        let outcome = try await CommandLineRead.read(try await Self.transport(tag), options: LogInput.Options(), saveDump: dump,
                                                 console: .capturing())
         let log = outcome.log
         #expect(log.format == "nhs31xx")
@@ -77,7 +78,7 @@ import Testing
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
         let archive = files.directory.appendingPathComponent("archive.sqlite").path
-        let outcome = try await LoggerRead.read(try await Self.transport(await Self.loggedTag()), options: LogInput.Options(),
+        let outcome = try await CommandLineRead.read(try await Self.transport(await Self.loggedTag()), options: LogInput.Options(),
                                                 saveDump: nil, console: .capturing())
         let transcript = try #require(outcome.transcript)
         let kept = try await ArchiveSupport.keep(outcome, origin: "test", options: LogInput.Options(), loggerArgument: nil,
@@ -96,7 +97,7 @@ import Testing
         await tag.setFaults(TagFaults([.removedAfter(100)]))
         await tag.tap()
         do {
-            _ = try await LoggerRead.read(try await Self.transport(tag), options: LogInput.Options(), saveDump: nil, console: .capturing())
+            _ = try await CommandLineRead.read(try await Self.transport(tag), options: LogInput.Options(), saveDump: nil, console: .capturing())
             Issue.record("a removed tag was read (\(await tag.commandCount) commands)")
         } catch let error as CommandError {
             #expect(error.status == .ioError)

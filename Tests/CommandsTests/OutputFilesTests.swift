@@ -1,3 +1,4 @@
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import Testing
@@ -118,7 +119,7 @@ import Testing
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
         let made = try VirtualTags.make(.logger(.cupltag), chip: nil, readTime: Date(), console: .capturing())
-        let outcome = try await LoggerRead.read(made.tag, options: LogInput.Options(), saveDump: nil, console: .capturing())
+        let outcome = try await CommandLineRead.read(made.tag, options: LogInput.Options(), saveDump: nil, console: .capturing())
         // The demo logger sits at 4–12 °C: ALARM under the frozen profile.
         var arguments = try Arguments(["--profile", "frozen", "--fail-on", "alarm", "--json", "--out", files.directory.path, "--html"],
                                       options: ReadCommand.forms[0].options)

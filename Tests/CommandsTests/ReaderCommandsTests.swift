@@ -1,4 +1,5 @@
 import ColdTapBase
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import NFCTags
@@ -56,7 +57,7 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
 /// The whole read path without pcscd: reader emulator → ReaderTransport → TagReader → decode.
 @Suite struct ReaderPipelineTests {
     private func readThroughReader(_ logger: DemoLogger, chip: TagChip, reader: String, storageOnly: Bool = false)
-        async throws -> (LoggerReadOutcome, TemperatureLog)
+        async throws -> (LoggerRead, TemperatureLog)
     {
         let readTime = Date(timeIntervalSince1970: 1_764_680_000)
         let made = try VirtualTags.make(.logger(logger), chip: chip, readTime: readTime, console: .capturing())
@@ -65,7 +66,7 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
             ? StorageOnlyReader(base: EmulatedReaderChannel(emulator)) : EmulatedReaderChannel(emulator)
         let transport = try await ReaderTransport.open(channel: channel, readerName: reader, atr: emulator.atr.bytes)
         #expect(transport.path == (storageOnly ? .storageCommands : ReaderProfile(readerName: reader).preferredPath))
-        let outcome = try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
+        let outcome = try await CommandLineRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
         let message = try logger.message(readTime: readTime)
         let direct = try LogInput.decode(message, options: LogInput.Options(), readTime: outcome.readTime,
                                          readTimeSource: .tagRead, tagUID: outcome.result.uid.map { $0.hexString() })
@@ -92,7 +93,7 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         let emulator = ContactlessReaderEmulator(tag: made.tag)
         let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
                                                        atr: emulator.atr.bytes)
-        let outcome = try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
+        let outcome = try await CommandLineRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
         #expect(outcome.log.format.name == logger.rawValue)
         #expect(outcome.log.samples.count == DemoLogger.sampleCount)
         // The newest record on the 10-minute grid, at least 3 minutes before the read.
@@ -136,7 +137,7 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
                                                        atr: emulator.atr.bytes)
         let error = await #expect(throws: CommandError.self) {
-            try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
+            try await CommandLineRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
         }
         #expect(error?.status == .ioError)
     }
@@ -162,7 +163,7 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
                                                        atr: emulator.atr.bytes)
         let dump = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-\(UUID().uuidString).nfc").path
         do {
-            _ = try await LoggerRead.read(transport, options: LogInput.Options(), saveDump: dump, console: .capturing())
+            _ = try await CommandLineRead.read(transport, options: LogInput.Options(), saveDump: dump, console: .capturing())
             Issue.record("the read should have failed")
         } catch let error as CommandError {
             #expect(error.status == .ioError)

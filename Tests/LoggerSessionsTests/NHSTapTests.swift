@@ -46,7 +46,7 @@ final class FractionLog: @unchecked Sendable {
         let fractions = FractionLog()
         let worldTime = await tag.worldTime
         let read = try await NHSTap.read(tag, initialMessage: initial, decodeOptions: await options(tag), options: noDelay,
-                                         clock: { worldTime }) { fractions.add($0) }
+                                         clock: { worldTime }) { fractions.add(NHSTap.fraction($0)) }
         #expect(!read.automaticMode)
         #expect(read.log.samples.count == 600)
         let stored = await tag.logger.samples

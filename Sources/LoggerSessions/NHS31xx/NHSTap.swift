@@ -48,15 +48,20 @@ public enum NHSTap {
     /// Reads every sample and event: command mode, or automatic mode when the first write
     /// is refused. The log is decoded from the transcript, so decoding the saved transcript
     /// later gives the same log.
-    /// - Parameter progress: fraction done, 0…1.
+    /// - Parameters:
+    ///   - progress: each step of the readout (`fraction(_:)` makes it 0…1).
+    ///   - keep: given the transcript once the readout is complete, before it is decoded
+    ///     (a transcript that does not decode is still worth keeping).
     /// - Throws: `NHSSessionError` (`.exchange(.tagRemoved)` says after how many exchanges),
-    ///   `LoggerFormatError` when the transcript does not decode.
+    ///   `LoggerFormatError` when the transcript does not decode, or what `keep` throws.
     public static func read(_ transport: any TagTransport, initialMessage: Data, decodeOptions: DecodeOptions,
                             options: NDEFExchangeOptions = defaultOptions, clock: @escaping @Sendable () -> Date = wholeSecondClock,
-                            progress: (@Sendable (Double) -> Void)? = nil) async throws -> NHSTapRead {
+                            progress: (@Sendable (NHSReadProgress) -> Void)? = nil,
+                            keep: ((NHSTranscript) throws -> Void)? = nil) async throws -> NHSTapRead {
         let session = try session(on: transport, initialMessage: initialMessage, options: options, clock: clock)
-        let (_, automatic) = try await session.readOutFallingBack { step in progress?(fraction(step)) }
+        let (_, automatic) = try await session.readOutFallingBack { step in progress?(step) }
         let transcript = session.transcript
+        try keep?(transcript)
         let log = try LoggerDecoder.decode(transcript: transcript, options: decodeOptions)
         return NHSTapRead(log: log, transcript: transcript, automaticMode: automatic)
     }

@@ -1,6 +1,7 @@
 import ColdChain
 import ColdTapBase
 import Foundation
+import JSONOutput
 import LoggerFormats
 import TempChart
 
@@ -45,7 +46,7 @@ public enum LogExport {
         return .object(members)
     }
 
-    static func sampleJSON(_ sample: TemperatureLog.Sample) -> JSONValue {
+    public static func sampleJSON(_ sample: TemperatureLog.Sample) -> JSONValue {
         var members: [(String, JSONValue)] = [("time", .string(sample.time.isoUTC)), ("temperature", .optional(sample.temperature))]
         if let humidity = sample.humidity { members.append(("humidity", .number(humidity))) }
         members.append(("flags", .array(sample.flags.map { .string($0.rawValue) })))
@@ -54,14 +55,14 @@ public enum LogExport {
 
     /// A further measured quantity (a SmarTag's pressure or light): `name`, `unit`, `points`
     /// (`time`, `value`, `null` where the logger marked the reading invalid).
-    static func seriesJSON(_ series: TemperatureLog.Series) -> JSONValue {
+    public static func seriesJSON(_ series: TemperatureLog.Series) -> JSONValue {
         .object([("name", .string(series.name)), ("unit", .string(series.unit)),
                  ("points", .array(series.points.map { .object([("time", .string($0.time.isoUTC)), ("value", .optional($0.value))]) }))])
     }
 
     /// A logger's own event: `time` (UTC, `null` when the logger's clock gave none), `name`,
     /// `end` for an episode that ended, `detail`. Only formats with an event log (NHS31xx) have any.
-    static func eventJSON(_ event: TemperatureLog.Event) -> JSONValue {
+    public static func eventJSON(_ event: TemperatureLog.Event) -> JSONValue {
         var members: [(String, JSONValue)] = [("time", event.time.map { .string($0.isoUTC) } ?? .null), ("name", .string(event.name))]
         if let end = event.end { members.append(("end", .string(end.isoUTC))) }
         if let detail = event.detail { members.append(("detail", .string(detail.text))) }
@@ -69,7 +70,7 @@ public enum LogExport {
     }
 
     /// One line per logger event, for the text summaries.
-    static func eventLines(_ log: TemperatureLog) -> [(String, String)] {
+    public static func eventLines(_ log: TemperatureLog) -> [(String, String)] {
         log.events.map { event in
             var text = (event.time?.isoUTC ?? "(no time)") + " " + event.name
             if let end = event.end { text += " until \(end.isoUTC)" }
@@ -103,18 +104,18 @@ public enum LogExport {
 
 
     /// Quotes a field when it holds a comma, a quote or a line break (RFC 4180 §2).
-    static func csvField(_ text: String) -> String {
+    public static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// Shortest text that reads back as the same double; whole values without `.0`.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
     /// The read time and where it came from; an estimate says so and what it means for the times.
-    static func readTimeText(_ log: TemperatureLog) -> String {
+    public static func readTimeText(_ log: TemperatureLog) -> String {
         let source = log.readTimeSource.map { " (\($0))" } ?? ""
         if log.timesEstimated {
             return log.readTime.isoUTC + " (not known: \(standInPhrase(log)) stands in; every sample time is estimated from it)"
@@ -123,13 +124,13 @@ public enum LogExport {
     }
 
     /// The decimals that show a value no finer than `resolution` (0.1 → 1, 0.04 → 2); 2 when unknown.
-    static func decimals(_ resolution: Double?) -> Int {
+    public static func decimals(_ resolution: Double?) -> Int {
         guard let resolution, resolution > 0, resolution.isFinite else { return 2 }
         return max(0, min(6, Int((-log10(resolution)).rounded(.up))))
     }
 
     /// The value with `digits` decimals, "-0" written as "0".
-    static func rounded(_ value: Double, _ digits: Int) -> String {
+    public static func rounded(_ value: Double, _ digits: Int) -> String {
         let text = String(format: "%.\(digits)f", value)
         return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
     }
@@ -141,7 +142,7 @@ public enum LogExport {
     }
 
     /// What stood in for the unknown read time, as a phrase.
-    static func standInPhrase(_ log: TemperatureLog) -> String {
+    public static func standInPhrase(_ log: TemperatureLog) -> String {
         switch log.readTimeSource {
         case .fileModificationTime?: return "the file's modification time"
         case .now?: return "the time of decoding"
