@@ -69,7 +69,7 @@ let package = Package(
         // Webhook deliveries: libcurl, which lets the station check the very address it connects to.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         // Its OpenAPI contract is compiled in (`PackageResources.openapi_json`), so a `coldtap` copied alone still serves it.
-        .target(name: "Station", dependencies: ["ColdTapBase", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl"],
+        .target(name: "Station", dependencies: ["ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl"],
                 resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).
         .target(name: "StationClient", dependencies: ["ColdTapBase", "Digest"]),
@@ -79,9 +79,13 @@ let package = Package(
         .target(name: "ColdTapKit", dependencies: [
             "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "LoggerSessions", "JSONOutput", "Digest",
         ]),
+        // The use cases over the archive, shared by the command line and the station: reads
+        // built and decoded again as the archive keeps them, a station upload decoded, the
+        // archive's JSON and CSV. Not linked by the app (the archive engines are not there).
+        .target(name: "ArchiveKit", dependencies: ["ColdTapBase", "ColdTapKit", "Archive", "JSONOutput", "LoggerFormats", "ColdChain", "NDEF"]),
         // The command line: all commands live in a library so tests can run them in-process.
         .target(name: "ColdTapCommands", dependencies: [
-            "ColdTapBase", "ColdTapKit", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
+            "ColdTapBase", "ColdTapKit", "ArchiveKit", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
             "JSONOutput", "Station", "StationClient",
         ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),

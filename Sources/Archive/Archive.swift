@@ -1,4 +1,5 @@
 import ColdChain
+import ColdTapBase
 import Digest
 import Foundation
 import LoggerFormats
@@ -163,7 +164,7 @@ public final class Archive {
             loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
             readTimeMilliseconds: read.log.readTime.milliseconds,
             readTimeSource: read.log.readTimeSource?.description ?? "not given", origin: read.origin,
-            coldTapVersion: ArchiveVersion.coldTap, decoder: read.log.format.name, decodeOptions: read.decodeOptions,
+            coldTapVersion: ColdTapVersion.current, decoder: read.log.format.name, decodeOptions: read.decodeOptions,
             integrityStatus: read.log.integrity.status.rawValue, integrityDetail: read.log.integrity.detail.text,
             timeBase: read.log.timeBase.rawValue, interval: read.log.interval, sampleCount: Int64(read.log.samples.count),
             firstSample: stitched.first, lastSample: stitched.last, timeOffset: stitched.offset, generation: Int64(generation),

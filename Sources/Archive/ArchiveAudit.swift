@@ -224,7 +224,7 @@ extension Archive {
             let previous = try currentGeneration()
             let generation = previous + 1
             try engine.execute("INSERT INTO generations (generation, created_ms, coldtap_version, note) VALUES ($1, $2, $3, $4)",
-                               [.int(Int64(generation)), .int(now.milliseconds), .text(ArchiveVersion.coldTap),
+                               [.int(Int64(generation)), .int(now.milliseconds), .text(ColdTapVersion.current),
                                 .text("re-decoded from \(reads.count) kept read(s)")])
             var changes: [String] = []
             var total = 0

@@ -235,7 +235,7 @@ enum Migrations {
             }
             if version == 0 {
                 try engine.execute("INSERT INTO generations (generation, created_ms, coldtap_version, note) VALUES (1, $1, $2, $3)",
-                                   [.int(now.milliseconds), .text(ArchiveVersion.coldTap), .text("samples as first decoded")])
+                                   [.int(now.milliseconds), .text(ColdTapVersion.current), .text("samples as first decoded")])
             }
         }
     }
@@ -262,9 +262,6 @@ enum Migrations {
 }
 
 /// The version of ColdTap that writes reads, kept with every read.
-public enum ArchiveVersion {
-    public static let coldTap = "1.0"
-}
 
 extension Date {
     /// Milliseconds since 1970, rounded to the nearest; held to years 0001–9999

@@ -38,6 +38,8 @@ public final class CairoCanvas: Canvas {
     private let surface: OpaquePointer
     private let context: OpaquePointer
     private var finished = false
+    /// Where a PDF drawn into memory goes; kept alive as long as the surface writing into it.
+    private var sink: PDFSink?
 
     private static func statusText(_ status: cairo_status_t) -> String {
         String(cString: cairo_status_to_string(status))
@@ -74,14 +76,35 @@ public final class CairoCanvas: Canvas {
     /// A one-page PDF canvas of `width` × `height` points (A4 is 595.28 × 841.89) written to `url`.
     /// Call `finish()` to complete the file.
     /// - Throws: `CairoCanvasError.surface` when the file cannot be created.
-    public init(pdfAt url: URL, width: Double, height: Double, cjkFamily: String = "Noto Sans CJK SC") throws {
+    public convenience init(pdfAt url: URL, width: Double, height: Double, cjkFamily: String = "Noto Sans CJK SC") throws {
         guard let surface = cairo_pdf_surface_create(url.path, width, height) else {
             throw CairoCanvasError.surface("no PDF surface")
         }
+        try self.init(pdfSurface: surface, width: width, height: height, cjkFamily: cjkFamily, path: url.path)
+    }
+
+    /// A PDF canvas of `width` × `height` points drawn into memory: `pdfData()` after
+    /// `finish()` gives the document, so nothing touches the file system.
+    /// - Throws: `CairoCanvasError.surface` when Cairo cannot create it.
+    public convenience init(pdfWidth width: Double, height: Double, cjkFamily: String = "Noto Sans CJK SC") throws {
+        let sink = PDFSink()
+        let write: cairo_write_func_t = { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<PDFSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(data, count: Int(length))
+            return CAIRO_STATUS_SUCCESS
+        }
+        guard let surface = cairo_pdf_surface_create_for_stream(write, Unmanaged.passUnretained(sink).toOpaque(), width, height) else {
+            throw CairoCanvasError.surface("no PDF surface")
+        }
+        try self.init(pdfSurface: surface, width: width, height: height, cjkFamily: cjkFamily, path: "PDF in memory")
+        self.sink = sink
+    }
+
+    private init(pdfSurface surface: OpaquePointer, width: Double, height: Double, cjkFamily: String, path: String) throws {
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
             cairo_surface_destroy(surface)
-            throw CairoCanvasError.write(path: url.path, reason: CairoCanvas.statusText(status))
+            throw CairoCanvasError.write(path: path, reason: CairoCanvas.statusText(status))
         }
         self.surface = surface
         self.context = context
@@ -89,6 +112,13 @@ public final class CairoCanvas: Canvas {
         self.height = height
         self.kind = .pdf
         self.cjkFamily = cjkFamily
+    }
+
+    /// The PDF drawn into memory (`init(pdfWidth:height:)`), complete once `finish()` returned.
+    /// - Throws: `CairoCanvasError.surface` for a canvas that does not draw into memory or is not finished.
+    public func pdfData() throws -> Data {
+        guard let sink, finished else { throw CairoCanvasError.surface("not a finished PDF drawn into memory") }
+        return sink.bytes
     }
 
     deinit {
@@ -293,5 +323,10 @@ public final class CairoCanvas: Canvas {
                                font.weight == .bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(context, font.size)
     }
+}
+
+/// The bytes Cairo streams out while it writes a PDF into memory.
+private final class PDFSink {
+    var bytes = Data()
 }
 #endif

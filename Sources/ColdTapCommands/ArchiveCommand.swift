@@ -1,4 +1,5 @@
 import Archive
+import ArchiveKit
 import ColdChain
 import ColdTapKit
 import Foundation
@@ -62,7 +63,7 @@ public enum ArchiveCommand: Command {
                 let origin = LogInput.isURLArgument(path) ? "URL given to coldtap archive add"
                     : path == "-" ? "standard input of coldtap archive add" : "file \(URL(fileURLWithPath: path).path)"
                 let read = NewRead(raw: content, inputKind: loaded.kind.rawValue, origin: origin,
-                                   decodeOptions: ArchiveSupport.decodeOptionsJSON(input: options.input, loggerName: parts.name,
+                                   decodeOptions: ArchivedReads.decodeOptionsJSON(input: options.input, loggerName: parts.name,
                                                                                    descriptorText: parts.descriptor,
                                                                                    interval: options.interval, tagUID: nil),
                                    log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
@@ -110,7 +111,7 @@ public enum ArchiveCommand: Command {
         try arguments.finish()
         let archive = try ArchiveSupport.open(location, create: false)
         defer { archive.close() }
-        let report = try await ArchiveSupport.mapping { try await archive.verify(decoder: ArchiveSupport.decoder) }
+        let report = try await ArchiveSupport.mapping { try await archive.verify(decoder: ArchivedReads.decoder) }
         guard let first = report.problems.first else {
             console.print("The archive \(archive.engine.location) holds: \(report.reads) read(s) and \(report.acknowledgements) acknowledgement(s); the hash chain, every raw read's SHA-256 and every read decoded again agree with what is kept.")
             console.print("Chain head: \(report.chainHead)")
@@ -128,7 +129,7 @@ public enum ArchiveCommand: Command {
         try arguments.finish()
         let archive = try ArchiveSupport.open(location, create: false)
         defer { archive.close() }
-        let report = try await ArchiveSupport.mapping { try await archive.redecode(decoder: ArchiveSupport.decoder) }
+        let report = try await ArchiveSupport.mapping { try await archive.redecode(decoder: ArchivedReads.decoder) }
         console.print("Decoded \(report.reads) kept read(s) again into samples generation \(report.generation) (\(report.samples) samples); generation \(report.generation - 1) stays for the audit trail.")
         if report.changes.isEmpty {
             console.print("Nothing changed: every read gives the samples it gave before.")

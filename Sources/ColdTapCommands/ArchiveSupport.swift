@@ -1,4 +1,5 @@
 import Archive
+import ArchiveKit
 import ColdChain
 import ColdTapBase
 import ColdTapKit
@@ -6,9 +7,9 @@ import Foundation
 import LoggerFormats
 import NDEF
 
-/// What the archive commands share: `--archive`, opening it, the decode options kept with a
-/// read (so that `archive verify` and `redecode` decode it again the same way), and the
-/// errors' exit statuses.
+/// What the archive commands share: `--archive`, opening it, `--logger` as kept with a read
+/// (so that `archive verify` and `redecode` decode it again the same way), and the errors'
+/// exit statuses.
 enum ArchiveSupport {
     /// The logger a person named on the command line: its id, or a serial, tag UID or
     /// carried id that only one logger has. Unknown text is left for the archive's own
@@ -87,20 +88,6 @@ enum ArchiveSupport {
         return period
     }
 
-    // MARK: Decode options kept with a read
-
-    /// The decode options as JSON text: `input`, `logger` (a built-in name), `descriptor`
-    /// (the descriptor file's text), `interval`, `tagUID`. The secret is never kept.
-    static func decodeOptionsJSON(input: LogInput.Kind, loggerName: String?, descriptorText: String?,
-                                  interval: TimeInterval?, tagUID: String?) -> String {
-        var members: [(String, JSONValue)] = [("input", .string(input.rawValue))]
-        members.append(("logger", .optional(loggerName)))
-        members.append(("descriptor", .optional(descriptorText)))
-        members.append(("interval", .optional(interval)))
-        members.append(("tagUID", .optional(tagUID)))
-        return JSONValue.object(members).serialized(pretty: false)
-    }
-
     /// The `--logger` selection of the command line as kept with a read.
     static func loggerParts(_ raw: String?) -> (name: String?, descriptor: String?) {
         guard let raw else { return (nil, nil) }
@@ -113,33 +100,6 @@ enum ArchiveSupport {
     /// The value of `--logger` still in `arguments`, without taking it.
     static func peekLogger(_ arguments: Arguments) -> String? {
         arguments.occurrences.last { $0.spec == "--logger" }?.values.first
-    }
-
-    /// Decodes a kept read again with this ColdTap's decoders, as it was decoded when kept
-    /// (same input form, logger selection, interval and read time; no secret).
-    static let decoder: ReadDecoder = { stored in
-        let object = (try? JSONSerialization.jsonObject(with: Data(stored.decodeOptions.utf8))) as? [String: Any] ?? [:]
-        var options = LogInput.Options()
-        options.input = (object["input"] as? String).flatMap(LogInput.Kind.init(rawValue:)) ?? .auto
-        options.readTime = stored.readTime
-        options.interval = object["interval"] as? Double
-        if let name = object["logger"] as? String {
-            options.logger = .named(name)
-        } else if let descriptor = object["descriptor"] as? String {
-            options.logger = .descriptor(try LoggerDescriptor.parse(Data(descriptor.utf8), source: "the descriptor kept with read #\(stored.id)"))
-        }
-        if let uid = object["tagUID"] as? String, stored.inputKind == "ndef" {
-            // A read from a tag keeps its NDEF message; the UID came from the tag.
-            let message = try NDEFParser.message(from: stored.raw)
-            do {
-                return HintWording.worded(try LogInput.decode(message, options: options, readTime: stored.readTime,
-                                                              readTimeSource: .tagRead, tagUID: uid))
-            } catch let error as InputError {
-                throw CommandError(error)
-            }
-        }
-        return try await LogInput.load(commandLineContent: stored.raw, name: "read #\(stored.id)", modificationTime: stored.readTime,
-                                       options: options).log
     }
 
     // MARK: Printing
@@ -162,20 +122,14 @@ enum ArchiveSupport {
         return text
     }
 
-    /// Keeps a read made by `coldtap read` or the demo: the NDEF message read from the tag,
-    /// or, for a logger that answers commands, the exchange transcript (it alone decodes to the log).
+    /// Keeps a read made by `coldtap read` or the demo as the archive keeps reads (ArchiveKit).
     static func keep(_ outcome: LoggerRead, origin: String, options: LogInput.Options, loggerArgument: String?,
                      loggerID: String?, profile: Profile, timeZone: TimeZone, archive location: String) async throws -> AddResult {
-        guard let (raw, input) = outcome.rawRead else {
+        let parts = loggerParts(loggerArgument)
+        guard let read = ArchivedReads.newRead(outcome, origin: origin, loggerName: parts.name, descriptorText: parts.descriptor,
+                                               interval: options.interval, loggerID: loggerID, profile: profile, timeZone: timeZone) else {
             throw CommandError.data("the tag holds no NDEF message to keep.")
         }
-        let parts = loggerParts(loggerArgument)
-        // The UID stands beside an NDEF message; a transcript carries its own (the GETNFCUID answer).
-        let uid = input == .ndef ? outcome.result.uid.map { $0.hexString() } : nil
-        let read = NewRead(raw: raw, inputKind: input.rawValue, origin: origin,
-                           decodeOptions: decodeOptionsJSON(input: input, loggerName: parts.name, descriptorText: parts.descriptor,
-                                                            interval: options.interval, tagUID: uid),
-                           log: outcome.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
         return try await mapping {
             let archive = try Archive.open(location, create: true)
             defer { archive.close() }

@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 import LoggerFormats
 import NDEF
@@ -22,7 +23,7 @@ extension Command {
 /// The `coldtap` command line.
 public enum ColdTap {
     /// The version printed by `coldtap --version` and in every report.
-    public static let version = "0.2.0"
+    public static let version = ColdTapVersion.current
 
     public static let commands: [any Command.Type] = [
         DemoCommand.self, ReadersCommand.self, ReadCommand.self, DecodeCommand.self, ReportCommand.self,

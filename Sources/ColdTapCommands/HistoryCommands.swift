@@ -1,4 +1,5 @@
 import Archive
+import ArchiveKit
 import ColdChain
 import ColdTapBase
 import ColdTapKit
@@ -26,17 +27,7 @@ public enum LoggersCommand: Command {
         if json {
             console.print(JSONValue.object([
                 ("loggers", .array(rows.map { summary, open in
-                    .object([
-                        ("id", .string(summary.logger.id)),
-                        ("format", .string(summary.logger.format)),
-                        ("serial", .optional(summary.logger.serial)),
-                        ("tagUID", .optional(summary.logger.tagUID)),
-                        ("firstSample", .optional(summary.firstSample?.isoUTC)),
-                        ("lastSample", .optional(summary.lastSample?.isoUTC)),
-                        ("reads", .int(summary.readCount)),
-                        ("lastVerdict", .optional(summary.lastVerdict)),
-                        ("openExcursions", .int(open)),
-                    ])
+                    ArchiveJSON.logger(summary, extra: [("openExcursions", .int(open))])
                 })),
                 ("chainHead", .string(head)),
             ]).serialized())
@@ -93,13 +84,7 @@ public enum HistoryCommand: Command {
         if json {
             console.print(self.json(history).serialized())
         } else if csv {
-            var out = "time,temperature_c,humidity_pct,flags,read\r\n"
-            for item in history.samples {
-                let sample = item.sample
-                out += [sample.time.isoUTC, sample.temperature.map(LogExport.number) ?? "", sample.humidity.map(LogExport.number) ?? "",
-                        sample.flags.map(\.rawValue).joined(separator: ";"), String(item.readID)].map(LogExport.csvField).joined(separator: ",") + "\r\n"
-            }
-            console.write(Data(out.utf8))
+            console.write(Data(ArchiveJSON.samplesCSV(history.samples).utf8))
         } else {
             console.print(text(history, samples: true))
         }
@@ -107,11 +92,7 @@ public enum HistoryCommand: Command {
 
     /// The `--json` document (README, "Archive JSON").
     static func json(_ history: History) -> JSONValue {
-        func sample(_ value: TemperatureLog.Sample) -> [(String, JSONValue)] {
-            [("temperature", .optional(value.temperature)), ("humidity", .optional(value.humidity)),
-             ("flags", .array(value.flags.map { .string($0.rawValue) }))]
-        }
-        return .object([
+        .object([
             ("logger", .object([
                 ("id", .string(history.logger.id)),
                 ("format", .string(history.logger.format)),
@@ -123,44 +104,20 @@ public enum HistoryCommand: Command {
             ("to", .optional(history.to?.isoUTC)),
             ("generation", .int(history.generation)),
             ("chainHead", .string(history.chainHead)),
-            ("reads", .array(history.reads.map { read in
-                .object([
-                    ("id", .int(Int(read.id))),
-                    ("readTime", .string(read.readTime.isoUTC)),
-                    ("readTimeSource", .string(read.readTimeSource)),
-                    ("origin", .string(read.origin)),
-                    ("sha256", .string(read.sha256)),
-                    ("decoder", .string(read.decoder)),
-                    ("coldTapVersion", .string(read.coldTapVersion)),
-                    ("integrity", .string(read.integrity)),
-                    ("samples", .int(read.sampleCount)),
-                    ("firstSample", .optional(read.firstSample?.isoUTC)),
-                    ("lastSample", .optional(read.lastSample?.isoUTC)),
-                    ("newSamples", .int(read.newSamples)),
-                    ("duplicates", .int(read.duplicates)),
-                    ("conflicts", .int(read.conflicts)),
-                ])
-            })),
-            ("samples", .array(history.samples.map { item in
-                .object([("time", .string(item.sample.time.isoUTC))] + sample(item.sample) + [("read", .int(Int(item.readID)))])
-            })),
+            ("reads", .array(history.reads.map { ArchiveJSON.read($0, stitching: true) })),
+            ("samples", .array(history.samples.map(ArchiveJSON.sample))),
             ("gaps", .array(history.gaps.map { gap in
                 .object([("from", .string(gap.start.isoUTC)), ("to", .string(gap.end.isoUTC)), ("seconds", .number(gap.duration))])
             })),
             ("conflicts", .array(history.conflicts.map { conflict in
                 .object([
                     ("time", .string(conflict.time.isoUTC)),
-                    ("kept", .object(sample(conflict.kept) + [("read", .int(Int(conflict.keptReadID)))])),
-                    ("other", .object(sample(conflict.other) + [("read", .int(Int(conflict.otherReadID)))])),
+                    ("kept", .object(ArchiveJSON.values(conflict.kept) + [("read", .int(Int(conflict.keptReadID)))])),
+                    ("other", .object(ArchiveJSON.values(conflict.other) + [("read", .int(Int(conflict.otherReadID)))])),
                 ])
             })),
-            ("acknowledgements", .array(history.acknowledgements.map(ackJSON))),
+            ("acknowledgements", .array(history.acknowledgements.map { ArchiveJSON.acknowledgement($0) })),
         ])
-    }
-
-    static func ackJSON(_ ack: Acknowledgement) -> JSONValue {
-        .object([("id", .int(Int(ack.id))), ("excursionStart", .string(ack.excursionStart.isoUTC)), ("by", .string(ack.by)),
-                 ("at", .string(ack.at.isoUTC)), ("comment", .string(ack.comment))])
     }
 
     /// The human history: logger, reads, gaps, conflicts, acknowledgements and (when

@@ -50,8 +50,8 @@ struct LoggerOutput {
         if artifacts.writesFiles {
             // A tag has no file: its NDEF message (a SmarTag: its memory) is what was read.
             let input = outcome.memory.map {
-                ReportArtifacts.inputFile(name: "tag memory read from the \(source) (Flipper file)", content: Data($0.flipperText().utf8))
-            } ?? outcome.result.ndefMessageBytes.map { ReportArtifacts.inputFile(name: "NDEF message read from the \(source)", content: $0) }
+                ReportRendering.inputFile(name: "tag memory read from the \(source) (Flipper file)", content: Data($0.flipperText().utf8))
+            } ?? outcome.result.ndefMessageBytes.map { ReportRendering.inputFile(name: "NDEF message read from the \(source)", content: $0) }
             try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts, input: input,
                                       console: console, pathsToStandardError: json || csv)
         }

@@ -4,17 +4,12 @@ import Digest
 import Foundation
 import LoggerFormats
 import TempChart
-#if canImport(CCairo) && !canImport(CoreGraphics)
-import CairoCanvas
-#endif
 
 /// The files `coldtap report` writes (chart PNG and SVG, report PDF and HTML, samples CSV)
 /// and the chart it draws in a terminal.
 public enum ReportArtifacts {
-    /// A file kind `coldtap report` can write.
-    public enum Kind: String, Sendable, CaseIterable {
-        case png, pdf, svg, html, csv
-    }
+    /// A file kind `coldtap report` can write (ColdTapKit draws them).
+    public typealias Kind = ReportFileKind
 
     /// The chart/report options of `coldtap report`.
     public struct Options: Sendable {
@@ -152,7 +147,7 @@ public enum ReportArtifacts {
     /// Writes the chosen files into `options.outDirectory` (created if needed; the current
     /// directory when only kind flags are given), named after `inputName`, and prints each
     /// path (to standard error when `pathsToStandardError`, so JSON output stays clean).
-    /// PNG and PDF are drawn by Core Graphics on Apple platforms and by Cairo elsewhere.
+    /// The files are drawn by ColdTapKit's `ReportRendering`.
     /// - Returns: the files written, in the order of `Kind.allCases`.
     /// - Throws: `CommandError` (failure) when a file cannot be written; (unavailable) when
     ///   PNG/PDF are asked for on a build with neither.
@@ -171,15 +166,15 @@ public enum ReportArtifacts {
         } catch {
             throw CommandError(.failure, "Cannot create the output directory '\(directory.path)': check the path and permissions.")
         }
-        let stem = fileStem(log)
-        /// The file for a kind: `-o FILE`, or `stem` + `suffix` in the directory, with `-2`, `-3`, …
+        let stem = ReportRendering.fileStem(log)
+        /// The file for a kind: `-o FILE`, or `stem` + its suffix in the directory, with `-2`, `-3`, …
         /// before the extension when that name is taken (unless `--force`).
-        func destination(_ suffix: String) -> URL {
+        func destination(_ kind: Kind) -> URL {
             if let file = options.outputFile { return URL(fileURLWithPath: file) }
-            let first = directory.appendingPathComponent(stem + suffix)
+            let first = directory.appendingPathComponent(stem + kind.fileSuffix)
             guard !options.force else { return first }
             let ext = first.pathExtension
-            let base = String((stem + suffix).dropLast(ext.count + 1))
+            let base = String((stem + kind.fileSuffix).dropLast(ext.count + 1))
             var url = first
             var number = 2
             while FileManager.default.fileExists(atPath: url.path) {
@@ -188,86 +183,16 @@ public enum ReportArtifacts {
             }
             return url
         }
-        let zone = assessment.timeZone
-        var content = ReportContent(log: log, assessment: assessment, language: options.language)
-        content.audit?.input = input
-        content.audit?.version = ColdTap.version
-        content.audit?.archive = archive
-        var page = ReportPage(content: content, timeZone: zone, language: options.language, theme: options.theme, generated: now)
-        let chartFrame = ChartRect(x: 0, y: 0, width: Double(options.width), height: Double(options.height))
-        var chartTitle = [log.logger.vendor, log.logger.model?.name, log.logger.serial].compactMap { $0 }.joined(separator: " ")
-        // The chart travels alone (PNG, SVG): it says itself that its time axis is a guess.
-        if let note = page.chartTimesEstimatedNote {
-            chartTitle = chartTitle.isEmpty ? note : "\(chartTitle) — \(note)"
-        }
-        // A chart of the archive's record names the logger, the reads and the chain head it was
-        // drawn from (in place of the logger's model, so that the whole hash fits).
-        if let archive {
-            chartTitle = "\(archive.loggerID): \(archive.chartNote(language: options.language))"
-                + (page.chartTimesEstimatedNote.map { " — \($0)" } ?? "")
-        }
+        let rendering = ReportRendering(theme: options.theme, width: options.width, height: options.height,
+                                        language: options.language, csvTimeZone: options.csvTimeZone)
+        let subject = ReportRendering.Subject(log: log, assessment: assessment, input: input, archive: archive, generated: now)
         var written: [URL] = []
-
         for kind in options.chosenKinds {
-            let url: URL
+            let url = destination(kind)
             do {
-                switch kind {
-                case .svg:
-                    url = destination("-chart.svg")
-                    let canvas = SVGCanvas(width: chartFrame.width, height: chartFrame.height)
-                    let spec = content.chartSpec(frame: chartFrame, timeZone: zone, language: options.language,
-                                                 theme: options.theme, title: chartTitle.isEmpty ? nil : chartTitle)
-                    ChartRenderer.draw(ChartModel(spec), on: canvas)
-                    try Data(canvas.document().utf8).write(to: url)
-                case .html:
-                    url = destination("-report.html")
-                    try Data(page.html().utf8).write(to: url)
-                case .csv:
-                    url = destination(".csv")
-                    try Data(LogExport.csv(log, timeZone: options.csvTimeZone).utf8).write(to: url)
-                case .png:
-                    url = destination("-chart.png")
-                    #if canImport(CoreGraphics) && canImport(CoreText) && canImport(ImageIO)
-                    let spec = content.chartSpec(frame: chartFrame, timeZone: zone, language: options.language,
-                                                 theme: options.theme, title: chartTitle.isEmpty ? nil : chartTitle)
-                    let model = ChartModel(spec)
-                    let png = try CoreGraphicsCanvas.png(width: chartFrame.width, height: chartFrame.height, scale: 1) { canvas in
-                        ChartRenderer.draw(model, on: canvas)
-                    }
-                    try png.write(to: url)
-                    #elseif canImport(CCairo)
-                    let canvas = try CairoCanvas(pixelWidth: options.width, height: options.height,
-                                                 cjkFamily: cjkFamily(options.language))
-                    let spec = content.chartSpec(frame: chartFrame, timeZone: zone, language: options.language,
-                                                 theme: options.theme, title: chartTitle.isEmpty ? nil : chartTitle)
-                    ChartRenderer.draw(ChartModel(spec), on: canvas)
-                    try canvas.writePNG(to: url)
-                    #else
-                    throw CommandError(.unavailable, "PNG output needs Cairo or Core Graphics, which this build does not have; use --svg or --html.")
-                    #endif
-                case .pdf:
-                    url = destination("-report.pdf")
-                    #if canImport(CoreGraphics) && canImport(CoreText) && canImport(ImageIO)
-                    page.pixelDensity = 4
-                    let finalPage = page
-                    let pdf = try CoreGraphicsCanvas.pdf(width: ReportPage.a4.width, height: ReportPage.a4.height) { canvas, newPage in
-                        finalPage.draw(on: canvas)
-                        finalPage.drawAuditPages(on: canvas, newPage: newPage)
-                    }
-                    try pdf.write(to: url)
-                    #elseif canImport(CCairo)
-                    page.pixelDensity = 4
-                    let canvas = try CairoCanvas(pdfAt: url, width: ReportPage.a4.width, height: ReportPage.a4.height,
-                                                 cjkFamily: cjkFamily(options.language))
-                    page.draw(on: canvas)
-                    page.drawAuditPages(on: canvas) { canvas.showPage() }
-                    try canvas.finish()
-                    #else
-                    throw CommandError(.unavailable, "PDF output needs Cairo or Core Graphics, which this build does not have; use --html.")
-                    #endif
-                }
-            } catch let error as CommandError {
-                throw error
+                try rendering.render(kind, of: subject).write(to: url)
+            } catch let error as ReportRenderingUnavailable {
+                throw CommandError(.unavailable, "\(error); use \(kind == .png ? "--svg or --html" : "--html").")
             } catch {
                 throw CommandError(.failure, "Cannot write the \(kind.rawValue.uppercased()) file in '\(directory.path)': \(error). Check the directory and free space.")
             }
@@ -287,29 +212,5 @@ public enum ReportArtifacts {
                                         excursions: assessment.excursions.map(ChartExcursion.init), width: columns,
                                         rows: columns >= 100 ? 14 : 10, timeZone: assessment.timeZone, color: true)
         console.write(Data(text.utf8))
-    }
-
-    /// The file name stem for a log: format, serial (or tag UID) and the first sample's time
-    /// in UTC, e.g. `cupltag-AAAACCCC-20240409T0743Z`; only letters, digits, `-`, `_` and `.`.
-    static func fileStem(_ log: TemperatureLog) -> String {
-        var parts = [log.format.name]
-        if let identity = log.logger.serial ?? log.logger.tagUID { parts.append(identity) }
-        if let first = log.samples.first?.time {
-            let calendar = Calendar(identifier: .gregorian)
-            let c = calendar.dateComponents(in: TimeZone(identifier: "UTC") ?? .gmt, from: first)
-            parts.append(String(format: "%04d%02d%02dT%02d%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0))
-        }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-        let stem = String(parts.joined(separator: "-").map { allowed.contains($0) ? $0 : "_" }.prefix(120))
-        return stem.isEmpty || stem.hasPrefix(".") ? "coldtap" + stem : stem
-    }
-
-    /// The input as an auditor identifies it: the name given, its size and SHA-256.
-    static func inputFile(name: String, content: Data) -> ReportAudit.InputFile {
-        ReportAudit.InputFile(name: name, size: content.count, sha256: SHA256Digest.hex(content))
-    }
-
-    static func cjkFamily(_ language: ReportLanguage) -> String {
-        language == .japanese ? "Noto Sans CJK JP" : "Noto Sans CJK SC"
     }
 }

@@ -104,7 +104,7 @@ public enum ReportCommand: Command {
         }
         if artifacts.writesFiles {
             try ReportArtifacts.write(log: loaded.log, assessment: assessment, options: artifacts,
-                                      input: ReportArtifacts.inputFile(name: loaded.sourceName, content: loaded.sourceBytes),
+                                      input: ReportRendering.inputFile(name: loaded.sourceName, content: loaded.sourceBytes),
                                       console: console, pathsToStandardError: options.json)
         }
         try checkFailOn(options.failOn, verdict: assessment.verdict)

@@ -66,8 +66,9 @@ public enum ServeCommand: Command {
             throw CommandError.usage("HTTPS needs both --tls-cert FILE and --tls-key FILE.")
         }
         // One JSON line per request on standard error.
-        let station = Station(configuration: configuration, services: StationBridge(defaultProfile: profile, timeZone: timeZone),
-                              logLine: { console.error($0) })
+        configuration.defaultProfile = profile
+        configuration.timeZone = timeZone
+        let station = Station(configuration: configuration, logLine: { console.error($0) })
         do {
             try station.start()
         } catch let error as ArchiveError {
@@ -113,14 +114,6 @@ public enum ServeCommand: Command {
         return (host.isEmpty ? "0.0.0.0" : String(host), number)
     }
 
-    /// A station over `configuration` that decodes and reports as the command line does
-    /// (`coldtap serve` without the socket options and signals: tests, the bench).
-    public static func makeStation(configuration: Station.Configuration, profile: Profile? = nil, timeZone: TimeZone? = nil,
-                                   logLine: (@Sendable (String) -> Void)? = nil) -> Station {
-        Station(configuration: configuration,
-                services: StationBridge(defaultProfile: profile ?? ReportCommand.defaultProfile, timeZone: timeZone ?? TimeZone(identifier: "UTC") ?? .gmt),
-                logLine: logLine)
-    }
 
     /// Asks a running `serve` in this process to stop as SIGTERM would (tests).
     public static func requestStop() { TerminationSignals.shared.fire("stop requested") }

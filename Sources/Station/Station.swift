@@ -1,6 +1,8 @@
 import Archive
+import ArchiveKit
 import ColdChain
 import ColdTapBase
+import ColdTapKit
 import Digest
 import Foundation
 import JSONOutput
@@ -27,6 +29,11 @@ public final class Station: @unchecked Sendable {
         public var allowHTTPWebhooks = false
         /// Webhooks to loopback, private and link-local addresses (`--allow-private-webhooks`).
         public var allowPrivateWebhookTargets = false
+        /// What reads are assessed against, and an acknowledgement's excursion looked up
+        /// under when the logger has no assessment yet.
+        public var defaultProfile = Profile.vaccineFridge
+        /// The zone the web pages and reports show times in (the system's unless given).
+        public var timeZone = TimeZone(identifier: "UTC") ?? .gmt
 
         public init(archive: String) {
             self.archive = archive
@@ -34,7 +41,6 @@ public final class Station: @unchecked Sendable {
     }
 
     public let configuration: Configuration
-    let services: any StationServices
     let pool: StorePool
     let metrics = StationMetrics()
     let log: RequestLog
@@ -46,9 +52,8 @@ public final class Station: @unchecked Sendable {
     private let batcher: WriteBatcher
 
     /// - Parameter logLine: where the JSON request log goes (standard error by default).
-    public init(configuration: Configuration, services: any StationServices, logLine: (@Sendable (String) -> Void)? = nil) {
+    public init(configuration: Configuration, logLine: (@Sendable (String) -> Void)? = nil) {
         self.configuration = configuration
-        self.services = services
         pool = StorePool(location: configuration.archive)
         batcher = WriteBatcher(pool: pool, metrics: metrics)
         log = logLine.map { RequestLog(sink: $0) } ?? .standardError
@@ -323,7 +328,7 @@ public final class Station: @unchecked Sendable {
             return (added.alreadyKept ? 200 : 201, (added, summary, logger, try store.assessment(loggerID: loggerID, readID: added.readID)))
         }
         let (_, summary, logger, assessment) = result
-        let readJSON = Station.readJSON(summary)
+        let readJSON = ArchiveJSON.read(summary)
         if status == 201, assessment?.verdict == Verdict.alarm.rawValue {
             webhooks.send(type: "alarm", siteID: site.id, members: [
                 ("site", .string(site.name)), ("logger", loggerJSON(logger, site: site)), ("read", readJSON),
@@ -401,8 +406,8 @@ public final class Station: @unchecked Sendable {
     }
 
     private func decodeBlocking(_ upload: Upload) throws -> NewRead {
-        let services = self.services
-        return try waitFor { try await services.decode(upload) }
+        let (profile, zone) = (configuration.defaultProfile, configuration.timeZone)
+        return try waitFor { try await Station.decode(upload, profile: profile, timeZone: zone) }
     }
 
     // MARK: Reading
@@ -472,28 +477,19 @@ public final class Station: @unchecked Sendable {
         let next = rows.count > limit ? page.last?.sample.time.isoUTC : nil
         let link = next.map { [("Link", Station.nextLink(request, cursor: $0))] } ?? []
         if csv {
-            var out = "time,temperature_c,humidity_pct,flags,read\r\n"
-            for item in page {
-                let sample = item.sample
-                out += [sample.time.isoUTC, sample.temperature.map(Station.number) ?? "", sample.humidity.map(Station.number) ?? "",
-                        sample.flags.map(\.rawValue).joined(separator: ";"), String(item.readID)].joined(separator: ",") + "\r\n"
-            }
-            return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")] + link, body: Data(out.utf8))
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")] + link,
+                                body: Data(ArchiveJSON.samplesCSV(page).utf8))
         }
         return .json(200, .object([
             ("logger", .string(loggerID)),
             ("from", .optional(period.from?.isoUTC)), ("to", .optional(period.to?.isoUTC)),
-            ("samples", .array(page.map { item in
-                .object([("time", .string(item.sample.time.isoUTC)), ("temperature", .optional(item.sample.temperature)),
-                         ("humidity", .optional(item.sample.humidity)), ("flags", .array(item.sample.flags.map { .string($0.rawValue) })),
-                         ("read", .int(Int(item.readID)))])
-            })),
+            ("samples", .array(page.map(ArchiveJSON.sample))),
             ("next", .optional(next)),
         ]), headers: link)
     }
 
     private func report(_ request: HTTPRequest, loggerID: String, name: String, site: StationSite) throws -> HTTPResponse {
-        guard name.hasPrefix("report."), let kind = ReportKind(rawValue: String(name.dropFirst("report.".count))) else {
+        guard name.hasPrefix("report."), let kind = ReportFileKind(rawValue: String(name.dropFirst("report.".count))), kind != .csv else {
             throw HTTPFailure.notFound("reports are report.pdf, report.html, report.png and report.svg.")
         }
         let period = try period(request)
@@ -503,7 +499,7 @@ public final class Station: @unchecked Sendable {
         guard !history.samples.isEmpty else {
             throw HTTPFailure.notFound("\(loggerID) has no samples" + (period.from != nil || period.to != nil ? " in that period." : "."))
         }
-        let body = try services.report(kind, history: history, options: query)
+        let body = try Station.report(kind, history: history, query: query, configuration: configuration)
         return HTTPResponse(status: 200, headers: [("Content-Type", kind.contentType)], body: body)
     }
 
@@ -539,7 +535,7 @@ public final class Station: @unchecked Sendable {
     /// as a zone file's name.
     func reportTimeZone(_ text: String) throws -> TimeZone {
         if text.count <= 64 {
-            if text == services.timeZone.identifier { return services.timeZone }
+            if text == configuration.timeZone.identifier { return configuration.timeZone }
             if let name = TimeZone.knownTimeZoneIdentifiers.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }),
                let zone = TimeZone(identifier: name) {
                 return zone
@@ -583,7 +579,7 @@ public final class Station: @unchecked Sendable {
         guard let comment = (object["comment"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !comment.isEmpty, comment.count <= 4000 else {
             throw HTTPFailure.badRequest("\"comment\" must say what was done (1 to 4000 characters).")
         }
-        let defaultProfile = services.defaultProfile
+        let defaultProfile = configuration.defaultProfile
         let ack = try pool.with { store -> Acknowledgement in
             let history = try store.archive.history(loggerID: loggerID)
             let profile = try store.summary(loggerID: loggerID)?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? defaultProfile
@@ -601,8 +597,7 @@ public final class Station: @unchecked Sendable {
             }
             return try store.archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }
-        let ackJSON = JSONValue.object([("id", .int(Int(ack.id))), ("logger", .string(loggerID)), ("excursionStart", .string(ack.excursionStart.isoUTC)),
-                                        ("by", .string(ack.by)), ("at", .string(ack.at.isoUTC)), ("comment", .string(ack.comment))])
+        let ackJSON = ArchiveJSON.acknowledgement(ack, loggerID: loggerID)
         webhooks.send(type: "acknowledgement", siteID: caller.site.id,
                       members: [("site", .string(caller.site.name)), ("acknowledgement", ackJSON)])
         return .json(201, .object([("acknowledgement", ackJSON)]))
@@ -610,38 +605,8 @@ public final class Station: @unchecked Sendable {
 
     // MARK: JSON
 
-    static func readJSON(_ read: ReadSummary) -> JSONValue {
-        .object([
-            ("id", .int(Int(read.id))),
-            ("readTime", .string(read.readTime.isoUTC)),
-            ("readTimeSource", .string(read.readTimeSource)),
-            ("origin", .string(read.origin)),
-            ("sha256", .string(read.sha256)),
-            ("decoder", .string(read.decoder)),
-            ("coldTapVersion", .string(read.coldTapVersion)),
-            ("integrity", .string(read.integrity)),
-            ("samples", .int(read.sampleCount)),
-            ("firstSample", .optional(read.firstSample?.isoUTC)),
-            ("lastSample", .optional(read.lastSample?.isoUTC)),
-        ])
-    }
-
     func loggerJSON(_ summary: LoggerSummary, site: StationSite) -> JSONValue {
-        .object([
-            ("id", .string(summary.logger.id)),
-            ("format", .string(summary.logger.format)),
-            ("serial", .optional(summary.logger.serial)),
-            ("tagUID", .optional(summary.logger.tagUID)),
-            ("site", .string(site.name)),
-            ("firstSample", .optional(summary.firstSample?.isoUTC)),
-            ("lastSample", .optional(summary.lastSample?.isoUTC)),
-            ("reads", .int(summary.readCount)),
-            ("lastVerdict", .optional(summary.lastVerdict)),
-        ])
-    }
-
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+        ArchiveJSON.logger(summary, site: site.name)
     }
 
     static func parseTime(_ text: String) -> Date? {

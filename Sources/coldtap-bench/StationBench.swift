@@ -106,7 +106,7 @@ func benchStation(_ engine: String, location: String, bodies: [Data], clients: I
     configuration.allowPrivateWebhookTargets = true
     configuration.http.port = 0
     configuration.http.threads = clients
-    let station = ServeCommand.makeStation(configuration: configuration, logLine: { _ in })
+    let station = Station(configuration: configuration, logLine: { _ in })
     try station.start()
     defer { station.stop() }
     let url = URL(string: "http://127.0.0.1:\(station.port)/api/v1/reads")!

@@ -69,7 +69,7 @@ func measureStationPages(folder: URL, loggers: Int = 1000) async throws -> Stati
     let token = setup.output.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
     var configuration = Station.Configuration(archive: location)
     configuration.http.port = 0
-    let station = ServeCommand.makeStation(configuration: configuration, logLine: { _ in })
+    let station = Station(configuration: configuration, logLine: { _ in })
     try station.start()
     defer { station.stop(grace: 1) }
     func upload(_ body: Data, logger: String) throws {

@@ -37,7 +37,7 @@ struct OpenAPIDocumentTests {
         #expect(paths.count >= 12)
         let archive = try TestArchive(.sqlite)
         defer { archive.remove() }
-        let station = ServeCommand.makeStation(configuration: .init(archive: archive.location), logLine: { _ in })
+        let station = Station(configuration: .init(archive: archive.location), logLine: { _ in })
         defer { station.stop() }
         for (template, operations) in paths.sorted(by: { $0.key < $1.key }) {
             let path = template.replacingOccurrences(of: "{id}", with: "cupltag:NOSUCH")

@@ -14,7 +14,7 @@ struct StationOperationsTests {
     func routesWithoutSocket() async throws {
         let archive = try TestArchive(.sqlite)
         defer { archive.remove() }
-        let station = ServeCommand.makeStation(configuration: .init(archive: archive.location), logLine: { _ in })
+        let station = Station(configuration: .init(archive: archive.location), logLine: { _ in })
         #expect(station.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 200)
         #expect(station.handle(HTTPRequest(method: "GET", path: "/api/v1/loggers")).status == 401)
         #expect(station.handle(HTTPRequest(method: "GET", path: "/nope")).status == 404)

@@ -386,7 +386,7 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
         #expect(archivePath == folder.appendingPathComponent("archive.sqlite").path)
         var configuration = Station.Configuration(archive: archivePath)
         configuration.http.port = 0
-        let station = ServeCommand.makeStation(configuration: configuration, logLine: { _ in })
+        let station = Station(configuration: configuration, logLine: { _ in })
         try station.start()
         defer { station.stop(grace: 1) }
         let signIn = station.handle(HTTPRequest(method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],

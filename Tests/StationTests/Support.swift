@@ -114,7 +114,7 @@ final class TestStation: @unchecked Sendable {
         webhooks(&configuration)
         configure(&configuration.http)
         let lines = logLines
-        station = ServeCommand.makeStation(configuration: configuration, logLine: { lines.append($0) })
+        station = Station(configuration: configuration, logLine: { lines.append($0) })
         for site in ["north", "south"] {
             let added = await coldtap(["site", "add", site, "--archive", archive.location])
             #expect(added.status == 0, "\(added.err)")
@@ -141,7 +141,7 @@ final class TestStation: @unchecked Sendable {
         station.stop()
         configuration.http.port = boundPort
         let lines = logLines
-        station = ServeCommand.makeStation(configuration: configuration, logLine: { lines.append($0) })
+        station = Station(configuration: configuration, logLine: { lines.append($0) })
         try station.start()
     }
 

@@ -62,7 +62,7 @@ extension Station {
         guard let segments = request.pathSegments, let route = Station.webRoute(segments) else { return nil }
         let language = WebText.negotiate(query: request.query("lang"), cookie: Station.cookie(Station.languageCookie, in: request),
                                          acceptLanguage: request.header("Accept-Language"))
-        let zone = services.timeZone
+        let zone = configuration.timeZone
         var context = WebContext(request: request, language: language, text: .forLanguage(language), nonce: HTML.nonce(), zone: zone,
                                  formatter: ChartFormatter(timeZone: zone, language: language), caller: nil, now: Date())
         switch route {
@@ -270,6 +270,6 @@ extension Station {
     }
 
     func profile(for summary: LoggerSummary?) -> Profile {
-        summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? services.defaultProfile
+        summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? configuration.defaultProfile
     }
 }

@@ -55,11 +55,11 @@ extension Station {
             if let known = profiles[json] {
                 profile = known
             } else {
-                profile = (try? Profile.fromJSON(Data(json.utf8))) ?? services.defaultProfile
+                profile = (try? Profile.fromJSON(Data(json.utf8))) ?? configuration.defaultProfile
                 profiles[json] = profile
             }
         } else {
-            profile = services.defaultProfile
+            profile = configuration.defaultProfile
         }
         let newestMs = Int64((newest.timeIntervalSince1970 * 1000).rounded())
         let (times, values) = try store.pageSeries(loggerID: facts.logger.id, from: newestMs - 86_400_000, to: newestMs)
@@ -463,7 +463,7 @@ extension Station {
             headers["Accept"] = name == "samples.csv" ? "text/csv" : "application/json"
             query = query.filter { $0.0 == "from" || $0.0 == "to" } + [("limit", "100000")]
         } else if !query.contains(where: { $0.0 == "tz" }) {
-            query.append(("tz", services.timeZone.identifier))
+            query.append(("tz", configuration.timeZone.identifier))
         }
         var answer = handle(HTTPRequest(method: "GET", path: path, query: query, headers: headers))
         if answer.status == 200 {

@@ -1,0 +1,106 @@
+import Archive
+import ColdChain
+import ColdTapBase
+import ColdTapKit
+import Foundation
+import JSONOutput
+import LoggerFormats
+import NDEF
+
+/// Reads as the archive keeps them, built the same way whoever made them (`coldtap read`,
+/// `coldtap archive add`, a station's upload), and decoded again the way they were decoded
+/// when kept (`archive verify`, `archive redecode`).
+public enum ArchivedReads {
+    /// The decode options kept with a read, as JSON text: `input`, `logger` (a built-in name),
+    /// `descriptor` (the descriptor's text), `interval`, `tagUID`. The secret is never kept.
+    public static func decodeOptionsJSON(input: LogInput.Kind, loggerName: String?, descriptorText: String?,
+                                         interval: TimeInterval?, tagUID: String?) -> String {
+        var members: [(String, JSONValue)] = [("input", .string(input.rawValue))]
+        members.append(("logger", .optional(loggerName)))
+        members.append(("descriptor", .optional(descriptorText)))
+        members.append(("interval", .optional(interval)))
+        members.append(("tagUID", .optional(tagUID)))
+        return JSONValue.object(members).serialized(pretty: false)
+    }
+
+    /// A read from a tag as the archive keeps it: the NDEF message read, or for a logger that
+    /// answers commands the exchange transcript, or a SmarTag's memory (each alone decodes to the log).
+    /// - Parameters:
+    ///   - loggerName, descriptorText: the logger format the caller forced, kept so the read
+    ///     decodes again the same way.
+    /// - Returns: `nil` when the tag held nothing to keep.
+    public static func newRead(_ read: LoggerRead, origin: String, loggerName: String?, descriptorText: String?,
+                               interval: TimeInterval?, loggerID: String?, profile: Profile, timeZone: TimeZone) -> NewRead? {
+        guard let (raw, input) = read.rawRead else { return nil }
+        // The UID stands beside an NDEF message; a transcript carries its own (the GETNFCUID answer).
+        let uid = input == .ndef ? read.result.uid.map { $0.hexString() } : nil
+        return NewRead(raw: raw, inputKind: input.rawValue, origin: origin,
+                       decodeOptions: decodeOptionsJSON(input: input, loggerName: loggerName, descriptorText: descriptorText,
+                                                        interval: interval, tagUID: uid),
+                       log: read.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
+    }
+
+    /// Decodes a kept read again with this ColdTap's decoders, as it was decoded when kept
+    /// (same input form, logger selection, interval and read time; no secret).
+    public static let decoder: ReadDecoder = { stored in
+        let object = (try? JSONSerialization.jsonObject(with: Data(stored.decodeOptions.utf8))) as? [String: Any] ?? [:]
+        var options = LogInput.Options()
+        options.input = (object["input"] as? String).flatMap(LogInput.Kind.init(rawValue:)) ?? .auto
+        options.readTime = stored.readTime
+        options.interval = object["interval"] as? Double
+        if let name = object["logger"] as? String {
+            options.logger = .named(name)
+        } else if let descriptor = object["descriptor"] as? String {
+            options.logger = .descriptor(try LoggerDescriptor.parse(Data(descriptor.utf8), source: "the descriptor kept with read #\(stored.id)"))
+        }
+        if let uid = object["tagUID"] as? String, stored.inputKind == "ndef" {
+            // A read from a tag keeps its NDEF message; the UID came from the tag.
+            let message = try NDEFParser.message(from: stored.raw)
+            return try LogInput.decode(message, options: options, readTime: stored.readTime, readTimeSource: .tagRead, tagUID: uid)
+        }
+        return try await LogInput.load(content: stored.raw, name: "read #\(stored.id)", modificationTime: stored.readTime,
+                                       options: options).log
+    }
+}
+
+/// A read uploaded to a station: the body and the headers that say how to decode it.
+public struct Upload: Sendable {
+    public var raw: Data
+    /// The device's read time, when it sent one.
+    public var readTime: Date?
+    /// Where the read was made (an app, a desk reader), as the uploader says.
+    public var source: String?
+    /// The identity for a log that carries none.
+    public var loggerID: String?
+    /// The logger's decode secret kept on the station (never sent by phones).
+    public var secret: String?
+    /// The site that uploads, for the origin kept with the read.
+    public var siteName: String
+
+    public init(raw: Data, readTime: Date?, source: String?, loggerID: String?, secret: String?, siteName: String) {
+        self.raw = raw
+        self.readTime = readTime
+        self.source = source
+        self.loggerID = loggerID
+        self.secret = secret
+        self.siteName = siteName
+    }
+
+    /// Decodes the upload into the read to keep, exactly as `coldtap archive add` decodes a
+    /// file, assessed against `profile`.
+    /// - Throws: `InputError` when the bytes are not a read this ColdTap decodes.
+    public func newRead(profile: Profile, timeZone: TimeZone) async throws -> NewRead {
+        var options = LogInput.Options()
+        // The device's read time when it sent one; else the moment of arrival (whole seconds),
+        // kept as the estimate it is.
+        options.readTime = readTime ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        options.readTimeSource = readTime == nil ? .stationArrival : .givenByUploader
+        options.secret = secret
+        let loaded = try await LogInput.load(content: raw, name: "the uploaded read", modificationTime: nil, options: options)
+        let origin = "station upload by site \(siteName)" + (source.map { " from \($0)" } ?? "")
+        return NewRead(raw: raw, inputKind: loaded.kind.rawValue, origin: origin,
+                       decodeOptions: ArchivedReads.decodeOptionsJSON(input: .auto, loggerName: nil, descriptorText: nil, interval: nil,
+                                                                      tagUID: nil),
+                       log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
+    }
+}
