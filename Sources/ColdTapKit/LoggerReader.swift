@@ -157,7 +157,7 @@ public struct LoggerReader: Sendable {
 
     /// Decodes a message with the given secret, else the key filed for the tag's UID (or the
     /// only key); a log that then names a serial with a key of its own is decoded again with it.
-    func decode(_ message: NDEFMessage, readTime: Date, tagUID: String?) throws -> TemperatureLog {
+    public func decode(_ message: NDEFMessage, readTime: Date, tagUID: String?) throws -> TemperatureLog {
         var given = options
         given.secret = options.secret ?? secrets.key(tagUID: tagUID)
         let log = try LogInput.decode(message, options: given, readTime: readTime, readTimeSource: .tagRead, tagUID: tagUID)

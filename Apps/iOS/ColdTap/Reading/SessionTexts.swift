@@ -1,4 +1,5 @@
 import ColdTapBase
+import ColdTapKit
 import CoreNFCTransport
 import Foundation
 import LoggerFormats
@@ -59,13 +60,16 @@ enum SessionTexts {
         case .needsSecret: return String(localized: "This logger may sign its data with a secret key; enter the key in Settings and read it again.")
         case .needsInterval: return String(localized: "The logger does not say how often it measured, so its readings cannot be placed in time.")
         case .needsLoggerDescription: return String(localized: "ColdTap does not know this logger's data format.")
-        case .wrongInputKind: return String(localized: "ColdTap could not tell which kind of tag this is.")
+        case .wrongInputKind, .nameInputKind, .inputKindContradicted, .inputMayBe:
+            return String(localized: "ColdTap could not tell which kind of tag this is.")
+        case .needsReadTime:
+            return String(localized: "The time of this read is not known, so its readings cannot be placed in time.")
         }
     }
 
     /// A decoding error for the details line, followed by the app's words for its hint.
     static func detail(of error: Error) -> String {
-        let hint = (error as? LoggerFormatError)?.hint ?? (error as? MemoryDumpError)?.hint
+        let hint = (error as? InputError)?.hint ?? (error as? LoggerFormatError)?.hint ?? (error as? MemoryDumpError)?.hint
         return String(describing: error) + (hint.map { " " + Self.hint($0) } ?? "")
     }
 

@@ -1,12 +1,11 @@
 import ColdChain
+import ColdTapKit
 import Foundation
 import LoggerFormats
 import TempChart
 
-/// Writes a read as a PDF report or CSV data into a temporary file for the share sheet.
-///
-/// The PDF is TempChart's one-page report drawn with the Core Graphics canvas, so it reads
-/// like the command line's reports in the same language.
+/// Writes a read as a PDF report or CSV data into a temporary file for the share sheet: the
+/// same files `coldtap report` writes (ColdTapKit's `ReportRendering`), in the app's language.
 struct ReportExporter {
     enum Kind { case pdf, csv }
 
@@ -15,7 +14,7 @@ struct ReportExporter {
     let language: ReportLanguage
 
     /// Writes the file and returns its URL (in a fresh temporary folder).
-    /// - Throws: file-system errors, or `CoreGraphicsOutputError` when the PDF cannot be made.
+    /// - Throws: file-system errors, or the renderer's error when the PDF cannot be made.
     func write(_ kind: Kind) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -38,46 +37,17 @@ struct ReportExporter {
         return String(text.unicodeScalars.map { allowed.contains($0) ? Character($0) : "-" })
     }
 
-    // MARK: CSV
+    // MARK: CSV and PDF, as `coldtap report` writes them (ColdTapKit)
 
-    /// One row per sample, oldest first: UTC time, local time in the assessment's zone,
-    /// temperature and humidity as recorded, flags, and the position against the band.
-    /// Flagged samples keep their row. Column names are fixed English identifiers so that
-    /// spreadsheets and scripts read every export the same way.
+    /// The samples as `coldtap report --csv` writes them (one schema everywhere, ColdTapKit's
+    /// `LogExport.csv`), times in the assessment's zone with their offset.
     func csv() -> String {
-        let utc = ISO8601DateFormatter()
-        utc.formatOptions = [.withInternetDateTime]
-        let local = ISO8601DateFormatter()
-        local.formatOptions = [.withInternetDateTime]
-        local.timeZone = assessment.timeZone
-        var lines = ["time_utc,time_local,temperature_c,humidity_percent,flags,position"]
-        lines.reserveCapacity(read.log.samples.count + 1)
-        for sample in read.log.samples {
-            let temperature = sample.temperature.map { String(format: "%.2f", $0) } ?? ""
-            let humidity = sample.humidity.map { String(format: "%.1f", $0) } ?? ""
-            let flags = sample.flags.map(\.rawValue).joined(separator: ";")
-            let position: String
-            if sample.isValid, let value = sample.temperature {
-                position = assessment.band.position(of: value).rawValue
-            } else {
-                position = "unknown"
-            }
-            lines.append([utc.string(from: sample.time), local.string(from: sample.time), temperature, humidity, flags, position]
-                .joined(separator: ","))
-        }
-        return lines.joined(separator: "\r\n") + "\r\n"
+        LogExport.csv(read.log, timeZone: assessment.timeZone)
     }
 
-    // MARK: PDF
-
-    /// The one-page A4 report of TempChart (the same layout as `coldtap report --pdf`),
-    /// drawn with Core Graphics.
+    /// The A4 audit report of `coldtap report --pdf`, drawn with Core Graphics.
     func pdf() throws -> Data {
-        let content = ReportContent(log: read.log, assessment: assessment, language: language)
-        let page = ReportPage(content: content, timeZone: assessment.timeZone, language: language, theme: .light)
-        return try CoreGraphicsCanvas.pdf(width: ReportPage.a4.width, height: ReportPage.a4.height, pageCount: 1) { canvas, _ in
-            page.draw(on: canvas)
-        }
+        try ReportRendering(language: language).render(.pdf, of: ReportRendering.Subject(log: read.log, assessment: assessment))
     }
 }
 
