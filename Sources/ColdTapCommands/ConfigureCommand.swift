@@ -107,7 +107,7 @@ public enum ConfigureCommand: Command {
         do {
             try await session.configure(request.configuration(clock: clock))
         } catch let error as NHSSessionError {
-            throw NHSRead.commandError(error)
+            throw CommandError(error)
         }
     }
 }

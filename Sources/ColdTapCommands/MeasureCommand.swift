@@ -32,7 +32,7 @@ public enum MeasureCommand: Command {
         do {
             return try await session.measureTemperature()
         } catch let error as NHSSessionError {
-            throw NHSRead.commandError(error)
+            throw CommandError(error)
         }
     }
 

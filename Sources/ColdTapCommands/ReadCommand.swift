@@ -128,10 +128,10 @@ enum CommandLineRead {
             return read
         } catch let error as TagReadError {
             bar.finish()
-            throw commandError(error)
+            throw CommandError(error)
         } catch let error as NHSSessionError {
             bar.finish()
-            throw NHSRead.commandError(error)
+            throw CommandError(error)
         } catch let error as LoggerReadError {
             bar.finish()
             throw CommandError.data("\(error).")
@@ -141,25 +141,29 @@ enum CommandLineRead {
         }
     }
 
-    static func commandError(_ error: TagReadError) -> CommandError {
-        switch error {
-        case .tagRemoved, .noAnswer:
-            return CommandError(.ioError, "\(error); nothing was saved or reported.")
-        case .unsupportedByLink:
-            return CommandError(.unavailable, "\(error); a reader with the PC/SC Part 3 transparent session (\(ReaderProfile.iso15693Readers)) can.")
-        case .refused, .malformed:
-            return CommandError.data("\(error).")
-        case .outOfReach:
-            return CommandError(.failure, "\(error).")
-        }
-    }
-
     /// Writes all or nothing: a temporary file renamed into place.
     static func write(_ data: Data, to path: String) throws {
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw CommandError(.failure, "cannot write '\(path)': \(error.localizedDescription).")
+        }
+    }
+}
+
+extension CommandError {
+    /// A tag read's failure with DESIGN.md's exit statuses: 74 when the tag left (nothing
+    /// was saved), 69 when the reader cannot send what the tag needs, 65 for tag data.
+    init(_ error: TagReadError) {
+        switch error {
+        case .tagRemoved, .noAnswer:
+            self.init(.ioError, "\(error); nothing was saved or reported.")
+        case .unsupportedByLink:
+            self.init(.unavailable, "\(error); a reader with the PC/SC Part 3 transparent session (\(ReaderProfile.iso15693Readers)) can.")
+        case .refused, .malformed:
+            self.init(.dataError, "\(error).")
+        case .outOfReach:
+            self.init(.failure, "\(error).")
         }
     }
 }

@@ -31,7 +31,7 @@ public enum StartCommand: Command {
         } catch NHSSessionError.refused(_, let result) where result == .notAllowed {
             throw CommandError(.failure, "the logger refused START: it starts only after 'coldtap configure --wait-for-start', and only once.")
         } catch let error as NHSSessionError {
-            throw NHSRead.commandError(error)
+            throw CommandError(error)
         }
     }
 }

@@ -77,7 +77,7 @@ public enum WriteCommand: Command {
                 throw CommandError(.failure, "\(error).")
             }
         } catch let error as TagReadError {
-            throw CommandLineRead.commandError(error)
+            throw CommandError(error)
         }
         let result: TagReadResult
         do {

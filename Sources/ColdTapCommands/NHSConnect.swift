@@ -4,20 +4,20 @@ import LoggerFormats
 import LoggerSessions
 import NFCTags
 
-/// An NXP NHS31xx session's failures in the command line's words (`read`, `configure`,
-/// `start`, `measure`); the readout itself is ColdTapKit's `LoggerReader`.
-enum NHSRead {
-    /// Maps a session failure to DESIGN.md's exit statuses.
-    static func commandError(_ error: NHSSessionError) -> CommandError {
+extension CommandError {
+    /// An NXP NHS31xx session's failure with DESIGN.md's exit statuses (`read`, `configure`,
+    /// `start`, `measure`): 74 when the tag left, 69 when the reader cannot send, 65 for a
+    /// malformed answer, 1 for a refusal.
+    init(_ error: NHSSessionError) {
         switch error {
         case .exchange(.tagRemoved), .exchange(.noAnswer):
-            return CommandError(.ioError, "\(error); nothing was saved or reported.")
+            self.init(.ioError, "\(error); nothing was saved or reported.")
         case .exchange(.writeFailed(let detail)) where detail.contains("cannot send"):
-            return CommandError(.unavailable, "\(error).")
+            self.init(.unavailable, "\(error).")
         case .malformed, .notNHS31xx:
-            return CommandError.data("\(error).")
+            self.init(.dataError, "\(error).")
         case .exchange, .refused:
-            return CommandError(.failure, "\(error).")
+            self.init(.failure, "\(error).")
         }
     }
 }
@@ -32,7 +32,7 @@ enum NHSConnect {
         do {
             try await session.readInitialMessage()
         } catch let error as NHSSessionError {
-            throw NHSRead.commandError(error)
+            throw CommandError(error)
         }
         return session
     }
