@@ -83,139 +83,168 @@ public enum LogInput {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
+    /// What the caller said or the bytes show, before decoding: the kind, the bytes to
+    /// decode (hex text turned into bytes), how it showed, and whether it was only a guess.
+    private struct Classified {
+        var kind: Kind
+        var bytes: Data
+        var described: InputDescription
+        var guessed: Bool
+    }
+
     private static func loadNonEmpty(content: Data, name: String, modificationTime: Date?, options: Options) async throws -> Loaded {
+        let input = try classify(content, name: name, options: options)
+        switch input.kind {
+        case .url:
+            return try loadURL(content, name: name, described: input.described, options: options)
+        case .ndef:
+            return try loadNDEFMessage(input, content: content, name: name, options: options)
+        case .tag2, .tag5, .flipper:
+            return try await loadDump(input, content: content, name: name, modificationTime: modificationTime, options: options)
+        case .nhsTranscript:
+            return try loadTranscript(content, name: name, described: input.described, modificationTime: modificationTime, options: options)
+        case .hex, .auto:
+            throw InputError(.malformed, "\(name) holds neither an NDEF message, a tag dump nor a URL")
+        }
+    }
+
+    /// Text forms first (a URL, a Flipper file, a transcript), then hex text turned into
+    /// bytes, then the binary forms; a kind the caller gave is taken as given.
+    private static func classify(_ content: Data, name: String, options: Options) throws -> Classified {
         var kind = options.input
-        var guessed = false
-        var bytes = content
         var found = ""
         if kind == .auto {
             (kind, found) = classifyText(content)
         }
         if kind == .nhsTranscript {
             let described = found.isEmpty ? InputDescription(givenKind: .nhsTranscript) : InputDescription(found: found)
-            return try loadTranscript(content, name: name, described: described, modificationTime: modificationTime, options: options)
+            return Classified(kind: kind, bytes: content, described: described, guessed: false)
         }
+        var bytes = content
         var hexBytes: Int?
         if kind != .url && kind != .flipper && (kind == .hex || HexText.looksLikeHex(content)) {
             bytes = try HexText.parseHex(content, name: name)
             hexBytes = bytes.count
             if kind == .hex { kind = .auto }
         }
-        let why: InputDescription
         if kind == .auto {
             let (inner, innerWhy, sure) = classifyBinary(bytes)
-            kind = inner
-            why = InputDescription(found: innerWhy, hexBytes: hexBytes)
-            guessed = !sure
-        } else if found.isEmpty {
-            why = InputDescription(givenKind: kind, hexBytes: hexBytes)
-        } else {
-            why = InputDescription(found: found)
+            return Classified(kind: inner, bytes: bytes, described: InputDescription(found: innerWhy, hexBytes: hexBytes), guessed: !sure)
         }
+        let described = found.isEmpty ? InputDescription(givenKind: kind, hexBytes: hexBytes) : InputDescription(found: found)
+        return Classified(kind: kind, bytes: bytes, described: described, guessed: false)
+    }
 
-        switch kind {
-        case .url:
-            guard let url = String(data: content, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines) else {
-                throw InputError(.malformed, "\(name) is not text, so it cannot be a URL")
+    /// A cuplTag URL as the phone shared it.
+    private static func loadURL(_ content: Data, name: String, described: InputDescription, options: Options) throws -> Loaded {
+        guard let url = String(data: content, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines) else {
+            throw InputError(.malformed, "\(name) is not text, so it cannot be a URL")
+        }
+        if case .named(let forced)? = options.logger, forced != "cupltag", forced != "cupltag-rh" {
+            throw InputError(.misuse, "a bare URL can only be a cuplTag URL, not '\(forced)'")
+        }
+        do {
+            let log = try LoggerDecoder.decode(url: url, options: makeDecodeOptions(options, dumpTime: nil, tagUID: nil))
+            return Loaded(log: log, kind: .url, described: described, message: nil)
+        } catch let error as LoggerFormatError {
+            throw InputError(decoding: error)
+        }
+    }
+
+    /// An NDEF message; one that does not parse says what the file plainly is when its kind
+    /// was only a guess.
+    private static func loadNDEFMessage(_ input: Classified, content: Data, name: String, options: Options) throws -> Loaded {
+        let message: NDEFMessage
+        do {
+            message = try NDEFParser.message(from: input.bytes)
+        } catch let error as NDEFError {
+            // A SmarTag2 writes its record with the message-begin bit cleared: recognised
+            // by its own record, never by loosening the parser (docs/smartag.md §4.6).
+            if let image = SmarTagImage(ndefMessageBytes: input.bytes) {
+                let log = try decodeSmarTag(image, options: makeDecodeOptions(options, dumpTime: nil, tagUID: nil))
+                return Loaded(log: log, kind: .ndef, described: input.described, message: nil)
             }
-            let decodeOptions = makeDecodeOptions(options, dumpTime: nil, tagUID: nil)
-            let log: TemperatureLog
-            if case .named(let forced)? = options.logger, forced != "cupltag", forced != "cupltag-rh" {
-                throw InputError(.misuse, "a bare URL can only be a cuplTag URL, not '\(forced)'")
-            }
-            do {
-                log = try LoggerDecoder.decode(url: url, options: decodeOptions)
-            } catch let error as LoggerFormatError {
-                throw InputError(decoding: error)
-            }
-            return Loaded(log: log, kind: .url, described: why, message: nil)
-        case .ndef:
-            let message: NDEFMessage
-            do {
-                message = try NDEFParser.message(from: bytes)
-            } catch let error as NDEFError {
-                // A SmarTag2 writes its record with the message-begin bit cleared: recognised
-                // by its own record, never by loosening the parser (docs/smartag.md §4.6).
-                if let image = SmarTagImage(ndefMessageBytes: bytes) {
-                    let log = try decodeSmarTag(image, options: makeDecodeOptions(options, dumpTime: nil, tagUID: nil))
-                    return Loaded(log: log, kind: .ndef, described: why, message: nil)
+            if input.guessed {
+                if let other = LogInput.otherFileKind(content) {
+                    throw InputError(.malformed, "\(name) is \(other), not a logger's read: give a tag memory dump, a Flipper .nfc file, an NDEF message, hex text or the cuplTag URL the phone shared")
                 }
-                if guessed {
-                    if let other = LogInput.otherFileKind(content) {
-                        throw InputError(.malformed, "\(name) is \(other), not a logger's read: give a tag memory dump, a Flipper .nfc file, an NDEF message, hex text or the cuplTag URL the phone shared")
-                    }
-                    throw InputError(.malformed, "\(name) is no tag dump, URL or hex text, and read as an NDEF message it is malformed at \(error)",
-                                     hint: .nameInputKind)
-                }
-                throw InputError(.malformed, "\(name) is not a valid NDEF message: \(error)")
+                throw InputError(.malformed, "\(name) is no tag dump, URL or hex text, and read as an NDEF message it is malformed at \(error)",
+                                 hint: .nameInputKind)
             }
-            let log = try decode(message, options: makeDecodeOptions(options, dumpTime: nil, tagUID: nil))
-            return Loaded(log: log, kind: .ndef, described: why, message: message)
-        case .tag2, .tag5, .flipper:
-            if kind == .flipper && classifyText(content).0 != .flipper {
-                throw InputError(.malformed, "\(name) is not a Flipper .nfc file (it does not start with 'Filetype: Flipper NFC device')")
+            throw InputError(.malformed, "\(name) is not a valid NDEF message: \(error)")
+        }
+        let log = try decode(message, options: makeDecodeOptions(options, dumpTime: nil, tagUID: nil))
+        return Loaded(log: log, kind: .ndef, described: input.described, message: message)
+    }
+
+    /// A tag memory dump or a Flipper file: a SmarTag from its memory layout, anything else
+    /// read through the virtual tag the dump makes, as a reader would read the tag.
+    private static func loadDump(_ input: Classified, content: Data, name: String, modificationTime: Date?,
+                                 options: Options) async throws -> Loaded {
+        let dump = try parseDump(input, content: content, name: name, options: options)
+        // A SmarTag is read from its memory layout, not its NDEF lengths (docs/smartag.md §4.5).
+        if let image = SmarTagImage(tagMemory: dump.memory) {
+            let uid = dump.uid.map { $0.hexString() }
+            let log = try decodeSmarTag(image, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
+            let taken = input.kind == .flipper ? .flipper : Kind.tag5
+            let chip = (dump.chip?.displayName ?? "ST25DV") + (uid.map { ", UID \($0)" } ?? "")
+            return Loaded(log: log, kind: taken, described: input.described.with(detail: chip), message: nil)
+        }
+        // A file that stops inside the NDEF message is a short copy, whatever the read says.
+        if let truncation = truncation(of: dump) {
+            throw InputError(.malformed, "\(name): \(truncation): the dump is truncated")
+        }
+        let result: TagReadResult
+        do {
+            result = try await TagReader.read(from: dump.transport())
+        } catch let error as TagReadError {
+            if let missing = dump.missingUnitsDescription {
+                throw InputError(.malformed, "\(name): the file lacks \(missing) (unread when it was made), which the NDEF message needs: \(error)")
             }
-            // Forced to one tag type, a dump that is plainly of the other says what it is.
-            if options.input == .tag2 || options.input == .tag5, let actual = try? MemoryDump.parse(bytes, hint: .auto),
-               (actual.technology == .iso14443A) != (options.input == .tag2) {
-                let real = actual.technology == .iso14443A ? "Type 2" : "Type 5"
-                let chip = actual.chip.map { ", \($0.displayName)" } ?? ""
-                throw InputError(.malformed, "\(name) is a \(real) tag memory dump (\(bytes.count) bytes\(chip)), not \(options.input == .tag2 ? "Type 2" : "Type 5")",
-                                 hint: .inputKindContradicted(actual: actual.technology == .iso14443A ? .type2TagDump : .type5TagDump))
+            throw InputError(.malformed, "\(name): the tag image cannot be read: \(error)")
+        }
+        guard let message = result.ndefMessage else {
+            if let error = result.ndefError {
+                throw InputError(.malformed, "\(name): the NDEF message in the tag image is malformed at \(error)")
             }
-            let hint: DumpHint
-            switch (kind, options.input) {
-            case (.tag2, .tag2): hint = .type2
-            case (.tag5, .tag5): hint = .type5(blockSize: 4)
-            default: hint = .auto
-            }
-            let dump: MemoryDump
-            do {
-                dump = try MemoryDump.parse(kind == .flipper ? content : bytes, hint: hint)
-            } catch let error as MemoryDumpError {
-                throw InputError(.malformed, "\(name) is not a valid tag dump: \(error.description)", hint: error.hint)
-            }
-            // A SmarTag is read from its memory layout, not its NDEF lengths (docs/smartag.md §4.5).
-            if let image = SmarTagImage(tagMemory: dump.memory) {
-                let uid = dump.uid.map { $0.hexString() }
-                let log = try decodeSmarTag(image, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
-                let taken = kind == .flipper ? .flipper : Kind.tag5
-                let chip = (dump.chip?.displayName ?? "ST25DV") + (uid.map { ", UID \($0)" } ?? "")
-                return Loaded(log: log, kind: taken, described: why.with(detail: chip), message: nil)
-            }
-            // A file that stops inside the NDEF message is a short copy, whatever the read says.
-            if let truncation = truncation(of: dump) {
-                throw InputError(.malformed, "\(name): \(truncation): the dump is truncated")
-            }
-            let result: TagReadResult
-            do {
-                result = try await TagReader.read(from: dump.transport())
-            } catch let error as TagReadError {
-                if let missing = dump.missingUnitsDescription {
-                    throw InputError(.malformed, "\(name): the file lacks \(missing) (unread when it was made), which the NDEF message needs: \(error)")
-                }
-                throw InputError(.malformed, "\(name): the tag image cannot be read: \(error)")
-            }
-            guard let message = result.ndefMessage else {
-                if let error = result.ndefError {
-                    throw InputError(.malformed, "\(name): the NDEF message in the tag image is malformed at \(error)")
-                }
-                // Forced to the wrong tag type, a dump shows no NDEF message: say which to try.
-                let other: UserHint? = options.input == .tag2 ? .inputMayBe(.type5TagDump)
-                    : options.input == .tag5 ? .inputMayBe(.type2TagDump) : nil
-                throw InputError(.malformed, "\(name): the tag image holds no NDEF message (\(result.chip.displayName))", hint: other)
-            }
-            let uid = result.uid.map { $0.hexString() }
-            // A dump was taken when its file was written; the read time defaults to that.
-            var log = try decode(message, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
-            log.warnings += result.anomalies.map { .tagImage($0.description) }
-            let taken = kind == .flipper ? .flipper : (dump.technology == .iso14443A ? Kind.tag2 : Kind.tag5)
-            let chip = result.chip.displayName + (uid.map { ", UID \($0)" } ?? "")
-            return Loaded(log: log, kind: taken, described: why.with(detail: chip), message: message)
-        case .nhsTranscript:
-            return try loadTranscript(content, name: name, described: why, modificationTime: modificationTime, options: options)
-        case .hex, .auto:
-            throw InputError(.malformed, "\(name) holds neither an NDEF message, a tag dump nor a URL")
+            // Forced to the wrong tag type, a dump shows no NDEF message: say which to try.
+            let other: UserHint? = options.input == .tag2 ? .inputMayBe(.type5TagDump)
+                : options.input == .tag5 ? .inputMayBe(.type2TagDump) : nil
+            throw InputError(.malformed, "\(name): the tag image holds no NDEF message (\(result.chip.displayName))", hint: other)
+        }
+        let uid = result.uid.map { $0.hexString() }
+        // A dump was taken when its file was written; the read time defaults to that.
+        var log = try decode(message, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
+        log.warnings += result.anomalies.map { .tagImage($0.description) }
+        let taken = input.kind == .flipper ? .flipper : (dump.technology == .iso14443A ? Kind.tag2 : Kind.tag5)
+        let chip = result.chip.displayName + (uid.map { ", UID \($0)" } ?? "")
+        return Loaded(log: log, kind: taken, described: input.described.with(detail: chip), message: message)
+    }
+
+    /// The dump's memory, checked against the tag type the caller forced.
+    private static func parseDump(_ input: Classified, content: Data, name: String, options: Options) throws -> MemoryDump {
+        let bytes = input.bytes
+        if input.kind == .flipper && classifyText(content).0 != .flipper {
+            throw InputError(.malformed, "\(name) is not a Flipper .nfc file (it does not start with 'Filetype: Flipper NFC device')")
+        }
+        // Forced to one tag type, a dump that is plainly of the other says what it is.
+        if options.input == .tag2 || options.input == .tag5, let actual = try? MemoryDump.parse(bytes, hint: .auto),
+           (actual.technology == .iso14443A) != (options.input == .tag2) {
+            let real = actual.technology == .iso14443A ? "Type 2" : "Type 5"
+            let chip = actual.chip.map { ", \($0.displayName)" } ?? ""
+            throw InputError(.malformed, "\(name) is a \(real) tag memory dump (\(bytes.count) bytes\(chip)), not \(options.input == .tag2 ? "Type 2" : "Type 5")",
+                             hint: .inputKindContradicted(actual: actual.technology == .iso14443A ? .type2TagDump : .type5TagDump))
+        }
+        let hint: DumpHint
+        switch (input.kind, options.input) {
+        case (.tag2, .tag2): hint = .type2
+        case (.tag5, .tag5): hint = .type5(blockSize: 4)
+        default: hint = .auto
+        }
+        do {
+            return try MemoryDump.parse(input.kind == .flipper ? content : bytes, hint: hint)
+        } catch let error as MemoryDumpError {
+            throw InputError(.malformed, "\(name) is not a valid tag dump: \(error.description)", hint: error.hint)
         }
     }
 
