@@ -224,8 +224,6 @@ public struct TagReadSessionController: Sendable {
     ) async -> (result: Result<Value, ReadFailure>, report: SessionReport) {
         let start = clock.now()
         let (inputs, feed) = AsyncStream<SessionInput<Value>>.makeStream()
-        let alert = AlertComposer(messages: messages, session: session)
-
         let pump = Task {
             for await event in events { feed.yield(.session(event)) }
             feed.yield(.sessionEnded)
@@ -238,130 +236,175 @@ public struct TagReadSessionController: Sendable {
                 feed.yield(.timeWarning)
             } catch {}
         }
-
-        var readTask: Task<Void, Never>?
-        var expectedUID: Data?
-        var resume: PartialRead?
-        var resumes = 0
-        var outcome: Result<Value, ReadFailure>?
-
-        func finish(_ failure: ReadFailure, invalidate: Bool) {
-            outcome = .failure(failure)
-            if invalidate { session.invalidate(errorMessage: messages.advice(failure.advice)) }
+        let run = TagReadRun(controller: self, start: start, feed: feed, read: read, verdict: verdict)
+        for await input in inputs {
+            if await run.handle(input) { break }
         }
-        func remaining() -> Double { policy.sessionLimit - (clock.now() - start) }
-
-        loop: for await input in inputs {
-            switch input {
-            case .session(.becameActive):
-                alert.show(messages.holdNear())
-
-            case .session(.detected(let tags)):
-                guard readTask == nil else { continue }
-                guard tags.count == 1, let tag = tags.first else {
-                    alert.show(messages.advice(.oneTagOnly))
-                    session.restartPolling()
-                    continue
-                }
-                if case .unsupported = tag {
-                    alert.show(messages.advice(.tagNotSupported))
-                    session.restartPolling()
-                    continue
-                }
-                if let expectedUID, tag.uid != expectedUID {
-                    alert.show(messages.advice(.otherTag))
-                    session.restartPolling()
-                    continue
-                }
-                do {
-                    // Bounded like a command; a connect that never calls back counts as a lost tag.
-                    try await runWithDeadline(.milliseconds(Int(policy.connectTimeout * 1000)), mapErrors: false) {
-                        try await session.connect(to: tag)
-                    }
-                } catch {
-                    let failure = error as? CoreNFCFailure
-                    if let failure, failure.readerError?.endsSession == true {
-                        finish(ReadFailure(advice: failure.advice, code: failure.readerError, detail: failure.description), invalidate: true)
-                        break loop
-                    }
-                    resumes += 1
-                    if resumes > policy.maxResumes {
-                        finish(ReadFailure(advice: .movePhone, code: failure?.readerError, detail: "could not connect: \(error)"), invalidate: true)
-                        break loop
-                    }
-                    alert.show(messages.advice(failure?.advice ?? .holdStill))
-                    session.restartPolling()
-                    continue
-                }
-                let transport: any TagTransport
-                switch tag {
-                case .type2(let link): transport = Type2CoreNFCTransport(link: link, framing: miFareFraming)
-                case .type5(let link): transport = Type5CoreNFCTransport(link: link)
-                case .unsupported: continue
-                }
-                expectedUID = transport.uid
-                let partial = resume
-                readTask = Task {
-                    do {
-                        let value = try await read(transport, partial) { fraction in alert.progress(fraction) }
-                        feed.yield(.readFinished(.success(value)))
-                    } catch {
-                        feed.yield(.readFinished(.failure(error)))
-                    }
-                }
-
-            case .readFinished(.success(let value)):
-                readTask = nil
-                outcome = .success(value)
-                session.invalidate(successMessage: verdict(value))
-                break loop
-
-            case .readFinished(.failure(let error)):
-                readTask = nil
-                let kind = classify(error)
-                if kind == .linkLost {
-                    if let partial = Self.partialRead(in: error) { resume = partial }
-                    resumes += 1
-                    if resumes > policy.maxResumes {
-                        finish(ReadFailure(advice: .movePhone, detail: "the tag was lost \(resumes) times: \(error)"), invalidate: true)
-                        break loop
-                    }
-                    if remaining() < policy.minimumTimeToResume {
-                        finish(ReadFailure(advice: .sessionTimedOut, detail: "the tag was lost with \(Int(remaining())) s of the session left"), invalidate: true)
-                        break loop
-                    }
-                    alert.showResume(.holdStill)
-                    session.restartPolling()
-                    continue
-                }
-                let advice: ReaderAdvice
-                if case .failed(let given) = kind { advice = given } else { advice = .tagRefused }
-                finish(ReadFailure(advice: advice, code: (error as? CoreNFCFailure)?.readerError,
-                                   detail: String(describing: error)), invalidate: true)
-                break loop
-
-            case .timeWarning:
-                alert.warn(secondsLeft: Int(remaining().rounded()))
-
-            case .session(.invalidated(let failure)):
-                readTask?.cancel()
-                readTask = nil
-                let code = failure.readerError
-                finish(ReadFailure(advice: failure.advice, code: code, detail: failure.description), invalidate: false)
-                break loop
-
-            case .sessionEnded:
-                finish(ReadFailure(advice: .scanAgain, detail: "the reader session ended without a result"), invalidate: false)
-                break loop
-            }
-        }
-        readTask?.cancel()
+        run.readTask?.cancel()
         watchdog.cancel()
         pump.cancel()
         feed.finish()
-        let report = SessionReport(resumes: resumes, bytesCarriedOver: resume?.byteCount ?? 0,
-                                   elapsed: clock.now() - start, warnedAboutTime: alert.warned)
-        return (outcome ?? .failure(ReadFailure(advice: .scanAgain, detail: "the reader session ended without a result")), report)
+        return (run.outcome ?? .failure(ReadFailure(advice: .scanAgain, detail: "the reader session ended without a result")),
+                run.report)
+    }
+}
+
+/// One run of the controller: what it has seen so far (the tag being read, what an
+/// interrupted read got, how often the tag was lost) and what it does on each input. Lives
+/// inside `run`'s loop only, so it is never shared between tasks.
+private final class TagReadRun<Value: Sendable> {
+    typealias Read = @Sendable (any TagTransport, PartialRead?, @escaping TagReadSessionController.Progress) async throws -> Value
+
+    let controller: TagReadSessionController
+    let start: Double
+    let feed: AsyncStream<SessionInput<Value>>.Continuation
+    let read: Read
+    let verdict: @Sendable (Value) -> String
+    let alert: AlertComposer
+
+    var readTask: Task<Void, Never>?
+    /// The tag first connected to: another one found later is not read.
+    var expectedUID: Data?
+    /// What an interrupted read got, handed to the next attempt.
+    var resume: PartialRead?
+    var resumes = 0
+    var outcome: Result<Value, ReadFailure>?
+
+    init(controller: TagReadSessionController, start: Double, feed: AsyncStream<SessionInput<Value>>.Continuation,
+         read: @escaping Read, verdict: @escaping @Sendable (Value) -> String) {
+        self.controller = controller
+        self.start = start
+        self.feed = feed
+        self.read = read
+        self.verdict = verdict
+        alert = AlertComposer(messages: controller.messages, session: controller.session)
+    }
+
+    private var session: any TagReaderSessionLink { controller.session }
+    private var messages: SessionMessages { controller.messages }
+    private var policy: SessionPolicy { controller.policy }
+
+    var report: SessionReport {
+        SessionReport(resumes: resumes, bytesCarriedOver: resume?.byteCount ?? 0,
+                      elapsed: controller.clock.now() - start, warnedAboutTime: alert.warned)
+    }
+
+    private func remaining() -> Double { policy.sessionLimit - (controller.clock.now() - start) }
+
+    /// Ends the run with `failure`, closing the sheet with its advice when the session is still open.
+    private func finish(_ failure: ReadFailure, invalidate: Bool) -> Bool {
+        outcome = .failure(failure)
+        if invalidate { session.invalidate(errorMessage: messages.advice(failure.advice)) }
+        return true
+    }
+
+    /// Reacts to one input; `true` when the run is over.
+    func handle(_ input: SessionInput<Value>) async -> Bool {
+        switch input {
+        case .session(.becameActive):
+            alert.show(messages.holdNear())
+            return false
+        case .session(.detected(let tags)):
+            return await detected(tags)
+        case .readFinished(.success(let value)):
+            readTask = nil
+            outcome = .success(value)
+            session.invalidate(successMessage: verdict(value))
+            return true
+        case .readFinished(.failure(let error)):
+            readTask = nil
+            return readFailed(error)
+        case .timeWarning:
+            alert.warn(secondsLeft: Int(remaining().rounded()))
+            return false
+        case .session(.invalidated(let failure)):
+            readTask?.cancel()
+            readTask = nil
+            return finish(ReadFailure(advice: failure.advice, code: failure.readerError, detail: failure.description), invalidate: false)
+        case .sessionEnded:
+            return finish(ReadFailure(advice: .scanAgain, detail: "the reader session ended without a result"), invalidate: false)
+        }
+    }
+
+    /// One tag, the one being read if any, supported: connect to it and start reading.
+    private func detected(_ tags: [DetectedTag]) async -> Bool {
+        guard readTask == nil else { return false }
+        guard tags.count == 1, let tag = tags.first else { return pollAgain(.oneTagOnly) }
+        if case .unsupported = tag { return pollAgain(.tagNotSupported) }
+        if let expectedUID, tag.uid != expectedUID { return pollAgain(.otherTag) }
+        if let stop = await connect(tag) { return stop }
+        let transport: any TagTransport
+        switch tag {
+        case .type2(let link): transport = Type2CoreNFCTransport(link: link, framing: controller.miFareFraming)
+        case .type5(let link): transport = Type5CoreNFCTransport(link: link)
+        case .unsupported: return false
+        }
+        expectedUID = transport.uid
+        startReading(transport)
+        return false
+    }
+
+    private func pollAgain(_ advice: ReaderAdvice) -> Bool {
+        alert.show(messages.advice(advice))
+        session.restartPolling()
+        return false
+    }
+
+    /// Connects, bounded like a command (a connect that never calls back counts as a lost
+    /// tag); `nil` when connected, else whether the run is over.
+    private func connect(_ tag: DetectedTag) async -> Bool? {
+        do {
+            try await runWithDeadline(.milliseconds(Int(policy.connectTimeout * 1000)), mapErrors: false) { [session] in
+                try await session.connect(to: tag)
+            }
+            return nil
+        } catch {
+            let failure = error as? CoreNFCFailure
+            if let failure, failure.readerError?.endsSession == true {
+                return finish(ReadFailure(advice: failure.advice, code: failure.readerError, detail: failure.description), invalidate: true)
+            }
+            resumes += 1
+            if resumes > policy.maxResumes {
+                return finish(ReadFailure(advice: .movePhone, code: failure?.readerError, detail: "could not connect: \(error)"), invalidate: true)
+            }
+            return pollAgain(failure?.advice ?? .holdStill)
+        }
+    }
+
+    private func startReading(_ transport: any TagTransport) {
+        let (read, feed, alert, partial) = (self.read, self.feed, self.alert, resume)
+        readTask = Task {
+            do {
+                let value = try await read(transport, partial) { fraction in alert.progress(fraction) }
+                feed.yield(.readFinished(.success(value)))
+            } catch {
+                feed.yield(.readFinished(.failure(error)))
+            }
+        }
+    }
+
+    /// A lost tag is waited for and the read resumed where it stopped, while resumes and
+    /// time are left; any other failure ends the run with its advice.
+    private func readFailed(_ error: Error) -> Bool {
+        let kind = controller.classify(error)
+        if kind == .linkLost {
+            if let partial = TagReadSessionController.partialRead(in: error) { resume = partial }
+            resumes += 1
+            if resumes > policy.maxResumes {
+                return finish(ReadFailure(advice: .movePhone, detail: "the tag was lost \(resumes) times: \(error)"), invalidate: true)
+            }
+            if remaining() < policy.minimumTimeToResume {
+                return finish(ReadFailure(advice: .sessionTimedOut, detail: "the tag was lost with \(Int(remaining())) s of the session left"),
+                              invalidate: true)
+            }
+            alert.showResume(.holdStill)
+            session.restartPolling()
+            return false
+        }
+        let advice: ReaderAdvice
+        if case .failed(let given) = kind { advice = given } else { advice = .tagRefused }
+        return finish(ReadFailure(advice: advice, code: (error as? CoreNFCFailure)?.readerError, detail: String(describing: error)),
+                      invalidate: true)
     }
 }
 
