@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TempChart", targets: ["TempChart"]),
         .library(name: "CoreNFCTransport", targets: ["CoreNFCTransport"]),
         .library(name: "Digest", targets: ["Digest"]),
+        .library(name: "TransparencyLog", targets: ["TransparencyLog"]),
         .library(name: "Archive", targets: ["Archive"]),
         .library(name: "LoggerSessions", targets: ["LoggerSessions"]),
         .library(name: "Station", targets: ["Station"]),
@@ -58,6 +59,8 @@ let package = Package(
             "ColdTapBase",
             .target(name: "CCrypto", condition: .when(platforms: [.linux])),
         ]),
+        // Merkle tree hashing and proofs (RFC 9162), checkpoints and signed notes (C2SP), over Digest.
+        .target(name: "TransparencyLog", dependencies: ["ColdTapBase", "Digest"]),
         // Layer 6: the archive of every read (SQLite embedded, PostgreSQL for fleets).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
@@ -91,7 +94,7 @@ let package = Package(
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(name: "coldtap-bench", dependencies: [
             "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
-            "Archive", "CSQLite", "CLibPQ", "Digest", "LoggerSessions", "Station",
+            "Archive", "CSQLite", "CLibPQ", "Digest", "LoggerSessions", "Station", "TransparencyLog",
         ]),
         // libFuzzer entry point; built apart by `make fuzz`.
         .executableTarget(name: "FuzzNDEF", dependencies: ["NDEF"]),
@@ -116,6 +119,7 @@ let package = Package(
             "ColdTapBase", "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
         ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
+        .testTarget(name: "TransparencyLogTests", dependencies: ["ColdTapBase", "Digest", "TransparencyLog"]),
         .testTarget(name: "ArchiveTests", dependencies: ["ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
         .testTarget(name: "StationTests", dependencies: ["ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
         .testTarget(name: "CommandsTests", dependencies: ["ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
