@@ -66,7 +66,8 @@ public struct NoteVerifierKey: Sendable, Equatable {
     /// Parses the text form, strictly: three '+'-separated parts, 8 hex digits, canonical
     /// base64 of 33 bytes starting 0x01, and a key ID that matches the name and key.
     public init(text: String) throws(NoteError) {
-        let parts = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        // The name holds no '+' but base64 may: only the first two separate.
+        let parts = text.split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3 else { throw .malformedVerifierKey(reason: "expected name+keyID+key") }
         let (name, idText, keyText) = (parts[0], parts[1], parts[2])
         try SignedNote.checkKeyName(name)
