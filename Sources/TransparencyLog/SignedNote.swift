@@ -155,7 +155,11 @@ public struct SignedNote: Sendable, Equatable {
     /// Parses untrusted bytes (a file, a station's answer): strictly, every refusal a typed
     /// error naming the line. Parsing checks the form only; `verify(with:)` checks signatures.
     public init(parsing bytes: some DataProtocol) throws(NoteError) {
-        guard let note = String(validating: Array(bytes), as: UTF8.self) else { throw .notUTF8 }
+        // Decoding replaces invalid UTF-8; unchanged bytes after a round trip mean it was valid
+        // (String(validating:) would need iOS 18).
+        let raw = Array(bytes)
+        let note = String(decoding: raw, as: UTF8.self)
+        guard Array(note.utf8) == raw else { throw .notUTF8 }
         let lines = note.split(separator: "\n", omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() where line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw .controlCharacter(line: index + 1)
