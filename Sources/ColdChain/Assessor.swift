@@ -27,10 +27,9 @@ public enum Assessor {
         let timeline = Timeline(log: log, timeZone: timeZone, band: band)
         let statistics = computeStatistics(timeline, band: band)
         var excursions = findExcursions(timeline, band: band)
-        let tolerance = max(log.interval / 2, 0.5)
         for index in excursions.indices {
             excursions[index].acknowledgement = acknowledgements
-                .filter { abs($0.excursionStart.timeIntervalSince(excursions[index].start)) <= tolerance }
+                .filter { $0.names(excursionStartingAt: excursions[index].start, interval: log.interval) }
                 .max { $0.at < $1.at }
         }
         var assessment = Assessment(

@@ -215,11 +215,10 @@ public enum AckCommand: Command {
             let summary = try archive.loggers().first { $0.logger.id == loggerID }
             let profile = try profileText.map { try ReportCommand.resolveProfile($0) }
                 ?? summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-            let excursions = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
-                                             acknowledgements: history.excursionAcknowledgements).excursions
-            let tolerance = max(history.interval / 2, 0.5)
-            guard let excursion = excursions.first(where: { abs($0.start.timeIntervalSince(start)) <= tolerance }) else {
-                let known = excursions.map { $0.start.isoUTC }
+            let assessment = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
+                                             acknowledgements: history.excursionAcknowledgements)
+            guard let excursion = assessment.excursion(startingNear: start, interval: history.interval) else {
+                let known = assessment.excursions.map { $0.start.isoUTC }
                 throw CommandError.usage("\(loggerID) has no excursion outside \(profile.excursionBand) (\(profile.name)) starting at \(start.isoUTC); "
                                          + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
             }

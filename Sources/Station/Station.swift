@@ -584,11 +584,10 @@ public final class Station: @unchecked Sendable {
             let history = try store.archive.history(loggerID: loggerID)
             let profile = try store.summary(loggerID: loggerID)?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? defaultProfile
             let utc = TimeZone(identifier: "UTC") ?? .gmt
-            let excursions = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: utc,
-                                             acknowledgements: history.excursionAcknowledgements).excursions
-            let tolerance = max(history.interval / 2, 0.5)
-            guard let excursion = excursions.first(where: { abs($0.start.timeIntervalSince(start)) <= tolerance }) else {
-                let known = excursions.map { $0.start.isoUTC }
+            let assessment = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: utc,
+                                             acknowledgements: history.excursionAcknowledgements)
+            guard let excursion = assessment.excursion(startingNear: start, interval: history.interval) else {
+                let known = assessment.excursions.map { $0.start.isoUTC }
                 throw HTTPFailure(422, "no such excursion", "\(loggerID) has no excursion (\(profile.name)) starting at \(start.isoUTC); "
                                   + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
             }

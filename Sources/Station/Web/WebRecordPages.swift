@@ -209,7 +209,6 @@ extension Station {
     static let listedExcursions = 100
 
     func loggerPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
-        let text = context.text, f = context.formatter, strings = text.report
         let (summary, history) = try pool.with { store -> (LoggerSummary?, History?) in
             guard let summary = try store.summary(loggerID: loggerID) else { return (nil, nil) }
             let (_, from, to) = try pagePeriod(context, newest: summary.lastSample)
@@ -220,119 +219,160 @@ extension Station {
         let profile = profile(for: summary)
         let log = history.temperatureLog()
         let assessment = Assessor.assess(log, profile: profile, timeZone: context.zone, acknowledgements: history.excursionAcknowledgements)
-        let content = ReportContent(log: log, assessment: assessment, language: context.language)
-        let logger = history.logger
-        let link = Station.loggerLink(loggerID)
+        let page = LoggerPage(context: context, history: history, profile: profile, log: log, assessment: assessment,
+                              content: ReportContent(log: log, assessment: assessment, language: context.language),
+                              period: period, from: from, to: to)
+        let body = page.header + page.periodSwitch + page.chart + page.statistics + page.excursions + page.reads(self) + page.downloads
+        return self.page(context, status: 200, title: history.logger.id, body: body)
+    }
 
-        var body = "<p class=\"noprint\"><a href=\"/\">← \(HTML.escape(text.overview))</a></p>"
-        body += "<h1>\(HTML.escape(logger.id))</h1>"
-        let verdictKey = assessment.verdict.rawValue
-        body += "<div class=\"banner v-\(Station.verdictKey(verdictKey))\">\(HTML.escape(Station.verdictLabel(verdictKey, text)))"
-        body += " — \(HTML.escape(profile.description))</div>"
-        if let note = content.headlineNote {
-            body += "<p class=\"bad\"><strong>\(HTML.escape(Station.verdictLabel(verdictKey, text))) — \(HTML.escape(note))</strong></p>"
-        }
-        if !content.reasons.isEmpty {
-            body += "<ul>" + content.reasons.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
+    /// The sections of a logger's page, each its HTML.
+    struct LoggerPage {
+        let context: WebContext
+        let history: History
+        let profile: Profile
+        let log: TemperatureLog
+        let assessment: Assessment
+        let content: ReportContent
+        let period: PagePeriod
+        let from: Date?
+        let to: Date?
+
+        private var text: WebText { context.text }
+        private var strings: ReportStrings { context.text.report }
+        private var f: ChartFormatter { context.formatter }
+        private var link: String { Station.loggerLink(history.logger.id) }
+
+        /// The page's own query, kept by the acknowledgement form to come back to it.
+        private var query: [(String, String)] {
+            switch period {
+            case .custom:
+                return (from.map { [("from", context.request.query("from") ?? $0.isoUTC)] } ?? [])
+                    + (to.map { [("to", context.request.query("to") ?? $0.isoUTC)] } ?? [])
+            default: return [("period", period.rawValue)]
+            }
         }
 
-        // Period switch: GET links and a custom form.
-        var query: [(String, String)] = []
-        switch period {
-        case .custom:
-            if let from { query.append(("from", context.request.query("from") ?? from.isoUTC)) }
-            if let to { query.append(("to", context.request.query("to") ?? to.isoUTC)) }
-        default: query.append(("period", period.rawValue))
+        /// The logger, the verdict and its reasons.
+        var header: String {
+            let verdictKey = assessment.verdict.rawValue
+            var body = "<p class=\"noprint\"><a href=\"/\">← \(HTML.escape(text.overview))</a></p>"
+            body += "<h1>\(HTML.escape(history.logger.id))</h1>"
+            body += "<div class=\"banner v-\(Station.verdictKey(verdictKey))\">\(HTML.escape(Station.verdictLabel(verdictKey, text)))"
+            body += " — \(HTML.escape(profile.description))</div>"
+            if let note = content.headlineNote {
+                body += "<p class=\"bad\"><strong>\(HTML.escape(Station.verdictLabel(verdictKey, text))) — \(HTML.escape(note))</strong></p>"
+            }
+            if !content.reasons.isEmpty {
+                body += "<ul>" + content.reasons.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
+            }
+            return body
         }
-        body += "<nav class=\"periods\" aria-label=\"\(HTML.escape(strings.period))\">"
-        for (choice, label) in [(PagePeriod.day, text.day), (.week, text.week), (.month, text.month), (.year, text.year), (.all, text.all)] {
-            body += choice == period ? "<strong>\(HTML.escape(label))</strong>" : "<a href=\"\(HTML.escape(link))?period=\(choice.rawValue)\">\(HTML.escape(label))</a>"
+
+        /// Period switch: GET links and a custom form.
+        var periodSwitch: String {
+            var body = "<nav class=\"periods\" aria-label=\"\(HTML.escape(strings.period))\">"
+            for (choice, label) in [(PagePeriod.day, text.day), (.week, text.week), (.month, text.month), (.year, text.year), (.all, text.all)] {
+                body += choice == period ? "<strong>\(HTML.escape(label))</strong>" : "<a href=\"\(HTML.escape(link))?period=\(choice.rawValue)\">\(HTML.escape(label))</a>"
+            }
+            let fromValue = from.map { Station.dayText($0, zone: context.zone) } ?? ""
+            let toValue = to.map { Station.dayText($0, zone: context.zone) } ?? ""
+            body += "<form method=\"get\" action=\"\(HTML.escape(link))\" class=\"inline\">"
+            body += "\(period == .custom ? "<strong>\(HTML.escape(text.custom))</strong>" : HTML.escape(text.custom)): "
+            body += "<label>\(HTML.escape(text.from)) <input type=\"date\" name=\"from\" value=\"\(fromValue)\"></label> "
+            body += "<label>\(HTML.escape(text.to)) <input type=\"date\" name=\"to\" value=\"\(toValue)\"></label> "
+            body += "<button type=\"submit\">\(HTML.escape(text.show))</button></form></nav>"
+            return body
         }
-        let fromValue = from.map { Station.dayText($0, zone: context.zone) } ?? ""
-        let toValue = to.map { Station.dayText($0, zone: context.zone) } ?? ""
-        body += "<form method=\"get\" action=\"\(HTML.escape(link))\" class=\"inline\">"
-        body += "\(period == .custom ? "<strong>\(HTML.escape(text.custom))</strong>" : HTML.escape(text.custom)): "
-        body += "<label>\(HTML.escape(text.from)) <input type=\"date\" name=\"from\" value=\"\(fromValue)\"></label> "
-        body += "<label>\(HTML.escape(text.to)) <input type=\"date\" name=\"to\" value=\"\(toValue)\"></label> "
-        body += "<button type=\"submit\">\(HTML.escape(text.show))</button></form></nav>"
 
-        if let first = log.samples.first?.time, let last = log.samples.last?.time {
-            body += "<p class=\"muted\">\(HTML.escape(strings.period)): \(HTML.escape(f.dateTime(first))) – \(HTML.escape(f.dateTime(last))) (\(HTML.escape(f.zoneDescription(from: first, to: last))))</p>"
+        /// The chart of the reports, with the period it covers.
+        var chart: String {
+            var body = ""
+            if let first = log.samples.first?.time, let last = log.samples.last?.time {
+                body += "<p class=\"muted\">\(HTML.escape(strings.period)): \(HTML.escape(f.dateTime(first))) – \(HTML.escape(f.dateTime(last))) (\(HTML.escape(f.zoneDescription(from: first, to: last))))</p>"
+            }
+            let spec = content.chartSpec(frame: ChartRect(x: 0, y: 0, width: 1000, height: 420), timeZone: context.zone,
+                                         language: context.language, theme: .light)
+            return body + "<h2>\(HTML.escape(strings.sectionChart))</h2>" + "<div class=\"chartbox\">"
+                + WebSVG.chart(spec, label: "\(strings.sectionChart): \(history.logger.id)") + "</div>"
         }
-        // The chart of the reports.
-        let spec = content.chartSpec(frame: ChartRect(x: 0, y: 0, width: 1000, height: 420), timeZone: context.zone,
-                                     language: context.language, theme: .light)
-        body += "<h2>\(HTML.escape(strings.sectionChart))</h2>" + "<div class=\"chartbox\">" + WebSVG.chart(spec, label: "\(strings.sectionChart): \(logger.id)") + "</div>"
 
-        // Statistics.
-        let s = content.statistics
-        var stats: [(String, String)] = [
-            (strings.samples, "\(s.sampleCount)"),
-            (strings.interval, history.interval > 0 ? f.duration(history.interval) : "–"),
-            (strings.minMax, "\(s.minimum.map { f.temperature($0) } ?? "–") / \(s.maximum.map { f.temperature($0) } ?? "–")"),
-            (strings.mean, s.mean.map { f.temperature($0) } ?? "–"),
-            (strings.mkt, s.meanKineticTemperature.map { f.temperature($0) } ?? "–"),
-            (strings.timeAbove, f.duration(s.timeAbove)),
-            (strings.timeBelow, f.duration(s.timeBelow)),
-            (strings.invalidSamples, "\(s.invalidCount)"),
-            (text.gaps, "\(history.gaps.count)"),
-            (text.conflicts, "\(history.conflicts.count)"),
-        ]
-        if let serial = logger.serial { stats.insert((strings.serial, serial), at: 0) }
-        if let uid = logger.tagUID { stats.insert((strings.tagUID, uid), at: 0) }
-        stats.insert((strings.format, logger.format), at: 0)
-        body += "<h2>\(HTML.escape(strings.sectionStatistics))</h2><dl class=\"stats\">"
-        body += stats.map { "<div><dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd></div>" }.joined() + "</dl>"
+        var statistics: String {
+            let s = content.statistics
+            let logger = history.logger
+            var stats: [(String, String)] = [
+                (strings.samples, "\(s.sampleCount)"),
+                (strings.interval, history.interval > 0 ? f.duration(history.interval) : "–"),
+                (strings.minMax, "\(s.minimum.map { f.temperature($0) } ?? "–") / \(s.maximum.map { f.temperature($0) } ?? "–")"),
+                (strings.mean, s.mean.map { f.temperature($0) } ?? "–"),
+                (strings.mkt, s.meanKineticTemperature.map { f.temperature($0) } ?? "–"),
+                (strings.timeAbove, f.duration(s.timeAbove)),
+                (strings.timeBelow, f.duration(s.timeBelow)),
+                (strings.invalidSamples, "\(s.invalidCount)"),
+                (text.gaps, "\(history.gaps.count)"),
+                (text.conflicts, "\(history.conflicts.count)"),
+            ]
+            if let serial = logger.serial { stats.insert((strings.serial, serial), at: 0) }
+            if let uid = logger.tagUID { stats.insert((strings.tagUID, uid), at: 0) }
+            stats.insert((strings.format, logger.format), at: 0)
+            return "<h2>\(HTML.escape(strings.sectionStatistics))</h2><dl class=\"stats\">"
+                + stats.map { "<div><dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd></div>" }.joined() + "</dl>"
+        }
 
-        // Excursions and their acknowledgements.
-        body += "<h2 id=\"excursions\">\(HTML.escape(strings.sectionExcursions))</h2>"
-        let mayAcknowledge = (context.caller?.token.scope ?? .read) >= .upload
-        if content.excursions.isEmpty {
-            body += "<p>\(HTML.escape(strings.noExcursions))</p>"
-        } else {
+        /// Excursions, their acknowledgements, and the form to acknowledge one (upload scope).
+        var excursions: String {
+            var body = "<h2 id=\"excursions\">\(HTML.escape(strings.sectionExcursions))</h2>"
+            let mayAcknowledge = (context.caller?.token.scope ?? .read) >= .upload
+            guard !content.excursions.isEmpty else { return body + "<p>\(HTML.escape(strings.noExcursions))</p>" }
             if !mayAcknowledge { body += "<p class=\"muted\">\(HTML.escape(text.needsUploadToken))</p>" }
-            let tolerance = max(history.interval / 2, 0.5)
             body += "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(strings.excursionStart))</th><th>\(HTML.escape(strings.excursionDuration))</th>"
             body += "<th class=\"num\">\(HTML.escape(strings.excursionPeak))</th><th>\(HTML.escape(strings.excursionDirection))</th><th>\(HTML.escape(text.acknowledgements))</th></tr></thead><tbody>"
             for excursion in content.excursions.suffix(Station.listedExcursions) {
-                let acks = history.acknowledgements.filter { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }
+                let acks = history.excursionAcknowledgements.filter { $0.names(excursionStartingAt: excursion.start, interval: history.interval) }
                 body += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(excursion.start)))</td><td>\(HTML.escape(f.duration(excursion.end.timeIntervalSince(excursion.start))))</td>"
                 body += "<td class=\"num bad\">\(HTML.escape(f.temperature(excursion.peak)))</td><td>\(HTML.escape(excursion.direction == .high ? strings.above : strings.below))</td><td>"
                 if acks.isEmpty { body += "<span class=\"bad\">\(HTML.escape(text.unacknowledged))</span>" }
                 for ack in acks {
                     body += "<div class=\"acked\">✓ \(HTML.escape(text.acknowledgedBy)) <strong>\(HTML.escape(ack.by))</strong>, \(HTML.escape(f.dateTime(ack.at)))<br>\(HTML.escape(ack.comment))</div>"
                 }
-                if mayAcknowledge {
-                    body += "<form method=\"post\" action=\"\(HTML.escape(link))/acknowledgements\" class=\"ack\">"
-                    body += "<input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><input type=\"hidden\" name=\"excursion\" value=\"\(excursion.start.isoUTC)\">"
-                    body += "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(Station.query(query)))\">"
-                    body += "<input type=\"text\" name=\"by\" required maxlength=\"200\" placeholder=\"\(HTML.escape(text.by))\" aria-label=\"\(HTML.escape(text.by))\">"
-                    body += "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
-                    body += "<button type=\"submit\">\(HTML.escape(text.acknowledge))</button></form>"
-                }
+                if mayAcknowledge { body += acknowledgementForm(excursion.start) }
                 body += "</td></tr>"
             }
             body += "</tbody></table></div>"
             if content.excursions.count > Station.listedExcursions {
                 body += "<p class=\"muted\">\(content.excursions.count - Station.listedExcursions) \(HTML.escape(strings.moreExcursions))</p>"
             }
+            return body
         }
 
-        // The reads behind this period.
-        body += "<h2>\(HTML.escape(text.readsThatBuilt))</h2>"
-        body += readsTable(history.reads.sorted { $0.readTime > $1.readTime }.prefix(Station.listedReads), context: context, loggerColumn: nil)
-        if history.reads.count > Station.listedReads {
-            body += "<p class=\"muted\">\(history.reads.count - Station.listedReads) \(HTML.escape(text.olderReads))</p>"
+        private func acknowledgementForm(_ start: Date) -> String {
+            var body = "<form method=\"post\" action=\"\(HTML.escape(link))/acknowledgements\" class=\"ack\">"
+            body += "<input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><input type=\"hidden\" name=\"excursion\" value=\"\(start.isoUTC)\">"
+            body += "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(Station.query(query)))\">"
+            body += "<input type=\"text\" name=\"by\" required maxlength=\"200\" placeholder=\"\(HTML.escape(text.by))\" aria-label=\"\(HTML.escape(text.by))\">"
+            body += "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
+            return body + "<button type=\"submit\">\(HTML.escape(text.acknowledge))</button></form>"
         }
 
-        // Downloads of this period.
-        let download = Station.query(query.filter { $0.0 != "period" } + (from.map { [("from", $0.isoUTC)] } ?? []).filter { _ in period != .custom }
-                                     + (to.map { [("to", $0.isoUTC)] } ?? []).filter { _ in period != .custom } + [("lang", context.language.rawValue)])
-        body += "<h2 class=\"noprint\">\(HTML.escape(text.downloads))</h2><p class=\"noprint\">"
-        body += [("report.pdf", "PDF"), ("report.html", "HTML"), ("samples.csv", "CSV"), ("samples.json", "JSON")].map {
-            "<a href=\"\(HTML.escape(link))/\($0.0)\(HTML.escape(download))\">\($0.1)</a>"
-        }.joined(separator: " · ") + "</p>"
-        return page(context, status: 200, title: logger.id, body: body)
+        /// The reads behind this period, newest first.
+        func reads(_ station: Station) -> String {
+            var body = "<h2>\(HTML.escape(text.readsThatBuilt))</h2>"
+            body += station.readsTable(history.reads.sorted { $0.readTime > $1.readTime }.prefix(Station.listedReads), context: context, loggerColumn: nil)
+            if history.reads.count > Station.listedReads {
+                body += "<p class=\"muted\">\(history.reads.count - Station.listedReads) \(HTML.escape(text.olderReads))</p>"
+            }
+            return body
+        }
+
+        /// Downloads of this period.
+        var downloads: String {
+            let download = Station.query(query.filter { $0.0 != "period" } + (from.map { [("from", $0.isoUTC)] } ?? []).filter { _ in period != .custom }
+                                         + (to.map { [("to", $0.isoUTC)] } ?? []).filter { _ in period != .custom } + [("lang", context.language.rawValue)])
+            return "<h2 class=\"noprint\">\(HTML.escape(text.downloads))</h2><p class=\"noprint\">"
+                + [("report.pdf", "PDF"), ("report.html", "HTML"), ("samples.csv", "CSV"), ("samples.json", "JSON")].map {
+                    "<a href=\"\(HTML.escape(link))/\($0.0)\(HTML.escape(download))\">\($0.1)</a>"
+                }.joined(separator: " · ") + "</p>"
+        }
     }
 
     static func verdictLabel(_ verdict: String?, _ text: WebText) -> String {
