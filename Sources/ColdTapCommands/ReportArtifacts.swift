@@ -1,6 +1,5 @@
 import ColdChain
 import ColdTapKit
-import Digest
 import Foundation
 import LoggerFormats
 import TempChart
