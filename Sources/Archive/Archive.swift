@@ -77,7 +77,7 @@ public final class Archive {
             }
         }
         guard named.count <= 1 else {
-            throw ArchiveError(.invalidRead, "this \(log.format) log is \(carried), and the archive keeps that logger under \(named.count) names (\(named.joined(separator: ", "))), so it cannot tell whose record this read belongs to; name it as one of them (--logger-id, or X-ColdTap-Logger-Id when uploading).")
+            throw ArchiveError(.invalidRead, "this \(log.format) log is \(carried), and the archive keeps that logger under \(named.count) names (\(named.joined(separator: ", "))), so it cannot tell whose record this read belongs to; name it as one of them.", hint: .nameTheLogger)
         }
         return named.first ?? carried
     }
@@ -117,7 +117,7 @@ public final class Archive {
     /// - Throws: `ArchiveError(.invalidRead)` when the log names no logger and `loggerID` is not given.
     public static func prepare(_ read: NewRead) throws -> PreparedRead {
         guard let loggerID = read.loggerID ?? Archive.loggerID(for: read.log) else {
-            throw ArchiveError(.invalidRead, "this \(read.log.format) log names no logger (no serial, no tag UID), so the archive cannot tell whose record it belongs to; give --logger-id ID (e.g. the label on the logger).")
+            throw ArchiveError(.invalidRead, "this \(read.log.format) log names no logger (no serial, no tag UID), so the archive cannot tell whose record it belongs to.", hint: .nameTheLogger)
         }
         return PreparedRead(read: read, loggerID: loggerID, sha: SHA256Digest.hex(read.raw),
                             assessment: read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) })
@@ -163,7 +163,7 @@ public final class Archive {
         var row = ReadRow(
             loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
             readTimeMilliseconds: read.log.readTime.milliseconds,
-            readTimeSource: read.log.readTimeSource?.description ?? "not given", origin: read.origin,
+            readTimeSource: read.log.readTimeSource?.code ?? "not given", origin: read.origin,
             coldTapVersion: ColdTapVersion.current, decoder: read.log.format.name, decodeOptions: read.decodeOptions,
             integrityStatus: read.log.integrity.status.rawValue, integrityDetail: read.log.integrity.detail.text,
             timeBase: read.log.timeBase.rawValue, interval: read.log.interval, sampleCount: Int64(read.log.samples.count),

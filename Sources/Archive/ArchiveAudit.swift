@@ -197,7 +197,7 @@ extension Archive {
             if matches(kept[time], sample) || matches(conflicts[time], sample) { continue }
             let value = sample.temperature.map { "\($0) °C" } ?? "no temperature"
             if let other = kept[time] {
-                return "gives \(value) at \(Date(milliseconds: time).isoUTCWholeSeconds), but the archive keeps \(other.temperature.map { "\($0) °C" } ?? "no temperature") there (read #\(other.readID)) — a sample was edited, or the decoder changed (then run 'coldtap archive redecode')"
+                return "gives \(value) at \(Date(milliseconds: time).isoUTCWholeSeconds), but the archive keeps \(other.temperature.map { "\($0) °C" } ?? "no temperature") there (read #\(other.readID)) — a sample was edited, or the decoder changed (then re-decode the archive)"
             }
             return "gives \(value) at \(Date(milliseconds: time).isoUTCWholeSeconds), which is not in the archive — a sample was removed"
         }

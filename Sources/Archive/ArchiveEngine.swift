@@ -194,12 +194,34 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible, Equatable 
     }
 
     public var kind: Kind
+    /// The problem in whole sentences, naming the archive, logger or row; no front end's
+    /// wording (no option, command or header).
     public var message: String
+    /// What the user could do about it, as a value each front end words (the command line
+    /// names its commands and options, the station its headers).
+    public var hint: ArchiveHint?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, hint: ArchiveHint? = nil) {
         self.kind = kind
         self.message = message
+        self.hint = hint
     }
 
     public var description: String { message }
+}
+
+/// What the user could do about an archive error.
+public enum ArchiveHint: Sendable, Equatable {
+    /// See the sites the archive keeps.
+    case listSites
+    /// See the loggers the archive keeps (`count` of them, when known).
+    case listLoggers(count: Int?)
+    /// Find every damaged row (an archive verification).
+    case verify
+    /// Name the logger a read belongs to (the read names none, or several names fit).
+    case nameTheLogger
+    /// Use another archive location (this one cannot be used as it is).
+    case useAnotherArchive
+    /// There is no archive yet: keep a read first, or use another location.
+    case keepAReadFirst
 }

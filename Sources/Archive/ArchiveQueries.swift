@@ -78,7 +78,8 @@ extension Archive {
         try engine.readTransaction {
             guard let logger = try logger(loggerID) else {
                 let known = try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0
-                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'" + (known > 0 ? "; 'coldtap loggers' lists the \(known) it holds." : "; it holds no reads yet."))
+                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'" + (known > 0 ? "." : "; it holds no reads yet."),
+                                   hint: known > 0 ? .listLoggers(count: Int(known)) : nil)
             }
             let generation = try currentGeneration()
             let low = from?.milliseconds ?? Int64.min
@@ -178,7 +179,7 @@ extension Archive {
     public func acknowledge(loggerID: String, excursionStart: Date, by: String, comment: String, at: Date = Date()) throws -> Acknowledgement {
         try engine.writeTransaction {
             guard try logger(loggerID) != nil else {
-                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'; 'coldtap loggers' lists those it holds.")
+                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'.", hint: .listLoggers(count: nil))
             }
             let id = (try engine.scalarInt("SELECT MAX(ack_id) FROM acknowledgements WHERE logger_id = $1", [.text(loggerID)]) ?? 0) + 1
             let head = try chainHead()

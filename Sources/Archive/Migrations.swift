@@ -253,7 +253,7 @@ enum Migrations {
         let holdsReads = try engine.tableExists("reads")
         guard try engine.tableExists("schema_migrations") else {
             guard !holdsReads else {
-                throw ArchiveError(.corrupt, "\(engine.location) holds tables but no schema version, so it is not a ColdTap archive; give --archive another file or database.")
+                throw ArchiveError(.corrupt, "\(engine.location) holds tables but no schema version, so it is not a ColdTap archive.", hint: .useAnotherArchive)
             }
             return nil
         }

@@ -345,7 +345,7 @@ public final class PostgreSQLEngine: ArchiveEngine {
             // data_corrupted / index_corrupted: a page read from disk that does not hold
             // ("invalid page in block N of relation base/…"). The statement read nothing from it.
             let relation = damagedRelation(detail).map { " in \($0)" } ?? ""
-            throw ArchiveError(.corrupt, "the PostgreSQL archive \(location) holds damaged data\(relation) (\(detail)); nothing was changed; restore the database from a backup, then run 'coldtap archive verify'.")
+            throw ArchiveError(.corrupt, "the PostgreSQL archive \(location) holds damaged data\(relation) (\(detail)); nothing was changed; restore the database from a backup.", hint: .verify)
         case "40001", "40P01", "55P03":
             throw ArchiveError(.busy, "the PostgreSQL archive \(location) was busy with another writer (\(detail)); nothing was added; try again.")
         case "42501":

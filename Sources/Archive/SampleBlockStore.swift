@@ -106,7 +106,7 @@ extension Archive {
         do {
             return try decode()
         } catch let damage as SampleBlock.DamagedBlock {
-            throw ArchiveError(.corrupt, "the samples read #\(readID) of \(loggerID) added (generation \(generation)) are damaged at \(damage); 'coldtap archive verify' lists every damaged row.")
+            throw ArchiveError(.corrupt, "the samples read #\(readID) of \(loggerID) added (generation \(generation)) are damaged at \(damage).", hint: .verify)
         }
     }
 }

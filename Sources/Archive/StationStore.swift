@@ -262,7 +262,7 @@ public final class StationStore {
     public func addSite(_ name: String, now: Date = Date()) throws -> StationSite {
         try engine.writeTransaction {
             if try site(named: name) != nil {
-                throw ArchiveError(.invalidRead, "there is already a site '\(name)'; 'coldtap site list' lists them.")
+                throw ArchiveError(.invalidRead, "there is already a site '\(name)'.", hint: .listSites)
             }
             let id = (try engine.scalarInt("SELECT MAX(site_id) FROM sites") ?? 0) + 1
             try engine.execute("INSERT INTO sites (site_id, name, created_ms) VALUES ($1, $2, $3)",

@@ -11,11 +11,11 @@ public enum ArchiveJSON {
     /// A kept read: `id`, `readTime`, `readTimeSource`, `origin`, `sha256`, `decoder`,
     /// `coldTapVersion`, `integrity`, `samples`, `firstSample`, `lastSample`; with `stitching`,
     /// what it added to the record: `newSamples`, `duplicates`, `conflicts`.
-    public static func read(_ read: ReadSummary, stitching: Bool = false) -> JSONValue {
+    public static func read(_ read: ReadSummary, stitching: Bool = false, wording: LogExport.Wording = .plain) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("id", .int(Int(read.id))),
             ("readTime", .string(read.readTime.isoUTC)),
-            ("readTimeSource", .string(read.readTimeSource)),
+            ("readTimeSource", .string(wording.readTimeSource(DecodeOptions.ReadTimeSource(stored: read.readTimeSource)))),
             ("origin", .string(read.origin)),
             ("sha256", .string(read.sha256)),
             ("decoder", .string(read.decoder)),

@@ -72,7 +72,7 @@ public enum VerdictReason: Sendable, Equatable {
         case .excursions(let count, let band, let total):
             return "\(count) excursion\(count == 1 ? "" : "s") outside \(band) lasting \(ColdChainFormat.duration(total)) in total."
         case .loggerLimitsMissing(let recorded):
-            return "--profile logger needs the logger's own limits, and this log has none (\(recorded ?? "no limits recorded"))."
+            return "The 'logger' profile needs the logger's own limits, and this log has none (\(recorded ?? "no limits recorded"))."
         case .loggerDisagrees(let verdict, let status, let samplesBeyond):
             return "The logger's own verdict, \(verdict)\(status.map { " (status \($0))" } ?? ""), disagrees with the samples read: "
                 + (samplesBeyond ? "they go beyond its limits but it did not flag it" : "none of them is beyond its limits (it also counts samples taken while logging continued after the memory was full)")

@@ -47,7 +47,7 @@ enum ArchiveReport {
         let log = history.temperatureLog()
         let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone, acknowledgements: history.excursionAcknowledgements)
         if json {
-            var document = ReportCommand.json(log: LogExport.json(log), assessment: assessment)
+            var document = ReportCommand.json(log: LogExport.json(log, wording: HintWording.logWording), assessment: assessment)
             if case .object(var members) = document {
                 members.append(("archive", archiveJSON(history, assessment: assessment)))
                 document = .object(members)

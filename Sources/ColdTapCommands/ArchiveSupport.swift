@@ -61,11 +61,25 @@ enum ArchiveSupport {
     }
 
     static func commandError(_ error: ArchiveError) -> CommandError {
+        let message = error.message + (error.hint.map { " " + advice($0) } ?? "")
         switch error.kind {
-        case .corrupt, .newerVersion, .verificationFailed: return CommandError(.dataError, error.message)
-        case .unavailable, .connectionLost: return CommandError(.unavailable, error.message)
-        case .invalidRead: return CommandError(.usage, error.message)
-        case .readOnly, .full, .busy, .notFound, .engine: return CommandError(.failure, error.message)
+        case .corrupt, .newerVersion, .verificationFailed: return CommandError(.dataError, message)
+        case .unavailable, .connectionLost: return CommandError(.unavailable, message)
+        case .invalidRead: return CommandError(.usage, message)
+        case .readOnly, .full, .busy, .notFound, .engine: return CommandError(.failure, message)
+        }
+    }
+
+    /// The command line's words for what the archive says the user could do.
+    static func advice(_ hint: ArchiveHint) -> String {
+        switch hint {
+        case .listSites: return "'coldtap site list' lists them."
+        case .listLoggers(let count?): return "'coldtap loggers' lists the \(count) it holds."
+        case .listLoggers(nil): return "'coldtap loggers' lists those it holds."
+        case .verify: return "'coldtap archive verify' lists every damaged row."
+        case .nameTheLogger: return "Give it with --logger-id ID (e.g. the label on the logger)."
+        case .useAnotherArchive: return "Or give --archive another file or database."
+        case .keepAReadFirst: return "Add reads with 'coldtap archive add' or 'coldtap read' first, or give --archive."
         }
     }
 

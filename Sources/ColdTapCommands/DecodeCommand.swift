@@ -27,11 +27,11 @@ public enum DecodeCommand: Command {
         if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
         let loaded = try await LogInput.load(path: path, options: options, console: console)
         if json {
-            console.print(LogExport.json(loaded.log).serialized())
+            console.print(LogExport.json(loaded.log, wording: HintWording.logWording).serialized())
         } else if csv {
             console.write(Data(LogExport.csv(loaded.log, timeZone: zone).utf8))
         } else {
-            console.print(LogExport.text(loaded.log, input: loaded.inputDescription))
+            console.print(LogExport.text(loaded.log, input: loaded.inputDescription, wording: HintWording.logWording))
         }
     }
 }

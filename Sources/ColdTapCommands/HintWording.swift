@@ -1,4 +1,5 @@
 import ColdTapBase
+import ColdTapKit
 import LoggerFormats
 import NFCTags
 
@@ -76,6 +77,12 @@ enum HintWording {
             }
         }
         return log
+    }
+
+    /// What the command line calls a read time's source: one given on the command line is
+    /// "given with --read-time" (what its JSON has always said).
+    static let logWording = LogExport.Wording { source in
+        source == .given ? "given with --read-time" : source.description
     }
 
     /// A warning about a given value in the command line's words (it names the option).

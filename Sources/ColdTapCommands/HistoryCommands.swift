@@ -104,7 +104,7 @@ public enum HistoryCommand: Command {
             ("to", .optional(history.to?.isoUTC)),
             ("generation", .int(history.generation)),
             ("chainHead", .string(history.chainHead)),
-            ("reads", .array(history.reads.map { ArchiveJSON.read($0, stitching: true) })),
+            ("reads", .array(history.reads.map { ArchiveJSON.read($0, stitching: true, wording: HintWording.logWording) })),
             ("samples", .array(history.samples.map(ArchiveJSON.sample))),
             ("gaps", .array(history.gaps.map { gap in
                 .object([("from", .string(gap.start.isoUTC)), ("to", .string(gap.end.isoUTC)), ("seconds", .number(gap.duration))])

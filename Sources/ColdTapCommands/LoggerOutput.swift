@@ -40,7 +40,7 @@ struct LoggerOutput {
         let log = outcome.log
         let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone)
         if json {
-            console.print(LogExport.json(log).serialized())
+            console.print(LogExport.json(log, wording: HintWording.logWording).serialized())
         } else if csv {
             console.write(Data(LogExport.csv(log, timeZone: artifacts.csvTimeZone).utf8))
         } else {

@@ -94,7 +94,7 @@ public enum ReportCommand: Command {
         let loaded = try await LogInput.load(path: options.path, options: options.input, console: console)
         let assessment = Assessor.assess(loaded.log, profile: options.profile, timeZone: options.timeZone)
         if options.json {
-            console.print(json(log: LogExport.json(loaded.log), assessment: assessment).serialized())
+            console.print(json(log: LogExport.json(loaded.log, wording: HintWording.logWording), assessment: assessment).serialized())
         } else if printsCSV {
             console.write(Data(LogExport.csv(loaded.log, timeZone: artifacts.csvTimeZone).utf8))
         } else {

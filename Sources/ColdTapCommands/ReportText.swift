@@ -71,7 +71,7 @@ struct ReportText {
         if let start = statistics.start, let end = statistics.end {
             rows.append(["period", "\(time(start)) → \(time(end)) (\(duration(end.timeIntervalSince(start))))"])
         }
-        rows.append(["read time", log.timesEstimated ? paint(LogExport.readTimeText(log), "33") : LogExport.readTimeText(log)])
+        rows.append(["read time", log.timesEstimated ? paint(LogExport.readTimeText(log, wording: HintWording.logWording), "33") : LogExport.readTimeText(log, wording: HintWording.logWording)])
         rows.append(["time base", log.timeBase.rawValue])
         let integrity = log.integrity.detail.isEmpty ? log.integrity.status.rawValue
             : "\(log.integrity.status.rawValue) (\(log.integrity.detail))"

@@ -7,13 +7,26 @@ import TempChart
 
 /// A `TemperatureLog` as JSON, CSV and a text summary; shared by `decode`, `read` and `report`.
 public enum LogExport {
+    /// How a front end words what the log holds as values (a front end that names its
+    /// options says which one gave the read time).
+    public struct Wording: Sendable {
+        public var readTimeSource: @Sendable (DecodeOptions.ReadTimeSource) -> String
+
+        public init(readTimeSource: @escaping @Sendable (DecodeOptions.ReadTimeSource) -> String) {
+            self.readTimeSource = readTimeSource
+        }
+
+        /// The library's English.
+        public static let plain = Wording { $0.description }
+    }
+
     /// The JSON of `coldtap decode --json`: `format`, `logger`, `readTime`, `readTimeSource`,
     /// `timeBase`, `timeBaseDetail`, `detection`, `integrity`, `interval` (seconds),
     /// `metadata`, `samples` (oldest first: `time`, `temperature` (°C, `null` when missing),
     /// `humidity` only where measured, `flags`), `events` and `series` where the logger has
     /// them, `thresholdLogging` for a threshold-mode logger (docs/coldchain.md), `warnings`.
     /// Times are UTC with `Z`.
-    public static func json(_ log: TemperatureLog) -> JSONValue {
+    public static func json(_ log: TemperatureLog, wording: Wording = .plain) -> JSONValue {
         var logger: [(String, JSONValue)] = []
         if let uid = log.logger.tagUID { logger.append(("tagUID", .string(uid))) }
         if let vendor = log.logger.vendor { logger.append(("vendor", .string(vendor))) }
@@ -24,7 +37,7 @@ public enum LogExport {
             ("logger", .object(logger)),
             ("readTime", .string(log.readTime.isoUTC)),
         ]
-        if let source = log.readTimeSource { members.append(("readTimeSource", .string(source.description))) }
+        if let source = log.readTimeSource { members.append(("readTimeSource", .string(wording.readTimeSource(source)))) }
         members.append(("timeBase", .string(log.timeBase.rawValue)))
         if let detail = log.timeBaseDetail { members.append(("timeBaseDetail", .string(detail))) }
         members.append(("timesEstimated", .bool(log.timesEstimated)))
@@ -115,8 +128,8 @@ public enum LogExport {
     }
 
     /// The read time and where it came from; an estimate says so and what it means for the times.
-    public static func readTimeText(_ log: TemperatureLog) -> String {
-        let source = log.readTimeSource.map { " (\($0))" } ?? ""
+    public static func readTimeText(_ log: TemperatureLog, wording: Wording = .plain) -> String {
+        let source = log.readTimeSource.map { " (\(wording.readTimeSource($0)))" } ?? ""
         if log.timesEstimated {
             return log.readTime.isoUTC + " (not known: \(standInPhrase(log)) stands in; every sample time is estimated from it)"
         }
@@ -153,7 +166,7 @@ public enum LogExport {
 
     /// The text summary of `coldtap decode`: format, logger, read time, time base,
     /// integrity, sample count, first/last time, min/max, warnings.
-    public static func text(_ log: TemperatureLog, input: String? = nil) -> String {
+    public static func text(_ log: TemperatureLog, input: String? = nil, wording: Wording = .plain) -> String {
         var lines: [(String, String)] = []
         lines.append(("Format", log.format.name + (log.detection.map { " (\($0))" } ?? "")))
         if let input { lines.append(("Input", input)) }
@@ -162,7 +175,7 @@ public enum LogExport {
         if let serial = log.logger.serial { logger += ", serial \(serial)" }
         if let uid = log.logger.tagUID { logger += ", tag UID \(uid)" }
         lines.append(("Logger", logger))
-        lines.append(("Read time", readTimeText(log)))
+        lines.append(("Read time", readTimeText(log, wording: wording)))
         lines.append(("Time base", log.timeBase.rawValue + (log.timeBaseDetail.map { ": \($0)" } ?? "")))
         lines.append(("Integrity", "\(log.integrity.status.rawValue) (\(log.integrity.detail))"))
         lines.append(("Interval", readableDuration(log.interval)))

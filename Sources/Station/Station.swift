@@ -152,7 +152,10 @@ public final class Station: @unchecked Sendable {
     static func response(for error: ArchiveError) -> HTTPResponse {
         switch error.kind {
         case .notFound: return .error(404, "not found", error.message)
-        case .invalidRead: return .error(422, "read does not decode", error.message)
+        case .invalidRead:
+            // What an uploader can do is name the logger; the rest is the operator's.
+            let advice = error.hint == .nameTheLogger ? " Send X-ColdTap-Logger-Id with the logger's name." : ""
+            return .error(422, "read does not decode", error.message + advice)
         case .unavailable, .connectionLost, .busy, .full, .readOnly:
             return .error(503, "archive unavailable", error.message, headers: [("Retry-After", "5")])
         case .corrupt, .newerVersion, .verificationFailed, .engine:

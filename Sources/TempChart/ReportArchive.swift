@@ -1,4 +1,5 @@
 import Foundation
+import LoggerFormats
 
 /// What a report made from the archive adds: the reads the period covers, the gaps between
 /// reads that do not meet, the conflicts, the acknowledgements and the chain head the report
@@ -265,9 +266,11 @@ extension ReportPage {
         return s.openExcursions.filled(["list": section.openExcursions.map { formatter.dateTime($0) }.joined(separator: s.listSeparator)])
     }
 
-    /// A read-time source in the report's language.
+    /// A read-time source in the report's language: `source` as the archive stores it (a
+    /// code, or an earlier version's English phrase), or a phrase of `ReadTimeSource`.
     func readTimeSourceName(_ source: String) -> String {
-        language.audit.readTimeSources[source] ?? language.archive.readTimeSources[source] ?? source
+        let phrase = DecodeOptions.ReadTimeSource(stored: source).description
+        return language.audit.readTimeSources[phrase] ?? language.archive.readTimeSources[phrase] ?? phrase
     }
 
     /// "verified (detail)" with the status word in the report's language.

@@ -178,7 +178,7 @@ import Testing
             let file = try LoggerFiles.writeGeneric(archive, "bare.ndef", 0..<10)
             let run = await coldtap(["archive", "add", file, "--archive", archive.location])
             #expect(run.status == 64)
-            #expect(run.err.contains("give --logger-id ID"))
+            #expect(run.err.contains("--logger-id ID"))
             #expect(try archive.open().engine.scalarInt("SELECT COUNT(*) FROM reads") == 0)
         }
     }

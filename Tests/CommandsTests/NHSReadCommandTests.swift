@@ -65,7 +65,7 @@ import Testing
         // decode FILE rebuilds exactly the log read gave.
         let decoded = await runColdTap(["decode", dump, "--json"])
         #expect(decoded.status == 0, "\(decoded.err)")
-        #expect(decoded.out == LogExport.json(log).serialized() + "\n")
+        #expect(decoded.out == LogExport.json(log, wording: HintWording.logWording).serialized() + "\n")
         // The report shows the logger's own events.
         let report = await runColdTap(["report", dump])
         #expect(report.status == 0 || report.status == 1)
