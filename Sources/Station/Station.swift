@@ -111,7 +111,7 @@ public final class Station: @unchecked Sendable {
     static let noSuchLogger = HTTPFailure.notFound("this site has no such logger.")
     /// The same for an upload naming (or carrying) another site's logger.
     static let noSuchLoggerForUpload = HTTPFailure.notFound(
-        "this site has no such logger; a read is kept under a logger of this site or a new one (name it with X-ColdTap-Logger-Id).")
+        "this site has no such logger; a read is kept under a logger of this site or a new one (name it with \(UploadHeader.loggerID)).")
 
     /// Answers one request: never throws, never crashes on what a client sends.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -154,7 +154,7 @@ public final class Station: @unchecked Sendable {
         case .notFound: return .error(404, "not found", error.message)
         case .invalidRead:
             // What an uploader can do is name the logger; the rest is the operator's.
-            let advice = error.hint == .nameTheLogger ? " Send X-ColdTap-Logger-Id with the logger's name." : ""
+            let advice = error.hint == .nameTheLogger ? " Send \(UploadHeader.loggerID) with the logger's name." : ""
             return .error(422, "read does not decode", error.message + advice)
         case .unavailable, .connectionLost, .busy, .full, .readOnly:
             return .error(503, "archive unavailable", error.message, headers: [("Retry-After", "5")])
@@ -289,11 +289,11 @@ public final class Station: @unchecked Sendable {
             throw HTTPFailure.badRequest("the body is empty; send the read's bytes (a tag memory dump, an NDEF message, a Flipper file or a cuplTag URL).")
         }
         let readTime = try Station.readTime(request, arrival: Date())
-        let givenID = request.header("X-ColdTap-Logger-Id").map { $0.trimmingCharacters(in: .whitespaces) }
+        let givenID = request.header(UploadHeader.loggerID).map { $0.trimmingCharacters(in: .whitespaces) }
         if let givenID, !Station.isValidLoggerName(givenID) {
-            throw HTTPFailure.badRequest("X-ColdTap-Logger-Id must be 1 to 200 letters, digits, '.', '_', ':', '@', '+' or '-', starting with a letter or digit.")
+            throw HTTPFailure.badRequest("\(UploadHeader.loggerID) must be 1 to 200 letters, digits, '.', '_', ':', '@', '+' or '-', starting with a letter or digit.")
         }
-        let source = request.header("X-ColdTap-Source").map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(200)) }
+        let source = request.header(UploadHeader.source).map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(200)) }
         let site = caller.site
         // Another site's logger is refused before its secret could decode this read.
         if let givenID, let owner = try pool.with({ try $0.siteID(ofLogger: givenID) }), owner != site.id {
@@ -355,18 +355,18 @@ public final class Station: @unchecked Sendable {
     /// `X-ColdTap-Read-Time`, if given: 400 when it is not a time, 422 when it is outside
     /// [2000-01-01, arrival + 1 day] (a phone's clock that is off, or a value made to overflow).
     static func readTime(_ request: HTTPRequest, arrival: Date) throws -> Date? {
-        guard let text = request.header("X-ColdTap-Read-Time") else { return nil }
+        guard let text = request.header(UploadHeader.readTime) else { return nil }
         let latest = Date(timeIntervalSince1970: (arrival.timeIntervalSince1970 + 86_400).rounded(.down))
         guard let date = Station.parseTime(text) else {
             // A year of more than four digits, signed, or before the Gregorian calendar's (which
             // ISO 8601 times are read in): a time, but none a read can have.
             if Station.hasExpandedYear(text) || Int(text.prefix(4)).map({ $0 < 2000 && text.dropFirst(4).first == "-" }) == true {
-                throw HTTPFailure(422, "read time out of range", "X-ColdTap-Read-Time '\(text.prefix(64))' is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
+                throw HTTPFailure(422, "read time out of range", "\(UploadHeader.readTime) '\(text.prefix(64))' is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
             }
-            throw HTTPFailure.badRequest("X-ColdTap-Read-Time '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2024-04-09T08:35:00Z.")
+            throw HTTPFailure.badRequest("\(UploadHeader.readTime) '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2024-04-09T08:35:00Z.")
         }
         guard date >= earliestReadTime, date <= latest else {
-            throw HTTPFailure(422, "read time out of range", "X-ColdTap-Read-Time \(date.isoUTC) is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
+            throw HTTPFailure(422, "read time out of range", "\(UploadHeader.readTime) \(date.isoUTC) is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
         }
         return date
     }
@@ -386,11 +386,11 @@ public final class Station: @unchecked Sendable {
     static func checkGivenID(_ givenID: String, agreesWith log: TemperatureLog, pool: StorePool) throws {
         let carried = Archive.loggerID(for: log)
         if givenID.contains(":"), givenID != carried {
-            throw HTTPFailure(422, "logger id does not match the read", "X-ColdTap-Logger-Id '\(givenID)' has the form FORMAT:SERIAL, which is the id of the logger that carries it; this read "
+            throw HTTPFailure(422, "logger id does not match the read", "\(UploadHeader.loggerID) '\(givenID)' has the form FORMAT:SERIAL, which is the id of the logger that carries it; this read "
                                   + (carried.map { "carries \($0)" } ?? "carries no serial or tag UID") + ". Name the logger without ':' (e.g. the label on it), or send no id.")
         }
         if let mismatch = try pool.with({ try $0.identityMismatch(loggerID: givenID, log: log) }) {
-            throw HTTPFailure(422, "logger id does not match the read", "X-ColdTap-Logger-Id names another logger: \(mismatch). A read joins only its own logger's record; give this logger a name of its own.")
+            throw HTTPFailure(422, "logger id does not match the read", "\(UploadHeader.loggerID) names another logger: \(mismatch). A read joins only its own logger's record; give this logger a name of its own.")
         }
     }
 
@@ -398,11 +398,11 @@ public final class Station: @unchecked Sendable {
     private func carriedLoggerID(_ log: TemperatureLog, site: StationSite) throws -> String {
         switch try pool.with({ try $0.loggerID(carriedBy: log, siteID: site.id) }) {
         case .none:
-            throw HTTPFailure(422, "logger id needed", "this \(log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
+            throw HTTPFailure(422, "logger id needed", "this \(log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send \(UploadHeader.loggerID) (e.g. the label on the logger).")
         case .otherSite:
             throw Station.noSuchLoggerForUpload
         case .ambiguous(let identity, let names):
-            throw HTTPFailure(422, "logger id needed", "this log is \(identity), and this site keeps that logger under \(names.count) names (\(names.joined(separator: ", "))), so the station cannot tell whose record this read belongs to; send X-ColdTap-Logger-Id with one of them.")
+            throw HTTPFailure(422, "logger id needed", "this log is \(identity), and this site keeps that logger under \(names.count) names (\(names.joined(separator: ", "))), so the station cannot tell whose record this read belongs to; send \(UploadHeader.loggerID) with one of them.")
         case .site(let id), .new(let id):
             return id
         }

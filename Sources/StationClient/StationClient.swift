@@ -96,10 +96,10 @@ public final class StationClient: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         if let readTime = upload.readTime {
-            request.setValue(readTime.isoUTCWholeSeconds, forHTTPHeaderField: "X-ColdTap-Read-Time")
+            request.setValue(readTime.isoUTCWholeSeconds, forHTTPHeaderField: UploadHeader.readTime)
         }
-        if let source = upload.source { request.setValue(source, forHTTPHeaderField: "X-ColdTap-Source") }
-        if let loggerID = upload.loggerID { request.setValue(loggerID, forHTTPHeaderField: "X-ColdTap-Logger-Id") }
+        if let source = upload.source { request.setValue(source, forHTTPHeaderField: UploadHeader.source) }
+        if let loggerID = upload.loggerID { request.setValue(loggerID, forHTTPHeaderField: UploadHeader.loggerID) }
         let (data, status) = try await send(request)
         guard status == 200 || status == 201 else {
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]

@@ -1,4 +1,5 @@
 import Archive
+import ColdTapBase
 import ColdTapCommands
 import Foundation
 import LoggerFormats
@@ -14,8 +15,8 @@ struct StationAPITests {
             let upload = try #require(station.tokens["north-upload"])
             let reader = try #require(station.tokens["north-read"])
             let reads = station.base.appendingPathComponent("api/v1/reads")
-            let headers = ["Content-Type": "application/octet-stream", "X-ColdTap-Read-Time": Reads.readTime,
-                           "X-ColdTap-Logger-Id": "fridge-1", "X-ColdTap-Source": "test phone"]
+            let headers = ["Content-Type": "application/octet-stream", UploadHeader.readTime: Reads.readTime,
+                           UploadHeader.loggerID: "fridge-1", UploadHeader.source: "test phone"]
             let first = try await request(reads, method: "POST", token: upload, headers: headers, body: try Reads.alarm())
             #expect(first.status == 201, "\(first.text)")
             let document = try first.json()
@@ -116,7 +117,7 @@ struct StationAPITests {
             let north = try #require(station.tokens["north-upload"])
             let south = try #require(station.tokens["south-upload"])
             // South's logger first, so that north uploading it later is another site's (404).
-            let southHeaders = ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "south-fridge"]
+            let southHeaders = [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "south-fridge"]
             #expect(try await request(reads, method: "POST", token: south, headers: southHeaders, body: try Reads.cold()).status == 201)
             let before = try station.archive.fingerprint()
             // 12 new loggers, each uploaded twice at once (one 201, one 200 with the same read),
@@ -125,7 +126,7 @@ struct StationAPITests {
                 for index in 0..<12 {
                     for _ in 0..<2 {
                         group.addTask {
-                            let headers = ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "fridge-\(index)"]
+                            let headers = [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "fridge-\(index)"]
                             let answer = try await request(reads, method: "POST", token: north, headers: headers, body: try Reads.cold(first: index))
                             return ("fridge-\(index)", answer.status, (try? answer.json()["read"] as? [String: Any])?["id"] as? Int)
                         }
@@ -171,7 +172,7 @@ struct StationAPITests {
     func tokensAndSites(engine: Engine) async throws {
         try await withStation(engine) { station in
             let reads = station.base.appendingPathComponent("api/v1/reads")
-            let headers = ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "north-fridge"]
+            let headers = [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "north-fridge"]
             let north = try #require(station.tokens["north-upload"])
             let south = try #require(station.tokens["south-upload"])
             #expect(try await request(reads, method: "POST", token: north, headers: headers, body: try Reads.cold()).status == 201)
@@ -238,7 +239,7 @@ struct StationAPITests {
                 #expect(object["error"] is String, comment)
                 #expect(object["detail"] is String, comment)
             }
-            try await expectStatus(400, headers: ["X-ColdTap-Read-Time": "yesterday"], body: try Reads.cold(), "bad read time")
+            try await expectStatus(400, headers: [UploadHeader.readTime: "yesterday"], body: try Reads.cold(), "bad read time")
             try await expectStatus(400, body: Data(), "empty body")
             try await expectStatus(413, body: Data(repeating: 0x41, count: 5000), "over --max-body")
             try await expectStatus(415, headers: ["Content-Type": "image/png"], body: try Reads.cold(), "not a read's type")
@@ -266,7 +267,7 @@ struct StationSecretTests {
             let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTSECRET", intervalMinutes: 10, secret: "k3y")
             func url(_ count: Int) throws -> Data { try Reads.cuplTagURL(encoder, count: count, wave: 7) }
             let reads = station.base.appendingPathComponent("api/v1/reads")
-            let headers = ["Content-Type": "text/plain", "X-ColdTap-Read-Time": Reads.readTime]
+            let headers = ["Content-Type": "text/plain", UploadHeader.readTime: Reads.readTime]
             let unsigned = try await request(reads, method: "POST", token: token, headers: headers, body: try url(40))
             #expect(unsigned.status == 201, "\(unsigned.text)")
             let unsignedRead = try #require(try unsigned.json()["read"] as? [String: Any])
@@ -289,8 +290,8 @@ struct StationSecretTests {
             let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTNAMED1", intervalMinutes: 10, secret: "s3cr")
             func url(_ count: Int) throws -> Data { try Reads.cuplTagURL(encoder, count: count, wave: 5) }
             let reads = station.base.appendingPathComponent("api/v1/reads")
-            let headers = ["Content-Type": "text/plain", "X-ColdTap-Read-Time": Reads.readTime]
-            let named = try await request(reads, method: "POST", token: token, headers: headers.merging(["X-ColdTap-Logger-Id": "fridge-9"]) { $1 },
+            let headers = ["Content-Type": "text/plain", UploadHeader.readTime: Reads.readTime]
+            let named = try await request(reads, method: "POST", token: token, headers: headers.merging([UploadHeader.loggerID: "fridge-9"]) { $1 },
                                           body: try url(40))
             #expect(named.status == 201, "\(named.text)")
             let firstRead = try #require(try named.json()["read"] as? [String: Any])

@@ -30,7 +30,7 @@ struct StationOperationsTests {
             let token = try #require(station.tokens["north-upload"])
             // One read kept first, so that the fuzz runs against a non-empty archive.
             let kept = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
-                                         headers: ["X-ColdTap-Logger-Id": "kept", "X-ColdTap-Read-Time": Reads.readTime], body: try Reads.cold())
+                                         headers: [UploadHeader.loggerID: "kept", UploadHeader.readTime: Reads.readTime], body: try Reads.cold())
             #expect(kept.status == 201)
             let before = try station.archive.fingerprint()
             var generator = SeededGenerator(seed: 13)
@@ -84,7 +84,7 @@ struct StationOperationsTests {
                     bytes = Array(bytes.prefix(Int.random(in: 1...bytes.count, using: &generator)))
                 }
                 let answer = try await request(reads, method: "POST", token: token,
-                                               headers: ["X-ColdTap-Read-Time": Reads.readTime, "Content-Type": "application/octet-stream"],
+                                               headers: [UploadHeader.readTime: Reads.readTime, "Content-Type": "application/octet-stream"],
                                                body: Data(bytes))
                 note(answer.status)
                 #expect(answer.status != 500, "round \(round): \(answer.text.prefix(300))")
@@ -121,11 +121,11 @@ struct StationOperationsTests {
             #expect(added.status == 0, "\(added.err)")
             let token = try #require(station.tokens["north-upload"])
             let upload = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
-                                           headers: ["X-ColdTap-Logger-Id": "hooked", "X-ColdTap-Read-Time": Reads.readTime], body: try Reads.alarm())
+                                           headers: [UploadHeader.loggerID: "hooked", UploadHeader.readTime: Reads.readTime], body: try Reads.alarm())
             #expect(upload.status == 201)
             // A cold read of the other site sends nothing to north's hook.
             let south = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["south-upload"],
-                                          headers: ["X-ColdTap-Logger-Id": "south-1", "X-ColdTap-Read-Time": Reads.readTime], body: try Reads.alarm(first: 5))
+                                          headers: [UploadHeader.loggerID: "south-1", UploadHeader.readTime: Reads.readTime], body: try Reads.alarm(first: 5))
             #expect(south.status == 201)
             #expect(station.station.drainWebhooks(timeout: 30))
             let ack = try await request(station.base.appendingPathComponent("api/v1/loggers/hooked/acknowledgements"), method: "POST", token: token,

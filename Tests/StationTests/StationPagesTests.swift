@@ -1,4 +1,5 @@
 import CairoCanvas
+import ColdTapBase
 import ColdTapCommands
 import Foundation
 import Station
@@ -111,7 +112,7 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
     func seed(_ station: TestStation) async throws {
         func upload(_ body: Data, logger: String, site: String = "north", source: String = "web test") async throws {
             let answer = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["\(site)-upload"],
-                                           headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": logger, "X-ColdTap-Source": source,
+                                           headers: [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: logger, UploadHeader.source: source,
                                                      "Content-Type": "application/octet-stream"], body: body)
             #expect(answer.status == 201, "upload \(logger): \(answer.text)")
         }
@@ -120,8 +121,8 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
         // The station takes no such name with an upload; an archive filled by the command line
         // may hold one, and the pages must escape it.
         let refused = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                        headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": StationPagesTests.hostile,
-                                                  "X-ColdTap-Source": StationPagesTests.script, "Content-Type": "application/octet-stream"],
+                                        headers: [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: StationPagesTests.hostile,
+                                                  UploadHeader.source: StationPagesTests.script, "Content-Type": "application/octet-stream"],
                                         body: try Reads.cold())
         #expect(refused.status == 400, "\(refused.text)")
         let file = station.archive.path("hostile.ndef")
@@ -132,7 +133,7 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
         try station.claim(StationPagesTests.hostile, for: "north")
         try await upload(try Reads.alarm(), logger: "south-1", site: "south")
         let rejected = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                         headers: ["X-ColdTap-Source": "broken phone", "Content-Type": "application/octet-stream"],
+                                         headers: [UploadHeader.source: "broken phone", "Content-Type": "application/octet-stream"],
                                          body: Data([0x01, 0x02, 0x03, 0x04, 0xFF]))
         #expect(rejected.status == 422, "\(rejected.text)")
     }
@@ -331,7 +332,7 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
         try await withStation(.sqlite) { station in
             for (first, count) in [(0, 36), (100, 44)] {
                 let answer = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                               headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "gap-fridge"],
+                                               headers: [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "gap-fridge"],
                                                body: try Reads.cold(first: first, count: count))
                 #expect(answer.status == 201, "\(answer.text)")
                 #expect(try answer.json()["verdict"] as? String == "OK")
@@ -357,7 +358,7 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
                 // Placed so that the year ends before the read time (a read time may not lie ahead).
                 let body = try Reads.generic(first: first - 14 * perRead, temperatures: temperatures)
                 let answer = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                               headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "year-fridge",
+                                               headers: [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "year-fridge",
                                                          "Content-Type": "application/octet-stream"], body: body)
                 #expect(answer.status == 201, "\(answer.text)")
             }

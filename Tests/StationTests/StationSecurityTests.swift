@@ -16,8 +16,8 @@ import Testing
 
     func upload(_ station: TestStation, site: String, body: Data, loggerID: String? = nil, readTime: String = Reads.readTime,
                 type: String = "application/octet-stream") async throws -> Answer {
-        var headers = ["X-ColdTap-Read-Time": readTime, "Content-Type": type]
-        headers["X-ColdTap-Logger-Id"] = loggerID
+        var headers = [UploadHeader.readTime: readTime, "Content-Type": type]
+        headers[UploadHeader.loggerID] = loggerID
         return try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["\(site)-upload"],
                                  headers: headers, body: body)
     }
@@ -131,7 +131,7 @@ import Testing
                          "-292277026596-12-04T15:30:07Z", "+10000-01-01T00:00:00Z"] {
                 let answer = try await upload(station, site: "north", body: try Reads.cold(), loggerID: "fridge-t", readTime: text)
                 #expect(answer.status == 422, "\(text): \(answer.status) \(answer.text)")
-                #expect(answer.text.contains("X-ColdTap-Read-Time"), "\(text): \(answer.text)")
+                #expect(answer.text.contains(UploadHeader.readTime), "\(text): \(answer.text)")
             }
             for text in ["2026-13-01T00:00:00Z", "yesterday", String(repeating: "9", count: 400)] {
                 #expect(try await upload(station, site: "north", body: try Reads.cold(), loggerID: "fridge-t", readTime: text).status == 400, "\(text)")
@@ -144,7 +144,7 @@ import Testing
             // Where the read time came from is kept as it was: sent by the device, or the
             // station's arrival standing in for it (an estimate).
             #expect((try accepted.json()["read"] as? [String: Any])?["readTimeSource"] as? String == "given by the uploading device")
-            let headers = ["Content-Type": "application/octet-stream", "X-ColdTap-Logger-Id": "fridge-u"]
+            let headers = ["Content-Type": "application/octet-stream", UploadHeader.loggerID: "fridge-u"]
             let untimed = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
                                             headers: headers, body: try Reads.cold(first: 300))
             #expect((try untimed.json()["read"] as? [String: Any])?["readTimeSource"] as? String == "the station's arrival time (no read time sent)",

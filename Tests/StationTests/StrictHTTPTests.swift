@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 import Station
 import Testing
@@ -129,7 +130,7 @@ import Glibc
         try await withStation(.sqlite, maxBody: 4096) { station in
             let token = try #require(station.tokens["north-upload"])
             let uploaded = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
-                                             headers: ["X-ColdTap-Logger-Id": "fridge-h", "X-ColdTap-Read-Time": Reads.readTime], body: try Reads.alarm())
+                                             headers: [UploadHeader.loggerID: "fridge-h", UploadHeader.readTime: Reads.readTime], body: try Reads.alarm())
             #expect(uploaded.status == 201)
             func head(_ path: String, extra: String = "") async -> String {
                 await rawExchangeOnThread(port: station.port, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\(extra)Connection: close\r\n\r\n".utf8))

@@ -212,7 +212,7 @@ struct WebhookQueueTests {
                     var statuses: [Int] = []
                     for index in stride(from: client, to: 1000, by: 8) {
                         let answer = try await request(url, method: "POST", token: token,
-                                                       headers: ["X-ColdTap-Logger-Id": "stall-\(index)", "X-ColdTap-Read-Time": Reads.readTime],
+                                                       headers: [UploadHeader.loggerID: "stall-\(index)", UploadHeader.readTime: Reads.readTime],
                                                        body: body)
                         statuses.append(answer.status)
                         if index % 50 == 0 { highest.raise(threadCount()) }
@@ -245,7 +245,7 @@ struct WebhookQueueTests {
 
     private func uploadAlarm(_ station: TestStation, logger: String) async throws {
         let upload = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                       headers: ["X-ColdTap-Logger-Id": logger, "X-ColdTap-Read-Time": Reads.readTime], body: try Reads.alarm())
+                                       headers: [UploadHeader.loggerID: logger, UploadHeader.readTime: Reads.readTime], body: try Reads.alarm())
         #expect(upload.status == 201, "\(upload.text)")
     }
 

@@ -447,8 +447,8 @@ extension Station {
         let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
         let reason = [object?["error"] as? String, object?["detail"] as? String].compactMap { $0 }.joined(separator: ": ")
         rejectedUploads.record(siteID: caller.site.id, .init(
-            at: Date(), status: response.status, source: request.header("X-ColdTap-Source").map { String($0.prefix(200)) },
-            loggerID: request.header("X-ColdTap-Logger-Id").map { String($0.prefix(200)) }, bytes: request.body.count,
+            at: Date(), status: response.status, source: request.header(UploadHeader.source).map { String($0.prefix(200)) },
+            loggerID: request.header(UploadHeader.loggerID).map { String($0.prefix(200)) }, bytes: request.body.count,
             reason: String(reason.prefix(1000))))
     }
 
