@@ -576,10 +576,22 @@ public final class Station: @unchecked Sendable {
         guard let startText = object["excursion"] as? String, let start = Station.parseTime(startText) else {
             throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
         }
-        guard let by = (object["by"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !by.isEmpty, by.count <= 200 else {
+        let ack = try recordAcknowledgement(loggerID: loggerID, excursionStart: start, by: object["by"] as? String,
+                                            comment: object["comment"] as? String, again: object["again"] as? Bool == true, caller: caller)
+        return .json(201, .object([("acknowledgement", ArchiveJSON.acknowledgement(ack, loggerID: loggerID))]))
+    }
+
+    /// Keeps an acknowledgement of the excursion of `loggerID` starting near `excursionStart`
+    /// and tells the site's webhooks: the one rule of the API and the logger page's form.
+    /// The caller's scope and site were checked by the route.
+    /// - Throws: `HTTPFailure`: 400 for a missing name or comment, 422 for no such excursion,
+    ///   409 for one acknowledged already (unless `again`).
+    func recordAcknowledgement(loggerID: String, excursionStart start: Date, by: String?, comment: String?, again: Bool,
+                               caller: Caller) throws -> Acknowledgement {
+        guard let by = by?.trimmingCharacters(in: .whitespacesAndNewlines), !by.isEmpty, by.count <= 200 else {
             throw HTTPFailure.badRequest("\"by\" must name who acknowledges (1 to 200 characters).")
         }
-        guard let comment = (object["comment"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !comment.isEmpty, comment.count <= 4000 else {
+        guard let comment = comment?.trimmingCharacters(in: .whitespacesAndNewlines), !comment.isEmpty, comment.count <= 4000 else {
             throw HTTPFailure.badRequest("\"comment\" must say what was done (1 to 4000 characters).")
         }
         let defaultProfile = configuration.defaultProfile
@@ -594,15 +606,14 @@ public final class Station: @unchecked Sendable {
                 throw HTTPFailure(422, "no such excursion", "\(loggerID) has no excursion (\(profile.name)) starting at \(start.isoUTC); "
                                   + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
             }
-            if object["again"] as? Bool != true, let earlier = excursion.acknowledgement {
+            if !again, let earlier = excursion.acknowledgement {
                 throw HTTPFailure(409, "already acknowledged", "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged by \(earlier.by) at \(earlier.at.isoUTC); send \"again\": true to record a follow-up.")
             }
             return try store.archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }
-        let ackJSON = ArchiveJSON.acknowledgement(ack, loggerID: loggerID)
         webhooks.send(type: "acknowledgement", siteID: caller.site.id,
-                      members: [("site", .string(caller.site.name)), ("acknowledgement", ackJSON)])
-        return .json(201, .object([("acknowledgement", ackJSON)]))
+                      members: [("site", .string(caller.site.name)), ("acknowledgement", ArchiveJSON.acknowledgement(ack, loggerID: loggerID))])
+        return ack
     }
 
     // MARK: JSON

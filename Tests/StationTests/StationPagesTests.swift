@@ -1,6 +1,7 @@
 import CairoCanvas
 import ColdTapBase
 import ColdTapCommands
+import Digest
 import Foundation
 import Station
 import TempChart
@@ -236,6 +237,15 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
             let readCookie = try signIn(station, scope: "read")
             let readOnly = try page(station, "GET", "/loggers/fridge-alarm?period=day", cookie: readCookie)
             #expect(readOnly.status == 200 && readOnly.body.contains("needs an upload or admin token") && !readOnly.body.contains("name=\"excursion\""))
+            // Posted anyway (the form token is the session's), the same rule as the API refuses it.
+            let readForm = SHA256Digest.hex(text: "coldtap web form\n" + String(readCookie.dropFirst("coldtap_session=".count)))
+            let readPost = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: readCookie,
+                                    form: [("form", readForm), ("excursion", excursion), ("by", "Eve"), ("comment", "read token")])
+            #expect(readPost.status == 403 && readPost.body.contains("upload scope"))
+            // An excursion the record does not have: the API's 422 sentence, on the page.
+            let noSuchExcursion = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                                 form: [("form", formToken), ("excursion", "2001-01-01T00:00:00Z"), ("by", "Ana Ruiz"), ("comment", "no such")])
+            #expect(noSuchExcursion.status == 422 && noSuchExcursion.body.contains("has no excursion") && noSuchExcursion.body.contains("role=\"alert\""))
 
             // Another site's logger and an unknown one: 404, the same page.
             let southLogger = try page(station, "GET", "/loggers/south-1", cookie: cookie)

@@ -454,31 +454,37 @@ extension Station {
 
     // MARK: Acknowledging
 
-    /// The form of the logger page, posted: checked (origin, form token), then handed to the
-    /// API's acknowledgement route with the session's token, so both go through one rule.
+    /// The form of the logger page, posted: checked (origin, form token, the session's
+    /// scope), then kept by the same function as the API's acknowledgement route.
     func acknowledgeFromPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
         let text = context.text
         let fields = Station.formFields(context.request.body)
         let expected = Array(context.formToken.utf8)
         guard sameOriginRequest(context.request), !expected.isEmpty,
-              StationStore.constantTimeEqual(Array((fields["form"] ?? "").utf8), expected),
-              let token = Station.cookie(Station.sessionCookie, in: context.request) else {
+              StationStore.constantTimeEqual(Array((fields["form"] ?? "").utf8), expected), let caller = context.caller else {
             return page(context, status: 403, title: text.acknowledge,
                         body: "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\">This form did not come from this station's page; open the logger page and try again.</p>")
         }
-        let json = JSONValue.object([("excursion", .string(fields["excursion"] ?? "")), ("by", .string(fields["by"] ?? "")),
-                                     ("comment", .string(fields["comment"] ?? "")), ("again", .bool(fields["again"] == "1"))])
-        let api = HTTPRequest(method: "POST", path: "/api/v1/loggers/\(Station.pathSegment(loggerID))/acknowledgements",
-                              headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
-                              body: Data(json.serialized(pretty: false).utf8))
-        let answer = handle(api)
         var back = fields["back"] ?? ""
         // Only a query of this logger's page goes back into the Location header.
         if !back.hasPrefix("?") || back.count > 300 || back.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E || $0 == "#" }) { back = "" }
-        guard answer.status == 201 else {
-            let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
-            let detail = (object?["detail"] as? String) ?? "status \(answer.status)"
-            return page(context, status: answer.status, title: text.acknowledge,
+        do {
+            guard caller.token.scope >= .upload else {
+                throw HTTPFailure(403, "forbidden", "this needs a token with the upload scope; this one has \(caller.token.scope.rawValue).")
+            }
+            guard let start = (fields["excursion"]).flatMap(Station.parseTime) else {
+                throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
+            }
+            _ = try recordAcknowledgement(loggerID: loggerID, excursionStart: start, by: fields["by"], comment: fields["comment"],
+                                          again: fields["again"] == "1", caller: caller)
+        } catch {
+            let (status, detail): (Int, String)
+            switch error {
+            case let failure as HTTPFailure: (status, detail) = (failure.status, failure.detail)
+            case let failure as ArchiveError: (status, detail) = (Station.response(for: failure).status, failure.message)
+            default: throw error
+            }
+            return page(context, status: status, title: text.acknowledge,
                         body: "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\" role=\"alert\">\(HTML.escape(detail))</p><p><a href=\"\(HTML.escape(Station.loggerLink(loggerID, query: back)))\">← \(HTML.escape(loggerID))</a></p>")
         }
         return HTTPResponse(status: 303, headers: [("Location", Station.loggerLink(loggerID, query: back) + "#excursions"), ("Cache-Control", "no-store")])
