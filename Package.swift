@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Digest", targets: ["Digest"]),
         .library(name: "Archive", targets: ["Archive"]),
         .library(name: "LoggerSessions", targets: ["LoggerSessions"]),
+        .library(name: "NFCTagsEmulation", targets: ["NFCTagsEmulation"]),
         .library(name: "Station", targets: ["Station"]),
         .library(name: "StationClient", targets: ["StationClient"]),
         .library(name: "ColdTapKit", targets: ["ColdTapKit"]),
@@ -40,8 +41,11 @@ let package = Package(
             "TempChart",
             .target(name: "CCairo", condition: .when(platforms: [.linux])),
         ]),
-        // Loggers that answer commands (NHS31xx): readout sessions and a virtual NHS3100; above NFCTags and LoggerFormats.
+        // Loggers that answer commands (NHS31xx): readout sessions; above NFCTags and LoggerFormats.
         .target(name: "LoggerSessions", dependencies: ["ColdTapBase", "NDEF", "NFCTags", "LoggerFormats"]),
+        // Emulators and fault injection: virtual tags with an air-time model, the virtual NHS3100.
+        // For tests, `emulate`, `demo` and the bench; never linked by the app.
+        .target(name: "NFCTagsEmulation", dependencies: ["ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "LoggerSessions"]),
         // Readers.
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .target(name: "PCSC", dependencies: [
@@ -85,12 +89,12 @@ let package = Package(
         .target(name: "ArchiveKit", dependencies: ["ColdTapBase", "ColdTapKit", "Archive", "JSONOutput", "LoggerFormats", "ColdChain", "NDEF"]),
         // The command line: all commands live in a library so tests can run them in-process.
         .target(name: "ColdTapCommands", dependencies: [
-            "ColdTapBase", "ColdTapKit", "ArchiveKit", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
+            "ColdTapBase", "ColdTapKit", "ArchiveKit", "NDEF", "NFCTags", "NFCTagsEmulation", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
             "JSONOutput", "Station", "StationClient",
         ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(name: "coldtap-bench", dependencies: [
-            "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
+            "ColdTapBase", "NDEF", "NFCTags", "NFCTagsEmulation", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
             "Archive", "CSQLite", "CLibPQ", "Digest", "LoggerSessions", "Station",
         ]),
         // libFuzzer entry point; built apart by `make fuzz`.
@@ -99,12 +103,12 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ColdTapBaseTests", dependencies: ["ColdTapBase"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["ColdTapBase", "NFCTags", "NDEF", "TestSupport"]),
-        .testTarget(name: "LoggerFormatsTests", dependencies: ["ColdTapBase", "LoggerFormats", "NFCTags", "NDEF", "TestSupport"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "NFCTags", "NDEF", "TestSupport"]),
+        .testTarget(name: "LoggerFormatsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "LoggerFormats", "NFCTags", "NDEF", "TestSupport"]),
         .testTarget(name: "ColdChainTests", dependencies: ["ColdChain", "LoggerFormats"]),
         .testTarget(name: "TempChartTests", dependencies: ["ColdTapBase", "TempChart", "CairoCanvas", "ColdChain", "LoggerFormats", "TestSupport"]),
-        .testTarget(name: "LoggerSessionsTests", dependencies: ["ColdTapBase", "LoggerSessions", "NFCTags", "LoggerFormats", "NDEF"]),
-        .testTarget(name: "PCSCTests", dependencies: ["ColdTapBase", "PCSC", "NFCTags", "TestSupport"]),
+        .testTarget(name: "LoggerSessionsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "LoggerSessions", "NFCTags", "LoggerFormats", "NDEF"]),
+        .testTarget(name: "PCSCTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "PCSC", "NFCTags", "TestSupport"]),
         .testTarget(name: "CoreNFCTransportTests", dependencies: ["ColdTapBase", "CoreNFCTransport", "NFCTags", "NDEF"]),
         // Compile check of the Core NFC glue on Linux: CoreNFCGlueTests holds CoreNFCTransport's
         // sources (a symlink) and builds them with the Apple/ glue switched on, against the
@@ -118,7 +122,7 @@ let package = Package(
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
         .testTarget(name: "ArchiveTests", dependencies: ["ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
         .testTarget(name: "StationTests", dependencies: ["ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
-        .testTarget(name: "CommandsTests", dependencies: ["ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
+        .testTarget(name: "CommandsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,7 @@ import ColdTapKit
 import Foundation
 import LoggerFormats
 import NFCTags
+import NFCTagsEmulation
 
 /// The demo's record: the same logger read twice, the evening before and now (20 hours
 /// apart, so the two reads overlap by four hours), both kept in `archive.sqlite` in the

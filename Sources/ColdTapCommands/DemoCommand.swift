@@ -4,6 +4,7 @@ import ColdTapKit
 import Foundation
 import LoggerFormats
 import NFCTags
+import NFCTagsEmulation
 import PCSC
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import ColdTapBase
 import Foundation
 import NDEF
 import NFCTags
+import NFCTagsEmulation
 import PCSC
 
 /// `coldtap emulate`: serves a virtual tag to pcscd through vsmartcard's vpcd, as the card

@@ -4,6 +4,7 @@ import Foundation
 import LoggerFormats
 import LoggerSessions
 import NFCTags
+import NFCTagsEmulation
 import PCSC
 
 /// The virtual NHS3100 of `coldtap emulate --logger nhs3100` and `coldtap demo --logger nhs3100`:

@@ -3,6 +3,7 @@ import LoggerFormats
 import LoggerSessions
 import NDEF
 import NFCTags
+import NFCTagsEmulation
 
 /// The RF row of a message-based logger: a virtual NHS3100 holding 4,000 samples, read in
 /// command mode (docs/nhs31xx.md §8) through the NDEF exchange session.

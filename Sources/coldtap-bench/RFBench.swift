@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import NFCTagsEmulation
 
 /// One row of the RF suite: a virtual tag filled with a full-size NDEF message.
 struct RFBenchRow {

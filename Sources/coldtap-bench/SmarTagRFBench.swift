@@ -1,6 +1,7 @@
 import Foundation
 import LoggerFormats
 import NFCTags
+import NFCTagsEmulation
 
 /// The RF row of a full SmarTag2 (docs/smartag.md §4.5): one temperature sensor, 1,014
 /// records filling its ring, on a virtual ST25DV64K, read as `coldtap read` reads it (the

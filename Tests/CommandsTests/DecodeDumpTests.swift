@@ -2,6 +2,7 @@ import Foundation
 import LoggerFormats
 import NDEF
 import NFCTags
+import NFCTagsEmulation
 import Testing
 @testable import ColdTapCommands
 

@@ -4,6 +4,7 @@ import Foundation
 import LoggerFormats
 import LoggerSessions
 import NFCTags
+import NFCTagsEmulation
 import PCSC
 import Testing
 @testable import ColdTapCommands

@@ -3,6 +3,7 @@ import ColdTapKit
 import Foundation
 import LoggerFormats
 import NFCTags
+import NFCTagsEmulation
 import PCSC
 import Testing
 @testable import ColdTapCommands

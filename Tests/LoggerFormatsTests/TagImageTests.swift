@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NFCTags
+import NFCTagsEmulation
 import Testing
 @testable import LoggerFormats
 

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTagsEmulation
 import Testing
 import NFCTags
 @testable import LoggerFormats

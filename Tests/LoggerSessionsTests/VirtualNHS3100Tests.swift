@@ -1,4 +1,5 @@
 import Foundation
+@testable import NFCTagsEmulation
 import Testing
 import NDEF
 import NFCTags

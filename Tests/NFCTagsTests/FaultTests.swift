@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+@testable import NFCTagsEmulation
 import Testing
 @testable import NFCTags
 

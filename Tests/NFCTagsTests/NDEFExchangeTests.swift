@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTagsEmulation
 import Testing
 @testable import NFCTags
 

@@ -1,6 +1,7 @@
 import ColdTapBase
 import Foundation
 import NDEF
+import NFCTagsEmulation
 import Testing
 @testable import NFCTags
 

@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import NFCTagsEmulation
 import Testing
 import TestSupport
 @testable import PCSC

@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import NFCTagsEmulation
 import Testing
 @testable import PCSC
 

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 import LoggerFormats
 
 /// The logger inside a virtual NHS3100: configuration, the status state machine, samples,

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 
 /// One exchange as the virtual tag saw it.
 public struct VirtualExchange: Sendable, Equatable {

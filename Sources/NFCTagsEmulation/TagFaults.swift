@@ -1,3 +1,5 @@
+import NFCTags
+
 /// One fault a tag shows. Commands (air frames) are numbered from 1 in the order the tag
 /// receives them, retries included.
 public enum TagFault: Sendable, Hashable, CustomStringConvertible {
