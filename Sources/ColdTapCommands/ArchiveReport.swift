@@ -15,8 +15,8 @@ enum ArchiveReport {
     /// The options a report from the archive adds to `report`'s own.
     static let optionSpecs: [OptionSpec] = [
         .value("--logger-id", placeholder: "ID", help: "report the whole record of this logger in the archive instead of FILE"),
-        ArchiveSupport.archiveOption,
-    ] + ArchiveSupport.periodOptions
+        ArchiveAccess.archiveOption,
+    ] + ArchiveAccess.periodOptions
 
     static func isRequested(_ arguments: Arguments) -> Bool {
         arguments.occurrences.contains { $0.spec == "--logger-id" }
@@ -25,9 +25,9 @@ enum ArchiveReport {
     static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         var artifacts = try ReportArtifacts.parseOptions(&arguments)
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         guard let loggerID = try arguments.option("--logger-id") else { throw CommandError.usage("--logger-id needs a value.") }
-        let period = try ArchiveSupport.period(&arguments)
+        let period = try ArchiveAccess.period(&arguments)
         let json = arguments.flag("--json")
         let profileText = try arguments.option("--profile")
         let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
@@ -36,10 +36,10 @@ enum ArchiveReport {
         }
         try arguments.finish()
         try artifacts.validate()
-        let archive = try ArchiveSupport.open(location, create: false)
+        let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let found = try await ArchiveSupport.loggerID(loggerID, in: archive)
-        let history = try await ArchiveSupport.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
+        let found = try await ArchiveAccess.loggerID(loggerID, in: archive)
+        let history = try await ArchiveAccess.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
         guard !history.samples.isEmpty else {
             throw CommandError(.failure, "\(loggerID) has no samples in the archive" + (period.from != nil || period.to != nil ? " in that period." : "."))
         }

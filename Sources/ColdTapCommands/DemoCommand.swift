@@ -113,8 +113,8 @@ public enum DemoCommand: Command {
 
     /// Waits for the tag on `reader` and reads it as `coldtap read` does, closing the card either way.
     static func readPCSC(reader: String, saveDump: String, console: Console) async throws -> LoggerRead {
-        let context = try ReaderSupport.context()
-        let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: .seconds(10), console: console)
+        let context = try ReaderConnection.context()
+        let tag = try await ReaderConnection.waitForTag(context: context, reader: reader, timeout: .seconds(10), console: console)
         do {
             let outcome = try await CommandLineRead.read(tag.transport, options: LogInput.Options(), saveDump: saveDump, console: console)
             await tag.close()

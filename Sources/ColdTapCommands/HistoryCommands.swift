@@ -11,19 +11,19 @@ public enum LoggersCommand: Command {
     public static let name = "loggers"
     public static let forms = [CommandForm(
         summary: "every logger in the archive: format, first and last sample, reads, last verdict, open excursions",
-        options: [ArchiveSupport.archiveOption, .flag("--json", help: "print the loggers as JSON")])]
+        options: [ArchiveAccess.archiveOption, .flag("--json", help: "print the loggers as JSON")])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let json = arguments.flag("--json")
         try arguments.finish()
-        let archive = try ArchiveSupport.open(location, create: false)
+        let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let rows = try await ArchiveSupport.mapping { () async throws -> [(LoggerSummary, Int)] in
+        let rows = try await ArchiveAccess.mapping { () async throws -> [(LoggerSummary, Int)] in
             try archive.loggers().map { summary in (summary, try openExcursions(summary, archive: archive)) }
         }
-        let head = try await ArchiveSupport.mapping { try archive.chainHead().hash }
+        let head = try await ArchiveAccess.mapping { try archive.chainHead().hash }
         if json {
             console.print(JSONValue.object([
                 ("loggers", .array(rows.map { summary, open in
@@ -38,7 +38,7 @@ public enum LoggersCommand: Command {
             return
         }
         let table = rows.map { summary, open in
-            [summary.logger.id, summary.logger.format, ArchiveSupport.time(summary.firstSample), ArchiveSupport.time(summary.lastSample),
+            [summary.logger.id, summary.logger.format, ArchiveAccess.time(summary.firstSample), ArchiveAccess.time(summary.lastSample),
              String(summary.readCount), summary.lastVerdict ?? "—", String(open)]
         }
         console.print(ReportCommand.table(table, header: ["logger", "format", "first sample", "last sample", "reads", "last verdict", "open excursions"],
@@ -63,24 +63,24 @@ public enum HistoryCommand: Command {
     public static let forms = [CommandForm(
         positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
         summary: "the stitched record of one logger: its samples with the read each came from, gaps and conflicts",
-        options: [ArchiveSupport.archiveOption] + ArchiveSupport.periodOptions + [
+        options: [ArchiveAccess.archiveOption] + ArchiveAccess.periodOptions + [
             .flag("--json", help: "print the record as JSON"),
             .flag("--csv", help: "print the samples as CSV"),
         ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let json = arguments.flag("--json")
         let csv = arguments.flag("--csv")
-        let period = try ArchiveSupport.period(&arguments)
+        let period = try ArchiveAccess.period(&arguments)
         let loggerID = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
         try arguments.finish()
         if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
-        let archive = try ArchiveSupport.open(location, create: false)
+        let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let found = try await ArchiveSupport.loggerID(loggerID, in: archive)
-        let history = try await ArchiveSupport.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
+        let found = try await ArchiveAccess.loggerID(loggerID, in: archive)
+        let history = try await ArchiveAccess.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
         if json {
             console.print(self.json(history).serialized())
         } else if csv {
@@ -126,7 +126,7 @@ public enum HistoryCommand: Command {
         var lines: [String] = []
         let first = history.samples.first?.sample.time
         let last = history.samples.last?.sample.time
-        lines.append("\(history.logger.id) (\(history.logger.format)): \(history.samples.count) samples every \(ArchiveSupport.duration(history.interval)) from \(history.reads.count) read(s), \(ArchiveSupport.time(first)) → \(ArchiveSupport.time(last))")
+        lines.append("\(history.logger.id) (\(history.logger.format)): \(history.samples.count) samples every \(ArchiveAccess.duration(history.interval)) from \(history.reads.count) read(s), \(ArchiveAccess.time(first)) → \(ArchiveAccess.time(last))")
         lines.append("")
         lines.append("Reads")
         lines += ReportCommand.table(history.reads.map { read in
@@ -138,7 +138,7 @@ public enum HistoryCommand: Command {
             lines.append("Gaps: none — the reads meet or overlap")
         } else {
             lines.append("Gaps (unknown time between reads that do not meet)")
-            lines += history.gaps.map { "  \($0.start.isoUTC) → \($0.end.isoUTC) (\(ArchiveSupport.duration($0.duration)))" }
+            lines += history.gaps.map { "  \($0.start.isoUTC) → \($0.end.isoUTC) (\(ArchiveAccess.duration($0.duration)))" }
         }
         if history.conflicts.isEmpty {
             lines.append("Conflicts: none")
@@ -185,12 +185,12 @@ public enum AckCommand: Command {
             .value("--by", placeholder: "NAME", help: "who acknowledges", required: true),
             .value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true),
             .flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)"),
-            ArchiveSupport.archiveOption,
+            ArchiveAccess.archiveOption,
         ] + ReportCommand.reportOptionSpecs.filter { $0.displayName == "--profile" })]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         guard let startText = try arguments.option("--excursion") else {
             throw CommandError.usage("give the excursion to acknowledge with --excursion START-TIME (its start, as 'coldtap report --logger-id' lists it).")
         }
@@ -207,10 +207,10 @@ public enum AckCommand: Command {
         let again = arguments.flag("--again")
         let named = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
         try arguments.finish()
-        let archive = try ArchiveSupport.open(location, create: false)
+        let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let loggerID = try await ArchiveSupport.loggerID(named, in: archive)
-        let ack = try await ArchiveSupport.mapping { () async throws -> Acknowledgement in
+        let loggerID = try await ArchiveAccess.loggerID(named, in: archive)
+        let ack = try await ArchiveAccess.mapping { () async throws -> Acknowledgement in
             let history = try archive.history(loggerID: loggerID)
             let summary = try archive.loggers().first { $0.logger.id == loggerID }
             let profile = try profileText.map { try ReportCommand.resolveProfile($0) }
@@ -228,6 +228,6 @@ public enum AckCommand: Command {
             return try archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }
         console.print("Acknowledged the excursion of \(loggerID) from \(ack.excursionStart.isoUTC) (acknowledgement #\(ack.id), by \(ack.by)).")
-        console.print("Chain head: \(try await ArchiveSupport.mapping { try archive.chainHead().hash })")
+        console.print("Chain head: \(try await ArchiveAccess.mapping { try archive.chainHead().hash })")
     }
 }

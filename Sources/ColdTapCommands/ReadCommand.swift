@@ -38,11 +38,11 @@ public enum ReadCommand: Command {
         let timeout = try parseTimeout(timeoutText)
         try output.artifacts.validate()
 
-        let context = try ReaderSupport.context()
+        let context = try ReaderConnection.context()
         var count = 0
         repeat {
             count += 1
-            let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: watch ? nil : timeout,
+            let tag = try await ReaderConnection.waitForTag(context: context, reader: reader, timeout: watch ? nil : timeout,
                                                          console: console)
             var verdictOfThisTag: Verdict?
             do {
@@ -77,7 +77,7 @@ public enum ReadCommand: Command {
                 do {
                     try await context.waitForRemoval(reader: tag.card.reader, timeout: nil)
                 } catch let error as PCSCError {
-                    throw ReaderSupport.commandError(error)
+                    throw ReaderConnection.commandError(error)
                 }
             }
         } while watch

@@ -14,19 +14,19 @@ public enum ReadersCommand: Command {
         var arguments = arguments
         let json = arguments.flag("--json")
         try arguments.finish()
-        let context = try ReaderSupport.context()
+        let context = try ReaderConnection.context()
         let names: [String]
         do {
             names = try context.readers()
         } catch let error as PCSCError {
-            throw ReaderSupport.commandError(error)
+            throw ReaderConnection.commandError(error)
         }
-        guard !names.isEmpty else { throw ReaderSupport.commandError(.noReaders) }
+        guard !names.isEmpty else { throw ReaderConnection.commandError(.noReaders) }
         let states: [ReaderStatus]
         do {
             states = try context.status(of: names)
         } catch let error as PCSCError {
-            throw ReaderSupport.commandError(error)
+            throw ReaderConnection.commandError(error)
         }
         var entries: [JSONValue] = []
         var lines: [String] = []

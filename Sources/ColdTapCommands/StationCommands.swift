@@ -14,7 +14,7 @@ public enum ServeCommand: Command {
     public static let forms = [CommandForm(
         summary: "serve the station: the upload API, reports and web pages over the archive (HTTP, or HTTPS with a certificate)",
         options: [
-            ArchiveSupport.archiveOption,
+            ArchiveAccess.archiveOption,
             .value("--listen", placeholder: "HOST:PORT", help: "where to listen (another address than 127.0.0.1 only when you mean it)",
                    default: "127.0.0.1:8080"),
             .value("--tls-cert", placeholder: "F", help: "the certificate (PEM) for HTTPS, with --tls-key", path: true),
@@ -30,7 +30,7 @@ public enum ServeCommand: Command {
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let listen = try arguments.option("--listen") ?? "127.0.0.1:8080"
         let certificatePath = try arguments.option("--tls-cert")
         let keyPath = try arguments.option("--tls-key")
@@ -72,7 +72,7 @@ public enum ServeCommand: Command {
         do {
             try station.start()
         } catch let error as ArchiveError {
-            throw ArchiveSupport.commandError(error)
+            throw ArchiveAccess.commandError(error)
         } catch let error as HTTPServer.StartError {
             throw CommandError(.unavailable, error.description)
         }
@@ -125,11 +125,11 @@ public enum SiteCommand: Command {
     public static let forms = [CommandForm(
         positionals: "add NAME | list", positionalHelp: [("NAME", "the site's name, e.g. clinic-north")],
         summary: "add a site of the station, or list them; loggers join a site on their first upload by it",
-        options: [.flag("--json", help: "with list: print the sites as JSON"), ArchiveSupport.archiveOption])]
+        options: [.flag("--json", help: "with list: print the sites as JSON"), ArchiveAccess.archiveOption])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let json = arguments.flag("--json")
         let words = try arguments.positionals(min: 1, max: 2, what: "add NAME or list")
         try arguments.finish()
@@ -171,12 +171,12 @@ public enum TokenCommand: Command {
                    choices: { TokenScope.allCases.map(\.rawValue) }),
             .value("--expires", placeholder: "DURATION", help: "with create: it stops working after this long (90d, 12h, 30m)", default: "never"),
             .flag("--json", help: "with list: print the tokens as JSON"),
-            ArchiveSupport.archiveOption,
+            ArchiveAccess.archiveOption,
         ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let siteName = try arguments.option("--site")
         let scopeText = try arguments.option("--scope")
         let expiresText = try arguments.option("--expires")
@@ -265,12 +265,12 @@ public enum SiteProfileCommand: Command {
             .value("--site", placeholder: "NAME", help: "the site whose reports may use it (with list: only that site's)"),
             .value("--name", placeholder: "NAME", help: "with add: the name to ask for it by", default: "the profile's own name"),
             .flag("--json", help: "with list: print the profiles (their text too) as JSON"),
-            ArchiveSupport.archiveOption,
+            ArchiveAccess.archiveOption,
         ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let siteName = try arguments.option("--site")
         let givenName = try arguments.option("--name")
         let json = arguments.flag("--json")
@@ -347,12 +347,12 @@ public enum LoggerCommand: Command {
         summary: "keep a logger's decode secret (cuplTag HMAC key) on the station, so phones never send it",
         options: [
             .value("--secret", placeholder: "K", help: "the secret", default: "read from standard input"),
-            ArchiveSupport.archiveOption,
+            ArchiveAccess.archiveOption,
         ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let given = try arguments.option("--secret")
         let words = try arguments.positionals(min: 2, max: 2, what: "secret LOGGER-ID")
         try arguments.finish()
@@ -378,12 +378,12 @@ public enum WebhookCommand: Command {
             .flag("--allow-http-webhooks", help: "with add: take a plain http URL (the station must run with the same flag)"),
             .flag("--allow-private-webhooks", help: "with add: take a loopback, private or link-local address (the station must run with the same flag)"),
             .flag("--json", help: "with list: print the webhooks and their deliveries as JSON"),
-            ArchiveSupport.archiveOption,
+            ArchiveAccess.archiveOption,
         ])]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let siteName = try arguments.option("--site")
         let givenSecret = try arguments.option("--secret")
         let policy = WebhookTargetPolicy(allowHTTP: arguments.flag("--allow-http-webhooks"), allowPrivate: arguments.flag("--allow-private-webhooks"))
@@ -433,9 +433,9 @@ public enum WebhookCommand: Command {
 /// Opening the station's tables for the admin commands.
 enum StationAdmin {
     static func with(_ location: String, _ body: (StationStore) throws -> Void) async throws {
-        let archive = try ArchiveSupport.open(location, create: true)
+        let archive = try ArchiveAccess.open(location, create: true)
         defer { archive.close() }
-        try await ArchiveSupport.mapping {
+        try await ArchiveAccess.mapping {
             let store = try StationStore(archive: archive)
             try body(store)
         }

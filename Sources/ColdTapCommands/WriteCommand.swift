@@ -31,8 +31,8 @@ public enum WriteCommand: Command {
         try arguments.finish()
         let message = try messageBytes(file: files.first, text: text, language: language, uri: uri)
 
-        let context = try ReaderSupport.context()
-        let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: timeout, console: console)
+        let context = try ReaderConnection.context()
+        let tag = try await ReaderConnection.waitForTag(context: context, reader: reader, timeout: timeout, console: console)
         defer { tag.card.disconnect() }
         let summary = try await writeAndVerify(message, to: tag.transport)
         await tag.close()

@@ -82,7 +82,7 @@ import Testing
         let outcome = try await CommandLineRead.read(try await Self.transport(await Self.loggedTag()), options: LogInput.Options(),
                                                 saveDump: nil, console: .capturing())
         let transcript = try #require(outcome.transcript)
-        let kept = try await ArchiveSupport.keep(outcome, origin: "test", options: LogInput.Options(), loggerArgument: nil,
+        let kept = try await ArchiveAccess.keep(outcome, origin: "test", options: LogInput.Options(), loggerArgument: nil,
                                                  loggerID: nil, profile: ReportCommand.defaultProfile, timeZone: .gmt,
                                                  archive: archive)
         #expect(kept.newSamples == 2880)

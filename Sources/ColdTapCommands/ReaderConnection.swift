@@ -15,7 +15,9 @@ struct ConnectedTag {
     }
 }
 
-enum ReaderSupport {
+/// How the reader commands reach a tag: pcscd, a reader by part of its name, a tag on it,
+/// and PC/SC's errors with DESIGN.md's exit statuses.
+enum ReaderConnection {
     /// Connects to pcscd.
     /// - Throws: `CommandError(.unavailable)` saying how to start pcscd.
     static func context() throws -> PCSCContext {

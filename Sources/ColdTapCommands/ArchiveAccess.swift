@@ -10,7 +10,7 @@ import NDEF
 /// What the archive commands share: `--archive`, opening it, `--logger` as kept with a read
 /// (so that `archive verify` and `redecode` decode it again the same way), and the errors'
 /// exit statuses.
-enum ArchiveSupport {
+enum ArchiveAccess {
     /// The logger a person named on the command line: its id, or a serial, tag UID or
     /// carried id that only one logger has. Unknown text is left for the archive's own
     /// "holds no logger" message.
