@@ -166,16 +166,8 @@ public final class VirtualCardClient: Sendable {
 
     /// Runs the async emulator from this plain thread; `nil` when the tag left.
     private func respond(_ apdu: Data) -> Data? {
-        let box = LockedValue<Data?>(nil)
-        let semaphore = DispatchSemaphore(value: 0)
         let emulator = self.emulator
-        Task {
-            let answer = try? await emulator.respond(to: apdu)
-            box.withLock { $0 = answer }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return box.current
+        return try? runBlocking { try await emulator.respond(to: apdu) }
     }
 
     private func receiveMessage(_ descriptor: Int32) -> [UInt8]? {

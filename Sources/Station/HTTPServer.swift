@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import ColdTapBase
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -45,8 +46,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private var listenSocket: Int32 = -1
     public private(set) var port: UInt16 = 0
-    private let lock = NSCondition()
-    private var inFlight = 0
+    /// Requests being handled or answered.
+    private let inFlight = WaitableValue(0)
     private var handlerThreads: HandlerThreads?
     private var certificate: UnsafeMutablePointer<CChar>?
     private var key: UnsafeMutablePointer<CChar>?
@@ -153,9 +154,7 @@ public final class HTTPServer: @unchecked Sendable {
     public var isRunning: Bool { daemon != nil }
 
     private func waitForRequestsInFlight(until deadline: Date) {
-        lock.lock()
-        while inFlight > 0, Date() < deadline { _ = lock.wait(until: min(deadline, Date().addingTimeInterval(0.05))) }
-        lock.unlock()
+        inFlight.wait(until: { $0 == 0 }, deadline: deadline) { _, _ in }
     }
 
     // MARK: Requests
@@ -167,21 +166,14 @@ public final class HTTPServer: @unchecked Sendable {
         var counted = false
         var answered = false
         /// Set by a handler thread before it resumes the connection, taken by the library's.
-        private var response: HTTPResponse?
-        private let lock = NSLock()
+        private let response = LockedValue<HTTPResponse?>(nil)
 
         func answer(_ response: HTTPResponse) {
-            lock.lock()
-            self.response = response
-            lock.unlock()
+            self.response.withLock { $0 = response }
         }
 
         func takeAnswer() -> HTTPResponse? {
-            lock.lock()
-            defer { lock.unlock() }
-            let taken = response
-            response = nil
-            return taken
+            response.exchange(nil)
         }
     }
 
@@ -207,16 +199,11 @@ public final class HTTPServer: @unchecked Sendable {
     static let stopping = HTTPResponse.error(503, "stopping", "The station is stopping; send the request again when it is back.")
 
     func begin() {
-        lock.lock()
-        inFlight += 1
-        lock.unlock()
+        inFlight.update { $0 += 1 }
     }
 
     func end() {
-        lock.lock()
-        inFlight -= 1
-        lock.broadcast()
-        lock.unlock()
+        inFlight.update { $0 -= 1 }
     }
 
     static func values(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {

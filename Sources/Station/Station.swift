@@ -410,7 +410,7 @@ public final class Station: @unchecked Sendable {
 
     private func decodeBlocking(_ upload: Upload) throws -> NewRead {
         let (profile, zone) = (configuration.defaultProfile, configuration.timeZone)
-        return try waitFor { try await Station.decode(upload, profile: profile, timeZone: zone) }
+        return try runBlocking { try await Station.decode(upload, profile: profile, timeZone: zone) }
     }
 
     // MARK: Reading
