@@ -157,6 +157,13 @@ public final class HTTPServer: @unchecked Sendable {
         inFlight.wait(until: { $0 == 0 }, deadline: deadline) { _, _ in }
     }
 
+    /// Waits until at least `count` requests have begun and are not answered yet (their
+    /// headers read): an event a caller can wait on instead of sleeping.
+    /// - Returns: false when `timeout` passed first.
+    public func waitUntilRequestsInFlight(atLeast count: Int, timeout: TimeInterval) -> Bool {
+        inFlight.wait(until: { $0 >= count }, deadline: Date().addingTimeInterval(timeout)) { _, ready in ready }
+    }
+
     // MARK: Requests
 
     /// What one request has sent so far.

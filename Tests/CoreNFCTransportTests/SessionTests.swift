@@ -233,7 +233,10 @@ struct TagSessionTests {
         #expect(failure.advice == .sessionTimedOut)
         #expect(failure.code == .sessionTimeout)
         #expect(session.ended.get == nil)
-        try await Task.sleep(for: .milliseconds(50))
+        // The read's task sees its cancellation when it next runs: the state is waited for
+        // (up to 5 s on a loaded machine), not assumed after a fixed pause.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !cancelled.get, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(cancelled.get)
     }
 

@@ -5,11 +5,11 @@ import NDEF
 import Testing
 @testable import ColdTapCommands
 
-/// Issue 17.9, the small ones: `--json --csv` alike in `decode` and `report`, CSV times in
+/// How outputs are written: `--json --csv` alike in `decode` and `report`, CSV times in
 /// `--tz` or said to be UTC, numbers rounded to the sensor's resolution in text (full
 /// precision in JSON), durations that read "19 h 0 min". (`--input tag5` on a Type 2 file
 /// naming the real type: WrongTagTypeTests; README synopses = `--help`: HelpTests.)
-@Suite struct SmallFixesTests {
+@Suite struct OutputFormattingTests {
     static let readTime = "2026-08-18T06:00:00Z"
 
     @Test func jsonAndCSVTogetherAreRefusedAlikeAndCSVAlonePrintsAlike() async throws {
