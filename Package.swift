@@ -101,6 +101,9 @@ let package = Package(
         .executableTarget(name: "FuzzNDEF", dependencies: ["NDEF"]),
         // What the test targets share: the seeded random generator and test tags.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What the archive and station tests share: the engines, a fresh archive on each, the
+        // private PostgreSQL cluster, `coldtap` run in-process.
+        .target(name: "ArchiveTestSupport", dependencies: ["Archive", "ColdTapCommands"], path: "Tests/ArchiveTestSupport"),
         .testTarget(name: "ColdTapBaseTests", dependencies: ["ColdTapBase"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "NFCTags", "NDEF", "TestSupport"]),
@@ -120,8 +123,8 @@ let package = Package(
             "ColdTapBase", "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
         ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
-        .testTarget(name: "ArchiveTests", dependencies: ["ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
-        .testTarget(name: "StationTests", dependencies: ["ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
+        .testTarget(name: "ArchiveTests", dependencies: ["ArchiveTestSupport", "ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
+        .testTarget(name: "StationTests", dependencies: ["ArchiveTestSupport", "ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
         .testTarget(name: "CommandsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 @testable import Archive
+import ArchiveTestSupport
 import Digest
 import Foundation
 import Testing

@@ -1,78 +1,11 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapCommands
 import Foundation
 import LoggerFormats
 import NDEF
 import Testing
 
-/// The engines every archive test runs on.
-enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite, postgresql
-    var testDescription: String { rawValue }
-}
-
-/// A fresh, empty archive on one engine, and a temporary folder for the files a test
-/// writes; `remove()` drops both.
-final class TestArchive: @unchecked Sendable {
-    let engine: Engine
-    let folder: URL
-    /// What `--archive` takes: a file path or a `postgresql://` URI.
-    let location: String
-    private let database: String?
-
-    init(_ engine: Engine) throws {
-        self.engine = engine
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-archive-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        switch engine {
-        case .sqlite:
-            database = nil
-            location = folder.appendingPathComponent("archive.sqlite").path
-        case .postgresql:
-            let server = try PostgresServer.running()
-            let name = "coldtap_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            let admin = try PostgreSQLEngine(uri: server.uri(database: "postgres"))
-            try admin.execute("CREATE DATABASE \(name)")
-            admin.close()
-            database = name
-            location = server.uri(database: name)
-        }
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: folder)
-        if let database, let server = try? PostgresServer.running(),
-           let admin = try? PostgreSQLEngine(uri: server.uri(database: "postgres")) {
-            try? admin.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
-            admin.close()
-        }
-    }
-
-    /// A raw connection to the archive, for tampering and for looking behind the commands.
-    func open() throws -> Archive { try Archive.open(location) }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-}
-
-/// Runs `body` with a fresh archive and removes it afterwards, even when `body` throws.
-func withArchive(_ engine: Engine, _ body: (TestArchive) async throws -> Void) async throws {
-    let archive = try TestArchive(engine)
-    defer { archive.remove() }
-    try await body(archive)
-}
-
-struct Run {
-    var status: Int32
-    var out: String
-    var err: String
-}
-
-/// Runs `coldtap ARGS` in-process, as a user would.
-func coldtap(_ arguments: [String]) async -> Run {
-    let console = Console.capturing()
-    let status = await ColdTap.main(arguments, console: console)
-    return Run(status: status, out: console.output, err: console.errorOutput)
-}
 
 /// Logger files for the tests.
 enum LoggerFiles {

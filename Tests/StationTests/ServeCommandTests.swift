@@ -1,3 +1,4 @@
+import ArchiveTestSupport
 import ColdTapCommands
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import ArchiveTestSupport
 import CairoCanvas
 import ColdTapBase
 import ColdTapCommands

@@ -1,4 +1,5 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapBase
 import Foundation
 import LoggerFormats

@@ -1,3 +1,4 @@
+import ArchiveTestSupport
 import ColdTapBase
 import Foundation
 import Station

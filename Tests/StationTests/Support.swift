@@ -1,4 +1,5 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapCommands
 import Foundation
 import LoggerFormats
@@ -12,54 +13,7 @@ import FoundationNetworking
 import Glibc
 #endif
 
-/// The engines every station test runs on.
-enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite, postgresql
-    var testDescription: String { rawValue }
-}
-
-/// A fresh archive on one engine (a SQLite file in a temporary folder, or a database of its
-/// own on the private PostgreSQL cluster), removed by `remove()`.
-final class TestArchive: @unchecked Sendable {
-    let engine: Engine
-    let folder: URL
-    let location: String
-    let database: String?
-
-    init(_ engine: Engine) throws {
-        self.engine = engine
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-station-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        switch engine {
-        case .sqlite:
-            database = nil
-            location = folder.appendingPathComponent("archive.sqlite").path
-        case .postgresql:
-            let server = try PostgresServer.running()
-            let name = "coldtap_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            let admin = try PostgreSQLEngine(uri: server.uri(database: "postgres"))
-            try admin.execute("CREATE DATABASE \(name)")
-            admin.close()
-            database = name
-            location = server.uri(database: name)
-        }
-    }
-
-    func dropDatabase() {
-        if let database, let server = try? PostgresServer.running(),
-           let admin = try? PostgreSQLEngine(uri: server.uri(database: "postgres")) {
-            try? admin.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
-            admin.close()
-        }
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: folder)
-        dropDatabase()
-    }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
+extension TestArchive {
     /// What the archive holds: reads, acknowledgements, the chain head and the station's rows.
     func fingerprint() throws -> String {
         let archive = try Archive.open(location)
@@ -72,19 +26,6 @@ final class TestArchive: @unchecked Sendable {
         let acks = try archive.engine.scalarInt("SELECT COUNT(*) FROM acknowledgements") ?? -1
         return "\(counts.reads) \(counts.loggers) \(counts.samples) \(head.length) \(head.hash) \(loggers) \(tokens) \(acks)"
     }
-}
-
-struct Run {
-    var status: Int32
-    var out: String
-    var err: String
-}
-
-/// Runs `coldtap ARGS` in-process, as a user would.
-func coldtap(_ arguments: [String], stdin: Data = Data()) async -> Run {
-    let console = Console.capturing(stdin: stdin)
-    let status = await ColdTap.main(arguments, console: console)
-    return Run(status: status, out: console.output, err: console.errorOutput)
 }
 
 /// A station on 127.0.0.1 with an ephemeral port over a fresh archive, with a site `north`

@@ -4,27 +4,28 @@ import Testing
 import Glibc
 #endif
 
-/// A private PostgreSQL cluster for the archive and station tests (Tests/StationTests holds a
-/// symlink to this file; test targets cannot share sources otherwise): made with `initdb` in a temporary
+/// A private PostgreSQL cluster for the archive and station tests (this support target is
+/// shared by both): made with `initdb` in a temporary
 /// folder, owned by and run as the `postgres` user (the tests run as root), listening on a
 /// Unix socket in that folder only (`listen_addresses=''`). Started once per test process
 /// on first use; stopped and removed when the process exits, and by a watchdog that outlives
-/// a crashed process. When it cannot start, every PostgreSQL test fails with the reason.
-final class PostgresServer: @unchecked Sendable {
-    let folder: String
-    let binaries: String
+/// a crashed process. When it cannot start, every PostgreSQL test fails with the reason on Debian, and is skipped
+/// with the reason elsewhere.
+public final class PostgresServer: @unchecked Sendable {
+    public let folder: String
+    public let binaries: String
 
-    struct StartFailure: Error, CustomStringConvertible {
-        var description: String
+    public struct StartFailure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    static let shared: Result<PostgresServer, StartFailure> = {
+    public static let shared: Result<PostgresServer, StartFailure> = {
         do { return .success(try PostgresServer.start(shared: true)) } catch { return .failure(StartFailure(description: "\(error)")) }
     }()
 
     /// A cluster of the caller's own (a test that stops and starts its server, or damages its
     /// files); the caller ends it with `stop()`, else the watchdog does when the process ends.
-    static func startPrivate(initdbArguments: [String] = []) throws -> PostgresServer {
+    public static func startPrivate(initdbArguments: [String] = []) throws -> PostgresServer {
         do {
             return try start(shared: false, initdbArguments: initdbArguments)
         } catch {
@@ -33,7 +34,7 @@ final class PostgresServer: @unchecked Sendable {
     }
 
     /// The running server, or an error saying why there is none.
-    static func running() throws -> PostgresServer {
+    public static func running() throws -> PostgresServer {
         switch shared {
         case .success(let server): return server
         case .failure(let failure): try skipWhereNotRequired(failure)
@@ -58,7 +59,7 @@ final class PostgresServer: @unchecked Sendable {
     var socketFolder: String { folder }
 
     /// A libpq URI for `database` on this server.
-    func uri(database: String) -> String {
+    public func uri(database: String) -> String {
         let host = folder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? folder
         return "postgresql:///\(database)?host=\(host)&user=postgres"
     }
@@ -127,7 +128,7 @@ final class PostgresServer: @unchecked Sendable {
     }
 
     /// Starts the server of this cluster (again).
-    func resume() throws {
+    public func resume() throws {
         let status = system("/bin/bash '\(folder)/start.sh' </dev/null >'\(folder)/pg_ctl.out' 2>&1")
         guard status == 0 else {
             let output = (try? String(contentsOfFile: "\(folder)/pg_ctl.out", encoding: .utf8)) ?? ""
@@ -137,17 +138,17 @@ final class PostgresServer: @unchecked Sendable {
     }
 
     /// Stops the server (a clean shutdown: every buffer written) and keeps the cluster.
-    func pause() throws {
+    public func pause() throws {
         let result = PostgresServer.run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
         guard result.status == 0 else { throw StartFailure(description: "the PostgreSQL server did not stop: \(result.output)") }
     }
 
     /// The cluster's data folder.
-    var dataFolder: String { "\(folder)/data" }
+    public var dataFolder: String { "\(folder)/data" }
 
     nonisolated(unsafe) static var stopAtExit: PostgresServer?
 
-    func stop() {
+    public func stop() {
         if FileManager.default.fileExists(atPath: "\(folder)/data/postmaster.pid") {
             // system(), not Process: this also runs from atexit.
             _ = system("/usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -m fast -w stop </dev/null >/dev/null 2>&1")
@@ -157,7 +158,7 @@ final class PostgresServer: @unchecked Sendable {
 
     /// Runs a program to its end: its status and what it wrote.
     @discardableResult
-    static func run(_ program: String, _ arguments: [String], outputFile: String? = nil) -> (status: Int32, output: String) {
+    public static func run(_ program: String, _ arguments: [String], outputFile: String? = nil) -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
