@@ -413,7 +413,46 @@ struct ReadRow {
     var previousHash: String
     var hash: String
 
-    static let columns = "logger_id, read_id, chain_seq, raw_sha256, input_kind, read_time_ms, read_time_source, origin, coldtap_version, decoder, decode_options, integrity_status, integrity_detail, time_base, interval_s, sample_count, first_sample_ms, last_sample_ms, time_offset_ms, generation, new_samples, duplicates, conflicts, gap_from_ms, gap_to_ms, added_ms, samples_sha256, prev_hash, hash"
+    /// The columns of `reads` a row holds, in `SELECT` order.
+    enum Column: Int, ArchiveColumns {
+        case loggerID, readID, chainSeq, rawSHA256, inputKind, readTimeMilliseconds, readTimeSource, origin, coldTapVersion, decoder, decodeOptions, integrityStatus, integrityDetail, timeBase, interval, sampleCount, firstSample, lastSample, timeOffset, generation, newSamples, duplicates, conflicts, gapFrom, gapTo, addedMilliseconds, samplesSHA256, previousHash, hash
+
+        var sqlName: String {
+            switch self {
+            case .loggerID: return "logger_id"
+            case .readID: return "read_id"
+            case .chainSeq: return "chain_seq"
+            case .rawSHA256: return "raw_sha256"
+            case .inputKind: return "input_kind"
+            case .readTimeMilliseconds: return "read_time_ms"
+            case .readTimeSource: return "read_time_source"
+            case .origin: return "origin"
+            case .coldTapVersion: return "coldtap_version"
+            case .decoder: return "decoder"
+            case .decodeOptions: return "decode_options"
+            case .integrityStatus: return "integrity_status"
+            case .integrityDetail: return "integrity_detail"
+            case .timeBase: return "time_base"
+            case .interval: return "interval_s"
+            case .sampleCount: return "sample_count"
+            case .firstSample: return "first_sample_ms"
+            case .lastSample: return "last_sample_ms"
+            case .timeOffset: return "time_offset_ms"
+            case .generation: return "generation"
+            case .newSamples: return "new_samples"
+            case .duplicates: return "duplicates"
+            case .conflicts: return "conflicts"
+            case .gapFrom: return "gap_from_ms"
+            case .gapTo: return "gap_to_ms"
+            case .addedMilliseconds: return "added_ms"
+            case .samplesSHA256: return "samples_sha256"
+            case .previousHash: return "prev_hash"
+            case .hash: return "hash"
+            }
+        }
+    }
+
+    static var columns: String { Column.selectList }
 
     var computedHash: String {
         HashChain.hash(kind: "read", fields: [
@@ -425,28 +464,78 @@ struct ReadRow {
         ], previous: previousHash)
     }
 
+    /// The value of one column, as bound on insert.
+    func value(_ column: Column) -> SQLValue {
+        switch column {
+        case .loggerID: return .text(loggerID)
+        case .readID: return .int(readID)
+        case .chainSeq: return .int(chainSeq)
+        case .rawSHA256: return .text(rawSHA256)
+        case .inputKind: return .text(inputKind)
+        case .readTimeMilliseconds: return .int(readTimeMilliseconds)
+        case .readTimeSource: return .text(readTimeSource)
+        case .origin: return .text(origin)
+        case .coldTapVersion: return .text(coldTapVersion)
+        case .decoder: return .text(decoder)
+        case .decodeOptions: return .text(decodeOptions)
+        case .integrityStatus: return .text(integrityStatus)
+        case .integrityDetail: return .text(integrityDetail)
+        case .timeBase: return .text(timeBase)
+        case .interval: return .double(interval)
+        case .sampleCount: return .int(sampleCount)
+        case .firstSample: return .optional(firstSample)
+        case .lastSample: return .optional(lastSample)
+        case .timeOffset: return .int(timeOffset)
+        case .generation: return .int(generation)
+        case .newSamples: return .int(newSamples)
+        case .duplicates: return .int(duplicates)
+        case .conflicts: return .int(conflicts)
+        case .gapFrom: return .optional(gapFrom)
+        case .gapTo: return .optional(gapTo)
+        case .addedMilliseconds: return .int(addedMilliseconds)
+        case .samplesSHA256: return .text(samplesSHA256)
+        case .previousHash: return .text(previousHash)
+        case .hash: return .text(hash)
+        }
+    }
+
     func insert(into engine: any ArchiveEngine, raw: Data) throws {
-        let values: [SQLValue] = [
-            .text(loggerID), .int(readID), .int(chainSeq), .text(rawSHA256), .text(inputKind), .int(readTimeMilliseconds),
-            .text(readTimeSource), .text(origin), .text(coldTapVersion), .text(decoder), .text(decodeOptions),
-            .text(integrityStatus), .text(integrityDetail), .text(timeBase), .double(interval), .int(sampleCount),
-            .optional(firstSample), .optional(lastSample), .int(timeOffset), .int(generation), .int(newSamples),
-            .int(duplicates), .int(conflicts), .optional(gapFrom), .optional(gapTo), .int(addedMilliseconds),
-            .text(samplesSHA256), .text(previousHash), .text(hash), .blob(raw),
-        ]
+        let values = Column.allCases.map(value) + [.blob(raw)]
         let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
         try engine.executeDeferred("INSERT INTO reads (\(ReadRow.columns), raw) VALUES (\(placeholders))", values)
     }
 
     /// Reads the row from a `SELECT \(columns)` result.
     init(row: any ArchiveRow) {
-        loggerID = row.text(0); readID = row.int(1); chainSeq = row.int(2); rawSHA256 = row.text(3); inputKind = row.text(4)
-        readTimeMilliseconds = row.int(5); readTimeSource = row.text(6); origin = row.text(7); coldTapVersion = row.text(8)
-        decoder = row.text(9); decodeOptions = row.text(10); integrityStatus = row.text(11); integrityDetail = row.text(12)
-        timeBase = row.text(13); interval = row.double(14); sampleCount = row.int(15); firstSample = row.optionalInt(16)
-        lastSample = row.optionalInt(17); timeOffset = row.int(18); generation = row.int(19); newSamples = row.int(20)
-        duplicates = row.int(21); conflicts = row.int(22); gapFrom = row.optionalInt(23); gapTo = row.optionalInt(24)
-        addedMilliseconds = row.int(25); samplesSHA256 = row.text(26); previousHash = row.text(27); hash = row.text(28)
+        loggerID = row.text(Column.loggerID)
+        readID = row.int(Column.readID)
+        chainSeq = row.int(Column.chainSeq)
+        rawSHA256 = row.text(Column.rawSHA256)
+        inputKind = row.text(Column.inputKind)
+        readTimeMilliseconds = row.int(Column.readTimeMilliseconds)
+        readTimeSource = row.text(Column.readTimeSource)
+        origin = row.text(Column.origin)
+        coldTapVersion = row.text(Column.coldTapVersion)
+        decoder = row.text(Column.decoder)
+        decodeOptions = row.text(Column.decodeOptions)
+        integrityStatus = row.text(Column.integrityStatus)
+        integrityDetail = row.text(Column.integrityDetail)
+        timeBase = row.text(Column.timeBase)
+        interval = row.double(Column.interval)
+        sampleCount = row.int(Column.sampleCount)
+        firstSample = row.optionalInt(Column.firstSample)
+        lastSample = row.optionalInt(Column.lastSample)
+        timeOffset = row.int(Column.timeOffset)
+        generation = row.int(Column.generation)
+        newSamples = row.int(Column.newSamples)
+        duplicates = row.int(Column.duplicates)
+        conflicts = row.int(Column.conflicts)
+        gapFrom = row.optionalInt(Column.gapFrom)
+        gapTo = row.optionalInt(Column.gapTo)
+        addedMilliseconds = row.int(Column.addedMilliseconds)
+        samplesSHA256 = row.text(Column.samplesSHA256)
+        previousHash = row.text(Column.previousHash)
+        hash = row.text(Column.hash)
     }
 
     init(loggerID: String, readID: Int64, chainSeq: Int64, rawSHA256: String, inputKind: String, readTimeMilliseconds: Int64,

@@ -12,9 +12,10 @@ extension Archive {
     /// Every kept read, oldest first.
     func storedReads() throws -> [(StoredRead, ReadRow)] {
         var reads: [(StoredRead, ReadRow)] = []
+        // The raw bytes follow the row's columns.
         try engine.query("SELECT \(ReadRow.columns), raw FROM reads ORDER BY read_id", []) { row in
             let kept = ReadRow(row: row)
-            reads.append((StoredRead(id: kept.readID, loggerID: kept.loggerID, raw: row.blob(29), inputKind: kept.inputKind,
+            reads.append((StoredRead(id: kept.readID, loggerID: kept.loggerID, raw: row.blob(ReadRow.Column.allCases.count), inputKind: kept.inputKind,
                                      readTime: Date(milliseconds: kept.readTimeMilliseconds), readTimeSource: kept.readTimeSource,
                                      origin: kept.origin, decoder: kept.decoder, decodeOptions: kept.decodeOptions), kept))
         }

@@ -29,6 +29,31 @@ extension ArchiveRow {
     public func optionalInt(_ column: Int) -> Int64? { isNull(column) ? nil : int(column) }
 }
 
+/// The columns a query selects, each named once next to its case: the cases' order is the
+/// `SELECT` list (`selectList`) and their raw values are the positions, so a row is read by
+/// name (`row.text(ReadColumn.origin)`) at the cost of a positional read, and the list and
+/// the reads can never drift apart.
+protocol ArchiveColumns: CaseIterable, RawRepresentable where RawValue == Int {
+    /// The column as the SQL names it.
+    var sqlName: String { get }
+}
+
+extension ArchiveColumns {
+    /// `a, b, c`, in declaration order.
+    static var selectList: String { allCases.map(\.sqlName).joined(separator: ", ") }
+}
+
+extension ArchiveRow {
+    func isNull<C: ArchiveColumns>(_ column: C) -> Bool { isNull(column.rawValue) }
+    func int<C: ArchiveColumns>(_ column: C) -> Int64 { int(column.rawValue) }
+    func double<C: ArchiveColumns>(_ column: C) -> Double { double(column.rawValue) }
+    func text<C: ArchiveColumns>(_ column: C) -> String { text(column.rawValue) }
+    func blob<C: ArchiveColumns>(_ column: C) -> Data { blob(column.rawValue) }
+    func optionalInt<C: ArchiveColumns>(_ column: C) -> Int64? { optionalInt(column.rawValue) }
+    func optionalText<C: ArchiveColumns>(_ column: C) -> String? { optionalText(column.rawValue) }
+    func optionalDouble<C: ArchiveColumns>(_ column: C) -> Double? { optionalDouble(column.rawValue) }
+}
+
 /// A statement prepared once and run many times (sample inserts).
 public protocol ArchiveStatement: AnyObject {
     func run(_ values: [SQLValue]) throws
