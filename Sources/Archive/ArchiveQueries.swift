@@ -103,21 +103,11 @@ extension Archive {
             }
             var reads: [ReadSummary] = []
             try engine.query("""
-                SELECT r.read_id, r.read_time_ms, r.read_time_source, r.origin, r.raw_sha256, r.decoder, r.coldtap_version,
-                       r.integrity_status, r.integrity_detail, r.sample_count, r.first_sample_ms + g.time_offset_ms - r.time_offset_ms,
-                       r.last_sample_ms + g.time_offset_ms - r.time_offset_ms, g.new_samples, g.duplicates, g.conflicts, r.time_base, r.interval_s
-                FROM reads r JOIN read_generations g ON g.logger_id = r.logger_id AND g.read_id = r.read_id AND g.generation = $2
+                SELECT \(ReadSummary.Column.selectList) \(ReadSummary.fromGeneration)
                 WHERE r.logger_id = $1 AND (r.last_sample_ms IS NULL OR (r.last_sample_ms >= $3 AND r.first_sample_ms <= $4))
                 ORDER BY r.read_id
                 """, [id, .int(Int64(generation)), .int(low), .int(high)]) { row in
-                let detail = row.text(8)
-                reads.append(ReadSummary(
-                    id: row.int(0), readTime: Date(milliseconds: row.int(1)), readTimeSource: row.text(2), origin: row.text(3),
-                    sha256: row.text(4), decoder: row.text(5), coldTapVersion: row.text(6),
-                    integrity: row.text(7) + (detail.isEmpty ? "" : " (\(detail))"), sampleCount: Int(row.int(9)),
-                    firstSample: row.optionalInt(10).map { Date(milliseconds: $0) }, lastSample: row.optionalInt(11).map { Date(milliseconds: $0) },
-                    newSamples: Int(row.int(12)), duplicates: Int(row.int(13)), conflicts: Int(row.int(14)),
-                    timeBase: row.text(15), interval: row.double(16)))
+                reads.append(ReadSummary(row: row))
             }
             // The newest read's interval is the logger's interval now.
             var interval = reads.max { $0.readTime < $1.readTime }?.interval ?? 0
@@ -208,5 +198,52 @@ struct AcknowledgementRow {
     var computedHash: String {
         HashChain.hash(kind: "acknowledgement", fields: [String(ackID), String(chainSeq), loggerID, String(excursionStart), by,
                                                          String(at), comment], previous: previousHash)
+    }
+}
+
+extension ReadSummary {
+    /// What `history` shows of a read, its times as stitched in one generation.
+    enum Column: Int, ArchiveColumns {
+        case id, readTime, readTimeSource, origin, sha256, decoder, coldTapVersion, integrityStatus, integrityDetail
+        case sampleCount, firstSample, lastSample, newSamples, duplicates, conflicts, timeBase, interval
+
+        var sqlName: String {
+            switch self {
+            case .id: return "r.read_id"
+            case .readTime: return "r.read_time_ms"
+            case .readTimeSource: return "r.read_time_source"
+            case .origin: return "r.origin"
+            case .sha256: return "r.raw_sha256"
+            case .decoder: return "r.decoder"
+            case .coldTapVersion: return "r.coldtap_version"
+            case .integrityStatus: return "r.integrity_status"
+            case .integrityDetail: return "r.integrity_detail"
+            case .sampleCount: return "r.sample_count"
+            // A read's sample times as stitched: its own offset replaced by the generation's.
+            case .firstSample: return "r.first_sample_ms + g.time_offset_ms - r.time_offset_ms"
+            case .lastSample: return "r.last_sample_ms + g.time_offset_ms - r.time_offset_ms"
+            case .newSamples: return "g.new_samples"
+            case .duplicates: return "g.duplicates"
+            case .conflicts: return "g.conflicts"
+            case .timeBase: return "r.time_base"
+            case .interval: return "r.interval_s"
+            }
+        }
+    }
+
+    /// The reads joined to their rows of generation `$2`.
+    static let fromGeneration = "FROM reads r JOIN read_generations g ON g.logger_id = r.logger_id AND g.read_id = r.read_id AND g.generation = $2"
+
+    /// Reads the summary from a `SELECT \(Column.selectList)` result.
+    init(row: any ArchiveRow) {
+        let detail = row.text(Column.integrityDetail)
+        self.init(id: row.int(Column.id), readTime: Date(milliseconds: row.int(Column.readTime)), readTimeSource: row.text(Column.readTimeSource),
+                  origin: row.text(Column.origin), sha256: row.text(Column.sha256), decoder: row.text(Column.decoder),
+                  coldTapVersion: row.text(Column.coldTapVersion),
+                  integrity: row.text(Column.integrityStatus) + (detail.isEmpty ? "" : " (\(detail))"), sampleCount: Int(row.int(Column.sampleCount)),
+                  firstSample: row.optionalInt(Column.firstSample).map { Date(milliseconds: $0) },
+                  lastSample: row.optionalInt(Column.lastSample).map { Date(milliseconds: $0) },
+                  newSamples: Int(row.int(Column.newSamples)), duplicates: Int(row.int(Column.duplicates)), conflicts: Int(row.int(Column.conflicts)),
+                  timeBase: row.text(Column.timeBase), interval: row.double(Column.interval))
     }
 }

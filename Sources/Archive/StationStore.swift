@@ -492,20 +492,10 @@ public final class StationStore {
         let generation = Int64(try archive.currentGeneration())
         var found: ReadSummary?
         try engine.query("""
-            SELECT r.read_id, r.read_time_ms, r.read_time_source, r.origin, r.raw_sha256, r.decoder, r.coldtap_version,
-                   r.integrity_status, r.integrity_detail, r.sample_count, r.first_sample_ms + g.time_offset_ms - r.time_offset_ms,
-                   r.last_sample_ms + g.time_offset_ms - r.time_offset_ms, g.new_samples, g.duplicates, g.conflicts, r.time_base, r.interval_s
-            FROM reads r JOIN read_generations g ON g.logger_id = r.logger_id AND g.read_id = r.read_id AND g.generation = $2
+            SELECT \(ReadSummary.Column.selectList) \(ReadSummary.fromGeneration)
             WHERE r.logger_id = $1 AND r.read_id = $3
             """, [.text(loggerID), .int(generation), .int(readID)]) { row in
-            let detail = row.text(8)
-            found = ReadSummary(
-                id: row.int(0), readTime: Date(milliseconds: row.int(1)), readTimeSource: row.text(2), origin: row.text(3),
-                sha256: row.text(4), decoder: row.text(5), coldTapVersion: row.text(6),
-                integrity: row.text(7) + (detail.isEmpty ? "" : " (\(detail))"), sampleCount: Int(row.int(9)),
-                firstSample: row.optionalInt(10).map { Date(milliseconds: $0) }, lastSample: row.optionalInt(11).map { Date(milliseconds: $0) },
-                newSamples: Int(row.int(12)), duplicates: Int(row.int(13)), conflicts: Int(row.int(14)),
-                timeBase: row.text(15), interval: row.double(16))
+            found = ReadSummary(row: row)
         }
         return found
     }
