@@ -37,10 +37,12 @@ let package = Package(
         // Layer 5: chart model, SVG canvas, report layout.
         .target(name: "TempChart", dependencies: ["ColdTapBase", "ColdChain"]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
-        .target(name: "CairoCanvas", dependencies: [
-            "TempChart",
-            .target(name: "CCairo", condition: .when(platforms: [.linux])),
-        ]),
+        .target(
+            name: "CairoCanvas",
+            dependencies: [
+                "TempChart",
+                .target(name: "CCairo", condition: .when(platforms: [.linux])),
+            ]),
         // Loggers that answer commands (NHS31xx): readout sessions; above NFCTags and LoggerFormats.
         .target(name: "LoggerSessions", dependencies: ["ColdTapBase", "NDEF", "NFCTags", "LoggerFormats"]),
         // Emulators and fault injection: virtual tags with an air-time model, the virtual NHS3100.
@@ -48,20 +50,25 @@ let package = Package(
         .target(name: "NFCTagsEmulation", dependencies: ["ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "LoggerSessions"]),
         // Readers.
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
-        .target(name: "PCSC", dependencies: [
-            "ColdTapBase", "NFCTags",
-            .target(name: "CPCSCLite", condition: .when(platforms: [.linux, .macOS])),
-        ], linkerSettings: [
-            .linkedLibrary("pcsclite", .when(platforms: [.linux])),
-            .linkedFramework("PCSC", .when(platforms: [.macOS])),
-        ]),
+        .target(
+            name: "PCSC",
+            dependencies: [
+                "ColdTapBase", "NFCTags",
+                .target(name: "CPCSCLite", condition: .when(platforms: [.linux, .macOS])),
+            ],
+            linkerSettings: [
+                .linkedLibrary("pcsclite", .when(platforms: [.linux])),
+                .linkedFramework("PCSC", .when(platforms: [.macOS])),
+            ]),
         .target(name: "CoreNFCTransport", dependencies: ["ColdTapBase", "NFCTags"]),
         // SHA-256 and HMAC-SHA256: libcrypto on Linux, CryptoKit on Apple (Archive, later Station).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "Digest", dependencies: [
-            "ColdTapBase",
-            .target(name: "CCrypto", condition: .when(platforms: [.linux])),
-        ]),
+        .target(
+            name: "Digest",
+            dependencies: [
+                "ColdTapBase",
+                .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+            ]),
         // Layer 6: the archive of every read (SQLite embedded, PostgreSQL for fleets).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
@@ -73,30 +80,41 @@ let package = Package(
         // Webhook deliveries: libcurl, which lets the station check the very address it connects to.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         // Its OpenAPI contract is compiled in (`PackageResources.openapi_json`), so a `coldtap` copied alone still serves it.
-        .target(name: "Station", dependencies: ["ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl"],
-                resources: [.embedInCode("openapi.json")]),
+        .target(
+            name: "Station",
+            dependencies: [
+                "ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl",
+            ],
+            resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).
         .target(name: "StationClient", dependencies: ["ColdTapBase", "Digest"]),
         // The application core: the use cases the command line, the station and the app share
         // (loading any input, reading a logger from any transport, the export schema, report
         // files rendered to bytes). Links nothing the iPhone app cannot (no archive engines).
-        .target(name: "ColdTapKit", dependencies: [
-            "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "LoggerSessions", "JSONOutput", "Digest",
-        ]),
+        .target(
+            name: "ColdTapKit",
+            dependencies: [
+                "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "LoggerSessions", "JSONOutput", "Digest",
+            ]),
         // The use cases over the archive, shared by the command line and the station: reads
         // built and decoded again as the archive keeps them, a station upload decoded, the
         // archive's JSON and CSV. Not linked by the app (the archive engines are not there).
         .target(name: "ArchiveKit", dependencies: ["ColdTapBase", "ColdTapKit", "Archive", "JSONOutput", "LoggerFormats", "ColdChain", "NDEF"]),
         // The command line: all commands live in a library so tests can run them in-process.
-        .target(name: "ColdTapCommands", dependencies: [
-            "ColdTapBase", "ColdTapKit", "ArchiveKit", "NDEF", "NFCTags", "NFCTagsEmulation", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
-            "JSONOutput", "Station", "StationClient",
-        ]),
+        .target(
+            name: "ColdTapCommands",
+            dependencies: [
+                "ColdTapBase", "ColdTapKit", "ArchiveKit", "NDEF", "NFCTags", "NFCTagsEmulation", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas",
+                "PCSC", "Archive", "Digest", "LoggerSessions",
+                "JSONOutput", "Station", "StationClient",
+            ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
-        .executableTarget(name: "coldtap-bench", dependencies: [
-            "ColdTapBase", "NDEF", "NFCTags", "NFCTagsEmulation", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
-            "Archive", "CSQLite", "CLibPQ", "Digest", "LoggerSessions", "Station",
-        ]),
+        .executableTarget(
+            name: "coldtap-bench",
+            dependencies: [
+                "ColdTapBase", "NDEF", "NFCTags", "NFCTagsEmulation", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
+                "Archive", "CSQLite", "CLibPQ", "Digest", "LoggerSessions", "Station",
+            ]),
         // libFuzzer entry point; built apart by `make fuzz`.
         .executableTarget(name: "FuzzNDEF", dependencies: ["NDEF"]),
         // What the test targets share: the seeded random generator and test tags.
@@ -119,13 +137,29 @@ let package = Package(
         // never a product, and named apart so it can never shadow the SDK's CoreNFC). On Apple
         // platforms the real glue is compiled by the app instead, so the check is Linux-only.
         .target(name: "CoreNFCStandIn", dependencies: ["NDEF"], path: "Tests/CoreNFCStandIn"),
-        .testTarget(name: "CoreNFCGlueTests", dependencies: [
-            "ColdTapBase", "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
-        ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
+        .testTarget(
+            name: "CoreNFCGlueTests",
+            dependencies: [
+                "ColdTapBase", "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
+            ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
-        .testTarget(name: "ArchiveTests", dependencies: ["ArchiveTestSupport", "ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
-        .testTarget(name: "StationTests", dependencies: ["ArchiveTestSupport", "ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
-        .testTarget(name: "CommandsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
+        .testTarget(
+            name: "ArchiveTests",
+            dependencies: [
+                "ArchiveTestSupport", "ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport",
+                "Digest",
+            ]),
+        .testTarget(
+            name: "StationTests",
+            dependencies: [
+                "ArchiveTestSupport", "ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas",
+                "TempChart", "TestSupport",
+            ]),
+        .testTarget(
+            name: "CommandsTests",
+            dependencies: [
+                "NFCTagsEmulation", "ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -70,14 +70,19 @@ public final class Archive {
         // Asked by serial or tag UID (both indexed); a row counts only when the same rule
         // gives it the same identity (a logger with a serial is not named by its tag UID).
         var named: [String] = []
-        try engine.query("SELECT logger_id, serial, tag_uid FROM loggers WHERE (format = $1 AND serial = $2) OR (format = $1 AND tag_uid = $3) ORDER BY logger_id",
-                         [.text(log.format.name), .optional(log.logger.serial), .optional(log.logger.tagUID)]) { row in
+        try engine.query(
+            "SELECT logger_id, serial, tag_uid FROM loggers WHERE (format = $1 AND serial = $2) OR (format = $1 AND tag_uid = $3) ORDER BY logger_id",
+            [.text(log.format.name), .optional(log.logger.serial), .optional(log.logger.tagUID)]
+        ) { row in
             if Archive.loggerID(format: log.format.name, serial: row.optionalText(1), tagUID: row.optionalText(2)) == carried {
                 named.append(row.text(0))
             }
         }
         guard named.count <= 1 else {
-            throw ArchiveError(.invalidRead, "this \(log.format) log is \(carried), and the archive keeps that logger under \(named.count) names (\(named.joined(separator: ", "))), so it cannot tell whose record this read belongs to; name it as one of them.", hint: .nameTheLogger)
+            throw ArchiveError(
+                .invalidRead,
+                "this \(log.format) log is \(carried), and the archive keeps that logger under \(named.count) names (\(named.joined(separator: ", "))), so it cannot tell whose record this read belongs to; name it as one of them.",
+                hint: .nameTheLogger)
         }
         return named.first ?? carried
     }
@@ -117,10 +122,13 @@ public final class Archive {
     /// - Throws: `ArchiveError(.invalidRead)` when the log names no logger and `loggerID` is not given.
     public static func prepare(_ read: NewRead) throws -> PreparedRead {
         guard let loggerID = read.loggerID ?? Archive.loggerID(for: read.log) else {
-            throw ArchiveError(.invalidRead, "this \(read.log.format) log names no logger (no serial, no tag UID), so the archive cannot tell whose record it belongs to.", hint: .nameTheLogger)
+            throw ArchiveError(
+                .invalidRead, "this \(read.log.format) log names no logger (no serial, no tag UID), so the archive cannot tell whose record it belongs to.",
+                hint: .nameTheLogger)
         }
-        return PreparedRead(read: read, loggerID: loggerID, sha: SHA256Digest.hex(read.raw),
-                            assessment: read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) })
+        return PreparedRead(
+            read: read, loggerID: loggerID, sha: SHA256Digest.hex(read.raw),
+            assessment: read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) })
     }
 
     /// Keeps a prepared read inside the caller's write transaction (`add` makes one; the
@@ -136,12 +144,14 @@ public final class Archive {
         var knownLogger = false
         var generation = 1
         var lastAssessment: Int64 = 0
-        try engine.query("""
+        try engine.query(
+            """
             SELECT (SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2), seq, hash, next_read_id,
                    (SELECT COUNT(*) FROM loggers WHERE logger_id = $1), (SELECT MAX(generation) FROM generations),
                 (SELECT MAX(assessment_id) FROM assessments WHERE logger_id = $1)
             FROM chain_head WHERE id = 1
-            """, [.text(loggerID), .text(sha)]) { row in
+            """, [.text(loggerID), .text(sha)]
+        ) { row in
             existing = row.optionalInt(0)
             head = (row.int(1), row.text(2))
             readID = row.int(3)
@@ -150,14 +160,18 @@ public final class Archive {
             lastAssessment = row.optionalInt(6) ?? 0
         }
         if let existing {
-            return AddResult(readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
-                             conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: head.hash)
+            return AddResult(
+                readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
+                conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: head.hash)
         }
         if !knownLogger {
             let identity = read.log.logger
-            try engine.executeDeferred("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                               [.text(loggerID), .text(read.log.format.name), .optional(identity.serial), .optional(identity.tagUID),
-                                .optional(identity.vendor), .optional(identity.model?.name), .int(readID)])
+            try engine.executeDeferred(
+                "INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [
+                    .text(loggerID), .text(read.log.format.name), .optional(identity.serial), .optional(identity.tagUID),
+                    .optional(identity.vendor), .optional(identity.model?.name), .int(readID),
+                ])
         }
         let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
         var row = ReadRow(
@@ -173,21 +187,26 @@ public final class Archive {
             samplesSHA256: stitched.digest, previousHash: head.hash, hash: "")
         row.hash = row.computedHash
         try row.insert(into: engine, raw: read.raw)
-        try engine.executeDeferred("UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
-                           [.int(row.chainSeq), .text(row.hash), .int(readID + 1)])
+        try engine.executeDeferred(
+            "UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
+            [.int(row.chainSeq), .text(row.hash), .int(readID + 1)])
         if let assessment { try record(assessment, id: lastAssessment + 1, loggerID: loggerID, readID: readID, now: now) }
         let gap = stitched.gap.map { DateInterval(start: Date(milliseconds: $0.0), end: Date(milliseconds: $0.1)) }
-        return AddResult(readID: readID, loggerID: loggerID, alreadyKept: false, newSamples: stitched.newSamples,
-                         duplicates: stitched.duplicates, conflicts: stitched.conflicts, gapBefore: gap,
-                         timeOffset: Double(stitched.offset) / 1000, verdict: assessment?.verdict, chainHead: row.hash)
+        return AddResult(
+            readID: readID, loggerID: loggerID, alreadyKept: false, newSamples: stitched.newSamples,
+            duplicates: stitched.duplicates, conflicts: stitched.conflicts, gapBefore: gap,
+            timeOffset: Double(stitched.offset) / 1000, verdict: assessment?.verdict, chainHead: row.hash)
     }
 
     private func record(_ assessment: Assessment, id: Int64, loggerID: String, readID: Int64, now: Date) throws {
         let reasons = (try? JSONSerialization.data(withJSONObject: assessment.reasons)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        try engine.executeDeferred("INSERT INTO assessments (logger_id, assessment_id, read_id, assessed_ms, profile_name, profile_json, time_zone, verdict, reasons, excursions) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                           [.text(loggerID), .int(id), .int(readID), .int(now.milliseconds), .text(assessment.profile.name),
-                            .text(ProfileExport.json(assessment.profile)), .text(assessment.timeZone.identifier),
-                            .text(assessment.verdict.rawValue), .text(reasons), .int(Int64(assessment.excursions.count))])
+        try engine.executeDeferred(
+            "INSERT INTO assessments (logger_id, assessment_id, read_id, assessed_ms, profile_name, profile_json, time_zone, verdict, reasons, excursions) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            [
+                .text(loggerID), .int(id), .int(readID), .int(now.milliseconds), .text(assessment.profile.name),
+                .text(ProfileExport.json(assessment.profile)), .text(assessment.timeZone.identifier),
+                .text(assessment.verdict.rawValue), .text(reasons), .int(Int64(assessment.excursions.count)),
+            ])
     }
 
     // MARK: Stitching
@@ -268,9 +287,10 @@ public final class Archive {
         result.first = low + result.offset
         result.last = high + result.offset
         if let first = result.first, intervalMilliseconds > 0,
-           let previous = try Archive.newestKeptTime(before: first, among: kept.times, keptFrom: low - margin)
-               ?? newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first),
-           first - previous > intervalMilliseconds + intervalMilliseconds / 2 {
+            let previous = try Archive.newestKeptTime(before: first, among: kept.times, keptFrom: low - margin)
+                ?? newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first),
+            first - previous > intervalMilliseconds + intervalMilliseconds / 2
+        {
             result.gap = (previous + intervalMilliseconds, first)
         }
         // The read's samples in time order; samples at the same time in the order read.
@@ -300,12 +320,14 @@ public final class Archive {
                     // What is kept at this time: from an earlier read, else from this read's own earlier sample.
                     let same: Bool, keptRead: Int64
                     if next < keptTimes.count, keptTimes[next] == time {
-                        same = Archive.sameValue(kept.temperature(at: next), temperature) && Archive.sameValue(kept.humidity(at: next), humidity)
+                        same =
+                            Archive.sameValue(kept.temperature(at: next), temperature) && Archive.sameValue(kept.humidity(at: next), humidity)
                             && kept.flags(at: next) == flags
                         keptRead = kept.readIDs[next]
                     } else if let last = newRows.times.last, last == time {
                         let previous = newRows.count - 1
-                        same = Archive.sameValue(newRows.temperature(at: previous), temperature)
+                        same =
+                            Archive.sameValue(newRows.temperature(at: previous), temperature)
                             && Archive.sameValue(newRows.humidity(at: previous), humidity) && newRows.flags(at: previous) == flags
                         keptRead = readID
                     } else {
@@ -315,8 +337,11 @@ public final class Archive {
                     if same {
                         duplicates += 1
                     } else {
-                        conflictRows.append((StoredSample(time: time, temperature: temperature, humidity: humidity, flags: flags, readID: readID),
-                                             keptRead))
+                        conflictRows.append(
+                            (
+                                StoredSample(time: time, temperature: temperature, humidity: humidity, flags: flags, readID: readID),
+                                keptRead
+                            ))
                     }
                 }
             }
@@ -331,15 +356,21 @@ public final class Archive {
         digest.addSamples(newRows)
         try insertBlock(newRows, loggerID: loggerID, generation: Int64(generation), readID: readID)
         for (sample, keptRead) in conflictRows {
-            try engine.executeDeferred("INSERT INTO conflicts (logger_id, generation, time_ms, read_id, temperature, humidity, flags, kept_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                               [.text(loggerID), .int(Int64(generation)), .int(sample.time), .int(readID), .optional(sample.temperature),
-                                .optional(sample.humidity), .text(sample.flags), .int(keptRead)])
+            try engine.executeDeferred(
+                "INSERT INTO conflicts (logger_id, generation, time_ms, read_id, temperature, humidity, flags, kept_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                [
+                    .text(loggerID), .int(Int64(generation)), .int(sample.time), .int(readID), .optional(sample.temperature),
+                    .optional(sample.humidity), .text(sample.flags), .int(keptRead),
+                ])
             digest.addConflict(timeMilliseconds: sample.time, temperature: sample.temperature, humidity: sample.humidity, flags: sample.flags)
         }
         result.digest = digest.hex
-        try engine.executeDeferred("INSERT INTO read_generations (logger_id, generation, read_id, time_offset_ms, new_samples, duplicates, conflicts, samples_sha256) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                           [.text(loggerID), .int(Int64(generation)), .int(readID), .int(result.offset), .int(Int64(result.newSamples)),
-                            .int(Int64(result.duplicates)), .int(Int64(result.conflicts)), .text(result.digest)])
+        try engine.executeDeferred(
+            "INSERT INTO read_generations (logger_id, generation, read_id, time_offset_ms, new_samples, duplicates, conflicts, samples_sha256) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            [
+                .text(loggerID), .int(Int64(generation)), .int(readID), .int(result.offset), .int(Int64(result.newSamples)),
+                .int(Int64(result.duplicates)), .int(Int64(result.conflicts)), .text(result.digest),
+            ])
         return result
     }
 
@@ -415,7 +446,9 @@ struct ReadRow {
 
     /// The columns of `reads` a row holds, in `SELECT` order.
     enum Column: Int, ArchiveColumns {
-        case loggerID, readID, chainSeq, rawSHA256, inputKind, readTimeMilliseconds, readTimeSource, origin, coldTapVersion, decoder, decodeOptions, integrityStatus, integrityDetail, timeBase, interval, sampleCount, firstSample, lastSample, timeOffset, generation, newSamples, duplicates, conflicts, gapFrom, gapTo, addedMilliseconds, samplesSHA256, previousHash, hash
+        case loggerID, readID, chainSeq, rawSHA256, inputKind, readTimeMilliseconds, readTimeSource, origin, coldTapVersion, decoder, decodeOptions,
+            integrityStatus, integrityDetail, timeBase, interval, sampleCount, firstSample, lastSample, timeOffset, generation, newSamples, duplicates,
+            conflicts, gapFrom, gapTo, addedMilliseconds, samplesSHA256, previousHash, hash
 
         var sqlName: String {
             switch self {
@@ -455,13 +488,15 @@ struct ReadRow {
     static var columns: String { Column.selectList }
 
     var computedHash: String {
-        HashChain.hash(kind: "read", fields: [
-            String(readID), String(chainSeq), loggerID, rawSHA256, inputKind, String(readTimeMilliseconds), readTimeSource,
-            origin, coldTapVersion, decoder, decodeOptions, integrityStatus, integrityDetail, timeBase, HashChain.text(interval),
-            String(sampleCount), HashChain.text(firstSample), HashChain.text(lastSample), String(timeOffset), String(generation),
-            String(newSamples), String(duplicates), String(conflicts), HashChain.text(gapFrom), HashChain.text(gapTo),
-            String(addedMilliseconds), samplesSHA256,
-        ], previous: previousHash)
+        HashChain.hash(
+            kind: "read",
+            fields: [
+                String(readID), String(chainSeq), loggerID, rawSHA256, inputKind, String(readTimeMilliseconds), readTimeSource,
+                origin, coldTapVersion, decoder, decodeOptions, integrityStatus, integrityDetail, timeBase, HashChain.text(interval),
+                String(sampleCount), HashChain.text(firstSample), HashChain.text(lastSample), String(timeOffset), String(generation),
+                String(newSamples), String(duplicates), String(conflicts), HashChain.text(gapFrom), HashChain.text(gapTo),
+                String(addedMilliseconds), samplesSHA256,
+            ], previous: previousHash)
     }
 
     /// The value of one column, as bound on insert.
@@ -538,12 +573,14 @@ struct ReadRow {
         hash = row.text(Column.hash)
     }
 
-    init(loggerID: String, readID: Int64, chainSeq: Int64, rawSHA256: String, inputKind: String, readTimeMilliseconds: Int64,
-         readTimeSource: String, origin: String, coldTapVersion: String, decoder: String, decodeOptions: String,
-         integrityStatus: String, integrityDetail: String, timeBase: String, interval: Double, sampleCount: Int64,
-         firstSample: Int64?, lastSample: Int64?, timeOffset: Int64, generation: Int64, newSamples: Int64, duplicates: Int64,
-         conflicts: Int64, gapFrom: Int64?, gapTo: Int64?, addedMilliseconds: Int64, samplesSHA256: String,
-         previousHash: String, hash: String) {
+    init(
+        loggerID: String, readID: Int64, chainSeq: Int64, rawSHA256: String, inputKind: String, readTimeMilliseconds: Int64,
+        readTimeSource: String, origin: String, coldTapVersion: String, decoder: String, decodeOptions: String,
+        integrityStatus: String, integrityDetail: String, timeBase: String, interval: Double, sampleCount: Int64,
+        firstSample: Int64?, lastSample: Int64?, timeOffset: Int64, generation: Int64, newSamples: Int64, duplicates: Int64,
+        conflicts: Int64, gapFrom: Int64?, gapTo: Int64?, addedMilliseconds: Int64, samplesSHA256: String,
+        previousHash: String, hash: String
+    ) {
         self.loggerID = loggerID; self.readID = readID; self.chainSeq = chainSeq; self.rawSHA256 = rawSHA256
         self.inputKind = inputKind; self.readTimeMilliseconds = readTimeMilliseconds; self.readTimeSource = readTimeSource
         self.origin = origin; self.coldTapVersion = coldTapVersion; self.decoder = decoder; self.decodeOptions = decodeOptions

@@ -8,8 +8,9 @@ extension Archive {
     public func logger(_ id: String) throws -> LoggerRecord? {
         var found: LoggerRecord?
         try engine.query("SELECT logger_id, format, serial, tag_uid, vendor, model FROM loggers WHERE logger_id = $1", [.text(id)]) { row in
-            found = LoggerRecord(id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
-                                 vendor: row.optionalText(4), model: row.optionalText(5))
+            found = LoggerRecord(
+                id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
+                vendor: row.optionalText(4), model: row.optionalText(5))
         }
         return found
     }
@@ -28,8 +29,10 @@ extension Archive {
         let afterFormat = text.firstIndex(of: ":").map { String(text[text.index(after: $0)...]) } ?? text
         let uid = (afterFormat.hasPrefix("tag-") ? String(afterFormat.dropFirst(4)) : afterFormat).uppercased()
         var ids: [String] = []
-        try engine.query("SELECT logger_id, format, serial, tag_uid FROM loggers WHERE serial = $1 OR serial = $2 OR UPPER(tag_uid) = $3 ORDER BY logger_id",
-                         [.text(text), .text(afterFormat), .text(uid)]) { row in
+        try engine.query(
+            "SELECT logger_id, format, serial, tag_uid FROM loggers WHERE serial = $1 OR serial = $2 OR UPPER(tag_uid) = $3 ORDER BY logger_id",
+            [.text(text), .text(afterFormat), .text(uid)]
+        ) { row in
             let serial = row.optionalText(2), tagUID = row.optionalText(3)
             let carried = Archive.loggerID(format: row.text(1), serial: serial, tagUID: tagUID)
             if serial == text || tagUID?.uppercased() == text.uppercased() || carried == text { ids.append(row.text(0)) }
@@ -47,10 +50,12 @@ extension Archive {
             let generation = Int64(try currentGeneration())
             var summaries: [LoggerSummary] = []
             try engine.query("SELECT logger_id, format, serial, tag_uid, vendor, model FROM loggers ORDER BY logger_id", []) { row in
-                summaries.append(LoggerSummary(
-                    logger: LoggerRecord(id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
-                                         vendor: row.optionalText(4), model: row.optionalText(5)),
-                    firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil))
+                summaries.append(
+                    LoggerSummary(
+                        logger: LoggerRecord(
+                            id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
+                            vendor: row.optionalText(4), model: row.optionalText(5)),
+                        firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil))
             }
             for index in summaries.indices {
                 let id = SQLValue.text(summaries[index].logger.id)
@@ -78,8 +83,9 @@ extension Archive {
         try engine.readTransaction {
             guard let logger = try logger(loggerID) else {
                 let known = try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0
-                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'" + (known > 0 ? "." : "; it holds no reads yet."),
-                                   hint: known > 0 ? .listLoggers(count: Int(known)) : nil)
+                throw ArchiveError(
+                    .notFound, "the archive \(engine.location) holds no logger '\(loggerID)'" + (known > 0 ? "." : "; it holds no reads yet."),
+                    hint: known > 0 ? .listLoggers(count: Int(known)) : nil)
             }
             let generation = try currentGeneration()
             let low = from?.milliseconds ?? Int64.min
@@ -97,16 +103,20 @@ extension Archive {
                     flags = Archive.flags(item.flags)
                     flagSets[item.flags] = flags
                 }
-                return StitchedSample(sample: TemperatureLog.Sample(time: Date(milliseconds: item.time), temperature: item.temperature,
-                                                                    humidity: item.humidity, flags: flags),
-                                      readID: item.readID)
+                return StitchedSample(
+                    sample: TemperatureLog.Sample(
+                        time: Date(milliseconds: item.time), temperature: item.temperature,
+                        humidity: item.humidity, flags: flags),
+                    readID: item.readID)
             }
             var reads: [ReadSummary] = []
-            try engine.query("""
+            try engine.query(
+                """
                 SELECT \(ReadSummary.Column.selectList) \(ReadSummary.fromGeneration)
                 WHERE r.logger_id = $1 AND (r.last_sample_ms IS NULL OR (r.last_sample_ms >= $3 AND r.first_sample_ms <= $4))
                 ORDER BY r.read_id
-                """, [id, .int(Int64(generation)), .int(low), .int(high)]) { row in
+                """, [id, .int(Int64(generation)), .int(low), .int(high)]
+            ) { row in
                 reads.append(ReadSummary(row: row))
             }
             // The newest read's interval is the logger's interval now.
@@ -115,25 +125,29 @@ extension Archive {
                 try engine.query("SELECT interval_s FROM reads WHERE logger_id = $1 ORDER BY read_id DESC LIMIT 1", [id]) { interval = $0.double(0) }
             }
             var conflicts: [SampleConflict] = []
-            try engine.query("""
+            try engine.query(
+                """
                 SELECT time_ms, kept_read_id, temperature, humidity, flags, read_id FROM conflicts
                 WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms, read_id
-                """, [id, .int(Int64(generation)), .int(low), .int(high)]) { row in
+                """, [id, .int(Int64(generation)), .int(low), .int(high)]
+            ) { row in
                 let time = Date(milliseconds: row.int(0))
                 // The kept value is the stitched sample at that time (in range, so among `stored`).
                 guard let kept = Archive.sample(at: row.int(0), in: stored) else { return }
-                conflicts.append(SampleConflict(
-                    time: time,
-                    kept: .init(time: time, temperature: kept.temperature, humidity: kept.humidity, flags: Archive.flags(kept.flags)),
-                    keptReadID: row.int(1),
-                    other: .init(time: time, temperature: row.optionalDouble(2), humidity: row.optionalDouble(3), flags: Archive.flags(row.text(4))),
-                    otherReadID: row.int(5)))
+                conflicts.append(
+                    SampleConflict(
+                        time: time,
+                        kept: .init(time: time, temperature: kept.temperature, humidity: kept.humidity, flags: Archive.flags(kept.flags)),
+                        keptReadID: row.int(1),
+                        other: .init(time: time, temperature: row.optionalDouble(2), humidity: row.optionalDouble(3), flags: Archive.flags(row.text(4))),
+                        otherReadID: row.int(5)))
             }
             let acknowledgements = try acknowledgements(loggerID: loggerID)
             let gaps = Archive.gaps(in: samples.map(\.sample.time), interval: interval)
-            return History(logger: logger, generation: generation, interval: interval, reads: reads, samples: samples, gaps: gaps,
-                           conflicts: conflicts, acknowledgements: acknowledgements, chainHead: try chainHead().hash,
-                           from: from, to: to)
+            return History(
+                logger: logger, generation: generation, interval: interval, reads: reads, samples: samples, gaps: gaps,
+                conflicts: conflicts, acknowledgements: acknowledgements, chainHead: try chainHead().hash,
+                from: from, to: to)
         }
     }
 
@@ -153,10 +167,14 @@ extension Archive {
 
     public func acknowledgements(loggerID: String) throws -> [Acknowledgement] {
         var result: [Acknowledgement] = []
-        try engine.query("SELECT ack_id, excursion_start_ms, acknowledged_by, acknowledged_ms, comment FROM acknowledgements WHERE logger_id = $1 ORDER BY ack_id",
-                         [.text(loggerID)]) { row in
-            result.append(Acknowledgement(id: row.int(0), excursionStart: Date(milliseconds: row.int(1)), by: row.text(2),
-                                          at: Date(milliseconds: row.int(3)), comment: row.text(4)))
+        try engine.query(
+            "SELECT ack_id, excursion_start_ms, acknowledged_by, acknowledged_ms, comment FROM acknowledgements WHERE logger_id = $1 ORDER BY ack_id",
+            [.text(loggerID)]
+        ) { row in
+            result.append(
+                Acknowledgement(
+                    id: row.int(0), excursionStart: Date(milliseconds: row.int(1)), by: row.text(2),
+                    at: Date(milliseconds: row.int(3)), comment: row.text(4)))
         }
         return result
     }
@@ -173,12 +191,16 @@ extension Archive {
             }
             let id = (try engine.scalarInt("SELECT MAX(ack_id) FROM acknowledgements WHERE logger_id = $1", [.text(loggerID)]) ?? 0) + 1
             let head = try chainHead()
-            let row = AcknowledgementRow(loggerID: loggerID, ackID: id, chainSeq: head.length + 1,
-                                         excursionStart: excursionStart.milliseconds, by: by, at: at.milliseconds,
-                                         comment: comment, previousHash: head.hash)
-            try engine.execute("INSERT INTO acknowledgements (logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                               [.text(loggerID), .int(id), .int(row.chainSeq), .int(row.excursionStart), .text(by), .int(row.at),
-                                .text(comment), .text(head.hash), .text(row.computedHash)])
+            let row = AcknowledgementRow(
+                loggerID: loggerID, ackID: id, chainSeq: head.length + 1,
+                excursionStart: excursionStart.milliseconds, by: by, at: at.milliseconds,
+                comment: comment, previousHash: head.hash)
+            try engine.execute(
+                "INSERT INTO acknowledgements (logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                [
+                    .text(loggerID), .int(id), .int(row.chainSeq), .int(row.excursionStart), .text(by), .int(row.at),
+                    .text(comment), .text(head.hash), .text(row.computedHash),
+                ])
             try engine.execute("UPDATE chain_head SET seq = $1, hash = $2 WHERE id = 1", [.int(row.chainSeq), .text(row.computedHash)])
             return Acknowledgement(id: id, excursionStart: excursionStart, by: by, at: at, comment: comment)
         }
@@ -196,8 +218,12 @@ struct AcknowledgementRow {
     var previousHash: String
 
     var computedHash: String {
-        HashChain.hash(kind: "acknowledgement", fields: [String(ackID), String(chainSeq), loggerID, String(excursionStart), by,
-                                                         String(at), comment], previous: previousHash)
+        HashChain.hash(
+            kind: "acknowledgement",
+            fields: [
+                String(ackID), String(chainSeq), loggerID, String(excursionStart), by,
+                String(at), comment,
+            ], previous: previousHash)
     }
 }
 
@@ -237,13 +263,14 @@ extension ReadSummary {
     /// Reads the summary from a `SELECT \(Column.selectList)` result.
     init(row: any ArchiveRow) {
         let detail = row.text(Column.integrityDetail)
-        self.init(id: row.int(Column.id), readTime: Date(milliseconds: row.int(Column.readTime)), readTimeSource: row.text(Column.readTimeSource),
-                  origin: row.text(Column.origin), sha256: row.text(Column.sha256), decoder: row.text(Column.decoder),
-                  coldTapVersion: row.text(Column.coldTapVersion),
-                  integrity: row.text(Column.integrityStatus) + (detail.isEmpty ? "" : " (\(detail))"), sampleCount: Int(row.int(Column.sampleCount)),
-                  firstSample: row.optionalInt(Column.firstSample).map { Date(milliseconds: $0) },
-                  lastSample: row.optionalInt(Column.lastSample).map { Date(milliseconds: $0) },
-                  newSamples: Int(row.int(Column.newSamples)), duplicates: Int(row.int(Column.duplicates)), conflicts: Int(row.int(Column.conflicts)),
-                  timeBase: row.text(Column.timeBase), interval: row.double(Column.interval))
+        self.init(
+            id: row.int(Column.id), readTime: Date(milliseconds: row.int(Column.readTime)), readTimeSource: row.text(Column.readTimeSource),
+            origin: row.text(Column.origin), sha256: row.text(Column.sha256), decoder: row.text(Column.decoder),
+            coldTapVersion: row.text(Column.coldTapVersion),
+            integrity: row.text(Column.integrityStatus) + (detail.isEmpty ? "" : " (\(detail))"), sampleCount: Int(row.int(Column.sampleCount)),
+            firstSample: row.optionalInt(Column.firstSample).map { Date(milliseconds: $0) },
+            lastSample: row.optionalInt(Column.lastSample).map { Date(milliseconds: $0) },
+            newSamples: Int(row.int(Column.newSamples)), duplicates: Int(row.int(Column.duplicates)), conflicts: Int(row.int(Column.conflicts)),
+            timeBase: row.text(Column.timeBase), interval: row.double(Column.interval))
     }
 }

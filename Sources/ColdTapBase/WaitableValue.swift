@@ -36,8 +36,10 @@ public final class WaitableValue<Value>: @unchecked Sendable {
     /// Sleeps until `ready` holds for the value or `deadline` passes (`nil`: no deadline),
     /// then runs `body` under the same lock with whether `ready` held, and wakes the waiters.
     @discardableResult
-    public func wait<Result>(until ready: (Value) -> Bool, deadline: Date? = nil,
-                             then body: (inout Value, _ ready: Bool) throws -> Result) rethrows -> Result {
+    public func wait<Result>(
+        until ready: (Value) -> Bool, deadline: Date? = nil,
+        then body: (inout Value, _ ready: Bool) throws -> Result
+    ) rethrows -> Result {
         condition.lock()
         defer {
             condition.broadcast()

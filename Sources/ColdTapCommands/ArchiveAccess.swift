@@ -105,7 +105,9 @@ enum ArchiveAccess {
     /// The `--logger` selection of the command line as kept with a read.
     static func loggerParts(_ raw: String?) -> (name: String?, descriptor: String?) {
         guard let raw else { return (nil, nil) }
-        if let data = FileManager.default.contents(atPath: raw), raw.hasSuffix(".json") || !(LoggerDecoder.builtInNames + ["cupltag-rh"]).contains(raw.lowercased()) {
+        if let data = FileManager.default.contents(atPath: raw),
+            raw.hasSuffix(".json") || !(LoggerDecoder.builtInNames + ["cupltag-rh"]).contains(raw.lowercased())
+        {
             return (nil, String(decoding: data, as: UTF8.self))
         }
         return (raw.lowercased(), nil)
@@ -124,7 +126,8 @@ enum ArchiveAccess {
 
     /// One line on what a read added: `12 new samples, 132 duplicates, 0 conflicts, no gap before`.
     static func addLine(_ result: AddResult) -> String {
-        var text = "\(result.newSamples) new sample\(result.newSamples == 1 ? "" : "s"), \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s"), \(result.conflicts) conflict\(result.conflicts == 1 ? "" : "s")"
+        var text =
+            "\(result.newSamples) new sample\(result.newSamples == 1 ? "" : "s"), \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s"), \(result.conflicts) conflict\(result.conflicts == 1 ? "" : "s")"
         if let gap = result.gapBefore {
             text += ", gap before \(gap.start.isoUTC) → \(gap.end.isoUTC) (\(duration(gap.duration)))"
         } else {
@@ -137,11 +140,16 @@ enum ArchiveAccess {
     }
 
     /// Keeps a read made by `coldtap read` or the demo as the archive keeps reads (ArchiveKit).
-    static func keep(_ outcome: LoggerRead, origin: String, options: LogInput.Options, loggerArgument: String?,
-                     loggerID: String?, profile: Profile, timeZone: TimeZone, archive location: String) async throws -> AddResult {
+    static func keep(
+        _ outcome: LoggerRead, origin: String, options: LogInput.Options, loggerArgument: String?,
+        loggerID: String?, profile: Profile, timeZone: TimeZone, archive location: String
+    ) async throws -> AddResult {
         let parts = loggerParts(loggerArgument)
-        guard let read = ArchivedReads.newRead(outcome, origin: origin, loggerName: parts.name, descriptorText: parts.descriptor,
-                                               interval: options.interval, loggerID: loggerID, profile: profile, timeZone: timeZone) else {
+        guard
+            let read = ArchivedReads.newRead(
+                outcome, origin: origin, loggerName: parts.name, descriptorText: parts.descriptor,
+                interval: options.interval, loggerID: loggerID, profile: profile, timeZone: timeZone)
+        else {
             throw CommandError.data("the tag holds no NDEF message to keep.")
         }
         return try await mapping {

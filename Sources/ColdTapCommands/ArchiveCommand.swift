@@ -9,16 +9,19 @@ import LoggerFormats
 public enum ArchiveCommand: Command {
     public static let name = "archive"
     public static let forms = [
-        CommandForm(verb: "add", positionals: "FILE...",
-                    positionalHelp: [("FILE", "dumps, NDEF messages, Flipper files or cuplTag URLs, as 'decode' takes them; - for standard input")],
-                    summary: "keep reads in the archive and stitch their samples into each logger's record",
-                    options: [ArchiveAccess.archiveOption, ArchiveAccess.loggerIDOption]
-                        + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) }
-                        + LogInput.optionSpecs),
-        CommandForm(verb: "verify", summary: "recompute the hash chain and every raw read's SHA-256, and decode every read again",
-                    options: [ArchiveAccess.archiveOption]),
-        CommandForm(verb: "redecode", summary: "decode every kept read again with this ColdTap into a new samples generation",
-                    options: [ArchiveAccess.archiveOption]),
+        CommandForm(
+            verb: "add", positionals: "FILE...",
+            positionalHelp: [("FILE", "dumps, NDEF messages, Flipper files or cuplTag URLs, as 'decode' takes them; - for standard input")],
+            summary: "keep reads in the archive and stitch their samples into each logger's record",
+            options: [ArchiveAccess.archiveOption, ArchiveAccess.loggerIDOption]
+                + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) }
+                + LogInput.optionSpecs),
+        CommandForm(
+            verb: "verify", summary: "recompute the hash chain and every raw read's SHA-256, and decode every read again",
+            options: [ArchiveAccess.archiveOption]),
+        CommandForm(
+            verb: "redecode", summary: "decode every kept read again with this ColdTap into a new samples generation",
+            options: [ArchiveAccess.archiveOption]),
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
@@ -60,13 +63,17 @@ public enum ArchiveCommand: Command {
                     name = path == "-" ? "standard input" : "'\(path)'"
                 }
                 let loaded = try await LogInput.load(commandLineContent: content, name: name, modificationTime: modified, options: options)
-                let origin = LogInput.isURLArgument(path) ? "URL given to coldtap archive add"
+                let origin =
+                    LogInput.isURLArgument(path)
+                    ? "URL given to coldtap archive add"
                     : path == "-" ? "standard input of coldtap archive add" : "file \(URL(fileURLWithPath: path).path)"
-                let read = NewRead(raw: content, inputKind: loaded.kind.rawValue, origin: origin,
-                                   decodeOptions: ArchivedReads.decodeOptionsJSON(input: options.input, loggerName: parts.name,
-                                                                                   descriptorText: parts.descriptor,
-                                                                                   interval: options.interval, tagUID: nil),
-                                   log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
+                let read = NewRead(
+                    raw: content, inputKind: loaded.kind.rawValue, origin: origin,
+                    decodeOptions: ArchivedReads.decodeOptionsJSON(
+                        input: options.input, loggerName: parts.name,
+                        descriptorText: parts.descriptor,
+                        interval: options.interval, tagUID: nil),
+                    log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
                 let result: AddResult
                 do {
                     result = try archive.add(read)
@@ -82,8 +89,9 @@ public enum ArchiveCommand: Command {
                 if result.alreadyKept {
                     console.print("\(shown): \(result.loggerID) — already kept as read #\(result.readID); nothing added")
                 } else {
-                    console.print("\(shown): \(result.loggerID) — read #\(result.readID): \(ArchiveAccess.addLine(result))"
-                                  + (result.verdict.map { "; \(profile.name): \($0.rawValue)" } ?? ""))
+                    console.print(
+                        "\(shown): \(result.loggerID) — read #\(result.readID): \(ArchiveAccess.addLine(result))"
+                            + (result.verdict.map { "; \(profile.name): \($0.rawValue)" } ?? ""))
                 }
             } catch let stop as Stop {
                 throw stop.error
@@ -113,12 +121,16 @@ public enum ArchiveCommand: Command {
         defer { archive.close() }
         let report = try await ArchiveAccess.mapping { try await archive.verify(decoder: ArchivedReads.decoder) }
         guard let first = report.problems.first else {
-            console.print("The archive \(archive.engine.location) holds: \(report.reads) read(s) and \(report.acknowledgements) acknowledgement(s); the hash chain, every raw read's SHA-256 and every read decoded again agree with what is kept.")
+            console.print(
+                "The archive \(archive.engine.location) holds: \(report.reads) read(s) and \(report.acknowledgements) acknowledgement(s); the hash chain, every raw read's SHA-256 and every read decoded again agree with what is kept."
+            )
             console.print("Chain head: \(report.chainHead)")
             return
         }
         for problem in report.problems { console.print("  ✗ \(problem)") }
-        throw CommandError(.dataError, "the archive does not hold: \(first)" + (report.problems.count > 1 ? " (and \(report.problems.count - 1) more problem(s) above)." : "."))
+        throw CommandError(
+            .dataError, "the archive does not hold: \(first)" + (report.problems.count > 1 ? " (and \(report.problems.count - 1) more problem(s) above)." : ".")
+        )
     }
 
     // MARK: redecode
@@ -130,7 +142,9 @@ public enum ArchiveCommand: Command {
         let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
         let report = try await ArchiveAccess.mapping { try await archive.redecode(decoder: ArchivedReads.decoder) }
-        console.print("Decoded \(report.reads) kept read(s) again into samples generation \(report.generation) (\(report.samples) samples); generation \(report.generation - 1) stays for the audit trail.")
+        console.print(
+            "Decoded \(report.reads) kept read(s) again into samples generation \(report.generation) (\(report.samples) samples); generation \(report.generation - 1) stays for the audit trail."
+        )
         if report.changes.isEmpty {
             console.print("Nothing changed: every read gives the samples it gave before.")
         } else {

@@ -89,8 +89,10 @@ enum HintWording {
     static func worded(_ warning: LogWarning) -> LogWarning {
         switch warning.original {
         case .givenIntervalNotUsed(let given, let used, let origin):
-            return .worded(warning.original, english: "--interval \(formatSeconds(given)) was not used: "
-                           + LogWarning.intervalReason(used: used, from: origin))
+            return .worded(
+                warning.original,
+                english: "--interval \(formatSeconds(given)) was not used: "
+                    + LogWarning.intervalReason(used: used, from: origin))
         case .secretNotUsed(let format):
             return .worded(warning.original, english: "--secret was not used: only cuplTag logs carry an HMAC to check, and this is a \(format) log")
         default:

@@ -9,9 +9,11 @@ import LoggerFormats
 /// `coldtap loggers`: one line per logger in the archive.
 public enum LoggersCommand: Command {
     public static let name = "loggers"
-    public static let forms = [CommandForm(
-        summary: "every logger in the archive: format, first and last sample, reads, last verdict, open excursions",
-        options: [ArchiveAccess.archiveOption, .flag("--json", help: "print the loggers as JSON")])]
+    public static let forms = [
+        CommandForm(
+            summary: "every logger in the archive: format, first and last sample, reads, last verdict, open excursions",
+            options: [ArchiveAccess.archiveOption, .flag("--json", help: "print the loggers as JSON")])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -25,12 +27,17 @@ public enum LoggersCommand: Command {
         }
         let head = try await ArchiveAccess.mapping { try archive.chainHead().hash }
         if json {
-            console.print(JSONValue.object([
-                ("loggers", .array(rows.map { summary, open in
-                    ArchiveJSON.logger(summary, extra: [("openExcursions", .int(open))])
-                })),
-                ("chainHead", .string(head)),
-            ]).serialized())
+            console.print(
+                JSONValue.object([
+                    (
+                        "loggers",
+                        .array(
+                            rows.map { summary, open in
+                                ArchiveJSON.logger(summary, extra: [("openExcursions", .int(open))])
+                            })
+                    ),
+                    ("chainHead", .string(head)),
+                ]).serialized())
             return
         }
         guard !rows.isEmpty else {
@@ -38,11 +45,16 @@ public enum LoggersCommand: Command {
             return
         }
         let table = rows.map { summary, open in
-            [summary.logger.id, summary.logger.format, ArchiveAccess.time(summary.firstSample), ArchiveAccess.time(summary.lastSample),
-             String(summary.readCount), summary.lastVerdict ?? "—", String(open)]
+            [
+                summary.logger.id, summary.logger.format, ArchiveAccess.time(summary.firstSample), ArchiveAccess.time(summary.lastSample),
+                String(summary.readCount), summary.lastVerdict ?? "—", String(open),
+            ]
         }
-        console.print(ReportCommand.table(table, header: ["logger", "format", "first sample", "last sample", "reads", "last verdict", "open excursions"],
-                                          rightAligned: [4, 6]).joined(separator: "\n"))
+        console.print(
+            ReportCommand.table(
+                table, header: ["logger", "format", "first sample", "last sample", "reads", "last verdict", "open excursions"],
+                rightAligned: [4, 6]
+            ).joined(separator: "\n"))
         console.print("Chain head: \(head)")
     }
 
@@ -51,8 +63,9 @@ public enum LoggersCommand: Command {
     static func openExcursions(_ summary: LoggerSummary, archive: Archive) throws -> Int {
         let history = try archive.history(loggerID: summary.logger.id)
         let profile = summary.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-        let assessment = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
-                                         acknowledgements: history.excursionAcknowledgements)
+        let assessment = Assessor.assess(
+            history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
+            acknowledgements: history.excursionAcknowledgements)
         return assessment.excursions.filter { $0.acknowledgement == nil }.count
     }
 }
@@ -60,13 +73,15 @@ public enum LoggersCommand: Command {
 /// `coldtap history`: the stitched record of one logger.
 public enum HistoryCommand: Command {
     public static let name = "history"
-    public static let forms = [CommandForm(
-        positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
-        summary: "the stitched record of one logger: its samples with the read each came from, gaps and conflicts",
-        options: [ArchiveAccess.archiveOption] + ArchiveAccess.periodOptions + [
-            .flag("--json", help: "print the record as JSON"),
-            .flag("--csv", help: "print the samples as CSV"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
+            summary: "the stitched record of one logger: its samples with the read each came from, gaps and conflicts",
+            options: [ArchiveAccess.archiveOption] + ArchiveAccess.periodOptions + [
+                .flag("--json", help: "print the record as JSON"),
+                .flag("--csv", help: "print the samples as CSV"),
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -93,29 +108,40 @@ public enum HistoryCommand: Command {
     /// The `--json` document (README, "Archive JSON").
     static func json(_ history: History) -> JSONValue {
         .object([
-            ("logger", .object([
-                ("id", .string(history.logger.id)),
-                ("format", .string(history.logger.format)),
-                ("serial", .optional(history.logger.serial)),
-                ("tagUID", .optional(history.logger.tagUID)),
-                ("interval", .number(history.interval)),
-            ])),
+            (
+                "logger",
+                .object([
+                    ("id", .string(history.logger.id)),
+                    ("format", .string(history.logger.format)),
+                    ("serial", .optional(history.logger.serial)),
+                    ("tagUID", .optional(history.logger.tagUID)),
+                    ("interval", .number(history.interval)),
+                ])
+            ),
             ("from", .optional(history.from?.isoUTC)),
             ("to", .optional(history.to?.isoUTC)),
             ("generation", .int(history.generation)),
             ("chainHead", .string(history.chainHead)),
             ("reads", .array(history.reads.map { ArchiveJSON.read($0, stitching: true, wording: HintWording.logWording) })),
             ("samples", .array(history.samples.map(ArchiveJSON.sample))),
-            ("gaps", .array(history.gaps.map { gap in
-                .object([("from", .string(gap.start.isoUTC)), ("to", .string(gap.end.isoUTC)), ("seconds", .number(gap.duration))])
-            })),
-            ("conflicts", .array(history.conflicts.map { conflict in
-                .object([
-                    ("time", .string(conflict.time.isoUTC)),
-                    ("kept", .object(ArchiveJSON.values(conflict.kept) + [("read", .int(Int(conflict.keptReadID)))])),
-                    ("other", .object(ArchiveJSON.values(conflict.other) + [("read", .int(Int(conflict.otherReadID)))])),
-                ])
-            })),
+            (
+                "gaps",
+                .array(
+                    history.gaps.map { gap in
+                        .object([("from", .string(gap.start.isoUTC)), ("to", .string(gap.end.isoUTC)), ("seconds", .number(gap.duration))])
+                    })
+            ),
+            (
+                "conflicts",
+                .array(
+                    history.conflicts.map { conflict in
+                        .object([
+                            ("time", .string(conflict.time.isoUTC)),
+                            ("kept", .object(ArchiveJSON.values(conflict.kept) + [("read", .int(Int(conflict.keptReadID)))])),
+                            ("other", .object(ArchiveJSON.values(conflict.other) + [("read", .int(Int(conflict.otherReadID)))])),
+                        ])
+                    })
+            ),
             ("acknowledgements", .array(history.acknowledgements.map { ArchiveJSON.acknowledgement($0) })),
         ])
     }
@@ -126,13 +152,18 @@ public enum HistoryCommand: Command {
         var lines: [String] = []
         let first = history.samples.first?.sample.time
         let last = history.samples.last?.sample.time
-        lines.append("\(history.logger.id) (\(history.logger.format)): \(history.samples.count) samples every \(ArchiveAccess.duration(history.interval)) from \(history.reads.count) read(s), \(ArchiveAccess.time(first)) → \(ArchiveAccess.time(last))")
+        lines.append(
+            "\(history.logger.id) (\(history.logger.format)): \(history.samples.count) samples every \(ArchiveAccess.duration(history.interval)) from \(history.reads.count) read(s), \(ArchiveAccess.time(first)) → \(ArchiveAccess.time(last))"
+        )
         lines.append("")
         lines.append("Reads")
-        lines += ReportCommand.table(history.reads.map { read in
-            ["#\(read.id)", read.readTime.isoUTC, String(read.sampleCount), String(read.newSamples), String(read.duplicates),
-             String(read.conflicts), String(read.sha256.prefix(16)), read.origin]
-        }, header: ["read", "read time", "samples", "new", "duplicates", "conflicts", "sha256", "from"], rightAligned: [2, 3, 4, 5])
+        lines += ReportCommand.table(
+            history.reads.map { read in
+                [
+                    "#\(read.id)", read.readTime.isoUTC, String(read.sampleCount), String(read.newSamples), String(read.duplicates),
+                    String(read.conflicts), String(read.sha256.prefix(16)), read.origin,
+                ]
+            }, header: ["read", "read time", "samples", "new", "duplicates", "conflicts", "sha256", "from"], rightAligned: [2, 3, 4, 5])
         lines.append("")
         if history.gaps.isEmpty {
             lines.append("Gaps: none — the reads meet or overlap")
@@ -157,11 +188,14 @@ public enum HistoryCommand: Command {
         if samples {
             lines.append("")
             lines.append("Samples")
-            lines += ReportCommand.table(history.samples.map { item in
-                [item.sample.time.isoUTC, item.sample.temperature.map { String(format: "%.2f °C", $0) } ?? "—",
-                 item.sample.humidity.map { String(format: "%.1f %%", $0) } ?? "",
-                 item.sample.flags.map(\.rawValue).joined(separator: ","), "#\(item.readID)"]
-            }, header: ["time", "temperature", "humidity", "flags", "read"], rightAligned: [1, 2])
+            lines += ReportCommand.table(
+                history.samples.map { item in
+                    [
+                        item.sample.time.isoUTC, item.sample.temperature.map { String(format: "%.2f °C", $0) } ?? "—",
+                        item.sample.humidity.map { String(format: "%.1f %%", $0) } ?? "",
+                        item.sample.flags.map(\.rawValue).joined(separator: ","), "#\(item.readID)",
+                    ]
+                }, header: ["time", "temperature", "humidity", "flags", "read"], rightAligned: [1, 2])
         }
         lines.append("")
         lines.append("Chain head: \(history.chainHead)")
@@ -176,17 +210,20 @@ public enum HistoryCommand: Command {
 /// `coldtap ack`: acknowledge an excursion of the stitched record.
 public enum AckCommand: Command {
     public static let name = "ack"
-    public static let forms = [CommandForm(
-        positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
-        summary: "acknowledge an excursion of a logger's record: who, and what was done about it",
-        options: [
-            .value("--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)",
-                   required: true),
-            .value("--by", placeholder: "NAME", help: "who acknowledges", required: true),
-            .value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true),
-            .flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)"),
-            ArchiveAccess.archiveOption,
-        ] + ReportCommand.reportOptionSpecs.filter { $0.displayName == "--profile" })]
+    public static let forms = [
+        CommandForm(
+            positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
+            summary: "acknowledge an excursion of a logger's record: who, and what was done about it",
+            options: [
+                .value(
+                    "--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)",
+                    required: true),
+                .value("--by", placeholder: "NAME", help: "who acknowledges", required: true),
+                .value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true),
+                .flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)"),
+                ArchiveAccess.archiveOption,
+            ] + ReportCommand.reportOptionSpecs.filter { $0.displayName == "--profile" })
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -213,17 +250,22 @@ public enum AckCommand: Command {
         let ack = try await ArchiveAccess.mapping { () async throws -> Acknowledgement in
             let history = try archive.history(loggerID: loggerID)
             let summary = try archive.loggers().first { $0.logger.id == loggerID }
-            let profile = try profileText.map { try ReportCommand.resolveProfile($0) }
+            let profile =
+                try profileText.map { try ReportCommand.resolveProfile($0) }
                 ?? summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-            let assessment = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
-                                             acknowledgements: history.excursionAcknowledgements)
+            let assessment = Assessor.assess(
+                history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
+                acknowledgements: history.excursionAcknowledgements)
             guard let excursion = assessment.excursion(startingNear: start, interval: history.interval) else {
                 let known = assessment.excursions.map { $0.start.isoUTC }
-                throw CommandError.usage("\(loggerID) has no excursion outside \(profile.excursionBand) (\(profile.name)) starting at \(start.isoUTC); "
-                                         + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
+                throw CommandError.usage(
+                    "\(loggerID) has no excursion outside \(profile.excursionBand) (\(profile.name)) starting at \(start.isoUTC); "
+                        + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
             }
             if !again, let earlier = excursion.acknowledgement {
-                throw CommandError.usage("the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged already, by \(earlier.by) at \(earlier.at.isoUTC) (\"\(earlier.comment.prefix(80))\"); add --again to record a follow-up.")
+                throw CommandError.usage(
+                    "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged already, by \(earlier.by) at \(earlier.at.isoUTC) (\"\(earlier.comment.prefix(80))\"); add --again to record a follow-up."
+                )
             }
             return try archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }

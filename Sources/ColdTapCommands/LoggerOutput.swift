@@ -49,11 +49,13 @@ struct LoggerOutput {
         }
         if artifacts.writesFiles {
             // A tag has no file: its NDEF message (a SmarTag: its memory) is what was read.
-            let input = outcome.memory.map {
-                ReportRendering.inputFile(name: "tag memory read from the \(source) (Flipper file)", content: Data($0.flipperText().utf8))
-            } ?? outcome.result.ndefMessageBytes.map { ReportRendering.inputFile(name: "NDEF message read from the \(source)", content: $0) }
-            try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts, input: input,
-                                      console: console, pathsToStandardError: json || csv)
+            let input =
+                outcome.memory.map {
+                    ReportRendering.inputFile(name: "tag memory read from the \(source) (Flipper file)", content: Data($0.flipperText().utf8))
+                } ?? outcome.result.ndefMessageBytes.map { ReportRendering.inputFile(name: "NDEF message read from the \(source)", content: $0) }
+            try ReportArtifacts.write(
+                log: log, assessment: assessment, options: artifacts, input: input,
+                console: console, pathsToStandardError: json || csv)
         }
         return assessment.verdict
     }

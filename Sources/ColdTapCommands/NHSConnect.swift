@@ -38,8 +38,10 @@ enum NHSConnect {
     }
 
     /// Waits for a tag on a PC/SC reader, runs `body` on an NHS31xx session, closes the card.
-    static func withLogger<T: Sendable>(reader: String?, timeout: Duration, console: Console,
-                                        _ body: (NHSLoggerSession, String) async throws -> T) async throws -> T {
+    static func withLogger<T: Sendable>(
+        reader: String?, timeout: Duration, console: Console,
+        _ body: (NHSLoggerSession, String) async throws -> T
+    ) async throws -> T {
         let context = try ReaderConnection.context()
         let tag = try await ReaderConnection.waitForTag(context: context, reader: reader, timeout: timeout, console: console)
         do {

@@ -22,16 +22,20 @@ struct ReadArchiving {
         let disabled = arguments.flag("--no-archive")
         let location = try ArchiveAccess.location(&arguments)
         let loggerID = try arguments.option("--logger-id")
-        return ReadArchiving(enabled: !disabled, location: location, loggerID: loggerID,
-                             loggerArgument: ArchiveAccess.peekLogger(arguments))
+        return ReadArchiving(
+            enabled: !disabled, location: location, loggerID: loggerID,
+            loggerArgument: ArchiveAccess.peekLogger(arguments))
     }
 
-    func keep(_ outcome: LoggerRead, origin: String, options: LogInput.Options, output: LoggerOutput,
-              console: Console) async throws {
+    func keep(
+        _ outcome: LoggerRead, origin: String, options: LogInput.Options, output: LoggerOutput,
+        console: Console
+    ) async throws {
         guard enabled else { return }
-        let result = try await ArchiveAccess.keep(outcome, origin: origin, options: options, loggerArgument: loggerArgument,
-                                                   loggerID: loggerID, profile: output.profile, timeZone: output.timeZone,
-                                                   archive: location)
+        let result = try await ArchiveAccess.keep(
+            outcome, origin: origin, options: options, loggerArgument: loggerArgument,
+            loggerID: loggerID, profile: output.profile, timeZone: output.timeZone,
+            archive: location)
         if result.alreadyKept {
             console.error("Already in the archive \(location) as read #\(result.readID) of \(result.loggerID).")
         } else {

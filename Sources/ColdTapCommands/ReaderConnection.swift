@@ -81,7 +81,8 @@ enum ReaderConnection {
     static func commandError(_ error: PCSCError) -> CommandError {
         switch error {
         case .serviceNotRunning:
-            return CommandError(.unavailable,
+            return CommandError(
+                .unavailable,
                 "pcscd is not running; start it with 'sudo systemctl start pcscd' (or run '/usr/sbin/pcscd') and try again.")
         case .noReaders:
             return CommandError(.unavailable, "no PC/SC reader is connected; plug in a contactless reader (e.g. ACR1552U) and try again.")

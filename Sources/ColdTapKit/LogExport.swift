@@ -42,18 +42,28 @@ public enum LogExport {
         if let detail = log.timeBaseDetail { members.append(("timeBaseDetail", .string(detail))) }
         members.append(("timesEstimated", .bool(log.timesEstimated)))
         if let detection = log.detection { members.append(("detection", .string(detection.text))) }
-        members.append(("integrity", .object([("status", .string(log.integrity.status.rawValue)),
-                                              ("detail", .string(log.integrity.detail.text))])))
+        members.append(
+            (
+                "integrity",
+                .object([
+                    ("status", .string(log.integrity.status.rawValue)),
+                    ("detail", .string(log.integrity.detail.text)),
+                ])
+            ))
         members.append(("interval", .number(log.interval)))
         members.append(("metadata", .object(log.metadata.keys.sorted().map { ($0, .string(log.metadata[$0]?.text ?? "")) })))
         members.append(("samples", .array(log.samples.map(sampleJSON))))
         if !log.events.isEmpty { members.append(("events", .array(log.events.map(eventJSON)))) }
         if let series = log.series, !series.isEmpty { members.append(("series", .array(series.map(seriesJSON)))) }
         if let thresholds = log.thresholdLogging {
-            members.append(("thresholdLogging", .object([
-                ("rule", .string(thresholds.rule)), ("lowest", .optional(thresholds.lowest)), ("highest", .optional(thresholds.highest)),
-                ("coverageStart", .string(thresholds.coverageStart.isoUTC)), ("coverageEnd", .string(thresholds.coverageEnd.isoUTC)),
-            ])))
+            members.append(
+                (
+                    "thresholdLogging",
+                    .object([
+                        ("rule", .string(thresholds.rule)), ("lowest", .optional(thresholds.lowest)), ("highest", .optional(thresholds.highest)),
+                        ("coverageStart", .string(thresholds.coverageStart.isoUTC)), ("coverageEnd", .string(thresholds.coverageEnd.isoUTC)),
+                    ])
+                ))
         }
         members.append(("warnings", .array(log.warnings.map { .string($0.text) })))
         return .object(members)
@@ -69,8 +79,10 @@ public enum LogExport {
     /// A further measured quantity (a SmarTag's pressure or light): `name`, `unit`, `points`
     /// (`time`, `value`, `null` where the logger marked the reading invalid).
     public static func seriesJSON(_ series: TemperatureLog.Series) -> JSONValue {
-        .object([("name", .string(series.name)), ("unit", .string(series.unit)),
-                 ("points", .array(series.points.map { .object([("time", .string($0.time.isoUTC)), ("value", .optional($0.value))]) }))])
+        .object([
+            ("name", .string(series.name)), ("unit", .string(series.unit)),
+            ("points", .array(series.points.map { .object([("time", .string($0.time.isoUTC)), ("value", .optional($0.value))]) })),
+        ])
     }
 
     /// A logger's own event: `time` (UTC, `null` when the logger's clock gave none), `name`,
@@ -108,13 +120,14 @@ public enum LogExport {
         let digits = decimals(log.resolution)
         for sample in log.samples {
             let time = zone.map { ISO8601Time.text(sample.time, in: $0) } ?? sample.time.isoUTC
-            let fields = [time, sample.temperature.map { rounded($0, digits) } ?? "", sample.humidity.map { rounded($0, 1) } ?? "",
-                          sample.flags.map(\.rawValue).joined(separator: ";")]
+            let fields = [
+                time, sample.temperature.map { rounded($0, digits) } ?? "", sample.humidity.map { rounded($0, 1) } ?? "",
+                sample.flags.map(\.rawValue).joined(separator: ";"),
+            ]
             out += fields.map(csvField).joined(separator: ",") + "\r\n"
         }
         return out
     }
-
 
     /// Quotes a field when it holds a comma, a quote or a line break (RFC 4180 §2).
     public static func csvField(_ text: String) -> String {
@@ -187,10 +200,12 @@ public enum LogExport {
         }
         let valid = log.samples.filter(\.isValid)
         if let low = valid.min(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
-           let high = valid.max(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
-           let lowValue = low.temperature, let highValue = high.temperature {
+            let high = valid.max(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
+            let lowValue = low.temperature, let highValue = high.temperature
+        {
             let digits = decimals(log.resolution)
-            lines.append(("Temperature", "min \(rounded(lowValue, digits)) °C at \(low.time.isoUTC), max \(rounded(highValue, digits)) °C at \(high.time.isoUTC)"))
+            lines.append(
+                ("Temperature", "min \(rounded(lowValue, digits)) °C at \(low.time.isoUTC), max \(rounded(highValue, digits)) °C at \(high.time.isoUTC)"))
         }
         let humidities = valid.compactMap(\.humidity)
         if let low = humidities.min(), let high = humidities.max() {
@@ -199,12 +214,19 @@ public enum LogExport {
         for series in log.series ?? [] {
             let values = series.points.compactMap(\.value)
             let range = values.min().map { low in "min \(rounded(low, 1)) \(series.unit), max \(rounded(values.max() ?? low, 1)) \(series.unit)" }
-            lines.append((series.name.prefix(1).uppercased() + series.name.dropFirst(),
-                          "\(series.points.count) point(s)" + (range.map { ", \($0)" } ?? "")))
+            lines.append(
+                (
+                    series.name.prefix(1).uppercased() + series.name.dropFirst(),
+                    "\(series.points.count) point(s)" + (range.map { ", \($0)" } ?? "")
+                ))
         }
         if let thresholds = log.thresholdLogging {
-            lines.append(("Threshold mode", "the logger \(thresholds.rule); what it did not store lay within \(thresholds.rangeText), "
-                          + "\(thresholds.coverageStart.isoUTC) → \(thresholds.coverageEnd.isoUTC)"))
+            lines.append(
+                (
+                    "Threshold mode",
+                    "the logger \(thresholds.rule); what it did not store lay within \(thresholds.rangeText), "
+                        + "\(thresholds.coverageStart.isoUTC) → \(thresholds.coverageEnd.isoUTC)"
+                ))
         }
         if let battery = log.metadata["batteryMillivolts"] {
             lines.append(("Battery", battery.number.map { "\(Int($0.rounded())) mV" } ?? battery.text))

@@ -24,8 +24,10 @@ public struct DecodeOptions: Sendable {
         case other(String)
 
         /// The known sources, for `init(stored:)`.
-        static let known: [ReadTimeSource] = [.given, .fileModificationTime, .now, .tagRead,
-                                              .readerClockAtConfigurationRead, .newestArchivedRead, .givenByUploader, .stationArrival]
+        static let known: [ReadTimeSource] = [
+            .given, .fileModificationTime, .now, .tagRead,
+            .readerClockAtConfigurationRead, .newestArchivedRead, .givenByUploader, .stationArrival,
+        ]
 
         /// The stable code a source is stored under (stored logs, the archive): worded by
         /// each front end, never shown as it is.
@@ -119,8 +121,10 @@ public struct DecodeOptions: Sendable {
     /// `nil` takes them as UTC.
     public var loggerTimeZone: TimeZone?
 
-    public init(readTime: Date, readTimeSource: ReadTimeSource = .given, secret: String? = nil,
-                logger: LoggerSelection? = nil, interval: TimeInterval? = nil, tagUID: String? = nil) {
+    public init(
+        readTime: Date, readTimeSource: ReadTimeSource = .given, secret: String? = nil,
+        logger: LoggerSelection? = nil, interval: TimeInterval? = nil, tagUID: String? = nil
+    ) {
         self.readTime = readTime
         self.readTimeSource = readTimeSource
         self.secret = secret

@@ -41,8 +41,10 @@ package struct Type2Emulator: Sendable {
     /// True between SECTOR_SELECT packet 1 (`C2 FF`, ACKed) and packet 2.
     var awaitingSectorNumber = false
 
-    package init(memory: [UInt8], missingPages: Set<Int> = [], version: [UInt8]?, supportsFastRead: Bool, dynamicLockPage: Int?,
-                 pagesPerDynamicLockBit: Int, writable: Bool) {
+    package init(
+        memory: [UInt8], missingPages: Set<Int> = [], version: [UInt8]?, supportsFastRead: Bool, dynamicLockPage: Int?,
+        pagesPerDynamicLockBit: Int, writable: Bool
+    ) {
         self.memory = memory
         self.missingPages = missingPages
         self.version = version
@@ -73,7 +75,8 @@ package struct Type2Emulator: Sendable {
             if bit != 0 { return true }
         }
         if page >= 16, let lockPage = dynamicLockPage, pagesPerDynamicLockBit > 0, lockPage * 4 + 3 <= memory.count,
-           page < lockPage {
+            page < lockPage
+        {
             let bit = (page - 16) / pagesPerDynamicLockBit
             if bit < 24, memory[lockPage * 4 + bit / 8] >> (bit % 8) & 1 != 0 { return true }
         }
@@ -129,7 +132,7 @@ package struct Type2Emulator: Sendable {
                 // Only the lock bytes are writable, and lock bits are one-time programmable.
                 for offset in 2..<4 where offset < count { memory[base + offset] |= data[offset] }
             case 3:
-                for offset in 0..<count { memory[base + offset] |= data[offset] }   // the CC is OTP
+                for offset in 0..<count { memory[base + offset] |= data[offset] }  // the CC is OTP
             case _ where index == dynamicLockPage:
                 for offset in 0..<min(3, count) { memory[base + offset] |= data[offset] }
             default:
@@ -158,8 +161,10 @@ package struct Type5Emulator: Sendable {
     package var lockedBlocks: Set<Int> = []
     var writable: Bool
 
-    package init(memory: [UInt8], blockSize: Int, missingBlocks: Set<Int> = [], uid: [UInt8], sectorBlocks: Int?,
-                 maxBlocksPerRead: Int?, supportsExtended: Bool, writable: Bool) {
+    package init(
+        memory: [UInt8], blockSize: Int, missingBlocks: Set<Int> = [], uid: [UInt8], sectorBlocks: Int?,
+        maxBlocksPerRead: Int?, supportsExtended: Bool, writable: Bool
+    ) {
         self.memory = memory
         self.blockSize = blockSize
         self.missingBlocks = missingBlocks
@@ -217,7 +222,9 @@ package struct Type5Emulator: Sendable {
             out += uid.reversed()
             out += [dsfid, afi]
             let countField = max(0, blockCount - 1)
-            out += twoByteCount ? [UInt8(truncatingIfNeeded: countField), UInt8(truncatingIfNeeded: countField >> 8)]
+            out +=
+                twoByteCount
+                ? [UInt8(truncatingIfNeeded: countField), UInt8(truncatingIfNeeded: countField >> 8)]
                 : [UInt8(truncatingIfNeeded: countField)]
             out += [UInt8(truncatingIfNeeded: max(0, blockSize - 1)) & 0x1F, icReference]
             return .data(out)

@@ -71,8 +71,9 @@ final class Type5Engine {
                 // Some tags do not implement GET_SYSTEM_INFO: the CC and the block answers tell the rest.
             }
         }
-        identity.chip = Type5Layout.identify(uidDisplayOrder: identity.uid.map { Array($0) } ?? [],
-                                             blockCount: blockCount, blockSize: blockSize)
+        identity.chip = Type5Layout.identify(
+            uidDisplayOrder: identity.uid.map { Array($0) } ?? [],
+            blockCount: blockCount, blockSize: blockSize)
         layout = identity.chip.type5Layout
         if let layout, blockSize == nil {
             blockSize = layout.blockSize
@@ -80,8 +81,11 @@ final class Type5Engine {
         }
         // A 1-byte count tops out at 256 blocks: larger chips are checked against the CC later.
         if let layout, let reported = blockCount, reported != layout.blockCount,
-           !(reported == 256 && layout.blockCount > 256) {
-            anomalies.append(TagAnomaly(offset: nil, message: "GET_SYSTEM_INFO reports \(reported) blocks; the \(identity.chip.displayName) datasheet says \(layout.blockCount)"))
+            !(reported == 256 && layout.blockCount > 256)
+        {
+            anomalies.append(
+                TagAnomaly(
+                    offset: nil, message: "GET_SYSTEM_INFO reports \(reported) blocks; the \(identity.chip.displayName) datasheet says \(layout.blockCount)"))
         }
         let isST = identity.uid.map { $0.count == 8 && $0[$0.startIndex + 1] == 0x02 } ?? false
         sectorBlocks = layout?.sectorBlocks ?? (isST ? 32 : nil)
@@ -133,8 +137,9 @@ final class Type5Engine {
         if let blockCount { upper = min(upper, blockCount - 1) }
         guard blocks.lowerBound <= upper else { return }
         if upper > 0xFFFF {
-            throw TagReadError.malformed("the data area reaches block \(upper), beyond the 65,536 blocks ISO 15693 can address",
-                                         offset: upper * session.memory.unitSize)
+            throw TagReadError.malformed(
+                "the data area reaches block \(upper), beyond the 65,536 blocks ISO 15693 can address",
+                offset: upper * session.memory.unitSize)
         }
         let size = session.memory.unitSize
         for run in session.memory.missingRuns(blocks.lowerBound...upper) {
@@ -145,7 +150,10 @@ final class Type5Engine {
                 if block + count - 1 > 255 && !transport.limits.carries(Type5Command.Code.extendedReadMultipleBlocks.rawValue) { count = 1 }
                 let last = block + count - 1
                 let extended = last > 255
-                if extended && !(transport.limits.carries(Type5Command.Code.extendedReadSingleBlock.rawValue) || transport.limits.carries(Type5Command.Code.extendedReadMultipleBlocks.rawValue)) {
+                if extended
+                    && !(transport.limits.carries(Type5Command.Code.extendedReadSingleBlock.rawValue)
+                        || transport.limits.carries(Type5Command.Code.extendedReadMultipleBlocks.rawValue))
+                {
                     throw TagReadError.unsupportedByLink("block \(last) needs the extended read commands (0x30/0x33)")
                 }
                 let command: [UInt8]
@@ -203,9 +211,12 @@ final class Type5Engine {
             head = session.memory.bytes(0..<8) ?? head
         }
         guard let cc = CapabilityContainer.type5(head) else {
-            anomalies.append(TagAnomaly(offset: 0, message: "block 0 holds "
-                + head.prefix(4).hexString(separator: " ")
-                + ", not a capability container (E1/E2 …): the tag is not NDEF-formatted"))
+            anomalies.append(
+                TagAnomaly(
+                    offset: 0,
+                    message: "block 0 holds "
+                        + head.prefix(4).hexString(separator: " ")
+                        + ", not a capability container (E1/E2 …): the tag is not NDEF-formatted"))
             return (nil, nil, TLVWalker.Outcome())
         }
         if cc.majorVersion != 1 {
@@ -215,7 +226,8 @@ final class Type5Engine {
             anomalies.append(TagAnomaly(offset: 1, message: "read access \(cc.readAccess) is not free access"))
         }
         // MBREAD in the CC decides from here on.
-        multipleAllowed = options.strategy == .fewestRoundTrips && cc.supportsReadMultiple
+        multipleAllowed =
+            options.strategy == .fewestRoundTrips && cc.supportsReadMultiple
             && transport.limits.carries(Type5Command.Code.readMultipleBlocks.rawValue)
         let ccLength = cc.bytes.count
         if let count = blockCount, count == 256, cc.usesTwoByteBlockNumbers, ccLength + cc.dataAreaSize > count * size {
@@ -232,24 +244,32 @@ final class Type5Engine {
                 configureMaxBlocks()
             }
             blockCount = corrected
-            anomalies.append(TagAnomaly(offset: nil, message: "GET_SYSTEM_INFO reports 256 blocks (the most its 1-byte count can say); the capability container's size is used: \(corrected) blocks"))
+            anomalies.append(
+                TagAnomaly(
+                    offset: nil,
+                    message:
+                        "GET_SYSTEM_INFO reports 256 blocks (the most its 1-byte count can say); the capability container's size is used: \(corrected) blocks"))
         }
         var end = ccLength + cc.dataAreaSize
         if let blockCount {
             let memoryBytes = blockCount * size
             if cc.dataAreaSize > memoryBytes {
-                anomalies.append(TagAnomaly(offset: 2, message: "the capability container declares \(cc.dataAreaSize) bytes but the tag has \(memoryBytes) bytes of memory"))
+                anomalies.append(
+                    TagAnomaly(offset: 2, message: "the capability container declares \(cc.dataAreaSize) bytes but the tag has \(memoryBytes) bytes of memory"))
             }
             end = min(end, memoryBytes)
             if blockCount > 256 && !cc.usesTwoByteBlockNumbers {
-                anomalies.append(TagAnomaly(offset: 0, message: "the tag has \(blockCount) blocks but its capability container starts with E1 (1-byte block numbers), not E2"))
+                anomalies.append(
+                    TagAnomaly(
+                        offset: 0, message: "the tag has \(blockCount) blocks but its capability container starts with E1 (1-byte block numbers), not E2"))
             }
         }
         let area = ccLength..<max(ccLength, end)
         session.neededRange = 0..<area.upperBound
         session.bytesNeeded = blocksBytes(area.upperBound)
-        let walker = TLVWalker(area: area, controlTLVsAllowed: false, stopAfterNDEF: stopAfterNDEF,
-                               addressing: MemoryAddressing(technology: .iso15693, unitSize: size))
+        let walker = TLVWalker(
+            area: area, controlTLVsAllowed: false, stopAfterNDEF: stopAfterNDEF,
+            addressing: MemoryAddressing(technology: .iso15693, unitSize: size))
         let outcome = try await walker.walk(memory: { self.session.memory }) { range, readAhead in
             if !readAhead {
                 self.session.neededRange = 0..<range.upperBound
@@ -272,8 +292,9 @@ final class Type5Engine {
             session.bytesNeeded = min(needed, session.bytesReadForProgress)
             session.reportProgress()
         }
-        return TagReading.result(technology: .iso15693, identity: identity, unitSize: session.memory.unitSize, cc: cc,
-                                 area: area, outcome: outcome, anomalies: anomalies, session: session)
+        return TagReading.result(
+            technology: .iso15693, identity: identity, unitSize: session.memory.unitSize, cc: cc,
+            area: area, outcome: outcome, anomalies: anomalies, session: session)
     }
 
     /// - Parameter afterRead: true right after `read()` on this engine: the tag is already
@@ -290,14 +311,17 @@ final class Type5Engine {
             }
         }
         let blocks = max(1, count ?? 1)
-        multipleAllowed = multipleAllowed || (options.strategy == .fewestRoundTrips && transport.limits.carries(Type5Command.Code.readMultipleBlocks.rawValue) && layout != nil)
+        multipleAllowed =
+            multipleAllowed
+            || (options.strategy == .fewestRoundTrips && transport.limits.carries(Type5Command.Code.readMultipleBlocks.rawValue) && layout != nil)
         try await ensure(0..<(blocks * size))
         var memory = Data()
         for block in 0..<blocks {
             memory.append(contentsOf: session.memory.bytes((block * size)..<((block + 1) * size)) ?? Array(repeating: 0, count: size))
         }
-        return MemoryDump(technology: .iso15693, memory: memory, unitSize: size, uid: identity.uid, chip: identity.chip,
-                          systemInfo: identity.systemInfo, format: .raw)
+        return MemoryDump(
+            technology: .iso15693, memory: memory, unitSize: size, uid: identity.uid, chip: identity.chip,
+            systemInfo: identity.systemInfo, format: .raw)
     }
 
     func write(_ message: Data) async throws -> TagWriteResult {
@@ -315,8 +339,9 @@ final class Type5Engine {
         }
         let blocks = Set(addresses.map { $0 / size }).sorted()
         if let last = blocks.last, last > 0xFFFF {
-            throw TagReadError.malformed("the data area reaches block \(last), beyond the 65,536 blocks ISO 15693 can address",
-                                         offset: last * size)
+            throw TagReadError.malformed(
+                "the data area reaches block \(last), beyond the 65,536 blocks ISO 15693 can address",
+                offset: last * size)
         }
         for block in blocks where !(0..<size).allSatisfy({ addresses.contains(block * size + $0) }) {
             try await ensure((block * size)..<((block + 1) * size))

@@ -21,8 +21,10 @@ public struct Type5Tag: EngineBackedTag {
     /// memory in the same session: the blocks the first read brought are not read again.
     /// For loggers that write the tag's memory themselves, whose NDEF lengths lag their data.
     /// - Throws: `TagReadError`.
-    public func readNDEFThenMemory(progress: TagReadProgressHandler? = nil,
-                                   wantsMemory: (TagReadResult) -> Bool) async throws -> (TagReadResult, MemoryDump?) {
+    public func readNDEFThenMemory(
+        progress: TagReadProgressHandler? = nil,
+        wantsMemory: (TagReadResult) -> Bool
+    ) async throws -> (TagReadResult, MemoryDump?) {
         let engine = makeEngine(progress: progress)
         let result = try await engine.read()
         guard wantsMemory(result) else { return (result, nil) }

@@ -113,14 +113,16 @@ extension EmulatorCore {
         case (_, .silent):
             return AirTime.unanswered(technology: technology, commandBytes: command.count, wait: wait)
         case (.iso14443A, .ack), (.iso14443A, .nak):
-            return AirTime.iso14443Exchange(commandBytes: command.count, answerBytes: nil,
-                                            processing: write ? AirTime.type2WriteTime : 0)
+            return AirTime.iso14443Exchange(
+                commandBytes: command.count, answerBytes: nil,
+                processing: write ? AirTime.type2WriteTime : 0)
         case (.iso14443A, .data(let bytes)):
             return AirTime.iso14443Exchange(commandBytes: command.count, answerBytes: bytes.count)
         case (.iso15693, _):
             let count = answer.bytes?.count ?? 1
-            return AirTime.iso15693Exchange(commandBytes: command.count, answerBytes: count,
-                                            processing: write ? AirTime.type5WriteTime : 0)
+            return AirTime.iso15693Exchange(
+                commandBytes: command.count, answerBytes: count,
+                processing: write ? AirTime.type5WriteTime : 0)
         }
     }
 }

@@ -43,10 +43,11 @@ final class BlockingWorker: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             let once = ResumeOnce(continuation)
             jobs.add { once.resume(with: Result { try body() }) }
-            once.startTimer(Task {
-                try? await Task.sleep(for: timeout)
-                if !Task.isCancelled { once.resume(with: .failure(BlockingTimeout())) }
-            })
+            once.startTimer(
+                Task {
+                    try? await Task.sleep(for: timeout)
+                    if !Task.isCancelled { once.resume(with: .failure(BlockingTimeout())) }
+                })
         }
     }
 }

@@ -2,10 +2,11 @@ import ColdTapBase
 import Dispatch
 import Foundation
 import NFCTags
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where vpcd (vsmartcard's virtual reader driver inside pcscd) listens for a card.
@@ -75,8 +76,10 @@ public final class VirtualCardClient: Sendable {
     private let connection = LockedValue((socket: Int32(-1), stopped: false))
 
     /// - Parameter trace: called with one line per APDU and answer (`>` in, `<` out), if given.
-    public init(emulator: ContactlessReaderEmulator, endpoint: VPCDEndpoint = .standard,
-                trace: (@Sendable (String) -> Void)? = nil) {
+    public init(
+        emulator: ContactlessReaderEmulator, endpoint: VPCDEndpoint = .standard,
+        trace: (@Sendable (String) -> Void)? = nil
+    ) {
         self.emulator = emulator
         self.endpoint = endpoint
         self.trace = trace
@@ -112,9 +115,9 @@ public final class VirtualCardClient: Sendable {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #else
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
@@ -183,7 +186,7 @@ public final class VirtualCardClient: Sendable {
         while received < count {
             var one: Int32 = 1
             #if canImport(Glibc)
-            _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+                _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
             let result = buffer.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return -1 }
@@ -197,9 +200,9 @@ public final class VirtualCardClient: Sendable {
     }
 
     #if canImport(Glibc)
-    private static let sendFlags = Int32(MSG_NOSIGNAL)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
     #else
-    private static let sendFlags: Int32 = 0
+        private static let sendFlags: Int32 = 0
     #endif
 
     private func sendMessage(_ descriptor: Int32, _ payload: [UInt8]) throws {
@@ -217,4 +220,3 @@ public final class VirtualCardClient: Sendable {
         }
     }
 }
-

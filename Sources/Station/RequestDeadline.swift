@@ -1,7 +1,8 @@
 import ColdTapBase
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The whole-request deadline libmicrohttpd lacks (it times out only idle connections, so a

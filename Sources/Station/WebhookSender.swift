@@ -56,8 +56,10 @@ final class WebhookSender: Sendable {
     /// Where an event that could not be queued is said (the station's JSON log).
     private let logLine: @Sendable (String) -> Void
 
-    init(pool: StorePool, batcher: WriteBatcher, metrics: StationMetrics, settings: Settings,
-         logLine: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(
+        pool: StorePool, batcher: WriteBatcher, metrics: StationMetrics, settings: Settings,
+        logLine: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.logLine = logLine
         self.pool = pool
         self.batcher = batcher
@@ -99,8 +101,11 @@ final class WebhookSender: Sendable {
         // An event that cannot be queued (the archive refused the write) is said in the log,
         // never dropped without a word; the read that caused it is kept all the same.
         func notQueued(_ error: any Error) {
-            logLine(JSONValue.object([("time", .string(Date().isoUTC)), ("webhookEventNotQueued", .string(type)), ("event", .string(eventID)),
-                                      ("siteID", .int(Int(siteID))), ("error", .string(String(describing: error)))]).serialized(pretty: false))
+            logLine(
+                JSONValue.object([
+                    ("time", .string(Date().isoUTC)), ("webhookEventNotQueued", .string(type)), ("event", .string(eventID)),
+                    ("siteID", .int(Int(siteID))), ("error", .string(String(describing: error))),
+                ]).serialized(pretty: false))
         }
         let hooks: [StationWebhook]
         do {
@@ -189,20 +194,23 @@ final class WebhookSender: Sendable {
     private func attempt(_ delivery: QueuedWebhookDelivery, claimer: String, transport: WebhookTransport) {
         let now = Date()
         if now >= delivery.deadline || delivery.attempts >= settings.attempts {
-            finish(delivery, claimer: claimer, attempted: false, status: nil, error: "given up: its deadline passed before another attempt",
-                   outcome: .givenUp)
+            finish(
+                delivery, claimer: claimer, attempted: false, status: nil, error: "given up: its deadline passed before another attempt",
+                outcome: .givenUp)
             return
         }
         let timestamp = Int(now.timeIntervalSince1970)
         let body = WebhookSender.body(eventID: delivery.eventID, type: delivery.event, timestamp: timestamp, payload: delivery.payload)
         let signature = "sha256=" + HMACSHA256.authenticationCode(Data(body.utf8), key: Data(delivery.webhook.secret.utf8)).hexString(uppercase: false)
         let remaining = delivery.deadline.timeIntervalSince(now)
-        let result = transport.post(delivery.webhook.url, body: Data(body.utf8), headers: [
-            ("Content-Type", "application/json"),
-            ("X-ColdTap-Signature", signature),
-            ("X-ColdTap-Timestamp", String(timestamp)),
-            ("X-ColdTap-Event", delivery.eventID),
-        ], policy: settings.policy, connectTimeout: min(settings.connectTimeout, remaining), totalTimeout: min(settings.attemptTimeout, remaining))
+        let result = transport.post(
+            delivery.webhook.url, body: Data(body.utf8),
+            headers: [
+                ("Content-Type", "application/json"),
+                ("X-ColdTap-Signature", signature),
+                ("X-ColdTap-Timestamp", String(timestamp)),
+                ("X-ColdTap-Event", delivery.eventID),
+            ], policy: settings.policy, connectTimeout: min(settings.connectTimeout, remaining), totalTimeout: min(settings.attemptTimeout, remaining))
         let delivered = result.status.map { (200..<300).contains($0) } ?? false
         var error = result.error
         if !delivered, error.isEmpty, let status = result.status {
@@ -231,13 +239,16 @@ final class WebhookSender: Sendable {
         return full / 2 + Double.random(in: 0...(full / 2))
     }
 
-    private func finish(_ delivery: QueuedWebhookDelivery, claimer: String, attempted: Bool, status: Int?, error: String,
-                        outcome: WebhookQueueOutcome) {
+    private func finish(
+        _ delivery: QueuedWebhookDelivery, claimer: String, attempted: Bool, status: Int?, error: String,
+        outcome: WebhookQueueOutcome
+    ) {
         if outcome == .givenUp { metrics.webhookGaveUp() }
         do {
             _ = try batcher.write { store in
-                try store.finishWebhookAttemptWithinWrite(delivery, claimer: claimer, attempted: attempted, status: status, error: error,
-                                                          outcome: outcome)
+                try store.finishWebhookAttemptWithinWrite(
+                    delivery, claimer: claimer, attempted: attempted, status: status, error: error,
+                    outcome: outcome)
             }
         } catch {
             // Not recorded: the lease runs out and the delivery is attempted again.
@@ -247,7 +258,8 @@ final class WebhookSender: Sendable {
 
     /// The signed body: `id`, `type`, `timestamp`, then the event's members in their order.
     static func body(eventID: String, type: String, timestamp: Int, payload: String) -> String {
-        var body = "{\"id\":" + JSONValue.string(eventID).serialized(pretty: false)
+        var body =
+            "{\"id\":" + JSONValue.string(eventID).serialized(pretty: false)
             + ",\"type\":" + JSONValue.string(type).serialized(pretty: false)
             + ",\"timestamp\":" + String(timestamp)
         if payload.hasPrefix("{"), payload.count > 2 {

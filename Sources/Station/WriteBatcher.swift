@@ -87,8 +87,9 @@ final class WriteBatcher: Sendable {
                 // A transaction that failed as a whole on a broken connection: thrown, so that
                 // the pool closes that connection instead of giving it back.
                 if case .failure(let error as ArchiveError)? = results.first,
-                   [.unavailable, .connectionLost].contains(error.kind),
-                   results.allSatisfy({ if case .failure = $0 { return true } else { return false } }) {
+                    [.unavailable, .connectionLost].contains(error.kind),
+                    results.allSatisfy({ if case .failure = $0 { return true } else { return false } })
+                {
                     throw error
                 }
                 return results

@@ -10,7 +10,8 @@ public final class SVGCanvas: Canvas {
     private var clipCount = 0
     private var openClips = 0
     /// The CSS font-family list written on text.
-    public var fontFamily = "'DejaVu Sans', 'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Helvetica Neue', Arial, 'PingFang SC', 'Hiragino Sans', 'Microsoft YaHei', sans-serif"
+    public var fontFamily =
+        "'DejaVu Sans', 'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Helvetica Neue', Arial, 'PingFang SC', 'Hiragino Sans', 'Microsoft YaHei', sans-serif"
 
     /// A canvas of `width` × `height` user units.
     public init(width: Double, height: Double) {
@@ -66,7 +67,8 @@ public final class SVGCanvas: Canvas {
     public func pushClip(_ rect: ChartRect) {
         clipCount += 1
         openClips += 1
-        body += "<clipPath id=\"c\(clipCount)\"><rect x=\"\(SVGCanvas.number(rect.x))\" y=\"\(SVGCanvas.number(rect.y))\" width=\"\(SVGCanvas.number(rect.width))\" height=\"\(SVGCanvas.number(rect.height))\"/></clipPath>\n"
+        body +=
+            "<clipPath id=\"c\(clipCount)\"><rect x=\"\(SVGCanvas.number(rect.x))\" y=\"\(SVGCanvas.number(rect.y))\" width=\"\(SVGCanvas.number(rect.width))\" height=\"\(SVGCanvas.number(rect.height))\"/></clipPath>\n"
         body += "<g clip-path=\"url(#c\(clipCount))\">\n"
     }
 
@@ -79,7 +81,8 @@ public final class SVGCanvas: Canvas {
     /// The SVG document. `embedded` leaves out the XML declaration (for inline SVG in HTML).
     public func document(embedded: Bool = false) -> String {
         var out = embedded ? "" : "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(SVGCanvas.number(width))\" height=\"\(SVGCanvas.number(height))\" viewBox=\"0 0 \(SVGCanvas.number(width)) \(SVGCanvas.number(height))\" font-family=\"\(fontFamily)\">\n"
+        out +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(SVGCanvas.number(width))\" height=\"\(SVGCanvas.number(height))\" viewBox=\"0 0 \(SVGCanvas.number(width)) \(SVGCanvas.number(height))\" font-family=\"\(fontFamily)\">\n"
         out += body
         out += String(repeating: "</g>\n", count: openClips)
         out += "</svg>\n"
@@ -113,7 +116,8 @@ public final class SVGCanvas: Canvas {
             case .move(let p): out += "M\(number(p.x)) \(number(p.y))"
             case .line(let p): out += "L\(number(p.x)) \(number(p.y))"
             case .circle(let c, let r):
-                out += "M\(number(c.x - r)) \(number(c.y))a\(number(r)) \(number(r)) 0 1 0 \(number(2 * r)) 0a\(number(r)) \(number(r)) 0 1 0 \(number(-2 * r)) 0Z"
+                out +=
+                    "M\(number(c.x - r)) \(number(c.y))a\(number(r)) \(number(r)) 0 1 0 \(number(2 * r)) 0a\(number(r)) \(number(r)) 0 1 0 \(number(-2 * r)) 0Z"
             case .close: out += "Z"
             }
         }

@@ -30,7 +30,8 @@ func measureSmarTagRF() async throws -> RFBenchRow {
     let naive = try await read(.naive)
     let lastBlock = (8188 - 1) / 4
     let bound = rfLowerBoundMicroseconds(chip: .st25dv64k, firstUnit: 0, lastUnit: lastBlock, limits: fast.limits)
-    return RFBenchRow(tag: "SmarTag2", bytes: (lastBlock + 1) * 4, commands: await fast.commandCount,
-                      airTimeMs: await fast.airTimeMicroseconds / 1000, lowerBoundMs: bound / 1000,
-                      naiveCommands: await naive.commandCount, naiveAirTimeMs: await naive.airTimeMicroseconds / 1000)
+    return RFBenchRow(
+        tag: "SmarTag2", bytes: (lastBlock + 1) * 4, commands: await fast.commandCount,
+        airTimeMs: await fast.airTimeMicroseconds / 1000, lowerBoundMs: bound / 1000,
+        naiveCommands: await naive.commandCount, naiveAirTimeMs: await naive.airTimeMicroseconds / 1000)
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private PostgreSQL cluster for the archive and station tests (this support target is
@@ -71,7 +72,8 @@ public final class PostgresServer: @unchecked Sendable {
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
             .sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
         guard let version = versions.first(where: { FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb") }) else {
-            throw StartFailure(description: "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (install the Debian package postgresql: make test-deps)")
+            throw StartFailure(
+                description: "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (install the Debian package postgresql: make test-deps)")
         }
         let binaries = "/usr/lib/postgresql/\(version)/bin"
         guard let account = getpwnam("postgres") else {
@@ -93,18 +95,25 @@ public final class PostgresServer: @unchecked Sendable {
         }
         let watchdog = Process()
         watchdog.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        watchdog.arguments = ["-f", "/bin/sh", "-c", """
+        watchdog.arguments = [
+            "-f", "/bin/sh", "-c",
+            """
             while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
             if [ -f '\(folder)/data/postmaster.pid' ]; then /usr/sbin/runuser -u postgres -- '\(binaries)/pg_ctl' -D '\(folder)/data' -m immediate stop >/dev/null 2>&1; fi
             rm -rf '\(folder)'
-            """]
+            """,
+        ]
         watchdog.standardInput = FileHandle.nullDevice
         watchdog.standardOutput = FileHandle.nullDevice
         watchdog.standardError = FileHandle.nullDevice
         try? watchdog.run()
 
-        let initdb = run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/initdb", "-D", "\(folder)/data", "-A", "trust",
-                                               "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"] + initdbArguments)
+        let initdb = run(
+            "/usr/sbin/runuser",
+            [
+                "-u", "postgres", "--", "\(binaries)/initdb", "-D", "\(folder)/data", "-A", "trust",
+                "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions",
+            ] + initdbArguments)
         guard initdb.status == 0 else {
             server.stop()
             throw StartFailure(description: "initdb failed: \(initdb.output)")
@@ -139,7 +148,8 @@ public final class PostgresServer: @unchecked Sendable {
 
     /// Stops the server (a clean shutdown: every buffer written) and keeps the cluster.
     public func pause() throws {
-        let result = PostgresServer.run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
+        let result = PostgresServer.run(
+            "/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
         guard result.status == 0 else { throw StartFailure(description: "the PostgreSQL server did not stop: \(result.output)") }
     }
 

@@ -41,7 +41,8 @@ public final class TestArchive: @unchecked Sendable {
     /// Drops the PostgreSQL database (nothing for SQLite).
     public func dropDatabase() {
         if let database, let server = try? PostgresServer.running(),
-           let admin = try? PostgreSQLEngine(uri: server.uri(database: "postgres")) {
+            let admin = try? PostgreSQLEngine(uri: server.uri(database: "postgres"))
+        {
             try? admin.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
             admin.close()
         }

@@ -6,17 +6,17 @@ import LoggerFormats
 import NDEF
 import Testing
 
-
 /// Logger files for the tests.
 enum LoggerFiles {
-    static let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
+    static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
     static let interval = 600
 
     /// A generic16-unix NDEF message (its own clock, no serial) holding `temperatures` from
     /// sample `first` on (sample n is taken at start + n intervals).
     static func generic(first: Int, temperatures: [Double]) throws -> Data {
-        let payload = try Generic16Encoder.unixPayload(start: start.addingTimeInterval(Double(first * interval)),
-                                                       temperatures: temperatures, intervalSeconds: interval)
+        let payload = try Generic16Encoder.unixPayload(
+            start: start.addingTimeInterval(Double(first * interval)),
+            temperatures: temperatures, intervalSeconds: interval)
         return try NDEFMessage(records: [Generic16Encoder.record(payload: payload)]).encoded()
     }
 
@@ -26,8 +26,10 @@ enum LoggerFiles {
     static func series(_ range: Range<Int>) -> [Double] { range.map(value) }
 
     /// Writes a generic16-unix file of samples `range` (with `changes` applied) and returns its path.
-    static func writeGeneric(_ archive: TestArchive, _ name: String, _ range: Range<Int>,
-                             changes: [Int: Double] = [:]) throws -> String {
+    static func writeGeneric(
+        _ archive: TestArchive, _ name: String, _ range: Range<Int>,
+        changes: [Int: Double] = [:]
+    ) throws -> String {
         var values = series(range)
         for (index, value) in changes { values[index - range.lowerBound] = value }
         let path = archive.path(name)
@@ -39,8 +41,10 @@ enum LoggerFiles {
 extension LoggerFiles {
     /// Writes a cuplTag NDEF message of `temperatures` (no clock: its times come from the read
     /// time, the newest `minutesElapsed` before it) and returns its path.
-    static func writeCuplTag(_ archive: TestArchive, _ name: String, _ encoder: CuplTagEncoder,
-                             temperatures: ArraySlice<Double>, minutesElapsed: Int) throws -> String {
+    static func writeCuplTag(
+        _ archive: TestArchive, _ name: String, _ encoder: CuplTagEncoder,
+        temperatures: ArraySlice<Double>, minutesElapsed: Int
+    ) throws -> String {
         let pairs = try encoder.pairs(temperatureRaw: temperatures.map(CuplTagEncoder.rawTemperature), humidityRaw: nil)
         let path = archive.path(name)
         try encoder.message(pairs: pairs, minutesElapsed: minutesElapsed).encoded().write(to: URL(fileURLWithPath: path))

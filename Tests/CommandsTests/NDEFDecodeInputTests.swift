@@ -3,6 +3,7 @@ import Foundation
 import NDEF
 import NFCTags
 import Testing
+
 @testable import ColdTapCommands
 
 @Suite struct NDEFDecodeInputTests {

@@ -3,6 +3,7 @@ import Foundation
 import LoggerFormats
 import NDEF
 import Testing
+
 @testable import ColdTapCommands
 
 /// How outputs are written: `--json --csv` alike in `decode` and `report`, CSV times in
@@ -65,8 +66,9 @@ import Testing
         #expect(LogExport.readableDuration(30) == "30 s")
         #expect(LogExport.readableDuration(3 * 86_400 + 4 * 3600) == "3 d 4 h")
         // 19 hourly samples at 5 °C: a 19 h period (each sample stands for its hour).
-        let message = try LoggerImageFactory.message(kind: "generic16", temperatures: Array(repeating: 5, count: 19), interval: 3600,
-                                                     newestSampleTime: Date(timeIntervalSince1970: 1_787_032_800))
+        let message = try LoggerImageFactory.message(
+            kind: "generic16", temperatures: Array(repeating: 5, count: 19), interval: 3600,
+            newestSampleTime: Date(timeIntervalSince1970: 1_787_032_800))
         let report = await runColdTap(["report", "-", "--read-time", Self.readTime, "--tz", "UTC"], stdin: try message.serialized())
         #expect(report.status == 0, "\(report.err)")
         #expect(report.out.contains("  samples    19 every 1 h\n"))

@@ -3,6 +3,7 @@ import Foundation
 import NDEF
 import NFCTags
 import Testing
+
 @testable import ColdTapCommands
 
 /// `coldtap emulate` with a dump of only the pages a tool read, and `coldtap ndef decode`

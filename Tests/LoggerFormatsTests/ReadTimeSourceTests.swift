@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LoggerFormats
 
 /// A log's read-time source is a value, stored as a code and worded at the edge; what
@@ -21,8 +22,9 @@ import Testing
     }
 
     @Test func aDecodedLogCarriesTheSourceItWasGiven() throws {
-        let log = try LoggerDecoder.decode(G16.message(G16.workedPayload),
-                                           options: DecodeOptions(readTime: G16.read, readTimeSource: .fileModificationTime))
+        let log = try LoggerDecoder.decode(
+            G16.message(G16.workedPayload),
+            options: DecodeOptions(readTime: G16.read, readTimeSource: .fileModificationTime))
         #expect(log.readTimeSource == .fileModificationTime)
         let stored = try JSONDecoder().decode(TemperatureLog.self, from: JSONEncoder().encode(log))
         #expect(stored.readTimeSource == .fileModificationTime)

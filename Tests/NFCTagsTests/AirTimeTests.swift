@@ -1,7 +1,8 @@
 import Foundation
-@testable import NFCTagsEmulation
 import Testing
+
 @testable import NFCTags
+@testable import NFCTagsEmulation
 
 @Suite struct AirTimeTests {
     @Test func iso14443FramesMatchTheNTAGDatasheet() {

@@ -1,7 +1,8 @@
 import Foundation
 import NDEF
-@testable import NFCTags
 import NFCTagsEmulation
+
+@testable import NFCTags
 
 /// A small NDEF message: one Text record "Hello, cold room" (en).
 let helloMessage = NDEFMessage(records: [TextRecord(text: "Hello, cold room", language: "en").record]).serialized()

@@ -6,11 +6,12 @@ import LoggerFormats
 import NDEF
 import Station
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension TestArchive {
@@ -40,9 +41,11 @@ final class TestStation: @unchecked Sendable {
     /// - Parameter connectionTimeout: short, for the slow-client tests.
     /// - Parameter webhooks: changes to the webhook settings (by default the tests' receivers
     ///   on 127.0.0.1 over http are allowed).
-    init(_ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0,
-         connectionTimeout: Int = 3, webhooks: (inout Station.Configuration) -> Void = { _ in },
-         configure: (inout HTTPServer.Configuration) -> Void = { _ in }) async throws {
+    init(
+        _ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0,
+        connectionTimeout: Int = 3, webhooks: (inout Station.Configuration) -> Void = { _ in },
+        configure: (inout HTTPServer.Configuration) -> Void = { _ in }
+    ) async throws {
         archive = try TestArchive(engine)
         configuration = Station.Configuration(archive: archive.location)
         configuration.http.port = port
@@ -102,8 +105,10 @@ final class TestStation: @unchecked Sendable {
 }
 
 /// Runs `body` with a fresh station and stops it afterwards, even when `body` throws.
-func withStation(_ engine: Engine, maxBody: Int = 1 << 20, connectionTimeout: Int = 3,
-                 _ body: (TestStation) async throws -> Void) async throws {
+func withStation(
+    _ engine: Engine, maxBody: Int = 1 << 20, connectionTimeout: Int = 3,
+    _ body: (TestStation) async throws -> Void
+) async throws {
     let station = try await TestStation(engine, maxBody: maxBody, connectionTimeout: connectionTimeout)
     defer { station.stop() }
     try await body(station)
@@ -153,12 +158,13 @@ func request(_ url: URL, method: String = "GET", token: String? = nil, headers: 
 /// Logger reads for the tests: generic16-unix NDEF messages (no serial: the logger id goes
 /// in X-ColdTap-Logger-Id).
 enum Reads {
-    static let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
+    static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
     static let interval = 600
 
     static func generic(first: Int = 0, temperatures: [Double]) throws -> Data {
-        let payload = try Generic16Encoder.unixPayload(start: start.addingTimeInterval(Double(first * interval)),
-                                                       temperatures: temperatures, intervalSeconds: interval)
+        let payload = try Generic16Encoder.unixPayload(
+            start: start.addingTimeInterval(Double(first * interval)),
+            temperatures: temperatures, intervalSeconds: interval)
         return try NDEFMessage(records: [Generic16Encoder.record(payload: payload)]).encoded()
     }
 
@@ -191,8 +197,10 @@ func rawExchangeOnThread(port: UInt16, _ bytes: [UInt8], timeout: TimeInterval =
 
 /// Sends raw bytes to the station and reads what comes back until the server closes or
 /// `timeout` passes; the status of the first response line, if any.
-func rawExchange(port: UInt16, _ bytes: [UInt8], pauseAfter: Int? = nil, pause: TimeInterval = 0, closeEarly: Bool = false,
-                 timeout: TimeInterval = 5) -> (status: Int?, response: String) {
+func rawExchange(
+    port: UInt16, _ bytes: [UInt8], pauseAfter: Int? = nil, pause: TimeInterval = 0, closeEarly: Bool = false,
+    timeout: TimeInterval = 5
+) -> (status: Int?, response: String) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return (nil, "no socket") }
     defer { close(fd) }
@@ -227,8 +235,9 @@ func rawExchange(port: UInt16, _ bytes: [UInt8], pauseAfter: Int? = nil, pause: 
         if let text = String(bytes: received, encoding: .utf8), let headEnd = text.range(of: "\r\n\r\n") {
             let head = text[..<headEnd.lowerBound].lowercased()
             if let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-               let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)),
-               text.utf8.count - text[..<headEnd.upperBound].utf8.count >= length {
+                let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)),
+                text.utf8.count - text[..<headEnd.upperBound].utf8.count >= length
+            {
                 break
             }
         }

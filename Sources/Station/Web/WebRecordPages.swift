@@ -47,8 +47,9 @@ extension Station {
     /// profile's band not yet acknowledged, the sparkline, and the verdict of the record over
     /// those 24 hours under the logger's profile. One query per logger.
     func overviewRow(_ store: StationStore, _ facts: StationStore.PageLogger, context: WebContext, profiles: inout [String: Profile]) throws -> OverviewRow {
-        var row = OverviewRow(logger: facts.logger, lastRead: facts.lastRead, verdict: facts.lastVerdict, last: nil, low: nil, high: nil, open: 0,
-                              openSince: nil, sparkline: "")
+        var row = OverviewRow(
+            logger: facts.logger, lastRead: facts.lastRead, verdict: facts.lastVerdict, last: nil, low: nil, high: nil, open: 0,
+            openSince: nil, sparkline: "")
         guard let newest = facts.lastSample else { return row }
         let profile: Profile
         if let json = facts.lastProfileJSON {
@@ -77,12 +78,13 @@ extension Station {
         let series = ChartSeries(times: times, values: values, interval: interval)
         let band = profile.excursionBand
         // Excursions are found by ColdChain, as everywhere: the last 24 h as a log of their own.
-        let dayLog = TemperatureLog(format: TemperatureLog.Format(name: facts.logger.format),
-                                    samples: zip(times, values).map { time, value in
-                                        TemperatureLog.Sample(time: Date(timeIntervalSince1970: time), temperature: value.isFinite ? value : nil)
-                                    },
-                                    interval: interval, timeBase: .loggerHeader, integrity: TemperatureLog.Integrity(status: .unverified, detail: ""),
-                                    readTime: newest)
+        let dayLog = TemperatureLog(
+            format: TemperatureLog.Format(name: facts.logger.format),
+            samples: zip(times, values).map { time, value in
+                TemperatureLog.Sample(time: Date(timeIntervalSince1970: time), temperature: value.isFinite ? value : nil)
+            },
+            interval: interval, timeBase: .loggerHeader, integrity: TemperatureLog.Integrity(status: .unverified, detail: ""),
+            readTime: newest)
         // The verdict shown is the record's over these 24 hours (gaps between reads count as
         // unknown time), the same judgement the logger page makes over the period it shows,
         // not the verdict kept with the newest read alone.
@@ -92,8 +94,9 @@ extension Station {
         let open = assessment.excursions.filter { $0.acknowledgement == nil }
         row.open = open.count
         row.openSince = open.map(\.start).min()
-        row.sparkline = WebSVG.sparkline(series, from: times.first ?? 0, to: times.last ?? 0, lower: band.low?.limit, upper: band.high?.limit,
-                                         label: "\(context.text.trend24h): \(facts.logger.id)")
+        row.sparkline = WebSVG.sparkline(
+            series, from: times.first ?? 0, to: times.last ?? 0, lower: band.low?.limit, upper: band.high?.limit,
+            label: "\(context.text.trend24h): \(facts.logger.id)")
         return row
     }
 
@@ -114,24 +117,30 @@ extension Station {
             return page(context, status: 200, title: text.overview, body: body + "<p>\(HTML.escape(text.noLoggers))</p>")
         }
         let counts = Dictionary(grouping: rows, by: { Station.verdictKey($0.verdict) }).mapValues(\.count)
-        body += "<p>" + ["ALARM", "INCONCLUSIVE", "none", "OK"].compactMap { key in
-            counts[key].map { "\(Station.verdictBadge(key == "none" ? nil : key, text)) \($0)" }
-        }.joined(separator: " &nbsp; ") + "</p>"
+        body +=
+            "<p>"
+            + ["ALARM", "INCONCLUSIVE", "none", "OK"].compactMap { key in
+                counts[key].map { "\(Station.verdictBadge(key == "none" ? nil : key, text)) \($0)" }
+            }.joined(separator: " &nbsp; ") + "</p>"
         body += "<div class=\"scroll\"><table class=\"overview\"><thead><tr><th>\(HTML.escape(text.report.logger))</th><th>\(HTML.escape(text.verdict24h))</th>"
-        body += "<th>\(HTML.escape(text.lastRead))</th><th class=\"num\">\(HTML.escape(text.lastTemperature))</th><th class=\"num\">\(HTML.escape(text.minMax24h))</th>"
+        body +=
+            "<th>\(HTML.escape(text.lastRead))</th><th class=\"num\">\(HTML.escape(text.lastTemperature))</th><th class=\"num\">\(HTML.escape(text.minMax24h))</th>"
         body += "<th class=\"num\">\(HTML.escape(text.openExcursions))</th><th>\(HTML.escape(text.trend24h))</th></tr></thead><tbody>"
         for row in rows {
             let logger = row.logger
             let detail = [logger.vendor, logger.model, logger.serial.map { "#\($0)" }].compactMap { $0 }.joined(separator: " ")
-            body += "<tr class=\"r-\(Station.verdictKey(row.verdict))\"><td><a href=\"\(HTML.escape(Station.loggerLink(logger.id)))\"><strong>\(HTML.escape(logger.id))</strong></a>"
+            body +=
+                "<tr class=\"r-\(Station.verdictKey(row.verdict))\"><td><a href=\"\(HTML.escape(Station.loggerLink(logger.id)))\"><strong>\(HTML.escape(logger.id))</strong></a>"
             body += "<br><span class=\"muted\">\(HTML.escape(detail.isEmpty ? logger.format : detail))</span></td>"
             // An OK beside excursions nobody has acknowledged yet says so (as the report's headline does).
-            let note = row.open > 0
+            let note =
+                row.open > 0
                 ? "<br><strong class=\"bad\">— \(HTML.escape(LogTexts.headlineNote(.excursionsNotAcknowledged(count: row.open), language: context.language, timeZone: context.zone)))</strong>"
                 : ""
             body += "<td>\(Station.verdictBadge(row.verdict, text))\(note)</td><td>\(Station.timeCell(row.lastRead, context: context))</td>"
             body += "<td class=\"num\">\(row.last.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
-            body += "<td class=\"num\">\(row.low.map { HTML.escape(f.temperature($0)) } ?? "–") / \(row.high.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
+            body +=
+                "<td class=\"num\">\(row.low.map { HTML.escape(f.temperature($0)) } ?? "–") / \(row.high.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
             body += "<td class=\"num\">\(row.open > 0 ? "<strong class=\"bad\">\(row.open)</strong>" : "0")"
             if let since = row.openSince { body += "<br><span class=\"muted\">\(HTML.escape(text.since)) \(HTML.escape(f.dateTime(since)))</span>" }
             body += "</td><td class=\"spark-cell\">\(row.sparkline)</td></tr>"
@@ -219,9 +228,10 @@ extension Station {
         let profile = profile(for: summary)
         let log = history.temperatureLog()
         let assessment = Assessor.assess(log, profile: profile, timeZone: context.zone, acknowledgements: history.excursionAcknowledgements)
-        let page = LoggerPage(context: context, history: history, profile: profile, log: log, assessment: assessment,
-                              content: ReportContent(log: log, assessment: assessment, language: context.language),
-                              period: period, from: from, to: to)
+        let page = LoggerPage(
+            context: context, history: history, profile: profile, log: log, assessment: assessment,
+            content: ReportContent(log: log, assessment: assessment, language: context.language),
+            period: period, from: from, to: to)
         let body = page.header + page.periodSwitch + page.chart + page.statistics + page.excursions + page.reads(self) + page.downloads
         return self.page(context, status: 200, title: history.logger.id, body: body)
     }
@@ -273,7 +283,9 @@ extension Station {
         var periodSwitch: String {
             var body = "<nav class=\"periods\" aria-label=\"\(HTML.escape(strings.period))\">"
             for (choice, label) in [(PagePeriod.day, text.day), (.week, text.week), (.month, text.month), (.year, text.year), (.all, text.all)] {
-                body += choice == period ? "<strong>\(HTML.escape(label))</strong>" : "<a href=\"\(HTML.escape(link))?period=\(choice.rawValue)\">\(HTML.escape(label))</a>"
+                body +=
+                    choice == period
+                    ? "<strong>\(HTML.escape(label))</strong>" : "<a href=\"\(HTML.escape(link))?period=\(choice.rawValue)\">\(HTML.escape(label))</a>"
             }
             let fromValue = from.map { Station.dayText($0, zone: context.zone) } ?? ""
             let toValue = to.map { Station.dayText($0, zone: context.zone) } ?? ""
@@ -289,10 +301,12 @@ extension Station {
         var chart: String {
             var body = ""
             if let first = log.samples.first?.time, let last = log.samples.last?.time {
-                body += "<p class=\"muted\">\(HTML.escape(strings.period)): \(HTML.escape(f.dateTime(first))) – \(HTML.escape(f.dateTime(last))) (\(HTML.escape(f.zoneDescription(from: first, to: last))))</p>"
+                body +=
+                    "<p class=\"muted\">\(HTML.escape(strings.period)): \(HTML.escape(f.dateTime(first))) – \(HTML.escape(f.dateTime(last))) (\(HTML.escape(f.zoneDescription(from: first, to: last))))</p>"
             }
-            let spec = content.chartSpec(frame: ChartRect(x: 0, y: 0, width: 1000, height: 420), timeZone: context.zone,
-                                         language: context.language, theme: .light)
+            let spec = content.chartSpec(
+                frame: ChartRect(x: 0, y: 0, width: 1000, height: 420), timeZone: context.zone,
+                language: context.language, theme: .light)
             return body + "<h2>\(HTML.escape(strings.sectionChart))</h2>" + "<div class=\"chartbox\">"
                 + WebSVG.chart(spec, label: "\(strings.sectionChart): \(history.logger.id)") + "</div>"
         }
@@ -326,14 +340,18 @@ extension Station {
             guard !content.excursions.isEmpty else { return body + "<p>\(HTML.escape(strings.noExcursions))</p>" }
             if !mayAcknowledge { body += "<p class=\"muted\">\(HTML.escape(text.needsUploadToken))</p>" }
             body += "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(strings.excursionStart))</th><th>\(HTML.escape(strings.excursionDuration))</th>"
-            body += "<th class=\"num\">\(HTML.escape(strings.excursionPeak))</th><th>\(HTML.escape(strings.excursionDirection))</th><th>\(HTML.escape(text.acknowledgements))</th></tr></thead><tbody>"
+            body +=
+                "<th class=\"num\">\(HTML.escape(strings.excursionPeak))</th><th>\(HTML.escape(strings.excursionDirection))</th><th>\(HTML.escape(text.acknowledgements))</th></tr></thead><tbody>"
             for excursion in content.excursions.suffix(Station.listedExcursions) {
                 let acks = history.excursionAcknowledgements.filter { $0.names(excursionStartingAt: excursion.start, interval: history.interval) }
-                body += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(excursion.start)))</td><td>\(HTML.escape(f.duration(excursion.end.timeIntervalSince(excursion.start))))</td>"
-                body += "<td class=\"num bad\">\(HTML.escape(f.temperature(excursion.peak)))</td><td>\(HTML.escape(excursion.direction == .high ? strings.above : strings.below))</td><td>"
+                body +=
+                    "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(excursion.start)))</td><td>\(HTML.escape(f.duration(excursion.end.timeIntervalSince(excursion.start))))</td>"
+                body +=
+                    "<td class=\"num bad\">\(HTML.escape(f.temperature(excursion.peak)))</td><td>\(HTML.escape(excursion.direction == .high ? strings.above : strings.below))</td><td>"
                 if acks.isEmpty { body += "<span class=\"bad\">\(HTML.escape(text.unacknowledged))</span>" }
                 for ack in acks {
-                    body += "<div class=\"acked\">✓ \(HTML.escape(text.acknowledgedBy)) <strong>\(HTML.escape(ack.by))</strong>, \(HTML.escape(f.dateTime(ack.at)))<br>\(HTML.escape(ack.comment))</div>"
+                    body +=
+                        "<div class=\"acked\">✓ \(HTML.escape(text.acknowledgedBy)) <strong>\(HTML.escape(ack.by))</strong>, \(HTML.escape(f.dateTime(ack.at)))<br>\(HTML.escape(ack.comment))</div>"
                 }
                 if mayAcknowledge { body += acknowledgementForm(excursion.start) }
                 body += "</td></tr>"
@@ -349,8 +367,10 @@ extension Station {
             var body = "<form method=\"post\" action=\"\(HTML.escape(link))/acknowledgements\" class=\"ack\">"
             body += "<input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><input type=\"hidden\" name=\"excursion\" value=\"\(start.isoUTC)\">"
             body += "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(Station.query(query)))\">"
-            body += "<input type=\"text\" name=\"by\" required maxlength=\"200\" placeholder=\"\(HTML.escape(text.by))\" aria-label=\"\(HTML.escape(text.by))\">"
-            body += "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
+            body +=
+                "<input type=\"text\" name=\"by\" required maxlength=\"200\" placeholder=\"\(HTML.escape(text.by))\" aria-label=\"\(HTML.escape(text.by))\">"
+            body +=
+                "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
             return body + "<button type=\"submit\">\(HTML.escape(text.acknowledge))</button></form>"
         }
 
@@ -366,8 +386,9 @@ extension Station {
 
         /// Downloads of this period.
         var downloads: String {
-            let download = Station.query(query.filter { $0.0 != "period" } + (from.map { [("from", $0.isoUTC)] } ?? []).filter { _ in period != .custom }
-                                         + (to.map { [("to", $0.isoUTC)] } ?? []).filter { _ in period != .custom } + [("lang", context.language.rawValue)])
+            let download = Station.query(
+                query.filter { $0.0 != "period" } + (from.map { [("from", $0.isoUTC)] } ?? []).filter { _ in period != .custom }
+                    + (to.map { [("to", $0.isoUTC)] } ?? []).filter { _ in period != .custom } + [("lang", context.language.rawValue)])
             return "<h2 class=\"noprint\">\(HTML.escape(text.downloads))</h2><p class=\"noprint\">"
                 + [("report.pdf", "PDF"), ("report.html", "HTML"), ("samples.csv", "CSV"), ("samples.json", "JSON")].map {
                     "<a href=\"\(HTML.escape(link))/\($0.0)\(HTML.escape(download))\">\($0.1)</a>"
@@ -399,7 +420,8 @@ extension Station {
             rows += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(read.readTime)))</td>"
             if let loggerColumn { rows += "<td>\(loggerColumn(read))</td>" }
             rows += "<td>\(HTML.escape(read.origin))</td><td class=\"num\">\(read.sampleCount)</td><td class=\"num\">\(read.newSamples)</td>"
-            rows += "<td class=\"num\">\(read.duplicates)</td><td class=\"num\">\(read.conflicts > 0 ? "<strong class=\"bad\">\(read.conflicts)</strong>" : "0")</td>"
+            rows +=
+                "<td class=\"num\">\(read.duplicates)</td><td class=\"num\">\(read.conflicts > 0 ? "<strong class=\"bad\">\(read.conflicts)</strong>" : "0")</td>"
             let integrity = read.integrity.split(separator: " ").first.map(String.init) ?? read.integrity
             let label = strings.integrityNames[integrity] ?? read.integrity
             rows += "<td\(integrity == "failed" ? " class=\"bad\"" : "")>\(HTML.escape(label))</td></tr>"
@@ -407,8 +429,10 @@ extension Station {
         guard !rows.isEmpty else { return "<p>\(HTML.escape(text.noReads))</p>" }
         var head = "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(strings.readTime))</th>"
         if loggerColumn != nil { head += "<th>\(HTML.escape(strings.logger))</th>" }
-        head += "<th>\(HTML.escape(text.source))</th><th class=\"num\">\(HTML.escape(strings.samples))</th><th class=\"num\">\(HTML.escape(text.newSamples))</th>"
-        head += "<th class=\"num\">\(HTML.escape(text.duplicates))</th><th class=\"num\">\(HTML.escape(text.conflicts))</th><th>\(HTML.escape(strings.integrity))</th></tr></thead><tbody>"
+        head +=
+            "<th>\(HTML.escape(text.source))</th><th class=\"num\">\(HTML.escape(strings.samples))</th><th class=\"num\">\(HTML.escape(text.newSamples))</th>"
+        head +=
+            "<th class=\"num\">\(HTML.escape(text.duplicates))</th><th class=\"num\">\(HTML.escape(text.conflicts))</th><th>\(HTML.escape(strings.integrity))</th></tr></thead><tbody>"
         return head + rows + "</tbody></table></div>"
     }
 
@@ -432,10 +456,12 @@ extension Station {
         if rejected.isEmpty {
             body += "<p>\(HTML.escape(text.noRejected))</p>"
         } else {
-            body += "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(text.report.readTime))</th><th class=\"num\">HTTP</th><th>\(HTML.escape(text.source))</th>"
+            body +=
+                "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(text.report.readTime))</th><th class=\"num\">HTTP</th><th>\(HTML.escape(text.source))</th>"
             body += "<th>\(HTML.escape(text.report.logger))</th><th class=\"num\">bytes</th><th>\(HTML.escape(text.why))</th></tr></thead><tbody>"
             for entry in rejected {
-                body += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(entry.at)))</td><td class=\"num bad\">\(entry.status)</td><td>\(HTML.escape(entry.source ?? "–"))</td>"
+                body +=
+                    "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(entry.at)))</td><td class=\"num bad\">\(entry.status)</td><td>\(HTML.escape(entry.source ?? "–"))</td>"
                 body += "<td>\(HTML.escape(entry.loggerID ?? "–"))</td><td class=\"num\">\(entry.bytes)</td><td>\(HTML.escape(entry.reason))</td></tr>"
             }
             body += "</tbody></table></div>"
@@ -446,10 +472,12 @@ extension Station {
     func recordRejection(_ request: HTTPRequest, _ response: HTTPResponse, caller: Caller) {
         let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
         let reason = [object?["error"] as? String, object?["detail"] as? String].compactMap { $0 }.joined(separator: ": ")
-        rejectedUploads.record(siteID: caller.site.id, .init(
-            at: Date(), status: response.status, source: request.header(UploadHeader.source).map { String($0.prefix(200)) },
-            loggerID: request.header(UploadHeader.loggerID).map { String($0.prefix(200)) }, bytes: request.body.count,
-            reason: String(reason.prefix(1000))))
+        rejectedUploads.record(
+            siteID: caller.site.id,
+            .init(
+                at: Date(), status: response.status, source: request.header(UploadHeader.source).map { String($0.prefix(200)) },
+                loggerID: request.header(UploadHeader.loggerID).map { String($0.prefix(200)) }, bytes: request.body.count,
+                reason: String(reason.prefix(1000))))
     }
 
     // MARK: Acknowledging
@@ -461,9 +489,13 @@ extension Station {
         let fields = Station.formFields(context.request.body)
         let expected = Array(context.formToken.utf8)
         guard sameOriginRequest(context.request), !expected.isEmpty,
-              StationStore.constantTimeEqual(Array((fields["form"] ?? "").utf8), expected), let caller = context.caller else {
-            return page(context, status: 403, title: text.acknowledge,
-                        body: "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\">This form did not come from this station's page; open the logger page and try again.</p>")
+            StationStore.constantTimeEqual(Array((fields["form"] ?? "").utf8), expected), let caller = context.caller
+        else {
+            return page(
+                context, status: 403, title: text.acknowledge,
+                body:
+                    "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\">This form did not come from this station's page; open the logger page and try again.</p>"
+            )
         }
         var back = fields["back"] ?? ""
         // Only a query of this logger's page goes back into the Location header.
@@ -475,8 +507,9 @@ extension Station {
             guard let start = (fields["excursion"]).flatMap(Station.parseTime) else {
                 throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
             }
-            _ = try recordAcknowledgement(loggerID: loggerID, excursionStart: start, by: fields["by"], comment: fields["comment"],
-                                          again: fields["again"] == "1", caller: caller)
+            _ = try recordAcknowledgement(
+                loggerID: loggerID, excursionStart: start, by: fields["by"], comment: fields["comment"],
+                again: fields["again"] == "1", caller: caller)
         } catch {
             let (status, detail): (Int, String)
             switch error {
@@ -484,8 +517,11 @@ extension Station {
             case let failure as ArchiveError: (status, detail) = (Station.response(for: failure).status, failure.message)
             default: throw error
             }
-            return page(context, status: status, title: text.acknowledge,
-                        body: "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\" role=\"alert\">\(HTML.escape(detail))</p><p><a href=\"\(HTML.escape(Station.loggerLink(loggerID, query: back)))\">← \(HTML.escape(loggerID))</a></p>")
+            return page(
+                context, status: status, title: text.acknowledge,
+                body:
+                    "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\" role=\"alert\">\(HTML.escape(detail))</p><p><a href=\"\(HTML.escape(Station.loggerLink(loggerID, query: back)))\">← \(HTML.escape(loggerID))</a></p>"
+            )
         }
         return HTTPResponse(status: 303, headers: [("Location", Station.loggerLink(loggerID, query: back) + "#excursions"), ("Cache-Control", "no-store")])
     }

@@ -60,7 +60,8 @@ final class ClassedSVGCanvas: Canvas {
     func pushClip(_ rect: ChartRect) {
         clips += 1
         open += 1
-        body += "<clipPath id=\"\(WebSVG.clipPrefix)\(clips)\"><rect x=\"\(WebSVG.number(rect.x))\" y=\"\(WebSVG.number(rect.y))\" width=\"\(WebSVG.number(rect.width))\" height=\"\(WebSVG.number(rect.height))\"/></clipPath><g clip-path=\"url(#\(WebSVG.clipPrefix)\(clips))\">"
+        body +=
+            "<clipPath id=\"\(WebSVG.clipPrefix)\(clips)\"><rect x=\"\(WebSVG.number(rect.x))\" y=\"\(WebSVG.number(rect.y))\" width=\"\(WebSVG.number(rect.width))\" height=\"\(WebSVG.number(rect.height))\"/></clipPath><g clip-path=\"url(#\(WebSVG.clipPrefix)\(clips))\">"
     }
 
     func popClip() {
@@ -80,13 +81,17 @@ enum WebSVG {
     static let clipPrefix = "chartclip"
 
     /// The theme roles the chart paints with, in `ChartTheme` order.
-    static let roles = ["bg", "plot", "text", "text2", "grid", "axis", "band", "limit", "curve", "beyond", "gap", "shade",
-                        "pass", "fail", "inconclusive", "onbanner", "stripe"]
+    static let roles = [
+        "bg", "plot", "text", "text2", "grid", "axis", "band", "limit", "curve", "beyond", "gap", "shade",
+        "pass", "fail", "inconclusive", "onbanner", "stripe",
+    ]
 
     static func colors(_ theme: ChartTheme) -> [ChartColor] {
-        [theme.background, theme.plotBackground, theme.text, theme.secondaryText, theme.grid, theme.axis, theme.band, theme.limit,
-         theme.curve, theme.beyond, theme.gap, theme.excursionShade, theme.pass, theme.fail, theme.inconclusive, theme.onBanner,
-         theme.tableStripe]
+        [
+            theme.background, theme.plotBackground, theme.text, theme.secondaryText, theme.grid, theme.axis, theme.band, theme.limit,
+            theme.curve, theme.beyond, theme.gap, theme.excursionShade, theme.pass, theme.fail, theme.inconclusive, theme.onBanner,
+            theme.tableStripe,
+        ]
     }
 
     /// A theme whose colour number i is (i/255, 0, 0) at full opacity; the renderer's
@@ -148,8 +153,10 @@ enum WebSVG {
     /// highest and last point — so a year of samples is at most four points per column.
     /// Coordinates are whole tenths of a CSS pixel (the view box is ten times the size), so
     /// they are written as integers.
-    static func sparkline(_ series: ChartSeries, from: Double, to: Double, lower: Double?, upper: Double?, label: String,
-                          width: Double = 160, height: Double = 36) -> String {
+    static func sparkline(
+        _ series: ChartSeries, from: Double, to: Double, lower: Double?, upper: Double?, label: String,
+        width: Double = 160, height: Double = 36
+    ) -> String {
         let (runs, _) = CurveSplitter.split(series, lower: lower, upper: upper)
         var low = Double.infinity, high = -Double.infinity
         for value in series.values where value.isFinite { low = min(low, value); high = max(high, value) }
