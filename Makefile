@@ -14,7 +14,7 @@ VENV := .venv
 TEST_PYTHON_PACKAGES := schemathesis==4.32.5 openapi-spec-validator==0.9.0
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test-deps build release test demo fuzz bench venv test-venv clean
+.PHONY: all deps test-deps build release test demo fuzz bench venv test-venv clean lint
 
 all: build
 
@@ -41,10 +41,15 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: test-deps test-venv
+test: test-deps test-venv lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@for t in scripts/test-*.sh; do [ -e "$$t" ] || continue; echo "== $$t"; bash "$$t" || exit 1; done
+
+# The formatting of every Swift file, as `swift format` (in the toolchain) with .swift-format
+# makes it; `swift format format -i -r Sources Tests Apps Package.swift` fixes what this finds.
+lint:
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Apps Package.swift
 
 demo: build
 	$(SWIFT) run --skip-build coldtap demo

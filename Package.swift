@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "TransparencyLog", targets: ["TransparencyLog"]),
         .library(name: "Archive", targets: ["Archive"]),
         .library(name: "LoggerSessions", targets: ["LoggerSessions"]),
+        .library(name: "NFCTagsEmulation", targets: ["NFCTagsEmulation"]),
         .library(name: "Station", targets: ["Station"]),
         .library(name: "StationClient", targets: ["StationClient"]),
         .library(name: "ColdTapKit", targets: ["ColdTapKit"]),
@@ -37,28 +38,38 @@ let package = Package(
         // Layer 5: chart model, SVG canvas, report layout.
         .target(name: "TempChart", dependencies: ["ColdTapBase", "ColdChain"]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
-        .target(name: "CairoCanvas", dependencies: [
-            "TempChart",
-            .target(name: "CCairo", condition: .when(platforms: [.linux])),
-        ]),
-        // Loggers that answer commands (NHS31xx): readout sessions and a virtual NHS3100; above NFCTags and LoggerFormats.
+        .target(
+            name: "CairoCanvas",
+            dependencies: [
+                "TempChart",
+                .target(name: "CCairo", condition: .when(platforms: [.linux])),
+            ]),
+        // Loggers that answer commands (NHS31xx): readout sessions; above NFCTags and LoggerFormats.
         .target(name: "LoggerSessions", dependencies: ["ColdTapBase", "NDEF", "NFCTags", "LoggerFormats"]),
+        // Emulators and fault injection: virtual tags with an air-time model, the virtual NHS3100.
+        // For tests, `emulate`, `demo` and the bench; never linked by the app.
+        .target(name: "NFCTagsEmulation", dependencies: ["ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "LoggerSessions"]),
         // Readers.
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
-        .target(name: "PCSC", dependencies: [
-            "ColdTapBase", "NFCTags",
-            .target(name: "CPCSCLite", condition: .when(platforms: [.linux, .macOS])),
-        ], linkerSettings: [
-            .linkedLibrary("pcsclite", .when(platforms: [.linux])),
-            .linkedFramework("PCSC", .when(platforms: [.macOS])),
-        ]),
+        .target(
+            name: "PCSC",
+            dependencies: [
+                "ColdTapBase", "NFCTags",
+                .target(name: "CPCSCLite", condition: .when(platforms: [.linux, .macOS])),
+            ],
+            linkerSettings: [
+                .linkedLibrary("pcsclite", .when(platforms: [.linux])),
+                .linkedFramework("PCSC", .when(platforms: [.macOS])),
+            ]),
         .target(name: "CoreNFCTransport", dependencies: ["ColdTapBase", "NFCTags"]),
-        // SHA-256 and HMAC-SHA256: libcrypto on Linux, CryptoKit on Apple (Archive, later Station).
+        // SHA-256, HMAC-SHA256 and Ed25519: libcrypto on Linux, CryptoKit on Apple (Archive, Station, TransparencyLog).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "Digest", dependencies: [
-            "ColdTapBase",
-            .target(name: "CCrypto", condition: .when(platforms: [.linux])),
-        ]),
+        .target(
+            name: "Digest",
+            dependencies: [
+                "ColdTapBase",
+                .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+            ]),
         // Merkle tree hashing and proofs (RFC 9162), checkpoints and signed notes (C2SP), over Digest.
         .target(name: "TransparencyLog", dependencies: ["ColdTapBase", "Digest"]),
         // Layer 6: the archive of every read (SQLite embedded, PostgreSQL for fleets).
@@ -72,42 +83,56 @@ let package = Package(
         // Webhook deliveries: libcurl, which lets the station check the very address it connects to.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         // Its OpenAPI contract is compiled in (`PackageResources.openapi_json`), so a `coldtap` copied alone still serves it.
-        .target(name: "Station", dependencies: ["ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl"],
-                resources: [.embedInCode("openapi.json")]),
+        .target(
+            name: "Station",
+            dependencies: [
+                "ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl",
+            ],
+            resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).
         .target(name: "StationClient", dependencies: ["ColdTapBase", "Digest"]),
         // The application core: the use cases the command line, the station and the app share
         // (loading any input, reading a logger from any transport, the export schema, report
         // files rendered to bytes). Links nothing the iPhone app cannot (no archive engines).
-        .target(name: "ColdTapKit", dependencies: [
-            "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "LoggerSessions", "JSONOutput", "Digest",
-        ]),
+        .target(
+            name: "ColdTapKit",
+            dependencies: [
+                "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "LoggerSessions", "JSONOutput", "Digest",
+            ]),
         // The use cases over the archive, shared by the command line and the station: reads
         // built and decoded again as the archive keeps them, a station upload decoded, the
         // archive's JSON and CSV. Not linked by the app (the archive engines are not there).
         .target(name: "ArchiveKit", dependencies: ["ColdTapBase", "ColdTapKit", "Archive", "JSONOutput", "LoggerFormats", "ColdChain", "NDEF"]),
         // The command line: all commands live in a library so tests can run them in-process.
-        .target(name: "ColdTapCommands", dependencies: [
-            "ColdTapBase", "ColdTapKit", "ArchiveKit", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "PCSC", "Archive", "Digest", "LoggerSessions",
-            "JSONOutput", "Station", "StationClient",
-        ]),
+        .target(
+            name: "ColdTapCommands",
+            dependencies: [
+                "ColdTapBase", "ColdTapKit", "ArchiveKit", "NDEF", "NFCTags", "NFCTagsEmulation", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas",
+                "PCSC", "Archive", "Digest", "LoggerSessions",
+                "JSONOutput", "Station", "StationClient",
+            ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
-        .executableTarget(name: "coldtap-bench", dependencies: [
-            "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
-            "Archive", "CSQLite", "CLibPQ", "Digest", "LoggerSessions", "Station", "TransparencyLog",
-        ]),
+        .executableTarget(
+            name: "coldtap-bench",
+            dependencies: [
+                "ColdTapBase", "NDEF", "NFCTags", "NFCTagsEmulation", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "ColdTapCommands",
+                "Archive", "CSQLite", "CLibPQ", "Digest", "LoggerSessions", "Station", "TransparencyLog",
+            ]),
         // libFuzzer entry point; built apart by `make fuzz`.
         .executableTarget(name: "FuzzNDEF", dependencies: ["NDEF"]),
         // What the test targets share: the seeded random generator and test tags.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What the archive and station tests share: the engines, a fresh archive on each, the
+        // private PostgreSQL cluster, `coldtap` run in-process.
+        .target(name: "ArchiveTestSupport", dependencies: ["Archive", "ColdTapCommands"], path: "Tests/ArchiveTestSupport"),
         .testTarget(name: "ColdTapBaseTests", dependencies: ["ColdTapBase"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["ColdTapBase", "NFCTags", "NDEF", "TestSupport"]),
-        .testTarget(name: "LoggerFormatsTests", dependencies: ["ColdTapBase", "LoggerFormats", "NFCTags", "NDEF", "TestSupport"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "NFCTags", "NDEF", "TestSupport"]),
+        .testTarget(name: "LoggerFormatsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "LoggerFormats", "NFCTags", "NDEF", "TestSupport"]),
         .testTarget(name: "ColdChainTests", dependencies: ["ColdChain", "LoggerFormats"]),
         .testTarget(name: "TempChartTests", dependencies: ["ColdTapBase", "TempChart", "CairoCanvas", "ColdChain", "LoggerFormats", "TestSupport"]),
-        .testTarget(name: "LoggerSessionsTests", dependencies: ["ColdTapBase", "LoggerSessions", "NFCTags", "LoggerFormats", "NDEF"]),
-        .testTarget(name: "PCSCTests", dependencies: ["ColdTapBase", "PCSC", "NFCTags", "TestSupport"]),
+        .testTarget(name: "LoggerSessionsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "LoggerSessions", "NFCTags", "LoggerFormats", "NDEF"]),
+        .testTarget(name: "PCSCTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "PCSC", "NFCTags", "TestSupport"]),
         .testTarget(name: "CoreNFCTransportTests", dependencies: ["ColdTapBase", "CoreNFCTransport", "NFCTags", "NDEF"]),
         // Compile check of the Core NFC glue on Linux: CoreNFCGlueTests holds CoreNFCTransport's
         // sources (a symlink) and builds them with the Apple/ glue switched on, against the
@@ -115,14 +140,30 @@ let package = Package(
         // never a product, and named apart so it can never shadow the SDK's CoreNFC). On Apple
         // platforms the real glue is compiled by the app instead, so the check is Linux-only.
         .target(name: "CoreNFCStandIn", dependencies: ["NDEF"], path: "Tests/CoreNFCStandIn"),
-        .testTarget(name: "CoreNFCGlueTests", dependencies: [
-            "ColdTapBase", "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
-        ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
+        .testTarget(
+            name: "CoreNFCGlueTests",
+            dependencies: [
+                "ColdTapBase", "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
+            ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
         .testTarget(name: "TransparencyLogTests", dependencies: ["ColdTapBase", "Digest", "TransparencyLog"]),
-        .testTarget(name: "ArchiveTests", dependencies: ["ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport", "Digest"]),
-        .testTarget(name: "StationTests", dependencies: ["ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport"]),
-        .testTarget(name: "CommandsTests", dependencies: ["ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
+        .testTarget(
+            name: "ArchiveTests",
+            dependencies: [
+                "ArchiveTestSupport", "ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport",
+                "Digest",
+            ]),
+        .testTarget(
+            name: "StationTests",
+            dependencies: [
+                "ArchiveTestSupport", "ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas",
+                "TempChart", "TestSupport",
+            ]),
+        .testTarget(
+            name: "CommandsTests",
+            dependencies: [
+                "NFCTagsEmulation", "ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

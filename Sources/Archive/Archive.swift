@@ -70,14 +70,19 @@ public final class Archive {
         // Asked by serial or tag UID (both indexed); a row counts only when the same rule
         // gives it the same identity (a logger with a serial is not named by its tag UID).
         var named: [String] = []
-        try engine.query("SELECT logger_id, serial, tag_uid FROM loggers WHERE (format = $1 AND serial = $2) OR (format = $1 AND tag_uid = $3) ORDER BY logger_id",
-                         [.text(log.format.name), .optional(log.logger.serial), .optional(log.logger.tagUID)]) { row in
+        try engine.query(
+            "SELECT logger_id, serial, tag_uid FROM loggers WHERE (format = $1 AND serial = $2) OR (format = $1 AND tag_uid = $3) ORDER BY logger_id",
+            [.text(log.format.name), .optional(log.logger.serial), .optional(log.logger.tagUID)]
+        ) { row in
             if Archive.loggerID(format: log.format.name, serial: row.optionalText(1), tagUID: row.optionalText(2)) == carried {
                 named.append(row.text(0))
             }
         }
         guard named.count <= 1 else {
-            throw ArchiveError(.invalidRead, "this \(log.format) log is \(carried), and the archive keeps that logger under \(named.count) names (\(named.joined(separator: ", "))), so it cannot tell whose record this read belongs to; name it as one of them (--logger-id, or X-ColdTap-Logger-Id when uploading).")
+            throw ArchiveError(
+                .invalidRead,
+                "this \(log.format) log is \(carried), and the archive keeps that logger under \(named.count) names (\(named.joined(separator: ", "))), so it cannot tell whose record this read belongs to; name it as one of them.",
+                hint: .nameTheLogger)
         }
         return named.first ?? carried
     }
@@ -117,10 +122,13 @@ public final class Archive {
     /// - Throws: `ArchiveError(.invalidRead)` when the log names no logger and `loggerID` is not given.
     public static func prepare(_ read: NewRead) throws -> PreparedRead {
         guard let loggerID = read.loggerID ?? Archive.loggerID(for: read.log) else {
-            throw ArchiveError(.invalidRead, "this \(read.log.format) log names no logger (no serial, no tag UID), so the archive cannot tell whose record it belongs to; give --logger-id ID (e.g. the label on the logger).")
+            throw ArchiveError(
+                .invalidRead, "this \(read.log.format) log names no logger (no serial, no tag UID), so the archive cannot tell whose record it belongs to.",
+                hint: .nameTheLogger)
         }
-        return PreparedRead(read: read, loggerID: loggerID, sha: SHA256Digest.hex(read.raw),
-                            assessment: read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) })
+        return PreparedRead(
+            read: read, loggerID: loggerID, sha: SHA256Digest.hex(read.raw),
+            assessment: read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) })
     }
 
     /// Keeps a prepared read inside the caller's write transaction (`add` makes one; the
@@ -136,12 +144,14 @@ public final class Archive {
         var knownLogger = false
         var generation = 1
         var lastAssessment: Int64 = 0
-        try engine.query("""
+        try engine.query(
+            """
             SELECT (SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2), seq, hash, next_read_id,
                    (SELECT COUNT(*) FROM loggers WHERE logger_id = $1), (SELECT MAX(generation) FROM generations),
                 (SELECT MAX(assessment_id) FROM assessments WHERE logger_id = $1)
             FROM chain_head WHERE id = 1
-            """, [.text(loggerID), .text(sha)]) { row in
+            """, [.text(loggerID), .text(sha)]
+        ) { row in
             existing = row.optionalInt(0)
             head = (row.int(1), row.text(2))
             readID = row.int(3)
@@ -150,20 +160,24 @@ public final class Archive {
             lastAssessment = row.optionalInt(6) ?? 0
         }
         if let existing {
-            return AddResult(readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
-                             conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: head.hash)
+            return AddResult(
+                readID: existing, loggerID: loggerID, alreadyKept: true, newSamples: 0, duplicates: 0,
+                conflicts: 0, gapBefore: nil, timeOffset: 0, verdict: nil, chainHead: head.hash)
         }
         if !knownLogger {
             let identity = read.log.logger
-            try engine.executeDeferred("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                               [.text(loggerID), .text(read.log.format.name), .optional(identity.serial), .optional(identity.tagUID),
-                                .optional(identity.vendor), .optional(identity.model?.name), .int(readID)])
+            try engine.executeDeferred(
+                "INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [
+                    .text(loggerID), .text(read.log.format.name), .optional(identity.serial), .optional(identity.tagUID),
+                    .optional(identity.vendor), .optional(identity.model?.name), .int(readID),
+                ])
         }
         let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
         var row = ReadRow(
             loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
             readTimeMilliseconds: read.log.readTime.milliseconds,
-            readTimeSource: read.log.readTimeSource?.description ?? "not given", origin: read.origin,
+            readTimeSource: read.log.readTimeSource?.code ?? "not given", origin: read.origin,
             coldTapVersion: ColdTapVersion.current, decoder: read.log.format.name, decodeOptions: read.decodeOptions,
             integrityStatus: read.log.integrity.status.rawValue, integrityDetail: read.log.integrity.detail.text,
             timeBase: read.log.timeBase.rawValue, interval: read.log.interval, sampleCount: Int64(read.log.samples.count),
@@ -173,21 +187,26 @@ public final class Archive {
             samplesSHA256: stitched.digest, previousHash: head.hash, hash: "")
         row.hash = row.computedHash
         try row.insert(into: engine, raw: read.raw)
-        try engine.executeDeferred("UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
-                           [.int(row.chainSeq), .text(row.hash), .int(readID + 1)])
+        try engine.executeDeferred(
+            "UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
+            [.int(row.chainSeq), .text(row.hash), .int(readID + 1)])
         if let assessment { try record(assessment, id: lastAssessment + 1, loggerID: loggerID, readID: readID, now: now) }
         let gap = stitched.gap.map { DateInterval(start: Date(milliseconds: $0.0), end: Date(milliseconds: $0.1)) }
-        return AddResult(readID: readID, loggerID: loggerID, alreadyKept: false, newSamples: stitched.newSamples,
-                         duplicates: stitched.duplicates, conflicts: stitched.conflicts, gapBefore: gap,
-                         timeOffset: Double(stitched.offset) / 1000, verdict: assessment?.verdict, chainHead: row.hash)
+        return AddResult(
+            readID: readID, loggerID: loggerID, alreadyKept: false, newSamples: stitched.newSamples,
+            duplicates: stitched.duplicates, conflicts: stitched.conflicts, gapBefore: gap,
+            timeOffset: Double(stitched.offset) / 1000, verdict: assessment?.verdict, chainHead: row.hash)
     }
 
     private func record(_ assessment: Assessment, id: Int64, loggerID: String, readID: Int64, now: Date) throws {
         let reasons = (try? JSONSerialization.data(withJSONObject: assessment.reasons)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        try engine.executeDeferred("INSERT INTO assessments (logger_id, assessment_id, read_id, assessed_ms, profile_name, profile_json, time_zone, verdict, reasons, excursions) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                           [.text(loggerID), .int(id), .int(readID), .int(now.milliseconds), .text(assessment.profile.name),
-                            .text(ProfileExport.json(assessment.profile)), .text(assessment.timeZone.identifier),
-                            .text(assessment.verdict.rawValue), .text(reasons), .int(Int64(assessment.excursions.count))])
+        try engine.executeDeferred(
+            "INSERT INTO assessments (logger_id, assessment_id, read_id, assessed_ms, profile_name, profile_json, time_zone, verdict, reasons, excursions) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            [
+                .text(loggerID), .int(id), .int(readID), .int(now.milliseconds), .text(assessment.profile.name),
+                .text(ProfileExport.json(assessment.profile)), .text(assessment.timeZone.identifier),
+                .text(assessment.verdict.rawValue), .text(reasons), .int(Int64(assessment.excursions.count)),
+            ])
     }
 
     // MARK: Stitching
@@ -268,9 +287,10 @@ public final class Archive {
         result.first = low + result.offset
         result.last = high + result.offset
         if let first = result.first, intervalMilliseconds > 0,
-           let previous = try Archive.newestKeptTime(before: first, among: kept.times, keptFrom: low - margin)
-               ?? newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first),
-           first - previous > intervalMilliseconds + intervalMilliseconds / 2 {
+            let previous = try Archive.newestKeptTime(before: first, among: kept.times, keptFrom: low - margin)
+                ?? newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first),
+            first - previous > intervalMilliseconds + intervalMilliseconds / 2
+        {
             result.gap = (previous + intervalMilliseconds, first)
         }
         // The read's samples in time order; samples at the same time in the order read.
@@ -300,12 +320,14 @@ public final class Archive {
                     // What is kept at this time: from an earlier read, else from this read's own earlier sample.
                     let same: Bool, keptRead: Int64
                     if next < keptTimes.count, keptTimes[next] == time {
-                        same = Archive.sameValue(kept.temperature(at: next), temperature) && Archive.sameValue(kept.humidity(at: next), humidity)
+                        same =
+                            Archive.sameValue(kept.temperature(at: next), temperature) && Archive.sameValue(kept.humidity(at: next), humidity)
                             && kept.flags(at: next) == flags
                         keptRead = kept.readIDs[next]
                     } else if let last = newRows.times.last, last == time {
                         let previous = newRows.count - 1
-                        same = Archive.sameValue(newRows.temperature(at: previous), temperature)
+                        same =
+                            Archive.sameValue(newRows.temperature(at: previous), temperature)
                             && Archive.sameValue(newRows.humidity(at: previous), humidity) && newRows.flags(at: previous) == flags
                         keptRead = readID
                     } else {
@@ -315,8 +337,11 @@ public final class Archive {
                     if same {
                         duplicates += 1
                     } else {
-                        conflictRows.append((StoredSample(time: time, temperature: temperature, humidity: humidity, flags: flags, readID: readID),
-                                             keptRead))
+                        conflictRows.append(
+                            (
+                                StoredSample(time: time, temperature: temperature, humidity: humidity, flags: flags, readID: readID),
+                                keptRead
+                            ))
                     }
                 }
             }
@@ -331,15 +356,21 @@ public final class Archive {
         digest.addSamples(newRows)
         try insertBlock(newRows, loggerID: loggerID, generation: Int64(generation), readID: readID)
         for (sample, keptRead) in conflictRows {
-            try engine.executeDeferred("INSERT INTO conflicts (logger_id, generation, time_ms, read_id, temperature, humidity, flags, kept_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                               [.text(loggerID), .int(Int64(generation)), .int(sample.time), .int(readID), .optional(sample.temperature),
-                                .optional(sample.humidity), .text(sample.flags), .int(keptRead)])
+            try engine.executeDeferred(
+                "INSERT INTO conflicts (logger_id, generation, time_ms, read_id, temperature, humidity, flags, kept_read_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                [
+                    .text(loggerID), .int(Int64(generation)), .int(sample.time), .int(readID), .optional(sample.temperature),
+                    .optional(sample.humidity), .text(sample.flags), .int(keptRead),
+                ])
             digest.addConflict(timeMilliseconds: sample.time, temperature: sample.temperature, humidity: sample.humidity, flags: sample.flags)
         }
         result.digest = digest.hex
-        try engine.executeDeferred("INSERT INTO read_generations (logger_id, generation, read_id, time_offset_ms, new_samples, duplicates, conflicts, samples_sha256) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                           [.text(loggerID), .int(Int64(generation)), .int(readID), .int(result.offset), .int(Int64(result.newSamples)),
-                            .int(Int64(result.duplicates)), .int(Int64(result.conflicts)), .text(result.digest)])
+        try engine.executeDeferred(
+            "INSERT INTO read_generations (logger_id, generation, read_id, time_offset_ms, new_samples, duplicates, conflicts, samples_sha256) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            [
+                .text(loggerID), .int(Int64(generation)), .int(readID), .int(result.offset), .int(Int64(result.newSamples)),
+                .int(Int64(result.duplicates)), .int(Int64(result.conflicts)), .text(result.digest),
+            ])
         return result
     }
 
@@ -413,48 +444,143 @@ struct ReadRow {
     var previousHash: String
     var hash: String
 
-    static let columns = "logger_id, read_id, chain_seq, raw_sha256, input_kind, read_time_ms, read_time_source, origin, coldtap_version, decoder, decode_options, integrity_status, integrity_detail, time_base, interval_s, sample_count, first_sample_ms, last_sample_ms, time_offset_ms, generation, new_samples, duplicates, conflicts, gap_from_ms, gap_to_ms, added_ms, samples_sha256, prev_hash, hash"
+    /// The columns of `reads` a row holds, in `SELECT` order.
+    enum Column: Int, ArchiveColumns {
+        case loggerID, readID, chainSeq, rawSHA256, inputKind, readTimeMilliseconds, readTimeSource, origin, coldTapVersion, decoder, decodeOptions,
+            integrityStatus, integrityDetail, timeBase, interval, sampleCount, firstSample, lastSample, timeOffset, generation, newSamples, duplicates,
+            conflicts, gapFrom, gapTo, addedMilliseconds, samplesSHA256, previousHash, hash
+
+        var sqlName: String {
+            switch self {
+            case .loggerID: return "logger_id"
+            case .readID: return "read_id"
+            case .chainSeq: return "chain_seq"
+            case .rawSHA256: return "raw_sha256"
+            case .inputKind: return "input_kind"
+            case .readTimeMilliseconds: return "read_time_ms"
+            case .readTimeSource: return "read_time_source"
+            case .origin: return "origin"
+            case .coldTapVersion: return "coldtap_version"
+            case .decoder: return "decoder"
+            case .decodeOptions: return "decode_options"
+            case .integrityStatus: return "integrity_status"
+            case .integrityDetail: return "integrity_detail"
+            case .timeBase: return "time_base"
+            case .interval: return "interval_s"
+            case .sampleCount: return "sample_count"
+            case .firstSample: return "first_sample_ms"
+            case .lastSample: return "last_sample_ms"
+            case .timeOffset: return "time_offset_ms"
+            case .generation: return "generation"
+            case .newSamples: return "new_samples"
+            case .duplicates: return "duplicates"
+            case .conflicts: return "conflicts"
+            case .gapFrom: return "gap_from_ms"
+            case .gapTo: return "gap_to_ms"
+            case .addedMilliseconds: return "added_ms"
+            case .samplesSHA256: return "samples_sha256"
+            case .previousHash: return "prev_hash"
+            case .hash: return "hash"
+            }
+        }
+    }
+
+    static var columns: String { Column.selectList }
 
     var computedHash: String {
-        HashChain.hash(kind: "read", fields: [
-            String(readID), String(chainSeq), loggerID, rawSHA256, inputKind, String(readTimeMilliseconds), readTimeSource,
-            origin, coldTapVersion, decoder, decodeOptions, integrityStatus, integrityDetail, timeBase, HashChain.text(interval),
-            String(sampleCount), HashChain.text(firstSample), HashChain.text(lastSample), String(timeOffset), String(generation),
-            String(newSamples), String(duplicates), String(conflicts), HashChain.text(gapFrom), HashChain.text(gapTo),
-            String(addedMilliseconds), samplesSHA256,
-        ], previous: previousHash)
+        HashChain.hash(
+            kind: "read",
+            fields: [
+                String(readID), String(chainSeq), loggerID, rawSHA256, inputKind, String(readTimeMilliseconds), readTimeSource,
+                origin, coldTapVersion, decoder, decodeOptions, integrityStatus, integrityDetail, timeBase, HashChain.text(interval),
+                String(sampleCount), HashChain.text(firstSample), HashChain.text(lastSample), String(timeOffset), String(generation),
+                String(newSamples), String(duplicates), String(conflicts), HashChain.text(gapFrom), HashChain.text(gapTo),
+                String(addedMilliseconds), samplesSHA256,
+            ], previous: previousHash)
+    }
+
+    /// The value of one column, as bound on insert.
+    func value(_ column: Column) -> SQLValue {
+        switch column {
+        case .loggerID: return .text(loggerID)
+        case .readID: return .int(readID)
+        case .chainSeq: return .int(chainSeq)
+        case .rawSHA256: return .text(rawSHA256)
+        case .inputKind: return .text(inputKind)
+        case .readTimeMilliseconds: return .int(readTimeMilliseconds)
+        case .readTimeSource: return .text(readTimeSource)
+        case .origin: return .text(origin)
+        case .coldTapVersion: return .text(coldTapVersion)
+        case .decoder: return .text(decoder)
+        case .decodeOptions: return .text(decodeOptions)
+        case .integrityStatus: return .text(integrityStatus)
+        case .integrityDetail: return .text(integrityDetail)
+        case .timeBase: return .text(timeBase)
+        case .interval: return .double(interval)
+        case .sampleCount: return .int(sampleCount)
+        case .firstSample: return .optional(firstSample)
+        case .lastSample: return .optional(lastSample)
+        case .timeOffset: return .int(timeOffset)
+        case .generation: return .int(generation)
+        case .newSamples: return .int(newSamples)
+        case .duplicates: return .int(duplicates)
+        case .conflicts: return .int(conflicts)
+        case .gapFrom: return .optional(gapFrom)
+        case .gapTo: return .optional(gapTo)
+        case .addedMilliseconds: return .int(addedMilliseconds)
+        case .samplesSHA256: return .text(samplesSHA256)
+        case .previousHash: return .text(previousHash)
+        case .hash: return .text(hash)
+        }
     }
 
     func insert(into engine: any ArchiveEngine, raw: Data) throws {
-        let values: [SQLValue] = [
-            .text(loggerID), .int(readID), .int(chainSeq), .text(rawSHA256), .text(inputKind), .int(readTimeMilliseconds),
-            .text(readTimeSource), .text(origin), .text(coldTapVersion), .text(decoder), .text(decodeOptions),
-            .text(integrityStatus), .text(integrityDetail), .text(timeBase), .double(interval), .int(sampleCount),
-            .optional(firstSample), .optional(lastSample), .int(timeOffset), .int(generation), .int(newSamples),
-            .int(duplicates), .int(conflicts), .optional(gapFrom), .optional(gapTo), .int(addedMilliseconds),
-            .text(samplesSHA256), .text(previousHash), .text(hash), .blob(raw),
-        ]
+        let values = Column.allCases.map(value) + [.blob(raw)]
         let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
         try engine.executeDeferred("INSERT INTO reads (\(ReadRow.columns), raw) VALUES (\(placeholders))", values)
     }
 
     /// Reads the row from a `SELECT \(columns)` result.
     init(row: any ArchiveRow) {
-        loggerID = row.text(0); readID = row.int(1); chainSeq = row.int(2); rawSHA256 = row.text(3); inputKind = row.text(4)
-        readTimeMilliseconds = row.int(5); readTimeSource = row.text(6); origin = row.text(7); coldTapVersion = row.text(8)
-        decoder = row.text(9); decodeOptions = row.text(10); integrityStatus = row.text(11); integrityDetail = row.text(12)
-        timeBase = row.text(13); interval = row.double(14); sampleCount = row.int(15); firstSample = row.optionalInt(16)
-        lastSample = row.optionalInt(17); timeOffset = row.int(18); generation = row.int(19); newSamples = row.int(20)
-        duplicates = row.int(21); conflicts = row.int(22); gapFrom = row.optionalInt(23); gapTo = row.optionalInt(24)
-        addedMilliseconds = row.int(25); samplesSHA256 = row.text(26); previousHash = row.text(27); hash = row.text(28)
+        loggerID = row.text(Column.loggerID)
+        readID = row.int(Column.readID)
+        chainSeq = row.int(Column.chainSeq)
+        rawSHA256 = row.text(Column.rawSHA256)
+        inputKind = row.text(Column.inputKind)
+        readTimeMilliseconds = row.int(Column.readTimeMilliseconds)
+        readTimeSource = row.text(Column.readTimeSource)
+        origin = row.text(Column.origin)
+        coldTapVersion = row.text(Column.coldTapVersion)
+        decoder = row.text(Column.decoder)
+        decodeOptions = row.text(Column.decodeOptions)
+        integrityStatus = row.text(Column.integrityStatus)
+        integrityDetail = row.text(Column.integrityDetail)
+        timeBase = row.text(Column.timeBase)
+        interval = row.double(Column.interval)
+        sampleCount = row.int(Column.sampleCount)
+        firstSample = row.optionalInt(Column.firstSample)
+        lastSample = row.optionalInt(Column.lastSample)
+        timeOffset = row.int(Column.timeOffset)
+        generation = row.int(Column.generation)
+        newSamples = row.int(Column.newSamples)
+        duplicates = row.int(Column.duplicates)
+        conflicts = row.int(Column.conflicts)
+        gapFrom = row.optionalInt(Column.gapFrom)
+        gapTo = row.optionalInt(Column.gapTo)
+        addedMilliseconds = row.int(Column.addedMilliseconds)
+        samplesSHA256 = row.text(Column.samplesSHA256)
+        previousHash = row.text(Column.previousHash)
+        hash = row.text(Column.hash)
     }
 
-    init(loggerID: String, readID: Int64, chainSeq: Int64, rawSHA256: String, inputKind: String, readTimeMilliseconds: Int64,
-         readTimeSource: String, origin: String, coldTapVersion: String, decoder: String, decodeOptions: String,
-         integrityStatus: String, integrityDetail: String, timeBase: String, interval: Double, sampleCount: Int64,
-         firstSample: Int64?, lastSample: Int64?, timeOffset: Int64, generation: Int64, newSamples: Int64, duplicates: Int64,
-         conflicts: Int64, gapFrom: Int64?, gapTo: Int64?, addedMilliseconds: Int64, samplesSHA256: String,
-         previousHash: String, hash: String) {
+    init(
+        loggerID: String, readID: Int64, chainSeq: Int64, rawSHA256: String, inputKind: String, readTimeMilliseconds: Int64,
+        readTimeSource: String, origin: String, coldTapVersion: String, decoder: String, decodeOptions: String,
+        integrityStatus: String, integrityDetail: String, timeBase: String, interval: Double, sampleCount: Int64,
+        firstSample: Int64?, lastSample: Int64?, timeOffset: Int64, generation: Int64, newSamples: Int64, duplicates: Int64,
+        conflicts: Int64, gapFrom: Int64?, gapTo: Int64?, addedMilliseconds: Int64, samplesSHA256: String,
+        previousHash: String, hash: String
+    ) {
         self.loggerID = loggerID; self.readID = readID; self.chainSeq = chainSeq; self.rawSHA256 = rawSHA256
         self.inputKind = inputKind; self.readTimeMilliseconds = readTimeMilliseconds; self.readTimeSource = readTimeSource
         self.origin = origin; self.coldTapVersion = coldTapVersion; self.decoder = decoder; self.decodeOptions = decodeOptions

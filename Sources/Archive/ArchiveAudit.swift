@@ -12,11 +12,16 @@ extension Archive {
     /// Every kept read, oldest first.
     func storedReads() throws -> [(StoredRead, ReadRow)] {
         var reads: [(StoredRead, ReadRow)] = []
+        // The raw bytes follow the row's columns.
         try engine.query("SELECT \(ReadRow.columns), raw FROM reads ORDER BY read_id", []) { row in
             let kept = ReadRow(row: row)
-            reads.append((StoredRead(id: kept.readID, loggerID: kept.loggerID, raw: row.blob(29), inputKind: kept.inputKind,
-                                     readTime: Date(milliseconds: kept.readTimeMilliseconds), readTimeSource: kept.readTimeSource,
-                                     origin: kept.origin, decoder: kept.decoder, decodeOptions: kept.decodeOptions), kept))
+            reads.append(
+                (
+                    StoredRead(
+                        id: kept.readID, loggerID: kept.loggerID, raw: row.blob(ReadRow.Column.allCases.count), inputKind: kept.inputKind,
+                        readTime: Date(milliseconds: kept.readTimeMilliseconds), readTimeSource: kept.readTimeSource,
+                        origin: kept.origin, decoder: kept.decoder, decodeOptions: kept.decodeOptions), kept
+                ))
         }
         return reads
     }
@@ -34,9 +39,13 @@ extension Archive {
         let reads = try storedReads()
         var acknowledgements: [AcknowledgementRow] = []
         var ackHashes: [Int64: String] = [:]
-        try engine.query("SELECT logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash FROM acknowledgements ORDER BY chain_seq", []) { row in
-            let ack = AcknowledgementRow(loggerID: row.text(0), ackID: row.int(1), chainSeq: row.int(2), excursionStart: row.int(3),
-                                         by: row.text(4), at: row.int(5), comment: row.text(6), previousHash: row.text(7))
+        try engine.query(
+            "SELECT logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash FROM acknowledgements ORDER BY chain_seq",
+            []
+        ) { row in
+            let ack = AcknowledgementRow(
+                loggerID: row.text(0), ackID: row.int(1), chainSeq: row.int(2), excursionStart: row.int(3),
+                by: row.text(4), at: row.int(5), comment: row.text(6), previousHash: row.text(7))
             acknowledgements.append(ack)
             ackHashes[ack.chainSeq] = row.text(8)
         }
@@ -67,9 +76,10 @@ extension Archive {
                 claimedPrevious = row.previousHash
             }
             if seq != expectedSeq {
-                problems.append(seq > expectedSeq
-                    ? "chain row\(seq - expectedSeq > 1 ? "s" : "") \(expectedSeq)\(seq - expectedSeq > 1 ? "–\(seq - 1)" : "") before \(name) \(seq - expectedSeq > 1 ? "are" : "is") missing: a read or acknowledgement was removed"
-                    : "\(name) repeats a chain position")
+                problems.append(
+                    seq > expectedSeq
+                        ? "chain row\(seq - expectedSeq > 1 ? "s" : "") \(expectedSeq)\(seq - expectedSeq > 1 ? "–\(seq - 1)" : "") before \(name) \(seq - expectedSeq > 1 ? "are" : "is") missing: a read or acknowledgement was removed"
+                        : "\(name) repeats a chain position")
             }
             if claimedPrevious != previous {
                 problems.append("\(name) does not follow the row before it in the hash chain (a row before it was removed, added or changed)")
@@ -81,7 +91,9 @@ extension Archive {
             expectedSeq = seq + 1
         }
         if head.length != expectedSeq - 1 || head.hash != previous {
-            problems.append("the chain head (row \(head.length)) is not the newest row kept (row \(expectedSeq - 1)): a newest read or acknowledgement was removed, or the head was changed")
+            problems.append(
+                "the chain head (row \(head.length)) is not the newest row kept (row \(expectedSeq - 1)): a newest read or acknowledgement was removed, or the head was changed"
+            )
         }
 
         // Raw bytes, samples, and the decoders' view of them. Each read's checks run under a
@@ -110,8 +122,10 @@ extension Archive {
                 problems.append("\(name): the samples it added were changed, added or removed (their digest is not the one in its chained row)")
             }
             var generationDigests: [(Int64, String)] = []
-            try engine.query("SELECT generation, samples_sha256 FROM read_generations WHERE logger_id = $1 AND read_id = $2 ORDER BY generation",
-                             [.text(row.loggerID), .int(row.readID)]) { generationDigests.append(($0.int(0), $0.text(1))) }
+            try engine.query(
+                "SELECT generation, samples_sha256 FROM read_generations WHERE logger_id = $1 AND read_id = $2 ORDER BY generation",
+                [.text(row.loggerID), .int(row.readID)]
+            ) { generationDigests.append(($0.int(0), $0.text(1))) }
             for (later, digest) in generationDigests where later != generation {
                 do {
                     if try samplesDigest(loggerID: row.loggerID, readID: row.readID, generation: later) != digest {
@@ -164,8 +178,10 @@ extension Archive {
     func samplesDigest(loggerID: String, readID: Int64, generation: Int64) throws -> String {
         var digest = SamplesDigest()
         digest.addSamples(try samplesAdded(loggerID: loggerID, readID: readID, generation: generation))
-        try engine.query("SELECT time_ms, temperature, humidity, flags FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3 ORDER BY time_ms",
-                         [.text(loggerID), .int(generation), .int(readID)]) { row in
+        try engine.query(
+            "SELECT time_ms, temperature, humidity, flags FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3 ORDER BY time_ms",
+            [.text(loggerID), .int(generation), .int(readID)]
+        ) { row in
             digest.addConflict(timeMilliseconds: row.int(0), temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: row.text(3))
         }
         return digest.hex
@@ -178,14 +194,18 @@ extension Archive {
             return "gives \(log.samples.count) samples, not the \(row.sampleCount) it gave when kept"
         }
         guard let low = log.samples.map({ $0.time.milliseconds + row.timeOffset }).min(),
-              let high = log.samples.map({ $0.time.milliseconds + row.timeOffset }).max() else { return nil }
+            let high = log.samples.map({ $0.time.milliseconds + row.timeOffset }).max()
+        else { return nil }
         var kept: [Int64: StoredSample] = [:]
         for sample in try storedSamples(loggerID: row.loggerID, generation: row.generation, from: low, to: high) { kept[sample.time] = sample }
         var conflicts: [Int64: StoredSample] = [:]
-        try engine.query("SELECT time_ms, temperature, humidity, flags FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3",
-                         [.text(row.loggerID), .int(row.generation), .int(row.readID)]) { item in
-            conflicts[item.int(0)] = StoredSample(time: item.int(0), temperature: item.optionalDouble(1), humidity: item.optionalDouble(2),
-                                                  flags: item.text(3), readID: row.readID)
+        try engine.query(
+            "SELECT time_ms, temperature, humidity, flags FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3",
+            [.text(row.loggerID), .int(row.generation), .int(row.readID)]
+        ) { item in
+            conflicts[item.int(0)] = StoredSample(
+                time: item.int(0), temperature: item.optionalDouble(1), humidity: item.optionalDouble(2),
+                flags: item.text(3), readID: row.readID)
         }
         func matches(_ kept: StoredSample?, _ sample: TemperatureLog.Sample) -> Bool {
             guard let kept else { return false }
@@ -197,7 +217,8 @@ extension Archive {
             if matches(kept[time], sample) || matches(conflicts[time], sample) { continue }
             let value = sample.temperature.map { "\($0) °C" } ?? "no temperature"
             if let other = kept[time] {
-                return "gives \(value) at \(Date(milliseconds: time).isoUTCWholeSeconds), but the archive keeps \(other.temperature.map { "\($0) °C" } ?? "no temperature") there (read #\(other.readID)) — a sample was edited, or the decoder changed (then run 'coldtap archive redecode')"
+                return
+                    "gives \(value) at \(Date(milliseconds: time).isoUTCWholeSeconds), but the archive keeps \(other.temperature.map { "\($0) °C" } ?? "no temperature") there (read #\(other.readID)) — a sample was edited, or the decoder changed (then re-decode the archive)"
             }
             return "gives \(value) at \(Date(milliseconds: time).isoUTCWholeSeconds), which is not in the archive — a sample was removed"
         }
@@ -223,9 +244,12 @@ extension Archive {
         return try engine.writeTransaction {
             let previous = try currentGeneration()
             let generation = previous + 1
-            try engine.execute("INSERT INTO generations (generation, created_ms, coldtap_version, note) VALUES ($1, $2, $3, $4)",
-                               [.int(Int64(generation)), .int(now.milliseconds), .text(ColdTapVersion.current),
-                                .text("re-decoded from \(reads.count) kept read(s)")])
+            try engine.execute(
+                "INSERT INTO generations (generation, created_ms, coldtap_version, note) VALUES ($1, $2, $3, $4)",
+                [
+                    .int(Int64(generation)), .int(now.milliseconds), .text(ColdTapVersion.current),
+                    .text("re-decoded from \(reads.count) kept read(s)"),
+                ])
             var changes: [String] = []
             var total = 0
             for (_, row, log) in decoded {
@@ -233,10 +257,13 @@ extension Archive {
                 let stitched = try stitch(log, loggerID: row.loggerID, readID: row.readID, generation: generation)
                 let after = try addedSamples(loggerID: row.loggerID, readID: row.readID, generation: Int64(generation))
                 total += stitched.newSamples
-                let changed = Set(before.keys).symmetricDifference(after.keys).count
+                let changed =
+                    Set(before.keys).symmetricDifference(after.keys).count
                     + before.filter { key, value in after[key].map { $0 != value } ?? false }.count
                 if changed > 0 {
-                    changes.append("read #\(row.readID) of \(row.loggerID): \(changed) sample(s) differ from generation \(previous) (\(before.count) → \(after.count) added)")
+                    changes.append(
+                        "read #\(row.readID) of \(row.loggerID): \(changed) sample(s) differ from generation \(previous) (\(before.count) → \(after.count) added)"
+                    )
                 }
             }
             return RedecodeReport(generation: generation, reads: decoded.count, changes: changes, samples: total)
@@ -251,4 +278,3 @@ extension Archive {
         return result
     }
 }
-

@@ -29,6 +29,31 @@ extension ArchiveRow {
     public func optionalInt(_ column: Int) -> Int64? { isNull(column) ? nil : int(column) }
 }
 
+/// The columns a query selects, each named once next to its case: the cases' order is the
+/// `SELECT` list (`selectList`) and their raw values are the positions, so a row is read by
+/// name (`row.text(ReadColumn.origin)`) at the cost of a positional read, and the list and
+/// the reads can never drift apart.
+protocol ArchiveColumns: CaseIterable, RawRepresentable where RawValue == Int {
+    /// The column as the SQL names it.
+    var sqlName: String { get }
+}
+
+extension ArchiveColumns {
+    /// `a, b, c`, in declaration order.
+    static var selectList: String { allCases.map(\.sqlName).joined(separator: ", ") }
+}
+
+extension ArchiveRow {
+    func isNull<C: ArchiveColumns>(_ column: C) -> Bool { isNull(column.rawValue) }
+    func int<C: ArchiveColumns>(_ column: C) -> Int64 { int(column.rawValue) }
+    func double<C: ArchiveColumns>(_ column: C) -> Double { double(column.rawValue) }
+    func text<C: ArchiveColumns>(_ column: C) -> String { text(column.rawValue) }
+    func blob<C: ArchiveColumns>(_ column: C) -> Data { blob(column.rawValue) }
+    func optionalInt<C: ArchiveColumns>(_ column: C) -> Int64? { optionalInt(column.rawValue) }
+    func optionalText<C: ArchiveColumns>(_ column: C) -> String? { optionalText(column.rawValue) }
+    func optionalDouble<C: ArchiveColumns>(_ column: C) -> Double? { optionalDouble(column.rawValue) }
+}
+
 /// A statement prepared once and run many times (sample inserts).
 public protocol ArchiveStatement: AnyObject {
     func run(_ values: [SQLValue]) throws
@@ -194,12 +219,34 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible, Equatable 
     }
 
     public var kind: Kind
+    /// The problem in whole sentences, naming the archive, logger or row; no front end's
+    /// wording (no option, command or header).
     public var message: String
+    /// What the user could do about it, as a value each front end words (the command line
+    /// names its commands and options, the station its headers).
+    public var hint: ArchiveHint?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, hint: ArchiveHint? = nil) {
         self.kind = kind
         self.message = message
+        self.hint = hint
     }
 
     public var description: String { message }
+}
+
+/// What the user could do about an archive error.
+public enum ArchiveHint: Sendable, Equatable {
+    /// See the sites the archive keeps.
+    case listSites
+    /// See the loggers the archive keeps (`count` of them, when known).
+    case listLoggers(count: Int?)
+    /// Find every damaged row (an archive verification).
+    case verify
+    /// Name the logger a read belongs to (the read names none, or several names fit).
+    case nameTheLogger
+    /// Use another archive location (this one cannot be used as it is).
+    case useAnotherArchive
+    /// There is no archive yet: keep a read first, or use another location.
+    case keepAReadFirst
 }

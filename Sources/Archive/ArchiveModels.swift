@@ -20,8 +20,10 @@ public struct NewRead: Sendable {
     public var profile: Profile?
     public var timeZone: TimeZone
 
-    public init(raw: Data, inputKind: String, origin: String, decodeOptions: String, log: TemperatureLog,
-                loggerID: String? = nil, profile: Profile?, timeZone: TimeZone) {
+    public init(
+        raw: Data, inputKind: String, origin: String, decodeOptions: String, log: TemperatureLog,
+        loggerID: String? = nil, profile: Profile?, timeZone: TimeZone
+    ) {
         self.raw = raw
         self.inputKind = inputKind
         self.origin = origin

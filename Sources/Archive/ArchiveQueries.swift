@@ -8,8 +8,9 @@ extension Archive {
     public func logger(_ id: String) throws -> LoggerRecord? {
         var found: LoggerRecord?
         try engine.query("SELECT logger_id, format, serial, tag_uid, vendor, model FROM loggers WHERE logger_id = $1", [.text(id)]) { row in
-            found = LoggerRecord(id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
-                                 vendor: row.optionalText(4), model: row.optionalText(5))
+            found = LoggerRecord(
+                id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
+                vendor: row.optionalText(4), model: row.optionalText(5))
         }
         return found
     }
@@ -28,8 +29,10 @@ extension Archive {
         let afterFormat = text.firstIndex(of: ":").map { String(text[text.index(after: $0)...]) } ?? text
         let uid = (afterFormat.hasPrefix("tag-") ? String(afterFormat.dropFirst(4)) : afterFormat).uppercased()
         var ids: [String] = []
-        try engine.query("SELECT logger_id, format, serial, tag_uid FROM loggers WHERE serial = $1 OR serial = $2 OR UPPER(tag_uid) = $3 ORDER BY logger_id",
-                         [.text(text), .text(afterFormat), .text(uid)]) { row in
+        try engine.query(
+            "SELECT logger_id, format, serial, tag_uid FROM loggers WHERE serial = $1 OR serial = $2 OR UPPER(tag_uid) = $3 ORDER BY logger_id",
+            [.text(text), .text(afterFormat), .text(uid)]
+        ) { row in
             let serial = row.optionalText(2), tagUID = row.optionalText(3)
             let carried = Archive.loggerID(format: row.text(1), serial: serial, tagUID: tagUID)
             if serial == text || tagUID?.uppercased() == text.uppercased() || carried == text { ids.append(row.text(0)) }
@@ -47,10 +50,12 @@ extension Archive {
             let generation = Int64(try currentGeneration())
             var summaries: [LoggerSummary] = []
             try engine.query("SELECT logger_id, format, serial, tag_uid, vendor, model FROM loggers ORDER BY logger_id", []) { row in
-                summaries.append(LoggerSummary(
-                    logger: LoggerRecord(id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
-                                         vendor: row.optionalText(4), model: row.optionalText(5)),
-                    firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil))
+                summaries.append(
+                    LoggerSummary(
+                        logger: LoggerRecord(
+                            id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
+                            vendor: row.optionalText(4), model: row.optionalText(5)),
+                        firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil))
             }
             for index in summaries.indices {
                 let id = SQLValue.text(summaries[index].logger.id)
@@ -78,7 +83,9 @@ extension Archive {
         try engine.readTransaction {
             guard let logger = try logger(loggerID) else {
                 let known = try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0
-                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'" + (known > 0 ? "; 'coldtap loggers' lists the \(known) it holds." : "; it holds no reads yet."))
+                throw ArchiveError(
+                    .notFound, "the archive \(engine.location) holds no logger '\(loggerID)'" + (known > 0 ? "." : "; it holds no reads yet."),
+                    hint: known > 0 ? .listLoggers(count: Int(known)) : nil)
             }
             let generation = try currentGeneration()
             let low = from?.milliseconds ?? Int64.min
@@ -96,27 +103,21 @@ extension Archive {
                     flags = Archive.flags(item.flags)
                     flagSets[item.flags] = flags
                 }
-                return StitchedSample(sample: TemperatureLog.Sample(time: Date(milliseconds: item.time), temperature: item.temperature,
-                                                                    humidity: item.humidity, flags: flags),
-                                      readID: item.readID)
+                return StitchedSample(
+                    sample: TemperatureLog.Sample(
+                        time: Date(milliseconds: item.time), temperature: item.temperature,
+                        humidity: item.humidity, flags: flags),
+                    readID: item.readID)
             }
             var reads: [ReadSummary] = []
-            try engine.query("""
-                SELECT r.read_id, r.read_time_ms, r.read_time_source, r.origin, r.raw_sha256, r.decoder, r.coldtap_version,
-                       r.integrity_status, r.integrity_detail, r.sample_count, r.first_sample_ms + g.time_offset_ms - r.time_offset_ms,
-                       r.last_sample_ms + g.time_offset_ms - r.time_offset_ms, g.new_samples, g.duplicates, g.conflicts, r.time_base, r.interval_s
-                FROM reads r JOIN read_generations g ON g.logger_id = r.logger_id AND g.read_id = r.read_id AND g.generation = $2
+            try engine.query(
+                """
+                SELECT \(ReadSummary.Column.selectList) \(ReadSummary.fromGeneration)
                 WHERE r.logger_id = $1 AND (r.last_sample_ms IS NULL OR (r.last_sample_ms >= $3 AND r.first_sample_ms <= $4))
                 ORDER BY r.read_id
-                """, [id, .int(Int64(generation)), .int(low), .int(high)]) { row in
-                let detail = row.text(8)
-                reads.append(ReadSummary(
-                    id: row.int(0), readTime: Date(milliseconds: row.int(1)), readTimeSource: row.text(2), origin: row.text(3),
-                    sha256: row.text(4), decoder: row.text(5), coldTapVersion: row.text(6),
-                    integrity: row.text(7) + (detail.isEmpty ? "" : " (\(detail))"), sampleCount: Int(row.int(9)),
-                    firstSample: row.optionalInt(10).map { Date(milliseconds: $0) }, lastSample: row.optionalInt(11).map { Date(milliseconds: $0) },
-                    newSamples: Int(row.int(12)), duplicates: Int(row.int(13)), conflicts: Int(row.int(14)),
-                    timeBase: row.text(15), interval: row.double(16)))
+                """, [id, .int(Int64(generation)), .int(low), .int(high)]
+            ) { row in
+                reads.append(ReadSummary(row: row))
             }
             // The newest read's interval is the logger's interval now.
             var interval = reads.max { $0.readTime < $1.readTime }?.interval ?? 0
@@ -124,25 +125,29 @@ extension Archive {
                 try engine.query("SELECT interval_s FROM reads WHERE logger_id = $1 ORDER BY read_id DESC LIMIT 1", [id]) { interval = $0.double(0) }
             }
             var conflicts: [SampleConflict] = []
-            try engine.query("""
+            try engine.query(
+                """
                 SELECT time_ms, kept_read_id, temperature, humidity, flags, read_id FROM conflicts
                 WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms, read_id
-                """, [id, .int(Int64(generation)), .int(low), .int(high)]) { row in
+                """, [id, .int(Int64(generation)), .int(low), .int(high)]
+            ) { row in
                 let time = Date(milliseconds: row.int(0))
                 // The kept value is the stitched sample at that time (in range, so among `stored`).
                 guard let kept = Archive.sample(at: row.int(0), in: stored) else { return }
-                conflicts.append(SampleConflict(
-                    time: time,
-                    kept: .init(time: time, temperature: kept.temperature, humidity: kept.humidity, flags: Archive.flags(kept.flags)),
-                    keptReadID: row.int(1),
-                    other: .init(time: time, temperature: row.optionalDouble(2), humidity: row.optionalDouble(3), flags: Archive.flags(row.text(4))),
-                    otherReadID: row.int(5)))
+                conflicts.append(
+                    SampleConflict(
+                        time: time,
+                        kept: .init(time: time, temperature: kept.temperature, humidity: kept.humidity, flags: Archive.flags(kept.flags)),
+                        keptReadID: row.int(1),
+                        other: .init(time: time, temperature: row.optionalDouble(2), humidity: row.optionalDouble(3), flags: Archive.flags(row.text(4))),
+                        otherReadID: row.int(5)))
             }
             let acknowledgements = try acknowledgements(loggerID: loggerID)
             let gaps = Archive.gaps(in: samples.map(\.sample.time), interval: interval)
-            return History(logger: logger, generation: generation, interval: interval, reads: reads, samples: samples, gaps: gaps,
-                           conflicts: conflicts, acknowledgements: acknowledgements, chainHead: try chainHead().hash,
-                           from: from, to: to)
+            return History(
+                logger: logger, generation: generation, interval: interval, reads: reads, samples: samples, gaps: gaps,
+                conflicts: conflicts, acknowledgements: acknowledgements, chainHead: try chainHead().hash,
+                from: from, to: to)
         }
     }
 
@@ -162,10 +167,14 @@ extension Archive {
 
     public func acknowledgements(loggerID: String) throws -> [Acknowledgement] {
         var result: [Acknowledgement] = []
-        try engine.query("SELECT ack_id, excursion_start_ms, acknowledged_by, acknowledged_ms, comment FROM acknowledgements WHERE logger_id = $1 ORDER BY ack_id",
-                         [.text(loggerID)]) { row in
-            result.append(Acknowledgement(id: row.int(0), excursionStart: Date(milliseconds: row.int(1)), by: row.text(2),
-                                          at: Date(milliseconds: row.int(3)), comment: row.text(4)))
+        try engine.query(
+            "SELECT ack_id, excursion_start_ms, acknowledged_by, acknowledged_ms, comment FROM acknowledgements WHERE logger_id = $1 ORDER BY ack_id",
+            [.text(loggerID)]
+        ) { row in
+            result.append(
+                Acknowledgement(
+                    id: row.int(0), excursionStart: Date(milliseconds: row.int(1)), by: row.text(2),
+                    at: Date(milliseconds: row.int(3)), comment: row.text(4)))
         }
         return result
     }
@@ -178,16 +187,20 @@ extension Archive {
     public func acknowledge(loggerID: String, excursionStart: Date, by: String, comment: String, at: Date = Date()) throws -> Acknowledgement {
         try engine.writeTransaction {
             guard try logger(loggerID) != nil else {
-                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'; 'coldtap loggers' lists those it holds.")
+                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'.", hint: .listLoggers(count: nil))
             }
             let id = (try engine.scalarInt("SELECT MAX(ack_id) FROM acknowledgements WHERE logger_id = $1", [.text(loggerID)]) ?? 0) + 1
             let head = try chainHead()
-            let row = AcknowledgementRow(loggerID: loggerID, ackID: id, chainSeq: head.length + 1,
-                                         excursionStart: excursionStart.milliseconds, by: by, at: at.milliseconds,
-                                         comment: comment, previousHash: head.hash)
-            try engine.execute("INSERT INTO acknowledgements (logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                               [.text(loggerID), .int(id), .int(row.chainSeq), .int(row.excursionStart), .text(by), .int(row.at),
-                                .text(comment), .text(head.hash), .text(row.computedHash)])
+            let row = AcknowledgementRow(
+                loggerID: loggerID, ackID: id, chainSeq: head.length + 1,
+                excursionStart: excursionStart.milliseconds, by: by, at: at.milliseconds,
+                comment: comment, previousHash: head.hash)
+            try engine.execute(
+                "INSERT INTO acknowledgements (logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                [
+                    .text(loggerID), .int(id), .int(row.chainSeq), .int(row.excursionStart), .text(by), .int(row.at),
+                    .text(comment), .text(head.hash), .text(row.computedHash),
+                ])
             try engine.execute("UPDATE chain_head SET seq = $1, hash = $2 WHERE id = 1", [.int(row.chainSeq), .text(row.computedHash)])
             return Acknowledgement(id: id, excursionStart: excursionStart, by: by, at: at, comment: comment)
         }
@@ -205,7 +218,59 @@ struct AcknowledgementRow {
     var previousHash: String
 
     var computedHash: String {
-        HashChain.hash(kind: "acknowledgement", fields: [String(ackID), String(chainSeq), loggerID, String(excursionStart), by,
-                                                         String(at), comment], previous: previousHash)
+        HashChain.hash(
+            kind: "acknowledgement",
+            fields: [
+                String(ackID), String(chainSeq), loggerID, String(excursionStart), by,
+                String(at), comment,
+            ], previous: previousHash)
+    }
+}
+
+extension ReadSummary {
+    /// What `history` shows of a read, its times as stitched in one generation.
+    enum Column: Int, ArchiveColumns {
+        case id, readTime, readTimeSource, origin, sha256, decoder, coldTapVersion, integrityStatus, integrityDetail
+        case sampleCount, firstSample, lastSample, newSamples, duplicates, conflicts, timeBase, interval
+
+        var sqlName: String {
+            switch self {
+            case .id: return "r.read_id"
+            case .readTime: return "r.read_time_ms"
+            case .readTimeSource: return "r.read_time_source"
+            case .origin: return "r.origin"
+            case .sha256: return "r.raw_sha256"
+            case .decoder: return "r.decoder"
+            case .coldTapVersion: return "r.coldtap_version"
+            case .integrityStatus: return "r.integrity_status"
+            case .integrityDetail: return "r.integrity_detail"
+            case .sampleCount: return "r.sample_count"
+            // A read's sample times as stitched: its own offset replaced by the generation's.
+            case .firstSample: return "r.first_sample_ms + g.time_offset_ms - r.time_offset_ms"
+            case .lastSample: return "r.last_sample_ms + g.time_offset_ms - r.time_offset_ms"
+            case .newSamples: return "g.new_samples"
+            case .duplicates: return "g.duplicates"
+            case .conflicts: return "g.conflicts"
+            case .timeBase: return "r.time_base"
+            case .interval: return "r.interval_s"
+            }
+        }
+    }
+
+    /// The reads joined to their rows of generation `$2`.
+    static let fromGeneration = "FROM reads r JOIN read_generations g ON g.logger_id = r.logger_id AND g.read_id = r.read_id AND g.generation = $2"
+
+    /// Reads the summary from a `SELECT \(Column.selectList)` result.
+    init(row: any ArchiveRow) {
+        let detail = row.text(Column.integrityDetail)
+        self.init(
+            id: row.int(Column.id), readTime: Date(milliseconds: row.int(Column.readTime)), readTimeSource: row.text(Column.readTimeSource),
+            origin: row.text(Column.origin), sha256: row.text(Column.sha256), decoder: row.text(Column.decoder),
+            coldTapVersion: row.text(Column.coldTapVersion),
+            integrity: row.text(Column.integrityStatus) + (detail.isEmpty ? "" : " (\(detail))"), sampleCount: Int(row.int(Column.sampleCount)),
+            firstSample: row.optionalInt(Column.firstSample).map { Date(milliseconds: $0) },
+            lastSample: row.optionalInt(Column.lastSample).map { Date(milliseconds: $0) },
+            newSamples: Int(row.int(Column.newSamples)), duplicates: Int(row.int(Column.duplicates)), conflicts: Int(row.int(Column.conflicts)),
+            timeBase: row.text(Column.timeBase), interval: row.double(Column.interval))
     }
 }

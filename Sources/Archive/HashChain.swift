@@ -44,8 +44,10 @@ struct SamplesDigest {
 
     /// Writes one sample's bytes at `start` of `buffer` (sized by `size`); a byte at a time
     /// through `Array.append` was a third of stitching.
-    private static func write(_ tag: UInt8, _ time: Int64, _ temperature: Double?, _ humidity: Double?, _ flags: String,
-                              into buffer: UnsafeMutableRawBufferPointer, at start: Int) -> Int {
+    private static func write(
+        _ tag: UInt8, _ time: Int64, _ temperature: Double?, _ humidity: Double?, _ flags: String,
+        into buffer: UnsafeMutableRawBufferPointer, at start: Int
+    ) -> Int {
         buffer.storeBytes(of: tag, toByteOffset: start, as: UInt8.self)
         buffer.storeBytes(of: UInt64(bitPattern: time).littleEndian, toByteOffset: start + 1, as: UInt64.self)
         buffer.storeBytes(of: temperature == nil ? 0 : 1, toByteOffset: start + 9, as: UInt8.self)
@@ -82,14 +84,16 @@ struct SamplesDigest {
     mutating func addSamples(_ columns: SampleColumns) {
         var start = bytes.count
         let flagSizes = columns.flagTexts.map { SamplesDigest.size($0) }
-        let total = columns.flagIndices.isEmpty
+        let total =
+            columns.flagIndices.isEmpty
             ? columns.count * (flagSizes.first ?? 0)
             : columns.flagIndices.reduce(0) { $0 + flagSizes[Int($1)] }
         bytes.append(contentsOf: repeatElement(0, count: total))
         bytes.withUnsafeMutableBytes { buffer in
             for index in 0..<columns.count {
-                start = SamplesDigest.write(0x73, columns.times[index], columns.temperature(at: index), columns.humidity(at: index),
-                                            columns.flags(at: index), into: buffer, at: start)
+                start = SamplesDigest.write(
+                    0x73, columns.times[index], columns.temperature(at: index), columns.humidity(at: index),
+                    columns.flags(at: index), into: buffer, at: start)
             }
         }
     }

@@ -19,154 +19,162 @@ enum Migrations {
     }
 
     static let all: [Migration] = [
-        Migration(version: 1, name: "reads, loggers, stitched samples, assessments, acknowledgements, hash chain", sql: """
-        CREATE TABLE schema_migrations (
-            version INTEGER PRIMARY KEY,
-            name TEXT NOT NULL,
-            applied_ms BIGINT NOT NULL
-        );
-        CREATE TABLE chain_head (
-            id INTEGER PRIMARY KEY,
-            seq BIGINT NOT NULL,
-            hash TEXT NOT NULL,
-            next_read_id BIGINT NOT NULL
-        );
-        INSERT INTO chain_head (id, seq, hash, next_read_id) VALUES (1, 0, '\(HashChain.genesis)', 1);
-        CREATE TABLE generations (
-            generation INTEGER PRIMARY KEY,
-            created_ms BIGINT NOT NULL,
-            coldtap_version TEXT NOT NULL,
-            note TEXT NOT NULL
-        );
-        CREATE TABLE loggers (
-            logger_id TEXT PRIMARY KEY,
-            format TEXT NOT NULL,
-            serial TEXT,
-            tag_uid TEXT,
-            vendor TEXT,
-            model TEXT,
-            first_read_id BIGINT NOT NULL
-        );
-        CREATE TABLE reads (
-            logger_id TEXT NOT NULL,
-            read_id BIGINT NOT NULL,
-            chain_seq BIGINT NOT NULL,
-            raw BYTES NOT NULL,
-            raw_sha256 TEXT NOT NULL,
-            input_kind TEXT NOT NULL,
-            read_time_ms BIGINT NOT NULL,
-            read_time_source TEXT NOT NULL,
-            origin TEXT NOT NULL,
-            coldtap_version TEXT NOT NULL,
-            decoder TEXT NOT NULL,
-            decode_options TEXT NOT NULL,
-            integrity_status TEXT NOT NULL,
-            integrity_detail TEXT NOT NULL,
-            time_base TEXT NOT NULL,
-            interval_s DOUBLE PRECISION NOT NULL,
-            sample_count BIGINT NOT NULL,
-            first_sample_ms BIGINT,
-            last_sample_ms BIGINT,
-            time_offset_ms BIGINT NOT NULL,
-            generation INTEGER NOT NULL,
-            new_samples BIGINT NOT NULL,
-            duplicates BIGINT NOT NULL,
-            conflicts BIGINT NOT NULL,
-            gap_from_ms BIGINT,
-            gap_to_ms BIGINT,
-            added_ms BIGINT NOT NULL,
-            samples_sha256 TEXT NOT NULL,
-            prev_hash TEXT NOT NULL,
-            hash TEXT NOT NULL,
-            PRIMARY KEY (logger_id, read_id)
-        );
-        CREATE UNIQUE INDEX reads_by_raw ON reads (logger_id, raw_sha256);
-        CREATE TABLE samples (
-            logger_id TEXT NOT NULL,
-            generation INTEGER NOT NULL,
-            time_ms BIGINT NOT NULL,
-            temperature DOUBLE PRECISION,
-            humidity DOUBLE PRECISION,
-            flags TEXT NOT NULL,
-            read_id BIGINT NOT NULL,
-            PRIMARY KEY (logger_id, generation, time_ms)
-        ) /*clustered*/;
-        CREATE TABLE conflicts (
-            logger_id TEXT NOT NULL,
-            generation INTEGER NOT NULL,
-            time_ms BIGINT NOT NULL,
-            read_id BIGINT NOT NULL,
-            temperature DOUBLE PRECISION,
-            humidity DOUBLE PRECISION,
-            flags TEXT NOT NULL,
-            kept_read_id BIGINT NOT NULL,
-            PRIMARY KEY (logger_id, generation, time_ms, read_id)
-        );
-        CREATE TABLE read_generations (
-            logger_id TEXT NOT NULL,
-            generation INTEGER NOT NULL,
-            read_id BIGINT NOT NULL,
-            time_offset_ms BIGINT NOT NULL,
-            new_samples BIGINT NOT NULL,
-            duplicates BIGINT NOT NULL,
-            conflicts BIGINT NOT NULL,
-            samples_sha256 TEXT NOT NULL,
-            PRIMARY KEY (logger_id, generation, read_id)
-        );
-        CREATE TABLE assessments (
-            logger_id TEXT NOT NULL,
-            assessment_id BIGINT NOT NULL,
-            read_id BIGINT NOT NULL,
-            assessed_ms BIGINT NOT NULL,
-            profile_name TEXT NOT NULL,
-            profile_json TEXT NOT NULL,
-            time_zone TEXT NOT NULL,
-            verdict TEXT NOT NULL,
-            reasons TEXT NOT NULL,
-            excursions BIGINT NOT NULL,
-            PRIMARY KEY (logger_id, assessment_id)
-        );
-        CREATE TABLE acknowledgements (
-            logger_id TEXT NOT NULL,
-            ack_id BIGINT NOT NULL,
-            chain_seq BIGINT NOT NULL,
-            excursion_start_ms BIGINT NOT NULL,
-            acknowledged_by TEXT NOT NULL,
-            acknowledged_ms BIGINT NOT NULL,
-            comment TEXT NOT NULL,
-            prev_hash TEXT NOT NULL,
-            hash TEXT NOT NULL,
-            PRIMARY KEY (logger_id, ack_id)
-        );
-        CREATE INDEX acknowledgements_by_chain ON acknowledgements (chain_seq);
-        """),
+        Migration(
+            version: 1, name: "reads, loggers, stitched samples, assessments, acknowledgements, hash chain",
+            sql: """
+                CREATE TABLE schema_migrations (
+                    version INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    applied_ms BIGINT NOT NULL
+                );
+                CREATE TABLE chain_head (
+                    id INTEGER PRIMARY KEY,
+                    seq BIGINT NOT NULL,
+                    hash TEXT NOT NULL,
+                    next_read_id BIGINT NOT NULL
+                );
+                INSERT INTO chain_head (id, seq, hash, next_read_id) VALUES (1, 0, '\(HashChain.genesis)', 1);
+                CREATE TABLE generations (
+                    generation INTEGER PRIMARY KEY,
+                    created_ms BIGINT NOT NULL,
+                    coldtap_version TEXT NOT NULL,
+                    note TEXT NOT NULL
+                );
+                CREATE TABLE loggers (
+                    logger_id TEXT PRIMARY KEY,
+                    format TEXT NOT NULL,
+                    serial TEXT,
+                    tag_uid TEXT,
+                    vendor TEXT,
+                    model TEXT,
+                    first_read_id BIGINT NOT NULL
+                );
+                CREATE TABLE reads (
+                    logger_id TEXT NOT NULL,
+                    read_id BIGINT NOT NULL,
+                    chain_seq BIGINT NOT NULL,
+                    raw BYTES NOT NULL,
+                    raw_sha256 TEXT NOT NULL,
+                    input_kind TEXT NOT NULL,
+                    read_time_ms BIGINT NOT NULL,
+                    read_time_source TEXT NOT NULL,
+                    origin TEXT NOT NULL,
+                    coldtap_version TEXT NOT NULL,
+                    decoder TEXT NOT NULL,
+                    decode_options TEXT NOT NULL,
+                    integrity_status TEXT NOT NULL,
+                    integrity_detail TEXT NOT NULL,
+                    time_base TEXT NOT NULL,
+                    interval_s DOUBLE PRECISION NOT NULL,
+                    sample_count BIGINT NOT NULL,
+                    first_sample_ms BIGINT,
+                    last_sample_ms BIGINT,
+                    time_offset_ms BIGINT NOT NULL,
+                    generation INTEGER NOT NULL,
+                    new_samples BIGINT NOT NULL,
+                    duplicates BIGINT NOT NULL,
+                    conflicts BIGINT NOT NULL,
+                    gap_from_ms BIGINT,
+                    gap_to_ms BIGINT,
+                    added_ms BIGINT NOT NULL,
+                    samples_sha256 TEXT NOT NULL,
+                    prev_hash TEXT NOT NULL,
+                    hash TEXT NOT NULL,
+                    PRIMARY KEY (logger_id, read_id)
+                );
+                CREATE UNIQUE INDEX reads_by_raw ON reads (logger_id, raw_sha256);
+                CREATE TABLE samples (
+                    logger_id TEXT NOT NULL,
+                    generation INTEGER NOT NULL,
+                    time_ms BIGINT NOT NULL,
+                    temperature DOUBLE PRECISION,
+                    humidity DOUBLE PRECISION,
+                    flags TEXT NOT NULL,
+                    read_id BIGINT NOT NULL,
+                    PRIMARY KEY (logger_id, generation, time_ms)
+                ) /*clustered*/;
+                CREATE TABLE conflicts (
+                    logger_id TEXT NOT NULL,
+                    generation INTEGER NOT NULL,
+                    time_ms BIGINT NOT NULL,
+                    read_id BIGINT NOT NULL,
+                    temperature DOUBLE PRECISION,
+                    humidity DOUBLE PRECISION,
+                    flags TEXT NOT NULL,
+                    kept_read_id BIGINT NOT NULL,
+                    PRIMARY KEY (logger_id, generation, time_ms, read_id)
+                );
+                CREATE TABLE read_generations (
+                    logger_id TEXT NOT NULL,
+                    generation INTEGER NOT NULL,
+                    read_id BIGINT NOT NULL,
+                    time_offset_ms BIGINT NOT NULL,
+                    new_samples BIGINT NOT NULL,
+                    duplicates BIGINT NOT NULL,
+                    conflicts BIGINT NOT NULL,
+                    samples_sha256 TEXT NOT NULL,
+                    PRIMARY KEY (logger_id, generation, read_id)
+                );
+                CREATE TABLE assessments (
+                    logger_id TEXT NOT NULL,
+                    assessment_id BIGINT NOT NULL,
+                    read_id BIGINT NOT NULL,
+                    assessed_ms BIGINT NOT NULL,
+                    profile_name TEXT NOT NULL,
+                    profile_json TEXT NOT NULL,
+                    time_zone TEXT NOT NULL,
+                    verdict TEXT NOT NULL,
+                    reasons TEXT NOT NULL,
+                    excursions BIGINT NOT NULL,
+                    PRIMARY KEY (logger_id, assessment_id)
+                );
+                CREATE TABLE acknowledgements (
+                    logger_id TEXT NOT NULL,
+                    ack_id BIGINT NOT NULL,
+                    chain_seq BIGINT NOT NULL,
+                    excursion_start_ms BIGINT NOT NULL,
+                    acknowledged_by TEXT NOT NULL,
+                    acknowledged_ms BIGINT NOT NULL,
+                    comment TEXT NOT NULL,
+                    prev_hash TEXT NOT NULL,
+                    hash TEXT NOT NULL,
+                    PRIMARY KEY (logger_id, ack_id)
+                );
+                CREATE INDEX acknowledgements_by_chain ON acknowledgements (chain_seq);
+                """),
         // A row per sample cost a statement per sample on every add; blocks are one per read.
-        Migration(version: 2, name: "samples kept as one block per read and generation", sql: """
-        CREATE TABLE sample_blocks (
-            logger_id TEXT NOT NULL,
-            generation INTEGER NOT NULL,
-            first_ms BIGINT NOT NULL,
-            last_ms BIGINT NOT NULL,
-            read_id BIGINT NOT NULL,
-            sample_count BIGINT NOT NULL,
-            samples BYTES NOT NULL,
-            PRIMARY KEY (logger_id, generation, first_ms)
-        );
-        CREATE UNIQUE INDEX sample_blocks_by_read ON sample_blocks (logger_id, generation, read_id);
-        """, transform: moveSampleRowsIntoBlocks),
+        Migration(
+            version: 2, name: "samples kept as one block per read and generation",
+            sql: """
+                CREATE TABLE sample_blocks (
+                    logger_id TEXT NOT NULL,
+                    generation INTEGER NOT NULL,
+                    first_ms BIGINT NOT NULL,
+                    last_ms BIGINT NOT NULL,
+                    read_id BIGINT NOT NULL,
+                    sample_count BIGINT NOT NULL,
+                    samples BYTES NOT NULL,
+                    PRIMARY KEY (logger_id, generation, first_ms)
+                );
+                CREATE UNIQUE INDEX sample_blocks_by_read ON sample_blocks (logger_id, generation, read_id);
+                """, transform: moveSampleRowsIntoBlocks),
         // Which blocks reach past a time (the newest sample before a read, the blocks a read
         // overlaps, a logger's last sample) was a walk over all of the logger's blocks: every
         // add grew slower with the record. By their end these are a seek and the few blocks found.
-        Migration(version: 3, name: "sample blocks found by their end", sql: """
-        CREATE INDEX sample_blocks_by_end ON sample_blocks (logger_id, generation, last_ms);
-        """),
+        Migration(
+            version: 3, name: "sample blocks found by their end",
+            sql: """
+                CREATE INDEX sample_blocks_by_end ON sample_blocks (logger_id, generation, last_ms);
+                """),
         // A read that gives no logger id is matched with a logger first kept under a name of
         // its own by the serial or tag UID it carries (`Archive.loggerID(carriedBy:)`): asked
         // on every such read, so by index rather than a walk over all loggers.
-        Migration(version: 4, name: "loggers found by the serial or tag UID they carry", sql: """
-        CREATE INDEX loggers_by_serial ON loggers (format, serial);
-        CREATE INDEX loggers_by_tag_uid ON loggers (format, tag_uid);
-        """),
+        Migration(
+            version: 4, name: "loggers found by the serial or tag UID they carry",
+            sql: """
+                CREATE INDEX loggers_by_serial ON loggers (format, serial);
+                CREATE INDEX loggers_by_tag_uid ON loggers (format, tag_uid);
+                """),
     ]
 
     /// Version 1's `samples` rows, grouped by logger, generation and read, become blocks;
@@ -176,16 +184,26 @@ enum Migrations {
         var samples: [StoredSample] = []
         func flush() throws {
             guard let group, let first = samples.first, let last = samples.last else { return }
-            try engine.execute("INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                               [.text(group.logger), .int(group.generation), .int(first.time), .int(last.time), .int(group.read),
-                                .int(Int64(samples.count)), .blob(SampleBlock.encode(samples))])
+            try engine.execute(
+                "INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [
+                    .text(group.logger), .int(group.generation), .int(first.time), .int(last.time), .int(group.read),
+                    .int(Int64(samples.count)), .blob(SampleBlock.encode(samples)),
+                ])
             samples.removeAll(keepingCapacity: true)
         }
         // Collected first: SQLite may not write a table while a query of the same connection is open on it.
         var rows: [(String, Int64, StoredSample)] = []
-        try engine.query("SELECT logger_id, generation, read_id, time_ms, temperature, humidity, flags FROM samples ORDER BY logger_id, generation, read_id, time_ms", []) { row in
-            rows.append((row.text(0), row.int(1), StoredSample(time: row.int(3), temperature: row.optionalDouble(4),
-                                                             humidity: row.optionalDouble(5), flags: row.text(6), readID: row.int(2))))
+        try engine.query(
+            "SELECT logger_id, generation, read_id, time_ms, temperature, humidity, flags FROM samples ORDER BY logger_id, generation, read_id, time_ms", []
+        ) { row in
+            rows.append(
+                (
+                    row.text(0), row.int(1),
+                    StoredSample(
+                        time: row.int(3), temperature: row.optionalDouble(4),
+                        humidity: row.optionalDouble(5), flags: row.text(6), readID: row.int(2))
+                ))
         }
         for (logger, generation, sample) in rows {
             if let current = group, current.logger == logger, current.generation == generation, current.read == sample.readID {
@@ -230,19 +248,24 @@ enum Migrations {
             for migration in all where migration.version > version && migration.version <= target {
                 try engine.executeScript(adapted(migration.sql, for: engine))
                 try migration.transform?(engine)
-                try engine.execute("INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)",
-                                   [.int(Int64(migration.version)), .text(migration.name), .int(now.milliseconds)])
+                try engine.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)",
+                    [.int(Int64(migration.version)), .text(migration.name), .int(now.milliseconds)])
             }
             if version == 0 {
-                try engine.execute("INSERT INTO generations (generation, created_ms, coldtap_version, note) VALUES (1, $1, $2, $3)",
-                                   [.int(now.milliseconds), .text(ColdTapVersion.current), .text("samples as first decoded")])
+                try engine.execute(
+                    "INSERT INTO generations (generation, created_ms, coldtap_version, note) VALUES (1, $1, $2, $3)",
+                    [.int(now.milliseconds), .text(ColdTapVersion.current), .text("samples as first decoded")])
             }
         }
     }
 
     private static func refuseNewer(_ version: Int, engine: any ArchiveEngine) throws {
         guard version > latestVersion else { return }
-        throw ArchiveError(.newerVersion, "the archive \(engine.location) was written by a newer ColdTap (schema version \(version); this ColdTap knows up to \(latestVersion)); it was left unchanged; use that newer ColdTap.")
+        throw ArchiveError(
+            .newerVersion,
+            "the archive \(engine.location) was written by a newer ColdTap (schema version \(version); this ColdTap knows up to \(latestVersion)); it was left unchanged; use that newer ColdTap."
+        )
     }
 
     /// The applied schema version, or `nil` for an empty database.
@@ -253,7 +276,7 @@ enum Migrations {
         let holdsReads = try engine.tableExists("reads")
         guard try engine.tableExists("schema_migrations") else {
             guard !holdsReads else {
-                throw ArchiveError(.corrupt, "\(engine.location) holds tables but no schema version, so it is not a ColdTap archive; give --archive another file or database.")
+                throw ArchiveError(.corrupt, "\(engine.location) holds tables but no schema version, so it is not a ColdTap archive.", hint: .useAnotherArchive)
             }
             return nil
         }

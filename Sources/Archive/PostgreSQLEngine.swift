@@ -38,7 +38,9 @@ public final class PostgreSQLEngine: ArchiveEngine {
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             let detail = handle.map { PostgreSQLEngine.clean(String(cString: PQerrorMessage($0))) } ?? "out of memory"
             PQfinish(handle)
-            throw ArchiveError(.unavailable, "cannot reach the PostgreSQL archive \(PostgreSQLEngine.redacted(uri)) (\(detail)); check that the server runs and the URI is right.")
+            throw ArchiveError(
+                .unavailable,
+                "cannot reach the PostgreSQL archive \(PostgreSQLEngine.redacted(uri)) (\(detail)); check that the server runs and the URI is right.")
         }
         connection = handle
         try execute("SET client_min_messages TO warning")
@@ -179,7 +181,8 @@ public final class PostgreSQLEngine: ArchiveEngine {
         if let name = preparedBySQL[sql] { return name }
         let verb = sql.prefix(7).uppercased()
         guard ["SELECT ", "INSERT ", "UPDATE ", "DELETE "].contains(where: { verb.hasPrefix($0) }), preparedBySQL.count < 256,
-              let connection else { return nil }
+            let connection
+        else { return nil }
         preparedCount += 1
         let name = "coldtap_\(preparedCount)"
         let result = PQprepare(connection, name, PostgreSQLEngine.types(sql), 0, nil)
@@ -225,8 +228,10 @@ public final class PostgreSQLEngine: ArchiveEngine {
     public func commit() throws { try execute("COMMIT") }
 
     public func tableExists(_ name: String) throws -> Bool {
-        let exists = try scalarInt("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1",
-                                   [.text(name)]) ?? 0 > 0
+        let exists =
+            try scalarInt(
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1",
+                [.text(name)]) ?? 0 > 0
         if name == "chain_head" || name == "schema_migrations" { chainHeadExists = chainHeadExists || exists }
         return exists
     }
@@ -240,7 +245,8 @@ public final class PostgreSQLEngine: ArchiveEngine {
         deferred = []
         abortedBy = nil
         guard let connection, PQstatus(connection) == CONNECTION_OK,
-              PQtransactionStatus(connection) != PQTRANS_IDLE else { return }
+            PQtransactionStatus(connection) != PQTRANS_IDLE
+        else { return }
         PQclear(PQexec(connection, "ROLLBACK"))
     }
 
@@ -272,8 +278,10 @@ public final class PostgreSQLEngine: ArchiveEngine {
     }
 
     /// Parameters as libpq wants them: text for numbers and strings, binary for bytes.
-    private func withParameters<T>(_ values: [SQLValue],
-                                   _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) throws -> T {
+    private func withParameters<T>(
+        _ values: [SQLValue],
+        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
+    ) throws -> T {
         var storage: [Data?] = []
         var formats: [Int32] = []
         storage.reserveCapacity(values.count)
@@ -333,19 +341,29 @@ public final class PostgreSQLEngine: ArchiveEngine {
         PQclear(result)
         let connectionDetail = connection.map { PostgreSQLEngine.clean(String(cString: PQerrorMessage($0))) } ?? ""
         if connection.map({ PQstatus($0) != CONNECTION_OK }) ?? true || state.hasPrefix("57P") || state.hasPrefix("08") {
-            throw ArchiveError(.connectionLost, "the PostgreSQL archive \(location) went away mid-transaction (\(detail.isEmpty ? connectionDetail : detail)); the server rolled back what was not committed, so this read was not kept and nothing kept before was lost; run the command again when the server is back.")
+            throw ArchiveError(
+                .connectionLost,
+                "the PostgreSQL archive \(location) went away mid-transaction (\(detail.isEmpty ? connectionDetail : detail)); the server rolled back what was not committed, so this read was not kept and nothing kept before was lost; run the command again when the server is back."
+            )
         }
         switch state {
         case "25006":
-            throw ArchiveError(.readOnly, "the PostgreSQL archive \(location) is read-only (\(detail)); nothing was added; connect as a user or to a server that may write.")
+            throw ArchiveError(
+                .readOnly, "the PostgreSQL archive \(location) is read-only (\(detail)); nothing was added; connect as a user or to a server that may write.")
         case "53100":
             // disk_full: ENOSPC while extending a table or index file ("could not extend file").
-            throw ArchiveError(.full, "the disk of the PostgreSQL archive \(location) is full (\(detail)); this read was not kept and nothing kept before was lost; free some space on the server and add it again.")
+            throw ArchiveError(
+                .full,
+                "the disk of the PostgreSQL archive \(location) is full (\(detail)); this read was not kept and nothing kept before was lost; free some space on the server and add it again."
+            )
         case "XX001", "XX002":
             // data_corrupted / index_corrupted: a page read from disk that does not hold
             // ("invalid page in block N of relation base/…"). The statement read nothing from it.
             let relation = damagedRelation(detail).map { " in \($0)" } ?? ""
-            throw ArchiveError(.corrupt, "the PostgreSQL archive \(location) holds damaged data\(relation) (\(detail)); nothing was changed; restore the database from a backup, then run 'coldtap archive verify'.")
+            throw ArchiveError(
+                .corrupt,
+                "the PostgreSQL archive \(location) holds damaged data\(relation) (\(detail)); nothing was changed; restore the database from a backup.",
+                hint: .verify)
         case "40001", "40P01", "55P03":
             throw ArchiveError(.busy, "the PostgreSQL archive \(location) was busy with another writer (\(detail)); nothing was added; try again.")
         case "42501":

@@ -29,8 +29,10 @@ enum ProfileExport {
             object["band"] = edges
         }
         object["rules"] = profile.rules.map { rule -> [String: Any] in
-            var entry: [String: Any] = ["kind": rule.kind.rawValue, "comparator": symbol(rule.threshold.comparator),
-                                        "limit": rule.threshold.limit]
+            var entry: [String: Any] = [
+                "kind": rule.kind.rawValue, "comparator": symbol(rule.threshold.comparator),
+                "limit": rule.threshold.limit,
+            ]
             if let duration = rule.duration {
                 if duration.inMinutes {
                     entry["minutes"] = duration.seconds / 60

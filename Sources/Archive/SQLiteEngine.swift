@@ -22,11 +22,11 @@ public final class SQLiteEngine: ArchiveEngine {
                 do {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 } catch {
-                    throw ArchiveError(.readOnly, "cannot create the archive folder '\(folder)' (\(error.localizedDescription)); give --archive a path you can write.")
+                    throw ArchiveError(.readOnly, "cannot create the archive folder '\(folder)' (\(error.localizedDescription)).", hint: .useAnotherArchive)
                 }
             }
         } else if !FileManager.default.fileExists(atPath: path) {
-            throw ArchiveError(.notFound, "there is no archive at '\(path)'; add reads with 'coldtap archive add' or 'coldtap read' first, or give --archive.")
+            throw ArchiveError(.notFound, "there is no archive at '\(path)'.", hint: .keepAReadFirst)
         }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
@@ -191,8 +191,9 @@ public final class SQLiteEngine: ArchiveEngine {
             case .blob(let data):
                 status = data.withUnsafeBytes { buffer in
                     // A zero-length blob still needs a non-null pointer to be a blob, not NULL.
-                    sqlite3_bind_blob(statement, position, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                                      Int32(buffer.count), transient)
+                    sqlite3_bind_blob(
+                        statement, position, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                        Int32(buffer.count), transient)
                 }
             }
             guard status == SQLITE_OK else { throw failure(status, what: "write") }
@@ -222,17 +223,31 @@ public final class SQLiteEngine: ArchiveEngine {
     static func error(code: Int32, detail: String, path: String, what: String) -> ArchiveError {
         switch code & 0xFF {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            return ArchiveError(.corrupt, "'\(path)' is not a ColdTap archive or is damaged (SQLite: \(detail)); nothing was changed; restore it from a backup or give --archive another file.")
+            return ArchiveError(
+                .corrupt, "'\(path)' is not a ColdTap archive or is damaged (SQLite: \(detail)); nothing was changed; restore it from a backup.",
+                hint: .useAnotherArchive)
         case SQLITE_READONLY:
-            return ArchiveError(.readOnly, "the archive '\(path)' is read-only (SQLite: \(detail)); nothing was added; make the file and its folder writable or give --archive another file.")
+            return ArchiveError(
+                .readOnly, "the archive '\(path)' is read-only (SQLite: \(detail)); nothing was added; make the file and its folder writable.",
+                hint: .useAnotherArchive)
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
-            return ArchiveError(.readOnly, "the archive '\(path)' cannot be opened for writing (SQLite: \(detail)); check the permissions of the file and its folder.")
+            return ArchiveError(
+                .readOnly, "the archive '\(path)' cannot be opened for writing (SQLite: \(detail)); check the permissions of the file and its folder.")
         case SQLITE_FULL:
-            return ArchiveError(.full, "the disk holding the archive '\(path)' is full (SQLite: \(detail)); this read was not kept and nothing kept before was lost; free some space and add it again.")
+            return ArchiveError(
+                .full,
+                "the disk holding the archive '\(path)' is full (SQLite: \(detail)); this read was not kept and nothing kept before was lost; free some space and add it again."
+            )
         case SQLITE_IOERR:
-            return ArchiveError(.full, "the archive '\(path)' could not be written (SQLite I/O error: \(detail)); this read was not kept and nothing kept before was lost; check the disk.")
+            return ArchiveError(
+                .full,
+                "the archive '\(path)' could not be written (SQLite I/O error: \(detail)); this read was not kept and nothing kept before was lost; check the disk."
+            )
         case SQLITE_BUSY, SQLITE_LOCKED:
-            return ArchiveError(.busy, "the archive '\(path)' stayed locked by another writer for \(busyTimeoutMilliseconds / 1000) s (SQLite: \(detail)); nothing was added; try again.")
+            return ArchiveError(
+                .busy,
+                "the archive '\(path)' stayed locked by another writer for \(busyTimeoutMilliseconds / 1000) s (SQLite: \(detail)); nothing was added; try again."
+            )
         default:
             return ArchiveError(.engine, "the archive '\(path)' failed to \(what) (SQLite \(code): \(detail)).")
         }

@@ -108,17 +108,21 @@ public enum SampleBlock {
 
     /// `decode(_:readID:from:to:)` appending to `samples` (several blocks make one array
     /// without a copy of each).
-    public static func decode(_ data: Data, readID: Int64, from low: Int64, to high: Int64,
-                              appendingTo samples: inout [StoredSample]) throws {
+    public static func decode(
+        _ data: Data, readID: Int64, from low: Int64, to high: Int64,
+        appendingTo samples: inout [StoredSample]
+    ) throws {
         try withBlock(data, from: low, to: high) { block, wanted in
             // Room for the part at once, growing at least twofold: an exact reserve per block
             // would copy a long history again for every block.
             let needed = samples.count + wanted.count
             if samples.capacity < needed { samples.reserveCapacity(max(needed, 2 * samples.capacity)) }
             for index in wanted {
-                samples.append(StoredSample(time: block.time(index), temperature: SampleColumns.value(block.temperatureBits(index)),
-                                            humidity: block.hasHumidity ? SampleColumns.value(block.humidityBits(index)) : nil,
-                                            flags: block.flags(index), readID: readID))
+                samples.append(
+                    StoredSample(
+                        time: block.time(index), temperature: SampleColumns.value(block.temperatureBits(index)),
+                        humidity: block.hasHumidity ? SampleColumns.value(block.humidityBits(index)) : nil,
+                        flags: block.flags(index), readID: readID))
             }
         }
     }
@@ -172,8 +176,10 @@ public enum SampleBlock {
 
     /// Checks the whole block (every length, times ascending, flag entries) and hands `body`
     /// the indices of its samples from `low` to `high`, found by a binary search of the times.
-    private static func withBlock(_ data: Data, from low: Int64, to high: Int64,
-                                  _ body: (BlockView, Range<Int>) throws -> Void) throws {
+    private static func withBlock(
+        _ data: Data, from low: Int64, to high: Int64,
+        _ body: (BlockView, Range<Int>) throws -> Void
+    ) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             func need(_ count: Int, _ what: String) throws {
@@ -208,9 +214,10 @@ public enum SampleBlock {
             try need(columnBytes + indexBytes, "\(count) samples")
             guard count == 0 || entries > 0 else { throw DamagedBlock(offset: 6, reason: "\(count) samples but no flag text") }
             let temperatures = offset + 8 * count
-            let block = BlockView(buffer: buffer, count: count, hasHumidity: hasHumidity, indexWidth: indexWidth, dictionary: dictionary,
-                                  times: offset, temperatures: temperatures, humidities: temperatures + 8 * count,
-                                  flagIndices: temperatures + 8 * count * (columns - 1))
+            let block = BlockView(
+                buffer: buffer, count: count, hasHumidity: hasHumidity, indexWidth: indexWidth, dictionary: dictionary,
+                times: offset, temperatures: temperatures, humidities: temperatures + 8 * count,
+                flagIndices: temperatures + 8 * count * (columns - 1))
             let end = block.flagIndices + indexBytes
             guard end == buffer.count else {
                 throw DamagedBlock(offset: end, reason: "\(buffer.count - end) byte(s) after the last sample")
@@ -362,8 +369,9 @@ public struct SampleColumns: Sendable {
     public func flags(at index: Int) -> String { flagIndices.isEmpty ? flagTexts[0] : flagTexts[Int(flagIndices[index])] }
 
     public func sample(at index: Int, readID: Int64) -> StoredSample {
-        StoredSample(time: times[index], temperature: temperature(at: index), humidity: humidity(at: index),
-                     flags: flags(at: index), readID: readID)
+        StoredSample(
+            time: times[index], temperature: temperature(at: index), humidity: humidity(at: index),
+            flags: flags(at: index), readID: readID)
     }
 
     static func value(_ bits: UInt64) -> Double? { bits == SampleBlock.missingValue ? nil : Double(bitPattern: bits) }

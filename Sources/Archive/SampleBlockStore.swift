@@ -11,8 +11,10 @@ extension Archive {
         try Archive.storedSamples(in: engine, loggerID: loggerID, generation: generation, from: low, to: high)
     }
 
-    static func storedSamples(in engine: any ArchiveEngine, loggerID: String, generation: Int64,
-                              from low: Int64, to high: Int64) throws -> [StoredSample] {
+    static func storedSamples(
+        in engine: any ArchiveEngine, loggerID: String, generation: Int64,
+        from low: Int64, to high: Int64
+    ) throws -> [StoredSample] {
         var samples: [StoredSample] = []
         var ascending = true
         try forEachBlock(in: engine, loggerID: loggerID, generation: generation, from: low, to: high) { data, readID in
@@ -44,13 +46,17 @@ extension Archive {
     /// The blocks that may hold samples from `low` to `high`, in the order of their ends.
     /// Blocks come by their end, which is time order unless their spans interleave (a read
     /// that filled a hole); stitched times never repeat, so a sort then puts them right.
-    private static func forEachBlock(in engine: any ArchiveEngine, loggerID: String, generation: Int64, from low: Int64, to high: Int64,
-                                     _ body: (Data, Int64) throws -> Void) throws {
+    private static func forEachBlock(
+        in engine: any ArchiveEngine, loggerID: String, generation: Int64, from low: Int64, to high: Int64,
+        _ body: (Data, Int64) throws -> Void
+    ) throws {
         // Found by their end (`sample_blocks_by_end`): a read overlaps the newest few blocks,
         // while `first_ms <= high` holds for nearly all of them. The unary plus keeps either
         // engine's planner from choosing the primary key's `first_ms` instead.
-        try engine.query("SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms <= $4",
-                         [.text(loggerID), .int(generation), .int(low), .int(high)]) { row in
+        try engine.query(
+            "SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms <= $4",
+            [.text(loggerID), .int(generation), .int(low), .int(high)]
+        ) { row in
             try body(row.blob(1), row.int(0))
         }
     }
@@ -59,8 +65,10 @@ extension Archive {
     func samplesAdded(loggerID: String, readID: Int64, generation: Int64) throws -> [StoredSample] {
         var samples: [StoredSample] = []
         var data: Data?
-        try engine.query("SELECT samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND read_id = $3",
-                         [.text(loggerID), .int(generation), .int(readID)]) { row in data = row.blob(0) }
+        try engine.query(
+            "SELECT samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND read_id = $3",
+            [.text(loggerID), .int(generation), .int(readID)]
+        ) { row in data = row.blob(0) }
         if let data { samples = try Archive.decodeBlock(data, loggerID: loggerID, readID: readID, generation: generation) }
         return samples
     }
@@ -69,10 +77,13 @@ extension Archive {
     func newestSampleTime(loggerID: String, generation: Int64, before time: Int64) throws -> Int64? {
         // Blocks ending before `time` answer from their span (a seek in `sample_blocks_by_end`);
         // a block reaching past it may still hold earlier samples, so those few are opened.
-        var newest = try engine.scalarInt("SELECT MAX(last_ms) FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms < $3",
-                                          [.text(loggerID), .int(generation), .int(time)])
-        try engine.query("SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms < $3",
-                         [.text(loggerID), .int(generation), .int(time)]) { row in
+        var newest = try engine.scalarInt(
+            "SELECT MAX(last_ms) FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms < $3",
+            [.text(loggerID), .int(generation), .int(time)])
+        try engine.query(
+            "SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms < $3",
+            [.text(loggerID), .int(generation), .int(time)]
+        ) { row in
             let block = try Archive.decodeBlock(row.blob(1), loggerID: loggerID, readID: row.int(0), generation: generation)
             if let candidate = block.last(where: { $0.time < time })?.time, candidate > (newest ?? Int64.min) { newest = candidate }
         }
@@ -82,8 +93,10 @@ extension Archive {
     /// The oldest and newest sample times of `loggerID` in `generation`.
     static func sampleSpan(in engine: any ArchiveEngine, loggerID: String, generation: Int64) throws -> (Date, Date)? {
         var span: (Date, Date)?
-        try engine.query("SELECT MIN(first_ms), MAX(last_ms) FROM sample_blocks WHERE logger_id = $1 AND generation = $2",
-                         [.text(loggerID), .int(generation)]) { row in
+        try engine.query(
+            "SELECT MIN(first_ms), MAX(last_ms) FROM sample_blocks WHERE logger_id = $1 AND generation = $2",
+            [.text(loggerID), .int(generation)]
+        ) { row in
             if let low = row.optionalInt(0), let high = row.optionalInt(1) { span = (Date(milliseconds: low), Date(milliseconds: high)) }
         }
         return span
@@ -92,9 +105,12 @@ extension Archive {
     /// Keeps the samples `readID` added (times ascending, none kept before) as one block.
     func insertBlock(_ samples: SampleColumns, loggerID: String, generation: Int64, readID: Int64) throws {
         guard let first = samples.times.first, let last = samples.times.last else { return }
-        try engine.executeDeferred("INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                           [.text(loggerID), .int(generation), .int(first), .int(last), .int(readID),
-                            .int(Int64(samples.count)), .blob(SampleBlock.encode(samples))])
+        try engine.executeDeferred(
+            "INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            [
+                .text(loggerID), .int(generation), .int(first), .int(last), .int(readID),
+                .int(Int64(samples.count)), .blob(SampleBlock.encode(samples)),
+            ])
     }
 
     static func decodeBlock(_ data: Data, loggerID: String, readID: Int64, generation: Int64) throws -> [StoredSample] {
@@ -106,7 +122,7 @@ extension Archive {
         do {
             return try decode()
         } catch let damage as SampleBlock.DamagedBlock {
-            throw ArchiveError(.corrupt, "the samples read #\(readID) of \(loggerID) added (generation \(generation)) are damaged at \(damage); 'coldtap archive verify' lists every damaged row.")
+            throw ArchiveError(.corrupt, "the samples read #\(readID) of \(loggerID) added (generation \(generation)) are damaged at \(damage).", hint: .verify)
         }
     }
 }

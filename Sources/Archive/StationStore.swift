@@ -137,91 +137,97 @@ public final class StationStore {
     var engine: any ArchiveEngine { archive.engine }
 
     static let migrations: [Migrations.Migration] = [
-        .init(version: 1, name: "sites, tokens, site loggers, logger secrets, webhooks, deliveries", sql: """
-        CREATE TABLE station_migrations (
-            version INTEGER PRIMARY KEY,
-            name TEXT NOT NULL,
-            applied_ms BIGINT NOT NULL
-        );
-        CREATE TABLE sites (
-            site_id BIGINT PRIMARY KEY,
-            name TEXT NOT NULL,
-            created_ms BIGINT NOT NULL
-        );
-        CREATE UNIQUE INDEX sites_by_name ON sites (name);
-        CREATE TABLE tokens (
-            token_id BIGINT PRIMARY KEY,
-            site_id BIGINT NOT NULL,
-            scope TEXT NOT NULL,
-            token_sha256 TEXT NOT NULL,
-            created_ms BIGINT NOT NULL,
-            revoked_ms BIGINT
-        );
-        CREATE TABLE site_loggers (
-            logger_id TEXT PRIMARY KEY,
-            site_id BIGINT NOT NULL,
-            joined_ms BIGINT NOT NULL
-        );
-        CREATE INDEX site_loggers_by_site ON site_loggers (site_id, logger_id);
-        CREATE TABLE logger_secrets (
-            logger_id TEXT PRIMARY KEY,
-            secret TEXT NOT NULL,
-            set_ms BIGINT NOT NULL
-        );
-        CREATE TABLE webhooks (
-            webhook_id BIGINT PRIMARY KEY,
-            site_id BIGINT NOT NULL,
-            url TEXT NOT NULL,
-            secret TEXT NOT NULL,
-            created_ms BIGINT NOT NULL
-        );
-        CREATE TABLE webhook_deliveries (
-            delivery_id BIGINT PRIMARY KEY,
-            webhook_id BIGINT NOT NULL,
-            event_id TEXT NOT NULL,
-            event TEXT NOT NULL,
-            attempt INTEGER NOT NULL,
-            attempted_ms BIGINT NOT NULL,
-            http_status INTEGER,
-            error TEXT NOT NULL,
-            delivered INTEGER NOT NULL
-        );
-        """),
+        .init(
+            version: 1, name: "sites, tokens, site loggers, logger secrets, webhooks, deliveries",
+            sql: """
+                CREATE TABLE station_migrations (
+                    version INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    applied_ms BIGINT NOT NULL
+                );
+                CREATE TABLE sites (
+                    site_id BIGINT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    created_ms BIGINT NOT NULL
+                );
+                CREATE UNIQUE INDEX sites_by_name ON sites (name);
+                CREATE TABLE tokens (
+                    token_id BIGINT PRIMARY KEY,
+                    site_id BIGINT NOT NULL,
+                    scope TEXT NOT NULL,
+                    token_sha256 TEXT NOT NULL,
+                    created_ms BIGINT NOT NULL,
+                    revoked_ms BIGINT
+                );
+                CREATE TABLE site_loggers (
+                    logger_id TEXT PRIMARY KEY,
+                    site_id BIGINT NOT NULL,
+                    joined_ms BIGINT NOT NULL
+                );
+                CREATE INDEX site_loggers_by_site ON site_loggers (site_id, logger_id);
+                CREATE TABLE logger_secrets (
+                    logger_id TEXT PRIMARY KEY,
+                    secret TEXT NOT NULL,
+                    set_ms BIGINT NOT NULL
+                );
+                CREATE TABLE webhooks (
+                    webhook_id BIGINT PRIMARY KEY,
+                    site_id BIGINT NOT NULL,
+                    url TEXT NOT NULL,
+                    secret TEXT NOT NULL,
+                    created_ms BIGINT NOT NULL
+                );
+                CREATE TABLE webhook_deliveries (
+                    delivery_id BIGINT PRIMARY KEY,
+                    webhook_id BIGINT NOT NULL,
+                    event_id TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    attempt INTEGER NOT NULL,
+                    attempted_ms BIGINT NOT NULL,
+                    http_status INTEGER,
+                    error TEXT NOT NULL,
+                    delivered INTEGER NOT NULL
+                );
+                """),
         // Deliveries were threads that slept between retries and were lost on restart: now
         // each event for each webhook is a row that workers lease, attempt and reschedule.
-        .init(version: 2, name: "webhook delivery queue with leases", sql: """
-        CREATE TABLE webhook_queue (
-            queue_id BIGINT PRIMARY KEY,
-            webhook_id BIGINT NOT NULL,
-            event_id TEXT NOT NULL,
-            event TEXT NOT NULL,
-            payload TEXT NOT NULL,
-            created_ms BIGINT NOT NULL,
-            deadline_ms BIGINT NOT NULL,
-            next_attempt_ms BIGINT NOT NULL,
-            attempts INTEGER NOT NULL,
-            state TEXT NOT NULL,
-            claimed_by TEXT,
-            claimed_until_ms BIGINT,
-            finished_ms BIGINT,
-            last_error TEXT NOT NULL
-        );
-        CREATE INDEX webhook_queue_due ON webhook_queue (state, next_attempt_ms);
-        CREATE INDEX webhook_queue_by_hook ON webhook_queue (webhook_id, state, queue_id);
-        """),
-        .init(version: 3, name: "token expiry and station-wide operator tokens (site 0), site profiles", sql: """
-        ALTER TABLE tokens ADD COLUMN expires_ms BIGINT;
-        CREATE TABLE site_profiles (
-            site_id BIGINT NOT NULL,
-            name TEXT NOT NULL,
-            version INTEGER NOT NULL,
-            profile_json TEXT NOT NULL,
-            profile_sha256 TEXT NOT NULL,
-            added_ms BIGINT NOT NULL,
-            added_by TEXT NOT NULL,
-            PRIMARY KEY (site_id, name, version)
-        );
-        """),
+        .init(
+            version: 2, name: "webhook delivery queue with leases",
+            sql: """
+                CREATE TABLE webhook_queue (
+                    queue_id BIGINT PRIMARY KEY,
+                    webhook_id BIGINT NOT NULL,
+                    event_id TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    created_ms BIGINT NOT NULL,
+                    deadline_ms BIGINT NOT NULL,
+                    next_attempt_ms BIGINT NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    state TEXT NOT NULL,
+                    claimed_by TEXT,
+                    claimed_until_ms BIGINT,
+                    finished_ms BIGINT,
+                    last_error TEXT NOT NULL
+                );
+                CREATE INDEX webhook_queue_due ON webhook_queue (state, next_attempt_ms);
+                CREATE INDEX webhook_queue_by_hook ON webhook_queue (webhook_id, state, queue_id);
+                """),
+        .init(
+            version: 3, name: "token expiry and station-wide operator tokens (site 0), site profiles",
+            sql: """
+                ALTER TABLE tokens ADD COLUMN expires_ms BIGINT;
+                CREATE TABLE site_profiles (
+                    site_id BIGINT NOT NULL,
+                    name TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    profile_json TEXT NOT NULL,
+                    profile_sha256 TEXT NOT NULL,
+                    added_ms BIGINT NOT NULL,
+                    added_by TEXT NOT NULL,
+                    PRIMARY KEY (site_id, name, version)
+                );
+                """),
     ]
 
     /// `tokens.site_id` of an operator token: no site has id 0 (they are numbered from 1).
@@ -245,12 +251,16 @@ public final class StationStore {
             try engine.lockForMigration()
             let version = try current()
             guard version <= latest else {
-                throw ArchiveError(.newerVersion, "the station tables in \(engine.location) were written by a newer ColdTap (station schema \(version); this one knows up to \(latest)); they were left unchanged.")
+                throw ArchiveError(
+                    .newerVersion,
+                    "the station tables in \(engine.location) were written by a newer ColdTap (station schema \(version); this one knows up to \(latest)); they were left unchanged."
+                )
             }
             for migration in StationStore.migrations where migration.version > version {
                 try engine.executeScript(Migrations.adapted(migration.sql, for: engine))
-                try engine.execute("INSERT INTO station_migrations (version, name, applied_ms) VALUES ($1, $2, $3)",
-                                   [.int(Int64(migration.version)), .text(migration.name), .int(now.milliseconds)])
+                try engine.execute(
+                    "INSERT INTO station_migrations (version, name, applied_ms) VALUES ($1, $2, $3)",
+                    [.int(Int64(migration.version)), .text(migration.name), .int(now.milliseconds)])
             }
         }
     }
@@ -262,11 +272,12 @@ public final class StationStore {
     public func addSite(_ name: String, now: Date = Date()) throws -> StationSite {
         try engine.writeTransaction {
             if try site(named: name) != nil {
-                throw ArchiveError(.invalidRead, "there is already a site '\(name)'; 'coldtap site list' lists them.")
+                throw ArchiveError(.invalidRead, "there is already a site '\(name)'.", hint: .listSites)
             }
             let id = (try engine.scalarInt("SELECT MAX(site_id) FROM sites") ?? 0) + 1
-            try engine.execute("INSERT INTO sites (site_id, name, created_ms) VALUES ($1, $2, $3)",
-                               [.int(id), .text(name), .int(now.milliseconds)])
+            try engine.execute(
+                "INSERT INTO sites (site_id, name, created_ms) VALUES ($1, $2, $3)",
+                [.int(id), .text(name), .int(now.milliseconds)])
             return StationSite(id: id, name: name, created: Date(milliseconds: now.milliseconds))
         }
     }
@@ -299,7 +310,9 @@ public final class StationStore {
     /// - Throws: `ArchiveError(.invalidRead)` for a site scope without a site, or an operator token with one.
     public func createToken(site: StationSite?, scope: TokenScope, expires: Date? = nil, now: Date = Date()) throws -> (token: String, record: StationToken) {
         guard (site == nil) == (scope == .operator) else {
-            throw ArchiveError(.invalidRead, scope == .operator ? "an operator token belongs to the station, not to a site." : "a \(scope.rawValue) token belongs to a site; name it.")
+            throw ArchiveError(
+                .invalidRead,
+                scope == .operator ? "an operator token belongs to the station, not to a site." : "a \(scope.rawValue) token belongs to a site; name it.")
         }
         var random = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }.hexString(uppercase: false)
@@ -307,11 +320,18 @@ public final class StationStore {
         return try engine.writeTransaction {
             let id = (try engine.scalarInt("SELECT MAX(token_id) FROM tokens") ?? 0) + 1
             let token = "ct_\(id)_\(secret)"
-            try engine.execute("INSERT INTO tokens (token_id, site_id, scope, token_sha256, created_ms, revoked_ms, expires_ms) VALUES ($1, $2, $3, $4, $5, NULL, $6)",
-                               [.int(id), .int(site?.id ?? StationStore.stationWideSiteID), .text(scope.rawValue), .text(SHA256Digest.hex(text: token)),
-                                .int(now.milliseconds), expiresMS.map { .int($0) } ?? .null])
-            return (token, StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: now.milliseconds), revoked: nil,
-                                        expires: expiresMS.map { Date(milliseconds: $0) }))
+            try engine.execute(
+                "INSERT INTO tokens (token_id, site_id, scope, token_sha256, created_ms, revoked_ms, expires_ms) VALUES ($1, $2, $3, $4, $5, NULL, $6)",
+                [
+                    .int(id), .int(site?.id ?? StationStore.stationWideSiteID), .text(scope.rawValue), .text(SHA256Digest.hex(text: token)),
+                    .int(now.milliseconds), expiresMS.map { .int($0) } ?? .null,
+                ])
+            return (
+                token,
+                StationToken(
+                    id: id, site: site, scope: scope, created: Date(milliseconds: now.milliseconds), revoked: nil,
+                    expires: expiresMS.map { Date(milliseconds: $0) })
+            )
         }
     }
 
@@ -325,8 +345,9 @@ public final class StationStore {
             guard let scope = TokenScope(rawValue: scope) else { return nil }
             let site = byID[siteID]
             guard (site == nil) == (scope == .operator) else { return nil }
-            return StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: created),
-                                revoked: revoked.map { Date(milliseconds: $0) }, expires: expires.map { Date(milliseconds: $0) })
+            return StationToken(
+                id: id, site: site, scope: scope, created: Date(milliseconds: created),
+                revoked: revoked.map { Date(milliseconds: $0) }, expires: expires.map { Date(milliseconds: $0) })
         }
     }
 
@@ -349,7 +370,8 @@ public final class StationStore {
         let parts = presented.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "ct", let id = Int64(parts[1]), id > 0, parts[2].count == 64 else { return nil }
         var found: (siteID: Int64, scope: String, hash: String, created: Int64, expires: Int64?)?
-        try engine.query("SELECT site_id, scope, token_sha256, created_ms, expires_ms FROM tokens WHERE token_id = $1 AND revoked_ms IS NULL", [.int(id)]) { row in
+        try engine.query("SELECT site_id, scope, token_sha256, created_ms, expires_ms FROM tokens WHERE token_id = $1 AND revoked_ms IS NULL", [.int(id)]) {
+            row in
             found = (row.int(0), row.text(1), row.text(2), row.int(3), row.optionalInt(4))
         }
         guard let found, let scope = TokenScope(rawValue: found.scope) else { return nil }
@@ -357,8 +379,9 @@ public final class StationStore {
         guard let keptHash = Hex.decode(found.hash), StationStore.constantTimeEqual(presentedHash, keptHash) else { return nil }
         let site = try site(id: found.siteID)
         guard (site == nil) == (scope == .operator) else { return nil }
-        let token = StationToken(id: id, site: site, scope: scope, created: Date(milliseconds: found.created), revoked: nil,
-                                 expires: found.expires.map { Date(milliseconds: $0) })
+        let token = StationToken(
+            id: id, site: site, scope: scope, created: Date(milliseconds: found.created), revoked: nil,
+            expires: found.expires.map { Date(milliseconds: $0) })
         return token.isLive(at: now) ? token : nil
     }
 
@@ -397,10 +420,12 @@ public final class StationStore {
     public func loggerID(carriedBy log: TemperatureLog, siteID: Int64) throws -> CarriedLogger {
         guard let carried = Archive.loggerID(for: log) else { return .none }
         var named: [String] = []
-        try engine.query("""
+        try engine.query(
+            """
             SELECT l.logger_id, l.serial, l.tag_uid FROM loggers l JOIN site_loggers s ON s.logger_id = l.logger_id
             WHERE s.site_id = $4 AND ((l.format = $1 AND l.serial = $2) OR (l.format = $1 AND l.tag_uid = $3)) ORDER BY l.logger_id
-            """, [.text(log.format.name), .optional(log.logger.serial), .optional(log.logger.tagUID), .int(siteID)]) { row in
+            """, [.text(log.format.name), .optional(log.logger.serial), .optional(log.logger.tagUID), .int(siteID)]
+        ) { row in
             if Archive.loggerID(format: log.format.name, serial: row.optionalText(1), tagUID: row.optionalText(2)) == carried {
                 named.append(row.text(0))
             }
@@ -418,8 +443,9 @@ public final class StationStore {
     /// (a logger without a serial is known only by its name), or the logger is not kept yet.
     public func identityMismatch(loggerID: String, log: TemperatureLog) throws -> String? {
         guard let logger = try archive.logger(loggerID),
-              let kept = Archive.loggerID(format: logger.format, serial: logger.serial, tagUID: logger.tagUID),
-              let carried = Archive.loggerID(for: log), kept != carried else { return nil }
+            let kept = Archive.loggerID(format: logger.format, serial: logger.serial, tagUID: logger.tagUID),
+            let carried = Archive.loggerID(for: log), kept != carried
+        else { return nil }
         return "\(loggerID) is \(kept); this read is from \(carried)"
     }
 
@@ -434,18 +460,21 @@ public final class StationStore {
     /// logger in one).
     public func claimWithinWrite(loggerID: String, siteID: Int64, now: Date = Date()) throws -> Int64 {
         if let owner = try self.siteID(ofLogger: loggerID) { return owner }
-        try engine.executeDeferred("INSERT INTO site_loggers (logger_id, site_id, joined_ms) VALUES ($1, $2, $3)",
-                           [.text(loggerID), .int(siteID), .int(now.milliseconds)])
+        try engine.executeDeferred(
+            "INSERT INTO site_loggers (logger_id, site_id, joined_ms) VALUES ($1, $2, $3)",
+            [.text(loggerID), .int(siteID), .int(now.milliseconds)])
         return siteID
     }
 
     /// Up to `limit` of the site's loggers (those with reads in the archive), by id, after `cursor`.
     public func loggerIDs(siteID: Int64, after cursor: String?, limit: Int) throws -> [String] {
         var ids: [String] = []
-        try engine.query("""
+        try engine.query(
+            """
             SELECT s.logger_id FROM site_loggers s JOIN loggers l ON l.logger_id = s.logger_id
             WHERE s.site_id = $1 AND s.logger_id > $2 ORDER BY s.logger_id LIMIT $3
-            """, [.int(siteID), .text(cursor ?? ""), .int(Int64(limit))]) { ids.append($0.text(0)) }
+            """, [.int(siteID), .text(cursor ?? ""), .int(Int64(limit))]
+        ) { ids.append($0.text(0)) }
         return ids
     }
 
@@ -475,9 +504,11 @@ public final class StationStore {
         let low = max(from ?? Int64.min, after.map { $0 &+ 1 } ?? Int64.min)
         let stored = try archive.storedSamples(loggerID: loggerID, generation: generation, from: low, to: to ?? Int64.max)
         let result = stored.prefix(limit).map { item in
-            StitchedSample(sample: TemperatureLog.Sample(time: Date(milliseconds: item.time), temperature: item.temperature,
-                                                         humidity: item.humidity, flags: Archive.flags(item.flags)),
-                           readID: item.readID)
+            StitchedSample(
+                sample: TemperatureLog.Sample(
+                    time: Date(milliseconds: item.time), temperature: item.temperature,
+                    humidity: item.humidity, flags: Archive.flags(item.flags)),
+                readID: item.readID)
         }
         return result
     }
@@ -491,21 +522,13 @@ public final class StationStore {
     public func read(loggerID: String, readID: Int64) throws -> ReadSummary? {
         let generation = Int64(try archive.currentGeneration())
         var found: ReadSummary?
-        try engine.query("""
-            SELECT r.read_id, r.read_time_ms, r.read_time_source, r.origin, r.raw_sha256, r.decoder, r.coldtap_version,
-                   r.integrity_status, r.integrity_detail, r.sample_count, r.first_sample_ms + g.time_offset_ms - r.time_offset_ms,
-                   r.last_sample_ms + g.time_offset_ms - r.time_offset_ms, g.new_samples, g.duplicates, g.conflicts, r.time_base, r.interval_s
-            FROM reads r JOIN read_generations g ON g.logger_id = r.logger_id AND g.read_id = r.read_id AND g.generation = $2
+        try engine.query(
+            """
+            SELECT \(ReadSummary.Column.selectList) \(ReadSummary.fromGeneration)
             WHERE r.logger_id = $1 AND r.read_id = $3
-            """, [.text(loggerID), .int(generation), .int(readID)]) { row in
-            let detail = row.text(8)
-            found = ReadSummary(
-                id: row.int(0), readTime: Date(milliseconds: row.int(1)), readTimeSource: row.text(2), origin: row.text(3),
-                sha256: row.text(4), decoder: row.text(5), coldTapVersion: row.text(6),
-                integrity: row.text(7) + (detail.isEmpty ? "" : " (\(detail))"), sampleCount: Int(row.int(9)),
-                firstSample: row.optionalInt(10).map { Date(milliseconds: $0) }, lastSample: row.optionalInt(11).map { Date(milliseconds: $0) },
-                newSamples: Int(row.int(12)), duplicates: Int(row.int(13)), conflicts: Int(row.int(14)),
-                timeBase: row.text(15), interval: row.double(16))
+            """, [.text(loggerID), .int(generation), .int(readID)]
+        ) { row in
+            found = ReadSummary(row: row)
         }
         return found
     }
@@ -513,8 +536,10 @@ public final class StationStore {
     /// The verdict and reasons kept when `readID` was assessed.
     public func assessment(loggerID: String, readID: Int64) throws -> (verdict: String, reasons: [String])? {
         var found: (String, [String])?
-        try engine.query("SELECT verdict, reasons FROM assessments WHERE logger_id = $1 AND read_id = $2 ORDER BY assessment_id DESC LIMIT 1",
-                         [.text(loggerID), .int(readID)]) { row in
+        try engine.query(
+            "SELECT verdict, reasons FROM assessments WHERE logger_id = $1 AND read_id = $2 ORDER BY assessment_id DESC LIMIT 1",
+            [.text(loggerID), .int(readID)]
+        ) { row in
             let reasons = (try? JSONSerialization.jsonObject(with: Data(row.text(1).utf8))) as? [String] ?? []
             found = (row.text(0), reasons)
         }
@@ -523,9 +548,11 @@ public final class StationStore {
 
     /// Counts for the metrics: reads, loggers, samples kept.
     public func counts() throws -> (reads: Int64, loggers: Int64, samples: Int64) {
-        (try engine.scalarInt("SELECT COUNT(*) FROM reads") ?? 0,
-         try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0,
-         try engine.scalarInt("SELECT SUM(sample_count) FROM sample_blocks") ?? 0)
+        (
+            try engine.scalarInt("SELECT COUNT(*) FROM reads") ?? 0,
+            try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0,
+            try engine.scalarInt("SELECT SUM(sample_count) FROM sample_blocks") ?? 0
+        )
     }
 
     // MARK: Logger secrets
@@ -533,8 +560,9 @@ public final class StationStore {
     public func setSecret(_ secret: String, loggerID: String, now: Date = Date()) throws {
         try engine.writeTransaction {
             try engine.execute("DELETE FROM logger_secrets WHERE logger_id = $1", [.text(loggerID)])
-            try engine.execute("INSERT INTO logger_secrets (logger_id, secret, set_ms) VALUES ($1, $2, $3)",
-                               [.text(loggerID), .text(secret), .int(now.milliseconds)])
+            try engine.execute(
+                "INSERT INTO logger_secrets (logger_id, secret, set_ms) VALUES ($1, $2, $3)",
+                [.text(loggerID), .text(secret), .int(now.milliseconds)])
         }
     }
 
@@ -556,22 +584,28 @@ public final class StationStore {
     @discardableResult
     public func addSiteProfile(siteID: Int64, name: String, json: String, addedBy: String, now: Date = Date()) throws -> SiteProfile {
         guard SiteProfile.isValidName(name) else {
-            throw ArchiveError(.invalidRead, "a site profile's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit; '\(name.prefix(80))' is not.")
+            throw ArchiveError(
+                .invalidRead, "a site profile's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit; '\(name.prefix(80))' is not."
+            )
         }
         return try engine.writeTransaction {
-            let version = Int(try engine.scalarInt("SELECT MAX(version) FROM site_profiles WHERE site_id = $1 AND name = $2", [.int(siteID), .text(name)]) ?? 0) + 1
-            let profile = SiteProfile(siteID: siteID, name: name, version: version, json: json, sha256: SHA256Digest.hex(text: json),
-                                      added: Date(milliseconds: now.milliseconds), addedBy: addedBy)
-            try engine.execute("INSERT INTO site_profiles (site_id, name, version, profile_json, profile_sha256, added_ms, added_by) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                               [.int(siteID), .text(name), .int(Int64(version)), .text(json), .text(profile.sha256), .int(now.milliseconds), .text(addedBy)])
+            let version =
+                Int(try engine.scalarInt("SELECT MAX(version) FROM site_profiles WHERE site_id = $1 AND name = $2", [.int(siteID), .text(name)]) ?? 0) + 1
+            let profile = SiteProfile(
+                siteID: siteID, name: name, version: version, json: json, sha256: SHA256Digest.hex(text: json),
+                added: Date(milliseconds: now.milliseconds), addedBy: addedBy)
+            try engine.execute(
+                "INSERT INTO site_profiles (site_id, name, version, profile_json, profile_sha256, added_ms, added_by) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [.int(siteID), .text(name), .int(Int64(version)), .text(json), .text(profile.sha256), .int(now.milliseconds), .text(addedBy)])
             return profile
         }
     }
 
     /// The newest version of each of the site's profiles, by name.
     public func siteProfiles(siteID: Int64) throws -> [SiteProfile] {
-        try siteProfileRows("WHERE p.site_id = $1 AND p.version = (SELECT MAX(version) FROM site_profiles q WHERE q.site_id = p.site_id AND q.name = p.name)",
-                            [.int(siteID)])
+        try siteProfileRows(
+            "WHERE p.site_id = $1 AND p.version = (SELECT MAX(version) FROM site_profiles q WHERE q.site_id = p.site_id AND q.name = p.name)",
+            [.int(siteID)])
     }
 
     /// The newest version of the site's profile `name`, or `nil`.
@@ -585,10 +619,14 @@ public final class StationStore {
     private func siteProfileRows(_ clause: String, _ values: [SQLValue]) throws -> [SiteProfile] {
         var result: [SiteProfile] = []
         let order = clause.contains("ORDER BY") ? "" : " ORDER BY p.site_id, p.name, p.version"
-        try engine.query("SELECT p.site_id, p.name, p.version, p.profile_json, p.profile_sha256, p.added_ms, p.added_by FROM site_profiles p \(clause)\(order)",
-                         values) { row in
-            result.append(SiteProfile(siteID: row.int(0), name: row.text(1), version: Int(row.int(2)), json: row.text(3), sha256: row.text(4),
-                                      added: Date(milliseconds: row.int(5)), addedBy: row.text(6)))
+        try engine.query(
+            "SELECT p.site_id, p.name, p.version, p.profile_json, p.profile_sha256, p.added_ms, p.added_by FROM site_profiles p \(clause)\(order)",
+            values
+        ) { row in
+            result.append(
+                SiteProfile(
+                    siteID: row.int(0), name: row.text(1), version: Int(row.int(2)), json: row.text(3), sha256: row.text(4),
+                    added: Date(milliseconds: row.int(5)), addedBy: row.text(6)))
         }
         return result
     }
@@ -599,8 +637,9 @@ public final class StationStore {
     public func addWebhook(siteID: Int64, url: String, secret: String, now: Date = Date()) throws -> StationWebhook {
         try engine.writeTransaction {
             let id = (try engine.scalarInt("SELECT MAX(webhook_id) FROM webhooks") ?? 0) + 1
-            try engine.execute("INSERT INTO webhooks (webhook_id, site_id, url, secret, created_ms) VALUES ($1, $2, $3, $4, $5)",
-                               [.int(id), .int(siteID), .text(url), .text(secret), .int(now.milliseconds)])
+            try engine.execute(
+                "INSERT INTO webhooks (webhook_id, site_id, url, secret, created_ms) VALUES ($1, $2, $3, $4, $5)",
+                [.int(id), .int(siteID), .text(url), .text(secret), .int(now.milliseconds)])
             return StationWebhook(id: id, siteID: siteID, url: url, secret: secret)
         }
     }
@@ -614,24 +653,33 @@ public final class StationStore {
         return result
     }
 
-    public func recordDelivery(webhookID: Int64, eventID: String, event: String, attempt: Int, status: Int?, error: String,
-                               delivered: Bool, now: Date = Date()) throws {
+    public func recordDelivery(
+        webhookID: Int64, eventID: String, event: String, attempt: Int, status: Int?, error: String,
+        delivered: Bool, now: Date = Date()
+    ) throws {
         try engine.writeTransaction {
             let id = (try engine.scalarInt("SELECT MAX(delivery_id) FROM webhook_deliveries") ?? 0) + 1
-            try engine.execute("INSERT INTO webhook_deliveries (delivery_id, webhook_id, event_id, event, attempt, attempted_ms, http_status, error, delivered) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                               [.int(id), .int(webhookID), .text(eventID), .text(event), .int(Int64(attempt)), .int(now.milliseconds),
-                                status.map { .int(Int64($0)) } ?? .null, .text(error), .int(delivered ? 1 : 0)])
+            try engine.execute(
+                "INSERT INTO webhook_deliveries (delivery_id, webhook_id, event_id, event, attempt, attempted_ms, http_status, error, delivered) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                [
+                    .int(id), .int(webhookID), .text(eventID), .text(event), .int(Int64(attempt)), .int(now.milliseconds),
+                    status.map { .int(Int64($0)) } ?? .null, .text(error), .int(delivered ? 1 : 0),
+                ])
         }
     }
 
     public func deliveries(webhookID: Int64? = nil) throws -> [WebhookDelivery] {
         var result: [WebhookDelivery] = []
         let clause = webhookID == nil ? "" : "WHERE webhook_id = $1"
-        try engine.query("SELECT delivery_id, webhook_id, event_id, attempt, attempted_ms, http_status, error, delivered FROM webhook_deliveries \(clause) ORDER BY delivery_id",
-                         webhookID.map { [.int($0)] } ?? []) { row in
-            result.append(WebhookDelivery(id: row.int(0), webhookID: row.int(1), eventID: row.text(2), attempt: Int(row.int(3)),
-                                          at: Date(milliseconds: row.int(4)), status: row.optionalInt(5).map { Int($0) },
-                                          error: row.text(6), delivered: row.int(7) != 0))
+        try engine.query(
+            "SELECT delivery_id, webhook_id, event_id, attempt, attempted_ms, http_status, error, delivered FROM webhook_deliveries \(clause) ORDER BY delivery_id",
+            webhookID.map { [.int($0)] } ?? []
+        ) { row in
+            result.append(
+                WebhookDelivery(
+                    id: row.int(0), webhookID: row.int(1), eventID: row.text(2), attempt: Int(row.int(3)),
+                    at: Date(milliseconds: row.int(4)), status: row.optionalInt(5).map { Int($0) },
+                    error: row.text(6), delivered: row.int(7) != 0))
         }
         return result
     }
@@ -647,13 +695,16 @@ public final class StationStore {
     /// Queues the event for every webhook of the site, inside the caller's write transaction.
     /// - Returns: how many deliveries were queued.
     @discardableResult
-    public func enqueueWebhookEventWithinWrite(siteID: Int64, eventID: String, event: String, payload: String,
-                                               deadline: Date, now: Date = Date()) throws -> Int {
+    public func enqueueWebhookEventWithinWrite(
+        siteID: Int64, eventID: String, event: String, payload: String,
+        deadline: Date, now: Date = Date()
+    ) throws -> Int {
         let hooks = try webhooks(siteID: siteID)
         guard !hooks.isEmpty else { return 0 }
         var next = (try engine.scalarInt("SELECT MAX(queue_id) FROM webhook_queue") ?? 0) + 1
         for hook in hooks {
-            try engine.execute("""
+            try engine.execute(
+                """
                 INSERT INTO webhook_queue (queue_id, webhook_id, event_id, event, payload, created_ms, deadline_ms, next_attempt_ms,
                                            attempts, state, claimed_by, claimed_until_ms, finished_ms, last_error)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $6, 0, 'pending', NULL, NULL, NULL, '')
@@ -667,7 +718,8 @@ public final class StationStore {
     /// webhook whose lease is free, until `leaseUntil`, for `claimer`; `nil` when none is due.
     public func leaseWebhookDelivery(claimer: String, leaseUntil: Date, now: Date = Date()) throws -> QueuedWebhookDelivery? {
         var leased: (Int64, Int64, String, String, String, Int64, Int64, Int64)?
-        try engine.query("""
+        try engine.query(
+            """
             UPDATE webhook_queue SET claimed_by = $1, claimed_until_ms = $2
             WHERE queue_id = (
                 SELECT q.queue_id FROM webhook_queue q
@@ -677,14 +729,16 @@ public final class StationStore {
                 ORDER BY q.next_attempt_ms, q.queue_id LIMIT 1)
               AND state = 'pending' AND (claimed_until_ms IS NULL OR claimed_until_ms <= $3)
             RETURNING queue_id, webhook_id, event_id, event, payload, created_ms, deadline_ms, attempts
-            """, [.text(claimer), .int(leaseUntil.milliseconds), .int(now.milliseconds)]) { row in
+            """, [.text(claimer), .int(leaseUntil.milliseconds), .int(now.milliseconds)]
+        ) { row in
             leased = (row.int(0), row.int(1), row.text(2), row.text(3), row.text(4), row.int(5), row.int(6), row.int(7))
         }
         guard let leased else { return nil }
         // A webhook row deleted under its queue: the delivery has nowhere to go.
         let hook = try webhook(id: leased.1) ?? StationWebhook(id: leased.1, siteID: 0, url: "", secret: "")
-        return QueuedWebhookDelivery(queueID: leased.0, webhook: hook, eventID: leased.2, event: leased.3, payload: leased.4,
-                                     created: Date(milliseconds: leased.5), deadline: Date(milliseconds: leased.6), attempts: Int(leased.7))
+        return QueuedWebhookDelivery(
+            queueID: leased.0, webhook: hook, eventID: leased.2, event: leased.3, payload: leased.4,
+            created: Date(milliseconds: leased.5), deadline: Date(milliseconds: leased.6), attempts: Int(leased.7))
     }
 
     public func webhook(id: Int64) throws -> StationWebhook? {
@@ -701,48 +755,60 @@ public final class StationStore {
     /// - Returns: false when the lease was no longer `claimer`'s (it ran out and another took
     ///   the row): nothing is changed then.
     @discardableResult
-    public func finishWebhookAttemptWithinWrite(_ delivery: QueuedWebhookDelivery, claimer: String, attempted: Bool, status: Int?, error: String,
-                                                outcome: WebhookQueueOutcome, now: Date = Date()) throws -> Bool {
-        let held = try engine.scalarInt("SELECT COUNT(*) FROM webhook_queue WHERE queue_id = $1 AND claimed_by = $2 AND state = 'pending'",
-                                        [.int(delivery.queueID), .text(claimer)]) ?? 0
+    public func finishWebhookAttemptWithinWrite(
+        _ delivery: QueuedWebhookDelivery, claimer: String, attempted: Bool, status: Int?, error: String,
+        outcome: WebhookQueueOutcome, now: Date = Date()
+    ) throws -> Bool {
+        let held =
+            try engine.scalarInt(
+                "SELECT COUNT(*) FROM webhook_queue WHERE queue_id = $1 AND claimed_by = $2 AND state = 'pending'",
+                [.int(delivery.queueID), .text(claimer)]) ?? 0
         guard held == 1 else { return false }
         let attempts = delivery.attempts + (attempted ? 1 : 0)
-        let (state, next, finished): (String, Int64, SQLValue) = switch outcome {
-        case .delivered: ("delivered", now.milliseconds, .int(now.milliseconds))
-        case .retry(let at): ("pending", at.milliseconds, .null)
-        case .givenUp: ("given_up", now.milliseconds, .int(now.milliseconds))
-        }
-        try engine.execute("""
+        let (state, next, finished): (String, Int64, SQLValue) =
+            switch outcome {
+            case .delivered: ("delivered", now.milliseconds, .int(now.milliseconds))
+            case .retry(let at): ("pending", at.milliseconds, .null)
+            case .givenUp: ("given_up", now.milliseconds, .int(now.milliseconds))
+            }
+        try engine.execute(
+            """
             UPDATE webhook_queue SET state = $1, next_attempt_ms = $2, attempts = $3, finished_ms = $4, last_error = $5,
                                      claimed_by = NULL, claimed_until_ms = NULL
             WHERE queue_id = $6 AND claimed_by = $7
             """, [.text(state), .int(next), .int(Int64(attempts)), finished, .text(error), .int(delivery.queueID), .text(claimer)])
         if attempted {
             let id = (try engine.scalarInt("SELECT MAX(delivery_id) FROM webhook_deliveries") ?? 0) + 1
-            try engine.execute("INSERT INTO webhook_deliveries (delivery_id, webhook_id, event_id, event, attempt, attempted_ms, http_status, error, delivered) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                               [.int(id), .int(delivery.webhook.id), .text(delivery.eventID), .text(delivery.event), .int(Int64(attempts)),
-                                .int(now.milliseconds), status.map { .int(Int64($0)) } ?? .null, .text(error), .int(outcome == .delivered ? 1 : 0)])
+            try engine.execute(
+                "INSERT INTO webhook_deliveries (delivery_id, webhook_id, event_id, event, attempt, attempted_ms, http_status, error, delivered) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                [
+                    .int(id), .int(delivery.webhook.id), .text(delivery.eventID), .text(delivery.event), .int(Int64(attempts)),
+                    .int(now.milliseconds), status.map { .int(Int64($0)) } ?? .null, .text(error), .int(outcome == .delivered ? 1 : 0),
+                ])
         }
         return true
     }
 
     /// Gives a lease back without an attempt (a station stopping), due again at `nextAttempt`.
     public func releaseWebhookLease(queueID: Int64, claimer: String, nextAttempt: Date) throws {
-        try engine.execute("UPDATE webhook_queue SET claimed_by = NULL, claimed_until_ms = NULL, next_attempt_ms = $1 WHERE queue_id = $2 AND claimed_by = $3",
-                           [.int(nextAttempt.milliseconds), .int(queueID), .text(claimer)])
+        try engine.execute(
+            "UPDATE webhook_queue SET claimed_by = NULL, claimed_until_ms = NULL, next_attempt_ms = $1 WHERE queue_id = $2 AND claimed_by = $3",
+            [.int(nextAttempt.milliseconds), .int(queueID), .text(claimer)])
     }
 
     /// When the oldest pending delivery of a webhook next becomes due, or its lease runs out
     /// (the rows behind it wait for it), or `nil` when none is pending.
     public func nextWebhookWake() throws -> Date? {
-        try engine.scalarInt("""
+        try engine.scalarInt(
+            """
             SELECT MIN(CASE WHEN q.claimed_until_ms IS NOT NULL AND q.claimed_until_ms > q.next_attempt_ms
                             THEN q.claimed_until_ms ELSE q.next_attempt_ms END)
             FROM webhook_queue q
             WHERE q.state = 'pending'
               AND NOT EXISTS (SELECT 1 FROM webhook_queue older
                               WHERE older.webhook_id = q.webhook_id AND older.state = 'pending' AND older.queue_id < q.queue_id)
-            """).map { Date(milliseconds: $0) }
+            """
+        ).map { Date(milliseconds: $0) }
     }
 
     /// Deliveries not yet delivered nor given up, of all webhooks.

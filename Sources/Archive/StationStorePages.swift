@@ -7,16 +7,20 @@ extension StationStore {
     /// excursions.
     public func pageFacts(siteID: Int64) throws -> [String: (lastRead: Date?, acknowledged: [Date])] {
         var facts: [String: (lastRead: Date?, acknowledged: [Date])] = [:]
-        try engine.query("""
+        try engine.query(
+            """
             SELECT s.logger_id, MAX(r.read_time_ms) FROM site_loggers s JOIN reads r ON r.logger_id = s.logger_id
             WHERE s.site_id = $1 GROUP BY s.logger_id
-            """, [.int(siteID)]) { row in
+            """, [.int(siteID)]
+        ) { row in
             facts[row.text(0)] = (row.optionalInt(1).map { Date(milliseconds: $0) }, [])
         }
-        try engine.query("""
+        try engine.query(
+            """
             SELECT a.logger_id, a.excursion_start_ms FROM acknowledgements a JOIN site_loggers s ON s.logger_id = a.logger_id
             WHERE s.site_id = $1
-            """, [.int(siteID)]) { row in
+            """, [.int(siteID)]
+        ) { row in
             facts[row.text(0), default: (nil, [])].acknowledged.append(Date(milliseconds: row.int(1)))
         }
         return facts
@@ -25,10 +29,12 @@ extension StationStore {
     /// The site's newest reads (logger id, read id), newest first.
     public func latestReads(siteID: Int64, limit: Int) throws -> [(loggerID: String, readID: Int64)] {
         var latest: [(loggerID: String, readID: Int64)] = []
-        try engine.query("""
+        try engine.query(
+            """
             SELECT r.logger_id, r.read_id FROM reads r JOIN site_loggers s ON s.logger_id = r.logger_id
             WHERE s.site_id = $1 ORDER BY r.read_time_ms DESC, r.read_id DESC LIMIT $2
-            """, [.int(siteID), .int(Int64(limit))]) { latest.append(($0.text(0), $0.int(1))) }
+            """, [.int(siteID), .int(Int64(limit))]
+        ) { latest.append(($0.text(0), $0.int(1))) }
         return latest
     }
 
@@ -48,12 +54,15 @@ extension StationStore {
             let generation = Int64(try archive.currentGeneration())
             var byID: [String: PageLogger] = [:]
             var order: [String] = []
-            try engine.query("""
+            try engine.query(
+                """
                 SELECT l.logger_id, l.format, l.serial, l.tag_uid, l.vendor, l.model FROM site_loggers s JOIN loggers l ON l.logger_id = s.logger_id
                 WHERE s.site_id = $1 ORDER BY l.logger_id
-                """, [.int(siteID)]) { row in
-                let record = LoggerRecord(id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
-                                          vendor: row.optionalText(4), model: row.optionalText(5))
+                """, [.int(siteID)]
+            ) { row in
+                let record = LoggerRecord(
+                    id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
+                    vendor: row.optionalText(4), model: row.optionalText(5))
                 byID[record.id] = PageLogger(logger: record)
                 order.append(record.id)
             }
@@ -61,12 +70,14 @@ extension StationStore {
                 byID[id]?.lastRead = facts.lastRead
                 byID[id]?.acknowledged = facts.acknowledged
             }
-            try engine.query("""
+            try engine.query(
+                """
                 SELECT s.logger_id, (SELECT MAX(last_ms) FROM sample_blocks b WHERE b.logger_id = s.logger_id AND b.generation = $2),
                        (SELECT a.verdict FROM assessments a WHERE a.logger_id = s.logger_id ORDER BY a.assessment_id DESC LIMIT 1),
                        (SELECT a.profile_json FROM assessments a WHERE a.logger_id = s.logger_id ORDER BY a.assessment_id DESC LIMIT 1)
                 FROM site_loggers s WHERE s.site_id = $1
-                """, [.int(siteID), .int(generation)]) { row in
+                """, [.int(siteID), .int(generation)]
+            ) { row in
                 let id = row.text(0)
                 byID[id]?.lastSample = row.optionalInt(1).map { Date(milliseconds: $0) }
                 byID[id]?.lastVerdict = row.optionalText(2)

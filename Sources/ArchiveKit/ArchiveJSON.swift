@@ -11,11 +11,11 @@ public enum ArchiveJSON {
     /// A kept read: `id`, `readTime`, `readTimeSource`, `origin`, `sha256`, `decoder`,
     /// `coldTapVersion`, `integrity`, `samples`, `firstSample`, `lastSample`; with `stitching`,
     /// what it added to the record: `newSamples`, `duplicates`, `conflicts`.
-    public static func read(_ read: ReadSummary, stitching: Bool = false) -> JSONValue {
+    public static func read(_ read: ReadSummary, stitching: Bool = false, wording: LogExport.Wording = .plain) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("id", .int(Int(read.id))),
             ("readTime", .string(read.readTime.isoUTC)),
-            ("readTimeSource", .string(read.readTimeSource)),
+            ("readTimeSource", .string(wording.readTimeSource(DecodeOptions.ReadTimeSource(stored: read.readTimeSource)))),
             ("origin", .string(read.origin)),
             ("sha256", .string(read.sha256)),
             ("decoder", .string(read.decoder)),
@@ -52,8 +52,10 @@ public enum ArchiveJSON {
 
     /// A sample's values: `temperature`, `humidity`, `flags`.
     public static func values(_ sample: TemperatureLog.Sample) -> [(String, JSONValue)] {
-        [("temperature", .optional(sample.temperature)), ("humidity", .optional(sample.humidity)),
-         ("flags", .array(sample.flags.map { .string($0.rawValue) }))]
+        [
+            ("temperature", .optional(sample.temperature)), ("humidity", .optional(sample.humidity)),
+            ("flags", .array(sample.flags.map { .string($0.rawValue) })),
+        ]
     }
 
     /// A sample of the stitched record: `time`, its values, and the `read` it came from.
@@ -63,9 +65,12 @@ public enum ArchiveJSON {
 
     /// An acknowledgement: `id`, `logger` (when given), `excursionStart`, `by`, `at`, `comment`.
     public static func acknowledgement(_ ack: Acknowledgement, loggerID: String? = nil) -> JSONValue {
-        .object([("id", .int(Int(ack.id)))] + (loggerID.map { [("logger", JSONValue.string($0))] } ?? [])
-                + [("excursionStart", .string(ack.excursionStart.isoUTC)), ("by", .string(ack.by)),
-                   ("at", .string(ack.at.isoUTC)), ("comment", .string(ack.comment))])
+        .object(
+            [("id", .int(Int(ack.id)))] + (loggerID.map { [("logger", JSONValue.string($0))] } ?? [])
+                + [
+                    ("excursionStart", .string(ack.excursionStart.isoUTC)), ("by", .string(ack.by)),
+                    ("at", .string(ack.at.isoUTC)), ("comment", .string(ack.comment)),
+                ])
     }
 
     /// The stitched samples as RFC 4180 CSV: `time,temperature_c,humidity_pct,flags,read`,
@@ -74,8 +79,11 @@ public enum ArchiveJSON {
         var out = "time,temperature_c,humidity_pct,flags,read\r\n"
         for item in items {
             let sample = item.sample
-            out += [sample.time.isoUTC, sample.temperature.map(LogExport.number) ?? "", sample.humidity.map(LogExport.number) ?? "",
-                    sample.flags.map(\.rawValue).joined(separator: ";"), String(item.readID)].map(LogExport.csvField).joined(separator: ",")
+            out +=
+                [
+                    sample.time.isoUTC, sample.temperature.map(LogExport.number) ?? "", sample.humidity.map(LogExport.number) ?? "",
+                    sample.flags.map(\.rawValue).joined(separator: ";"), String(item.readID),
+                ].map(LogExport.csvField).joined(separator: ",")
                 + "\r\n"
         }
         return out

@@ -13,8 +13,10 @@ import NDEF
 public enum ArchivedReads {
     /// The decode options kept with a read, as JSON text: `input`, `logger` (a built-in name),
     /// `descriptor` (the descriptor's text), `interval`, `tagUID`. The secret is never kept.
-    public static func decodeOptionsJSON(input: LogInput.Kind, loggerName: String?, descriptorText: String?,
-                                         interval: TimeInterval?, tagUID: String?) -> String {
+    public static func decodeOptionsJSON(
+        input: LogInput.Kind, loggerName: String?, descriptorText: String?,
+        interval: TimeInterval?, tagUID: String?
+    ) -> String {
         var members: [(String, JSONValue)] = [("input", .string(input.rawValue))]
         members.append(("logger", .optional(loggerName)))
         members.append(("descriptor", .optional(descriptorText)))
@@ -29,15 +31,19 @@ public enum ArchivedReads {
     ///   - loggerName, descriptorText: the logger format the caller forced, kept so the read
     ///     decodes again the same way.
     /// - Returns: `nil` when the tag held nothing to keep.
-    public static func newRead(_ read: LoggerRead, origin: String, loggerName: String?, descriptorText: String?,
-                               interval: TimeInterval?, loggerID: String?, profile: Profile, timeZone: TimeZone) -> NewRead? {
+    public static func newRead(
+        _ read: LoggerRead, origin: String, loggerName: String?, descriptorText: String?,
+        interval: TimeInterval?, loggerID: String?, profile: Profile, timeZone: TimeZone
+    ) -> NewRead? {
         guard let (raw, input) = read.rawRead else { return nil }
         // The UID stands beside an NDEF message; a transcript carries its own (the GETNFCUID answer).
         let uid = input == .ndef ? read.result.uid.map { $0.hexString() } : nil
-        return NewRead(raw: raw, inputKind: input.rawValue, origin: origin,
-                       decodeOptions: decodeOptionsJSON(input: input, loggerName: loggerName, descriptorText: descriptorText,
-                                                        interval: interval, tagUID: uid),
-                       log: read.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
+        return NewRead(
+            raw: raw, inputKind: input.rawValue, origin: origin,
+            decodeOptions: decodeOptionsJSON(
+                input: input, loggerName: loggerName, descriptorText: descriptorText,
+                interval: interval, tagUID: uid),
+            log: read.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
     }
 
     /// Decodes a kept read again with this ColdTap's decoders, as it was decoded when kept
@@ -58,8 +64,10 @@ public enum ArchivedReads {
             let message = try NDEFParser.message(from: stored.raw)
             return try LogInput.decode(message, options: options, readTime: stored.readTime, readTimeSource: .tagRead, tagUID: uid)
         }
-        return try await LogInput.load(content: stored.raw, name: "read #\(stored.id)", modificationTime: stored.readTime,
-                                       options: options).log
+        return try await LogInput.load(
+            content: stored.raw, name: "read #\(stored.id)", modificationTime: stored.readTime,
+            options: options
+        ).log
     }
 }
 
@@ -98,9 +106,11 @@ public struct Upload: Sendable {
         options.secret = secret
         let loaded = try await LogInput.load(content: raw, name: "the uploaded read", modificationTime: nil, options: options)
         let origin = "station upload by site \(siteName)" + (source.map { " from \($0)" } ?? "")
-        return NewRead(raw: raw, inputKind: loaded.kind.rawValue, origin: origin,
-                       decodeOptions: ArchivedReads.decodeOptionsJSON(input: .auto, loggerName: nil, descriptorText: nil, interval: nil,
-                                                                      tagUID: nil),
-                       log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
+        return NewRead(
+            raw: raw, inputKind: loaded.kind.rawValue, origin: origin,
+            decodeOptions: ArchivedReads.decodeOptionsJSON(
+                input: .auto, loggerName: nil, descriptorText: nil, interval: nil,
+                tagUID: nil),
+            log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
     }
 }

@@ -137,6 +137,29 @@ public struct ExcursionAcknowledgement: Sendable, Hashable {
     }
 }
 
+extension ExcursionAcknowledgement {
+    /// How far an acknowledgement's excursion start may lie from the excursion's: half the
+    /// log's interval (at least half a second), since a later read of the same logger may
+    /// place the same sample that much apart. The one matching rule of the archive, the
+    /// command line and the station.
+    public static func tolerance(interval: TimeInterval) -> TimeInterval {
+        max(interval / 2, 0.5)
+    }
+
+    /// Whether this names the excursion starting at `start` in a log sampled every `interval`.
+    public func names(excursionStartingAt start: Date, interval: TimeInterval) -> Bool {
+        abs(excursionStart.timeIntervalSince(start)) <= Self.tolerance(interval: interval)
+    }
+}
+
+extension Assessment {
+    /// The excursion an acknowledgement naming `start` is for, in a log sampled every `interval`.
+    public func excursion(startingNear start: Date, interval: TimeInterval) -> Excursion? {
+        let tolerance = ExcursionAcknowledgement.tolerance(interval: interval)
+        return excursions.first { abs($0.start.timeIntervalSince(start)) <= tolerance }
+    }
+}
+
 /// What the headline says beside the verdict, so that an OK is never read as "nothing
 /// happened" when something did: excursions nobody has acknowledged yet, or all of them
 /// acknowledged (by whom, when), and the logger's own record of an excursion.

@@ -20,17 +20,19 @@ public enum Assessor {
     ///   excursion starting within half an interval of it. A profile whose alarms last until
     ///   acknowledged (`cdc-vaccine-fridge`) lets go of an alarm once every excursion beyond
     ///   its rule's limit is acknowledged.
-    public static func assess(_ log: TemperatureLog, profile: Profile, timeZone: TimeZone,
-                              acknowledgements: [ExcursionAcknowledgement] = []) -> Assessment {
+    public static func assess(
+        _ log: TemperatureLog, profile: Profile, timeZone: TimeZone,
+        acknowledgements: [ExcursionAcknowledgement] = []
+    ) -> Assessment {
         let profile = profile.resolved(for: log)
         let band = profile.excursionBand
         let timeline = Timeline(log: log, timeZone: timeZone, band: band)
         let statistics = computeStatistics(timeline, band: band)
         var excursions = findExcursions(timeline, band: band)
-        let tolerance = max(log.interval / 2, 0.5)
         for index in excursions.indices {
-            excursions[index].acknowledgement = acknowledgements
-                .filter { abs($0.excursionStart.timeIntervalSince(excursions[index].start)) <= tolerance }
+            excursions[index].acknowledgement =
+                acknowledgements
+                .filter { $0.names(excursionStartingAt: excursions[index].start, interval: log.interval) }
                 .max { $0.at < $1.at }
         }
         var assessment = Assessment(
@@ -103,9 +105,10 @@ public enum Assessor {
 
     static func computeDays(_ timeline: Timeline, band: Band) -> [DayFigures] {
         var days = timeline.dayNames.indices.map { index in
-            DayFigures(day: timeline.dayNames[index], start: timeline.midnights[index],
-                       end: timeline.midnights[index + 1], validSeconds: 0, secondsInBand: 0, secondsAbove: 0,
-                       secondsBelow: 0, unknownSeconds: 0, min: nil, max: nil, mean: nil)
+            DayFigures(
+                day: timeline.dayNames[index], start: timeline.midnights[index],
+                end: timeline.midnights[index + 1], validSeconds: 0, secondsInBand: 0, secondsAbove: 0,
+                secondsBelow: 0, unknownSeconds: 0, min: nil, max: nil, mean: nil)
         }
         var sums = [Double](repeating: 0, count: days.count)
         for slot in timeline.slots {
@@ -155,7 +158,8 @@ public enum Assessor {
             }
             defer { previousWasUnknown = slot.isUnknown }
             guard let direction, let temperature = slot.temperature, let sampleIndex = slot.sampleIndex,
-                  let limit = band.limit(direction) else { continue }
+                let limit = band.limit(direction)
+            else { continue }
             let degreeMinutes = limit.excess(of: temperature) * slot.duration / 60
             if var run = current {
                 run.end = slot.end
@@ -268,8 +272,10 @@ public enum Assessor {
 
     /// The gaps that decide an inconclusive verdict and the reasons that say so: each gap
     /// that fires a rule when it alone counts as beyond the limits; failing that, all gaps.
-    private static func decidingGaps(_ timeline: Timeline, rules: [Rule],
-                                     possible: [Alarm]) -> (gaps: [Gap], reasons: [VerdictReason]) {
+    private static func decidingGaps(
+        _ timeline: Timeline, rules: [Rule],
+        possible: [Alarm]
+    ) -> (gaps: [Gap], reasons: [VerdictReason]) {
         let gaps = timeline.gaps
         let total = gaps.reduce(0) { $0 + $1.duration }
         guard gaps.count <= maximumGapsTriedAlone else {

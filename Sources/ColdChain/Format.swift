@@ -12,7 +12,7 @@ public enum ColdChainFormat {
             let scale = pow(10, Double(max(0, min(decimals, 9))))
             rounded = (value * scale).rounded() / scale
         }
-        if rounded == 0 { rounded = 0 } // no "−0"
+        if rounded == 0 { rounded = 0 }  // no "−0"
         let text: String
         if rounded == rounded.rounded(), abs(rounded) < 1e15 {
             text = String(Int(rounded))

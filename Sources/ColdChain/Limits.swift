@@ -171,7 +171,8 @@ public struct DurationLimit: Sendable, Hashable, Codable, CustomStringConvertibl
 
     /// E.g. `10 h`, `60 min`, `more than 24 h`.
     public var description: String {
-        let text = inMinutes && seconds.truncatingRemainder(dividingBy: 60) == 0 && abs(seconds) < 1e12
+        let text =
+            inMinutes && seconds.truncatingRemainder(dividingBy: 60) == 0 && abs(seconds) < 1e12
             ? "\(Int(seconds / 60)) min" : ColdChainFormat.duration(seconds)
         return (inclusive ? "" : "more than ") + text
     }

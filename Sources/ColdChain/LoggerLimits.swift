@@ -8,15 +8,17 @@ extension Profile {
     public static let loggerLimitsName = "logger"
 
     /// The placeholder chosen on the command line; `resolved(for:)` fills it from the log.
-    public static let loggerLimits = Profile(name: loggerLimitsName,
-                                             summary: "the logger's own limits (taken from the log it is applied to)",
-                                             band: nil, rules: [])
+    public static let loggerLimits = Profile(
+        name: loggerLimitsName,
+        summary: "the logger's own limits (taken from the log it is applied to)",
+        band: nil, rules: [])
 
     /// The limits a log's logger was configured with, as metadata `loggerValidMinimum` /
     /// `loggerValidMaximum` (°C), when it has both.
     public static func loggerBand(of log: TemperatureLog) -> (low: Double, high: Double)? {
         guard let low = log.metadata["loggerValidMinimum"]?.number,
-              let high = log.metadata["loggerValidMaximum"]?.number, low < high else { return nil }
+            let high = log.metadata["loggerValidMaximum"]?.number, low < high
+        else { return nil }
         return (low, high)
     }
 
@@ -26,9 +28,10 @@ extension Profile {
         guard name == Self.loggerLimitsName, band == nil, rules.isEmpty else { return self }
         guard let (low, high) = Self.loggerBand(of: log) else { return self }
         let text = "\(ColdChainFormat.temperature(low, decimals: 1))–\(ColdChainFormat.temperature(high, decimals: 1)) °C"
-        return Profile(name: Self.loggerLimitsName, summary: "the logger's own limits, \(text), any sample beyond them an alarm",
-                       band: Band(min: low, max: high),
-                       rules: [.instantaneous(Threshold(.greaterThan, high)), .instantaneous(Threshold(.lessThan, low))])
+        return Profile(
+            name: Self.loggerLimitsName, summary: "the logger's own limits, \(text), any sample beyond them an alarm",
+            band: Band(min: low, max: high),
+            rules: [.instantaneous(Threshold(.greaterThan, high)), .instantaneous(Threshold(.lessThan, low))])
     }
 }
 

@@ -43,7 +43,8 @@ public struct Profile: Sendable, Hashable, CustomStringConvertible {
     /// the continuous, cumulative and instantaneous rules, without repeats, warmest first.
     public var limits: [Threshold] {
         var result: [Threshold] = []
-        let candidates = [band?.high, band?.low].compactMap { $0 }
+        let candidates =
+            [band?.high, band?.low].compactMap { $0 }
             + rules.filter { $0.kind != .meanKinetic }.map(\.threshold)
         for threshold in candidates where !result.contains(threshold) { result.append(threshold) }
         return result.sorted { $0.limit > $1.limit }

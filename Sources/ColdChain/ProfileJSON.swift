@@ -126,8 +126,9 @@ extension Profile {
             let units: [(key: String, seconds: Double)] = [("hours", 3600), ("minutes", 60), ("seconds", 1)]
             let given = units.filter { object[$0.key] != nil }
             guard given.count == 1, let unit = given.first, let valueNode = object[unit.key] else {
-                throw ProfileError(field: given.count > 1 ? "\(path).\(given[1].key)" : path,
-                                   message: "give exactly one of hours, minutes or seconds for a \(kind.rawValue) rule.")
+                throw ProfileError(
+                    field: given.count > 1 ? "\(path).\(given[1].key)" : path,
+                    message: "give exactly one of hours, minutes or seconds for a \(kind.rawValue) rule.")
             }
             let amount = try valueNode.number(at: "\(path).\(unit.key)")
             let seconds = amount * unit.seconds
@@ -216,8 +217,9 @@ enum JSONNode: Decodable {
 
     static func rejectUnknownKeys(_ object: [String: JSONNode], allowed: Set<String>, at path: String) throws(ProfileError) {
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw ProfileError(field: path.isEmpty ? unknown : "\(path).\(unknown)",
-                               message: "unknown field; expected one of \(allowed.sorted().joined(separator: ", ")).")
+            throw ProfileError(
+                field: path.isEmpty ? unknown : "\(path).\(unknown)",
+                message: "unknown field; expected one of \(allowed.sorted().joined(separator: ", ")).")
         }
     }
 

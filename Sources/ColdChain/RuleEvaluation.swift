@@ -39,8 +39,10 @@ extension Timeline {
         var extreme: Double?
         var firedAt: Date?
 
-        mutating func add(_ slot: Slot, seconds pieceSeconds: TimeInterval, from pieceStart: Date,
-                          rule: Rule, limit: DurationLimit) {
+        mutating func add(
+            _ slot: Slot, seconds pieceSeconds: TimeInterval, from pieceStart: Date,
+            rule: Rule, limit: DurationLimit
+        ) {
             let before = seconds
             seconds += pieceSeconds
             if slot.temperature == nil { unknownSeconds += pieceSeconds }
@@ -57,9 +59,10 @@ extension Timeline {
 
         func alarm(_ rule: Rule, day: String? = nil, runStart: Date? = nil) -> Alarm? {
             guard let firedAt else { return nil }
-            return Alarm(rule: rule, firedAt: firedAt, exposure: seconds, value: extreme,
-                         excess: extreme.map { rule.threshold.excess(of: $0) }, day: day, runStart: runStart,
-                         unknownSeconds: unknownSeconds)
+            return Alarm(
+                rule: rule, firedAt: firedAt, exposure: seconds, value: extreme,
+                excess: extreme.map { rule.threshold.excess(of: $0) }, day: day, runStart: runStart,
+                unknownSeconds: unknownSeconds)
         }
     }
 
@@ -120,15 +123,21 @@ extension Timeline {
         let unknownBeyond = slots.filter { slot in slot.gapIndex.map(gapIsBeyond) ?? false }
         if !unknownBeyond.isEmpty {
             let unknownSeconds = unknownBeyond.reduce(0) { $0 + $1.duration }
-            return [Alarm(rule: rule, firedAt: end, exposure: validSeconds + unknownSeconds, value: nil,
-                          excess: nil, day: nil, runStart: nil, unknownSeconds: unknownSeconds)]
+            return [
+                Alarm(
+                    rule: rule, firedAt: end, exposure: validSeconds + unknownSeconds, value: nil,
+                    excess: nil, day: nil, runStart: nil, unknownSeconds: unknownSeconds)
+            ]
         }
         // Compared at micro-kelvin precision: a log held exactly at the limit gives an MKT
         // a few ulps off the limit, which must not decide a strict comparator.
         guard let mkt = meanKineticTemperature(valid), rule.threshold.isBeyond((mkt * 1e6).rounded() / 1e6) else {
             return []
         }
-        return [Alarm(rule: rule, firedAt: end, exposure: validSeconds, value: mkt,
-                      excess: rule.threshold.excess(of: mkt), day: nil, runStart: nil, unknownSeconds: 0)]
+        return [
+            Alarm(
+                rule: rule, firedAt: end, exposure: validSeconds, value: mkt,
+                excess: rule.threshold.excess(of: mkt), day: nil, runStart: nil, unknownSeconds: 0)
+        ]
     }
 }

@@ -31,8 +31,9 @@ extension Assessor {
             let fired = assessment.alarms.filter { $0.rule == rule }
             let possible = assessment.possibleAlarms.filter { $0.rule == rule }
             let state: RuleFinding.State = !fired.isEmpty ? .fired : !possible.isEmpty ? .undecided : .passed
-            return RuleFinding(rule: rule, state: state, exposure: timeline.largestExposure(rule),
-                               alarms: fired.isEmpty ? possible : fired)
+            return RuleFinding(
+                rule: rule, state: state, exposure: timeline.largestExposure(rule),
+                alarms: fired.isEmpty ? possible : fired)
         }
     }
 }

@@ -58,8 +58,10 @@ struct Timeline {
         let unrecordedIsInside = thresholds.map { Timeline.guarantees($0, inside: band) } ?? false
         func unrecorded(from start: Date, to end: Date) {
             guard end > start else { return }
-            slots.append(Slot(start: start, duration: end.timeIntervalSince(start), temperature: nil,
-                              unknown: unrecordedIsInside ? nil : .unrecorded, knownInside: unrecordedIsInside))
+            slots.append(
+                Slot(
+                    start: start, duration: end.timeIntervalSince(start), temperature: nil,
+                    unknown: unrecordedIsInside ? nil : .unrecorded, knownInside: unrecordedIsInside))
         }
         if let thresholds { previousEnd = thresholds.coverageStart }
         log.samples.withUnsafeBufferPointer { samples in
@@ -76,10 +78,14 @@ struct Timeline {
                     }
                 }
                 let valid = samples[index].isValid
-                let unknown: Slot.Unknown? = valid ? nil
+                let unknown: Slot.Unknown? =
+                    valid
+                    ? nil
                     : (samples[index].temperature == nil || samples[index].flags.contains(.missing) ? .missing : .outOfRange)
-                slots.append(Slot(start: time, duration: interval, temperature: valid ? samples[index].temperature : nil,
-                                  unknown: unknown, sampleIndex: index))
+                slots.append(
+                    Slot(
+                        start: time, duration: interval, temperature: valid ? samples[index].temperature : nil,
+                        unknown: unknown, sampleIndex: index))
                 previousEnd = time.addingTimeInterval(interval)
             }
         }
@@ -105,8 +111,9 @@ struct Timeline {
         var index = 0
         while index < slots.count {
             guard slots[index].unknown != nil else { index += 1; continue }
-            var gap = Gap(start: slots[index].start, end: slots[index].end, missingCount: 0, outOfRangeCount: 0,
-                          timeJumpSeconds: 0, unrecordedSeconds: 0, firstSampleIndex: nil, lastSampleIndex: nil)
+            var gap = Gap(
+                start: slots[index].start, end: slots[index].end, missingCount: 0, outOfRangeCount: 0,
+                timeJumpSeconds: 0, unrecordedSeconds: 0, firstSampleIndex: nil, lastSampleIndex: nil)
             while index < slots.count, let unknown = slots[index].unknown {
                 slots[index].gapIndex = gaps.count
                 switch unknown {

@@ -52,7 +52,8 @@ public enum VerdictReason: Sendable, Equatable {
         case .unknownTimeDecidesGap(let gap, let fired):
             return "Unknown time decides: counted as beyond the limits, the gap \(Self.gapText(gap, timeZone: timeZone)) would fire \(Self.ruleList(fired))."
         case .unknownTimeDecidesTogether(let gapCount, let total, let possible):
-            return "Unknown time decides: no single gap fires a rule, but the \(gapCount) gaps together (\(ColdChainFormat.duration(total))), counted as beyond the limits, would fire \(Self.ruleList(possible))."
+            return
+                "Unknown time decides: no single gap fires a rule, but the \(gapCount) gaps together (\(ColdChainFormat.duration(total))), counted as beyond the limits, would fire \(Self.ruleList(possible))."
         case .unknownTimeDecidesTooManyGaps(let gapCount, let total, let possible):
             return "Unknown time decides: counted as beyond the limits, the \(gapCount) gaps (\(ColdChainFormat.duration(total))) would fire "
                 + Self.ruleList(possible) + "; there are too many gaps to try each one alone."
@@ -68,14 +69,17 @@ public enum VerdictReason: Sendable, Equatable {
             let shown = detail.isEmpty ? "" : " (\(detail.text))"
             return "The log failed its integrity check\(shown): its data cannot be trusted."
         case .mostlyOutOfRange(let outOfRange, let sampleCount):
-            return "\(outOfRange) of \(sampleCount) samples are outside the sensor's range, so the log is not a record to judge (are these bytes really this logger's?)."
+            return
+                "\(outOfRange) of \(sampleCount) samples are outside the sensor's range, so the log is not a record to judge (are these bytes really this logger's?)."
         case .excursions(let count, let band, let total):
             return "\(count) excursion\(count == 1 ? "" : "s") outside \(band) lasting \(ColdChainFormat.duration(total)) in total."
         case .loggerLimitsMissing(let recorded):
-            return "--profile logger needs the logger's own limits, and this log has none (\(recorded ?? "no limits recorded"))."
+            return "The 'logger' profile needs the logger's own limits, and this log has none (\(recorded ?? "no limits recorded"))."
         case .loggerDisagrees(let verdict, let status, let samplesBeyond):
             return "The logger's own verdict, \(verdict)\(status.map { " (status \($0))" } ?? ""), disagrees with the samples read: "
-                + (samplesBeyond ? "they go beyond its limits but it did not flag it" : "none of them is beyond its limits (it also counts samples taken while logging continued after the memory was full)")
+                + (samplesBeyond
+                    ? "they go beyond its limits but it did not flag it"
+                    : "none of them is beyond its limits (it also counts samples taken while logging continued after the memory was full)")
                 + "."
         case .loggerAgrees(let verdict, let status):
             return "The logger itself: \(verdict)\(status.map { " (status \($0))" } ?? "")."

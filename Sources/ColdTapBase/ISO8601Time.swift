@@ -44,7 +44,8 @@ public enum ISO8601Time {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), year >= 1,
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         return daysSince1970(year: year, month: month, day: day)
     }
 
@@ -85,16 +86,18 @@ public enum ISO8601Time {
             return value
         }
         guard let year = number(0, 4), bytes[4] == 0x2D, let month = number(5, 2), bytes[7] == 0x2D,
-              let day = number(8, 2), bytes[10] == 0x54, let hour = number(11, 2), bytes[13] == 0x3A,
-              let minute = number(14, 2), bytes[16] == 0x3A, let second = number(17, 2),
-              (1900...9999).contains(year), (1...12).contains(month), hour <= 23, minute <= 59, second <= 59 else { return nil }
+            let day = number(8, 2), bytes[10] == 0x54, let hour = number(11, 2), bytes[13] == 0x3A,
+            let minute = number(14, 2), bytes[16] == 0x3A, let second = number(17, 2),
+            (1900...9999).contains(year), (1...12).contains(month), hour <= 23, minute <= 59, second <= 59
+        else { return nil }
         guard (1...daysIn(month: month, year: year)).contains(day) else { return nil }
         var offset = 0
         if bytes.count == 20 {
             guard bytes[19] == 0x5A else { return nil }
         } else {
             guard bytes[19] == 0x2B || bytes[19] == 0x2D, let hours = number(20, 2), bytes[22] == 0x3A,
-                  let minutes = number(23, 2), hours <= 23, minutes <= 59 else { return nil }
+                let minutes = number(23, 2), hours <= 23, minutes <= 59
+            else { return nil }
             offset = (hours * 3600 + minutes * 60) * (bytes[19] == 0x2D ? -1 : 1)
         }
         let days = daysSince1970(year: year, month: month, day: day)

@@ -9,16 +9,19 @@ import LoggerFormats
 public enum ArchiveCommand: Command {
     public static let name = "archive"
     public static let forms = [
-        CommandForm(verb: "add", positionals: "FILE...",
-                    positionalHelp: [("FILE", "dumps, NDEF messages, Flipper files or cuplTag URLs, as 'decode' takes them; - for standard input")],
-                    summary: "keep reads in the archive and stitch their samples into each logger's record",
-                    options: [ArchiveSupport.archiveOption, ArchiveSupport.loggerIDOption]
-                        + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) }
-                        + LogInput.optionSpecs),
-        CommandForm(verb: "verify", summary: "recompute the hash chain and every raw read's SHA-256, and decode every read again",
-                    options: [ArchiveSupport.archiveOption]),
-        CommandForm(verb: "redecode", summary: "decode every kept read again with this ColdTap into a new samples generation",
-                    options: [ArchiveSupport.archiveOption]),
+        CommandForm(
+            verb: "add", positionals: "FILE...",
+            positionalHelp: [("FILE", "dumps, NDEF messages, Flipper files or cuplTag URLs, as 'decode' takes them; - for standard input")],
+            summary: "keep reads in the archive and stitch their samples into each logger's record",
+            options: [ArchiveAccess.archiveOption, ArchiveAccess.loggerIDOption]
+                + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) }
+                + LogInput.optionSpecs),
+        CommandForm(
+            verb: "verify", summary: "recompute the hash chain and every raw read's SHA-256, and decode every read again",
+            options: [ArchiveAccess.archiveOption]),
+        CommandForm(
+            verb: "redecode", summary: "decode every kept read again with this ColdTap into a new samples generation",
+            options: [ArchiveAccess.archiveOption]),
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
@@ -33,18 +36,18 @@ public enum ArchiveCommand: Command {
 
     static func add(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let loggerID = try arguments.option("--logger-id")
         let profile = try ReportCommand.resolveProfile(try arguments.option("--profile"))
         let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
-        let loggerArgument = ArchiveSupport.peekLogger(arguments)
+        let loggerArgument = ArchiveAccess.peekLogger(arguments)
         let options = try LogInput.Options.parse(&arguments)
         let paths = try arguments.positionals(min: 1)
         try arguments.finish()
         if paths.filter({ $0 == "-" }).count > 1 { throw CommandError.usage("standard input (-) can be given once.") }
-        let parts = ArchiveSupport.loggerParts(loggerArgument)
+        let parts = ArchiveAccess.loggerParts(loggerArgument)
 
-        let archive = try ArchiveSupport.open(location, create: true)
+        let archive = try ArchiveAccess.open(location, create: true)
         defer { archive.close() }
         var failures: [CommandError] = []
         for path in paths {
@@ -60,30 +63,35 @@ public enum ArchiveCommand: Command {
                     name = path == "-" ? "standard input" : "'\(path)'"
                 }
                 let loaded = try await LogInput.load(commandLineContent: content, name: name, modificationTime: modified, options: options)
-                let origin = LogInput.isURLArgument(path) ? "URL given to coldtap archive add"
+                let origin =
+                    LogInput.isURLArgument(path)
+                    ? "URL given to coldtap archive add"
                     : path == "-" ? "standard input of coldtap archive add" : "file \(URL(fileURLWithPath: path).path)"
-                let read = NewRead(raw: content, inputKind: loaded.kind.rawValue, origin: origin,
-                                   decodeOptions: ArchivedReads.decodeOptionsJSON(input: options.input, loggerName: parts.name,
-                                                                                   descriptorText: parts.descriptor,
-                                                                                   interval: options.interval, tagUID: nil),
-                                   log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
+                let read = NewRead(
+                    raw: content, inputKind: loaded.kind.rawValue, origin: origin,
+                    decodeOptions: ArchivedReads.decodeOptionsJSON(
+                        input: options.input, loggerName: parts.name,
+                        descriptorText: parts.descriptor,
+                        interval: options.interval, tagUID: nil),
+                    log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
                 let result: AddResult
                 do {
                     result = try archive.add(read)
                 } catch let error as ArchiveError where error.kind != .invalidRead {
                     // An archive that cannot be written stops here; the reads before this one are kept.
-                    let mapped = ArchiveSupport.commandError(error)
+                    let mapped = ArchiveAccess.commandError(error)
                     console.error("coldtap archive add: \(path): \(mapped.message)")
                     throw Stop(error: CommandError(mapped.status, "stopped at '\(path)'" + (path == paths.first ? "." : "; the files before it were kept.")))
                 } catch let error as ArchiveError {
-                    throw ArchiveSupport.commandError(error)
+                    throw ArchiveAccess.commandError(error)
                 }
                 let shown = path.count > 60 ? String(path.prefix(57)) + "…" : path
                 if result.alreadyKept {
                     console.print("\(shown): \(result.loggerID) — already kept as read #\(result.readID); nothing added")
                 } else {
-                    console.print("\(shown): \(result.loggerID) — read #\(result.readID): \(ArchiveSupport.addLine(result))"
-                                  + (result.verdict.map { "; \(profile.name): \($0.rawValue)" } ?? ""))
+                    console.print(
+                        "\(shown): \(result.loggerID) — read #\(result.readID): \(ArchiveAccess.addLine(result))"
+                            + (result.verdict.map { "; \(profile.name): \($0.rawValue)" } ?? ""))
                 }
             } catch let stop as Stop {
                 throw stop.error
@@ -107,30 +115,36 @@ public enum ArchiveCommand: Command {
 
     static func verify(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         try arguments.finish()
-        let archive = try ArchiveSupport.open(location, create: false)
+        let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let report = try await ArchiveSupport.mapping { try await archive.verify(decoder: ArchivedReads.decoder) }
+        let report = try await ArchiveAccess.mapping { try await archive.verify(decoder: ArchivedReads.decoder) }
         guard let first = report.problems.first else {
-            console.print("The archive \(archive.engine.location) holds: \(report.reads) read(s) and \(report.acknowledgements) acknowledgement(s); the hash chain, every raw read's SHA-256 and every read decoded again agree with what is kept.")
+            console.print(
+                "The archive \(archive.engine.location) holds: \(report.reads) read(s) and \(report.acknowledgements) acknowledgement(s); the hash chain, every raw read's SHA-256 and every read decoded again agree with what is kept."
+            )
             console.print("Chain head: \(report.chainHead)")
             return
         }
         for problem in report.problems { console.print("  ✗ \(problem)") }
-        throw CommandError(.dataError, "the archive does not hold: \(first)" + (report.problems.count > 1 ? " (and \(report.problems.count - 1) more problem(s) above)." : "."))
+        throw CommandError(
+            .dataError, "the archive does not hold: \(first)" + (report.problems.count > 1 ? " (and \(report.problems.count - 1) more problem(s) above)." : ".")
+        )
     }
 
     // MARK: redecode
 
     static func redecode(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         try arguments.finish()
-        let archive = try ArchiveSupport.open(location, create: false)
+        let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let report = try await ArchiveSupport.mapping { try await archive.redecode(decoder: ArchivedReads.decoder) }
-        console.print("Decoded \(report.reads) kept read(s) again into samples generation \(report.generation) (\(report.samples) samples); generation \(report.generation - 1) stays for the audit trail.")
+        let report = try await ArchiveAccess.mapping { try await archive.redecode(decoder: ArchivedReads.decoder) }
+        console.print(
+            "Decoded \(report.reads) kept read(s) again into samples generation \(report.generation) (\(report.samples) samples); generation \(report.generation - 1) stays for the audit trail."
+        )
         if report.changes.isEmpty {
             console.print("Nothing changed: every read gives the samples it gave before.")
         } else {

@@ -13,10 +13,11 @@ import TempChart
 enum ArchiveReport {
     /// True when the command line asks for a report from the archive.
     /// The options a report from the archive adds to `report`'s own.
-    static let optionSpecs: [OptionSpec] = [
-        .value("--logger-id", placeholder: "ID", help: "report the whole record of this logger in the archive instead of FILE"),
-        ArchiveSupport.archiveOption,
-    ] + ArchiveSupport.periodOptions
+    static let optionSpecs: [OptionSpec] =
+        [
+            .value("--logger-id", placeholder: "ID", help: "report the whole record of this logger in the archive instead of FILE"),
+            ArchiveAccess.archiveOption,
+        ] + ArchiveAccess.periodOptions
 
     static func isRequested(_ arguments: Arguments) -> Bool {
         arguments.occurrences.contains { $0.spec == "--logger-id" }
@@ -25,9 +26,9 @@ enum ArchiveReport {
     static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         var artifacts = try ReportArtifacts.parseOptions(&arguments)
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         guard let loggerID = try arguments.option("--logger-id") else { throw CommandError.usage("--logger-id needs a value.") }
-        let period = try ArchiveSupport.period(&arguments)
+        let period = try ArchiveAccess.period(&arguments)
         let json = arguments.flag("--json")
         let profileText = try arguments.option("--profile")
         let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
@@ -36,10 +37,10 @@ enum ArchiveReport {
         }
         try arguments.finish()
         try artifacts.validate()
-        let archive = try ArchiveSupport.open(location, create: false)
+        let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let found = try await ArchiveSupport.loggerID(loggerID, in: archive)
-        let history = try await ArchiveSupport.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
+        let found = try await ArchiveAccess.loggerID(loggerID, in: archive)
+        let history = try await ArchiveAccess.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
         guard !history.samples.isEmpty else {
             throw CommandError(.failure, "\(loggerID) has no samples in the archive" + (period.from != nil || period.to != nil ? " in that period." : "."))
         }
@@ -47,23 +48,26 @@ enum ArchiveReport {
         let log = history.temperatureLog()
         let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone, acknowledgements: history.excursionAcknowledgements)
         if json {
-            var document = ReportCommand.json(log: LogExport.json(log), assessment: assessment)
+            var document = ReportCommand.json(log: LogExport.json(log, wording: HintWording.logWording), assessment: assessment)
             if case .object(var members) = document {
                 members.append(("archive", archiveJSON(history, assessment: assessment)))
                 document = .object(members)
             }
             console.print(document.serialized())
         } else {
-            console.print(ReportCommand.text(log, assessment: assessment, input: "the archive \(archive.engine.location), \(history.reads.count) read(s)",
-                                             colour: console.outputIsTerminal))
+            console.print(
+                ReportCommand.text(
+                    log, assessment: assessment, input: "the archive \(archive.engine.location), \(history.reads.count) read(s)",
+                    colour: console.outputIsTerminal))
             console.print("")
             console.print(archiveText(history, assessment: assessment))
             ReportArtifacts.drawTerminalChart(log: log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
             let section = section(history, assessment: assessment, archive: archive.engine.location)
-            try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts, archive: section,
-                                      console: console, pathsToStandardError: json)
+            try ReportArtifacts.write(
+                log: log, assessment: assessment, options: artifacts, archive: section,
+                console: console, pathsToStandardError: json)
         }
     }
 
@@ -73,14 +77,16 @@ enum ArchiveReport {
             archive: location, loggerID: history.logger.id, generation: history.generation, from: history.from, to: history.to,
             chainHead: history.chainHead,
             reads: history.reads.map { read in
-                ReportArchiveSection.Read(id: read.id, readTime: read.readTime, readTimeSource: read.readTimeSource, origin: read.origin,
-                                          sha256: read.sha256, newSamples: read.newSamples, duplicates: read.duplicates,
-                                          conflicts: read.conflicts, integrity: read.integrity)
+                ReportArchiveSection.Read(
+                    id: read.id, readTime: read.readTime, readTimeSource: read.readTimeSource, origin: read.origin,
+                    sha256: read.sha256, newSamples: read.newSamples, duplicates: read.duplicates,
+                    conflicts: read.conflicts, integrity: read.integrity)
             },
             gaps: history.gaps,
             conflicts: history.conflicts.map {
-                ReportArchiveSection.Conflict(time: $0.time, kept: $0.kept.temperature, keptRead: $0.keptReadID,
-                                              other: $0.other.temperature, otherRead: $0.otherReadID)
+                ReportArchiveSection.Conflict(
+                    time: $0.time, kept: $0.kept.temperature, keptRead: $0.keptReadID,
+                    other: $0.other.temperature, otherRead: $0.otherReadID)
             },
             acknowledgements: history.acknowledgements.map {
                 ReportArchiveSection.Acknowledgement(excursionStart: $0.excursionStart, by: $0.by, at: $0.at, comment: $0.comment)
@@ -93,8 +99,10 @@ enum ArchiveReport {
         guard case .object(let members) = HistoryCommand.json(history) else { return .null }
         let kept = members.filter { $0.0 != "samples" }
         let acknowledged = assessment.excursions.map { excursion -> JSONValue in
-            .object([("start", .string(excursion.start.isoUTC)),
-                     ("acknowledged", .bool(excursion.acknowledgement != nil))])
+            .object([
+                ("start", .string(excursion.start.isoUTC)),
+                ("acknowledged", .bool(excursion.acknowledgement != nil)),
+            ])
         }
         return .object(kept + [("excursionAcknowledgements", .array(acknowledged))])
     }
@@ -106,7 +114,10 @@ enum ArchiveReport {
             lines.append("Excursions acknowledged")
             for excursion in assessment.excursions {
                 let ack = excursion.acknowledgement
-                lines.append("  \(excursion.start.isoUTC): " + (ack.map { "acknowledged by \($0.by) at \($0.at.isoUTC) — \($0.comment)" } ?? "OPEN (coldtap ack \(history.logger.id) --excursion \(excursion.start.isoUTC) --by NAME --comment TEXT)"))
+                lines.append(
+                    "  \(excursion.start.isoUTC): "
+                        + (ack.map { "acknowledged by \($0.by) at \($0.at.isoUTC) — \($0.comment)" }
+                            ?? "OPEN (coldtap ack \(history.logger.id) --excursion \(excursion.start.isoUTC) --by NAME --comment TEXT)"))
             }
         }
         return lines.joined(separator: "\n")

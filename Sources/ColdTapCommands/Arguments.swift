@@ -29,18 +29,24 @@ public struct OptionSpec: Sendable {
     }
 
     /// An option with one value: `--out DIR`.
-    public static func value(_ names: String..., placeholder: String, help: String, default defaultValue: String? = nil,
-                             choices: @escaping @Sendable () -> [String] = { [] }, repeatable: Bool = false,
-                             path: Bool = false, required: Bool = false) -> OptionSpec {
-        OptionSpec(names: names, values: [placeholder], help: help, defaultValue: defaultValue, choices: choices,
-                   repeatable: repeatable, takesPath: path, required: required)
+    public static func value(
+        _ names: String..., placeholder: String, help: String, default defaultValue: String? = nil,
+        choices: @escaping @Sendable () -> [String] = { [] }, repeatable: Bool = false,
+        path: Bool = false, required: Bool = false
+    ) -> OptionSpec {
+        OptionSpec(
+            names: names, values: [placeholder], help: help, defaultValue: defaultValue, choices: choices,
+            repeatable: repeatable, takesPath: path, required: required)
     }
 
     /// An option with several values in a row: `--mime TYPE FILE`.
-    public static func values(_ names: String..., placeholders: [String], help: String, repeatable: Bool = true,
-                              path: Bool = false) -> OptionSpec {
-        OptionSpec(names: names, values: placeholders, help: help, defaultValue: nil, choices: { [] }, repeatable: repeatable,
-                   takesPath: path)
+    public static func values(
+        _ names: String..., placeholders: [String], help: String, repeatable: Bool = true,
+        path: Bool = false
+    ) -> OptionSpec {
+        OptionSpec(
+            names: names, values: placeholders, help: help, defaultValue: nil, choices: { [] }, repeatable: repeatable,
+            takesPath: path)
     }
 
     /// `[--out DIR]`, `[--json]`, `[--fault F]...`; a required one bare: `--by NAME`.
@@ -62,8 +68,10 @@ public struct CommandForm: Sendable {
     public var summary: String
     public var options: [OptionSpec]
 
-    public init(verb: String? = nil, positionals: String = "", positionalHelp: [(String, String)] = [], summary: String,
-                options: [OptionSpec]) {
+    public init(
+        verb: String? = nil, positionals: String = "", positionalHelp: [(String, String)] = [], summary: String,
+        options: [OptionSpec]
+    ) {
         self.verb = verb
         self.positionals = positionals
         self.positionalHelp = positionalHelp
@@ -124,7 +132,8 @@ public struct Arguments: Sendable {
             } else {
                 if inline != nil { throw CommandError.usage("\(name) takes \(spec.values.count) values; give them after a space.") }
                 guard index + spec.values.count <= arguments.count else {
-                    throw CommandError.usage("\(name) needs \(spec.values.count == 1 ? "a value" : "\(spec.values.count) values") (\(spec.values.joined(separator: " "))).")
+                    throw CommandError.usage(
+                        "\(name) needs \(spec.values.count == 1 ? "a value" : "\(spec.values.count) values") (\(spec.values.joined(separator: " "))).")
                 }
                 values = Array(arguments[index..<(index + spec.values.count)])
                 index += spec.values.count

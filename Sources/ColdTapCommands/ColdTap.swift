@@ -78,8 +78,9 @@ public enum ColdTap {
                     throw CommandError.usage("Say " + command.forms.compactMap { $0.verb.map { "'\($0)'" } }.joined(separator: " or ") + ".")
                 }
                 guard let chosen = command.forms.first(where: { $0.verb == verb }) else {
-                    throw CommandError.usage("Unknown '\(name)' action '\(verb)'; say "
-                                             + command.forms.compactMap { $0.verb.map { "'\($0)'" } }.joined(separator: " or ") + ".")
+                    throw CommandError.usage(
+                        "Unknown '\(name)' action '\(verb)'; say "
+                            + command.forms.compactMap { $0.verb.map { "'\($0)'" } }.joined(separator: " or ") + ".")
                 }
                 form = chosen
                 rest.removeFirst()

@@ -9,8 +9,10 @@ public enum CommandHelp {
     /// `  coldtap decode FILE [--input KIND] ...`, wrapped with continuation lines aligned
     /// after the command words.
     public static func synopsis(command: String, form: CommandForm) -> String {
-        let head = "  coldtap " + ([command, form.verb, form.positionals.isEmpty ? nil : form.positionals]
-            .compactMap { $0 }.joined(separator: " "))
+        let head =
+            "  coldtap "
+            + ([command, form.verb, form.positionals.isEmpty ? nil : form.positionals]
+                .compactMap { $0 }.joined(separator: " "))
         let indent = String(repeating: " ", count: ("  coldtap " + command + (form.verb.map { " " + $0 } ?? "")).count + 1)
         var lines: [String] = []
         var line = head
@@ -50,8 +52,9 @@ public enum CommandHelp {
                 let choices = option.choices()
                 if !choices.isEmpty { lines.append("values: " + choices.joined(separator: ", ")) }
                 if option.repeatable { lines.append("may be given more than once") }
-                out += entry(name: (option.names.joined(separator: ", ") + " " + option.values.joined(separator: " "))
-                    .trimmingCharacters(in: .whitespaces), lines: lines)
+                out += entry(
+                    name: (option.names.joined(separator: ", ") + " " + option.values.joined(separator: " "))
+                        .trimmingCharacters(in: .whitespaces), lines: lines)
             }
             out += entry(name: "-h, --help", lines: ["show this help"])
         }

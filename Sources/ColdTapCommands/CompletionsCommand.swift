@@ -3,11 +3,13 @@ import Foundation
 /// `coldtap completions SHELL`: a completion script made from the option tables.
 public enum CompletionsCommand: Command {
     public static let name = "completions"
-    public static let forms = [CommandForm(
-        positionals: "SHELL",
-        positionalHelp: [("SHELL", "bash, zsh or fish")],
-        summary: "print a shell completion script for coldtap's commands, options and their values",
-        options: [])]
+    public static let forms = [
+        CommandForm(
+            positionals: "SHELL",
+            positionalHelp: [("SHELL", "bash, zsh or fish")],
+            summary: "print a shell completion script for coldtap's commands, options and their values",
+            options: [])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments

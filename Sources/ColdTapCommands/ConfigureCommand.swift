@@ -7,20 +7,23 @@ import NFCTags
 /// (docs/nhs31xx.md §3.2). It erases the logger, so it asks for `--yes` unless the logger is pristine.
 public enum ConfigureCommand: Command {
     public static let name = "configure"
-    public static let forms = [CommandForm(
-        summary: "configure (and erase) an NHS31xx logger with this machine's clock; --interval 0 stops it",
-        options: [
-            .value("--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
-                   default: "the first reader with a tag"),
-            .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
-            .value("--interval", placeholder: "SECONDS", help: "seconds between samples (0 stops logging and erases the logger)"),
-            .value("--valid-min", placeholder: "C", help: "the logger's own lower limit, °C (with --valid-max)"),
-            .value("--valid-max", placeholder: "C", help: "the logger's own upper limit, °C (with --valid-min)"),
-            .value("--start-delay", placeholder: "SECONDS", help: "start logging this long after configuring", default: "0: at once"),
-            .flag("--wait-for-start", help: "wait for 'coldtap start' instead of a delay"),
-            .value("--running-time", placeholder: "SECONDS", help: "stop logging after this long", default: "0: until full"),
-            .flag("--yes", help: "erase a logger that holds samples (asked unless it is pristine)"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            summary: "configure (and erase) an NHS31xx logger with this machine's clock; --interval 0 stops it",
+            options: [
+                .value(
+                    "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+                    default: "the first reader with a tag"),
+                .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
+                .value("--interval", placeholder: "SECONDS", help: "seconds between samples (0 stops logging and erases the logger)"),
+                .value("--valid-min", placeholder: "C", help: "the logger's own lower limit, °C (with --valid-max)"),
+                .value("--valid-max", placeholder: "C", help: "the logger's own upper limit, °C (with --valid-min)"),
+                .value("--start-delay", placeholder: "SECONDS", help: "start logging this long after configuring", default: "0: at once"),
+                .flag("--wait-for-start", help: "wait for 'coldtap start' instead of a delay"),
+                .value("--running-time", placeholder: "SECONDS", help: "stop logging after this long", default: "0: until full"),
+                .flag("--yes", help: "erase a logger that holds samples (asked unless it is pristine)"),
+            ])
+    ]
 
     /// What to configure, from the command line.
     struct Request: Sendable, Equatable {
@@ -32,18 +35,22 @@ public enum ConfigureCommand: Command {
         var yes = false
 
         func configuration(clock: Date) -> NHSConfiguration {
-            NHSConfiguration(currentTime: UInt32(clamping: Int64(clock.timeIntervalSince1970.rounded(.down))), interval: interval,
-                             startDelay: startDelay, runningTime: runningTime, validMinimum: validMinimum, validMaximum: validMaximum)
+            NHSConfiguration(
+                currentTime: UInt32(clamping: Int64(clock.timeIntervalSince1970.rounded(.down))), interval: interval,
+                startDelay: startDelay, runningTime: runningTime, validMinimum: validMinimum, validMaximum: validMaximum)
         }
 
         var summary: String {
             var parts = [interval == 0 ? "logging stopped" : "a sample every \(interval) s"]
             if interval > 0 {
-                parts.append(startDelay == NHSConfiguration.waitForStart ? "waiting for 'coldtap start'"
-                             : startDelay == 0 ? "starting now" : "starting in \(startDelay) s")
+                parts.append(
+                    startDelay == NHSConfiguration.waitForStart
+                        ? "waiting for 'coldtap start'"
+                        : startDelay == 0 ? "starting now" : "starting in \(startDelay) s")
                 parts.append(runningTime == 0 ? "no end" : "stopping after \(runningTime) s")
-                parts.append(validMinimum < validMaximum
-                             ? "valid \(NHS31xxLog.celsius(validMinimum)) … \(NHS31xxLog.celsius(validMaximum)) °C" : "no limits")
+                parts.append(
+                    validMinimum < validMaximum
+                        ? "valid \(NHS31xxLog.celsius(validMinimum)) … \(NHS31xxLog.celsius(validMaximum)) °C" : "no limits")
             }
             return parts.joined(separator: ", ")
         }
@@ -102,7 +109,8 @@ public enum ConfigureCommand: Command {
     static func configure(_ session: NHSLoggerSession, request: Request, clock: Date, console: Console) async throws {
         if let config = NHSConnect.config(of: session), !request.yes, config.status != .pristine || config.count > 0 {
             let state = config.status?.state ?? "configured"
-            throw CommandError.usage("the logger is \(state) and holds \(config.count) sample(s); configuring erases them and its events. Read it first, then add --yes.")
+            throw CommandError.usage(
+                "the logger is \(state) and holds \(config.count) sample(s); configuring erases them and its events. Read it first, then add --yes.")
         }
         do {
             try await session.configure(request.configuration(clock: clock))

@@ -1,10 +1,11 @@
 import ColdTapBase
 import Foundation
 import NFCTags
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a command writes. The real one writes to the process's stdout/stderr; tests use
@@ -23,17 +24,22 @@ public final class Console: @unchecked Sendable {
     /// The process's own standard streams.
     public static func standard() -> Console {
         var size = winsize()
-        let columns: Int? = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
+        let columns: Int? =
+            ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
             ? Int(size.ws_col) : nil
-        return Console(capture: false, stdin: nil, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
-                       errorIsTerminal: isatty(STDERR_FILENO) == 1, terminalColumns: columns)
+        return Console(
+            capture: false, stdin: nil, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
+            errorIsTerminal: isatty(STDERR_FILENO) == 1, terminalColumns: columns)
     }
 
     /// A console that keeps everything written, for tests.
-    public static func capturing(stdin: Data = Data(), outputIsTerminal: Bool = false,
-                                 terminalColumns: Int? = nil) -> Console {
-        Console(capture: true, stdin: stdin, outputIsTerminal: outputIsTerminal, errorIsTerminal: false,
-                terminalColumns: terminalColumns)
+    public static func capturing(
+        stdin: Data = Data(), outputIsTerminal: Bool = false,
+        terminalColumns: Int? = nil
+    ) -> Console {
+        Console(
+            capture: true, stdin: stdin, outputIsTerminal: outputIsTerminal, errorIsTerminal: false,
+            terminalColumns: terminalColumns)
     }
 
     private init(capture: Bool, stdin: Data?, outputIsTerminal: Bool, errorIsTerminal: Bool, terminalColumns: Int?) {

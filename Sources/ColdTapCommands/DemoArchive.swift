@@ -5,6 +5,7 @@ import ColdTapKit
 import Foundation
 import LoggerFormats
 import NFCTags
+import NFCTagsEmulation
 
 /// The demo's record: the same logger read twice, the evening before and now (20 hours
 /// apart, so the two reads overlap by four hours), both kept in `archive.sqlite` in the
@@ -27,8 +28,10 @@ enum DemoArchive {
 
     /// Reads the earlier state of `logger` in-process, keeps it and then `outcome` (the
     /// demo's read) in a fresh archive in `directory`, and returns the lines to print.
-    static func record(_ outcome: LoggerRead, logger: DemoLogger, origin: String, directory: String,
-                       invocation: String) async throws -> [String] {
+    static func record(
+        _ outcome: LoggerRead, logger: DemoLogger, origin: String, directory: String,
+        invocation: String
+    ) async throws -> [String] {
         let path = (directory as NSString).appendingPathComponent(fileName)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let earlierTime = outcome.readTime.addingTimeInterval(-earlierReadAge)
@@ -55,23 +58,26 @@ enum DemoArchive {
         }
         let profile = ReportCommand.defaultProfile
         let zone = TimeZone(identifier: "UTC") ?? .gmt
-        let first = try await ArchiveSupport.keep(earlier, origin: "in-process virtual tag (demo, the evening before)",
-                                                  options: LogInput.Options(readTime: earlierTime), loggerArgument: nil,
-                                                  loggerID: nil, profile: profile, timeZone: zone, archive: path)
-        let second = try await ArchiveSupport.keep(outcome, origin: origin, options: LogInput.Options(), loggerArgument: nil,
-                                                   loggerID: nil, profile: profile, timeZone: zone, archive: path)
-        let history = try await ArchiveSupport.mapping { () async throws -> History in
+        let first = try await ArchiveAccess.keep(
+            earlier, origin: "in-process virtual tag (demo, the evening before)",
+            options: LogInput.Options(readTime: earlierTime), loggerArgument: nil,
+            loggerID: nil, profile: profile, timeZone: zone, archive: path)
+        let second = try await ArchiveAccess.keep(
+            outcome, origin: origin, options: LogInput.Options(), loggerArgument: nil,
+            loggerID: nil, profile: profile, timeZone: zone, archive: path)
+        let history = try await ArchiveAccess.mapping { () async throws -> History in
             let archive = try Archive.open(path, create: false)
             defer { archive.close() }
             return try archive.history(loggerID: second.loggerID)
         }
         var lines = ["", "The record: the same logger read \(Int(earlierReadAge / 3600)) hours earlier too, both reads kept in \(path):"]
-        lines.append("  read #\(first.readID) at \(earlier.readTime.isoUTC): \(ArchiveSupport.addLine(first))")
-        lines.append("  read #\(second.readID) at \(outcome.readTime.isoUTC): \(ArchiveSupport.addLine(second))")
+        lines.append("  read #\(first.readID) at \(earlier.readTime.isoUTC): \(ArchiveAccess.addLine(first))")
+        lines.append("  read #\(second.readID) at \(outcome.readTime.isoUTC): \(ArchiveAccess.addLine(second))")
         let firstTime = history.samples.first?.sample.time
         let lastTime = history.samples.last?.sample.time
-        lines.append("  stitched: \(history.samples.count) samples of \(history.logger.id) from \(ArchiveSupport.time(firstTime)) to \(ArchiveSupport.time(lastTime)), "
-                     + "\(second.duplicates) duplicates dropped, \(history.gaps.count) gap(s), \(history.conflicts.count) conflict(s)")
+        lines.append(
+            "  stitched: \(history.samples.count) samples of \(history.logger.id) from \(ArchiveAccess.time(firstTime)) to \(ArchiveAccess.time(lastTime)), "
+                + "\(second.duplicates) duplicates dropped, \(history.gaps.count) gap(s), \(history.conflicts.count) conflict(s)")
         lines.append("  chain head \(history.chainHead)")
         lines.append("Show the stitched history, and report the whole period:")
         lines.append("  \(invocation) history \(history.logger.id) --archive \(path)")

@@ -4,9 +4,11 @@ import ColdTapKit
 import Foundation
 import LoggerFormats
 import NFCTags
+import NFCTagsEmulation
 import PCSC
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `coldtap demo`: a built-in logger with an excursion, read through pcscd and vpcd when they
@@ -14,14 +16,17 @@ import Glibc
 /// virtual tag; decoded, assessed and reported into ./coldtap-demo/.
 public enum DemoCommand: Command {
     public static let name = "demo"
-    public static let forms = [CommandForm(
-        summary: "emulated logger → read → decode → assess → report → archive, no hardware needed",
-        options: [
-            .value("--out", placeholder: "DIR", help: "where the report files and the logger's memory go", default: "coldtap-demo", path: true),
-            .value("--logger", placeholder: "KIND", help: "the built-in logger to emulate (nhs3100: a logger that answers commands)",
-                   default: DemoLogger.cupltag.rawValue, choices: { DemoLogger.allCases.map(\.rawValue) + [NHSDemo.loggerName] }),
-            .flag("--in-process", help: "read the virtual tag in-process, without pcscd and vpcd"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            summary: "emulated logger → read → decode → assess → report → archive, no hardware needed",
+            options: [
+                .value("--out", placeholder: "DIR", help: "where the report files and the logger's memory go", default: "coldtap-demo", path: true),
+                .value(
+                    "--logger", placeholder: "KIND", help: "the built-in logger to emulate (nhs3100: a logger that answers commands)",
+                    default: DemoLogger.cupltag.rawValue, choices: { DemoLogger.allCases.map(\.rawValue) + [NHSDemo.loggerName] }),
+                .flag("--in-process", help: "read the virtual tag in-process, without pcscd and vpcd"),
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -60,19 +65,23 @@ public enum DemoCommand: Command {
             outcome = try await CommandLineRead.read(made.tag, options: LogInput.Options(), saveDump: dumpPath, console: console)
         }
 
-        let assessment = Assessor.assess(outcome.log, profile: ReportCommand.defaultProfile,
-                                         timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+        let assessment = Assessor.assess(
+            outcome.log, profile: ReportCommand.defaultProfile,
+            timeZone: TimeZone(identifier: "UTC") ?? .gmt)
         let files = try DemoReport.write(outcome.log, assessment: assessment, directory: outDirectory)
         console.print("Read the \(outcome.result.chip.displayName) holding a \(outcome.log.format) log of \(outcome.log.samples.count) samples \(how).")
         console.print("Verdict (\(assessment.profile.name)): \(assessment.headline(in: assessment.timeZone))")
         for reason in assessment.reasons { console.print("  " + reason) }
         for file in files + [dumpPath] { console.print("  wrote \(file)") }
-        for line in try await DemoArchive.record(outcome, logger: logger, origin: "\(outcome.result.chip.displayName) read \(how)",
-                                                 directory: outDirectory, invocation: invocationName()) {
+        for line in try await DemoArchive.record(
+            outcome, logger: logger, origin: "\(outcome.result.chip.displayName) read \(how)",
+            directory: outDirectory, invocation: invocationName())
+        {
             console.print(line)
         }
         console.print("Report it again, e.g. in Japanese against the freezer profile:")
-        console.print("  \(invocationName()) report \(dumpPath) --read-time \(outcome.readTime.isoUTC) --profile vaccine-freezer --lang ja --out \(outDirectory)")
+        console.print(
+            "  \(invocationName()) report \(dumpPath) --read-time \(outcome.readTime.isoUTC) --profile vaccine-freezer --lang ja --out \(outDirectory)")
         for line in try DemoStation.prepare(directory: outDirectory, invocation: invocationName()) { console.print(line) }
     }
 
@@ -80,7 +89,8 @@ public enum DemoCommand: Command {
     /// (after `make demo` it is not on PATH), relative to the current directory where it can be.
     static func invocationName() -> String {
         guard let first = CommandLine.arguments.first, (first as NSString).lastPathComponent == "coldtap",
-              first.contains("/") else { return "coldtap" }
+            first.contains("/")
+        else { return "coldtap" }
         let here = FileManager.default.currentDirectoryPath + "/"
         return first.hasPrefix(here) ? String(first.dropFirst(here.count)) : first
     }
@@ -112,8 +122,8 @@ public enum DemoCommand: Command {
 
     /// Waits for the tag on `reader` and reads it as `coldtap read` does, closing the card either way.
     static func readPCSC(reader: String, saveDump: String, console: Console) async throws -> LoggerRead {
-        let context = try ReaderSupport.context()
-        let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: .seconds(10), console: console)
+        let context = try ReaderConnection.context()
+        let tag = try await ReaderConnection.waitForTag(context: context, reader: reader, timeout: .seconds(10), console: console)
         do {
             let outcome = try await CommandLineRead.read(tag.transport, options: LogInput.Options(), saveDump: saveDump, console: console)
             await tag.close()

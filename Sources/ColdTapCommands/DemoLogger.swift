@@ -26,8 +26,8 @@ enum DemoLogger: String, CaseIterable, Sendable {
             let base = 5.0 + 0.8 * sin(Double(index) * 2 * Double.pi / 36)
             let excursion: Double
             switch index {
-            case 84..<89: excursion = Double(index - 83) * 1.3 // door open: warming
-            case 89..<93: excursion = Double(93 - index) * 1.2 // door shut: cooling down
+            case 84..<89: excursion = Double(index - 83) * 1.3  // door open: warming
+            case 89..<93: excursion = Double(93 - index) * 1.2  // door shut: cooling down
             default: excursion = 0
             }
             return ((base + excursion) * 10).rounded() / 10
@@ -55,13 +55,15 @@ enum DemoLogger: String, CaseIterable, Sendable {
             let startDate = Date(timeIntervalSince1970: start)
             let encoder = SmarTagEncoder.SmarTag1(interval: DemoLogger.interval, start: startDate)
             let inputs = series.enumerated().map { index, value in
-                SmarTagEncoder.SmarTag1.Input.reading(time: startDate.addingTimeInterval(Double((index + 1) * DemoLogger.interval)),
-                                                      temperature: value)
+                SmarTagEncoder.SmarTag1.Input.reading(
+                    time: startDate.addingTimeInterval(Double((index + 1) * DemoLogger.interval)),
+                    temperature: value)
             }
             return Data(encoder.memory(after: inputs))
         }
-        var encoder = SmarTagEncoder.SmarTag2(sampleTime: DemoLogger.interval, start: UInt32(start),
-                                              sensors: [.init(id: 0, mode: 3, threshold1: 0)])
+        var encoder = SmarTagEncoder.SmarTag2(
+            sampleTime: DemoLogger.interval, start: UInt32(start),
+            sensors: [.init(id: 0, mode: 3, threshold1: 0)])
         encoder.uid = Array(uid)
         let readings = series.enumerated().map { index, value in
             SmarTagEncoder.SmarTag2.Reading(seconds: UInt32((index + 1) * DemoLogger.interval), value: value)
@@ -73,9 +75,10 @@ enum DemoLogger: String, CaseIterable, Sendable {
     /// earlier), holding `series` (oldest first).
     /// - Throws: `LoggerEncodingError` from the format's encoder.
     func message(readTime: Date, series: [Double] = DemoLogger.temperatures) throws -> NDEFMessage {
-        try LoggerImageFactory.message(kind: rawValue, temperatures: series,
-                                       interval: TimeInterval(DemoLogger.interval),
-                                       newestSampleTime: readTime.addingTimeInterval(-180), readTime: readTime,
-                                       serial: self == .cupltag ? "CTDEMO01" : "DEMO0001")
+        try LoggerImageFactory.message(
+            kind: rawValue, temperatures: series,
+            interval: TimeInterval(DemoLogger.interval),
+            newestSampleTime: readTime.addingTimeInterval(-180), readTime: readTime,
+            serial: self == .cupltag ? "CTDEMO01" : "DEMO0001")
     }
 }

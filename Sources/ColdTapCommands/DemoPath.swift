@@ -3,8 +3,9 @@ import Foundation
 import LoggerFormats
 import NFCTags
 import PCSC
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How the demo reaches its virtual logger.
@@ -24,7 +25,8 @@ enum DemoPath: Equatable {
     /// pointed to with PCSCLITE_CSOCK_NAME.
     static func choose() -> DemoPath {
         if listening(port: vpcdPort) {
-            return runningVPCDReaderIsFree() ? .systemPCSCD
+            return runningVPCDReaderIsFree()
+                ? .systemPCSCD
                 : .inProcess("vpcd listens here but pcscd's \(vpcdReader) is not free")
         }
         if let reason = PrivatePCSCD.cannotStart() { return .inProcess(reason) }

@@ -3,8 +3,9 @@ import Foundation
 import LoggerFormats
 import NFCTags
 import PCSC
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The demo's files: report.pdf, report.html, report.png and samples.csv.
@@ -23,8 +24,9 @@ enum DemoReport {
         let staging = target.appendingPathComponent(".coldtap-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: staging) }
         let options = ReportArtifacts.Options(outDirectory: staging.path, kinds: Set(names.map(\.0)))
-        let written = try ReportArtifacts.write(log: log, assessment: assessment, options: options,
-                                                console: Console.capturing())
+        let written = try ReportArtifacts.write(
+            log: log, assessment: assessment, options: options,
+            console: Console.capturing())
         var paths: [String] = []
         for (kind, name) in names {
             guard let source = written.first(where: { kindOf($0) == kind }) else { continue }

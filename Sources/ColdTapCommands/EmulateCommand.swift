@@ -2,6 +2,7 @@ import ColdTapBase
 import Foundation
 import NDEF
 import NFCTags
+import NFCTagsEmulation
 import PCSC
 
 /// `coldtap emulate`: serves a virtual tag to pcscd through vsmartcard's vpcd, as the card
@@ -9,21 +10,31 @@ import PCSC
 /// with a logger on it.
 public enum EmulateCommand: Command {
     public static let name = "emulate"
-    public static let forms = [CommandForm(
-        positionals: "[FILE]",
-        positionalHelp: [("FILE", "a tag memory dump or an NDEF message to serve; or give --logger")],
-        summary: "serve a virtual tag (a dump, an NDEF message or a built-in logger) to pcscd through vsmartcard's vpcd",
-        options: [
-            .value("--logger", placeholder: "KIND", help: "serve a built-in logger instead of FILE (nhs3100: a virtual NXP NHS3100 that answers commands and follows this machine's clock)",
-                   choices: { DemoLogger.allCases.map(\.rawValue) + [NHSDemo.loggerName] }),
-            .value("--chip", placeholder: "CHIP", help: "the chip to emulate", default: "the logger's own, or the smallest that holds FILE",
-                   choices: { TagChip.emulated.map(\.rawValue) }),
-            .value("--vpcd", placeholder: "HOST:PORT", help: "where vpcd listens", default: "127.0.0.1:35963"),
-            .value("--fault", placeholder: "FAULT", help: "misbehave: removed-after=N, truncated-answer=N, flipped-bit=N, silent=N[xK], torn-write=N or (nhs3100) unanswered-command=N (N: commands, or command messages; corrupt-at=N and silent-at=N still work)",
-                   repeatable: true),
-            .value("--demo-history", placeholder: "SECONDS", help: "with --logger nhs3100: the logger was configured this long ago, so it has a history to read"),
-            .flag("--trace", help: "print every command and answer on standard error"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            positionals: "[FILE]",
+            positionalHelp: [("FILE", "a tag memory dump or an NDEF message to serve; or give --logger")],
+            summary: "serve a virtual tag (a dump, an NDEF message or a built-in logger) to pcscd through vsmartcard's vpcd",
+            options: [
+                .value(
+                    "--logger", placeholder: "KIND",
+                    help: "serve a built-in logger instead of FILE (nhs3100: a virtual NXP NHS3100 that answers commands and follows this machine's clock)",
+                    choices: { DemoLogger.allCases.map(\.rawValue) + [NHSDemo.loggerName] }),
+                .value(
+                    "--chip", placeholder: "CHIP", help: "the chip to emulate", default: "the logger's own, or the smallest that holds FILE",
+                    choices: { TagChip.emulated.map(\.rawValue) }),
+                .value("--vpcd", placeholder: "HOST:PORT", help: "where vpcd listens", default: "127.0.0.1:35963"),
+                .value(
+                    "--fault", placeholder: "FAULT",
+                    help:
+                        "misbehave: removed-after=N, truncated-answer=N, flipped-bit=N, silent=N[xK], torn-write=N or (nhs3100) unanswered-command=N (N: commands, or command messages; corrupt-at=N and silent-at=N still work)",
+                    repeatable: true),
+                .value(
+                    "--demo-history", placeholder: "SECONDS",
+                    help: "with --logger nhs3100: the logger was configured this long ago, so it has a history to read"),
+                .flag("--trace", help: "print every command and answer on standard error"),
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -45,17 +56,19 @@ public enum EmulateCommand: Command {
             guard files.isEmpty, chipName == nil else {
                 throw CommandError.usage("--logger nhs3100 serves a virtual NHS3100 and takes no FILE or --chip.")
             }
-            return try await NHSDemo.emulate(endpointText: endpointText, history: history, faults: faults, trace: trace,
-                                             console: console)
+            return try await NHSDemo.emulate(
+                endpointText: endpointText, history: history, faults: faults, trace: trace,
+                console: console)
         }
         guard history == nil else { throw CommandError.usage("--demo-history is for --logger nhs3100 only.") }
 
-        let endpoint = try endpointText.map { text -> VPCDEndpoint in
-            guard let endpoint = VPCDEndpoint(text) else {
-                throw CommandError.usage("--vpcd takes HOST:PORT (e.g. 127.0.0.1:35963), not '\(text)'.")
-            }
-            return endpoint
-        } ?? .standard
+        let endpoint =
+            try endpointText.map { text -> VPCDEndpoint in
+                guard let endpoint = VPCDEndpoint(text) else {
+                    throw CommandError.usage("--vpcd takes HOST:PORT (e.g. 127.0.0.1:35963), not '\(text)'.")
+                }
+                return endpoint
+            } ?? .standard
         let chip = try chipName.map(VirtualTags.chip(named:))
         let source: VirtualTags.Source
         switch (files.first, loggerName) {
@@ -69,8 +82,9 @@ public enum EmulateCommand: Command {
         var tracer: (@Sendable (String) -> Void)?
         if trace { tracer = { @Sendable line in console.error(line) } }
         let client = VirtualCardClient(emulator: emulator, endpoint: endpoint, trace: tracer)
-        console.error("Serving \(made.description) to vpcd at \(endpoint)"
-            + (faults.isEmpty ? "" : " with faults \(faultTexts.joined(separator: ","))") + "; press Ctrl-C to stop.")
+        console.error(
+            "Serving \(made.description) to vpcd at \(endpoint)"
+                + (faults.isEmpty ? "" : " with faults \(faultTexts.joined(separator: ","))") + "; press Ctrl-C to stop.")
         let outcome: VirtualCardOutcome
         do {
             outcome = try await client.run()
@@ -125,8 +139,10 @@ enum VirtualTags {
     /// - Throws: `CommandError` (65 for a malformed file, 64 for a chip that cannot hold it).
     /// - Parameter faults: what the tag does wrong; a silent command takes the reader's whole
     ///   timeout, as a hung tag would.
-    static func make(_ source: Source, chip: TagChip?, readTime: Date, faults: TagFaults = .none,
-                     console: Console) throws -> Made {
+    static func make(
+        _ source: Source, chip: TagChip?, readTime: Date, faults: TagFaults = .none,
+        console: Console
+    ) throws -> Made {
         switch source {
         case .logger(let logger) where logger.isSmarTag:
             let tag = try smarTag(logger, readTime: readTime, series: DemoLogger.temperatures, chip: chip, faults: faults)
@@ -161,17 +177,20 @@ enum VirtualTags {
                 // --chip (or the dump's own GET_VERSION) names a chip larger than the file: the rest was never read.
                 let unit = known.technology == .iso14443A ? 4 : max(1, dump.unitSize)
                 let missing = (known.imageBytes ?? 0) - memory.count
-                assumption = "'\(path)' is \(memory.count) bytes, \(missing) fewer than an \(known.displayName) holds: "
+                assumption =
+                    "'\(path)' is \(memory.count) bytes, \(missing) fewer than an \(known.displayName) holds: "
                     + "\(known.technology == .iso14443A ? "pages" : "blocks") \(memory.count / unit)–\((memory.count + missing) / unit - 1) were added as erased"
                 memory += Data(count: missing)
             } else if dumpChip == nil, let inferred = dump.inferredChip() {
                 dumpChip = inferred.chip
                 memory = inferred.memory
-                assumption = "'\(path)' is \(dump.memory.count) bytes, the size of no chip; taken for an \(inferred.chip.displayName) "
+                assumption =
+                    "'\(path)' is \(dump.memory.count) bytes, the size of no chip; taken for an \(inferred.chip.displayName) "
                     + "because \(inferred.assumption) (give --chip to choose another)"
             }
             guard let dumpChip, dumpChip.type2Layout != nil || dumpChip.type5Layout != nil else {
-                throw CommandError.usage("the chip of '\(path)' is not known; say which with --chip (\(TagChip.emulated.map(\.rawValue).joined(separator: ", "))).")
+                throw CommandError.usage(
+                    "the chip of '\(path)' is not known; say which with --chip (\(TagChip.emulated.map(\.rawValue).joined(separator: ", "))).")
             }
             do {
                 let tag = try VirtualTag(chip: dumpChip, memory: memory, uid: dump.uid, faults: faults, waitsWhenSilent: true)
@@ -185,8 +204,10 @@ enum VirtualTags {
 
     /// A virtual ST25DV64K whose memory a SmarTag logger wrote (docs/smartag.md).
     /// - Throws: `CommandError` (usage) for a `chip` other than the ST25DV64K.
-    static func smarTag(_ logger: DemoLogger, readTime: Date, series: [Double], chip: TagChip?,
-                        faults: TagFaults = .none) throws -> VirtualTag {
+    static func smarTag(
+        _ logger: DemoLogger, readTime: Date, series: [Double], chip: TagChip?,
+        faults: TagFaults = .none
+    ) throws -> VirtualTag {
         guard chip == nil || chip == .st25dv64k else {
             throw CommandError.usage("a \(logger.rawValue) logger writes an ST25DV64K's memory; leave out --chip or give st25dv64k.")
         }

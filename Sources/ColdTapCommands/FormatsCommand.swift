@@ -5,9 +5,11 @@ import LoggerFormats
 /// (`--logger FILE.json`), so that a user without the source finds both.
 public enum FormatsCommand: Command {
     public static let name = "formats"
-    public static let forms = [CommandForm(
-        summary: "list the built-in logger formats and explain the logger descriptor language (--logger FILE.json)",
-        options: [.flag("--json", help: "print the built-in formats as JSON (each descriptor as --logger FILE.json takes it)")])]
+    public static let forms = [
+        CommandForm(
+            summary: "list the built-in logger formats and explain the logger descriptor language (--logger FILE.json)",
+            options: [.flag("--json", help: "print the built-in formats as JSON (each descriptor as --logger FILE.json takes it)")])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -15,25 +17,33 @@ public enum FormatsCommand: Command {
         _ = try arguments.positionals(max: 0)
         try arguments.finish()
         if json {
-            var entries: [JSONValue] = [.object([
-                ("name", .string("cupltag")), ("aliases", .array([.string("cupltag-rh")])),
-                ("description", .string(cuplTagDescription)), ("descriptor", .null),
-            ]), .object([
-                ("name", .string("nhs31xx")), ("aliases", .array([])),
-                ("description", .string(nhsDescription)), ("descriptor", .null),
-            ]), .object([
-                ("name", .string("smartag1")), ("aliases", .array([])),
-                ("description", .string(smarTag1Description)), ("descriptor", .null),
-            ]), .object([
-                ("name", .string("smartag2")), ("aliases", .array([])),
-                ("description", .string(smarTag2Description)), ("descriptor", .null),
-            ])]
+            var entries: [JSONValue] = [
+                .object([
+                    ("name", .string("cupltag")), ("aliases", .array([.string("cupltag-rh")])),
+                    ("description", .string(cuplTagDescription)), ("descriptor", .null),
+                ]),
+                .object([
+                    ("name", .string("nhs31xx")), ("aliases", .array([])),
+                    ("description", .string(nhsDescription)), ("descriptor", .null),
+                ]),
+                .object([
+                    ("name", .string("smartag1")), ("aliases", .array([])),
+                    ("description", .string(smarTag1Description)), ("descriptor", .null),
+                ]),
+                .object([
+                    ("name", .string("smartag2")), ("aliases", .array([])),
+                    ("description", .string(smarTag2Description)), ("descriptor", .null),
+                ]),
+            ]
             for name in LoggerDecoder.builtInNames where !codedFormats.contains(name) {
                 let descriptor = try builtIn(name)
                 let encoded = try JSONEncoder().encode(descriptor)
-                entries.append(.object([("name", .string(name)), ("aliases", .array([])),
-                                        ("description", .string(descriptor.description ?? "")),
-                                        ("descriptor", try JSONValue(json: encoded))]))
+                entries.append(
+                    .object([
+                        ("name", .string(name)), ("aliases", .array([])),
+                        ("description", .string(descriptor.description ?? "")),
+                        ("descriptor", try JSONValue(json: encoded)),
+                    ]))
             }
             console.print(JSONValue.array(entries).serialized())
             return
@@ -46,8 +56,9 @@ public enum FormatsCommand: Command {
         for name in LoggerDecoder.builtInNames where !codedFormats.contains(name) {
             let descriptor = try builtIn(name)
             let padded = name + String(repeating: " ", count: max(1, 16 - name.count))
-            lines.append("  \(padded)" + [descriptor.vendor, descriptor.model].compactMap { $0 }.joined(separator: " ")
-                         + (descriptor.description.map { ": " + $0 } ?? ""))
+            lines.append(
+                "  \(padded)" + [descriptor.vendor, descriptor.model].compactMap { $0 }.joined(separator: " ")
+                    + (descriptor.description.map { ": " + $0 } ?? ""))
         }
         lines.append("")
         lines.append(descriptorLanguage)
@@ -57,13 +68,17 @@ public enum FormatsCommand: Command {
     /// The built-in formats decoded by code rather than by a descriptor.
     static let codedFormats: Set<String> = ["cupltag", "nhs31xx", "smartag1", "smartag2"]
 
-    static let smarTag1Description = "an ST25DV64K whose external record 'st.com:smartag' has protocol 1; wall-clock dates taken as UTC unless --logger-tz says their zone (docs/smartag.md)"
+    static let smarTag1Description =
+        "an ST25DV64K whose external record 'st.com:smartag' has protocol 1; wall-clock dates taken as UTC unless --logger-tz says their zone (docs/smartag.md)"
 
-    static let smarTag2Description = "an ST25DV64K whose external record 'st.com:smartag' has protocol 2; the ring read from the tag memory in time order, not bounded by the NDEF lengths (docs/smartag.md)"
+    static let smarTag2Description =
+        "an ST25DV64K whose external record 'st.com:smartag' has protocol 2; the ring read from the tag memory in time order, not bounded by the NDEF lengths (docs/smartag.md)"
 
-    static let nhsDescription = "a logger that answers commands written as NDEF messages; 'coldtap read' runs the readout, decode takes its exchange transcript (--save-dump)"
+    static let nhsDescription =
+        "a logger that answers commands written as NDEF messages; 'coldtap read' runs the readout, decode takes its exchange transcript (--save-dump)"
 
-    static let cuplTagDescription = "a URI record (or a bare URL) with the parameters t, s, v, x, q; MD5 or HMAC-MD5 checked with --secret; times from the read time"
+    static let cuplTagDescription =
+        "a URI record (or a bare URL) with the parameters t, s, v, x, q; MD5 or HMAC-MD5 checked with --secret; times from the read time"
 
     static func builtIn(_ name: String) throws -> LoggerDescriptor {
         do {
@@ -132,20 +147,27 @@ private struct AnyJSON: Decodable {
 
     init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: Key.self) {
-            value = .object(try object.allKeys.map(\.stringValue).sorted().map { name in
-                (name, try object.decode(AnyJSON.self, forKey: Key(stringValue: name)).value)
-            })
+            value = .object(
+                try object.allKeys.map(\.stringValue).sorted().map { name in
+                    (name, try object.decode(AnyJSON.self, forKey: Key(stringValue: name)).value)
+                })
         } else if var list = try? decoder.unkeyedContainer() {
             var items: [JSONValue] = []
             while !list.isAtEnd { items.append(try list.decode(AnyJSON.self).value) }
             value = .array(items)
         } else {
             let single = try decoder.singleValueContainer()
-            if single.decodeNil() { value = .null }
-            else if let bool = try? single.decode(Bool.self) { value = .bool(bool) }
-            else if let int = try? single.decode(Int.self) { value = .int(int) }
-            else if let double = try? single.decode(Double.self) { value = .number(double) }
-            else { value = .string(try single.decode(String.self)) }
+            if single.decodeNil() {
+                value = .null
+            } else if let bool = try? single.decode(Bool.self) {
+                value = .bool(bool)
+            } else if let int = try? single.decode(Int.self) {
+                value = .int(int)
+            } else if let double = try? single.decode(Double.self) {
+                value = .number(double)
+            } else {
+                value = .string(try single.decode(String.self))
+            }
         }
     }
 }

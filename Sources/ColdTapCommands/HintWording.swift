@@ -1,4 +1,5 @@
 import ColdTapBase
+import ColdTapKit
 import LoggerFormats
 import NFCTags
 
@@ -78,12 +79,20 @@ enum HintWording {
         return log
     }
 
+    /// What the command line calls a read time's source: one given on the command line is
+    /// "given with --read-time" (what its JSON has always said).
+    static let logWording = LogExport.Wording { source in
+        source == .given ? "given with --read-time" : source.description
+    }
+
     /// A warning about a given value in the command line's words (it names the option).
     static func worded(_ warning: LogWarning) -> LogWarning {
         switch warning.original {
         case .givenIntervalNotUsed(let given, let used, let origin):
-            return .worded(warning.original, english: "--interval \(formatSeconds(given)) was not used: "
-                           + LogWarning.intervalReason(used: used, from: origin))
+            return .worded(
+                warning.original,
+                english: "--interval \(formatSeconds(given)) was not used: "
+                    + LogWarning.intervalReason(used: used, from: origin))
         case .secretNotUsed(let format):
             return .worded(warning.original, english: "--secret was not used: only cuplTag logs carry an HMAC to check, and this is a \(format) log")
         default:

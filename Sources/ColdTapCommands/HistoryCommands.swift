@@ -9,28 +9,35 @@ import LoggerFormats
 /// `coldtap loggers`: one line per logger in the archive.
 public enum LoggersCommand: Command {
     public static let name = "loggers"
-    public static let forms = [CommandForm(
-        summary: "every logger in the archive: format, first and last sample, reads, last verdict, open excursions",
-        options: [ArchiveSupport.archiveOption, .flag("--json", help: "print the loggers as JSON")])]
+    public static let forms = [
+        CommandForm(
+            summary: "every logger in the archive: format, first and last sample, reads, last verdict, open excursions",
+            options: [ArchiveAccess.archiveOption, .flag("--json", help: "print the loggers as JSON")])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let json = arguments.flag("--json")
         try arguments.finish()
-        let archive = try ArchiveSupport.open(location, create: false)
+        let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let rows = try await ArchiveSupport.mapping { () async throws -> [(LoggerSummary, Int)] in
+        let rows = try await ArchiveAccess.mapping { () async throws -> [(LoggerSummary, Int)] in
             try archive.loggers().map { summary in (summary, try openExcursions(summary, archive: archive)) }
         }
-        let head = try await ArchiveSupport.mapping { try archive.chainHead().hash }
+        let head = try await ArchiveAccess.mapping { try archive.chainHead().hash }
         if json {
-            console.print(JSONValue.object([
-                ("loggers", .array(rows.map { summary, open in
-                    ArchiveJSON.logger(summary, extra: [("openExcursions", .int(open))])
-                })),
-                ("chainHead", .string(head)),
-            ]).serialized())
+            console.print(
+                JSONValue.object([
+                    (
+                        "loggers",
+                        .array(
+                            rows.map { summary, open in
+                                ArchiveJSON.logger(summary, extra: [("openExcursions", .int(open))])
+                            })
+                    ),
+                    ("chainHead", .string(head)),
+                ]).serialized())
             return
         }
         guard !rows.isEmpty else {
@@ -38,11 +45,16 @@ public enum LoggersCommand: Command {
             return
         }
         let table = rows.map { summary, open in
-            [summary.logger.id, summary.logger.format, ArchiveSupport.time(summary.firstSample), ArchiveSupport.time(summary.lastSample),
-             String(summary.readCount), summary.lastVerdict ?? "—", String(open)]
+            [
+                summary.logger.id, summary.logger.format, ArchiveAccess.time(summary.firstSample), ArchiveAccess.time(summary.lastSample),
+                String(summary.readCount), summary.lastVerdict ?? "—", String(open),
+            ]
         }
-        console.print(ReportCommand.table(table, header: ["logger", "format", "first sample", "last sample", "reads", "last verdict", "open excursions"],
-                                          rightAligned: [4, 6]).joined(separator: "\n"))
+        console.print(
+            ReportCommand.table(
+                table, header: ["logger", "format", "first sample", "last sample", "reads", "last verdict", "open excursions"],
+                rightAligned: [4, 6]
+            ).joined(separator: "\n"))
         console.print("Chain head: \(head)")
     }
 
@@ -51,8 +63,9 @@ public enum LoggersCommand: Command {
     static func openExcursions(_ summary: LoggerSummary, archive: Archive) throws -> Int {
         let history = try archive.history(loggerID: summary.logger.id)
         let profile = summary.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-        let assessment = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
-                                         acknowledgements: history.excursionAcknowledgements)
+        let assessment = Assessor.assess(
+            history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
+            acknowledgements: history.excursionAcknowledgements)
         return assessment.excursions.filter { $0.acknowledgement == nil }.count
     }
 }
@@ -60,27 +73,29 @@ public enum LoggersCommand: Command {
 /// `coldtap history`: the stitched record of one logger.
 public enum HistoryCommand: Command {
     public static let name = "history"
-    public static let forms = [CommandForm(
-        positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
-        summary: "the stitched record of one logger: its samples with the read each came from, gaps and conflicts",
-        options: [ArchiveSupport.archiveOption] + ArchiveSupport.periodOptions + [
-            .flag("--json", help: "print the record as JSON"),
-            .flag("--csv", help: "print the samples as CSV"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
+            summary: "the stitched record of one logger: its samples with the read each came from, gaps and conflicts",
+            options: [ArchiveAccess.archiveOption] + ArchiveAccess.periodOptions + [
+                .flag("--json", help: "print the record as JSON"),
+                .flag("--csv", help: "print the samples as CSV"),
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let json = arguments.flag("--json")
         let csv = arguments.flag("--csv")
-        let period = try ArchiveSupport.period(&arguments)
+        let period = try ArchiveAccess.period(&arguments)
         let loggerID = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
         try arguments.finish()
         if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
-        let archive = try ArchiveSupport.open(location, create: false)
+        let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let found = try await ArchiveSupport.loggerID(loggerID, in: archive)
-        let history = try await ArchiveSupport.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
+        let found = try await ArchiveAccess.loggerID(loggerID, in: archive)
+        let history = try await ArchiveAccess.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
         if json {
             console.print(self.json(history).serialized())
         } else if csv {
@@ -93,29 +108,40 @@ public enum HistoryCommand: Command {
     /// The `--json` document (README, "Archive JSON").
     static func json(_ history: History) -> JSONValue {
         .object([
-            ("logger", .object([
-                ("id", .string(history.logger.id)),
-                ("format", .string(history.logger.format)),
-                ("serial", .optional(history.logger.serial)),
-                ("tagUID", .optional(history.logger.tagUID)),
-                ("interval", .number(history.interval)),
-            ])),
+            (
+                "logger",
+                .object([
+                    ("id", .string(history.logger.id)),
+                    ("format", .string(history.logger.format)),
+                    ("serial", .optional(history.logger.serial)),
+                    ("tagUID", .optional(history.logger.tagUID)),
+                    ("interval", .number(history.interval)),
+                ])
+            ),
             ("from", .optional(history.from?.isoUTC)),
             ("to", .optional(history.to?.isoUTC)),
             ("generation", .int(history.generation)),
             ("chainHead", .string(history.chainHead)),
-            ("reads", .array(history.reads.map { ArchiveJSON.read($0, stitching: true) })),
+            ("reads", .array(history.reads.map { ArchiveJSON.read($0, stitching: true, wording: HintWording.logWording) })),
             ("samples", .array(history.samples.map(ArchiveJSON.sample))),
-            ("gaps", .array(history.gaps.map { gap in
-                .object([("from", .string(gap.start.isoUTC)), ("to", .string(gap.end.isoUTC)), ("seconds", .number(gap.duration))])
-            })),
-            ("conflicts", .array(history.conflicts.map { conflict in
-                .object([
-                    ("time", .string(conflict.time.isoUTC)),
-                    ("kept", .object(ArchiveJSON.values(conflict.kept) + [("read", .int(Int(conflict.keptReadID)))])),
-                    ("other", .object(ArchiveJSON.values(conflict.other) + [("read", .int(Int(conflict.otherReadID)))])),
-                ])
-            })),
+            (
+                "gaps",
+                .array(
+                    history.gaps.map { gap in
+                        .object([("from", .string(gap.start.isoUTC)), ("to", .string(gap.end.isoUTC)), ("seconds", .number(gap.duration))])
+                    })
+            ),
+            (
+                "conflicts",
+                .array(
+                    history.conflicts.map { conflict in
+                        .object([
+                            ("time", .string(conflict.time.isoUTC)),
+                            ("kept", .object(ArchiveJSON.values(conflict.kept) + [("read", .int(Int(conflict.keptReadID)))])),
+                            ("other", .object(ArchiveJSON.values(conflict.other) + [("read", .int(Int(conflict.otherReadID)))])),
+                        ])
+                    })
+            ),
             ("acknowledgements", .array(history.acknowledgements.map { ArchiveJSON.acknowledgement($0) })),
         ])
     }
@@ -126,19 +152,24 @@ public enum HistoryCommand: Command {
         var lines: [String] = []
         let first = history.samples.first?.sample.time
         let last = history.samples.last?.sample.time
-        lines.append("\(history.logger.id) (\(history.logger.format)): \(history.samples.count) samples every \(ArchiveSupport.duration(history.interval)) from \(history.reads.count) read(s), \(ArchiveSupport.time(first)) → \(ArchiveSupport.time(last))")
+        lines.append(
+            "\(history.logger.id) (\(history.logger.format)): \(history.samples.count) samples every \(ArchiveAccess.duration(history.interval)) from \(history.reads.count) read(s), \(ArchiveAccess.time(first)) → \(ArchiveAccess.time(last))"
+        )
         lines.append("")
         lines.append("Reads")
-        lines += ReportCommand.table(history.reads.map { read in
-            ["#\(read.id)", read.readTime.isoUTC, String(read.sampleCount), String(read.newSamples), String(read.duplicates),
-             String(read.conflicts), String(read.sha256.prefix(16)), read.origin]
-        }, header: ["read", "read time", "samples", "new", "duplicates", "conflicts", "sha256", "from"], rightAligned: [2, 3, 4, 5])
+        lines += ReportCommand.table(
+            history.reads.map { read in
+                [
+                    "#\(read.id)", read.readTime.isoUTC, String(read.sampleCount), String(read.newSamples), String(read.duplicates),
+                    String(read.conflicts), String(read.sha256.prefix(16)), read.origin,
+                ]
+            }, header: ["read", "read time", "samples", "new", "duplicates", "conflicts", "sha256", "from"], rightAligned: [2, 3, 4, 5])
         lines.append("")
         if history.gaps.isEmpty {
             lines.append("Gaps: none — the reads meet or overlap")
         } else {
             lines.append("Gaps (unknown time between reads that do not meet)")
-            lines += history.gaps.map { "  \($0.start.isoUTC) → \($0.end.isoUTC) (\(ArchiveSupport.duration($0.duration)))" }
+            lines += history.gaps.map { "  \($0.start.isoUTC) → \($0.end.isoUTC) (\(ArchiveAccess.duration($0.duration)))" }
         }
         if history.conflicts.isEmpty {
             lines.append("Conflicts: none")
@@ -157,11 +188,14 @@ public enum HistoryCommand: Command {
         if samples {
             lines.append("")
             lines.append("Samples")
-            lines += ReportCommand.table(history.samples.map { item in
-                [item.sample.time.isoUTC, item.sample.temperature.map { String(format: "%.2f °C", $0) } ?? "—",
-                 item.sample.humidity.map { String(format: "%.1f %%", $0) } ?? "",
-                 item.sample.flags.map(\.rawValue).joined(separator: ","), "#\(item.readID)"]
-            }, header: ["time", "temperature", "humidity", "flags", "read"], rightAligned: [1, 2])
+            lines += ReportCommand.table(
+                history.samples.map { item in
+                    [
+                        item.sample.time.isoUTC, item.sample.temperature.map { String(format: "%.2f °C", $0) } ?? "—",
+                        item.sample.humidity.map { String(format: "%.1f %%", $0) } ?? "",
+                        item.sample.flags.map(\.rawValue).joined(separator: ","), "#\(item.readID)",
+                    ]
+                }, header: ["time", "temperature", "humidity", "flags", "read"], rightAligned: [1, 2])
         }
         lines.append("")
         lines.append("Chain head: \(history.chainHead)")
@@ -176,21 +210,24 @@ public enum HistoryCommand: Command {
 /// `coldtap ack`: acknowledge an excursion of the stitched record.
 public enum AckCommand: Command {
     public static let name = "ack"
-    public static let forms = [CommandForm(
-        positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
-        summary: "acknowledge an excursion of a logger's record: who, and what was done about it",
-        options: [
-            .value("--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)",
-                   required: true),
-            .value("--by", placeholder: "NAME", help: "who acknowledges", required: true),
-            .value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true),
-            .flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)"),
-            ArchiveSupport.archiveOption,
-        ] + ReportCommand.reportOptionSpecs.filter { $0.displayName == "--profile" })]
+    public static let forms = [
+        CommandForm(
+            positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
+            summary: "acknowledge an excursion of a logger's record: who, and what was done about it",
+            options: [
+                .value(
+                    "--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)",
+                    required: true),
+                .value("--by", placeholder: "NAME", help: "who acknowledges", required: true),
+                .value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true),
+                .flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)"),
+                ArchiveAccess.archiveOption,
+            ] + ReportCommand.reportOptionSpecs.filter { $0.displayName == "--profile" })
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         guard let startText = try arguments.option("--excursion") else {
             throw CommandError.usage("give the excursion to acknowledge with --excursion START-TIME (its start, as 'coldtap report --logger-id' lists it).")
         }
@@ -207,28 +244,32 @@ public enum AckCommand: Command {
         let again = arguments.flag("--again")
         let named = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
         try arguments.finish()
-        let archive = try ArchiveSupport.open(location, create: false)
+        let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let loggerID = try await ArchiveSupport.loggerID(named, in: archive)
-        let ack = try await ArchiveSupport.mapping { () async throws -> Acknowledgement in
+        let loggerID = try await ArchiveAccess.loggerID(named, in: archive)
+        let ack = try await ArchiveAccess.mapping { () async throws -> Acknowledgement in
             let history = try archive.history(loggerID: loggerID)
             let summary = try archive.loggers().first { $0.logger.id == loggerID }
-            let profile = try profileText.map { try ReportCommand.resolveProfile($0) }
+            let profile =
+                try profileText.map { try ReportCommand.resolveProfile($0) }
                 ?? summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-            let excursions = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
-                                             acknowledgements: history.excursionAcknowledgements).excursions
-            let tolerance = max(history.interval / 2, 0.5)
-            guard let excursion = excursions.first(where: { abs($0.start.timeIntervalSince(start)) <= tolerance }) else {
-                let known = excursions.map { $0.start.isoUTC }
-                throw CommandError.usage("\(loggerID) has no excursion outside \(profile.excursionBand) (\(profile.name)) starting at \(start.isoUTC); "
-                                         + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
+            let assessment = Assessor.assess(
+                history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
+                acknowledgements: history.excursionAcknowledgements)
+            guard let excursion = assessment.excursion(startingNear: start, interval: history.interval) else {
+                let known = assessment.excursions.map { $0.start.isoUTC }
+                throw CommandError.usage(
+                    "\(loggerID) has no excursion outside \(profile.excursionBand) (\(profile.name)) starting at \(start.isoUTC); "
+                        + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
             }
             if !again, let earlier = excursion.acknowledgement {
-                throw CommandError.usage("the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged already, by \(earlier.by) at \(earlier.at.isoUTC) (\"\(earlier.comment.prefix(80))\"); add --again to record a follow-up.")
+                throw CommandError.usage(
+                    "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged already, by \(earlier.by) at \(earlier.at.isoUTC) (\"\(earlier.comment.prefix(80))\"); add --again to record a follow-up."
+                )
             }
             return try archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }
         console.print("Acknowledged the excursion of \(loggerID) from \(ack.excursionStart.isoUTC) (acknowledgement #\(ack.id), by \(ack.by)).")
-        console.print("Chain head: \(try await ArchiveSupport.mapping { try archive.chainHead().hash })")
+        console.print("Chain head: \(try await ArchiveAccess.mapping { try archive.chainHead().hash })")
     }
 }

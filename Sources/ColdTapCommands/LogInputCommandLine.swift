@@ -9,27 +9,33 @@ import LoggerFormats
 extension LogInput {
     /// The decode options as `decode` and `report` declare them; `read` leaves out `--input`
     /// and `--require-read-time` (a reader knows what it read and when).
-    public static let optionSpecs: [OptionSpec] = [
-        .value("--input", placeholder: "KIND", help: "what FILE holds, instead of working it out",
-               default: "auto", choices: { Kind.allCases.map(\.rawValue) }),
-    ] + readOptionSpecs.prefix(1) + [
-        .flag("--require-read-time",
-              help: "refuse a log whose sample times would be estimates (it has no clock and no --read-time is given)"),
-    ] + readOptionSpecs.dropFirst()
+    public static let optionSpecs: [OptionSpec] =
+        [
+            .value(
+                "--input", placeholder: "KIND", help: "what FILE holds, instead of working it out",
+                default: "auto", choices: { Kind.allCases.map(\.rawValue) })
+        ] + readOptionSpecs.prefix(1) + [
+            .flag(
+                "--require-read-time",
+                help: "refuse a log whose sample times would be estimates (it has no clock and no --read-time is given)")
+        ] + readOptionSpecs.dropFirst()
 
     /// The decode options `read` takes.
     public static let readOptionSpecs: [OptionSpec] = [
-        .value("--read-time", placeholder: "ISO8601",
-               help: "when the tag was read, e.g. 2024-04-09T08:35:00Z; a log without a clock is dated from it",
-               default: "a dump file's modification time, else now (both said as estimates)"),
+        .value(
+            "--read-time", placeholder: "ISO8601",
+            help: "when the tag was read, e.g. 2024-04-09T08:35:00Z; a log without a clock is dated from it",
+            default: "a dump file's modification time, else now (both said as estimates)"),
         .value("--secret", placeholder: "K", help: "the cuplTag's HMAC-MD5 key (ASCII): checks that the log was not altered"),
-        .value("--logger", placeholder: "NAME|FILE",
-               help: "decode as this logger format, or with this logger descriptor .json ('coldtap formats' lists both)",
-               default: "auto-detected", choices: { LoggerDecoder.builtInNames + ["cupltag-rh"] }, path: true),
+        .value(
+            "--logger", placeholder: "NAME|FILE",
+            help: "decode as this logger format, or with this logger descriptor .json ('coldtap formats' lists both)",
+            default: "auto-detected", choices: { LoggerDecoder.builtInNames + ["cupltag-rh"] }, path: true),
         .value("--interval", placeholder: "S", help: "seconds between samples, for a log that does not say (0 < S ≤ 2678400)"),
-        .value("--logger-tz", placeholder: "ZONE",
-               help: "the time zone of a logger's wall-clock dates that carry none (SmarTag1), e.g. Europe/Paris or +02:00",
-               default: "UTC"),
+        .value(
+            "--logger-tz", placeholder: "ZONE",
+            help: "the time zone of a logger's wall-clock dates that carry none (SmarTag1), e.g. Europe/Paris or +02:00",
+            default: "UTC"),
     ]
 
     /// Loads FILE (`-` = standard input), works out what it holds unless `options.input`
@@ -40,13 +46,16 @@ extension LogInput {
     public static func load(path: String, options: Options, console: Console) async throws -> Loaded {
         // A phone shares a cuplTag reading as its URL: take one given in place of FILE as is.
         if isURLArgument(path) {
-            var loaded = try await load(commandLineContent: Data(path.utf8), name: "the URL given on the command line",
-                                        modificationTime: nil, options: options)
+            var loaded = try await load(
+                commandLineContent: Data(path.utf8), name: "the URL given on the command line",
+                modificationTime: nil, options: options)
             (loaded.sourceName, loaded.sourceBytes) = (path, Data(path.utf8))
             return loaded
         }
         let content = try InputBytes.read(path, console: console, format: .raw)
-        let modified = path == "-" ? nil
+        let modified =
+            path == "-"
+            ? nil
             : (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         let name = path == "-" ? "standard input" : "'\(path)'"
         var loaded = try await load(commandLineContent: content, name: name, modificationTime: modified, options: options)
@@ -56,8 +65,10 @@ extension LogInput {
 
     /// `load(content:…)` with its errors and the log in the command line's words.
     /// - Throws: `CommandError` (65 for malformed data, 64 for a kind that does not fit).
-    public static func load(commandLineContent content: Data, name: String, modificationTime: Date?,
-                            options: Options) async throws -> Loaded {
+    public static func load(
+        commandLineContent content: Data, name: String, modificationTime: Date?,
+        options: Options
+    ) async throws -> Loaded {
         do {
             var loaded = try await load(content: content, name: name, modificationTime: modificationTime, options: options)
             loaded.log = HintWording.worded(loaded.log)
@@ -97,12 +108,15 @@ extension LogInput.Options {
         }
         if let text = try arguments.option("--read-time") {
             guard let date = parseReadTime(text) else {
-                throw CommandError.usage("--read-time '\(text)' is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00.")
+                throw CommandError.usage(
+                    "--read-time '\(text)' is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00.")
             }
             // A day of slack for clocks and zones, as the station allows an upload.
             let now = Date()
             guard date <= now.addingTimeInterval(86_400) else {
-                throw CommandError.usage("--read-time \(date.isoUTC) is more than a day after this computer's clock (\(now.isoUTC)): a read cannot have been made later than now. Check the date and its time zone.")
+                throw CommandError.usage(
+                    "--read-time \(date.isoUTC) is more than a day after this computer's clock (\(now.isoUTC)): a read cannot have been made later than now. Check the date and its time zone."
+                )
             }
             options.readTime = date
         }
@@ -176,7 +190,8 @@ extension CommandError {
     /// An input's error with its hint in the command line's words: 65, or 64 for a kind
     /// that does not fit the input.
     init(_ error: InputError) {
-        self.init(error.kind == .misuse ? .usage : .dataError,
-                  error.problem + HintWording.advice(error.hint, after: error.decodingKind) + ".")
+        self.init(
+            error.kind == .misuse ? .usage : .dataError,
+            error.problem + HintWording.advice(error.hint, after: error.decodingKind) + ".")
     }
 }

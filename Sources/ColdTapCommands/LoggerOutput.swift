@@ -40,7 +40,7 @@ struct LoggerOutput {
         let log = outcome.log
         let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone)
         if json {
-            console.print(LogExport.json(log).serialized())
+            console.print(LogExport.json(log, wording: HintWording.logWording).serialized())
         } else if csv {
             console.write(Data(LogExport.csv(log, timeZone: artifacts.csvTimeZone).utf8))
         } else {
@@ -49,11 +49,13 @@ struct LoggerOutput {
         }
         if artifacts.writesFiles {
             // A tag has no file: its NDEF message (a SmarTag: its memory) is what was read.
-            let input = outcome.memory.map {
-                ReportRendering.inputFile(name: "tag memory read from the \(source) (Flipper file)", content: Data($0.flipperText().utf8))
-            } ?? outcome.result.ndefMessageBytes.map { ReportRendering.inputFile(name: "NDEF message read from the \(source)", content: $0) }
-            try ReportArtifacts.write(log: log, assessment: assessment, options: artifacts, input: input,
-                                      console: console, pathsToStandardError: json || csv)
+            let input =
+                outcome.memory.map {
+                    ReportRendering.inputFile(name: "tag memory read from the \(source) (Flipper file)", content: Data($0.flipperText().utf8))
+                } ?? outcome.result.ndefMessageBytes.map { ReportRendering.inputFile(name: "NDEF message read from the \(source)", content: $0) }
+            try ReportArtifacts.write(
+                log: log, assessment: assessment, options: artifacts, input: input,
+                console: console, pathsToStandardError: json || csv)
         }
         return assessment.verdict
     }

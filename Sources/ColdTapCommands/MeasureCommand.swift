@@ -7,14 +7,17 @@ import LoggerSessions
 /// with GETRESPONSE; docs/nhs31xx.md §3.8).
 public enum MeasureCommand: Command {
     public static let name = "measure"
-    public static let forms = [CommandForm(
-        summary: "read the temperature an NHS31xx logger measures now (MEASURETEMPERATURE, answer fetched with GETRESPONSE)",
-        options: [
-            .value("--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
-                   default: "the first reader with a tag"),
-            .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
-            .flag("--json", help: "print the measurement as JSON"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            summary: "read the temperature an NHS31xx logger measures now (MEASURETEMPERATURE, answer fetched with GETRESPONSE)",
+            options: [
+                .value(
+                    "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+                    default: "the first reader with a tag"),
+                .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
+                .flag("--json", help: "print the measurement as JSON"),
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments

@@ -9,23 +9,25 @@ import NFCTags
 public enum NDEFCommand: Command {
     public static let name = "ndef"
     public static let forms = [
-        CommandForm(verb: "decode", positionals: "FILE",
-                    positionalHelp: [("FILE", "raw NDEF bytes, hex text, or a tag dump or Flipper file (its NDEF message); - for standard input")],
-                    summary: "show the records of an NDEF message",
-                    options: [
-                        .flag("--json", help: "print the records as JSON"),
-                        .flag("--lenient", help: "recover what can be read from a malformed message, with warnings"),
-                    ]),
-        CommandForm(verb: "encode", summary: "build an NDEF message from records, in the order given",
-                    options: [
-                        .value("--text", placeholder: "T", help: "a Text record", repeatable: true),
-                        .value("--lang", placeholder: "L", help: "the language of the --text before it", default: "en", repeatable: true),
-                        .value("--uri", placeholder: "U", help: "a URI record", repeatable: true),
-                        .values("--mime", placeholders: ["TYPE", "FILE"], help: "a MIME record of type TYPE holding FILE", path: true),
-                        .values("--external", placeholders: ["TYPE", "FILE"], help: "an external record (domain:type) holding FILE", path: true),
-                        .flag("--hex", help: "print the message as hex text"),
-                        .value("-o", "--out", placeholder: "OUT", help: "write the message to OUT", default: "standard output", path: true),
-                    ]),
+        CommandForm(
+            verb: "decode", positionals: "FILE",
+            positionalHelp: [("FILE", "raw NDEF bytes, hex text, or a tag dump or Flipper file (its NDEF message); - for standard input")],
+            summary: "show the records of an NDEF message",
+            options: [
+                .flag("--json", help: "print the records as JSON"),
+                .flag("--lenient", help: "recover what can be read from a malformed message, with warnings"),
+            ]),
+        CommandForm(
+            verb: "encode", summary: "build an NDEF message from records, in the order given",
+            options: [
+                .value("--text", placeholder: "T", help: "a Text record", repeatable: true),
+                .value("--lang", placeholder: "L", help: "the language of the --text before it", default: "en", repeatable: true),
+                .value("--uri", placeholder: "U", help: "a URI record", repeatable: true),
+                .values("--mime", placeholders: ["TYPE", "FILE"], help: "a MIME record of type TYPE holding FILE", path: true),
+                .values("--external", placeholders: ["TYPE", "FILE"], help: "an external record (domain:type) holding FILE", path: true),
+                .flag("--hex", help: "print the message as hex text"),
+                .value("-o", "--out", placeholder: "OUT", help: "write the message to OUT", default: "standard output", path: true),
+            ]),
     ]
 
     /// Bytes of payload shown in hex in the human-readable output before it is cut short.
@@ -57,9 +59,14 @@ public enum NDEFCommand: Command {
         if json {
             var top: [(String, JSONValue)] = [("records", .array(result.message.records.map(jsonRecord)))]
             if lenient {
-                top.append(("warnings", .array(result.warnings.map {
-                    .object([("offset", .int($0.offset)), ("message", .string($0.message))])
-                })))
+                top.append(
+                    (
+                        "warnings",
+                        .array(
+                            result.warnings.map {
+                                .object([("offset", .int($0.offset)), ("message", .string($0.message))])
+                            })
+                    ))
             }
             console.print(JSONValue.object(top).serialized())
         } else {
@@ -83,16 +90,26 @@ public enum NDEFCommand: Command {
         ]
         switch record.content {
         case .text(let text):
-            members.append(("text", .object([("encoding", .string(text.encoding.rawValue)),
-                                              ("language", .string(text.language)), ("text", .string(text.text))])))
+            members.append(
+                (
+                    "text",
+                    .object([
+                        ("encoding", .string(text.encoding.rawValue)),
+                        ("language", .string(text.language)), ("text", .string(text.text)),
+                    ])
+                ))
         case .uri(let uri):
             members.append(("uri", .string(uri.uri)))
         case .smartPoster(let poster):
-            members.append(("smartPoster", .object([
-                ("uri", .string(poster.uri)),
-                ("titles", .object(poster.titles.map { ($0.language, .string($0.text)) })),
-                ("action", .optional(poster.action?.name)),
-            ])))
+            members.append(
+                (
+                    "smartPoster",
+                    .object([
+                        ("uri", .string(poster.uri)),
+                        ("titles", .object(poster.titles.map { ($0.language, .string($0.text)) })),
+                        ("action", .optional(poster.action?.name)),
+                    ])
+                ))
         default:
             break
         }
@@ -165,7 +182,8 @@ public enum NDEFCommand: Command {
                     throw CommandError.usage("--lang sets the language of the --text before it; give it after a --text.")
                 }
                 guard !language.isEmpty, language.utf8.count <= 63,
-                      language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                    language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+                else {
                     throw CommandError.usage("--lang '\(language)' is not a language code like en or pt-BR (ASCII letters, digits, '-', at most 63).")
                 }
                 pending.text.language = language
@@ -225,8 +243,9 @@ public enum NDEFCommand: Command {
         let name = path == "-" ? "standard input" : "'\(path)'"
         let tagCommand = "coldtap tag \(path == "-" ? "FILE" : path)"
         if LogInput.classifyText(content).0 == .url {
-            throw CommandError.data("\(name) is a URL, not an NDEF message: `coldtap decode` decodes a cuplTag URL, "
-                + "and `coldtap ndef encode --uri URL` makes its NDEF record.")
+            throw CommandError.data(
+                "\(name) is a URL, not an NDEF message: `coldtap decode` decodes a cuplTag URL, "
+                    + "and `coldtap ndef encode --uri URL` makes its NDEF record.")
         }
         guard let dump = try? MemoryDump.parse(content) else { return content }
         let kind = dump.format == .flipper ? "a Flipper .nfc dump" : "a tag memory dump"
@@ -240,8 +259,9 @@ public enum NDEFCommand: Command {
             throw CommandError.data("\(name) is \(kind) of an \(result.chip.displayName) without an NDEF message; `\(tagCommand)` shows what it holds.")
         }
         let start = result.tlvs.first { $0.kind == .ndef }.map { " from byte \($0.valueOffset)" } ?? ""
-        console.error("coldtap ndef: \(name) is \(kind) of an \(result.chip.displayName); decoding the NDEF message it holds "
-            + "(\(message.count) bytes\(start); offsets below count from its start). `\(tagCommand)` shows the whole tag.")
+        console.error(
+            "coldtap ndef: \(name) is \(kind) of an \(result.chip.displayName); decoding the NDEF message it holds "
+                + "(\(message.count) bytes\(start); offsets below count from its start). `\(tagCommand)` shows the whole tag.")
         return message
     }
 

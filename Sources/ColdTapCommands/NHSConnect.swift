@@ -38,10 +38,12 @@ enum NHSConnect {
     }
 
     /// Waits for a tag on a PC/SC reader, runs `body` on an NHS31xx session, closes the card.
-    static func withLogger<T: Sendable>(reader: String?, timeout: Duration, console: Console,
-                                        _ body: (NHSLoggerSession, String) async throws -> T) async throws -> T {
-        let context = try ReaderSupport.context()
-        let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: timeout, console: console)
+    static func withLogger<T: Sendable>(
+        reader: String?, timeout: Duration, console: Console,
+        _ body: (NHSLoggerSession, String) async throws -> T
+    ) async throws -> T {
+        let context = try ReaderConnection.context()
+        let tag = try await ReaderConnection.waitForTag(context: context, reader: reader, timeout: timeout, console: console)
         do {
             let session = try await session(on: tag.transport)
             let value = try await body(session, tag.card.reader)

@@ -4,6 +4,7 @@ import Foundation
 import LoggerFormats
 import LoggerSessions
 import NFCTags
+import NFCTagsEmulation
 import PCSC
 
 /// The virtual NHS3100 of `coldtap emulate --logger nhs3100` and `coldtap demo --logger nhs3100`:
@@ -43,12 +44,13 @@ enum NHSDemo {
 
     /// `coldtap emulate --logger nhs3100 [--demo-history SECONDS] [--fault FAULT]…`.
     static func emulate(endpointText: String?, history: String?, faults: TagFaults = .none, trace: Bool, console: Console) async throws {
-        let endpoint = try endpointText.map { text -> VPCDEndpoint in
-            guard let endpoint = VPCDEndpoint(text) else {
-                throw CommandError.usage("--vpcd takes HOST:PORT (e.g. 127.0.0.1:35963), not '\(text)'.")
-            }
-            return endpoint
-        } ?? .standard
+        let endpoint =
+            try endpointText.map { text -> VPCDEndpoint in
+                guard let endpoint = VPCDEndpoint(text) else {
+                    throw CommandError.usage("--vpcd takes HOST:PORT (e.g. 127.0.0.1:35963), not '\(text)'.")
+                }
+                return endpoint
+            } ?? .standard
         let seconds = try history.map { text -> Double in
             guard let value = Double(text), value >= 0, value <= 366 * 86_400 else {
                 throw CommandError.usage("--demo-history takes seconds from 0 to a year, not '\(text)'.")
@@ -59,9 +61,10 @@ enum NHSDemo {
         var tracer: (@Sendable (String) -> Void)?
         if trace { tracer = { @Sendable line in console.error(line) } }
         let client = VirtualCardClient(emulator: ContactlessReaderEmulator(tag: tag), endpoint: endpoint, trace: tracer)
-        console.error("Serving a virtual NHS3100 (tlogger firmware, pristine) to vpcd at \(endpoint)"
-            + (seconds.map { "; its next SETCONFIG is dated \(Int($0)) s back" } ?? "")
-            + (faults.isEmpty ? "" : " with faults \(faults)") + "; press Ctrl-C to stop.")
+        console.error(
+            "Serving a virtual NHS3100 (tlogger firmware, pristine) to vpcd at \(endpoint)"
+                + (seconds.map { "; its next SETCONFIG is dated \(Int($0)) s back" } ?? "")
+                + (faults.isEmpty ? "" : " with faults \(faults)") + "; press Ctrl-C to stop.")
         do {
             let outcome = try await client.run()
             switch outcome {
@@ -112,8 +115,9 @@ enum NHSDemo {
         }
         let assessment = Assessor.assess(outcome.log, profile: ReportCommand.defaultProfile, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
         let files = try DemoReport.write(outcome.log, assessment: assessment, directory: outDirectory)
-        console.print("Configured a virtual NHS3100 (SETCONFIG dated \(Int(history / 3600)) h back: \(request.summary)), then read its "
-            + "\(outcome.log.samples.count) samples and \(outcome.log.events.count) events in command mode \(how).")
+        console.print(
+            "Configured a virtual NHS3100 (SETCONFIG dated \(Int(history / 3600)) h back: \(request.summary)), then read its "
+                + "\(outcome.log.samples.count) samples and \(outcome.log.events.count) events in command mode \(how).")
         console.print("Verdict (\(assessment.profile.name)): \(assessment.headline(in: assessment.timeZone))")
         // The reasons include what the logger itself concluded.
         for reason in assessment.reasons { console.print("  " + reason) }

@@ -3,8 +3,9 @@ import Foundation
 import LoggerFormats
 import NFCTags
 import PCSC
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pcscd with vpcd in private network and mount namespaces, and `coldtap emulate` as its
@@ -49,8 +50,10 @@ final class PrivatePCSCD: @unchecked Sendable {
         }
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: unshare)
-        daemon.arguments = ["--net", "--mount", "--", "sh", "-c",
-                            "mount -t tmpfs -o mode=0755 tmpfs /run && ip link set lo up && exec \(pcscdPath) --foreground"]
+        daemon.arguments = [
+            "--net", "--mount", "--", "sh", "-c",
+            "mount -t tmpfs -o mode=0755 tmpfs /run && ip link set lo up && exec \(pcscdPath) --foreground",
+        ]
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         do { try daemon.run() } catch {

@@ -5,12 +5,14 @@ import Foundation
 /// as JSON in the profile-file format, or the profile-file format itself (`--schema`).
 public enum ProfilesCommand: Command {
     public static let name = "profiles"
-    public static let forms = [CommandForm(
-        summary: "list the built-in cold-chain profiles with their band and rules, or document the profile .json format",
-        options: [
-            .flag("--json", help: "print them as JSON in the profile-file format (a start for a profile of your own)"),
-            .flag("--schema", help: "explain every field of a profile .json file, with an example"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            summary: "list the built-in cold-chain profiles with their band and rules, or document the profile .json format",
+            options: [
+                .flag("--json", help: "print them as JSON in the profile-file format (a start for a profile of your own)"),
+                .flag("--schema", help: "explain every field of a profile .json file, with an example"),
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -32,8 +34,10 @@ public enum ProfilesCommand: Command {
     static func text(_ profile: Profile) -> String {
         var lines = [profile.name + (profile.name == ReportCommand.defaultProfile.name ? " (the default)" : "")]
         if !profile.summary.isEmpty { lines.append("  " + profile.summary) }
-        lines.append("  band: " + (profile.band.map { "\($0) (excursions are counted outside it)" }
-            ?? "none; excursions are counted outside the rules' limits, \(profile.excursionBand)"))
+        lines.append(
+            "  band: "
+                + (profile.band.map { "\($0) (excursions are counted outside it)" }
+                    ?? "none; excursions are counted outside the rules' limits, \(profile.excursionBand)"))
         if profile.rules.isEmpty { lines.append("  no alarm rules") }
         for rule in profile.rules { lines.append("  ALARM when " + sentence(rule)) }
         return lines.joined(separator: "\n")
@@ -61,25 +65,32 @@ public enum ProfilesCommand: Command {
             if let high = band.high { edges.append(("max", .number(high.limit))) }
             members.append(("band", .object(edges)))
         }
-        members.append(("rules", .array(profile.rules.map { rule in
-            let symbols: [ColdChain.Comparator: String] = [.greaterThan: ">", .greaterThanOrEqual: ">=", .lessThan: "<", .lessThanOrEqual: "<="]
-            var fields: [(String, JSONValue)] = [("kind", .string(rule.kind.rawValue)),
-                                                 ("comparator", .string(symbols[rule.threshold.comparator] ?? ">")),
-                                                 ("limit", .number(rule.threshold.limit))]
-            if let duration = rule.duration {
-                // In the unit the rule is written in, so the file reads back as the same rule.
-                if duration.inMinutes {
-                    fields.append(("minutes", .number(duration.seconds / 60)))
-                } else if duration.seconds.truncatingRemainder(dividingBy: 3600) == 0 {
-                    fields.append(("hours", .number(duration.seconds / 3600)))
-                } else {
-                    fields.append(("seconds", .number(duration.seconds)))
-                }
-                if !duration.inclusive { fields.append(("strictlyLonger", .bool(true))) }
-            }
-            if rule.kind == .cumulative && rule.scope == .day { fields.append(("per", .string("day"))) }
-            return .object(fields)
-        })))
+        members.append(
+            (
+                "rules",
+                .array(
+                    profile.rules.map { rule in
+                        let symbols: [ColdChain.Comparator: String] = [.greaterThan: ">", .greaterThanOrEqual: ">=", .lessThan: "<", .lessThanOrEqual: "<="]
+                        var fields: [(String, JSONValue)] = [
+                            ("kind", .string(rule.kind.rawValue)),
+                            ("comparator", .string(symbols[rule.threshold.comparator] ?? ">")),
+                            ("limit", .number(rule.threshold.limit)),
+                        ]
+                        if let duration = rule.duration {
+                            // In the unit the rule is written in, so the file reads back as the same rule.
+                            if duration.inMinutes {
+                                fields.append(("minutes", .number(duration.seconds / 60)))
+                            } else if duration.seconds.truncatingRemainder(dividingBy: 3600) == 0 {
+                                fields.append(("hours", .number(duration.seconds / 3600)))
+                            } else {
+                                fields.append(("seconds", .number(duration.seconds)))
+                            }
+                            if !duration.inclusive { fields.append(("strictlyLonger", .bool(true))) }
+                        }
+                        if rule.kind == .cumulative && rule.scope == .day { fields.append(("per", .string("day"))) }
+                        return .object(fields)
+                    })
+            ))
         if profile.alarmsLastUntilAcknowledged { members.append(("alarmsUntilAcknowledged", .bool(true))) }
         return .object(members)
     }

@@ -21,7 +21,8 @@ final class ProgressBar: Sendable {
         let line: String
         if let fraction = progress.fraction, let total = progress.totalBytes {
             let filled = Int((fraction * Double(width)).rounded(.down))
-            line = "\(label) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            line =
+                "\(label) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
                 + "] \(progress.bytesRead)/\(total) bytes"
         } else {
             line = "\(label) \(progress.bytesRead) bytes"

@@ -13,17 +13,21 @@ struct StationTarget {
     /// `URL-OPTION URL`, `--token T`, `--queue DIR`.
     static func optionSpecs(urlOption: String) -> [OptionSpec] {
         [
-            .value(urlOption, placeholder: "URL", help: "the station to upload to, e.g. https://station.example:8080",
-                   default: "$COLDTAP_STATION; none: no upload"),
+            .value(
+                urlOption, placeholder: "URL", help: "the station to upload to, e.g. https://station.example:8080",
+                default: "$COLDTAP_STATION; none: no upload"),
             .value("--token", placeholder: "T", help: "an upload token of the station ('coldtap token create')", default: "$COLDTAP_TOKEN"),
-            .value("--queue", placeholder: "DIR", help: "where reads wait until the station takes them",
-                   default: "$XDG_STATE_HOME/coldtap/uploads, else ~/.local/state/coldtap/uploads", path: true),
+            .value(
+                "--queue", placeholder: "DIR", help: "where reads wait until the station takes them",
+                default: "$XDG_STATE_HOME/coldtap/uploads, else ~/.local/state/coldtap/uploads", path: true),
         ]
     }
 
     /// `nil` when no station is named anywhere.
-    static func parse(_ arguments: inout Arguments, urlOption: String,
-                      environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StationTarget? {
+    static func parse(
+        _ arguments: inout Arguments, urlOption: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> StationTarget? {
         let given = try arguments.option(urlOption)
         let token = try arguments.option("--token") ?? environment["COLDTAP_TOKEN"]
         let queueFolder = try arguments.option("--queue")
@@ -66,14 +70,16 @@ struct StationTarget {
             let read = receipt.value("read") as? [String: Any]
             let logger = (receipt.value("logger") as? [String: Any])?["id"] as? String ?? "?"
             let what = receipt.alreadyKept ? "already kept as read #\(read?["id"] ?? "?")" : "kept as read #\(read?["id"] ?? "?")"
-            console.print("\(label(receipt.sha256)): \(logger) — \(what) on \(url.absoluteString)"
-                          + ((receipt.value("verdict") as? String).map { "; verdict \($0)" } ?? ""))
+            console.print(
+                "\(label(receipt.sha256)): \(logger) — \(what) on \(url.absoluteString)"
+                    + ((receipt.value("verdict") as? String).map { "; verdict \($0)" } ?? ""))
         }
         for rejected in result.rejected {
             console.error("\(label(rejected.sha256)): \(rejected.reason) (kept in \(queue.directory.appendingPathComponent("rejected").path))")
         }
         if result.remaining > 0 {
-            console.error("\(result.remaining) read(s) wait in \(queue.directory.path): \(result.lastError?.description ?? "not sent"); 'coldtap push' sends them later.")
+            console.error(
+                "\(result.remaining) read(s) wait in \(queue.directory.path): \(result.lastError?.description ?? "not sent"); 'coldtap push' sends them later.")
         }
         return (result.remaining, result.rejected.count, result.lastError?.credentialsRefused == true)
     }
@@ -82,16 +88,20 @@ struct StationTarget {
 /// `coldtap push FILE...`: uploads reads to a station; with no FILE, sends what waits in the queue.
 public enum PushCommand: Command {
     public static let name = "push"
-    public static let forms = [CommandForm(
-        positionals: "[FILE...]",
-        positionalHelp: [("FILE", "reads to upload (dumps, NDEF messages, Flipper files, cuplTag URLs, NHS31xx transcripts); none: send what waits in the queue")],
-        summary: "upload reads to a station; what cannot be sent now waits in the queue on disk",
-        options: StationTarget.optionSpecs(urlOption: "--station") + [
-            .value("--logger-id", placeholder: "ID", help: "the logger the reads belong to, for reads that name none"),
-            .value("--read-time", placeholder: "ISO8601", help: "when the reads were made", default: "the file's modification time"),
-            .value("--source", placeholder: "S", help: "where the reads came from, as the station records it", default: "coldtap push"),
-            .value("--attempts", placeholder: "N", help: "tries per read before it stays in the queue (1–100)", default: "3"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            positionals: "[FILE...]",
+            positionalHelp: [
+                ("FILE", "reads to upload (dumps, NDEF messages, Flipper files, cuplTag URLs, NHS31xx transcripts); none: send what waits in the queue")
+            ],
+            summary: "upload reads to a station; what cannot be sent now waits in the queue on disk",
+            options: StationTarget.optionSpecs(urlOption: "--station") + [
+                .value("--logger-id", placeholder: "ID", help: "the logger the reads belong to, for reads that name none"),
+                .value("--read-time", placeholder: "ISO8601", help: "when the reads were made", default: "the file's modification time"),
+                .value("--source", placeholder: "S", help: "where the reads came from, as the station records it", default: "coldtap push"),
+                .value("--attempts", placeholder: "N", help: "tries per read before it stays in the queue (1–100)", default: "3"),
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -122,7 +132,9 @@ public enum PushCommand: Command {
             } else {
                 content = try InputBytes.read(path, console: console, format: .raw)
             }
-            let modified = path == "-" || LogInput.isURLArgument(path) ? nil
+            let modified =
+                path == "-" || LogInput.isURLArgument(path)
+                ? nil
                 : (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
             let upload = PendingUpload(raw: content, readTime: readTime ?? modified, source: source, loggerID: loggerID)
             do {
@@ -134,10 +146,14 @@ public enum PushCommand: Command {
         }
         let outcome = await target.send(console: console, attempts: attempts) { names[$0] ?? "queued read \($0.prefix(12))" }
         if outcome.credentialsRefused {
-            throw CommandError(.noPermission, "the station refused the token; \(outcome.remaining) read(s) wait in the queue: give a live upload token (--token, COLDTAP_TOKEN) and run 'coldtap push' again.")
+            throw CommandError(
+                .noPermission,
+                "the station refused the token; \(outcome.remaining) read(s) wait in the queue: give a live upload token (--token, COLDTAP_TOKEN) and run 'coldtap push' again."
+            )
         }
         if outcome.remaining > 0 {
-            throw CommandError(.temporaryFailure, "the station did not take every read; \(outcome.remaining) wait in the queue and are sent by the next 'coldtap push'.")
+            throw CommandError(
+                .temporaryFailure, "the station did not take every read; \(outcome.remaining) wait in the queue and are sent by the next 'coldtap push'.")
         }
         if outcome.rejected > 0 {
             throw CommandError(.dataError, "the station refused \(outcome.rejected) read(s) (see above).")

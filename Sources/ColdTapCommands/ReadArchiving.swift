@@ -13,29 +13,33 @@ struct ReadArchiving {
     /// The options `read` declares for keeping its reads.
     static let optionSpecs: [OptionSpec] = [
         .flag("--no-archive", help: "do not keep the read in the archive"),
-        ArchiveSupport.archiveOption,
-        ArchiveSupport.loggerIDOption,
+        ArchiveAccess.archiveOption,
+        ArchiveAccess.loggerIDOption,
     ]
 
     /// Takes `--no-archive`, `--archive A`, `--logger-id ID` (and notes `--logger` without taking it).
     static func parse(_ arguments: inout Arguments) throws -> ReadArchiving {
         let disabled = arguments.flag("--no-archive")
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let loggerID = try arguments.option("--logger-id")
-        return ReadArchiving(enabled: !disabled, location: location, loggerID: loggerID,
-                             loggerArgument: ArchiveSupport.peekLogger(arguments))
+        return ReadArchiving(
+            enabled: !disabled, location: location, loggerID: loggerID,
+            loggerArgument: ArchiveAccess.peekLogger(arguments))
     }
 
-    func keep(_ outcome: LoggerRead, origin: String, options: LogInput.Options, output: LoggerOutput,
-              console: Console) async throws {
+    func keep(
+        _ outcome: LoggerRead, origin: String, options: LogInput.Options, output: LoggerOutput,
+        console: Console
+    ) async throws {
         guard enabled else { return }
-        let result = try await ArchiveSupport.keep(outcome, origin: origin, options: options, loggerArgument: loggerArgument,
-                                                   loggerID: loggerID, profile: output.profile, timeZone: output.timeZone,
-                                                   archive: location)
+        let result = try await ArchiveAccess.keep(
+            outcome, origin: origin, options: options, loggerArgument: loggerArgument,
+            loggerID: loggerID, profile: output.profile, timeZone: output.timeZone,
+            archive: location)
         if result.alreadyKept {
             console.error("Already in the archive \(location) as read #\(result.readID) of \(result.loggerID).")
         } else {
-            console.error("Kept in the archive \(location) as read #\(result.readID) of \(result.loggerID): \(ArchiveSupport.addLine(result)).")
+            console.error("Kept in the archive \(location) as read #\(result.readID) of \(result.loggerID): \(ArchiveAccess.addLine(result)).")
         }
     }
 }

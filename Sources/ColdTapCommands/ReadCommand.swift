@@ -11,18 +11,22 @@ import PCSC
 /// reports like `decode` / `report`.
 public enum ReadCommand: Command {
     public static let name = "read"
-    public static let forms = [CommandForm(
-        summary: "wait for a logger on a PC/SC reader, read it, then print and report it as 'report' does",
-        options: [
-            .value("--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
-                   default: "the first reader with a tag"),
-            .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
-            .flag("--watch", help: "read one tag after another until Ctrl-C; files get one name per tag"),
-            .value("--save-dump", placeholder: "FILE", help: "keep the tag's memory as a Flipper .nfc file (written after a complete read)",
-                   path: true),
-            .flag("--csv", help: "print the samples as CSV instead of the report"),
-        ] + ReportCommand.reportOptionSpecs + LogInput.readOptionSpecs
-            + ReportArtifacts.optionSpecs.filter { $0.displayName != "--csv" } + ReadArchiving.optionSpecs + ReadUploading.optionSpecs)]
+    public static let forms = [
+        CommandForm(
+            summary: "wait for a logger on a PC/SC reader, read it, then print and report it as 'report' does",
+            options: [
+                .value(
+                    "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+                    default: "the first reader with a tag"),
+                .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
+                .flag("--watch", help: "read one tag after another until Ctrl-C; files get one name per tag"),
+                .value(
+                    "--save-dump", placeholder: "FILE", help: "keep the tag's memory as a Flipper .nfc file (written after a complete read)",
+                    path: true),
+                .flag("--csv", help: "print the samples as CSV instead of the report"),
+            ] + ReportCommand.reportOptionSpecs + LogInput.readOptionSpecs
+                + ReportArtifacts.optionSpecs.filter { $0.displayName != "--csv" } + ReadArchiving.optionSpecs + ReadUploading.optionSpecs)
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -38,24 +42,28 @@ public enum ReadCommand: Command {
         let timeout = try parseTimeout(timeoutText)
         try output.artifacts.validate()
 
-        let context = try ReaderSupport.context()
+        let context = try ReaderConnection.context()
         var count = 0
         repeat {
             count += 1
-            let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: watch ? nil : timeout,
-                                                         console: console)
+            let tag = try await ReaderConnection.waitForTag(
+                context: context, reader: reader, timeout: watch ? nil : timeout,
+                console: console)
             var verdictOfThisTag: Verdict?
             do {
                 let dumpPath = saveDump.map { watch ? numbered($0, count) : $0 }
                 let outcome = try await CommandLineRead.read(tag.transport, options: options, saveDump: dumpPath, console: console)
                 await tag.close()
-                let verdict = try output.emit(outcome, source: "\(outcome.result.chip.displayName) on \(tag.card.reader)",
-                                              console: console)
+                let verdict = try output.emit(
+                    outcome, source: "\(outcome.result.chip.displayName) on \(tag.card.reader)",
+                    console: console)
                 verdictOfThisTag = verdict
-                try await keeping.keep(outcome, origin: "\(outcome.result.chip.displayName) on PC/SC reader \(tag.card.reader)",
-                                       options: options, output: output, console: console)
-                try await uploading.upload(outcome, origin: "\(outcome.result.chip.displayName) on PC/SC reader \(tag.card.reader)",
-                                           loggerID: keeping.loggerID, console: console)
+                try await keeping.keep(
+                    outcome, origin: "\(outcome.result.chip.displayName) on PC/SC reader \(tag.card.reader)",
+                    options: options, output: output, console: console)
+                try await uploading.upload(
+                    outcome, origin: "\(outcome.result.chip.displayName) on PC/SC reader \(tag.card.reader)",
+                    loggerID: keeping.loggerID, console: console)
             } catch let error as CommandError where watch && error.status != .unavailable && error.status != .usage {
                 // One bad tag (lost mid-read, not a logger) does not end a watch session.
                 await tag.close()
@@ -77,7 +85,7 @@ public enum ReadCommand: Command {
                 do {
                     try await context.waitForRemoval(reader: tag.card.reader, timeout: nil)
                 } catch let error as PCSCError {
-                    throw ReaderSupport.commandError(error)
+                    throw ReaderConnection.commandError(error)
                 }
             }
         } while watch
@@ -107,19 +115,23 @@ enum CommandLineRead {
     /// - Throws: `CommandError`: 74 when the tag left or stopped answering (saying how far the
     ///   read got; nothing is written), 69 when the reader cannot send a command the tag
     ///   needs, 65 for malformed tag data or a message that is not a logger's.
-    static func read(_ transport: any TagTransport, options: LogInput.Options, saveDump: String?,
-                     console: Console) async throws -> LoggerRead {
+    static func read(
+        _ transport: any TagTransport, options: LogInput.Options, saveDump: String?,
+        console: Console
+    ) async throws -> LoggerRead {
         let reader = LoggerReader(options: options, tagOptions: TagReadOptions(commandTimeout: .seconds(1)))
         let bar = ProgressBar(console: console, label: "Reading")
         let keep: ((Data) throws -> Void)? = saveDump.map { path in { try write($0, to: path) } }
         do {
-            var read = try await reader.read(from: transport, progress: { step in
-                switch step {
-                case .tag(let progress): bar.update(progress)
-                case .commands(let progress):
-                    bar.update(done: progress.samplesRead, total: progress.samplesTotal, unit: "samples")
-                }
-            }, keep: keep)
+            var read = try await reader.read(
+                from: transport,
+                progress: { step in
+                    switch step {
+                    case .tag(let progress): bar.update(progress)
+                    case .commands(let progress):
+                        bar.update(done: progress.samplesRead, total: progress.samplesTotal, unit: "samples")
+                    }
+                }, keep: keep)
             bar.finish()
             read.log = HintWording.worded(read.log)
             if read.automaticMode {

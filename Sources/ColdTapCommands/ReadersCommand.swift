@@ -6,27 +6,29 @@ import PCSC
 /// `coldtap readers`: the PC/SC readers, whether a tag is on each, and what it is.
 public enum ReadersCommand: Command {
     public static let name = "readers"
-    public static let forms = [CommandForm(
-        summary: "list PC/SC readers and whether a tag is present",
-        options: [.flag("--json", help: "print the list as JSON")])]
+    public static let forms = [
+        CommandForm(
+            summary: "list PC/SC readers and whether a tag is present",
+            options: [.flag("--json", help: "print the list as JSON")])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let json = arguments.flag("--json")
         try arguments.finish()
-        let context = try ReaderSupport.context()
+        let context = try ReaderConnection.context()
         let names: [String]
         do {
             names = try context.readers()
         } catch let error as PCSCError {
-            throw ReaderSupport.commandError(error)
+            throw ReaderConnection.commandError(error)
         }
-        guard !names.isEmpty else { throw ReaderSupport.commandError(.noReaders) }
+        guard !names.isEmpty else { throw ReaderConnection.commandError(.noReaders) }
         let states: [ReaderStatus]
         do {
             states = try context.status(of: names)
         } catch let error as PCSCError {
-            throw ReaderSupport.commandError(error)
+            throw ReaderConnection.commandError(error)
         }
         var entries: [JSONValue] = []
         var lines: [String] = []
@@ -54,13 +56,14 @@ public enum ReadersCommand: Command {
             }
             if !profile.readsISO15693 { line += " [no ISO 15693]" }
             lines.append(line)
-            entries.append(.object([
-                ("name", .string(state.name)),
-                ("model", .string(profile.family.rawValue)),
-                ("iso15693", .bool(profile.readsISO15693)),
-                ("tagPresent", .bool(state.cardPresent)),
-                ("tag", state.cardPresent ? .object(tag) : .null),
-            ]))
+            entries.append(
+                .object([
+                    ("name", .string(state.name)),
+                    ("model", .string(profile.family.rawValue)),
+                    ("iso15693", .bool(profile.readsISO15693)),
+                    ("tagPresent", .bool(state.cardPresent)),
+                    ("tag", state.cardPresent ? .object(tag) : .null),
+                ]))
         }
         if json {
             console.print(JSONValue.object([("readers", .array(entries))]).serialized())
@@ -74,7 +77,7 @@ public enum ReadersCommand: Command {
         guard let card = try? context.connect(reader: state.name) else { return nil }
         defer { card.disconnect() }
         guard let response = try? await PCSCChannel(card: card).transmit(Data([0xFF, 0xCA, 0x00, 0x00, 0x00]), timeout: .seconds(1)),
-              response.count > 2, response.suffix(2) == Data([0x90, 0x00])
+            response.count > 2, response.suffix(2) == Data([0x90, 0x00])
         else { return nil }
         return response.dropLast(2)
     }

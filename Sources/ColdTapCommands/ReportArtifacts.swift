@@ -1,6 +1,5 @@
 import ColdChain
 import ColdTapKit
-import Digest
 import Foundation
 import LoggerFormats
 import TempChart
@@ -29,9 +28,11 @@ public enum ReportArtifacts {
         /// The zone of the CSV's times (`--tz`); `nil` writes UTC.
         public var csvTimeZone: TimeZone?
 
-        public init(outDirectory: String? = nil, kinds: Set<Kind> = [], theme: ChartTheme = .light, width: Int = 1200,
-                    height: Int = 600, language: ReportLanguage = .english, outputFile: String? = nil, force: Bool = false,
-                    csvTimeZone: TimeZone? = nil) {
+        public init(
+            outDirectory: String? = nil, kinds: Set<Kind> = [], theme: ChartTheme = .light, width: Int = 1200,
+            height: Int = 600, language: ReportLanguage = .english, outputFile: String? = nil, force: Bool = false,
+            csvTimeZone: TimeZone? = nil
+        ) {
             self.outDirectory = outDirectory
             self.kinds = kinds
             self.theme = theme
@@ -86,19 +87,26 @@ public enum ReportArtifacts {
             candidate = parent
         }
         guard isDirectory.boolValue else {
-            throw CommandError(.failure, "\(what.prefix(1).uppercased() + what.dropFirst()) '\(path)' is not a directory ('\(candidate.path)' is a file); give a directory (it is created when missing).")
+            throw CommandError(
+                .failure,
+                "\(what.prefix(1).uppercased() + what.dropFirst()) '\(path)' is not a directory ('\(candidate.path)' is a file); give a directory (it is created when missing)."
+            )
         }
         guard manager.isWritableFile(atPath: candidate.path) else {
-            throw CommandError(.failure, "\(what.prefix(1).uppercased() + what.dropFirst()) '\(path)' cannot be written ('\(candidate.path)' is not writable); check the permissions.")
+            throw CommandError(
+                .failure,
+                "\(what.prefix(1).uppercased() + what.dropFirst()) '\(path)' cannot be written ('\(candidate.path)' is not writable); check the permissions.")
         }
     }
 
     /// The report file options of `report` and `read`.
     public static let optionSpecs: [OptionSpec] = [
-        .value("--out", placeholder: "DIR", help: "write the report files into DIR (made when missing), named after the logger",
-               default: "no files; with a kind flag alone, the current directory", path: true),
-        .value("-o", "--output", placeholder: "FILE", help: "write one file, FILE; its kind from the one kind flag or FILE's extension",
-               path: true),
+        .value(
+            "--out", placeholder: "DIR", help: "write the report files into DIR (made when missing), named after the logger",
+            default: "no files; with a kind flag alone, the current directory", path: true),
+        .value(
+            "-o", "--output", placeholder: "FILE", help: "write one file, FILE; its kind from the one kind flag or FILE's extension",
+            path: true),
         .flag("--force", help: "overwrite existing files (otherwise --out picks a free name and -o refuses)"),
         .flag("--png", help: "write the chart as PNG"),
         .flag("--pdf", help: "write the audit report as PDF (A4: verdict, chart, then rules, warnings, per day, input)"),
@@ -107,8 +115,9 @@ public enum ReportArtifacts {
         .flag("--csv", help: "the samples as CSV: printed, or a file with --out or -o"),
         .value("--theme", placeholder: "THEME", help: "colours of charts and reports", default: "light", choices: { ["light", "dark"] }),
         .value("--size", placeholder: "WxH", help: "chart size in pixels for PNG and SVG (200x150 to 8000x8000)", default: "1200x600"),
-        .value("--lang", placeholder: "LANG", help: "language of the report files", default: "en",
-               choices: { ReportLanguage.allCases.map(\.rawValue) }),
+        .value(
+            "--lang", placeholder: "LANG", help: "language of the report files", default: "en",
+            choices: { ReportLanguage.allCases.map(\.rawValue) }),
     ]
 
     /// Takes `--out DIR --png --pdf --svg --html --csv --theme light|dark --size WxH
@@ -127,7 +136,8 @@ public enum ReportArtifacts {
         if let size = try arguments.option("--size") {
             let parts = size.lowercased().split(separator: "x")
             guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-                  (200...8000).contains(width), (150...8000).contains(height) else {
+                (200...8000).contains(width), (150...8000).contains(height)
+            else {
                 throw CommandError.usage("--size '\(size)' is not WIDTHxHEIGHT in pixels (200x150 to 8000x8000), e.g. 1200x600.")
             }
             options.width = width
@@ -152,10 +162,13 @@ public enum ReportArtifacts {
     /// - Throws: `CommandError` (failure) when a file cannot be written; (unavailable) when
     ///   PNG/PDF are asked for on a build with neither.
     @discardableResult
-    public static func write(log: TemperatureLog, assessment: Assessment, options: Options, input: ReportAudit.InputFile? = nil,
-                             archive: ReportArchiveSection? = nil, console: Console, pathsToStandardError: Bool = false,
-                             now: Date = Date()) throws -> [URL] {
-        let directory = options.outputFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+    public static func write(
+        log: TemperatureLog, assessment: Assessment, options: Options, input: ReportAudit.InputFile? = nil,
+        archive: ReportArchiveSection? = nil, console: Console, pathsToStandardError: Bool = false,
+        now: Date = Date()
+    ) throws -> [URL] {
+        let directory =
+            options.outputFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
             ?? URL(fileURLWithPath: options.outDirectory ?? ".", isDirectory: true)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -183,8 +196,9 @@ public enum ReportArtifacts {
             }
             return url
         }
-        let rendering = ReportRendering(theme: options.theme, width: options.width, height: options.height,
-                                        language: options.language, csvTimeZone: options.csvTimeZone)
+        let rendering = ReportRendering(
+            theme: options.theme, width: options.width, height: options.height,
+            language: options.language, csvTimeZone: options.csvTimeZone)
         let subject = ReportRendering.Subject(log: log, assessment: assessment, input: input, archive: archive, generated: now)
         var written: [URL] = []
         for kind in options.chosenKinds {
@@ -194,7 +208,8 @@ public enum ReportArtifacts {
             } catch let error as ReportRenderingUnavailable {
                 throw CommandError(.unavailable, "\(error); use \(kind == .png ? "--svg or --html" : "--html").")
             } catch {
-                throw CommandError(.failure, "Cannot write the \(kind.rawValue.uppercased()) file in '\(directory.path)': \(error). Check the directory and free space.")
+                throw CommandError(
+                    .failure, "Cannot write the \(kind.rawValue.uppercased()) file in '\(directory.path)': \(error). Check the directory and free space.")
             }
             written.append(url)
             if pathsToStandardError { console.error(url.path) } else { console.print(url.path) }
@@ -207,10 +222,11 @@ public enum ReportArtifacts {
     public static func drawTerminalChart(log: TemperatureLog, assessment: Assessment, console: Console) {
         guard console.outputIsTerminal else { return }
         let columns = max(24, console.terminalColumns ?? 80)
-        let text = TerminalChart.render(series: ChartSeries(log: log), lower: assessment.band.low?.limit,
-                                        upper: assessment.band.high?.limit,
-                                        excursions: assessment.excursions.map(ChartExcursion.init), width: columns,
-                                        rows: columns >= 100 ? 14 : 10, timeZone: assessment.timeZone, color: true)
+        let text = TerminalChart.render(
+            series: ChartSeries(log: log), lower: assessment.band.low?.limit,
+            upper: assessment.band.high?.limit,
+            excursions: assessment.excursions.map(ChartExcursion.init), width: columns,
+            rows: columns >= 100 ? 14 : 10, timeZone: assessment.timeZone, color: true)
         console.write(Data(text.utf8))
     }
 }

@@ -8,21 +8,32 @@ import LoggerFormats
 /// verdict, statistics and excursions.
 public enum ReportCommand: Command {
     public static let name = "report"
-    public static let forms = [CommandForm(
-        positionals: "FILE",
-        positionalHelp: [("FILE", "a tag memory dump (raw, hex text or Flipper .nfc), an NDEF message, a cuplTag URL (as a file or given itself), or - for standard input")],
-        summary: "decode a log, judge it against a cold-chain profile (OK / ALARM / INCONCLUSIVE), print the verdict and write the report files",
-        options: ReportCommand.reportOptionSpecs + LogInput.optionSpecs + ReportArtifacts.optionSpecs + ArchiveReport.optionSpecs)]
+    public static let forms = [
+        CommandForm(
+            positionals: "FILE",
+            positionalHelp: [
+                (
+                    "FILE",
+                    "a tag memory dump (raw, hex text or Flipper .nfc), an NDEF message, a cuplTag URL (as a file or given itself), or - for standard input"
+                )
+            ],
+            summary: "decode a log, judge it against a cold-chain profile (OK / ALARM / INCONCLUSIVE), print the verdict and write the report files",
+            options: ReportCommand.reportOptionSpecs + LogInput.optionSpecs + ReportArtifacts.optionSpecs + ArchiveReport.optionSpecs)
+    ]
 
     /// The verdict options `report` and `read` share.
     public static let reportOptionSpecs: [OptionSpec] = [
-        .value("--profile", placeholder: "NAME|FILE", help: "the cold-chain rules to judge by: a built-in profile ('coldtap profiles'), a profile .json, or logger (the logger's own limits)",
-               default: ReportCommand.defaultProfile.name, choices: { Profile.builtIn.map(\.name) + ["logger"] }, path: true),
-        .value("--tz", placeholder: "ZONE", help: "time zone of times, days and the CSV: Europe/Berlin, UTC, +02:00",
-               default: "the system's zone (the CSV: UTC)"),
+        .value(
+            "--profile", placeholder: "NAME|FILE",
+            help: "the cold-chain rules to judge by: a built-in profile ('coldtap profiles'), a profile .json, or logger (the logger's own limits)",
+            default: ReportCommand.defaultProfile.name, choices: { Profile.builtIn.map(\.name) + ["logger"] }, path: true),
+        .value(
+            "--tz", placeholder: "ZONE", help: "time zone of times, days and the CSV: Europe/Berlin, UTC, +02:00",
+            default: "the system's zone (the CSV: UTC)"),
         .flag("--json", help: "print the verdict, statistics, excursions and the log as JSON"),
-        .value("--fail-on", placeholder: "VERDICT", help: "exit 2 after printing when the verdict is ALARM (alarm) or not OK (inconclusive)",
-               default: "exit 0 whatever the verdict", choices: { ["alarm", "inconclusive"] }),
+        .value(
+            "--fail-on", placeholder: "VERDICT", help: "exit 2 after printing when the verdict is ALARM (alarm) or not OK (inconclusive)",
+            default: "exit 0 whatever the verdict", choices: { ["alarm", "inconclusive"] }),
     ]
 
     /// Everything `coldtap report` takes from its command line.
@@ -73,8 +84,9 @@ public enum ReportCommand: Command {
         let failOn = try parseFailOn(try arguments.option("--fail-on"))
         let input = try LogInput.Options.parse(&arguments)
         let path = try arguments.positionals(min: 1, max: 1)[0]
-        return Options(path: path, input: input, profile: profile, timeZone: timeZone, timeZoneGiven: zoneText != nil,
-                       json: json, failOn: failOn)
+        return Options(
+            path: path, input: input, profile: profile, timeZone: timeZone, timeZoneGiven: zoneText != nil,
+            json: json, failOn: failOn)
     }
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
@@ -94,18 +106,21 @@ public enum ReportCommand: Command {
         let loaded = try await LogInput.load(path: options.path, options: options.input, console: console)
         let assessment = Assessor.assess(loaded.log, profile: options.profile, timeZone: options.timeZone)
         if options.json {
-            console.print(json(log: LogExport.json(loaded.log), assessment: assessment).serialized())
+            console.print(json(log: LogExport.json(loaded.log, wording: HintWording.logWording), assessment: assessment).serialized())
         } else if printsCSV {
             console.write(Data(LogExport.csv(loaded.log, timeZone: artifacts.csvTimeZone).utf8))
         } else {
-            console.print(text(loaded.log, assessment: assessment, input: loaded.inputDescription,
-                               colour: console.outputIsTerminal))
+            console.print(
+                text(
+                    loaded.log, assessment: assessment, input: loaded.inputDescription,
+                    colour: console.outputIsTerminal))
             ReportArtifacts.drawTerminalChart(log: loaded.log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
-            try ReportArtifacts.write(log: loaded.log, assessment: assessment, options: artifacts,
-                                      input: ReportRendering.inputFile(name: loaded.sourceName, content: loaded.sourceBytes),
-                                      console: console, pathsToStandardError: options.json)
+            try ReportArtifacts.write(
+                log: loaded.log, assessment: assessment, options: artifacts,
+                input: ReportRendering.inputFile(name: loaded.sourceName, content: loaded.sourceBytes),
+                console: console, pathsToStandardError: options.json)
         }
         try checkFailOn(options.failOn, verdict: assessment.verdict)
     }
@@ -141,7 +156,8 @@ public enum ReportCommand: Command {
         if let zone = TimeZone(identifier: text) { return zone }
         // 'europe/berlin' means Europe/Berlin: IANA names are matched without regard to case.
         if let name = TimeZone.knownTimeZoneIdentifiers.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }),
-           let zone = TimeZone(identifier: name) {
+            let zone = TimeZone(identifier: name)
+        {
             return zone
         }
         if let sign = text.first, sign == "+" || sign == "-" {
@@ -150,7 +166,8 @@ public enum ReportCommand: Command {
                 let hours = digits.count == 4 ? value / 100 : value
                 let minutes = digits.count == 4 ? value % 100 : 0
                 if hours <= 14, minutes < 60,
-                   let zone = TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)) {
+                    let zone = TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
+                {
                     return zone
                 }
             }
@@ -171,35 +188,46 @@ public enum ReportCommand: Command {
             ("profile", .string(assessment.profile.name)),
             ("verdict", .string(assessment.verdict.rawValue)),
             ("headline", .string(assessment.headline(in: assessment.timeZone))),
-            ("statistics", .object([
-                ("min", .optional(statistics.min)),
-                ("minTime", .optional(statistics.minTime?.isoUTC)),
-                ("max", .optional(statistics.max)),
-                ("maxTime", .optional(statistics.maxTime?.isoUTC)),
-                ("mean", .optional(statistics.mean)),
-                ("stddev", .optional(statistics.standardDeviation)),
-                ("mkt", .optional(statistics.meanKineticTemperature)),
-                ("validSamples", .int(statistics.validCount)),
-                ("unknownSeconds", .number(statistics.unknownSeconds)),
-            ])),
-            ("excursions", .array(assessment.excursions.map { excursion in
+            (
+                "statistics",
                 .object([
-                    ("direction", .string(excursion.direction.rawValue)),
-                    ("start", .string(excursion.start.isoUTC)),
-                    ("end", .string(excursion.end.isoUTC)),
-                    ("durationSeconds", .number(excursion.duration)),
-                    ("peak", .number(excursion.peak)),
-                    ("peakTime", .string(excursion.peakTime.isoUTC)),
-                    ("degreeMinutes", .number(excursion.degreeMinutes)),
+                    ("min", .optional(statistics.min)),
+                    ("minTime", .optional(statistics.minTime?.isoUTC)),
+                    ("max", .optional(statistics.max)),
+                    ("maxTime", .optional(statistics.maxTime?.isoUTC)),
+                    ("mean", .optional(statistics.mean)),
+                    ("stddev", .optional(statistics.standardDeviation)),
+                    ("mkt", .optional(statistics.meanKineticTemperature)),
+                    ("validSamples", .int(statistics.validCount)),
+                    ("unknownSeconds", .number(statistics.unknownSeconds)),
                 ])
-            })),
-            ("alarms", .array(assessment.alarms.map { alarm in
-                .object([
-                    ("rule", .string(alarm.rule.description)),
-                    ("firedAt", .string(alarm.firedAt.isoUTC)),
-                    ("exposureSeconds", .number(alarm.exposure)),
-                ])
-            })),
+            ),
+            (
+                "excursions",
+                .array(
+                    assessment.excursions.map { excursion in
+                        .object([
+                            ("direction", .string(excursion.direction.rawValue)),
+                            ("start", .string(excursion.start.isoUTC)),
+                            ("end", .string(excursion.end.isoUTC)),
+                            ("durationSeconds", .number(excursion.duration)),
+                            ("peak", .number(excursion.peak)),
+                            ("peakTime", .string(excursion.peakTime.isoUTC)),
+                            ("degreeMinutes", .number(excursion.degreeMinutes)),
+                        ])
+                    })
+            ),
+            (
+                "alarms",
+                .array(
+                    assessment.alarms.map { alarm in
+                        .object([
+                            ("rule", .string(alarm.rule.description)),
+                            ("firedAt", .string(alarm.firedAt.isoUTC)),
+                            ("exposureSeconds", .number(alarm.exposure)),
+                        ])
+                    })
+            ),
             ("reasons", .array(assessment.reasons.map { .string($0) })),
         ])
     }
@@ -209,8 +237,10 @@ public enum ReportCommand: Command {
     /// The human report (`ReportText`): the verdict and its reasons first, then the rules,
     /// the log, the statistics, the excursion table and the per-day table. `colour` adds ANSI
     /// colours (for a terminal only).
-    public static func text(_ log: TemperatureLog, assessment: Assessment, input: String? = nil,
-                            colour: Bool) -> String {
+    public static func text(
+        _ log: TemperatureLog, assessment: Assessment, input: String? = nil,
+        colour: Bool
+    ) -> String {
         ReportText(log: log, assessment: assessment, input: input, colour: colour).text
     }
 

@@ -41,7 +41,9 @@ struct ReportText {
         case .inconclusive: code = "1;33"
         }
         let notes = assessment.headlineNotes.map { $0.english(in: zone) }.joined(separator: "; ")
-        return ["\(paint(assessment.verdict.rawValue, code))\(notes.isEmpty ? "" : " — " + paint(notes, "1"))  \(assessment.profile.name) — \(Self.profileLine(assessment.profile))"]
+        return [
+            "\(paint(assessment.verdict.rawValue, code))\(notes.isEmpty ? "" : " — " + paint(notes, "1"))  \(assessment.profile.name) — \(Self.profileLine(assessment.profile))"
+        ]
             + assessment.reasons.map { "  • \($0)" }
     }
 
@@ -63,17 +65,25 @@ struct ReportText {
     private var logSection: [String] {
         let statistics = assessment.statistics
         var rows: [[String]] = [["format", log.format.name]]
-        let identity = [log.logger.vendor, log.logger.model?.name, log.logger.serial.map { "serial \($0)" },
-                        log.logger.tagUID.map { "tag \($0)" }].compactMap { $0 }
+        let identity = [
+            log.logger.vendor, log.logger.model?.name, log.logger.serial.map { "serial \($0)" },
+            log.logger.tagUID.map { "tag \($0)" },
+        ].compactMap { $0 }
         if !identity.isEmpty { rows.append(["logger", identity.joined(separator: ", ")]) }
         if let input { rows.append(["input", input]) }
         rows.append(["samples", "\(statistics.sampleCount) every \(duration(log.interval))"])
         if let start = statistics.start, let end = statistics.end {
             rows.append(["period", "\(time(start)) → \(time(end)) (\(duration(end.timeIntervalSince(start))))"])
         }
-        rows.append(["read time", log.timesEstimated ? paint(LogExport.readTimeText(log), "33") : LogExport.readTimeText(log)])
+        rows.append([
+            "read time",
+            log.timesEstimated
+                ? paint(LogExport.readTimeText(log, wording: HintWording.logWording), "33") : LogExport.readTimeText(log, wording: HintWording.logWording),
+        ])
         rows.append(["time base", log.timeBase.rawValue])
-        let integrity = log.integrity.detail.isEmpty ? log.integrity.status.rawValue
+        let integrity =
+            log.integrity.detail.isEmpty
+            ? log.integrity.status.rawValue
             : "\(log.integrity.status.rawValue) (\(log.integrity.detail))"
         rows.append(["integrity", log.integrity.status == .failed ? paint(integrity, "31") : integrity])
         rows.append(["time zone", zone.identifier])
@@ -84,16 +94,27 @@ struct ReportText {
         let statistics = assessment.statistics
         var rows: [[String]] = [
             ["valid", "\(statistics.validCount) of \(statistics.sampleCount) samples"],
-            ["unknown", "\(duration(statistics.unknownSeconds)) (\(statistics.missingCount) missing, \(statistics.outOfRangeCount) out of range"
-                + (statistics.timeJumpSeconds > 0 ? ", \(duration(statistics.timeJumpSeconds)) without samples" : "")
-                + (statistics.unrecordedSeconds > 0 ? ", \(duration(statistics.unrecordedSeconds)) unrecorded beyond what the logger's thresholds guarantee" : "") + ")"],
+            [
+                "unknown",
+                "\(duration(statistics.unknownSeconds)) (\(statistics.missingCount) missing, \(statistics.outOfRangeCount) out of range"
+                    + (statistics.timeJumpSeconds > 0 ? ", \(duration(statistics.timeJumpSeconds)) without samples" : "")
+                    + (statistics.unrecordedSeconds > 0
+                        ? ", \(duration(statistics.unrecordedSeconds)) unrecorded beyond what the logger's thresholds guarantee" : "") + ")",
+            ],
             ["min", statistics.min == nil ? "—" : "\(celsius(statistics.min)) at \(time(statistics.minTime))"],
             ["max", statistics.max == nil ? "—" : "\(celsius(statistics.max)) at \(time(statistics.maxTime))"],
-            ["mean", celsius(statistics.mean) + (statistics.standardDeviation.map { " ± \(ColdChainFormat.temperature($0, decimals: 2)) °C (standard deviation)" } ?? "")],
+            [
+                "mean",
+                celsius(statistics.mean)
+                    + (statistics.standardDeviation.map { " ± \(ColdChainFormat.temperature($0, decimals: 2)) °C (standard deviation)" } ?? ""),
+            ],
             ["MKT", celsius(statistics.meanKineticTemperature) + " (ΔH/R = 10 000 K)"],
         ]
         if statistics.unrecordedInsideSeconds > 0, let thresholds = log.thresholdLogging {
-            rows.append(["unrecorded", "\(duration(statistics.unrecordedInsideSeconds)) known inside the band: the logger \(thresholds.rule), so what it did not store lay within \(thresholds.rangeText)"])
+            rows.append([
+                "unrecorded",
+                "\(duration(statistics.unrecordedInsideSeconds)) known inside the band: the logger \(thresholds.rule), so what it did not store lay within \(thresholds.rangeText)",
+            ])
         }
         func share(_ seconds: TimeInterval) -> String {
             guard statistics.validSeconds > 0 else { return duration(seconds) }
@@ -109,15 +130,18 @@ struct ReportText {
         let band = assessment.band.description
         guard !assessment.excursions.isEmpty else { return [paint("Excursions", "1") + ": none outside \(band)"] }
         let rows = assessment.excursions.enumerated().map { index, excursion in
-            [String(index + 1), excursion.direction.rawValue, time(excursion.start), time(excursion.end),
-             duration(excursion.duration), celsius(excursion.peak), time(excursion.peakTime),
-             String(format: "%.1f", excursion.degreeMinutes),
-             [excursion.unknownBefore ? "before" : nil, excursion.unknownAfter ? "after" : nil]
-                .compactMap { $0 }.joined(separator: ", ")]
+            [
+                String(index + 1), excursion.direction.rawValue, time(excursion.start), time(excursion.end),
+                duration(excursion.duration), celsius(excursion.peak), time(excursion.peakTime),
+                String(format: "%.1f", excursion.degreeMinutes),
+                [excursion.unknownBefore ? "before" : nil, excursion.unknownAfter ? "after" : nil]
+                    .compactMap { $0 }.joined(separator: ", "),
+            ]
         }
         return [paint("Excursions", "1") + " outside \(band)"]
-            + table(rows, header: ["#", "side", "start", "end", "duration", "peak", "peak at", "°C·min", "unknown time"],
-                    rightAligned: [0, 4, 5, 7])
+            + table(
+                rows, header: ["#", "side", "start", "end", "duration", "peak", "peak at", "°C·min", "unknown time"],
+                rightAligned: [0, 4, 5, 7])
     }
 
     /// The logger's own event record, when it keeps one.

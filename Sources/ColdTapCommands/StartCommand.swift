@@ -5,13 +5,16 @@ import LoggerSessions
 /// `coldtap start`: START on an NHS31xx configured with `--wait-for-start` (docs/nhs31xx.md §3.4).
 public enum StartCommand: Command {
     public static let name = "start"
-    public static let forms = [CommandForm(
-        summary: "start an NHS31xx logger configured with --wait-for-start",
-        options: [
-            .value("--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
-                   default: "the first reader with a tag"),
-            .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            summary: "start an NHS31xx logger configured with --wait-for-start",
+            options: [
+                .value(
+                    "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+                    default: "the first reader with a tag"),
+                .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments

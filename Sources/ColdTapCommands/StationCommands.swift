@@ -4,33 +4,39 @@ import ColdTapBase
 import Foundation
 import NDEF
 import Station
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `coldtap serve`: the station (README, "Station").
 public enum ServeCommand: Command {
     public static let name = "serve"
-    public static let forms = [CommandForm(
-        summary: "serve the station: the upload API, reports and web pages over the archive (HTTP, or HTTPS with a certificate)",
-        options: [
-            ArchiveSupport.archiveOption,
-            .value("--listen", placeholder: "HOST:PORT", help: "where to listen (another address than 127.0.0.1 only when you mean it)",
-                   default: "127.0.0.1:8080"),
-            .value("--tls-cert", placeholder: "F", help: "the certificate (PEM) for HTTPS, with --tls-key", path: true),
-            .value("--tls-key", placeholder: "F", help: "the private key (PEM) for HTTPS, with --tls-cert", path: true),
-            .value("--max-body", placeholder: "BYTES", help: "the largest request body taken; larger ones answer 413", default: "1048576"),
-            .value("--threads", placeholder: "N", help: "requests the HTTP server handles at once (1–256)", default: "8"),
-            .value("--request-deadline", placeholder: "S", help: "seconds a request may take to arrive whole, however busy the client keeps the connection (1–3600)",
-                   default: "30"),
-            .value("--connections-per-address", placeholder: "N", help: "connections one client address may hold at once (1–512)", default: "64"),
-            .flag("--allow-http-webhooks", help: "also deliver webhooks to plain http URLs (tests)"),
-            .flag("--allow-private-webhooks", help: "also deliver webhooks to loopback, private and link-local addresses (tests, receivers on the LAN)"),
-        ] + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) })]
+    public static let forms = [
+        CommandForm(
+            summary: "serve the station: the upload API, reports and web pages over the archive (HTTP, or HTTPS with a certificate)",
+            options: [
+                ArchiveAccess.archiveOption,
+                .value(
+                    "--listen", placeholder: "HOST:PORT", help: "where to listen (another address than 127.0.0.1 only when you mean it)",
+                    default: "127.0.0.1:8080"),
+                .value("--tls-cert", placeholder: "F", help: "the certificate (PEM) for HTTPS, with --tls-key", path: true),
+                .value("--tls-key", placeholder: "F", help: "the private key (PEM) for HTTPS, with --tls-cert", path: true),
+                .value("--max-body", placeholder: "BYTES", help: "the largest request body taken; larger ones answer 413", default: "1048576"),
+                .value("--threads", placeholder: "N", help: "requests the HTTP server handles at once (1–256)", default: "8"),
+                .value(
+                    "--request-deadline", placeholder: "S",
+                    help: "seconds a request may take to arrive whole, however busy the client keeps the connection (1–3600)",
+                    default: "30"),
+                .value("--connections-per-address", placeholder: "N", help: "connections one client address may hold at once (1–512)", default: "64"),
+                .flag("--allow-http-webhooks", help: "also deliver webhooks to plain http URLs (tests)"),
+                .flag("--allow-private-webhooks", help: "also deliver webhooks to loopback, private and link-local addresses (tests, receivers on the LAN)"),
+            ] + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) })
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let listen = try arguments.option("--listen") ?? "127.0.0.1:8080"
         let certificatePath = try arguments.option("--tls-cert")
         let keyPath = try arguments.option("--tls-key")
@@ -72,7 +78,7 @@ public enum ServeCommand: Command {
         do {
             try station.start()
         } catch let error as ArchiveError {
-            throw ArchiveSupport.commandError(error)
+            throw ArchiveAccess.commandError(error)
         } catch let error as HTTPServer.StartError {
             throw CommandError(.unavailable, error.description)
         }
@@ -90,7 +96,8 @@ public enum ServeCommand: Command {
     static func wholeNumber(_ text: String?, option: String, unit: String? = nil, in range: ClosedRange<Int>) throws -> Int? {
         guard let text else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw CommandError.usage("\(option) takes a number\(unit.map { " of \($0)" } ?? "") from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
+            throw CommandError.usage(
+                "\(option) takes a number\(unit.map { " of \($0)" } ?? "") from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
         }
         return value
     }
@@ -114,7 +121,6 @@ public enum ServeCommand: Command {
         return (host.isEmpty ? "0.0.0.0" : String(host), number)
     }
 
-
     /// Asks a running `serve` in this process to stop as SIGTERM would (tests).
     public static func requestStop() { TerminationSignals.shared.fire("stop requested") }
 }
@@ -122,14 +128,16 @@ public enum ServeCommand: Command {
 /// `coldtap site add|list`.
 public enum SiteCommand: Command {
     public static let name = "site"
-    public static let forms = [CommandForm(
-        positionals: "add NAME | list", positionalHelp: [("NAME", "the site's name, e.g. clinic-north")],
-        summary: "add a site of the station, or list them; loggers join a site on their first upload by it",
-        options: [.flag("--json", help: "with list: print the sites as JSON"), ArchiveSupport.archiveOption])]
+    public static let forms = [
+        CommandForm(
+            positionals: "add NAME | list", positionalHelp: [("NAME", "the site's name, e.g. clinic-north")],
+            summary: "add a site of the station, or list them; loggers join a site on their first upload by it",
+            options: [.flag("--json", help: "with list: print the sites as JSON"), ArchiveAccess.archiveOption])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let json = arguments.flag("--json")
         let words = try arguments.positionals(min: 1, max: 2, what: "add NAME or list")
         try arguments.finish()
@@ -145,12 +153,22 @@ public enum SiteCommand: Command {
             case ("list", 1):
                 let sites = try store.sites()
                 if json {
-                    console.print(JSONValue.object([("sites", .array(sites.map { site in
-                        .object([("id", .int(Int(site.id))), ("name", .string(site.name)), ("created", .string(site.created.isoUTC))])
-                    }))]).serialized())
+                    console.print(
+                        JSONValue.object([
+                            (
+                                "sites",
+                                .array(
+                                    sites.map { site in
+                                        .object([("id", .int(Int(site.id))), ("name", .string(site.name)), ("created", .string(site.created.isoUTC))])
+                                    })
+                            )
+                        ]).serialized())
                 } else {
-                    console.print(ReportCommand.table(sites.map { [String($0.id), $0.name, $0.created.isoUTC] },
-                                                      header: ["id", "name", "created"], rightAligned: [0]).joined(separator: "\n"))
+                    console.print(
+                        ReportCommand.table(
+                            sites.map { [String($0.id), $0.name, $0.created.isoUTC] },
+                            header: ["id", "name", "created"], rightAligned: [0]
+                        ).joined(separator: "\n"))
                 }
             default:
                 throw CommandError.usage("say 'site add NAME' or 'site list'.")
@@ -162,21 +180,24 @@ public enum SiteCommand: Command {
 /// `coldtap token create|list|revoke`.
 public enum TokenCommand: Command {
     public static let name = "token"
-    public static let forms = [CommandForm(
-        positionals: "create | list | revoke ID", positionalHelp: [("ID", "the token's number, as 'coldtap token list' shows it")],
-        summary: "make a token for a site or the station's operator (printed once; the archive keeps only its SHA-256), list them, or revoke one",
-        options: [
-            .value("--site", placeholder: "NAME", help: "with create: the site whose loggers the token sees (not for --scope operator)"),
-            .value("--scope", placeholder: "SCOPE", help: "with create: what the token may do (operator: the station's /metrics, no site's data)",
-                   choices: { TokenScope.allCases.map(\.rawValue) }),
-            .value("--expires", placeholder: "DURATION", help: "with create: it stops working after this long (90d, 12h, 30m)", default: "never"),
-            .flag("--json", help: "with list: print the tokens as JSON"),
-            ArchiveSupport.archiveOption,
-        ])]
+    public static let forms = [
+        CommandForm(
+            positionals: "create | list | revoke ID", positionalHelp: [("ID", "the token's number, as 'coldtap token list' shows it")],
+            summary: "make a token for a site or the station's operator (printed once; the archive keeps only its SHA-256), list them, or revoke one",
+            options: [
+                .value("--site", placeholder: "NAME", help: "with create: the site whose loggers the token sees (not for --scope operator)"),
+                .value(
+                    "--scope", placeholder: "SCOPE", help: "with create: what the token may do (operator: the station's /metrics, no site's data)",
+                    choices: { TokenScope.allCases.map(\.rawValue) }),
+                .value("--expires", placeholder: "DURATION", help: "with create: it stops working after this long (90d, 12h, 30m)", default: "never"),
+                .flag("--json", help: "with list: print the tokens as JSON"),
+                ArchiveAccess.archiveOption,
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let siteName = try arguments.option("--site")
         let scopeText = try arguments.option("--scope")
         let expiresText = try arguments.option("--expires")
@@ -215,21 +236,38 @@ public enum TokenCommand: Command {
                 console.print(made.token)
                 let whose = site.map { "site '\($0.name)'" } ?? "the station's operator"
                 let until = made.record.expires.map { ", until \($0.isoUTC)" } ?? ""
-                console.error("Token #\(made.record.id) for \(whose) with the \(scope.rawValue) scope\(until). It is shown this once: the archive keeps only its SHA-256.")
+                console.error(
+                    "Token #\(made.record.id) for \(whose) with the \(scope.rawValue) scope\(until). It is shown this once: the archive keeps only its SHA-256."
+                )
             case ("list", 1):
                 let tokens = try store.tokens()
                 if json {
-                    console.print(JSONValue.object([("tokens", .array(tokens.map { token in
-                        .object([("id", .int(Int(token.id))), ("site", .optional(token.site?.name)), ("scope", .string(token.scope.rawValue)),
-                                 ("created", .string(token.created.isoUTC)), ("expires", .optional(token.expires?.isoUTC)),
-                                 ("revoked", .optional(token.revoked?.isoUTC)), ("live", .bool(token.isLive(at: Date())))])
-                    }))]).serialized())
+                    console.print(
+                        JSONValue.object([
+                            (
+                                "tokens",
+                                .array(
+                                    tokens.map { token in
+                                        .object([
+                                            ("id", .int(Int(token.id))), ("site", .optional(token.site?.name)), ("scope", .string(token.scope.rawValue)),
+                                            ("created", .string(token.created.isoUTC)), ("expires", .optional(token.expires?.isoUTC)),
+                                            ("revoked", .optional(token.revoked?.isoUTC)), ("live", .bool(token.isLive(at: Date()))),
+                                        ])
+                                    })
+                            )
+                        ]).serialized())
                 } else {
                     let now = Date()
-                    console.print(ReportCommand.table(tokens.map { token in
-                        let expires = token.expires.map { $0.isoUTC + ($0 <= now ? " (expired)" : "") } ?? "never"
-                        return [String(token.id), token.site?.name ?? "(station)", token.scope.rawValue, token.created.isoUTC, expires, token.revoked?.isoUTC ?? "—"]
-                    }, header: ["id", "site", "scope", "created", "expires", "revoked"], rightAligned: [0]).joined(separator: "\n"))
+                    console.print(
+                        ReportCommand.table(
+                            tokens.map { token in
+                                let expires = token.expires.map { $0.isoUTC + ($0 <= now ? " (expired)" : "") } ?? "never"
+                                return [
+                                    String(token.id), token.site?.name ?? "(station)", token.scope.rawValue, token.created.isoUTC, expires,
+                                    token.revoked?.isoUTC ?? "—",
+                                ]
+                            }, header: ["id", "site", "scope", "created", "expires", "revoked"], rightAligned: [0]
+                        ).joined(separator: "\n"))
                 }
             case ("revoke", 2):
                 guard let id = Int64(words[1]) else { throw CommandError.usage("token revoke takes the token's number (coldtap token list).") }
@@ -258,19 +296,21 @@ extension TokenCommand {
 /// `coldtap profile add|list`: profiles a site's reports can name over HTTP.
 public enum SiteProfileCommand: Command {
     public static let name = "profile"
-    public static let forms = [CommandForm(
-        positionals: "add FILE | list", positionalHelp: [("FILE", "a profile file (coldtap profiles --schema)")],
-        summary: "register a profile for a site, so that its reports can name it (?profile=NAME), or list them",
-        options: [
-            .value("--site", placeholder: "NAME", help: "the site whose reports may use it (with list: only that site's)"),
-            .value("--name", placeholder: "NAME", help: "with add: the name to ask for it by", default: "the profile's own name"),
-            .flag("--json", help: "with list: print the profiles (their text too) as JSON"),
-            ArchiveSupport.archiveOption,
-        ])]
+    public static let forms = [
+        CommandForm(
+            positionals: "add FILE | list", positionalHelp: [("FILE", "a profile file (coldtap profiles --schema)")],
+            summary: "register a profile for a site, so that its reports can name it (?profile=NAME), or list them",
+            options: [
+                .value("--site", placeholder: "NAME", help: "the site whose reports may use it (with list: only that site's)"),
+                .value("--name", placeholder: "NAME", help: "with add: the name to ask for it by", default: "the profile's own name"),
+                .flag("--json", help: "with list: print the profiles (their text too) as JSON"),
+                ArchiveAccess.archiveOption,
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let siteName = try arguments.option("--site")
         let givenName = try arguments.option("--name")
         let json = arguments.flag("--json")
@@ -288,7 +328,8 @@ public enum SiteProfileCommand: Command {
             }
             let name = givenName ?? profile.name
             guard SiteProfile.isValidName(name) else {
-                throw CommandError.usage("a profile asked for over HTTP is named with 1 to 64 letters, digits, '.', '_' or '-'; '\(name)' is not: give --name NAME.")
+                throw CommandError.usage(
+                    "a profile asked for over HTTP is named with 1 to 64 letters, digits, '.', '_' or '-'; '\(name)' is not: give --name NAME.")
             }
             guard Profile.builtIn(named: name.lowercased()) == nil, name.lowercased() != Profile.loggerLimitsName else {
                 throw CommandError.usage("'\(name)' is a built-in profile's name; give this one another with --name NAME.")
@@ -297,9 +338,12 @@ public enum SiteProfileCommand: Command {
                 guard let site = try store.site(named: siteName) else {
                     throw CommandError(.failure, "there is no site '\(siteName)'; 'coldtap site list' lists them.")
                 }
-                let kept = try store.addSiteProfile(siteID: site.id, name: name, json: String(decoding: data, as: UTF8.self),
-                                                    addedBy: SiteProfileCommand.operatingSystemUser())
-                console.print("Registered profile '\(kept.name)' (version \(kept.version), SHA-256 \(kept.sha256.prefix(16))…) for site '\(site.name)': its reports take ?profile=\(kept.name).")
+                let kept = try store.addSiteProfile(
+                    siteID: site.id, name: name, json: String(decoding: data, as: UTF8.self),
+                    addedBy: SiteProfileCommand.operatingSystemUser())
+                console.print(
+                    "Registered profile '\(kept.name)' (version \(kept.version), SHA-256 \(kept.sha256.prefix(16))…) for site '\(site.name)': its reports take ?profile=\(kept.name)."
+                )
             }
         case ("list", 1):
             try await StationAdmin.with(location) { store in
@@ -314,17 +358,28 @@ public enum SiteProfileCommand: Command {
                 }
                 let profiles = try chosen.flatMap { try store.siteProfiles(siteID: $0.id) }
                 if json {
-                    console.print(JSONValue.object([("profiles", .array(profiles.map { kept in
-                        .object([("site", .string(names[kept.siteID] ?? "#\(kept.siteID)")), ("name", .string(kept.name)), ("version", .int(kept.version)),
-                                 ("added", .string(kept.added.isoUTC)), ("addedBy", .string(kept.addedBy)), ("sha256", .string(kept.sha256)),
-                                 ("profile", .string(kept.json))])
-                    }))]).serialized())
+                    console.print(
+                        JSONValue.object([
+                            (
+                                "profiles",
+                                .array(
+                                    profiles.map { kept in
+                                        .object([
+                                            ("site", .string(names[kept.siteID] ?? "#\(kept.siteID)")), ("name", .string(kept.name)),
+                                            ("version", .int(kept.version)),
+                                            ("added", .string(kept.added.isoUTC)), ("addedBy", .string(kept.addedBy)), ("sha256", .string(kept.sha256)),
+                                            ("profile", .string(kept.json)),
+                                        ])
+                                    })
+                            )
+                        ]).serialized())
                     return
                 }
                 let rows = profiles.map { kept in
                     [names[kept.siteID] ?? "#\(kept.siteID)", kept.name, String(kept.version), kept.added.isoUTC, kept.addedBy, String(kept.sha256.prefix(16))]
                 }
-                console.print(ReportCommand.table(rows, header: ["site", "name", "version", "added", "by", "sha256"], rightAligned: [2]).joined(separator: "\n"))
+                console.print(
+                    ReportCommand.table(rows, header: ["site", "name", "version", "added", "by", "sha256"], rightAligned: [2]).joined(separator: "\n"))
             }
         default:
             throw CommandError.usage("say 'profile add --site NAME FILE' or 'profile list'.")
@@ -342,17 +397,19 @@ public enum SiteProfileCommand: Command {
 /// `coldtap logger secret LOGGER-ID`: the decode secret of an HMAC logger, kept on the station.
 public enum LoggerCommand: Command {
     public static let name = "logger"
-    public static let forms = [CommandForm(
-        positionals: "secret LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
-        summary: "keep a logger's decode secret (cuplTag HMAC key) on the station, so phones never send it",
-        options: [
-            .value("--secret", placeholder: "K", help: "the secret", default: "read from standard input"),
-            ArchiveSupport.archiveOption,
-        ])]
+    public static let forms = [
+        CommandForm(
+            positionals: "secret LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
+            summary: "keep a logger's decode secret (cuplTag HMAC key) on the station, so phones never send it",
+            options: [
+                .value("--secret", placeholder: "K", help: "the secret", default: "read from standard input"),
+                ArchiveAccess.archiveOption,
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let given = try arguments.option("--secret")
         let words = try arguments.positionals(min: 2, max: 2, what: "secret LOGGER-ID")
         try arguments.finish()
@@ -369,21 +426,23 @@ public enum LoggerCommand: Command {
 /// `coldtap webhook add|list`.
 public enum WebhookCommand: Command {
     public static let name = "webhook"
-    public static let forms = [CommandForm(
-        positionals: "add URL | list", positionalHelp: [("URL", "where the station POSTs its signed events: https, a public address, no user:password@")],
-        summary: "send a site's new ALARMs and acknowledgements to a URL, signed with HMAC-SHA256, or list the webhooks",
-        options: [
-            .value("--site", placeholder: "NAME", help: "with add: the site whose events go there"),
-            .value("--secret", placeholder: "S", help: "with add: the signing secret", default: "a new random one, printed once"),
-            .flag("--allow-http-webhooks", help: "with add: take a plain http URL (the station must run with the same flag)"),
-            .flag("--allow-private-webhooks", help: "with add: take a loopback, private or link-local address (the station must run with the same flag)"),
-            .flag("--json", help: "with list: print the webhooks and their deliveries as JSON"),
-            ArchiveSupport.archiveOption,
-        ])]
+    public static let forms = [
+        CommandForm(
+            positionals: "add URL | list", positionalHelp: [("URL", "where the station POSTs its signed events: https, a public address, no user:password@")],
+            summary: "send a site's new ALARMs and acknowledgements to a URL, signed with HMAC-SHA256, or list the webhooks",
+            options: [
+                .value("--site", placeholder: "NAME", help: "with add: the site whose events go there"),
+                .value("--secret", placeholder: "S", help: "with add: the signing secret", default: "a new random one, printed once"),
+                .flag("--allow-http-webhooks", help: "with add: take a plain http URL (the station must run with the same flag)"),
+                .flag("--allow-private-webhooks", help: "with add: take a loopback, private or link-local address (the station must run with the same flag)"),
+                .flag("--json", help: "with list: print the webhooks and their deliveries as JSON"),
+                ArchiveAccess.archiveOption,
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let location = try ArchiveSupport.location(&arguments)
+        let location = try ArchiveAccess.location(&arguments)
         let siteName = try arguments.option("--site")
         let givenSecret = try arguments.option("--secret")
         let policy = WebhookTargetPolicy(allowHTTP: arguments.flag("--allow-http-webhooks"), allowPrivate: arguments.flag("--allow-private-webhooks"))
@@ -412,16 +471,30 @@ public enum WebhookCommand: Command {
                 let names = Dictionary(try store.sites().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
                 let hooks = try store.webhooks().map { ($0, try store.webhookQueueCounts(webhookID: $0.id)) }
                 if json {
-                    console.print(JSONValue.object([("webhooks", .array(hooks.map { hook, counts in
-                        .object([("id", .int(Int(hook.id))), ("site", .string(names[hook.siteID] ?? "?")), ("url", .string(hook.url)),
-                                 ("pending", .int(counts.pending)), ("delivered", .int(counts.delivered)), ("givenUp", .int(counts.givenUp)),
-                                 ("failedAttempts", .int(counts.failedAttempts))])
-                    }))]).serialized())
+                    console.print(
+                        JSONValue.object([
+                            (
+                                "webhooks",
+                                .array(
+                                    hooks.map { hook, counts in
+                                        .object([
+                                            ("id", .int(Int(hook.id))), ("site", .string(names[hook.siteID] ?? "?")), ("url", .string(hook.url)),
+                                            ("pending", .int(counts.pending)), ("delivered", .int(counts.delivered)), ("givenUp", .int(counts.givenUp)),
+                                            ("failedAttempts", .int(counts.failedAttempts)),
+                                        ])
+                                    })
+                            )
+                        ]).serialized())
                 } else {
-                    console.print(ReportCommand.table(hooks.map { hook, counts in
-                        [String(hook.id), names[hook.siteID] ?? "?", hook.url,
-                         "\(counts.pending) pending, \(counts.delivered) delivered, \(counts.givenUp) given up, \(counts.failedAttempts) failed attempt(s)"]
-                    }, header: ["id", "site", "url", "deliveries"], rightAligned: [0]).joined(separator: "\n"))
+                    console.print(
+                        ReportCommand.table(
+                            hooks.map { hook, counts in
+                                [
+                                    String(hook.id), names[hook.siteID] ?? "?", hook.url,
+                                    "\(counts.pending) pending, \(counts.delivered) delivered, \(counts.givenUp) given up, \(counts.failedAttempts) failed attempt(s)",
+                                ]
+                            }, header: ["id", "site", "url", "deliveries"], rightAligned: [0]
+                        ).joined(separator: "\n"))
                 }
             default:
                 throw CommandError.usage("say 'webhook add --site NAME URL' or 'webhook list'.")
@@ -433,9 +506,9 @@ public enum WebhookCommand: Command {
 /// Opening the station's tables for the admin commands.
 enum StationAdmin {
     static func with(_ location: String, _ body: (StationStore) throws -> Void) async throws {
-        let archive = try ArchiveSupport.open(location, create: true)
+        let archive = try ArchiveAccess.open(location, create: true)
         defer { archive.close() }
-        try await ArchiveSupport.mapping {
+        try await ArchiveAccess.mapping {
             let store = try StationStore(archive: archive)
             try body(store)
         }

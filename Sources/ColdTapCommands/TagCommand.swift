@@ -7,16 +7,19 @@ import NFCTags
 /// `coldtap tag`: what a tag memory dump holds.
 public enum TagCommand: Command {
     public static let name = "tag"
-    public static let forms = [CommandForm(
-        positionals: "FILE",
-        positionalHelp: [("FILE", "a tag memory dump: raw .bin, hex text or Flipper .nfc; - for standard input")],
-        summary: "show what a tag memory dump holds: chip, capability container, TLVs, the NDEF message, lock state",
-        options: [
-            .value("--input", placeholder: "KIND", help: "the tag type, instead of working it out", default: "auto",
-                   choices: { ["auto", "tag2", "tag5"] }),
-            .value("--block-size", placeholder: "N", help: "bytes per block of a Type 5 dump (1 to 32; with --input tag5)", default: "4"),
-            .flag("--json", help: "print it as JSON"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            positionals: "FILE",
+            positionalHelp: [("FILE", "a tag memory dump: raw .bin, hex text or Flipper .nfc; - for standard input")],
+            summary: "show what a tag memory dump holds: chip, capability container, TLVs, the NDEF message, lock state",
+            options: [
+                .value(
+                    "--input", placeholder: "KIND", help: "the tag type, instead of working it out", default: "auto",
+                    choices: { ["auto", "tag2", "tag5"] }),
+                .value("--block-size", placeholder: "N", help: "bytes per block of a Type 5 dump (1 to 32; with --input tag5)", default: "4"),
+                .flag("--json", help: "print it as JSON"),
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -74,7 +77,8 @@ public enum TagCommand: Command {
             } catch {
                 throw CommandError.data("\(name): the file lacks \(missing) (unread when it was made), which reading it as a \(kind) tag needs: \(error).")
             }
-            result.anomalies.append(TagAnomaly(offset: nil, message: "the file lacks \(missing) (unread when it was made), so the data area past the NDEF message was not checked"))
+            result.anomalies.append(
+                TagAnomaly(offset: nil, message: "the file lacks \(missing) (unread when it was made), so the data area past the NDEF message was not checked"))
         }
         if json {
             console.print(TagDumpReport.json(result: result, dump: dump, path: path).serialized())
@@ -149,7 +153,9 @@ enum TagDumpReport {
     static func text(result: TagReadResult, dump: MemoryDump, path: String) -> String {
         var lines: [String] = []
         let type = result.technology == .iso14443A ? "Type 2" : "Type 5"
-        lines.append("\(path): \(formatName(dump)), \(type) (\(result.technology.rawValue)), \(dump.unitCount) \(result.technology == .iso14443A ? "pages" : "blocks") of \(result.unitSize) bytes")
+        lines.append(
+            "\(path): \(formatName(dump)), \(type) (\(result.technology.rawValue)), \(dump.unitCount) \(result.technology == .iso14443A ? "pages" : "blocks") of \(result.unitSize) bytes"
+        )
         var chip = "Chip: \(result.chip.displayName)"
         if let version = dump.version {
             chip += " (GET_VERSION \(hex(version)))"
@@ -163,7 +169,8 @@ enum TagDumpReport {
         lines.append("UID: " + (result.uid.map { hex($0, separator: ":") } ?? "unknown"))
         if let cc = result.capabilityContainer {
             let access = cc.isWritable ? "read/write" : "read-only"
-            var ccLine = "Capability container (\(result.location(of: cc.offset))): \(hex(cc.bytes)) — version \(cc.majorVersion).\(cc.minorVersion), data area \(cc.dataAreaSize) bytes, \(access)"
+            var ccLine =
+                "Capability container (\(result.location(of: cc.offset))): \(hex(cc.bytes)) — version \(cc.majorVersion).\(cc.minorVersion), data area \(cc.dataAreaSize) bytes, \(access)"
             if result.technology == .iso15693 {
                 ccLine += cc.supportsReadMultiple ? ", MBREAD" : ", no MBREAD"
             }
@@ -176,8 +183,9 @@ enum TagDumpReport {
             for tlv in result.tlvs {
                 let location = "byte \(tlv.offset) (\(result.location(of: tlv.offset)))"
                 let detail = tlvDetail(tlv)
-                lines.append("  " + location.padding(toLength: 30, withPad: " ", startingAt: 0) + " " + tlv.kind.name
-                             + (detail.isEmpty ? "" : "  " + detail))
+                lines.append(
+                    "  " + location.padding(toLength: 30, withPad: " ", startingAt: 0) + " " + tlv.kind.name
+                        + (detail.isEmpty ? "" : "  " + detail))
             }
         }
         if let bytes = result.ndefMessageBytes {
@@ -226,38 +234,54 @@ enum TagDumpReport {
         ]
         if let version = dump.version { members.append(("version", .string(hex(version, separator: "")))) }
         if let cc = result.capabilityContainer {
-            members.append(("capabilityContainer", .object([
-                ("offset", .int(cc.offset)),
-                ("bytes", .string(hex(cc.bytes, separator: ""))),
-                ("version", .string("\(cc.majorVersion).\(cc.minorVersion)")),
-                ("dataAreaBytes", .int(cc.dataAreaSize)),
-                ("readAccess", .int(Int(cc.readAccess))),
-                ("writeAccess", .int(Int(cc.writeAccess))),
-                ("writable", .bool(cc.isWritable)),
-            ])))
+            members.append(
+                (
+                    "capabilityContainer",
+                    .object([
+                        ("offset", .int(cc.offset)),
+                        ("bytes", .string(hex(cc.bytes, separator: ""))),
+                        ("version", .string("\(cc.majorVersion).\(cc.minorVersion)")),
+                        ("dataAreaBytes", .int(cc.dataAreaSize)),
+                        ("readAccess", .int(Int(cc.readAccess))),
+                        ("writeAccess", .int(Int(cc.writeAccess))),
+                        ("writable", .bool(cc.isWritable)),
+                    ])
+                ))
         } else {
             members.append(("capabilityContainer", .null))
         }
-        members.append(("tlvs", .array(result.tlvs.map { tlv in
-            var entry: [(String, JSONValue)] = [
-                ("type", .string(tlv.kind.name)),
-                ("offset", .int(tlv.offset)),
-                ("location", .string(result.location(of: tlv.offset))),
-                ("length", .int(tlv.length)),
-                ("valueOffset", .int(tlv.valueOffset)),
-            ]
-            if let area = tlv.reservedArea {
-                entry.append(("reserved", .object([("offset", .int(area.lowerBound)), ("length", .int(area.count))])))
-            }
-            return .object(entry)
-        })))
+        members.append(
+            (
+                "tlvs",
+                .array(
+                    result.tlvs.map { tlv in
+                        var entry: [(String, JSONValue)] = [
+                            ("type", .string(tlv.kind.name)),
+                            ("offset", .int(tlv.offset)),
+                            ("location", .string(result.location(of: tlv.offset))),
+                            ("length", .int(tlv.length)),
+                            ("valueOffset", .int(tlv.valueOffset)),
+                        ]
+                        if let area = tlv.reservedArea {
+                            entry.append(("reserved", .object([("offset", .int(area.lowerBound)), ("length", .int(area.count))])))
+                        }
+                        return .object(entry)
+                    })
+            ))
         if let bytes = result.ndefMessageBytes {
             var ndef: [(String, JSONValue)] = [("bytes", .int(bytes.count)), ("hex", .string(hex(bytes, separator: "")))]
             if let message = result.ndefMessage {
-                ndef.append(("records", .array(message.records.map { record in
-                    .object([("tnf", .int(Int(record.tnf.rawValue))), ("type", .string(record.typeName)),
-                             ("payloadBytes", .int(record.payload.count)), ("summary", .string(summary(record)))])
-                })))
+                ndef.append(
+                    (
+                        "records",
+                        .array(
+                            message.records.map { record in
+                                .object([
+                                    ("tnf", .int(Int(record.tnf.rawValue))), ("type", .string(record.typeName)),
+                                    ("payloadBytes", .int(record.payload.count)), ("summary", .string(summary(record))),
+                                ])
+                            })
+                    ))
             } else {
                 ndef.append(("records", .null))
                 ndef.append(("error", .optional(result.ndefError.map { $0.description })))
@@ -266,11 +290,18 @@ enum TagDumpReport {
         } else {
             members.append(("ndef", .null))
         }
-        members.append(("anomalies", .array(result.anomalies.map { anomaly in
-            .object([("offset", anomaly.offset.map { .int($0) } ?? .null),
-                     ("location", anomaly.offset.map { .string(result.location(of: $0)) } ?? .null),
-                     ("message", .string(anomaly.message))])
-        })))
+        members.append(
+            (
+                "anomalies",
+                .array(
+                    result.anomalies.map { anomaly in
+                        .object([
+                            ("offset", anomaly.offset.map { .int($0) } ?? .null),
+                            ("location", anomaly.offset.map { .string(result.location(of: $0)) } ?? .null),
+                            ("message", .string(anomaly.message)),
+                        ])
+                    })
+            ))
         members.append(("missingUnits", .array(dump.missingUnits.sorted().map { .int($0) })))
         return .object(members)
     }

@@ -1,7 +1,8 @@
 import ColdTapBase
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGINT and SIGTERM, caught once for the whole process. `serve` awaits them to stop

@@ -8,17 +8,19 @@ import PCSC
 /// reading it back.
 public enum WriteCommand: Command {
     public static let name = "write"
-    public static let forms = [CommandForm(
-        positionals: "[NDEF-FILE]",
-        positionalHelp: [("NDEF-FILE", "an NDEF message to write; or give --text or --uri")],
-        summary: "write an NDEF message to a tag on a PC/SC reader and verify it by reading it back",
-        options: [
-            .value("--reader", placeholder: "R", help: "the reader to use (a part of its name)", default: "the first reader with a tag"),
-            .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
-            .value("--text", placeholder: "T", help: "write one Text record"),
-            .value("--lang", placeholder: "L", help: "the language code of --text", default: "en"),
-            .value("--uri", placeholder: "U", help: "write one URI record"),
-        ])]
+    public static let forms = [
+        CommandForm(
+            positionals: "[NDEF-FILE]",
+            positionalHelp: [("NDEF-FILE", "an NDEF message to write; or give --text or --uri")],
+            summary: "write an NDEF message to a tag on a PC/SC reader and verify it by reading it back",
+            options: [
+                .value("--reader", placeholder: "R", help: "the reader to use (a part of its name)", default: "the first reader with a tag"),
+                .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
+                .value("--text", placeholder: "T", help: "write one Text record"),
+                .value("--lang", placeholder: "L", help: "the language code of --text", default: "en"),
+                .value("--uri", placeholder: "U", help: "write one URI record"),
+            ])
+    ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -31,8 +33,8 @@ public enum WriteCommand: Command {
         try arguments.finish()
         let message = try messageBytes(file: files.first, text: text, language: language, uri: uri)
 
-        let context = try ReaderSupport.context()
-        let tag = try await ReaderSupport.waitForTag(context: context, reader: reader, timeout: timeout, console: console)
+        let context = try ReaderConnection.context()
+        let tag = try await ReaderConnection.waitForTag(context: context, reader: reader, timeout: timeout, console: console)
         defer { tag.card.disconnect() }
         let summary = try await writeAndVerify(message, to: tag.transport)
         await tag.close()
@@ -86,7 +88,8 @@ public enum WriteCommand: Command {
             throw CommandError(.ioError, "the message was written but could not be read back to verify it: \(error).")
         }
         guard result.ndefMessageBytes == message else {
-            throw CommandError(.failure,
+            throw CommandError(
+                .failure,
                 "the tag holds \(result.ndefMessageBytes?.count ?? 0) bytes that differ from the \(message.count) bytes written; write again.")
         }
         return result.chip.displayName + (result.uid.map { " (UID \($0.hexString()))" } ?? "")

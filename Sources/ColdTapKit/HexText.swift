@@ -36,14 +36,18 @@ public enum HexText {
             let groupStart = index
             var prefixed = false
             if text[index] == UInt8(ascii: "0"), index + 1 < text.count,
-               text[index + 1] == UInt8(ascii: "x") || text[index + 1] == UInt8(ascii: "X") {
+                text[index + 1] == UInt8(ascii: "x") || text[index + 1] == UInt8(ascii: "X")
+            {
                 prefixed = true
                 index += 2
             }
             var digits: [UInt8] = []
             while index < text.count, !isSeparator(text[index]) {
                 guard let value = hexValue(text[index]) else {
-                    throw InputError(.malformed, "\(name) is not valid hex: unexpected character at position \(index + 1). Give raw bytes or hex digits separated by spaces, colons or newlines")
+                    throw InputError(
+                        .malformed,
+                        "\(name) is not valid hex: unexpected character at position \(index + 1). Give raw bytes or hex digits separated by spaces, colons or newlines"
+                    )
                 }
                 digits.append(value)
                 index += 1
@@ -53,7 +57,8 @@ public enum HexText {
             }
             if digits.count % 2 == 1 {
                 guard prefixed else {
-                    throw InputError(.malformed, "\(name) is not valid hex: the group at position \(groupStart + 1) has an odd number of digits. Write two digits per byte")
+                    throw InputError(
+                        .malformed, "\(name) is not valid hex: the group at position \(groupStart + 1) has an odd number of digits. Write two digits per byte")
                 }
                 digits.insert(0, at: 0)
             }

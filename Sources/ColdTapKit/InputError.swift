@@ -31,8 +31,9 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A decoder's error, prefixed with `context` (the input's name) when given.
     public init(decoding error: LoggerFormatError, context: String? = nil) {
-        self.init(error.kind == .unknownLogger ? .misuse : .malformed, (context.map { "\($0): " } ?? "") + error.description,
-                  hint: error.hint, decodingKind: error.kind)
+        self.init(
+            error.kind == .unknownLogger ? .misuse : .malformed, (context.map { "\($0): " } ?? "") + error.description,
+            hint: error.hint, decodingKind: error.kind)
     }
 
     /// The problem alone, as a sentence (no hint worded).

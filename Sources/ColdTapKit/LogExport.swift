@@ -7,13 +7,26 @@ import TempChart
 
 /// A `TemperatureLog` as JSON, CSV and a text summary; shared by `decode`, `read` and `report`.
 public enum LogExport {
+    /// How a front end words what the log holds as values (a front end that names its
+    /// options says which one gave the read time).
+    public struct Wording: Sendable {
+        public var readTimeSource: @Sendable (DecodeOptions.ReadTimeSource) -> String
+
+        public init(readTimeSource: @escaping @Sendable (DecodeOptions.ReadTimeSource) -> String) {
+            self.readTimeSource = readTimeSource
+        }
+
+        /// The library's English.
+        public static let plain = Wording { $0.description }
+    }
+
     /// The JSON of `coldtap decode --json`: `format`, `logger`, `readTime`, `readTimeSource`,
     /// `timeBase`, `timeBaseDetail`, `detection`, `integrity`, `interval` (seconds),
     /// `metadata`, `samples` (oldest first: `time`, `temperature` (°C, `null` when missing),
     /// `humidity` only where measured, `flags`), `events` and `series` where the logger has
     /// them, `thresholdLogging` for a threshold-mode logger (docs/coldchain.md), `warnings`.
     /// Times are UTC with `Z`.
-    public static func json(_ log: TemperatureLog) -> JSONValue {
+    public static func json(_ log: TemperatureLog, wording: Wording = .plain) -> JSONValue {
         var logger: [(String, JSONValue)] = []
         if let uid = log.logger.tagUID { logger.append(("tagUID", .string(uid))) }
         if let vendor = log.logger.vendor { logger.append(("vendor", .string(vendor))) }
@@ -24,23 +37,33 @@ public enum LogExport {
             ("logger", .object(logger)),
             ("readTime", .string(log.readTime.isoUTC)),
         ]
-        if let source = log.readTimeSource { members.append(("readTimeSource", .string(source.description))) }
+        if let source = log.readTimeSource { members.append(("readTimeSource", .string(wording.readTimeSource(source)))) }
         members.append(("timeBase", .string(log.timeBase.rawValue)))
         if let detail = log.timeBaseDetail { members.append(("timeBaseDetail", .string(detail))) }
         members.append(("timesEstimated", .bool(log.timesEstimated)))
         if let detection = log.detection { members.append(("detection", .string(detection.text))) }
-        members.append(("integrity", .object([("status", .string(log.integrity.status.rawValue)),
-                                              ("detail", .string(log.integrity.detail.text))])))
+        members.append(
+            (
+                "integrity",
+                .object([
+                    ("status", .string(log.integrity.status.rawValue)),
+                    ("detail", .string(log.integrity.detail.text)),
+                ])
+            ))
         members.append(("interval", .number(log.interval)))
         members.append(("metadata", .object(log.metadata.keys.sorted().map { ($0, .string(log.metadata[$0]?.text ?? "")) })))
         members.append(("samples", .array(log.samples.map(sampleJSON))))
         if !log.events.isEmpty { members.append(("events", .array(log.events.map(eventJSON)))) }
         if let series = log.series, !series.isEmpty { members.append(("series", .array(series.map(seriesJSON)))) }
         if let thresholds = log.thresholdLogging {
-            members.append(("thresholdLogging", .object([
-                ("rule", .string(thresholds.rule)), ("lowest", .optional(thresholds.lowest)), ("highest", .optional(thresholds.highest)),
-                ("coverageStart", .string(thresholds.coverageStart.isoUTC)), ("coverageEnd", .string(thresholds.coverageEnd.isoUTC)),
-            ])))
+            members.append(
+                (
+                    "thresholdLogging",
+                    .object([
+                        ("rule", .string(thresholds.rule)), ("lowest", .optional(thresholds.lowest)), ("highest", .optional(thresholds.highest)),
+                        ("coverageStart", .string(thresholds.coverageStart.isoUTC)), ("coverageEnd", .string(thresholds.coverageEnd.isoUTC)),
+                    ])
+                ))
         }
         members.append(("warnings", .array(log.warnings.map { .string($0.text) })))
         return .object(members)
@@ -56,8 +79,10 @@ public enum LogExport {
     /// A further measured quantity (a SmarTag's pressure or light): `name`, `unit`, `points`
     /// (`time`, `value`, `null` where the logger marked the reading invalid).
     public static func seriesJSON(_ series: TemperatureLog.Series) -> JSONValue {
-        .object([("name", .string(series.name)), ("unit", .string(series.unit)),
-                 ("points", .array(series.points.map { .object([("time", .string($0.time.isoUTC)), ("value", .optional($0.value))]) }))])
+        .object([
+            ("name", .string(series.name)), ("unit", .string(series.unit)),
+            ("points", .array(series.points.map { .object([("time", .string($0.time.isoUTC)), ("value", .optional($0.value))]) })),
+        ])
     }
 
     /// A logger's own event: `time` (UTC, `null` when the logger's clock gave none), `name`,
@@ -95,13 +120,14 @@ public enum LogExport {
         let digits = decimals(log.resolution)
         for sample in log.samples {
             let time = zone.map { ISO8601Time.text(sample.time, in: $0) } ?? sample.time.isoUTC
-            let fields = [time, sample.temperature.map { rounded($0, digits) } ?? "", sample.humidity.map { rounded($0, 1) } ?? "",
-                          sample.flags.map(\.rawValue).joined(separator: ";")]
+            let fields = [
+                time, sample.temperature.map { rounded($0, digits) } ?? "", sample.humidity.map { rounded($0, 1) } ?? "",
+                sample.flags.map(\.rawValue).joined(separator: ";"),
+            ]
             out += fields.map(csvField).joined(separator: ",") + "\r\n"
         }
         return out
     }
-
 
     /// Quotes a field when it holds a comma, a quote or a line break (RFC 4180 §2).
     public static func csvField(_ text: String) -> String {
@@ -115,8 +141,8 @@ public enum LogExport {
     }
 
     /// The read time and where it came from; an estimate says so and what it means for the times.
-    public static func readTimeText(_ log: TemperatureLog) -> String {
-        let source = log.readTimeSource.map { " (\($0))" } ?? ""
+    public static func readTimeText(_ log: TemperatureLog, wording: Wording = .plain) -> String {
+        let source = log.readTimeSource.map { " (\(wording.readTimeSource($0)))" } ?? ""
         if log.timesEstimated {
             return log.readTime.isoUTC + " (not known: \(standInPhrase(log)) stands in; every sample time is estimated from it)"
         }
@@ -153,7 +179,7 @@ public enum LogExport {
 
     /// The text summary of `coldtap decode`: format, logger, read time, time base,
     /// integrity, sample count, first/last time, min/max, warnings.
-    public static func text(_ log: TemperatureLog, input: String? = nil) -> String {
+    public static func text(_ log: TemperatureLog, input: String? = nil, wording: Wording = .plain) -> String {
         var lines: [(String, String)] = []
         lines.append(("Format", log.format.name + (log.detection.map { " (\($0))" } ?? "")))
         if let input { lines.append(("Input", input)) }
@@ -162,7 +188,7 @@ public enum LogExport {
         if let serial = log.logger.serial { logger += ", serial \(serial)" }
         if let uid = log.logger.tagUID { logger += ", tag UID \(uid)" }
         lines.append(("Logger", logger))
-        lines.append(("Read time", readTimeText(log)))
+        lines.append(("Read time", readTimeText(log, wording: wording)))
         lines.append(("Time base", log.timeBase.rawValue + (log.timeBaseDetail.map { ": \($0)" } ?? "")))
         lines.append(("Integrity", "\(log.integrity.status.rawValue) (\(log.integrity.detail))"))
         lines.append(("Interval", readableDuration(log.interval)))
@@ -174,10 +200,12 @@ public enum LogExport {
         }
         let valid = log.samples.filter(\.isValid)
         if let low = valid.min(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
-           let high = valid.max(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
-           let lowValue = low.temperature, let highValue = high.temperature {
+            let high = valid.max(by: { ($0.temperature ?? 0) < ($1.temperature ?? 0) }),
+            let lowValue = low.temperature, let highValue = high.temperature
+        {
             let digits = decimals(log.resolution)
-            lines.append(("Temperature", "min \(rounded(lowValue, digits)) °C at \(low.time.isoUTC), max \(rounded(highValue, digits)) °C at \(high.time.isoUTC)"))
+            lines.append(
+                ("Temperature", "min \(rounded(lowValue, digits)) °C at \(low.time.isoUTC), max \(rounded(highValue, digits)) °C at \(high.time.isoUTC)"))
         }
         let humidities = valid.compactMap(\.humidity)
         if let low = humidities.min(), let high = humidities.max() {
@@ -186,12 +214,19 @@ public enum LogExport {
         for series in log.series ?? [] {
             let values = series.points.compactMap(\.value)
             let range = values.min().map { low in "min \(rounded(low, 1)) \(series.unit), max \(rounded(values.max() ?? low, 1)) \(series.unit)" }
-            lines.append((series.name.prefix(1).uppercased() + series.name.dropFirst(),
-                          "\(series.points.count) point(s)" + (range.map { ", \($0)" } ?? "")))
+            lines.append(
+                (
+                    series.name.prefix(1).uppercased() + series.name.dropFirst(),
+                    "\(series.points.count) point(s)" + (range.map { ", \($0)" } ?? "")
+                ))
         }
         if let thresholds = log.thresholdLogging {
-            lines.append(("Threshold mode", "the logger \(thresholds.rule); what it did not store lay within \(thresholds.rangeText), "
-                          + "\(thresholds.coverageStart.isoUTC) → \(thresholds.coverageEnd.isoUTC)"))
+            lines.append(
+                (
+                    "Threshold mode",
+                    "the logger \(thresholds.rule); what it did not store lay within \(thresholds.rangeText), "
+                        + "\(thresholds.coverageStart.isoUTC) → \(thresholds.coverageEnd.isoUTC)"
+                ))
         }
         if let battery = log.metadata["batteryMillivolts"] {
             lines.append(("Battery", battery.number.map { "\(Int($0.rounded())) mV" } ?? battery.text))

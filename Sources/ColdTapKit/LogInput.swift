@@ -33,8 +33,10 @@ public enum LogInput {
         /// The zone of SmarTag1 dates; `nil` takes them as UTC.
         public var loggerTimeZone: TimeZone?
 
-        public init(input: Kind = .auto, readTime: Date? = nil, secret: String? = nil,
-                    logger: DecodeOptions.LoggerSelection? = nil, interval: TimeInterval? = nil) {
+        public init(
+            input: Kind = .auto, readTime: Date? = nil, secret: String? = nil,
+            logger: DecodeOptions.LoggerSelection? = nil, interval: TimeInterval? = nil
+        ) {
             self.input = input
             self.readTime = readTime
             self.secret = secret
@@ -75,8 +77,10 @@ public enum LogInput {
     /// - Throws: `InputError` (malformed) naming what the times would have been placed from.
     static func requireReadTime(_ log: TemperatureLog, options: Options, name: String) throws {
         guard options.requireReadTime, log.timesEstimated else { return }
-        throw InputError(.malformed, "\(name): the log has no clock and the read time is not known (only \(LogExport.standInPhrase(log)) \(log.readTime.isoUTC)), so its sample times would be estimates",
-                         hint: .needsReadTime)
+        throw InputError(
+            .malformed,
+            "\(name): the log has no clock and the read time is not known (only \(LogExport.standInPhrase(log)) \(log.readTime.isoUTC)), so its sample times would be estimates",
+            hint: .needsReadTime)
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -166,10 +170,14 @@ public enum LogInput {
             }
             if input.guessed {
                 if let other = LogInput.otherFileKind(content) {
-                    throw InputError(.malformed, "\(name) is \(other), not a logger's read: give a tag memory dump, a Flipper .nfc file, an NDEF message, hex text or the cuplTag URL the phone shared")
+                    throw InputError(
+                        .malformed,
+                        "\(name) is \(other), not a logger's read: give a tag memory dump, a Flipper .nfc file, an NDEF message, hex text or the cuplTag URL the phone shared"
+                    )
                 }
-                throw InputError(.malformed, "\(name) is no tag dump, URL or hex text, and read as an NDEF message it is malformed at \(error)",
-                                 hint: .nameInputKind)
+                throw InputError(
+                    .malformed, "\(name) is no tag dump, URL or hex text, and read as an NDEF message it is malformed at \(error)",
+                    hint: .nameInputKind)
             }
             throw InputError(.malformed, "\(name) is not a valid NDEF message: \(error)")
         }
@@ -179,8 +187,10 @@ public enum LogInput {
 
     /// A tag memory dump or a Flipper file: a SmarTag from its memory layout, anything else
     /// read through the virtual tag the dump makes, as a reader would read the tag.
-    private static func loadDump(_ input: Classified, content: Data, name: String, modificationTime: Date?,
-                                 options: Options) async throws -> Loaded {
+    private static func loadDump(
+        _ input: Classified, content: Data, name: String, modificationTime: Date?,
+        options: Options
+    ) async throws -> Loaded {
         let dump = try parseDump(input, content: content, name: name, options: options)
         // A SmarTag is read from its memory layout, not its NDEF lengths (docs/smartag.md §4.5).
         if let image = SmarTagImage(tagMemory: dump.memory) {
@@ -208,7 +218,9 @@ public enum LogInput {
                 throw InputError(.malformed, "\(name): the NDEF message in the tag image is malformed at \(error)")
             }
             // Forced to the wrong tag type, a dump shows no NDEF message: say which to try.
-            let other: UserHint? = options.input == .tag2 ? .inputMayBe(.type5TagDump)
+            let other: UserHint? =
+                options.input == .tag2
+                ? .inputMayBe(.type5TagDump)
                 : options.input == .tag5 ? .inputMayBe(.type2TagDump) : nil
             throw InputError(.malformed, "\(name): the tag image holds no NDEF message (\(result.chip.displayName))", hint: other)
         }
@@ -229,11 +241,13 @@ public enum LogInput {
         }
         // Forced to one tag type, a dump that is plainly of the other says what it is.
         if options.input == .tag2 || options.input == .tag5, let actual = try? MemoryDump.parse(bytes, hint: .auto),
-           (actual.technology == .iso14443A) != (options.input == .tag2) {
+            (actual.technology == .iso14443A) != (options.input == .tag2)
+        {
             let real = actual.technology == .iso14443A ? "Type 2" : "Type 5"
             let chip = actual.chip.map { ", \($0.displayName)" } ?? ""
-            throw InputError(.malformed, "\(name) is a \(real) tag memory dump (\(bytes.count) bytes\(chip)), not \(options.input == .tag2 ? "Type 2" : "Type 5")",
-                             hint: .inputKindContradicted(actual: actual.technology == .iso14443A ? .type2TagDump : .type5TagDump))
+            throw InputError(
+                .malformed, "\(name) is a \(real) tag memory dump (\(bytes.count) bytes\(chip)), not \(options.input == .tag2 ? "Type 2" : "Type 5")",
+                hint: .inputKindContradicted(actual: actual.technology == .iso14443A ? .type2TagDump : .type5TagDump))
         }
         let hint: DumpHint
         switch (input.kind, options.input) {
@@ -289,8 +303,10 @@ public enum LogInput {
     /// - Parameters:
     ///   - readTime: the default read time when the options give none, and where it came from.
     /// - Throws: `InputError` (malformed, or misuse for an unknown logger name).
-    public static func decode(_ message: NDEFMessage, options: Options, readTime: Date,
-                              readTimeSource: DecodeOptions.ReadTimeSource, tagUID: String?) throws -> TemperatureLog {
+    public static func decode(
+        _ message: NDEFMessage, options: Options, readTime: Date,
+        readTimeSource: DecodeOptions.ReadTimeSource, tagUID: String?
+    ) throws -> TemperatureLog {
         var decodeOptions = makeDecodeOptions(options, dumpTime: nil, tagUID: tagUID)
         if options.readTime == nil {
             decodeOptions.readTime = readTime
@@ -329,8 +345,9 @@ public enum LogInput {
         } else {
             (readTime, source) = (Date(), .now)
         }
-        var decodeOptions = DecodeOptions(readTime: readTime, readTimeSource: source, secret: options.secret, logger: options.logger,
-                                          interval: options.interval, tagUID: tagUID)
+        var decodeOptions = DecodeOptions(
+            readTime: readTime, readTimeSource: source, secret: options.secret, logger: options.logger,
+            interval: options.interval, tagUID: tagUID)
         decodeOptions.loggerTimeZone = options.loggerTimeZone
         return decodeOptions
     }
@@ -383,7 +400,8 @@ public enum LogInput {
         // Text: valid UTF-8 without control characters other than white space.
         // The 4 kB looked at may end inside a character: up to three bytes less.
         guard let text = (0...3).lazy.compactMap({ String(data: content.prefix(4096 - $0), encoding: .utf8) }).first,
-              !text.unicodeScalars.contains(where: { $0.value < 0x20 && !["\n", "\r", "\t"].contains(Character($0)) }) else { return nil }
+            !text.unicodeScalars.contains(where: { $0.value < 0x20 && !["\n", "\r", "\t"].contains(Character($0)) })
+        else { return nil }
         return "text that is neither hex bytes, a URL, a Flipper .nfc file nor an NHS31xx transcript"
     }
 
@@ -394,8 +412,10 @@ extension LogInput {
     /// Decodes an NHS31xx exchange transcript (the raw read of such a logger) into the log
     /// the read gave; its recorded reader times are the read time unless the options give one.
     /// - Throws: `InputError` (malformed) naming the line and offset of what is malformed.
-    static func loadTranscript(_ content: Data, name: String, described: InputDescription, modificationTime: Date?,
-                               options: Options) throws -> Loaded {
+    static func loadTranscript(
+        _ content: Data, name: String, described: InputDescription, modificationTime: Date?,
+        options: Options
+    ) throws -> Loaded {
         var decodeOptions = makeDecodeOptions(options, dumpTime: modificationTime, tagUID: nil)
         if case .named(let forced)? = options.logger, forced != "nhs31xx" {
             throw InputError(.misuse, "an NHS31xx exchange transcript can only be decoded as nhs31xx, not '\(forced)'")

@@ -94,9 +94,11 @@ public struct LoggerReader: Sendable {
     /// Read NHS31xx loggers through `ReadOnlyTransport`: never written, so in automatic mode.
     public var readLoggersWithoutWriting: Bool
 
-    public init(options: LogInput.Options = LogInput.Options(), secrets: SecretKeys = SecretKeys(),
-                tagOptions: TagReadOptions = TagReadOptions(), exchangeOptions: NDEFExchangeOptions = NHSTap.defaultOptions,
-                readLoggersWithoutWriting: Bool = false) {
+    public init(
+        options: LogInput.Options = LogInput.Options(), secrets: SecretKeys = SecretKeys(),
+        tagOptions: TagReadOptions = TagReadOptions(), exchangeOptions: NDEFExchangeOptions = NHSTap.defaultOptions,
+        readLoggersWithoutWriting: Bool = false
+    ) {
         self.options = options
         self.secrets = secrets
         self.tagOptions = tagOptions
@@ -114,12 +116,16 @@ public struct LoggerReader: Sendable {
     /// - Throws: `TagReadError` (the tag left or refused; nothing was kept), `NHSSessionError`,
     ///   `LoggerReadError` when the tag holds no message, `InputError` when its message is
     ///   not a log this ColdTap decodes, or what `keep` throws.
-    public func read(from transport: any TagTransport, progress: @escaping @Sendable (LoggerReadProgress) -> Void = { _ in },
-                     keep: ((Data) throws -> Void)? = nil) async throws -> LoggerRead {
+    public func read(
+        from transport: any TagTransport, progress: @escaping @Sendable (LoggerReadProgress) -> Void = { _ in },
+        keep: ((Data) throws -> Void)? = nil
+    ) async throws -> LoggerRead {
         // A SmarTag's log is bounded by its memory layout, not by its NDEF lengths
         // (docs/smartag.md §4.5): seeing its record, the rest of the memory is read too.
-        let (result, memory) = try await TagReader.readNDEFThenMemory(from: transport, options: tagOptions,
-                                                                      progress: { progress(.tag($0)) }) { result in
+        let (result, memory) = try await TagReader.readNDEFThenMemory(
+            from: transport, options: tagOptions,
+            progress: { progress(.tag($0)) }
+        ) { result in
             result.ndefMessageBytes.map { SmarTagImage(ndefMessageBytes: $0) != nil } ?? false
         }
         if let message = result.ndefMessage, NHSLoggerSession.isInitialMessage(message), let initial = result.ndefMessageBytes {
@@ -171,23 +177,27 @@ public struct LoggerReader: Sendable {
     /// The readout of an NHS31xx (docs/nhs31xx.md §8), the log decoded from its transcript,
     /// so that decoding the saved transcript gives the same log. The reader's clock is the
     /// given read time when there is one (the clock of a simulated tag), else whole seconds.
-    private func readCommandLogger(_ transport: any TagTransport, initial: Data, result: TagReadResult,
-                                   progress: @escaping @Sendable (LoggerReadProgress) -> Void,
-                                   keep: ((Data) throws -> Void)?) async throws -> LoggerRead {
+    private func readCommandLogger(
+        _ transport: any TagTransport, initial: Data, result: TagReadResult,
+        progress: @escaping @Sendable (LoggerReadProgress) -> Void,
+        keep: ((Data) throws -> Void)?
+    ) async throws -> LoggerRead {
         var decodeOptions = LogInput.makeDecodeOptions(options, dumpTime: nil, tagUID: nil)
         decodeOptions.logger = nil
         let given = options.readTime
         let link: any TagTransport = readLoggersWithoutWriting ? ReadOnlyTransport(transport) : transport
         let tap: NHSTapRead
         do {
-            tap = try await NHSTap.read(link, initialMessage: initial, decodeOptions: decodeOptions, options: exchangeOptions,
-                                        clock: { given ?? NHSTap.wholeSecondClock() }, progress: { progress(.commands($0)) },
-                                        keep: keep.map { keep in { try keep(Data($0.jsonLines.utf8)) } })
+            tap = try await NHSTap.read(
+                link, initialMessage: initial, decodeOptions: decodeOptions, options: exchangeOptions,
+                clock: { given ?? NHSTap.wholeSecondClock() }, progress: { progress(.commands($0)) },
+                keep: keep.map { keep in { try keep(Data($0.jsonLines.utf8)) } })
         } catch let error as LoggerFormatError {
             throw InputError(decoding: error)
         }
         let transcript = Data(tap.transcript.jsonLines.utf8)
-        return LoggerRead(result: result, log: tap.log, readTime: tap.transcript.lastTime ?? Date(), transcript: transcript,
-                          automaticMode: tap.automaticMode)
+        return LoggerRead(
+            result: result, log: tap.log, readTime: tap.transcript.lastTime ?? Date(), transcript: transcript,
+            automaticMode: tap.automaticMode)
     }
 }

@@ -4,8 +4,9 @@ import Digest
 import Foundation
 import LoggerFormats
 import TempChart
+
 #if canImport(CCairo) && !canImport(CoreGraphics)
-import CairoCanvas
+    import CairoCanvas
 #endif
 
 /// A kind of report file: the chart (PNG, SVG), the audit report (PDF, HTML), the samples (CSV).
@@ -55,8 +56,10 @@ public struct ReportRendering: Sendable {
     /// The zone of the CSV's times; `nil` writes UTC.
     public var csvTimeZone: TimeZone?
 
-    public init(theme: ChartTheme = .light, width: Int = 1200, height: Int = 600, language: ReportLanguage = .english,
-                csvTimeZone: TimeZone? = nil) {
+    public init(
+        theme: ChartTheme = .light, width: Int = 1200, height: Int = 600, language: ReportLanguage = .english,
+        csvTimeZone: TimeZone? = nil
+    ) {
         self.theme = theme
         self.width = width
         self.height = height
@@ -74,8 +77,10 @@ public struct ReportRendering: Sendable {
         /// When the report is made (printed on it).
         public var generated: Date
 
-        public init(log: TemperatureLog, assessment: Assessment, input: ReportAudit.InputFile? = nil,
-                    archive: ReportArchiveSection? = nil, generated: Date = Date()) {
+        public init(
+            log: TemperatureLog, assessment: Assessment, input: ReportAudit.InputFile? = nil,
+            archive: ReportArchiveSection? = nil, generated: Date = Date()
+        ) {
             self.log = log
             self.assessment = assessment
             self.input = input
@@ -98,8 +103,10 @@ public struct ReportRendering: Sendable {
         let chartFrame = ChartRect(x: 0, y: 0, width: Double(width), height: Double(height))
         func chartModel() -> ChartModel {
             let title = chartTitle(subject, page: page)
-            return ChartModel(content.chartSpec(frame: chartFrame, timeZone: zone, language: language, theme: theme,
-                                                title: title.isEmpty ? nil : title))
+            return ChartModel(
+                content.chartSpec(
+                    frame: chartFrame, timeZone: zone, language: language, theme: theme,
+                    title: title.isEmpty ? nil : title))
         }
         switch kind {
         case .svg:
@@ -112,34 +119,35 @@ public struct ReportRendering: Sendable {
             return Data(LogExport.csv(log, timeZone: csvTimeZone).utf8)
         case .png:
             #if canImport(CoreGraphics) && canImport(CoreText) && canImport(ImageIO)
-            let model = chartModel()
-            return try CoreGraphicsCanvas.png(width: chartFrame.width, height: chartFrame.height, scale: 1) { canvas in
-                ChartRenderer.draw(model, on: canvas)
-            }
+                let model = chartModel()
+                return try CoreGraphicsCanvas.png(width: chartFrame.width, height: chartFrame.height, scale: 1) { canvas in
+                    ChartRenderer.draw(model, on: canvas)
+                }
             #elseif canImport(CCairo)
-            let canvas = try CairoCanvas(pixelWidth: width, height: height, cjkFamily: Self.cjkFamily(language))
-            ChartRenderer.draw(chartModel(), on: canvas)
-            return try canvas.pngData()
+                let canvas = try CairoCanvas(pixelWidth: width, height: height, cjkFamily: Self.cjkFamily(language))
+                ChartRenderer.draw(chartModel(), on: canvas)
+                return try canvas.pngData()
             #else
-            throw ReportRenderingUnavailable(kind: .png)
+                throw ReportRenderingUnavailable(kind: .png)
             #endif
         case .pdf:
             page.pixelDensity = 4
             #if canImport(CoreGraphics) && canImport(CoreText) && canImport(ImageIO)
-            let finalPage = page
-            return try CoreGraphicsCanvas.pdf(width: ReportPage.a4.width, height: ReportPage.a4.height) { canvas, newPage in
-                finalPage.draw(on: canvas)
-                finalPage.drawAuditPages(on: canvas, newPage: newPage)
-            }
+                let finalPage = page
+                return try CoreGraphicsCanvas.pdf(width: ReportPage.a4.width, height: ReportPage.a4.height) { canvas, newPage in
+                    finalPage.draw(on: canvas)
+                    finalPage.drawAuditPages(on: canvas, newPage: newPage)
+                }
             #elseif canImport(CCairo)
-            let canvas = try CairoCanvas(pdfWidth: ReportPage.a4.width, height: ReportPage.a4.height,
-                                         cjkFamily: Self.cjkFamily(language))
-            page.draw(on: canvas)
-            page.drawAuditPages(on: canvas) { canvas.showPage() }
-            try canvas.finish()
-            return try canvas.pdfData()
+                let canvas = try CairoCanvas(
+                    pdfWidth: ReportPage.a4.width, height: ReportPage.a4.height,
+                    cjkFamily: Self.cjkFamily(language))
+                page.draw(on: canvas)
+                page.drawAuditPages(on: canvas) { canvas.showPage() }
+                try canvas.finish()
+                return try canvas.pdfData()
             #else
-            throw ReportRenderingUnavailable(kind: .pdf)
+                throw ReportRenderingUnavailable(kind: .pdf)
             #endif
         }
     }
@@ -154,7 +162,8 @@ public struct ReportRendering: Sendable {
             title = title.isEmpty ? note : "\(title) — \(note)"
         }
         if let archive = subject.archive {
-            title = "\(archive.loggerID): \(archive.chartNote(language: language))"
+            title =
+                "\(archive.loggerID): \(archive.chartNote(language: language))"
                 + (page.chartTimesEstimatedNote.map { " — \($0)" } ?? "")
         }
         return title

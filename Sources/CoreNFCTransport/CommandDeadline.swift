@@ -32,8 +32,10 @@ final class CommandInFlight: Sendable {
 /// is not sent: it fails as `tagRemoved`, so that the session polls for the tag again.
 /// With `mapErrors` false the operation's own errors pass through unchanged (the session
 /// controller tells Core NFC's session errors apart).
-func runWithDeadline<T: Sendable>(_ timeout: Duration, inFlight: CommandInFlight? = nil, mapErrors: Bool = true,
-                                  _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+func runWithDeadline<T: Sendable>(
+    _ timeout: Duration, inFlight: CommandInFlight? = nil, mapErrors: Bool = true,
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
     if let inFlight, !inFlight.begin() { throw TransportError.tagRemoved }
     let gate = OnceGate<T>()
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in

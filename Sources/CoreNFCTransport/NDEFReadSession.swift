@@ -37,8 +37,10 @@ public struct NDEFReadSessionController: Sendable {
     ///     message (a session started without `invalidateAfterFirstRead`), which is then ended.
     /// - Returns: the first message, or a `ReadFailure` saying what to do (an empty read is
     ///   `.tagNotSupported`: the tag holds no NDEF message).
-    public func run(events: AsyncStream<NDEFSessionEvent>,
-                    verdict: (@Sendable (NDEFMessage) -> String)? = nil) async -> Result<NDEFMessage, ReadFailure> {
+    public func run(
+        events: AsyncStream<NDEFSessionEvent>,
+        verdict: (@Sendable (NDEFMessage) -> String)? = nil
+    ) async -> Result<NDEFMessage, ReadFailure> {
         var sawOnlyEmptyMessages = false
         for await event in events {
             switch event {
@@ -57,8 +59,10 @@ public struct NDEFReadSessionController: Sendable {
                 return .success(message)
             case .invalidated(let failure):
                 if sawOnlyEmptyMessages, failure.readerError == .firstNDEFTagRead {
-                    return .failure(ReadFailure(advice: .tagNotSupported, code: failure.readerError,
-                                                detail: "the tag holds an empty NDEF message"))
+                    return .failure(
+                        ReadFailure(
+                            advice: .tagNotSupported, code: failure.readerError,
+                            detail: "the tag holds an empty NDEF message"))
                 }
                 return .failure(ReadFailure(advice: failure.advice, code: failure.readerError, detail: failure.description))
             }

@@ -38,7 +38,7 @@ public enum ReaderErrorCode: Int, Sendable, CaseIterable {
     public var endsSession: Bool {
         switch self {
         case .unsupportedFeature, .securityViolation, .radioDisabled, .ineligible, .accessNotAccepted, .sessionInvalidated,
-             .userCanceled, .sessionTimeout, .sessionTerminatedUnexpectedly, .systemIsBusy, .firstNDEFTagRead:
+            .userCanceled, .sessionTimeout, .sessionTerminatedUnexpectedly, .systemIsBusy, .firstNDEFTagRead:
             return true
         default:
             return false
@@ -67,7 +67,7 @@ public enum ReaderErrorCode: Int, Sendable, CaseIterable {
         case .ineligible: return .nfcIneligible
         case .accessNotAccepted: return .nfcAccessNotAccepted
         case .invalidParameter, .invalidParameterLength, .parameterOutOfBound,
-             .tagCommandConfigurationInvalidParameters:
+            .tagCommandConfigurationInvalidParameters:
             return .tagNotSupported
         case .tagConnectionLost, .tagNotConnected, .tagResponseError: return .holdStill
         case .retryExceeded: return .movePhone
@@ -121,14 +121,17 @@ public enum ReaderAdvice: String, Sendable, CaseIterable {
         case .nfcUnavailable: return "This iPhone cannot read NFC tags; use an iPhone 7 or later."
         case .radioOff: return "NFC is switched off on this iPhone; turn off Airplane Mode and try again."
         case .appNotAllowed: return "This build of ColdTap may not read tags; install a build signed with the NFC Tag Reading capability."
-        case .nfcIneligible: return "iOS does not let ColdTap read NFC tags on this iPhone in its current region or settings; check Settings, or use another iPhone."
-        case .nfcAccessNotAccepted: return "ColdTap may not use NFC until you allow it; allow NFC for ColdTap when iOS asks (or in Settings), then tap Scan again."
+        case .nfcIneligible:
+            return "iOS does not let ColdTap read NFC tags on this iPhone in its current region or settings; check Settings, or use another iPhone."
+        case .nfcAccessNotAccepted:
+            return "ColdTap may not use NFC until you allow it; allow NFC for ColdTap when iOS asks (or in Settings), then tap Scan again."
         case .scanAgain: return "Reading stopped; tap Scan and hold the iPhone on the logger again."
         case .sessionTimedOut: return "The 60-second reading time ran out; tap Scan and hold the iPhone still on the logger from the start."
         case .systemBusy: return "Another app is using NFC; close it and tap Scan again."
         case .cancelled: return "Reading cancelled."
         case .otherTag: return "That is a different tag; hold the iPhone over the logger you started reading."
-        case .unreadableData: return "The logger was read, but its data is not in a format ColdTap knows or is damaged; check the logger model and its secret key in Settings."
+        case .unreadableData:
+            return "The logger was read, but its data is not in a format ColdTap knows or is damaged; check the logger model and its secret key in Settings."
         case .oneTagOnly: return "More than one tag is in reach; hold the iPhone over one logger only."
         case .tagReadOnly: return "The tag is read-only; ColdTap cannot write to it."
         case .tagTooSmall: return "The message is too large for this tag."
@@ -156,7 +159,7 @@ extension CoreNFCFailure {
         case .packetTooLong:
             return .unsupported("the command or its answer is too long for the iPhone")
         case .invalidParameter, .invalidParameterLength, .parameterOutOfBound,
-             .tagCommandConfigurationInvalidParameters:
+            .tagCommandConfigurationInvalidParameters:
             return .unsupported("Core NFC refused the command's parameters (error \(code))")
         default:
             return .linkFailure(description)

@@ -40,8 +40,10 @@ public struct ISO15693SystemInfo: Sendable, Equatable {
     /// IC reference, or −1.
     public var icReference: Int
 
-    public init(dataStorageFormatIdentifier: Int = -1, applicationFamilyIdentifier: Int = -1,
-                blockSize: Int, totalBlocks: Int, icReference: Int = -1) {
+    public init(
+        dataStorageFormatIdentifier: Int = -1, applicationFamilyIdentifier: Int = -1,
+        blockSize: Int, totalBlocks: Int, icReference: Int = -1
+    ) {
         self.dataStorageFormatIdentifier = dataStorageFormatIdentifier
         self.applicationFamilyIdentifier = applicationFamilyIdentifier
         self.blockSize = blockSize

@@ -81,11 +81,13 @@ public struct SessionMessages: Sendable {
     /// Shown while waiting for the tag again after it was lost; percent read so far.
     public var resume: @Sendable (_ advice: ReaderAdvice, _ percent: Int) -> String
 
-    public init(holdNear: @escaping @Sendable () -> String,
-                reading: @escaping @Sendable (Int) -> String,
-                readingWithTimeLeft: @escaping @Sendable (Int, Int) -> String,
-                advice: @escaping @Sendable (ReaderAdvice) -> String,
-                resume: @escaping @Sendable (ReaderAdvice, Int) -> String) {
+    public init(
+        holdNear: @escaping @Sendable () -> String,
+        reading: @escaping @Sendable (Int) -> String,
+        readingWithTimeLeft: @escaping @Sendable (Int, Int) -> String,
+        advice: @escaping @Sendable (ReaderAdvice) -> String,
+        resume: @escaping @Sendable (ReaderAdvice, Int) -> String
+    ) {
         self.holdNear = holdNear
         self.reading = reading
         self.readingWithTimeLeft = readingWithTimeLeft
@@ -117,8 +119,10 @@ public struct SessionPolicy: Sendable, Equatable {
     /// mid-connect), and the sheet must not stay on "Reading…".
     public var connectTimeout: Double
 
-    public init(sessionLimit: Double = 60, warningLead: Double = 15, minimumTimeToResume: Double = 5, maxResumes: Int = 4,
-                connectTimeout: Double = 3) {
+    public init(
+        sessionLimit: Double = 60, warningLead: Double = 15, minimumTimeToResume: Double = 5, maxResumes: Int = 4,
+        connectTimeout: Double = 3
+    ) {
         self.sessionLimit = sessionLimit
         self.warningLead = warningLead
         self.minimumTimeToResume = minimumTimeToResume
@@ -160,10 +164,12 @@ public struct TagReadSessionController: Sendable {
     /// decoder's errors; `defaultClassification` knows the transport's.
     public let classify: @Sendable (Error) -> ReadErrorKind
 
-    public init(session: any TagReaderSessionLink, clock: any SessionClock = SystemSessionClock(),
-                policy: SessionPolicy = SessionPolicy(), messages: SessionMessages = .english,
-                miFareFraming: MiFareFramingMemory = MiFareFramingMemory(),
-                classify: @escaping @Sendable (Error) -> ReadErrorKind = TagReadSessionController.defaultClassification) {
+    public init(
+        session: any TagReaderSessionLink, clock: any SessionClock = SystemSessionClock(),
+        policy: SessionPolicy = SessionPolicy(), messages: SessionMessages = .english,
+        miFareFraming: MiFareFramingMemory = MiFareFramingMemory(),
+        classify: @escaping @Sendable (Error) -> ReadErrorKind = TagReadSessionController.defaultClassification
+    ) {
         self.session = session
         self.clock = clock
         self.policy = policy
@@ -244,8 +250,10 @@ public struct TagReadSessionController: Sendable {
         watchdog.cancel()
         pump.cancel()
         feed.finish()
-        return (run.outcome ?? .failure(ReadFailure(advice: .scanAgain, detail: "the reader session ended without a result")),
-                run.report)
+        return (
+            run.outcome ?? .failure(ReadFailure(advice: .scanAgain, detail: "the reader session ended without a result")),
+            run.report
+        )
     }
 }
 
@@ -270,8 +278,10 @@ private final class TagReadRun<Value: Sendable> {
     var resumes = 0
     var outcome: Result<Value, ReadFailure>?
 
-    init(controller: TagReadSessionController, start: Double, feed: AsyncStream<SessionInput<Value>>.Continuation,
-         read: @escaping Read, verdict: @escaping @Sendable (Value) -> String) {
+    init(
+        controller: TagReadSessionController, start: Double, feed: AsyncStream<SessionInput<Value>>.Continuation,
+        read: @escaping Read, verdict: @escaping @Sendable (Value) -> String
+    ) {
         self.controller = controller
         self.start = start
         self.feed = feed
@@ -285,8 +295,9 @@ private final class TagReadRun<Value: Sendable> {
     private var policy: SessionPolicy { controller.policy }
 
     var report: SessionReport {
-        SessionReport(resumes: resumes, bytesCarriedOver: resume?.byteCount ?? 0,
-                      elapsed: controller.clock.now() - start, warnedAboutTime: alert.warned)
+        SessionReport(
+            resumes: resumes, bytesCarriedOver: resume?.byteCount ?? 0,
+            elapsed: controller.clock.now() - start, warnedAboutTime: alert.warned)
     }
 
     private func remaining() -> Double { policy.sessionLimit - (controller.clock.now() - start) }
@@ -394,8 +405,9 @@ private final class TagReadRun<Value: Sendable> {
                 return finish(ReadFailure(advice: .movePhone, detail: "the tag was lost \(resumes) times: \(error)"), invalidate: true)
             }
             if remaining() < policy.minimumTimeToResume {
-                return finish(ReadFailure(advice: .sessionTimedOut, detail: "the tag was lost with \(Int(remaining())) s of the session left"),
-                              invalidate: true)
+                return finish(
+                    ReadFailure(advice: .sessionTimedOut, detail: "the tag was lost with \(Int(remaining())) s of the session left"),
+                    invalidate: true)
             }
             alert.showResume(.holdStill)
             session.restartPolling()
@@ -403,8 +415,9 @@ private final class TagReadRun<Value: Sendable> {
         }
         let advice: ReaderAdvice
         if case .failed(let given) = kind { advice = given } else { advice = .tagRefused }
-        return finish(ReadFailure(advice: advice, code: (error as? CoreNFCFailure)?.readerError, detail: String(describing: error)),
-                      invalidate: true)
+        return finish(
+            ReadFailure(advice: advice, code: (error as? CoreNFCFailure)?.readerError, detail: String(describing: error)),
+            invalidate: true)
     }
 }
 

@@ -24,8 +24,9 @@ public struct Type5CoreNFCTransport: TagTransport {
     public let technology: TagTechnology = .iso15693
     /// Requests up to 64 bytes; answers up to 1 + 256 bytes (the planner learns the real
     /// multi-block count per chip by halving on error).
-    public let limits = LinkLimits(maxCommandBytes: 64, maxResponseBytes: 257,
-                                   supportedCommands: Set([0x20, 0x21, 0x23, 0x2B, 0x30, 0x31, 0x33] + Array(0xA0...0xDF)))
+    public let limits = LinkLimits(
+        maxCommandBytes: 64, maxResponseBytes: 257,
+        supportedCommands: Set([0x20, 0x21, 0x23, 0x2B, 0x30, 0x31, 0x33] + Array(0xA0...0xDF)))
     /// The UID in air order (least significant byte first).
     public let uid: Data?
 
@@ -69,13 +70,16 @@ public struct Type5CoreNFCTransport: TagTransport {
                         // Unaddressed: the session is connected to this one tag, and Apple does
                         // not say whether Core NFC inserts the UID itself (ST's own app sends
                         // raw requests unaddressed).
-                        let answer = try await link.sendRequest(requestFlags: command[command.startIndex] & ~ISO15693RequestFlags.address.rawValue,
-                                                                commandCode: request.code,
-                                                                data: Data(request.parameters))
+                        let answer = try await link.sendRequest(
+                            requestFlags: command[command.startIndex] & ~ISO15693RequestFlags.address.rawValue,
+                            commandCode: request.code,
+                            data: Data(request.parameters))
                         state.confirmRawRequests()
                         return Data([answer.responseFlags]) + answer.data
-                    } catch let failure as CoreNFCFailure where Self.refusesRawRequest(failure)
-                                || (!state.rawRequestsConfirmed && failure.readerError == .tagResponseError) {
+                    } catch let failure as CoreNFCFailure
+                        where Self.refusesRawRequest(failure)
+                        || (!state.rawRequestsConfirmed && failure.readerError == .tagResponseError)
+                    {
                         // A parameter error, or a tag error before any raw request worked: the
                         // per-command API from now on.
                         state.rejectRawRequests()
@@ -91,8 +95,10 @@ public struct Type5CoreNFCTransport: TagTransport {
         }
     }
 
-    private static func perform(_ request: ParsedRequest, on link: any ISO15693TagLink,
-                                state: LearnedLinkState, uid: Data?) async throws -> Data {
+    private static func perform(
+        _ request: ParsedRequest, on link: any ISO15693TagLink,
+        state: LearnedLinkState, uid: Data?
+    ) async throws -> Data {
         let flags = request.flags
         let p = request.parameters
         switch request.code {
@@ -132,7 +138,8 @@ public struct Type5CoreNFCTransport: TagTransport {
             // Custom requests carry the IC manufacturer code first; Core NFC inserts it itself.
             var parameters = p
             if let manufacturer = uid.flatMap({ $0.count == 8 ? $0[$0.startIndex + 6] : nil }),
-               parameters.first == manufacturer {
+                parameters.first == manufacturer
+            {
                 parameters.removeFirst()
             }
             let answer = try await link.customCommand(requestFlags: flags, code: request.code, parameters: Data(parameters))
@@ -143,8 +150,10 @@ public struct Type5CoreNFCTransport: TagTransport {
     }
 
     /// EXTENDED_READ_MULTIPLE_BLOCKS with the fallback to single reads.
-    private static func extendedMultiple(first: Int, count: Int, flags: ISO15693RequestFlags,
-                                         link: any ISO15693TagLink, state: LearnedLinkState) async throws -> Data {
+    private static func extendedMultiple(
+        first: Int, count: Int, flags: ISO15693RequestFlags,
+        link: any ISO15693TagLink, state: LearnedLinkState
+    ) async throws -> Data {
         guard first >= 0, count >= 1, first + count <= 65_536 else {
             throw TransportError.unsupported("block range \(first)+\(count) is outside 0–65535")
         }
@@ -181,7 +190,7 @@ public struct Type5CoreNFCTransport: TagTransport {
     static func refusesRawRequest(_ failure: CoreNFCFailure) -> Bool {
         switch failure.readerError {
         case .unsupportedFeature, .invalidParameter, .invalidParameterLength, .parameterOutOfBound,
-             .tagCommandConfigurationInvalidParameters:
+            .tagCommandConfigurationInvalidParameters:
             return true
         default:
             return false
@@ -193,7 +202,7 @@ public struct Type5CoreNFCTransport: TagTransport {
     private static func isRejection(_ failure: CoreNFCFailure) -> Bool {
         switch failure.readerError {
         case .tagResponseError, .invalidParameter, .invalidParameterLength, .parameterOutOfBound,
-             .tagCommandConfigurationInvalidParameters:
+            .tagCommandConfigurationInvalidParameters:
             return true
         default:
             return false

@@ -1,9 +1,10 @@
 import ColdTapBase
 import Foundation
+
 #if canImport(CryptoKit)
-import CryptoKit
+    import CryptoKit
 #elseif canImport(CCrypto)
-import CCrypto
+    import CCrypto
 #endif
 
 /// SHA-256 (FIPS 180-4) of bytes, through CryptoKit on Apple platforms and OpenSSL's
@@ -12,17 +13,17 @@ public enum SHA256Digest {
     /// The 32-byte digest of `data`.
     public static func hash(_ data: some DataProtocol) -> [UInt8] {
         #if canImport(CryptoKit)
-        return Array(CryptoKit.SHA256.hash(data: Data(data)))
+            return Array(CryptoKit.SHA256.hash(data: Data(data)))
         #else
-        let bytes = Array(data)
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let done = bytes.withUnsafeBufferPointer { input in
-            EVP_Digest(input.baseAddress, input.count, &digest, &length, EVP_sha256(), nil)
-        }
-        // EVP_Digest fails only when libcrypto cannot allocate a context: nothing a caller can fix.
-        precondition(done == 1 && length == 32, "libcrypto SHA-256 failed")
-        return digest
+            let bytes = Array(data)
+            var digest = [UInt8](repeating: 0, count: 32)
+            var length: UInt32 = 0
+            let done = bytes.withUnsafeBufferPointer { input in
+                EVP_Digest(input.baseAddress, input.count, &digest, &length, EVP_sha256(), nil)
+            }
+            // EVP_Digest fails only when libcrypto cannot allocate a context: nothing a caller can fix.
+            precondition(done == 1 && length == 32, "libcrypto SHA-256 failed")
+            return digest
         #endif
     }
 
@@ -38,21 +39,22 @@ public enum HMACSHA256 {
     /// The 32-byte authentication code of `message` under `key`.
     public static func authenticationCode(_ message: some DataProtocol, key: some DataProtocol) -> [UInt8] {
         #if canImport(CryptoKit)
-        let code = CryptoKit.HMAC<CryptoKit.SHA256>.authenticationCode(for: Data(message), using: SymmetricKey(data: Data(key)))
-        return Array(code)
+            let code = CryptoKit.HMAC<CryptoKit.SHA256>.authenticationCode(for: Data(message), using: SymmetricKey(data: Data(key)))
+            return Array(code)
         #else
-        let keyBytes = Array(key)
-        let messageBytes = Array(message)
-        var code = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let result = keyBytes.withUnsafeBufferPointer { keyBuffer in
-            messageBytes.withUnsafeBufferPointer { messageBuffer in
-                HMAC(EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count), messageBuffer.baseAddress,
-                     messageBuffer.count, &code, &length)
+            let keyBytes = Array(key)
+            let messageBytes = Array(message)
+            var code = [UInt8](repeating: 0, count: 32)
+            var length: UInt32 = 0
+            let result = keyBytes.withUnsafeBufferPointer { keyBuffer in
+                messageBytes.withUnsafeBufferPointer { messageBuffer in
+                    HMAC(
+                        EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count), messageBuffer.baseAddress,
+                        messageBuffer.count, &code, &length)
+                }
             }
-        }
-        precondition(result != nil && length == 32, "libcrypto HMAC-SHA256 failed")
-        return code
+            precondition(result != nil && length == 32, "libcrypto HMAC-SHA256 failed")
+            return code
         #endif
     }
 

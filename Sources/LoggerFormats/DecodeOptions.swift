@@ -23,16 +23,32 @@ public struct DecodeOptions: Sendable {
         case stationArrival
         case other(String)
 
-        /// The known sources, for `init(text:)`.
-        static let known: [ReadTimeSource] = [.given, .fileModificationTime, .now, .tagRead,
-                                              .readerClockAtConfigurationRead, .newestArchivedRead, .givenByUploader, .stationArrival]
+        /// The known sources, for `init(stored:)`.
+        static let known: [ReadTimeSource] = [
+            .given, .fileModificationTime, .now, .tagRead,
+            .readerClockAtConfigurationRead, .newestArchivedRead, .givenByUploader, .stationArrival,
+        ]
 
-        /// The English phrase: what JSON output, stored logs and the archive hold.
+        /// The stable code a source is stored under (stored logs, the archive): worded by
+        /// each front end, never shown as it is.
+        public var code: String {
+            switch self {
+            case .given: return "given"
+            case .fileModificationTime: return "file-modification-time"
+            case .now: return "now"
+            case .tagRead: return "tag-read"
+            case .readerClockAtConfigurationRead: return "reader-clock-at-configuration-read"
+            case .newestArchivedRead: return "newest-archived-read"
+            case .givenByUploader: return "given-by-uploader"
+            case .stationArrival: return "station-arrival"
+            case .other(let text): return text
+            }
+        }
+
+        /// The English phrase, naming no front end's option or header.
         public var description: String {
             switch self {
-            // The wording of the command-line option, kept: it is what JSON output and
-            // stored logs have always held.
-            case .given: return "given with --read-time"
+            case .given: return "given by the user"
             case .fileModificationTime: return "file modification time"
             case .now: return "now (no read time known)"
             case .tagRead: return "time of the tag read"
@@ -44,18 +60,24 @@ public struct DecodeOptions: Sendable {
             }
         }
 
-        /// The source a phrase of `description` names (`.other` for any other text).
-        public init(text: String) {
-            self = Self.known.first { $0.description == text } ?? .other(text)
+        /// The source stored as `stored`: its code, or the English phrase earlier versions
+        /// stored (archives and the app's history keep them; "given with --read-time" was
+        /// the phrase of `.given`); `.other` for any other text.
+        public init(stored: String) {
+            if let match = Self.known.first(where: { $0.code == stored || $0.description == stored }) {
+                self = match
+            } else {
+                self = stored == "given with --read-time" ? .given : .other(stored)
+            }
         }
 
         public init(from decoder: any Decoder) throws {
-            self.init(text: try decoder.singleValueContainer().decode(String.self))
+            self.init(stored: try decoder.singleValueContainer().decode(String.self))
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
-            try container.encode(description)
+            try container.encode(code)
         }
 
         /// True when the read time is a fact (given, or the moment of a tag read); false when
@@ -99,8 +121,10 @@ public struct DecodeOptions: Sendable {
     /// `nil` takes them as UTC.
     public var loggerTimeZone: TimeZone?
 
-    public init(readTime: Date, readTimeSource: ReadTimeSource = .given, secret: String? = nil,
-                logger: LoggerSelection? = nil, interval: TimeInterval? = nil, tagUID: String? = nil) {
+    public init(
+        readTime: Date, readTimeSource: ReadTimeSource = .given, secret: String? = nil,
+        logger: LoggerSelection? = nil, interval: TimeInterval? = nil, tagUID: String? = nil
+    ) {
         self.readTime = readTime
         self.readTimeSource = readTimeSource
         self.secret = secret

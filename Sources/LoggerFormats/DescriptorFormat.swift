@@ -71,8 +71,9 @@ struct DescriptorFormat: LoggerFormatDecoder {
     }
 
     private func value(of field: LoggerDescriptor.HeaderField, in payload: [UInt8]) -> Int64? {
-        readInteger(payload, offset: field.offset, width: field.width, signed: field.signed ?? false,
-                    bigEndian: field.endian == .big)
+        readInteger(
+            payload, offset: field.offset, width: field.width, signed: field.signed ?? false,
+            bigEndian: field.endian == .big)
     }
 
     func detect(_ message: NDEFMessage, options: DecodeOptions) -> Detection {
@@ -91,15 +92,20 @@ struct DescriptorFormat: LoggerFormatDecoder {
             reasons.append("a Text record holds \(info.pairs.count) KEY=VALUE device-information pair(s)")
         }
         if descriptor.detection?.plausibleStartTime == true,
-           let startField = descriptor.field(meaning: .startTime), let intervalField = descriptor.field(meaning: .interval),
-           let start = value(of: startField, in: payload), let interval = value(of: intervalField, in: payload) {
+            let startField = descriptor.field(meaning: .startTime), let intervalField = descriptor.field(meaning: .interval),
+            let start = value(of: startField, in: payload), let interval = value(of: intervalField, in: payload)
+        {
             let startDate = Date(timeIntervalSince1970: TimeInterval(start))
             let latest = options.readTime.addingTimeInterval(86_400)
             if startDate < TimeText.plausibleEarliest || startDate > latest {
-                return .refused("bytes \(startField.offset)…\(startField.offset + startField.width - 1) as UNIX time give \(startDate.loggerISOText), not between 2010-01-01 and a day after the read time")
+                return .refused(
+                    "bytes \(startField.offset)…\(startField.offset + startField.width - 1) as UNIX time give \(startDate.loggerISOText), not between 2010-01-01 and a day after the read time"
+                )
             }
             if interval == 0 { return .refused("the interval field '\(intervalField.name)' is 0") }
-            reasons.append("bytes \(startField.offset)…\(startField.offset + startField.width - 1) give a plausible start time \(startDate.loggerISOText) and the interval is \(interval)")
+            reasons.append(
+                "bytes \(startField.offset)…\(startField.offset + startField.width - 1) give a plausible start time \(startDate.loggerISOText) and the interval is \(interval)"
+            )
         }
         if let countField = descriptor.field(meaning: .sampleCount), let count = value(of: countField, in: payload) {
             let width = descriptor.samples.width
@@ -126,9 +132,11 @@ struct DescriptorFormat: LoggerFormatDecoder {
         var header: [LoggerDescriptor.Meaning: Int64] = [:]
         for field in descriptor.header ?? [] {
             guard let raw = value(of: field, in: payload) else {
-                throw LoggerFormatError(.truncated(needed: field.offset + field.width, available: payload.count), format: name,
-                                        field: field.name, offset: field.offset,
-                                        "the header field '\(field.name)' needs bytes \(field.offset)…\(field.offset + field.width - 1) but the payload has only \(payload.count) byte(s)")
+                throw LoggerFormatError(
+                    .truncated(needed: field.offset + field.width, available: payload.count), format: name,
+                    field: field.name, offset: field.offset,
+                    "the header field '\(field.name)' needs bytes \(field.offset)…\(field.offset + field.width - 1) but the payload has only \(payload.count) byte(s)"
+                )
             }
             header[field.meaning] = raw
             metadata[field.name] = .integer(raw)
@@ -145,20 +153,23 @@ struct DescriptorFormat: LoggerFormatDecoder {
             var unit = LoggerDescriptor.intervalUnits[field.unit ?? "seconds"] ?? 1
             if let unitField = descriptor.field(meaning: .intervalUnit), let code = header[.intervalUnit] {
                 guard let seconds = unitField.units?[String(code)] else {
-                    throw LoggerFormatError(.inconsistent, format: name, field: unitField.name, offset: unitField.offset,
-                                            "the interval unit code \(code) is not one the descriptor knows")
+                    throw LoggerFormatError(
+                        .inconsistent, format: name, field: unitField.name, offset: unitField.offset,
+                        "the interval unit code \(code) is not one the descriptor knows")
                 }
                 unit = seconds
             }
             interval = TimeInterval(raw) * unit
             intervalSource = "header field '\(field.name)'"
             guard interval > 0 else {
-                throw LoggerFormatError(.inconsistent, format: name, field: field.name, offset: field.offset,
-                                        "the sample interval \(raw) is negative")
+                throw LoggerFormatError(
+                    .inconsistent, format: name, field: field.name, offset: field.offset,
+                    "the sample interval \(raw) is negative")
             }
             guard interval <= DecodeOptions.longestPlausibleInterval else {
-                throw LoggerFormatError(.inconsistent, format: name, field: field.name, offset: field.offset,
-                                        "the sample interval of \(formatSeconds(interval)) is longer than any logger's (31 days at most), so the header is damaged")
+                throw LoggerFormatError(
+                    .inconsistent, format: name, field: field.name, offset: field.offset,
+                    "the sample interval of \(formatSeconds(interval)) is longer than any logger's (31 days at most), so the header is damaged")
             }
         }
         // A device-information interval longer than any logger's is a damaged value: not used.
@@ -180,9 +191,10 @@ struct DescriptorFormat: LoggerFormatDecoder {
         }
         if interval <= 0, let implausibleInterval {
             guard options.interval != nil else {
-                throw LoggerFormatError(.inconsistent, format: name, field: implausibleInterval.key,
-                                        "the device information gives a sample interval of '\(implausibleInterval.value)', longer than any logger's (31 days at most)",
-                                        hint: .needsInterval)
+                throw LoggerFormatError(
+                    .inconsistent, format: name, field: implausibleInterval.key,
+                    "the device information gives a sample interval of '\(implausibleInterval.value)', longer than any logger's (31 days at most)",
+                    hint: .needsInterval)
             }
             warnings.append(.implausibleDeviceInterval(key: implausibleInterval.key, value: implausibleInterval.value))
         }
@@ -193,17 +205,19 @@ struct DescriptorFormat: LoggerFormatDecoder {
             warnings.append(.givenIntervalNotUsed(given: given, used: interval, from: .log(source: intervalSource)))
         }
         guard interval > 0 else {
-            throw LoggerFormatError(.intervalUnknown, format: name,
-                                    "the log does not give its sample interval (0 or absent)", hint: .needsInterval)
+            throw LoggerFormatError(
+                .intervalUnknown, format: name,
+                "the log does not give its sample interval (0 or absent)", hint: .needsInterval)
         }
         metadata["intervalSource"] = .text(intervalSource)
 
         // Which slots hold samples, oldest first.
         let area = descriptor.samples
         guard area.offset <= payload.count else {
-            throw LoggerFormatError(.truncated(needed: area.offset + area.width, available: payload.count), format: name,
-                                    field: "samples.offset", offset: area.offset,
-                                    "the sample area starts at byte \(area.offset) but the payload has only \(payload.count) byte(s)")
+            throw LoggerFormatError(
+                .truncated(needed: area.offset + area.width, available: payload.count), format: name,
+                field: "samples.offset", offset: area.offset,
+                "the sample area starts at byte \(area.offset) but the payload has only \(payload.count) byte(s)")
         }
         let areaBytes = max(0, payload.count - area.offset)
         let slots = areaBytes / area.width
@@ -211,22 +225,25 @@ struct DescriptorFormat: LoggerFormatDecoder {
         if let count = header[.sampleCount] {
             let countField = descriptor.field(meaning: .sampleCount)
             guard count >= 0, count <= Int64(Int32.max) else {
-                throw LoggerFormatError(.inconsistent, format: name, field: countField?.name, offset: countField?.offset,
-                                        "the sample count \(count) is impossible")
+                throw LoggerFormatError(
+                    .inconsistent, format: name, field: countField?.name, offset: countField?.offset,
+                    "the sample count \(count) is impossible")
             }
             var needed = Int(count)
             var newestSlot: Int?
             if let ring = descriptor.ringBuffer {
                 guard count <= ring.capacity else {
-                    throw LoggerFormatError(.inconsistent, format: name, field: countField?.name, offset: countField?.offset,
-                                            "the sample count \(count) exceeds the ring buffer's \(ring.capacity) slots")
+                    throw LoggerFormatError(
+                        .inconsistent, format: name, field: countField?.name, offset: countField?.offset,
+                        "the sample count \(count) exceeds the ring buffer's \(ring.capacity) slots")
                 }
                 if count == ring.capacity {
                     let newest = header[.newestIndex] ?? 0
                     let newestField = descriptor.field(meaning: .newestIndex)
                     guard newest >= 0, newest < ring.capacity else {
-                        throw LoggerFormatError(.inconsistent, format: name, field: newestField?.name, offset: newestField?.offset,
-                                                "the newest index \(newest) is outside the ring buffer's \(ring.capacity) slots")
+                        throw LoggerFormatError(
+                            .inconsistent, format: name, field: newestField?.name, offset: newestField?.offset,
+                            "the newest index \(newest) is outside the ring buffer's \(ring.capacity) slots")
                     }
                     newestSlot = Int(newest)
                     needed = ring.capacity
@@ -235,9 +252,10 @@ struct DescriptorFormat: LoggerFormatDecoder {
             }
             // Check the bytes are there before building anything of the header's size.
             guard needed <= slots else {
-                throw LoggerFormatError(.truncated(needed: needed * area.width, available: areaBytes), format: name,
-                                        field: "samples", offset: area.offset,
-                                        "the header says \(needed) sample(s) (\(needed * area.width) bytes) but the sample area holds only \(areaBytes) byte(s)")
+                throw LoggerFormatError(
+                    .truncated(needed: needed * area.width, available: areaBytes), format: name,
+                    field: "samples", offset: area.offset,
+                    "the header says \(needed) sample(s) (\(needed * area.width) bytes) but the sample area holds only \(areaBytes) byte(s)")
             }
             if let newestSlot {
                 order = Array((newestSlot + 1)..<needed) + Array(0...newestSlot)
@@ -255,13 +273,15 @@ struct DescriptorFormat: LoggerFormatDecoder {
         // An empty log would get a verdict from nothing: say why there are no samples.
         guard !order.isEmpty else {
             if header[.sampleCount] != nil {
-                throw LoggerFormatError(.inconsistent, format: name, field: descriptor.field(meaning: .sampleCount)?.name,
-                                        offset: descriptor.field(meaning: .sampleCount)?.offset,
-                                        "no sample was decoded: the header's sample count is 0")
+                throw LoggerFormatError(
+                    .inconsistent, format: name, field: descriptor.field(meaning: .sampleCount)?.name,
+                    offset: descriptor.field(meaning: .sampleCount)?.offset,
+                    "no sample was decoded: the header's sample count is 0")
             }
-            throw LoggerFormatError(.truncated(needed: area.width, available: areaBytes), format: name, field: "samples",
-                                    offset: area.offset,
-                                    "no sample was decoded: the sample area at byte \(area.offset) holds \(areaBytes) byte(s), less than one \(area.width)-byte sample")
+            throw LoggerFormatError(
+                .truncated(needed: area.width, available: areaBytes), format: name, field: "samples",
+                offset: area.offset,
+                "no sample was decoded: the sample area at byte \(area.offset) holds \(areaBytes) byte(s), less than one \(area.width)-byte sample")
         }
 
         // Values.
@@ -275,10 +295,14 @@ struct DescriptorFormat: LoggerFormatDecoder {
         var outOfRange = 0
         for slot in order {
             let offset = area.offset + slot * area.width
-            guard let raw = readInteger(payload, offset: offset, width: area.width, signed: area.signed ?? false,
-                                        bigEndian: area.endian == .big) else {
-                throw LoggerFormatError(.truncated(needed: area.width, available: max(0, payload.count - offset)),
-                                        format: name, offset: offset, "sample slot \(slot) runs past the payload")
+            guard
+                let raw = readInteger(
+                    payload, offset: offset, width: area.width, signed: area.signed ?? false,
+                    bigEndian: area.endian == .big)
+            else {
+                throw LoggerFormatError(
+                    .truncated(needed: area.width, available: max(0, payload.count - offset)),
+                    format: name, offset: offset, "sample slot \(slot) runs past the payload")
             }
             if missing.contains(Int(raw)) {
                 values.append((nil, [.missing]))
@@ -351,15 +375,18 @@ struct DescriptorFormat: LoggerFormatDecoder {
             }
         }
         guard let start else {
-            throw LoggerFormatError(.inconsistent, format: name,
-                                    "no time base: none of \(descriptor.timeBase.joined(separator: ", ")) gives a time")
+            throw LoggerFormatError(
+                .inconsistent, format: name,
+                "no time base: none of \(descriptor.timeBase.joined(separator: ", ")) gives a time")
         }
 
         var samples: [TemperatureLog.Sample] = []
         samples.reserveCapacity(count)
         for (index, value) in values.enumerated() {
-            samples.append(TemperatureLog.Sample(time: start.addingTimeInterval(TimeInterval(index) * interval),
-                                                 temperature: value.0, flags: value.1))
+            samples.append(
+                TemperatureLog.Sample(
+                    time: start.addingTimeInterval(TimeInterval(index) * interval),
+                    temperature: value.0, flags: value.1))
         }
         var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: descriptor.vendor, model: descriptor.model.map { .named($0) })
         if let info, let serial = info.pairs(matching: descriptor.deviceInformation?.serialKeys).first {

@@ -115,7 +115,8 @@ public indirect enum LogWarning: Sendable, Equatable, Codable, CustomStringConve
             case .now: placed = "the time of decoding \(readText)"
             default: placed = "\(source.description) \(readText)"
             }
-            return "the sample times are estimated: the log has no clock and the read time is not known, so the newest sample is placed at \(placed); give the real read time for true times"
+            return
+                "the sample times are estimated: the log has no clock and the read time is not known, so the newest sample is placed at \(placed); give the real read time for true times"
         case .timesFromReadTime(let readTime):
             return "the log stores no start time: times are estimated, taking the newest sample as logged at the read time \(readTime.loggerISOText)"
         case .startsBefore2000(let first):
@@ -123,17 +124,20 @@ public indirect enum LogWarning: Sendable, Equatable, Codable, CustomStringConve
         case .startsAfterReadTime(let first, let readTime):
             return "the log starts at \(first.loggerISOText), after the read time \(readTime.loggerISOText): the read time or the logger's clock is wrong"
         case .readTimeBeforeNewest(let readTime, let newest):
-            return "the read time \(readTime.loggerISOText) is earlier than the newest sample (\(newest.loggerISOText)): the read time or the logger's clock is wrong"
+            return
+                "the read time \(readTime.loggerISOText) is earlier than the newest sample (\(newest.loggerISOText)): the read time or the logger's clock is wrong"
         case .givenIntervalNotUsed(let given, let used, let origin):
             return "the given interval of \(formatSeconds(given)) was not used: \(Self.intervalReason(used: used, from: origin))"
         case .implausibleDeviceInterval(let key, let value):
             return "the device information's \(key)=\(value) is longer than any logger's interval (31 days at most) and was not used"
         case .implausibleYetConclusive(let format, let problems):
-            return "this \(format) log looks unlike a logger's (\(problems.map(\.text).joined(separator: "; "))), but its format is certain, so it is decoded as it is: check the logger's settings"
+            return
+                "this \(format) log looks unlike a logger's (\(problems.map(\.text).joined(separator: "; "))), but its format is certain, so it is decoded as it is: check the logger's settings"
         case .partialSampleAtEnd(let bytes, let offset):
             return "the sample area ends with \(bytes) byte(s) at offset \(offset) that do not make a whole sample; ignored"
         case .outsideSensorRange(let count, let minimum, let maximum):
-            return "\(count) sample(s) outside the sensor range \(formatNumber(minimum))…\(formatNumber(maximum)) °C are flagged out-of-range and left out of statistics"
+            return
+                "\(count) sample(s) outside the sensor range \(formatNumber(minimum))…\(formatNumber(maximum)) °C are flagged out-of-range and left out of statistics"
         case .integrityFailed(let detail):
             return "integrity check failed: \(detail.text); the samples are shown but must not be trusted"
         case .secretTooLong(let bytes):
@@ -151,11 +155,14 @@ public indirect enum LogWarning: Sendable, Equatable, Codable, CustomStringConve
         case .nhsNoStartTime:
             return "message API 5 gives no start time: sample times assume the first sample was taken at the configuration time"
         case .nhsClockLost:
-            return "the logger's clock was lost (reset or power loss): its drift cannot be measured, so sample times are the tag's uncorrected schedule and may be off"
+            return
+                "the logger's clock was lost (reset or power loss): its drift cannot be measured, so sample times are the tag's uncorrected schedule and may be off"
         case .nhsReadTimeFarFromClock(let readTime, let source, let drift):
-            return "the read time \(readTime.loggerISOText) (\(source)) differs from the tag's clock by \(String(format: "%+d", drift)) s, too much to be the tag's drift; sample times are the tag's own, uncorrected"
+            return
+                "the read time \(readTime.loggerISOText) (\(source)) differs from the tag's clock by \(String(format: "%+d", drift)) s, too much to be the tag's drift; sample times are the tag's own, uncorrected"
         case .nhsPlaceholders(let count):
-            return "\(count) sample(s) hold the 85.1 °C placeholder (nothing was measured: an NFC field was present when they fell due); they are flagged missing"
+            return
+                "\(count) sample(s) hold the 85.1 °C placeholder (nothing was measured: an NFC field was present when they fell due); they are flagged missing"
         case .nhsOutsideSensorRange(let count):
             return "\(count) sample(s) lie outside the sensor's -40.0 … 85.0 °C and are flagged out-of-range"
         case .nhsUnread(let numbers, let stored):

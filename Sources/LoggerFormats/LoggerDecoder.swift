@@ -50,8 +50,11 @@ public enum LoggerDecoder {
                     let problems = implausibilities(of: log, options: options)
                     if !problems.isEmpty {
                         guard format.detectionIsConclusive || log.integrity.status == .verified else {
-                            refusals.append(FormatRefusal(format: name, reason: "\(reason), but decoded that way "
-                                                          + problems.map(\.text).joined(separator: "; ")))
+                            refusals.append(
+                                FormatRefusal(
+                                    format: name,
+                                    reason: "\(reason), but decoded that way "
+                                        + problems.map(\.text).joined(separator: "; ")))
                             continue
                         }
                         log.warnings.append(.implausibleYetConclusive(format: name, problems))
@@ -62,10 +65,11 @@ public enum LoggerDecoder {
                 }
             }
             let summary = describe(message)
-            throw LoggerFormatError(.noFormatMatched(refusals),
-                                    "no known logger format matches this message (\(summary)); tried: "
-                                        + refusals.map(\.description).joined(separator: "; "),
-                                    hint: .needsLoggerDescription)
+            throw LoggerFormatError(
+                .noFormatMatched(refusals),
+                "no known logger format matches this message (\(summary)); tried: "
+                    + refusals.map(\.description).joined(separator: "; "),
+                hint: .needsLoggerDescription)
         }
     }
 
@@ -156,7 +160,8 @@ public enum LoggerDecoder {
     private enum BuiltInDescriptors {
         static let parsed: [String: Result<LoggerDescriptor, any Error>] = {
             guard let directory = DescriptorResources.directory,
-                  let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [:] }
+                let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+            else { return [:] }
             var parsed: [String: Result<LoggerDescriptor, any Error>] = [:]
             for file in files where file.hasSuffix(".json") {
                 let name = String(file.dropLast(5))
@@ -168,9 +173,10 @@ public enum LoggerDecoder {
 
     private static func loadBuiltInDescriptor(named name: String) throws -> LoggerDescriptor {
         guard let directory = DescriptorResources.directory else {
-            throw LoggerFormatError(.badDescriptor, format: name,
-                                    "the built-in logger descriptors were not found (resource bundle \(DescriptorResources.bundleName) is missing next to the program); reinstall ColdTap",
-                                    hint: .needsLoggerDescription)
+            throw LoggerFormatError(
+                .badDescriptor, format: name,
+                "the built-in logger descriptors were not found (resource bundle \(DescriptorResources.bundleName) is missing next to the program); reinstall ColdTap",
+                hint: .needsLoggerDescription)
         }
         let file = directory.appendingPathComponent(name + ".json")
         guard let data = try? Data(contentsOf: file) else {
@@ -214,8 +220,10 @@ enum DescriptorResources {
         let names = [bundleName, "ColdTap_LoggerFormats.bundle", "ColdTap_LoggerFormats.bundle/Contents/Resources"]
         for root in roots {
             for name in names {
-                for candidate in [root.appendingPathComponent(name).appendingPathComponent("Descriptors"),
-                                  root.appendingPathComponent(name)] {
+                for candidate in [
+                    root.appendingPathComponent(name).appendingPathComponent("Descriptors"),
+                    root.appendingPathComponent(name),
+                ] {
                     let probe = candidate.appendingPathComponent("generic16.json")
                     if fileManager.fileExists(atPath: probe.path) { return candidate }
                 }

@@ -59,8 +59,10 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         /// For `interval-unit`: raw value (as text) → seconds per interval step.
         public var units: [String: Double]?
 
-        public init(name: String, offset: Int, width: Int, signed: Bool? = nil, endian: Endian? = nil,
-                    meaning: Meaning, unit: String? = nil, units: [String: Double]? = nil) {
+        public init(
+            name: String, offset: Int, width: Int, signed: Bool? = nil, endian: Endian? = nil,
+            meaning: Meaning, unit: String? = nil, units: [String: Double]? = nil
+        ) {
             self.name = name
             self.offset = offset
             self.width = width
@@ -85,8 +87,10 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         /// Raw values that mean "not taken".
         public var missing: [Int]?
 
-        public init(offset: Int, width: Int, signed: Bool? = nil, endian: Endian? = nil, scale: Double? = nil,
-                    valueOffset: Double? = nil, missing: [Int]? = nil) {
+        public init(
+            offset: Int, width: Int, signed: Bool? = nil, endian: Endian? = nil, scale: Double? = nil,
+            valueOffset: Double? = nil, missing: [Int]? = nil
+        ) {
             self.offset = offset
             self.width = width
             self.signed = signed
@@ -115,8 +119,10 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         public var startKeys: [String]?
         public var newestKeys: [String]?
         public var serialKeys: [String]?
-        public init(intervalKeys: [String]? = nil, startKeys: [String]? = nil, newestKeys: [String]? = nil,
-                    serialKeys: [String]? = nil) {
+        public init(
+            intervalKeys: [String]? = nil, startKeys: [String]? = nil, newestKeys: [String]? = nil,
+            serialKeys: [String]? = nil
+        ) {
             self.intervalKeys = intervalKeys
             self.startKeys = startKeys
             self.newestKeys = newestKeys
@@ -159,10 +165,12 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
     /// What integrity the format offers; descriptors describe formats without a check.
     public var integrityNote: String?
 
-    public init(name: String, vendor: String? = nil, model: String? = nil, description: String? = nil,
-                record: RecordRule, header: [HeaderField]? = nil, samples: SampleArea, sensorRange: SensorRange? = nil,
-                timeBase: [String], deviceInformation: DeviceInformation? = nil, ringBuffer: RingBuffer? = nil,
-                detection: Detection? = nil, integrityNote: String? = nil) {
+    public init(
+        name: String, vendor: String? = nil, model: String? = nil, description: String? = nil,
+        record: RecordRule, header: [HeaderField]? = nil, samples: SampleArea, sensorRange: SensorRange? = nil,
+        timeBase: [String], deviceInformation: DeviceInformation? = nil, ringBuffer: RingBuffer? = nil,
+        detection: Detection? = nil, integrityNote: String? = nil
+    ) {
         self.name = name
         self.vendor = vendor
         self.model = model
@@ -205,16 +213,19 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw LoggerFormatError(.badDescriptor, field: nil,
-                                    "cannot read logger descriptor \(file.path): \(error.localizedDescription)")
+            throw LoggerFormatError(
+                .badDescriptor, field: nil,
+                "cannot read logger descriptor \(file.path): \(error.localizedDescription)")
         }
         return try parse(data, source: file.lastPathComponent)
     }
 
     /// The keys each object of a descriptor may hold, by its path with `[]` for list items.
     static let allowedKeys: [String: Set<String>] = [
-        "": ["name", "vendor", "model", "description", "record", "header", "samples", "sensorRange", "timeBase",
-             "deviceInformation", "ringBuffer", "detection", "integrityNote"],
+        "": [
+            "name", "vendor", "model", "description", "record", "header", "samples", "sensorRange", "timeBase",
+            "deviceInformation", "ringBuffer", "detection", "integrityNote",
+        ],
         "record": ["match"],
         "record.match[]": ["tnf", "typeContains", "typeEquals"],
         "header[]": ["name", "offset", "width", "signed", "endian", "meaning", "unit", "units"],
@@ -260,15 +271,17 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
             guard let allowed = allowedKeys[pattern] else { return }
             if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
                 let field = path.isEmpty ? unknown : "\(path).\(unknown)"
-                throw LoggerFormatError(.badDescriptor, field: field,
-                                        "logger descriptor \(source): field '\(field)' is unknown; "
-                                            + (path.isEmpty ? "a descriptor" : "'\(path)'") + " takes "
-                                            + allowed.sorted().joined(separator: ", "))
+                throw LoggerFormatError(
+                    .badDescriptor, field: field,
+                    "logger descriptor \(source): field '\(field)' is unknown; "
+                        + (path.isEmpty ? "a descriptor" : "'\(path)'") + " takes "
+                        + allowed.sorted().joined(separator: ", "))
             }
             for key in object.keys.sorted() {
                 guard let child = object[key] else { continue }
-                try rejectUnknownKeys(child, source: source, path: path.isEmpty ? key : "\(path).\(key)",
-                                      pattern: pattern.isEmpty ? key : "\(pattern).\(key)")
+                try rejectUnknownKeys(
+                    child, source: source, path: path.isEmpty ? key : "\(path).\(key)",
+                    pattern: pattern.isEmpty ? key : "\(pattern).\(key)")
             }
         case .list(let items):
             for (index, item) in items.enumerated() {
@@ -302,8 +315,9 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 guard let problem = JSONText.syntaxProblem(in: json) else {
-                    return LoggerFormatError(.badDescriptor, field: nil,
-                                             "logger descriptor \(source) holds a value its field cannot take (a number too large for an integer field?)")
+                    return LoggerFormatError(
+                        .badDescriptor, field: nil,
+                        "logger descriptor \(source) holds a value its field cannot take (a number too large for an integer field?)")
                 }
                 return LoggerFormatError(.badDescriptor, field: nil, "logger descriptor \(source) is not valid JSON (\(problem))")
             }
@@ -347,16 +361,19 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         }
         if record.match.isEmpty { throw bad("record.match", "must list at least one record pattern") }
         for (index, match) in record.match.enumerated() where !match.tnf.isKnown {
-            throw bad("record.match[\(index)].tnf",
-                      "is '\(match.tnf)'; use one of " + RecordTNF.choices.joined(separator: ", "))
+            throw bad(
+                "record.match[\(index)].tnf",
+                "is '\(match.tnf)'; use one of " + RecordTNF.choices.joined(separator: ", "))
         }
         let fields = header ?? []
         var seen: Set<Meaning> = []
         for (index, field) in fields.enumerated() {
             let where_ = "header[\(index)]"
             guard field.meaning.isKnown else {
-                throw bad("\(where_).meaning", "is '\(field.meaning)'; use one of "
-                          + Meaning.choices.sorted().joined(separator: ", "))
+                throw bad(
+                    "\(where_).meaning",
+                    "is '\(field.meaning)'; use one of "
+                        + Meaning.choices.sorted().joined(separator: ", "))
             }
             if field.meaning != .ignore {
                 if seen.contains(field.meaning) { throw bad("\(where_).meaning", "repeats '\(field.meaning)'") }
@@ -438,8 +455,10 @@ public struct LoggerDescriptor: Sendable, Equatable, Codable {
         }
     }
 
-    private func checkEndian(_ endian: Endian?, width: Int, at field: String,
-                             _ bad: (String, String) -> LoggerFormatError) throws {
+    private func checkEndian(
+        _ endian: Endian?, width: Int, at field: String,
+        _ bad: (String, String) -> LoggerFormatError
+    ) throws {
         if let endian, !endian.isKnown { throw bad(field, "is '\(endian)'; use " + Endian.choices.joined(separator: " or ")) }
         if width > 1 && endian == nil { throw bad(field, "is required for fields wider than one byte (little or big)") }
     }

@@ -47,8 +47,10 @@ public struct LoggerFormatError: Error, Sendable, Equatable, CustomStringConvert
     /// What the caller could give to get past the error; each front end words it.
     public var hint: UserHint?
 
-    public init(_ kind: Kind, format: String? = nil, field: String? = nil, offset: Int? = nil, _ detail: String,
-                hint: UserHint? = nil) {
+    public init(
+        _ kind: Kind, format: String? = nil, field: String? = nil, offset: Int? = nil, _ detail: String,
+        hint: UserHint? = nil
+    ) {
         self.kind = kind
         self.format = format
         self.field = field

@@ -135,7 +135,8 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
                 switch self {
                 case .verified(let method): return method
                 case .mismatch(let method, let stored, let computed, let keyGiven):
-                    return "\(method) mismatch: the end-stop holds \(stored.hexString(uppercase: false)) but the data gives \(computed.hexString(uppercase: false))"
+                    return
+                        "\(method) mismatch: the end-stop holds \(stored.hexString(uppercase: false)) but the data gives \(computed.hexString(uppercase: false))"
                         + (keyGiven ? " (wrong secret, or the data was altered)" : "")
                 case .noCheck(let format): return "the \(format) format carries no integrity check"
                 case .nhsNoCheck: return "the NHS31xx protocol carries no checksum or signature"
@@ -221,10 +222,12 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     /// that records every reading.
     public var thresholdLogging: ThresholdLogging?
 
-    public init(format: Format, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
-                interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
-                metadata: [String: MetadataValue] = [:], warnings: [LogWarning] = [], readTimeSource: DecodeOptions.ReadTimeSource? = nil,
-                timeBaseDetail: String? = nil, detection: Detection? = nil) {
+    public init(
+        format: Format, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
+        interval: TimeInterval, timeBase: TimeBase, integrity: Integrity, readTime: Date,
+        metadata: [String: MetadataValue] = [:], warnings: [LogWarning] = [], readTimeSource: DecodeOptions.ReadTimeSource? = nil,
+        timeBaseDetail: String? = nil, detection: Detection? = nil
+    ) {
         self.format = format
         self.logger = logger
         self.samples = samples
@@ -302,18 +305,19 @@ extension TemperatureLog {
     /// Logs stored before `events`, `timesEstimated` and `resolution` existed decode without them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(format: try container.decode(Format.self, forKey: .format),
-                  logger: try container.decode(LoggerIdentity.self, forKey: .logger),
-                  samples: try container.decode([Sample].self, forKey: .samples),
-                  interval: try container.decode(TimeInterval.self, forKey: .interval),
-                  timeBase: try container.decode(TimeBase.self, forKey: .timeBase),
-                  integrity: try container.decode(Integrity.self, forKey: .integrity),
-                  readTime: try container.decode(Date.self, forKey: .readTime),
-                  metadata: try container.decode([String: TypedOrText<MetadataValue>].self, forKey: .metadata).mapValues(\.value),
-                  warnings: try container.decode([TypedOrText<LogWarning>].self, forKey: .warnings).map(\.value),
-                  readTimeSource: try container.decodeIfPresent(DecodeOptions.ReadTimeSource.self, forKey: .readTimeSource),
-                  timeBaseDetail: try container.decodeIfPresent(String.self, forKey: .timeBaseDetail),
-                  detection: try container.decodeIfPresent(TypedOrText<Detection>.self, forKey: .detection)?.value)
+        self.init(
+            format: try container.decode(Format.self, forKey: .format),
+            logger: try container.decode(LoggerIdentity.self, forKey: .logger),
+            samples: try container.decode([Sample].self, forKey: .samples),
+            interval: try container.decode(TimeInterval.self, forKey: .interval),
+            timeBase: try container.decode(TimeBase.self, forKey: .timeBase),
+            integrity: try container.decode(Integrity.self, forKey: .integrity),
+            readTime: try container.decode(Date.self, forKey: .readTime),
+            metadata: try container.decode([String: TypedOrText<MetadataValue>].self, forKey: .metadata).mapValues(\.value),
+            warnings: try container.decode([TypedOrText<LogWarning>].self, forKey: .warnings).map(\.value),
+            readTimeSource: try container.decodeIfPresent(DecodeOptions.ReadTimeSource.self, forKey: .readTimeSource),
+            timeBaseDetail: try container.decodeIfPresent(String.self, forKey: .timeBaseDetail),
+            detection: try container.decodeIfPresent(TypedOrText<Detection>.self, forKey: .detection)?.value)
         events = try container.decodeIfPresent([Event].self, forKey: .events) ?? []
         timesEstimated = try container.decodeIfPresent(Bool.self, forKey: .timesEstimated) ?? false
         resolution = try container.decodeIfPresent(Double.self, forKey: .resolution)

@@ -12,7 +12,8 @@ public enum TimeText {
         if let date = ISO8601Time.parse(text) { return date }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed), seconds.isFinite, seconds >= plausibleEarliest.timeIntervalSince1970,
-           seconds < 4_102_444_800 {
+            seconds < 4_102_444_800
+        {
             return Date(timeIntervalSince1970: seconds)
         }
         return nil

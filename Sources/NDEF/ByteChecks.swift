@@ -9,7 +9,8 @@ enum ByteChecks {
         var index = 0
         while index < count {
             if index + 8 <= count,
-               bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
                 index += 8
                 continue
             }
@@ -217,7 +218,8 @@ enum ByteChecks {
             }
             let digits = (word &+ 0x5050_5050_5050_5050) & ~(word &+ 0x4646_4646_4646_4646) & highBits
             let slash = equal(word, UInt8(ascii: "/"))
-            let allowed = letters | digits | slash | equal(word, UInt8(ascii: "-")) | equal(word, UInt8(ascii: "."))
+            let allowed =
+                letters | digits | slash | equal(word, UInt8(ascii: "-")) | equal(word, UInt8(ascii: "."))
                 | equal(word, UInt8(ascii: "+"))
             guard allowed == highBits else { return nil }
             if slash != 0 {
@@ -239,8 +241,10 @@ enum ByteChecks {
         while index < type.count {
             let byte = type[index]
             if byte == UInt8(ascii: ":") { break }
-            guard isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                    || byte == UInt8(ascii: ".") else {
+            guard
+                isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
+            else {
                 return "an absolute-URI record's type has an invalid character in its scheme"
             }
             index += 1
@@ -261,8 +265,11 @@ enum ByteChecks {
         guard colon > 0, colon + 1 < type.count else {
             return "an external type has an empty domain or type name"
         }
-        for byte in type[..<colon] where !(isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: ".")
-                                           || byte == UInt8(ascii: "-")) {
+        for byte in type[..<colon]
+        where
+            !(isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "-"))
+        {
             return "an external type's domain has a character other than letters, digits, '.' and '-'"
         }
         return nil

@@ -16,7 +16,8 @@ public struct MIMERecord: Sendable, Equatable, Hashable {
     /// payload is valid UTF-8; nil otherwise.
     public var text: String? {
         let type = mimeType.lowercased()
-        let textual = type.hasPrefix("text/") || type.hasSuffix("json") || type.hasSuffix("xml")
+        let textual =
+            type.hasPrefix("text/") || type.hasSuffix("json") || type.hasSuffix("xml")
             || type.contains("+json") || type.contains("+xml")
         guard textual else { return nil }
         // Checked here rather than with `String(validating:as:)`, which needs iOS 18 / macOS 15.

@@ -42,7 +42,7 @@ public struct NDEFError: Error, Sendable, Equatable, CustomStringConvertible {
             case .bytesAfterMessageEnd(let count): return "\(count) byte(s) follow the record with the ME (message end) flag"
             case .reservedTNF: return "the record uses the reserved TNF value 7"
             case .tnfContradiction(let detail), .chunkViolation(let detail), .invalidType(let detail),
-                 .invalidPayload(let detail):
+                .invalidPayload(let detail):
                 return detail
             }
         }

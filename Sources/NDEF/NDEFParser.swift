@@ -51,13 +51,16 @@ public enum NDEFParser {
     ///   - checkingRecordTypes: when false, only the record layer (NDEF 1.0) is checked.
     /// - Throws: `NDEFError` naming the offset of the first violation (strict mode), or, in
     ///   lenient mode, when not even one record can be recovered (empty or cut-off input).
-    public static func parse(_ bytes: Data, mode: NDEFParsingMode = .strict,
-                             checkingRecordTypes: Bool = true) throws -> NDEFParseResult {
+    public static func parse(
+        _ bytes: Data, mode: NDEFParsingMode = .strict,
+        checkingRecordTypes: Bool = true
+    ) throws -> NDEFParseResult {
         if mode == .strict, let records = StrictFastPath.parse(bytes, checkingRecordTypes: checkingRecordTypes) {
             return NDEFParseResult(message: NDEFMessage(records: records), warnings: [])
         }
-        var reader = MessageReader(data: bytes, diagnostics: Diagnostics(mode: mode),
-                                   checkingRecordTypes: checkingRecordTypes)
+        var reader = MessageReader(
+            data: bytes, diagnostics: Diagnostics(mode: mode),
+            checkingRecordTypes: checkingRecordTypes)
         let records = try reader.read()
         return NDEFParseResult(message: NDEFMessage(records: records), warnings: reader.diagnostics.warnings)
     }
@@ -136,7 +139,8 @@ struct MessageReader {
             payloadLength = Int(buffer[cursor])
             cursor += 1
         } else {
-            payloadLength = Int(buffer[cursor]) << 24 | Int(buffer[cursor + 1]) << 16
+            payloadLength =
+                Int(buffer[cursor]) << 24 | Int(buffer[cursor + 1]) << 16
                 | Int(buffer[cursor + 2]) << 8 | Int(buffer[cursor + 3])
             cursor += 4
         }
@@ -150,9 +154,10 @@ struct MessageReader {
         guard bodyLength <= bodyAvailable else {
             throw NDEFError(.truncated(needed: bodyLength, available: bodyAvailable), at: absolute(cursor))
         }
-        return RecordHeader(offset: position, flags: flags, typeStart: cursor, idStart: cursor + typeLength,
-                            payloadStart: cursor + typeLength + idLength, end: cursor + bodyLength,
-                            hasIDLength: hasIDLength)
+        return RecordHeader(
+            offset: position, flags: flags, typeStart: cursor, idStart: cursor + typeLength,
+            payloadStart: cursor + typeLength + idLength, end: cursor + bodyLength,
+            hasIDLength: hasIDLength)
     }
 
     private func slice(_ start: Int, _ end: Int) -> Data {
@@ -184,7 +189,8 @@ struct MessageReader {
                 length += 1
             } else {
                 guard position + 6 <= buffer.count else { break }
-                payloadLength = Int(buffer[position + 2]) << 24 | Int(buffer[position + 3]) << 16
+                payloadLength =
+                    Int(buffer[position + 2]) << 24 | Int(buffer[position + 3]) << 16
                     | Int(buffer[position + 4]) << 8 | Int(buffer[position + 5])
                 length += 4
             }
@@ -212,8 +218,10 @@ struct MessageReader {
                 header = try readHeader(buffer, at: position)
             } catch let error as NDEFError {
                 if strict || records.isEmpty { throw error }
-                diagnostics.warnings.append(NDEFWarning(error.kind, at: error.offset,
-                                                        recovery: "the rest of the input is ignored"))
+                diagnostics.warnings.append(
+                    NDEFWarning(
+                        error.kind, at: error.offset,
+                        recovery: "the rest of the input is ignored"))
                 position = buffer.count
                 break
             }
@@ -238,11 +246,13 @@ struct MessageReader {
             }
         }
         if !sawEnd {
-            try diagnostics.violation(.missingMessageEnd, absolute: absolute(position),
-                                      recovery: "the records read so far are kept")
+            try diagnostics.violation(
+                .missingMessageEnd, absolute: absolute(position),
+                recovery: "the records read so far are kept")
         } else if position < buffer.count {
-            try diagnostics.violation(.bytesAfterMessageEnd(count: buffer.count - position),
-                                      absolute: absolute(position), recovery: "they are ignored")
+            try diagnostics.violation(
+                .bytesAfterMessageEnd(count: buffer.count - position),
+                absolute: absolute(position), recovery: "they are ignored")
         }
         return records
     }
@@ -253,8 +263,9 @@ struct MessageReader {
         switch TypeNameFormat(rawValue: header.tnf) ?? .reserved {
         case .empty:
             if header.typeLength != 0 || header.idLength != 0 || header.payloadLength != 0 {
-                try diagnostics.violation(.tnfContradiction("an empty record (TNF 0) has a type, ID or payload"),
-                                          absolute: at, recovery: "its bytes are kept")
+                try diagnostics.violation(
+                    .tnfContradiction("an empty record (TNF 0) has a type, ID or payload"),
+                    absolute: at, recovery: "its bytes are kept")
             }
             if chunked {
                 try diagnostics.violation(.chunkViolation("an empty record (TNF 0) is chunked"), absolute: at)
@@ -263,18 +274,22 @@ struct MessageReader {
         case .wellKnown, .media, .absoluteURI, .external:
             let tnf = TypeNameFormat(rawValue: header.tnf) ?? .unknown
             if header.typeLength == 0 {
-                try diagnostics.violation(.tnfContradiction("a record of TNF \(header.tnf) has no type"),
-                                          absolute: at, recovery: "it is kept without a type")
+                try diagnostics.violation(
+                    .tnfContradiction("a record of TNF \(header.tnf) has no type"),
+                    absolute: at, recovery: "it is kept without a type")
             }
             return tnf
         case .unknown:
             if header.typeLength != 0 {
-                try diagnostics.violation(.tnfContradiction("an unknown-type record (TNF 5) has a type"),
-                                          absolute: at, recovery: "the type is ignored")
+                try diagnostics.violation(
+                    .tnfContradiction("an unknown-type record (TNF 5) has a type"),
+                    absolute: at, recovery: "the type is ignored")
             }
             return .unknown
         case .unchanged:
-            let detail = chunked ? "the first chunk of a chunked record has TNF 6 (unchanged)"
+            let detail =
+                chunked
+                ? "the first chunk of a chunked record has TNF 6 (unchanged)"
                 : "a record that is not a middle or last chunk has TNF 6 (unchanged)"
             try diagnostics.violation(.chunkViolation(detail), absolute: at, recovery: "it is read as an unknown-type record")
             return .unknown
@@ -287,9 +302,10 @@ struct MessageReader {
     private mutating func readSingleRecord(_ buffer: UnsafeRawBufferPointer, _ header: RecordHeader) throws -> NDEFRecord {
         let tnf = try checkTNF(header, chunked: false)
         let keepsType = tnf != .unknown || header.tnf == TypeNameFormat.unknown.rawValue
-        let record = NDEFRecord(tnf: tnf, type: keepsType ? smallField(buffer, header.typeStart, header.idStart) : Data(),
-                                id: smallField(buffer, header.idStart, header.payloadStart),
-                                payload: slice(header.payloadStart, header.end))
+        let record = NDEFRecord(
+            tnf: tnf, type: keepsType ? smallField(buffer, header.typeStart, header.idStart) : Data(),
+            id: smallField(buffer, header.idStart, header.payloadStart),
+            payload: slice(header.payloadStart, header.end))
         if checkingRecordTypes {
             let type = UnsafeRawBufferPointer(rebasing: buffer[header.typeStart..<header.idStart])
             let payload = UnsafeRawBufferPointer(rebasing: buffer[header.payloadStart..<header.end])
@@ -297,20 +313,24 @@ struct MessageReader {
             let messageMap = diagnostics.map
             diagnostics.map = messageMap.nested(at: header.payloadStart)
             defer { diagnostics.map = messageMap }
-            try RecordTypeChecks.check(tnf: tnf, type: type, typeOffset: messageMap.absolute(header.typeStart),
-                                       payload: payload, payloadData: record.payload, diagnostics: &diagnostics)
+            try RecordTypeChecks.check(
+                tnf: tnf, type: type, typeOffset: messageMap.absolute(header.typeStart),
+                payload: payload, payloadData: record.payload, diagnostics: &diagnostics)
         }
         return record
     }
 
     /// Reads the middle and last chunks after `initial` and joins them into one record.
     /// Returns the record and whether the message ends with it.
-    private mutating func readChunkedRecord(_ buffer: UnsafeRawBufferPointer, initial: RecordHeader,
-                                            position: inout Int) throws -> (NDEFRecord, Bool) {
+    private mutating func readChunkedRecord(
+        _ buffer: UnsafeRawBufferPointer, initial: RecordHeader,
+        position: inout Int
+    ) throws -> (NDEFRecord, Bool) {
         let tnf = try checkTNF(initial, chunked: true)
         if initial.isMessageEnd {
-            try diagnostics.violation(.chunkViolation("a chunk (CF set) also sets ME"), absolute: absolute(initial.offset),
-                                      recovery: "the chunk is read as a whole record")
+            try diagnostics.violation(
+                .chunkViolation("a chunk (CF set) also sets ME"), absolute: absolute(initial.offset),
+                recovery: "the chunk is read as a whole record")
             return (try readSingleRecord(buffer, initial), true)
         }
         var pieces: [(start: Int, end: Int)] = [(initial.payloadStart, initial.end)]
@@ -319,8 +339,9 @@ struct MessageReader {
         var endsMessage = false
         while true {
             guard position < buffer.count else {
-                try diagnostics.violation(.chunkViolation("the input ends before the last chunk of a chunked record"),
-                                          absolute: absolute(position), recovery: "the chunks read so far are joined")
+                try diagnostics.violation(
+                    .chunkViolation("the input ends before the last chunk of a chunked record"),
+                    absolute: absolute(position), recovery: "the chunks read so far are joined")
                 break
             }
             let chunk: RecordHeader
@@ -328,24 +349,29 @@ struct MessageReader {
                 chunk = try readHeader(buffer, at: position)
             } catch let error as NDEFError {
                 if strict { throw error }
-                diagnostics.warnings.append(NDEFWarning(error.kind, at: error.offset,
-                                                        recovery: "the chunks read so far are joined"))
+                diagnostics.warnings.append(
+                    NDEFWarning(
+                        error.kind, at: error.offset,
+                        recovery: "the chunks read so far are joined"))
                 position = buffer.count
                 break
             }
             position = chunk.end
             let at = absolute(chunk.offset)
             if chunk.tnf != TypeNameFormat.unchanged.rawValue {
-                try diagnostics.violation(.chunkViolation("a middle or last chunk has TNF \(chunk.tnf), not 6 (unchanged)"),
-                                          absolute: at, recovery: "its TNF is ignored")
+                try diagnostics.violation(
+                    .chunkViolation("a middle or last chunk has TNF \(chunk.tnf), not 6 (unchanged)"),
+                    absolute: at, recovery: "its TNF is ignored")
             }
             if chunk.typeLength != 0 {
-                try diagnostics.violation(.chunkViolation("a middle or last chunk has a type"), absolute: at,
-                                          recovery: "the type is ignored")
+                try diagnostics.violation(
+                    .chunkViolation("a middle or last chunk has a type"), absolute: at,
+                    recovery: "the type is ignored")
             }
             if chunk.hasIDLength {
-                try diagnostics.violation(.chunkViolation("a middle or last chunk sets IL (has an ID length field)"),
-                                          absolute: at, recovery: "its ID is ignored")
+                try diagnostics.violation(
+                    .chunkViolation("a middle or last chunk sets IL (has an ID length field)"),
+                    absolute: at, recovery: "its ID is ignored")
             }
             if chunk.isMessageBegin {
                 try diagnostics.violation(.unexpectedMessageBegin, absolute: at)
@@ -358,8 +384,9 @@ struct MessageReader {
                 break
             }
             if chunk.isMessageEnd {
-                try diagnostics.violation(.chunkViolation("a chunk (CF set) also sets ME"), absolute: at,
-                                          recovery: "the record ends with this chunk")
+                try diagnostics.violation(
+                    .chunkViolation("a chunk (CF set) also sets ME"), absolute: at,
+                    recovery: "the record ends with this chunk")
                 endsMessage = true
                 break
             }
@@ -370,8 +397,9 @@ struct MessageReader {
             payload.append(slice(piece.start, piece.end))
         }
         let keepsType = tnf != .unknown || initial.tnf == TypeNameFormat.unknown.rawValue
-        let record = NDEFRecord(tnf: tnf, type: keepsType ? smallField(buffer, initial.typeStart, initial.idStart) : Data(),
-                                id: smallField(buffer, initial.idStart, initial.payloadStart), payload: payload)
+        let record = NDEFRecord(
+            tnf: tnf, type: keepsType ? smallField(buffer, initial.typeStart, initial.idStart) : Data(),
+            id: smallField(buffer, initial.idStart, initial.payloadStart), payload: payload)
         if checkingRecordTypes {
             let type = UnsafeRawBufferPointer(rebasing: buffer[initial.typeStart..<initial.idStart])
             let typeOffset = absolute(initial.typeStart)
@@ -380,8 +408,9 @@ struct MessageReader {
             defer { diagnostics.map = messageMap }
             var sub = diagnostics
             try payload.withUnsafeBytes { payloadBytes in
-                try RecordTypeChecks.check(tnf: tnf, type: type, typeOffset: typeOffset,
-                                           payload: payloadBytes, payloadData: payload, diagnostics: &sub)
+                try RecordTypeChecks.check(
+                    tnf: tnf, type: type, typeOffset: typeOffset,
+                    payload: payloadBytes, payloadData: payload, diagnostics: &sub)
             }
             diagnostics.warnings = sub.warnings
         }

@@ -43,8 +43,9 @@ extension NDEFMessage {
                     start = end
                 }
             } else {
-                NDEFMessage.appendRecord(to: &out, tnf: record.tnf.rawValue, type: record.type, id: record.id,
-                                         payload: record.payload, messageBegin: first, messageEnd: last, chunk: false)
+                NDEFMessage.appendRecord(
+                    to: &out, tnf: record.tnf.rawValue, type: record.type, id: record.id,
+                    payload: record.payload, messageBegin: first, messageEnd: last, chunk: false)
             }
         }
         return out
@@ -83,8 +84,10 @@ extension NDEFMessage {
         return serialized(maxChunkSize: maxChunkSize)
     }
 
-    static func appendRecord(to out: inout Data, tnf: UInt8, type: Data, id: Data, payload: Data,
-                             messageBegin: Bool, messageEnd: Bool, chunk: Bool) {
+    static func appendRecord(
+        to out: inout Data, tnf: UInt8, type: Data, id: Data, payload: Data,
+        messageBegin: Bool, messageEnd: Bool, chunk: Bool
+    ) {
         var header = tnf & HeaderFlag.tnfMask
         if messageBegin { header |= HeaderFlag.messageBegin }
         if messageEnd { header |= HeaderFlag.messageEnd }
@@ -98,8 +101,10 @@ extension NDEFMessage {
             out.append(UInt8(payload.count))
         } else {
             let length = UInt32(truncatingIfNeeded: payload.count)
-            out.append(contentsOf: [UInt8(length >> 24), UInt8(length >> 16 & 0xFF),
-                                    UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
+            out.append(contentsOf: [
+                UInt8(length >> 24), UInt8(length >> 16 & 0xFF),
+                UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+            ])
         }
         if !id.isEmpty { out.append(UInt8(truncatingIfNeeded: id.count)) }
         out.append(type)

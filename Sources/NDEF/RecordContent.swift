@@ -48,8 +48,9 @@ extension NDEFRecord {
         var diagnostics = Diagnostics(mode: mode)
         switch tnf {
         case .unchanged:
-            try diagnostics.violation(.chunkViolation("a record has TNF 6 (unchanged) outside a chunked record"), at: 0,
-                                      recovery: "it is read as an unknown-type record")
+            try diagnostics.violation(
+                .chunkViolation("a record has TNF 6 (unchanged) outside a chunked record"), at: 0,
+                recovery: "it is read as an unknown-type record")
         case .reserved:
             try diagnostics.violation(.reservedTNF, at: 0, recovery: "it is read as an unknown-type record")
         default:
@@ -61,8 +62,9 @@ extension NDEFRecord {
         switch tnf {
         case .empty:
             if !type.isEmpty || !id.isEmpty || !payload.isEmpty {
-                try diagnostics.violation(.tnfContradiction("an empty record (TNF 0) has a type, ID or payload"), at: 0,
-                                          recovery: "they are ignored")
+                try diagnostics.violation(
+                    .tnfContradiction("an empty record (TNF 0) has a type, ID or payload"), at: 0,
+                    recovery: "they are ignored")
             }
             content = .empty
         case .wellKnown:
@@ -103,8 +105,10 @@ extension ExternalRecord {
 /// The record-type checks the parser runs on every record (strict: throw; lenient: warn).
 enum RecordTypeChecks {
     /// Checks the type name against its TNF's syntax.
-    static func checkType(tnf: TypeNameFormat, type: UnsafeRawBufferPointer, typeOffset: Int,
-                          diagnostics: inout Diagnostics) throws {
+    static func checkType(
+        tnf: TypeNameFormat, type: UnsafeRawBufferPointer, typeOffset: Int,
+        diagnostics: inout Diagnostics
+    ) throws {
         guard !type.isEmpty else { return }
         let problem: String?
         switch tnf {
@@ -121,9 +125,11 @@ enum RecordTypeChecks {
 
     /// Checks type and payload of one (reassembled) record. `diagnostics.map` maps payload
     /// offsets to the input.
-    static func check(tnf: TypeNameFormat, type: UnsafeRawBufferPointer, typeOffset: Int,
-                      payload: UnsafeRawBufferPointer, payloadData: @autoclosure () -> Data,
-                      diagnostics: inout Diagnostics) throws {
+    static func check(
+        tnf: TypeNameFormat, type: UnsafeRawBufferPointer, typeOffset: Int,
+        payload: UnsafeRawBufferPointer, payloadData: @autoclosure () -> Data,
+        diagnostics: inout Diagnostics
+    ) throws {
         try checkType(tnf: tnf, type: type, typeOffset: typeOffset, diagnostics: &diagnostics)
         guard tnf == .wellKnown else { return }
         if TextRecord.wellKnownType.matches(type) {
@@ -134,8 +140,10 @@ enum RecordTypeChecks {
             do {
                 _ = try SmartPosterRecord.decode(payloadData(), &diagnostics)
             } catch let error as NDEFError where !diagnostics.isStrict {
-                diagnostics.warnings.append(NDEFWarning(error.kind, at: error.offset,
-                                                        recovery: "the Smart Poster is shown as raw bytes"))
+                diagnostics.warnings.append(
+                    NDEFWarning(
+                        error.kind, at: error.offset,
+                        recovery: "the Smart Poster is shown as raw bytes"))
             }
         }
     }

@@ -55,8 +55,10 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
     public var targetType: String?
     public var icons: [Icon]
 
-    public init(uri: String, titles: [TextRecord] = [], action: Action? = nil, size: UInt32? = nil,
-                targetType: String? = nil, icons: [Icon] = []) {
+    public init(
+        uri: String, titles: [TextRecord] = [], action: Action? = nil, size: UInt32? = nil,
+        targetType: String? = nil, icons: [Icon] = []
+    ) {
         self.uri = uri
         self.titles = titles
         self.action = action
@@ -95,8 +97,9 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
         var inner = Diagnostics(mode: diagnostics.mode, map: diagnostics.map)
         inner.depth = diagnostics.depth + 1
         guard inner.depth <= maximumDepth else {
-            throw NDEFError(.invalidPayload("Smart Posters are nested more than \(maximumDepth) deep"),
-                            at: diagnostics.map.absolute(0))
+            throw NDEFError(
+                .invalidPayload("Smart Posters are nested more than \(maximumDepth) deep"),
+                at: diagnostics.map.absolute(0))
         }
         var reader = MessageReader(data: payload, diagnostics: inner, checkingRecordTypes: true, collectingOffsets: true)
         let records = try reader.read()
@@ -121,8 +124,9 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
             switch SmartPosterRecord.localType(of: record) {
             case .uri?:
                 if sawURI {
-                    try diagnostics.violation(.invalidPayload("a Smart Poster has more than one URI record"), at: at,
-                                              recovery: "the first one is used")
+                    try diagnostics.violation(
+                        .invalidPayload("a Smart Poster has more than one URI record"), at: at,
+                        recovery: "the first one is used")
                 } else {
                     sawURI = true
                     poster.uri = try URIRecord.decode(record.payload, &quiet).uri
@@ -130,42 +134,49 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
             case .title?:
                 let title = try TextRecord.decode(record.payload, &quiet)
                 if !titleLanguages.insert(title.language.lowercased()).inserted {
-                    try diagnostics.violation(.invalidPayload("two Smart Poster titles share the language '\(title.language)'"),
-                                              at: at, recovery: "the first one is used")
+                    try diagnostics.violation(
+                        .invalidPayload("two Smart Poster titles share the language '\(title.language)'"),
+                        at: at, recovery: "the first one is used")
                 } else {
                     poster.titles.append(title)
                 }
             case .action?:
                 if sawAction {
-                    try diagnostics.violation(.invalidPayload("a Smart Poster has more than one action record"), at: at,
-                                              recovery: "the first one is used")
+                    try diagnostics.violation(
+                        .invalidPayload("a Smart Poster has more than one action record"), at: at,
+                        recovery: "the first one is used")
                 } else if record.payload.count == 1, let value = record.payload.first, let action = Action(rawValue: value) {
                     sawAction = true
                     poster.action = action
                 } else {
-                    try diagnostics.violation(.invalidPayload("a Smart Poster action is not one byte of value 0, 1 or 2"),
-                                              at: at, recovery: "it is ignored")
+                    try diagnostics.violation(
+                        .invalidPayload("a Smart Poster action is not one byte of value 0, 1 or 2"),
+                        at: at, recovery: "it is ignored")
                 }
             case .size?:
                 if sawSize {
-                    try diagnostics.violation(.invalidPayload("a Smart Poster has more than one size record"), at: at,
-                                              recovery: "the first one is used")
+                    try diagnostics.violation(
+                        .invalidPayload("a Smart Poster has more than one size record"), at: at,
+                        recovery: "the first one is used")
                 } else if record.payload.count == 4 {
                     sawSize = true
                     poster.size = record.payload.reduce(0) { $0 << 8 | UInt32($1) }
                 } else {
-                    try diagnostics.violation(.invalidPayload("a Smart Poster size record is not 4 bytes"), at: at,
-                                              recovery: "it is ignored")
+                    try diagnostics.violation(
+                        .invalidPayload("a Smart Poster size record is not 4 bytes"), at: at,
+                        recovery: "it is ignored")
                 }
             case .targetType?:
                 if sawType {
-                    try diagnostics.violation(.invalidPayload("a Smart Poster has more than one type record"), at: at,
-                                              recovery: "the first one is used")
+                    try diagnostics.violation(
+                        .invalidPayload("a Smart Poster has more than one type record"), at: at,
+                        recovery: "the first one is used")
                 } else {
                     let problem = record.payload.withUnsafeBytes { ByteChecks.mediaTypeProblem($0) }
                     if problem != nil {
-                        try diagnostics.violation(.invalidPayload("a Smart Poster type record is not a MIME type"), at: at,
-                                                  recovery: "it is shown as is")
+                        try diagnostics.violation(
+                            .invalidPayload("a Smart Poster type record is not a MIME type"), at: at,
+                            recovery: "it is shown as is")
                     }
                     sawType = true
                     poster.targetType = String(decoding: record.payload, as: UTF8.self)
@@ -175,8 +186,9 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
             }
         }
         if !sawURI {
-            try diagnostics.violation(.invalidPayload("a Smart Poster has no URI record"), at: 0,
-                                      recovery: "it is shown without a URI")
+            try diagnostics.violation(
+                .invalidPayload("a Smart Poster has no URI record"), at: 0,
+                recovery: "it is shown without a URI")
         }
         return poster
     }
@@ -204,9 +216,13 @@ public struct SmartPosterRecord: Sendable, Equatable, Hashable {
         records += titles.map(\.record)
         if let action { records.append(NDEFRecord(wellKnown: Self.actionType, payload: Data([action.rawValue]))) }
         if let size {
-            records.append(NDEFRecord(wellKnown: Self.sizeType,
-                                      payload: Data([UInt8(size >> 24), UInt8(size >> 16 & 0xFF),
-                                                     UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])))
+            records.append(
+                NDEFRecord(
+                    wellKnown: Self.sizeType,
+                    payload: Data([
+                        UInt8(size >> 24), UInt8(size >> 16 & 0xFF),
+                        UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF),
+                    ])))
         }
         if let targetType { records.append(NDEFRecord(wellKnown: Self.targetTypeType, payload: Data(targetType.utf8))) }
         records += icons.map { NDEFRecord(tnf: .media, type: $0.mimeType, payload: $0.data) }

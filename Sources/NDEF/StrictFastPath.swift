@@ -23,8 +23,10 @@ enum StrictFastPath {
     /// thing not handled here (the records built so far are dropped, and `MessageReader`
     /// reads the message again to name the violation). Most messages hold one to four
     /// records, so four slots are reserved up front.
-    static func checkedRecords(of data: Data, startingAt dataStart: Int, _ buffer: UnsafeRawBufferPointer,
-                               checkingRecordTypes: Bool) -> [NDEFRecord]? {
+    static func checkedRecords(
+        of data: Data, startingAt dataStart: Int, _ buffer: UnsafeRawBufferPointer,
+        checkingRecordTypes: Bool
+    ) -> [NDEFRecord]? {
         guard let start = buffer.baseAddress else { return nil }
         let count = buffer.count
         var records: [NDEFRecord] = []
@@ -36,14 +38,18 @@ enum StrictFastPath {
             let idLength = record.payloadStart - record.idStart
             // Built inside the `append` call: with the fields in local constants first, the
             // optimizer copies (retains) each slice and releases the original.
-            records.append(NDEFRecord(
-                tnf: TypeNameFormat(rawValue: record.flags & HeaderFlag.tnfMask) ?? .unknown,
-                type: typeLength <= 14 ? inlineField(start + record.typeStart, count: typeLength)
-                    : data[(dataStart + record.typeStart)..<(dataStart + record.idStart)],
-                id: idLength <= 14 ? inlineField(start + record.idStart, count: idLength)
-                    : data[(dataStart + record.idStart)..<(dataStart + record.payloadStart)],
-                payload: record.end == record.payloadStart ? Data()
-                    : data[(dataStart + record.payloadStart)..<(dataStart + record.end)]))
+            records.append(
+                NDEFRecord(
+                    tnf: TypeNameFormat(rawValue: record.flags & HeaderFlag.tnfMask) ?? .unknown,
+                    type: typeLength <= 14
+                        ? inlineField(start + record.typeStart, count: typeLength)
+                        : data[(dataStart + record.typeStart)..<(dataStart + record.idStart)],
+                    id: idLength <= 14
+                        ? inlineField(start + record.idStart, count: idLength)
+                        : data[(dataStart + record.idStart)..<(dataStart + record.payloadStart)],
+                    payload: record.end == record.payloadStart
+                        ? Data()
+                        : data[(dataStart + record.payloadStart)..<(dataStart + record.end)]))
             position = record.end
             if record.flags & HeaderFlag.messageEnd != 0 {
                 return position == count ? records : nil
@@ -55,8 +61,10 @@ enum StrictFastPath {
     /// True when the record at `position` is strictly valid and handled here (not chunked,
     /// MB only on the first, TNF and type rules, Text and URI payloads, type syntax).
     @inline(__always)
-    static func isHandled(_ record: Fields, in buffer: UnsafeRawBufferPointer, at position: Int,
-                          checkingRecordTypes: Bool) -> Bool {
+    static func isHandled(
+        _ record: Fields, in buffer: UnsafeRawBufferPointer, at position: Int,
+        checkingRecordTypes: Bool
+    ) -> Bool {
         let flags = record.flags
         guard flags & HeaderFlag.chunk == 0, (flags & HeaderFlag.messageBegin != 0) == (position == 0) else {
             return false
@@ -106,7 +114,8 @@ enum StrictFastPath {
             cursor += 1
         } else {
             guard cursor + 4 <= count else { return nil }
-            payloadLength = Int(buffer[cursor]) << 24 | Int(buffer[cursor + 1]) << 16
+            payloadLength =
+                Int(buffer[cursor]) << 24 | Int(buffer[cursor + 1]) << 16
                 | Int(buffer[cursor + 2]) << 8 | Int(buffer[cursor + 3])
             cursor += 4
         }

@@ -36,8 +36,10 @@ public struct TextRecord: Sendable, Equatable, Hashable {
     public var utf16Layout: UTF16Layout
 
     /// A Text record to build. `language` longer than 63 bytes is cut to 63 when written.
-    public init(text: String, language: String = "en", encoding: Encoding = .utf8,
-                utf16Layout: UTF16Layout = .bigEndianWithBOM) {
+    public init(
+        text: String, language: String = "en", encoding: Encoding = .utf8,
+        utf16Layout: UTF16Layout = .bigEndianWithBOM
+    ) {
         self.text = text
         self.language = language
         self.encoding = encoding
@@ -82,8 +84,9 @@ public struct TextRecord: Sendable, Equatable, Hashable {
                 units.append(bigEndian ? first << 8 | second : second << 8 | first)
                 index += 2
             }
-            return TextRecord(text: String(decoding: units, as: UTF16.self), language: language,
-                              encoding: .utf16, utf16Layout: layout)
+            return TextRecord(
+                text: String(decoding: units, as: UTF16.self), language: language,
+                encoding: .utf16, utf16Layout: layout)
         }
     }
 
@@ -110,38 +113,45 @@ public struct TextRecord: Sendable, Equatable, Hashable {
         let body = UnsafeRawBufferPointer(rebasing: bytes[bodyStart...])
         if status & 0x80 == 0 { return ByteChecks.firstInvalidUTF8(body) == nil }
         let (layout, start) = utf16Layout(of: body)
-        return ByteChecks.firstInvalidUTF16(UnsafeRawBufferPointer(rebasing: body[start...]),
-                                            bigEndian: layout != .littleEndianWithBOM) == nil
+        return ByteChecks.firstInvalidUTF16(
+            UnsafeRawBufferPointer(rebasing: body[start...]),
+            bigEndian: layout != .littleEndianWithBOM) == nil
     }
 
     /// Checks a payload against RTD-Text without building strings.
     static func check(_ bytes: UnsafeRawBufferPointer, _ diagnostics: inout Diagnostics) throws {
         guard let status = bytes.first else {
-            try diagnostics.violation(.invalidPayload("a Text record has an empty payload (no status byte)"), at: 0,
-                                      recovery: "it is shown as empty text")
+            try diagnostics.violation(
+                .invalidPayload("a Text record has an empty payload (no status byte)"), at: 0,
+                recovery: "it is shown as empty text")
             return
         }
         if status & 0x40 != 0 && !diagnostics.isStrict {
             // RTD-Text tells readers to ignore the bit: a note, not a violation.
-            diagnostics.warnings.append(NDEFWarning(offset: diagnostics.map.absolute(0),
-                message: "a Text record's status byte sets the reserved bit 6; the bit is ignored"))
+            diagnostics.warnings.append(
+                NDEFWarning(
+                    offset: diagnostics.map.absolute(0),
+                    message: "a Text record's status byte sets the reserved bit 6; the bit is ignored"))
         }
         let languageLength = Int(status & 0x3F)
         if languageLength == 0 {
-            try diagnostics.violation(.invalidPayload("a Text record has no language code (its length is 0)"), at: 0,
-                                      recovery: "the text is shown without a language")
+            try diagnostics.violation(
+                .invalidPayload("a Text record has no language code (its length is 0)"), at: 0,
+                recovery: "the text is shown without a language")
         }
         guard 1 + languageLength <= bytes.count else {
-            try diagnostics.violation(.invalidPayload(
-                "a Text record's language code (\(languageLength) bytes) runs past its payload (\(bytes.count) bytes)"),
+            try diagnostics.violation(
+                .invalidPayload(
+                    "a Text record's language code (\(languageLength) bytes) runs past its payload (\(bytes.count) bytes)"),
                 at: 0, recovery: "the rest of the payload is read as the language code")
             return
         }
         for index in 1..<(1 + languageLength) {
             let byte = bytes[index]
             guard ByteChecks.isLetter(byte) || ByteChecks.isDigit(byte) || byte == UInt8(ascii: "-") else {
-                try diagnostics.violation(.invalidPayload("a Text record's language code is not an IANA language tag (ASCII letters, digits, '-')"),
-                                          at: index, recovery: "it is shown as is")
+                try diagnostics.violation(
+                    .invalidPayload("a Text record's language code is not an IANA language tag (ASCII letters, digits, '-')"),
+                    at: index, recovery: "it is shown as is")
                 break
             }
         }
@@ -149,15 +159,17 @@ public struct TextRecord: Sendable, Equatable, Hashable {
         let body = UnsafeRawBufferPointer(rebasing: bytes[bodyStart...])
         if status & 0x80 == 0 {
             if let bad = ByteChecks.firstInvalidUTF8(body) {
-                try diagnostics.violation(.invalidPayload("a Text record's text is not valid UTF-8"), at: bodyStart + bad,
-                                          recovery: "invalid bytes are shown as U+FFFD")
+                try diagnostics.violation(
+                    .invalidPayload("a Text record's text is not valid UTF-8"), at: bodyStart + bad,
+                    recovery: "invalid bytes are shown as U+FFFD")
             }
         } else {
             let (layout, start) = utf16Layout(of: body)
             let text = UnsafeRawBufferPointer(rebasing: body[start...])
             if let bad = ByteChecks.firstInvalidUTF16(text, bigEndian: layout != .littleEndianWithBOM) {
-                try diagnostics.violation(.invalidPayload("a Text record's text is not valid UTF-16"),
-                                          at: bodyStart + start + bad, recovery: "invalid code units are shown as U+FFFD")
+                try diagnostics.violation(
+                    .invalidPayload("a Text record's text is not valid UTF-16"),
+                    at: bodyStart + start + bad, recovery: "invalid code units are shown as U+FFFD")
             }
         }
     }

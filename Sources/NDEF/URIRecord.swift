@@ -77,20 +77,26 @@ public struct URIRecord: Sendable, Equatable, Hashable {
 
     static func check(_ bytes: UnsafeRawBufferPointer, _ diagnostics: inout Diagnostics) throws {
         guard let code = bytes.first else {
-            try diagnostics.violation(.invalidPayload("a URI record has an empty payload (no identifier code)"), at: 0,
-                                      recovery: "it is shown as an empty URI")
+            try diagnostics.violation(
+                .invalidPayload("a URI record has an empty payload (no identifier code)"), at: 0,
+                recovery: "it is shown as an empty URI")
             return
         }
         if Int(code) >= URIRecord.prefixes.count && !diagnostics.isStrict {
-            diagnostics.warnings.append(NDEFWarning(offset: diagnostics.map.absolute(0),
-                message: String(format: "a URI record uses the reserved identifier code 0x%02X; it is read as no prefix", code)))
+            diagnostics.warnings.append(
+                NDEFWarning(
+                    offset: diagnostics.map.absolute(0),
+                    message: String(format: "a URI record uses the reserved identifier code 0x%02X; it is read as no prefix", code)))
         }
         let field = UnsafeRawBufferPointer(rebasing: bytes[1...])
         // Both problems are reported in lenient mode; strict mode throws the earlier one.
         var problems: [(offset: Int, kind: NDEFError.Kind, recovery: String)] = []
         if let bad = ByteChecks.firstInvalidUTF8(field) {
-            problems.append((1 + bad, .invalidPayload("a URI record's URI field is not valid UTF-8"),
-                             "invalid bytes are shown as U+FFFD"))
+            problems.append(
+                (
+                    1 + bad, .invalidPayload("a URI record's URI field is not valid UTF-8"),
+                    "invalid bytes are shown as U+FFFD"
+                ))
         }
         if let control = ByteChecks.firstControlCharacter(field) {
             let detail = String(format: "a URI record's URI field holds the control character U+%04X", field[control])

@@ -30,10 +30,11 @@ public struct CapabilityContainer: Sendable, Equatable {
     /// Parses a Type 2 CC (4 bytes at page 3), `nil` when the magic is not `E1`.
     public static func type2(_ bytes: [UInt8]) -> CapabilityContainer? {
         guard bytes.count >= 4, bytes[0] == 0xE1 else { return nil }
-        return CapabilityContainer(bytes: Data(bytes[0..<4]), offset: 12, magic: 0xE1,
-                                   majorVersion: Int(bytes[1] >> 4), minorVersion: Int(bytes[1] & 0x0F),
-                                   dataAreaSize: Int(bytes[2]) * 8, readAccess: bytes[3] >> 4,
-                                   writeAccess: bytes[3] & 0x0F, features: 0)
+        return CapabilityContainer(
+            bytes: Data(bytes[0..<4]), offset: 12, magic: 0xE1,
+            majorVersion: Int(bytes[1] >> 4), minorVersion: Int(bytes[1] & 0x0F),
+            dataAreaSize: Int(bytes[2]) * 8, readAccess: bytes[3] >> 4,
+            writeAccess: bytes[3] & 0x0F, features: 0)
     }
 
     /// Parses a Type 5 CC from the first bytes of block 0 (at least 4; 8 for the long form),
@@ -43,9 +44,10 @@ public struct CapabilityContainer: Sendable, Equatable {
         let long = bytes[2] == 0
         if long && bytes.count < 8 { return nil }
         let size = long ? (Int(bytes[6]) << 8 | Int(bytes[7])) * 8 : Int(bytes[2]) * 8
-        return CapabilityContainer(bytes: Data(bytes[0..<(long ? 8 : 4)]), offset: 0, magic: bytes[0],
-                                   majorVersion: Int(bytes[1] >> 6), minorVersion: Int(bytes[1] >> 4 & 0x03),
-                                   dataAreaSize: size, readAccess: bytes[1] >> 2 & 0x03,
-                                   writeAccess: bytes[1] & 0x03, features: bytes[3])
+        return CapabilityContainer(
+            bytes: Data(bytes[0..<(long ? 8 : 4)]), offset: 0, magic: bytes[0],
+            majorVersion: Int(bytes[1] >> 6), minorVersion: Int(bytes[1] >> 4 & 0x03),
+            dataAreaSize: size, readAccess: bytes[1] >> 2 & 0x03,
+            writeAccess: bytes[1] & 0x03, features: bytes[3])
     }
 }

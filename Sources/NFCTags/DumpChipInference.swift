@@ -47,8 +47,9 @@ extension MemoryDump {
                 let shown = range.count == 1 ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound - 1)"
                 assumption += "; \(what) \(shown) (\(capacity - bytes.count) bytes) were added as erased"
             }
-            return InferredDumpChip(chip: chip, memory: Data(bytes + [UInt8](repeating: 0, count: capacity - bytes.count)),
-                                    addedUnits: added, assumption: assumption)
+            return InferredDumpChip(
+                chip: chip, memory: Data(bytes + [UInt8](repeating: 0, count: capacity - bytes.count)),
+                addedUnits: added, assumption: assumption)
         }
         return nil
     }

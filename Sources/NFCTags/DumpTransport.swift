@@ -32,20 +32,22 @@ public struct DumpTransport: TagTransport {
                 for page in (bytes.count / 4)..<layout.readablePages { missing.insert(page) }
                 bytes += [UInt8](repeating: 0, count: layout.readablePages * 4 - bytes.count)
             }
-            var emulator = Type2Emulator(memory: bytes, missingPages: missing,
-                                         version: dump.version.map { Array($0) } ?? layout?.version,
-                                         supportsFastRead: true, dynamicLockPage: layout?.dynamicLockPage,
-                                         pagesPerDynamicLockBit: layout?.pagesPerDynamicLockBit ?? 0, writable: false)
+            var emulator = Type2Emulator(
+                memory: bytes, missingPages: missing,
+                version: dump.version.map { Array($0) } ?? layout?.version,
+                supportsFastRead: true, dynamicLockPage: layout?.dynamicLockPage,
+                pagesPerDynamicLockBit: layout?.pagesPerDynamicLockBit ?? 0, writable: false)
             emulator.sectorPageCounts = layout?.sectorPageCounts ?? []
             core = .type2(emulator)
             uid = dump.uid
         case .iso15693:
             let layout = dump.chip?.type5Layout
             let displayUID = dump.uid.map { Array($0) } ?? [UInt8](repeating: 0, count: 8)
-            var emulator = Type5Emulator(memory: bytes, blockSize: dump.unitSize, missingBlocks: missing,
-                                         uid: displayUID.count == 8 ? displayUID : [UInt8](repeating: 0, count: 8),
-                                         sectorBlocks: layout?.sectorBlocks, maxBlocksPerRead: layout?.maxBlocksPerRead,
-                                         supportsExtended: true, writable: false)
+            var emulator = Type5Emulator(
+                memory: bytes, blockSize: dump.unitSize, missingBlocks: missing,
+                uid: displayUID.count == 8 ? displayUID : [UInt8](repeating: 0, count: 8),
+                sectorBlocks: layout?.sectorBlocks, maxBlocksPerRead: layout?.maxBlocksPerRead,
+                supportsExtended: true, writable: false)
             emulator.dsfid = dump.systemInfo?.dsfid ?? 0
             emulator.afi = dump.systemInfo?.afi ?? 0
             emulator.icReference = dump.systemInfo?.icReference ?? layout?.icReference ?? 0

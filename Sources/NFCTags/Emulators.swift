@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an emulated tag does with one command.
-enum EmulatedAnswer: Equatable {
+package enum EmulatedAnswer: Equatable {
     /// A frame of data (Type 5: response flags first).
     case data([UInt8])
     /// Type 2 4-bit ACK (0xA).
@@ -11,7 +11,7 @@ enum EmulatedAnswer: Equatable {
     /// No answer at all.
     case silent
 
-    var bytes: [UInt8]? {
+    package var bytes: [UInt8]? {
         switch self {
         case .data(let bytes): return bytes
         case .ack: return [0x0A]
@@ -22,7 +22,7 @@ enum EmulatedAnswer: Equatable {
 }
 
 /// A Type 2 chip's command set over a memory image (NTAG21x / NTAG I2C plus behaviour).
-struct Type2Emulator: Sendable {
+package struct Type2Emulator: Sendable {
     var memory: [UInt8]
     /// Pages present in the source (dumps may miss some); `nil` means all.
     var missingPages: Set<Int> = []
@@ -34,12 +34,25 @@ struct Type2Emulator: Sendable {
     /// Reachable pages of each sector for chips with SECTOR_SELECT (NTAG I2C plus 2k:
     /// `[0xEA, 0x100]`); `memory` then holds the sectors one after another, 256 pages each
     /// (pages a sector does not reach answer NAK). Empty: no sectors.
-    var sectorPageCounts: [Int] = []
+    package var sectorPageCounts: [Int] = []
     var sectored: Bool { sectorPageCounts.count > 1 }
     /// The sector READ/FAST_READ/WRITE address (0 after power-up).
     var selectedSector = 0
     /// True between SECTOR_SELECT packet 1 (`C2 FF`, ACKed) and packet 2.
     var awaitingSectorNumber = false
+
+    package init(
+        memory: [UInt8], missingPages: Set<Int> = [], version: [UInt8]?, supportsFastRead: Bool, dynamicLockPage: Int?,
+        pagesPerDynamicLockBit: Int, writable: Bool
+    ) {
+        self.memory = memory
+        self.missingPages = missingPages
+        self.version = version
+        self.supportsFastRead = supportsFastRead
+        self.dynamicLockPage = dynamicLockPage
+        self.pagesPerDynamicLockBit = pagesPerDynamicLockBit
+        self.writable = writable
+    }
 
     /// Pages in the whole image.
     var totalPages: Int { memory.count / 4 }
@@ -62,7 +75,8 @@ struct Type2Emulator: Sendable {
             if bit != 0 { return true }
         }
         if page >= 16, let lockPage = dynamicLockPage, pagesPerDynamicLockBit > 0, lockPage * 4 + 3 <= memory.count,
-           page < lockPage {
+            page < lockPage
+        {
             let bit = (page - 16) / pagesPerDynamicLockBit
             if bit < 24, memory[lockPage * 4 + bit / 8] >> (bit % 8) & 1 != 0 { return true }
         }
@@ -118,7 +132,7 @@ struct Type2Emulator: Sendable {
                 // Only the lock bytes are writable, and lock bits are one-time programmable.
                 for offset in 2..<4 where offset < count { memory[base + offset] |= data[offset] }
             case 3:
-                for offset in 0..<count { memory[base + offset] |= data[offset] }   // the CC is OTP
+                for offset in 0..<count { memory[base + offset] |= data[offset] }  // the CC is OTP
             case _ where index == dynamicLockPage:
                 for offset in 0..<min(3, count) { memory[base + offset] |= data[offset] }
             default:
@@ -130,7 +144,7 @@ struct Type2Emulator: Sendable {
 }
 
 /// An ISO 15693 chip's command set over a memory image.
-struct Type5Emulator: Sendable {
+package struct Type5Emulator: Sendable {
     var memory: [UInt8]
     var blockSize: Int
     var missingBlocks: Set<Int> = []
@@ -138,14 +152,28 @@ struct Type5Emulator: Sendable {
     var uid: [UInt8]
     var dsfid: UInt8 = 0
     var afi: UInt8 = 0
-    var icReference: UInt8 = 0
+    package var icReference: UInt8 = 0
     var answersSystemInfo = true
     var sectorBlocks: Int?
     var maxBlocksPerRead: Int?
     var supportsExtended: Bool
     var supportsReadMultiple = true
-    var lockedBlocks: Set<Int> = []
+    package var lockedBlocks: Set<Int> = []
     var writable: Bool
+
+    package init(
+        memory: [UInt8], blockSize: Int, missingBlocks: Set<Int> = [], uid: [UInt8], sectorBlocks: Int?,
+        maxBlocksPerRead: Int?, supportsExtended: Bool, writable: Bool
+    ) {
+        self.memory = memory
+        self.blockSize = blockSize
+        self.missingBlocks = missingBlocks
+        self.uid = uid
+        self.sectorBlocks = sectorBlocks
+        self.maxBlocksPerRead = maxBlocksPerRead
+        self.supportsExtended = supportsExtended
+        self.writable = writable
+    }
 
     var blockCount: Int { memory.count / max(1, blockSize) }
 
@@ -194,7 +222,9 @@ struct Type5Emulator: Sendable {
             out += uid.reversed()
             out += [dsfid, afi]
             let countField = max(0, blockCount - 1)
-            out += twoByteCount ? [UInt8(truncatingIfNeeded: countField), UInt8(truncatingIfNeeded: countField >> 8)]
+            out +=
+                twoByteCount
+                ? [UInt8(truncatingIfNeeded: countField), UInt8(truncatingIfNeeded: countField >> 8)]
                 : [UInt8(truncatingIfNeeded: countField)]
             out += [UInt8(truncatingIfNeeded: max(0, blockSize - 1)) & 0x1F, icReference]
             return .data(out)
@@ -210,18 +240,18 @@ struct Type5Emulator: Sendable {
 }
 
 /// Either emulator, plus the air time of each exchange.
-enum EmulatorCore: Sendable {
+package enum EmulatorCore: Sendable {
     case type2(Type2Emulator)
     case type5(Type5Emulator)
 
-    var technology: TagTechnology {
+    package var technology: TagTechnology {
         switch self {
         case .type2: return .iso14443A
         case .type5: return .iso15693
         }
     }
 
-    var memory: [UInt8] {
+    package var memory: [UInt8] {
         switch self {
         case .type2(let emulator): return emulator.memory
         case .type5(let emulator): return emulator.memory
@@ -229,7 +259,7 @@ enum EmulatorCore: Sendable {
     }
 
     /// A Type 2 chip's SECTOR_SELECT state: the selected sector and whether packet 2 is due.
-    var sectorState: (sector: Int, awaitingNumber: Bool) {
+    package var sectorState: (sector: Int, awaitingNumber: Bool) {
         get {
             if case .type2(let emulator) = self { return (emulator.selectedSector, emulator.awaitingSectorNumber) }
             return (0, false)
@@ -244,7 +274,7 @@ enum EmulatorCore: Sendable {
     }
 
     /// The tag re-enters the field: a Type 2 chip starts again in sector 0.
-    mutating func powerCycle() {
+    package mutating func powerCycle() {
         if case .type2(var emulator) = self {
             emulator.selectedSector = 0
             emulator.awaitingSectorNumber = false
@@ -252,7 +282,7 @@ enum EmulatorCore: Sendable {
         }
     }
 
-    mutating func respond(_ command: [UInt8], torn: Bool) -> EmulatedAnswer {
+    package mutating func respond(_ command: [UInt8], torn: Bool) -> EmulatedAnswer {
         switch self {
         case .type2(var emulator):
             let answer = emulator.respond(command, torn: torn)
@@ -265,28 +295,11 @@ enum EmulatorCore: Sendable {
         }
     }
 
-    static func isWrite(_ command: [UInt8], technology: TagTechnology) -> Bool {
+    package static func isWrite(_ command: [UInt8], technology: TagTechnology) -> Bool {
         switch technology {
         case .iso14443A: return Type2Command.isWrite(command)
         case .iso15693: return Type5Command.isWrite(command)
         }
     }
 
-    /// Modeled air time of one exchange in microseconds (`wait` for a silent tag).
-    static func airTime(command: [UInt8], answer: EmulatedAnswer, technology: TagTechnology, wait: Double) -> Double {
-        let write = isWrite(command, technology: technology)
-        switch (technology, answer) {
-        case (_, .silent):
-            return AirTime.unanswered(technology: technology, commandBytes: command.count, wait: wait)
-        case (.iso14443A, .ack), (.iso14443A, .nak):
-            return AirTime.iso14443Exchange(commandBytes: command.count, answerBytes: nil,
-                                            processing: write ? AirTime.type2WriteTime : 0)
-        case (.iso14443A, .data(let bytes)):
-            return AirTime.iso14443Exchange(commandBytes: command.count, answerBytes: bytes.count)
-        case (.iso15693, _):
-            let count = answer.bytes?.count ?? 1
-            return AirTime.iso15693Exchange(commandBytes: command.count, answerBytes: count,
-                                            processing: write ? AirTime.type5WriteTime : 0)
-        }
-    }
 }

@@ -21,10 +21,12 @@ extension MemoryDump {
         let compact = name.uppercased().replacingOccurrences(of: " ", with: "")
         if compact.contains("I2CPLUS1K") || compact.contains("NT3H2111") { return .nt3h2111 }
         if compact.contains("I2CPLUS2K") || compact.contains("NT3H2211") { return .nt3h2211 }
-        for (token, chip) in [("NTAG210", TagChip.ntag210), ("NTAG212", .ntag212), ("NTAG213", .ntag213),
-                              ("NTAG215", .ntag215), ("NTAG216", .ntag216), ("SLIX2", .icodeSLIX2),
-                              ("SLIX", .icodeSLIX), ("ST25DV64K", .st25dv64k), ("ST25DV16K", .st25dv16k),
-                              ("ST25DV04K", .st25dv04k)] where compact.contains(token) {
+        for (token, chip) in [
+            ("NTAG210", TagChip.ntag210), ("NTAG212", .ntag212), ("NTAG213", .ntag213),
+            ("NTAG215", .ntag215), ("NTAG216", .ntag216), ("SLIX2", .icodeSLIX2),
+            ("SLIX", .icodeSLIX), ("ST25DV64K", .st25dv64k), ("ST25DV16K", .st25dv16k),
+            ("ST25DV04K", .st25dv04k),
+        ] where compact.contains(token) {
             return chip
         }
         return nil
@@ -78,8 +80,9 @@ extension MemoryDump {
             let value = deviceType.value.lowercased()
             for unsupported in ["classic", "desfire", "felica", "st25tb", "14443-3b", "14443-4", "em4100", "iso14443-4a"]
             where value.contains(unsupported) {
-                throw MemoryDumpError("a '\(deviceType.value)' dump is not an NFC Forum Type 2 or Type 5 tag",
-                                      line: deviceType.line)
+                throw MemoryDumpError(
+                    "a '\(deviceType.value)' dump is not an NFC Forum Type 2 or Type 5 tag",
+                    line: deviceType.line)
             }
         }
         var chip: TagChip?
@@ -113,9 +116,10 @@ extension MemoryDump {
             guard memory.count >= 16 else {
                 throw MemoryDumpError("a Type 2 dump needs pages 0–3; this one has \(pages.count) page(s)", line: pages.last?.line)
             }
-            return MemoryDump(technology: .iso14443A, memory: Data(memory), unitSize: 4,
-                              uid: uid.map { Data($0) } ?? Data(memory[0..<3] + memory[4..<8]), chip: chip,
-                              version: version.map { Data($0) }, format: .flipper, missingUnits: missing, header: header)
+            return MemoryDump(
+                technology: .iso14443A, memory: Data(memory), unitSize: 4,
+                uid: uid.map { Data($0) } ?? Data(memory[0..<3] + memory[4..<8]), chip: chip,
+                version: version.map { Data($0) }, format: .flipper, missingUnits: missing, header: header)
         }
 
         var blockSize = field("Block Size").flatMap { UInt8($0.value, radix: 16) }.map(Int.init)
@@ -140,7 +144,8 @@ extension MemoryDump {
                 throw MemoryDumpError("Data Content without a Block Size line", line: content.line)
             }
             guard content.bytes.count % size == 0 else {
-                throw MemoryDumpError("Data Content ends inside block \(content.bytes.count / size) (\(content.bytes.count) bytes, \(size)-byte blocks)", line: content.line)
+                throw MemoryDumpError(
+                    "Data Content ends inside block \(content.bytes.count / size) (\(content.bytes.count) bytes, \(size)-byte blocks)", line: content.line)
             }
             if let count = field("Block Count").flatMap({ Int($0.value) }), count * size != content.bytes.count {
                 throw MemoryDumpError("Data Content holds \(content.bytes.count / size) blocks but Block Count says \(count)", line: content.line)
@@ -154,15 +159,17 @@ extension MemoryDump {
             throw MemoryDumpError("the block size is outside 1…32 bytes", line: field("Block Size")?.line)
         }
         let hexField: (String) -> UInt8? = { key in field(key).flatMap { UInt8($0.value, radix: 16) } }
-        let info = Type5SystemInfo(uid: Data(uid ?? [UInt8](repeating: 0, count: 8)), dsfid: hexField("DSFID"),
-                                   afi: hexField("AFI"), blockSize: size, blockCount: memory.count / size,
-                                   icReference: hexField("IC Reference"))
+        let info = Type5SystemInfo(
+            uid: Data(uid ?? [UInt8](repeating: 0, count: 8)), dsfid: hexField("DSFID"),
+            afi: hexField("AFI"), blockSize: size, blockCount: memory.count / size,
+            icReference: hexField("IC Reference"))
         if chip == nil, let uid {
             let identified = Type5Layout.identify(uidDisplayOrder: uid, blockCount: memory.count / size, blockSize: size)
             if identified.type5Layout != nil { chip = identified }
         }
-        return MemoryDump(technology: .iso15693, memory: Data(memory), unitSize: size, uid: uid.map { Data($0) },
-                          chip: chip, systemInfo: info, format: .flipper, missingUnits: missing, header: header)
+        return MemoryDump(
+            technology: .iso15693, memory: Data(memory), unitSize: size, uid: uid.map { Data($0) },
+            chip: chip, systemInfo: info, format: .flipper, missingUnits: missing, header: header)
     }
 
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {

@@ -75,9 +75,11 @@ public struct MemoryDump: Sendable, Equatable {
     /// Header lines of a text dump.
     public var header: [DumpHeaderField]
 
-    public init(technology: TagTechnology, memory: Data, unitSize: Int, uid: Data?, chip: TagChip?, version: Data? = nil,
-                systemInfo: Type5SystemInfo? = nil, format: Format, missingUnits: Set<Int> = [],
-                header: [DumpHeaderField] = []) {
+    public init(
+        technology: TagTechnology, memory: Data, unitSize: Int, uid: Data?, chip: TagChip?, version: Data? = nil,
+        systemInfo: Type5SystemInfo? = nil, format: Format, missingUnits: Set<Int> = [],
+        header: [DumpHeaderField] = []
+    ) {
         self.technology = technology
         self.memory = memory
         self.unitSize = unitSize

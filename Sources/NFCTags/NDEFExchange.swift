@@ -88,8 +88,10 @@ public final class NDEFExchangeSession: @unchecked Sendable {
     /// - Parameters:
     ///   - sleep: how to wait `pollDelay` (tests and virtual tags may pass a no-op).
     ///   - clock: the host's clock, stamped on each step (a simulation passes its own).
-    public init(link: any NDEFMessageLink, options: NDEFExchangeOptions = NDEFExchangeOptions(),
-                sleep: (@Sendable (Duration) async -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        link: any NDEFMessageLink, options: NDEFExchangeOptions = NDEFExchangeOptions(),
+        sleep: (@Sendable (Duration) async -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.link = link
         self.options = options
         self.sleep = sleep ?? { duration in try? await Task.sleep(for: duration) }
@@ -97,10 +99,13 @@ public final class NDEFExchangeSession: @unchecked Sendable {
     }
 
     /// Over a raw tag link: the Type 2 / Type 5 engines, then the Type 2 fast path.
-    public convenience init(transport: any TagTransport, options: NDEFExchangeOptions = NDEFExchangeOptions(),
-                            sleep: (@Sendable (Duration) async -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(link: TransportMessageLink(transport: transport, options: options.tagOptions), options: options,
-                  sleep: sleep, clock: clock)
+    public convenience init(
+        transport: any TagTransport, options: NDEFExchangeOptions = NDEFExchangeOptions(),
+        sleep: (@Sendable (Duration) async -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            link: TransportMessageLink(transport: transport, options: options.tagOptions), options: options,
+            sleep: sleep, clock: clock)
     }
 
     /// Reads the NDEF message now on the tag (empty `Data` for an empty TLV) and records it
@@ -177,7 +182,7 @@ public final class TransportMessageLink: NDEFMessageLink, @unchecked Sendable {
             } catch Type2Slot.Failure.removed {
                 throw NDEFExchangeError.tagRemoved(afterExchanges: 0)
             } catch {
-                type2Slot = nil // fall back to the full read below
+                type2Slot = nil  // fall back to the full read below
             }
         }
         do {
@@ -201,7 +206,7 @@ public final class TransportMessageLink: NDEFMessageLink, @unchecked Sendable {
             } catch Type2Slot.Failure.removed {
                 throw NDEFExchangeError.tagRemoved(afterExchanges: 0)
             } catch {
-                type2Slot = nil // the slot moved or the tag refused: the full engine decides
+                type2Slot = nil  // the slot moved or the tag refused: the full engine decides
             }
         }
         do {
@@ -217,7 +222,8 @@ public final class TransportMessageLink: NDEFMessageLink, @unchecked Sendable {
 
     private func learnSlot(from result: TagReadResult) {
         guard result.technology == .iso14443A, let cc = result.capabilityContainer, cc.isWritable,
-              let area = result.dataArea, let tlv = result.tlvs.first(where: { $0.kind == .ndef }) else { return }
+            let area = result.dataArea, let tlv = result.tlvs.first(where: { $0.kind == .ndef })
+        else { return }
         type2Slot = Type2Slot(tlvOffset: tlv.offset, areaEnd: area.upperBound)
     }
 
@@ -288,7 +294,9 @@ struct Type2Slot: Sendable {
     }
 
     func write(_ message: Data, to transport: any TagTransport, options: TagReadOptions) async throws {
-        let header: [UInt8] = message.count <= 254 ? [0x03, UInt8(message.count)]
+        let header: [UInt8] =
+            message.count <= 254
+            ? [0x03, UInt8(message.count)]
             : [0x03, 0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)]
         var tlv = header + [UInt8](message) + [0xFE]
         guard tlvOffset + tlv.count <= areaEnd else { throw Failure.refused }

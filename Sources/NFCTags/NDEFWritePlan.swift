@@ -12,7 +12,8 @@ struct NDEFWritePlan {
 
     init(message: Data, slot: Int, area: Range<Int>, reserved: [Range<Int>]) {
         self.message = message
-        let free = slot < area.upperBound
+        let free =
+            slot < area.upperBound
             ? (slot..<area.upperBound).filter { address in !reserved.contains { $0.contains(address) } }
             : []
         let available = free.count

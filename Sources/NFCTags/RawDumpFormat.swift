@@ -12,7 +12,8 @@ extension MemoryDump {
     static func parseRaw(_ bytes: [UInt8], hint: DumpHint) throws -> MemoryDump {
         guard !bytes.isEmpty else { throw MemoryDumpError("the dump is empty", offset: 0) }
         let proxmarkHeader = 56
-        let isProxmark = bytes.count >= proxmarkHeader + 16 && (bytes.count - proxmarkHeader) % 4 == 0
+        let isProxmark =
+            bytes.count >= proxmarkHeader + 16 && (bytes.count - proxmarkHeader) % 4 == 0
             && bccValid(bytes, at: proxmarkHeader) && !bccValid(bytes, at: 0)
         var technology: TagTechnology
         var blockSize = 4
@@ -34,8 +35,9 @@ extension MemoryDump {
             } else if type2 {
                 technology = .iso14443A
             } else {
-                throw MemoryDumpError("cannot tell a Type 2 from a Type 5 dump: byte 3 is not the UID check byte "
-                    + "(BCC0) of a Type 2 tag and byte 0 is not a Type 5 capability container (E1/E2)", offset: 0,
+                throw MemoryDumpError(
+                    "cannot tell a Type 2 from a Type 5 dump: byte 3 is not the UID check byte "
+                        + "(BCC0) of a Type 2 tag and byte 0 is not a Type 5 capability container (E1/E2)", offset: 0,
                     hint: .wrongInputKind(suggested: [.type2TagDump, .type5TagDump]))
             }
         }
@@ -54,8 +56,9 @@ extension MemoryDump {
             }
             guard pages.count % 4 == 0 else {
                 let end = pages.count - pages.count % 4
-                throw MemoryDumpError("the dump ends inside page \(end / 4) (\(pages.count) bytes is not a whole number of 4-byte pages)",
-                                      offset: end + (isProxmark ? proxmarkHeader : 0))
+                throw MemoryDumpError(
+                    "the dump ends inside page \(end / 4) (\(pages.count) bytes is not a whole number of 4-byte pages)",
+                    offset: end + (isProxmark ? proxmarkHeader : 0))
             }
             guard pages.count >= 16 else {
                 throw MemoryDumpError("a Type 2 dump needs pages 0–3 (16 bytes); this one has \(pages.count)", offset: pages.count)
@@ -67,14 +70,17 @@ extension MemoryDump {
                 if sized.count == 1 { chip = sized[0] }
             }
             let uid = Data(pages[0..<3] + pages[4..<8])
-            return MemoryDump(technology: .iso14443A, memory: Data(pages), unitSize: 4, uid: uid, chip: chip,
-                              version: version, format: format)
+            return MemoryDump(
+                technology: .iso14443A, memory: Data(pages), unitSize: 4, uid: uid, chip: chip,
+                version: version, format: format)
         }
         guard bytes.count % blockSize == 0 else {
             let end = bytes.count - bytes.count % blockSize
-            throw MemoryDumpError("the dump ends inside block \(end / blockSize) (\(bytes.count) bytes is not a whole number of \(blockSize)-byte blocks)", offset: end)
+            throw MemoryDumpError(
+                "the dump ends inside block \(end / blockSize) (\(bytes.count) bytes is not a whole number of \(blockSize)-byte blocks)", offset: end)
         }
-        return MemoryDump(technology: .iso15693, memory: Data(bytes), unitSize: blockSize, uid: nil, chip: chip,
-                          format: .raw)
+        return MemoryDump(
+            technology: .iso15693, memory: Data(bytes), unitSize: blockSize, uid: nil, chip: chip,
+            format: .raw)
     }
 }

@@ -122,40 +122,47 @@ public struct Type2Layout: Sendable, Equatable {
     static func forChip(_ chip: TagChip) -> Type2Layout? {
         switch chip {
         case .ntag210:
-            return Type2Layout(readablePages: 20, dataAreaBytes: 48, dynamicLockPage: nil, pagesPerDynamicLockBit: 0,
-                               firstConfigPage: 0x10, version: [0x00, 0x04, 0x04, 0x01, 0x01, 0x00, 0x0B, 0x03],
-                               supportsFastRead: true, factoryControlTLVs: [])
+            return Type2Layout(
+                readablePages: 20, dataAreaBytes: 48, dynamicLockPage: nil, pagesPerDynamicLockBit: 0,
+                firstConfigPage: 0x10, version: [0x00, 0x04, 0x04, 0x01, 0x01, 0x00, 0x0B, 0x03],
+                supportsFastRead: true, factoryControlTLVs: [])
         case .ntag212:
-            return Type2Layout(readablePages: 41, dataAreaBytes: 128, dynamicLockPage: 0x24, pagesPerDynamicLockBit: 2,
-                               firstConfigPage: 0x25, version: [0x00, 0x04, 0x04, 0x01, 0x01, 0x00, 0x0E, 0x03],
-                               supportsFastRead: true, factoryControlTLVs: [])
+            return Type2Layout(
+                readablePages: 41, dataAreaBytes: 128, dynamicLockPage: 0x24, pagesPerDynamicLockBit: 2,
+                firstConfigPage: 0x25, version: [0x00, 0x04, 0x04, 0x01, 0x01, 0x00, 0x0E, 0x03],
+                supportsFastRead: true, factoryControlTLVs: [])
         case .ntag213:
-            return Type2Layout(readablePages: 45, dataAreaBytes: 144, dynamicLockPage: 0x28, pagesPerDynamicLockBit: 2,
-                               firstConfigPage: 0x29, version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03],
-                               supportsFastRead: true, factoryControlTLVs: [0x01, 0x03, 0xA0, 0x0C, 0x34])
+            return Type2Layout(
+                readablePages: 45, dataAreaBytes: 144, dynamicLockPage: 0x28, pagesPerDynamicLockBit: 2,
+                firstConfigPage: 0x29, version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03],
+                supportsFastRead: true, factoryControlTLVs: [0x01, 0x03, 0xA0, 0x0C, 0x34])
         case .ntag215:
-            return Type2Layout(readablePages: 135, dataAreaBytes: 496, dynamicLockPage: 0x82, pagesPerDynamicLockBit: 16,
-                               firstConfigPage: 0x83, version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03],
-                               supportsFastRead: true, factoryControlTLVs: [])
+            return Type2Layout(
+                readablePages: 135, dataAreaBytes: 496, dynamicLockPage: 0x82, pagesPerDynamicLockBit: 16,
+                firstConfigPage: 0x83, version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03],
+                supportsFastRead: true, factoryControlTLVs: [])
         case .ntag216:
-            return Type2Layout(readablePages: 231, dataAreaBytes: 872, dynamicLockPage: 0xE2, pagesPerDynamicLockBit: 16,
-                               firstConfigPage: 0xE3, version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x13, 0x03],
-                               supportsFastRead: true, factoryControlTLVs: [])
+            return Type2Layout(
+                readablePages: 231, dataAreaBytes: 872, dynamicLockPage: 0xE2, pagesPerDynamicLockBit: 16,
+                firstConfigPage: 0xE3, version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x13, 0x03],
+                supportsFastRead: true, factoryControlTLVs: [])
         case .nt3h2111:
             // Sector 0 of the NTAG I2C plus 1k: user memory 0x04–0xE1, dynamic lock 0xE2,
             // configuration 0xE3–0xE9; higher pages of sector 0 answer NAK.
-            return Type2Layout(readablePages: 0xEA, dataAreaBytes: 872, dynamicLockPage: 0xE2, pagesPerDynamicLockBit: 16,
-                               firstConfigPage: 0xE3, version: [0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x13, 0x03],
-                               supportsFastRead: true, factoryControlTLVs: [])
+            return Type2Layout(
+                readablePages: 0xEA, dataAreaBytes: 872, dynamicLockPage: 0xE2, pagesPerDynamicLockBit: 16,
+                firstConfigPage: 0xE3, version: [0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x13, 0x03],
+                supportsFastRead: true, factoryControlTLVs: [])
         case .nt3h2211:
             // NTAG I2C plus 2k: sector 0 as on the 1k (user memory 0x04–0xE1, dynamic lock
             // 0xE2, configuration 0xE3–0xE9, 0xEA–0xFF answer NAK), sector 1 all user memory
             // (pages 0x00–0xFF, linear 0x100–0x1FF): 888 + 1024 = 1912 bytes. The NDEF area
             // runs from sector 0 into sector 1, skipping linear pages 0xE2–0xFF.
-            var layout = Type2Layout(readablePages: 0x200, dataAreaBytes: 1872, dynamicLockPage: 0xE2,
-                                     pagesPerDynamicLockBit: 16, firstConfigPage: 0xE3,
-                                     version: [0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x15, 0x03],
-                                     supportsFastRead: true, factoryControlTLVs: [])
+            var layout = Type2Layout(
+                readablePages: 0x200, dataAreaBytes: 1872, dynamicLockPage: 0xE2,
+                pagesPerDynamicLockBit: 16, firstConfigPage: 0xE3,
+                version: [0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x15, 0x03],
+                supportsFastRead: true, factoryControlTLVs: [])
             layout.sectorPageCounts = [0xEA, 0x100]
             layout.reservedPages = 0xE2..<0x100
             layout.userPagesEnd = 0x200
@@ -209,29 +216,35 @@ public struct Type5Layout: Sendable, Equatable {
     static func forChip(_ chip: TagChip) -> Type5Layout? {
         switch chip {
         case .icodeSLIX:
-            return Type5Layout(blockSize: 4, blockCount: 28, manufacturer: 0x04, productCode: 0x01, icReference: 0x01,
-                               sectorBlocks: nil, maxBlocksPerRead: nil, supportsExtendedCommands: false,
-                               factoryCC: [0xE1, 0x40, 0x0E, 0x01])
+            return Type5Layout(
+                blockSize: 4, blockCount: 28, manufacturer: 0x04, productCode: 0x01, icReference: 0x01,
+                sectorBlocks: nil, maxBlocksPerRead: nil, supportsExtendedCommands: false,
+                factoryCC: [0xE1, 0x40, 0x0E, 0x01])
         case .icodeSLIX2:
-            return Type5Layout(blockSize: 4, blockCount: 80, manufacturer: 0x04, productCode: 0x01, icReference: 0x01,
-                               sectorBlocks: nil, maxBlocksPerRead: nil, supportsExtendedCommands: false,
-                               factoryCC: [0xE1, 0x40, 0x28, 0x01])
+            return Type5Layout(
+                blockSize: 4, blockCount: 80, manufacturer: 0x04, productCode: 0x01, icReference: 0x01,
+                sectorBlocks: nil, maxBlocksPerRead: nil, supportsExtendedCommands: false,
+                factoryCC: [0xE1, 0x40, 0x28, 0x01])
         case .st25dv04k:
-            return Type5Layout(blockSize: 4, blockCount: 128, manufacturer: 0x02, productCode: 0x24, icReference: 0x24,
-                               sectorBlocks: 32, maxBlocksPerRead: 32, supportsExtendedCommands: true,
-                               factoryCC: [0xE1, 0x40, 0x40, 0x01])
+            return Type5Layout(
+                blockSize: 4, blockCount: 128, manufacturer: 0x02, productCode: 0x24, icReference: 0x24,
+                sectorBlocks: 32, maxBlocksPerRead: 32, supportsExtendedCommands: true,
+                factoryCC: [0xE1, 0x40, 0x40, 0x01])
         case .st25dv16k:
-            return Type5Layout(blockSize: 4, blockCount: 512, manufacturer: 0x02, productCode: 0x26, icReference: 0x26,
-                               sectorBlocks: 32, maxBlocksPerRead: 32, supportsExtendedCommands: true,
-                               factoryCC: [0xE2, 0x40, 0x00, 0x01, 0x00, 0x00, 0x01, 0x00])
+            return Type5Layout(
+                blockSize: 4, blockCount: 512, manufacturer: 0x02, productCode: 0x26, icReference: 0x26,
+                sectorBlocks: 32, maxBlocksPerRead: 32, supportsExtendedCommands: true,
+                factoryCC: [0xE2, 0x40, 0x00, 0x01, 0x00, 0x00, 0x01, 0x00])
         case .st25dv64k:
-            return Type5Layout(blockSize: 4, blockCount: 2048, manufacturer: 0x02, productCode: 0x26, icReference: 0x26,
-                               sectorBlocks: 32, maxBlocksPerRead: 32, supportsExtendedCommands: true,
-                               factoryCC: [0xE2, 0x40, 0x00, 0x01, 0x00, 0x00, 0x04, 0x00])
+            return Type5Layout(
+                blockSize: 4, blockCount: 2048, manufacturer: 0x02, productCode: 0x26, icReference: 0x26,
+                sectorBlocks: 32, maxBlocksPerRead: 32, supportsExtendedCommands: true,
+                factoryCC: [0xE2, 0x40, 0x00, 0x01, 0x00, 0x00, 0x04, 0x00])
         case .st25tv:
-            return Type5Layout(blockSize: 4, blockCount: 64, manufacturer: 0x02, productCode: 0x23, icReference: 0x08,
-                               sectorBlocks: 32, maxBlocksPerRead: 32, supportsExtendedCommands: false,
-                               factoryCC: [0xE1, 0x40, 0x20, 0x01])
+            return Type5Layout(
+                blockSize: 4, blockCount: 64, manufacturer: 0x02, productCode: 0x23, icReference: 0x08,
+                sectorBlocks: 32, maxBlocksPerRead: 32, supportsExtendedCommands: false,
+                factoryCC: [0xE1, 0x40, 0x20, 0x01])
         default:
             return nil
         }

@@ -108,8 +108,10 @@ public enum TagImage {
     ///   - uid: display order; `nil` for `defaultUID(for:)`.
     ///   - readOnly: CC write access read-only and all lock bits set.
     /// - Throws: `TagImageError.doesNotFit` (both sizes), `.unsupportedChip`, `.invalidUID`.
-    public static func memory(for chip: TagChip, ndefMessage: Data, uid: Data? = nil, layout: TLVLayout = .factory,
-                              readOnly: Bool = false) throws -> Data {
+    public static func memory(
+        for chip: TagChip, ndefMessage: Data, uid: Data? = nil, layout: TLVLayout = .factory,
+        readOnly: Bool = false
+    ) throws -> Data {
         let plan = try placement(for: chip, layout: layout)
         var memory = plan.memory
         let id = Array(uid ?? defaultUID(for: chip))
@@ -161,8 +163,10 @@ public enum TagImage {
             if payload < 256 {
                 out = [header | 0x10, 0x00, UInt8(payload)]
             } else {
-                out = [header, 0x00, UInt8(payload >> 24 & 0xFF), UInt8(payload >> 16 & 0xFF),
-                       UInt8(payload >> 8 & 0xFF), UInt8(payload & 0xFF)]
+                out = [
+                    header, 0x00, UInt8(payload >> 24 & 0xFF), UInt8(payload >> 16 & 0xFF),
+                    UInt8(payload >> 8 & 0xFF), UInt8(payload & 0xFF),
+                ]
             }
             out += (0..<payload).map { UInt8(truncatingIfNeeded: $0 * 7 + 1) }
             return out
@@ -181,7 +185,7 @@ public enum TagImage {
             memory[12] = 0xE1; memory[13] = 0x10; memory[14] = UInt8(type2.dataAreaBytes / 8); memory[15] = 0x00
             if let lockPage = type2.dynamicLockPage, chip != .nt3h2111, chip != .nt3h2211 { memory[lockPage * 4 + 3] = 0xBD }
             if let config = type2.firstConfigPage, config + 1 < type2.readablePages {
-                memory[config * 4 + 3] = 0xFF   // AUTH0: no password protection
+                memory[config * 4 + 3] = 0xFF  // AUTH0: no password protection
             }
             let areaEnd = min(16 + type2.dataAreaBytes, memory.count)
             var cursor = 16
@@ -222,8 +226,10 @@ public enum TagImage {
     /// that a reader that does not skip them shows it.
     /// - Throws: `TagImageError.invalidControlTLV` for a position that cannot be encoded or
     ///   TLVs that run past `areaEnd`.
-    private static func write(_ controls: [ControlTLV], into memory: inout [UInt8], at cursor: inout Int, before areaEnd: Int,
-                              markingReserved: Bool) throws -> [Range<Int>] {
+    private static func write(
+        _ controls: [ControlTLV], into memory: inout [UInt8], at cursor: inout Int, before areaEnd: Int,
+        markingReserved: Bool
+    ) throws -> [Range<Int>] {
         var reserved: [Range<Int>] = []
         for control in controls {
             guard let bytes = control.encoded() else {

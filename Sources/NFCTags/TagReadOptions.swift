@@ -46,9 +46,11 @@ public struct TagReadOptions: Sendable {
     /// Remembers the largest working READ_MULTIPLE_BLOCKS count per chip across reads.
     public var learnedLimits: LearnedReadLimits?
 
-    public init(strategy: Strategy = .fewestRoundTrips, scope: Scope = .ndefMessage, maxAttempts: Int = 3,
-                commandTimeout: Duration = .milliseconds(100), addressed: Bool = false, resume: PartialRead? = nil,
-                learnedLimits: LearnedReadLimits? = nil) {
+    public init(
+        strategy: Strategy = .fewestRoundTrips, scope: Scope = .ndefMessage, maxAttempts: Int = 3,
+        commandTimeout: Duration = .milliseconds(100), addressed: Bool = false, resume: PartialRead? = nil,
+        learnedLimits: LearnedReadLimits? = nil
+    ) {
         self.strategy = strategy
         self.scope = scope
         self.maxAttempts = max(1, maxAttempts)

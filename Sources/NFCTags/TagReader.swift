@@ -19,16 +19,20 @@ public enum TagReader {
     ///   - progress: bytes read of the total, after each command that brought data.
     /// - Throws: `TagReadError` (`.tagRemoved` says how much was read; nothing partial is
     ///   returned as a complete message).
-    public static func read(from transport: any TagTransport, options: TagReadOptions = TagReadOptions(),
-                            progress: TagReadProgressHandler? = nil) async throws -> TagReadResult {
+    public static func read(
+        from transport: any TagTransport, options: TagReadOptions = TagReadOptions(),
+        progress: TagReadProgressHandler? = nil
+    ) async throws -> TagReadResult {
         try await tag(transport, options: options).readNDEF(progress: progress)
     }
 
     /// Writes a serialized NDEF message to the tag.
     /// - Throws: `TagWriteError` or `TagReadError`.
     @discardableResult
-    public static func write(_ message: Data, to transport: any TagTransport,
-                             options: TagReadOptions = TagReadOptions()) async throws -> TagWriteResult {
+    public static func write(
+        _ message: Data, to transport: any TagTransport,
+        options: TagReadOptions = TagReadOptions()
+    ) async throws -> TagWriteResult {
         try await tag(transport, options: options).writeNDEF(message)
     }
 
@@ -36,9 +40,11 @@ public enum TagReader {
     /// memory: on a Type 5 tag in the same session (nothing read twice), on a Type 2 tag by a
     /// second pass.
     /// - Throws: `TagReadError`.
-    public static func readNDEFThenMemory(from transport: any TagTransport, options: TagReadOptions = TagReadOptions(),
-                                          progress: TagReadProgressHandler? = nil,
-                                          wantsMemory: (TagReadResult) -> Bool) async throws -> (TagReadResult, MemoryDump?) {
+    public static func readNDEFThenMemory(
+        from transport: any TagTransport, options: TagReadOptions = TagReadOptions(),
+        progress: TagReadProgressHandler? = nil,
+        wantsMemory: (TagReadResult) -> Bool
+    ) async throws -> (TagReadResult, MemoryDump?) {
         if transport.technology == .iso15693 {
             return try await Type5Tag(transport: transport, options: options).readNDEFThenMemory(progress: progress, wantsMemory: wantsMemory)
         }

@@ -100,7 +100,8 @@ final class TagSession {
     /// Loads the units of an interrupted read of the same tag.
     func adoptResume(technology: TagTechnology) {
         guard let resume = options.resume, resume.technology == technology, resume.unitSize == memory.unitSize,
-              resume.uid == nil || uid == nil || resume.uid == uid else { return }
+            resume.uid == nil || uid == nil || resume.uid == uid
+        else { return }
         for (unit, bytes) in resume.units { memory.store(unit: unit, bytes: Array(bytes)[...]) }
     }
 
@@ -139,8 +140,9 @@ final class TagSession {
     }
 
     var partial: PartialRead {
-        PartialRead(technology: transport.technology, uid: uid, unitSize: memory.unitSize,
-                    units: memory.units.mapValues { Data($0) })
+        PartialRead(
+            technology: transport.technology, uid: uid, unitSize: memory.unitSize,
+            units: memory.units.mapValues { Data($0) })
     }
 
     /// Bytes read that the read needs (all bytes read before the need is known).
@@ -161,8 +163,9 @@ final class TagSession {
 
     func interruption(at unit: Int) -> TagReadInterruption {
         let name = transport.technology == .iso14443A ? "page" : "block"
-        return TagReadInterruption(bytesRead: bytesReadForProgress, bytesNeeded: bytesNeeded,
-                                   commandsSent: commandCount, stoppedAt: "\(name) \(unit)", partial: partial)
+        return TagReadInterruption(
+            bytesRead: bytesReadForProgress, bytesNeeded: bytesNeeded,
+            commandsSent: commandCount, stoppedAt: "\(name) \(unit)", partial: partial)
     }
 
     /// Turns an exchange failure during a read into the public error.
@@ -201,8 +204,10 @@ struct TLVWalker {
     }
 
     /// - Parameter ensure: makes the bytes of a range known (reading ahead when `readAhead`).
-    func walk(memory: () -> SparseMemory,
-              ensure: (Range<Int>, _ readAhead: Bool) async throws -> Void) async throws -> Outcome {
+    func walk(
+        memory: () -> SparseMemory,
+        ensure: (Range<Int>, _ readAhead: Bool) async throws -> Void
+    ) async throws -> Outcome {
         var out = Outcome()
         out.reserved = chipReserved
         var cursor = area.lowerBound
@@ -250,14 +255,18 @@ struct TLVWalker {
             let tag = try await byte(start)
             let kind = TLVEntry.Kind(tag: tag)
             if kind == .null {
-                out.tlvs.append(TLVEntry(kind: .null, offset: start, length: 0, valueOffset: start + 1,
-                                         controlValue: Data(), reservedArea: nil))
+                out.tlvs.append(
+                    TLVEntry(
+                        kind: .null, offset: start, length: 0, valueOffset: start + 1,
+                        controlValue: Data(), reservedArea: nil))
                 cursor = start + 1
                 continue
             }
             if kind == .terminator {
-                out.tlvs.append(TLVEntry(kind: .terminator, offset: start, length: 0, valueOffset: start + 1,
-                                         controlValue: Data(), reservedArea: nil))
+                out.tlvs.append(
+                    TLVEntry(
+                        kind: .terminator, offset: start, length: 0, valueOffset: start + 1,
+                        controlValue: Data(), reservedArea: nil))
                 if out.ndefSlot == nil { out.ndefSlot = start }
                 cursor = start + 1
                 if !stopAfterNDEF {
@@ -288,15 +297,22 @@ struct TLVWalker {
             let valueAddresses = addresses(from: valueStart, count: length)
             let valueEnd = (valueAddresses.last.map { $0 + 1 }) ?? valueStart
             if valueEnd > area.upperBound {
-                let available = area.upperBound > valueStart
+                let available =
+                    area.upperBound > valueStart
                     ? (valueStart..<area.upperBound).filter { address in !out.reserved.contains { $0.contains(address) } }.count
                     : 0
-                out.anomalies.append(TagAnomaly(offset: start, message: "the \(kind.name) TLV declares \(length) bytes but only \(available) remain in the data area (it runs past the end at byte \(area.upperBound))"))
+                out.anomalies.append(
+                    TagAnomaly(
+                        offset: start,
+                        message:
+                            "the \(kind.name) TLV declares \(length) bytes but only \(available) remain in the data area (it runs past the end at byte \(area.upperBound))"
+                    ))
                 if kind == .ndef && out.ndefSlot == nil { out.ndefSlot = start }
                 break
             }
-            var entry = TLVEntry(kind: kind, offset: start, length: length, valueOffset: valueStart,
-                                 controlValue: Data(), reservedArea: nil)
+            var entry = TLVEntry(
+                kind: kind, offset: start, length: length, valueOffset: valueStart,
+                controlValue: Data(), reservedArea: nil)
             switch kind {
             case .lockControl, .memoryControl:
                 if !controlTLVsAllowed {
@@ -340,7 +356,8 @@ struct TLVWalker {
             case .proprietary:
                 break
             case .unknown(let tag):
-                out.anomalies.append(TagAnomaly(offset: start, message: String(format: "unknown TLV type 0x%02X (%d bytes); skipped by its length", tag, length)))
+                out.anomalies.append(
+                    TagAnomaly(offset: start, message: String(format: "unknown TLV type 0x%02X (%d bytes); skipped by its length", tag, length)))
             case .null, .terminator:
                 break
             }
@@ -352,9 +369,11 @@ struct TLVWalker {
         return out
     }
 
-    private func checkAfterTerminator(from address: Int, outcome: inout Outcome,
-                                      ensure: (Range<Int>, Bool) async throws -> Void,
-                                      memory: () -> SparseMemory) async throws {
+    private func checkAfterTerminator(
+        from address: Int, outcome: inout Outcome,
+        ensure: (Range<Int>, Bool) async throws -> Void,
+        memory: () -> SparseMemory
+    ) async throws {
         guard address < area.upperBound else { return }
         try await ensure(address..<area.upperBound, false)
         let known = memory()
@@ -367,7 +386,8 @@ struct TLVWalker {
             }
         }
         if let firstNonZero {
-            outcome.anomalies.append(TagAnomaly(offset: firstNonZero, message: "\(count) non-zero byte(s) after the Terminator TLV (left over from an older message?)"))
+            outcome.anomalies.append(
+                TagAnomaly(offset: firstNonZero, message: "\(count) non-zero byte(s) after the Terminator TLV (left over from an older message?)"))
         }
     }
 }

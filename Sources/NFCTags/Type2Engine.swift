@@ -34,9 +34,12 @@ final class Type2Engine {
                     identity.version = Data(answer)
                     identity.chip = Type2Layout.identify(version: answer) ?? .genericType2
                     if identity.chip == .genericType2 {
-                        anomalies.append(TagAnomaly(offset: nil, message: "GET_VERSION answered "
-                            + answer.hexString(separator: " ")
-                            + ", a version ColdTap does not know; read as a generic Type 2 tag"))
+                        anomalies.append(
+                            TagAnomaly(
+                                offset: nil,
+                                message: "GET_VERSION answered "
+                                    + answer.hexString(separator: " ")
+                                    + ", a version ColdTap does not know; read as a generic Type 2 tag"))
                     }
                 }
             } catch ExchangeFailure.removed {
@@ -48,7 +51,8 @@ final class Type2Engine {
         layout = identity.chip.type2Layout
         session.uncountedUnits = layout?.reservedPages
         let limits = transport.limits
-        useFastRead = session.options.strategy == .fewestRoundTrips && (layout?.supportsFastRead ?? false)
+        useFastRead =
+            session.options.strategy == .fewestRoundTrips && (layout?.supportsFastRead ?? false)
             && limits.carries(Type2Command.Code.fastRead.rawValue) && limits.maxCommandBytes >= 3 && limits.maxResponseBytes >= 8
         maxFastReadPages = min(limits.maxResponseBytes / 4, layout?.readablePages ?? 0, 256)
         return identity
@@ -61,8 +65,9 @@ final class Type2Engine {
     func ensure(_ bytes: Range<Int>, includeReserved: Bool = false) async throws {
         guard let pages = session.memory.unitRange(of: bytes) else { return }
         if pages.upperBound > 255 && (layout?.sectorCount ?? 1) == 1 {
-            throw TagReadError.outOfReach("the data continues at page \(pages.upperBound), beyond sector 0 (pages 0–255), "
-                + "and the \(identity.chip.displayName) is not known to answer SECTOR_SELECT")
+            throw TagReadError.outOfReach(
+                "the data continues at page \(pages.upperBound), beyond sector 0 (pages 0–255), "
+                    + "and the \(identity.chip.displayName) is not known to answer SECTOR_SELECT")
         }
         var upper = pages.upperBound
         if let layout { upper = min(upper, layout.readablePages - 1) }
@@ -81,7 +86,8 @@ final class Type2Engine {
                     // The wanted pages from here on, within the run and the sector.
                     var last = page
                     while last + 1 <= min(run.upperBound, sector * 256 + 255), last + 1 - page < maxFastReadPages,
-                          wanted(last + 1) {
+                        wanted(last + 1)
+                    {
                         last += 1
                     }
                     let count = last - page + 1
@@ -157,8 +163,9 @@ final class Type2Engine {
                 }
             }
             if first.refused {
-                throw TagReadError.refused(command: "SECTOR_SELECT", location: "sector \(sector) (packet 1)",
-                                           status: String(format: "NAK 0x%X", (first.answer.first ?? 0) & 0x0F))
+                throw TagReadError.refused(
+                    command: "SECTOR_SELECT", location: "sector \(sector) (packet 1)",
+                    status: String(format: "NAK 0x%X", (first.answer.first ?? 0) & 0x0F))
             }
             // Packet 2: silence is the passive ACK. The tag's window is ≈ 1 ms on the air,
             // but the reader (or the phone's OS) reports the silence, so the host waits with
@@ -166,8 +173,10 @@ final class Type2Engine {
             session.commandCount += 1
             let answer: [UInt8]
             do {
-                answer = Array(try await transport.send(Data(Type2Command.sectorNumber(UInt8(sector)).bytes),
-                                                        timeout: session.options.commandTimeout))
+                answer = Array(
+                    try await transport.send(
+                        Data(Type2Command.sectorNumber(UInt8(sector)).bytes),
+                        timeout: session.options.commandTimeout))
             } catch TransportError.timeout {
                 selectedSector = sector
                 return
@@ -183,8 +192,9 @@ final class Type2Engine {
                 }
                 continue
             }
-            throw TagReadError.refused(command: "SECTOR_SELECT", location: "sector \(sector)",
-                                       status: String(format: "NAK 0x%X", (answer.first ?? 0) & 0x0F))
+            throw TagReadError.refused(
+                command: "SECTOR_SELECT", location: "sector \(sector)",
+                status: String(format: "NAK 0x%X", (answer.first ?? 0) & 0x0F))
         }
     }
 
@@ -195,8 +205,9 @@ final class Type2Engine {
                 useFastRead = false
                 return
             }
-            throw TagReadError.refused(command: "FAST_READ", location: "page \(page)",
-                                       status: String(format: "NAK 0x%X", (answer.first ?? 0) & 0x0F))
+            throw TagReadError.refused(
+                command: "FAST_READ", location: "page \(page)",
+                status: String(format: "NAK 0x%X", (answer.first ?? 0) & 0x0F))
         }
         maxFastReadPages /= 2
     }
@@ -215,8 +226,9 @@ final class Type2Engine {
             throw session.readError(error, command: "READ", unit: page)
         }
         if result.refused {
-            throw TagReadError.refused(command: "READ", location: "page \(page)",
-                                       status: String(format: "NAK 0x%X", result.answer[0] & 0x0F))
+            throw TagReadError.refused(
+                command: "READ", location: "page \(page)",
+                status: String(format: "NAK 0x%X", result.answer[0] & 0x0F))
         }
         let sectorPages = layout?.pages(inSector: page / 256) ?? 256
         for index in 0..<4 {
@@ -239,9 +251,12 @@ final class Type2Engine {
         try await ensure(12..<16)
         let head = session.memory.bytes(12..<16) ?? []
         guard let cc = CapabilityContainer.type2(head) else {
-            anomalies.append(TagAnomaly(offset: 12, message: "page 3 holds "
-                + head.hexString(separator: " ")
-                + ", not a capability container (E1 …): the tag is not NDEF-formatted"))
+            anomalies.append(
+                TagAnomaly(
+                    offset: 12,
+                    message: "page 3 holds "
+                        + head.hexString(separator: " ")
+                        + ", not a capability container (E1 …): the tag is not NDEF-formatted"))
             return (nil, nil, TLVWalker.Outcome())
         }
         if cc.majorVersion != 1 {
@@ -254,7 +269,12 @@ final class Type2Engine {
         if let layout, layout.dynamicLockPage != nil || layout.firstConfigPage != nil {
             let userEnd = layout.userAreaEnd
             if end > userEnd {
-                anomalies.append(TagAnomaly(offset: 14, message: "the capability container declares \(cc.dataAreaSize) bytes but the \(identity.chip.displayName) has \(layout.userMemoryBytes) bytes of user memory; read up to byte \(userEnd)"))
+                anomalies.append(
+                    TagAnomaly(
+                        offset: 14,
+                        message:
+                            "the capability container declares \(cc.dataAreaSize) bytes but the \(identity.chip.displayName) has \(layout.userMemoryBytes) bytes of user memory; read up to byte \(userEnd)"
+                    ))
                 end = userEnd
             }
         }
@@ -271,8 +291,9 @@ final class Type2Engine {
         }
         session.bytesNeeded = needed(through: area.upperBound)
         session.neededRange = 12..<area.upperBound
-        var walker = TLVWalker(area: area, controlTLVsAllowed: true, stopAfterNDEF: stopAfterNDEF,
-                               addressing: MemoryAddressing(technology: .iso14443A, unitSize: 4))
+        var walker = TLVWalker(
+            area: area, controlTLVsAllowed: true, stopAfterNDEF: stopAfterNDEF,
+            addressing: MemoryAddressing(technology: .iso14443A, unitSize: 4))
         walker.chipReserved = chipReserved
         let outcome = try await walker.walk(memory: { self.session.memory }) { range, readAhead in
             if !readAhead {
@@ -293,8 +314,9 @@ final class Type2Engine {
             session.reportProgress()
         }
         await leaveInSectorZero()
-        return TagReading.result(technology: .iso14443A, identity: identity, unitSize: 4, cc: cc, area: area,
-                                 outcome: outcome, anomalies: anomalies, session: session)
+        return TagReading.result(
+            technology: .iso14443A, identity: identity, unitSize: 4, cc: cc, area: area,
+            outcome: outcome, anomalies: anomalies, session: session)
     }
 
     func dump() async throws -> MemoryDump {
@@ -315,8 +337,9 @@ final class Type2Engine {
         var uid = identity.uid
         if uid == nil, memory.count >= 8 { uid = Data(memory[0..<3]) + Data(memory[4..<8]) }
         await leaveInSectorZero()
-        return MemoryDump(technology: .iso14443A, memory: memory, unitSize: 4, uid: uid, chip: identity.chip,
-                          version: identity.version, format: .raw)
+        return MemoryDump(
+            technology: .iso14443A, memory: memory, unitSize: 4, uid: uid, chip: identity.chip,
+            version: identity.version, format: .raw)
     }
 
     func write(_ message: Data) async throws -> TagWriteResult {
@@ -379,7 +402,8 @@ final class Type2Engine {
             }
         }
         if let layout, let lockPage = layout.dynamicLockPage, layout.pagesPerDynamicLockBit > 0,
-           let dynamic = session.memory.bytes((lockPage * 4)..<(lockPage * 4 + 3)) {
+            let dynamic = session.memory.bytes((lockPage * 4)..<(lockPage * 4 + 3))
+        {
             for page in pages where page >= 16 {
                 let bit = (page - 16) / layout.pagesPerDynamicLockBit
                 guard bit < 24 else { continue }

@@ -44,8 +44,10 @@ public struct Type5SystemInfo: Sendable, Equatable {
         return info
     }
 
-    public init(uid: Data, dsfid: UInt8? = nil, afi: UInt8? = nil, blockSize: Int? = nil, blockCount: Int? = nil,
-                icReference: UInt8? = nil) {
+    public init(
+        uid: Data, dsfid: UInt8? = nil, afi: UInt8? = nil, blockSize: Int? = nil, blockCount: Int? = nil,
+        icReference: UInt8? = nil
+    ) {
         self.uid = uid
         self.dsfid = dsfid
         self.afi = afi

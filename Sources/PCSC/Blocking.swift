@@ -43,40 +43,35 @@ final class BlockingWorker: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             let once = ResumeOnce(continuation)
             jobs.add { once.resume(with: Result { try body() }) }
-            once.startTimer(Task {
-                try? await Task.sleep(for: timeout)
-                if !Task.isCancelled { once.resume(with: .failure(BlockingTimeout())) }
-            })
+            once.startTimer(
+                Task {
+                    try? await Task.sleep(for: timeout)
+                    if !Task.isCancelled { once.resume(with: .failure(BlockingTimeout())) }
+                })
         }
     }
 }
 
-/// The jobs waiting for a worker's thread; the semaphore counts them (and the close).
+/// The jobs waiting for a worker's thread, and whether the worker was told to close.
 private final class JobQueue: Sendable {
-    private let state = LockedValue((jobs: [@Sendable () -> Void](), closed: false))
-    private let signal = DispatchSemaphore(value: 0)
+    private let state = WaitableValue((jobs: [@Sendable () -> Void](), closed: false))
 
     func add(_ job: @escaping @Sendable () -> Void) {
-        state.withLock { $0.jobs.append(job) }
-        signal.signal()
+        state.update { $0.jobs.append(job) }
     }
 
     func close() {
-        state.withLock { $0.closed = true }
-        signal.signal()
+        state.update { $0.closed = true }
     }
 
+    /// Runs the jobs in order; returns once closed and every job given before was run.
     func runUntilClosed() {
         while true {
-            signal.wait()
-            let next: (@Sendable () -> Void)? = state.withLock { state in
+            let next: (@Sendable () -> Void)? = state.wait(until: { !$0.jobs.isEmpty || $0.closed }) { state, _ in
                 state.jobs.isEmpty ? nil : state.jobs.removeFirst()
             }
-            if let next {
-                next()
-            } else if state.current.closed {
-                return
-            }
+            guard let next else { return }
+            next()
         }
     }
 }

@@ -84,10 +84,10 @@ public struct ContactlessATR: Sendable, Equatable {
     public init?(_ atr: Data) {
         let bytes = [UInt8](atr)
         guard let historical = ContactlessATR.historicalBytes(of: bytes),
-              historical.count >= 3 + 5 + 3,
-              historical[0] == 0x80, historical[1] == 0x4F,
-              Int(historical[2]) >= 8, historical.count >= 3 + Int(historical[2]),
-              Array(historical[3..<8]) == ContactlessATR.pcscRID
+            historical.count >= 3 + 5 + 3,
+            historical[0] == 0x80, historical[1] == 0x4F,
+            Int(historical[2]) >= 8, historical.count >= 3 + Int(historical[2]),
+            Array(historical[3..<8]) == ContactlessATR.pcscRID
         else { return nil }
         self.bytes = atr
         self.standard = historical[8]

@@ -103,7 +103,7 @@ public actor ContactlessReaderEmulator {
         for (index, object) in objects.enumerated() {
             switch object.tag {
             case 0x81, 0x82, 0x83, 0x84:
-                continue // start / end session, turn RF off / on: nothing to do for one tag
+                continue  // start / end session, turn RF off / on: nothing to do for one tag
             case 0x8F:
                 // Switch protocol: accept the tag's own protocol (00 ISO 14443-A, 02 ISO 15693).
                 let wanted: UInt8 = tag.technology == .iso14443A ? 0x00 : 0x02
@@ -125,7 +125,7 @@ public actor ContactlessReaderEmulator {
         for (index, object) in objects.enumerated() {
             switch object.tag {
             case 0x90, 0x91, 0x5F, 0x5E:
-                continue // framing flags and timers: the emulated link always adds/checks CRC
+                continue  // framing flags and timers: the emulated link always adds/checks CRC
             case 0x95:
                 guard let answer = try await air(object.value) else {
                     let failure = [0xC0, 0x03, UInt8(index + 1)] + StatusWord.noResponseFromTag
@@ -145,7 +145,7 @@ public actor ContactlessReaderEmulator {
         guard data.count >= 2, data[0] == 0xD4 else { return Data(StatusWord.wrongParameters) }
         guard data[1] == 0x42 else { return Data([0xD5, data[1] &+ 1, 0x27] + StatusWord.success) }
         guard let answer = try await air(Array(data.dropFirst(2))) else {
-            return Data([0xD5, 0x43, 0x01] + StatusWord.success) // PN532 status 01: time out
+            return Data([0xD5, 0x43, 0x01] + StatusWord.success)  // PN532 status 01: time out
         }
         return Data([0xD5, 0x43, 0x00] + answer + StatusWord.success)
     }
@@ -171,7 +171,7 @@ private struct APDUBody {
         guard apdu.count > 4 else { return }
         let lc = Int(apdu[4])
         if apdu.count == 5 {
-            le = lc // case 2: the fifth byte is Le
+            le = lc  // case 2: the fifth byte is Le
         } else if apdu.count >= 5 + lc {
             data = Array(apdu[5..<5 + lc])
             if apdu.count > 5 + lc { le = Int(apdu[5 + lc]) }

@@ -49,7 +49,7 @@ public enum PCSCError: Error, Sendable, Equatable, CustomStringConvertible {
         case PCSCStatus.timeout: return .timeout
         case PCSCStatus.noSmartcard: return .noCard
         case PCSCStatus.removedCard, PCSCStatus.notTransacted, PCSCStatus.resetCard,
-             PCSCStatus.unpoweredCard, PCSCStatus.unresponsiveCard:
+            PCSCStatus.unpoweredCard, PCSCStatus.unresponsiveCard:
             return .cardRemoved
         default: return .failure(function: function, code: code)
         }

@@ -53,37 +53,48 @@ public struct ReaderProfile: Sendable, Equatable {
         if lower.contains("acr122") {
             // The PN532 frame holds 262 bytes; with the D5 43 status header about 60 Type 2
             // pages (240 bytes) per FAST_READ are known to pass.
-            self.init(family: .acr122u, readsISO15693: false, preferredPath: .directTransmit,
-                      maxRawResponseBytes: 240, maxRawCommandBytes: 250)
+            self.init(
+                family: .acr122u, readsISO15693: false, preferredPath: .directTransmit,
+                maxRawResponseBytes: 240, maxRawCommandBytes: 250)
         } else if lower.contains("acr1252") {
-            self.init(family: .acr1252u, readsISO15693: false, preferredPath: .transparentSession,
-                      maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
+            self.init(
+                family: .acr1252u, readsISO15693: false, preferredPath: .transparentSession,
+                maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
         } else if lower.contains("acr1552") {
-            self.init(family: .acr1552u, readsISO15693: true, preferredPath: .transparentSession,
-                      maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
+            self.init(
+                family: .acr1552u, readsISO15693: true, preferredPath: .transparentSession,
+                maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
         } else if lower.contains("3700 f") || lower.contains("3700f") {
-            self.init(family: .uTrust3700F, readsISO15693: true, preferredPath: .transparentSession,
-                      maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
+            self.init(
+                family: .uTrust3700F, readsISO15693: true, preferredPath: .transparentSession,
+                maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
         } else if lower.contains("3720 f") || lower.contains("3720f") {
-            self.init(family: .uTrust3720F, readsISO15693: true, preferredPath: .transparentSession,
-                      maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
+            self.init(
+                family: .uTrust3720F, readsISO15693: true, preferredPath: .transparentSession,
+                maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
         } else if lower.contains("5022") {
-            self.init(family: .omnikey5022, readsISO15693: true, preferredPath: .transparentSession,
-                      maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
+            self.init(
+                family: .omnikey5022, readsISO15693: true, preferredPath: .transparentSession,
+                maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
         } else if lower.contains("5422") {
-            self.init(family: .omnikey5422, readsISO15693: true, preferredPath: .transparentSession,
-                      maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
+            self.init(
+                family: .omnikey5422, readsISO15693: true, preferredPath: .transparentSession,
+                maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
         } else if lower.contains("virtual pcd") {
-            self.init(family: .virtualPCD, readsISO15693: true, preferredPath: .transparentSession,
-                      maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
+            self.init(
+                family: .virtualPCD, readsISO15693: true, preferredPath: .transparentSession,
+                maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
         } else {
-            self.init(family: .unknown, readsISO15693: true, preferredPath: .transparentSession,
-                      maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
+            self.init(
+                family: .unknown, readsISO15693: true, preferredPath: .transparentSession,
+                maxRawResponseBytes: shortAPDUAnswer, maxRawCommandBytes: 250)
         }
     }
 
-    public init(family: Family, readsISO15693: Bool, preferredPath: RawCommandPath,
-                maxRawResponseBytes: Int, maxRawCommandBytes: Int) {
+    public init(
+        family: Family, readsISO15693: Bool, preferredPath: RawCommandPath,
+        maxRawResponseBytes: Int, maxRawCommandBytes: Int
+    ) {
         self.family = family
         self.readsISO15693 = readsISO15693
         self.preferredPath = preferredPath
@@ -100,12 +111,17 @@ public struct ReaderProfile: Sendable, Equatable {
             switch technology {
             case .iso14443A:
                 // READ (16 bytes) and WRITE (one page), translated to READ/UPDATE BINARY.
-                return LinkLimits(maxCommandBytes: 6, maxResponseBytes: 16, supportedCommands: [Type2Command.Code.read.rawValue, Type2Command.Code.write.rawValue])
+                return LinkLimits(
+                    maxCommandBytes: 6, maxResponseBytes: 16, supportedCommands: [Type2Command.Code.read.rawValue, Type2Command.Code.write.rawValue])
             case .iso15693:
                 // Single-block read and write (also the 2-byte-address forms); blocks up to 32 bytes.
-                return LinkLimits(maxCommandBytes: 2 + 8 + 2 + 32, maxResponseBytes: 1 + 32,
-                                  supportedCommands: Set([Type5Command.Code.readSingleBlock, .writeSingleBlock, .extendedReadSingleBlock,
-                                                          .extendedWriteSingleBlock].map(\.rawValue)))
+                return LinkLimits(
+                    maxCommandBytes: 2 + 8 + 2 + 32, maxResponseBytes: 1 + 32,
+                    supportedCommands: Set(
+                        [
+                            Type5Command.Code.readSingleBlock, .writeSingleBlock, .extendedReadSingleBlock,
+                            .extendedWriteSingleBlock,
+                        ].map(\.rawValue)))
             }
         }
     }

@@ -28,8 +28,10 @@ public struct ReaderTransport: TagTransport {
     ///   - atr: the reader's ATR for the tag.
     /// - Throws: `TransportError.unsupported` when the tag is not a Type 2 or Type 5 tag or the
     ///   reader cannot reach it; `.tagRemoved` when it left while the link was set up.
-    public static func open(channel: any APDUChannel, readerName: String, atr atrBytes: Data,
-                            timeout: Duration = .seconds(2)) async throws -> ReaderTransport {
+    public static func open(
+        channel: any APDUChannel, readerName: String, atr atrBytes: Data,
+        timeout: Duration = .seconds(2)
+    ) async throws -> ReaderTransport {
         guard let atr = ContactlessATR(atrBytes), let technology = atr.technology else {
             throw TransportError.unsupported(
                 "the tag on \(readerName) is not an NFC Forum Type 2 or Type 5 memory tag (ATR \(atrBytes.hexString()))")
@@ -41,12 +43,15 @@ public struct ReaderTransport: TagTransport {
         }
         let uid = try await readUID(channel: channel, technology: technology, timeout: timeout)
         let path = try await choosePath(channel: channel, profile: profile, technology: technology, timeout: timeout)
-        return ReaderTransport(technology: technology, limits: profile.limits(for: path, technology: technology),
-                               uid: uid, path: path, profile: profile, atr: atr, channel: channel)
+        return ReaderTransport(
+            technology: technology, limits: profile.limits(for: path, technology: technology),
+            uid: uid, path: path, profile: profile, atr: atr, channel: channel)
     }
 
-    private init(technology: TagTechnology, limits: LinkLimits, uid: Data?, path: RawCommandPath,
-                 profile: ReaderProfile, atr: ContactlessATR, channel: any APDUChannel) {
+    private init(
+        technology: TagTechnology, limits: LinkLimits, uid: Data?, path: RawCommandPath,
+        profile: ReaderProfile, atr: ContactlessATR, channel: any APDUChannel
+    ) {
         self.technology = technology
         self.limits = limits
         self.uid = uid
@@ -67,9 +72,11 @@ public struct ReaderTransport: TagTransport {
             throw TransportError.unsupported("an empty or truncated command")
         }
         guard limits.carries(code) else {
-            throw TransportError.unsupported(String(format:
-                "%@ offers only READ/UPDATE BINARY, so tag command 0x%02X cannot be sent; a reader with the PC/SC Part 3 transparent session (e.g. %@) can",
-                profile.family.rawValue, code, ReaderProfile.iso15693Readers))
+            throw TransportError.unsupported(
+                String(
+                    format:
+                        "%@ offers only READ/UPDATE BINARY, so tag command 0x%02X cannot be sent; a reader with the PC/SC Part 3 transparent session (e.g. %@) can",
+                    profile.family.rawValue, code, ReaderProfile.iso15693Readers))
         }
         guard command.count <= limits.maxCommandBytes else {
             throw TransportError.unsupported("a \(command.count)-byte command is longer than \(profile.family.rawValue) carries (\(limits.maxCommandBytes))")
@@ -91,7 +98,8 @@ public struct ReaderTransport: TagTransport {
             throw TransportError.linkFailure("malformed transparent-exchange answer (SW \(response.statusText))")
         }
         if let status = items.first(where: { $0.tag == 0xC0 })?.value, status.count == 3,
-           !(status[1] == 0x90 && status[2] == 0x00) {
+            !(status[1] == 0x90 && status[2] == 0x00)
+        {
             if status[1] == 0x64 { throw TransportError.timeout }
             throw TransportError.linkFailure(String(format: "transparent exchange status %02X %02X", status[1], status[2]))
         }
@@ -100,7 +108,7 @@ public struct ReaderTransport: TagTransport {
             throw TransportError.linkFailure("transparent exchange answered SW \(response.statusText)")
         }
         guard let answer = items.first(where: { $0.tag == 0x97 }) else {
-            throw TransportError.timeout // a successful exchange without response data: nothing came back
+            throw TransportError.timeout  // a successful exchange without response data: nothing came back
         }
         return Data(answer.value)
     }
@@ -137,11 +145,11 @@ public struct ReaderTransport: TagTransport {
             switch Type2Command(parsing: bytes) {
             case .read(let page)?:
                 let response = try await storage([0xFF, 0xB0, 0x00, page, 0x10], timeout: timeout)
-                guard response.isSuccess, response.data.count == 16 else { return Data([0x00]) } // NAK: invalid argument
+                guard response.isSuccess, response.data.count == 16 else { return Data([0x00]) }  // NAK: invalid argument
                 return Data(response.data)
             case .write(let page, let data)?:
                 let response = try await storage([0xFF, 0xD6, 0x00, page, 0x04] + data, timeout: timeout)
-                return Data([response.isSuccess ? 0x0A : 0x05]) // ACK, or NAK: write error
+                return Data([response.isSuccess ? 0x0A : 0x05])  // ACK, or NAK: write error
             default:
                 throw TransportError.unsupported(String(format: "a malformed tag command 0x%02X", code))
             }
@@ -156,7 +164,7 @@ public struct ReaderTransport: TagTransport {
             let p1 = UInt8(truncatingIfNeeded: block >> 8), p2 = UInt8(truncatingIfNeeded: block)
             guard let data else {
                 let response = try await storage([0xFF, 0xB0, p1, p2, 0x00], timeout: timeout)
-                guard response.isSuccess else { return Data([0x01, 0x10]) } // error: block not available
+                guard response.isSuccess else { return Data([0x01, 0x10]) }  // error: block not available
                 return Data([0x00] + response.data)
             }
             guard !data.isEmpty, data.count <= 32 else { throw TransportError.unsupported("a write of \(data.count) bytes") }
@@ -190,8 +198,10 @@ public struct ReaderTransport: TagTransport {
         return Data(uid)
     }
 
-    private static func choosePath(channel: any APDUChannel, profile: ReaderProfile,
-                                   technology: TagTechnology, timeout: Duration) async throws -> RawCommandPath {
+    private static func choosePath(
+        channel: any APDUChannel, profile: ReaderProfile,
+        technology: TagTechnology, timeout: Duration
+    ) async throws -> RawCommandPath {
         var candidates: [RawCommandPath] = [profile.preferredPath]
         if profile.family == .unknown, technology == .iso14443A { candidates.append(.directTransmit) }
         for candidate in candidates {

@@ -2,10 +2,11 @@ import ColdTapBase
 import Dispatch
 import Foundation
 import NFCTags
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where vpcd (vsmartcard's virtual reader driver inside pcscd) listens for a card.
@@ -75,8 +76,10 @@ public final class VirtualCardClient: Sendable {
     private let connection = LockedValue((socket: Int32(-1), stopped: false))
 
     /// - Parameter trace: called with one line per APDU and answer (`>` in, `<` out), if given.
-    public init(emulator: ContactlessReaderEmulator, endpoint: VPCDEndpoint = .standard,
-                trace: (@Sendable (String) -> Void)? = nil) {
+    public init(
+        emulator: ContactlessReaderEmulator, endpoint: VPCDEndpoint = .standard,
+        trace: (@Sendable (String) -> Void)? = nil
+    ) {
         self.emulator = emulator
         self.endpoint = endpoint
         self.trace = trace
@@ -112,9 +115,9 @@ public final class VirtualCardClient: Sendable {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #else
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
@@ -166,16 +169,8 @@ public final class VirtualCardClient: Sendable {
 
     /// Runs the async emulator from this plain thread; `nil` when the tag left.
     private func respond(_ apdu: Data) -> Data? {
-        let box = LockedValue<Data?>(nil)
-        let semaphore = DispatchSemaphore(value: 0)
         let emulator = self.emulator
-        Task {
-            let answer = try? await emulator.respond(to: apdu)
-            box.withLock { $0 = answer }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return box.current
+        return try? runBlocking { try await emulator.respond(to: apdu) }
     }
 
     private func receiveMessage(_ descriptor: Int32) -> [UInt8]? {
@@ -191,7 +186,7 @@ public final class VirtualCardClient: Sendable {
         while received < count {
             var one: Int32 = 1
             #if canImport(Glibc)
-            _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+                _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
             let result = buffer.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return -1 }
@@ -205,9 +200,9 @@ public final class VirtualCardClient: Sendable {
     }
 
     #if canImport(Glibc)
-    private static let sendFlags = Int32(MSG_NOSIGNAL)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
     #else
-    private static let sendFlags: Int32 = 0
+        private static let sendFlags: Int32 = 0
     #endif
 
     private func sendMessage(_ descriptor: Int32, _ payload: [UInt8]) throws {
@@ -225,4 +220,3 @@ public final class VirtualCardClient: Sendable {
         }
     }
 }
-

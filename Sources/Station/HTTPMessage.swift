@@ -45,8 +45,9 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON document (compact, ordered keys, a final newline).
     public static func json(_ status: Int, _ value: JSONValue, headers: [(String, String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
-                     body: Data((value.serialized(pretty: false) + "\n").utf8))
+        HTTPResponse(
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
+            body: Data((value.serialized(pretty: false) + "\n").utf8))
     }
 
     /// `{"error": ..., "detail": ...}`: `error` a short fixed phrase, `detail` one sentence.

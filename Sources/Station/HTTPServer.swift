@@ -1,7 +1,9 @@
 import CMicroHTTPD
+import ColdTapBase
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An HTTP/1.1 server over GNU libmicrohttpd: its parser, thread pool, connection limits
@@ -45,8 +47,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private var listenSocket: Int32 = -1
     public private(set) var port: UInt16 = 0
-    private let lock = NSCondition()
-    private var inFlight = 0
+    /// Requests being handled or answered.
+    private let inFlight = WaitableValue(0)
     private var handlerThreads: HandlerThreads?
     private var certificate: UnsafeMutablePointer<CChar>?
     private var key: UnsafeMutablePointer<CChar>?
@@ -90,12 +92,14 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: max(1, configuration.ioThreads), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: max(1, configuration.connectionLimit), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.PER_IP_CONNECTION_LIMIT, value: max(1, configuration.connectionsPerAddress), ptr_value: nil),
-            MHD_OptionItem(option: MHD_OPTION.NOTIFY_CONNECTION, value: unsafeBitCast(httpConnectionNotified as MHD_NotifyConnectionCallback, to: Int.self),
-                           ptr_value: Unmanaged.passUnretained(self).toOpaque()),
+            MHD_OptionItem(
+                option: MHD_OPTION.NOTIFY_CONNECTION, value: unsafeBitCast(httpConnectionNotified as MHD_NotifyConnectionCallback, to: Int.self),
+                ptr_value: Unmanaged.passUnretained(self).toOpaque()),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: max(1, configuration.connectionTimeout), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: max(8192, configuration.connectionMemory), ptr_value: nil),
-            MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(httpRequestCompleted as MHD_RequestCompletedCallback, to: Int.self),
-                           ptr_value: Unmanaged.passUnretained(self).toOpaque()),
+            MHD_OptionItem(
+                option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(httpRequestCompleted as MHD_RequestCompletedCallback, to: Int.self),
+                ptr_value: Unmanaged.passUnretained(self).toOpaque()),
             // The path stays as sent, so that routes split it before decoding (an id holding
             // `%2F` is one segment); query arguments are decoded by `arguments(_:)`.
             MHD_OptionItem(option: MHD_OPTION.UNESCAPE_CALLBACK, value: unsafeBitCast(httpKeepEscapes as UnescapeCallback, to: Int.self), ptr_value: nil),
@@ -119,9 +123,11 @@ public final class HTTPServer: @unchecked Sendable {
             handlerThreads = nil
             close(socket.fd)
             listenSocket = -1
-            throw StartError(description: certificate == nil
-                ? "libmicrohttpd could not start on \(configuration.host):\(port)."
-                : "libmicrohttpd could not start HTTPS on \(configuration.host):\(port): check that the certificate and key are PEM files that belong together.")
+            throw StartError(
+                description: certificate == nil
+                    ? "libmicrohttpd could not start on \(configuration.host):\(port)."
+                    : "libmicrohttpd could not start HTTPS on \(configuration.host):\(port): check that the certificate and key are PEM files that belong together."
+            )
         }
         daemon = started
         deadline.start()
@@ -153,9 +159,14 @@ public final class HTTPServer: @unchecked Sendable {
     public var isRunning: Bool { daemon != nil }
 
     private func waitForRequestsInFlight(until deadline: Date) {
-        lock.lock()
-        while inFlight > 0, Date() < deadline { _ = lock.wait(until: min(deadline, Date().addingTimeInterval(0.05))) }
-        lock.unlock()
+        inFlight.wait(until: { $0 == 0 }, deadline: deadline) { _, _ in }
+    }
+
+    /// Waits until at least `count` requests have begun and are not answered yet (their
+    /// headers read): an event a caller can wait on instead of sleeping.
+    /// - Returns: false when `timeout` passed first.
+    public func waitUntilRequestsInFlight(atLeast count: Int, timeout: TimeInterval) -> Bool {
+        inFlight.wait(until: { $0 >= count }, deadline: Date().addingTimeInterval(timeout)) { _, ready in ready }
     }
 
     // MARK: Requests
@@ -167,21 +178,14 @@ public final class HTTPServer: @unchecked Sendable {
         var counted = false
         var answered = false
         /// Set by a handler thread before it resumes the connection, taken by the library's.
-        private var response: HTTPResponse?
-        private let lock = NSLock()
+        private let response = LockedValue<HTTPResponse?>(nil)
 
         func answer(_ response: HTTPResponse) {
-            lock.lock()
-            self.response = response
-            lock.unlock()
+            self.response.withLock { $0 = response }
         }
 
         func takeAnswer() -> HTTPResponse? {
-            lock.lock()
-            defer { lock.unlock() }
-            let taken = response
-            response = nil
-            return taken
+            response.exchange(nil)
         }
     }
 
@@ -207,28 +211,25 @@ public final class HTTPServer: @unchecked Sendable {
     static let stopping = HTTPResponse.error(503, "stopping", "The station is stopping; send the request again when it is back.")
 
     func begin() {
-        lock.lock()
-        inFlight += 1
-        lock.unlock()
+        inFlight.update { $0 += 1 }
     }
 
     func end() {
-        lock.lock()
-        inFlight -= 1
-        lock.broadcast()
-        lock.unlock()
+        inFlight.update { $0 -= 1 }
     }
 
     static func values(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
         final class Box { var pairs: [(String, String)] = [] }
         let box = Box()
         let unmanaged = Unmanaged.passUnretained(box)
-        MHD_get_connection_values(connection, kind, { cls, _, key, value in
-            guard let cls, let key else { return MHD_Result.YES }
-            let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
-            box.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-            return MHD_Result.YES
-        }, unmanaged.toOpaque())
+        MHD_get_connection_values(
+            connection, kind,
+            { cls, _, key, value in
+                guard let cls, let key else { return MHD_Result.YES }
+                let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
+                box.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+                return MHD_Result.YES
+            }, unmanaged.toOpaque())
         return box.pairs
     }
 
@@ -245,7 +246,11 @@ public final class HTTPServer: @unchecked Sendable {
         var headers = response.headers
         if response.header("X-Content-Type-Options") == nil { headers.append(("X-Content-Type-Options", "nosniff")) }
         if response.header("Content-Type")?.lowercased().hasPrefix("text/html") == true, response.header("Content-Security-Policy") == nil {
-            headers.append(("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"))
+            headers.append(
+                (
+                    "Content-Security-Policy",
+                    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+                ))
         }
         if tls, response.header("Strict-Transport-Security") == nil { headers.append(("Strict-Transport-Security", "max-age=31536000")) }
         return headers
@@ -311,9 +316,14 @@ public final class HTTPServer: @unchecked Sendable {
         guard fd >= 0 else { throw StartError(description: "cannot open a socket: \(String(cString: strerror(errno))).") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        let bound: Int32 = family == AF_INET
-            ? withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            : withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+        let bound: Int32 =
+            family == AF_INET
+            ? withUnsafePointer(to: &v4) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            : withUnsafePointer(to: &v6) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
         guard bound == 0, listen(fd, 128) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
@@ -322,7 +332,8 @@ public final class HTTPServer: @unchecked Sendable {
         var storage = sockaddr_in6()
         var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
         _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        let actual = family == AF_INET
+        let actual =
+            family == AF_INET
             ? withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) } }
             : UInt16(bigEndian: storage.sin6_port)
         return (fd, actual)
@@ -339,9 +350,11 @@ private func httpKeepEscapes(_ cls: UnsafeMutableRawPointer?, _ connection: Opaq
 
 /// libmicrohttpd calls this for a new request (with `*context` empty), then once per piece of
 /// body, then once more with no body left: the request is answered then.
-private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
-                        _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
-                        _ uploadSize: UnsafeMutablePointer<Int>?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+private func httpAccess(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+    _ uploadSize: UnsafeMutablePointer<Int>?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
     guard let cls, let connection, let context, let uploadSize else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     guard let pointer = context.pointee else {
@@ -359,12 +372,14 @@ private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         }
         // A declared length over the limit is refused before any of the body is read.
         if let length = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Content-Length").flatMap({ Int(String(cString: $0)) }),
-           length > server.configuration.maxBody {
+            length > server.configuration.maxBody
+        {
             exchange.tooLarge = true
             exchange.answered = true
-            var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-                                      query: HTTPServer.arguments(connection),
-                                      headers: Dictionary(HTTPServer.values(connection, kind: MHD_ValueKind.HEADER_KIND), uniquingKeysWith: { a, _ in a }))
+            var request = HTTPRequest(
+                method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
+                query: HTTPServer.arguments(connection),
+                headers: Dictionary(HTTPServer.values(connection, kind: MHD_ValueKind.HEADER_KIND), uniquingKeysWith: { a, _ in a }))
             request.bodyTooLarge = true
             server.deadline.requestRead(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))))
             return server.queue(server.handler(request), on: connection)
@@ -392,15 +407,18 @@ private func httpAccess(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
     exchange.answered = true
     var headers: [String: String] = [:]
     for (name, value) in HTTPServer.values(connection, kind: MHD_ValueKind.HEADER_KIND) { headers[name.lowercased()] = value }
-    var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-                              query: HTTPServer.arguments(connection), headers: headers, body: exchange.body)
+    var request = HTTPRequest(
+        method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
+        query: HTTPServer.arguments(connection), headers: headers, body: exchange.body)
     request.bodyTooLarge = exchange.tooLarge
     exchange.body = Data()
     return server.handle(request, exchange: exchange, on: connection)
 }
 
-private func httpRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                                  _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
+private func httpRequestCompleted(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode
+) {
     guard let cls else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     // The next request on a kept-alive connection is timed from here.
@@ -414,8 +432,10 @@ private func httpRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection:
 }
 
 /// libmicrohttpd's word that a connection opened or closed: the request deadline's clock.
-private func httpConnectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                                    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode) {
+private func httpConnectionNotified(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode
+) {
     guard let cls, let connection else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))

@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// The threads that run request handlers, apart from libmicrohttpd's own. The library's
@@ -5,20 +6,26 @@ import Foundation
 /// connection of that thread unread, and the library counts such a connection as idle and
 /// closes it at its timeout. So a complete request is suspended (a suspended connection
 /// never times out), its handler runs here, and the connection is resumed with the answer.
-final class HandlerThreads: @unchecked Sendable {
+final class HandlerThreads: Sendable {
     /// A request's work: `refused` is true when the server stopped before the work began.
     typealias Job = (_ refused: Bool) -> Void
 
-    private let condition = NSCondition()
-    private var jobs: [Job] = []
-    private var nextJob = 0
-    private var running = 0
-    private var living = 0
-    private var refusing = false
-    private var stopping = false
+    private struct Queue {
+        var jobs: [Job] = []
+        var nextJob = 0
+        var running = 0
+        var living = 0
+        var refusing = false
+        var stopping = false
+
+        var hasJob: Bool { nextJob < jobs.count }
+    }
+
+    private let queue = WaitableValue(Queue())
 
     init(count: Int, name: String) {
-        living = max(1, count)
+        let living = max(1, count)
+        queue.update { $0.living = living }
         for number in 0..<living {
             let thread = Thread { [self] in work() }
             thread.name = "\(name) \(number + 1)"
@@ -27,54 +34,45 @@ final class HandlerThreads: @unchecked Sendable {
     }
 
     func submit(_ job: @escaping Job) {
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
+        queue.update { $0.jobs.append(job) }
     }
 
     /// Waits until every job given so far has run; from now on jobs not yet begun are run
     /// with `refused` (they answer at once, without their handler).
     func finishRefusingNew() {
-        condition.lock()
-        refusing = true
-        condition.broadcast()
-        while nextJob < jobs.count || running > 0 { condition.wait() }
-        condition.unlock()
+        queue.update { $0.refusing = true }
+        queue.wait(until: { !$0.hasJob && $0.running == 0 }) { _, _ in }
     }
 
     /// Lets the threads end once no job is left, and waits for them.
     func stop() {
-        condition.lock()
-        stopping = true
-        refusing = true
-        condition.broadcast()
-        while living > 0 { condition.wait() }
-        condition.unlock()
+        queue.update {
+            $0.stopping = true
+            $0.refusing = true
+        }
+        queue.wait(until: { $0.living == 0 }) { _, _ in }
     }
 
     private func work() {
-        condition.lock()
         while true {
-            while nextJob == jobs.count, !stopping { condition.wait() }
-            guard nextJob < jobs.count else { break }
-            let job = jobs[nextJob]
-            nextJob += 1
-            // The queue empties often; its storage is reused then instead of growing.
-            if nextJob == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                nextJob = 0
+            let next: (job: Job, refused: Bool)? = queue.wait(until: { $0.hasJob || $0.stopping }) { queue, _ in
+                guard queue.hasJob else {
+                    queue.living -= 1
+                    return nil
+                }
+                let job = queue.jobs[queue.nextJob]
+                queue.nextJob += 1
+                // The queue empties often; its storage is reused then instead of growing.
+                if queue.nextJob == queue.jobs.count {
+                    queue.jobs.removeAll(keepingCapacity: true)
+                    queue.nextJob = 0
+                }
+                queue.running += 1
+                return (job, queue.refusing)
             }
-            let refused = refusing
-            running += 1
-            condition.unlock()
-            job(refused)
-            condition.lock()
-            running -= 1
-            condition.broadcast()
+            guard let next else { return }
+            next.job(next.refused)
+            queue.update { $0.running -= 1 }
         }
-        living -= 1
-        condition.broadcast()
-        condition.unlock()
     }
 }

@@ -8,6 +8,7 @@ enum OpenAPIDocument {
     static let path = "/api/v1/openapi.json"
 
     /// Made once: the bytes are the file's, unchanged, for as long as the program runs.
-    static let response = HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
-                                       body: Data(PackageResources.openapi_json))
+    static let response = HTTPResponse(
+        status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
+        body: Data(PackageResources.openapi_json))
 }

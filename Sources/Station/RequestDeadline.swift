@@ -1,6 +1,8 @@
+import ColdTapBase
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The whole-request deadline libmicrohttpd lacks (it times out only idle connections, so a
@@ -9,31 +11,28 @@ import Glibc
 /// request has been read whole; one still incomplete past the deadline has its socket shut
 /// down, which the library then closes as a failed connection. A request being handled or
 /// answered is never cut (suspended requests wait for a handler thread, not for the client).
-final class RequestDeadline: @unchecked Sendable {
+final class RequestDeadline: Sendable {
     let seconds: TimeInterval
-    private let condition = NSCondition()
-    private var reading: [UInt: (socket: Int32, since: Date)] = [:]
-    private var stopped = false
-    private var thread: Thread?
-    /// Connections cut so far (for tests and the log).
-    private(set) var cut = 0
+    private struct Watch {
+        var reading: [UInt: (socket: Int32, since: Date)] = [:]
+        var stopped = false
+        /// Connections cut so far (for tests and the log).
+        var cut = 0
+    }
+    private let watch = WaitableValue(Watch())
 
     init(seconds: TimeInterval) {
         self.seconds = seconds
     }
 
     func start() {
-        let thread = Thread { [self] in watch() }
+        let thread = Thread { [self] in cutOverdue() }
         thread.name = "coldtap request deadline"
-        self.thread = thread
         thread.start()
     }
 
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        watch.update { $0.stopped = true }
     }
 
     /// A connection opened: its first request's time starts now.
@@ -41,9 +40,7 @@ final class RequestDeadline: @unchecked Sendable {
 
     /// The connection's request has been read whole: no deadline while it is handled.
     func requestRead(_ connection: UInt) {
-        condition.lock()
-        reading[connection] = nil
-        condition.unlock()
+        watch.update { $0.reading[connection] = nil }
     }
 
     /// The answer was sent: the next request on the connection is timed from now.
@@ -53,38 +50,36 @@ final class RequestDeadline: @unchecked Sendable {
     /// is never shut down after its number was given to another connection).
     func closed(_ connection: UInt) { requestRead(connection) }
 
-    var cutCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return cut
-    }
+    var cutCount: Int { watch.read { $0.cut } }
 
     private func set(_ connection: UInt, _ entry: (socket: Int32, since: Date)) {
         guard entry.socket >= 0 else { return }
-        condition.lock()
-        reading[connection] = entry
-        condition.signal()
-        condition.unlock()
+        watch.update { $0.reading[connection] = entry }
     }
 
-    private func watch() {
-        condition.lock()
-        defer { condition.unlock() }
-        while !stopped {
-            let now = Date()
-            var next = now.addingTimeInterval(seconds)
-            for (connection, entry) in reading {
-                let due = entry.since.addingTimeInterval(seconds)
-                if due <= now {
-                    // The library sees the shut-down socket fail and closes the connection.
-                    shutdown(entry.socket, Int32(SHUT_RDWR))
-                    reading[connection] = nil
-                    cut += 1
-                } else if due < next {
-                    next = due
+    /// Shuts down every connection whose request is overdue, then sleeps until the next one
+    /// falls due (or a change, or `stop`).
+    private func cutOverdue() {
+        var next = Date().addingTimeInterval(seconds)
+        while true {
+            let stopped = watch.wait(until: { $0.stopped }, deadline: next) { watch, _ -> Bool in
+                guard !watch.stopped else { return true }
+                let now = Date()
+                next = now.addingTimeInterval(seconds)
+                for (connection, entry) in watch.reading {
+                    let due = entry.since.addingTimeInterval(seconds)
+                    if due <= now {
+                        // The library sees the shut-down socket fail and closes the connection.
+                        shutdown(entry.socket, Int32(SHUT_RDWR))
+                        watch.reading[connection] = nil
+                        watch.cut += 1
+                    } else if due < next {
+                        next = due
+                    }
                 }
+                return false
             }
-            _ = condition.wait(until: next)
+            if stopped { return }
         }
     }
 }

@@ -57,10 +57,12 @@ public final class Station: @unchecked Sendable {
         pool = StorePool(location: configuration.archive)
         batcher = WriteBatcher(pool: pool, metrics: metrics)
         log = logLine.map { RequestLog(sink: $0) } ?? .standardError
-        webhooks = WebhookSender(pool: pool, batcher: batcher, metrics: metrics, settings: .init(
-            workers: configuration.webhookWorkers, attempts: configuration.webhookAttempts, backoff: configuration.webhookBackoff,
-            attemptTimeout: configuration.webhookAttemptTimeout, deadline: configuration.webhookDeadline,
-            policy: WebhookTargetPolicy(allowHTTP: configuration.allowHTTPWebhooks, allowPrivate: configuration.allowPrivateWebhookTargets)),
+        webhooks = WebhookSender(
+            pool: pool, batcher: batcher, metrics: metrics,
+            settings: .init(
+                workers: configuration.webhookWorkers, attempts: configuration.webhookAttempts, backoff: configuration.webhookBackoff,
+                attemptTimeout: configuration.webhookAttemptTimeout, deadline: configuration.webhookDeadline,
+                policy: WebhookTargetPolicy(allowHTTP: configuration.allowHTTPWebhooks, allowPrivate: configuration.allowPrivateWebhookTargets)),
             logLine: log.sink)
     }
 
@@ -111,7 +113,7 @@ public final class Station: @unchecked Sendable {
     static let noSuchLogger = HTTPFailure.notFound("this site has no such logger.")
     /// The same for an upload naming (or carrying) another site's logger.
     static let noSuchLoggerForUpload = HTTPFailure.notFound(
-        "this site has no such logger; a read is kept under a logger of this site or a new one (name it with X-ColdTap-Logger-Id).")
+        "this site has no such logger; a read is kept under a logger of this site or a new one (name it with \(UploadHeader.loggerID)).")
 
     /// Answers one request: never throws, never crashes on what a client sends.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -143,16 +145,20 @@ public final class Station: @unchecked Sendable {
             detail = object["error"] as? String
         }
         if let internalError { detail = (detail ?? "") + ": " + internalError }
-        log.write(method: request.method, path: request.path, route: route, status: response.status, milliseconds: seconds * 1000,
-                  bytesIn: request.body.count, bytesOut: response.body.count, site: caller?.site.name, tokenID: caller?.token.id,
-                  detail: detail)
+        log.write(
+            method: request.method, path: request.path, route: route, status: response.status, milliseconds: seconds * 1000,
+            bytesIn: request.body.count, bytesOut: response.body.count, site: caller?.site.name, tokenID: caller?.token.id,
+            detail: detail)
         return response
     }
 
     static func response(for error: ArchiveError) -> HTTPResponse {
         switch error.kind {
         case .notFound: return .error(404, "not found", error.message)
-        case .invalidRead: return .error(422, "read does not decode", error.message)
+        case .invalidRead:
+            // What an uploader can do is name the logger; the rest is the operator's.
+            let advice = error.hint == .nameTheLogger ? " Send \(UploadHeader.loggerID) with the logger's name." : ""
+            return .error(422, "read does not decode", error.message + advice)
         case .unavailable, .connectionLost, .busy, .full, .readOnly:
             return .error(503, "archive unavailable", error.message, headers: [("Retry-After", "5")])
         case .corrupt, .newerVersion, .verificationFailed, .engine:
@@ -185,11 +191,13 @@ public final class Station: @unchecked Sendable {
             try requireMethod(request, "GET")
             let token = try authenticate(request)
             guard token.scope == .operator else {
-                throw HTTPFailure(403, "forbidden", "the metrics are the station's, not a site's: they need the station operator's token (a token of the operator scope).")
+                throw HTTPFailure(
+                    403, "forbidden", "the metrics are the station's, not a site's: they need the station operator's token (a token of the operator scope).")
             }
             let counts = try pool.with { try $0.counts() }
-            return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                                body: Data(metrics.text(reads: counts.reads, loggers: counts.loggers, samples: counts.samples).utf8))
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                body: Data(metrics.text(reads: counts.reads, loggers: counts.loggers, samples: counts.samples).utf8))
         default:
             break
         }
@@ -272,32 +280,41 @@ public final class Station: @unchecked Sendable {
 
     /// A read is its bytes; `application/x-www-form-urlencoded` is what `curl --data-binary`
     /// and URLSession send when not told, so it is taken as bytes too.
-    static let acceptedUploadTypes: Set<String> = ["application/octet-stream", "text/plain", "text/uri-list", "application/x-ndef",
-                                                    "application/x-www-form-urlencoded"]
+    static let acceptedUploadTypes: Set<String> = [
+        "application/octet-stream", "text/plain", "text/uri-list", "application/x-ndef",
+        "application/x-www-form-urlencoded",
+    ]
 
     private func upload(_ request: HTTPRequest, caller: Caller) throws -> HTTPResponse {
         if let type = request.header("Content-Type") {
             let bare = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             guard Station.acceptedUploadTypes.contains(bare) else {
-                throw UploadRejection(status: 415, "a read is sent as its bytes (application/octet-stream: a tag memory dump or NDEF message; text/plain: a Flipper file, hex text or a cuplTag URL), not as \(type.prefix(80)).")
+                throw UploadRejection(
+                    status: 415,
+                    "a read is sent as its bytes (application/octet-stream: a tag memory dump or NDEF message; text/plain: a Flipper file, hex text or a cuplTag URL), not as \(type.prefix(80))."
+                )
             }
         }
         guard !request.body.isEmpty else {
             throw HTTPFailure.badRequest("the body is empty; send the read's bytes (a tag memory dump, an NDEF message, a Flipper file or a cuplTag URL).")
         }
         let readTime = try Station.readTime(request, arrival: Date())
-        let givenID = request.header("X-ColdTap-Logger-Id").map { $0.trimmingCharacters(in: .whitespaces) }
+        let givenID = request.header(UploadHeader.loggerID).map { $0.trimmingCharacters(in: .whitespaces) }
         if let givenID, !Station.isValidLoggerName(givenID) {
-            throw HTTPFailure.badRequest("X-ColdTap-Logger-Id must be 1 to 200 letters, digits, '.', '_', ':', '@', '+' or '-', starting with a letter or digit.")
+            throw HTTPFailure.badRequest(
+                "\(UploadHeader.loggerID) must be 1 to 200 letters, digits, '.', '_', ':', '@', '+' or '-', starting with a letter or digit.")
         }
-        let source = request.header("X-ColdTap-Source").map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(200)) }
+        let source = request.header(UploadHeader.source).map {
+            String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(200))
+        }
         let site = caller.site
         // Another site's logger is refused before its secret could decode this read.
         if let givenID, let owner = try pool.with({ try $0.siteID(ofLogger: givenID) }), owner != site.id {
             throw Station.noSuchLoggerForUpload
         }
-        var upload = Upload(raw: request.body, readTime: readTime, source: source, loggerID: givenID,
-                            secret: try givenID.flatMap { id in try pool.with { try $0.secret(loggerID: id) } }, siteName: site.name)
+        var upload = Upload(
+            raw: request.body, readTime: readTime, source: source, loggerID: givenID,
+            secret: try givenID.flatMap { id in try pool.with { try $0.secret(loggerID: id) } }, siteName: site.name)
         var read = try decodeBlocking(upload)
         let loggerID: String
         if let givenID {
@@ -322,7 +339,8 @@ public final class Station: @unchecked Sendable {
         // Read back after the commit, on any connection: no writer's turn needed.
         let (status, result) = try pool.with { store -> (Int, (AddResult, ReadSummary, LoggerSummary, (verdict: String, reasons: [String])?)) in
             guard let summary = try store.read(loggerID: loggerID, readID: added.readID),
-                  let logger = try store.summary(loggerID: loggerID) else {
+                let logger = try store.summary(loggerID: loggerID)
+            else {
                 throw ArchiveError(.engine, "the read just kept cannot be read back.")
             }
             return (added.alreadyKept ? 200 : 201, (added, summary, logger, try store.assessment(loggerID: loggerID, readID: added.readID)))
@@ -330,20 +348,24 @@ public final class Station: @unchecked Sendable {
         let (_, summary, logger, assessment) = result
         let readJSON = ArchiveJSON.read(summary)
         if status == 201, assessment?.verdict == Verdict.alarm.rawValue {
-            webhooks.send(type: "alarm", siteID: site.id, members: [
-                ("site", .string(site.name)), ("logger", loggerJSON(logger, site: site)), ("read", readJSON),
-                ("verdict", .string(Verdict.alarm.rawValue)), ("reasons", .array((assessment?.reasons ?? []).map { .string($0) })),
-            ])
+            webhooks.send(
+                type: "alarm", siteID: site.id,
+                members: [
+                    ("site", .string(site.name)), ("logger", loggerJSON(logger, site: site)), ("read", readJSON),
+                    ("verdict", .string(Verdict.alarm.rawValue)), ("reasons", .array((assessment?.reasons ?? []).map { .string($0) })),
+                ])
         }
-        return .json(status, .object([
-            ("read", readJSON),
-            ("logger", loggerJSON(logger, site: site)),
-            ("newSamples", .int(summary.newSamples)),
-            ("duplicates", .int(summary.duplicates)),
-            ("conflicts", .int(summary.conflicts)),
-            ("verdict", .optional(assessment?.verdict ?? Verdict.inconclusive.rawValue)),
-            ("reasons", .array((assessment?.reasons ?? []).map { .string($0) })),
-        ]), headers: [("Location", "/api/v1/loggers/\(Station.pathSegment(loggerID))")])
+        return .json(
+            status,
+            .object([
+                ("read", readJSON),
+                ("logger", loggerJSON(logger, site: site)),
+                ("newSamples", .int(summary.newSamples)),
+                ("duplicates", .int(summary.duplicates)),
+                ("conflicts", .int(summary.conflicts)),
+                ("verdict", .optional(assessment?.verdict ?? Verdict.inconclusive.rawValue)),
+                ("reasons", .array((assessment?.reasons ?? []).map { .string($0) })),
+            ]), headers: [("Location", "/api/v1/loggers/\(Station.pathSegment(loggerID))")])
     }
 
     /// The earliest read time an upload may give; the latest is a day after it arrived.
@@ -352,18 +374,24 @@ public final class Station: @unchecked Sendable {
     /// `X-ColdTap-Read-Time`, if given: 400 when it is not a time, 422 when it is outside
     /// [2000-01-01, arrival + 1 day] (a phone's clock that is off, or a value made to overflow).
     static func readTime(_ request: HTTPRequest, arrival: Date) throws -> Date? {
-        guard let text = request.header("X-ColdTap-Read-Time") else { return nil }
+        guard let text = request.header(UploadHeader.readTime) else { return nil }
         let latest = Date(timeIntervalSince1970: (arrival.timeIntervalSince1970 + 86_400).rounded(.down))
         guard let date = Station.parseTime(text) else {
             // A year of more than four digits, signed, or before the Gregorian calendar's (which
             // ISO 8601 times are read in): a time, but none a read can have.
             if Station.hasExpandedYear(text) || Int(text.prefix(4)).map({ $0 < 2000 && text.dropFirst(4).first == "-" }) == true {
-                throw HTTPFailure(422, "read time out of range", "X-ColdTap-Read-Time '\(text.prefix(64))' is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
+                throw HTTPFailure(
+                    422, "read time out of range",
+                    "\(UploadHeader.readTime) '\(text.prefix(64))' is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock."
+                )
             }
-            throw HTTPFailure.badRequest("X-ColdTap-Read-Time '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2024-04-09T08:35:00Z.")
+            throw HTTPFailure.badRequest("\(UploadHeader.readTime) '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2024-04-09T08:35:00Z.")
         }
         guard date >= earliestReadTime, date <= latest else {
-            throw HTTPFailure(422, "read time out of range", "X-ColdTap-Read-Time \(date.isoUTC) is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock.")
+            throw HTTPFailure(
+                422, "read time out of range",
+                "\(UploadHeader.readTime) \(date.isoUTC) is outside the times a read can have been made: from \(earliestReadTime.isoUTC) to \(latest.isoUTC) (a day after the station received it); check the reading device's clock."
+            )
         }
         return date
     }
@@ -383,11 +411,16 @@ public final class Station: @unchecked Sendable {
     static func checkGivenID(_ givenID: String, agreesWith log: TemperatureLog, pool: StorePool) throws {
         let carried = Archive.loggerID(for: log)
         if givenID.contains(":"), givenID != carried {
-            throw HTTPFailure(422, "logger id does not match the read", "X-ColdTap-Logger-Id '\(givenID)' has the form FORMAT:SERIAL, which is the id of the logger that carries it; this read "
-                                  + (carried.map { "carries \($0)" } ?? "carries no serial or tag UID") + ". Name the logger without ':' (e.g. the label on it), or send no id.")
+            throw HTTPFailure(
+                422, "logger id does not match the read",
+                "\(UploadHeader.loggerID) '\(givenID)' has the form FORMAT:SERIAL, which is the id of the logger that carries it; this read "
+                    + (carried.map { "carries \($0)" } ?? "carries no serial or tag UID")
+                    + ". Name the logger without ':' (e.g. the label on it), or send no id.")
         }
         if let mismatch = try pool.with({ try $0.identityMismatch(loggerID: givenID, log: log) }) {
-            throw HTTPFailure(422, "logger id does not match the read", "X-ColdTap-Logger-Id names another logger: \(mismatch). A read joins only its own logger's record; give this logger a name of its own.")
+            throw HTTPFailure(
+                422, "logger id does not match the read",
+                "\(UploadHeader.loggerID) names another logger: \(mismatch). A read joins only its own logger's record; give this logger a name of its own.")
         }
     }
 
@@ -395,11 +428,17 @@ public final class Station: @unchecked Sendable {
     private func carriedLoggerID(_ log: TemperatureLog, site: StationSite) throws -> String {
         switch try pool.with({ try $0.loggerID(carriedBy: log, siteID: site.id) }) {
         case .none:
-            throw HTTPFailure(422, "logger id needed", "this \(log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send X-ColdTap-Logger-Id (e.g. the label on the logger).")
+            throw HTTPFailure(
+                422, "logger id needed",
+                "this \(log.format) log names no logger (no serial, no tag UID), so the station cannot tell whose record it belongs to; send \(UploadHeader.loggerID) (e.g. the label on the logger)."
+            )
         case .otherSite:
             throw Station.noSuchLoggerForUpload
         case .ambiguous(let identity, let names):
-            throw HTTPFailure(422, "logger id needed", "this log is \(identity), and this site keeps that logger under \(names.count) names (\(names.joined(separator: ", "))), so the station cannot tell whose record this read belongs to; send X-ColdTap-Logger-Id with one of them.")
+            throw HTTPFailure(
+                422, "logger id needed",
+                "this log is \(identity), and this site keeps that logger under \(names.count) names (\(names.joined(separator: ", "))), so the station cannot tell whose record this read belongs to; send \(UploadHeader.loggerID) with one of them."
+            )
         case .site(let id), .new(let id):
             return id
         }
@@ -407,7 +446,7 @@ public final class Station: @unchecked Sendable {
 
     private func decodeBlocking(_ upload: Upload) throws -> NewRead {
         let (profile, zone) = (configuration.defaultProfile, configuration.timeZone)
-        return try waitFor { try await Station.decode(upload, profile: profile, timeZone: zone) }
+        return try runBlocking { try await Station.decode(upload, profile: profile, timeZone: zone) }
     }
 
     // MARK: Reading
@@ -435,8 +474,9 @@ public final class Station: @unchecked Sendable {
             return (try ids.prefix(limit).compactMap { try store.summary(loggerID: $0) }, ids.count > limit)
         }
         let next = more ? summaries.last?.logger.id : nil
-        return .json(200, .object([("loggers", .array(summaries.map { loggerJSON($0, site: caller.site) })), ("next", .optional(next))]),
-                     headers: next.map { [("Link", Station.nextLink(request, cursor: $0))] } ?? [])
+        return .json(
+            200, .object([("loggers", .array(summaries.map { loggerJSON($0, site: caller.site) })), ("next", .optional(next))]),
+            headers: next.map { [("Link", Station.nextLink(request, cursor: $0))] } ?? [])
     }
 
     private func period(_ request: HTTPRequest) throws -> (from: Date?, to: Date?) {
@@ -470,22 +510,26 @@ public final class Station: @unchecked Sendable {
             after = Int64((date.timeIntervalSince1970 * 1000).rounded())
         }
         let rows = try pool.with {
-            try $0.samples(loggerID: loggerID, from: period.from.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) },
-                           to: period.to.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }, after: after, limit: limit + 1)
+            try $0.samples(
+                loggerID: loggerID, from: period.from.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) },
+                to: period.to.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }, after: after, limit: limit + 1)
         }
         let page = rows.prefix(limit)
         let next = rows.count > limit ? page.last?.sample.time.isoUTC : nil
         let link = next.map { [("Link", Station.nextLink(request, cursor: $0))] } ?? []
         if csv {
-            return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")] + link,
-                                body: Data(ArchiveJSON.samplesCSV(page).utf8))
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")] + link,
+                body: Data(ArchiveJSON.samplesCSV(page).utf8))
         }
-        return .json(200, .object([
-            ("logger", .string(loggerID)),
-            ("from", .optional(period.from?.isoUTC)), ("to", .optional(period.to?.isoUTC)),
-            ("samples", .array(page.map(ArchiveJSON.sample))),
-            ("next", .optional(next)),
-        ]), headers: link)
+        return .json(
+            200,
+            .object([
+                ("logger", .string(loggerID)),
+                ("from", .optional(period.from?.isoUTC)), ("to", .optional(period.to?.isoUTC)),
+                ("samples", .array(page.map(ArchiveJSON.sample))),
+                ("next", .optional(next)),
+            ]), headers: link)
     }
 
     private func report(_ request: HTTPRequest, loggerID: String, name: String, site: StationSite) throws -> HTTPResponse {
@@ -493,8 +537,9 @@ public final class Station: @unchecked Sendable {
             throw HTTPFailure.notFound("reports are report.pdf, report.html, report.png and report.svg.")
         }
         let period = try period(request)
-        let query = ReportQuery(profile: try reportProfile(request.query("profile"), site: site), language: request.query("lang"),
-                                timeZone: try request.query("tz").map { try reportTimeZone($0) })
+        let query = ReportQuery(
+            profile: try reportProfile(request.query("profile"), site: site), language: request.query("lang"),
+            timeZone: try request.query("tz").map { try reportTimeZone($0) })
         let history = try pool.with { try $0.archive.history(loggerID: loggerID, from: period.from, to: period.to) }
         guard !history.samples.isEmpty else {
             throw HTTPFailure.notFound("\(loggerID) has no samples" + (period.from != nil || period.to != nil ? " in that period." : "."))
@@ -508,7 +553,8 @@ public final class Station: @unchecked Sendable {
     func reportProfile(_ name: String?, site: StationSite) throws -> Profile? {
         guard let name else { return nil }
         guard SiteProfile.isValidName(name) else {
-            throw HTTPFailure.badRequest("profile is a profile's name (1 to 64 letters, digits, '.', '_' or '-'): a built-in one or one registered for this site.")
+            throw HTTPFailure.badRequest(
+                "profile is a profile's name (1 to 64 letters, digits, '.', '_' or '-'): a built-in one or one registered for this site.")
         }
         if let builtIn = Profile.builtIn(named: name.lowercased()) { return builtIn }
         if name.lowercased() == Profile.loggerLimitsName { return .loggerLimits }
@@ -526,7 +572,9 @@ public final class Station: @unchecked Sendable {
             return try Profile.fromJSON(Data(profile.json.utf8))
         } catch {
             // Checked when it was added; `archive verify` names a profile changed since.
-            throw HTTPFailure(503, "archive unavailable", "this site's profile '\(name)' no longer reads as a profile; the station's operator should run 'coldtap archive verify'.")
+            throw HTTPFailure(
+                503, "archive unavailable",
+                "this site's profile '\(name)' no longer reads as a profile; the station's operator should run 'coldtap archive verify'.")
         }
     }
 
@@ -537,7 +585,8 @@ public final class Station: @unchecked Sendable {
         if text.count <= 64 {
             if text == configuration.timeZone.identifier { return configuration.timeZone }
             if let name = TimeZone.knownTimeZoneIdentifiers.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }),
-               let zone = TimeZone(identifier: name) {
+                let zone = TimeZone(identifier: name)
+            {
                 return zone
             }
             let upper = text.uppercased()
@@ -554,7 +603,8 @@ public final class Station: @unchecked Sendable {
         guard let sign = scalars.first, sign == "+" || sign == "-" else { return nil }
         let digits = scalars.dropFirst().filter { $0 != ":" }
         guard [2, 4].contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0.value) }),
-              scalars.count == digits.count + 1 || (scalars.count == 6 && scalars[3] == ":") else { return nil }
+            scalars.count == digits.count + 1 || (scalars.count == 6 && scalars[3] == ":")
+        else { return nil }
         let numbers = digits.map { Int($0.value - 0x30) }
         let hours = numbers[0] * 10 + numbers[1], minutes = numbers.count == 4 ? numbers[2] * 10 + numbers[3] : 0
         guard hours <= 18, minutes <= 59 else { return nil }
@@ -568,15 +618,32 @@ public final class Station: @unchecked Sendable {
             throw UploadRejection(status: 415, "an acknowledgement is JSON (Content-Type: application/json), not \(type.prefix(80)).")
         }
         guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] else {
-            throw HTTPFailure.badRequest("the body must be a JSON object {\"excursion\": \"START-TIME\", \"by\": \"NAME\", \"comment\": \"TEXT\"} (and \"again\": true for a follow-up).")
+            throw HTTPFailure.badRequest(
+                "the body must be a JSON object {\"excursion\": \"START-TIME\", \"by\": \"NAME\", \"comment\": \"TEXT\"} (and \"again\": true for a follow-up)."
+            )
         }
         guard let startText = object["excursion"] as? String, let start = Station.parseTime(startText) else {
             throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
         }
-        guard let by = (object["by"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !by.isEmpty, by.count <= 200 else {
+        let ack = try recordAcknowledgement(
+            loggerID: loggerID, excursionStart: start, by: object["by"] as? String,
+            comment: object["comment"] as? String, again: object["again"] as? Bool == true, caller: caller)
+        return .json(201, .object([("acknowledgement", ArchiveJSON.acknowledgement(ack, loggerID: loggerID))]))
+    }
+
+    /// Keeps an acknowledgement of the excursion of `loggerID` starting near `excursionStart`
+    /// and tells the site's webhooks: the one rule of the API and the logger page's form.
+    /// The caller's scope and site were checked by the route.
+    /// - Throws: `HTTPFailure`: 400 for a missing name or comment, 422 for no such excursion,
+    ///   409 for one acknowledged already (unless `again`).
+    func recordAcknowledgement(
+        loggerID: String, excursionStart start: Date, by: String?, comment: String?, again: Bool,
+        caller: Caller
+    ) throws -> Acknowledgement {
+        guard let by = by?.trimmingCharacters(in: .whitespacesAndNewlines), !by.isEmpty, by.count <= 200 else {
             throw HTTPFailure.badRequest("\"by\" must name who acknowledges (1 to 200 characters).")
         }
-        guard let comment = (object["comment"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !comment.isEmpty, comment.count <= 4000 else {
+        guard let comment = comment?.trimmingCharacters(in: .whitespacesAndNewlines), !comment.isEmpty, comment.count <= 4000 else {
             throw HTTPFailure.badRequest("\"comment\" must say what was done (1 to 4000 characters).")
         }
         let defaultProfile = configuration.defaultProfile
@@ -584,23 +651,28 @@ public final class Station: @unchecked Sendable {
             let history = try store.archive.history(loggerID: loggerID)
             let profile = try store.summary(loggerID: loggerID)?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? defaultProfile
             let utc = TimeZone(identifier: "UTC") ?? .gmt
-            let excursions = Assessor.assess(history.temperatureLog(), profile: profile, timeZone: utc,
-                                             acknowledgements: history.excursionAcknowledgements).excursions
-            let tolerance = max(history.interval / 2, 0.5)
-            guard let excursion = excursions.first(where: { abs($0.start.timeIntervalSince(start)) <= tolerance }) else {
-                let known = excursions.map { $0.start.isoUTC }
-                throw HTTPFailure(422, "no such excursion", "\(loggerID) has no excursion (\(profile.name)) starting at \(start.isoUTC); "
-                                  + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
+            let assessment = Assessor.assess(
+                history.temperatureLog(), profile: profile, timeZone: utc,
+                acknowledgements: history.excursionAcknowledgements)
+            guard let excursion = assessment.excursion(startingNear: start, interval: history.interval) else {
+                let known = assessment.excursions.map { $0.start.isoUTC }
+                throw HTTPFailure(
+                    422, "no such excursion",
+                    "\(loggerID) has no excursion (\(profile.name)) starting at \(start.isoUTC); "
+                        + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
             }
-            if object["again"] as? Bool != true, let earlier = excursion.acknowledgement {
-                throw HTTPFailure(409, "already acknowledged", "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged by \(earlier.by) at \(earlier.at.isoUTC); send \"again\": true to record a follow-up.")
+            if !again, let earlier = excursion.acknowledgement {
+                throw HTTPFailure(
+                    409, "already acknowledged",
+                    "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged by \(earlier.by) at \(earlier.at.isoUTC); send \"again\": true to record a follow-up."
+                )
             }
             return try store.archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }
-        let ackJSON = ArchiveJSON.acknowledgement(ack, loggerID: loggerID)
-        webhooks.send(type: "acknowledgement", siteID: caller.site.id,
-                      members: [("site", .string(caller.site.name)), ("acknowledgement", ackJSON)])
-        return .json(201, .object([("acknowledgement", ackJSON)]))
+        webhooks.send(
+            type: "acknowledgement", siteID: caller.site.id,
+            members: [("site", .string(caller.site.name)), ("acknowledgement", ArchiveJSON.acknowledgement(ack, loggerID: loggerID))])
+        return ack
     }
 
     // MARK: JSON

@@ -41,8 +41,10 @@ extension Station {
 
     /// A report over a stitched record, drawn into bytes (ColdTapKit's `ReportRendering`).
     /// - Throws: `HTTPFailure` (400) for an unknown language; the renderer's error otherwise.
-    static func report(_ kind: ReportFileKind, history: History, query: ReportQuery,
-                       configuration: Configuration) throws -> Data {
+    static func report(
+        _ kind: ReportFileKind, history: History, query: ReportQuery,
+        configuration: Configuration
+    ) throws -> Data {
         let profile = query.profile ?? configuration.defaultProfile
         let zone = query.timeZone ?? configuration.timeZone
         var rendering = ReportRendering()

@@ -60,15 +60,18 @@ final class StationMetrics: Sendable {
             out += "# HELP coldtap_webhook_deliveries_total Webhook delivery attempts, by result.\n# TYPE coldtap_webhook_deliveries_total counter\n"
             out += "coldtap_webhook_deliveries_total{result=\"delivered\"} \(counters.webhookDelivered)\n"
             out += "coldtap_webhook_deliveries_total{result=\"failed\"} \(counters.webhookFailedAttempts)\n"
-            out += "# HELP coldtap_webhook_events_abandoned_total Events not delivered after the last retry.\n# TYPE coldtap_webhook_events_abandoned_total counter\n"
+            out +=
+                "# HELP coldtap_webhook_events_abandoned_total Events not delivered after the last retry.\n# TYPE coldtap_webhook_events_abandoned_total counter\n"
             out += "coldtap_webhook_events_abandoned_total \(counters.webhookGivenUp)\n"
-            out += "# HELP coldtap_upload_write_transactions_total Write transactions that kept uploaded reads (several at once under load).\n# TYPE coldtap_upload_write_transactions_total counter\n"
+            out +=
+                "# HELP coldtap_upload_write_transactions_total Write transactions that kept uploaded reads (several at once under load).\n# TYPE coldtap_upload_write_transactions_total counter\n"
             out += "coldtap_upload_write_transactions_total \(counters.writeBatches)\n"
             out += "# HELP coldtap_upload_writes_total Uploaded reads those transactions kept or refused.\n# TYPE coldtap_upload_writes_total counter\n"
             out += "coldtap_upload_writes_total \(counters.batchedUploads)\n"
             out += "# HELP coldtap_archive_reads Reads kept in the archive.\n# TYPE coldtap_archive_reads gauge\ncoldtap_archive_reads \(reads)\n"
             out += "# HELP coldtap_archive_loggers Loggers in the archive.\n# TYPE coldtap_archive_loggers gauge\ncoldtap_archive_loggers \(loggers)\n"
-            out += "# HELP coldtap_archive_samples Stitched samples kept (all generations).\n# TYPE coldtap_archive_samples gauge\ncoldtap_archive_samples \(samples)\n"
+            out +=
+                "# HELP coldtap_archive_samples Stitched samples kept (all generations).\n# TYPE coldtap_archive_samples gauge\ncoldtap_archive_samples \(samples)\n"
             return out
         }
     }
@@ -81,8 +84,10 @@ struct RequestLog: Sendable {
 
     static let standardError = RequestLog { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
-    func write(method: String, path: String, route: String, status: Int, milliseconds: Double, bytesIn: Int, bytesOut: Int,
-               site: String?, tokenID: Int64?, detail: String?) {
+    func write(
+        method: String, path: String, route: String, status: Int, milliseconds: Double, bytesIn: Int, bytesOut: Int,
+        site: String?, tokenID: Int64?, detail: String?
+    ) {
         let members: [(String, JSONValue)] = [
             ("time", .string(Date().isoUTC)), ("method", .string(String(method.prefix(16)))),
             ("path", .string(String(path.prefix(256)))), ("route", .string(route)), ("status", .int(status)),

@@ -26,7 +26,8 @@ enum StationRoute: Equatable {
         case ["api", "v1", "loggers"]: self = .loggers
         default:
             guard segments.count >= 4, segments.count <= 5, segments[0] == "api", segments[1] == "v1", segments[2] == "loggers",
-                  !segments[3].isEmpty else { return nil }
+                !segments[3].isEmpty
+            else { return nil }
             let id = segments[3]
             guard segments.count == 5 else { self = .logger(id); return }
             switch segments[4] {

@@ -18,7 +18,7 @@ import JSONOutput
 /// `X-ColdTap-Signature: sha256=HEX` with HMAC-SHA256 of the body under the webhook's secret,
 /// the same timestamp in `X-ColdTap-Timestamp` (a receiver refuses old ones: replays) and the
 /// event's id in `X-ColdTap-Event`. Only 2xx is delivered; a 3xx is a failed attempt, never followed.
-final class WebhookSender: @unchecked Sendable {
+final class WebhookSender: Sendable {
     struct Settings: Sendable {
         var workers = 4
         var attempts = 6
@@ -40,20 +40,26 @@ final class WebhookSender: @unchecked Sendable {
     let settings: Settings
     /// Names this station's leases: a host and process, and this sender.
     private let claimerPrefix: String
-    private let condition = NSCondition()
-    private var stopping = false
-    private var started = false
-    private var wakeups = 0
-    private var transports: [WebhookTransport] = []
-    private let workersRunning = DispatchGroup()
-    /// Signalled after every change of a delivery's state (drain waits on it).
-    private let progress = NSCondition()
+    /// The workers' shared state: events queued since they last looked, the transports of
+    /// the attempts under way, how many workers are running.
+    private struct Workers {
+        var stopping = false
+        var started = false
+        var wakeups = 0
+        var running = 0
+        var transports: [WebhookTransport] = []
+    }
+    private let workers = WaitableValue(Workers())
+    /// Counts every change of a delivery's state (drain waits on it).
+    private let progress = WaitableValue(0)
 
     /// Where an event that could not be queued is said (the station's JSON log).
     private let logLine: @Sendable (String) -> Void
 
-    init(pool: StorePool, batcher: WriteBatcher, metrics: StationMetrics, settings: Settings,
-         logLine: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(
+        pool: StorePool, batcher: WriteBatcher, metrics: StationMetrics, settings: Settings,
+        logLine: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.logLine = logLine
         self.pool = pool
         self.batcher = batcher
@@ -70,17 +76,17 @@ final class WebhookSender: @unchecked Sendable {
 
     /// Starts the workers (once); they pick up what earlier runs left in the queue.
     func start() {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !started, !stopping else { return }
-        started = true
-        for index in 0..<settings.workers {
-            let transport = WebhookTransport()
-            transports.append(transport)
-            workersRunning.enter()
+        let transports: [WebhookTransport] = workers.update { workers in
+            guard !workers.started, !workers.stopping else { return [] }
+            workers.started = true
+            workers.transports = (0..<settings.workers).map { _ in WebhookTransport() }
+            workers.running = workers.transports.count
+            return workers.transports
+        }
+        for (index, transport) in transports.enumerated() {
             let thread = Thread { [self] in
-                defer { workersRunning.leave() }
                 work(claimer: "\(claimerPrefix)/\(index)", transport: transport)
+                workers.update { $0.running -= 1 }
             }
             thread.name = "coldtap-webhook-\(index)"
             thread.stackSize = 1 << 20
@@ -95,8 +101,11 @@ final class WebhookSender: @unchecked Sendable {
         // An event that cannot be queued (the archive refused the write) is said in the log,
         // never dropped without a word; the read that caused it is kept all the same.
         func notQueued(_ error: any Error) {
-            logLine(JSONValue.object([("time", .string(Date().isoUTC)), ("webhookEventNotQueued", .string(type)), ("event", .string(eventID)),
-                                      ("siteID", .int(Int(siteID))), ("error", .string(String(describing: error)))]).serialized(pretty: false))
+            logLine(
+                JSONValue.object([
+                    ("time", .string(Date().isoUTC)), ("webhookEventNotQueued", .string(type)), ("event", .string(eventID)),
+                    ("siteID", .int(Int(siteID))), ("error", .string(String(describing: error))),
+                ]).serialized(pretty: false))
         }
         let hooks: [StationWebhook]
         do {
@@ -119,45 +128,37 @@ final class WebhookSender: @unchecked Sendable {
             return
         }
         guard queued > 0 else { return }
-        condition.lock()
-        wakeups += queued
-        for _ in 0..<queued { condition.signal() }
-        condition.unlock()
+        workers.update { $0.wakeups += queued }
     }
 
     /// Stops the workers: waits, up to `seconds`, for them to record the attempts under way
     /// (an attempt cut short is recorded as failed and due again at once, for the next start).
     func stop(waiting seconds: TimeInterval) {
-        condition.lock()
-        stopping = true
-        let all = transports
-        condition.broadcast()
-        condition.unlock()
+        let all = workers.update { workers in
+            workers.stopping = true
+            return workers.transports
+        }
         for transport in all { transport.interrupt() }
-        _ = workersRunning.wait(timeout: .now() + seconds)
+        workers.wait(until: { $0.running == 0 }, deadline: Date().addingTimeInterval(seconds)) { _, _ in }
     }
 
     /// For tests: waits until no delivery in the queue is pending (all delivered or given up).
     func drain(timeout: TimeInterval) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        progress.lock()
-        defer { progress.unlock() }
+        var seen = progress.read { $0 }
         while true {
             if let pending = try? pool.with({ try $0.pendingWebhookDeliveries() }), pending == 0 { return true }
             guard Date() < deadline else { return false }
             // Woken by each delivery's change of state; the bound only rechecks the queue
             // for what another process changed.
-            _ = progress.wait(until: min(deadline, Date().addingTimeInterval(1)))
+            let before = seen
+            seen = progress.wait(until: { $0 != before }, deadline: min(deadline, Date().addingTimeInterval(1))) { count, _ in count }
         }
     }
 
     // MARK: Workers
 
-    private var isStopping: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopping
-    }
+    private var isStopping: Bool { workers.read { $0.stopping } }
 
     private func work(claimer: String, transport: WebhookTransport) {
         while !isStopping {
@@ -185,31 +186,31 @@ final class WebhookSender: @unchecked Sendable {
     private var leaseSeconds: TimeInterval { settings.connectTimeout + settings.attemptTimeout + 60 }
 
     private func waitForWork(until wake: Date) {
-        condition.lock()
-        defer { condition.unlock() }
-        while !stopping, wakeups == 0, Date() < wake {
-            if !condition.wait(until: wake) { break }
+        workers.wait(until: { $0.stopping || $0.wakeups > 0 }, deadline: wake) { workers, _ in
+            if workers.wakeups > 0 { workers.wakeups -= 1 }
         }
-        if wakeups > 0 { wakeups -= 1 }
     }
 
     private func attempt(_ delivery: QueuedWebhookDelivery, claimer: String, transport: WebhookTransport) {
         let now = Date()
         if now >= delivery.deadline || delivery.attempts >= settings.attempts {
-            finish(delivery, claimer: claimer, attempted: false, status: nil, error: "given up: its deadline passed before another attempt",
-                   outcome: .givenUp)
+            finish(
+                delivery, claimer: claimer, attempted: false, status: nil, error: "given up: its deadline passed before another attempt",
+                outcome: .givenUp)
             return
         }
         let timestamp = Int(now.timeIntervalSince1970)
         let body = WebhookSender.body(eventID: delivery.eventID, type: delivery.event, timestamp: timestamp, payload: delivery.payload)
         let signature = "sha256=" + HMACSHA256.authenticationCode(Data(body.utf8), key: Data(delivery.webhook.secret.utf8)).hexString(uppercase: false)
         let remaining = delivery.deadline.timeIntervalSince(now)
-        let result = transport.post(delivery.webhook.url, body: Data(body.utf8), headers: [
-            ("Content-Type", "application/json"),
-            ("X-ColdTap-Signature", signature),
-            ("X-ColdTap-Timestamp", String(timestamp)),
-            ("X-ColdTap-Event", delivery.eventID),
-        ], policy: settings.policy, connectTimeout: min(settings.connectTimeout, remaining), totalTimeout: min(settings.attemptTimeout, remaining))
+        let result = transport.post(
+            delivery.webhook.url, body: Data(body.utf8),
+            headers: [
+                ("Content-Type", "application/json"),
+                ("X-ColdTap-Signature", signature),
+                ("X-ColdTap-Timestamp", String(timestamp)),
+                ("X-ColdTap-Event", delivery.eventID),
+            ], policy: settings.policy, connectTimeout: min(settings.connectTimeout, remaining), totalTimeout: min(settings.attemptTimeout, remaining))
         let delivered = result.status.map { (200..<300).contains($0) } ?? false
         var error = result.error
         if !delivered, error.isEmpty, let status = result.status {
@@ -238,25 +239,27 @@ final class WebhookSender: @unchecked Sendable {
         return full / 2 + Double.random(in: 0...(full / 2))
     }
 
-    private func finish(_ delivery: QueuedWebhookDelivery, claimer: String, attempted: Bool, status: Int?, error: String,
-                        outcome: WebhookQueueOutcome) {
+    private func finish(
+        _ delivery: QueuedWebhookDelivery, claimer: String, attempted: Bool, status: Int?, error: String,
+        outcome: WebhookQueueOutcome
+    ) {
         if outcome == .givenUp { metrics.webhookGaveUp() }
         do {
             _ = try batcher.write { store in
-                try store.finishWebhookAttemptWithinWrite(delivery, claimer: claimer, attempted: attempted, status: status, error: error,
-                                                          outcome: outcome)
+                try store.finishWebhookAttemptWithinWrite(
+                    delivery, claimer: claimer, attempted: attempted, status: status, error: error,
+                    outcome: outcome)
             }
         } catch {
             // Not recorded: the lease runs out and the delivery is attempted again.
         }
-        progress.lock()
-        progress.broadcast()
-        progress.unlock()
+        progress.update { $0 += 1 }
     }
 
     /// The signed body: `id`, `type`, `timestamp`, then the event's members in their order.
     static func body(eventID: String, type: String, timestamp: Int, payload: String) -> String {
-        var body = "{\"id\":" + JSONValue.string(eventID).serialized(pretty: false)
+        var body =
+            "{\"id\":" + JSONValue.string(eventID).serialized(pretty: false)
             + ",\"type\":" + JSONValue.string(type).serialized(pretty: false)
             + ",\"timestamp\":" + String(timestamp)
         if payload.hasPrefix("{"), payload.count > 2 {

@@ -1,7 +1,8 @@
 import CCurl
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where the station may POST webhook events. By default only `https` URLs without a user
@@ -55,8 +56,10 @@ public struct WebhookTarget: Sendable, Equatable {
     public static func parse(_ text: String, policy: WebhookTargetPolicy) throws -> WebhookTarget {
         let advice = "give the receiver's https:// URL, e.g. https://alarms.example.org/coldtap"
         guard !text.isEmpty, text.utf8.count <= 2048,
-              text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-            throw WebhookTargetRefusal("the webhook URL must be up to 2048 printable ASCII characters without spaces (an international name in its xn-- form); \(advice).")
+            text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else {
+            throw WebhookTargetRefusal(
+                "the webhook URL must be up to 2048 printable ASCII characters without spaces (an international name in its xn-- form); \(advice).")
         }
         guard let handle = curl_url() else { throw WebhookTargetRefusal("the webhook URL could not be parsed (out of memory).") }
         defer { curl_url_cleanup(handle) }
@@ -74,12 +77,15 @@ public struct WebhookTarget: Sendable, Equatable {
         case "https": break
         case "http" where policy.allowHTTP: break
         case "http":
-            throw WebhookTargetRefusal("the webhook URL is plain http; events go over https only (a station started with --allow-http-webhooks, for tests, takes http too).")
+            throw WebhookTargetRefusal(
+                "the webhook URL is plain http; events go over https only (a station started with --allow-http-webhooks, for tests, takes http too).")
         default:
             throw WebhookTargetRefusal("the webhook URL's scheme is not https; \(advice).")
         }
         if part(CURLUPART_USER) != nil || part(CURLUPART_PASSWORD) != nil || part(CURLUPART_OPTIONS) != nil {
-            throw WebhookTargetRefusal("the webhook URL carries a user name or password; receivers check the X-ColdTap-Signature header instead: give the URL without user@ or user:password@.")
+            throw WebhookTargetRefusal(
+                "the webhook URL carries a user name or password; receivers check the X-ColdTap-Signature header instead: give the URL without user@ or user:password@."
+            )
         }
         guard var host = part(CURLUPART_HOST), !host.isEmpty else {
             throw WebhookTargetRefusal("the webhook URL has no host; \(advice).")
@@ -106,13 +112,16 @@ public struct WebhookTarget: Sendable, Equatable {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(target.host, nil, &hints, &list)
         guard status == 0, let list else {
-            throw WebhookTargetRefusal("the webhook host '\(target.host)' does not resolve here (\(String(cString: gai_strerror(status)))); check the name, or add the hook when the station can resolve it.")
+            throw WebhookTargetRefusal(
+                "the webhook host '\(target.host)' does not resolve here (\(String(cString: gai_strerror(status)))); check the name, or add the hook when the station can resolve it."
+            )
         }
         defer { freeaddrinfo(list) }
         var entry: UnsafeMutablePointer<addrinfo>? = list
         while let current = entry {
             if let socketAddress = current.pointee.ai_addr, let bytes = WebhookTarget.bytes(of: socketAddress),
-               let refusal = WebhookTarget.refusal(address: bytes, shown: "\(target.host) (\(WebhookTarget.text(of: bytes)))", policy: policy) {
+                let refusal = WebhookTarget.refusal(address: bytes, shown: "\(target.host) (\(WebhookTarget.text(of: bytes)))", policy: policy)
+            {
                 throw WebhookTargetRefusal(refusal)
             }
             entry = current.pointee.ai_next

@@ -1,8 +1,9 @@
 import CCurl
 import ColdTapBase
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One delivery worker's HTTP client: a POST through libcurl with no redirects (a 3xx is
@@ -50,8 +51,10 @@ final class WebhookTransport: @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
-    func post(_ url: String, body: Data, headers: [(String, String)], policy: WebhookTargetPolicy,
-              connectTimeout: TimeInterval, totalTimeout: TimeInterval) -> Outcome {
+    func post(
+        _ url: String, body: Data, headers: [(String, String)], policy: WebhookTargetPolicy,
+        connectTimeout: TimeInterval, totalTimeout: TimeInterval
+    ) -> Outcome {
         let target: WebhookTarget
         do {
             target = try WebhookTarget.parse(url, policy: policy)

@@ -1,4 +1,5 @@
 import Archive
+import ColdTapBase
 import Foundation
 
 /// Uploads keep their reads in shared write transactions (group commit). The first upload
@@ -13,10 +14,11 @@ import Foundation
 ///
 /// Other short writes of the station (the webhook queue's) join the same batches through
 /// `write(_:)`, so that they never wait for SQLite's writer lock against the uploads.
-final class WriteBatcher: @unchecked Sendable {
+final class WriteBatcher: Sendable {
     typealias Work = (StationStore) throws -> Any
 
-    private final class Pending {
+    /// One write and its result, set and read under the queue's lock only.
+    private final class Pending: @unchecked Sendable {
         let work: Work
         /// An upload's read (the metrics count those).
         let isUpload: Bool
@@ -30,9 +32,12 @@ final class WriteBatcher: @unchecked Sendable {
     private let pool: StorePool
     private let metrics: StationMetrics
     private let limit: Int
-    private let condition = NSCondition()
-    private var waiting: [Pending] = []
-    private var writing = false
+    private struct Queue {
+        var waiting: [Pending] = []
+        /// A batch is being written (by one of the waiting threads).
+        var writing = false
+    }
+    private let queue = WaitableValue(Queue())
 
     init(pool: StorePool, metrics: StationMetrics, limit: Int = 32) {
         self.pool = pool
@@ -50,26 +55,26 @@ final class WriteBatcher: @unchecked Sendable {
     /// `keep` for any write: runs `work` in the next batch's transaction.
     func write<T>(_ work: @escaping (StationStore) throws -> T, isUpload: Bool = false) throws -> T {
         let mine = Pending({ store in try work(store) }, isUpload: isUpload)
-        condition.lock()
-        waiting.append(mine)
-        while mine.result == nil {
-            guard !writing else {
-                condition.wait()
-                continue
+        queue.update { $0.waiting.append(mine) }
+        while true {
+            // Done, or no batch is being written: then this thread writes the next one.
+            let batch: [Pending]? = queue.wait(until: { queue in mine.result != nil || !queue.writing }) { queue, _ in
+                guard mine.result == nil else { return nil }
+                queue.writing = true
+                let batch = Array(queue.waiting.prefix(limit))
+                queue.waiting.removeFirst(batch.count)
+                return batch
             }
-            writing = true
-            let batch = Array(waiting.prefix(limit))
-            waiting.removeFirst(batch.count)
-            condition.unlock()
+            guard let batch else { break }
             let results = writeBatch(batch)
-            condition.lock()
-            for (pending, result) in zip(batch, results) { pending.result = result }
-            writing = false
-            condition.broadcast()
+            queue.update { queue in
+                for (pending, result) in zip(batch, results) { pending.result = result }
+                queue.writing = false
+            }
         }
-        let result = mine.result
-        condition.unlock()
-        guard let result, let value = try result.get() as? T else { throw ArchiveError(.engine, "an upload's write was lost") }
+        guard let result = queue.read({ _ in mine.result }), let value = try result.get() as? T else {
+            throw ArchiveError(.engine, "an upload's write was lost")
+        }
         return value
     }
 
@@ -82,8 +87,9 @@ final class WriteBatcher: @unchecked Sendable {
                 // A transaction that failed as a whole on a broken connection: thrown, so that
                 // the pool closes that connection instead of giving it back.
                 if case .failure(let error as ArchiveError)? = results.first,
-                   [.unavailable, .connectionLost].contains(error.kind),
-                   results.allSatisfy({ if case .failure = $0 { return true } else { return false } }) {
+                    [.unavailable, .connectionLost].contains(error.kind),
+                    results.allSatisfy({ if case .failure = $0 { return true } else { return false } })
+                {
                     throw error
                 }
                 return results

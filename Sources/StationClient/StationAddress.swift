@@ -18,7 +18,8 @@ public enum StationAddress {
     public static func parse(_ text: String) -> Result<URL, Problem> {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
-              let host = components.host, !host.isEmpty, let url = components.url else { return .failure(.notAnAddress) }
+            let host = components.host, !host.isEmpty, let url = components.url
+        else { return .failure(.notAnAddress) }
         if components.user != nil || components.password != nil { return .failure(.credentialsInAddress) }
         switch scheme {
         case "https": return .success(url)

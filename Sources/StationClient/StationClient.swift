@@ -1,8 +1,9 @@
 import ColdTapBase
 import Digest
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A read to send to a station: its bytes exactly as read and the headers that go with them.
@@ -96,15 +97,16 @@ public final class StationClient: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         if let readTime = upload.readTime {
-            request.setValue(readTime.isoUTCWholeSeconds, forHTTPHeaderField: "X-ColdTap-Read-Time")
+            request.setValue(readTime.isoUTCWholeSeconds, forHTTPHeaderField: UploadHeader.readTime)
         }
-        if let source = upload.source { request.setValue(source, forHTTPHeaderField: "X-ColdTap-Source") }
-        if let loggerID = upload.loggerID { request.setValue(loggerID, forHTTPHeaderField: "X-ColdTap-Logger-Id") }
+        if let source = upload.source { request.setValue(source, forHTTPHeaderField: UploadHeader.source) }
+        if let loggerID = upload.loggerID { request.setValue(loggerID, forHTTPHeaderField: UploadHeader.loggerID) }
         let (data, status) = try await send(request)
         guard status == 200 || status == 201 else {
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-            throw StationClientError.refused(status: status, error: object?["error"] as? String ?? "HTTP \(status)",
-                                             detail: object?["detail"] as? String ?? String(decoding: data.prefix(200), as: UTF8.self))
+            throw StationClientError.refused(
+                status: status, error: object?["error"] as? String ?? "HTTP \(status)",
+                detail: object?["detail"] as? String ?? String(decoding: data.prefix(200), as: UTF8.self))
         }
         return UploadReceipt(status: status, body: data, sha256: upload.sha256)
     }

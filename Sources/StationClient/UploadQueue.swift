@@ -1,12 +1,15 @@
+import ColdTapBase
 import Foundation
 
 /// Uploads waiting for the station, kept on disk (one JSON file per read, named by its
 /// SHA-256, written atomically) so that reads made offline survive a restart of the app or
 /// of `coldtap`. The same read queued twice is one file; sending it twice is one read on the
 /// station (idempotent by SHA-256).
-public final class UploadQueue: @unchecked Sendable {
+public final class UploadQueue: Sendable {
     public let directory: URL
-    private let lock = NSLock()
+    /// Held while the queue's files are written, read or moved (the app's and a command's
+    /// tasks share one queue).
+    private let files = LockedValue(())
 
     /// What one pass over the queue did.
     public struct FlushResult: Sendable {
@@ -27,15 +30,15 @@ public final class UploadQueue: @unchecked Sendable {
     /// Keeps `upload` until it is sent.
     public func enqueue(_ upload: PendingUpload) throws {
         let data = try JSONEncoder().encode(upload)
-        try lock.withLock { try data.write(to: file(upload.sha256), options: .atomic) }
+        try files.withLock { _ in try data.write(to: file(upload.sha256), options: .atomic) }
     }
 
     /// The uploads waiting, oldest first.
     public func pending() -> [PendingUpload] {
-        lock.withLock { pendingFiles().compactMap { try? JSONDecoder().decode(PendingUpload.self, from: Data(contentsOf: $0)) } }
+        files.withLock { _ in pendingFiles().compactMap { try? JSONDecoder().decode(PendingUpload.self, from: Data(contentsOf: $0)) } }
     }
 
-    public var count: Int { lock.withLock { pendingFiles().count } }
+    public var count: Int { files.withLock { _ in pendingFiles().count } }
 
     /// Sends what is queued, oldest first, once each; stops at the first failure worth retrying.
     public func flush(using client: StationClient) async -> FlushResult {
@@ -43,7 +46,7 @@ public final class UploadQueue: @unchecked Sendable {
         for upload in pending() {
             do {
                 let receipt = try await client.upload(upload)
-                lock.withLock { try? FileManager.default.removeItem(at: file(upload.sha256)) }
+                files.withLock { _ in try? FileManager.default.removeItem(at: file(upload.sha256)) }
                 result.sent.append(receipt)
             } catch let error as StationClientError where error.credentialsRefused {
                 // Every other read would be refused the same way: all stay queued.
@@ -94,7 +97,7 @@ public final class UploadQueue: @unchecked Sendable {
     }
 
     private func reject(_ upload: PendingUpload, reason: String) {
-        lock.withLock {
+        files.withLock { _ in
             let folder = directory.appendingPathComponent("rejected", isDirectory: true)
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try? FileManager.default.removeItem(at: folder.appendingPathComponent("\(upload.sha256).upload.json"))

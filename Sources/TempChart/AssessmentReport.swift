@@ -15,19 +15,22 @@ extension ReportContent {
         case .alarm: verdict = .alarm
         case .inconclusive: verdict = .inconclusive
         }
-        let statistics = Statistics(sampleCount: s.sampleCount, invalidCount: s.sampleCount - s.validCount,
-                                    minimum: s.min, maximum: s.max, mean: s.mean,
-                                    meanKineticTemperature: s.meanKineticTemperature,
-                                    timeAbove: s.secondsAbove, timeBelow: s.secondsBelow)
+        let statistics = Statistics(
+            sampleCount: s.sampleCount, invalidCount: s.sampleCount - s.validCount,
+            minimum: s.min, maximum: s.max, mean: s.mean,
+            meanKineticTemperature: s.meanKineticTemperature,
+            timeAbove: s.secondsAbove, timeBelow: s.secondsBelow)
         let excursions = assessment.excursions.map {
             Excursion(start: $0.start, end: $0.end, peak: $0.peak, direction: $0.direction)
         }
-        let reasons = language == .english
+        let reasons =
+            language == .english
             ? assessment.reasons
             : ReportContent.localizedReasons(log: log, assessment: assessment, language: language)
-        self.init(log: log, profile: assessment.profile.description, lowerLimit: assessment.band.low?.limit,
-                  upperLimit: assessment.band.high?.limit, verdict: verdict, reasons: reasons, statistics: statistics,
-                  excursions: excursions)
+        self.init(
+            log: log, profile: assessment.profile.description, lowerLimit: assessment.band.low?.limit,
+            upperLimit: assessment.band.high?.limit, verdict: verdict, reasons: reasons, statistics: statistics,
+            excursions: excursions)
         let notes = assessment.headlineNotes.map { LogTexts.headlineNote($0, language: language, timeZone: assessment.timeZone) }
         headlineNote = notes.isEmpty ? nil : notes.joined(separator: language == .english ? "; " : "；")
         audit = ReportAudit(log: log, assessment: assessment, language: language)
@@ -67,13 +70,16 @@ extension ReportContent {
             case .noValidSample: return strings.reasonNoValid
             case .alarm(let alarm):
                 if alarm.rule.kind == .meanKinetic {
-                    return strings.reasonAlarmMKT.filled(["rule": ruleText(alarm.rule),
-                                                          "value": alarm.value.map { f.temperature($0, decimals: 2) } ?? "—"])
+                    return strings.reasonAlarmMKT.filled([
+                        "rule": ruleText(alarm.rule),
+                        "value": alarm.value.map { f.temperature($0, decimals: 2) } ?? "—",
+                    ])
                 }
                 return strings.reasonAlarm.filled([
                     "rule": ruleText(alarm.rule), "time": f.dateTime(alarm.firedAt), "exposure": f.duration(alarm.exposure),
                     "side": alarm.rule.threshold.direction == .high ? strings.limitAbove : strings.limitBelow,
-                    "peak": alarm.value.map { f.temperature($0, decimals: 2) } ?? "—"])
+                    "peak": alarm.value.map { f.temperature($0, decimals: 2) } ?? "—",
+                ])
             case .unknownTimeWouldAlsoFire(let unknown, let possible):
                 return strings.reasonPossible.filled(["unknown": f.duration(unknown), "rules": ruleList(possible)])
             case .unknownTimeDecidesGap(let gap, let fired):
@@ -101,4 +107,3 @@ extension ReportContent {
         }
     }
 }
-

@@ -49,8 +49,9 @@ extension ChartModel {
             lowerBound = min(lowerBound, low - padded * labelShare)
         }
         let yDomain = lowerBound...upperBound
-        let yStep = NiceTicks.step(span: yDomain.upperBound - yDomain.lowerBound,
-                                   count: max(2, min(10, Int(plotHeight / (fontSize * 3.2)))))
+        let yStep = NiceTicks.step(
+            span: yDomain.upperBound - yDomain.lowerBound,
+            count: max(2, min(10, Int(plotHeight / (fontSize * 3.2)))))
         let yValues = NiceTicks.values(in: yDomain, step: yStep)
         let decimals = NiceTicks.decimals(for: yStep)
         let yLabels = yValues.map { formatter.number($0, decimals: decimals) }
@@ -58,14 +59,16 @@ extension ChartModel {
         let labelWidth = yLabels.map { TextMetrics.estimatedWidth($0, font: tickFont) }.max() ?? fontSize * 2
         let left = max(labelWidth, TextMetrics.estimatedWidth("°C", font: tickFont)) + 14
         let right = fontSize * 1.2
-        let plot = ChartRect(x: frame.x + left, y: frame.y + top,
-                             width: max(10, frame.width - left - right), height: plotHeight)
+        let plot = ChartRect(
+            x: frame.x + left, y: frame.y + top,
+            width: max(10, frame.width - left - right), height: plotHeight)
         let xScale = LinearScale(domain: start...end, rangeStart: plot.minX, rangeEnd: plot.maxX)
         let yScale = LinearScale(domain: yDomain, rangeStart: plot.maxY, rangeEnd: plot.minY)
 
         let yTicks = zip(yValues, yLabels).map { AxisTick(value: $0, position: yScale.position($0), label: [$1]) }
-        let xTicks = ChartModel.timeTicks(start: start, end: end, scale: xScale, plot: plot, fontSize: fontSize,
-                                          formatter: formatter)
+        let xTicks = ChartModel.timeTicks(
+            start: start, end: end, scale: xScale, plot: plot, fontSize: fontSize,
+            formatter: formatter)
 
         // Band and rules (rules on the same 1/256 grid as the curve, so crossings sit on them).
         func grid(_ v: Double) -> Double { M4.grid(v) }
@@ -77,12 +80,16 @@ extension ChartModel {
         }
         var rules: [RuleMark] = []
         if let upper = spec.upperLimit {
-            rules.append(RuleMark(kind: .upper, value: upper, y: grid(yScale.position(upper)),
-                                  label: "\(strings.upperLimit) \(formatter.temperature(upper))"))
+            rules.append(
+                RuleMark(
+                    kind: .upper, value: upper, y: grid(yScale.position(upper)),
+                    label: "\(strings.upperLimit) \(formatter.temperature(upper))"))
         }
         if let lower = spec.lowerLimit {
-            rules.append(RuleMark(kind: .lower, value: lower, y: grid(yScale.position(lower)),
-                                  label: "\(strings.lowerLimit) \(formatter.temperature(lower))"))
+            rules.append(
+                RuleMark(
+                    kind: .lower, value: lower, y: grid(yScale.position(lower)),
+                    label: "\(strings.lowerLimit) \(formatter.temperature(lower))"))
         }
 
         // The curve.
@@ -99,8 +106,9 @@ extension ChartModel {
         for range in ranges {
             let pieces: [(xs: [Double], values: [Double])]
             if spec.downsample {
-                pieces = M4.pieces(times: series.times, values: series.values, range: range, x: xScale, y: yScale,
-                                   columnWidth: columnWidth)
+                pieces = M4.pieces(
+                    times: series.times, values: series.values, range: range, x: xScale, y: yScale,
+                    columnWidth: columnWidth)
             } else {
                 // Every sample, for checking M4 against: the same snapping, grid and repeats rule.
                 var xs = [Double](), ws = [Double]()
@@ -124,8 +132,9 @@ extension ChartModel {
         }
         func clipX(_ x: Double) -> Double { max(plot.minX, min(plot.maxX, x)) }
         let gaps = dataGaps.map {
-            GapMark(start: Date(timeIntervalSince1970: $0.start), end: Date(timeIntervalSince1970: $0.end),
-                    x0: clipX(xScale.position($0.start)), x1: clipX(xScale.position($0.end)), label: nil)
+            GapMark(
+                start: Date(timeIntervalSince1970: $0.start), end: Date(timeIntervalSince1970: $0.end),
+                x0: clipX(xScale.position($0.start)), x1: clipX(xScale.position($0.end)), label: nil)
         }.reduce(into: [GapMark]()) { merged, gap in
             if let last = merged.last, gap.x0 <= last.x1 + columnWidth {
                 merged[merged.count - 1].x1 = max(last.x1, gap.x1)
@@ -168,8 +177,10 @@ extension ChartModel {
             for (kind, index) in wanted {
                 let time = series.times[index], value = series.values[index]
                 let point = ChartPoint(x: xScale.position(time), y: yScale.position(value))
-                let label = ["\(kind == .maximum ? strings.maximum : strings.minimum) \(formatter.temperature(value))",
-                             formatter.dayAndClock(Date(timeIntervalSince1970: time))]
+                let label = [
+                    "\(kind == .maximum ? strings.maximum : strings.minimum) \(formatter.temperature(value))",
+                    formatter.dayAndClock(Date(timeIntervalSince1970: time)),
+                ]
                 let width = label.map { TextMetrics.estimatedWidth($0, font: tickFont) }.max() ?? 0
                 var anchor = TextAnchor.middle
                 var x = point.x
@@ -180,29 +191,35 @@ extension ChartModel {
                 var baseline = kind == .maximum ? aboveBaseline : belowBaseline
                 if kind == .maximum, aboveBaseline - fontSize < plot.minY { baseline = belowBaseline }
                 if kind == .minimum, belowBaseline + lineHeight > plot.maxY { baseline = aboveBaseline }
-                annotations.append(ExtremeAnnotation(kind: kind, time: Date(timeIntervalSince1970: time), value: value,
-                                                     point: point, label: label,
-                                                     labelOrigin: ChartPoint(x: x, y: baseline), labelAnchor: anchor))
+                annotations.append(
+                    ExtremeAnnotation(
+                        kind: kind, time: Date(timeIntervalSince1970: time), value: value,
+                        point: point, label: label,
+                        labelOrigin: ChartPoint(x: x, y: baseline), labelAnchor: anchor))
             }
         }
 
-        self.init(frame: frame, plot: plot, theme: spec.theme, fontSize: fontSize, title: spec.title,
-                  xScale: xScale, yScale: yScale, xTicks: xTicks, yTicks: yTicks,
-                  xAxisTitle: "\(strings.timeAxis) — \(formatter.zoneDescription(from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end)))",
-                  yAxisTitle: "°C", band: band, rules: rules, lines: lines, gaps: gaps, annotations: annotations,
-                  excursions: excursions, message: hasData ? nil : strings.noData, columnWidth: columnWidth,
-                  curveWidth: fontSize >= 11 ? 1.6 : 1.25)
+        self.init(
+            frame: frame, plot: plot, theme: spec.theme, fontSize: fontSize, title: spec.title,
+            xScale: xScale, yScale: yScale, xTicks: xTicks, yTicks: yTicks,
+            xAxisTitle: "\(strings.timeAxis) — \(formatter.zoneDescription(from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end)))",
+            yAxisTitle: "°C", band: band, rules: rules, lines: lines, gaps: gaps, annotations: annotations,
+            excursions: excursions, message: hasData ? nil : strings.noData, columnWidth: columnWidth,
+            curveWidth: fontSize >= 11 ? 1.6 : 1.25)
     }
 
     /// Time ticks for `[start, end]` (seconds since 1970): the step is the shortest that
     /// leaves room for the labels; a second label line names the day (or year) where it changes.
-    static func timeTicks(start: Double, end: Double, scale: LinearScale, plot: ChartRect, fontSize: Double,
-                          formatter: ChartFormatter) -> [AxisTick] {
+    static func timeTicks(
+        start: Double, end: Double, scale: LinearScale, plot: ChartRect, fontSize: Double,
+        formatter: ChartFormatter
+    ) -> [AxisTick] {
         let labelRoom = fontSize * 6.5
         let maxTicks = max(2, Int(plot.width / labelRoom))
         let step = TimeTicks.step(span: end - start, maxTicks: maxTicks)
-        let dates = TimeTicks.dates(from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end),
-                                    step: step, calendar: formatter.calendar)
+        let dates = TimeTicks.dates(
+            from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end),
+            step: step, calendar: formatter.calendar)
         var ticks: [AxisTick] = []
         var previous: Date? = nil
         for date in dates {
@@ -225,8 +242,10 @@ extension ChartModel {
             case .years:
                 label = [formatter.year(date)]
             }
-            ticks.append(AxisTick(value: date.timeIntervalSince1970, position: scale.position(date.timeIntervalSince1970),
-                                  label: label))
+            ticks.append(
+                AxisTick(
+                    value: date.timeIntervalSince1970, position: scale.position(date.timeIntervalSince1970),
+                    label: label))
             previous = date
         }
         return ticks

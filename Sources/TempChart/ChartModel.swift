@@ -43,9 +43,11 @@ public struct ChartSpec: Sendable {
     /// An optional title drawn above the plot.
     public var title: String?
 
-    public init(series: ChartSeries, lowerLimit: Double?, upperLimit: Double?, excursions: [ChartExcursion] = [],
-                timeZone: TimeZone, language: ReportLanguage = .english, theme: ChartTheme = .light,
-                frame: ChartRect, pixelDensity: Double = 1, downsample: Bool = true, title: String? = nil) {
+    public init(
+        series: ChartSeries, lowerLimit: Double?, upperLimit: Double?, excursions: [ChartExcursion] = [],
+        timeZone: TimeZone, language: ReportLanguage = .english, theme: ChartTheme = .light,
+        frame: ChartRect, pixelDensity: Double = 1, downsample: Bool = true, title: String? = nil
+    ) {
         self.series = series
         self.lowerLimit = lowerLimit
         self.upperLimit = upperLimit

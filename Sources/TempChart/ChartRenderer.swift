@@ -12,23 +12,27 @@ public enum ChartRenderer {
 
         canvas.fill(.rect(model.frame), color: theme.background)
         if let title = model.title {
-            canvas.text(title, at: ChartPoint(x: plot.minX, y: model.frame.minY + lineHeight * 1.1),
-                        font: ChartFont(size: model.fontSize * 1.15, weight: .bold), color: theme.text, anchor: .start)
+            canvas.text(
+                title, at: ChartPoint(x: plot.minX, y: model.frame.minY + lineHeight * 1.1),
+                font: ChartFont(size: model.fontSize * 1.15, weight: .bold), color: theme.text, anchor: .start)
         }
         canvas.fill(.rect(plot), color: theme.plotBackground)
 
         // Shading under everything else: band, gaps, excursion spans.
         if let band = model.band {
-            canvas.fill(.rect(ChartRect(x: plot.minX, y: band.top, width: plot.width, height: band.bottom - band.top)),
-                        color: theme.band)
+            canvas.fill(
+                .rect(ChartRect(x: plot.minX, y: band.top, width: plot.width, height: band.bottom - band.top)),
+                color: theme.band)
         }
         for gap in model.gaps where gap.x1 > gap.x0 {
-            canvas.fill(.rect(ChartRect(x: gap.x0, y: plot.minY, width: gap.x1 - gap.x0, height: plot.height)),
-                        color: theme.gap)
+            canvas.fill(
+                .rect(ChartRect(x: gap.x0, y: plot.minY, width: gap.x1 - gap.x0, height: plot.height)),
+                color: theme.gap)
         }
         for mark in model.excursions {
-            canvas.fill(.rect(ChartRect(x: mark.x0, y: plot.minY, width: mark.x1 - mark.x0, height: plot.height)),
-                        color: theme.excursionShade)
+            canvas.fill(
+                .rect(ChartRect(x: mark.x0, y: plot.minY, width: mark.x1 - mark.x0, height: plot.height)),
+                color: theme.excursionShade)
         }
 
         // Grid and tick labels.
@@ -45,11 +49,13 @@ public enum ChartRenderer {
         }
         canvas.stroke(grid, color: theme.grid, style: StrokeStyle(width: 1, cap: .butt))
         for tick in model.yTicks {
-            canvas.text(tick.label.first ?? "", at: ChartPoint(x: plot.minX - 7, y: tick.position + model.fontSize * 0.35),
-                        font: font, color: theme.secondaryText, anchor: .end)
+            canvas.text(
+                tick.label.first ?? "", at: ChartPoint(x: plot.minX - 7, y: tick.position + model.fontSize * 0.35),
+                font: font, color: theme.secondaryText, anchor: .end)
         }
-        canvas.text(model.yAxisTitle, at: ChartPoint(x: plot.minX - 7, y: plot.minY - model.fontSize * 0.25 - 2),
-                    font: small, color: theme.secondaryText, anchor: .end)
+        canvas.text(
+            model.yAxisTitle, at: ChartPoint(x: plot.minX - 7, y: plot.minY - model.fontSize * 0.25 - 2),
+            font: small, color: theme.secondaryText, anchor: .end)
         let labelTop = plot.maxY + 6 + model.fontSize
         var tickMarks = ChartPath()
         for tick in model.xTicks {
@@ -57,14 +63,16 @@ public enum ChartRenderer {
             tickMarks.move(to: ChartPoint(x: x, y: plot.maxY))
             tickMarks.line(to: ChartPoint(x: x, y: plot.maxY + 4))
             for (line, text) in tick.label.enumerated() {
-                canvas.text(text, at: ChartPoint(x: tick.position, y: labelTop + Double(line) * lineHeight),
-                            font: line == 0 ? font : small, color: line == 0 ? theme.secondaryText : theme.text,
-                            anchor: .middle)
+                canvas.text(
+                    text, at: ChartPoint(x: tick.position, y: labelTop + Double(line) * lineHeight),
+                    font: line == 0 ? font : small, color: line == 0 ? theme.secondaryText : theme.text,
+                    anchor: .middle)
             }
         }
         canvas.stroke(tickMarks, color: theme.axis, style: StrokeStyle(width: 1, cap: .butt))
-        canvas.text(model.xAxisTitle, at: ChartPoint(x: plot.midX, y: labelTop + lineHeight * 2.2),
-                    font: small, color: theme.secondaryText, anchor: .middle)
+        canvas.text(
+            model.xAxisTitle, at: ChartPoint(x: plot.midX, y: labelTop + lineHeight * 2.2),
+            font: small, color: theme.secondaryText, anchor: .middle)
 
         // Axis frame.
         var axes = ChartPath()
@@ -75,15 +83,17 @@ public enum ChartRenderer {
 
         // Excursion marks on the time axis.
         for mark in model.excursions {
-            canvas.fill(.rect(ChartRect(x: mark.x0, y: plot.maxY - 2, width: mark.x1 - mark.x0, height: 5)),
-                        color: theme.beyond)
+            canvas.fill(
+                .rect(ChartRect(x: mark.x0, y: plot.maxY - 2, width: mark.x1 - mark.x0, height: 5)),
+                color: theme.beyond)
         }
 
         // Limit rules.
         canvas.pushClip(plot)
         for rule in model.rules {
-            canvas.stroke(.segment(ChartPoint(x: plot.minX, y: rule.y), ChartPoint(x: plot.maxX, y: rule.y)),
-                          color: theme.limit, style: StrokeStyle(width: 1.2, dash: [6, 4], cap: .butt))
+            canvas.stroke(
+                .segment(ChartPoint(x: plot.minX, y: rule.y), ChartPoint(x: plot.maxX, y: rule.y)),
+                color: theme.limit, style: StrokeStyle(width: 1.2, dash: [6, 4], cap: .butt))
         }
         canvas.popClip()
 
@@ -95,8 +105,9 @@ public enum ChartRenderer {
         // Rule labels, above their line at the right end (below it when too close to the top).
         for rule in model.rules where rule.y >= plot.minY && rule.y <= plot.maxY {
             let baseline = rule.y - 4 - model.fontSize < plot.minY ? rule.y + model.fontSize + 3 : rule.y - 4
-            labelWithHalo(rule.label, at: ChartPoint(x: plot.maxX - 4, y: baseline), font: small, color: theme.limit,
-                          anchor: .end, theme: theme, canvas: canvas)
+            labelWithHalo(
+                rule.label, at: ChartPoint(x: plot.maxX - 4, y: baseline), font: small, color: theme.limit,
+                anchor: .end, theme: theme, canvas: canvas)
         }
 
         // Extremes.
@@ -106,22 +117,25 @@ public enum ChartRenderer {
             canvas.fill(marker, color: theme.background)
             canvas.stroke(marker, color: theme.text, style: StrokeStyle(width: 1.4))
             for (line, text) in note.label.enumerated() {
-                labelWithHalo(text, at: ChartPoint(x: note.labelOrigin.x, y: note.labelOrigin.y + Double(line) * lineHeight * 0.95),
-                              font: line == 0 ? ChartFont(size: model.fontSize * 0.9, weight: .bold) : small,
-                              color: line == 0 ? theme.text : theme.secondaryText, anchor: note.labelAnchor,
-                              theme: theme, canvas: canvas)
+                labelWithHalo(
+                    text, at: ChartPoint(x: note.labelOrigin.x, y: note.labelOrigin.y + Double(line) * lineHeight * 0.95),
+                    font: line == 0 ? ChartFont(size: model.fontSize * 0.9, weight: .bold) : small,
+                    color: line == 0 ? theme.text : theme.secondaryText, anchor: note.labelAnchor,
+                    theme: theme, canvas: canvas)
             }
         }
 
         for gap in model.gaps {
             guard let label = gap.label else { continue }
-            canvas.text(label, at: ChartPoint(x: (gap.x0 + gap.x1) / 2, y: plot.minY + model.fontSize * 1.1),
-                        font: ChartFont(size: model.fontSize * 0.8), color: theme.secondaryText, anchor: .middle)
+            canvas.text(
+                label, at: ChartPoint(x: (gap.x0 + gap.x1) / 2, y: plot.minY + model.fontSize * 1.1),
+                font: ChartFont(size: model.fontSize * 0.8), color: theme.secondaryText, anchor: .middle)
         }
 
         if let message = model.message {
-            canvas.text(message, at: ChartPoint(x: plot.midX, y: plot.midY), font: font, color: theme.secondaryText,
-                        anchor: .middle)
+            canvas.text(
+                message, at: ChartPoint(x: plot.midX, y: plot.midY), font: font, color: theme.secondaryText,
+                anchor: .middle)
         }
     }
 
@@ -146,8 +160,10 @@ public enum ChartRenderer {
         }
     }
 
-    static func labelWithHalo(_ text: String, at point: ChartPoint, font: ChartFont, color: ChartColor, anchor: TextAnchor,
-                              theme: ChartTheme, canvas: any Canvas) {
+    static func labelWithHalo(
+        _ text: String, at point: ChartPoint, font: ChartFont, color: ChartColor, anchor: TextAnchor,
+        theme: ChartTheme, canvas: any Canvas
+    ) {
         let width = canvas.textWidth(text, font: font)
         let x0: Double
         switch anchor {
@@ -155,8 +171,9 @@ public enum ChartRenderer {
         case .middle: x0 = point.x - width / 2
         case .end: x0 = point.x - width
         }
-        canvas.fill(.rect(ChartRect(x: x0 - 2, y: point.y - font.size * 0.95, width: width + 4, height: font.size * 1.25)),
-                    color: theme.background.withAlpha(0.8))
+        canvas.fill(
+            .rect(ChartRect(x: x0 - 2, y: point.y - font.size * 0.95, width: width + 4, height: font.size * 1.25)),
+            color: theme.background.withAlpha(0.8))
         canvas.text(text, at: point, font: font, color: color, anchor: anchor)
     }
 }

@@ -216,8 +216,10 @@ public enum M4 {
     /// Per column with several points: a bar from min to max; between columns: the
     /// connecting segments, starting and ending with a `stub`-long piece in the direction
     /// the full polyline leaves and enters the column, so the joins are drawn the same.
-    public static func pieces(times: [Double], values: [Double], range: Range<Int>, x: LinearScale, y: LinearScale,
-                              columnWidth: Double) -> [(xs: [Double], values: [Double])] {
+    public static func pieces(
+        times: [Double], values: [Double], range: Range<Int>, x: LinearScale, y: LinearScale,
+        columnWidth: Double
+    ) -> [(xs: [Double], values: [Double])] {
         guard !range.isEmpty else { return [] }
         let xSpan = x.domain.upperBound - x.domain.lowerBound
         let xFactor = xSpan > 0 ? (x.rangeEnd - x.rangeStart) / xSpan : 0

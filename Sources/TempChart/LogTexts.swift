@@ -15,19 +15,24 @@ public enum LogTexts {
         switch warning.original {
         case .timesEstimated(let readTime, let source):
             let from = readTimeSource(source, language: language)
-            return zh ? "样本时间为推算：记录仪没有时钟，读取时间未知，最新样本按\(from) \(iso(readTime)) 放置；请提供真实的读取时间以得到准确时间"
+            return zh
+                ? "样本时间为推算：记录仪没有时钟，读取时间未知，最新样本按\(from) \(iso(readTime)) 放置；请提供真实的读取时间以得到准确时间"
                 : "サンプル時刻は推定です。ロガーに時計がなく読み取り時刻も不明なため、最新サンプルを\(from) \(iso(readTime)) に置きました。正しい時刻には実際の読み取り時刻を指定してください"
         case .timesFromReadTime(let readTime):
-            return zh ? "记录中没有开始时间：时间为推算，最新样本按读取时间 \(iso(readTime)) 记录"
+            return zh
+                ? "记录中没有开始时间：时间为推算，最新样本按读取时间 \(iso(readTime)) 记录"
                 : "ログに開始時刻がありません。最新サンプルを読み取り時刻 \(iso(readTime)) に記録されたものとして時刻を推定しています"
         case .startsBefore2000(let first):
-            return zh ? "记录开始于 \(iso(first))，早于 2000 年：记录仪的时钟或开始时间有误"
+            return zh
+                ? "记录开始于 \(iso(first))，早于 2000 年：记录仪的时钟或开始时间有误"
                 : "ログの開始は \(iso(first)) で 2000 年より前です。ロガーの時計か開始時刻が誤っています"
         case .startsAfterReadTime(let first, let readTime):
-            return zh ? "记录开始于 \(iso(first))，晚于读取时间 \(iso(readTime))：读取时间或记录仪的时钟有误"
+            return zh
+                ? "记录开始于 \(iso(first))，晚于读取时间 \(iso(readTime))：读取时间或记录仪的时钟有误"
                 : "ログの開始 \(iso(first)) が読み取り時刻 \(iso(readTime)) より後です。読み取り時刻かロガーの時計が誤っています"
         case .readTimeBeforeNewest(let readTime, let newest):
-            return zh ? "读取时间 \(iso(readTime)) 早于最新样本（\(iso(newest))）：读取时间或记录仪的时钟有误"
+            return zh
+                ? "读取时间 \(iso(readTime)) 早于最新样本（\(iso(newest))）：读取时间或记录仪的时钟有误"
                 : "読み取り時刻 \(iso(readTime)) が最新サンプル（\(iso(newest))）より前です。読み取り時刻かロガーの時計が誤っています"
         case .givenIntervalNotUsed(let given, let used, let origin):
             let gives: String
@@ -37,71 +42,90 @@ public enum LogTexts {
             }
             return zh ? "未使用指定的采样间隔 \(formatSeconds(given))：\(gives)" : "指定された記録間隔 \(formatSeconds(given)) は使用していません：\(gives)"
         case .implausibleDeviceInterval(let key, let value):
-            return zh ? "设备信息中的 \(key)=\(value) 长于任何记录仪的采样间隔（最长 31 天），未使用"
+            return zh
+                ? "设备信息中的 \(key)=\(value) 长于任何记录仪的采样间隔（最长 31 天），未使用"
                 : "デバイス情報の \(key)=\(value) はどのロガーの記録間隔（最長 31 日）よりも長いため使用していません"
         case .implausibleYetConclusive(let format, let problems):
             let why = problems.map { implausibility($0, language: language) }.joined(separator: zh ? "；" : "。")
-            return zh ? "这份 \(format) 记录看起来不像记录仪的常见设置（\(why)），但其格式确凿无疑，因此按原样解码：请检查记录仪的设置"
+            return zh
+                ? "这份 \(format) 记录看起来不像记录仪的常见设置（\(why)），但其格式确凿无疑，因此按原样解码：请检查记录仪的设置"
                 : "この \(format) ログはロガーの通常の設定には見えません（\(why)）が、形式は確実なのでそのまま復号しました。ロガーの設定を確認してください"
         case .partialSampleAtEnd(let bytes, let offset):
-            return zh ? "样本区末尾偏移 \(offset) 处有 \(bytes) 个字节不足一个样本，已忽略"
+            return zh
+                ? "样本区末尾偏移 \(offset) 处有 \(bytes) 个字节不足一个样本，已忽略"
                 : "サンプル領域の末尾（オフセット \(offset)）に 1 サンプルに満たない \(bytes) バイトがあり、無視しました"
         case .outsideSensorRange(let count, let minimum, let maximum):
             let range = "\(formatNumber(minimum))…\(formatNumber(maximum)) °C"
-            return zh ? "\(count) 个样本超出传感器量程 \(range)，标记为超量程，不计入统计"
+            return zh
+                ? "\(count) 个样本超出传感器量程 \(range)，标记为超量程，不计入统计"
                 : "\(count) 件のサンプルがセンサー範囲 \(range) の外にあり、範囲外として統計から除外しました"
         case .integrityFailed(let detail):
-            return zh ? "完整性校验失败：\(integrity(detail, language: language))；样本仅供查看，不可信"
+            return zh
+                ? "完整性校验失败：\(integrity(detail, language: language))；样本仅供查看，不可信"
                 : "完全性の検証に失敗しました：\(integrity(detail, language: language))。サンプルは表示していますが信頼できません"
         case .secretTooLong(let bytes):
-            return zh ? "密钥长 \(bytes) 字节；cuplTag 最多存储 16 字节，因此不可能是该标签的密钥"
+            return zh
+                ? "密钥长 \(bytes) 字节；cuplTag 最多存储 16 字节，因此不可能是该标签的密钥"
                 : "秘密鍵は \(bytes) バイトです。cuplTag が保存できるのは最大 16 バイトなので、このタグの鍵ではありません"
         case .secretNotUsed(let format):
-            return zh ? "未使用密钥：只有 cuplTag 记录带有可校验的 HMAC，而这是 \(format) 记录"
+            return zh
+                ? "未使用密钥：只有 cuplTag 记录带有可校验的 HMAC，而这是 \(format) 记录"
                 : "秘密鍵は使用していません。検証できる HMAC を持つのは cuplTag のログだけで、これは \(format) のログです"
         case .nhsBrownOut:
-            return zh ? "记录仪报告电池欠压或断电（状态位 7）；记录可能已提前结束"
+            return zh
+                ? "记录仪报告电池欠压或断电（状态位 7）；记录可能已提前结束"
                 : "ロガーが電池の電圧低下または電源喪失を報告しています（ステータスビット 7）。記録が早く終わった可能性があります"
         case .nhsMemoryFull:
-            return zh ? "记录仪存储已满（状态位 8）：之后的样本已测量但未保存"
+            return zh
+                ? "记录仪存储已满（状态位 8）：之后的样本已测量但未保存"
                 : "ロガーのメモリが満杯です（ステータスビット 8）。以降のサンプルは測定されましたが保存されていません"
         case .nhsConfigResult(let result):
             return zh ? "GETCONFIG 的应答：\(result.explanation)" : "GETCONFIG の応答：\(result.explanation)"
         case .nhsRefused(let refusal):
-            return zh ? "记录仪拒绝了 \(refusal.message)（\(refusal.result.explanation)）"
+            return zh
+                ? "记录仪拒绝了 \(refusal.message)（\(refusal.result.explanation)）"
                 : "ロガーが \(refusal.message) を拒否しました（\(refusal.result.explanation)）"
         case .nhsNoStartTime:
-            return zh ? "消息 API 5 不提供开始时间：样本时间假定第一个样本在配置时刻采集"
+            return zh
+                ? "消息 API 5 不提供开始时间：样本时间假定第一个样本在配置时刻采集"
                 : "メッセージ API 5 は開始時刻を持ちません。最初のサンプルを設定時刻に記録したものとしてサンプル時刻を決めています"
         case .nhsClockLost:
-            return zh ? "记录仪的时钟曾丢失（复位或断电）：无法测量其漂移，样本时间为标签未校正的计划时间，可能有偏差"
+            return zh
+                ? "记录仪的时钟曾丢失（复位或断电）：无法测量其漂移，样本时间为标签未校正的计划时间，可能有偏差"
                 : "ロガーの時計が失われました（リセットまたは電源喪失）。ずれを測れないため、サンプル時刻はタグの補正前の予定時刻で、ずれている可能性があります"
         case .nhsReadTimeFarFromClock(let readTime, let source, let drift):
             let shift = String(format: "%+d", drift)
-            return zh ? "读取时间 \(iso(readTime))（\(readTimeSource(source, language: language))）与标签时钟相差 \(shift) 秒，远超标签可能的漂移；样本时间为标签自身的时间，未校正"
+            return zh
+                ? "读取时间 \(iso(readTime))（\(readTimeSource(source, language: language))）与标签时钟相差 \(shift) 秒，远超标签可能的漂移；样本时间为标签自身的时间，未校正"
                 : "読み取り時刻 \(iso(readTime))（\(readTimeSource(source, language: language))）とタグの時計の差は \(shift) 秒で、タグのずれとしては大きすぎます。サンプル時刻はタグ自身の時刻のまま補正していません"
         case .nhsPlaceholders(let count):
-            return zh ? "\(count) 个样本为 85.1 °C 占位值（到期时有 NFC 场存在，未测量），标记为缺失"
+            return zh
+                ? "\(count) 个样本为 85.1 °C 占位值（到期时有 NFC 场存在，未测量），标记为缺失"
                 : "\(count) 件のサンプルが 85.1 °C のプレースホルダーです（予定時刻に NFC の電界があり測定されませんでした）。欠測として扱います"
         case .nhsOutsideSensorRange(let count):
-            return zh ? "\(count) 个样本超出传感器的 -40.0 … 85.0 °C，标记为超量程"
+            return zh
+                ? "\(count) 个样本超出传感器的 -40.0 … 85.0 °C，标记为超量程"
                 : "\(count) 件のサンプルがセンサーの -40.0 … 85.0 °C の外にあり、範囲外として扱います"
         case .nhsUnread(let numbers, let stored):
             let list = LogWarning.rangeList(numbers)
-            return zh ? "存储的 \(stored) 个样本中有 \(LogWarning.count(numbers)) 个未读取（编号 \(list)，0 为最早）"
+            return zh
+                ? "存储的 \(stored) 个样本中有 \(LogWarning.count(numbers)) 个未读取（编号 \(list)，0 为最早）"
                 : "保存された \(stored) 件のうち \(LogWarning.count(numbers)) 件のサンプルを読み取れませんでした（番号 \(list)、0 が最古）"
         case .nhsLoggedDuringRead(let count, let counted):
-            return zh ? "读取期间又记录了 \(count) 个样本（GETCONFIG 计数为 \(counted) 之后）"
+            return zh
+                ? "读取期间又记录了 \(count) 个样本（GETCONFIG 计数为 \(counted) 之后）"
                 : "読み取り中に \(count) 件のサンプルが記録されました（GETCONFIG の件数 \(counted) の後）"
         case .nhsEventsCutShort:
-            return zh ? "标签截断了一条 GETEVENTS 应答（475 字节上限）；可能缺少部分超限事件"
+            return zh
+                ? "标签截断了一条 GETEVENTS 应答（475 字节上限）；可能缺少部分超限事件"
                 : "GETEVENTS の応答がタグにより途中で切られました（475 バイトの上限）。逸脱イベントの一部が欠けている可能性があります"
         case .tagImage(let anomaly):
             return zh ? "标签映像：\(anomaly)" : "タグイメージ：\(anomaly)"
         case .smarTag(let note):
             return smarTagNote(note, zh: zh)
         case .archiveConflicts(let count):
-            return zh ? "\(count) 个样本重新读取时得到不同数值；采用首次读取的数值，两者均保存在存档中"
+            return zh
+                ? "\(count) 个样本重新读取时得到不同数值；采用首次读取的数值，两者均保存在存档中"
                 : "\(count) 件のサンプルが再読み取りで別の値になりました。最初に読んだ値を使用し、両方をアーカイブに保存しています"
         case .archiveGaps(let count):
             return zh ? "相邻读取之间有 \(count) 处间隙未衔接，按未知时间处理" : "つながらない読み取りの間の欠測 \(count) 件は不明な時間として扱います"
@@ -146,7 +170,8 @@ public enum LogTexts {
         case .verified(let method): return method
         case .mismatch(let method, let stored, let computed, let keyGiven):
             let codes = "\(stored.hexString(uppercase: false)) / \(computed.hexString(uppercase: false))"
-            return zh ? "\(method) 不符：存储值与数据计算值为 \(codes)" + (keyGiven ? "（密钥错误或数据被改动）" : "")
+            return zh
+                ? "\(method) 不符：存储值与数据计算值为 \(codes)" + (keyGiven ? "（密钥错误或数据被改动）" : "")
                 : "\(method) 不一致：保存値とデータからの計算値は \(codes)" + (keyGiven ? "（秘密鍵の誤りかデータの改変）" : "")
         case .noCheck(let format):
             return zh ? "\(format) 格式没有完整性校验" : "\(format) 形式には完全性の検証がありません"
@@ -205,14 +230,18 @@ public enum LogTexts {
 
     /// What an NHS31xx status bit means (docs/nhs31xx.md §5.1), in `language`.
     static func statusPhrase(bit: Int, language: ReportLanguage) -> String {
-        let zh = ["复位为初始状态（数据全部清除）", "已配置", "已计划开始", "开始记录（首个样本待采集）", "停止记录",
-                  "有样本高于有效上限", "有样本低于有效下限", "电池欠压或断电", "存储已满：样本不再保存", "运行时间已到",
-                  "I2C 错误", "SPI 错误", "冲击", "摇晃", "振动", "倾斜", "已配置冲击检测", "已配置摇晃检测", "已配置振动检测",
-                  "已配置倾斜检测", "已配置湿度", "湿度过高", "湿度过低"]
-        let ja = ["初期状態にリセット（全データ消去）", "設定済み", "開始予定", "記録開始（最初のサンプル待ち）", "記録停止",
-                  "有効上限を超えたサンプル", "有効下限を下回ったサンプル", "電池の電圧低下または電源喪失", "メモリ満杯：サンプルを保存できない",
-                  "稼働時間終了", "I2C エラー", "SPI エラー", "衝撃", "揺れ", "振動", "傾き", "衝撃検出を設定", "揺れ検出を設定", "振動検出を設定",
-                  "傾き検出を設定", "湿度を設定", "湿度が高すぎる", "湿度が低すぎる"]
+        let zh = [
+            "复位为初始状态（数据全部清除）", "已配置", "已计划开始", "开始记录（首个样本待采集）", "停止记录",
+            "有样本高于有效上限", "有样本低于有效下限", "电池欠压或断电", "存储已满：样本不再保存", "运行时间已到",
+            "I2C 错误", "SPI 错误", "冲击", "摇晃", "振动", "倾斜", "已配置冲击检测", "已配置摇晃检测", "已配置振动检测",
+            "已配置倾斜检测", "已配置湿度", "湿度过高", "湿度过低",
+        ]
+        let ja = [
+            "初期状態にリセット（全データ消去）", "設定済み", "開始予定", "記録開始（最初のサンプル待ち）", "記録停止",
+            "有効上限を超えたサンプル", "有効下限を下回ったサンプル", "電池の電圧低下または電源喪失", "メモリ満杯：サンプルを保存できない",
+            "稼働時間終了", "I2C エラー", "SPI エラー", "衝撃", "揺れ", "振動", "傾き", "衝撃検出を設定", "揺れ検出を設定", "振動検出を設定",
+            "傾き検出を設定", "湿度を設定", "湿度が高すぎる", "湿度が低すぎる",
+        ]
         let table = language == .simplifiedChinese ? zh : ja
         guard bit >= 0 && bit < table.count else { return language == .simplifiedChinese ? "状态位 \(bit)" : "ステータスビット \(bit)" }
         return table[bit]

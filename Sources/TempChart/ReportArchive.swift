@@ -1,4 +1,5 @@
 import Foundation
+import LoggerFormats
 
 /// What a report made from the archive adds: the reads the period covers, the gaps between
 /// reads that do not meet, the conflicts, the acknowledgements and the chain head the report
@@ -19,8 +20,10 @@ public struct ReportArchiveSection: Sendable, Equatable {
         /// "verified", "unverified" or "failed", then the detail in brackets.
         public var integrity: String
 
-        public init(id: Int64, readTime: Date, readTimeSource: String, origin: String, sha256: String, newSamples: Int,
-                    duplicates: Int, conflicts: Int, integrity: String) {
+        public init(
+            id: Int64, readTime: Date, readTimeSource: String, origin: String, sha256: String, newSamples: Int,
+            duplicates: Int, conflicts: Int, integrity: String
+        ) {
             self.id = id
             self.readTime = readTime
             self.readTimeSource = readTimeSource
@@ -80,8 +83,10 @@ public struct ReportArchiveSection: Sendable, Equatable {
     /// Starts of the report's excursions that no acknowledgement names.
     public var openExcursions: [Date]
 
-    public init(archive: String, loggerID: String, generation: Int, from: Date?, to: Date?, chainHead: String, reads: [Read],
-                gaps: [DateInterval], conflicts: [Conflict], acknowledgements: [Acknowledgement], openExcursions: [Date]) {
+    public init(
+        archive: String, loggerID: String, generation: Int, from: Date?, to: Date?, chainHead: String, reads: [Read],
+        gaps: [DateInterval], conflicts: [Conflict], acknowledgements: [Acknowledgement], openExcursions: [Date]
+    ) {
         self.archive = archive
         self.loggerID = loggerID
         self.generation = generation
@@ -214,8 +219,10 @@ extension ReportPage {
         let f = formatter
         let from = section.from.map { f.dateTime($0, seconds: true) } ?? s.periodStart
         let to = section.to.map { f.dateTime($0, seconds: true) } ?? s.periodEnd
-        return [(s.archive, section.archive), (s.loggerID, section.loggerID), (s.generation, "\(section.generation)"),
-                (s.period, "\(from) – \(to)"), (s.readCount, "\(section.reads.count)"), (s.chainHead, section.chainHead)]
+        return [
+            (s.archive, section.archive), (s.loggerID, section.loggerID), (s.generation, "\(section.generation)"),
+            (s.period, "\(from) – \(to)"), (s.readCount, "\(section.reads.count)"), (s.chainHead, section.chainHead),
+        ]
     }
 
     /// One row per read: id, time, read-time source, origin, new, duplicates, conflicts, integrity.
@@ -223,9 +230,11 @@ extension ReportPage {
         guard let section = archiveSection else { return [] }
         let f = formatter
         return section.reads.map { read in
-            ["#\(read.id)", f.dateTime(read.readTime, seconds: true), readTimeSourceName(read.readTimeSource),
-             read.origin, "\(read.newSamples)", "\(read.duplicates)", "\(read.conflicts)",
-             integrityText(read.integrity)]
+            [
+                "#\(read.id)", f.dateTime(read.readTime, seconds: true), readTimeSourceName(read.readTimeSource),
+                read.origin, "\(read.newSamples)", "\(read.duplicates)", "\(read.conflicts)",
+                integrityText(read.integrity),
+            ]
         }
     }
 
@@ -265,9 +274,11 @@ extension ReportPage {
         return s.openExcursions.filled(["list": section.openExcursions.map { formatter.dateTime($0) }.joined(separator: s.listSeparator)])
     }
 
-    /// A read-time source in the report's language.
+    /// A read-time source in the report's language: `source` as the archive stores it (a
+    /// code, or an earlier version's English phrase), or a phrase of `ReadTimeSource`.
     func readTimeSourceName(_ source: String) -> String {
-        language.audit.readTimeSources[source] ?? language.archive.readTimeSources[source] ?? source
+        let phrase = DecodeOptions.ReadTimeSource(stored: source).description
+        return language.audit.readTimeSources[phrase] ?? language.archive.readTimeSources[phrase] ?? phrase
     }
 
     /// "verified (detail)" with the status word in the report's language.
@@ -281,8 +292,10 @@ extension ReportPage {
 
     /// Draws the archive part with the audit pages' own helpers (`section` starts a titled
     /// block, `paragraph` one line, `table` a table whose cells wrap); nothing without it.
-    func drawArchiveSection(section: (String) -> Void, paragraph: (String, ChartColor) -> Void,
-                            table: ([String]?, [[String]], [Double], (Int, Int) -> Bool) -> Void) {
+    func drawArchiveSection(
+        section: (String) -> Void, paragraph: (String, ChartColor) -> Void,
+        table: ([String]?, [[String]], [Double], (Int, Int) -> Bool) -> Void
+    ) {
         guard archiveSection != nil else { return }
         let s = language.archive
         let plain: (Int, Int) -> Bool = { _, _ in false }
@@ -325,14 +338,16 @@ extension ReportPage {
             out += rows.map { "<tr>" + $0.map { "<td>\(e($0))</td>" }.joined() + "</tr>\n" }.joined()
             return out + "</tbody></table>\n</section>\n"
         }
-        var out = "<section id=\"archive\"><h2>\(e(s.section))</h2><table class=\"kv\">\n"
+        var out =
+            "<section id=\"archive\"><h2>\(e(s.section))</h2><table class=\"kv\">\n"
             + archiveRows.map { "<tr><th>\(e($0.0))</th><td class=\"wrap\">\(e($0.1))</td></tr>\n" }.joined() + "</table></section>\n"
         let reads = zip(archiveReadRows, archiveRawRows).map { $0 + [$1[1]] }
         out += grid("archive-reads", s.sectionReads, s.readHeader + ["SHA-256"], reads, empty: "")
         out += grid("archive-gaps", s.sectionGaps, s.gapHeader, archiveGapRows, empty: s.noGaps)
         out += grid("archive-conflicts", s.sectionConflicts, s.conflictHeader, archiveConflictRows, empty: s.noConflicts)
-        out += grid("archive-acknowledgements", s.sectionAcknowledgements, s.acknowledgementHeader, archiveAcknowledgementRows,
-                    empty: s.noAcknowledgements)
+        out += grid(
+            "archive-acknowledgements", s.sectionAcknowledgements, s.acknowledgementHeader, archiveAcknowledgementRows,
+            empty: s.noAcknowledgements)
         if let note = archiveExcursionNote {
             out += "<p class=\"\(section.openExcursions.isEmpty ? "muted" : "estimated")\" id=\"archive-open-excursions\">\(e(note))</p>\n"
         }

@@ -52,7 +52,8 @@ public struct ReportAudit: Sendable {
                     return strings.reasonAlarm.filled([
                         "rule": name, "time": f.dateTime(alarm.firedAt), "exposure": f.duration(alarm.exposure),
                         "side": rule.threshold.direction == .high ? strings.limitAbove : strings.limitBelow,
-                        "peak": alarm.value.map { f.temperature($0, decimals: 2) } ?? "—"])
+                        "peak": alarm.value.map { f.temperature($0, decimals: 2) } ?? "—",
+                    ])
                 }
                 let alarmText = alarms.joined(separator: " ")
                 why = finding.state == .undecided ? audit.unknownWhy + (alarmText.isEmpty ? "" : " — " + alarmText) : alarmText

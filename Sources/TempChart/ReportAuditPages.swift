@@ -53,10 +53,11 @@ extension ReportPage {
         let warnings = content.log.warnings
         guard let note = timesEstimatedNote else { return warnings.map { LogTexts.warning($0, language: language) } }
         // The note says in the report's language what the log's own warning on it says.
-        return [note] + warnings.filter {
-            if case .timesEstimated = $0.original { return false }
-            return true
-        }.map { LogTexts.warning($0, language: language) }
+        return [note]
+            + warnings.filter {
+                if case .timesEstimated = $0.original { return false }
+                return true
+            }.map { LogTexts.warning($0, language: language) }
     }
 
     /// Draws the audit pages after the first: every reason, the rules with their outcome,
@@ -78,10 +79,12 @@ extension ReportPage {
             newPage()
             pageNumber += 1
             canvas.fill(.rect(ChartRect(x: 0, y: 0, width: width, height: height)), color: theme.background)
-            canvas.text(strings.reportTitle, at: ChartPoint(x: margin, y: margin + 10), font: ChartFont(size: 11, weight: .bold),
-                        color: theme.text, anchor: .start)
-            canvas.text("\(verdictText) · \(audit.page) \(pageNumber)", at: ChartPoint(x: width - margin, y: margin + 10),
-                        font: ChartFont(size: 8), color: theme.secondaryText, anchor: .end)
+            canvas.text(
+                strings.reportTitle, at: ChartPoint(x: margin, y: margin + 10), font: ChartFont(size: 11, weight: .bold),
+                color: theme.text, anchor: .start)
+            canvas.text(
+                "\(verdictText) · \(audit.page) \(pageNumber)", at: ChartPoint(x: width - margin, y: margin + 10),
+                font: ChartFont(size: 8), color: theme.secondaryText, anchor: .end)
             y = margin + 20
         }
         func ensure(_ room: Double) { if y + room > height - margin { startPage() } }
@@ -89,8 +92,9 @@ extension ReportPage {
         func section(_ title: String) {
             ensure(48)
             let baseline = y + 12
-            canvas.text(title, at: ChartPoint(x: margin, y: baseline), font: ChartFont(size: 10.5, weight: .bold), color: theme.text,
-                        anchor: .start)
+            canvas.text(
+                title, at: ChartPoint(x: margin, y: baseline), font: ChartFont(size: 10.5, weight: .bold), color: theme.text,
+                anchor: .start)
             canvas.fill(.rect(ChartRect(x: margin, y: baseline + 4, width: contentWidth, height: 0.8)), color: theme.axis)
             y = baseline + 8
         }
@@ -121,8 +125,9 @@ extension ReportPage {
             for columnWidth in columnWidths { columnX.append(position); position += columnWidth }
             func row(_ cells: [String], isHeader: Bool, stripe: Bool, index: Int) {
                 let wrapped = cells.enumerated().map { column, cell in
-                    ReportPage.wrap(cell, width: columnWidths[min(column, columnWidths.count - 1)] - 6,
-                                    font: isHeader ? bold : font, canvas: canvas)
+                    ReportPage.wrap(
+                        cell, width: columnWidths[min(column, columnWidths.count - 1)] - 6,
+                        font: isHeader ? bold : font, canvas: canvas)
                 }
                 let lines = max(1, wrapped.map(\.count).max() ?? 1)
                 let rowHeight = Double(lines) * lineHeight + 3
@@ -132,8 +137,9 @@ extension ReportPage {
                     let cellFont = isHeader || emphasis(index, column) ? bold : font
                     let color = isHeader ? theme.secondaryText : emphasis(index, column) ? theme.fail : theme.text
                     for (number, line) in cellLines.enumerated() {
-                        canvas.text(line, at: ChartPoint(x: columnX[min(column, columnX.count - 1)], y: y + 9 + Double(number) * lineHeight),
-                                    font: cellFont, color: color, anchor: .start)
+                        canvas.text(
+                            line, at: ChartPoint(x: columnX[min(column, columnX.count - 1)], y: y + 9 + Double(number) * lineHeight),
+                            font: cellFont, color: color, anchor: .start)
                     }
                 }
                 y += rowHeight

@@ -24,8 +24,10 @@ public struct ReportContent: Sendable {
         public var timeAbove: TimeInterval
         public var timeBelow: TimeInterval
 
-        public init(sampleCount: Int, invalidCount: Int, minimum: Double?, maximum: Double?, mean: Double?,
-                    meanKineticTemperature: Double?, timeAbove: TimeInterval, timeBelow: TimeInterval) {
+        public init(
+            sampleCount: Int, invalidCount: Int, minimum: Double?, maximum: Double?, mean: Double?,
+            meanKineticTemperature: Double?, timeAbove: TimeInterval, timeBelow: TimeInterval
+        ) {
             self.sampleCount = sampleCount
             self.invalidCount = invalidCount
             self.minimum = minimum
@@ -49,10 +51,11 @@ public struct ReportContent: Sendable {
                 if let upper, value > upper { above += 1 }
                 if let lower, value < lower { below += 1 }
             }
-            self.init(sampleCount: log.samples.count, invalidCount: log.samples.count - count,
-                      minimum: count > 0 ? low : nil, maximum: count > 0 ? high : nil,
-                      mean: count > 0 ? sum / Double(count) : nil, meanKineticTemperature: nil,
-                      timeAbove: Double(above) * log.interval, timeBelow: Double(below) * log.interval)
+            self.init(
+                sampleCount: log.samples.count, invalidCount: log.samples.count - count,
+                minimum: count > 0 ? low : nil, maximum: count > 0 ? high : nil,
+                mean: count > 0 ? sum / Double(count) : nil, meanKineticTemperature: nil,
+                timeAbove: Double(above) * log.interval, timeBelow: Double(below) * log.interval)
         }
     }
 
@@ -87,8 +90,10 @@ public struct ReportContent: Sendable {
     /// The audit part (rules, per-day figures, input); `nil` for content filled in directly.
     public var audit: ReportAudit?
 
-    public init(log: TemperatureLog, profile: String?, lowerLimit: Double?, upperLimit: Double?, verdict: Verdict,
-                reasons: [String], statistics: Statistics, excursions: [Excursion]) {
+    public init(
+        log: TemperatureLog, profile: String?, lowerLimit: Double?, upperLimit: Double?, verdict: Verdict,
+        reasons: [String], statistics: Statistics, excursions: [Excursion]
+    ) {
         self.log = log
         self.profile = profile
         self.lowerLimit = lowerLimit
@@ -105,10 +110,13 @@ public struct ReportContent: Sendable {
     }
 
     /// The chart spec for this content.
-    public func chartSpec(frame: ChartRect, timeZone: TimeZone, language: ReportLanguage, theme: ChartTheme,
-                          pixelDensity: Double = 1, title: String? = nil) -> ChartSpec {
-        ChartSpec(series: ChartSeries(log: log), lowerLimit: lowerLimit, upperLimit: upperLimit,
-                  excursions: chartExcursions, timeZone: timeZone, language: language, theme: theme, frame: frame,
-                  pixelDensity: pixelDensity, title: title)
+    public func chartSpec(
+        frame: ChartRect, timeZone: TimeZone, language: ReportLanguage, theme: ChartTheme,
+        pixelDensity: Double = 1, title: String? = nil
+    ) -> ChartSpec {
+        ChartSpec(
+            series: ChartSeries(log: log), lowerLimit: lowerLimit, upperLimit: upperLimit,
+            excursions: chartExcursions, timeZone: timeZone, language: language, theme: theme, frame: frame,
+            pixelDensity: pixelDensity, title: title)
     }
 }

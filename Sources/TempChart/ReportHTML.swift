@@ -8,8 +8,9 @@ extension ReportPage {
         func e(_ text: String) -> String { SVGCanvas.escape(text) }
         let t = theme
         let svg = SVGCanvas(width: chartWidth, height: chartHeight)
-        let spec = content.chartSpec(frame: ChartRect(x: 0, y: 0, width: chartWidth, height: chartHeight), timeZone: timeZone,
-                                     language: language, theme: theme, pixelDensity: 1)
+        let spec = content.chartSpec(
+            frame: ChartRect(x: 0, y: 0, width: chartWidth, height: chartHeight), timeZone: timeZone,
+            language: language, theme: theme, pixelDensity: 1)
         ChartRenderer.draw(ChartModel(spec), on: svg)
 
         func keyValueTable(_ title: String, _ rows: [(String, String)]) -> String {
@@ -25,17 +26,18 @@ extension ReportPage {
         } else {
             excursions += "<table class=\"grid\"><thead><tr>" + excursionHeader.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
             for row in rows {
-                excursions += "<tr>" + row.enumerated().map { index, cell in
-                    index >= 4 ? "<td class=\"beyond\">\(e(cell))</td>" : "<td>\(e(cell))</td>"
-                }.joined() + "</tr>\n"
+                excursions +=
+                    "<tr>"
+                    + row.enumerated().map { index, cell in
+                        index >= 4 ? "<td class=\"beyond\">\(e(cell))</td>" : "<td>\(e(cell))</td>"
+                    }.joined() + "</tr>\n"
             }
             excursions += "</tbody></table>\n"
         }
         excursions += "</section>\n"
 
         let note = timesEstimatedNote.map { "<p class=\"estimated\" id=\"times-estimated\">\(e($0))</p>\n" } ?? ""
-        let reasons = note + (content.reasons.isEmpty ? "" :
-            "<ul class=\"reasons\">" + content.reasons.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n")
+        let reasons = note + (content.reasons.isEmpty ? "" : "<ul class=\"reasons\">" + content.reasons.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n")
 
         // The audit part: rules, warnings, per day, input.
         let audit = language.audit
@@ -49,71 +51,75 @@ extension ReportPage {
             auditHTML += "</tbody></table></section>\n"
         }
         let warnings = auditWarnings
-        auditHTML += "<section id=\"warnings\"><h2>\(e(audit.sectionWarnings))</h2>\n" + (warnings.isEmpty
-            ? "<p class=\"muted\">\(e(audit.noWarnings))</p>\n"
-            : "<ul>" + warnings.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n") + "</section>\n"
+        auditHTML +=
+            "<section id=\"warnings\"><h2>\(e(audit.sectionWarnings))</h2>\n"
+            + (warnings.isEmpty
+                ? "<p class=\"muted\">\(e(audit.noWarnings))</p>\n"
+                : "<ul>" + warnings.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n") + "</section>\n"
         let days = auditDayRows
         if days.count > 1 {
-            auditHTML += "<section id=\"days\"><h2>\(e(audit.sectionDays)) (\(e(timeZone.identifier)))</h2><table class=\"grid\"><thead><tr>"
+            auditHTML +=
+                "<section id=\"days\"><h2>\(e(audit.sectionDays)) (\(e(timeZone.identifier)))</h2><table class=\"grid\"><thead><tr>"
                 + audit.dayHeader.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
                 + days.map { "<tr>" + $0.map { "<td>\(e($0))</td>" }.joined() + "</tr>\n" }.joined() + "</tbody></table></section>\n"
         }
-        auditHTML += "<section id=\"input\"><h2>\(e(audit.sectionInput))</h2><table class=\"kv\">\n"
+        auditHTML +=
+            "<section id=\"input\"><h2>\(e(audit.sectionInput))</h2><table class=\"kv\">\n"
             + auditInputRows.map { "<tr><th>\(e($0.0))</th><td class=\"wrap\">\(e($0.1))</td></tr>\n" }.joined() + "</table></section>\n"
 
         return """
-        <!DOCTYPE html>
-        <html lang="\(language.rawValue)">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(e(strings.reportTitle)) — \(e(content.log.logger.serial ?? content.log.format.name))</title>
-        <style>
-        :root { color-scheme: \(t.name); }
-        * { box-sizing: border-box; }
-        body { margin: 0; background: \(t.background.hexString); color: \(t.text.hexString);
-          font: 14px/1.45 'DejaVu Sans', 'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Helvetica Neue', Arial, 'PingFang SC', 'Hiragino Sans', 'Microsoft YaHei', sans-serif; }
-        main { max-width: 1040px; margin: 0 auto; padding: 20px; }
-        header { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; flex-wrap: wrap; }
-        h1 { font-size: 22px; margin: 0 0 12px; }
-        h2 { font-size: 15px; margin: 18px 0 6px; padding-bottom: 3px; border-bottom: 1px solid \(t.axis.hexString); }
-        .muted, .generated { color: \(t.secondaryText.hexString); }
-        .generated { font-size: 12px; }
-        .verdict { display: flex; justify-content: space-between; align-items: center; flex-wrap: wrap; gap: 8px;
-          background: \(verdictColor.hexString); color: \(t.onBanner.hexString); padding: 12px 16px; border-radius: 6px; }
-        .verdict strong { font-size: 22px; letter-spacing: 0.5px; }
-        .reasons { margin: 10px 0 0; padding-left: 20px; }
-        .columns { display: flex; gap: 24px; flex-wrap: wrap; }
-        .half { flex: 1 1 380px; }
-        table { border-collapse: collapse; width: 100%; font-size: 13px; }
-        .kv th { text-align: left; font-weight: normal; color: \(t.secondaryText.hexString); width: 42%; }
-        th, td { padding: 3px 6px; vertical-align: top; }
-        tr:nth-child(odd) td, tr:nth-child(odd) th { background: \(t.tableStripe.hexString); }
-        .grid thead th { text-align: left; color: \(t.secondaryText.hexString); background: transparent; }
-        td.beyond { color: \(t.beyond.hexString); }
-        td.wrap, td { overflow-wrap: anywhere; }
-        .estimated { font-weight: bold; color: \(t.inconclusive.hexString); margin: 10px 0 0; }
-        tr.rule-fired td.state, tr.rule-undecided td.state { font-weight: bold; color: \(t.fail.hexString); }
-        figure { margin: 8px 0 0; }
-        figure svg { width: 100%; height: auto; display: block; }
-        footer { margin-top: 16px; font-size: 12px; color: \(t.secondaryText.hexString); }
-        </style>
-        </head>
-        <body>
-        <main>
-        <header><h1>\(e(strings.reportTitle))</h1><span class="generated">\(e(strings.generatedBy)) · \(e(formatter.dateTime(generated)))</span></header>
-        <div class="verdict" id="verdict"><strong>\(e(verdictText))\(content.headlineNote.map { " — " + e($0) } ?? "")</strong><span>\(e(strings.profile)): \(e(profileText))</span></div>
-        \(reasons)<div class="columns">
-        \(keyValueTable(strings.sectionLogger, loggerRows))\(keyValueTable(strings.sectionStatistics, statisticsRows))</div>
-        \(excursions)\(loggerEventsHTML(escape: e))\(seriesHTML(escape: e))\(auditHTML)\(archiveHTML(escape: e))<section><h2>\(e(strings.sectionChart))</h2>
-        <figure id="chart">
-        \(svg.document(embedded: true))</figure>
-        </section>
-        <footer>ColdTap</footer>
-        </main>
-        </body>
-        </html>
+            <!DOCTYPE html>
+            <html lang="\(language.rawValue)">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(e(strings.reportTitle)) — \(e(content.log.logger.serial ?? content.log.format.name))</title>
+            <style>
+            :root { color-scheme: \(t.name); }
+            * { box-sizing: border-box; }
+            body { margin: 0; background: \(t.background.hexString); color: \(t.text.hexString);
+              font: 14px/1.45 'DejaVu Sans', 'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Helvetica Neue', Arial, 'PingFang SC', 'Hiragino Sans', 'Microsoft YaHei', sans-serif; }
+            main { max-width: 1040px; margin: 0 auto; padding: 20px; }
+            header { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; flex-wrap: wrap; }
+            h1 { font-size: 22px; margin: 0 0 12px; }
+            h2 { font-size: 15px; margin: 18px 0 6px; padding-bottom: 3px; border-bottom: 1px solid \(t.axis.hexString); }
+            .muted, .generated { color: \(t.secondaryText.hexString); }
+            .generated { font-size: 12px; }
+            .verdict { display: flex; justify-content: space-between; align-items: center; flex-wrap: wrap; gap: 8px;
+              background: \(verdictColor.hexString); color: \(t.onBanner.hexString); padding: 12px 16px; border-radius: 6px; }
+            .verdict strong { font-size: 22px; letter-spacing: 0.5px; }
+            .reasons { margin: 10px 0 0; padding-left: 20px; }
+            .columns { display: flex; gap: 24px; flex-wrap: wrap; }
+            .half { flex: 1 1 380px; }
+            table { border-collapse: collapse; width: 100%; font-size: 13px; }
+            .kv th { text-align: left; font-weight: normal; color: \(t.secondaryText.hexString); width: 42%; }
+            th, td { padding: 3px 6px; vertical-align: top; }
+            tr:nth-child(odd) td, tr:nth-child(odd) th { background: \(t.tableStripe.hexString); }
+            .grid thead th { text-align: left; color: \(t.secondaryText.hexString); background: transparent; }
+            td.beyond { color: \(t.beyond.hexString); }
+            td.wrap, td { overflow-wrap: anywhere; }
+            .estimated { font-weight: bold; color: \(t.inconclusive.hexString); margin: 10px 0 0; }
+            tr.rule-fired td.state, tr.rule-undecided td.state { font-weight: bold; color: \(t.fail.hexString); }
+            figure { margin: 8px 0 0; }
+            figure svg { width: 100%; height: auto; display: block; }
+            footer { margin-top: 16px; font-size: 12px; color: \(t.secondaryText.hexString); }
+            </style>
+            </head>
+            <body>
+            <main>
+            <header><h1>\(e(strings.reportTitle))</h1><span class="generated">\(e(strings.generatedBy)) · \(e(formatter.dateTime(generated)))</span></header>
+            <div class="verdict" id="verdict"><strong>\(e(verdictText))\(content.headlineNote.map { " — " + e($0) } ?? "")</strong><span>\(e(strings.profile)): \(e(profileText))</span></div>
+            \(reasons)<div class="columns">
+            \(keyValueTable(strings.sectionLogger, loggerRows))\(keyValueTable(strings.sectionStatistics, statisticsRows))</div>
+            \(excursions)\(loggerEventsHTML(escape: e))\(seriesHTML(escape: e))\(auditHTML)\(archiveHTML(escape: e))<section><h2>\(e(strings.sectionChart))</h2>
+            <figure id="chart">
+            \(svg.document(embedded: true))</figure>
+            </section>
+            <footer>ColdTap</footer>
+            </main>
+            </body>
+            </html>
 
-        """
+            """
     }
 }

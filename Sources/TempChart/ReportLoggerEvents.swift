@@ -17,11 +17,14 @@ extension ReportPage {
     func loggerEventsHTML(escape e: (String) -> String) -> String {
         guard !content.log.events.isEmpty else { return "" }
         let s = loggerEventsStrings
-        var out = "<section id=\"logger-events\"><h2>\(e(s.title))</h2>\n<table class=\"grid\"><thead><tr>"
+        var out =
+            "<section id=\"logger-events\"><h2>\(e(s.title))</h2>\n<table class=\"grid\"><thead><tr>"
             + [s.time, s.event, s.until, s.meaning].map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for event in content.log.events {
-            let cells = [event.time.map { formatter.dateTime($0) } ?? "—", event.name,
-                         event.end.map { formatter.dateTime($0) } ?? "", event.detail.map { LogTexts.event($0, language: language) } ?? ""]
+            let cells = [
+                event.time.map { formatter.dateTime($0) } ?? "—", event.name,
+                event.end.map { formatter.dateTime($0) } ?? "", event.detail.map { LogTexts.event($0, language: language) } ?? "",
+            ]
             out += "<tr>" + cells.map { "<td>\(e($0))</td>" }.joined() + "</tr>\n"
         }
         return out + "</tbody></table>\n</section>\n"
@@ -44,25 +47,30 @@ extension ReportPage {
         let font = ChartFont(size: 8.5)
         let columns = [0.0, 0.2, 0.42, 0.62].map { x + 4 + $0 * width }
         for (index, title) in [s.time, s.event, s.until, s.meaning].enumerated() {
-            canvas.text(title, at: ChartPoint(x: columns[index], y: rowY + 9.5), font: ChartFont(size: 8.5, weight: .bold),
-                        color: theme.secondaryText, anchor: .start)
+            canvas.text(
+                title, at: ChartPoint(x: columns[index], y: rowY + 9.5), font: ChartFont(size: 8.5, weight: .bold),
+                color: theme.secondaryText, anchor: .start)
         }
         rowY += 13
         let f = formatter
         for (index, event) in events.prefix(Self.maxLoggerEventRows).enumerated() {
             if index % 2 == 0 { canvas.fill(.rect(ChartRect(x: x, y: rowY, width: width, height: 13)), color: theme.tableStripe) }
-            let cells = [event.time.map { f.dateTime($0) } ?? "—", event.name, event.end.map { f.dateTime($0) } ?? "",
-                         event.detail.map { LogTexts.event($0, language: language) } ?? ""]
+            let cells = [
+                event.time.map { f.dateTime($0) } ?? "—", event.name, event.end.map { f.dateTime($0) } ?? "",
+                event.detail.map { LogTexts.event($0, language: language) } ?? "",
+            ]
             for (column, cell) in cells.enumerated() {
                 let room = (column + 1 < columns.count ? columns[column + 1] : x + width) - columns[column] - 4
-                canvas.text(ReportPage.truncate(cell, width: room, font: font, canvas: canvas),
-                            at: ChartPoint(x: columns[column], y: rowY + 9.5), font: font, color: theme.text, anchor: .start)
+                canvas.text(
+                    ReportPage.truncate(cell, width: room, font: font, canvas: canvas),
+                    at: ChartPoint(x: columns[column], y: rowY + 9.5), font: font, color: theme.text, anchor: .start)
             }
             rowY += 13
         }
         if events.count > Self.maxLoggerEventRows {
-            canvas.text("… +\(events.count - Self.maxLoggerEventRows)", at: ChartPoint(x: x + 4, y: rowY + 9.5), font: font,
-                        color: theme.secondaryText, anchor: .start)
+            canvas.text(
+                "… +\(events.count - Self.maxLoggerEventRows)", at: ChartPoint(x: x + 4, y: rowY + 9.5), font: font,
+                color: theme.secondaryText, anchor: .start)
             rowY += 13
         }
         return rowY + 14

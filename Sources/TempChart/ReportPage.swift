@@ -19,8 +19,10 @@ public struct ReportPage: Sendable {
     /// stays exact; a PNG at 2× scale: 2).
     public var pixelDensity: Double = 4
 
-    public init(content: ReportContent, timeZone: TimeZone, language: ReportLanguage, theme: ChartTheme,
-                generated: Date = Date()) {
+    public init(
+        content: ReportContent, timeZone: TimeZone, language: ReportLanguage, theme: ChartTheme,
+        generated: Date = Date()
+    ) {
         self.content = content
         self.timeZone = timeZone
         self.language = language
@@ -63,8 +65,13 @@ public struct ReportPage: Sendable {
         if let serial = log.logger.serial { rows.append((strings.serial, serial)) }
         rows.append((strings.format, log.format.name))
         if log.timesEstimated {
-            rows.append((strings.readTime, language.audit.readTimeEstimated.filled([
-                "time": f.dateTime(log.readTime, seconds: true), "source": readTimeSourceText])))
+            rows.append(
+                (
+                    strings.readTime,
+                    language.audit.readTimeEstimated.filled([
+                        "time": f.dateTime(log.readTime, seconds: true), "source": readTimeSourceText,
+                    ])
+                ))
         } else {
             rows.append((strings.readTime, f.dateTime(log.readTime, seconds: true)))
         }
@@ -88,7 +95,8 @@ public struct ReportPage: Sendable {
             // First sample to last sample: an end past the last sample (its interval's end)
             // reads as a sample dated after the read. The end without its year when the
             // year is the same, so the row fits.
-            let endText = f.calendar.component(.year, from: end) == f.calendar.component(.year, from: first)
+            let endText =
+                f.calendar.component(.year, from: end) == f.calendar.component(.year, from: first)
                 ? String(f.dateTime(end).dropFirst(5)) : f.dateTime(end)
             rows.append((strings.period, "\(f.dateTime(first)) – \(endText)"))
         }
@@ -104,16 +112,20 @@ public struct ReportPage: Sendable {
 
     /// Excursion table header.
     public var excursionHeader: [String] {
-        ["#", strings.excursionStart, strings.excursionEnd, strings.excursionDuration, strings.excursionPeak,
-         strings.excursionDirection]
+        [
+            "#", strings.excursionStart, strings.excursionEnd, strings.excursionDuration, strings.excursionPeak,
+            strings.excursionDirection,
+        ]
     }
 
     /// Excursion table rows (all of them).
     public var excursionRows: [[String]] {
         let f = formatter
         return content.excursions.enumerated().map { index, e in
-            ["\(index + 1)", f.dateTime(e.start), f.dateTime(e.end), f.duration(e.end.timeIntervalSince(e.start)),
-             f.temperature(e.peak), e.direction == .high ? strings.above : strings.below]
+            [
+                "\(index + 1)", f.dateTime(e.start), f.dateTime(e.end), f.duration(e.end.timeIntervalSince(e.start)),
+                f.temperature(e.peak), e.direction == .high ? strings.above : strings.below,
+            ]
         }
     }
 
@@ -143,19 +155,23 @@ public struct ReportPage: Sendable {
 
         // Header.
         var y = margin + 16
-        canvas.text(strings.reportTitle, at: ChartPoint(x: margin, y: y), font: ChartFont(size: 17, weight: .bold),
-                    color: text, anchor: .start)
-        canvas.text("\(strings.generatedBy) · \(formatter.dateTime(generated))", at: ChartPoint(x: width - margin, y: y),
-                    font: ChartFont(size: 7.5), color: secondary, anchor: .end)
+        canvas.text(
+            strings.reportTitle, at: ChartPoint(x: margin, y: y), font: ChartFont(size: 17, weight: .bold),
+            color: text, anchor: .start)
+        canvas.text(
+            "\(strings.generatedBy) · \(formatter.dateTime(generated))", at: ChartPoint(x: width - margin, y: y),
+            font: ChartFont(size: 7.5), color: secondary, anchor: .end)
         y += 12
 
         // Verdict banner.
         let bannerHeight = 30.0
         canvas.fill(.rect(ChartRect(x: margin, y: y, width: contentWidth, height: bannerHeight)), color: verdictColor)
-        canvas.text(verdictText, at: ChartPoint(x: margin + 12, y: y + 20.5), font: ChartFont(size: 15, weight: .bold),
-                    color: theme.onBanner, anchor: .start)
-        canvas.text("\(strings.profile): \(profileText)", at: ChartPoint(x: width - margin - 12, y: y + 19.5),
-                    font: ChartFont(size: 9.5, weight: .bold), color: theme.onBanner, anchor: .end)
+        canvas.text(
+            verdictText, at: ChartPoint(x: margin + 12, y: y + 20.5), font: ChartFont(size: 15, weight: .bold),
+            color: theme.onBanner, anchor: .start)
+        canvas.text(
+            "\(strings.profile): \(profileText)", at: ChartPoint(x: width - margin - 12, y: y + 19.5),
+            font: ChartFont(size: 9.5, weight: .bold), color: theme.onBanner, anchor: .end)
         y += bannerHeight + 13
 
         // What the verdict must not hide, right under it: an OK with excursions nobody has
@@ -174,8 +190,9 @@ public struct ReportPage: Sendable {
         var reasonLines = 0
         if let note = timesEstimatedNote {
             for line in ReportPage.wrap(note, width: contentWidth - 12, font: ChartFont(size: 8.5, weight: .bold), canvas: canvas) {
-                canvas.text(line, at: ChartPoint(x: margin, y: y), font: ChartFont(size: 8.5, weight: .bold), color: theme.inconclusive,
-                            anchor: .start)
+                canvas.text(
+                    line, at: ChartPoint(x: margin, y: y), font: ChartFont(size: 8.5, weight: .bold), color: theme.inconclusive,
+                    anchor: .start)
                 y += 11.5
             }
         }
@@ -190,8 +207,10 @@ public struct ReportPage: Sendable {
                 reasonLines += 1
             }
         }
-        if content.audit != nil && content.reasons.map({ ReportPage.wrap($0, width: contentWidth - 12, font: reasonFont, canvas: canvas).count })
-            .reduce(0, +) > 7 {
+        if content.audit != nil
+            && content.reasons.map({ ReportPage.wrap($0, width: contentWidth - 12, font: reasonFont, canvas: canvas).count })
+                .reduce(0, +) > 7
+        {
             canvas.text("… \(language.audit.page) 2", at: ChartPoint(x: margin + 12, y: y), font: reasonFont, color: secondary, anchor: .start)
             y += 11.5
         }
@@ -199,10 +218,12 @@ public struct ReportPage: Sendable {
 
         // Two tables side by side: logger | statistics.
         let columnWidth = (contentWidth - 20) / 2
-        let loggerEnd = drawKeyValues(title: strings.sectionLogger, rows: loggerRows, x: margin, y: y, width: columnWidth,
-                                      canvas: canvas)
-        let statsEnd = drawKeyValues(title: strings.sectionStatistics, rows: statisticsRows, x: margin + columnWidth + 20,
-                                     y: y, width: columnWidth, canvas: canvas)
+        let loggerEnd = drawKeyValues(
+            title: strings.sectionLogger, rows: loggerRows, x: margin, y: y, width: columnWidth,
+            canvas: canvas)
+        let statsEnd = drawKeyValues(
+            title: strings.sectionStatistics, rows: statisticsRows, x: margin + columnWidth + 20,
+            y: y, width: columnWidth, canvas: canvas)
         y = max(loggerEnd, statsEnd) + 14
 
         // Excursions.
@@ -214,28 +235,34 @@ public struct ReportPage: Sendable {
         y += 12
         let footer = 18.0
         let chartHeight = max(180, height - margin - footer - y)
-        let spec = content.chartSpec(frame: ChartRect(x: margin, y: y, width: contentWidth, height: chartHeight),
-                                     timeZone: timeZone, language: language, theme: theme, pixelDensity: pixelDensity)
+        let spec = content.chartSpec(
+            frame: ChartRect(x: margin, y: y, width: contentWidth, height: chartHeight),
+            timeZone: timeZone, language: language, theme: theme, pixelDensity: pixelDensity)
         ChartRenderer.draw(ChartModel(spec), on: canvas)
 
         // Footer.
         let log = content.log
         let identity = [log.logger.tagUID, log.logger.serial].compactMap { $0 }.joined(separator: " · ")
-        canvas.text(identity.isEmpty ? log.format.name : "\(log.format) · \(identity)",
-                    at: ChartPoint(x: margin, y: height - margin + 6), font: ChartFont(size: 7), color: secondary, anchor: .start)
-        canvas.text("ColdTap", at: ChartPoint(x: width - margin, y: height - margin + 6), font: ChartFont(size: 7),
-                    color: secondary, anchor: .end)
+        canvas.text(
+            identity.isEmpty ? log.format.name : "\(log.format) · \(identity)",
+            at: ChartPoint(x: margin, y: height - margin + 6), font: ChartFont(size: 7), color: secondary, anchor: .start)
+        canvas.text(
+            "ColdTap", at: ChartPoint(x: width - margin, y: height - margin + 6), font: ChartFont(size: 7),
+            color: secondary, anchor: .end)
     }
 
     private func sectionTitle(_ title: String, x: Double, y: Double, width: Double, canvas: any Canvas) {
-        canvas.text(title, at: ChartPoint(x: x, y: y), font: ChartFont(size: 10.5, weight: .bold), color: theme.text,
-                    anchor: .start)
+        canvas.text(
+            title, at: ChartPoint(x: x, y: y), font: ChartFont(size: 10.5, weight: .bold), color: theme.text,
+            anchor: .start)
         canvas.fill(.rect(ChartRect(x: x, y: y + 4, width: width, height: 0.8)), color: theme.axis)
     }
 
     /// Draws a titled two-column table; returns the y below it.
-    private func drawKeyValues(title: String, rows: [(String, String)], x: Double, y: Double, width: Double,
-                               canvas: any Canvas) -> Double {
+    private func drawKeyValues(
+        title: String, rows: [(String, String)], x: Double, y: Double, width: Double,
+        canvas: any Canvas
+    ) -> Double {
         sectionTitle(title, x: x, y: y, width: width, canvas: canvas)
         let font = ChartFont(size: 8.5)
         let bold = ChartFont(size: 8.5, weight: .bold)
@@ -253,8 +280,9 @@ public struct ReportPage: Sendable {
             }
             canvas.text(row.0, at: ChartPoint(x: x + 4, y: rowY + 9.5), font: font, color: theme.secondaryText, anchor: .start)
             for (number, line) in lines.enumerated() {
-                canvas.text(line, at: ChartPoint(x: x + labelWidth, y: rowY + 9.5 + Double(number) * (valueFont.size + 2)),
-                            font: valueFont, color: theme.text, anchor: .start)
+                canvas.text(
+                    line, at: ChartPoint(x: x + labelWidth, y: rowY + 9.5 + Double(number) * (valueFont.size + 2)),
+                    font: valueFont, color: theme.text, anchor: .start)
             }
             rowY += height
         }
@@ -268,8 +296,9 @@ public struct ReportPage: Sendable {
         let font = ChartFont(size: 8.5)
         let rows = excursionRows
         guard !rows.isEmpty else {
-            canvas.text(strings.noExcursions, at: ChartPoint(x: x + 4, y: rowY + 9.5), font: font, color: theme.secondaryText,
-                        anchor: .start)
+            canvas.text(
+                strings.noExcursions, at: ChartPoint(x: x + 4, y: rowY + 9.5), font: font, color: theme.secondaryText,
+                anchor: .start)
             return rowY + 13
         }
         let fractions = [0.05, 0.25, 0.25, 0.17, 0.13, 0.15]
@@ -278,8 +307,9 @@ public struct ReportPage: Sendable {
         for fraction in fractions { columnX.append(position); position += fraction * width }
         let header = excursionHeader
         for (index, title) in header.enumerated() {
-            canvas.text(title, at: ChartPoint(x: columnX[index], y: rowY + 9.5), font: ChartFont(size: 8.5, weight: .bold),
-                        color: theme.secondaryText, anchor: .start)
+            canvas.text(
+                title, at: ChartPoint(x: columnX[index], y: rowY + 9.5), font: ChartFont(size: 8.5, weight: .bold),
+                color: theme.secondaryText, anchor: .start)
         }
         rowY += 13
         for (rowIndex, row) in rows.prefix(maxExcursionRows).enumerated() {
@@ -293,8 +323,9 @@ public struct ReportPage: Sendable {
             rowY += 13
         }
         if rows.count > maxExcursionRows {
-            canvas.text("… \(rows.count - maxExcursionRows) \(strings.moreExcursions)", at: ChartPoint(x: x + 4, y: rowY + 9.5),
-                        font: font, color: theme.secondaryText, anchor: .start)
+            canvas.text(
+                "… \(rows.count - maxExcursionRows) \(strings.moreExcursions)", at: ChartPoint(x: x + 4, y: rowY + 9.5),
+                font: font, color: theme.secondaryText, anchor: .start)
             rowY += 13
         }
         return rowY

@@ -28,7 +28,8 @@ extension ReportPage {
         guard let series = content.log.series, !series.isEmpty else { return "" }
         let s = seriesStrings
         let f = formatter
-        var out = "<section id=\"series\"><h2>\(e(s.title))</h2>\n<table class=\"grid\"><thead><tr>"
+        var out =
+            "<section id=\"series\"><h2>\(e(s.title))</h2>\n<table class=\"grid\"><thead><tr>"
             + [s.quantity, s.points, s.lowest, s.highest].map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for quantity in series {
             let valued = quantity.points.compactMap { point in point.value.map { (time: point.time, value: $0) } }
@@ -36,8 +37,10 @@ extension ReportPage {
                 guard let found = valued.min(by: pick) else { return "—" }
                 return "\(f.number(found.value, decimals: 1)) \(quantity.unit) (\(f.dateTime(found.time)))"
             }
-            let cells = ["\(seriesName(quantity.name)) (\(quantity.unit))", "\(quantity.points.count)",
-                         extreme { $0.value < $1.value }, extreme { $0.value > $1.value }]
+            let cells = [
+                "\(seriesName(quantity.name)) (\(quantity.unit))", "\(quantity.points.count)",
+                extreme { $0.value < $1.value }, extreme { $0.value > $1.value },
+            ]
             out += "<tr>" + cells.map { "<td>\(e($0))</td>" }.joined() + "</tr>\n"
         }
         return out + "</tbody></table>\n</section>\n"

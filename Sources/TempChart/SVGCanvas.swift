@@ -1,62 +1,105 @@
 import ColdTapBase
 import Foundation
 
-/// A `Canvas` that writes SVG 1.1 text, in pure Swift. Coordinates are written with two
-/// decimals; text uses a sans-serif font stack with CJK fallbacks.
+/// A `Canvas` that writes SVG 1.1 text, in pure Swift: ColdTap's one SVG writer. The report's
+/// chart file paints with fixed colours and two decimals (`Style.file`); the station's pages
+/// paint with CSS classes so that one picture follows the page's light or dark scheme
+/// (their `Style`); both write the same elements from the same strokes.
 public final class SVGCanvas: Canvas {
+    /// How colours are painted and numbers and text written.
+    public struct Style: Sendable {
+        /// The attribute that fills with `color` (` fill="#…"`, or a class).
+        public var fill: @Sendable (ChartColor) -> String
+        /// The attribute that strokes with `color`, written before `stroke-width`, and what
+        /// follows the width (an opacity).
+        public var stroke: @Sendable (ChartColor) -> (beforeWidth: String, afterWidth: String)
+        public var number: @Sendable (Double) -> String
+        public var escape: @Sendable (String) -> String
+        /// What ends each element (a newline, or nothing for inline SVG).
+        public var lineEnd: String
+        /// The ids of clip paths: the prefix and a number (unique within a page).
+        public var clipPrefix: String
+        /// Monospaced text names its font family.
+        public var namesMonospacedFamily: Bool
+
+        public init(
+            fill: @escaping @Sendable (ChartColor) -> String,
+            stroke: @escaping @Sendable (ChartColor) -> (beforeWidth: String, afterWidth: String),
+            number: @escaping @Sendable (Double) -> String, escape: @escaping @Sendable (String) -> String,
+            lineEnd: String, clipPrefix: String, namesMonospacedFamily: Bool
+        ) {
+            self.fill = fill
+            self.stroke = stroke
+            self.number = number
+            self.escape = escape
+            self.lineEnd = lineEnd
+            self.clipPrefix = clipPrefix
+            self.namesMonospacedFamily = namesMonospacedFamily
+        }
+
+        /// A chart file: fixed colours with their opacity, two decimals, one element a line.
+        public static let file = Style(
+            fill: { "fill=\"\($0.hexString)\"\(SVGCanvas.opacity("fill-opacity", $0))" },
+            stroke: { ("stroke=\"\($0.hexString)\"", SVGCanvas.opacity("stroke-opacity", $0)) },
+            number: SVGCanvas.number, escape: SVGCanvas.escape, lineEnd: "\n", clipPrefix: "c", namesMonospacedFamily: true)
+    }
+
     public let width: Double
     public let height: Double
+    public let style: Style
     private var body: String = ""
     private var clipCount = 0
     private var openClips = 0
-    /// The CSS font-family list written on text.
-    public var fontFamily = "'DejaVu Sans', 'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Helvetica Neue', Arial, 'PingFang SC', 'Hiragino Sans', 'Microsoft YaHei', sans-serif"
+    /// The CSS font-family list written on the document.
+    public var fontFamily =
+        "'DejaVu Sans', 'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Helvetica Neue', Arial, 'PingFang SC', 'Hiragino Sans', 'Microsoft YaHei', sans-serif"
 
     /// A canvas of `width` × `height` user units.
-    public init(width: Double, height: Double) {
+    public init(width: Double, height: Double, style: Style = .file) {
         self.width = width
         self.height = height
+        self.style = style
         body.reserveCapacity(64 * 1024)
     }
 
     public func fill(_ path: ChartPath, color: ChartColor) {
-        let data = SVGCanvas.pathData(path, number: SVGCanvas.number)
+        let data = SVGCanvas.pathData(path, number: style.number)
         guard !data.isEmpty else { return }
-        body += "<path d=\"\(data)\" fill=\"\(color.hexString)\"\(SVGCanvas.opacity("fill-opacity", color))/>\n"
+        body += "<path d=\"\(data)\" \(style.fill(color))/>" + style.lineEnd
     }
 
-    public func stroke(_ path: ChartPath, color: ChartColor, style: StrokeStyle) {
-        let data = SVGCanvas.pathData(path, number: SVGCanvas.number)
+    public func stroke(_ path: ChartPath, color: ChartColor, style strokeStyle: StrokeStyle) {
+        let data = SVGCanvas.pathData(path, number: style.number)
         guard !data.isEmpty else { return }
-        var attributes = "fill=\"none\" stroke=\"\(color.hexString)\" stroke-width=\"\(SVGCanvas.number(style.width))\""
-        attributes += SVGCanvas.opacity("stroke-opacity", color)
-        switch style.join {
+        let paint = style.stroke(color)
+        var attributes = "fill=\"none\" \(paint.beforeWidth) stroke-width=\"\(style.number(strokeStyle.width))\"" + paint.afterWidth
+        switch strokeStyle.join {
         case .miter: break
         case .round: attributes += " stroke-linejoin=\"round\""
         case .bevel: attributes += " stroke-linejoin=\"bevel\""
         }
-        switch style.cap {
+        switch strokeStyle.cap {
         case .butt: break
         case .round: attributes += " stroke-linecap=\"round\""
         case .square: attributes += " stroke-linecap=\"square\""
         }
-        if !style.dash.isEmpty {
-            attributes += " stroke-dasharray=\"\(style.dash.map(SVGCanvas.number).joined(separator: " "))\""
+        if !strokeStyle.dash.isEmpty {
+            attributes += " stroke-dasharray=\"\(strokeStyle.dash.map(style.number).joined(separator: " "))\""
         }
-        body += "<path d=\"\(data)\" \(attributes)/>\n"
+        body += "<path d=\"\(data)\" \(attributes)/>" + style.lineEnd
     }
 
     public func text(_ string: String, at point: ChartPoint, font: ChartFont, color: ChartColor, anchor: TextAnchor) {
-        var attributes = "x=\"\(SVGCanvas.number(point.x))\" y=\"\(SVGCanvas.number(point.y))\" font-size=\"\(SVGCanvas.number(font.size))\""
+        let number = style.number
+        var attributes = "x=\"\(number(point.x))\" y=\"\(number(point.y))\" font-size=\"\(number(font.size))\""
         if font.weight == .bold { attributes += " font-weight=\"bold\"" }
-        if font.monospaced { attributes += " font-family=\"'DejaVu Sans Mono', monospace\"" }
+        if font.monospaced && style.namesMonospacedFamily { attributes += " font-family=\"'DejaVu Sans Mono', monospace\"" }
         switch anchor {
         case .start: break
         case .middle: attributes += " text-anchor=\"middle\""
         case .end: attributes += " text-anchor=\"end\""
         }
-        attributes += " fill=\"\(color.hexString)\"\(SVGCanvas.opacity("fill-opacity", color))"
-        body += "<text \(attributes)>\(SVGCanvas.escape(string))</text>\n"
+        body += "<text \(attributes) \(style.fill(color))>\(style.escape(string))</text>" + style.lineEnd
     }
 
     public func textWidth(_ string: String, font: ChartFont) -> Double {
@@ -66,22 +109,29 @@ public final class SVGCanvas: Canvas {
     public func pushClip(_ rect: ChartRect) {
         clipCount += 1
         openClips += 1
-        body += "<clipPath id=\"c\(clipCount)\"><rect x=\"\(SVGCanvas.number(rect.x))\" y=\"\(SVGCanvas.number(rect.y))\" width=\"\(SVGCanvas.number(rect.width))\" height=\"\(SVGCanvas.number(rect.height))\"/></clipPath>\n"
-        body += "<g clip-path=\"url(#c\(clipCount))\">\n"
+        let number = style.number, id = "\(style.clipPrefix)\(clipCount)"
+        body +=
+            "<clipPath id=\"\(id)\"><rect x=\"\(number(rect.x))\" y=\"\(number(rect.y))\" width=\"\(number(rect.width))\" height=\"\(number(rect.height))\"/></clipPath>"
+            + style.lineEnd + "<g clip-path=\"url(#\(id))\">" + style.lineEnd
     }
 
     public func popClip() {
         guard openClips > 0 else { return }
         openClips -= 1
-        body += "</g>\n"
+        body += "</g>" + style.lineEnd
+    }
+
+    /// What was drawn, every clip group closed: the content of an `<svg>` element.
+    public var content: String {
+        body + String(repeating: "</g>" + style.lineEnd, count: openClips)
     }
 
     /// The SVG document. `embedded` leaves out the XML declaration (for inline SVG in HTML).
     public func document(embedded: Bool = false) -> String {
         var out = embedded ? "" : "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(SVGCanvas.number(width))\" height=\"\(SVGCanvas.number(height))\" viewBox=\"0 0 \(SVGCanvas.number(width)) \(SVGCanvas.number(height))\" font-family=\"\(fontFamily)\">\n"
-        out += body
-        out += String(repeating: "</g>\n", count: openClips)
+        out +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(style.number(width))\" height=\"\(style.number(height))\" viewBox=\"0 0 \(style.number(width)) \(style.number(height))\" font-family=\"\(fontFamily)\">\n"
+        out += content
         out += "</svg>\n"
         return out
     }
@@ -113,7 +163,8 @@ public final class SVGCanvas: Canvas {
             case .move(let p): out += "M\(number(p.x)) \(number(p.y))"
             case .line(let p): out += "L\(number(p.x)) \(number(p.y))"
             case .circle(let c, let r):
-                out += "M\(number(c.x - r)) \(number(c.y))a\(number(r)) \(number(r)) 0 1 0 \(number(2 * r)) 0a\(number(r)) \(number(r)) 0 1 0 \(number(-2 * r)) 0Z"
+                out +=
+                    "M\(number(c.x - r)) \(number(c.y))a\(number(r)) \(number(r)) 0 1 0 \(number(2 * r)) 0a\(number(r)) \(number(r)) 0 1 0 \(number(-2 * r)) 0Z"
             case .close: out += "Z"
             }
         }

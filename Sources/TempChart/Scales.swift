@@ -57,7 +57,17 @@ public enum NiceTicks {
         let fraction = raw / magnitude
         let nice: Double
         // The nearest nice value (on a log scale), so the count stays close to the request.
-        if fraction < 1.41 { nice = 1 } else if fraction < 2.24 { nice = 2 } else if fraction < 3.54 { nice = 2.5 } else if fraction < 7.07 { nice = 5 } else { nice = 10 }
+        if fraction < 1.41 {
+            nice = 1
+        } else if fraction < 2.24 {
+            nice = 2
+        } else if fraction < 3.54 {
+            nice = 2.5
+        } else if fraction < 7.07 {
+            nice = 5
+        } else {
+            nice = 10
+        }
         return nice * magnitude
     }
 
@@ -165,7 +175,8 @@ public enum TimeTicks {
             guard let tick = calendar.date(byAdding: offset, to: anchor) else { break }
             if tick > end { break }
             if case .days(let n) = step, n < 7, index > 0,
-               calendar.component(.month, from: tick) != calendar.component(.month, from: anchor) {
+                calendar.component(.month, from: tick) != calendar.component(.month, from: anchor)
+            {
                 // Next month: restart the day count at its first day.
                 guard let nextMonth = calendar.date(from: calendar.dateComponents([.year, .month], from: tick)) else { break }
                 anchor = nextMonth

@@ -11,8 +11,10 @@ public enum TerminalChart {
     ///     the curve is red where it lies within one, on its side of the limit line.
     ///   - color: ANSI colours (red excursions, yellow limit lines).
     /// - Returns: lines joined by "\n", ending with a newline.
-    public static func render(series: ChartSeries, lower: Double?, upper: Double?, excursions: [ChartExcursion] = [],
-                              width: Int, rows: Int = 12, timeZone: TimeZone, color: Bool) -> String {
+    public static func render(
+        series: ChartSeries, lower: Double?, upper: Double?, excursions: [ChartExcursion] = [],
+        width: Int, rows: Int = 12, timeZone: TimeZone, color: Bool
+    ) -> String {
         let rows = max(3, rows)
         let count = min(series.times.count, series.values.count)
         var low = Double.infinity, high = -Double.infinity

@@ -1,13 +1,14 @@
 import Archive
 import CLibPQ
-import ColdChain
 import CSQLite
+import ColdChain
 import Digest
 import Foundation
 import LoggerFormats
 import TempChart
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // coldtap-bench archive: per engine (SQLite, PostgreSQL),
@@ -42,12 +43,14 @@ private func benchRead(first: Int, count: Int, logger: String) -> NewRead {
         samples.append(TemperatureLog.Sample(time: benchStart.addingTimeInterval(Double(n) * benchInterval), temperature: value))
     }
     raw.append(contentsOf: withUnsafeBytes(of: Int64(first).littleEndian) { Array($0) })
-    let log = TemperatureLog(format: "bench", samples: samples, interval: benchInterval, timeBase: .loggerHeader,
-                             integrity: .init(status: .unverified, detail: "generated"),
-                             readTime: benchStart.addingTimeInterval(Double(first + count) * benchInterval),
-                             readTimeSource: .other("generated"))
-    return NewRead(raw: raw, inputKind: "bench", origin: "coldtap-bench", decodeOptions: "{}", log: log, loggerID: logger,
-                   profile: nil, timeZone: .gmt)
+    let log = TemperatureLog(
+        format: "bench", samples: samples, interval: benchInterval, timeBase: .loggerHeader,
+        integrity: .init(status: .unverified, detail: "generated"),
+        readTime: benchStart.addingTimeInterval(Double(first + count) * benchInterval),
+        readTimeSource: .other("generated"))
+    return NewRead(
+        raw: raw, inputKind: "bench", origin: "coldtap-bench", decodeOptions: "{}", log: log, loggerID: logger,
+        profile: nil, timeZone: .gmt)
 }
 
 private func wallSeconds() -> Double { Date().timeIntervalSinceReferenceDate }
@@ -94,24 +97,26 @@ func runArchiveBench(_ json: Bool) async throws {
     let cluster: BenchCluster?
     if let given = ProcessInfo.processInfo.environment["COLDTAP_BENCH_POSTGRESQL"] {
         cluster = nil
-        figures.append(try benchEngine("postgresql", reads: postgresReads, history: !ingestOnly) { name in
-            let admin = try PostgreSQLEngine(uri: given)
-            try admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-            try admin.execute("CREATE DATABASE \(name)")
-            admin.close()
-            return given.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
-        })
+        figures.append(
+            try benchEngine("postgresql", reads: postgresReads, history: !ingestOnly) { name in
+                let admin = try PostgreSQLEngine(uri: given)
+                try admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+                try admin.execute("CREATE DATABASE \(name)")
+                admin.close()
+                return given.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
+            })
     } else {
         cluster = try BenchCluster.start()
     }
     if let cluster {
         defer { cluster.stop() }
-        figures.append(try benchEngine("postgresql", reads: postgresReads, history: !ingestOnly) { name in
-            let admin = try PostgreSQLEngine(uri: cluster.uri("postgres"))
-            try admin.execute("CREATE DATABASE \(name)")
-            admin.close()
-            return cluster.uri(name)
-        })
+        figures.append(
+            try benchEngine("postgresql", reads: postgresReads, history: !ingestOnly) { name in
+                let admin = try PostgreSQLEngine(uri: cluster.uri("postgres"))
+                try admin.execute("CREATE DATABASE \(name)")
+                admin.close()
+                return cluster.uri(name)
+            })
     }
     report(figures, json: json)
 }
@@ -121,8 +126,8 @@ private func report(_ figures: [ArchiveEngineFigures], json: Bool) {
         let ingest = Double(item.newSamples) / item.ingestSeconds
         let bare = Double(item.newSamples) / item.bareSeconds
         return """
-        {"ingest": {"reads": \(item.reads), "samplesPerRead": 4000, "newSamples": \(item.newSamples), "samplesPerSecond": \(Int(ingest)), "bareInsertSamplesPerSecond": \(Int(bare)), "ratio": \(String(format: "%.3f", item.ingestSeconds / item.bareSeconds)), "cpuMsPerRead": \(String(format: "%.3f", item.ingestCPUSeconds * 1000 / Double(item.reads))), "bareCPUMsPerRead": \(String(format: "%.3f", item.bareCPUSeconds * 1000 / Double(item.reads))), "msPerRead": \(String(format: "%.3f", item.ingestSeconds * 1000 / Double(item.reads))), "bareMsPerRead": \(String(format: "%.3f", item.bareSeconds * 1000 / Double(item.reads)))\(item.allRowsSeconds.map { ", \"allRowsBareMsPerRead\": \(String(format: "%.3f", $0 * 1000 / Double(item.reads))), \"ratioToAllRows\": \(String(format: "%.3f", item.ingestSeconds / $0))" } ?? "")}, "history": {"samples": \(item.historySamples), "loggers": 100, "ms": \(String(format: "%.1f", item.historyMilliseconds + item.reportMilliseconds)), "historyMs": \(String(format: "%.1f", item.historyMilliseconds)), "reportModelMs": \(String(format: "%.1f", item.reportMilliseconds))}}
-        """
+            {"ingest": {"reads": \(item.reads), "samplesPerRead": 4000, "newSamples": \(item.newSamples), "samplesPerSecond": \(Int(ingest)), "bareInsertSamplesPerSecond": \(Int(bare)), "ratio": \(String(format: "%.3f", item.ingestSeconds / item.bareSeconds)), "cpuMsPerRead": \(String(format: "%.3f", item.ingestCPUSeconds * 1000 / Double(item.reads))), "bareCPUMsPerRead": \(String(format: "%.3f", item.bareCPUSeconds * 1000 / Double(item.reads))), "msPerRead": \(String(format: "%.3f", item.ingestSeconds * 1000 / Double(item.reads))), "bareMsPerRead": \(String(format: "%.3f", item.bareSeconds * 1000 / Double(item.reads)))\(item.allRowsSeconds.map { ", \"allRowsBareMsPerRead\": \(String(format: "%.3f", $0 * 1000 / Double(item.reads))), \"ratioToAllRows\": \(String(format: "%.3f", item.ingestSeconds / $0))" } ?? "")}, "history": {"samples": \(item.historySamples), "loggers": 100, "ms": \(String(format: "%.1f", item.historyMilliseconds + item.reportMilliseconds)), "historyMs": \(String(format: "%.1f", item.historyMilliseconds)), "reportModelMs": \(String(format: "%.1f", item.reportMilliseconds))}}
+            """
     }
     guard let first = figures.first else { return }
     if json {
@@ -136,29 +141,41 @@ private func report(_ figures: [ArchiveEngineFigures], json: Bool) {
     for item in figures {
         let ingest = Double(item.newSamples) / item.ingestSeconds
         let bare = Double(item.newSamples) / item.bareSeconds
-        print(String(format: "  %@  ingest %d reads: %.0f samples/s (Archive.add)  vs  %.0f samples/s (bare prepared INSERT loop)  ratio %.2f (target ≤ 1.5)",
-                     item.engine, item.reads, ingest, bare, item.ingestSeconds / item.bareSeconds))
-        print(String(format: "  %@  per read: Archive.add %.3f ms (%.3f ms of it on the CPU)  vs  bare loop %.3f ms (%.3f ms on the CPU); the rest is waiting for the disk",
-                     item.engine, item.ingestSeconds * 1000 / Double(item.reads), item.ingestCPUSeconds * 1000 / Double(item.reads),
-                     item.bareSeconds * 1000 / Double(item.reads), item.bareCPUSeconds * 1000 / Double(item.reads)))
+        print(
+            String(
+                format: "  %@  ingest %d reads: %.0f samples/s (Archive.add)  vs  %.0f samples/s (bare prepared INSERT loop)  ratio %.2f (target ≤ 1.5)",
+                item.engine, item.reads, ingest, bare, item.ingestSeconds / item.bareSeconds))
+        print(
+            String(
+                format:
+                    "  %@  per read: Archive.add %.3f ms (%.3f ms of it on the CPU)  vs  bare loop %.3f ms (%.3f ms on the CPU); the rest is waiting for the disk",
+                item.engine, item.ingestSeconds * 1000 / Double(item.reads), item.ingestCPUSeconds * 1000 / Double(item.reads),
+                item.bareSeconds * 1000 / Double(item.reads), item.bareCPUSeconds * 1000 / Double(item.reads)))
         if let allRows = item.allRowsSeconds {
-            print(String(format: "  %@  every row an add writes, written bare: %.3f ms per read (the schema's floor; Archive.add is %.2f× of it)",
-                         item.engine, allRows * 1000 / Double(item.reads), item.ingestSeconds / allRows))
+            print(
+                String(
+                    format: "  %@  every row an add writes, written bare: %.3f ms per read (the schema's floor; Archive.add is %.2f× of it)",
+                    item.engine, allRows * 1000 / Double(item.reads), item.ingestSeconds / allRows))
         }
-        print(String(format: "  %@  history of %d samples %.1f ms + full-year assessment and report model %.1f ms = %.1f ms (target < 100 ms)",
-                     item.engine, item.historySamples, item.historyMilliseconds, item.reportMilliseconds,
-                     item.historyMilliseconds + item.reportMilliseconds))
+        print(
+            String(
+                format: "  %@  history of %d samples %.1f ms + full-year assessment and report model %.1f ms = %.1f ms (target < 100 ms)",
+                item.engine, item.historySamples, item.historyMilliseconds, item.reportMilliseconds,
+                item.historyMilliseconds + item.reportMilliseconds))
     }
 }
 
 /// Ingest and history on one engine; `location(name)` makes a fresh empty archive.
-private func benchEngine(_ engine: String, reads: Int, history measureHistory: Bool = true,
-                         location: (String) throws -> String) throws -> ArchiveEngineFigures {
+private func benchEngine(
+    _ engine: String, reads: Int, history measureHistory: Bool = true,
+    location: (String) throws -> String
+) throws -> ArchiveEngineFigures {
     // Rounds alternate which loop goes first, on fresh archives (a fresh PostgreSQL cluster
     // creates WAL segments at first, later reuses them); the best of each counts, as the
     // machine may be shared.
     let arguments = CommandLine.arguments
-    let rounds = arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }.map { max(1, $0) }
+    let rounds =
+        arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }.map { max(1, $0) }
         ?? (engine == "sqlite" ? 3 : 2)
     var ingestSeconds = Double.infinity
     var bareSeconds = Double.infinity
@@ -205,8 +222,10 @@ private func benchEngine(_ engine: String, reads: Int, history measureHistory: B
     }
 
     guard measureHistory else {
-        return ArchiveEngineFigures(engine: engine, reads: reads, newSamples: newSamples, ingestSeconds: ingestSeconds,
-                                    bareSeconds: bareSeconds, ingestCPUSeconds: ingestCPUSeconds, bareCPUSeconds: bareCPUSeconds, allRowsSeconds: allRowsSeconds, historySamples: 0, historyMilliseconds: 0, reportMilliseconds: 0)
+        return ArchiveEngineFigures(
+            engine: engine, reads: reads, newSamples: newSamples, ingestSeconds: ingestSeconds,
+            bareSeconds: bareSeconds, ingestCPUSeconds: ingestCPUSeconds, bareCPUSeconds: bareCPUSeconds, allRowsSeconds: allRowsSeconds, historySamples: 0,
+            historyMilliseconds: 0, reportMilliseconds: 0)
     }
     FileHandle.standardError.write(Data("archive bench: \(engine) history …\n".utf8))
     let historyLocation = try location("coldtap_bench_history")
@@ -215,12 +234,14 @@ private func benchEngine(_ engine: String, reads: Int, history measureHistory: B
     let yearSamples = 52_560
     // 99 other loggers' years, a block each written straight into the table; the measured one through Archive.add.
     let base = Int64(benchStart.timeIntervalSince1970 * 1000)
-    let year = SampleBlock.encode((0..<yearSamples).map {
-        StoredSample(time: base + Int64($0) * 600_000, temperature: 5 + Double($0 % 30) / 10, humidity: nil, flags: "", readID: 0)
-    })
+    let year = SampleBlock.encode(
+        (0..<yearSamples).map {
+            StoredSample(time: base + Int64($0) * 600_000, temperature: 5 + Double($0 % 30) / 10, humidity: nil, flags: "", readID: 0)
+        })
     for other in 2...100 {
-        try history.engine.execute("INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, 1, $2, $3, 0, $4, $5)",
-                                   [.text("bench:\(other)"), .int(base), .int(base + Int64(yearSamples - 1) * 600_000), .int(Int64(yearSamples)), .blob(year)])
+        try history.engine.execute(
+            "INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, 1, $2, $3, 0, $4, $5)",
+            [.text("bench:\(other)"), .int(base), .int(base + Int64(yearSamples - 1) * 600_000), .int(Int64(yearSamples)), .blob(year)])
     }
     if engine == "postgresql" { try history.engine.execute("ANALYZE sample_blocks") }
     _ = try history.add(benchRead(first: 0, count: yearSamples, logger: "bench:1"))
@@ -236,8 +257,10 @@ private func benchEngine(_ engine: String, reads: Int, history measureHistory: B
         let log = record.temperatureLog()
         let assessment = Assessor.assess(log, profile: profile, timeZone: zone)
         let content = ReportContent(log: log, assessment: assessment, language: .english)
-        let model = ChartModel(content.chartSpec(frame: ChartRect(x: 0, y: 0, width: 1200, height: 600), timeZone: zone,
-                                                 language: .english, theme: .light, title: nil))
+        let model = ChartModel(
+            content.chartSpec(
+                frame: ChartRect(x: 0, y: 0, width: 1200, height: 600), timeZone: zone,
+                language: .english, theme: .light, title: nil))
         let done = wallSeconds()
         count = record.samples.count + (model.drawnPointCount > 0 ? 0 : 1)
         historyRuns.append(loaded - start)
@@ -245,10 +268,11 @@ private func benchEngine(_ engine: String, reads: Int, history measureHistory: B
     }
     historyRuns.sort()
     reportRuns.sort()
-    return ArchiveEngineFigures(engine: engine, reads: reads, newSamples: newSamples, ingestSeconds: ingestSeconds,
-                                bareSeconds: bareSeconds, ingestCPUSeconds: ingestCPUSeconds, bareCPUSeconds: bareCPUSeconds, allRowsSeconds: allRowsSeconds, historySamples: count,
-                                historyMilliseconds: historyRuns[historyRuns.count / 2] * 1000,
-                                reportMilliseconds: reportRuns[reportRuns.count / 2] * 1000)
+    return ArchiveEngineFigures(
+        engine: engine, reads: reads, newSamples: newSamples, ingestSeconds: ingestSeconds,
+        bareSeconds: bareSeconds, ingestCPUSeconds: ingestCPUSeconds, bareCPUSeconds: bareCPUSeconds, allRowsSeconds: allRowsSeconds, historySamples: count,
+        historyMilliseconds: historyRuns[historyRuns.count / 2] * 1000,
+        reportMilliseconds: reportRuns[reportRuns.count / 2] * 1000)
 }
 
 /// The new rows of read `index` (its first half was kept by the read before).
@@ -265,7 +289,8 @@ private func bareSamples(reads: Int) -> [[StoredSample]] {
     }
 }
 
-private let bareInsert = "INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+private let bareInsert =
+    "INSERT INTO sample_blocks (logger_id, generation, first_ms, last_ms, read_id, sample_count, samples) VALUES ($1, $2, $3, $4, $5, $6, $7)"
 
 /// The archive file opened as `SQLiteEngine` opens it (read-write, no connection mutex, WAL,
 /// synchronous=FULL), for the bare loops.
@@ -315,8 +340,10 @@ private func allRowsSQLite(_ path: String, reads: Int) throws -> Double {
     let database = try openBareSQLite(path)
     defer { sqlite3_close(database) }
     // As `benchRead` describes its reads: input kind, read-time source, origin, version, decoder, options, integrity, time base.
-    let readTexts: [(Int32, String)] = [(4, "bench"), (6, "not given"), (7, "coldtap-bench"), (8, "1.0"), (9, "bench"), (10, "{}"),
-                                        (11, "unverified"), (12, "generated"), (13, "loggerHeader")]
+    let readTexts: [(Int32, String)] = [
+        (4, "bench"), (6, "not given"), (7, "coldtap-bench"), (8, "1.0"), (9, "bench"), (10, "{}"),
+        (11, "unverified"), (12, "generated"), (13, "loggerHeader"),
+    ]
     let sql = [
         "INSERT INTO reads (logger_id, read_id, chain_seq, raw_sha256, input_kind, read_time_ms, read_time_source, origin, coldtap_version, decoder, decode_options, integrity_status, integrity_detail, time_base, interval_s, sample_count, first_sample_ms, last_sample_ms, time_offset_ms, generation, new_samples, duplicates, conflicts, gap_from_ms, gap_to_ms, added_ms, samples_sha256, prev_hash, hash, raw) VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 600, 4000, ?5, ?5, 0, 1, 2000, 2000, 0, NULL, NULL, ?5, ?3, ?3, ?3, ?14)",
         "INSERT INTO read_generations (logger_id, generation, read_id, time_offset_ms, new_samples, duplicates, conflicts, samples_sha256) VALUES (?1, 1, ?2, 0, 2000, 2000, 0, ?3)",
@@ -378,7 +405,9 @@ private func barePostgreSQL(_ uri: String, reads: Int) throws -> (wall: Double, 
     for index in 0..<reads {
         let block = SampleBlock.encode(columns[index])
         PQclear(PQexec(connection, "BEGIN"))
-        let texts = ["bench:1", "1", String(samples[index].first?.time ?? 0), String(samples[index].last?.time ?? 0), String(index + 1), String(samples[index].count)]
+        let texts = [
+            "bench:1", "1", String(samples[index].first?.time ?? 0), String(samples[index].last?.time ?? 0), String(index + 1), String(samples[index].count),
+        ]
         let cStrings = texts.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         let result: OpaquePointer? = block.withUnsafeBytes { bytes in

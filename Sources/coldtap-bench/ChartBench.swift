@@ -24,9 +24,10 @@ func chartBenchLog(count: Int) -> TemperatureLog {
         if excursion.contains(index) { value += 5 * sin(Double(index - excursion.lowerBound) / Double(excursion.count) * .pi) }
         samples.append(TemperatureLog.Sample(time: start.addingTimeInterval(Double(index) * 60), temperature: value))
     }
-    return TemperatureLog(format: "bench", samples: samples, interval: 60, timeBase: .loggerHeader,
-                          integrity: .init(status: .unverified, detail: "generated"),
-                          readTime: start.addingTimeInterval(Double(count) * 60))
+    return TemperatureLog(
+        format: "bench", samples: samples, interval: 60, timeBase: .loggerHeader,
+        integrity: .init(status: .unverified, detail: "generated"),
+        readTime: start.addingTimeInterval(Double(count) * 60))
 }
 
 let chartBenchZone = TimeZone(identifier: "Asia/Shanghai") ?? .gmt
@@ -35,62 +36,63 @@ let chartBenchFrame = ChartRect(x: 0, y: 0, width: 1200, height: 600)
 func chartBenchSpec(_ log: TemperatureLog) -> ChartSpec {
     let series = ChartSeries(log: log)
     let excursions = Assessor.excursions(in: log, band: Band(min: 2, max: 8)).map(ChartExcursion.init)
-    return ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, excursions: excursions, timeZone: chartBenchZone,
-                     frame: chartBenchFrame, title: "Benchmark")
+    return ChartSpec(
+        series: series, lowerLimit: 2, upperLimit: 8, excursions: excursions, timeZone: chartBenchZone,
+        frame: chartBenchFrame, title: "Benchmark")
 }
 
 let matplotlibScript = #"""
-import json, sys, time
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-import matplotlib.dates as mdates
-import numpy as np
-from datetime import timezone, timedelta
+    import json, sys, time
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.dates as mdates
+    import numpy as np
+    from datetime import timezone, timedelta
 
-tz = timezone(timedelta(hours=8))
+    tz = timezone(timedelta(hours=8))
 
-def draw(times, values, out):
-    dates = times / 86400.0  # matplotlib date numbers are days since 1970
-    fig, ax = plt.subplots(figsize=(12, 6), dpi=100)
-    ax.axhspan(2, 8, color="#2da44e", alpha=0.13, linewidth=0)
-    beyond = (values > 8) | (values < 2)
-    ax.plot(dates, np.where(beyond, np.nan, values), color="#0969da", linewidth=1.6)
-    ax.plot(dates, np.where(beyond, values, np.nan), color="#d1242f", linewidth=1.6)
-    for limit, label in ((8, "upper limit 8.0 °C"), (2, "lower limit 2.0 °C")):
-        ax.axhline(limit, color="#bc4c00", linestyle="--", linewidth=1.2)
-        ax.annotate(label, (1, limit), xycoords=("axes fraction", "data"), ha="right", va="bottom", color="#bc4c00")
-    i_max, i_min = int(np.argmax(values)), int(np.argmin(values))
-    for i, name in ((i_max, "max"), (i_min, "min")):
-        ax.plot([dates[i]], [values[i]], "o", mfc="white", mec="black")
-        ax.annotate(f"{name} {values[i]:.1f} °C", (dates[i], values[i]), textcoords="offset points", xytext=(0, 8), ha="center")
-    locator = mdates.AutoDateLocator(tz=tz)
-    ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz))
-    ax.set_xlabel("Time — Asia/Shanghai (UTC+08:00)")
-    ax.set_ylabel("°C")
-    ax.set_title("Benchmark", loc="left")
-    ax.grid(True, color="#e4e7eb")
-    fig.savefig(out)
-    plt.close(fig)
+    def draw(times, values, out):
+        dates = times / 86400.0  # matplotlib date numbers are days since 1970
+        fig, ax = plt.subplots(figsize=(12, 6), dpi=100)
+        ax.axhspan(2, 8, color="#2da44e", alpha=0.13, linewidth=0)
+        beyond = (values > 8) | (values < 2)
+        ax.plot(dates, np.where(beyond, np.nan, values), color="#0969da", linewidth=1.6)
+        ax.plot(dates, np.where(beyond, values, np.nan), color="#d1242f", linewidth=1.6)
+        for limit, label in ((8, "upper limit 8.0 °C"), (2, "lower limit 2.0 °C")):
+            ax.axhline(limit, color="#bc4c00", linestyle="--", linewidth=1.2)
+            ax.annotate(label, (1, limit), xycoords=("axes fraction", "data"), ha="right", va="bottom", color="#bc4c00")
+        i_max, i_min = int(np.argmax(values)), int(np.argmin(values))
+        for i, name in ((i_max, "max"), (i_min, "min")):
+            ax.plot([dates[i]], [values[i]], "o", mfc="white", mec="black")
+            ax.annotate(f"{name} {values[i]:.1f} °C", (dates[i], values[i]), textcoords="offset points", xytext=(0, 8), ha="center")
+        locator = mdates.AutoDateLocator(tz=tz)
+        ax.xaxis.set_major_locator(locator)
+        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz))
+        ax.set_xlabel("Time — Asia/Shanghai (UTC+08:00)")
+        ax.set_ylabel("°C")
+        ax.set_title("Benchmark", loc="left")
+        ax.grid(True, color="#e4e7eb")
+        fig.savefig(out)
+        plt.close(fig)
 
-def best_seconds(body, runs):
-    samples = []
-    for _ in range(runs):
-        before = time.perf_counter()
-        body()
-        samples.append(time.perf_counter() - before)
-    return min(samples)
+    def best_seconds(body, runs):
+        samples = []
+        for _ in range(runs):
+            before = time.perf_counter()
+            body()
+            samples.append(time.perf_counter() - before)
+        return min(samples)
 
-result = {}
-for path in sys.argv[2:]:
-    data = np.fromfile(path, dtype="<f8")
-    n = data.size // 2
-    times, values = data[:n], data[n:]
-    runs = 5 if n >= 500_000 else 9
-    result[str(n)] = best_seconds(lambda: draw(times, values, sys.argv[1]), runs) * 1000
-print(json.dumps(result))
-"""#
+    result = {}
+    for path in sys.argv[2:]:
+        data = np.fromfile(path, dtype="<f8")
+        n = data.size // 2
+        times, values = data[:n], data[n:]
+        runs = 5 if n >= 500_000 else 9
+        result[str(n)] = best_seconds(lambda: draw(times, values, sys.argv[1]), runs) * 1000
+    print(json.dumps(result))
+    """#
 
 /// Draws the same charts with matplotlib; returns milliseconds per chart by sample count.
 func runMatplotlib(_ logs: [TemperatureLog]) throws -> [Int: Double] {
@@ -109,8 +111,9 @@ func runMatplotlib(_ logs: [TemperatureLog]) throws -> [Int: Double] {
         try raw.withUnsafeBytes { Data($0) }.write(to: file)
         files.append(file.path)
     }
-    let object = try runPythonReference(tool: "matplotlib", script: script,
-                                        arguments: [directory.appendingPathComponent("reference.png").path] + files)
+    let object = try runPythonReference(
+        tool: "matplotlib", script: script,
+        arguments: [directory.appendingPathComponent("reference.png").path] + files)
     var result: [Int: Double] = [:]
     for (key, value) in object { if let count = Int(key) { result[count] = value } }
     return result
@@ -162,30 +165,43 @@ func runChartBench(json: Bool) async throws {
             return 1
         }
         let pngBytes = (try? FileManager.default.attributesOfItem(atPath: png.path)[.size] as? Int) ?? 0
-        cases.append(Case(samples: log.samples.count, modelMs: modelSeconds * 1000, svgMs: svgSeconds * 1000,
-                          svgBytes: svgBytes, pngMs: pngSeconds * 1000, pngBytes: pngBytes))
+        cases.append(
+            Case(
+                samples: log.samples.count, modelMs: modelSeconds * 1000, svgMs: svgSeconds * 1000,
+                svgBytes: svgBytes, pngMs: pngSeconds * 1000, pngBytes: pngBytes))
     }
     let reference = try runMatplotlib(logs)
 
     if json {
-        let value = JSONValue.object([("cases", .array(cases.map { c in
-            let referenceMs = reference[c.samples] ?? .nan
-            return .object([("samples", .int(c.samples)), ("modelMs", .number(c.modelMs)), ("svgMs", .number(c.svgMs)),
+        let value = JSONValue.object([
+            (
+                "cases",
+                .array(
+                    cases.map { c in
+                        let referenceMs = reference[c.samples] ?? .nan
+                        return .object([
+                            ("samples", .int(c.samples)), ("modelMs", .number(c.modelMs)), ("svgMs", .number(c.svgMs)),
                             ("svgBytes", .int(c.svgBytes)), ("pngMs", .number(c.pngMs)),
-                            ("referencePngMs", .number(referenceMs)), ("ratio", .number(referenceMs / c.pngMs))])
-        }))])
+                            ("referencePngMs", .number(referenceMs)), ("ratio", .number(referenceMs / c.pngMs)),
+                        ])
+                    })
+            )
+        ])
         print(value.serialized(pretty: false))
         return
     }
     func ms(_ value: Double) -> String { String(format: "%.1f", value) }
-    print("chart 1200×600, Asia/Shanghai, best of several runs; ColdTap (M4, Cairo) vs matplotlib \(ProcessInfo.processInfo.environment["COLDTAP_PYTHON"] ?? "python3")")
+    print(
+        "chart 1200×600, Asia/Shanghai, best of several runs; ColdTap (M4, Cairo) vs matplotlib \(ProcessInfo.processInfo.environment["COLDTAP_PYTHON"] ?? "python3")"
+    )
     print("samples     model ms   svg ms   svg bytes   png ms   png bytes   matplotlib ms   ratio")
     for c in cases {
         let referenceMs = reference[c.samples] ?? .nan
-        print(String(c.samples).padding(toLength: 10, withPad: " ", startingAt: 0),
-              ms(c.modelMs).leftPadded(10), ms(c.svgMs).leftPadded(8), String(c.svgBytes).leftPadded(11),
-              ms(c.pngMs).leftPadded(8), String(c.pngBytes).leftPadded(11), ms(referenceMs).leftPadded(15),
-              String(format: "%.1f×", referenceMs / c.pngMs).leftPadded(7))
+        print(
+            String(c.samples).padding(toLength: 10, withPad: " ", startingAt: 0),
+            ms(c.modelMs).leftPadded(10), ms(c.svgMs).leftPadded(8), String(c.svgBytes).leftPadded(11),
+            ms(c.pngMs).leftPadded(8), String(c.pngBytes).leftPadded(11), ms(referenceMs).leftPadded(15),
+            String(format: "%.1f×", referenceMs / c.pngMs).leftPadded(7))
     }
     print("targets: 1,000,000 samples to PNG < 200 ms; SVG size independent of sample count; ≥ 10× faster than matplotlib")
 }

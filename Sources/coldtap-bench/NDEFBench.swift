@@ -68,46 +68,46 @@ func consume(_ message: NDEFMessage) -> Int {
 }
 
 let ndeflibScript = #"""
-import json, statistics, sys, time
-import ndef
+    import json, statistics, sys, time
+    import ndef
 
-def read_messages(path):
-    data = open(path, "rb").read()
-    messages, offset = [], 0
-    while offset < len(data):
-        length = int.from_bytes(data[offset:offset + 4], "big")
-        messages.append(data[offset + 4:offset + 4 + length])
-        offset += 4 + length
-    return messages
+    def read_messages(path):
+        data = open(path, "rb").read()
+        messages, offset = [], 0
+        while offset < len(data):
+            length = int.from_bytes(data[offset:offset + 4], "big")
+            messages.append(data[offset + 4:offset + 4 + length])
+            offset += 4 + length
+        return messages
 
-def median_seconds(body, minimum_seconds=2.0, minimum_runs=7):
-    # CPU time of this thread, as the Swift side measures.
-    samples, start = [], time.thread_time()
-    while len(samples) < minimum_runs or time.thread_time() - start < minimum_seconds:
-        before = time.thread_time()
-        body()
-        samples.append(time.thread_time() - before)
-    return statistics.median(samples)
+    def median_seconds(body, minimum_seconds=2.0, minimum_runs=7):
+        # CPU time of this thread, as the Swift side measures.
+        samples, start = [], time.thread_time()
+        while len(samples) < minimum_runs or time.thread_time() - start < minimum_seconds:
+            before = time.thread_time()
+            body()
+            samples.append(time.thread_time() - before)
+        return statistics.median(samples)
 
-small = read_messages(sys.argv[1])
-large = read_messages(sys.argv[2])[0]
+    small = read_messages(sys.argv[1])
+    large = read_messages(sys.argv[2])[0]
 
-def decode_small():
-    total = 0
-    for message in small:
-        for record in ndef.message_decoder(message):
-            total += 1
-    assert total == 3 * len(small)
+    def decode_small():
+        total = 0
+        for message in small:
+            for record in ndef.message_decoder(message):
+                total += 1
+        assert total == 3 * len(small)
 
-def decode_large():
-    records = list(ndef.message_decoder(large))
-    assert len(records) == 1 and len(records[0].data) == 1 << 20
+    def decode_large():
+        records = list(ndef.message_decoder(large))
+        assert len(records) == 1 and len(records[0].data) == 1 << 20
 
-small_seconds = median_seconds(decode_small)
-large_seconds = median_seconds(decode_large, minimum_runs=20)
-print(json.dumps({"messagesPerSecond": len(small) / small_seconds,
-                  "gigabytesPerSecond": len(large) / large_seconds / 1e9}))
-"""#
+    small_seconds = median_seconds(decode_small)
+    large_seconds = median_seconds(decode_large, minimum_runs=20)
+    print(json.dumps({"messagesPerSecond": len(small) / small_seconds,
+                      "gigabytesPerSecond": len(large) / large_seconds / 1e9}))
+    """#
 
 /// Runs the ndeflib script on the same messages; returns (messages/s, GB/s).
 func runNDEFLib(small: [Data], large: Data) throws -> (messagesPerSecond: Double, gigabytesPerSecond: Double) {
@@ -163,11 +163,12 @@ func runNDEFBench(json: Bool) async throws {
         return sum
     }
     let largeIterations = 1000
-    let largeSeconds = try medianSeconds {
-        var sum = 0
-        for _ in 0..<largeIterations { sum &+= consume(try NDEFParser.message(from: large)) }
-        return sum
-    } / Double(largeIterations)
+    let largeSeconds =
+        try medianSeconds {
+            var sum = 0
+            for _ in 0..<largeIterations { sum &+= consume(try NDEFParser.message(from: large)) }
+            return sum
+        } / Double(largeIterations)
     let messagesPerSecond = Double(small.count) / smallSeconds
     let gigabytesPerSecond = Double(large.count) / largeSeconds / 1e9
 
@@ -177,12 +178,22 @@ func runNDEFBench(json: Bool) async throws {
 
     if json {
         let value = JSONValue.object([
-            ("small", .object([("messagesPerSecond", .number(messagesPerSecond)),
-                               ("ndeflibMessagesPerSecond", .number(reference.messagesPerSecond)),
-                               ("ratio", .number(smallRatio))])),
-            ("large", .object([("gigabytesPerSecond", .number(gigabytesPerSecond)),
-                               ("ndeflibGigabytesPerSecond", .number(reference.gigabytesPerSecond)),
-                               ("ratio", .number(largeRatio))])),
+            (
+                "small",
+                .object([
+                    ("messagesPerSecond", .number(messagesPerSecond)),
+                    ("ndeflibMessagesPerSecond", .number(reference.messagesPerSecond)),
+                    ("ratio", .number(smallRatio)),
+                ])
+            ),
+            (
+                "large",
+                .object([
+                    ("gigabytesPerSecond", .number(gigabytesPerSecond)),
+                    ("ndeflibGigabytesPerSecond", .number(reference.gigabytesPerSecond)),
+                    ("ratio", .number(largeRatio)),
+                ])
+            ),
         ])
         print(value.serialized())
     } else {

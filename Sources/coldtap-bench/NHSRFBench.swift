@@ -3,6 +3,7 @@ import LoggerFormats
 import LoggerSessions
 import NDEF
 import NFCTags
+import NFCTagsEmulation
 
 /// The RF row of a message-based logger: a virtual NHS3100 holding 4,000 samples, read in
 /// command mode (docs/nhs31xx.md §8) through the NDEF exchange session.
@@ -22,8 +23,9 @@ func measureNHSRF(samples: Int = 4000) async throws -> RFBenchRow {
         $0.advance(by: Double(samples) * 60 - 30)
     }
     await tag.tap()
-    let session = NHSLoggerSession(transport: tag, options: NDEFExchangeOptions(pollDelay: .zero),
-                                   clock: { Date(timeIntervalSince1970: start + Double(samples) * 60) })
+    let session = NHSLoggerSession(
+        transport: tag, options: NDEFExchangeOptions(pollDelay: .zero),
+        clock: { Date(timeIntervalSince1970: start + Double(samples) * 60) })
     let readout = try await session.readOut()
     guard readout.samples.count == samples, readout.config?.count == UInt16(samples) else {
         throw BenchError.reference("NHS3100 read \(readout.samples.count) of \(samples) samples")
@@ -42,15 +44,18 @@ func measureNHSRF(samples: Int = 4000) async throws -> RFBenchRow {
         let reads = (answerTLV + 15) / 16
         bound += Double(reads) * AirTime.iso14443Exchange(commandBytes: 2, answerBytes: 16)
     }
-    return RFBenchRow(tag: "NHS3100 4k", bytes: samples * 2, commands: session.exchange.exchangeCount,
-                      airTimeMs: await tag.airTimeMicroseconds / 1000, lowerBoundMs: bound / 1000,
-                      naiveCommands: await tag.commandCount, naiveAirTimeMs: await tag.airTimeMicroseconds / 1000)
+    return RFBenchRow(
+        tag: "NHS3100 4k", bytes: samples * 2, commands: session.exchange.exchangeCount,
+        airTimeMs: await tag.airTimeMicroseconds / 1000, lowerBoundMs: bound / 1000,
+        naiveCommands: await tag.commandCount, naiveAirTimeMs: await tag.airTimeMicroseconds / 1000)
 }
 
 /// Prints the NHS3100 row: exchanges (not commands), modelled air time, the bound, the ratio.
 func printNHSRFRow(_ row: RFBenchRow) {
     print("message-based logger (command mode): exchanges = NDEF messages written and read back; bound = the GETMEASUREMENTS exchanges alone")
-    print(String(format: "%@  samples %d  exchanges %d  tag commands %d  air ms %.1f  bound ms %.1f  ratio %.3f (target ≤ 1.15): %@",
-                 row.tag, row.bytes / 2, row.commands, row.naiveCommands, row.airTimeMs, row.lowerBoundMs, row.ratio,
-                 row.ratio <= 1.15 ? "met" : "NOT met"))
+    print(
+        String(
+            format: "%@  samples %d  exchanges %d  tag commands %d  air ms %.1f  bound ms %.1f  ratio %.3f (target ≤ 1.15): %@",
+            row.tag, row.bytes / 2, row.commands, row.naiveCommands, row.airTimeMs, row.lowerBoundMs, row.ratio,
+            row.ratio <= 1.15 ? "met" : "NOT met"))
 }

@@ -7,8 +7,10 @@ let benchPython: (path: String, why: String) = {
     if let given = ProcessInfo.processInfo.environment["COLDTAP_PYTHON"], !given.isEmpty {
         return (given, "COLDTAP_PYTHON")
     }
-    let starts = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                  URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()]
+    let starts = [
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent(),
+    ]
     for start in starts {
         var directory = start.standardizedFileURL
         while true {

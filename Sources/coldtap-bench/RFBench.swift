@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import NFCTagsEmulation
 
 /// One row of the RF suite: a virtual tag filled with a full-size NDEF message.
 struct RFBenchRow {
@@ -86,11 +87,12 @@ func measureRF(chip: TagChip) async throws -> RFBenchRow {
     case .nt3h2211: name = "NT3H2211"
     default: name = chip.displayName
     }
-    return RFBenchRow(tag: name,
-                      bytes: (lastUnit - firstUnit + 1 - skippedPages) * unit,
-                      commands: await fast.commandCount, airTimeMs: await fast.airTimeMicroseconds / 1000,
-                      lowerBoundMs: lowerBound / 1000, naiveCommands: await naive.commandCount,
-                      naiveAirTimeMs: await naive.airTimeMicroseconds / 1000)
+    return RFBenchRow(
+        tag: name,
+        bytes: (lastUnit - firstUnit + 1 - skippedPages) * unit,
+        commands: await fast.commandCount, airTimeMs: await fast.airTimeMicroseconds / 1000,
+        lowerBoundMs: lowerBound / 1000, naiveCommands: await naive.commandCount,
+        naiveAirTimeMs: await naive.airTimeMicroseconds / 1000)
 }
 
 func runRFBench(json: Bool) async throws {
@@ -107,23 +109,28 @@ func runRFBench(json: Bool) async throws {
                 + "\"ratio\": \(round(row.ratio, 100)), \"naiveCommands\": \(row.naiveCommands), "
                 + "\"naiveAirTimeMs\": \(round(row.naiveAirTimeMs, 10))}"
         }
-        let logger = "{\"tag\": \"\(nhs.tag)\", \"samples\": \(nhs.bytes / 2), \"exchanges\": \(nhs.commands), "
+        let logger =
+            "{\"tag\": \"\(nhs.tag)\", \"samples\": \(nhs.bytes / 2), \"exchanges\": \(nhs.commands), "
             + "\"tagCommands\": \(nhs.naiveCommands), \"airTimeMs\": \(round(nhs.airTimeMs, 10)), "
             + "\"lowerBoundMs\": \(round(nhs.lowerBoundMs, 10)), \"ratio\": \(round(nhs.ratio, 100))}"
         print("{\"tags\": [" + tags.joined(separator: ", ") + "], \"loggers\": [" + logger + "]}")
         return
     }
     print("RF: full-size NDEF message, modeled air time (ISO 14443-A 106 kbit/s, ISO 15693 high data rate), link ≤ 256-byte answers")
-    print("lower bound = one identification exchange + the bytes in the fewest largest legal commands (frame timings only)"
-          + " + one SECTOR_SELECT where the data cross into sector 1 (NT3H2211)")
-    print("tag".padding(toLength: 12, withPad: " ", startingAt: 0)
-          + "  bytes  cmds   air ms  bound ms  ratio   naive cmds  naive ms  naive/ours   held ms at 5 ms/cmd: ours / naive")
+    print(
+        "lower bound = one identification exchange + the bytes in the fewest largest legal commands (frame timings only)"
+            + " + one SECTOR_SELECT where the data cross into sector 1 (NT3H2211)")
+    print(
+        "tag".padding(toLength: 12, withPad: " ", startingAt: 0)
+            + "  bytes  cmds   air ms  bound ms  ratio   naive cmds  naive ms  naive/ours   held ms at 5 ms/cmd: ours / naive")
     for row in rows {
-        let line = row.tag.padding(toLength: 12, withPad: " ", startingAt: 0)
-            + String(format: " %6d %5d %8.1f %9.1f %6.3f %12d %9.1f %10.1f×   %10.0f / %.0f", row.bytes, row.commands,
-                     row.airTimeMs, row.lowerBoundMs, row.ratio, row.naiveCommands, row.naiveAirTimeMs,
-                     row.naiveAirTimeMs / row.airTimeMs, row.airTimeMs + 5 * Double(row.commands),
-                     row.naiveAirTimeMs + 5 * Double(row.naiveCommands))
+        let line =
+            row.tag.padding(toLength: 12, withPad: " ", startingAt: 0)
+            + String(
+                format: " %6d %5d %8.1f %9.1f %6.3f %12d %9.1f %10.1f×   %10.0f / %.0f", row.bytes, row.commands,
+                row.airTimeMs, row.lowerBoundMs, row.ratio, row.naiveCommands, row.naiveAirTimeMs,
+                row.naiveAirTimeMs / row.airTimeMs, row.airTimeMs + 5 * Double(row.commands),
+                row.naiveAirTimeMs + 5 * Double(row.naiveCommands))
         print(line)
     }
     let worst = rows.map(\.ratio).max() ?? 0

@@ -1,6 +1,7 @@
 import Foundation
 import LoggerFormats
 import NFCTags
+import NFCTagsEmulation
 
 /// The RF row of a full SmarTag2 (docs/smartag.md §4.5): one temperature sensor, 1,014
 /// records filling its ring, on a virtual ST25DV64K, read as `coldtap read` reads it (the
@@ -29,7 +30,8 @@ func measureSmarTagRF() async throws -> RFBenchRow {
     let naive = try await read(.naive)
     let lastBlock = (8188 - 1) / 4
     let bound = rfLowerBoundMicroseconds(chip: .st25dv64k, firstUnit: 0, lastUnit: lastBlock, limits: fast.limits)
-    return RFBenchRow(tag: "SmarTag2", bytes: (lastBlock + 1) * 4, commands: await fast.commandCount,
-                      airTimeMs: await fast.airTimeMicroseconds / 1000, lowerBoundMs: bound / 1000,
-                      naiveCommands: await naive.commandCount, naiveAirTimeMs: await naive.airTimeMicroseconds / 1000)
+    return RFBenchRow(
+        tag: "SmarTag2", bytes: (lastBlock + 1) * 4, commands: await fast.commandCount,
+        airTimeMs: await fast.airTimeMicroseconds / 1000, lowerBoundMs: bound / 1000,
+        naiveCommands: await naive.commandCount, naiveAirTimeMs: await naive.airTimeMicroseconds / 1000)
 }

@@ -4,8 +4,9 @@ import Foundation
 import LoggerFormats
 import NDEF
 import Station
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 // coldtap-bench station [--json] [--uploads N] [--engine sqlite|postgresql] [--no-pages]: 16 clients on loopback upload distinct logger
@@ -61,20 +62,29 @@ func runStationBench(_ json: Bool) async throws {
     }
     let pages = arguments.contains("--no-pages") ? nil : try await measureStationPages(folder: folder)
     func engineJSON(_ item: StationFigures) -> JSONValue {
-        .object([("uploads", .int(item.uploads)), ("clients", .int(item.clients)), ("uploadsPerSecond", .number((item.perSecond * 10).rounded() / 10)),
-                 ("p50Ms", .number((item.p50 * 100).rounded() / 100)), ("p99Ms", .number((item.p99 * 100).rounded() / 100)),
-                 ("lost", .int(item.lost)), ("engine", .string(item.engine)), ("failed", .int(item.failed))])
+        .object([
+            ("uploads", .int(item.uploads)), ("clients", .int(item.clients)), ("uploadsPerSecond", .number((item.perSecond * 10).rounded() / 10)),
+            ("p50Ms", .number((item.p50 * 100).rounded() / 100)), ("p99Ms", .number((item.p99 * 100).rounded() / 100)),
+            ("lost", .int(item.lost)), ("engine", .string(item.engine)), ("failed", .int(item.failed)),
+        ])
     }
     if json {
         guard case .object(let top)? = figures.first.map(engineJSON) else { return }
-        print(JSONValue.object(top + [("engines", .array(figures.map { .string($0.engine) })),
-                                      ("byEngine", .object(figures.map { ($0.engine, engineJSON($0)) }))] + (pages?.json ?? [])).serialized(pretty: false))
+        print(
+            JSONValue.object(
+                top + [
+                    ("engines", .array(figures.map { .string($0.engine) })),
+                    ("byEngine", .object(figures.map { ($0.engine, engineJSON($0)) })),
+                ] + (pages?.json ?? [])
+            ).serialized(pretty: false))
         return
     }
     print("station: \(clients) clients on loopback upload distinct reads of 4,000 samples (targets: ≥ 500 uploads/s, p99 < 50 ms, lost 0)")
     for item in figures {
-        print(String(format: "  %@  %d uploads: %.0f uploads/s, p50 %.1f ms, p99 %.1f ms, lost %d, failed %d",
-                     item.engine.padding(toLength: 10, withPad: " ", startingAt: 0), item.uploads, item.perSecond, item.p50, item.p99, item.lost, item.failed))
+        print(
+            String(
+                format: "  %@  %d uploads: %.0f uploads/s, p50 %.1f ms, p99 %.1f ms, lost %d, failed %d",
+                item.engine.padding(toLength: 10, withPad: " ", startingAt: 0), item.uploads, item.perSecond, item.p50, item.p99, item.lost, item.failed))
     }
     pages?.printLines()
 }
@@ -91,13 +101,19 @@ private func stationRead(_ index: Int) throws -> Data {
 func benchStation(_ engine: String, location: String, bodies: [Data], clients: Int, webhookURLs: [String] = []) async throws -> StationFigures {
     let setup = Console.capturing()
     guard await ColdTap.main(["site", "add", "bench", "--archive", location], console: setup) == 0,
-          await ColdTap.main(["token", "create", "--site", "bench", "--scope", "upload", "--archive", location], console: setup) == 0 else {
+        await ColdTap.main(["token", "create", "--site", "bench", "--scope", "upload", "--archive", location], console: setup) == 0
+    else {
         throw ArchiveBenchError("the bench station could not be set up: \(setup.errorOutput)")
     }
     let token = setup.output.split(separator: "\n").last.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
     for url in webhookURLs {
-        guard await ColdTap.main(["webhook", "add", "--site", "bench", url, "--allow-http-webhooks", "--allow-private-webhooks",
-                                  "--archive", location], console: setup) == 0 else {
+        guard
+            await ColdTap.main(
+                [
+                    "webhook", "add", "--site", "bench", url, "--allow-http-webhooks", "--allow-private-webhooks",
+                    "--archive", location,
+                ], console: setup) == 0
+        else {
             throw ArchiveBenchError("the bench webhook could not be added: \(setup.errorOutput)")
         }
     }
@@ -152,8 +168,9 @@ func benchStation(_ engine: String, location: String, bodies: [Data], clients: I
     func percentile(_ p: Double) -> Double {
         latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int((Double(latencies.count) * p).rounded(.up)) - 1)]
     }
-    return StationFigures(engine: engine, uploads: results.count, clients: clients, perSecond: Double(created.count) / seconds,
-                          p50: percentile(0.5), p99: percentile(0.99), lost: lost, failed: results.filter { $0.2 != 201 }.count)
+    return StationFigures(
+        engine: engine, uploads: results.count, clients: clients, perSecond: Double(created.count) / seconds,
+        p50: percentile(0.5), p99: percentile(0.99), lost: lost, failed: results.filter { $0.2 != 201 }.count)
 }
 
 private func post(_ session: URLSession, _ request: URLRequest) async -> Int {

@@ -23,16 +23,28 @@ struct StationPageFigures {
     var reportSVGMs: Double
 
     var json: [(String, JSONValue)] {
-        [("overviewMs", .number((overviewMs * 100).rounded() / 100)), ("loggerPageMs", .number((loggerPageMs * 100).rounded() / 100)),
-         ("pages", .object([("loggers", .int(loggers)), ("overviewBytes", .int(overviewBytes)), ("apiLoggersMs", .number((apiLoggersMs * 100).rounded() / 100)),
-                            ("yearSamples", .int(yearSamples)), ("loggerPageBytes", .int(loggerPageBytes)),
-                            ("reportSVGMs", .number((reportSVGMs * 100).rounded() / 100))]))]
+        [
+            ("overviewMs", .number((overviewMs * 100).rounded() / 100)), ("loggerPageMs", .number((loggerPageMs * 100).rounded() / 100)),
+            (
+                "pages",
+                .object([
+                    ("loggers", .int(loggers)), ("overviewBytes", .int(overviewBytes)), ("apiLoggersMs", .number((apiLoggersMs * 100).rounded() / 100)),
+                    ("yearSamples", .int(yearSamples)), ("loggerPageBytes", .int(loggerPageBytes)),
+                    ("reportSVGMs", .number((reportSVGMs * 100).rounded() / 100)),
+                ])
+            ),
+        ]
     }
 
     func printLines() {
-        print(String(format: "  pages      overview of %d loggers: %.1f ms (%d KB; API list of the same: %.1f ms)", loggers, overviewMs, overviewBytes / 1024, apiLoggersMs))
-        print(String(format: "             logger page of %d samples: %.1f ms (%d KB; API SVG report of the same: %.1f ms) (targets: < 100 ms, < 200 KB)",
-                     yearSamples, loggerPageMs, loggerPageBytes / 1024, reportSVGMs))
+        print(
+            String(
+                format: "  pages      overview of %d loggers: %.1f ms (%d KB; API list of the same: %.1f ms)", loggers, overviewMs, overviewBytes / 1024,
+                apiLoggersMs))
+        print(
+            String(
+                format: "             logger page of %d samples: %.1f ms (%d KB; API SVG report of the same: %.1f ms) (targets: < 100 ms, < 200 KB)",
+                yearSamples, loggerPageMs, loggerPageBytes / 1024, reportSVGMs))
     }
 }
 
@@ -63,7 +75,8 @@ func measureStationPages(folder: URL, loggers: Int = 1000) async throws -> Stati
     let location = folder.appendingPathComponent("pages.sqlite").path
     let setup = Console.capturing()
     guard await ColdTap.main(["site", "add", "pages", "--archive", location], console: setup) == 0,
-          await ColdTap.main(["token", "create", "--site", "pages", "--scope", "upload", "--archive", location], console: setup) == 0 else {
+        await ColdTap.main(["token", "create", "--site", "pages", "--scope", "upload", "--archive", location], console: setup) == 0
+    else {
         throw BenchError.reference("cannot make the pages bench's site: \(setup.errorOutput)")
     }
     let token = setup.output.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
@@ -73,10 +86,16 @@ func measureStationPages(folder: URL, loggers: Int = 1000) async throws -> Stati
     try station.start()
     defer { station.stop(grace: 1) }
     func upload(_ body: Data, logger: String) throws {
-        let answer = station.handle(HTTPRequest(method: "POST", path: "/api/v1/reads", headers: [
-            "Authorization": "Bearer \(token)", "X-ColdTap-Logger-Id": logger, "X-ColdTap-Read-Time": "2026-01-05T00:00:00Z",
-            "Content-Type": "application/octet-stream"], body: body))
-        guard answer.status == 201 else { throw BenchError.reference("upload for \(logger) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))") }
+        let answer = station.handle(
+            HTTPRequest(
+                method: "POST", path: "/api/v1/reads",
+                headers: [
+                    "Authorization": "Bearer \(token)", "X-ColdTap-Logger-Id": logger, "X-ColdTap-Read-Time": "2026-01-05T00:00:00Z",
+                    "Content-Type": "application/octet-stream",
+                ], body: body))
+        guard answer.status == 201 else {
+            throw BenchError.reference("upload for \(logger) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
+        }
     }
     for index in 0..<loggers {
         try upload(try pagesRead(first: 52_000 + (index % 300), count: 288, phase: index), logger: String(format: "fridge-%04d", index))
@@ -107,6 +126,7 @@ func measureStationPages(folder: URL, loggers: Int = 1000) async throws -> Stati
     let list = try median(HTTPRequest(method: "GET", path: "/api/v1/loggers", query: [("limit", "1000")], headers: bearer))
     let page = try median(HTTPRequest(method: "GET", path: "/loggers/year-fridge", query: [("period", "all")], headers: cookie))
     let svg = try median(HTTPRequest(method: "GET", path: "/api/v1/loggers/year-fridge/report.svg", headers: bearer))
-    return StationPageFigures(loggers: loggers, overviewMs: overview.ms, overviewBytes: overview.bytes, apiLoggersMs: list.ms,
-                              yearSamples: yearSamples, loggerPageMs: page.ms, loggerPageBytes: page.bytes, reportSVGMs: svg.ms)
+    return StationPageFigures(
+        loggers: loggers, overviewMs: overview.ms, overviewBytes: overview.bytes, apiLoggersMs: list.ms,
+        yearSamples: yearSamples, loggerPageMs: page.ms, loggerPageBytes: page.bytes, reportSVGMs: svg.ms)
 }

@@ -3,8 +3,9 @@ import ColdTapCommands
 import Foundation
 import LoggerFormats
 import NDEF
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // coldtap-bench station --hanging-webhooks [--uploads N] [--engine sqlite|postgresql] [--json]:
@@ -39,8 +40,9 @@ func runHangingWebhooksBench(_ json: Bool, uploads: Int, clients: Int) async thr
         rows.append((engine, quiet, hanging, queued, before, most))
     }
     if only == nil || only == "sqlite" {
-        try await measure("sqlite", quietLocation: folder.appendingPathComponent("quiet.sqlite").path,
-                          hangingLocation: folder.appendingPathComponent("hanging.sqlite").path)
+        try await measure(
+            "sqlite", quietLocation: folder.appendingPathComponent("quiet.sqlite").path,
+            hangingLocation: folder.appendingPathComponent("hanging.sqlite").path)
     }
     if only == nil || only == "postgresql" {
         let cluster = try BenchCluster.start()
@@ -52,23 +54,33 @@ func runHangingWebhooksBench(_ json: Bool, uploads: Int, clients: Int) async thr
         try await measure("postgresql", quietLocation: cluster.uri("quiet"), hangingLocation: cluster.uri("hanging"))
     }
     if json {
-        print(JSONValue.object(rows.map { row in
-            (row.engine, .object([
-                ("uploads", .int(row.hanging.uploads)), ("hooks", .int(hangingHooks)),
-                ("p99MsWithoutWebhooks", .number((row.quiet.p99 * 100).rounded() / 100)),
-                ("p99MsHangingWebhooks", .number((row.hanging.p99 * 100).rounded() / 100)),
-                ("failed", .int(row.quiet.failed + row.hanging.failed)), ("queued", .int(row.queued)),
-                ("threadsBefore", .int(row.threadsBefore)), ("threadsMost", .int(row.threadsMost)),
-            ]))
-        }).serialized(pretty: false))
+        print(
+            JSONValue.object(
+                rows.map { row in
+                    (
+                        row.engine,
+                        .object([
+                            ("uploads", .int(row.hanging.uploads)), ("hooks", .int(hangingHooks)),
+                            ("p99MsWithoutWebhooks", .number((row.quiet.p99 * 100).rounded() / 100)),
+                            ("p99MsHangingWebhooks", .number((row.hanging.p99 * 100).rounded() / 100)),
+                            ("failed", .int(row.quiet.failed + row.hanging.failed)), ("queued", .int(row.queued)),
+                            ("threadsBefore", .int(row.threadsBefore)), ("threadsMost", .int(row.threadsMost)),
+                        ])
+                    )
+                }
+            ).serialized(pretty: false))
         return
     }
-    print("station, ALARM uploads: \(clients) clients, no webhook vs \(hangingHooks) webhooks whose receiver never answers (target: p99 < 50 ms while they hang)")
+    print(
+        "station, ALARM uploads: \(clients) clients, no webhook vs \(hangingHooks) webhooks whose receiver never answers (target: p99 < 50 ms while they hang)")
     for row in rows {
-        print(String(format: "  %@  %d uploads: p99 %.1f ms without webhooks, %.1f ms with hanging ones (p50 %.1f / %.1f ms); %.0f / %.0f uploads/s; failed %d; queued %d of %d; threads %d → at most %d",
-                     row.engine.padding(toLength: 10, withPad: " ", startingAt: 0), row.hanging.uploads, row.quiet.p99, row.hanging.p99,
-                     row.quiet.p50, row.hanging.p50, row.quiet.perSecond, row.hanging.perSecond, row.quiet.failed + row.hanging.failed,
-                     row.queued, row.hanging.uploads * hangingHooks, row.threadsBefore, row.threadsMost))
+        print(
+            String(
+                format:
+                    "  %@  %d uploads: p99 %.1f ms without webhooks, %.1f ms with hanging ones (p50 %.1f / %.1f ms); %.0f / %.0f uploads/s; failed %d; queued %d of %d; threads %d → at most %d",
+                row.engine.padding(toLength: 10, withPad: " ", startingAt: 0), row.hanging.uploads, row.quiet.p99, row.hanging.p99,
+                row.quiet.p50, row.hanging.p50, row.quiet.perSecond, row.hanging.perSecond, row.quiet.failed + row.hanging.failed,
+                row.queued, row.hanging.uploads * hangingHooks, row.threadsBefore, row.threadsMost))
     }
 }
 

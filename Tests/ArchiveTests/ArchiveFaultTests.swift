@@ -1,10 +1,12 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapCommands
 import ColdTapKit
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Faults: each gets a clear message and loses nothing already kept.
@@ -30,8 +32,9 @@ import Glibc
         do {
             let beside = try FileManager.default.contentsOfDirectory(atPath: original.deletingLastPathComponent().path)
             for name in ["coldtap"] + beside.filter({ $0.hasSuffix(".resources") }) {
-                try FileManager.default.copyItem(at: original.deletingLastPathComponent().appendingPathComponent(name),
-                                                 to: folder.appendingPathComponent(name))
+                try FileManager.default.copyItem(
+                    at: original.deletingLastPathComponent().appendingPathComponent(name),
+                    to: folder.appendingPathComponent(name))
             }
             return (folder.appendingPathComponent("coldtap").path, remove)
         } catch {
@@ -89,8 +92,12 @@ import Glibc
                 // Root writes any file: another user (nobody) finds root's archive read-only.
                 let copy = try Self.coldtapForAnotherUser()
                 defer { copy.remove() }
-                let result = PostgresServer.run("/usr/sbin/runuser", ["-u", "nobody", "--", copy.executable, "archive", "add", second,
-                                                                       "--logger-id", "R", "--archive", archive.location])
+                let result = PostgresServer.run(
+                    "/usr/sbin/runuser",
+                    [
+                        "-u", "nobody", "--", copy.executable, "archive", "add", second,
+                        "--logger-id", "R", "--archive", archive.location,
+                    ])
                 #expect(result.status == 1, "\(result.output)")
                 #expect(result.output.contains("read-only") || result.output.contains("cannot be opened for writing"), "\(result.output)")
             case .postgresql:
@@ -139,8 +146,10 @@ import Glibc
             case .postgresql:
                 let tablespace = try #require(tablespace)
                 let opened = try archive.open()
-                #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM pg_class WHERE relname = 'sample_blocks' AND reltablespace = (SELECT oid FROM pg_tablespace WHERE spcname = $1)",
-                                                    [.text(tablespace.name)]) == 1, "the archive's tables are not in the small tablespace")
+                #expect(
+                    try opened.engine.scalarInt(
+                        "SELECT COUNT(*) FROM pg_class WHERE relname = 'sample_blocks' AND reltablespace = (SELECT oid FROM pg_tablespace WHERE spcname = $1)",
+                        [.text(tablespace.name)]) == 1, "the archive's tables are not in the small tablespace")
                 opened.close()
                 // The disk fills up: 16 kB are left, the next read needs some 70 kB.
                 try tablespace.fill(leaving: 16 * 1024)
@@ -150,8 +159,10 @@ import Glibc
             let big = try LoggerFiles.generic(first: bigRange.lowerBound, temperatures: LoggerFiles.series(bigRange))
             let log = try await LogInput.load(content: big, name: "big", modificationTime: nil, options: LogInput.Options()).log
             #expect {
-                try full.add(NewRead(raw: big, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: "D",
-                                     profile: nil, timeZone: .gmt))
+                try full.add(
+                    NewRead(
+                        raw: big, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: "D",
+                        profile: nil, timeZone: .gmt))
             } throws: { error in
                 let failure = error as? ArchiveError
                 return failure?.kind == .full && failure?.message.contains("this read was not kept and nothing kept before was lost") == true
@@ -332,7 +343,9 @@ import Glibc
             for _ in 0..<12_000 where !terminated {
                 usleep(10_000)
                 var waiting: Int64?
-                try watcher.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", []) { waiting = $0.int(0) }
+                try watcher.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", []) {
+                    waiting = $0.int(0)
+                }
                 if let waiting {
                     try watcher.execute("SELECT pg_terminate_backend($1::integer)", [.int(waiting)])
                     terminated = true
@@ -375,11 +388,16 @@ final class SmallTablespace {
         guard let made = mkdtemp(&template) else { throw ArchiveFaultTests.TestFailure("cannot make a folder for the tablespace") }
         mountPoint = String(cString: made)
         guard let account = getpwnam("postgres") else { throw ArchiveFaultTests.TestFailure("there is no postgres user") }
-        let mount = PostgresServer.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700,uid=\(account.pointee.pw_uid),gid=\(account.pointee.pw_gid)",
-                                                          "tmpfs", mountPoint])
+        let mount = PostgresServer.run(
+            "/usr/bin/mount",
+            [
+                "-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700,uid=\(account.pointee.pw_uid),gid=\(account.pointee.pw_gid)",
+                "tmpfs", mountPoint,
+            ])
         guard mount.status == 0 else {
             remove()
-            throw ArchiveFaultTests.TestFailure("cannot mount a tmpfs on \(mountPoint) for the full-disk test (it needs root and the right to mount): \(mount.output)")
+            throw ArchiveFaultTests.TestFailure(
+                "cannot mount a tmpfs on \(mountPoint) for the full-disk test (it needs root and the right to mount): \(mount.output)")
         }
         mounted = true
         do {

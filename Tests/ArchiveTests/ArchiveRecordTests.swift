@@ -1,4 +1,5 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapCommands
 import Foundation
 import LoggerFormats
@@ -33,7 +34,9 @@ import Testing
             run = await coldtap(["archive", "add", c, d, "--archive", archive.location, "--logger-id", id])
             #expect(run.status == 0, "\(run.err)")
             #expect(run.out.contains("read #3: 10 new samples, 49 duplicates, 1 conflict, no gap before"))
-            #expect(run.out.contains("read #4: 40 new samples, 0 duplicates, 0 conflicts, gap before 2026-01-02T02:40:00Z → 2026-01-02T09:20:00Z (6 h 40 min)"), "\(run.out)")
+            #expect(
+                run.out.contains("read #4: 40 new samples, 0 duplicates, 0 conflicts, gap before 2026-01-02T02:40:00Z → 2026-01-02T09:20:00Z (6 h 40 min)"),
+                "\(run.out)")
 
             run = await coldtap(["history", id, "--archive", archive.location, "--json"])
             #expect(run.status == 0, "\(run.err)")
@@ -178,7 +181,7 @@ import Testing
             let file = try LoggerFiles.writeGeneric(archive, "bare.ndef", 0..<10)
             let run = await coldtap(["archive", "add", file, "--archive", archive.location])
             #expect(run.status == 64)
-            #expect(run.err.contains("give --logger-id ID"))
+            #expect(run.err.contains("--logger-id ID"))
             #expect(try archive.open().engine.scalarInt("SELECT COUNT(*) FROM reads") == 0)
         }
     }
@@ -194,10 +197,16 @@ import Testing
             run = await coldtap(["loggers", "--archive", archive.location, "--json"])
             #expect((try jsonObject(run.out)["loggers"] as? [[String: Any]])?.first?["openExcursions"] as? Int == 1)
 
-            run = await coldtap(["ack", "F1", "--excursion", "2026-01-01T09:00:00Z", "--by", "Dr Ada", "--comment", "door left open; stock checked", "--archive", archive.location])
+            run = await coldtap([
+                "ack", "F1", "--excursion", "2026-01-01T09:00:00Z", "--by", "Dr Ada", "--comment", "door left open; stock checked", "--archive",
+                archive.location,
+            ])
             #expect(run.status == 64)
             #expect(run.err.contains("its excursions start at 2026-01-01T05:00:00Z"))
-            run = await coldtap(["ack", "F1", "--excursion", "2026-01-01T05:00:00Z", "--by", "Dr Ada", "--comment", "door left open; stock checked", "--archive", archive.location])
+            run = await coldtap([
+                "ack", "F1", "--excursion", "2026-01-01T05:00:00Z", "--by", "Dr Ada", "--comment", "door left open; stock checked", "--archive",
+                archive.location,
+            ])
             #expect(run.status == 0, "\(run.err)")
             #expect(run.out.contains("acknowledgement #1"))
             // The same excursion again is refused with who acknowledged it; --again records a follow-up.

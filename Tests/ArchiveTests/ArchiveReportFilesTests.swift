@@ -1,4 +1,5 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapCommands
 import Digest
 import Foundation
@@ -43,8 +44,10 @@ import Testing
         ]
         var run = await coldtap(["archive", "add"] + files + ["--archive", archive.location, "--logger-id", "fridge-9"])
         #expect(run.status == 0, "\(run.err)")
-        run = await coldtap(["ack", "fridge-9", "--excursion", "2026-01-01T05:00:00Z", "--by", "Dr Ada",
-                             "--comment", "door left open; stock checked", "--archive", archive.location])
+        run = await coldtap([
+            "ack", "fridge-9", "--excursion", "2026-01-01T05:00:00Z", "--by", "Dr Ada",
+            "--comment", "door left open; stock checked", "--archive", archive.location,
+        ])
         #expect(run.status == 0, "\(run.err)")
         return (files, try archive.open().chainHead().hash)
     }
@@ -54,8 +57,10 @@ import Testing
         try await withArchive(engine) { archive in
             let (files, head) = try await Self.fill(archive)
             let out = archive.path("out")
-            let run = await coldtap(["report", "--logger-id", "fridge-9", "--archive", archive.location, "--tz", "UTC",
-                                     "--pdf", "--html", "--png", "--svg", "--out", out])
+            let run = await coldtap([
+                "report", "--logger-id", "fridge-9", "--archive", archive.location, "--tz", "UTC",
+                "--pdf", "--html", "--png", "--svg", "--out", out,
+            ])
             #expect(run.status == 0, "\(run.err)")
             let stem = URL(fileURLWithPath: out).appendingPathComponent("generic16-unix-20260101T0000Z").path
             let shas = try files.map { SHA256Digest.hex(try Data(contentsOf: URL(fileURLWithPath: $0))) }
@@ -109,8 +114,10 @@ import Testing
             ]
             for (language, texts) in expected {
                 let out = archive.path("out-\(language)")
-                let run = await coldtap(["report", "--logger-id", "fridge-9", "--archive", archive.location, "--tz", "UTC",
-                                         "--lang", language, "--pdf", "--html", "--out", out])
+                let run = await coldtap([
+                    "report", "--logger-id", "fridge-9", "--archive", archive.location, "--tz", "UTC",
+                    "--lang", language, "--pdf", "--html", "--out", out,
+                ])
                 #expect(run.status == 0, "\(run.err)")
                 let stem = URL(fileURLWithPath: out).appendingPathComponent("generic16-unix-20260101T0000Z").path
                 let pdf = Self.squeezed(try Self.pdfText(stem + "-report.pdf"))

@@ -1,4 +1,5 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapCommands
 import Foundation
 import Testing

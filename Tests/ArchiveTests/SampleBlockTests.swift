@@ -1,8 +1,10 @@
-@testable import Archive
+import ArchiveTestSupport
 import Digest
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import Archive
 
 /// The packing of a read's samples (`SampleBlock`), a damaged block in a kept archive, and
 /// the move of a version-1 archive's sample rows into blocks.
@@ -46,8 +48,10 @@ import TestSupport
         let block = SampleBlock.encode(original)
         var random = SeededGenerator(seed: 0x5A17)
         let first = original[0].time, last = original[count - 1].time
-        var ranges: [(Int64, Int64)] = [(.min, .max), (first, last), (first, first), (last, last), (last + 1, .max),
-                                        (.min, first - 1), (first + 1, first + 599_999), (last, first)]
+        var ranges: [(Int64, Int64)] = [
+            (.min, .max), (first, last), (first, first), (last, last), (last + 1, .max),
+            (.min, first - 1), (first + 1, first + 599_999), (last, first),
+        ]
         for _ in 0..<200 {
             let a = Int64.random(in: (first - 1_200_000)...(last + 1_200_000), using: &random)
             let b = Int64.random(in: a...(last + 1_800_000), using: &random)
@@ -64,7 +68,9 @@ import TestSupport
 
     @Test func keptColumnsOfInterleavedBlocksAreSortedByTime() throws {
         let all = samples(60, flagKinds: 3, humidity: true)
-        let even = all.enumerated().filter { $0.offset % 2 == 0 }.map { StoredSample(time: $0.element.time, temperature: $0.element.temperature, humidity: $0.element.humidity, flags: $0.element.flags, readID: 2) }
+        let even = all.enumerated().filter { $0.offset % 2 == 0 }.map {
+            StoredSample(time: $0.element.time, temperature: $0.element.temperature, humidity: $0.element.humidity, flags: $0.element.flags, readID: 2)
+        }
         let odd = all.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         var kept = KeptSamples()
         try SampleBlock.decode(SampleBlock.encode(odd), readID: 7, from: .min, to: .max, appendingTo: &kept)
@@ -77,7 +83,9 @@ import TestSupport
     /// text shared by two blocks, or the only text of a block, reads back as it was.
     @Test func keptColumnsKeepEachBlocksFlagTexts() throws {
         let many = samples(30, flagKinds: 3)
-        let one = samples(60, flagKinds: 1).suffix(20).map { StoredSample(time: $0.time, temperature: $0.temperature, humidity: $0.humidity, flags: "flag2", readID: 4) }
+        let one = samples(60, flagKinds: 1).suffix(20).map {
+            StoredSample(time: $0.time, temperature: $0.temperature, humidity: $0.humidity, flags: "flag2", readID: 4)
+        }
         let none = samples(90).suffix(20).map { StoredSample(time: $0.time, temperature: $0.temperature, humidity: nil, flags: "", readID: 5) }
         var kept = KeptSamples()
         for (block, readID) in [(many, Int64(7)), (Array(one), 4), (Array(none), 5)] {
@@ -124,7 +132,8 @@ import TestSupport
             StoredSample(time: t0 + 600_000, temperature: nil, humidity: 61.5, flags: "sensorError", readID: 1),
             StoredSample(time: t0 + 1_200_000, temperature: -18.25, humidity: nil, flags: "", readID: 1),
         ]
-        let expected = "010103000000020000000b0073656e736f724572726f7200a8da769b010000c0cfe3769b01000080f7ec769b0100000000000000001440"
+        let expected =
+            "010103000000020000000b0073656e736f724572726f7200a8da769b010000c0cfe3769b01000080f7ec769b0100000000000000001440"
             + "907a1dc00000f87f00000000004032c0907a1dc00000f87f0000000000c04e40907a1dc00000f87f000100"
         let block = SampleBlock.encode(samples)
         #expect(block.map { String(format: "%02x", $0) }.joined() == expected)
@@ -215,16 +224,19 @@ import TestSupport
     func aVersionOneArchiveHasItsSampleRowsMovedIntoBlocks(engine: Engine) async throws {
         try await withArchive(engine) { archive in
             let location = archive.location
-            let connection: any ArchiveEngine = PostgreSQLEngine.isURI(location)
+            let connection: any ArchiveEngine =
+                PostgreSQLEngine.isURI(location)
                 ? try PostgreSQLEngine(uri: location) : try SQLiteEngine(path: location, create: true)
             try Migrations.apply(to: connection, upTo: 1)
-            try connection.execute("INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ('M', 'generic16', NULL, NULL, NULL, NULL, 1)")
+            try connection.execute(
+                "INSERT INTO loggers (logger_id, format, serial, tag_uid, vendor, model, first_read_id) VALUES ('M', 'generic16', NULL, NULL, NULL, NULL, 1)")
             let rows: [(Int64, Double?, Double?, String, Int64)] = [
                 (1_000, 4.5, nil, "", 1), (2_000, nil, nil, "sensor-error", 1), (3_000, 5.5, 41, "", 2), (4_000, 6, nil, "out-of-range", 2),
             ]
             for (time, temperature, humidity, flags, read) in rows {
-                try connection.execute("INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES ('M', 1, $1, $2, $3, $4, $5)",
-                                       [.int(time), .optional(temperature), .optional(humidity), .text(flags), .int(read)])
+                try connection.execute(
+                    "INSERT INTO samples (logger_id, generation, time_ms, temperature, humidity, flags, read_id) VALUES ('M', 1, $1, $2, $3, $4, $5)",
+                    [.int(time), .optional(temperature), .optional(humidity), .text(flags), .int(read)])
             }
             connection.close()
 
@@ -242,6 +254,8 @@ import TestSupport
 extension KeptSamples {
     /// The columns as samples, for comparing.
     var rows: [StoredSample] {
-        (0..<count).map { StoredSample(time: times[$0], temperature: temperature(at: $0), humidity: humidity(at: $0), flags: flags(at: $0), readID: readIDs[$0]) }
+        (0..<count).map {
+            StoredSample(time: times[$0], temperature: temperature(at: $0), humidity: humidity(at: $0), flags: flags(at: $0), readID: readIDs[$0])
+        }
     }
 }

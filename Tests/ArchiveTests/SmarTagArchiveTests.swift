@@ -1,4 +1,5 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapCommands
 import Foundation
 import LoggerFormats
@@ -22,12 +23,16 @@ import Testing
             let first = archive.path("first.bin"), second = archive.path("second.bin")
             try Self.dump(after: 1200).write(to: URL(fileURLWithPath: first))
             try Self.dump(after: 1500).write(to: URL(fileURLWithPath: second))
-            var run = await coldtap(["archive", "add", first, "--archive", archive.location,
-                                     "--read-time", "2026-01-09T08:10:00Z"])
+            var run = await coldtap([
+                "archive", "add", first, "--archive", archive.location,
+                "--read-time", "2026-01-09T08:10:00Z",
+            ])
             #expect(run.status == 0, "\(run.err)")
             #expect(run.out.contains("smartag2:tag-E002260012345678 — read #1: 1014 new samples, 0 duplicates"), "\(run.out)")
-            run = await coldtap(["archive", "add", second, "--archive", archive.location,
-                                 "--read-time", "2026-01-11T10:10:00Z"])
+            run = await coldtap([
+                "archive", "add", second, "--archive", archive.location,
+                "--read-time", "2026-01-11T10:10:00Z",
+            ])
             #expect(run.status == 0, "\(run.err)")
             // The second ring holds records 487…1500: 714 already kept, 300 new.
             #expect(run.out.contains("read #2: 300 new samples, 714 duplicates, 0 conflicts, no gap before"), "\(run.out)")

@@ -1,4 +1,5 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapCommands
 import ColdTapKit
 import Foundation
@@ -11,8 +12,9 @@ import Testing
     func read(_ logger: String, first: Int) async throws -> NewRead {
         let bytes = try LoggerFiles.generic(first: first, temperatures: LoggerFiles.series(first..<(first + 40)))
         let log = try await LogInput.load(content: bytes, name: logger, modificationTime: nil, options: LogInput.Options()).log
-        return NewRead(raw: bytes, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: logger,
-                       profile: .vaccineFridge, timeZone: .gmt)
+        return NewRead(
+            raw: bytes, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: logger,
+            profile: .vaccineFridge, timeZone: .gmt)
     }
 
     struct Refused: Error {}
@@ -28,7 +30,9 @@ import Testing
             let results = archive.engine.writeEach([
                 { try archive.keep(first) },
                 // Writes, then fails: its writes must not stay.
-                { _ = try archive.keep(second); throw Refused() },
+                {
+                    _ = try archive.keep(second); throw Refused()
+                },
                 { try archive.keep(third) },
                 // The same bytes again in the same transaction: the first one's read.
                 { try archive.keep(first) },

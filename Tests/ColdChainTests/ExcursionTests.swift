@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import LoggerFormats
+import Testing
+
 @testable import ColdChain
 
 @Suite struct ExcursionTests {
@@ -20,7 +21,7 @@ import LoggerFormats
         #expect(!first.unknownBefore && !first.unknownAfter)
         let last = excursions[1]
         #expect(last.start == at(3))
-        #expect(last.end == at(6)) // end of the last sample's interval = end of the log
+        #expect(last.end == at(6))  // end of the last sample's interval = end of the log
         #expect(last.duration == 3 * 1800)
         #expect(last.peak == 12 && last.peakTime == at(4))
         #expect(last.degreeMinutes == (2 + 4 + 1) * 30)

@@ -5,13 +5,14 @@ import Testing
 /// One rounding rule for durations in tables (terminal, PDF, HTML), and a day's parts that
 /// add up to the day.
 @Suite struct DurationRoundingTests {
-    @Test(arguments: [
-        (45.4, ColdChainFormat.DurationParts(days: 0, hours: 0, minutes: 0, seconds: 45)),
-        (750, .init(days: 0, hours: 0, minutes: 12, seconds: 30)),
-        (76_300, .init(days: 0, hours: 21, minutes: 12, seconds: 0)),   // 21 h 11 min 40 s
-        (86_399.6, .init(days: 0, hours: 24, minutes: 0, seconds: 0)),
-        (2 * 86_400 + 3_629, .init(days: 2, hours: 1, minutes: 0, seconds: 0)),
-    ] as [(Double, ColdChainFormat.DurationParts)])
+    @Test(
+        arguments: [
+            (45.4, ColdChainFormat.DurationParts(days: 0, hours: 0, minutes: 0, seconds: 45)),
+            (750, .init(days: 0, hours: 0, minutes: 12, seconds: 30)),
+            (76_300, .init(days: 0, hours: 21, minutes: 12, seconds: 0)),  // 21 h 11 min 40 s
+            (86_399.6, .init(days: 0, hours: 24, minutes: 0, seconds: 0)),
+            (2 * 86_400 + 3_629, .init(days: 2, hours: 1, minutes: 0, seconds: 0)),
+        ] as [(Double, ColdChainFormat.DurationParts)])
     func durationsRoundOneWay(seconds: Double, parts: ColdChainFormat.DurationParts) throws {
         #expect(ColdChainFormat.durationParts(seconds) == parts)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LoggerFormats
 import Testing
+
 @testable import ColdChain
 
 /// `--profile logger`: the logger's own limits (docs/nhs31xx.md §3.2) and its own verdict.

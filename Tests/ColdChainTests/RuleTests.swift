@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import LoggerFormats
+import Testing
+
 @testable import ColdChain
 
 @Suite struct ContinuousRuleTests {
@@ -65,8 +66,10 @@ import LoggerFormats
         #expect(assessment.decidingGaps.count == 1)
         #expect(assessment.decidingGaps.first?.start == at(10))
         #expect(assessment.decidingGaps.first?.missingCount == 1)
-        #expect(assessment.reasons.first?.hasPrefix(
-            "Unknown time decides: counted as beyond the limits, the gap 2026-04-09 05:00 +00:00 → 2026-04-09 05:30 +00:00 (30 min: 1 missing) would fire '> 8 °C for 10 h continuous'") == true)
+        #expect(
+            assessment.reasons.first?.hasPrefix(
+                "Unknown time decides: counted as beyond the limits, the gap 2026-04-09 05:00 +00:00 → 2026-04-09 05:30 +00:00 (30 min: 1 missing) would fire '> 8 °C for 10 h continuous'"
+            ) == true)
     }
 
     @Test func gapBesideTheRunMakesItInconclusive() {
@@ -119,13 +122,16 @@ import LoggerFormats
         let assessment = assess(values, single(rule, band: nil))
         #expect(assessment.verdict == .inconclusive)
         #expect(assessment.decidingGaps.count == 2)
-        #expect(assessment.reasons.first == "Unknown time decides: no single gap fires a rule, but the 2 gaps together (1 h), counted as beyond the limits, would fire '≥ 30 °C for 10 h cumulative'.")
+        #expect(
+            assessment.reasons.first
+                == "Unknown time decides: no single gap fires a rule, but the 2 gaps together (1 h), counted as beyond the limits, would fire '≥ 30 °C for 10 h cumulative'."
+        )
     }
 
     @Test func perDayScopeSplitsAtLocalMidnight() {
         // 3 h at 12 °C from 22:30 to 01:30 Berlin time: 1.5 h on each day.
         let perDay = Rule.cumulative(Threshold(.greaterThanOrEqual, 10), for: .hours(2), per: .day)
-        let start = Date(timeIntervalSince1970: 1_775_692_800 + 20.5 * 3600) // 22:30 in Berlin
+        let start = Date(timeIntervalSince1970: 1_775_692_800 + 20.5 * 3600)  // 22:30 in Berlin
         let log = makeLog(run(12, 6) + run(5, 4), start: start)
         let profile = single(perDay)
         #expect(Assessor.assess(log, profile: profile, timeZone: berlin).verdict == .ok)
@@ -182,7 +188,10 @@ import LoggerFormats
         let assessment = assess(values, .frozen)
         #expect(assessment.verdict == .inconclusive)
         #expect(assessment.decidingGaps.count == 201)
-        #expect(assessment.reasons.first == "Unknown time decides: counted as beyond the limits, the 201 gaps (100 h 30 min) would fire 'any point > −15 °C'; there are too many gaps to try each one alone.")
+        #expect(
+            assessment.reasons.first
+                == "Unknown time decides: counted as beyond the limits, the 201 gaps (100 h 30 min) would fire 'any point > −15 °C'; there are too many gaps to try each one alone."
+        )
     }
 
     @Test func outOfRangeSampleIsUnknownNotItsValue() {

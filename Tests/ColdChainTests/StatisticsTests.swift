@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import LoggerFormats
+import Testing
+
 @testable import ColdChain
 
 @Suite struct StatisticsTests {
@@ -112,7 +113,7 @@ import LoggerFormats
 
     @Test func clockJumpBetweenSamplesIsUnknownTime() {
         var log = makeLog([5, 5, 5])
-        log.samples[2].time = at(4) // one interval skipped between samples 1 and 2
+        log.samples[2].time = at(4)  // one interval skipped between samples 1 and 2
         let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: utc)
         #expect(assessment.statistics.timeJumpSeconds == 3600)
         #expect(assessment.gaps.count == 1)
@@ -124,31 +125,35 @@ import LoggerFormats
 
 @Suite struct FormatTests {
     @Test func ruleTextsOfTheBuiltInProfiles() {
-        #expect(Profile.builtIn.map { $0.rules.map(\.description) } == [
-            ["> 8 °C for 10 h continuous", "≤ −0.5 °C for 60 min continuous"],
-            ["any point > 8 °C", "any point < 2 °C"],
-            ["≥ 45 °C for 1 h continuous", "≥ 30 °C for 10 h cumulative", "≤ −0.5 °C for 1 h continuous"],
-            ["≥ 45 °C for 1 h continuous", "≥ 30 °C for 10 h cumulative", "≥ 10 °C for 20 h cumulative"],
-            ["MKT > 25 °C", "any point < 15 °C", "any point > 40 °C", "> 30 °C for more than 24 h cumulative"],
-            ["any point > −15 °C"],
-            ["any point > −15 °C", "any point < −50 °C"],
-        ])
-        #expect(Rule.cumulative(Threshold(.greaterThanOrEqual, 10), for: .hours(2), per: .day).description
+        #expect(
+            Profile.builtIn.map { $0.rules.map(\.description) } == [
+                ["> 8 °C for 10 h continuous", "≤ −0.5 °C for 60 min continuous"],
+                ["any point > 8 °C", "any point < 2 °C"],
+                ["≥ 45 °C for 1 h continuous", "≥ 30 °C for 10 h cumulative", "≤ −0.5 °C for 1 h continuous"],
+                ["≥ 45 °C for 1 h continuous", "≥ 30 °C for 10 h cumulative", "≥ 10 °C for 20 h cumulative"],
+                ["MKT > 25 °C", "any point < 15 °C", "any point > 40 °C", "> 30 °C for more than 24 h cumulative"],
+                ["any point > −15 °C"],
+                ["any point > −15 °C", "any point < −50 °C"],
+            ])
+        #expect(
+            Rule.cumulative(Threshold(.greaterThanOrEqual, 10), for: .hours(2), per: .day).description
                 == "≥ 10 °C for 2 h cumulative per day")
     }
 
     @Test func bandsAndExcursionBands() {
-        #expect(Profile.builtIn.map(\.excursionBand.description) == [
-            "2–8 °C", "2–8 °C", "> −0.5 °C and < 30 °C", "< 10 °C", "20–25 °C", "≤ −18 °C", "−50 to −15 °C",
-        ])
+        #expect(
+            Profile.builtIn.map(\.excursionBand.description) == [
+                "2–8 °C", "2–8 °C", "> −0.5 °C and < 30 °C", "< 10 °C", "20–25 °C", "≤ −18 °C", "−50 to −15 °C",
+            ])
         #expect(Profile.whoShipping1.excursionBand.high == Threshold(.greaterThanOrEqual, 30))
         #expect(Profile.whoShipping1.excursionBand.low == Threshold(.lessThanOrEqual, -0.5))
     }
 
     @Test func limitsToDraw() {
-        #expect(Profile.vaccineFridge.limits == [
-            Threshold(.greaterThan, 8), Threshold(.lessThan, 2), Threshold(.lessThanOrEqual, -0.5),
-        ])
+        #expect(
+            Profile.vaccineFridge.limits == [
+                Threshold(.greaterThan, 8), Threshold(.lessThan, 2), Threshold(.lessThanOrEqual, -0.5),
+            ])
         #expect(Profile.uspControlledRoomTemperature.limits.map(\.limit) == [40, 30, 25, 20, 15])
         #expect(Profile.whoShipping1.limits.map(\.description) == ["≥ 45 °C", "≥ 30 °C", "≤ −0.5 °C"])
     }

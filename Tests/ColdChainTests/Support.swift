@@ -1,5 +1,6 @@
 import Foundation
 import LoggerFormats
+
 @testable import ColdChain
 
 /// 2026-04-09T00:00:00Z.
@@ -10,8 +11,10 @@ let berlin = TimeZone(identifier: "Europe/Berlin")!
 
 /// A log with one sample per `interval` from `start`: `nil` is a missing sample, indices in
 /// `outOfRange` are flagged out of range (their value kept, untrusted).
-func makeLog(_ values: [Double?], interval: TimeInterval = halfHour, start: Date = t0,
-             outOfRange: Set<Int> = [], integrity: TemperatureLog.Integrity.Status = .verified) -> TemperatureLog {
+func makeLog(
+    _ values: [Double?], interval: TimeInterval = halfHour, start: Date = t0,
+    outOfRange: Set<Int> = [], integrity: TemperatureLog.Integrity.Status = .verified
+) -> TemperatureLog {
     let samples = values.enumerated().map { index, value in
         let time = start.addingTimeInterval(Double(index) * interval)
         if outOfRange.contains(index) {
@@ -20,9 +23,10 @@ func makeLog(_ values: [Double?], interval: TimeInterval = halfHour, start: Date
         if let value { return TemperatureLog.Sample(time: time, temperature: value) }
         return TemperatureLog.Sample(time: time, temperature: nil, flags: [.missing])
     }
-    return TemperatureLog(format: "test", samples: samples, interval: interval, timeBase: .loggerHeader,
-                          integrity: .init(status: integrity, detail: integrity == .failed ? "HMAC mismatch" : "test"),
-                          readTime: start.addingTimeInterval(Double(values.count) * interval))
+    return TemperatureLog(
+        format: "test", samples: samples, interval: interval, timeBase: .loggerHeader,
+        integrity: .init(status: integrity, detail: integrity == .failed ? "HMAC mismatch" : "test"),
+        readTime: start.addingTimeInterval(Double(values.count) * interval))
 }
 
 /// `count` copies of `value`.
@@ -32,8 +36,10 @@ func at(_ slot: Int, interval: TimeInterval = halfHour) -> Date {
     t0.addingTimeInterval(Double(slot) * interval)
 }
 
-func assess(_ values: [Double?], _ profile: Profile, interval: TimeInterval = halfHour,
-            timeZone: TimeZone = utc) -> Assessment {
+func assess(
+    _ values: [Double?], _ profile: Profile, interval: TimeInterval = halfHour,
+    timeZone: TimeZone = utc
+) -> Assessment {
     Assessor.assess(makeLog(values, interval: interval), profile: profile, timeZone: timeZone)
 }
 

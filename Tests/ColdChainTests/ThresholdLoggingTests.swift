@@ -1,6 +1,7 @@
 import Foundation
 import LoggerFormats
 import Testing
+
 @testable import ColdChain
 
 /// Threshold-mode loggers (docs/coldchain.md, "Loggers that record only beyond their
@@ -16,8 +17,10 @@ import Testing
         return (seconds, (21_600..<25_200).contains(seconds) ? 8.6 : 5.0)
     }
 
-    static func smarTag2(_ low: Double, _ high: Double, readings: [(seconds: UInt32, celsius: Double)] = day,
-                         readAfter: TimeInterval = 86_400, known: Bool = true) throws -> TemperatureLog {
+    static func smarTag2(
+        _ low: Double, _ high: Double, readings: [(seconds: UInt32, celsius: Double)] = day,
+        readAfter: TimeInterval = 86_400, known: Bool = true
+    ) throws -> TemperatureLog {
         let encoder = SmarTagEncoder.SmarTag2(sampleTime: 300, start: start, sensors: [.temperature(mode: 0, low, high)])
         let memory = encoder.memory(after: readings.map { SmarTagEncoder.SmarTag2.Reading(seconds: $0.seconds, value: $0.celsius) })
         let options = DecodeOptions(readTime: startDate.addingTimeInterval(readAfter), readTimeSource: known ? .given : .fileModificationTime)
@@ -86,14 +89,16 @@ import Testing
     @Test func smarTag2GreaterModeLeavesTheLowSideUnknown() throws {
         let encoder = SmarTagEncoder.SmarTag2(sampleTime: 300, start: Self.start, sensors: [.temperature(mode: 3, 8.0)])
         let memory = encoder.memory(after: Self.day.map { SmarTagEncoder.SmarTag2.Reading(seconds: $0.seconds, value: $0.celsius) })
-        let log = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: Data(memory))),
-                                           options: DecodeOptions(readTime: Self.startDate.addingTimeInterval(86_400)))
+        let log = try LoggerDecoder.decode(
+            smarTag: try #require(SmarTagImage(tagMemory: Data(memory))),
+            options: DecodeOptions(readTime: Self.startDate.addingTimeInterval(86_400)))
         #expect(log.thresholdLogging?.lowest == nil && log.thresholdLogging?.highest == 8.0)
         let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: Self.utc)
         #expect(assessment.verdict == .inconclusive)
         // Against a band open below, the same log is decided.
-        let open = Profile(name: "warm", summary: "at most 8 °C", band: Band(min: nil, max: 8),
-                           rules: [.instantaneous(Threshold(.greaterThan, 8))])
+        let open = Profile(
+            name: "warm", summary: "at most 8 °C", band: Band(min: nil, max: 8),
+            rules: [.instantaneous(Threshold(.greaterThan, 8))])
         #expect(Assessor.assess(log, profile: open, timeZone: Self.utc).verdict == .alarm)
     }
 

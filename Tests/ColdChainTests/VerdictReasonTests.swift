@@ -1,6 +1,7 @@
 import Foundation
 import LoggerFormats
 import Testing
+
 @testable import ColdChain
 
 /// The verdict's reasons are values (rule, limit, duration, times); the English sentences

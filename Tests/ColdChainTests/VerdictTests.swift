@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import LoggerFormats
+import Testing
+
 @testable import ColdChain
 
 @Suite struct VerdictTests {
@@ -9,8 +10,14 @@ import LoggerFormats
         let assessment = assess([5] + run(9.5, 22) + run(-1, 2) + [5], .vaccineFridge, timeZone: berlin)
         #expect(assessment.verdict == .alarm)
         #expect(assessment.alarms.map(\.rule) == Profile.vaccineFridge.rules)
-        #expect(assessment.reasons[0] == "'> 8 °C for 10 h continuous' fired at 2026-04-09 12:30 +02:00: 11 h continuous beyond the limit from 2026-04-09 02:30 +02:00, peak 9.5 °C, 1.5 °C above the limit.")
-        #expect(assessment.reasons[1] == "'≤ −0.5 °C for 60 min continuous' fired at 2026-04-09 14:30 +02:00: 1 h continuous beyond the limit from 2026-04-09 13:30 +02:00, peak −1 °C, 0.5 °C below the limit.")
+        #expect(
+            assessment.reasons[0]
+                == "'> 8 °C for 10 h continuous' fired at 2026-04-09 12:30 +02:00: 11 h continuous beyond the limit from 2026-04-09 02:30 +02:00, peak 9.5 °C, 1.5 °C above the limit."
+        )
+        #expect(
+            assessment.reasons[1]
+                == "'≤ −0.5 °C for 60 min continuous' fired at 2026-04-09 14:30 +02:00: 1 h continuous beyond the limit from 2026-04-09 13:30 +02:00, peak −1 °C, 0.5 °C below the limit."
+        )
         #expect(assessment.reasons[2] == "2 excursions outside 2–8 °C lasting 12 h in total.")
     }
 
@@ -141,8 +148,9 @@ import LoggerFormats
     @Test func everyRuleOfEveryProfileIsExercised() {
         // Each rule fires in at least one ALARM case above, alone.
         for profile in Profile.builtIn {
-            let fired = Set(BuiltInProfileTests.cases.filter { $0.profile == profile.name && $0.expected == .alarm }
-                .flatMap { assess($0.values, profile).alarms.map(\.rule.description) })
+            let fired = Set(
+                BuiltInProfileTests.cases.filter { $0.profile == profile.name && $0.expected == .alarm }
+                    .flatMap { assess($0.values, profile).alarms.map(\.rule.description) })
             #expect(fired == Set(profile.rules.map(\.description)), "\(profile.name)")
         }
     }
@@ -160,9 +168,10 @@ import LoggerFormats
 @Suite struct AcknowledgementTests {
     static let start = Date(timeIntervalSince1970: 1_775_692_800)
     static func log(_ values: [Double]) -> TemperatureLog {
-        TemperatureLog(format: "test", samples: values.enumerated().map { .init(time: start.addingTimeInterval(Double($0.offset) * 1800), temperature: $0.element) },
-                       interval: 1800, timeBase: .loggerHeader, integrity: .init(status: .verified, detail: "test"),
-                       readTime: start.addingTimeInterval(Double(values.count) * 1800))
+        TemperatureLog(
+            format: "test", samples: values.enumerated().map { .init(time: start.addingTimeInterval(Double($0.offset) * 1800), temperature: $0.element) },
+            interval: 1800, timeBase: .loggerHeader, integrity: .init(status: .verified, detail: "test"),
+            readTime: start.addingTimeInterval(Double(values.count) * 1800))
     }
     static let utc = TimeZone(identifier: "UTC")!
 
@@ -191,7 +200,8 @@ import LoggerFormats
         // The same log under the WHO fridge profile is OK even before anyone looks.
         #expect(Assessor.assess(log, profile: .vaccineFridge, timeZone: Self.utc).verdict == .ok)
         // A profile file says the same with alarmsUntilAcknowledged, and writes it back.
-        let file = #"{"name": "p", "band": {"min": 2, "max": 8}, "rules": [{"kind": "instantaneous", "comparator": ">", "limit": 8}], "alarmsUntilAcknowledged": true}"#
+        let file =
+            #"{"name": "p", "band": {"min": 2, "max": 8}, "rules": [{"kind": "instantaneous", "comparator": ">", "limit": 8}], "alarmsUntilAcknowledged": true}"#
         #expect((try? Profile.fromJSON(Data(file.utf8)))?.alarmsLastUntilAcknowledged == true)
         #expect((try? Profile.fromJSON(Data(#"{"name": "p", "rules": [], "alarmsUntilAcknowledged": 1}"#.utf8))) == nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ColdTapBase
 
 /// The quick reading of whole-second ISO 8601 times gives what Foundation's formatter gives,

@@ -3,6 +3,7 @@ import LoggerFormats
 import NDEF
 import NFCTags
 import Testing
+
 @testable import ColdTapCommands
 
 /// What a new user meets when they get something wrong: one line on stderr that says what
@@ -49,7 +50,10 @@ import Testing
     @Test func aReadTimeWithoutZoneShowsBothForms() async throws {
         let result = await runColdTap(["decode", "x", "--read-time", "2024-04-09T08:35:00"])
         #expect(result.status == 64)
-        #expect(result.err.hasPrefix("coldtap decode: --read-time '2024-04-09T08:35:00' is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00.\n"))
+        #expect(
+            result.err.hasPrefix(
+                "coldtap decode: --read-time '2024-04-09T08:35:00' is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00.\n"
+            ))
     }
 
     @Test func filesThatAreNoReadSayWhatTheyAre() async throws {
@@ -79,10 +83,12 @@ import Testing
     }
 
     @Test func aSecretOnALogWithoutHMACIsReportedUnused() async throws {
-        let message = try LoggerImageFactory.message(kind: "generic16", temperatures: [5, 6], interval: 60,
-                                                     newestSampleTime: Date(timeIntervalSince1970: 1_772_366_400))
-        let result = await runColdTap(["decode", "-", "--read-time", "2026-03-01T12:00:00Z", "--secret", "k", "--json"],
-                                      stdin: message.serialized())
+        let message = try LoggerImageFactory.message(
+            kind: "generic16", temperatures: [5, 6], interval: 60,
+            newestSampleTime: Date(timeIntervalSince1970: 1_772_366_400))
+        let result = await runColdTap(
+            ["decode", "-", "--read-time", "2026-03-01T12:00:00Z", "--secret", "k", "--json"],
+            stdin: message.serialized())
         #expect(result.status == 0, "\(result.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         let warnings = try #require(object["warnings"] as? [String])
@@ -169,8 +175,10 @@ import Testing
 /// `--input tag2` on a Type 5 dump (and the reverse) finds no NDEF message: say which to try.
 @Suite struct WrongTagTypeTests {
     @Test func theOtherTypeIsSuggested() async throws {
-        let message = try LoggerImageFactory.message(kind: "generic16", temperatures: [5], interval: 60,
-                                                     newestSampleTime: Date(timeIntervalSince1970: 1_772_366_400)).serialized()
+        let message = try LoggerImageFactory.message(
+            kind: "generic16", temperatures: [5], interval: 60,
+            newestSampleTime: Date(timeIntervalSince1970: 1_772_366_400)
+        ).serialized()
         let type5 = try TagImage.memory(for: .icodeSLIX2, ndefMessage: message)
         let forced2 = await runColdTap(["decode", "-", "--input", "tag2"], stdin: type5)
         #expect(forced2.status == 65)
@@ -179,6 +187,8 @@ import Testing
         let type2 = try TagImage.memory(for: .ntag215, ndefMessage: message)
         let forced5 = await runColdTap(["decode", "-", "--input", "tag5"], stdin: type2)
         #expect(forced5.status == 65)
-        #expect(forced5.err == "coldtap decode: standard input is a Type 2 tag memory dump (540 bytes, NTAG215), not Type 5: give --input tag2, or leave --input out.\n")
+        #expect(
+            forced5.err
+                == "coldtap decode: standard input is a Type 2 tag memory dump (540 bytes, NTAG215), not Type 5: give --input tag2, or leave --input out.\n")
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 import LoggerFormats
 import NDEF
 import NFCTags
-import Testing
 import TestSupport
+import Testing
+
 @testable import ColdTapCommands
 
 /// Damaged input, as a tag or a file can really carry it, must never crash `coldtap`, never
@@ -34,9 +35,10 @@ import TestSupport
         var seeds: [Seed] = []
         let temperatures: [Double] = [4.5, 5.0, 5.5, 9.2, 11.0, 7.5, 5.1, 4.9]
         for kind in LoggerImageFactory.kinds {
-            let message = try LoggerImageFactory.message(kind: kind, temperatures: temperatures, interval: 600,
-                                                         newestSampleTime: read.addingTimeInterval(-300), readTime: read,
-                                                         secret: kind == "cupltag-rh" ? secret : nil)
+            let message = try LoggerImageFactory.message(
+                kind: kind, temperatures: temperatures, interval: 600,
+                newestSampleTime: read.addingTimeInterval(-300), readTime: read,
+                secret: kind == "cupltag-rh" ? secret : nil)
             let ndef = message.serialized()
             seeds.append(Seed(name: "\(kind).ndef", bytes: ndef, isDump: false, headerRange: 0..<min(ndef.count, 24)))
             let hex = ndef.map { String(format: "%02X", $0) }.joined(separator: " ")
@@ -60,30 +62,40 @@ import TestSupport
                 let flipper = Data(dump.flipperText().utf8)
                 // The header lines' values and the lines holding the CC and the TLVs' first bytes.
                 let text = String(decoding: flipper, as: UTF8.self)
-                let data = text.range(of: chip.technology == .iso14443A ? "Page 3:" : "Data Content:").map {
-                    text.utf8.distance(from: text.startIndex, to: $0.lowerBound)
-                } ?? 0
-                seeds.append(Seed(name: "\(kind)@\(chip.rawValue).nfc", bytes: flipper, isDump: true,
-                                  headerRange: data..<min(flipper.count, data + 48)))
+                let data =
+                    text.range(of: chip.technology == .iso14443A ? "Page 3:" : "Data Content:").map {
+                        text.utf8.distance(from: text.startIndex, to: $0.lowerBound)
+                    } ?? 0
+                seeds.append(
+                    Seed(
+                        name: "\(kind)@\(chip.rawValue).nfc", bytes: flipper, isDump: true,
+                        headerRange: data..<min(flipper.count, data + 48)))
             }
         }
         // Two more chips, with an NTAG215/NT3H2211 factory layout: the generic16 log.
-        let generic = try LoggerImageFactory.message(kind: "generic16", temperatures: temperatures, interval: 60,
-                                                     newestSampleTime: read).serialized()
+        let generic = try LoggerImageFactory.message(
+            kind: "generic16", temperatures: temperatures, interval: 60,
+            newestSampleTime: read
+        ).serialized()
         for chip in [TagChip.ntag215, .nt3h2111] {
             let memory = try TagImage.memory(for: chip, ndefMessage: generic)
-            seeds.append(Seed(name: "generic16@\(chip.rawValue).hex", bytes: Data(memory.map { String(format: "%02x", $0) }.joined(separator: ":").utf8),
-                              isDump: true, headerRange: 24..<96))
+            seeds.append(
+                Seed(
+                    name: "generic16@\(chip.rawValue).hex", bytes: Data(memory.map { String(format: "%02x", $0) }.joined(separator: ":").utf8),
+                    isDump: true, headerRange: 24..<96))
         }
         // Less common but valid shapes: missing and out-of-range samples in chunked records,
         // control TLVs before the NDEF TLV, a Proxmark3 dump, a Flipper file with unread pages.
         let oddSamples = try Generic16Encoder.payload(temperatures: [4.5, nil, 120.0, 5.0, -60.0, 5.5, nil, 6.0], intervalSeconds: 300)
-        let odd = NDEFMessage(records: [Generic16Encoder.startRecord(read.addingTimeInterval(-3600)),
-                                        Generic16Encoder.record(payload: oddSamples)])
+        let odd = NDEFMessage(records: [
+            Generic16Encoder.startRecord(read.addingTimeInterval(-3600)),
+            Generic16Encoder.record(payload: oddSamples),
+        ])
         let chunked = odd.serialized(maxChunkSize: 5)
         seeds.append(Seed(name: "generic16-odd-chunked.ndef", bytes: chunked, isDump: false, headerRange: 0..<min(chunked.count, 40)))
-        let controls = TLVLayout(controlTLVs: [.lockControl(position: 160, lockBits: 16), .memoryControl(position: 64, size: 8)],
-                                 leadingNulls: 2)
+        let controls = TLVLayout(
+            controlTLVs: [.lockControl(position: 160, lockBits: 16), .memoryControl(position: 64, size: 8)],
+            leadingNulls: 2)
         let withControls = try TagImage.memory(for: .ntag215, ndefMessage: odd.serialized(), layout: controls)
         seeds.append(Seed(name: "generic16-odd@ntag215-controls.bin", bytes: withControls, isDump: true, headerRange: 12..<56))
         let version = try #require(TagChip.ntag215.type2Layout?.version)
@@ -92,8 +104,10 @@ import TestSupport
         var partial = try MemoryDump.parse(withControls, hint: .chip(.ntag215))
         partial.missingUnits = Set(120..<135)
         let partialText = Data(partial.flipperText().utf8)
-        seeds.append(Seed(name: "generic16-odd@ntag215-partial.nfc", bytes: partialText, isDump: true,
-                          headerRange: 0..<min(partialText.count, 300)))
+        seeds.append(
+            Seed(
+                name: "generic16-odd@ntag215-partial.nfc", bytes: partialText, isDump: true,
+                headerRange: 0..<min(partialText.count, 300)))
         return seeds
     }
 
@@ -168,7 +182,8 @@ import TestSupport
     /// The number of samples and whether anything in the JSON says the log is not whole.
     static func sampleAccount(_ json: String) -> (samples: Int, notes: Int)? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let samples = object["samples"] as? [[String: Any]] else { return nil }
+            let samples = object["samples"] as? [[String: Any]]
+        else { return nil }
         let warnings = (object["warnings"] as? [Any])?.count ?? 0
         let integrity = (object["integrity"] as? [String: Any])?["status"] as? String
         let flagged = samples.filter { !(($0["flags"] as? [Any])?.isEmpty ?? true) }.count
@@ -217,7 +232,8 @@ import TestSupport
                     switch result.status {
                     case 0:
                         if command.contains("--json"),
-                           (try? JSONSerialization.jsonObject(with: Data(result.out.utf8))) == nil {
+                            (try? JSONSerialization.jsonObject(with: Data(result.out.utf8))) == nil
+                        {
                             fail("exit 0 but the output is not JSON")
                         }
                         // Only cuts and deletions must never lose samples unannounced: a flipped
@@ -227,7 +243,9 @@ import TestSupport
                         if command.first == "decode" && command.contains("--json") && removesBytes {
                             if let account = Self.sampleAccount(result.out) {
                                 if account.samples < original.samples && account.notes <= original.notes {
-                                    fail("exit 0 with \(account.samples) of \(original.samples) samples and no more warnings, flags or failed integrity than the whole input")
+                                    fail(
+                                        "exit 0 with \(account.samples) of \(original.samples) samples and no more warnings, flags or failed integrity than the whole input"
+                                    )
                                 }
                             } else {
                                 fail("exit 0 without samples in the JSON")

@@ -2,6 +2,7 @@
 import ColdTapBase
 import Foundation
 import Testing
+
 @testable import ColdTapCommands
 
 @Test func jsonValueKeepsOrderAndPrecision() {

@@ -3,6 +3,7 @@ import Foundation
 import LoggerFormats
 import NDEF
 import Testing
+
 @testable import ColdTapCommands
 
 /// Files in a fresh temporary directory, removed by `cleanUp()`.
@@ -34,15 +35,17 @@ enum DecodeFixtures {
     /// docs/formats/cupltag.md §7 worked example URL (T+RH, HMAC-MD5).
     static func cuplURL() throws -> String {
         let pairs = [(1433, 1942), (1432, 1953), (1432, 1959), (1426, 1948), (1429, 1947)].map { CuplTagEncoder.Pair(rd0: $0.0, rd1: $0.1) }
-        let encoder = CuplTagEncoder(variant: .temperatureHumidity, serial: "AAAACCCC", intervalMinutes: 12, resetsAllTime: 1,
-                                     resetCause: 0x08, batteryRaw: 102, secret: key)
+        let encoder = CuplTagEncoder(
+            variant: .temperatureHumidity, serial: "AAAACCCC", intervalMinutes: 12, resetsAllTime: 1,
+            resetCause: 0x08, batteryRaw: 102, secret: key)
         return try encoder.url(pairs: pairs, minutesElapsed: 4)
     }
 
     /// docs/formats/generic16.md worked example as an NDEF message.
     static let generic16Message = NDEFMessage(records: [
-        NDEFRecord(tnf: .media, type: "application/vnd.acme.temp",
-                   payload: Data([0x3C, 0x00, 0x02, 0x01, 0xFE, 0xFF, 0x00, 0x80, 0x50, 0x00])),
+        NDEFRecord(
+            tnf: .media, type: "application/vnd.acme.temp",
+            payload: Data([0x3C, 0x00, 0x02, 0x01, 0xFE, 0xFF, 0x00, 0x80, 0x50, 0x00]))
     ])
 }
 
@@ -67,14 +70,16 @@ enum DecodeFixtures {
         #expect(samples.first?["time"] as? String == "2024-04-09T07:43:00Z")
         #expect((object["warnings"] as? [Any])?.isEmpty == true)
         // Full precision and key order as in the issue.
-        #expect(result.out.contains("""
-            {
-                  "time": "2024-04-09T08:31:00Z",
-                  "temperature": 17.564697265625,
-                  "humidity": 47.5341796875,
-                  "flags": []
-                }
-            """))
+        #expect(
+            result.out.contains(
+                """
+                {
+                      "time": "2024-04-09T08:31:00Z",
+                      "temperature": 17.564697265625,
+                      "humidity": 47.5341796875,
+                      "flags": []
+                    }
+                """))
         let keys = ["\"format\"", "\"logger\"", "\"readTime\"", "\"timeBase\"", "\"integrity\"", "\"interval\"", "\"samples\"", "\"warnings\""]
         let positions = keys.compactMap { result.out.range(of: $0)?.lowerBound }
         #expect(positions.count == keys.count && positions == positions.sorted())
@@ -94,16 +99,22 @@ enum DecodeFixtures {
         let path = try files.write("log.ndef", DecodeFixtures.generic16Message.serialized())
         let result = await runColdTap(["decode", path, "--read-time", "2026-08-18T06:00:00Z", "--csv"])
         #expect(result.status == 0)
-        #expect(result.out == "time (UTC),temperature_c,humidity_pct,flags\r\n2026-08-18T05:57:00Z,25.8,,\r\n2026-08-18T05:58:00Z,-0.2,,\r\n"
+        #expect(
+            result.out == "time (UTC),temperature_c,humidity_pct,flags\r\n2026-08-18T05:57:00Z,25.8,,\r\n2026-08-18T05:58:00Z,-0.2,,\r\n"
                 + "2026-08-18T05:59:00Z,,,missing\r\n2026-08-18T06:00:00Z,8.0,,\r\n")
     }
 
     @Test func csvQuotesAndJoinsFlags() {
         #expect(LogExport.csvField("a,b") == "\"a,b\"")
         #expect(LogExport.csvField("say \"hi\"") == "\"say \"\"hi\"\"\"")
-        let log = TemperatureLog(format: "x", samples: [.init(time: Date(timeIntervalSince1970: 0), temperature: 120, humidity: 40.5,
-                                                              flags: [.outOfRange, .missing])],
-                                 interval: 60, timeBase: .readTime, integrity: .init(status: .unverified, detail: ""), readTime: Date())
+        let log = TemperatureLog(
+            format: "x",
+            samples: [
+                .init(
+                    time: Date(timeIntervalSince1970: 0), temperature: 120, humidity: 40.5,
+                    flags: [.outOfRange, .missing])
+            ],
+            interval: 60, timeBase: .readTime, integrity: .init(status: .unverified, detail: ""), readTime: Date())
         #expect(LogExport.csv(log).hasSuffix("1970-01-01T00:00:00Z,120.00,40.5,out-of-range;missing\r\n"))
     }
 
@@ -151,11 +162,11 @@ enum DecodeFixtures {
         #expect(forced.out.contains("forced with --logger generic16-unix"))
 
         let descriptor = """
-        { "name": "my-logger", "record": { "match": [ { "tnf": "media", "typeContains": "temp" } ] },
-          "header": [ { "name": "interval", "offset": 0, "width": 2, "endian": "little", "meaning": "interval" } ],
-          "samples": { "offset": 2, "width": 2, "signed": true, "endian": "little", "scale": 0.01 },
-          "timeBase": ["read-time"] }
-        """
+            { "name": "my-logger", "record": { "match": [ { "tnf": "media", "typeContains": "temp" } ] },
+              "header": [ { "name": "interval", "offset": 0, "width": 2, "endian": "little", "meaning": "interval" } ],
+              "samples": { "offset": 2, "width": 2, "signed": true, "endian": "little", "scale": 0.01 },
+              "timeBase": ["read-time"] }
+            """
         let descriptorPath = try files.write("my.json", Data(descriptor.utf8))
         let custom = await runColdTap(["decode", path, "--logger", descriptorPath, "--csv", "--read-time", "2026-08-18T06:00:00Z"])
         #expect(custom.status == 0, "\(custom.err)")
@@ -208,8 +219,11 @@ enum DecodeFixtures {
     let q = "WXmWWXqBWXqHWXksWXlbAAAA1hdJpWG8CgAFBAA~" + String(repeating: "MDAw", count: 182)
     let url = "https://t.plotsensor.com/?t=DAA.&s=AAAAAAAA&v=000000000000AAIB&x=AAABAAhm&q=" + q
     let console = Console.capturing()
-    let status = await ColdTap.main(["decode", url, "--read-time", "2024-04-09T08:35:00Z",
-                                     "--secret", "ZS0Smt8LByrYNFts", "--csv"], console: console)
+    let status = await ColdTap.main(
+        [
+            "decode", url, "--read-time", "2024-04-09T08:35:00Z",
+            "--secret", "ZS0Smt8LByrYNFts", "--csv",
+        ], console: console)
     #expect(status == 0, "\(console.errorOutput)")
     let lines = console.output.split(whereSeparator: \.isNewline)
     #expect(lines.count == 6)

@@ -2,7 +2,9 @@ import Foundation
 import LoggerFormats
 import NDEF
 import NFCTags
+import NFCTagsEmulation
 import Testing
+
 @testable import ColdTapCommands
 
 /// `coldtap decode` on tag memory images generated on the virtual tags.
@@ -10,15 +12,18 @@ import Testing
     static let read = Date(timeIntervalSince1970: 1_787_032_800)  // 2026-08-18T06:00:00Z
 
     static func image(kind: String, chip: TagChip, uid: Data? = nil) async throws -> MemoryDump {
-        let message = try LoggerImageFactory.message(kind: kind, temperatures: [4.0, 5.0, 12.0, 6.0], humidities: [50, 51, 52, 53],
-                                                     interval: 600, newestSampleTime: read.addingTimeInterval(-300),
-                                                     readTime: read, secret: DecodeFixtures.key)
+        let message = try LoggerImageFactory.message(
+            kind: kind, temperatures: [4.0, 5.0, 12.0, 6.0], humidities: [50, 51, 52, 53],
+            interval: 600, newestSampleTime: read.addingTimeInterval(-300),
+            readTime: read, secret: DecodeFixtures.key)
         let tag = try VirtualTag.make(chip: chip, ndefMessage: message.serialized(), uid: uid)
         return try await TagReader.dump(tag)
     }
 
-    @Test(arguments: [("cupltag", TagChip.nt3h2111, "tag2"), ("cupltag-rh", .nt3h2111, "tag2"), ("generic16", .ntag215, "tag2"),
-                      ("generic16-unix", .icodeSLIX2, "tag5"), ("dtn1", .st25dv64k, "tag5")])
+    @Test(arguments: [
+        ("cupltag", TagChip.nt3h2111, "tag2"), ("cupltag-rh", .nt3h2111, "tag2"), ("generic16", .ntag215, "tag2"),
+        ("generic16-unix", .icodeSLIX2, "tag5"), ("dtn1", .st25dv64k, "tag5"),
+    ])
     func rawDumpDecodesWithFileTimeAsReadTime(kind: String, chip: TagChip, input: String) async throws {
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
@@ -57,8 +62,9 @@ import Testing
     func ndefMessageFileDecodes(kind: String) async throws {
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
-        let message = try LoggerImageFactory.message(kind: kind, temperatures: [4.0, -60.0, 6.5], humidities: [30, 31, 32], interval: 1200,
-                                                     newestSampleTime: Self.read, readTime: Self.read)
+        let message = try LoggerImageFactory.message(
+            kind: kind, temperatures: [4.0, -60.0, 6.5], humidities: [30, 31, 32], interval: 1200,
+            newestSampleTime: Self.read, readTime: Self.read)
         let path = try files.write("\(kind).ndef", message.serialized())
         let result = await runColdTap(["decode", path, "--read-time", "2026-08-18T06:00:00Z", "--csv"])
         #expect(result.status == 0, "\(result.err)")
@@ -112,7 +118,10 @@ import Testing
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.hasPrefix("time (UTC),temperature_c,humidity_pct,flags\r\n2026-08-18T05:25:00Z,4.0,,\r\n"))
         let text = await runColdTap(["decode", path])
-        #expect(text.out.contains("Input:       hex text (\(dump.memory.count) bytes) holding a Type 2 tag memory dump (\(dump.memory.count) bytes, \(dump.memory.count / 4) pages)"))
+        #expect(
+            text.out.contains(
+                "Input:       hex text (\(dump.memory.count) bytes) holding a Type 2 tag memory dump (\(dump.memory.count) bytes, \(dump.memory.count / 4) pages)"
+            ))
         #expect(text.out.contains("(file modification time)"))
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import NFCTags
-import Testing
 import TestSupport
+import Testing
+
 @testable import ColdTapCommands
 
 /// `coldtap emulate FILE` with damaged dumps: the virtual tag is refused with a command
@@ -25,8 +26,10 @@ import TestSupport
             for variant in variants {
                 let path = try files.write("dump", variant)
                 do {
-                    let tag = try VirtualTags.make(.file(path), chip: nil, readTime: Date(timeIntervalSince1970: 1_772_366_400),
-                                                      console: .capturing()).tag
+                    let tag = try VirtualTags.make(
+                        .file(path), chip: nil, readTime: Date(timeIntervalSince1970: 1_772_366_400),
+                        console: .capturing()
+                    ).tag
                     made += 1
                     do {
                         _ = try await TagReader.read(from: tag)

@@ -2,6 +2,7 @@ import Foundation
 import LoggerFormats
 import NDEF
 import Testing
+
 @testable import ColdTapCommands
 
 /// Issue 17.6 (no verdict from garbage) and 17.7 (descriptors as strict as profiles), as a
@@ -27,7 +28,10 @@ import Testing
             #expect(result.status == 65)
             #expect(result.out.isEmpty)
             #expect(result.err.contains("no known logger format matches this message"))
-            #expect(result.err.contains("generic16: a 'application/x-contemporary-art' record of 64 bytes matches the generic16 layout, but decoded that way 30 of its 31 samples are outside the sensor range"))
+            #expect(
+                result.err.contains(
+                    "generic16: a 'application/x-contemporary-art' record of 64 bytes matches the generic16 layout, but decoded that way 30 of its 31 samples are outside the sensor range"
+                ))
             #expect(result.err.contains("Force one with --logger NAME"))
         }
     }
@@ -51,19 +55,25 @@ import Testing
         let input = try Self.message(type: "application/vnd.acme.temp", payload: payload)
         let refused = await runColdTap(["report", "-", "--read-time", Self.readTime], stdin: input)
         #expect(refused.status == 65, "auto-detection refuses it")
-        let result = await runColdTap(["report", "-", "--read-time", Self.readTime, "--logger", "generic16", "--tz", "UTC"],
-                                      stdin: input)
+        let result = await runColdTap(
+            ["report", "-", "--read-time", Self.readTime, "--logger", "generic16", "--tz", "UTC"],
+            stdin: input)
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.hasPrefix("INCONCLUSIVE — 1 excursion not yet acknowledged  vaccine-fridge"))
-        #expect(result.out.contains("  • 13 of 25 samples are outside the sensor's range, so the log is not a record to judge (are these bytes really this logger's?)."))
+        #expect(
+            result.out.contains(
+                "  • 13 of 25 samples are outside the sensor's range, so the log is not a record to judge (are these bytes really this logger's?)."))
         let json = await runColdTap(["report", "-", "--read-time", Self.readTime, "--logger", "generic16", "--json"], stdin: input)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
         #expect(object["verdict"] as? String == "INCONCLUSIVE")
         for language in ["zh-Hans", "ja"] {
             let files = try TemporaryFiles()
             defer { files.cleanUp() }
-            let localized = await runColdTap(["report", "-", "--read-time", Self.readTime, "--logger", "generic16", "--lang", language,
-                                              "--html", "--out", files.directory.path], stdin: input)
+            let localized = await runColdTap(
+                [
+                    "report", "-", "--read-time", Self.readTime, "--logger", "generic16", "--lang", language,
+                    "--html", "--out", files.directory.path,
+                ], stdin: input)
             #expect(localized.status == 0, "\(localized.err)")
             let names = try FileManager.default.contentsOfDirectory(atPath: files.directory.path)
             let html = try String(contentsOfFile: files.directory.appendingPathComponent(try #require(names.first)).path, encoding: .utf8)
@@ -84,19 +94,26 @@ import Testing
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
         let path = try files.write("my.json", Data(descriptor.utf8))
-        return await runColdTap(["decode", "-", "--logger", path, "--read-time", Self.readTime],
-                                stdin: try Self.message(type: "application/vnd.acme.temp", payload: payload))
+        return await runColdTap(
+            ["decode", "-", "--logger", path, "--read-time", Self.readTime],
+            stdin: try Self.message(type: "application/vnd.acme.temp", payload: payload))
     }
 
     @Test func anUnknownDescriptorKeyIsRefusedNamingItAndTheAllowedOnes() async throws {
         let misspelt = Self.descriptor.replacingOccurrences(of: "\"scale\"", with: "\"scael\"")
         let result = try await decodeWith(descriptor: misspelt, payload: Self.le16([60, 500]))
         #expect(result.status == 65)
-        #expect(result.err == "coldtap decode: logger descriptor my.json: field 'samples.scael' is unknown; 'samples' takes endian, missing, offset, scale, signed, valueOffset, width.\n")
+        #expect(
+            result.err
+                == "coldtap decode: logger descriptor my.json: field 'samples.scael' is unknown; 'samples' takes endian, missing, offset, scale, signed, valueOffset, width.\n"
+        )
         let top = Self.descriptor.replacingOccurrences(of: "\"timeBase\"", with: "\"timebase\": [], \"timeBase\"")
         let topResult = try await decodeWith(descriptor: top, payload: Self.le16([60, 500]))
         #expect(topResult.status == 65)
-        #expect(topResult.err.contains("field 'timebase' is unknown; a descriptor takes description, detection, deviceInformation, header, integrityNote, model, name, record, ringBuffer, samples, sensorRange, timeBase, vendor"))
+        #expect(
+            topResult.err.contains(
+                "field 'timebase' is unknown; a descriptor takes description, detection, deviceInformation, header, integrityNote, model, name, record, ringBuffer, samples, sensorRange, timeBase, vendor"
+            ))
         let inList = Self.descriptor.replacingOccurrences(of: "\"meaning\": \"interval\"", with: "\"meaning\": \"interval\", \"units\": {}, \"scale\": 1")
         #expect(try await decodeWith(descriptor: inList, payload: Self.le16([60, 500])).err.contains("field 'header[0].scale' is unknown"))
     }
@@ -111,7 +128,10 @@ import Testing
 
     @Test func aStartTimeFieldOfImpossibleWidthIsAnError() async throws {
         let narrow = Self.descriptor
-            .replacingOccurrences(of: "\"meaning\": \"interval\" }", with: "\"meaning\": \"interval\" }, { \"name\": \"start\", \"offset\": 2, \"width\": 2, \"endian\": \"little\", \"meaning\": \"start-time\" }")
+            .replacingOccurrences(
+                of: "\"meaning\": \"interval\" }",
+                with: "\"meaning\": \"interval\" }, { \"name\": \"start\", \"offset\": 2, \"width\": 2, \"endian\": \"little\", \"meaning\": \"start-time\" }"
+            )
             .replacingOccurrences(of: "\"offset\": 2, \"width\": 2, \"signed\"", with: "\"offset\": 4, \"width\": 2, \"signed\"")
             .replacingOccurrences(of: "[\"read-time\"]", with: "[\"header\", \"read-time\"]")
         let result = try await decodeWith(descriptor: narrow, payload: Self.le16([60, 1, 500]))
@@ -124,8 +144,9 @@ import Testing
         #expect(result.status == 65)
         #expect(result.out.isEmpty)
         #expect(result.err.contains("no sample was decoded: the sample area at byte 2 holds 0 byte(s), less than one 2-byte sample"))
-        let builtIn = await runColdTap(["report", "-", "--logger", "generic16", "--read-time", Self.readTime],
-                                       stdin: try Self.message(type: "application/vnd.acme.temp", payload: Self.le16([60])))
+        let builtIn = await runColdTap(
+            ["report", "-", "--logger", "generic16", "--read-time", Self.readTime],
+            stdin: try Self.message(type: "application/vnd.acme.temp", payload: Self.le16([60])))
         #expect(builtIn.status == 65)
     }
 }

@@ -2,6 +2,7 @@ import ColdChain
 import Foundation
 import LoggerFormats
 import Testing
+
 @testable import ColdTapCommands
 
 /// Issue 11.8 (first point) and 17.2/17.9: a help page for every command built from the same
@@ -98,8 +99,10 @@ import Testing
         #expect(block == ColdTap.synopsisBlock, "run scripts/update-readme.sh")
         #expect(ColdTap.usage.contains(ColdTap.synopsisBlock))
         // The README documents the profile file and the descriptor language as the commands do.
-        let schema = ProfilesCommand.profileSchema.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0) }
-            .joined(separator: "\n")
+        let schema = ProfilesCommand.profileSchema.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0)
+        }
+        .joined(separator: "\n")
         #expect(readme.contains(schema))
         #expect(readme.contains(FormatsCommand.descriptorLanguage))
         #expect(readme.hasPrefix("# ColdTap\n"))
@@ -166,8 +169,10 @@ import Testing
             #expect(profile.band == Profile.builtIn[index].band)
         }
         let schema = await runColdTap(["profiles", "--schema"])
-        for field in ["name", "summary", "band", "min", "max", "rules", "kind", "comparator", "limit", "hours | minutes | seconds",
-                      "strictlyLonger", "per", "continuous", "cumulative", "instantaneous", "mkt"] {
+        for field in [
+            "name", "summary", "band", "min", "max", "rules", "kind", "comparator", "limit", "hours | minutes | seconds",
+            "strictlyLonger", "per", "continuous", "cumulative", "instantaneous", "mkt",
+        ] {
             #expect(schema.out.contains("  \(field) ") || schema.out.contains("  \(field)\n"), "\(field)")
         }
         // The schema's example is a profile file that loads.
@@ -183,8 +188,10 @@ import Testing
         #expect(text.status == 0)
         for name in LoggerDecoder.builtInNames { #expect(text.out.contains("\n  \(name) ")) }
         #expect(text.out.contains("Logger descriptors (--logger FILE.json)"))
-        for field in ["record.match[]", "header[]", "samples", "sensorRange", "ringBuffer.capacity", "deviceInformation", "timeBase",
-                      "detection", "integrityNote"] {
+        for field in [
+            "record.match[]", "header[]", "samples", "sensorRange", "ringBuffer.capacity", "deviceInformation", "timeBase",
+            "detection", "integrityNote",
+        ] {
             #expect(text.out.contains("  \(field) "), "\(field)")
         }
         // Each built-in descriptor printed by --json decodes a log when given back with --logger FILE.

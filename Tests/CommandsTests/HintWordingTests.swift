@@ -5,6 +5,7 @@ import LoggerFormats
 import NDEF
 import NFCTags
 import Testing
+
 @testable import ColdTapCommands
 
 /// The libraries hand over `UserHint` values; the command line turns each into the option
@@ -14,15 +15,17 @@ import Testing
 
     static func cuplSigned(secret: String) throws -> Data {
         let read = try #require(LogInput.Options.parseReadTime(readTime))
-        let message = try LoggerImageFactory.message(kind: "cupltag-rh", temperatures: [4.5, 5.0, 5.5], interval: 600,
-                                                     newestSampleTime: read.addingTimeInterval(-300), readTime: read,
-                                                     secret: secret)
+        let message = try LoggerImageFactory.message(
+            kind: "cupltag-rh", temperatures: [4.5, 5.0, 5.5], interval: 600,
+            newestSampleTime: read.addingTimeInterval(-300), readTime: read,
+            secret: secret)
         return message.serialized()
     }
 
     @Test func aSignedTagReadWithoutItsSecretNamesTheSecretOption() async throws {
-        let result = await runColdTap(["decode", "-", "--read-time", Self.readTime, "--json"],
-                                      stdin: try Self.cuplSigned(secret: "ZS0Smt8LByrYNFts"))
+        let result = await runColdTap(
+            ["decode", "-", "--read-time", Self.readTime, "--json"],
+            stdin: try Self.cuplSigned(secret: "ZS0Smt8LByrYNFts"))
         #expect(result.status == 0, "\(result.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         let integrity = try #require(object["integrity"] as? [String: Any])
@@ -33,10 +36,14 @@ import Testing
     }
 
     @Test func aForcedLoggerAndAGivenIntervalAreNamedByTheirOptions() async throws {
-        let message = try LoggerImageFactory.message(kind: "generic16", temperatures: [5, 6], interval: 60,
-                                                     newestSampleTime: Date(timeIntervalSince1970: 1_772_366_400))
-        let result = await runColdTap(["decode", "-", "--read-time", Self.readTime, "--logger", "generic16",
-                                       "--interval", "7", "--json"], stdin: message.serialized())
+        let message = try LoggerImageFactory.message(
+            kind: "generic16", temperatures: [5, 6], interval: 60,
+            newestSampleTime: Date(timeIntervalSince1970: 1_772_366_400))
+        let result = await runColdTap(
+            [
+                "decode", "-", "--read-time", Self.readTime, "--logger", "generic16",
+                "--interval", "7", "--json",
+            ], stdin: message.serialized())
         #expect(result.status == 0, "\(result.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         #expect(object["detection"] as? String == "forced with --logger generic16")
@@ -56,7 +63,8 @@ import Testing
     @Test func eachHintHasCommandLineWords() {
         #expect(HintWording.advice(.needsInterval, after: .intervalUnknown) == "; give it with --interval SECONDS")
         #expect(HintWording.advice(.needsInterval, after: .inconsistent) == "; give the real one with --interval SECONDS")
-        #expect(HintWording.advice(.needsLoggerDescription, after: .noFormatMatched([]))
+        #expect(
+            HintWording.advice(.needsLoggerDescription, after: .noFormatMatched([]))
                 == ". Force one with --logger NAME or describe the layout in a descriptor file")
         #expect(HintWording.advice(.needsLoggerDescription, after: .badDescriptor) == ", or give the layout with --logger FILE.json")
         #expect(HintWording.advice(.needsSecret).contains("--secret"))

@@ -1,6 +1,7 @@
 import Foundation
 import LoggerFormats
 import Testing
+
 @testable import ColdTapCommands
 
 /// The JSON files users write — logger descriptors (`--logger FILE`) and alarm profiles
@@ -15,8 +16,10 @@ import Testing
           {"kind": "mkt", "comparator": ">", "limit": 25}
         ]}
         """
-    static let extremes = ["0", "-1", "1", "255", "4294967296", "9223372036854775807", "-9223372036854775808",
-                           "1e308", "-1e308", "0.5", "1e-300"]
+    static let extremes = [
+        "0", "-1", "1", "255", "4294967296", "9223372036854775807", "-9223372036854775808",
+        "1e308", "-1e308", "0.5", "1e-300",
+    ]
 
     /// Cuts at every byte, and each number in turn replaced by each extreme value.
     static func variants(of text: String) -> [(String, String)] {

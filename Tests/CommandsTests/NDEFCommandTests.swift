@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-import NDEF
-@testable import ColdTapCommands
 import ColdTapKit
+import Foundation
+import NDEF
+import Testing
+
+@testable import ColdTapCommands
 
 /// A fresh temporary directory for one test.
 private func temporaryDirectory() throws -> URL {
@@ -24,7 +25,8 @@ private func run(_ arguments: [String], stdin: Data = Data()) async -> (status: 
     @Test func decodeJSONHasTheDocumentedShape() async {
         let (status, console) = await run(["ndef", "decode", "-", "--json"], stdin: Data(Self.twoRecords.utf8))
         #expect(status == 0)
-        let expected = #"{"records":[{"tnf":1,"type":"T","id":"","payload":"02656e68656c6c6f","text":{"encoding":"UTF-8","language":"en","text":"hello"}},{"tnf":1,"type":"U","id":"","payload":"046578616d706c652e636f6d2f78","uri":"https://example.com/x"}]}"#
+        let expected =
+            #"{"records":[{"tnf":1,"type":"T","id":"","payload":"02656e68656c6c6f","text":{"encoding":"UTF-8","language":"en","text":"hello"}},{"tnf":1,"type":"U","id":"","payload":"046578616d706c652e636f6d2f78","uri":"https://example.com/x"}]}"#
         let compact = console.output.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "  ", with: "")
             .replacingOccurrences(of: "\": ", with: "\":")
         #expect(compact == expected)
@@ -72,7 +74,10 @@ private func run(_ arguments: [String], stdin: Data = Data()) async -> (status: 
         let (status, console) = await run(["ndef", "decode", "-"], stdin: Data([0xD1, 0x01, 0x01, 0x55, 0x00, 0x00]))
         #expect(status == 65)
         #expect(console.output.isEmpty)
-        #expect(console.errorOutput == "coldtap ndef: malformed NDEF at offset 5: 1 byte(s) follow the record with the ME (message end) flag; run with --lenient to see what can be recovered.\n")
+        #expect(
+            console.errorOutput
+                == "coldtap ndef: malformed NDEF at offset 5: 1 byte(s) follow the record with the ME (message end) flag; run with --lenient to see what can be recovered.\n"
+        )
     }
 
     @Test func lenientDecodeRecoversAndWarns() async {
@@ -91,16 +96,19 @@ private func run(_ arguments: [String], stdin: Data = Data()) async -> (status: 
         let json = directory.appendingPathComponent("p.json")
         try Data(#"{"t":4.5}"#.utf8).write(to: json)
         let out = directory.appendingPathComponent("m.ndef")
-        let (status, console) = await run(["ndef", "encode", "--text", "hallo", "--lang", "de", "--uri", "https://example.com/x",
-                                           "--mime", "application/json", json.path, "--external", "example.com:temp", json.path,
-                                           "-o", out.path])
+        let (status, console) = await run([
+            "ndef", "encode", "--text", "hallo", "--lang", "de", "--uri", "https://example.com/x",
+            "--mime", "application/json", json.path, "--external", "example.com:temp", json.path,
+            "-o", out.path,
+        ])
         #expect(status == 0, "\(console.errorOutput)")
         let message = try NDEFParser.message(from: Data(contentsOf: out))
-        #expect(message.records == [
-            TextRecord(text: "hallo", language: "de").record, URIRecord(uri: "https://example.com/x").record,
-            MIMERecord(mimeType: "application/json", data: Data(#"{"t":4.5}"#.utf8)).record,
-            ExternalRecord(domain: "example.com", name: "temp", payload: Data(#"{"t":4.5}"#.utf8)).record,
-        ])
+        #expect(
+            message.records == [
+                TextRecord(text: "hallo", language: "de").record, URIRecord(uri: "https://example.com/x").record,
+                MIMERecord(mimeType: "application/json", data: Data(#"{"t":4.5}"#.utf8)).record,
+                ExternalRecord(domain: "example.com", name: "temp", payload: Data(#"{"t":4.5}"#.utf8)).record,
+            ])
     }
 
     @Test func encodeHexIsExact() async {

@@ -4,8 +4,10 @@ import Foundation
 import LoggerFormats
 import LoggerSessions
 import NFCTags
+import NFCTagsEmulation
 import PCSC
 import Testing
+
 @testable import ColdTapCommands
 
 /// `coldtap read` of a virtual NHS3100 through the reader emulator and ReaderTransport (the
@@ -35,8 +37,9 @@ import Testing
     @Test(arguments: ["ACS ACR1252 1S CL Reader PICC 0", "ACS ACR122U PICC Interface 0", "Identiv uTrust 3700 F CL Reader 0"])
     func everyReaderPathCarriesTheExchange(reader: String) async throws {
         let tag = await Self.loggedTag()
-        let outcome = try await CommandLineRead.read(try await Self.transport(tag, reader: reader), options: LogInput.Options(),
-                                                saveDump: nil, console: .capturing())
+        let outcome = try await CommandLineRead.read(
+            try await Self.transport(tag, reader: reader), options: LogInput.Options(),
+            saveDump: nil, console: .capturing())
         #expect(outcome.log.samples.count == 2880)
     }
 
@@ -45,8 +48,9 @@ import Testing
         defer { files.cleanUp() }
         let tag = await Self.loggedTag()
         let dump = files.directory.appendingPathComponent("nhs.jsonl").path
-        let outcome = try await CommandLineRead.read(try await Self.transport(tag), options: LogInput.Options(), saveDump: dump,
-                                                console: .capturing())
+        let outcome = try await CommandLineRead.read(
+            try await Self.transport(tag), options: LogInput.Options(), saveDump: dump,
+            console: .capturing())
         let log = outcome.log
         #expect(log.format == "nhs31xx")
         #expect(log.samples.count == 2880)
@@ -59,13 +63,13 @@ import Testing
         // The transcript: one line per step, the first a read without a write.
         let text = try String(contentsOfFile: dump, encoding: .utf8)
         let lines = text.split(separator: "\n")
-        let expectedSteps = 1 + 2 + 13 // the initial read, two GETEVENTS, ceil(2880 / 232) chunks
+        let expectedSteps = 1 + 2 + 13  // the initial read, two GETEVENTS, ceil(2880 / 232) chunks
         #expect(lines.count == expectedSteps)
         #expect(lines[0].hasPrefix("{\"write\":null,\"read\":\"92"))
         // decode FILE rebuilds exactly the log read gave.
         let decoded = await runColdTap(["decode", dump, "--json"])
         #expect(decoded.status == 0, "\(decoded.err)")
-        #expect(decoded.out == LogExport.json(log).serialized() + "\n")
+        #expect(decoded.out == LogExport.json(log, wording: HintWording.logWording).serialized() + "\n")
         // The report shows the logger's own events.
         let report = await runColdTap(["report", dump])
         #expect(report.status == 0 || report.status == 1)
@@ -78,12 +82,14 @@ import Testing
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
         let archive = files.directory.appendingPathComponent("archive.sqlite").path
-        let outcome = try await CommandLineRead.read(try await Self.transport(await Self.loggedTag()), options: LogInput.Options(),
-                                                saveDump: nil, console: .capturing())
+        let outcome = try await CommandLineRead.read(
+            try await Self.transport(await Self.loggedTag()), options: LogInput.Options(),
+            saveDump: nil, console: .capturing())
         let transcript = try #require(outcome.transcript)
-        let kept = try await ArchiveSupport.keep(outcome, origin: "test", options: LogInput.Options(), loggerArgument: nil,
-                                                 loggerID: nil, profile: ReportCommand.defaultProfile, timeZone: .gmt,
-                                                 archive: archive)
+        let kept = try await ArchiveAccess.keep(
+            outcome, origin: "test", options: LogInput.Options(), loggerArgument: nil,
+            loggerID: nil, profile: ReportCommand.defaultProfile, timeZone: .gmt,
+            archive: archive)
         #expect(kept.newSamples == 2880)
         let verify = await runColdTap(["archive", "verify", "--archive", archive])
         #expect(verify.status == 0, "\(verify.out)\(verify.err)")
@@ -110,7 +116,8 @@ import Testing
         let tag = await Self.loggedTag()
         let transport = try await Self.transport(tag)
         let session = try await NHSConnect.session(on: transport)
-        var arguments = try Arguments(["--interval", "300", "--valid-min", "2", "--valid-max", "8", "--wait-for-start"], options: ConfigureCommand.forms[0].options)
+        var arguments = try Arguments(
+            ["--interval", "300", "--valid-min", "2", "--valid-max", "8", "--wait-for-start"], options: ConfigureCommand.forms[0].options)
         let request = try ConfigureCommand.parse(&arguments)
         #expect(request.summary == "a sample every 300 s, waiting for 'coldtap start', no end, valid 2.0 … 8.0 °C")
         do {

@@ -2,6 +2,7 @@ import Foundation
 import LoggerFormats
 import NDEF
 import Testing
+
 @testable import ColdTapCommands
 
 /// `coldtap decode` on an NHS31xx exchange transcript (docs/nhs31xx.md §7), built from the
@@ -33,8 +34,8 @@ import Testing
         #expect(json.out.contains("\"format\": \"nhs31xx\"") || json.out.contains("\"format\":\"nhs31xx\""))
         #expect(json.out.contains("\"timeBase\": \"logger-clock\"") || json.out.contains("\"timeBase\":\"logger-clock\""))
         #expect(json.out.contains("temperatureTooHigh"))
-        #expect(json.out.contains("2023-11-14T22:43:21Z")) // the excursion began (1700001801)
-        #expect(json.out.contains("2023-11-14T22:53:21Z")) // and ended (1700002401)
+        #expect(json.out.contains("2023-11-14T22:43:21Z"))  // the excursion began (1700001801)
+        #expect(json.out.contains("2023-11-14T22:53:21Z"))  // and ended (1700002401)
         let text = await runColdTap(["decode", path])
         #expect(text.status == 0)
         #expect(text.out.contains("Event:"))

@@ -2,6 +2,7 @@ import ColdTapKit
 import Foundation
 import LoggerFormats
 import Testing
+
 @testable import ColdTapCommands
 
 /// Issue 17.4 (output names, no silent overwrite, `-o FILE`) and 17.8 (`--fail-on`, a bad
@@ -18,8 +19,10 @@ import Testing
         defer { files.cleanUp() }
         let out = files.directory.appendingPathComponent("out")
         let url = try DecodeFixtures.cuplURL()
-        let result = await runColdTap(["report", url, "--read-time", Self.readTime, "--secret", DecodeFixtures.key,
-                                       "--out", out.path, "--csv", "--html"])
+        let result = await runColdTap([
+            "report", url, "--read-time", Self.readTime, "--secret", DecodeFixtures.key,
+            "--out", out.path, "--csv", "--html",
+        ])
         #expect(result.status == 0, "\(result.err)")
         // cuplTag, serial AAAACCCC, first sample 2024-04-09 07:43 UTC.
         #expect(try names(out) == ["cupltag-AAAACCCC-20240409T0743Z-report.html", "cupltag-AAAACCCC-20240409T0743Z.csv"])
@@ -30,8 +33,10 @@ import Testing
         let files = try TemporaryFiles()
         defer { files.cleanUp() }
         let url = try DecodeFixtures.cuplURL()
-        let arguments = ["report", url, "--read-time", Self.readTime, "--secret", DecodeFixtures.key,
-                         "--out", files.directory.path, "--csv"]
+        let arguments = [
+            "report", url, "--read-time", Self.readTime, "--secret", DecodeFixtures.key,
+            "--out", files.directory.path, "--csv",
+        ]
         #expect(await runColdTap(arguments).status == 0)
         let second = await runColdTap(arguments)
         #expect(second.status == 0)
@@ -64,7 +69,9 @@ import Testing
         #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("time (UTC)"))
         let unclear = await runColdTap(common + ["-o", files.directory.appendingPathComponent("x.dat").path])
         #expect(unclear.status == 64)
-        #expect(unclear.err.hasPrefix("coldtap report: -o FILE writes one file: name one of --png, --pdf, --svg, --html, --csv, or give FILE one of those extensions.\n"))
+        #expect(
+            unclear.err.hasPrefix(
+                "coldtap report: -o FILE writes one file: name one of --png, --pdf, --svg, --html, --csv, or give FILE one of those extensions.\n"))
         #expect(await runColdTap(common + ["-o", csv, "--out", files.directory.path]).status == 64)
     }
 
@@ -76,7 +83,10 @@ import Testing
         let result = await runColdTap(["report", url, "--read-time", Self.readTime, "--out", blocker + "/reports", "--pdf"])
         #expect(result.status == 1)
         #expect(result.out.isEmpty)
-        #expect(result.err == "coldtap report: The output directory '\(blocker)/reports' is not a directory ('\(blocker)' is a file); give a directory (it is created when missing).\n")
+        #expect(
+            result.err
+                == "coldtap report: The output directory '\(blocker)/reports' is not a directory ('\(blocker)' is a file); give a directory (it is created when missing).\n"
+        )
     }
 
     @Test func failOnMakesScriptsSeeTheVerdict() async throws {
@@ -84,12 +94,18 @@ import Testing
         defer { files.cleanUp() }
         // 12 h at 9 °C: ALARM under vaccine-fridge.
         let temperatures = Array(repeating: 5.0, count: 10) + Array(repeating: 9.0, count: 24) + Array(repeating: 5.0, count: 10)
-        let alarm = try files.write("alarm.ndef", try LoggerImageFactory.message(
-            kind: "generic16", temperatures: temperatures, interval: 1800,
-            newestSampleTime: Date(timeIntervalSince1970: 1_775_736_000)).serialized())
-        let ok = try files.write("ok.ndef", try LoggerImageFactory.message(
-            kind: "generic16", temperatures: [5, 5, 5, 5], interval: 1800,
-            newestSampleTime: Date(timeIntervalSince1970: 1_775_736_000)).serialized())
+        let alarm = try files.write(
+            "alarm.ndef",
+            try LoggerImageFactory.message(
+                kind: "generic16", temperatures: temperatures, interval: 1800,
+                newestSampleTime: Date(timeIntervalSince1970: 1_775_736_000)
+            ).serialized())
+        let ok = try files.write(
+            "ok.ndef",
+            try LoggerImageFactory.message(
+                kind: "generic16", temperatures: [5, 5, 5, 5], interval: 1800,
+                newestSampleTime: Date(timeIntervalSince1970: 1_775_736_000)
+            ).serialized())
         let plain = await runColdTap(["report", alarm, "--read-time", "2026-04-09T12:00:00Z"])
         #expect(plain.status == 0, "the default stays 0")
         #expect(plain.out.hasPrefix("ALARM"))
@@ -121,8 +137,9 @@ import Testing
         let made = try VirtualTags.make(.logger(.cupltag), chip: nil, readTime: Date(), console: .capturing())
         let outcome = try await CommandLineRead.read(made.tag, options: LogInput.Options(), saveDump: nil, console: .capturing())
         // The demo logger sits at 4–12 °C: ALARM under the frozen profile.
-        var arguments = try Arguments(["--profile", "frozen", "--fail-on", "alarm", "--json", "--out", files.directory.path, "--html"],
-                                      options: ReadCommand.forms[0].options)
+        var arguments = try Arguments(
+            ["--profile", "frozen", "--fail-on", "alarm", "--json", "--out", files.directory.path, "--html"],
+            options: ReadCommand.forms[0].options)
         var output = try LoggerOutput.parse(&arguments)
         try output.artifacts.validate()
         let console = Console.capturing()

@@ -3,6 +3,7 @@ import LoggerFormats
 import NDEF
 import NFCTags
 import Testing
+
 @testable import ColdTapCommands
 
 /// Issue 17.1: a read time that is not known is never shown as a fact. A copied dump takes
@@ -26,9 +27,13 @@ import Testing
 
         let text = await runColdTap(["decode", path, "--secret", DecodeFixtures.key])
         #expect(text.status == 0, "\(text.err)")
-        #expect(text.out.contains("Read time:   2026-08-18T06:00:00Z (not known: the file's modification time stands in; every sample time is estimated from it)"))
+        #expect(
+            text.out.contains("Read time:   2026-08-18T06:00:00Z (not known: the file's modification time stands in; every sample time is estimated from it)"))
         #expect(!text.out.contains("Warnings:    none"))
-        #expect(text.out.contains("Warning:     the sample times are estimated: the log has no clock and the read time is not known, so the newest sample is placed at the file's modification time 2026-08-18T06:00:00Z, which moves when the file is copied"))
+        #expect(
+            text.out.contains(
+                "Warning:     the sample times are estimated: the log has no clock and the read time is not known, so the newest sample is placed at the file's modification time 2026-08-18T06:00:00Z, which moves when the file is copied"
+            ))
 
         let json = await runColdTap(["decode", path, "--json", "--secret", DecodeFixtures.key])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
@@ -39,8 +44,9 @@ import Testing
 
         let csv = await runColdTap(["decode", path, "--csv"])
         // Said in the time column's header: nothing above it that a spreadsheet would take for data.
-        #expect(csv.out.hasPrefix("time (UTC; estimated from the file's modification time 2026-08-18T06:00:00Z),temperature_c,humidity_pct,flags\r\n"),
-                "\(csv.out.prefix(200))")
+        #expect(
+            csv.out.hasPrefix("time (UTC; estimated from the file's modification time 2026-08-18T06:00:00Z),temperature_c,humidity_pct,flags\r\n"),
+            "\(csv.out.prefix(200))")
 
         // The chart files say it in their title (the PDF and HTML: ReportAuditTests).
         let out = files.directory.appendingPathComponent("charts")
@@ -51,7 +57,8 @@ import Testing
         #expect(svg.contains("— times estimated from the file&apos;s modification time"))
 
         let report = await runColdTap(["report", path, "--secret", DecodeFixtures.key])
-        #expect(report.out.contains("read time  2026-08-18T06:00:00Z (not known: the file's modification time stands in; every sample time is estimated from it)"))
+        #expect(
+            report.out.contains("read time  2026-08-18T06:00:00Z (not known: the file's modification time stands in; every sample time is estimated from it)"))
         #expect(report.out.contains("warning: the sample times are estimated"))
     }
 
@@ -88,28 +95,39 @@ import Testing
             let result = await runColdTap([command, path, "--require-read-time"])
             #expect(result.status == 65)
             #expect(result.out.isEmpty)
-            #expect(result.err == "coldtap \(command): '\(path)': the log has no clock and the read time is not known (only the file's modification time 2026-08-18T06:00:00Z), so its sample times would be estimates; give the read time with --read-time ISO8601, or leave out --require-read-time.\n")
+            #expect(
+                result.err
+                    == "coldtap \(command): '\(path)': the log has no clock and the read time is not known (only the file's modification time 2026-08-18T06:00:00Z), so its sample times would be estimates; give the read time with --read-time ISO8601, or leave out --require-read-time.\n"
+            )
         }
     }
 
     @Test func aReadTimeBeforeTheNewestSampleIsAWarning() async throws {
         // A log with its own clock (generic16-unix: start time in the header) read "before" it ended.
-        let message = try LoggerImageFactory.message(kind: "generic16-unix", temperatures: [5, 6, 7], interval: 3600,
-                                                     newestSampleTime: Self.read)
+        let message = try LoggerImageFactory.message(
+            kind: "generic16-unix", temperatures: [5, 6, 7], interval: 3600,
+            newestSampleTime: Self.read)
         let early = await runColdTap(["decode", "-", "--read-time", "2026-08-18T04:00:00Z", "--json"], stdin: message.serialized())
         #expect(early.status == 0, "\(early.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(early.out.utf8)) as? [String: Any])
         #expect(object["timesEstimated"] as? Bool == false)
-        #expect((object["warnings"] as? [String]) == ["the read time 2026-08-18T04:00:00Z is earlier than the newest sample (2026-08-18T06:00:00Z): the read time or the logger's clock is wrong"])
+        #expect(
+            (object["warnings"] as? [String]) == [
+                "the read time 2026-08-18T04:00:00Z is earlier than the newest sample (2026-08-18T06:00:00Z): the read time or the logger's clock is wrong"
+            ])
         let late = await runColdTap(["decode", "-", "--read-time", "2026-08-18T01:00:00Z"], stdin: message.serialized())
-        #expect(late.out.contains("Warning:     the log starts at 2026-08-18T04:00:00Z, after the read time 2026-08-18T01:00:00Z: the read time or the logger's clock is wrong"))
+        #expect(
+            late.out.contains(
+                "Warning:     the log starts at 2026-08-18T04:00:00Z, after the read time 2026-08-18T01:00:00Z: the read time or the logger's clock is wrong"))
     }
 
     @Test func aLogStartingBefore2000IsAWarning() async throws {
-        let message = try LoggerImageFactory.message(kind: "generic16-unix", temperatures: [5, 6], interval: 60,
-                                                     newestSampleTime: Date(timeIntervalSince1970: 900_000_000))
-        let result = await runColdTap(["decode", "-", "--read-time", "2026-08-18T04:00:00Z", "--logger", "generic16-unix"],
-                                      stdin: message.serialized())
+        let message = try LoggerImageFactory.message(
+            kind: "generic16-unix", temperatures: [5, 6], interval: 60,
+            newestSampleTime: Date(timeIntervalSince1970: 900_000_000))
+        let result = await runColdTap(
+            ["decode", "-", "--read-time", "2026-08-18T04:00:00Z", "--logger", "generic16-unix"],
+            stdin: message.serialized())
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.contains("Warning:     the log starts at 1998-07-09T15:59:00Z, before 2000"))
         #expect(result.out.contains(", before 2000: the logger's clock or its start time is wrong"))

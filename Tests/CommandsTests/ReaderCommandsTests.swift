@@ -3,8 +3,10 @@ import ColdTapKit
 import Foundation
 import LoggerFormats
 import NFCTags
+import NFCTagsEmulation
 import PCSC
 import Testing
+
 @testable import ColdTapCommands
 
 private func run(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
@@ -33,8 +35,10 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
     @Test func theVirtualNHS3100TakesFaultsOfTheOneFaultModel() async {
         let bad = await run(["emulate", "--logger", "nhs3100", "--fault", "vanish=2"])
         #expect(bad.status == 64 && bad.err.contains("unanswered-command=N"), "\(bad.err)")
-        let faulty = await run(["emulate", "--logger", "nhs3100", "--fault", "unanswered-command=1,removed-after=40",
-                                "--vpcd", "127.0.0.1:9"])
+        let faulty = await run([
+            "emulate", "--logger", "nhs3100", "--fault", "unanswered-command=1,removed-after=40",
+            "--vpcd", "127.0.0.1:9",
+        ])
         #expect(faulty.status == 69, "\(faulty.err)")
         #expect(faulty.err.contains("with faults unanswered-command=1,removed-after=40"), "\(faulty.err)")
     }
@@ -62,14 +66,16 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         let readTime = Date(timeIntervalSince1970: 1_764_680_000)
         let made = try VirtualTags.make(.logger(logger), chip: chip, readTime: readTime, console: .capturing())
         let emulator = ContactlessReaderEmulator(tag: made.tag)
-        let channel: any APDUChannel = storageOnly
+        let channel: any APDUChannel =
+            storageOnly
             ? StorageOnlyReader(base: EmulatedReaderChannel(emulator)) : EmulatedReaderChannel(emulator)
         let transport = try await ReaderTransport.open(channel: channel, readerName: reader, atr: emulator.atr.bytes)
         #expect(transport.path == (storageOnly ? .storageCommands : ReaderProfile(readerName: reader).preferredPath))
         let outcome = try await CommandLineRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
         let message = try logger.message(readTime: readTime)
-        let direct = try LogInput.decode(message, options: LogInput.Options(), readTime: outcome.readTime,
-                                         readTimeSource: .tagRead, tagUID: outcome.result.uid.map { $0.hexString() })
+        let direct = try LogInput.decode(
+            message, options: LogInput.Options(), readTime: outcome.readTime,
+            readTimeSource: .tagRead, tagUID: outcome.result.uid.map { $0.hexString() })
         return (outcome, direct)
     }
 
@@ -91,8 +97,9 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
         let made = try VirtualTags.make(.logger(logger), chip: nil, readTime: readTime, console: .capturing())
         #expect(made.tag.chip == .st25dv64k)
         let emulator = ContactlessReaderEmulator(tag: made.tag)
-        let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
-                                                       atr: emulator.atr.bytes)
+        let transport = try await ReaderTransport.open(
+            channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
+            atr: emulator.atr.bytes)
         let outcome = try await CommandLineRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
         #expect(outcome.log.format.name == logger.rawValue)
         #expect(outcome.log.samples.count == DemoLogger.sampleCount)
@@ -131,11 +138,13 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
     /// Fault injection works on the virtual SmarTag as on the others: a tag that leaves
     /// mid-read is exit 74, never a short log.
     @Test func smarTagLeavingDuringTheMemoryReadIsExit74() async throws {
-        let made = try VirtualTags.make(.logger(.smarTag2), chip: nil, readTime: Date(), faults: TagFaults([.removedAfter(12)]),
-                                        console: .capturing())
+        let made = try VirtualTags.make(
+            .logger(.smarTag2), chip: nil, readTime: Date(), faults: TagFaults([.removedAfter(12)]),
+            console: .capturing())
         let emulator = ContactlessReaderEmulator(tag: made.tag)
-        let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
-                                                       atr: emulator.atr.bytes)
+        let transport = try await ReaderTransport.open(
+            channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
+            atr: emulator.atr.bytes)
         let error = await #expect(throws: CommandError.self) {
             try await CommandLineRead.read(transport, options: LogInput.Options(), saveDump: nil, console: .capturing())
         }
@@ -149,18 +158,21 @@ private func run(_ arguments: [String]) async -> (status: Int32, out: String, er
 
     @Test func readersWithOnlyReadBinaryStillReadLoggers() async throws {
         for chip in [TagChip.ntag216, .st25dv64k] {
-            let (outcome, direct) = try await readThroughReader(.generic16Unix, chip: chip, reader: "Generic CL Reader 00 00",
-                                                                storageOnly: true)
+            let (outcome, direct) = try await readThroughReader(
+                .generic16Unix, chip: chip, reader: "Generic CL Reader 00 00",
+                storageOnly: true)
             #expect(outcome.log == direct)
         }
     }
 
     @Test func removedMidReadIsExit74SayingHowFar() async throws {
-        let made = try VirtualTags.make(.logger(.dtn1), chip: .st25dv64k, readTime: Date(), faults: TagFaults([.removedAfter(4)]),
-                                        console: .capturing())
+        let made = try VirtualTags.make(
+            .logger(.dtn1), chip: .st25dv64k, readTime: Date(), faults: TagFaults([.removedAfter(4)]),
+            console: .capturing())
         let emulator = ContactlessReaderEmulator(tag: made.tag)
-        let transport = try await ReaderTransport.open(channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
-                                                       atr: emulator.atr.bytes)
+        let transport = try await ReaderTransport.open(
+            channel: EmulatedReaderChannel(emulator), readerName: "Virtual PCD 00 00",
+            atr: emulator.atr.bytes)
         let dump = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-\(UUID().uuidString).nfc").path
         do {
             _ = try await CommandLineRead.read(transport, options: LogInput.Options(), saveDump: dump, console: .capturing())

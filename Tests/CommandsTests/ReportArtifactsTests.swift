@@ -1,6 +1,7 @@
 import Foundation
 import LoggerFormats
 import Testing
+
 @testable import ColdTapCommands
 
 /// `coldtap report` writing chart and report files, and its terminal chart.
@@ -11,8 +12,10 @@ import Testing
     /// A generic16 NDEF message every 30 min, newest at 2026-04-09 12:00Z: 5 °C, then 12 h at 9 °C, then 5 °C.
     func excursionLog() throws -> Data {
         let temperatures = Array(repeating: 5.0, count: 10) + Array(repeating: 9.0, count: 24) + Array(repeating: 5.0, count: 10)
-        return try LoggerImageFactory.message(kind: "generic16", temperatures: temperatures, interval: 1800,
-                                              newestSampleTime: Date(timeIntervalSince1970: 1_775_736_000)).serialized()
+        return try LoggerImageFactory.message(
+            kind: "generic16", temperatures: temperatures, interval: 1800,
+            newestSampleTime: Date(timeIntervalSince1970: 1_775_736_000)
+        ).serialized()
     }
 
     func withDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
@@ -28,8 +31,11 @@ import Testing
             try excursionLog().write(to: input)
             let out = directory.appendingPathComponent("out")
             let console = Console.capturing()
-            let status = await ColdTap.main(["report", input.path, "--tz", "Asia/Tokyo", "--out", out.path, "--lang", "ja",
-                                             "--theme", "dark"], console: console)
+            let status = await ColdTap.main(
+                [
+                    "report", input.path, "--tz", "Asia/Tokyo", "--out", out.path, "--lang", "ja",
+                    "--theme", "dark",
+                ], console: console)
             #expect(status == 0, "\(console.errorOutput)")
             let names = ["-chart.png", "-report.pdf", "-chart.svg", "-report.html", ".csv"].map { Self.stem + $0 }
             for name in names {
@@ -58,8 +64,11 @@ import Testing
             let input = directory.appendingPathComponent("log.ndef")
             try excursionLog().write(to: input)
             let console = Console.capturing()
-            let status = await ColdTap.main(["report", input.path, "--out", directory.path, "--svg", "--csv", "--json",
-                                             "--size", "800x400"], console: console)
+            let status = await ColdTap.main(
+                [
+                    "report", input.path, "--out", directory.path, "--svg", "--csv", "--json",
+                    "--size", "800x400",
+                ], console: console)
             #expect(status == 0)
             let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
             #expect(files == [Self.stem + "-chart.svg", Self.stem + ".csv", "log.ndef"])

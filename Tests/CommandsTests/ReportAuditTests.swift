@@ -2,6 +2,7 @@ import Digest
 import Foundation
 import LoggerFormats
 import Testing
+
 @testable import ColdTapCommands
 
 /// Issue 17.3: the PDF and HTML reports an auditor files list every rule with passed/fired
@@ -12,8 +13,10 @@ import Testing
     /// 5 °C, then 12 h at 9 °C (fires "> 8 °C for 10 h"), then 5 °C: two days in UTC.
     static func alarmLog() throws -> Data {
         let temperatures = Array(repeating: 5.0, count: 10) + Array(repeating: 9.0, count: 24) + Array(repeating: 5.0, count: 10)
-        return try LoggerImageFactory.message(kind: "generic16", temperatures: temperatures, interval: 1800,
-                                              newestSampleTime: Date(timeIntervalSince1970: 1_775_736_000)).serialized()
+        return try LoggerImageFactory.message(
+            kind: "generic16", temperatures: temperatures, interval: 1800,
+            newestSampleTime: Date(timeIntervalSince1970: 1_775_736_000)
+        ).serialized()
     }
 
     static func pdfText(_ path: String) throws -> String {
@@ -68,7 +71,10 @@ import Testing
 
         let html = try String(contentsOf: out.appendingPathComponent(stem + "-report.html"), encoding: .utf8)
         #expect(html.contains("<tr class=\"rule-fired\"><td class=\"state\">FIRED</td><td>&gt; 8 °C for 10 h continuous</td>"))
-        #expect(html.contains("<tr class=\"rule-passed\"><td class=\"state\">passed</td><td>≤ −0.5 °C for 60 min continuous</td><td>longest run beyond the limit 0 s, allowed 1 h</td></tr>"))
+        #expect(
+            html.contains(
+                "<tr class=\"rule-passed\"><td class=\"state\">passed</td><td>≤ −0.5 °C for 60 min continuous</td><td>longest run beyond the limit 0 s, allowed 1 h</td></tr>"
+            ))
         #expect(html.contains("<section id=\"days\">"))
         #expect(html.contains("<tr><th>SHA-256</th><td class=\"wrap\">\(SHA256Digest.hex(bytes))</td></tr>"))
         #expect(html.contains("<tr><th>File</th><td class=\"wrap\">\(input.path)</td></tr>"))
@@ -87,8 +93,10 @@ import Testing
         ]
         for (language, note) in expected {
             let out = files.directory.appendingPathComponent(language)
-            let result = await runColdTap(["report", input, "--secret", DecodeFixtures.key, "--lang", language, "--html", "--pdf",
-                                           "--out", out.path])
+            let result = await runColdTap([
+                "report", input, "--secret", DecodeFixtures.key, "--lang", language, "--html", "--pdf",
+                "--out", out.path,
+            ])
             #expect(result.status == 0, "\(result.err)")
             let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
             let html = try String(contentsOf: out.appendingPathComponent(try #require(names.first { $0.hasSuffix(".html") })), encoding: .utf8)

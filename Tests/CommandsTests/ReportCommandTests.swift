@@ -3,6 +3,7 @@ import Foundation
 import LoggerFormats
 import NDEF
 import Testing
+
 @testable import ColdTapCommands
 
 /// 2026-04-09T00:00:00Z.
@@ -12,12 +13,14 @@ private let utc = TimeZone(identifier: "UTC")!
 /// Samples every 30 min from `start`; `nil` is a missing sample.
 private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.Status = .verified) -> TemperatureLog {
     let samples = values.enumerated().map { index, value in
-        TemperatureLog.Sample(time: start.addingTimeInterval(Double(index) * 1800), temperature: value,
-                              flags: value == nil ? [.missing] : [])
+        TemperatureLog.Sample(
+            time: start.addingTimeInterval(Double(index) * 1800), temperature: value,
+            flags: value == nil ? [.missing] : [])
     }
-    return TemperatureLog(format: "test", logger: .init(serial: "T-1"), samples: samples, interval: 1800,
-                          timeBase: .loggerHeader, integrity: .init(status: integrity, detail: "HMAC-MD5"),
-                          readTime: start.addingTimeInterval(Double(values.count) * 1800))
+    return TemperatureLog(
+        format: "test", logger: .init(serial: "T-1"), samples: samples, interval: 1800,
+        timeBase: .loggerHeader, integrity: .init(status: integrity, detail: "HMAC-MD5"),
+        readTime: start.addingTimeInterval(Double(values.count) * 1800))
 }
 
 @Suite struct ReportRenderingTests {
@@ -26,22 +29,26 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
         let log = makeLog(Array(repeating: 9, count: 21) + [5])
         let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: utc)
         let json = ReportCommand.json(log: .object([("format", .string("test"))]), assessment: assessment)
-        #expect(json.serialized(pretty: false) == """
-            {"log":{"format":"test"},"profile":"vaccine-fridge","verdict":"ALARM","headline":"ALARM — 1 excursion not yet acknowledged",\
-            "statistics":{"min":5,"minTime":"2026-04-09T10:30:00Z","max":9,"maxTime":"2026-04-09T00:00:00Z",\
-            "mean":8.818181818181818,"stddev":0.8331955809010618,"mkt":8.854252986887104,"validSamples":22,"unknownSeconds":0},\
-            "excursions":[{"direction":"high","start":"2026-04-09T00:00:00Z","end":"2026-04-09T10:30:00Z",\
-            "durationSeconds":37800,"peak":9,"peakTime":"2026-04-09T00:00:00Z","degreeMinutes":630}],\
-            "alarms":[{"rule":"> 8 °C for 10 h continuous","firedAt":"2026-04-09T10:00:00Z","exposureSeconds":37800}],\
-            "reasons":["'> 8 °C for 10 h continuous' fired at 2026-04-09 10:00 +00:00: 10 h 30 min continuous beyond the limit from 2026-04-09 00:00 +00:00, peak 9 °C, 1 °C above the limit.",\
-            "1 excursion outside 2–8 °C lasting 10 h 30 min in total."]}
-            """)
+        #expect(
+            json.serialized(pretty: false) == """
+                {"log":{"format":"test"},"profile":"vaccine-fridge","verdict":"ALARM","headline":"ALARM — 1 excursion not yet acknowledged",\
+                "statistics":{"min":5,"minTime":"2026-04-09T10:30:00Z","max":9,"maxTime":"2026-04-09T00:00:00Z",\
+                "mean":8.818181818181818,"stddev":0.8331955809010618,"mkt":8.854252986887104,"validSamples":22,"unknownSeconds":0},\
+                "excursions":[{"direction":"high","start":"2026-04-09T00:00:00Z","end":"2026-04-09T10:30:00Z",\
+                "durationSeconds":37800,"peak":9,"peakTime":"2026-04-09T00:00:00Z","degreeMinutes":630}],\
+                "alarms":[{"rule":"> 8 °C for 10 h continuous","firedAt":"2026-04-09T10:00:00Z","exposureSeconds":37800}],\
+                "reasons":["'> 8 °C for 10 h continuous' fired at 2026-04-09 10:00 +00:00: 10 h 30 min continuous beyond the limit from 2026-04-09 00:00 +00:00, peak 9 °C, 1 °C above the limit.",\
+                "1 excursion outside 2–8 °C lasting 10 h 30 min in total."]}
+                """)
     }
 
     @Test func jsonOfAnEmptyLogUsesNulls() {
         let assessment = Assessor.assess(makeLog([]), profile: .frozen, timeZone: utc)
         let json = ReportCommand.json(log: .null, assessment: assessment).serialized(pretty: false)
-        #expect(json.contains(#""profile":"frozen","verdict":"INCONCLUSIVE","headline":"INCONCLUSIVE","statistics":{"min":null,"minTime":null,"max":null,"maxTime":null,"mean":null,"stddev":null,"mkt":null,"validSamples":0,"unknownSeconds":0},"excursions":[],"alarms":[]"#))
+        #expect(
+            json.contains(
+                #""profile":"frozen","verdict":"INCONCLUSIVE","headline":"INCONCLUSIVE","statistics":{"min":null,"minTime":null,"max":null,"maxTime":null,"mean":null,"stddev":null,"mkt":null,"validSamples":0,"unknownSeconds":0},"excursions":[],"alarms":[]"#
+            ))
     }
 
     @Test func textStartsWithTheVerdictAndHasTheTables() {
@@ -50,7 +57,9 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
         let text = ReportCommand.text(log, assessment: assessment, colour: false)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // OK, but the excursion to 9.5 °C is not hidden behind it.
-        #expect(lines[0] == "OK — 1 excursion not yet acknowledged  vaccine-fridge — Vaccine refrigerator, 30-day recorder (WHO PQS E006): 2–8 °C, single-event alarms")
+        #expect(
+            lines[0]
+                == "OK — 1 excursion not yet acknowledged  vaccine-fridge — Vaccine refrigerator, 30-day recorder (WHO PQS E006): 2–8 °C, single-event alarms")
         #expect(lines[1] == "  • No rule fired, even with the 30 min of unknown time counted as beyond the limits.")
         #expect(!text.contains("\u{1B}"))
         #expect(lines.contains("  passed  > 8 °C for 10 h continuous"))
@@ -125,8 +134,10 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
     /// A generic16 NDEF message: `temperatures` every 30 min, the newest at 2026-04-09 12:00Z.
     func generic16(_ temperatures: [Double]) throws -> Data {
         let newest = Date(timeIntervalSince1970: 1_775_736_000)
-        return try LoggerImageFactory.message(kind: "generic16", temperatures: temperatures, interval: 1800,
-                                              newestSampleTime: newest).serialized()
+        return try LoggerImageFactory.message(
+            kind: "generic16", temperatures: temperatures, interval: 1800,
+            newestSampleTime: newest
+        ).serialized()
     }
 
     @Test func jsonReportOfADecodedFile() async throws {
@@ -145,8 +156,9 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
         let data = try generic16(Array(repeating: -20, count: 10))
         let console = Console.capturing()
         let status = try await withFile(data) { path in
-            await ColdTap.main(["report", path, "--input", "ndef", "--profile", "frozen", "--tz", "Europe/Berlin"],
-                               console: console)
+            await ColdTap.main(
+                ["report", path, "--input", "ndef", "--profile", "frozen", "--tz", "Europe/Berlin"],
+                console: console)
         }
         #expect(status == 0, "\(console.errorOutput)")
         #expect(console.output.hasPrefix("OK  frozen"))

@@ -3,6 +3,7 @@ import LoggerFormats
 import NDEF
 import NFCTags
 import Testing
+
 @testable import ColdTapCommands
 
 /// `coldtap decode` of SmarTag images (docs/smartag.md): raw dumps, bare NDEF messages

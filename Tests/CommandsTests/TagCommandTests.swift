@@ -1,7 +1,9 @@
 import Foundation
 import NDEF
 import NFCTags
+import NFCTagsEmulation
 import Testing
+
 @testable import ColdTapCommands
 
 @Suite final class TagCommandTests {
@@ -90,7 +92,7 @@ import Testing
         var image = Array(try TagImage.memory(for: .ntag216, ndefMessage: message, layout: .plain))
         let end = 16 + 2 + message.count
         #expect(image[end] == 0xFE)
-        image[end + 5] = 0x42   // a stray byte after the terminator
+        image[end + 5] = 0x42  // a stray byte after the terminator
         let path = try temporaryFile(Data(image), name: "odd.bin")
         let console = Console.capturing()
         #expect(await ColdTap.main(["tag", path], console: console) == 0)

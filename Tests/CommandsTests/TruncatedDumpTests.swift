@@ -2,6 +2,7 @@ import Foundation
 import LoggerFormats
 import NFCTags
 import Testing
+
 @testable import ColdTapCommands
 
 /// Issue 17.5: a dump that ends before its NDEF message does is called truncated, with the
@@ -21,7 +22,9 @@ import Testing
             let result = await runColdTap([command, path, "--input", "tag2", "--read-time", "2026-08-18T06:00:00Z"])
             #expect(result.status == 65)
             #expect(result.out.isEmpty)
-            #expect(result.err == "coldtap \(command): '\(path)': the file ends at page 9 but the NDEF message needs pages up to \(lastNeeded): the dump is truncated.\n")
+            #expect(
+                result.err
+                    == "coldtap \(command): '\(path)': the file ends at page 9 but the NDEF message needs pages up to \(lastNeeded): the dump is truncated.\n")
         }
     }
 

@@ -231,8 +231,10 @@ public struct NFCISO15693SystemInfo: Sendable {
     public var totalBlocks: Int
     public var icReference: Int
 
-    public init(uniqueIdentifier: Data, dataStorageFormatIdentifier: Int, applicationFamilyIdentifier: Int,
-                blockSize: Int, totalBlocks: Int, icReference: Int) {
+    public init(
+        uniqueIdentifier: Data, dataStorageFormatIdentifier: Int, applicationFamilyIdentifier: Int,
+        blockSize: Int, totalBlocks: Int, icReference: Int
+    ) {
         self.uniqueIdentifier = uniqueIdentifier
         self.dataStorageFormatIdentifier = dataStorageFormatIdentifier
         self.applicationFamilyIdentifier = applicationFamilyIdentifier
@@ -248,26 +250,35 @@ public protocol NFCISO15693Tag: AnyObject {
     var identifier: Data { get }
     /// `sendRequest(requestFlags:commandCode:data:resultHandler:)` (iOS 14).
     @available(iOS 14.0, *)
-    func sendRequest(requestFlags flags: Int, commandCode: Int, data: Data?,
-                     resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void)
+    func sendRequest(
+        requestFlags flags: Int, commandCode: Int, data: Data?,
+        resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void)
     /// `getSystemInfo(requestFlags:resultHandler:)` (iOS 14).
     @available(iOS 14.0, *)
-    func getSystemInfo(requestFlags flags: NFCISO15693RequestFlag,
-                       resultHandler: @escaping @Sendable (Result<NFCISO15693SystemInfo, any Error>) -> Void)
-    func readSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
-                         completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
-    func readMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                            completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
-    func extendedReadSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
-                                 completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
-    func extendedReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                                    completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
-    func writeSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
-                          completionHandler: @escaping @Sendable ((any Error)?) -> Void)
-    func extendedWriteSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
-                                  completionHandler: @escaping @Sendable ((any Error)?) -> Void)
-    func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
-                       completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func getSystemInfo(
+        requestFlags flags: NFCISO15693RequestFlag,
+        resultHandler: @escaping @Sendable (Result<NFCISO15693SystemInfo, any Error>) -> Void)
+    func readSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
+        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func readMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+    func extendedReadSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
+        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func extendedReadMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+    func writeSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func extendedWriteSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func customCommand(
+        requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
+        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
 }
 
 // MARK: NDEF tags (read and write in one session)
@@ -294,10 +305,12 @@ extension NFCNDEFMessage {
     @available(iOS 13.0, *)
     public convenience init?(data: Data) {
         guard let parsed = try? NDEFParser.message(from: data) else { return nil }
-        self.init(records: parsed.records.map { record in
-            NFCNDEFPayload(format: NFCTypeNameFormat(rawValue: record.tnf.rawValue) ?? .unknown,
-                           type: record.type, identifier: record.id, payload: record.payload)
-        })
+        self.init(
+            records: parsed.records.map { record in
+                NFCNDEFPayload(
+                    format: NFCTypeNameFormat(rawValue: record.tnf.rawValue) ?? .unknown,
+                    type: record.type, identifier: record.id, payload: record.payload)
+            })
     }
 }
 
@@ -319,8 +332,11 @@ extension NFCNDEFTag {
     public func readNDEF() async throws -> NFCNDEFMessage {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedMessage, any Error>) in
             readNDEF { message, error in
-                if let message { continuation.resume(returning: UncheckedMessage(message: message)) }
-                else { continuation.resume(throwing: error ?? NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage)) }
+                if let message {
+                    continuation.resume(returning: UncheckedMessage(message: message))
+                } else {
+                    continuation.resume(throwing: error ?? NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage))
+                }
             }
         }.message
     }

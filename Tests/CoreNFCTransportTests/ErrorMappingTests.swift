@@ -1,6 +1,7 @@
 import Foundation
 import NFCTags
 import Testing
+
 @testable import CoreNFCTransport
 
 @Suite("NFCReaderError mapping")
@@ -58,15 +59,19 @@ struct ErrorMappingTests {
         #expect(CoreNFCFailure(.retryExceeded).transportError == .timeout)
         #expect(CoreNFCFailure(.tagResponseError).transportError == .timeout)
         #expect(CoreNFCFailure(.invalidParameter).transportError == .unsupported("Core NFC refused the command's parameters (error 3)"))
-        #expect(CoreNFCFailure(.sessionTimeout, message: "Session timeout").transportError
+        #expect(
+            CoreNFCFailure(.sessionTimeout, message: "Session timeout").transportError
                 == .linkFailure("Core NFC error 201 (sessionTimeout): Session timeout"))
     }
 
     @Test func sessionEndingAndRetryableCodes() {
         let ending = Set(ReaderErrorCode.allCases.filter(\.endsSession))
-        #expect(ending == [.unsupportedFeature, .securityViolation, .radioDisabled, .ineligible, .accessNotAccepted,
-                           .sessionInvalidated, .userCanceled,
-                           .sessionTimeout, .sessionTerminatedUnexpectedly, .systemIsBusy, .firstNDEFTagRead])
+        #expect(
+            ending == [
+                .unsupportedFeature, .securityViolation, .radioDisabled, .ineligible, .accessNotAccepted,
+                .sessionInvalidated, .userCanceled,
+                .sessionTimeout, .sessionTerminatedUnexpectedly, .systemIsBusy, .firstNDEFTagRead,
+            ])
         let retryable = Set(ReaderErrorCode.allCases.filter(\.isWorthRetrying))
         #expect(retryable == [.tagConnectionLost, .retryExceeded, .tagNotConnected, .tagResponseError, .ndefTagUpdateFailure])
     }

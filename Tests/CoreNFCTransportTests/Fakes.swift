@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+
 @testable import CoreNFCTransport
 
 /// A lock-protected box for fakes shared between the test and the code under test.
@@ -77,9 +78,11 @@ final class FakeNTAG213: MiFareTagLink, @unchecked Sendable {
     let secondsPerCommand: Double
 
     /// - Parameter userMemory: bytes from page 4 on (the TLV area); the factory TLVs by default.
-    init(userMemory: [UInt8]? = nil, failures: [Int: CoreNFCFailure] = [:], clock: ManualClock? = nil,
-         secondsPerCommand: Double = 0.01, framing: MiFareFraming? = nil,
-         uid: Data = Data([0x04, 0x5A, 0x1C, 0x32, 0x6B, 0x4F, 0x80])) {
+    init(
+        userMemory: [UInt8]? = nil, failures: [Int: CoreNFCFailure] = [:], clock: ManualClock? = nil,
+        secondsPerCommand: Double = 0.01, framing: MiFareFraming? = nil,
+        uid: Data = Data([0x04, 0x5A, 0x1C, 0x32, 0x6B, 0x4F, 0x80])
+    ) {
         self.identifier = uid
         self.framing = framing
         self.failures = Locked(failures)
@@ -103,12 +106,15 @@ final class FakeNTAG213: MiFareTagLink, @unchecked Sendable {
     }
 
     func sendMiFareCommand(_ packet: Data) async throws -> Data {
-        let call = sent.with { $0.append(packet); return $0.count - 1 }
+        let call = sent.with {
+            $0.append(packet); return $0.count - 1
+        }
         clock?.advance(by: secondsPerCommand)
         if let failure = failures.with({ $0.removeValue(forKey: call) }) { throw failure }
         var bytes = Array(packet)
         let bareLength = [0x60: 1, 0x30: 2, 0x3A: 3][Int(bytes.first ?? 0)] ?? bytes.count
-        let carriesCRC = bytes.count == bareLength + 2
+        let carriesCRC =
+            bytes.count == bareLength + 2
             && ISO14443ACRC.checksum(of: Data(bytes.prefix(bareLength))) == Data(bytes.suffix(2))
         switch framing {
         case .withCRC?:
@@ -160,9 +166,11 @@ final class FakeST25DV: ISO15693TagLink, @unchecked Sendable {
     /// Tag memory from block 0; blocks past it read as a recognisable pattern.
     let memory: [UInt8]?
 
-    init(totalBlocks: Int = 2048, maxBlocksPerRead: Int = 32, extendedMultipleWorks: Bool = true, memory: [UInt8]? = nil,
-         failures: [Int: CoreNFCFailure] = [:], clock: ManualClock? = nil, secondsPerCommand: Double = 0.01,
-         rawRequests: RawRequests = .refused) {
+    init(
+        totalBlocks: Int = 2048, maxBlocksPerRead: Int = 32, extendedMultipleWorks: Bool = true, memory: [UInt8]? = nil,
+        failures: [Int: CoreNFCFailure] = [:], clock: ManualClock? = nil, secondsPerCommand: Double = 0.01,
+        rawRequests: RawRequests = .refused
+    ) {
         self.rawRequests = rawRequests
         self.memory = memory
         self.totalBlocks = totalBlocks
@@ -186,7 +194,9 @@ final class FakeST25DV: ISO15693TagLink, @unchecked Sendable {
     }
 
     private func enter(_ name: String, _ flags: ISO15693RequestFlags) throws {
-        let call = calls.with { $0.append(name); return $0.count - 1 }
+        let call = calls.with {
+            $0.append(name); return $0.count - 1
+        }
         flagsSeen.with { $0.append(flags) }
         clock?.advance(by: secondsPerCommand)
         if let failure = failures.with({ $0.removeValue(forKey: call) }) { throw failure }
@@ -251,8 +261,9 @@ final class FakeST25DV: ISO15693TagLink, @unchecked Sendable {
 
     func systemInfo(requestFlags: ISO15693RequestFlags) async throws -> ISO15693SystemInfo {
         try enter("info", requestFlags)
-        return ISO15693SystemInfo(dataStorageFormatIdentifier: 0, applicationFamilyIdentifier: 0,
-                                  blockSize: blockSize, totalBlocks: totalBlocks, icReference: 0x26)
+        return ISO15693SystemInfo(
+            dataStorageFormatIdentifier: 0, applicationFamilyIdentifier: 0,
+            blockSize: blockSize, totalBlocks: totalBlocks, icReference: 0x26)
     }
 
     func readSingleBlock(requestFlags: ISO15693RequestFlags, blockNumber: UInt8) async throws -> Data {
@@ -375,8 +386,10 @@ final class FakeTagSession: TagReaderSessionLink, @unchecked Sendable {
 /// when the tag answers with an error. Progress is reported per chunk.
 struct PlannerError: Error, Equatable { var detail: String }
 
-func readType5(_ transport: any TagTransport, chunk: Int = 32, blocksToRead: Int? = nil,
-               progress: @Sendable (Double) -> Void) async throws -> Data {
+func readType5(
+    _ transport: any TagTransport, chunk: Int = 32, blocksToRead: Int? = nil,
+    progress: @Sendable (Double) -> Void
+) async throws -> Data {
     let info = try await transport.send(Data([0x02, 0x2B]), timeout: .seconds(1))
     guard info.count >= 14, info[0] == 0x00, info[1] & 0x04 != 0 else { throw PlannerError(detail: "no memory size") }
     let twoByteCount = info[1] & 0x10 != 0

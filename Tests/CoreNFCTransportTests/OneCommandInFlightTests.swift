@@ -1,6 +1,7 @@
 import Foundation
 import NFCTags
 import Testing
+
 @testable import CoreNFCTransport
 
 /// A Core NFC call past its deadline cannot be cancelled and may still be with the tag: no
@@ -46,7 +47,7 @@ import Testing
 
     @Test func noSecondCommandBeforeTheLateOneCallsBack() async throws {
         let tag = LateTag()
-        let transport = Type2CoreNFCTransport(link: tag)   // retries the other framing after silence
+        let transport = Type2CoreNFCTransport(link: tag)  // retries the other framing after silence
         await #expect(throws: TransportError.self) { try await transport.send(Data([0x30, 0x04]), timeout: .milliseconds(50)) }
         // The deadline passed: neither the framing retry nor the next command went out.
         #expect(tag.sentCount == 1)

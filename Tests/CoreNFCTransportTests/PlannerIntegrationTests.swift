@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import NFCTags
 import Testing
+
 @testable import CoreNFCTransport
 
 /// The NFCTags planner, unchanged, over the Core NFC transports and fake Core NFC tags.
@@ -48,7 +49,7 @@ struct PlannerIntegrationTests {
 
     @Test func type2ReadUsesFastReadWithinTheIPhoneLimit() async throws {
         let message = NDEFMessage(records: [
-            NDEFRecord(tnf: .wellKnown, type: "U", payload: Data([0x04]) + Data("example.com/log?t=4.2,4.3,4.1,4.0".utf8)),
+            NDEFRecord(tnf: .wellKnown, type: "U", payload: Data([0x04]) + Data("example.com/log?t=4.2,4.3,4.1,4.0".utf8))
         ])
         let bytes = Array(message.serialized())
         let tag = FakeNTAG213(userMemory: [0x01, 0x03, 0xA0, 0x0C, 0x34, 0x03, UInt8(bytes.count)] + bytes + [0xFE])
@@ -67,13 +68,19 @@ struct PlannerIntegrationTests {
         let session = FakeTagSession(detections: [[.type5(tag)], [.type5(tag)]])
         let controller = TagReadSessionController(session: session, clock: ManualClock())
         session.start()
-        let (result, report) = await controller.run(events: session.events, read: { transport, resume, progress in
-            let read = try await TagReader.read(from: transport, options: TagReadOptions(commandTimeout: .seconds(2), addressed: true,
-                                                                                          resume: resume)) {
-                if let fraction = $0.fraction { progress(fraction) }
-            }
-            return try #require(read.ndefMessage)
-        }, verdict: { message in "\(message.records.count) records" })
+        let (result, report) = await controller.run(
+            events: session.events,
+            read: { transport, resume, progress in
+                let read = try await TagReader.read(
+                    from: transport,
+                    options: TagReadOptions(
+                        commandTimeout: .seconds(2), addressed: true,
+                        resume: resume)
+                ) {
+                    if let fraction = $0.fraction { progress(fraction) }
+                }
+                return try #require(read.ndefMessage)
+            }, verdict: { message in "\(message.records.count) records" })
         #expect(try result.get() == Self.longMessage)
         #expect(report.resumes == 1)
         #expect(report.bytesCarriedOver > 0)

@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import NFCTags
 import Testing
+
 @testable import CoreNFCTransport
 
 @Suite("Tag reader session controller")
@@ -22,8 +23,11 @@ struct TagSessionTests {
         }
         #expect(try result.get().count == 512)
         #expect(try Array(result.get().prefix(8)) == [0xE2, 0x40, 0x00, 0x01, 0x00, 0x00, 0x04, 0x00])
-        #expect(session.alerts.get == ["Hold the top of your iPhone near the logger.",
-                                       "Reading… 25 %", "Reading… 50 %", "Reading… 75 %", "Reading… 100 %"])
+        #expect(
+            session.alerts.get == [
+                "Hold the top of your iPhone near the logger.",
+                "Reading… 25 %", "Reading… 50 %", "Reading… 75 %", "Reading… 100 %",
+            ])
         #expect(session.ended.get?.success == true)
         #expect(session.ended.get?.message == "OK — 512 bytes")
         #expect(session.connects.get == 1)
@@ -52,12 +56,14 @@ struct TagSessionTests {
         let session = FakeTagSession(detections: [[.type2(tag)]])
         let controller = TagReadSessionController(session: session, clock: ManualClock())
         session.start()
-        let (result, _) = await controller.run(events: session.events, read: { transport, _, progress in
-            let version = try await transport.send(Data([0x60]), timeout: .seconds(1))
-            let user = try await transport.send(Data([0x3A, 0x04, 0x27]), timeout: .seconds(1))
-            progress(1)
-            return version + user
-        }, verdict: { _ in "Read" })
+        let (result, _) = await controller.run(
+            events: session.events,
+            read: { transport, _, progress in
+                let version = try await transport.send(Data([0x60]), timeout: .seconds(1))
+                let user = try await transport.send(Data([0x3A, 0x04, 0x27]), timeout: .seconds(1))
+                progress(1)
+                return version + user
+            }, verdict: { _ in "Read" })
         let bytes = try result.get()
         #expect(Array(bytes.prefix(8)) == [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03])
         #expect(bytes.count == 8 + 36 * 4)
@@ -75,8 +81,11 @@ struct TagSessionTests {
         session.start()
         let (result, report) = await controller.run(events: session.events, read: type5Read(blocks: 128)) { _ in "Done" }
         #expect(try result.get().count == 512)
-        #expect(tag.calls.get == ["info", "multiple 0+32", "multiple 32+32",
-                                  "info", "multiple 0+32", "multiple 32+32", "multiple 64+32", "multiple 96+32"])
+        #expect(
+            tag.calls.get == [
+                "info", "multiple 0+32", "multiple 32+32",
+                "info", "multiple 0+32", "multiple 32+32", "multiple 64+32", "multiple 96+32",
+            ])
         #expect(report.resumes == 1)
         #expect(report.bytesCarriedOver == 0)  // no TagReadError, so no partial read to hand over
         #expect(session.restarts.get == 1)
@@ -87,18 +96,24 @@ struct TagSessionTests {
 
     @Test func thePartialReadOfALostReadIsHandedToTheNextAttempt() async throws {
         // NFCTags reports what it read before the loss; the controller passes exactly that on.
-        let tag = FakeST25DV(memory: PlannerIntegrationTests.st25dvMemory(PlannerIntegrationTests.longMessage),
-                             failures: [3: CoreNFCFailure(.tagConnectionLost)])
+        let tag = FakeST25DV(
+            memory: PlannerIntegrationTests.st25dvMemory(PlannerIntegrationTests.longMessage),
+            failures: [3: CoreNFCFailure(.tagConnectionLost)])
         let session = FakeTagSession(detections: [[.type5(tag)], [.type5(tag)]])
         let controller = TagReadSessionController(session: session, clock: ManualClock())
         session.start()
         let handed = Locked<[PartialRead?]>([])
-        let (result, report) = await controller.run(events: session.events, read: { transport, resume, _ in
-            handed.with { $0.append(resume) }
-            let read = try await TagReader.read(from: transport, options: TagReadOptions(commandTimeout: .seconds(2), addressed: true,
-                                                                                          resume: resume))
-            return try #require(read.ndefMessage)
-        }, verdict: { _ in "Done" })
+        let (result, report) = await controller.run(
+            events: session.events,
+            read: { transport, resume, _ in
+                handed.with { $0.append(resume) }
+                let read = try await TagReader.read(
+                    from: transport,
+                    options: TagReadOptions(
+                        commandTimeout: .seconds(2), addressed: true,
+                        resume: resume))
+                return try #require(read.ndefMessage)
+            }, verdict: { _ in "Done" })
         #expect(try result.get() == PlannerIntegrationTests.longMessage)
         let attempts = handed.get
         #expect(attempts.count == 2)
@@ -193,9 +208,12 @@ struct TagSessionTests {
         session.start()
         let (result, _) = await controller.run(events: session.events, read: type5Read(blocks: 32)) { _ in "Done" }
         #expect(try result.get().count == 128)
-        #expect(session.alerts.get.prefix(3) == ["Hold the top of your iPhone near the logger.",
-                                                 ReaderAdvice.oneTagOnly.englishSentence,
-                                                 ReaderAdvice.tagNotSupported.englishSentence])
+        #expect(
+            session.alerts.get.prefix(3) == [
+                "Hold the top of your iPhone near the logger.",
+                ReaderAdvice.oneTagOnly.englishSentence,
+                ReaderAdvice.tagNotSupported.englishSentence,
+            ])
         #expect(session.restarts.get == 2)
     }
 
@@ -219,35 +237,44 @@ struct TagSessionTests {
         let controller = TagReadSessionController(session: session, clock: ManualClock())
         session.start()
         let cancelled = Locked(false)
-        let (result, _) = await controller.run(events: session.events, read: { _, _, _ -> Data in
-            session.send(.invalidated(CoreNFCFailure(.sessionTimeout)))
-            do {
-                try await Task.sleep(for: .seconds(30))
-            } catch {
-                cancelled.with { $0 = true }
-                throw error
-            }
-            return Data()
-        }, verdict: { _ in "" })
+        let (result, _) = await controller.run(
+            events: session.events,
+            read: { _, _, _ -> Data in
+                session.send(.invalidated(CoreNFCFailure(.sessionTimeout)))
+                do {
+                    try await Task.sleep(for: .seconds(30))
+                } catch {
+                    cancelled.with { $0 = true }
+                    throw error
+                }
+                return Data()
+            }, verdict: { _ in "" })
         guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
         #expect(failure.advice == .sessionTimedOut)
         #expect(failure.code == .sessionTimeout)
         #expect(session.ended.get == nil)
-        try await Task.sleep(for: .milliseconds(50))
+        // The read's task sees its cancellation when it next runs: the state is waited for
+        // (up to 5 s on a loaded machine), not assumed after a fixed pause.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !cancelled.get, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(cancelled.get)
     }
 
     @Test func theAppsClassificationDecidesTheAdvice() async throws {
         struct NotALog: Error {}
         let session = FakeTagSession(detections: [[.type2(FakeNTAG213())]])
-        let controller = TagReadSessionController(session: session, clock: ManualClock(), classify: { error in
-            error is NotALog ? .failed(.unreadableData) : TagReadSessionController.defaultClassification(error)
-        })
+        let controller = TagReadSessionController(
+            session: session, clock: ManualClock(),
+            classify: { error in
+                error is NotALog ? .failed(.unreadableData) : TagReadSessionController.defaultClassification(error)
+            })
         session.start()
-        let (result, _) = await controller.run(events: session.events, read: { transport, _, _ -> Data in
-            _ = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1))
-            throw NotALog()
-        }, verdict: { _ in "" })
+        let (result, _) = await controller.run(
+            events: session.events,
+            read: { transport, _, _ -> Data in
+                _ = try await transport.send(Data([0x30, 0x04]), timeout: .seconds(1))
+                throw NotALog()
+            }, verdict: { _ in "" })
         guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
         #expect(failure.advice == .unreadableData)
         #expect(session.ended.get?.message == ReaderAdvice.unreadableData.englishSentence)

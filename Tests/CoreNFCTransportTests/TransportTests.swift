@@ -1,6 +1,7 @@
 import Foundation
 import NFCTags
 import Testing
+
 @testable import CoreNFCTransport
 
 @Suite("Type 2 over NFCMiFareTag")
@@ -229,10 +230,10 @@ struct Type5TransportTests {
         let otherUID = Data([1, 2, 3, 4, 5, 6, 7, 0xE0])
         for request in [
             Data([0x22, 0x20]) + otherUID + Data([0x00]),  // addressed to another tag
-            Data([0x26, 0x01, 0x00]),                      // inventory
-            Data([0x02]),                                  // no command code
-            Data([0x02, 0x23, 0x00]),                      // count missing
-            Data([0x02, 0x29, 0x00]),                      // a command Core NFC has no call for
+            Data([0x26, 0x01, 0x00]),  // inventory
+            Data([0x02]),  // no command code
+            Data([0x02, 0x23, 0x00]),  // count missing
+            Data([0x02, 0x29, 0x00]),  // a command Core NFC has no call for
         ] {
             await #expect(throws: TransportError.self) { _ = try await transport.send(request, timeout: .seconds(1)) }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import Testing
+
 @testable import LoggerFormats
 
 /// Auto-detection's plausibility checks (interval 1 s … 1 day, start, sensor range) refuse a
@@ -23,7 +24,10 @@ import Testing
         #expect(log.format.name == "cupltag")
         #expect(log.integrity.status == .verified, "\(log.integrity.detail.text)")
         #expect(log.interval == 65_535 * 60)
-        let warning = try #require(log.warnings.first { if case .implausibleYetConclusive = $0 { return true }; return false })
+        let warning = try #require(
+            log.warnings.first {
+                if case .implausibleYetConclusive = $0 { return true }; return false
+            })
         #expect(warning.text.contains("3932100") || warning.text.contains("interval"), "\(warning.text)")
         #expect(warning == .implausibleYetConclusive(format: "cupltag", [.interval(3_932_100)]))
     }
@@ -31,7 +35,10 @@ import Testing
     @Test func aCuplTagAtItsSmallestValuesIsDecodedWithoutAWarning() throws {
         let log = try LoggerDecoder.decode(try cuplTag(interval: 1, elapsed: 0, resets: 0, secret: nil), options: Self.options())
         #expect(log.interval == 60)
-        #expect(!log.warnings.contains { if case .implausibleYetConclusive = $0 { return true }; return false })
+        #expect(
+            !log.warnings.contains {
+                if case .implausibleYetConclusive = $0 { return true }; return false
+            })
     }
 
     @Test func aCuplTagWhoseCheckFailsIsStillRefusedForAnImplausibleInterval() throws {
@@ -42,14 +49,19 @@ import Testing
 
     @Test func looseFormatsAtImplausibleValuesAreRefused() throws {
         // generic16 at its largest interval (65,535 s, under a day) is a logger's; at 0 s it is not.
-        let largest = try NDEFMessage(records: [Generic16Encoder.record(payload: try Generic16Encoder.payload(temperatures: [4, 5, 6], intervalSeconds: 65_535))])
+        let largest = try NDEFMessage(records: [
+            Generic16Encoder.record(payload: try Generic16Encoder.payload(temperatures: [4, 5, 6], intervalSeconds: 65_535))
+        ])
         #expect(try LoggerDecoder.decode(largest, options: Self.options()).interval == 65_535)
         let zero = try NDEFMessage(records: [Generic16Encoder.record(payload: try Generic16Encoder.payload(temperatures: [4, 5, 6], intervalSeconds: 0))])
         #expect(throws: LoggerFormatError.self) { try LoggerDecoder.decode(zero, options: Self.options()) }
         // generic16-unix at the end of its 32-bit clock (2106): no start a read can have, so
         // that reading is refused and the bytes fall to the plain generic16 layout.
-        let late = try NDEFMessage(records: [Generic16Encoder.record(payload: try Generic16Encoder.unixPayload(
-            start: Date(timeIntervalSince1970: 4_294_967_000), temperatures: [4, 5], intervalSeconds: 60))])
+        let late = try NDEFMessage(records: [
+            Generic16Encoder.record(
+                payload: try Generic16Encoder.unixPayload(
+                    start: Date(timeIntervalSince1970: 4_294_967_000), temperatures: [4, 5], intervalSeconds: 60))
+        ])
         let fallen = try LoggerDecoder.decode(late, options: Self.options())
         #expect(fallen.format.name == "generic16")
         guard case .detected(_, let reason)? = fallen.detection else { Issue.record("not detected: \(String(describing: fallen.detection))"); return }

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import Testing
+
 @testable import LoggerFormats
 
 /// docs/formats/cupltag.md §7 worked example: T+RH, 5 samples, HMAC-MD5 with key ZS0Smt8LByrYNFts.
@@ -10,8 +11,9 @@ enum CuplExample {
     /// Oldest first (the document lists them newest first).
     static let pairs: [CuplTagEncoder.Pair] = [(1433, 1942), (1432, 1953), (1432, 1959), (1426, 1948), (1429, 1947)]
         .map { CuplTagEncoder.Pair(rd0: $0.0, rd1: $0.1) }
-    static let encoder = CuplTagEncoder(variant: .temperatureHumidity, baseURL: "t.plotsensor.com", serial: "AAAACCCC",
-                                        intervalMinutes: 12, resetsAllTime: 1, resetCause: 0x08, batteryRaw: 102, secret: key)
+    static let encoder = CuplTagEncoder(
+        variant: .temperatureHumidity, baseURL: "t.plotsensor.com", serial: "AAAACCCC",
+        intervalMinutes: 12, resetsAllTime: 1, resetCause: 0x08, batteryRaw: 102, secret: key)
 
     static func url(secret: String? = key) throws -> String {
         var encoder = encoder
@@ -75,8 +77,9 @@ enum CuplExample {
         var pairs = (0..<193).map { CuplTagEncoder.Pair(rd0: 1000 + $0, rd1: 2000 + $0) }
         pairs[192] = uocu
         pairs[6] = CuplTagEncoder.Pair(rd0: 1338, rd1: 2284)
-        let encoder = CuplTagEncoder(variant: .temperatureHumidity, serial: "AAAACCCC", intervalMinutes: 60, resetsAllTime: 0,
-                                     resetCause: 0x08, batteryRaw: 72)
+        let encoder = CuplTagEncoder(
+            variant: .temperatureHumidity, serial: "AAAACCCC", intervalMinutes: 60, resetsAllTime: 0,
+            resetCause: 0x08, batteryRaw: 72)
         let buffer = try encoder.circularBuffer(pairs: pairs, minutesElapsed: 59)
         #expect(buffer.endMarkerIndex == 23)
         #expect(buffer.validPairCount == 187)
@@ -136,8 +139,10 @@ enum CuplExample {
         #expect(log.interval == 720)
         #expect(log.timeBase == .readTime)
         #expect(log.logger.serial == "AAAACCCC")
-        let expected: [(String, Int, Int)] = [("07:43", 1433, 1942), ("07:55", 1432, 1953), ("08:07", 1432, 1959),
-                                              ("08:19", 1426, 1948), ("08:31", 1429, 1947)]
+        let expected: [(String, Int, Int)] = [
+            ("07:43", 1433, 1942), ("07:55", 1432, 1953), ("08:07", 1432, 1959),
+            ("08:19", 1426, 1948), ("08:31", 1429, 1947),
+        ]
         #expect(log.samples.count == 5)
         for (sample, (clock, t, rh)) in zip(log.samples, expected) {
             #expect(sample.time.loggerISOText == "2024-04-09T\(clock):00Z")
@@ -227,8 +232,9 @@ enum CuplExample {
     @Test func batteryRawZeroIsUnknown() throws {
         var encoder = CuplExample.encoder
         encoder.batteryRaw = 0
-        let log = try LoggerDecoder.decode(url: try encoder.url(pairs: CuplExample.pairs, minutesElapsed: 0),
-                                           options: CuplExample.options())
+        let log = try LoggerDecoder.decode(
+            url: try encoder.url(pairs: CuplExample.pairs, minutesElapsed: 0),
+            options: CuplExample.options())
         #expect(log.metadata["batteryMillivolts"] == "unknown")
         #expect(log.integrity.status == .verified)
     }

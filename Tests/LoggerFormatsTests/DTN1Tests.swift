@@ -1,14 +1,17 @@
 import Foundation
 import NDEF
 import Testing
+
 @testable import LoggerFormats
 
 @Suite struct DTN1Tests {
     static let read = Date(timeIntervalSince1970: 1_787_032_800)  // 2026-08-18T06:00:00Z
 
     static func message(info: String, ledger: [UInt8], tnf: TypeNameFormat = .unknown) -> NDEFMessage {
-        NDEFMessage(records: [TextRecord(text: info).record,
-                              NDEFRecord(tnf: tnf, type: tnf == .media ? Data("application/octet-stream".utf8) : Data(), payload: Data(ledger))])
+        NDEFMessage(records: [
+            TextRecord(text: info).record,
+            NDEFRecord(tnf: tnf, type: tnf == .media ? Data("application/octet-stream".utf8) : Data(), payload: Data(ledger)),
+        ])
     }
 
     static func options(interval: TimeInterval? = nil) -> DecodeOptions {
@@ -18,8 +21,9 @@ import Testing
     /// Hand-computed: raw −2 → 22.0, 0 → 23.0, 5 → 25.5, −128 → −41.0 (below the sensor's −40).
     @Test func ledgerWithDeviceInformation() throws {
         let info = "MODEL=DTN1\nSERIAL=PM-0042\nFW=1.4.2\nINTERVAL=600"
-        let log = try LoggerDecoder.decode(Self.message(info: info, ledger: [0x00, 0x04, 0x00, 0x03, 0xFE, 0x00, 0x05, 0x80]),
-                                           options: Self.options())
+        let log = try LoggerDecoder.decode(
+            Self.message(info: info, ledger: [0x00, 0x04, 0x00, 0x03, 0xFE, 0x00, 0x05, 0x80]),
+            options: Self.options())
         #expect(log.format == "dtn1")
         #expect(log.logger.vendor == "Promods")
         #expect(log.logger.serial == "PM-0042")
@@ -51,8 +55,9 @@ import Testing
 
     @Test func intervalKeyInMinutesAndStartKeyGiveTheTimeBase() throws {
         let info = "SENSOR=internal\nSN=A-17\nLOG_INTERVAL_MIN=5\nLOG_START=2026-08-18T04:00:00Z\nSTART_DELAY=600"
-        let log = try LoggerDecoder.decode(Self.message(info: info, ledger: [0x00, 0x02, 0x00, 0x01, 0x00, 0x02]),
-                                           options: Self.options())
+        let log = try LoggerDecoder.decode(
+            Self.message(info: info, ledger: [0x00, 0x02, 0x00, 0x01, 0x00, 0x02]),
+            options: Self.options())
         #expect(log.interval == 300)
         #expect(log.logger.serial == "A-17")
         #expect(log.timeBase == .deviceInformation)
@@ -62,8 +67,9 @@ import Testing
 
     @Test func lastSampleKeyInUnixSeconds() throws {
         let info = "INTERVAL=60s\nLAST_SAMPLE=1787032000"
-        let log = try LoggerDecoder.decode(Self.message(info: info, ledger: [0x00, 0x03, 0x00, 0x02, 0x00, 0x01, 0x02]),
-                                           options: Self.options())
+        let log = try LoggerDecoder.decode(
+            Self.message(info: info, ledger: [0x00, 0x03, 0x00, 0x02, 0x00, 0x01, 0x02]),
+            options: Self.options())
         #expect(log.timeBase == .deviceInformation)
         #expect(log.samples.last?.time == Date(timeIntervalSince1970: 1_787_032_000))
         #expect(log.samples.first?.time == Date(timeIntervalSince1970: 1_787_031_880))
@@ -72,8 +78,9 @@ import Testing
     /// 4 100 points into a 4 092-point ring: count 4092, newest index 7, oldest = point 8.
     @Test func wrappedRingIsUnrolledOldestFirst() throws {
         let temperatures = (0..<4100).map { Double($0 % 50) * 0.5 }
-        let message = try LoggerImageFactory.message(kind: "dtn1", temperatures: temperatures, interval: 60,
-                                                     newestSampleTime: Self.read)
+        let message = try LoggerImageFactory.message(
+            kind: "dtn1", temperatures: temperatures, interval: 60,
+            newestSampleTime: Self.read)
         let ledger = Array(message.records[1].payload)
         #expect(Array(ledger.prefix(4)) == [0x0F, 0xFC, 0x00, 0x07])
         #expect(ledger.count == 4 + 4092)
@@ -85,8 +92,9 @@ import Testing
     }
 
     @Test func unwrappedRingIgnoresNewestIndex() throws {
-        let log = try LoggerDecoder.decode(Self.message(info: "INTERVAL=60", ledger: [0x00, 0x03, 0x00, 0x00, 0x02, 0x04, 0x06, 0x7F]),
-                                           options: Self.options())
+        let log = try LoggerDecoder.decode(
+            Self.message(info: "INTERVAL=60", ledger: [0x00, 0x03, 0x00, 0x00, 0x02, 0x04, 0x06, 0x7F]),
+            options: Self.options())
         #expect(log.samples.map(\.temperature) == [24.0, 25.0, 26.0])
         #expect(log.metadata["ringWrapped"] == "false")
     }
@@ -116,8 +124,9 @@ import Testing
 
     @Test func factoryRoundTrip() throws {
         let temperatures = LoggerImageFactory.demoTemperatures(count: 30, excursionStart: 10, excursionLength: 5)
-        let message = try LoggerImageFactory.message(kind: "dtn1", temperatures: temperatures, interval: 300,
-                                                     newestSampleTime: Self.read, serial: "DTN1-777")
+        let message = try LoggerImageFactory.message(
+            kind: "dtn1", temperatures: temperatures, interval: 300,
+            newestSampleTime: Self.read, serial: "DTN1-777")
         let log = try LoggerDecoder.decode(try NDEFParser.message(from: message.serialized()), options: Self.options())
         #expect(log.format == "dtn1")
         #expect(log.logger.serial == "DTN1-777")

@@ -1,25 +1,26 @@
 import Foundation
 import NDEF
 import Testing
+
 @testable import LoggerFormats
 
 @Suite struct DescriptorTests {
     static let valid = """
-    {
-      "name": "acme-be",
-      "vendor": "Acme",
-      "record": { "match": [ { "tnf": "external", "typeEquals": "acme.com:log" } ] },
-      "header": [
-        { "name": "unitCode", "offset": 0, "width": 1, "meaning": "interval-unit", "units": { "0": 1, "1": 60 } },
-        { "name": "every", "offset": 1, "width": 2, "signed": false, "endian": "big", "meaning": "interval" },
-        { "name": "newest", "offset": 3, "width": 4, "endian": "big", "meaning": "newest-time" },
-        { "name": "count", "offset": 7, "width": 1, "meaning": "sample-count" }
-      ],
-      "samples": { "offset": 8, "width": 2, "signed": true, "endian": "big", "scale": 0.01, "valueOffset": -10, "missing": [32767] },
-      "sensorRange": { "min": -30, "max": 70 },
-      "timeBase": ["header", "read-time"]
-    }
-    """
+        {
+          "name": "acme-be",
+          "vendor": "Acme",
+          "record": { "match": [ { "tnf": "external", "typeEquals": "acme.com:log" } ] },
+          "header": [
+            { "name": "unitCode", "offset": 0, "width": 1, "meaning": "interval-unit", "units": { "0": 1, "1": 60 } },
+            { "name": "every", "offset": 1, "width": 2, "signed": false, "endian": "big", "meaning": "interval" },
+            { "name": "newest", "offset": 3, "width": 4, "endian": "big", "meaning": "newest-time" },
+            { "name": "count", "offset": 7, "width": 1, "meaning": "sample-count" }
+          ],
+          "samples": { "offset": 8, "width": 2, "signed": true, "endian": "big", "scale": 0.01, "valueOffset": -10, "missing": [32767] },
+          "sensorRange": { "min": -30, "max": 70 },
+          "timeBase": ["header", "read-time"]
+        }
+        """
 
     static func badField(_ json: String) -> (String?, String) {
         do {
@@ -43,7 +44,8 @@ import Testing
         let descriptor = try LoggerDescriptor.parse(Data(Self.valid.utf8))
         // unit 1 (minutes), every 5 → 300 s; newest 2026-08-18T05:00:00Z; 3 samples, the middle one missing.
         let newest: UInt32 = 1_787_029_200
-        let payload: [UInt8] = [0x01, 0x00, 0x05] + [24, 16, 8, 0].map { UInt8(newest >> $0 & 0xFF) } + [0x03]
+        let payload: [UInt8] =
+            [0x01, 0x00, 0x05] + [24, 16, 8, 0].map { UInt8(newest >> $0 & 0xFF) } + [0x03]
             + [0x05, 0xDC, 0x7F, 0xFF, 0xFC, 0x18]  // 1500 → 5.0; missing; −1000 → −20.0
         let message = NDEFMessage(records: [NDEFRecord(tnf: .external, type: "acme.com:log", payload: Data(payload))])
         let log = try LoggerDecoder.decode(message, options: DecodeOptions(readTime: Date(), logger: .descriptor(descriptor)))
@@ -104,31 +106,41 @@ import Testing
         (mutate { $0["sensorRange"] = ["min": 10, "max": -10] }, "sensorRange"),
         (mutate { $0["ringBuffer"] = ["capacity": 0] }, "ringBuffer.capacity"),
         (mutate { $0["detection"] = ["requireDeviceInformation": true] }, "detection.requireDeviceInformation"),
-        (mutate { object in
-            var header = object["header"] as? [[String: Any]] ?? []
-            header[1]["meaning"] = "speed"
-            object["header"] = header
-        }, "header[1].meaning"),
-        (mutate { object in
-            var header = object["header"] as? [[String: Any]] ?? []
-            header[0].removeValue(forKey: "units")
-            object["header"] = header
-        }, "header[0].units"),
-        (mutate { object in
-            var header = object["header"] as? [[String: Any]] ?? []
-            header[1]["unit"] = "fortnights"
-            object["header"] = header
-        }, "header[1].unit"),
-        (mutate { object in
-            var header = object["header"] as? [[String: Any]] ?? []
-            header[3]["meaning"] = "newest-index"
-            object["header"] = header
-        }, "ringBuffer"),
-        (mutate { object in
-            var header = object["header"] as? [[String: Any]] ?? []
-            header[2].removeValue(forKey: "offset")
-            object["header"] = header
-        }, "header[2].offset"),
+        (
+            mutate { object in
+                var header = object["header"] as? [[String: Any]] ?? []
+                header[1]["meaning"] = "speed"
+                object["header"] = header
+            }, "header[1].meaning"
+        ),
+        (
+            mutate { object in
+                var header = object["header"] as? [[String: Any]] ?? []
+                header[0].removeValue(forKey: "units")
+                object["header"] = header
+            }, "header[0].units"
+        ),
+        (
+            mutate { object in
+                var header = object["header"] as? [[String: Any]] ?? []
+                header[1]["unit"] = "fortnights"
+                object["header"] = header
+            }, "header[1].unit"
+        ),
+        (
+            mutate { object in
+                var header = object["header"] as? [[String: Any]] ?? []
+                header[3]["meaning"] = "newest-index"
+                object["header"] = header
+            }, "ringBuffer"
+        ),
+        (
+            mutate { object in
+                var header = object["header"] as? [[String: Any]] ?? []
+                header[2].removeValue(forKey: "offset")
+                object["header"] = header
+            }, "header[2].offset"
+        ),
     ])
     func badDescriptorNamesTheField(json: String, field: String) {
         let (reported, message) = Self.badField(json)
@@ -148,11 +160,15 @@ import Testing
         #expect(String(decoding: try JSONEncoder().encode(descriptor.header?[0].meaning), as: UTF8.self) == #""interval-unit""#)
 
         func message(_ change: (String) -> String) -> String { Self.badField(change(Self.valid)).1 }
-        #expect(message { $0.replacingOccurrences(of: #""tnf": "external""#, with: #""tnf": "ndef""#) }
+        #expect(
+            message { $0.replacingOccurrences(of: #""tnf": "external""#, with: #""tnf": "ndef""#) }
                 == "logger descriptor test.json: field 'record.match[0].tnf' is 'ndef'; use one of well-known, media, absolute-uri, external, unknown")
-        #expect(message { $0.replacingOccurrences(of: #""meaning": "sample-count""#, with: #""meaning": "count""#) }
-                == "logger descriptor test.json: field 'header[3].meaning' is 'count'; use one of ignore, interval, interval-unit, newest-index, newest-time, sample-count, start-time")
-        #expect(message { $0.replacingOccurrences(of: #""signed": true, "endian": "big""#, with: #""signed": true, "endian": "middle""#) }
+        #expect(
+            message { $0.replacingOccurrences(of: #""meaning": "sample-count""#, with: #""meaning": "count""#) }
+                == "logger descriptor test.json: field 'header[3].meaning' is 'count'; use one of ignore, interval, interval-unit, newest-index, newest-time, sample-count, start-time"
+        )
+        #expect(
+            message { $0.replacingOccurrences(of: #""signed": true, "endian": "big""#, with: #""signed": true, "endian": "middle""#) }
                 == "logger descriptor test.json: field 'samples.endian' is 'middle'; use little or big")
     }
 
@@ -238,9 +254,10 @@ import Testing
     @Test(arguments: LoggerImageFactory.kinds)
     func everyFactoryKindIsDetected(kind: String) throws {
         let temperatures = [4.0, 5.5, 11.0, 6.0]
-        let message = try LoggerImageFactory.message(kind: kind, temperatures: temperatures, humidities: [40, 41, 42, 43],
-                                                     interval: 600, newestSampleTime: Self.read.addingTimeInterval(-120),
-                                                     readTime: Self.read, secret: "s3cret")
+        let message = try LoggerImageFactory.message(
+            kind: kind, temperatures: temperatures, humidities: [40, 41, 42, 43],
+            interval: 600, newestSampleTime: Self.read.addingTimeInterval(-120),
+            readTime: Self.read, secret: "s3cret")
         let parsed = try NDEFParser.message(from: message.serialized())
         let log = try LoggerDecoder.decode(parsed, options: DecodeOptions(readTime: Self.read, secret: "s3cret"))
         #expect(log.format.name == (kind.hasPrefix("cupltag") ? "cupltag" : kind))

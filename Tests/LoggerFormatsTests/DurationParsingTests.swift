@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LoggerFormats
 
 @Suite struct DurationParsingTests {

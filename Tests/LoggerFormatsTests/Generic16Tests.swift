@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import Testing
+
 @testable import LoggerFormats
 
 enum G16 {
@@ -8,8 +9,10 @@ enum G16 {
     static let read = Date(timeIntervalSince1970: 1_787_032_800)
     static let workedPayload: [UInt8] = [0x3C, 0x00, 0x02, 0x01, 0xFE, 0xFF, 0x00, 0x80, 0x50, 0x00]
 
-    static func message(_ payload: [UInt8], type: String = "application/vnd.acme.temp", tnf: TypeNameFormat = .media,
-                        extra: [NDEFRecord] = []) -> NDEFMessage {
+    static func message(
+        _ payload: [UInt8], type: String = "application/vnd.acme.temp", tnf: TypeNameFormat = .media,
+        extra: [NDEFRecord] = []
+    ) -> NDEFMessage {
         NDEFMessage(records: extra + [NDEFRecord(tnf: tnf, type: tnf == .unknown ? Data() : Data(type.utf8), payload: Data(payload))])
     }
 
@@ -98,8 +101,9 @@ enum G16 {
     }
 
     @Test func nonTimeTextRecordIsIgnored() throws {
-        let log = try LoggerDecoder.decode(G16.message(G16.workedPayload, extra: [TextRecord(text: "Acme fridge logger").record]),
-                                           options: G16.options())
+        let log = try LoggerDecoder.decode(
+            G16.message(G16.workedPayload, extra: [TextRecord(text: "Acme fridge logger").record]),
+            options: G16.options())
         #expect(log.timeBase == .readTime)
     }
 
@@ -125,8 +129,9 @@ enum G16 {
     @Test func unixHeaderTakesPrecedenceOverTextRecord() throws {
         let start = G16.iso("2026-08-18T05:00:00Z")
         let payload = try Generic16Encoder.unixPayload(start: start, temperatures: [4.5], intervalSeconds: 300)
-        let log = try LoggerDecoder.decode(G16.message(payload, extra: [TextRecord(text: "start=2020-01-01T00:00:00Z").record]),
-                                           options: G16.options())
+        let log = try LoggerDecoder.decode(
+            G16.message(payload, extra: [TextRecord(text: "start=2020-01-01T00:00:00Z").record]),
+            options: G16.options())
         #expect(log.timeBase == .loggerHeader)
         #expect(log.samples.first?.time == start)
     }
@@ -169,8 +174,9 @@ enum G16 {
     @Test func encoderRoundTripWithStartRecord() throws {
         let newest = G16.iso("2026-08-18T05:30:00Z")
         let temperatures = LoggerImageFactory.demoTemperatures(count: 50, excursionStart: 20, excursionLength: 6)
-        let message = try LoggerImageFactory.message(kind: "generic16", temperatures: temperatures, interval: 600,
-                                                     newestSampleTime: newest)
+        let message = try LoggerImageFactory.message(
+            kind: "generic16", temperatures: temperatures, interval: 600,
+            newestSampleTime: newest)
         let parsed = try NDEFParser.message(from: message.serialized())
         let log = try LoggerDecoder.decode(parsed, options: G16.options())
         #expect(log.format == "generic16")

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import Testing
+
 @testable import LoggerFormats
 
 /// A damaged interval field must not put sample times centuries away (or past what a
@@ -28,16 +29,21 @@ import Testing
     }
 
     @Test func thirtyOneDaysExactlyIsStillTaken() throws {
-        let log = try LoggerDecoder.decode(try Self.dtn1(interval: "2678400"),
-                                           options: DecodeOptions(readTime: Self.readTime, logger: .named("dtn1")))
+        let log = try LoggerDecoder.decode(
+            try Self.dtn1(interval: "2678400"),
+            options: DecodeOptions(readTime: Self.readTime, logger: .named("dtn1")))
         #expect(log.interval == 2_678_400)
-        #expect(log.samples.map(\.time) == [Self.readTime.addingTimeInterval(-5_356_800),
-                                            Self.readTime.addingTimeInterval(-2_678_400), Self.readTime])
+        #expect(
+            log.samples.map(\.time) == [
+                Self.readTime.addingTimeInterval(-5_356_800),
+                Self.readTime.addingTimeInterval(-2_678_400), Self.readTime,
+            ])
     }
 
     @Test func withIntervalGivenTheDamagedValueIsSetAsideWithAWarning() throws {
-        let log = try LoggerDecoder.decode(try Self.dtn1(interval: "1e300"),
-                                           options: DecodeOptions(readTime: Self.readTime, logger: .named("dtn1"), interval: 600))
+        let log = try LoggerDecoder.decode(
+            try Self.dtn1(interval: "1e300"),
+            options: DecodeOptions(readTime: Self.readTime, logger: .named("dtn1"), interval: 600))
         #expect(log.interval == 600)
         #expect(log.samples.first?.time == Self.readTime.addingTimeInterval(-1200))
         #expect(log.warnings.contains(.implausibleDeviceInterval(key: "INTERVAL", value: "1e300")))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LoggerFormats
 
 /// A broken descriptor file says where the JSON breaks; a syntactically fine file whose

@@ -1,6 +1,7 @@
 import ColdTapBase
 import Foundation
 import Testing
+
 @testable import LoggerFormats
 
 func hexString(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
@@ -31,22 +32,31 @@ func hexString(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", 
 
     /// RFC 2104 section 5 sample code vectors, plus the RFC 2202 long-key case.
     @Test func hmacRFC2104Vectors() {
-        #expect(hexString(HMACMD5.authenticationCode(key: [UInt8](repeating: 0x0B, count: 16), message: Array("Hi There".utf8)))
+        #expect(
+            hexString(HMACMD5.authenticationCode(key: [UInt8](repeating: 0x0B, count: 16), message: Array("Hi There".utf8)))
                 == "9294727a3638bb1c13f48ef8158bfc9d")
-        #expect(hexString(HMACMD5.authenticationCode(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
+        #expect(
+            hexString(HMACMD5.authenticationCode(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
                 == "750c783e6ab0b503eaa86e310a5db738")
-        #expect(hexString(HMACMD5.authenticationCode(key: [UInt8](repeating: 0xAA, count: 16), message: [UInt8](repeating: 0xDD, count: 50)))
+        #expect(
+            hexString(HMACMD5.authenticationCode(key: [UInt8](repeating: 0xAA, count: 16), message: [UInt8](repeating: 0xDD, count: 50)))
                 == "56be34521d144c88dbb8c733f0e8b3f6")
-        #expect(hexString(HMACMD5.authenticationCode(key: [UInt8](repeating: 0xAA, count: 80),
-                                                     message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+        #expect(
+            hexString(
+                HMACMD5.authenticationCode(
+                    key: [UInt8](repeating: 0xAA, count: 80),
+                    message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
                 == "6b1ab7fe4bd7bf8f0b62e6ce61b9d0cd")
     }
 
     /// docs/formats/cupltag.md §7 worked example: the hash input and its HMAC-MD5 under the tag's key.
     @Test func cupltagWorkedExampleHash() {
-        let input: [UInt8] = [0x59, 0x79, 0x5B, 0x59, 0x79, 0x2C, 0x59, 0x7A, 0x87, 0x59, 0x7A, 0x81, 0x59, 0x79, 0x96,
-                              0x00, 0x00, 0x00, 0x01, 0x66, 0x08, 0x00, 0x27]
-        #expect(hexString(HMACMD5.authenticationCode(key: Array("ZS0Smt8LByrYNFts".utf8), message: input))
+        let input: [UInt8] = [
+            0x59, 0x79, 0x5B, 0x59, 0x79, 0x2C, 0x59, 0x7A, 0x87, 0x59, 0x7A, 0x81, 0x59, 0x79, 0x96,
+            0x00, 0x00, 0x00, 0x01, 0x66, 0x08, 0x00, 0x27,
+        ]
+        #expect(
+            hexString(HMACMD5.authenticationCode(key: Array("ZS0Smt8LByrYNFts".utf8), message: input))
                 == "d61749a561bc0adab258ee72cd9b143d")
     }
 }

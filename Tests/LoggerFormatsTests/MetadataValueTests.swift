@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LoggerFormats
 
 /// Metadata keeps its type (a battery voltage is a number, a count an integer) while output
@@ -34,10 +35,11 @@ import Testing
     }
 
     @Test func aLogStoredWithTextMetadataReadsAndEqualsTheTypedOne() throws {
-        let typed = TemperatureLog(format: "cupltag", samples: [], interval: 600, timeBase: .loggerHeader,
-                                   integrity: .init(status: .unverified, detail: .noCheck(format: "cupltag")),
-                                   readTime: Date(timeIntervalSince1970: 0),
-                                   metadata: ["loopCount": .integer(3), "batteryMillivolts": .number(3000.5), "ringWrapped": .flag(false)])
+        let typed = TemperatureLog(
+            format: "cupltag", samples: [], interval: 600, timeBase: .loggerHeader,
+            integrity: .init(status: .unverified, detail: .noCheck(format: "cupltag")),
+            readTime: Date(timeIntervalSince1970: 0),
+            metadata: ["loopCount": .integer(3), "batteryMillivolts": .number(3000.5), "ringWrapped": .flag(false)])
         let again = try JSONDecoder().decode(TemperatureLog.self, from: JSONEncoder().encode(typed))
         #expect(again.metadata["batteryMillivolts"]?.number == 3000.5)
         var object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(typed)) as? [String: Any])

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import NDEF
+import Testing
+
 @testable import LoggerFormats
 
 // The worked examples of docs/nhs31xx.md, byte for byte.
@@ -253,8 +254,10 @@ func nhsExampleInitialMessageBytes() -> Data {
     func automaticModeTranscript(readAt time: Date) -> NHSTranscript {
         let initial = nhsExampleInitialMessageBytes()
         let single = { (hex: String) in NDEFMessage(records: [nhsResponseRecord(hex)]).serialized() }
-        let reads = [initial, initial, single(nhsExampleStateEvents), single(nhsExampleExcursions), single(nhsExampleMeasurements),
-                     single(nhsPhantom), single(nhsNoResponse)]
+        let reads = [
+            initial, initial, single(nhsExampleStateEvents), single(nhsExampleExcursions), single(nhsExampleMeasurements),
+            single(nhsPhantom), single(nhsNoResponse),
+        ]
         return NHSTranscript(steps: reads.map { NHSTranscript.Step(write: nil, read: $0, time: time) })
     }
 
@@ -288,8 +291,9 @@ func nhsExampleInitialMessageBytes() -> Data {
         #expect(log.samples[1].time.timeIntervalSince1970 == 1_700_000_001 + 602)
         #expect(log.events[4].end == Date(timeIntervalSince1970: 1_700_002_411))
         // A read time days away from the tag's clock is the reader's error: not corrected, and said.
-        let wrong = try LoggerDecoder.decode(transcript: automaticModeTranscript(readAt: readTime.addingTimeInterval(86_400)),
-                                             options: DecodeOptions(readTime: .distantPast, readTimeSource: .now))
+        let wrong = try LoggerDecoder.decode(
+            transcript: automaticModeTranscript(readAt: readTime.addingTimeInterval(86_400)),
+            options: DecodeOptions(readTime: .distantPast, readTimeSource: .now))
         #expect(wrong.samples[4].time.timeIntervalSince1970 == 1_700_002_401)
         #expect(wrong.warnings.contains { $0.text.contains("too much to be the tag's drift") })
         // With no trustworthy read time, nothing is corrected and the detail says so.
@@ -310,18 +314,24 @@ func nhsExampleInitialMessageBytes() -> Data {
     }
 
     @Test func lostClockMakesTheTimeBaseUnreliable() throws {
-        var config = try #require({ () -> NHSConfig? in
-            if case .config(let c) = try? NHSResponse.parse(try nhsFrame(nhsExampleConfig)) { return c }
-            return nil
-        }())
-        config.currentTime = 1234 // counts from a reboot
+        var config = try #require(
+            { () -> NHSConfig? in
+                if case .config(let c) = try? NHSResponse.parse(try nhsFrame(nhsExampleConfig)) { return c }
+                return nil
+            }())
+        config.currentTime = 1234  // counts from a reboot
         config.status = [.pristine, .configured, .starting, .logging, .stopped, .brownOut]
         var readout = NHSReadout()
         readout.add(.config(config))
         readout.add(.measurements(NHSMeasurements(offset: 0, samples: [45, 47])))
-        readout.add(.events(NHSEvents(index: 0, mask: 0x7F_FFFF, info: [.index, .timestamp, .eventNumber],
-                                      blocks: [NHSEventBlock(index: 0, timestamp: 1_700_000_000, number: 0),
-                                               NHSEventBlock(index: 1, timestamp: 1200, number: 7)])))
+        readout.add(
+            .events(
+                NHSEvents(
+                    index: 0, mask: 0x7F_FFFF, info: [.index, .timestamp, .eventNumber],
+                    blocks: [
+                        NHSEventBlock(index: 0, timestamp: 1_700_000_000, number: 0),
+                        NHSEventBlock(index: 1, timestamp: 1200, number: 7),
+                    ])))
         let log = try NHS31xxLog.build(readout, options: DecodeOptions(readTime: readTime, readTimeSource: .tagRead))
         #expect(log.timeBaseDetail?.contains("UNRELIABLE") == true)
         #expect(log.metadata["clockDrift"] == nil)
@@ -333,9 +343,10 @@ func nhsExampleInitialMessageBytes() -> Data {
     }
 
     @Test func chunksArePlacedByOffsetAndGapsAreSaid() throws {
-        var config = NHSConfig(configTime: 1_700_000_000, interval: 60, startDelay: 0, runningTime: 0, validMinimum: 0, validMaximum: 0,
-                               attainedMinimum: 40, attainedMaximum: 60, count: 500, status: [.pristine, .configured, .starting, .logging],
-                               startTime: 1_700_000_001, currentTime: 1_700_030_000)
+        var config = NHSConfig(
+            configTime: 1_700_000_000, interval: 60, startDelay: 0, runningTime: 0, validMinimum: 0, validMaximum: 0,
+            attainedMinimum: 40, attainedMaximum: 60, count: 500, status: [.pristine, .configured, .starting, .logging],
+            startTime: 1_700_000_001, currentTime: 1_700_030_000)
         config.result = .ok
         var readout = NHSReadout()
         readout.add(.config(config))

@@ -1,9 +1,9 @@
 import Foundation
 import NDEF
-import Testing
 import TestSupport
-@testable import LoggerFormats
+import Testing
 
+@testable import LoggerFormats
 
 /// Untrusted bytes never crash a decoder: each input decodes or throws `LoggerFormatError`,
 /// and a decoded log keeps every whole sample in time order.
@@ -15,8 +15,11 @@ import TestSupport
         for round in 0..<1500 {
             let length = Int.random(in: 0...40, using: &random)
             let payload = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &random) })
-            var records = [NDEFRecord(tnf: round % 2 == 0 ? .unknown : .media,
-                                      type: round % 2 == 0 ? Data() : Data("x/temp".utf8), payload: payload)]
+            var records = [
+                NDEFRecord(
+                    tnf: round % 2 == 0 ? .unknown : .media,
+                    type: round % 2 == 0 ? Data() : Data("x/temp".utf8), payload: payload)
+            ]
             if round % 3 == 0 { records.insert(TextRecord(text: "INTERVAL=\(round % 7)\nSTART=\(round)").record, at: 0) }
             let message = NDEFMessage(records: records)
             for logger in [nil, "generic16", "generic16-unix", "dtn1", "cupltag"] as [String?] {
@@ -43,8 +46,9 @@ import TestSupport
             let record = NDEFRecord(tnf: .external, type: Data("st.com:smartag".utf8), payload: Data(payload))
             for logger in [nil, "smartag1", "smartag2"] as [String?] {
                 do {
-                    let log = try LoggerDecoder.decode(NDEFMessage(records: [record]),
-                                                       options: DecodeOptions(readTime: Self.read, logger: logger.map { .named($0) }))
+                    let log = try LoggerDecoder.decode(
+                        NDEFMessage(records: [record]),
+                        options: DecodeOptions(readTime: Self.read, logger: logger.map { .named($0) }))
                     #expect(zip(log.samples, log.samples.dropFirst()).allSatisfy { $0.time <= $1.time })
                 } catch is LoggerFormatError {
                     continue

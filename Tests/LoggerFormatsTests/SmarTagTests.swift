@@ -1,7 +1,8 @@
 import Foundation
 import NDEF
-import Testing
 import TestSupport
+import Testing
+
 @testable import LoggerFormats
 
 /// The SmarTag decoders (docs/smartag.md) against the worked examples of §3.8, §3.9, §4.7
@@ -28,27 +29,29 @@ import TestSupport
 
     // MARK: SmarTag1 (§3.8, §3.9)
 
-    static let smarTag1A = memory("""
-    0000: E2 40 00 01 00 00 03 FF 03 FF 00 FF C4 0E 00 00
-    0010: 00 EB 73 74 2E 63 6F 6D 3A 73 6D 61 72 74 61 67
-    0020: 01 01 00 02 3C 00 01 01 00 C0 26 18 00 7D 00 64
-    0030: A0 0F 00 00 00 00 00 FF 40 C0 26 18 80 C0 26 18
-    0040: 00 00 00 00 00 00 00 00 3D 23 00 64 00 00 00 00
-    0050: 00 00 00 00 00 00 00 00 00 00 FA 00 03 00 78 00
-    0060: 40 C0 26 18 FF BF F7 FF 80 C0 26 18 FF 7F F4 FF
-    0070: C0 C0 26 18 FF FF FF FF 00 00 00 00 00 00 00 00
-    """)
+    static let smarTag1A = memory(
+        """
+        0000: E2 40 00 01 00 00 03 FF 03 FF 00 FF C4 0E 00 00
+        0010: 00 EB 73 74 2E 63 6F 6D 3A 73 6D 61 72 74 61 67
+        0020: 01 01 00 02 3C 00 01 01 00 C0 26 18 00 7D 00 64
+        0030: A0 0F 00 00 00 00 00 FF 40 C0 26 18 80 C0 26 18
+        0040: 00 00 00 00 00 00 00 00 3D 23 00 64 00 00 00 00
+        0050: 00 00 00 00 00 00 00 00 00 00 FA 00 03 00 78 00
+        0060: 40 C0 26 18 FF BF F7 FF 80 C0 26 18 FF 7F F4 FF
+        0070: C0 C0 26 18 FF FF FF FF 00 00 00 00 00 00 00 00
+        """)
 
     static let smarTag1B: [UInt8] = {
         var memory = smarTag1A
-        let rows = SmarTagTests.memory("""
-        0020: 01 01 00 02 3C 00 03 11 00 C0 26 18 30 2A 00 64
-        0030: A0 0F 00 00 00 00 00 FF 80 C0 26 18 C0 C0 26 18
-        0040: 00 00 00 00 00 00 00 00 31 29 00 64 00 00 00 00
-        0050: 00 00 00 00 00 00 00 00 00 00 FA 00 03 00 78 00
-        0060: 5E C0 26 98 12 7E 00 00 80 C0 26 18 FF 3F F6 FF
-        0070: C0 C0 26 18 FF 3F F5 FF 00 00 00 00 00 00 00 00
-        """, terminatorAt: nil)
+        let rows = SmarTagTests.memory(
+            """
+            0020: 01 01 00 02 3C 00 03 11 00 C0 26 18 30 2A 00 64
+            0030: A0 0F 00 00 00 00 00 FF 80 C0 26 18 C0 C0 26 18
+            0040: 00 00 00 00 00 00 00 00 31 29 00 64 00 00 00 00
+            0050: 00 00 00 00 00 00 00 00 00 00 FA 00 03 00 78 00
+            0060: 5E C0 26 98 12 7E 00 00 80 C0 26 18 FF 3F F6 FF
+            0070: C0 C0 26 18 FF 3F F5 FF 00 00 00 00 00 00 00 00
+            """, terminatorAt: nil)
         memory.replaceSubrange(0x20..<0x80, with: rows[0x20..<0x80])
         return memory
     }()
@@ -100,15 +103,19 @@ import TestSupport
 
     @Test func smarTag1EncoderReproducesTheWorkedExamples() throws {
         var encoder = SmarTagEncoder.SmarTag1(interval: 60, start: Self.start)
-        let a = encoder.memory(after: [.reading(time: Self.at(60), temperature: 21), .reading(time: Self.at(120), temperature: -5),
-                                       .reading(time: Self.at(180), temperature: nil)])
+        let a = encoder.memory(after: [
+            .reading(time: Self.at(60), temperature: 21), .reading(time: Self.at(120), temperature: -5),
+            .reading(time: Self.at(180), temperature: nil),
+        ])
         #expect(a == Self.smarTag1A)
         encoder.mode = 3
         encoder.sensors = 0x11
         encoder.temperatureMaximum = 8
         encoder.temperatureMinimum = 2
-        let b = encoder.memory(after: [.reading(time: Self.at(60), temperature: 4), .event(time: Self.at(90), orientation: 2, mask: 0x02),
-                                       .reading(time: Self.at(120), temperature: 9), .reading(time: Self.at(180), temperature: 1)])
+        let b = encoder.memory(after: [
+            .reading(time: Self.at(60), temperature: 4), .event(time: Self.at(90), orientation: 2, mask: 0x02),
+            .reading(time: Self.at(120), temperature: 9), .reading(time: Self.at(180), temperature: 1),
+        ])
         #expect(b == Self.smarTag1B)
     }
 
@@ -120,8 +127,9 @@ import TestSupport
         #expect(Array(memory[0x5C..<0x60]) == [0xF3, 0x03, 0xA8, 0x0F])
         #expect(Array(memory[10..<12]) == [0x1F, 0xEC])
         #expect(memory[8184] == 0xFE)
-        let log = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: Data(memory))),
-                                           options: DecodeOptions(readTime: Self.at(1501 * 60)))
+        let log = try LoggerDecoder.decode(
+            smarTag: try #require(SmarTagImage(tagMemory: Data(memory))),
+            options: DecodeOptions(readTime: Self.at(1501 * 60)))
         #expect(log.samples.count == 1011)
         #expect(log.samples.first?.time == Self.at(490 * 60))
         #expect(log.samples.last?.time == Self.at(1500 * 60))
@@ -131,10 +139,14 @@ import TestSupport
     @Test func smarTag1HumidityPressureAndNegativeTemperatures() throws {
         var encoder = SmarTagEncoder.SmarTag1(interval: 600, start: Self.start)
         encoder.sensors = 0x07
-        let log = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: Data(encoder.memory(after: [
-            .reading(time: Self.at(600), temperature: -40, humidity: 55, pressure: 1013.2),
-            .reading(time: Self.at(1200), temperature: -18.4, humidity: nil, pressure: nil),
-        ])))), options: Self.options)
+        let log = try LoggerDecoder.decode(
+            smarTag: try #require(
+                SmarTagImage(
+                    tagMemory: Data(
+                        encoder.memory(after: [
+                            .reading(time: Self.at(600), temperature: -40, humidity: 55, pressure: 1013.2),
+                            .reading(time: Self.at(1200), temperature: -18.4, humidity: nil, pressure: nil),
+                        ])))), options: Self.options)
         #expect(log.samples.map(\.temperature) == [-40, -18])
         #expect(log.samples.map(\.humidity) == [55, nil])
         #expect(log.series?.first?.name == "pressure")
@@ -152,31 +164,34 @@ import TestSupport
     }
 
     @Test func newestRecordAfterTheReadTimeWarns() throws {
-        let log = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: Data(Self.smarTag1A))),
-                                           options: DecodeOptions(readTime: Self.at(90)))
+        let log = try LoggerDecoder.decode(
+            smarTag: try #require(SmarTagImage(tagMemory: Data(Self.smarTag1A))),
+            options: DecodeOptions(readTime: Self.at(90)))
         #expect(log.warnings.contains { if case .readTimeBeforeNewest = $0 { true } else { false } })
     }
 
     // MARK: SmarTag2 (§4.7, §4.8)
 
-    static let smarTag2A = memory("""
-    0000: E2 40 00 01 00 00 03 FF 03 FF 00 FF 4C 0E 00 00
-    0010: 00 DF 0B 73 74 2E 63 6F 6D 3A 73 6D 61 72 74 61
-    0020: 67 00 00 00 E0 02 26 00 12 34 56 78 02 01 01 04
-    0030: 00 01 3C 00 40 C3 E1 65 30 00 00 00 02 00 80 02
-    0040: 03 00 60 0A 03 00 00 00 64 00 00 00 C0 03 00 00
-    0050: 9D 00 00 00 80 07 00 00 28 00 00 00 90 0B 00 00
-    0060: A6 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-    """)
+    static let smarTag2A = memory(
+        """
+        0000: E2 40 00 01 00 00 03 FF 03 FF 00 FF 4C 0E 00 00
+        0010: 00 DF 0B 73 74 2E 63 6F 6D 3A 73 6D 61 72 74 61
+        0020: 67 00 00 00 E0 02 26 00 12 34 56 78 02 01 01 04
+        0030: 00 01 3C 00 40 C3 E1 65 30 00 00 00 02 00 80 02
+        0040: 03 00 60 0A 03 00 00 00 64 00 00 00 C0 03 00 00
+        0050: 9D 00 00 00 80 07 00 00 28 00 00 00 90 0B 00 00
+        0060: A6 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+        """)
 
     static let smarTag2B: [UInt8] = {
         var memory = smarTag2A
         memory.replaceSubrange(0x2C..<0x70, with: [UInt8](repeating: 0, count: 0x44))
-        let rows = SmarTagTests.memory("""
-        002C: 02 01 01 04 00 01 2C 01 40 C3 E1 65 00 0F 2D 00
-        003C: 0A 00 B0 03 0F 00 A0 05 02 00 00 00 5C 00 00 00
-        004C: 80 25 00 00 3B 00 00 00 40 38 00 00 5A 00 00 00
-        """, terminatorAt: nil)
+        let rows = SmarTagTests.memory(
+            """
+            002C: 02 01 01 04 00 01 2C 01 40 C3 E1 65 00 0F 2D 00
+            003C: 0A 00 B0 03 0F 00 A0 05 02 00 00 00 5C 00 00 00
+            004C: 80 25 00 00 3B 00 00 00 40 38 00 00 5A 00 00 00
+            """, terminatorAt: nil)
         memory.replaceSubrange(0x2C..<0x5C, with: rows[0x2C..<0x5C])
         return memory
     }()
@@ -225,8 +240,9 @@ import TestSupport
         let memory = encoder.memory(after: (1...1200).map { .init(seconds: UInt32($0) * 60, value: Double($0 % 70) - 10) })
         #expect(Array(memory[0x44..<0x4C]) == [0xF6, 0x03, 0, 0, 0x1C, 0x06, 0, 0])
         #expect(Array(memory[10..<12]) == [0x1F, 0xF0] && Array(memory[16..<18]) == [0x1F, 0xD0] && memory[0x1FFC] == 0xFE)
-        let log = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: Data(memory))),
-                                           options: DecodeOptions(readTime: Self.at(1201 * 60)))
+        let log = try LoggerDecoder.decode(
+            smarTag: try #require(SmarTagImage(tagMemory: Data(memory))),
+            options: DecodeOptions(readTime: Self.at(1201 * 60)))
         #expect(log.samples.count == 1014)
         #expect(log.samples.first?.time == Self.at(187 * 60))
         #expect(log.samples.last?.time == Self.at(1200 * 60))
@@ -236,20 +252,23 @@ import TestSupport
     /// With two sensors the ring ends 4 bytes short of a slot, so the firmware also writes
     /// the slot at 0x1FF8 (§4.5): ST's apps never show it; ColdTap does.
     @Test func smarTag2ExtraSlotWithAnEvenSensorCount() throws {
-        let encoder = SmarTagEncoder.SmarTag2(sampleTime: 60, start: 1_709_294_400,
-                                              sensors: [.init(id: 0, mode: 3, threshold1: 0), .init(id: 5, mode: 3, threshold1: 0)])
+        let encoder = SmarTagEncoder.SmarTag2(
+            sampleTime: 60, start: 1_709_294_400,
+            sensors: [.init(id: 0, mode: 3, threshold1: 0), .init(id: 5, mode: 3, threshold1: 0)])
         // B = 0x38 + 8 + 8 (min/max of id 0) + 8 = 0x58: 1013 counted slots and the extra one.
         let unwrapped = encoder.memory(after: (1...1013).map { .init(seconds: UInt32($0) * 60, value: 5) })
-        let full = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: Data(unwrapped))),
-                                            options: DecodeOptions(readTime: Self.at(2000 * 60)))
+        let full = try LoggerDecoder.decode(
+            smarTag: try #require(SmarTagImage(tagMemory: Data(unwrapped))),
+            options: DecodeOptions(readTime: Self.at(2000 * 60)))
         #expect(full.samples.count == 1013)
         var readings: [SmarTagEncoder.SmarTag2.Reading] = (1...1100).map { index in
             SmarTagEncoder.SmarTag2.Reading(seconds: UInt32(index) * 60, value: Double(index % 40))
         }
         readings.append(SmarTagEncoder.SmarTag2.Reading(id: 5, seconds: 1100 * 60 + 5, value: 3))
         let wrapped = encoder.memory(after: readings)
-        let log = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: Data(wrapped))),
-                                           options: DecodeOptions(readTime: Self.at(2000 * 60)))
+        let log = try LoggerDecoder.decode(
+            smarTag: try #require(SmarTagImage(tagMemory: Data(wrapped))),
+            options: DecodeOptions(readTime: Self.at(2000 * 60)))
         #expect(log.samples.count + log.events.count == 1014)
         #expect(log.samples.last?.time == Self.at(1100 * 60))
         #expect(log.events.map(\.name) == ["orientation"])
@@ -271,17 +290,22 @@ import TestSupport
     @Test func smarTag2LongDeltasKeepTheirDates() throws {
         let encoder = SmarTagEncoder.SmarTag2(sampleTime: 3600, start: 1_709_294_400, sensors: [.init(id: 0, mode: 3, threshold1: 0)])
         let seconds: UInt32 = 40 * 86_400
-        let log = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: Data(encoder.memory(after: [.init(seconds: seconds, value: 4)])))),
-                                           options: DecodeOptions(readTime: Self.at(50 * 86_400)))
+        let log = try LoggerDecoder.decode(
+            smarTag: try #require(SmarTagImage(tagMemory: Data(encoder.memory(after: [.init(seconds: seconds, value: 4)])))),
+            options: DecodeOptions(readTime: Self.at(50 * 86_400)))
         #expect(log.samples.first?.time == Self.at(TimeInterval(seconds)))
     }
 
     @Test func smarTag2PressureAndLightAreExtraSeries() throws {
-        let encoder = SmarTagEncoder.SmarTag2(sampleTime: 60, start: 1_709_294_400, sensors: [
-            .init(id: 1, mode: 3, threshold1: 0), .init(id: 0, mode: 3, threshold1: 0), .init(id: 2, mode: 3, threshold1: 0),
+        let encoder = SmarTagEncoder.SmarTag2(
+            sampleTime: 60, start: 1_709_294_400,
+            sensors: [
+                .init(id: 1, mode: 3, threshold1: 0), .init(id: 0, mode: 3, threshold1: 0), .init(id: 2, mode: 3, threshold1: 0),
+            ])
+        let memory = encoder.memory(after: [
+            .init(id: 1, seconds: 60, value: 1013.5), .init(id: 0, seconds: 60, value: 4),
+            .init(id: 2, seconds: 60, value: 250.125),
         ])
-        let memory = encoder.memory(after: [.init(id: 1, seconds: 60, value: 1013.5), .init(id: 0, seconds: 60, value: 4),
-                                            .init(id: 2, seconds: 60, value: 250.125)])
         let log = try LoggerDecoder.decode(smarTag: try #require(SmarTagImage(tagMemory: Data(memory))), options: Self.options)
         #expect(log.samples.count == 1)
         #expect(log.series?.map(\.name) == ["pressure", "light"])

@@ -1,7 +1,9 @@
 import Foundation
 import NDEF
 import NFCTags
+import NFCTagsEmulation
 import Testing
+
 @testable import LoggerFormats
 
 /// End to end: logger message → tag image on a virtual tag → NFCTags read → NDEF → log.
@@ -20,8 +22,9 @@ import Testing
         let chip = try #require(LoggerImageFactory.chipName(kind: kind).flatMap(TagChip.init(rawValue:)))
         let counts = ["cupltag": 200, "cupltag-rh": 200, "generic16": 200, "generic16-unix": 120, "dtn1": 4092]
         let temperatures = LoggerImageFactory.demoTemperatures(count: counts[kind] ?? 0, excursionStart: 50, excursionLength: 8)
-        let message = try LoggerImageFactory.message(kind: kind, temperatures: temperatures, interval: 600,
-                                                     newestSampleTime: Self.read, readTime: Self.read)
+        let message = try LoggerImageFactory.message(
+            kind: kind, temperatures: temperatures, interval: 600,
+            newestSampleTime: Self.read, readTime: Self.read)
         let (parsed, _, _) = try await Self.readBack(message, chip: chip)
         let log = try LoggerDecoder.decode(parsed, options: DecodeOptions(readTime: Self.read))
         // T+RH keeps at most 188 pairs; 200 T-only readings are 100 pairs and all fit.
@@ -40,8 +43,11 @@ import Testing
         #expect(pages[8] == 0xE3)
         #expect(Array(pages[10..<12]) == [0x00, 0x00])
         #expect(Array(pages[12..<16]) == [0xE1, 0x10, 0x6D, 0x00])
-        #expect(Array(pages[16..<32]) == [0x03, 0xFF, 0x03, 0x4C, 0xC1, 0x01, 0x00, 0x00,
-                                         0x03, 0x45, 0x55, 0x04, 0x74, 0x2E, 0x70, 0x6C])
+        #expect(
+            Array(pages[16..<32]) == [
+                0x03, 0xFF, 0x03, 0x4C, 0xC1, 0x01, 0x00, 0x00,
+                0x03, 0x45, 0x55, 0x04, 0x74, 0x2E, 0x70, 0x6C,
+            ])
         var options = CuplExample.options()
         options.tagUID = result.uid.map { $0.map { String(format: "%02X", $0) }.joined() }
         let log = try LoggerDecoder.decode(parsed, options: options)
@@ -55,8 +61,9 @@ import Testing
     @Test func cupltagTemperatureOnlyWrappedOnNT3H2111() async throws {
         // 500 readings = 250 pairs: wrapped once (loop 1), 187 or 188 valid pairs.
         let temperatures = (0..<500).map { 2.0 + Double($0 % 60) * 0.1 }
-        let message = try LoggerImageFactory.message(kind: "cupltag", temperatures: temperatures, interval: 300,
-                                                     newestSampleTime: Self.read.addingTimeInterval(-60), readTime: Self.read)
+        let message = try LoggerImageFactory.message(
+            kind: "cupltag", temperatures: temperatures, interval: 300,
+            newestSampleTime: Self.read.addingTimeInterval(-60), readTime: Self.read)
         let (parsed, _, _) = try await Self.readBack(message, chip: .nt3h2111)
         let log = try LoggerDecoder.decode(parsed, options: DecodeOptions(readTime: Self.read))
         #expect(log.integrity.status == .verified)
@@ -99,8 +106,9 @@ import Testing
 
     @Test func dtn1OnST25DV64KWithWrappedLedger() async throws {
         let temperatures = (0..<4200).map { -5.0 + Double($0 % 40) * 0.5 }
-        let message = try LoggerImageFactory.message(kind: "dtn1", temperatures: temperatures, interval: 120,
-                                                     newestSampleTime: Self.read, serial: "DTN1-0099")
+        let message = try LoggerImageFactory.message(
+            kind: "dtn1", temperatures: temperatures, interval: 120,
+            newestSampleTime: Self.read, serial: "DTN1-0099")
         let (parsed, result, _) = try await Self.readBack(message, chip: .st25dv64k)
         #expect(result.chip == .st25dv64k)
         let log = try LoggerDecoder.decode(parsed, options: DecodeOptions(readTime: Self.read))

@@ -2,6 +2,7 @@ import ColdTapBase
 import Foundation
 import NDEF
 import Testing
+
 @testable import LoggerFormats
 
 /// The decoders say what the caller could give as a `UserHint` value and never word it as

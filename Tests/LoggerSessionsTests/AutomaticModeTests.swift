@@ -1,6 +1,8 @@
 import Foundation
-import Testing
 import NFCTags
+import NFCTagsEmulation
+import Testing
+
 @testable import LoggerFormats
 @testable import LoggerSessions
 
@@ -50,7 +52,7 @@ struct ReadOnlyLink: NDEFMessageLink {
         let tag = await loggedTag(samples: 464)
         let (readout, automatic, session) = try await readFallingBack(tag)
         #expect(automatic && readout.samples.count == 464)
-        #expect(session.exchange.steps.count == 6) // initial ×2, events ×2, chunks 232 and 0
+        #expect(session.exchange.steps.count == 6)  // initial ×2, events ×2, chunks 232 and 0
     }
 
     @Test func anEmptyLoggerEndsOnNoResponse() async throws {

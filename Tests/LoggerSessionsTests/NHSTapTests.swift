@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import NDEF
 import NFCTags
+import NFCTagsEmulation
+import Testing
+
 @testable import LoggerFormats
 @testable import LoggerSessions
 
@@ -45,8 +47,10 @@ final class FractionLog: @unchecked Sendable {
         let initial = try await initialMessage(tag)
         let fractions = FractionLog()
         let worldTime = await tag.worldTime
-        let read = try await NHSTap.read(tag, initialMessage: initial, decodeOptions: await options(tag), options: noDelay,
-                                         clock: { worldTime }) { fractions.add(NHSTap.fraction($0)) }
+        let read = try await NHSTap.read(
+            tag, initialMessage: initial, decodeOptions: await options(tag), options: noDelay,
+            clock: { worldTime }
+        ) { fractions.add(NHSTap.fraction($0)) }
         #expect(!read.automaticMode)
         #expect(read.log.samples.count == 600)
         let stored = await tag.logger.samples
@@ -55,8 +59,9 @@ final class FractionLog: @unchecked Sendable {
         #expect(read.transcript.steps.first?.write == nil && read.transcript.steps.first?.read == initial)
         #expect(read.transcript.steps.dropFirst().allSatisfy { $0.write != nil })
         // The transcript decodes to the same log (what the station and the archive keep).
-        let again = try LoggerDecoder.decode(transcript: try NHSTranscript.parse(Data(read.transcript.jsonLines.utf8)),
-                                             options: await options(tag))
+        let again = try LoggerDecoder.decode(
+            transcript: try NHSTranscript.parse(Data(read.transcript.jsonLines.utf8)),
+            options: await options(tag))
         #expect(again.samples == read.log.samples)
         let seen = fractions.all
         #expect(seen.last == 1)
@@ -88,8 +93,9 @@ final class FractionLog: @unchecked Sendable {
         let tag = VirtualNHS3100(logger: NHS3100Logger(now: Self.start) { _ in 4.0 })
         let setup = NHSLoggerSetup(interval: 300, validMinimum: 2, validMaximum: 8, start: .onStartCommand, runningTime: 86_400)
         let clock = Date(timeIntervalSince1970: Self.start)
-        try await NHSTap.configure(tag, initialMessage: try await initialMessage(tag), setup: setup, options: noDelay,
-                                   clock: { clock })
+        try await NHSTap.configure(
+            tag, initialMessage: try await initialMessage(tag), setup: setup, options: noDelay,
+            clock: { clock })
         var logger = await tag.logger
         #expect(logger.interval == 300 && logger.validMinimum == 20 && logger.validMaximum == 80)
         #expect(logger.startDelay == NHSConfiguration.waitForStart && logger.runningTime == 86_400)
@@ -125,8 +131,11 @@ final class FractionLog: @unchecked Sendable {
         let setup = NHSLoggerSetup(interval: 600, validMinimum: 2.04, validMaximum: 7.96, start: .after(seconds: 120), runningTime: 0)
         #expect(setup.problem == nil)
         let configuration = try setup.configuration(clock: Date(timeIntervalSince1970: 1_700_000_000.9))
-        #expect(configuration == NHSConfiguration(currentTime: 1_700_000_000, interval: 600, startDelay: 120, runningTime: 0,
-                                                  validMinimum: 20, validMaximum: 80))
+        #expect(
+            configuration
+                == NHSConfiguration(
+                    currentTime: 1_700_000_000, interval: 600, startDelay: 120, runningTime: 0,
+                    validMinimum: 20, validMaximum: 80))
         #expect(try NHSLoggerSetup(interval: 60).configuration(clock: Date()).validMinimum == 0)
     }
 

@@ -1,9 +1,11 @@
 import Foundation
-import Testing
 import NDEF
 import NFCTags
+import Testing
+
 @testable import LoggerFormats
 @testable import LoggerSessions
+@testable import NFCTagsEmulation
 
 func hexBytes(_ hex: String) -> [UInt8] {
     let digits = Array(hex.filter(\.isHexDigit))
@@ -25,8 +27,11 @@ func exampleTag() async -> VirtualNHS3100 {
         let index = Int(((time - 1_700_000_001) / 600).rounded())
         return values[max(0, min(values.count - 1, index))]
     }
-    let tag = VirtualNHS3100(logger: logger, version: NHSVersion(softwareMajor: 2012, softwareMinor: 19, apiMajor: 6, apiMinor: 1,
-                                                                 deviceID: NHSVersion.nhs3152DeviceID))
+    let tag = VirtualNHS3100(
+        logger: logger,
+        version: NHSVersion(
+            softwareMajor: 2012, softwareMinor: 19, apiMajor: 6, apiMinor: 1,
+            deviceID: NHSVersion.nhs3152DeviceID))
     await tag.remove()
     await tag.update {
         $0.configure(NHSConfiguration(currentTime: 1_700_000_000, interval: 600, validMinimum: 20, validMaximum: 80))
@@ -47,15 +52,17 @@ func exampleTag() async -> VirtualNHS3100 {
         let initial = try NDEFParser.message(from: reads[0])
         #expect(initial.records.count == 6)
         #expect(Array(reads[0].prefix(3)) == [0x92, 0x0E, 0x10])
-        #expect(try frames(reads[0]) == [
-            "02 01 00 00 DC 07 13 00 06 00 01 00 20 52 31 4E",
-            "0A 01 04 AB 12 35 A1 B2 C3 D4",
-            "48 01 00 00 00 00 00 F1 53 65 58 02 00 00 00 00 00 00 00 00 14 00 50 00 2D 00 55 00 05 00 2F 00 00 00 01 F1 53 65 C5 FA 53 65",
-        ])
+        #expect(
+            try frames(reads[0]) == [
+                "02 01 00 00 DC 07 13 00 06 00 01 00 20 52 31 4E",
+                "0A 01 04 AB 12 35 A1 B2 C3 D4",
+                "48 01 00 00 00 00 00 F1 53 65 58 02 00 00 00 00 00 00 00 00 14 00 50 00 2D 00 55 00 05 00 2F 00 00 00 01 F1 53 65 C5 FA 53 65",
+            ])
         #expect(Array(reads[0].suffix(67).prefix(16)) == hexBytes("12 03 0A 6E 2F 70 0A 01 04 AB 12 35 A1 B2 C3 D4"))
         #expect(Array(reads[0].suffix(51).prefix(11)) == hexBytes("42 03 00 00 00 2A 6E 2F 70 48 01"))
         // Reads 3–7 (§4.2).
-        #expect(try frames(reads[2]) == ["5B 01 00 00 9F FF 7F 00 07 04 00 00 00 00 F1 53 65 00 01 00 00 F1 53 65 01 02 00 00 F1 53 65 02 03 00 01 F1 53 65 03"])
+        #expect(
+            try frames(reads[2]) == ["5B 01 00 00 9F FF 7F 00 07 04 00 00 00 00 F1 53 65 00 01 00 00 F1 53 65 01 02 00 00 F1 53 65 02 03 00 01 F1 53 65 03"])
         #expect(try frames(reads[3]) == ["5B 01 00 00 60 00 00 00 0F 01 00 04 00 09 F8 53 65 05 61 FA 53 65"])
         #expect(try frames(reads[4]) == ["46 01 00 00 00 00 00 00 05 00 00 00 2D 00 2F 00 33 00 55 00 3C 00"])
         #expect(try frames(reads[5]) == ["46 01 0D 00 01 00"])
@@ -77,7 +84,9 @@ func exampleTag() async -> VirtualNHS3100 {
         let memory = [UInt8](await tag.sharedMemory)
         #expect(Array(memory[16..<42]) == hexBytes("01 03 E8 0E 46 FD 01 00 03 0F C2 03 00 00 00 06 6E 2F 70 49 01 00 00 00 00 FE"))
         // What was written is the note's TLV (written length last).
-        #expect(session.transcript.steps.last?.write.map { [UInt8]($0) } == hexBytes("D2 03 14 6E 2F 70 49 00 00 F1 53 65 58 02 00 00 00 00 00 00 00 00 14 00 50 00"))
+        #expect(
+            session.transcript.steps.last?.write.map { [UInt8]($0) }
+                == hexBytes("D2 03 14 6E 2F 70 49 00 00 F1 53 65 58 02 00 00 00 00 00 00 00 00 14 00 50 00"))
         #expect(await tag.automaticModeRunning == false)
         #expect(await tag.logger.status == [.pristine, .configured, .starting])
     }
@@ -117,8 +126,9 @@ func exampleTag() async -> VirtualNHS3100 {
         #expect(log.events.map(\.name).prefix(4) == ["pristine", "configured", "starting", "logging"])
         #expect(log.events.contains { $0.name == "temperatureTooLow" })
         // The transcript rebuilds the same log.
-        let again = try LoggerDecoder.decode(transcript: NHSTranscript.parse(Data(session.transcript.jsonLines.utf8)),
-                                             options: DecodeOptions(readTime: readTime, readTimeSource: .given))
+        let again = try LoggerDecoder.decode(
+            transcript: NHSTranscript.parse(Data(session.transcript.jsonLines.utf8)),
+            options: DecodeOptions(readTime: readTime, readTimeSource: .given))
         #expect(again.samples == log.samples)
     }
 
@@ -175,13 +185,14 @@ func exampleTag() async -> VirtualNHS3100 {
     @Test func linkFaultsOfTheOneFaultModelCountCommandsFromTheTap() async throws {
         let read = Data([0x30, 0x00])
         let clean = try await VirtualNHS3100(logger: NHS3100Logger(now: 1_700_000_000)).send(read, timeout: .seconds(1))
-        let tag = VirtualNHS3100(logger: NHS3100Logger(now: 1_700_000_000),
-                                 faults: TagFaults([.flippedBit(at: 1), .silent(from: 2, count: 1)]))
+        let tag = VirtualNHS3100(
+            logger: NHS3100Logger(now: 1_700_000_000),
+            faults: TagFaults([.flippedBit(at: 1), .silent(from: 2, count: 1)]))
         let flipped = try await tag.send(read, timeout: .seconds(1))
         #expect(zip(flipped, clean).map { ($0 ^ $1).nonzeroBitCount }.reduce(0, +) == 1)
         await #expect(throws: TransportError.timeout) { try await tag.send(read, timeout: .seconds(1)) }
         #expect(try await tag.send(read, timeout: .seconds(1)) == clean)
-        await tag.tap() // a new tap counts from 1 again
+        await tag.tap()  // a new tap counts from 1 again
         #expect(try await tag.send(read, timeout: .seconds(1)) == flipped)
 
         let torn = VirtualNHS3100(logger: NHS3100Logger(now: 1_700_000_000), faults: TagFaults([.tornWrite(at: 1)]))
@@ -204,7 +215,7 @@ func exampleTag() async -> VirtualNHS3100 {
         let session = NHSLoggerSession(transport: tag, options: noDelay)
         try await session.readInitialMessage()
         try await session.configure(NHSConfiguration(currentTime: 1_700_000_000, interval: 60))
-        await tag.update { $0.advance(by: 200) } // still in the field: nothing measured
+        await tag.update { $0.advance(by: 200) }  // still in the field: nothing measured
         #expect(await tag.logger.samples == [851, 851, 851, 851])
     }
 }

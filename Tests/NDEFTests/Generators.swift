@@ -1,6 +1,7 @@
 import Foundation
-@testable import NDEF
 import TestSupport
+
+@testable import NDEF
 
 /// One generated record: the record and the typed content a decode must give back.
 struct GeneratedRecord {
@@ -31,8 +32,9 @@ enum Generate {
     static func textRecord(_ rng: inout SeededGenerator, language: String? = nil) -> TextRecord {
         let layouts: [TextRecord.UTF16Layout] = [.bigEndianWithBOM, .littleEndianWithBOM, .bigEndianWithoutBOM]
         let utf16 = Bool.random(using: &rng)
-        var text = TextRecord(text: self.text(&rng), language: language ?? languages.randomElement(using: &rng) ?? "en",
-                              encoding: utf16 ? .utf16 : .utf8)
+        var text = TextRecord(
+            text: self.text(&rng), language: language ?? languages.randomElement(using: &rng) ?? "en",
+            encoding: utf16 ? .utf16 : .utf8)
         if utf16 { text.utf16Layout = layouts.randomElement(using: &rng) ?? .bigEndianWithBOM }
         return text
     }
@@ -42,8 +44,10 @@ enum Generate {
         return prefix + "example.com/" + text(&rng, maxLength: 20).replacingOccurrences(of: " ", with: "_")
     }
 
-    static let mimeTypes = ["application/json", "text/plain", "image/png", "application/vnd.coldtap.log+json",
-                            "text/plain; charset=utf-8", "video/mp4"]
+    static let mimeTypes = [
+        "application/json", "text/plain", "image/png", "application/vnd.coldtap.log+json",
+        "text/plain; charset=utf-8", "video/mp4",
+    ]
 
     static func smartPoster(_ rng: inout SeededGenerator) -> SmartPosterRecord {
         let languages = Self.languages.shuffled(using: &rng).prefix(Int.random(in: 0...4, using: &rng))
@@ -56,7 +60,9 @@ enum Generate {
     }
 
     static func record(_ rng: inout SeededGenerator) -> GeneratedRecord {
-        let payloadLength = Int.random(in: 0...10, using: &rng) == 0 ? Int.random(in: 256...70_000, using: &rng)
+        let payloadLength =
+            Int.random(in: 0...10, using: &rng) == 0
+            ? Int.random(in: 256...70_000, using: &rng)
             : Int.random(in: 0...300, using: &rng)
         var generated: GeneratedRecord
         switch Int.random(in: 0..<9, using: &rng) {
@@ -73,12 +79,14 @@ enum Generate {
             let mime = MIMERecord(mimeType: mimeTypes.randomElement(using: &rng) ?? "text/plain", data: bytes(payloadLength, &rng))
             generated = GeneratedRecord(record: mime.record, content: .mime(mime))
         case 4:
-            let external = ExternalRecord(domain: "example.com", name: "temp\(Int.random(in: 0...9, using: &rng))",
-                                          payload: bytes(payloadLength, &rng))
+            let external = ExternalRecord(
+                domain: "example.com", name: "temp\(Int.random(in: 0...9, using: &rng))",
+                payload: bytes(payloadLength, &rng))
             generated = GeneratedRecord(record: external.record, content: .external(external))
         case 5:
-            let absolute = AbsoluteURIRecord(uri: "https://example.com/schema/v\(Int.random(in: 1...9, using: &rng))",
-                                             payload: bytes(payloadLength, &rng))
+            let absolute = AbsoluteURIRecord(
+                uri: "https://example.com/schema/v\(Int.random(in: 1...9, using: &rng))",
+                payload: bytes(payloadLength, &rng))
             generated = GeneratedRecord(record: absolute.record, content: .absoluteURI(absolute))
         case 6:
             return GeneratedRecord(record: EmptyRecord().record, content: .empty)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import NDEF
 
 @Suite struct TextRecordTests {
@@ -101,9 +102,10 @@ import TestSupport
     }
 
     @Test func builderRoundTrips() throws {
-        let poster = SmartPosterRecord(uri: "tel:+4930123", titles: [TextRecord(text: "Call", language: "en")],
-                                       action: .exec, size: 7, targetType: "text/plain",
-                                       icons: [.init(mimeType: "image/gif", data: Data([0x47]))])
+        let poster = SmartPosterRecord(
+            uri: "tel:+4930123", titles: [TextRecord(text: "Call", language: "en")],
+            action: .exec, size: 7, targetType: "text/plain",
+            icons: [.init(mimeType: "image/gif", data: Data([0x47]))])
         let parsed = try NDEFParser.message(from: NDEFMessage(records: [poster.record]).serialized())
         #expect(parsed.records[0].smartPosterRecord == poster)
         #expect(parsed.records[0].content == .smartPoster(poster))
@@ -131,16 +133,17 @@ import TestSupport
     }
 
     @Test func duplicateTitleOffsetPointsAtTheSecondTitle() throws {
-        let en1 = TextRecord(text: "one", language: "en").record   // 3 + 1 + 6 = 10 bytes
+        let en1 = TextRecord(text: "one", language: "en").record  // 3 + 1 + 6 = 10 bytes
         let en2 = TextRecord(text: "two", language: "en").record
         let bytes = NDEFMessage(records: [Self.posterRecord([Self.uri, en1, en2])]).serialized()
         // Outer header D1 02 LL 'S' 'p' = 5 bytes; URI record = 3 + 1 + (1 + 15) = 20 bytes.
         let error = #expect(throws: NDEFError.self) { try NDEFParser.parse(bytes) }
         #expect(error?.offset == 5 + 20 + 10)
         let lenient = try NDEFParser.parse(bytes, mode: .lenient)
-        #expect(lenient.message.records[0].content.flatMap {
-            if case .smartPoster(let poster) = $0 { return poster.titles.map(\.text) } else { return nil }
-        } == ["one"])
+        #expect(
+            lenient.message.records[0].content.flatMap {
+                if case .smartPoster(let poster) = $0 { return poster.titles.map(\.text) } else { return nil }
+            } == ["one"])
     }
 
     @Test func invalidTitleTextInsideAPosterIsAnError() {
@@ -223,8 +226,10 @@ import TestSupport
 
     @Test func utf8ValidatorAgreesWithTheStandardLibrary() {
         var rng = SeededGenerator(seed: 5)
-        let pieces: [[UInt8]] = [[0x41], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0xA7, 0x8A], [0xC0, 0x80], [0xED, 0xA0, 0x80],
-                                 [0xF4, 0x90, 0x80, 0x80], [0xE0, 0x80], [0x80], [0xFF], Array("abcdefghij".utf8)]
+        let pieces: [[UInt8]] = [
+            [0x41], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0xA7, 0x8A], [0xC0, 0x80], [0xED, 0xA0, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0xE0, 0x80], [0x80], [0xFF], Array("abcdefghij".utf8),
+        ]
         for _ in 0..<5000 {
             let bytes = (0..<Int.random(in: 0...6, using: &rng)).flatMap { _ in pieces.randomElement(using: &rng) ?? [] }
             let valid = bytes.withUnsafeBytes { ByteChecks.firstInvalidUTF8($0) } == nil

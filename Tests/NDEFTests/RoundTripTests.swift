@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import NDEF
 
 @Suite struct RoundTripTests {
@@ -47,7 +48,8 @@ import TestSupport
     @Test func shortAndLongHeadersAreHandWritten() throws {
         // Short record: D1 01 08 'T' 02 'e' 'n' 'h' 'e' 'l' 'l' 'o'.
         let text = TextRecord(text: "hello", language: "en")
-        #expect(Array(NDEFMessage(records: [text.record]).serialized())
+        #expect(
+            Array(NDEFMessage(records: [text.record]).serialized())
                 == [0xD1, 0x01, 0x08, 0x54, 0x02, 0x65, 0x6E, 0x68, 0x65, 0x6C, 0x6C, 0x6F])
         // Long record (256-byte payload): SR clear, 4-byte length 00 00 01 00.
         let long = UnknownRecord(payload: Data(repeating: 0xAB, count: 256)).record
@@ -65,7 +67,8 @@ import TestSupport
         record.id = Data([0x01])
         let bytes = NDEFMessage(records: [record]).serialized(maxChunkSize: 3)
         // Initial chunk carries type and ID (MB|CF|SR|IL|TNF2); then TNF 6 chunks without type or IL.
-        let expected: [UInt8] = [0xBA, 0x0A, 0x03, 0x01] + Array("text/plain".utf8) + [0x01] + Array("abc".utf8)
+        let expected: [UInt8] =
+            [0xBA, 0x0A, 0x03, 0x01] + Array("text/plain".utf8) + [0x01] + Array("abc".utf8)
             + [0x36, 0x00, 0x03] + Array("def".utf8)
             + [0x56, 0x00, 0x01] + Array("g".utf8)
         #expect(Array(bytes) == expected)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NDEF
 
 /// NFC Forum RTD rules beyond the record layer: what strict parsing refuses, what it
@@ -87,8 +88,10 @@ import Testing
 
     @Test func longMediaTypesAgreeWithTheFullCheck() {
         // Types of 8 bytes and more go through the word-at-a-time test first.
-        let templates = ["application/?son", "applicat?on/json", "application/vnd.example?json", "image/png?",
-                         "?pplication/octet-stream", "text/plain;charset=?", "application/x-?"]
+        let templates = [
+            "application/?son", "applicat?on/json", "application/vnd.example?json", "image/png?",
+            "?pplication/octet-stream", "text/plain;charset=?", "application/x-?",
+        ]
         var accepted = 0
         for template in templates {
             for byte in UInt8.min...UInt8.max {
@@ -120,8 +123,9 @@ import Testing
         #expect(TextRecord.wellKnownType == WellKnownType("T"))
         #expect(TextRecord.wellKnownType != SmartPosterRecord.targetTypeType)
         // A Smart Poster built from the declarations reads back through the same declarations.
-        let poster = SmartPosterRecord(uri: "https://example.com", titles: [TextRecord(text: "Hi")], action: .save,
-                                       size: 1024, targetType: "text/html")
+        let poster = SmartPosterRecord(
+            uri: "https://example.com", titles: [TextRecord(text: "Hi")], action: .save,
+            size: 1024, targetType: "text/html")
         let parsed = try NDEFParser.message(from: NDEFMessage(records: [poster.record]).serialized())
         #expect(parsed.records[0].smartPosterRecord == poster)
         #expect(poster.message.records.map(\.typeName) == ["U", "T", "act", "s", "t"])

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import NDEF
 
 @Suite struct TruncationAndRobustnessTests {
@@ -17,7 +18,9 @@ import TestSupport
         for (message, bytes) in Self.sampleMessages() {
             // Every byte of short messages; in long ones (up to 70 kB payloads) the first and
             // last 512 bytes and every 499th byte between.
-            let lengths = bytes.count <= 2048 ? Array(0..<bytes.count)
+            let lengths =
+                bytes.count <= 2048
+                ? Array(0..<bytes.count)
                 : Array(0..<512) + Array(stride(from: 512, to: bytes.count - 512, by: 499)) + Array((bytes.count - 512)..<bytes.count)
             // Plain checks in the loop (an #expect per prefix is slow in debug builds); the
             // first failing prefix length is reported.
@@ -41,7 +44,8 @@ import TestSupport
                         if index < kept.count - 1 {
                             ok = record == original
                         } else {
-                            ok = record.type == original.type && record.payload.count <= original.payload.count
+                            ok =
+                                record.type == original.type && record.payload.count <= original.payload.count
                                 && record.payload == original.payload.prefix(record.payload.count)
                         }
                         _ = record.content

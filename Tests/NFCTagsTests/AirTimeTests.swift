@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import NFCTags
+@testable import NFCTagsEmulation
 
 @Suite struct AirTimeTests {
     @Test func iso14443FramesMatchTheNTAGDatasheet() {

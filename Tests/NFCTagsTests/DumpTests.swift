@@ -1,6 +1,8 @@
 import Foundation
 import NDEF
+import NFCTagsEmulation
 import Testing
+
 @testable import NFCTags
 
 @Suite struct DumpTests {
@@ -8,7 +10,7 @@ import Testing
         let image = try TagImage.memory(for: .ntag216, ndefMessage: helloMessage)
         let dump = try MemoryDump.parse(image)
         #expect(dump.technology == .iso14443A && dump.format == .raw)
-        #expect(dump.chip == .ntag216)   // from its size: 231 pages
+        #expect(dump.chip == .ntag216)  // from its size: 231 pages
         #expect(dump.uid == TagImage.defaultUID(for: .ntag216))
         let result = try await TagReader.read(from: dump.transport())
         #expect(result.chip == .ntag216)
@@ -24,10 +26,10 @@ import Testing
     @Test func proxmarkMFUDumpCarriesTheVersion() async throws {
         let layout = try #require(TagChip.ntag215.type2Layout)
         let pages = try TagImage.memory(for: .ntag215, ndefMessage: helloMessage)
-        var file = Data(layout.version)                          // GET_VERSION
-        file += Data([0x00, 0x00, 0x00, UInt8(layout.readablePages - 1)])   // tbo, tbo1, pages
-        file += Data(repeating: 0xAB, count: 32)                 // signature
-        file += Data(repeating: 0x00, count: 12)                 // counters and tearing
+        var file = Data(layout.version)  // GET_VERSION
+        file += Data([0x00, 0x00, 0x00, UInt8(layout.readablePages - 1)])  // tbo, tbo1, pages
+        file += Data(repeating: 0xAB, count: 32)  // signature
+        file += Data(repeating: 0x00, count: 12)  // counters and tearing
         file += pages
         let dump = try MemoryDump.parse(file)
         #expect(dump.format == .proxmark)

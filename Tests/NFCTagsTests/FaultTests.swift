@@ -1,7 +1,9 @@
 import Foundation
 import NDEF
 import Testing
+
 @testable import NFCTags
+@testable import NFCTagsEmulation
 
 @Suite struct FaultTests {
     /// Commands a clean read of a full tag takes.
@@ -83,8 +85,9 @@ import Testing
         // The timeout's wait is part of the modeled time.
         #expect(await once.airTimeMicroseconds > 100_000)
 
-        let dead = try VirtualTag.make(chip: chip, ndefMessage: message,
-                                       faults: TagFaults([.silent(from: data, count: 3)]))
+        let dead = try VirtualTag.make(
+            chip: chip, ndefMessage: message,
+            faults: TagFaults([.silent(from: data, count: 3)]))
         do {
             _ = try await TagReader.read(from: dead)
             Issue.record("three timeouts in a row did not fail the read")
@@ -141,9 +144,10 @@ import Testing
         let reference = try VirtualTag.make(chip: chip, ndefMessage: old)
         try await Type2Or5.write(new, to: reference)
         let total = await reference.commandCount
-        let firstWrite = await reference.exchanges.firstIndex {
-            EmulatorCore.isWrite(Array($0.command), technology: chip.technology)
-        }.map { $0 + 1 } ?? 1
+        let firstWrite =
+            await reference.exchanges.firstIndex {
+                EmulatorCore.isWrite(Array($0.command), technology: chip.technology)
+            }.map { $0 + 1 } ?? 1
         var outcomes: Set<String> = []
         for number in firstWrite...total {
             let tag = try VirtualTag.make(chip: chip, ndefMessage: old, faults: TagFaults([.tornWrite(at: number)]))
@@ -160,7 +164,11 @@ import Testing
             await tag.reinsert()
             let result = try await TagReader.read(from: tag)
             let bytes = result.ndefMessageBytes
-            if bytes == old { outcomes.insert("old") } else if bytes == Data() { outcomes.insert("empty") } else if bytes == new {
+            if bytes == old {
+                outcomes.insert("old")
+            } else if bytes == Data() {
+                outcomes.insert("empty")
+            } else if bytes == new {
                 outcomes.insert("new")
             } else {
                 Issue.record("torn write at command \(number) left \(bytes?.count ?? -1) bytes")
@@ -170,12 +178,16 @@ import Testing
     }
 
     @Test func interruptedErrorsSayWhatToDo() {
-        let stop = TagReadInterruption(bytesRead: 1234, bytesNeeded: 8192, commandsSent: 12, stoppedAt: "block 308",
-                                       partial: PartialRead(technology: .iso15693, uid: nil, unitSize: 4, units: [:]))
-        #expect(TagReadError.tagRemoved(stop).description
-            == "the tag was removed after 1234 of 8192 bytes (15 %) had been read (stopped at block 308); hold the reader still against the tag and read again to resume")
-        #expect(TagWriteError.doesNotFit(messageBytes: 900, capacityBytes: 868).description
-            == "the message is 900 bytes but the tag holds at most 868 bytes; shorten it or use a larger tag")
+        let stop = TagReadInterruption(
+            bytesRead: 1234, bytesNeeded: 8192, commandsSent: 12, stoppedAt: "block 308",
+            partial: PartialRead(technology: .iso15693, uid: nil, unitSize: 4, units: [:]))
+        #expect(
+            TagReadError.tagRemoved(stop).description
+                == "the tag was removed after 1234 of 8192 bytes (15 %) had been read (stopped at block 308); hold the reader still against the tag and read again to resume"
+        )
+        #expect(
+            TagWriteError.doesNotFit(messageBytes: 900, capacityBytes: 868).description
+                == "the message is 900 bytes but the tag holds at most 868 bytes; shorten it or use a larger tag")
     }
 }
 
@@ -222,17 +234,27 @@ extension Type2Tests {
 
 @Suite struct FaultModelTests {
     @Test func parsesEveryNamedFaultAndTheOlderSpellings() throws {
-        let faults = try TagFaults(parsing: ["removed-after=5,truncated-answer=2", "flipped-bit=3", "silent=9", "silent=4x2",
-                                             "torn-write=7", "corrupt-at=6", "silent-at=11", "removed-after=0",
-                                             "unanswered-command=2"])
-        #expect(faults.faults == [.removedAfter(5), .truncatedAnswer(at: 2), .flippedBit(at: 3), .silent(from: 9, count: nil),
-                                  .silent(from: 4, count: 2), .tornWrite(at: 7), .flippedBit(at: 6), .silent(from: 11, count: nil),
-                                  .removedAfter(0), .unansweredCommand(at: 2)])
-        #expect(faults.description == "removed-after=5,truncated-answer=2,flipped-bit=3,silent=9,silent=4x2,torn-write=7,flipped-bit=6,silent=11,removed-after=0,unanswered-command=2")
+        let faults = try TagFaults(parsing: [
+            "removed-after=5,truncated-answer=2", "flipped-bit=3", "silent=9", "silent=4x2",
+            "torn-write=7", "corrupt-at=6", "silent-at=11", "removed-after=0",
+            "unanswered-command=2",
+        ])
+        #expect(
+            faults.faults == [
+                .removedAfter(5), .truncatedAnswer(at: 2), .flippedBit(at: 3), .silent(from: 9, count: nil),
+                .silent(from: 4, count: 2), .tornWrite(at: 7), .flippedBit(at: 6), .silent(from: 11, count: nil),
+                .removedAfter(0), .unansweredCommand(at: 2),
+            ])
+        #expect(
+            faults.description
+                == "removed-after=5,truncated-answer=2,flipped-bit=3,silent=9,silent=4x2,torn-write=7,flipped-bit=6,silent=11,removed-after=0,unanswered-command=2"
+        )
         #expect(faults.leavesUnanswered(commandMessage: 2) && !faults.leavesUnanswered(commandMessage: 1))
         #expect(try TagFaults(parsing: [faults.description]) == faults)
-        for bad in ["vanish=3", "corrupt-at=0", "silent-at=0", "silent=3x0", "silent-at=3x2", "torn-write=2x2", "flipped-bit=",
-                    "removed-after=-1", "truncated-answer", "silent=1x2x3", "unanswered-command=0"] {
+        for bad in [
+            "vanish=3", "corrupt-at=0", "silent-at=0", "silent=3x0", "silent-at=3x2", "torn-write=2x2", "flipped-bit=",
+            "removed-after=-1", "truncated-answer", "silent=1x2x3", "unanswered-command=0",
+        ] {
             #expect(throws: TagFaults.ParseError.self, "\(bad)") { try TagFaults(parsing: [bad]) }
         }
         let error = TagFaults.ParseError(specification: "vanish=3")
@@ -262,8 +284,9 @@ extension Type2Tests {
     }
 
     @Test func aTruncatedOneByteAnswerFailsTheLink() async throws {
-        let tag = try VirtualTag.make(chip: .ntag213, ndefMessage: Data([0xD0, 0x00, 0x00]),
-                                      faults: TagFaults([.truncatedAnswer(at: 1)]))
+        let tag = try VirtualTag.make(
+            chip: .ntag213, ndefMessage: Data([0xD0, 0x00, 0x00]),
+            faults: TagFaults([.truncatedAnswer(at: 1)]))
         await #expect(throws: TransportError.self) { _ = try await tag.send(Data([0xA2, 0x10, 0, 0, 0, 0]), timeout: .seconds(1)) }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import NFCTagsEmulation
 import Testing
+
 @testable import NFCTags
 
 @Suite struct ForumTagTests {
@@ -26,8 +28,10 @@ import Testing
 
 @Suite struct TagCommandTests {
     @Test func type2FramesRoundTrip() {
-        let commands: [Type2Command] = [.read(page: 4), .fastRead(first: 4, last: 0x3F), .write(page: 5, data: [1, 2, 3, 4]),
-                                        .getVersion, .sectorSelect]
+        let commands: [Type2Command] = [
+            .read(page: 4), .fastRead(first: 4, last: 0x3F), .write(page: 5, data: [1, 2, 3, 4]),
+            .getVersion, .sectorSelect,
+        ]
         #expect(commands.map(\.bytes) == [[0x30, 4], [0x3A, 4, 0x3F], [0xA2, 5, 1, 2, 3, 4], [0x60], [0xC2, 0xFF]])
         for command in commands { #expect(Type2Command(parsing: command.bytes) == command) }
         #expect(Type2Command.sectorNumber(1).bytes == [1, 0, 0, 0])
@@ -59,7 +63,7 @@ import Testing
         }
         #expect(Type5Command.Request(parsing: [0x02, 0x99])?.problem == .unknownCode)
         #expect(Type5Command.Request(parsing: [0x02, 0x20, 1, 2])?.problem == .malformed)
-        #expect(Type5Command.Request(parsing: [0x22, 0x20, 1]) == nil)   // addressed without a whole UID
+        #expect(Type5Command.Request(parsing: [0x22, 0x20, 1]) == nil)  // addressed without a whole UID
         #expect(Type5Command.Request(parsing: [0x02]) == nil)
         #expect(Type5Command.isWrite([0x02, 0x21, 0, 1, 2, 3, 4]) && !Type5Command.isWrite([0x02, 0x20, 0]))
     }

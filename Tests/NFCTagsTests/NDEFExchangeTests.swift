@@ -1,6 +1,8 @@
 import Foundation
 import NDEF
+import NFCTagsEmulation
 import Testing
+
 @testable import NFCTags
 
 /// The NDEF exchange session over a plain memory tag: the write order, the Type 2 fast path,
@@ -11,13 +13,13 @@ import Testing
     @Test func theFastPathWritesTheLengthPageLastAndReadsBack() async throws {
         let tag = try VirtualTag.make(chip: .ntag216, ndefMessage: message("first"))
         let link = TransportMessageLink(transport: tag)
-        #expect(try await link.readMessage() == message("first")) // learns where the TLV sits
+        #expect(try await link.readMessage() == message("first"))  // learns where the TLV sits
         await tag.resetCounters()
-        let long = message(String(repeating: "x", count: 300)) // a 3-byte TLV length
+        let long = message(String(repeating: "x", count: 300))  // a 3-byte TLV length
         try await link.writeMessage(long)
         let writes = await tag.exchanges.map(\.command).filter { $0.first == 0xA2 }
         #expect(writes.count == (4 + long.count + 1 + 3) / 4)
-        #expect(writes.last?[1] == 4) // NTAG216: the NDEF TLV is at page 4; its header page goes last
+        #expect(writes.last?[1] == 4)  // NTAG216: the NDEF TLV is at page 4; its header page goes last
         #expect(try await link.readMessage() == long)
         // A full read through the engine sees the same message.
         #expect(try await TagReader.read(from: tag).ndefMessageBytes == long)

@@ -1,5 +1,7 @@
 import Foundation
+import NFCTagsEmulation
 import Testing
+
 @testable import NFCTags
 
 /// A link in front of a virtual tag that answers SECTOR_SELECT packet 1 (`C2 FF`) and/or
@@ -77,7 +79,8 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         #expect(Array(try await tag.send(Data([0xA2, 0x20, 9, 8, 7, 6]), timeout: timeout)) == [0x0A])
         #expect(Array(await tag.memory)[(1024 + 128)..<(1024 + 132)] == [9, 8, 7, 6])
         // READ rolls over at the end of sector 1 (page 0xFF) to its page 0.
-        #expect(try await tag.send(Data([0x30, 0xFE]), timeout: timeout)
+        #expect(
+            try await tag.send(Data([0x30, 0xFE]), timeout: timeout)
                 == memory[(1024 + 0xFE * 4)..<2048] + memory[1024..<1032])
         // Back in sector 0, pages 0xEA–0xFF answer NAK and READ rolls over after 0xE9.
         #expect(Array(try await tag.send(Data([0xC2, 0xFF]), timeout: timeout)) == [0x0A])
@@ -86,7 +89,8 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         }
         #expect(Array(try await tag.send(Data([0x30, 0xEA]), timeout: timeout)) == [0x00])
         #expect(Array(try await tag.send(Data([0x3A, 0xE0, 0xEA]), timeout: timeout)) == [0x00])
-        #expect(try await tag.send(Data([0x30, 0xE8]), timeout: timeout)
+        #expect(
+            try await tag.send(Data([0x30, 0xE8]), timeout: timeout)
                 == memory[(0xE8 * 4)..<(0xEA * 4)] + memory[0..<8])
         // Air time: packet 1 is a 2-byte command with a 4-bit ACK, packet 2 a 4-byte frame
         // (6 with CRC: 57 etu ≈ 538 µs) and the ≈ 1 ms passive-ACK wait.
@@ -112,16 +116,18 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         // packets), FAST_READ sector 1 pages 0–63, 64–127, 128–191, 192–215 (linear 0x1D7),
         // then back to sector 0 so the next operation finds the tag as it entered the field.
         let log = await tag.exchanges
-        #expect(log.map { Array($0.command) } == [
-            [0x60], [0x30, 0x03], [0x3A, 7, 70], [0x3A, 71, 134], [0x3A, 135, 198], [0x3A, 199, 225],
-            [0xC2, 0xFF], [0x01, 0x00, 0x00, 0x00],
-            [0x3A, 0, 63], [0x3A, 64, 127], [0x3A, 128, 191], [0x3A, 192, 215],
-            [0xC2, 0xFF], [0x00, 0x00, 0x00, 0x00],
-        ])
+        #expect(
+            log.map { Array($0.command) } == [
+                [0x60], [0x30, 0x03], [0x3A, 7, 70], [0x3A, 71, 134], [0x3A, 135, 198], [0x3A, 199, 225],
+                [0xC2, 0xFF], [0x01, 0x00, 0x00, 0x00],
+                [0x3A, 0, 63], [0x3A, 64, 127], [0x3A, 128, 191], [0x3A, 192, 215],
+                [0xC2, 0xFF], [0x00, 0x00, 0x00, 0x00],
+            ])
         #expect(result.commandCount == 14)
         #expect(sectorSelections(log) == [1, 0])
         let fast = { (pages: Int) in AirTime.iso14443Exchange(commandBytes: 3, answerBytes: pages * 4) }
-        let expected = AirTime.iso14443Exchange(commandBytes: 1, answerBytes: 8)
+        let expected =
+            AirTime.iso14443Exchange(commandBytes: 1, answerBytes: 8)
             + AirTime.iso14443Exchange(commandBytes: 2, answerBytes: 16)
             + 6 * fast(64) + fast(27) + fast(24) + 2 * AirTime.type2SectorSelect
         #expect(abs(await tag.airTimeMicroseconds - expected) < 0.01)
@@ -156,8 +162,11 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         let fastReads = await tag.exchanges.filter { $0.command.first == 0x3A }.map { Array($0.command) }
         // The message's pages 7–10 first, then the rest of the area up to 0xE1, and sector 1
         // pages 0–215 (the area ends at linear byte 1888).
-        #expect(fastReads == [[0x3A, 7, 10], [0x3A, 11, 74], [0x3A, 75, 138], [0x3A, 139, 202], [0x3A, 203, 225],
-                              [0x3A, 0, 63], [0x3A, 64, 127], [0x3A, 128, 191], [0x3A, 192, 215]])
+        #expect(
+            fastReads == [
+                [0x3A, 7, 10], [0x3A, 11, 74], [0x3A, 75, 138], [0x3A, 139, 202], [0x3A, 203, 225],
+                [0x3A, 0, 63], [0x3A, 64, 127], [0x3A, 128, 191], [0x3A, 192, 215],
+            ])
     }
 
     @Test func emptyTagStaysInSectorZero() async throws {
@@ -177,7 +186,7 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         #expect(Array(memory[900..<904]) == Array(message[880..<884]))
         #expect(Array(memory[1024..<1240]) == Array(message[884...]))
         #expect(memory[1240] == 0xFE)
-        #expect(memory[0xE3 * 4 + 3] == 0xFF)   // AUTH0 untouched: no password protection
+        #expect(memory[0xE3 * 4 + 3] == 0xFF)  // AUTH0 untouched: no password protection
         let tag = try VirtualTag(chip: chip, memory: memory)
         let result = try await TagReader.read(from: tag)
         #expect(result.ndefMessageBytes == message)
@@ -221,7 +230,7 @@ func sectorSelections(_ exchanges: [VirtualExchange]) -> [Int] {
         let memory = Array(await tag.memory)
         #expect(Array(memory[16..<20]) == [0x03, 0xFF, 0x05, 0xDC])
         #expect(memory[1640] == 0xFE)
-        #expect(memory[0xE3 * 4 + 3] == 0xFF)   // the configuration pages were not written
+        #expect(memory[0xE3 * 4 + 3] == 0xFF)  // the configuration pages were not written
         await tag.resetCounters()
         let result = try await TagReader.read(from: tag)
         #expect(result.ndefMessageBytes == message)

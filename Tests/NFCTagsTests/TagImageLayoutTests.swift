@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NFCTags
 
 /// Control TLVs that do not fit are an error on both tag types (a Type 5 image used to

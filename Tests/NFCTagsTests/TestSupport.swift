@@ -1,5 +1,7 @@
 import Foundation
 import NDEF
+import NFCTagsEmulation
+
 @testable import NFCTags
 
 /// A small NDEF message: one Text record "Hello, cold room" (en).

@@ -1,6 +1,8 @@
 import Foundation
 import NDEF
+import NFCTagsEmulation
 import Testing
+
 @testable import NFCTags
 
 @Suite struct Type2Tests {
@@ -11,10 +13,10 @@ import Testing
             ([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03], .ntag213),
             ([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03], .ntag215),
             ([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x13, 0x03], .ntag216),
-            ([0x00, 0x04, 0x04, 0x04, 0x01, 0x00, 0x0F, 0x03], .ntag213),   // NTAG213 F: other subtype
+            ([0x00, 0x04, 0x04, 0x04, 0x01, 0x00, 0x0F, 0x03], .ntag213),  // NTAG213 F: other subtype
             ([0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x13, 0x03], .nt3h2111),
             ([0x00, 0x04, 0x04, 0x05, 0x02, 0x02, 0x15, 0x03], .nt3h2211),
-            ([0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0B, 0x03], nil),        // MIFARE Ultralight EV1
+            ([0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0B, 0x03], nil),  // MIFARE Ultralight EV1
             ([0x00, 0x04, 0x04, 0x02], nil),
         ]
         for (version, chip) in cases { #expect(Type2Layout.identify(version: version) == chip) }
@@ -43,8 +45,9 @@ import Testing
 
     @Test func fastReadUsesTheLargestRangeTheLinkCarries() async throws {
         for (answerBytes, pages) in [(256, 64), (240, 60), (64, 16)] {
-            let tag = try VirtualTag.make(chip: .ntag216, ndefMessage: try fullMessage(.ntag216),
-                                          limits: LinkLimits(maxCommandBytes: 16, maxResponseBytes: answerBytes))
+            let tag = try VirtualTag.make(
+                chip: .ntag216, ndefMessage: try fullMessage(.ntag216),
+                limits: LinkLimits(maxCommandBytes: 16, maxResponseBytes: answerBytes))
             let result = try await TagReader.read(from: tag)
             #expect(result.ndefMessageBytes == (try fullMessage(.ntag216)))
             let ranges = await tag.exchanges.compactMap { exchange -> Int? in
@@ -59,8 +62,9 @@ import Testing
     }
 
     @Test func linkWithoutFastReadFallsBackToRead() async throws {
-        let tag = try VirtualTag.make(chip: .ntag215, ndefMessage: try fullMessage(.ntag215),
-                                      limits: LinkLimits(maxCommandBytes: 16, maxResponseBytes: 256, supportedCommands: [0x30, 0x60, 0xA2]))
+        let tag = try VirtualTag.make(
+            chip: .ntag215, ndefMessage: try fullMessage(.ntag215),
+            limits: LinkLimits(maxCommandBytes: 16, maxResponseBytes: 256, supportedCommands: [0x30, 0x60, 0xA2]))
         let result = try await TagReader.read(from: tag)
         #expect(result.ndefMessageBytes == (try fullMessage(.ntag215)))
         let codes = Set(commandCodes(await tag.exchanges, technology: .iso14443A))
@@ -79,9 +83,10 @@ import Testing
 
     @Test func unknownVersionIsAnAnomalyButStillReads() async throws {
         var memory = Array(try TagImage.memory(for: .ntag213, ndefMessage: helloMessage))
-        memory[16] = 0x03   // keep the NDEF TLV first
-        let dump = MemoryDump(technology: .iso14443A, memory: Data(memory), unitSize: 4, uid: nil, chip: nil,
-                              version: Data([0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0B, 0x03]), format: .raw)
+        memory[16] = 0x03  // keep the NDEF TLV first
+        let dump = MemoryDump(
+            technology: .iso14443A, memory: Data(memory), unitSize: 4, uid: nil, chip: nil,
+            version: Data([0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0B, 0x03]), format: .raw)
         let result = try await TagReader.read(from: dump.transport())
         #expect(result.chip == .genericType2)
         #expect(result.anomalies.contains { $0.message.contains("GET_VERSION answered 00 04 03 01") })
@@ -105,8 +110,11 @@ import Testing
     func ndefAfterLockAndMemoryControlSkipsReservedBytes(chip: TagChip) async throws {
         // A memory control TLV reserving 8 bytes and a lock control TLV reserving 2 bytes
         // inside the NDEF area: the message must flow around both.
-        let layout = TLVLayout(controlTLVs: [.memoryControl(position: 48, size: 8),
-                                             .lockControl(position: 100, lockBits: 12)], leadingNulls: 1)
+        let layout = TLVLayout(
+            controlTLVs: [
+                .memoryControl(position: 48, size: 8),
+                .lockControl(position: 100, lockBits: 12),
+            ], leadingNulls: 1)
         let message = try fullMessage(chip, layout: layout)
         let tag = try VirtualTag.make(chip: chip, ndefMessage: message, layout: layout)
         let memory = Array(await tag.memory)
@@ -124,16 +132,21 @@ import Testing
     /// Every TLV kind in one data area, written by hand.
     @Test func everyTLVKind() async throws {
         var memory = Array(try TagImage.memory(for: .ntag215, ndefMessage: Data(), layout: .plain))
-        let tlvs: [UInt8] = [0x00,                                  // NULL at 16
-                             0x01, 0x03, 0x82, 0x0C, 0x34,           // Lock Control at 17 → 2 bytes at 0x82 × 4 = 520? (page nibble 8 × 16 + 2)
-                             0x02, 0x03, 0x30, 0x04, 0x02,           // Memory Control at 22 → 4 bytes at 3 × 4 + 0 = 12?
-                             0xFD, 0x02, 0xAA, 0xBB,                 // Proprietary at 27
-                             0x03, UInt8(helloMessage.count)] + Array(helloMessage) + [
-                             0x42, 0x01, 0x99,                       // unknown TLV type after the NDEF TLV
-                             0xFE, 0x00, 0x00, 0x77]                 // Terminator then a stray byte
+        let tlvs: [UInt8] =
+            [
+                0x00,  // NULL at 16
+                0x01, 0x03, 0x82, 0x0C, 0x34,  // Lock Control at 17 → 2 bytes at 0x82 × 4 = 520? (page nibble 8 × 16 + 2)
+                0x02, 0x03, 0x30, 0x04, 0x02,  // Memory Control at 22 → 4 bytes at 3 × 4 + 0 = 12?
+                0xFD, 0x02, 0xAA, 0xBB,  // Proprietary at 27
+                0x03, UInt8(helloMessage.count),
+            ] + Array(helloMessage) + [
+                0x42, 0x01, 0x99,  // unknown TLV type after the NDEF TLV
+                0xFE, 0x00, 0x00, 0x77,
+            ]  // Terminator then a stray byte
         for (index, byte) in tlvs.enumerated() { memory[16 + index] = byte }
-        let dump = MemoryDump(technology: .iso14443A, memory: Data(memory), unitSize: 4, uid: nil, chip: .ntag215,
-                              format: .raw)
+        let dump = MemoryDump(
+            technology: .iso14443A, memory: Data(memory), unitSize: 4, uid: nil, chip: .ntag215,
+            format: .raw)
         let result = try await TagReader.read(from: dump.transport(), options: TagReadOptions(scope: .wholeDataArea))
         #expect(result.tlvs.map(\.kind) == [.null, .lockControl, .memoryControl, .proprietary, .ndef, .unknown(0x42), .terminator])
         // Lock Control: position nibble 8 × 2^4 + 2 = 130, 12 bits → 2 bytes.

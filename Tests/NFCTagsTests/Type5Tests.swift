@@ -1,7 +1,9 @@
 import ColdTapBase
 import Foundation
 import NDEF
+import NFCTagsEmulation
 import Testing
+
 @testable import NFCTags
 
 @Suite struct Type5Tests {
@@ -81,8 +83,9 @@ import Testing
         // 63 fails, 31 fails, 15 works.
         #expect(learned.blocksPerRead(for: .icodeSLIX2) == 15)
         let again = try VirtualTag.make(chip: .icodeSLIX2, ndefMessage: message)
-        let second = try await TagReader.read(from: FussyReaderTransport(inner: again, maxBlocks: 20),
-                                               options: TagReadOptions(learnedLimits: learned))
+        let second = try await TagReader.read(
+            from: FussyReaderTransport(inner: again, maxBlocks: 20),
+            options: TagReadOptions(learnedLimits: learned))
         #expect(second.ndefMessageBytes == message)
         // Remembered: GET_SYSTEM_INFO, blocks 0–3, then 76 blocks in reads of 15 = 6 reads, no failures.
         #expect(await again.commandCount == 8)
@@ -121,16 +124,16 @@ import Testing
         func send(_ tag: VirtualTag, _ bytes: [UInt8]) async throws -> [UInt8] {
             Array(try await tag.send(Data(bytes), timeout: .milliseconds(10)))
         }
-        #expect(try await send(st, [0x02, 0x23, 0, 32]) == [0x01, 0x0F])          // 33 blocks
-        #expect(try await send(st, [0x02, 0x23, 16, 31]) == [0x01, 0x10])         // crosses a sector
-        #expect(try await send(st, [0x02, 0x33, 0x00, 0x08, 0, 0]) == [0x01, 0x10]) // block 2048
-        #expect(try await send(st, [0x02, 0x33, 0xFF, 0x07, 0, 0]).count == 5)   // block 2047
+        #expect(try await send(st, [0x02, 0x23, 0, 32]) == [0x01, 0x0F])  // 33 blocks
+        #expect(try await send(st, [0x02, 0x23, 16, 31]) == [0x01, 0x10])  // crosses a sector
+        #expect(try await send(st, [0x02, 0x33, 0x00, 0x08, 0, 0]) == [0x01, 0x10])  // block 2048
+        #expect(try await send(st, [0x02, 0x33, 0xFF, 0x07, 0, 0]).count == 5)  // block 2047
         #expect(try await send(st, [0x02, 0xAA]) == [0x01, 0x01])
-        #expect(try await send(st, [0x42, 0x20, 5]).count == 6)                   // option flag: security status
+        #expect(try await send(st, [0x42, 0x20, 5]).count == 6)  // option flag: security status
         let slix = try VirtualTag.make(chip: .icodeSLIX2, ndefMessage: helloMessage, readOnly: true)
-        #expect(try await send(slix, [0x02, 0x30, 0, 0]) == [0x01, 0x01])         // no extended commands
-        #expect(try await send(slix, [0x02, 0x21, 5, 1, 2, 3, 4]) == [0x01, 0x12]) // locked
-        #expect(try await send(slix, [0x02, 0x23, 70, 15]) == [0x01, 0x10])       // past block 79
+        #expect(try await send(slix, [0x02, 0x30, 0, 0]) == [0x01, 0x01])  // no extended commands
+        #expect(try await send(slix, [0x02, 0x21, 5, 1, 2, 3, 4]) == [0x01, 0x12])  // locked
+        #expect(try await send(slix, [0x02, 0x23, 70, 15]) == [0x01, 0x10])  // past block 79
     }
 
     @Test func writeBeyondBlock255UsesExtendedWrites() async throws {
@@ -206,9 +209,11 @@ extension Type5Tests {
 
     @Test func linkWithoutMultipleBlockReadsUsesSingleReads() async throws {
         let message = TagImage.sampleMessage(totalBytes: 1100)
-        let tag = try VirtualTag.make(chip: .st25dv64k, ndefMessage: message,
-                                      limits: LinkLimits(maxCommandBytes: 64, maxResponseBytes: 256,
-                                                         supportedCommands: [0x2B, 0x20, 0x30, 0x21, 0x31]))
+        let tag = try VirtualTag.make(
+            chip: .st25dv64k, ndefMessage: message,
+            limits: LinkLimits(
+                maxCommandBytes: 64, maxResponseBytes: 256,
+                supportedCommands: [0x2B, 0x20, 0x30, 0x21, 0x31]))
         let result = try await TagReader.read(from: tag)
         #expect(result.ndefMessageBytes == message)
         let codes = commandCodes(await tag.exchanges, technology: .iso15693)

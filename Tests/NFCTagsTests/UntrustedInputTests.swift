@@ -1,7 +1,8 @@
 import Foundation
 import NDEF
-import Testing
 import TestSupport
+import Testing
+
 @testable import NFCTags
 
 /// Tag memory and dump files are untrusted: garbage must give typed errors or anomalies, never a crash.
@@ -18,8 +19,9 @@ import TestSupport
                     let index = random.below(3) == 0 ? random.below(memory.count) : ccEnd - 4 + random.below(24)
                     memory[index] = random.byte()
                 }
-                let dump = MemoryDump(technology: chip.technology, memory: Data(memory), unitSize: 4, uid: nil, chip: chip,
-                                      format: .raw)
+                let dump = MemoryDump(
+                    technology: chip.technology, memory: Data(memory), unitSize: 4, uid: nil, chip: chip,
+                    format: .raw)
                 for scope in [TagReadOptions.Scope.ndefMessage, .wholeDataArea] {
                     do {
                         let result = try await TagReader.read(from: dump.transport(), options: TagReadOptions(scope: scope))
@@ -52,9 +54,11 @@ import TestSupport
                 }
             }
         }
-        let texts = ["Filetype: Flipper NFC device\nPage 0: 04", "Filetype: Flipper NFC device\nBlock 1: 00 00 00 00",
-                     "Filetype: Flipper NFC device\nBlock Size: 00\nData Content: 00", "Filetype: Flipper NFC device\n\n",
-                     "Filetype: Flipper NFC device\nPage -1: 00 00 00 00", "Filetype: Flipper NFC device\nUID: ZZ\nPage 0: 00 00 00 00"]
+        let texts = [
+            "Filetype: Flipper NFC device\nPage 0: 04", "Filetype: Flipper NFC device\nBlock 1: 00 00 00 00",
+            "Filetype: Flipper NFC device\nBlock Size: 00\nData Content: 00", "Filetype: Flipper NFC device\n\n",
+            "Filetype: Flipper NFC device\nPage -1: 00 00 00 00", "Filetype: Flipper NFC device\nUID: ZZ\nPage 0: 00 00 00 00",
+        ]
         for text in texts {
             #expect(throws: MemoryDumpError.self) { try MemoryDump.parse(Data(text.utf8)) }
         }

@@ -1,5 +1,7 @@
 import Foundation
+import NFCTagsEmulation
 import Testing
+
 @testable import NFCTags
 
 @Suite struct VirtualReadTests {

@@ -1,23 +1,32 @@
 import Foundation
 import NFCTags
 import Testing
+
 @testable import PCSC
 
 @Suite struct ATRTests {
     @Test func buildsPart3ATRForNTAGAndICODE() {
         let ntag = ContactlessATR(technology: .iso14443A, uid: nil)
-        #expect(ntag.bytes == Data([0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06,
-                                   0x03, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x68]))
+        #expect(
+            ntag.bytes
+                == Data([
+                    0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06,
+                    0x03, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x68,
+                ]))
         let icode = ContactlessATR(technology: .iso15693, uid: Data([1, 2, 3, 4, 5, 6, 0x04, 0xE0]))
         #expect(icode.bytes.suffix(8) == Data([0x0B, 0x00, 0x14, 0x00, 0x00, 0x00, 0x00, 0x77]))
         let st = ContactlessATR(technology: .iso15693, uid: Data([1, 2, 3, 4, 5, 6, 0x02, 0xE0]))
         #expect(st.family == .stLRI)
-        #expect(st.bytes.last == 0x70) // as pcsc-tools lists the M24LR ATR
+        #expect(st.bytes.last == 0x70)  // as pcsc-tools lists the M24LR ATR
     }
 
     @Test func decodesTechnologyAndFamily() throws {
-        let ntag = try #require(ContactlessATR(Data([0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03,
-                                                     0x06, 0x03, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x68])))
+        let ntag = try #require(
+            ContactlessATR(
+                Data([
+                    0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03,
+                    0x06, 0x03, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x68,
+                ])))
         #expect(ntag.technology == .iso14443A)
         #expect(ntag.family == .mifareUltralight)
         let tagIt = try #require(ContactlessATR(ContactlessATR(standard: 0x0B, family: .tagIt).bytes))

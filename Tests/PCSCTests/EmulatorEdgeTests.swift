@@ -2,6 +2,7 @@ import ColdTapBase
 import Foundation
 import NFCTags
 import Testing
+
 @testable import PCSC
 
 @Suite struct EmulatorEdgeTests {

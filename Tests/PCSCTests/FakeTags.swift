@@ -1,6 +1,6 @@
 import Foundation
-import PCSC
 import NFCTags
+import PCSC
 
 /// A small NTAG21x-like Type 2 tag: READ, FAST_READ, WRITE, GET_VERSION.
 final class FakeType2Tag: TagTransport, @unchecked Sendable {

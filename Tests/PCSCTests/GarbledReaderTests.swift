@@ -1,7 +1,9 @@
 import Foundation
 import NFCTags
-import Testing
+import NFCTagsEmulation
 import TestSupport
+import Testing
+
 @testable import PCSC
 
 /// A reader (or whatever sits behind pcscd) answering garbage: ATRs of any bytes, and
@@ -72,8 +74,9 @@ import TestSupport
                     let garbler = Garbler(seed: UInt64(index * 1000 + round), every: 3)
                     let channel = GarblingChannel(base: EmulatedReaderChannel(emulator), garbler: garbler)
                     do {
-                        let link = try await ReaderTransport.open(channel: channel, readerName: reader, atr: emulator.atr.bytes,
-                                                                  timeout: .milliseconds(200))
+                        let link = try await ReaderTransport.open(
+                            channel: channel, readerName: reader, atr: emulator.atr.bytes,
+                            timeout: .milliseconds(200))
                         var options = TagReadOptions()
                         options.commandTimeout = .milliseconds(50)
                         // A flipped data bit below the status word cannot be noticed (the reader

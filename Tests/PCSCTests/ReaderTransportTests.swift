@@ -1,6 +1,8 @@
 import Foundation
 import NFCTags
+import NFCTagsEmulation
 import Testing
+
 @testable import PCSC
 
 private func transport(_ tag: any TagTransport, reader: String, tweak: (@Sendable ([UInt8]) -> Data?)? = nil)
@@ -44,8 +46,9 @@ private func transport(_ tag: any TagTransport, reader: String, tweak: (@Sendabl
         let emulator = ContactlessReaderEmulator(tag: tag)
         let inner = EmulatedReaderChannel(emulator)
         let channel = GetResponseChannel(base: inner, pending: pending)
-        let link = try await ReaderTransport.open(channel: channel, readerName: "ACS ACR122U PICC Interface 00 00",
-                                                  atr: emulator.atr.bytes)
+        let link = try await ReaderTransport.open(
+            channel: channel, readerName: "ACS ACR122U PICC Interface 00 00",
+            atr: emulator.atr.bytes)
         let answer = try await link.send(Data([0x30, 0x00]), timeout: .seconds(1))
         #expect([UInt8](answer) == Array(tag.bytes[0..<16]))
     }

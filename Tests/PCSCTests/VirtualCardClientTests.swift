@@ -1,9 +1,12 @@
 import Foundation
 import NFCTags
+import NFCTagsEmulation
 import Testing
+
 @testable import PCSC
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Plays vpcd's side of the socket: listens on an ephemeral loopback port.
@@ -84,8 +87,8 @@ private func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async ->
         await onThread { vpcd.accept() }
         let exchanges = await onThread { () -> [[UInt8]?] in
             [
-                vpcd.exchange([0x01]), // power on: no answer
-                vpcd.exchange([0x04]), // ATR
+                vpcd.exchange([0x01]),  // power on: no answer
+                vpcd.exchange([0x04]),  // ATR
                 vpcd.exchange([0xFF, 0xCA, 0x00, 0x00, 0x00]),
                 vpcd.exchange([0xFF, 0xB0, 0x00, 0x04, 0x10]),
                 vpcd.exchange([0x00]),
@@ -103,8 +106,9 @@ private func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async ->
         let vpcd = try FakeVPCD()
         defer { vpcd.closeAll() }
         let tag = try VirtualTag.make(chip: .ntag213, ndefMessage: Data([0xD0, 0x00, 0x00]), faults: TagFaults([.removedAfter(1)]))
-        let client = VirtualCardClient(emulator: ContactlessReaderEmulator(tag: tag),
-                                       endpoint: VPCDEndpoint(host: "127.0.0.1", port: vpcd.port))
+        let client = VirtualCardClient(
+            emulator: ContactlessReaderEmulator(tag: tag),
+            endpoint: VPCDEndpoint(host: "127.0.0.1", port: vpcd.port))
         async let outcome = client.run()
         await onThread { vpcd.accept() }
         let answers = await onThread {
@@ -119,8 +123,9 @@ private func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async ->
         let vpcd = try FakeVPCD()
         let port = vpcd.port
         vpcd.closeAll()
-        let client = VirtualCardClient(emulator: ContactlessReaderEmulator(tag: FakeType2Tag()),
-                                       endpoint: VPCDEndpoint(host: "127.0.0.1", port: port))
+        let client = VirtualCardClient(
+            emulator: ContactlessReaderEmulator(tag: FakeType2Tag()),
+            endpoint: VPCDEndpoint(host: "127.0.0.1", port: port))
         await #expect(throws: VirtualCardError.self) { _ = try await client.run() }
     }
 }

@@ -90,8 +90,8 @@ import Testing
         let slow = send("/slow", port: server.port)
         #expect(handler.entered.wait(timeout: .now() + 10) == .success)
         let waiting = send("/fast", port: server.port)
-        // Let the waiting request be read and queued before the stop.
-        Thread.sleep(forTimeInterval: 0.5)
+        // The waiting request has begun (its headers read) before the stop: an event, not a pause.
+        #expect(server.waitUntilRequestsInFlight(atLeast: 2, timeout: 10), "the second request never reached the server")
         server.stop(grace: 0.2)
         #expect(waiting.done.wait(timeout: .now() + 15) == .success)
         #expect(waiting.status == 503)

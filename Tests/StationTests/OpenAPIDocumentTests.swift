@@ -1,3 +1,5 @@
+import ArchiveTestSupport
+import ColdTapBase
 import ColdTapCommands
 import Foundation
 import Station
@@ -27,6 +29,17 @@ struct OpenAPIDocumentTests {
             #expect(posted.status == 405)
             #expect(posted.header("Allow") == "GET")
         }
+    }
+
+    /// The header names the station and its clients share (ColdTapBase's `UploadHeader`) are
+    /// the ones the contract documents for an upload.
+    @Test("the upload headers of the code are the contract's")
+    func uploadHeadersAreTheContracts() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.file)) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: Any])
+        let upload = try #require((paths["/api/v1/reads"] as? [String: Any])?["post"] as? [String: Any])
+        let headers = (upload["parameters"] as? [[String: Any]] ?? []).filter { $0["in"] as? String == "header" }.compactMap { $0["name"] as? String }
+        #expect(Set(headers) == [UploadHeader.readTime, UploadHeader.loggerID, UploadHeader.source])
     }
 
     @Test("every path of the document is a route of the station: without a token, 401 (or 200 where none is needed), never 404")

@@ -1,3 +1,4 @@
+import ArchiveTestSupport
 import ColdTapCommands
 import Foundation
 import Testing
@@ -48,8 +49,12 @@ struct ServeCommandTests {
         defer { archive.remove() }
         let key = archive.path("key.pem")
         let certificate = archive.path("cert.pem")
-        let made = run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-                                            "-days", "1", "-subj", "/CN=127.0.0.1"])
+        let made = run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                "-days", "1", "-subj", "/CN=127.0.0.1",
+            ])
         #expect(made.status == 0, "\(made.output)")
         let result = try await serving(["--archive", archive.location, "--tls-cert", certificate, "--tls-key", key]) { url in
             #expect(url.hasPrefix("https://"))

@@ -1,4 +1,6 @@
 import Archive
+import ArchiveTestSupport
+import ColdTapBase
 import ColdTapCommands
 import Foundation
 import LoggerFormats
@@ -14,12 +16,15 @@ struct StationAPITests {
             let upload = try #require(station.tokens["north-upload"])
             let reader = try #require(station.tokens["north-read"])
             let reads = station.base.appendingPathComponent("api/v1/reads")
-            let headers = ["Content-Type": "application/octet-stream", "X-ColdTap-Read-Time": Reads.readTime,
-                           "X-ColdTap-Logger-Id": "fridge-1", "X-ColdTap-Source": "test phone"]
+            let headers = [
+                "Content-Type": "application/octet-stream", UploadHeader.readTime: Reads.readTime,
+                UploadHeader.loggerID: "fridge-1", UploadHeader.source: "test phone",
+            ]
             let first = try await request(reads, method: "POST", token: upload, headers: headers, body: try Reads.alarm())
             #expect(first.status == 201, "\(first.text)")
             let document = try first.json()
-            #expect(Array((try JSONSerialization.jsonObject(with: first.body) as? [String: Any])?.keys.sorted() ?? [])
+            #expect(
+                Array((try JSONSerialization.jsonObject(with: first.body) as? [String: Any])?.keys.sorted() ?? [])
                     == ["conflicts", "duplicates", "logger", "newSamples", "read", "reasons", "verdict"])
             #expect(document["newSamples"] as? Int == 144)
             #expect(document["duplicates"] as? Int == 0)
@@ -68,8 +73,9 @@ struct StationAPITests {
             }
             #expect(seen == 216)
             #expect(pages == 3)
-            let csv = try await request(try #require(URL(string: "\(station.base)/api/v1/loggers/fridge-1/samples?from=2026-01-01T00:00:00Z&to=2026-01-01T01:00:00Z")),
-                                        token: reader, headers: ["Accept": "text/csv"])
+            let csv = try await request(
+                try #require(URL(string: "\(station.base)/api/v1/loggers/fridge-1/samples?from=2026-01-01T00:00:00Z&to=2026-01-01T01:00:00Z")),
+                token: reader, headers: ["Accept": "text/csv"])
             #expect(csv.status == 200)
             #expect(csv.header("Content-Type")?.hasPrefix("text/csv") == true)
             #expect(csv.text.split(separator: "\r\n").count == 1 + 7)
@@ -91,8 +97,9 @@ struct StationAPITests {
             let ackBody = Data(#"{"excursion": "2026-01-01T08:20:00Z", "by": "Dr Who", "comment": "moved the vaccines"}"#.utf8)
             let refused = try await request(ackURL, method: "POST", token: reader, headers: ["Content-Type": "application/json"], body: ackBody)
             #expect(refused.status == 403)
-            let wrongStart = try await request(ackURL, method: "POST", token: upload, headers: ["Content-Type": "application/json"],
-                                               body: Data(#"{"excursion": "2026-01-01T02:00:00Z", "by": "A", "comment": "B"}"#.utf8))
+            let wrongStart = try await request(
+                ackURL, method: "POST", token: upload, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"excursion": "2026-01-01T02:00:00Z", "by": "A", "comment": "B"}"#.utf8))
             #expect(wrongStart.status == 422, "\(wrongStart.text)")
             let ack = try await request(ackURL, method: "POST", token: upload, headers: ["Content-Type": "application/json"], body: ackBody)
             #expect(ack.status == 201, "\(ack.text)")
@@ -101,8 +108,9 @@ struct StationAPITests {
             // The same excursion again: 409 saying who acknowledged it; "again": true records a follow-up.
             let twice = try await request(ackURL, method: "POST", token: upload, headers: ["Content-Type": "application/json"], body: ackBody)
             #expect(twice.status == 409 && twice.text.contains("Dr Who"), "\(twice.text)")
-            let followUp = try await request(ackURL, method: "POST", token: upload, headers: ["Content-Type": "application/json"],
-                                             body: Data(#"{"excursion": "2026-01-01T08:20:00Z", "by": "QA", "comment": "stock released", "again": true}"#.utf8))
+            let followUp = try await request(
+                ackURL, method: "POST", token: upload, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"excursion": "2026-01-01T08:20:00Z", "by": "QA", "comment": "stock released", "again": true}"#.utf8))
             #expect(followUp.status == 201, "\(followUp.text)")
             #expect(kept["by"] as? String == "Dr Who")
         }
@@ -116,7 +124,7 @@ struct StationAPITests {
             let north = try #require(station.tokens["north-upload"])
             let south = try #require(station.tokens["south-upload"])
             // South's logger first, so that north uploading it later is another site's (404).
-            let southHeaders = ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "south-fridge"]
+            let southHeaders = [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "south-fridge"]
             #expect(try await request(reads, method: "POST", token: south, headers: southHeaders, body: try Reads.cold()).status == 201)
             let before = try station.archive.fingerprint()
             // 12 new loggers, each uploaded twice at once (one 201, one 200 with the same read),
@@ -125,7 +133,7 @@ struct StationAPITests {
                 for index in 0..<12 {
                     for _ in 0..<2 {
                         group.addTask {
-                            let headers = ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "fridge-\(index)"]
+                            let headers = [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "fridge-\(index)"]
                             let answer = try await request(reads, method: "POST", token: north, headers: headers, body: try Reads.cold(first: index))
                             return ("fridge-\(index)", answer.status, (try? answer.json()["read"] as? [String: Any])?["id"] as? Int)
                         }
@@ -171,7 +179,7 @@ struct StationAPITests {
     func tokensAndSites(engine: Engine) async throws {
         try await withStation(engine) { station in
             let reads = station.base.appendingPathComponent("api/v1/reads")
-            let headers = ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "north-fridge"]
+            let headers = [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "north-fridge"]
             let north = try #require(station.tokens["north-upload"])
             let south = try #require(station.tokens["south-upload"])
             #expect(try await request(reads, method: "POST", token: north, headers: headers, body: try Reads.cold()).status == 201)
@@ -230,15 +238,17 @@ struct StationAPITests {
             let reads = station.base.appendingPathComponent("api/v1/reads")
             let token = try #require(station.tokens["north-upload"])
             let before = try station.archive.fingerprint()
-            func expectStatus(_ status: Int, method: String = "POST", url: URL? = nil, headers: [String: String] = [:], body: Data?,
-                              _ comment: Comment) async throws {
+            func expectStatus(
+                _ status: Int, method: String = "POST", url: URL? = nil, headers: [String: String] = [:], body: Data?,
+                _ comment: Comment
+            ) async throws {
                 let answer = try await request(url ?? reads, method: method, token: token, headers: headers, body: body)
                 #expect(answer.status == status, comment)
                 let object = try answer.json()
                 #expect(object["error"] is String, comment)
                 #expect(object["detail"] is String, comment)
             }
-            try await expectStatus(400, headers: ["X-ColdTap-Read-Time": "yesterday"], body: try Reads.cold(), "bad read time")
+            try await expectStatus(400, headers: [UploadHeader.readTime: "yesterday"], body: try Reads.cold(), "bad read time")
             try await expectStatus(400, body: Data(), "empty body")
             try await expectStatus(413, body: Data(repeating: 0x41, count: 5000), "over --max-body")
             try await expectStatus(415, headers: ["Content-Type": "image/png"], body: try Reads.cold(), "not a read's type")
@@ -247,10 +257,12 @@ struct StationAPITests {
             try await expectStatus(422, body: Data("https://example.com/not-a-logger".utf8), "a URL that is no cuplTag")
             try await expectStatus(404, method: "GET", url: station.base.appendingPathComponent("api/v2/reads"), body: nil, "unknown path")
             try await expectStatus(405, method: "GET", body: nil, "GET on reads")
-            try await expectStatus(404, url: station.base.appendingPathComponent("api/v1/loggers/x/acknowledgements"),
-                                   headers: ["Content-Type": "application/json"], body: Data("{}".utf8), "an unknown logger's acknowledgement")
-            try await expectStatus(401, method: "GET", url: station.base.appendingPathComponent("api/v1/loggers"),
-                                   headers: ["Authorization": "Bearer nope"], body: nil, "bad token")
+            try await expectStatus(
+                404, url: station.base.appendingPathComponent("api/v1/loggers/x/acknowledgements"),
+                headers: ["Content-Type": "application/json"], body: Data("{}".utf8), "an unknown logger's acknowledgement")
+            try await expectStatus(
+                401, method: "GET", url: station.base.appendingPathComponent("api/v1/loggers"),
+                headers: ["Authorization": "Bearer nope"], body: nil, "bad token")
             #expect(try station.archive.fingerprint() == before)
         }
     }
@@ -266,7 +278,7 @@ struct StationSecretTests {
             let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTSECRET", intervalMinutes: 10, secret: "k3y")
             func url(_ count: Int) throws -> Data { try Reads.cuplTagURL(encoder, count: count, wave: 7) }
             let reads = station.base.appendingPathComponent("api/v1/reads")
-            let headers = ["Content-Type": "text/plain", "X-ColdTap-Read-Time": Reads.readTime]
+            let headers = ["Content-Type": "text/plain", UploadHeader.readTime: Reads.readTime]
             let unsigned = try await request(reads, method: "POST", token: token, headers: headers, body: try url(40))
             #expect(unsigned.status == 201, "\(unsigned.text)")
             let unsignedRead = try #require(try unsigned.json()["read"] as? [String: Any])
@@ -289,9 +301,10 @@ struct StationSecretTests {
             let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTNAMED1", intervalMinutes: 10, secret: "s3cr")
             func url(_ count: Int) throws -> Data { try Reads.cuplTagURL(encoder, count: count, wave: 5) }
             let reads = station.base.appendingPathComponent("api/v1/reads")
-            let headers = ["Content-Type": "text/plain", "X-ColdTap-Read-Time": Reads.readTime]
-            let named = try await request(reads, method: "POST", token: token, headers: headers.merging(["X-ColdTap-Logger-Id": "fridge-9"]) { $1 },
-                                          body: try url(40))
+            let headers = ["Content-Type": "text/plain", UploadHeader.readTime: Reads.readTime]
+            let named = try await request(
+                reads, method: "POST", token: token, headers: headers.merging([UploadHeader.loggerID: "fridge-9"]) { $1 },
+                body: try url(40))
             #expect(named.status == 201, "\(named.text)")
             let firstRead = try #require(try named.json()["read"] as? [String: Any])
             #expect(await coldtap(["logger", "secret", "fridge-9", "--archive", station.archive.location], stdin: Data("s3cr\n".utf8)).status == 0)

@@ -1,3 +1,4 @@
+import ArchiveTestSupport
 import Foundation
 import Testing
 

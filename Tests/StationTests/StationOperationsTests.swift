@@ -1,4 +1,5 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapBase
 import ColdTapCommands
 import Digest
@@ -29,8 +30,9 @@ struct StationOperationsTests {
         try await withStation(.sqlite, maxBody: 64 * 1024) { station in
             let token = try #require(station.tokens["north-upload"])
             // One read kept first, so that the fuzz runs against a non-empty archive.
-            let kept = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
-                                         headers: ["X-ColdTap-Logger-Id": "kept", "X-ColdTap-Read-Time": Reads.readTime], body: try Reads.cold())
+            let kept = try await request(
+                station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
+                headers: [UploadHeader.loggerID: "kept", UploadHeader.readTime: Reads.readTime], body: try Reads.cold())
             #expect(kept.status == 201)
             let before = try station.archive.fingerprint()
             var generator = SeededGenerator(seed: 13)
@@ -63,7 +65,8 @@ struct StationOperationsTests {
             let many = "GET /healthz HTTP/1.1\r\nHost: x\r\n" + (0..<5000).map { "X-\($0): y\r\n" }.joined() + "\r\n"
             note(rawExchange(port: port, Array(many.utf8), timeout: 4).status)
             // Truncated bodies: the length says more than is sent, then the client goes quiet or closes.
-            let head = "POST /api/v1/reads HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nX-ColdTap-Logger-Id: fuzz\r\nContent-Length: \(valid.count)\r\n\r\n"
+            let head =
+                "POST /api/v1/reads HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nX-ColdTap-Logger-Id: fuzz\r\nContent-Length: \(valid.count)\r\n\r\n"
             for cut in [0, 1, valid.count / 2, valid.count - 1] {
                 note(rawExchange(port: port, Array(head.utf8) + valid.prefix(cut), closeEarly: true, timeout: 4).status)
             }
@@ -83,9 +86,10 @@ struct StationOperationsTests {
                     }
                     bytes = Array(bytes.prefix(Int.random(in: 1...bytes.count, using: &generator)))
                 }
-                let answer = try await request(reads, method: "POST", token: token,
-                                               headers: ["X-ColdTap-Read-Time": Reads.readTime, "Content-Type": "application/octet-stream"],
-                                               body: Data(bytes))
+                let answer = try await request(
+                    reads, method: "POST", token: token,
+                    headers: [UploadHeader.readTime: Reads.readTime, "Content-Type": "application/octet-stream"],
+                    body: Data(bytes))
                 note(answer.status)
                 #expect(answer.status != 500, "round \(round): \(answer.text.prefix(300))")
                 #expect((try? answer.json())?["error"] != nil || answer.status == 201 || answer.status == 200, "round \(round)")
@@ -109,28 +113,35 @@ struct StationOperationsTests {
     func webhooks(engine: Engine) async throws {
         try await withStation(engine) { station in
             let receiver = WebhookReceiver(secret: "s3cret", failures: 2)
-            let server = HTTPServer(configuration: {
-                var configuration = HTTPServer.Configuration()
-                configuration.port = 0
-                return configuration
-            }()) { receiver.handle($0) }
+            let server = HTTPServer(
+                configuration: {
+                    var configuration = HTTPServer.Configuration()
+                    configuration.port = 0
+                    return configuration
+                }()
+            ) { receiver.handle($0) }
             try server.start()
             defer { server.stop(grace: 1) }
-            let added = await coldtap(["webhook", "add", "--site", "north", "http://127.0.0.1:\(server.port)/hook", "--secret", "s3cret",
-                                       "--allow-http-webhooks", "--allow-private-webhooks", "--archive", station.archive.location])
+            let added = await coldtap([
+                "webhook", "add", "--site", "north", "http://127.0.0.1:\(server.port)/hook", "--secret", "s3cret",
+                "--allow-http-webhooks", "--allow-private-webhooks", "--archive", station.archive.location,
+            ])
             #expect(added.status == 0, "\(added.err)")
             let token = try #require(station.tokens["north-upload"])
-            let upload = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
-                                           headers: ["X-ColdTap-Logger-Id": "hooked", "X-ColdTap-Read-Time": Reads.readTime], body: try Reads.alarm())
+            let upload = try await request(
+                station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
+                headers: [UploadHeader.loggerID: "hooked", UploadHeader.readTime: Reads.readTime], body: try Reads.alarm())
             #expect(upload.status == 201)
             // A cold read of the other site sends nothing to north's hook.
-            let south = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["south-upload"],
-                                          headers: ["X-ColdTap-Logger-Id": "south-1", "X-ColdTap-Read-Time": Reads.readTime], body: try Reads.alarm(first: 5))
+            let south = try await request(
+                station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["south-upload"],
+                headers: [UploadHeader.loggerID: "south-1", UploadHeader.readTime: Reads.readTime], body: try Reads.alarm(first: 5))
             #expect(south.status == 201)
             #expect(station.station.drainWebhooks(timeout: 30))
-            let ack = try await request(station.base.appendingPathComponent("api/v1/loggers/hooked/acknowledgements"), method: "POST", token: token,
-                                        headers: ["Content-Type": "application/json"],
-                                        body: Data(#"{"excursion": "2026-01-01T08:20:00Z", "by": "N", "comment": "checked"}"#.utf8))
+            let ack = try await request(
+                station.base.appendingPathComponent("api/v1/loggers/hooked/acknowledgements"), method: "POST", token: token,
+                headers: ["Content-Type": "application/json"],
+                body: Data(#"{"excursion": "2026-01-01T08:20:00Z", "by": "N", "comment": "checked"}"#.utf8))
             #expect(ack.status == 201, "\(ack.text)")
             #expect(station.station.drainWebhooks(timeout: 30))
             let events = receiver.accepted
@@ -146,7 +157,9 @@ struct StationOperationsTests {
             #expect(deliveries.first?.status == 500)
             let listed = await coldtap(["webhook", "list", "--archive", station.archive.location])
             #expect(listed.out.contains("0 pending, 2 delivered, 0 given up, 2 failed attempt(s)"), "\(listed.out)")
-            #expect(listed.out.split(separator: "\n").first?.split(separator: " ") == ["id", "site", "url", "deliveries"], "the table style of every list: \(listed.out)")
+            #expect(
+                listed.out.split(separator: "\n").first?.split(separator: " ") == ["id", "site", "url", "deliveries"],
+                "the table style of every list: \(listed.out)")
             let listedJSON = await coldtap(["webhook", "list", "--json", "--archive", station.archive.location])
             let hooks = try #require((try JSONSerialization.jsonObject(with: Data(listedJSON.out.utf8)) as? [String: Any])?["webhooks"] as? [[String: Any]])
             #expect(hooks.first?["delivered"] as? Int == 2 && hooks.first?["failedAttempts"] as? Int == 2, "\(listedJSON.out)")
@@ -164,8 +177,10 @@ struct StationOperationsTests {
         // Offline: both reads wait on disk.
         let file = station.archive.path("read.ndef")
         try Reads.cold().write(to: URL(fileURLWithPath: file))
-        let offline = await coldtap(["push", file, "--station", url.absoluteString, "--token", token, "--queue", queueFolder.path,
-                                     "--logger-id", "queued", "--read-time", Reads.readTime, "--attempts", "1"])
+        let offline = await coldtap([
+            "push", file, "--station", url.absoluteString, "--token", token, "--queue", queueFolder.path,
+            "--logger-id", "queued", "--read-time", Reads.readTime, "--attempts", "1",
+        ])
         #expect(offline.status == 75, "\(offline.err)")
         #expect(offline.err.contains("1 read(s) wait"))
         let queue = try UploadQueue(directory: queueFolder)
@@ -182,12 +197,16 @@ struct StationOperationsTests {
         let again = try await client.upload(PendingUpload(raw: try Reads.cold(), readTime: Date(), loggerID: "queued"))
         #expect(again.status == 200)
         // A wrong token: 77, and the read stays queued (it is not the read's fault).
-        let wrong = await coldtap(["push", file, "--station", url.absoluteString, "--token", token + "0", "--queue", queueFolder.path,
-                                   "--logger-id", "queued", "--attempts", "3"])
+        let wrong = await coldtap([
+            "push", file, "--station", url.absoluteString, "--token", token + "0", "--queue", queueFolder.path,
+            "--logger-id", "queued", "--attempts", "3",
+        ])
         #expect(wrong.status == 77, "\(wrong.err)")
         #expect(wrong.err.contains("refused the token") && queue.count == 1, "\(wrong.err)")
-        let pushed = await coldtap(["push", file, "--station", url.absoluteString, "--token", token, "--queue", queueFolder.path,
-                                    "--logger-id", "queued"])
+        let pushed = await coldtap([
+            "push", file, "--station", url.absoluteString, "--token", token, "--queue", queueFolder.path,
+            "--logger-id", "queued",
+        ])
         #expect(pushed.status == 0, "\(pushed.err)")
         #expect(pushed.out.contains("already kept as read #1"))
         let archive = try Archive.open(station.archive.location)
@@ -256,9 +275,10 @@ final class WebhookReceiver: @unchecked Sendable {
         lock.withLock {
             let expected = "sha256=" + HMACSHA256.authenticationCode(request.body, key: Data(secret.utf8)).hexString(uppercase: false)
             guard request.header("X-ColdTap-Signature") == expected,
-                  let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any],
-                  let stamp = request.header("X-ColdTap-Timestamp"), let seconds = Int(stamp),
-                  object["timestamp"] as? Int == seconds, abs(Date().timeIntervalSince1970 - Double(seconds)) < 300 else {
+                let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any],
+                let stamp = request.header("X-ColdTap-Timestamp"), let seconds = Int(stamp),
+                object["timestamp"] as? Int == seconds, abs(Date().timeIntervalSince1970 - Double(seconds)) < 300
+            else {
                 badSignatures += 1
                 return HTTPResponse(status: 401)
             }

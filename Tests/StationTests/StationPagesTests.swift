@@ -1,11 +1,15 @@
+import ArchiveTestSupport
 import CairoCanvas
+import ColdTapBase
 import ColdTapCommands
+import Digest
 import Foundation
 import Station
 import TempChart
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One answer of the station's web pages, read off a raw socket (redirects not followed,
@@ -19,8 +23,10 @@ struct PageAnswer {
 }
 
 /// A browser's HTTP exchange with the station, as a browser would send it.
-func page(_ station: TestStation, _ method: String = "GET", _ path: String, cookie: String? = nil, form: [(String, String)]? = nil,
-          headers: [String: String] = [:]) throws -> PageAnswer {
+func page(
+    _ station: TestStation, _ method: String = "GET", _ path: String, cookie: String? = nil, form: [(String, String)]? = nil,
+    headers: [String: String] = [:]
+) throws -> PageAnswer {
     var body = ""
     if let form {
         var components = URLComponents()
@@ -54,8 +60,11 @@ enum Chromium {
         let binary = try #require(path, "headless Chromium is missing: install the Debian package chromium (make deps does)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                             "--disable-extensions", "--user-data-dir=\(folder.appendingPathComponent("profile-\(UUID().uuidString)").path)"] + arguments
+        process.arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                "--disable-extensions", "--user-data-dir=\(folder.appendingPathComponent("profile-\(UUID().uuidString)").path)",
+            ] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = folder.path
         process.environment = environment
@@ -83,8 +92,10 @@ enum Chromium {
 }
 
 /// Counts pixels of (nearly) one colour.
-func pixelCount(_ image: (width: Int, height: Int, pixels: [UInt32]), _ color: ChartColor, tolerance: Int = 0,
-                rows: ClosedRange<Int>? = nil) -> Int {
+func pixelCount(
+    _ image: (width: Int, height: Int, pixels: [UInt32]), _ color: ChartColor, tolerance: Int = 0,
+    rows: ClosedRange<Int>? = nil
+) -> Int {
     let r = Int((color.red * 255).rounded()), g = Int((color.green * 255).rounded()), b = Int((color.blue * 255).rounded())
     var count = 0
     for (index, pixel) in image.pixels.enumerated() {
@@ -97,8 +108,9 @@ func pixelCount(_ image: (width: Int, height: Int, pixels: [UInt32]), _ color: C
 
 func firstMatch(_ pattern: String, in text: String) -> String? {
     guard let regex = try? NSRegularExpression(pattern: pattern),
-          let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), match.numberOfRanges > 1,
-          let range = Range(match.range(at: 1), in: text) else { return nil }
+        let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), match.numberOfRanges > 1,
+        let range = Range(match.range(at: 1), in: text)
+    else { return nil }
     return String(text[range])
 }
 
@@ -110,36 +122,46 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
     /// rejected upload; `south` with one logger.
     func seed(_ station: TestStation) async throws {
         func upload(_ body: Data, logger: String, site: String = "north", source: String = "web test") async throws {
-            let answer = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["\(site)-upload"],
-                                           headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": logger, "X-ColdTap-Source": source,
-                                                     "Content-Type": "application/octet-stream"], body: body)
+            let answer = try await request(
+                station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["\(site)-upload"],
+                headers: [
+                    UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: logger, UploadHeader.source: source,
+                    "Content-Type": "application/octet-stream",
+                ], body: body)
             #expect(answer.status == 201, "upload \(logger): \(answer.text)")
         }
         try await upload(try Reads.cold(), logger: "fridge-ok")
         try await upload(try Reads.alarm(), logger: "fridge-alarm")
         // The station takes no such name with an upload; an archive filled by the command line
         // may hold one, and the pages must escape it.
-        let refused = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                        headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": StationPagesTests.hostile,
-                                                  "X-ColdTap-Source": StationPagesTests.script, "Content-Type": "application/octet-stream"],
-                                        body: try Reads.cold())
+        let refused = try await request(
+            station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+            headers: [
+                UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: StationPagesTests.hostile,
+                UploadHeader.source: StationPagesTests.script, "Content-Type": "application/octet-stream",
+            ],
+            body: try Reads.cold())
         #expect(refused.status == 400, "\(refused.text)")
         let file = station.archive.path("hostile.ndef")
         try Reads.cold().write(to: URL(fileURLWithPath: file))
-        let added = await coldtap(["archive", "add", file, "--logger-id", StationPagesTests.hostile, "--read-time", Reads.readTime,
-                                   "--archive", station.archive.location])
+        let added = await coldtap([
+            "archive", "add", file, "--logger-id", StationPagesTests.hostile, "--read-time", Reads.readTime,
+            "--archive", station.archive.location,
+        ])
         #expect(added.status == 0, "\(added.err)")
         try station.claim(StationPagesTests.hostile, for: "north")
         try await upload(try Reads.alarm(), logger: "south-1", site: "south")
-        let rejected = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                         headers: ["X-ColdTap-Source": "broken phone", "Content-Type": "application/octet-stream"],
-                                         body: Data([0x01, 0x02, 0x03, 0x04, 0xFF]))
+        let rejected = try await request(
+            station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+            headers: [UploadHeader.source: "broken phone", "Content-Type": "application/octet-stream"],
+            body: Data([0x01, 0x02, 0x03, 0x04, 0xFF]))
         #expect(rejected.status == 422, "\(rejected.text)")
     }
 
     func signIn(_ station: TestStation, scope: String = "upload") throws -> String {
-        let answer = try page(station, "POST", "/login", form: [("token", try #require(station.tokens["north-\(scope)"]))],
-                              headers: ["Origin": "http://127.0.0.1:\(station.port)"])
+        let answer = try page(
+            station, "POST", "/login", form: [("token", try #require(station.tokens["north-\(scope)"]))],
+            headers: ["Origin": "http://127.0.0.1:\(station.port)"])
         #expect(answer.status == 303)
         #expect(answer.header("Location") == "/")
         let cookie = try #require(answer.headers("Set-Cookie").first { $0.hasPrefix("coldtap_session=") }, "no session cookie: \(answer.head)")
@@ -164,8 +186,9 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
             let wrong = try page(station, "POST", "/login", form: [("token", "not-a-token")])
             #expect(wrong.status == 401 && wrong.body.contains("unknown or revoked"))
             #expect(wrong.headers("Set-Cookie").isEmpty)
-            let crossSite = try page(station, "POST", "/login", form: [("token", try #require(station.tokens["north-read"]))],
-                                     headers: ["Origin": "https://evil.example"])
+            let crossSite = try page(
+                station, "POST", "/login", form: [("token", try #require(station.tokens["north-read"]))],
+                headers: ["Origin": "https://evil.example"])
             #expect(crossSite.status == 403 && crossSite.headers("Set-Cookie").isEmpty)
 
             let cookie = try signIn(station)
@@ -199,7 +222,8 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
             #expect(day.body.contains("/loggers/fridge-alarm/report.pdf?") && day.body.contains("/loggers/fridge-alarm/samples.csv?"))
 
             // Downloads are the API's answers for the session.
-            let csvPath = try #require(firstMatch("href=\"(/loggers/fridge-alarm/samples\\.csv[^\"]*)\"", in: day.body)).replacingOccurrences(of: "&amp;", with: "&")
+            let csvPath = try #require(firstMatch("href=\"(/loggers/fridge-alarm/samples\\.csv[^\"]*)\"", in: day.body)).replacingOccurrences(
+                of: "&amp;", with: "&")
             let csv = try page(station, "GET", csvPath, cookie: cookie)
             #expect(csv.status == 200 && csv.header("Content-Type")?.hasPrefix("text/csv") == true && csv.body.hasPrefix("time,temperature_c"))
 
@@ -207,21 +231,29 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
             let formToken = try #require(firstMatch("name=\"form\" value=\"([0-9a-f]{64})\"", in: day.body))
             let excursion = try #require(firstMatch("name=\"excursion\" value=\"([^\"]+)\"", in: day.body))
             #expect(day.body.contains("not acknowledged"))
-            let forged = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
-                                  form: [("form", String(repeating: "0", count: 64)), ("excursion", excursion), ("by", "Mallory"), ("comment", "forged")])
+            let forged = try page(
+                station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                form: [("form", String(repeating: "0", count: 64)), ("excursion", excursion), ("by", "Mallory"), ("comment", "forged")])
             #expect(forged.status == 403)
-            let otherOrigin = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
-                                       form: [("form", formToken), ("excursion", excursion), ("by", "Mallory"), ("comment", "forged")],
-                                       headers: ["Origin": "http://evil.example"])
+            let otherOrigin = try page(
+                station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                form: [("form", formToken), ("excursion", excursion), ("by", "Mallory"), ("comment", "forged")],
+                headers: ["Origin": "http://evil.example"])
             #expect(otherOrigin.status == 403)
-            let acked = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
-                                 form: [("form", formToken), ("excursion", excursion), ("by", "Ana Ruiz"), ("comment", "Door closed; \(StationPagesTests.script)"),
-                                        ("back", "?period=day")],
-                                 headers: ["Origin": "http://127.0.0.1:\(station.port)"])
+            let acked = try page(
+                station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                form: [
+                    ("form", formToken), ("excursion", excursion), ("by", "Ana Ruiz"), ("comment", "Door closed; \(StationPagesTests.script)"),
+                    ("back", "?period=day"),
+                ],
+                headers: ["Origin": "http://127.0.0.1:\(station.port)"])
             #expect(acked.status == 303)
-            let injected = try page(station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
-                                    form: [("form", formToken), ("excursion", excursion), ("by", "Ana Ruiz"), ("comment", "again"), ("again", "1"),
-                                           ("back", "?period=day\r\nSet-Cookie: x=1")])
+            let injected = try page(
+                station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                form: [
+                    ("form", formToken), ("excursion", excursion), ("by", "Ana Ruiz"), ("comment", "again"), ("again", "1"),
+                    ("back", "?period=day\r\nSet-Cookie: x=1"),
+                ])
             #expect(injected.status == 303 && injected.header("Location") == "/loggers/fridge-alarm#excursions" && injected.headers("Set-Cookie").isEmpty)
             #expect(acked.header("Location") == "/loggers/fridge-alarm?period=day#excursions")
             let after = try page(station, "GET", "/loggers/fridge-alarm?period=day", cookie: cookie)
@@ -235,6 +267,17 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
             let readCookie = try signIn(station, scope: "read")
             let readOnly = try page(station, "GET", "/loggers/fridge-alarm?period=day", cookie: readCookie)
             #expect(readOnly.status == 200 && readOnly.body.contains("needs an upload or admin token") && !readOnly.body.contains("name=\"excursion\""))
+            // Posted anyway (the form token is the session's), the same rule as the API refuses it.
+            let readForm = SHA256Digest.hex(text: "coldtap web form\n" + String(readCookie.dropFirst("coldtap_session=".count)))
+            let readPost = try page(
+                station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: readCookie,
+                form: [("form", readForm), ("excursion", excursion), ("by", "Eve"), ("comment", "read token")])
+            #expect(readPost.status == 403 && readPost.body.contains("upload scope"))
+            // An excursion the record does not have: the API's 422 sentence, on the page.
+            let noSuchExcursion = try page(
+                station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                form: [("form", formToken), ("excursion", "2001-01-01T00:00:00Z"), ("by", "Ana Ruiz"), ("comment", "no such")])
+            #expect(noSuchExcursion.status == 422 && noSuchExcursion.body.contains("has no excursion") && noSuchExcursion.body.contains("role=\"alert\""))
 
             // Another site's logger and an unknown one: 404, the same page.
             let southLogger = try page(station, "GET", "/loggers/south-1", cookie: cookie)
@@ -330,9 +373,10 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
     @Test func theOverviewAndTheLoggerPageJudgeTheSameRecord() async throws {
         try await withStation(.sqlite) { station in
             for (first, count) in [(0, 36), (100, 44)] {
-                let answer = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                               headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "gap-fridge"],
-                                               body: try Reads.cold(first: first, count: count))
+                let answer = try await request(
+                    station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+                    headers: [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "gap-fridge"],
+                    body: try Reads.cold(first: first, count: count))
                 #expect(answer.status == 201, "\(answer.text)")
                 #expect(try answer.json()["verdict"] as? String == "OK")
             }
@@ -356,9 +400,12 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
                 }
                 // Placed so that the year ends before the read time (a read time may not lie ahead).
                 let body = try Reads.generic(first: first - 14 * perRead, temperatures: temperatures)
-                let answer = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                               headers: ["X-ColdTap-Read-Time": Reads.readTime, "X-ColdTap-Logger-Id": "year-fridge",
-                                                         "Content-Type": "application/octet-stream"], body: body)
+                let answer = try await request(
+                    station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+                    headers: [
+                        UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "year-fridge",
+                        "Content-Type": "application/octet-stream",
+                    ], body: body)
                 #expect(answer.status == 201, "\(answer.text)")
             }
             let cookie = try signIn(station)
@@ -389,8 +436,10 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
         let station = Station(configuration: configuration, logLine: { _ in })
         try station.start()
         defer { station.stop(grace: 1) }
-        let signIn = station.handle(HTTPRequest(method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                body: Data("token=\(token)".utf8)))
+        let signIn = station.handle(
+            HTTPRequest(
+                method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("token=\(token)".utf8)))
         #expect(signIn.status == 303)
         let overview = station.handle(HTTPRequest(method: "GET", path: "/", headers: ["Cookie": "coldtap_session=\(token)"]))
         let html = String(decoding: overview.body, as: UTF8.self)

@@ -1,4 +1,5 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapBase
 import Foundation
 import LoggerFormats
@@ -14,12 +15,15 @@ import Testing
         try #require(URL(string: "http://127.0.0.1:\(station.port)\(pathAndQuery)"))
     }
 
-    func upload(_ station: TestStation, site: String, body: Data, loggerID: String? = nil, readTime: String = Reads.readTime,
-                type: String = "application/octet-stream") async throws -> Answer {
-        var headers = ["X-ColdTap-Read-Time": readTime, "Content-Type": type]
-        headers["X-ColdTap-Logger-Id"] = loggerID
-        return try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["\(site)-upload"],
-                                 headers: headers, body: body)
+    func upload(
+        _ station: TestStation, site: String, body: Data, loggerID: String? = nil, readTime: String = Reads.readTime,
+        type: String = "application/octet-stream"
+    ) async throws -> Answer {
+        var headers = [UploadHeader.readTime: readTime, "Content-Type": type]
+        headers[UploadHeader.loggerID] = loggerID
+        return try await request(
+            station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["\(site)-upload"],
+            headers: headers, body: body)
     }
 
     func cuplTag(serial: String, count: Int = 40) throws -> Data {
@@ -68,7 +72,9 @@ import Testing
             // A registered profile edited in the database is named by verify.
             #expect(await coldtap(["archive", "verify", "--archive", station.archive.location]).status == 0)
             let archive = try Archive.open(station.archive.location)
-            try archive.engine.execute("UPDATE site_profiles SET profile_json = $1", [.text(#"{"name": "ward3", "summary": "Ward 3: 2–60 °C", "band": {"min": 2, "max": 60}, "rules": []}"#)])
+            try archive.engine.execute(
+                "UPDATE site_profiles SET profile_json = $1",
+                [.text(#"{"name": "ward3", "summary": "Ward 3: 2–60 °C", "band": {"min": 2, "max": 60}, "rules": []}"#)])
             archive.close()
             let verified = await coldtap(["archive", "verify", "--archive", station.archive.location])
             #expect(verified.status != 0)
@@ -90,8 +96,11 @@ import Testing
             #expect((try real.json()["logger"] as? [String: Any])?["id"] as? String == "cupltag:FUTURE01")
             // North keeps serial WARD0003 under a name of its own; south names the same serial
             // (a logger that moved) under its own name: both keep working without ids.
-            #expect(try await upload(station, site: "north", body: try cuplTag(serial: "WARD0003"), loggerID: "ward3-pfizer-fridge", type: "text/plain").status == 201)
-            #expect(try await upload(station, site: "south", body: try cuplTag(serial: "WARD0003", count: 45), loggerID: "b-x1", type: "text/plain").status == 201)
+            #expect(
+                try await upload(station, site: "north", body: try cuplTag(serial: "WARD0003"), loggerID: "ward3-pfizer-fridge", type: "text/plain").status
+                    == 201)
+            #expect(
+                try await upload(station, site: "south", body: try cuplTag(serial: "WARD0003", count: 45), loggerID: "b-x1", type: "text/plain").status == 201)
             let northAgain = try await upload(station, site: "north", body: try cuplTag(serial: "WARD0003", count: 50), type: "text/plain")
             #expect(northAgain.status == 201, "\(northAgain.text)")
             #expect((try northAgain.json()["logger"] as? [String: Any])?["id"] as? String == "ward3-pfizer-fridge")
@@ -115,7 +124,9 @@ import Testing
             #expect(other.text.contains("cupltag:WARD0003") && other.text.contains("cupltag:OTHER001"), "\(other.text)")
             // Two names of one serial in north: north is told its own two names, never south's.
             #expect(try await upload(station, site: "north", body: try cuplTag(serial: "TWICE001"), loggerID: "first-name", type: "text/plain").status == 201)
-            #expect(try await upload(station, site: "north", body: try cuplTag(serial: "TWICE001", count: 45), loggerID: "second-name", type: "text/plain").status == 201)
+            #expect(
+                try await upload(station, site: "north", body: try cuplTag(serial: "TWICE001", count: 45), loggerID: "second-name", type: "text/plain").status
+                    == 201)
             let ambiguous = try await upload(station, site: "north", body: try cuplTag(serial: "TWICE001", count: 50), type: "text/plain")
             #expect(ambiguous.status == 422)
             #expect(ambiguous.text.contains("first-name") && ambiguous.text.contains("second-name") && !ambiguous.text.contains("b-x1"))
@@ -127,39 +138,47 @@ import Testing
         try await withStation(engine) { station in
             let before = try station.archive.fingerprint()
             let soon = Date().addingTimeInterval(3 * 86_400).isoUTC
-            for text in ["99999-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "292277026596-12-04T15:30:07Z", "1999-12-31T23:59:59Z", soon,
-                         "-292277026596-12-04T15:30:07Z", "+10000-01-01T00:00:00Z"] {
+            for text in [
+                "99999-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "292277026596-12-04T15:30:07Z", "1999-12-31T23:59:59Z", soon,
+                "-292277026596-12-04T15:30:07Z", "+10000-01-01T00:00:00Z",
+            ] {
                 let answer = try await upload(station, site: "north", body: try Reads.cold(), loggerID: "fridge-t", readTime: text)
                 #expect(answer.status == 422, "\(text): \(answer.status) \(answer.text)")
-                #expect(answer.text.contains("X-ColdTap-Read-Time"), "\(text): \(answer.text)")
+                #expect(answer.text.contains(UploadHeader.readTime), "\(text): \(answer.text)")
             }
             for text in ["2026-13-01T00:00:00Z", "yesterday", String(repeating: "9", count: 400)] {
                 #expect(try await upload(station, site: "north", body: try Reads.cold(), loggerID: "fridge-t", readTime: text).status == 400, "\(text)")
             }
             #expect(try station.archive.fingerprint() == before)
             let tomorrow = Date().addingTimeInterval(12 * 3600)
-            let accepted = try await upload(station, site: "north", body: try Reads.cold(), loggerID: "fridge-t",
-                                            readTime: Date(timeIntervalSince1970: tomorrow.timeIntervalSince1970.rounded(.down)).isoUTC)
+            let accepted = try await upload(
+                station, site: "north", body: try Reads.cold(), loggerID: "fridge-t",
+                readTime: Date(timeIntervalSince1970: tomorrow.timeIntervalSince1970.rounded(.down)).isoUTC)
             #expect(accepted.status == 201, "\(accepted.text)")
             // Where the read time came from is kept as it was: sent by the device, or the
             // station's arrival standing in for it (an estimate).
             #expect((try accepted.json()["read"] as? [String: Any])?["readTimeSource"] as? String == "given by the uploading device")
-            let headers = ["Content-Type": "application/octet-stream", "X-ColdTap-Logger-Id": "fridge-u"]
-            let untimed = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                            headers: headers, body: try Reads.cold(first: 300))
-            #expect((try untimed.json()["read"] as? [String: Any])?["readTimeSource"] as? String == "the station's arrival time (no read time sent)",
-                    "\(untimed.text)")
+            let headers = ["Content-Type": "application/octet-stream", UploadHeader.loggerID: "fridge-u"]
+            let untimed = try await request(
+                station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+                headers: headers, body: try Reads.cold(first: 300))
+            #expect(
+                (try untimed.json()["read"] as? [String: Any])?["readTimeSource"] as? String == "the station's arrival time (no read time sent)",
+                "\(untimed.text)")
             // Every other reader of times in a request: refused or read as written, never wrapped.
             let token = station.tokens["north-upload"]
             for text in ["292277026596-12-04T15:30:07Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "0000-01-01", "99999-01-01"] {
-                for path in ["/api/v1/loggers/fridge-t/samples?from=", "/api/v1/loggers/fridge-t/samples?to=", "/api/v1/loggers/fridge-t/samples?cursor=",
-                             "/api/v1/loggers/fridge-t/report.svg?from="] {
+                for path in [
+                    "/api/v1/loggers/fridge-t/samples?from=", "/api/v1/loggers/fridge-t/samples?to=", "/api/v1/loggers/fridge-t/samples?cursor=",
+                    "/api/v1/loggers/fridge-t/report.svg?from=",
+                ] {
                     let answer = try await request(try url(station, path + text), token: token)
                     #expect([200, 400, 404].contains(answer.status), "\(path)\(text): \(answer.status) \(answer.text.prefix(200))")
                 }
-                let ack = try await request(station.base.appendingPathComponent("api/v1/loggers/fridge-t/acknowledgements"), method: "POST", token: token,
-                                            headers: ["Content-Type": "application/json"],
-                                            body: Data(#"{"excursion": "\#(text)", "by": "N", "comment": "c"}"#.utf8))
+                let ack = try await request(
+                    station.base.appendingPathComponent("api/v1/loggers/fridge-t/acknowledgements"), method: "POST", token: token,
+                    headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"excursion": "\#(text)", "by": "N", "comment": "c"}"#.utf8))
                 #expect([400, 422].contains(ack.status), "ack \(text): \(ack.status)")
             }
         }

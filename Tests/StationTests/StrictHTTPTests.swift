@@ -1,8 +1,11 @@
+import ArchiveTestSupport
+import ColdTapBase
 import Foundation
 import Station
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The station's HTTP is strict where a proxy and the server could disagree on where a request
@@ -11,8 +14,9 @@ import Glibc
 @Suite("Strict HTTP") struct StrictHTTPTests {
     static func upload(_ station: TestStation, framing: String, body: String) -> [UInt8] {
         let token = station.tokens["north-upload"] ?? ""
-        return Array(("POST /api/v1/reads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nX-ColdTap-Logger-Id: smuggled\r\n"
-            + "X-ColdTap-Read-Time: \(Reads.readTime)\r\nContent-Type: application/octet-stream\r\n\(framing)\r\n\(body)").utf8)
+        return Array(
+            ("POST /api/v1/reads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nX-ColdTap-Logger-Id: smuggled\r\n"
+                + "X-ColdTap-Read-Time: \(Reads.readTime)\r\nContent-Type: application/octet-stream\r\n\(framing)\r\n\(body)").utf8)
     }
 
     @Test("ambiguous request framing is refused with 400 before a handler sees it; the archive is unchanged", arguments: Engine.allCases)
@@ -43,7 +47,8 @@ import Glibc
             let plainBytes = Self.upload(station, framing: "Content-Length: \(hex.utf8.count)\r\nConnection: close\r\n", body: hex)
             let plain = await rawExchangeOnThread(port: station.port, plainBytes)
             #expect(plain.status == 201, "\(plain.response.prefix(300))")
-            let single = await rawExchangeOnThread(port: station.port, Self.upload(station, framing: "Transfer-Encoding: chunked\r\nConnection: close\r\n", body: chunked))
+            let single = await rawExchangeOnThread(
+                port: station.port, Self.upload(station, framing: "Transfer-Encoding: chunked\r\nConnection: close\r\n", body: chunked))
             #expect(single.status == 200, "the same bytes again: \(single.response.prefix(300))")
         }
     }
@@ -73,7 +78,8 @@ import Glibc
             sent += 1
             if sent == 5 {
                 // Another client is answered while this one drips.
-                answeredMeanwhile = await rawExchangeOnThread(port: station.port, Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)).status == 200
+                answeredMeanwhile =
+                    await rawExchangeOnThread(port: station.port, Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)).status == 200
             }
             // The server closing the socket ends the loop: waiting on the socket, not on a clock.
             var poll = pollfd(fd: fd, events: Int16(POLLIN | POLLHUP), revents: 0)
@@ -128,15 +134,21 @@ import Glibc
     func securityHeadersOnEveryAnswer() async throws {
         try await withStation(.sqlite, maxBody: 4096) { station in
             let token = try #require(station.tokens["north-upload"])
-            let uploaded = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
-                                             headers: ["X-ColdTap-Logger-Id": "fridge-h", "X-ColdTap-Read-Time": Reads.readTime], body: try Reads.alarm())
+            let uploaded = try await request(
+                station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
+                headers: [UploadHeader.loggerID: "fridge-h", UploadHeader.readTime: Reads.readTime], body: try Reads.alarm())
             #expect(uploaded.status == 201)
             func head(_ path: String, extra: String = "") async -> String {
-                await rawExchangeOnThread(port: station.port, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\(extra)Connection: close\r\n\r\n".utf8))
-                    .response.components(separatedBy: "\r\n\r\n").first?.lowercased() ?? ""
+                await rawExchangeOnThread(
+                    port: station.port,
+                    Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\(extra)Connection: close\r\n\r\n".utf8)
+                )
+                .response.components(separatedBy: "\r\n\r\n").first?.lowercased() ?? ""
             }
-            for path in ["/healthz", "/api/v1/loggers", "/api/v1/loggers/fridge-h/report.html", "/api/v1/loggers/nothing", "/no-such-path", "/login",
-                         "/api/v1/loggers/fridge-h/report.svg"] {
+            for path in [
+                "/healthz", "/api/v1/loggers", "/api/v1/loggers/fridge-h/report.html", "/api/v1/loggers/nothing", "/no-such-path", "/login",
+                "/api/v1/loggers/fridge-h/report.svg",
+            ] {
                 let text = await head(path)
                 #expect(text.contains("x-content-type-options: nosniff"), "\(path): \(text)")
                 #expect(!text.contains("strict-transport-security"), "\(path): HSTS without TLS")
@@ -148,7 +160,8 @@ import Glibc
             let report = await head("/api/v1/loggers/fridge-h/report.html")
             #expect(report.contains("content-security-policy: default-src 'none'; style-src 'unsafe-inline'"), "\(report)")
             // 413 answered before the body is read.
-            let large = await rawExchangeOnThread(port: station.port, Array("POST /api/v1/reads HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n".utf8))
+            let large = await rawExchangeOnThread(
+                port: station.port, Array("POST /api/v1/reads HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n".utf8))
             #expect(large.status == 413)
             #expect(large.response.lowercased().contains("x-content-type-options: nosniff"))
         }

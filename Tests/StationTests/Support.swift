@@ -1,65 +1,20 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapCommands
 import Foundation
 import LoggerFormats
 import NDEF
 import Station
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
-/// The engines every station test runs on.
-enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite, postgresql
-    var testDescription: String { rawValue }
-}
-
-/// A fresh archive on one engine (a SQLite file in a temporary folder, or a database of its
-/// own on the private PostgreSQL cluster), removed by `remove()`.
-final class TestArchive: @unchecked Sendable {
-    let engine: Engine
-    let folder: URL
-    let location: String
-    let database: String?
-
-    init(_ engine: Engine) throws {
-        self.engine = engine
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-station-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        switch engine {
-        case .sqlite:
-            database = nil
-            location = folder.appendingPathComponent("archive.sqlite").path
-        case .postgresql:
-            let server = try PostgresServer.running()
-            let name = "coldtap_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            let admin = try PostgreSQLEngine(uri: server.uri(database: "postgres"))
-            try admin.execute("CREATE DATABASE \(name)")
-            admin.close()
-            database = name
-            location = server.uri(database: name)
-        }
-    }
-
-    func dropDatabase() {
-        if let database, let server = try? PostgresServer.running(),
-           let admin = try? PostgreSQLEngine(uri: server.uri(database: "postgres")) {
-            try? admin.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
-            admin.close()
-        }
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: folder)
-        dropDatabase()
-    }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
+extension TestArchive {
     /// What the archive holds: reads, acknowledgements, the chain head and the station's rows.
     func fingerprint() throws -> String {
         let archive = try Archive.open(location)
@@ -74,19 +29,6 @@ final class TestArchive: @unchecked Sendable {
     }
 }
 
-struct Run {
-    var status: Int32
-    var out: String
-    var err: String
-}
-
-/// Runs `coldtap ARGS` in-process, as a user would.
-func coldtap(_ arguments: [String], stdin: Data = Data()) async -> Run {
-    let console = Console.capturing(stdin: stdin)
-    let status = await ColdTap.main(arguments, console: console)
-    return Run(status: status, out: console.output, err: console.errorOutput)
-}
-
 /// A station on 127.0.0.1 with an ephemeral port over a fresh archive, with a site `north`
 /// and a site `south` and their tokens; `stop()` stops it and removes the archive.
 final class TestStation: @unchecked Sendable {
@@ -99,9 +41,11 @@ final class TestStation: @unchecked Sendable {
     /// - Parameter connectionTimeout: short, for the slow-client tests.
     /// - Parameter webhooks: changes to the webhook settings (by default the tests' receivers
     ///   on 127.0.0.1 over http are allowed).
-    init(_ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0,
-         connectionTimeout: Int = 3, webhooks: (inout Station.Configuration) -> Void = { _ in },
-         configure: (inout HTTPServer.Configuration) -> Void = { _ in }) async throws {
+    init(
+        _ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0,
+        connectionTimeout: Int = 3, webhooks: (inout Station.Configuration) -> Void = { _ in },
+        configure: (inout HTTPServer.Configuration) -> Void = { _ in }
+    ) async throws {
         archive = try TestArchive(engine)
         configuration = Station.Configuration(archive: archive.location)
         configuration.http.port = port
@@ -161,8 +105,10 @@ final class TestStation: @unchecked Sendable {
 }
 
 /// Runs `body` with a fresh station and stops it afterwards, even when `body` throws.
-func withStation(_ engine: Engine, maxBody: Int = 1 << 20, connectionTimeout: Int = 3,
-                 _ body: (TestStation) async throws -> Void) async throws {
+func withStation(
+    _ engine: Engine, maxBody: Int = 1 << 20, connectionTimeout: Int = 3,
+    _ body: (TestStation) async throws -> Void
+) async throws {
     let station = try await TestStation(engine, maxBody: maxBody, connectionTimeout: connectionTimeout)
     defer { station.stop() }
     try await body(station)
@@ -212,12 +158,13 @@ func request(_ url: URL, method: String = "GET", token: String? = nil, headers: 
 /// Logger reads for the tests: generic16-unix NDEF messages (no serial: the logger id goes
 /// in X-ColdTap-Logger-Id).
 enum Reads {
-    static let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
+    static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
     static let interval = 600
 
     static func generic(first: Int = 0, temperatures: [Double]) throws -> Data {
-        let payload = try Generic16Encoder.unixPayload(start: start.addingTimeInterval(Double(first * interval)),
-                                                       temperatures: temperatures, intervalSeconds: interval)
+        let payload = try Generic16Encoder.unixPayload(
+            start: start.addingTimeInterval(Double(first * interval)),
+            temperatures: temperatures, intervalSeconds: interval)
         return try NDEFMessage(records: [Generic16Encoder.record(payload: payload)]).encoded()
     }
 
@@ -250,8 +197,10 @@ func rawExchangeOnThread(port: UInt16, _ bytes: [UInt8], timeout: TimeInterval =
 
 /// Sends raw bytes to the station and reads what comes back until the server closes or
 /// `timeout` passes; the status of the first response line, if any.
-func rawExchange(port: UInt16, _ bytes: [UInt8], pauseAfter: Int? = nil, pause: TimeInterval = 0, closeEarly: Bool = false,
-                 timeout: TimeInterval = 5) -> (status: Int?, response: String) {
+func rawExchange(
+    port: UInt16, _ bytes: [UInt8], pauseAfter: Int? = nil, pause: TimeInterval = 0, closeEarly: Bool = false,
+    timeout: TimeInterval = 5
+) -> (status: Int?, response: String) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return (nil, "no socket") }
     defer { close(fd) }
@@ -286,8 +235,9 @@ func rawExchange(port: UInt16, _ bytes: [UInt8], pauseAfter: Int? = nil, pause: 
         if let text = String(bytes: received, encoding: .utf8), let headEnd = text.range(of: "\r\n\r\n") {
             let head = text[..<headEnd.lowerBound].lowercased()
             if let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-               let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)),
-               text.utf8.count - text[..<headEnd.upperBound].utf8.count >= length {
+                let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)),
+                text.utf8.count - text[..<headEnd.upperBound].utf8.count >= length
+            {
                 break
             }
         }

@@ -1,12 +1,14 @@
 import Archive
+import ArchiveTestSupport
 import ColdTapBase
 import ColdTapCommands
 import Digest
 import Foundation
 import Station
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The webhook queue (issue 27, item 3): deliveries from a persistent queue served by a small
@@ -18,18 +20,22 @@ struct WebhookQueueTests {
         let station = try await TestStation(engine)
         defer { station.stop() }
         let paths = LockedLines()
-        let server = HTTPServer(configuration: {
-            var configuration = HTTPServer.Configuration()
-            configuration.port = 0
-            return configuration
-        }()) { request in
+        let server = HTTPServer(
+            configuration: {
+                var configuration = HTTPServer.Configuration()
+                configuration.port = 0
+                return configuration
+            }()
+        ) { request in
             paths.append(request.path)
             return request.path == "/hook" ? HTTPResponse(status: 307, headers: [("Location", "/other")]) : HTTPResponse(status: 204)
         }
         try server.start()
         defer { server.stop(grace: 1) }
-        let added = await coldtap(["webhook", "add", "--site", "north", "http://127.0.0.1:\(server.port)/hook", "--allow-http-webhooks",
-                                   "--allow-private-webhooks", "--archive", station.archive.location])
+        let added = await coldtap([
+            "webhook", "add", "--site", "north", "http://127.0.0.1:\(server.port)/hook", "--allow-http-webhooks",
+            "--allow-private-webhooks", "--archive", station.archive.location,
+        ])
         #expect(added.status == 0, "\(added.err)")
         try await uploadAlarm(station, logger: "redirected")
         #expect(station.station.drainWebhooks(timeout: 30))
@@ -45,16 +51,19 @@ struct WebhookQueueTests {
     func anEventThatCannotBeQueuedIsLogged() async throws {
         let station = try await TestStation(.sqlite)
         defer { station.stop() }
-        let added = await coldtap(["webhook", "add", "--site", "north", "http://127.0.0.1:9/cold", "--allow-http-webhooks", "--allow-private-webhooks",
-                                   "--archive", station.archive.location])
+        let added = await coldtap([
+            "webhook", "add", "--site", "north", "http://127.0.0.1:9/cold", "--allow-http-webhooks", "--allow-private-webhooks",
+            "--archive", station.archive.location,
+        ])
         #expect(added.status == 0, "\(added.err)")
         // The queue's table gone: the write that queues the alarm fails.
         let archive = try Archive.open(station.archive.location)
         try archive.engine.execute("DROP TABLE webhook_queue")
         archive.close()
         try await uploadAlarm(station, logger: "unqueued")
-        #expect(station.logLines.all.contains { $0.contains("\"webhookEventNotQueued\":\"alarm\"") && $0.contains("\"siteID\":1") },
-                "\(station.logLines.all.suffix(3))")
+        #expect(
+            station.logLines.all.contains { $0.contains("\"webhookEventNotQueued\":\"alarm\"") && $0.contains("\"siteID\":1") },
+            "\(station.logLines.all.suffix(3))")
         let opened = try Archive.open(station.archive.location)
         defer { opened.close() }
         #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM reads WHERE logger_id = 'unqueued'") == 1)
@@ -105,9 +114,11 @@ struct WebhookQueueTests {
     @Test("addresses judged by what they are, IPv6 forms of IPv4 included")
     func addressKinds() throws {
         let strict = WebhookTargetPolicy()
-        let refused = ["https://[::ffff:10.0.0.1]/", "https://[::ffff:169.254.169.254]/", "https://[64:ff9b::a9fe:a9fe]/",
-                       "https://[2002:7f00:1::]/", "https://[::]/", "https://[ff02::1]/", "https://172.16.0.1/", "https://192.168.1.1/",
-                       "https://255.255.255.255/", "https://[fec0::1]/", "https://198.18.0.1/"]
+        let refused = [
+            "https://[::ffff:10.0.0.1]/", "https://[::ffff:169.254.169.254]/", "https://[64:ff9b::a9fe:a9fe]/",
+            "https://[2002:7f00:1::]/", "https://[::]/", "https://[ff02::1]/", "https://172.16.0.1/", "https://192.168.1.1/",
+            "https://255.255.255.255/", "https://[fec0::1]/", "https://198.18.0.1/",
+        ]
         for url in refused {
             #expect(throws: WebhookTargetRefusal.self, "\(url)") { try WebhookTarget.parse(url, policy: strict) }
         }
@@ -119,15 +130,18 @@ struct WebhookQueueTests {
         #expect(try WebhookTarget.parse("http://10.0.0.1/", policy: WebhookTargetPolicy(allowHTTP: true, allowPrivate: true)).host == "10.0.0.1")
     }
 
-    @Test("a hook stored without the checks is refused at delivery, with the reason recorded and nothing sent",
-          arguments: Engine.allCases)
+    @Test(
+        "a hook stored without the checks is refused at delivery, with the reason recorded and nothing sent",
+        arguments: Engine.allCases)
     func badTargetsRefusedAtDelivery(engine: Engine) async throws {
         let station = try await TestStation(engine) { $0.allowPrivateWebhookTargets = false }
         defer { station.stop() }
         let receiver = try RawReceiver(mode: .answer)
         defer { receiver.stop() }
-        let hooks = ["http://127.0.0.1:\(receiver.port)/hook", "http://localhost:\(receiver.port)/hook",
-                     "http://u:pw@127.0.0.1:\(receiver.port)/hook", "https://169.254.169.254/latest/meta-data", "https://10.9.9.9/hook"]
+        let hooks = [
+            "http://127.0.0.1:\(receiver.port)/hook", "http://localhost:\(receiver.port)/hook",
+            "http://u:pw@127.0.0.1:\(receiver.port)/hook", "https://169.254.169.254/latest/meta-data", "https://10.9.9.9/hook",
+        ]
         do {
             let archive = try Archive.open(station.archive.location)
             defer { archive.close() }
@@ -158,8 +172,10 @@ struct WebhookQueueTests {
         defer { station.stop() }
         let receiver = try RawReceiver(mode: .hang)
         defer { receiver.stop() }
-        let added = await coldtap(["webhook", "add", "--site", "north", "http://127.0.0.1:\(receiver.port)/hook", "--secret", "s3cret",
-                                   "--allow-http-webhooks", "--allow-private-webhooks", "--archive", station.archive.location])
+        let added = await coldtap([
+            "webhook", "add", "--site", "north", "http://127.0.0.1:\(receiver.port)/hook", "--secret", "s3cret",
+            "--allow-http-webhooks", "--allow-private-webhooks", "--archive", station.archive.location,
+        ])
         #expect(added.status == 0, "\(added.err)")
         try await uploadAlarm(station, logger: "resumed")
         #expect(receiver.waitForConnections(1, timeout: 30))
@@ -195,8 +211,10 @@ struct WebhookQueueTests {
         defer { station.stop() }
         let receiver = try RawReceiver(mode: .hang)
         defer { receiver.stop() }
-        let added = await coldtap(["webhook", "add", "--site", "north", "http://127.0.0.1:\(receiver.port)/hook",
-                                   "--allow-http-webhooks", "--allow-private-webhooks", "--archive", station.archive.location])
+        let added = await coldtap([
+            "webhook", "add", "--site", "north", "http://127.0.0.1:\(receiver.port)/hook",
+            "--allow-http-webhooks", "--allow-private-webhooks", "--archive", station.archive.location,
+        ])
         #expect(added.status == 0, "\(added.err)")
         // A first alarm starts the attempt that hangs, and brings up the clients' threads.
         try await uploadAlarm(station, logger: "stall-warm")
@@ -211,9 +229,10 @@ struct WebhookQueueTests {
                 group.addTask {
                     var statuses: [Int] = []
                     for index in stride(from: client, to: 1000, by: 8) {
-                        let answer = try await request(url, method: "POST", token: token,
-                                                       headers: ["X-ColdTap-Logger-Id": "stall-\(index)", "X-ColdTap-Read-Time": Reads.readTime],
-                                                       body: body)
+                        let answer = try await request(
+                            url, method: "POST", token: token,
+                            headers: [UploadHeader.loggerID: "stall-\(index)", UploadHeader.readTime: Reads.readTime],
+                            body: body)
                         statuses.append(answer.status)
                         if index % 50 == 0 { highest.raise(threadCount()) }
                     }
@@ -244,8 +263,9 @@ struct WebhookQueueTests {
     // MARK: Helpers
 
     private func uploadAlarm(_ station: TestStation, logger: String) async throws {
-        let upload = try await request(station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
-                                       headers: ["X-ColdTap-Logger-Id": logger, "X-ColdTap-Read-Time": Reads.readTime], body: try Reads.alarm())
+        let upload = try await request(
+            station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["north-upload"],
+            headers: [UploadHeader.loggerID: logger, UploadHeader.readTime: Reads.readTime], body: try Reads.alarm())
         #expect(upload.status == 201, "\(upload.text)")
     }
 

@@ -2,6 +2,7 @@ import ColdChain
 import Foundation
 import LoggerFormats
 import Testing
+
 @testable import TempChart
 
 @Suite struct AssessmentReportTests {
@@ -9,10 +10,12 @@ import Testing
     let start = Date(timeIntervalSince1970: 1_775_692_800)
 
     func log(_ values: [Double]) -> TemperatureLog {
-        TemperatureLog(format: "test", samples: values.enumerated().map {
-            TemperatureLog.Sample(time: start.addingTimeInterval(Double($0.offset) * 1800), temperature: $0.element)
-        }, interval: 1800, timeBase: .loggerHeader, integrity: .init(status: .verified, detail: "HMAC-MD5"),
-        readTime: start.addingTimeInterval(Double(values.count) * 1800))
+        TemperatureLog(
+            format: "test",
+            samples: values.enumerated().map {
+                TemperatureLog.Sample(time: start.addingTimeInterval(Double($0.offset) * 1800), temperature: $0.element)
+            }, interval: 1800, timeBase: .loggerHeader, integrity: .init(status: .verified, detail: "HMAC-MD5"),
+            readTime: start.addingTimeInterval(Double(values.count) * 1800))
     }
 
     @Test func alarmInChinese() throws {
@@ -24,12 +27,17 @@ import Testing
         #expect(content.verdict == .alarm)
         #expect(content.lowerLimit == 2 && content.upperLimit == 8)
         #expect(content.profile == "vaccine-fridge (2–8 °C)")
-        #expect(content.reasons == [
-            "规则「> 8 °C 连续 10小时」于 2026-04-09 10:00 触发：高于限值 10小时 30分钟，峰值 9.00 °C。",
-            "共 1 次超出 2–8 °C 的偏离，合计 10小时 30分钟。",
-        ])
-        #expect(content.excursions == [ReportContent.Excursion(start: start, end: start.addingTimeInterval(21 * 1800),
-                                                               peak: 9, direction: .high)])
+        #expect(
+            content.reasons == [
+                "规则「> 8 °C 连续 10小时」于 2026-04-09 10:00 触发：高于限值 10小时 30分钟，峰值 9.00 °C。",
+                "共 1 次超出 2–8 °C 的偏离，合计 10小时 30分钟。",
+            ])
+        #expect(
+            content.excursions == [
+                ReportContent.Excursion(
+                    start: start, end: start.addingTimeInterval(21 * 1800),
+                    peak: 9, direction: .high)
+            ])
         #expect(content.statistics.timeAbove == 21 * 1800)
         // English keeps the assessment's own sentences.
         #expect(ReportContent(log: log, assessment: assessment, language: .english).reasons == assessment.reasons)
@@ -41,8 +49,9 @@ import Testing
         let content = ReportContent(log: log, assessment: assessment, language: .japanese)
         #expect(content.verdict == .ok)
         #expect(content.reasons == ["どのアラーム条件にも該当しませんでした。"])
-        let page = ReportPage(content: content, timeZone: ChartFixtures.shanghai, language: .japanese, theme: .dark,
-                              generated: start)
+        let page = ReportPage(
+            content: content, timeZone: ChartFixtures.shanghai, language: .japanese, theme: .dark,
+            generated: start)
         #expect(page.verdictText == "正常")
         #expect(page.verdictColor == ChartTheme.dark.pass)
         #expect(page.statisticsRows.first! == ("サンプル数", "4"))
@@ -55,10 +64,12 @@ import Testing
 @Suite struct TypedReasonLocalizationTests {
     @Test func everyReasonIsWrittenInEveryLanguage() throws {
         let start = Date(timeIntervalSince1970: 1_775_692_800)
-        var log = TemperatureLog(format: "test", samples: [5, 5, 8.1, 5].enumerated().map {
-            TemperatureLog.Sample(time: start.addingTimeInterval(Double($0.offset) * 1800), temperature: $0.element)
-        }, interval: 1800, timeBase: .loggerHeader, integrity: .init(status: .verified, detail: "test"),
-        readTime: start.addingTimeInterval(4 * 1800))
+        var log = TemperatureLog(
+            format: "test",
+            samples: [5, 5, 8.1, 5].enumerated().map {
+                TemperatureLog.Sample(time: start.addingTimeInterval(Double($0.offset) * 1800), temperature: $0.element)
+            }, interval: 1800, timeBase: .loggerHeader, integrity: .init(status: .verified, detail: "test"),
+            readTime: start.addingTimeInterval(4 * 1800))
         log.metadata["loggerValidMinimum"] = "2.0"
         log.metadata["loggerValidMaximum"] = "8.0"
         log.metadata["loggerVerdict"] = "excursion: samples above its maximum"

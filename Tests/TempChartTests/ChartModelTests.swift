@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TempChart
 
 private func utc(_ text: String) -> Date {
@@ -33,7 +34,7 @@ private func calendar(_ zone: TimeZone) -> Calendar {
         // 08:00 local start: first tick 12:00 local (04:00 UTC), then every 6 h.
         #expect(ticks.first == utc("2026-03-02T04:00:00Z"))
         #expect(ticks[1] == utc("2026-03-02T10:00:00Z"))
-        #expect(ticks[2] == utc("2026-03-02T16:00:00Z")) // 00:00 local on 3 Mar
+        #expect(ticks[2] == utc("2026-03-02T16:00:00Z"))  // 00:00 local on 3 Mar
         #expect(ticks.count == 12)
     }
 
@@ -53,12 +54,13 @@ private func calendar(_ zone: TimeZone) -> Calendar {
         let step = TimeTicks.step(span: end.timeIntervalSince(start), maxTicks: 10)
         #expect(step == .months(1))
         let ticks = TimeTicks.dates(from: start, to: end, step: step, calendar: calendar(shanghai))
-        #expect(ticks.first == utc("2026-03-31T16:00:00Z")) // 1 Apr 00:00 +08:00
-        #expect(ticks.count == 8) // Apr ... Nov
+        #expect(ticks.first == utc("2026-03-31T16:00:00Z"))  // 1 Apr 00:00 +08:00
+        #expect(ticks.count == 8)  // Apr ... Nov
         let formatter = ChartFormatter(timeZone: shanghai, language: .english)
         let scale = LinearScale(domain: start.timeIntervalSince1970...end.timeIntervalSince1970, rangeStart: 0, rangeEnd: 1000)
-        let axis = ChartModel.timeTicks(start: start.timeIntervalSince1970, end: end.timeIntervalSince1970, scale: scale,
-                                        plot: ChartRect(x: 0, y: 0, width: 1000, height: 300), fontSize: 14, formatter: formatter)
+        let axis = ChartModel.timeTicks(
+            start: start.timeIntervalSince1970, end: end.timeIntervalSince1970, scale: scale,
+            plot: ChartRect(x: 0, y: 0, width: 1000, height: 300), fontSize: 14, formatter: formatter)
         #expect(axis.first?.label == ["Apr", "2026"])
         #expect(axis[1].label == ["May"])
     }
@@ -67,14 +69,18 @@ private func calendar(_ zone: TimeZone) -> Calendar {
         // 6 hours of minute samples from 23:00 local: the day changes at 00:00 local.
         let start = utc("2026-03-02T15:00:00Z").timeIntervalSince1970
         let series = ChartSeries(times: (0...360).map { start + Double($0) * 60 }, values: Array(repeating: 5, count: 361), interval: 60)
-        let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: shanghai,
-                                         frame: ChartRect(x: 0, y: 0, width: 1200, height: 600)))
+        let model = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: 2, upperLimit: 8, timeZone: shanghai,
+                frame: ChartRect(x: 0, y: 0, width: 1200, height: 600)))
         #expect(model.xTicks.first?.label == ["23:00", "2 Mar"])
         #expect(model.xTicks.contains { $0.label == ["00:00", "3 Mar"] })
         #expect(model.xTicks.contains { $0.label == ["01:00"] })
         #expect(model.xAxisTitle == "Time — Asia/Shanghai (UTC+08:00)")
-        let japanese = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: shanghai, language: .japanese,
-                                            frame: ChartRect(x: 0, y: 0, width: 1200, height: 600)))
+        let japanese = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: 2, upperLimit: 8, timeZone: shanghai, language: .japanese,
+                frame: ChartRect(x: 0, y: 0, width: 1200, height: 600)))
         #expect(japanese.xTicks.first?.label == ["23:00", "3月2日"])
     }
 
@@ -85,7 +91,7 @@ private func calendar(_ zone: TimeZone) -> Calendar {
         let ticks = TimeTicks.dates(from: start, to: end, step: .hours(6), calendar: calendar(berlin))
         let hours = ticks.map { calendar(berlin).component(.hour, from: $0) }
         #expect(hours.allSatisfy { $0 % 6 == 0 })
-        #expect(ticks.first == utc("2026-03-28T17:00:00Z")) // 18:00 CET
+        #expect(ticks.first == utc("2026-03-28T17:00:00Z"))  // 18:00 CET
         let formatter = ChartFormatter(timeZone: berlin, language: .english)
         #expect(formatter.zoneDescription(from: start, to: end) == "Europe/Berlin (UTC+01:00 / UTC+02:00)")
     }
@@ -101,8 +107,10 @@ private func calendar(_ zone: TimeZone) -> Calendar {
 
     @Test func temperatureAxisIsPaddedAndCoversLimitsAndData() throws {
         let series = ChartSeries(times: [0, 600, 1200], values: [4, 5, 6], interval: 600)
-        let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
-                                         frame: ChartRect(x: 0, y: 0, width: 800, height: 400)))
+        let model = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
+                frame: ChartRect(x: 0, y: 0, width: 800, height: 400)))
         #expect(model.yScale.domain.lowerBound < 2)
         #expect(model.yScale.domain.upperBound > 8)
         #expect(model.yTicks.map(\.value).contains(2))
@@ -151,8 +159,10 @@ private func calendar(_ zone: TimeZone) -> Calendar {
 
     @Test func crossingPointLiesOnTheRuleInTheModel() {
         let series = ChartSeries(times: [0, 600, 1200], values: [6, 10, 6], interval: 600)
-        let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
-                                         frame: ChartRect(x: 0, y: 0, width: 800, height: 400)))
+        let model = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
+                frame: ChartRect(x: 0, y: 0, width: 800, height: 400)))
         let red = model.lines.filter { $0.style == .beyond }
         let upper = model.rules.first { $0.kind == .upper }
         #expect(red.count == 1)
@@ -189,8 +199,10 @@ private func calendar(_ zone: TimeZone) -> Calendar {
 
     @Test func infiniteValuesAreGapsNotExtremes() {
         let series = ChartSeries(times: [0, 600, 1200, 1800], values: [5, .infinity, -.infinity, 6], interval: 600)
-        let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
-                                         frame: ChartRect(x: 0, y: 0, width: 800, height: 400)))
+        let model = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
+                frame: ChartRect(x: 0, y: 0, width: 800, height: 400)))
         #expect(model.annotations.map(\.value).sorted() == [5, 6])
         #expect(model.yScale.domain.upperBound.isFinite && model.yScale.domain.lowerBound.isFinite)
         #expect(model.gaps.count == 1)
@@ -198,8 +210,10 @@ private func calendar(_ zone: TimeZone) -> Calendar {
 
     @Test func gapMarksInModel() {
         let series = ChartSeries(times: [0, 600, 1200, 1800], values: [5, .nan, .nan, 6], interval: 600)
-        let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
-                                         frame: ChartRect(x: 0, y: 0, width: 800, height: 400)))
+        let model = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: 2, upperLimit: 8, timeZone: .gmt,
+                frame: ChartRect(x: 0, y: 0, width: 800, height: 400)))
         #expect(model.gaps.count == 1)
         #expect(model.gaps.first?.x0 == model.plot.minX)
         #expect(model.gaps.first?.x1 == model.plot.maxX)
@@ -213,8 +227,10 @@ private func calendar(_ zone: TimeZone) -> Calendar {
     let series = ChartSeries(times: [0, 600, 1200, 1800].map { 1_772_409_600 + $0 }, values: [4, 9.5, 3, 6], interval: 600)
 
     @Test func minAndMaxCarryValueAndLocalTime() {
-        let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: ChartFixtures.shanghai,
-                                         frame: ChartRect(x: 0, y: 0, width: 1000, height: 500)))
+        let model = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: 2, upperLimit: 8, timeZone: ChartFixtures.shanghai,
+                frame: ChartRect(x: 0, y: 0, width: 1000, height: 500)))
         let maximum = model.annotations.first { $0.kind == .maximum }
         let minimum = model.annotations.first { $0.kind == .minimum }
         #expect(maximum?.label == ["max 9.5 °C", "2 Mar 08:10"])
@@ -229,8 +245,10 @@ private func calendar(_ zone: TimeZone) -> Calendar {
     }
 
     @Test func annotationsInChinese() {
-        let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, timeZone: ChartFixtures.shanghai,
-                                         language: .simplifiedChinese, frame: ChartRect(x: 0, y: 0, width: 1000, height: 500)))
+        let model = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: 2, upperLimit: 8, timeZone: ChartFixtures.shanghai,
+                language: .simplifiedChinese, frame: ChartRect(x: 0, y: 0, width: 1000, height: 500)))
         #expect(model.annotations.first { $0.kind == .maximum }?.label == ["最高 9.5 °C", "3月2日 08:10"])
         #expect(model.rules.first?.label == "上限 8.0 °C")
     }
@@ -238,17 +256,25 @@ private func calendar(_ zone: TimeZone) -> Calendar {
     @Test func coldChainsExcursionsAreMarkedOnTheTimeAxis() {
         // The same values as `series`: 9.5 °C beyond 8 for one 10-minute sample.
         let excursions = ChartFixtures.excursions(ChartFixtures.log([4, 9.5, 3, 6])).map(ChartExcursion.init)
-        #expect(excursions == [ChartExcursion(start: Date(timeIntervalSince1970: 1_772_409_600 + 600),
-                                              end: Date(timeIntervalSince1970: 1_772_409_600 + 1200), direction: .high)])
-        let model = ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8, excursions: excursions, timeZone: .gmt,
-                                         frame: ChartRect(x: 0, y: 0, width: 1000, height: 500)))
+        #expect(
+            excursions == [
+                ChartExcursion(
+                    start: Date(timeIntervalSince1970: 1_772_409_600 + 600),
+                    end: Date(timeIntervalSince1970: 1_772_409_600 + 1200), direction: .high)
+            ])
+        let model = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: 2, upperLimit: 8, excursions: excursions, timeZone: .gmt,
+                frame: ChartRect(x: 0, y: 0, width: 1000, height: 500)))
         #expect(model.excursions.first?.x0 == model.xScale.position(1_772_409_600 + 600))
         #expect(model.excursions.first?.x1 == model.xScale.position(1_772_409_600 + 1200))
     }
 
     @Test func emptySeriesGivesAMessageNotACrash() {
-        let model = ChartModel(ChartSpec(series: ChartSeries(times: [], values: [], interval: 60), lowerLimit: 2,
-                                         upperLimit: 8, timeZone: .gmt, frame: ChartRect(x: 0, y: 0, width: 600, height: 300)))
+        let model = ChartModel(
+            ChartSpec(
+                series: ChartSeries(times: [], values: [], interval: 60), lowerLimit: 2,
+                upperLimit: 8, timeZone: .gmt, frame: ChartRect(x: 0, y: 0, width: 600, height: 300)))
         #expect(model.lines.isEmpty)
         #expect(model.message == "No valid samples to draw")
     }

@@ -1,6 +1,7 @@
 import ColdChain
 import Foundation
 import LoggerFormats
+
 @testable import TempChart
 
 /// Generated logs for the chart tests.
@@ -31,10 +32,11 @@ enum ChartFixtures {
                 samples.append(.init(time: time, temperature: value))
             }
         }
-        return TemperatureLog(format: "generic16", logger: .init(tagUID: "E004015012345678", vendor: "Acme", model: "T-100", serial: "A1234"),
-                              samples: samples, interval: 600, timeBase: .loggerHeader,
-                              integrity: .init(status: .verified, detail: "CRC-16"),
-                              readTime: start.addingTimeInterval(Double(count) * 600 + 120))
+        return TemperatureLog(
+            format: "generic16", logger: .init(tagUID: "E004015012345678", vendor: "Acme", model: "T-100", serial: "A1234"),
+            samples: samples, interval: 600, timeBase: .loggerHeader,
+            integrity: .init(status: .verified, detail: "CRC-16"),
+            readTime: start.addingTimeInterval(Double(count) * 600 + 120))
     }
 
     /// ColdChain's excursions of `log` beyond 2–8 °C, as a chart is given them.
@@ -45,23 +47,27 @@ enum ChartFixtures {
     /// A log of `values` (°C; non-finite = missing) every `interval` seconds from `start`.
     static func log(_ values: [Double], interval: Double = 600, start: Date = start) -> TemperatureLog {
         let samples = values.enumerated().map { index, value in
-            TemperatureLog.Sample(time: start.addingTimeInterval(Double(index) * interval),
-                                  temperature: value.isFinite ? value : nil, flags: value.isFinite ? [] : [.missing])
+            TemperatureLog.Sample(
+                time: start.addingTimeInterval(Double(index) * interval),
+                temperature: value.isFinite ? value : nil, flags: value.isFinite ? [] : [.missing])
         }
-        return TemperatureLog(format: "generic16", samples: samples, interval: interval, timeBase: .loggerHeader,
-                              integrity: .init(status: .unverified, detail: "test"),
-                              readTime: start.addingTimeInterval(Double(values.count) * interval))
+        return TemperatureLog(
+            format: "generic16", samples: samples, interval: interval, timeBase: .loggerHeader,
+            integrity: .init(status: .unverified, detail: "test"),
+            readTime: start.addingTimeInterval(Double(values.count) * interval))
     }
 
     /// The log a series was drawn from (non-finite values = missing), for ColdChain to judge.
     static func log(_ series: ChartSeries) -> TemperatureLog {
         let samples = zip(series.times, series.values).map { time, value in
-            TemperatureLog.Sample(time: Date(timeIntervalSince1970: time), temperature: value.isFinite ? value : nil,
-                                  flags: value.isFinite ? [] : [.missing])
+            TemperatureLog.Sample(
+                time: Date(timeIntervalSince1970: time), temperature: value.isFinite ? value : nil,
+                flags: value.isFinite ? [] : [.missing])
         }
-        return TemperatureLog(format: "generic16", samples: samples, interval: series.interval, timeBase: .loggerHeader,
-                              integrity: .init(status: .unverified, detail: "test"),
-                              readTime: Date(timeIntervalSince1970: (series.times.last ?? 0) + series.interval))
+        return TemperatureLog(
+            format: "generic16", samples: samples, interval: series.interval, timeBase: .loggerHeader,
+            integrity: .init(status: .unverified, detail: "test"),
+            readTime: Date(timeIntervalSince1970: (series.times.last ?? 0) + series.interval))
     }
 
     /// A random walk of `count` samples at `interval` seconds (deterministic).

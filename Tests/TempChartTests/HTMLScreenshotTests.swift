@@ -1,8 +1,9 @@
 import CairoCanvas
 import Dispatch
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TempChart
 
 /// The Chromium binary (Debian package `chromium`, installed by `make deps`), if present.
@@ -17,17 +18,20 @@ let chromiumPath: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tempchart-html-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let page = ReportPage(content: ReportFixtures.content(), timeZone: ChartFixtures.shanghai, language: .english,
-                              theme: .light, generated: Date(timeIntervalSince1970: 1_772_700_000))
+        let page = ReportPage(
+            content: ReportFixtures.content(), timeZone: ChartFixtures.shanghai, language: .english,
+            theme: .light, generated: Date(timeIntervalSince1970: 1_772_700_000))
         let html = directory.appendingPathComponent("report.html")
         try Data(page.html().utf8).write(to: html)
         let screenshot = directory.appendingPathComponent("shot.png")
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                             "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
-                             "--screenshot=\(screenshot.path)", "--window-size=1100,1500", html.absoluteString]
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+            "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
+            "--screenshot=\(screenshot.path)", "--window-size=1100,1500", html.absoluteString,
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = directory.path
         process.environment = environment
@@ -64,8 +68,9 @@ let chromiumPath: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "
         // The chart: the allowed band (light green over white), the curve's blue inside it and
         // the beyond-limit red above its top edge (the 8 °C line).
         let band = ChartTheme.light.band
-        let bandOnWhite = ChartColor(red: 1 - band.alpha + band.red * band.alpha, green: 1 - band.alpha + band.green * band.alpha,
-                                     blue: 1 - band.alpha + band.blue * band.alpha)
+        let bandOnWhite = ChartColor(
+            red: 1 - band.alpha + band.red * band.alpha, green: 1 - band.alpha + band.green * band.alpha,
+            blue: 1 - band.alpha + band.blue * band.alpha)
         let bandRows = rows(near: bandOnWhite, tolerance: 3)
         #expect(bandRows.count > 50_000, "band pixels: \(bandRows.count)")
         let bandTop = bandRows.min() ?? 0, bandBottom = bandRows.max() ?? 0

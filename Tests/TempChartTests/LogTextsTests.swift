@@ -2,13 +2,14 @@ import ColdChain
 import Foundation
 import LoggerFormats
 import Testing
+
 @testable import TempChart
 
 /// Decoder-supplied texts are values: English is their own `text` (the words of JSON
 /// output), Chinese and Japanese are written from the same values, and stored logs keep
 /// them typed while older plain sentences still read.
 @Suite struct LogTextsTests {
-    static let time = Date(timeIntervalSince1970: 1_775_692_800) // 2026-04-09T00:00:00Z
+    static let time = Date(timeIntervalSince1970: 1_775_692_800)  // 2026-04-09T00:00:00Z
 
     /// One of every typed warning (not `.worded` / `.text`).
     static let everyWarning: [LogWarning] = [
@@ -88,11 +89,15 @@ import Testing
         for warning in Self.everyWarning {
             #expect(LogTexts.warning(warning, language: .english) == warning.text)
         }
-        #expect(LogWarning.nhsUnread(numbers: [3...3, 5...9], stored: 40).text
+        #expect(
+            LogWarning.nhsUnread(numbers: [3...3, 5...9], stored: 40).text
                 == "6 of the 40 stored sample(s) were not read (numbers 3, 5–9, 0 = oldest)")
-        #expect(LogWarning.integrityFailed(.mismatch(method: "MD5", stored: [0xAB, 0x01], computed: [0xCD, 0x02], keyGiven: true)).text
-                == "integrity check failed: MD5 mismatch: the end-stop holds ab01 but the data gives cd02 (wrong secret, or the data was altered); the samples are shown but must not be trusted")
-        #expect(TemperatureLog.Event.Detail.nhsStatus(bit: 5, clockSinceReboot: nil, stillOut: true).text
+        #expect(
+            LogWarning.integrityFailed(.mismatch(method: "MD5", stored: [0xAB, 0x01], computed: [0xCD, 0x02], keyGiven: true)).text
+                == "integrity check failed: MD5 mismatch: the end-stop holds ab01 but the data gives cd02 (wrong secret, or the data was altered); the samples are shown but must not be trusted"
+        )
+        #expect(
+            TemperatureLog.Event.Detail.nhsStatus(bit: 5, clockSinceReboot: nil, stillOut: true).text
                 == "a sample above the valid maximum; still out of limits when read")
     }
 
@@ -108,12 +113,14 @@ import Testing
     }
 
     @Test func storedLogsKeepTheValuesAndOlderPlainSentencesStillRead() throws {
-        var log = TemperatureLog(format: "nhs31xx", samples: [.init(time: Self.time, temperature: 4)], interval: 600,
-                                 timeBase: .loggerClock,
-                                 integrity: .init(status: .failed, detail: .mismatch(method: "MD5", stored: [1], computed: [2], keyGiven: false),
-                                                  hint: .needsSecret),
-                                 readTime: Self.time, warnings: Self.everyWarning + [.worded(.nhsClockLost, english: "x"), .text("old")],
-                                 detection: .worded(.forced(format: "nhs31xx"), english: "forced with --logger nhs31xx"))
+        var log = TemperatureLog(
+            format: "nhs31xx", samples: [.init(time: Self.time, temperature: 4)], interval: 600,
+            timeBase: .loggerClock,
+            integrity: .init(
+                status: .failed, detail: .mismatch(method: "MD5", stored: [1], computed: [2], keyGiven: false),
+                hint: .needsSecret),
+            readTime: Self.time, warnings: Self.everyWarning + [.worded(.nhsClockLost, english: "x"), .text("old")],
+            detection: .worded(.forced(format: "nhs31xx"), english: "forced with --logger nhs31xx"))
         log.events = [.init(time: Self.time, name: "temperatureTooHigh", detail: .nhsStatus(bit: 5, clockSinceReboot: nil, stillOut: false))]
         let again = try JSONDecoder().decode(TemperatureLog.self, from: JSONEncoder().encode(log))
         #expect(again == log)
@@ -139,14 +146,17 @@ import Testing
 
     @Test func aChineseReportWordsTheDecodersWarningsAndIntegrity() throws {
         let detail = TemperatureLog.Integrity.Detail.mismatch(method: "MD5", stored: [1], computed: [2], keyGiven: false)
-        let log = TemperatureLog(format: "cupltag", samples: (0..<6).map { .init(time: Self.time.addingTimeInterval(Double($0) * 600), temperature: 5) },
-                                 interval: 600, timeBase: .loggerHeader, integrity: .init(status: .failed, detail: detail),
-                                 readTime: Self.time.addingTimeInterval(3600), warnings: [.integrityFailed(detail), .nhsMemoryFull])
+        let log = TemperatureLog(
+            format: "cupltag", samples: (0..<6).map { .init(time: Self.time.addingTimeInterval(Double($0) * 600), temperature: 5) },
+            interval: 600, timeBase: .loggerHeader, integrity: .init(status: .failed, detail: detail),
+            readTime: Self.time.addingTimeInterval(3600), warnings: [.integrityFailed(detail), .nhsMemoryFull])
         let utc = try #require(TimeZone(identifier: "UTC"))
         let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: utc)
         func page(_ language: ReportLanguage) -> String {
-            ReportPage(content: ReportContent(log: log, assessment: assessment, language: language), timeZone: utc,
-                       language: language, theme: .light).html()
+            ReportPage(
+                content: ReportContent(log: log, assessment: assessment, language: language), timeZone: utc,
+                language: language, theme: .light
+            ).html()
         }
         let html = page(.simplifiedChinese)
         #expect(html.contains("完整性校验失败：MD5 不符"))
@@ -162,13 +172,15 @@ import Testing
     @Test func aReadTimeBaseSaysWhetherTheReadTimeWasGiven() throws {
         let utc = try #require(TimeZone(identifier: "UTC"))
         func timeBase(estimated: Bool, _ language: ReportLanguage) -> String? {
-            var log = TemperatureLog(format: "generic16", samples: (0..<6).map { .init(time: Self.time.addingTimeInterval(Double($0) * 600), temperature: 5) },
-                                     interval: 600, timeBase: .readTime, integrity: .init(status: .unverified, detail: "test"),
-                                     readTime: Self.time.addingTimeInterval(3000))
+            var log = TemperatureLog(
+                format: "generic16", samples: (0..<6).map { .init(time: Self.time.addingTimeInterval(Double($0) * 600), temperature: 5) },
+                interval: 600, timeBase: .readTime, integrity: .init(status: .unverified, detail: "test"),
+                readTime: Self.time.addingTimeInterval(3000))
             log.readTimeSource = estimated ? .fileModificationTime : .given
             log.timesEstimated = estimated
             let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: utc)
-            let page = ReportPage(content: ReportContent(log: log, assessment: assessment, language: language), timeZone: utc, language: language, theme: .light)
+            let page = ReportPage(
+                content: ReportContent(log: log, assessment: assessment, language: language), timeZone: utc, language: language, theme: .light)
             return page.loggerRows.first { $0.0 == language.strings.timeBase }?.1
         }
         #expect(timeBase(estimated: false, .english) == "from the read time (given)")
@@ -182,11 +194,13 @@ import Testing
     /// an auditor would read as after the read).
     @Test func thePeriodEndsAtTheLastSample() throws {
         let utc = try #require(TimeZone(identifier: "UTC"))
-        let log = TemperatureLog(format: "generic16", samples: (0..<6).map { .init(time: Self.time.addingTimeInterval(Double($0) * 600), temperature: 5) },
-                                 interval: 600, timeBase: .loggerHeader, integrity: .init(status: .unverified, detail: "test"),
-                                 readTime: Self.time.addingTimeInterval(3000))
-        let page = ReportPage(content: ReportContent(log: log, assessment: Assessor.assess(log, profile: .vaccineFridge, timeZone: utc), language: .english),
-                              timeZone: utc, language: .english, theme: .light)
+        let log = TemperatureLog(
+            format: "generic16", samples: (0..<6).map { .init(time: Self.time.addingTimeInterval(Double($0) * 600), temperature: 5) },
+            interval: 600, timeBase: .loggerHeader, integrity: .init(status: .unverified, detail: "test"),
+            readTime: Self.time.addingTimeInterval(3000))
+        let page = ReportPage(
+            content: ReportContent(log: log, assessment: Assessor.assess(log, profile: .vaccineFridge, timeZone: utc), language: .english),
+            timeZone: utc, language: .english, theme: .light)
         let period = try #require(page.statisticsRows.first { $0.0 == "Period" }?.1)
         let last = page.formatter.dateTime(Self.time.addingTimeInterval(3000))
         #expect(period.hasSuffix(String(last.dropFirst(5))), "\(period) should end at \(last)")

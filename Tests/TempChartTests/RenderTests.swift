@@ -1,12 +1,14 @@
 import CairoCanvas
 import ColdTapBase
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-import Testing
 import TestSupport
+import Testing
+
 @testable import TempChart
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 private func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("tempchart-\(UUID().uuidString)")
@@ -23,13 +25,19 @@ private func curvePixels(_ model: ChartModel, width: Int, height: Int, scale: Do
 }
 
 @Suite(.tags(.slow)) struct M4PixelIdentityTests {
-    func compare(series: ChartSeries, lower: Double?, upper: Double?, width: Int, height: Int,
-                 scale: Double = 1) throws -> (m4Points: Int, allPoints: Int) {
+    func compare(
+        series: ChartSeries, lower: Double?, upper: Double?, width: Int, height: Int,
+        scale: Double = 1
+    ) throws -> (m4Points: Int, allPoints: Int) {
         let frame = ChartRect(x: 0, y: 0, width: Double(width), height: Double(height))
-        let reduced = ChartModel(ChartSpec(series: series, lowerLimit: lower, upperLimit: upper, timeZone: .gmt, frame: frame,
-                                           pixelDensity: scale))
-        let full = ChartModel(ChartSpec(series: series, lowerLimit: lower, upperLimit: upper, timeZone: .gmt, frame: frame,
-                                        pixelDensity: scale, downsample: false))
+        let reduced = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: lower, upperLimit: upper, timeZone: .gmt, frame: frame,
+                pixelDensity: scale))
+        let full = ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: lower, upperLimit: upper, timeZone: .gmt, frame: frame,
+                pixelDensity: scale, downsample: false))
         let a = try curvePixels(reduced, width: width, height: height, scale: scale)
         let b = try curvePixels(full, width: width, height: height, scale: scale)
         #expect(a.count == Int(Double(width) * scale) * Int(Double(height) * scale))
@@ -75,10 +83,12 @@ private func curvePixels(_ model: ChartModel, width: Int, height: Int, scale: Do
     func fridgeModel(width: Double = 1200, height: Double = 600, series: ChartSeries? = nil) -> ChartModel {
         let log = series.map(ChartFixtures.log) ?? ChartFixtures.fridgeLog()
         let series = series ?? ChartSeries(log: log)
-        return ChartModel(ChartSpec(series: series, lowerLimit: 2, upperLimit: 8,
-                                    excursions: ChartFixtures.excursions(log).map(ChartExcursion.init),
-                                    timeZone: ChartFixtures.shanghai, frame: ChartRect(x: 0, y: 0, width: width, height: height),
-                                    title: "Fridge <A&B>"))
+        return ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: 2, upperLimit: 8,
+                excursions: ChartFixtures.excursions(log).map(ChartExcursion.init),
+                timeZone: ChartFixtures.shanghai, frame: ChartRect(x: 0, y: 0, width: width, height: height),
+                title: "Fridge <A&B>"))
     }
 
     func svg(_ model: ChartModel) -> String {

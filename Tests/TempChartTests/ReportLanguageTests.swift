@@ -1,5 +1,5 @@
-import Testing
 import TempChart
+import Testing
 
 /// `--lang`, `?lang=` and the pages' `Accept-Language` take a language by its BCP 47 tag.
 @Suite struct ReportLanguageTests {

@@ -2,6 +2,7 @@ import CairoCanvas
 import ColdTapBase
 import Foundation
 import Testing
+
 @testable import TempChart
 
 enum ReportFixtures {
@@ -10,17 +11,21 @@ enum ReportFixtures {
         let excursions = ChartFixtures.excursions(log).map { e in
             ReportContent.Excursion(start: e.start, end: e.end, peak: e.peak, direction: e.direction)
         }
-        return ReportContent(log: log, profile: "vaccine-fridge (2–8 °C)", lowerLimit: 2, upperLimit: 8, verdict: .alarm,
-                             reasons: ["Above 8 °C for 2 h 50 min continuously (limit 10 h); peak 10.1 °C on 2026-03-03 19:50.",
-                                       "A second line of reasons that is long enough to need wrapping on the A4 page so the wrapping code is exercised properly."],
-                             statistics: .init(log: log, lower: 2, upper: 8), excursions: excursions)
+        return ReportContent(
+            log: log, profile: "vaccine-fridge (2–8 °C)", lowerLimit: 2, upperLimit: 8, verdict: .alarm,
+            reasons: [
+                "Above 8 °C for 2 h 50 min continuously (limit 10 h); peak 10.1 °C on 2026-03-03 19:50.",
+                "A second line of reasons that is long enough to need wrapping on the A4 page so the wrapping code is exercised properly.",
+            ],
+            statistics: .init(log: log, lower: 2, upper: 8), excursions: excursions)
     }
 }
 
 @Suite struct ReportTests {
     func page(_ language: ReportLanguage, _ theme: ChartTheme = .light) -> ReportPage {
-        ReportPage(content: ReportFixtures.content(), timeZone: ChartFixtures.shanghai, language: language, theme: theme,
-                   generated: Date(timeIntervalSince1970: 1_772_700_000))
+        ReportPage(
+            content: ReportFixtures.content(), timeZone: ChartFixtures.shanghai, language: language, theme: theme,
+            generated: Date(timeIntervalSince1970: 1_772_700_000))
     }
 
     @Test(arguments: ReportLanguage.allCases)
@@ -30,8 +35,9 @@ enum ReportFixtures {
         defer { try? FileManager.default.removeItem(at: directory) }
         for theme in [ChartTheme.light, .dark] {
             let url = directory.appendingPathComponent("report-\(theme.name).pdf")
-            let pdf = try CairoCanvas(pdfAt: url, width: ReportPage.a4.width, height: ReportPage.a4.height,
-                                      cjkFamily: language == .japanese ? "Noto Sans CJK JP" : "Noto Sans CJK SC")
+            let pdf = try CairoCanvas(
+                pdfAt: url, width: ReportPage.a4.width, height: ReportPage.a4.height,
+                cjkFamily: language == .japanese ? "Noto Sans CJK JP" : "Noto Sans CJK SC")
             page(language, theme).draw(on: pdf)
             try pdf.finish()
             let data = try Data(contentsOf: url)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TempChart
 
 @Suite struct TerminalChartTests {
@@ -7,8 +8,9 @@ import Testing
 
     @Test(arguments: [40, 80, 132])
     func fitsTheWidth(width: Int) {
-        let text = TerminalChart.render(series: series, lower: 2, upper: 8, width: width, rows: 10,
-                                        timeZone: ChartFixtures.shanghai, color: false)
+        let text = TerminalChart.render(
+            series: series, lower: 2, upper: 8, width: width, rows: 10,
+            timeZone: ChartFixtures.shanghai, color: false)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == 10 + 3)
         for line in lines { #expect(line.count <= width, "\(line.count) > \(width): \(line)") }
@@ -22,12 +24,14 @@ import Testing
     @Test func colourMarksColdChainsExcursionsRed() {
         let excursions = ChartFixtures.excursions(ChartFixtures.fridgeLog()).map(ChartExcursion.init)
         #expect(!excursions.isEmpty)
-        let text = TerminalChart.render(series: series, lower: 2, upper: 8, excursions: excursions, width: 80, rows: 10,
-                                        timeZone: ChartFixtures.shanghai, color: true)
+        let text = TerminalChart.render(
+            series: series, lower: 2, upper: 8, excursions: excursions, width: 80, rows: 10,
+            timeZone: ChartFixtures.shanghai, color: true)
         #expect(text.contains("\u{1B}[31m"))
         // Without ColdChain's excursions nothing is red, whatever the curve does.
-        let unjudged = TerminalChart.render(series: series, lower: 2, upper: 8, width: 80, rows: 10,
-                                            timeZone: ChartFixtures.shanghai, color: true)
+        let unjudged = TerminalChart.render(
+            series: series, lower: 2, upper: 8, width: 80, rows: 10,
+            timeZone: ChartFixtures.shanghai, color: true)
         #expect(!unjudged.contains("\u{1B}[31m"))
         #expect(text.contains("\u{1B}[33m"))
         // Without the escapes, every line still fits.
@@ -43,4 +47,3 @@ import Testing
         #expect(text.contains("\u{1B}[36m"))
     }
 }
-

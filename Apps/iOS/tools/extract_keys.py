@@ -9,7 +9,8 @@ import pathlib
 import re
 import sys
 
-CALLS = r'(?:Text|Label|Section|Button|Picker|Toggle|LabeledContent|TextField|SecureField|navigationTitle|alert|confirmationDialog|String\(localized:)'
+# `String(localized: "…")` may be broken after the parenthesis (swift format does that to long keys).
+CALLS = r'(?:Text|Label|Section|Button|Picker|Toggle|LabeledContent|TextField|SecureField|navigationTitle|alert|confirmationDialog|String\(\s*localized:)'
 PATTERN = re.compile(CALLS + r'\(?\s*"((?:[^"\\]|\\.|\\\((?:[^()]|\([^()]*\))*\))*)"')
 INT_EXPRESSIONS = {"seconds", "history.unreadableFiles.count"}
 

@@ -69,8 +69,10 @@ struct CuplTagFormat: LoggerFormatDecoder {
         return try decode(parsed, options: options)
     }
 
-    private func error(_ kind: LoggerFormatError.Kind, field: String? = nil, offset: Int? = nil, _ detail: String,
-                       hint: UserHint? = nil) -> LoggerFormatError {
+    private func error(
+        _ kind: LoggerFormatError.Kind, field: String? = nil, offset: Int? = nil, _ detail: String,
+        hint: UserHint? = nil
+    ) -> LoggerFormatError {
         LoggerFormatError(kind, format: name, field: field, offset: offset, detail, hint: hint)
     }
 
@@ -83,18 +85,22 @@ struct CuplTagFormat: LoggerFormatDecoder {
 
     /// Decodes base64 text that is a slice of parameter `field`; `positionInField` maps
     /// an index in `text` to a character offset in the parameter for the error.
-    private func base64(_ text: Substring, field: String, what: String, bytes expected: Int? = nil,
-                        positionInField: (Int) -> Int) throws -> [UInt8] {
+    private func base64(
+        _ text: Substring, field: String, what: String, bytes expected: Int? = nil,
+        positionInField: (Int) -> Int
+    ) throws -> [UInt8] {
         switch CuplBase64.decode(text.utf8) {
         case .success(let bytes):
             if let expected, bytes.count != expected {
-                throw error(.base64, field: field, offset: positionInField(0),
-                            "\(what) decodes to \(bytes.count) byte(s) instead of \(expected) (misplaced padding)")
+                throw error(
+                    .base64, field: field, offset: positionInField(0),
+                    "\(what) decodes to \(bytes.count) byte(s) instead of \(expected) (misplaced padding)")
             }
             return bytes
         case .failure(let bad):
-            throw error(.base64, field: field, offset: positionInField(bad.index),
-                        "\(what) is not valid URL-safe base64: \(bad.reason)")
+            throw error(
+                .base64, field: field, offset: positionInField(bad.index),
+                "\(what) is not valid URL-safe base64: \(bad.reason)")
         }
     }
 
@@ -109,12 +115,14 @@ struct CuplTagFormat: LoggerFormatDecoder {
         let version = Int(versionBytes[0]) << 8 | Int(versionBytes[1])
         let formatCode = Int(versionBytes[2])
         guard version == 2 else {
-            throw error(.cupltagVersion(version), field: "v",
-                        "codec version \(version) is not supported; ColdTap decodes cuplTag codec version 2")
+            throw error(
+                .cupltagVersion(version), field: "v",
+                "codec version \(version) is not supported; ColdTap decodes cuplTag codec version 2")
         }
         guard formatCode == 1 || formatCode == 2 else {
-            throw error(.cupltagFormat(formatCode), field: "v",
-                        "format code \(formatCode) is unknown; cuplTag uses 1 (temperature + humidity) or 2 (temperature only)")
+            throw error(
+                .cupltagFormat(formatCode), field: "v",
+                "format code \(formatCode) is unknown; cuplTag uses 1 (temperature + humidity) or 2 (temperature only)")
         }
         let withHumidity = formatCode == 1
 
@@ -132,28 +140,33 @@ struct CuplTagFormat: LoggerFormatDecoder {
         // 3. Circular buffer and its end marker.
         let q = Array(try parameter("q", in: parsed).utf8)
         guard !q.isEmpty else {
-            throw error(.noCircularBuffer, field: "q",
-                        "the circular buffer q is empty: the logger stopped in its error state and recorded nothing")
+            throw error(
+                .noCircularBuffer, field: "q",
+                "the circular buffer q is empty: the logger stopped in its error state and recorded nothing")
         }
         let markers = q.indices.filter { q[$0] == UInt8(ascii: "~") }
         guard markers.count == 1, let marker = markers.first else {
-            throw error(.noEndMarker(count: markers.count), field: "q",
-                        markers.isEmpty
-                            ? "the circular buffer has no end marker '~': the logger was started but never logged a sample, or the URL is cut short"
-                            : "the circular buffer has \(markers.count) end markers '~' instead of one")
+            throw error(
+                .noEndMarker(count: markers.count), field: "q",
+                markers.isEmpty
+                    ? "the circular buffer has no end marker '~': the logger was started but never logged a sample, or the URL is cut short"
+                    : "the circular buffer has \(markers.count) end markers '~' instead of one")
         }
         let linear = Array(q[(marker + 1)...] + q[...marker])
         let qIndex = { (linearIndex: Int) in (marker + 1 + linearIndex) % q.count }
         guard linear.count >= 16 else {
-            throw error(.malformed, field: "q", offset: 0,
-                        "the circular buffer is \(q.count) characters, too short for its 16-character end-stop")
+            throw error(
+                .malformed, field: "q", offset: 0,
+                "the circular buffer is \(q.count) characters, too short for its 16-character end-stop")
         }
 
         // 4. End-stop: hash (7 bytes), npairs (u16 BE), elapsed minutes (u16 LE) + '~'.
         let endStopStart = linear.count - 16
         let endStop = linear[endStopStart...]
-        let hashAndCount = try base64(Substring(decoding: endStop.prefix(12), as: UTF8.self), field: "q",
-                                      what: "the end-stop", bytes: 9) { qIndex(endStopStart + $0) }
+        let hashAndCount = try base64(
+            Substring(decoding: endStop.prefix(12), as: UTF8.self), field: "q",
+            what: "the end-stop", bytes: 9
+        ) { qIndex(endStopStart + $0) }
         let storedHash = Array(hashAndCount[0..<7])
         let pairCount = Int(hashAndCount[7]) << 8 | Int(hashAndCount[8])
         let elapsedText = Substring(decoding: Array(endStop.dropFirst(12).prefix(3)) + [UInt8(ascii: ".")], as: UTF8.self)
@@ -165,14 +178,16 @@ struct CuplTagFormat: LoggerFormatDecoder {
         // 5. Valid pairs, newest first.
         let payloadLength = endStopStart
         guard payloadLength % 8 == 0 else {
-            throw error(.malformed, field: "q", offset: qIndex(0),
-                        "the circular buffer holds \(payloadLength) characters before its end-stop, not a whole number of 8-character demis (is the URL cut short?)")
+            throw error(
+                .malformed, field: "q", offset: qIndex(0),
+                "the circular buffer holds \(payloadLength) characters before its end-stop, not a whole number of 8-character demis (is the URL cut short?)")
         }
         let demis = payloadLength / 8
         let neededDemis = (pairCount + 1) / 2
         guard neededDemis <= demis else {
-            throw error(.malformed, field: "q", offset: qIndex(endStopStart),
-                        "the end-stop says \(pairCount) pairs but the circular buffer has room for only \(demis * 2)")
+            throw error(
+                .malformed, field: "q", offset: qIndex(endStopStart),
+                "the end-stop says \(pairCount) pairs but the circular buffer has room for only \(demis * 2)")
         }
         var pairs: [[UInt8]] = []
         pairs.reserveCapacity(pairCount)
@@ -193,8 +208,10 @@ struct CuplTagFormat: LoggerFormatDecoder {
 
         // 6. Integrity.
         var hashInput: [UInt8] = pairs.flatMap { $0 }
-        hashInput += [UInt8(loopCount >> 8), UInt8(loopCount & 0xFF), UInt8(resetsAllTime >> 8), UInt8(resetsAllTime & 0xFF),
-                      batteryRaw, resetCause, UInt8(marker >> 8 & 0xFF), UInt8(marker & 0xFF)]
+        hashInput += [
+            UInt8(loopCount >> 8), UInt8(loopCount & 0xFF), UInt8(resetsAllTime >> 8), UInt8(resetsAllTime & 0xFF),
+            batteryRaw, resetCause, UInt8(marker >> 8 & 0xFF), UInt8(marker & 0xFF),
+        ]
         var warnings: [LogWarning] = []
         let integrity: TemperatureLog.Integrity
         let computed: [UInt8]
@@ -213,8 +230,9 @@ struct CuplTagFormat: LoggerFormatDecoder {
         if Array(computed.prefix(7)) == storedHash {
             integrity = .init(status: .verified, detail: .verified(method: method))
         } else {
-            let detail = TemperatureLog.Integrity.Detail.mismatch(method: method, stored: storedHash, computed: Array(computed.prefix(7)),
-                                                                 keyGiven: options.secret != nil)
+            let detail = TemperatureLog.Integrity.Detail.mismatch(
+                method: method, stored: storedHash, computed: Array(computed.prefix(7)),
+                keyGiven: options.secret != nil)
             // Without a secret, the tag may simply sign with HMAC-MD5: the hint says to give its key.
             integrity = .init(status: .failed, detail: detail, hint: options.secret == nil ? .needsSecret : nil)
             warnings.append(.integrityFailed(detail))
@@ -252,8 +270,10 @@ struct CuplTagFormat: LoggerFormatDecoder {
         var samples: [TemperatureLog.Sample] = []
         samples.reserveCapacity(readingsNewestFirst.count)
         for (age, reading) in readingsNewestFirst.enumerated().reversed() {
-            samples.append(TemperatureLog.Sample(time: newest.addingTimeInterval(-TimeInterval(age) * interval),
-                                                 temperature: reading.0, humidity: reading.1))
+            samples.append(
+                TemperatureLog.Sample(
+                    time: newest.addingTimeInterval(-TimeInterval(age) * interval),
+                    temperature: reading.0, humidity: reading.1))
         }
 
         var metadata: [String: MetadataValue] = [
@@ -275,8 +295,9 @@ struct CuplTagFormat: LoggerFormatDecoder {
         let serial = parsed.parameters["s"].map(String.init)
         var log = TemperatureLog(
             format: .cupltag,
-            logger: .init(tagUID: options.tagUID, vendor: "cuplTag", model: .cuplTagHDC2021(humidity: withHumidity),
-                          serial: serial),
+            logger: .init(
+                tagUID: options.tagUID, vendor: "cuplTag", model: .cuplTagHDC2021(humidity: withHumidity),
+                serial: serial),
             samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,
             metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource,
             timeBaseDetail: "the newest sample is \(elapsedMinutes) min before the read time (end-stop elapsed minutes)")
@@ -289,8 +310,10 @@ struct CuplTagFormat: LoggerFormatDecoder {
     /// TI HDC2021 humidity transfer function, %RH.
     static func humidity(_ raw: Int) -> Double { Double(raw * 100) / 4096 }
 
-    static let resetCauseNames = ["brownout", "supply-voltage supervisor", "watchdog", "misc", "LPM x.5 wake-up",
-                                  "clock failure", "unused bit 6", "scan timeout"]
+    static let resetCauseNames = [
+        "brownout", "supply-voltage supervisor", "watchdog", "misc", "LPM x.5 wake-up",
+        "clock failure", "unused bit 6", "scan timeout",
+    ]
 
     static func describeResetCause(_ cause: UInt8) -> String {
         let names = (0..<8).filter { cause & (1 << $0) != 0 }.map { resetCauseNames[$0] }

@@ -33,9 +33,11 @@ public struct CuplTagEncoder: Sendable {
     /// HMAC-MD5 key (ASCII, at most 16 bytes); `nil` signs with plain MD5.
     public var secret: String?
 
-    public init(variant: Variant, baseURL: String = "t.plotsensor.com", https: Bool = true, serial: String = "CT000001",
-                intervalMinutes: Int, resetsAllTime: Int = 0, resetCause: UInt8 = 0, batteryRaw: UInt8 = 102,
-                secret: String? = nil) {
+    public init(
+        variant: Variant, baseURL: String = "t.plotsensor.com", https: Bool = true, serial: String = "CT000001",
+        intervalMinutes: Int, resetsAllTime: Int = 0, resetCause: UInt8 = 0, batteryRaw: UInt8 = 102,
+        secret: String? = nil
+    ) {
         self.variant = variant
         self.baseURL = baseURL
         self.https = https
@@ -84,8 +86,9 @@ public struct CuplTagEncoder: Sendable {
             return zip(temperatureRaw, humidityRaw).map { Pair(rd0: $0 & 0xFFF, rd1: $1 & 0xFFF) }
         case .temperatureOnly:
             return stride(from: 0, to: temperatureRaw.count, by: 2).map { index in
-                Pair(rd0: temperatureRaw[index] & 0xFFF,
-                     rd1: index + 1 < temperatureRaw.count ? temperatureRaw[index + 1] & 0xFFF : 0xFFF)
+                Pair(
+                    rd0: temperatureRaw[index] & 0xFFF,
+                    rd1: index + 1 < temperatureRaw.count ? temperatureRaw[index + 1] & 0xFFF : 0xFFF)
             }
         }
     }
@@ -114,8 +117,9 @@ public struct CuplTagEncoder: Sendable {
         }
         var buffer = Array(String(repeating: "MDAw", count: CuplTagEncoder.demis * 2).utf8)
         guard !pairs.isEmpty else {
-            return CircularBuffer(q: String(decoding: buffer, as: UTF8.self), endMarkerIndex: nil, validPairCount: 0,
-                                  loopCount: 0, hashPrefix: [])
+            return CircularBuffer(
+                q: String(decoding: buffer, as: UTF8.self), endMarkerIndex: nil, validPairCount: 0,
+                loopCount: 0, hashPrefix: [])
         }
         let demisWritten = (pairs.count + 1) / 2
         let cursor = (demisWritten - 1) % CuplTagEncoder.demis
@@ -130,19 +134,23 @@ public struct CuplTagEncoder: Sendable {
         let marker = ((cursor + 2) % CuplTagEncoder.demis) * 8 + 7
         let status = self.status(loopCount: loopCount)
         var hashInput: [UInt8] = pairs.suffix(validPairs).reversed().flatMap(\.bytes)
-        hashInput += [UInt8(loopCount >> 8 & 0xFF), UInt8(loopCount & 0xFF), UInt8(resetsAllTime >> 8 & 0xFF),
-                      UInt8(resetsAllTime & 0xFF), batteryRaw, status.resetCause, UInt8(marker >> 8), UInt8(marker & 0xFF)]
+        hashInput += [
+            UInt8(loopCount >> 8 & 0xFF), UInt8(loopCount & 0xFF), UInt8(resetsAllTime >> 8 & 0xFF),
+            UInt8(resetsAllTime & 0xFF), batteryRaw, status.resetCause, UInt8(marker >> 8), UInt8(marker & 0xFF),
+        ]
         let digest = secret.map { HMACMD5.authenticationCode(key: Array($0.utf8), message: hashInput) } ?? MD5.digest(hashInput)
         let hashPrefix = Array(digest.prefix(7))
-        let endStop = CuplBase64.encode(hashPrefix + [UInt8(validPairs >> 8), UInt8(validPairs & 0xFF)])
+        let endStop =
+            CuplBase64.encode(hashPrefix + [UInt8(validPairs >> 8), UInt8(validPairs & 0xFF)])
             + String(CuplBase64.encode([UInt8(minutesElapsed & 0xFF), UInt8(minutesElapsed >> 8)]).prefix(3)) + "~"
         let endStopBytes = Array(endStop.utf8)
         for half in 0..<2 {
             let start = ((cursor + 1 + half) % CuplTagEncoder.demis) * 8
             buffer.replaceSubrange(start..<(start + 8), with: endStopBytes[(half * 8)..<(half * 8 + 8)])
         }
-        return CircularBuffer(q: String(decoding: buffer, as: UTF8.self), endMarkerIndex: marker,
-                              validPairCount: validPairs, loopCount: loopCount, hashPrefix: hashPrefix)
+        return CircularBuffer(
+            q: String(decoding: buffer, as: UTF8.self), endMarkerIndex: marker,
+            validPairCount: validPairs, loopCount: loopCount, hashPrefix: hashPrefix)
     }
 
     /// After the first loop the firmware re-writes the status with the reset cause cleared.
@@ -169,9 +177,11 @@ public struct CuplTagEncoder: Sendable {
         let padding = ((12 - baseURL.utf8.count) % 16 + 16) % 16
         let t = CuplBase64.encode([UInt8(intervalMinutes & 0xFF), UInt8(intervalMinutes >> 8)])
         let v = String(repeating: "0", count: padding) + CuplBase64.encode([0, 2, variant.formatCode])
-        let x = CuplBase64.encode([UInt8(status.loopCount & 0xFF), UInt8(status.loopCount >> 8 & 0xFF),
-                                   UInt8(resetsAllTime & 0xFF), UInt8(resetsAllTime >> 8 & 0xFF),
-                                   status.resetCause, batteryRaw])
+        let x = CuplBase64.encode([
+            UInt8(status.loopCount & 0xFF), UInt8(status.loopCount >> 8 & 0xFF),
+            UInt8(resetsAllTime & 0xFF), UInt8(resetsAllTime >> 8 & 0xFF),
+            status.resetCause, batteryRaw,
+        ])
         return (https ? "https://" : "http://") + baseURL + "/?t=\(t)&s=\(serial)&v=\(v)&x=\(x)&q=\(buffer.q)"
     }
 

@@ -36,9 +36,11 @@ public enum LoggerImageFactory {
     /// - Returns: the message; generic16 carries a `start=` Text record, DTN1 its device
     ///   information with the interval (its time base is then the read time).
     /// - Throws: `LoggerEncodingError` for an unknown kind or values the format cannot hold.
-    public static func message(kind: String, temperatures: [Double], humidities: [Double]? = nil,
-                               interval: TimeInterval, newestSampleTime: Date, readTime: Date? = nil,
-                               secret: String? = nil, serial: String? = nil) throws -> NDEFMessage {
+    public static func message(
+        kind: String, temperatures: [Double], humidities: [Double]? = nil,
+        interval: TimeInterval, newestSampleTime: Date, readTime: Date? = nil,
+        secret: String? = nil, serial: String? = nil
+    ) throws -> NDEFMessage {
         guard interval > 0, interval.isFinite else { throw LoggerEncodingError("the interval must be positive, not \(interval)") }
         let start = newestSampleTime.addingTimeInterval(-TimeInterval(max(0, temperatures.count - 1)) * interval)
         switch kind {
@@ -52,8 +54,9 @@ public enum LoggerImageFactory {
                 throw LoggerEncodingError("the read time must be 0…65535 minutes after the newest sample")
             }
             let rh = kind == "cupltag-rh"
-            let encoder = CuplTagEncoder(variant: rh ? .temperatureHumidity : .temperatureOnly,
-                                         serial: serial ?? "CT000001", intervalMinutes: Int(minutes), secret: secret)
+            let encoder = CuplTagEncoder(
+                variant: rh ? .temperatureHumidity : .temperatureOnly,
+                serial: serial ?? "CT000001", intervalMinutes: Int(minutes), secret: secret)
             let humidityRaw = rh ? (humidities ?? Array(repeating: 50, count: temperatures.count)).map(CuplTagEncoder.rawHumidity) : nil
             let pairs = try encoder.pairs(temperatureRaw: temperatures.map(CuplTagEncoder.rawTemperature), humidityRaw: humidityRaw)
             return try encoder.message(pairs: pairs, minutesElapsed: Int(elapsed))
@@ -61,8 +64,9 @@ public enum LoggerImageFactory {
             let payload = try Generic16Encoder.payload(temperatures: temperatures, intervalSeconds: try wholeSeconds(interval))
             return NDEFMessage(records: [Generic16Encoder.startRecord(start), Generic16Encoder.record(payload: payload)])
         case "generic16-unix":
-            let payload = try Generic16Encoder.unixPayload(start: start, temperatures: temperatures,
-                                                           intervalSeconds: try wholeSeconds(interval))
+            let payload = try Generic16Encoder.unixPayload(
+                start: start, temperatures: temperatures,
+                intervalSeconds: try wholeSeconds(interval))
             return NDEFMessage(records: [Generic16Encoder.record(payload: payload)])
         case "dtn1":
             let encoder = DTN1Encoder(deviceInformation: [
@@ -78,8 +82,10 @@ public enum LoggerImageFactory {
     /// A plausible cold-chain run for demos: `count` samples around 5 °C with a slow daily
     /// wave, and an excursion to about `excursionPeak` °C for `excursionLength` samples
     /// starting at `excursionStart`. Deterministic.
-    public static func demoTemperatures(count: Int, excursionStart: Int, excursionLength: Int,
-                                        excursionPeak: Double = 12.5) -> [Double] {
+    public static func demoTemperatures(
+        count: Int, excursionStart: Int, excursionLength: Int,
+        excursionPeak: Double = 12.5
+    ) -> [Double] {
         (0..<max(0, count)).map { index in
             var value = 5.0 + 1.2 * sin(Double(index) / 12.0) + 0.3 * sin(Double(index) * 1.7)
             let into = index - excursionStart

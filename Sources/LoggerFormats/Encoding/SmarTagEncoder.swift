@@ -84,10 +84,14 @@ extension SmarTagEncoder {
             put(&memory, payload, 1 | UInt32(firmware.major) << 8 | UInt32(firmware.minor) << 16 | UInt32(firmware.patch) << 24)
             put(&memory, payload + 4, UInt32(interval & 0xFFFF) | UInt32(mode) << 16 | UInt32(sensors) << 24)
             put(&memory, payload + 8, packedDate(start))
-            put(&memory, payload + 12, Self.temperatureField(Double(temperatureMaximum)) | Self.temperatureField(Double(temperatureMinimum)) << 8
-                | UInt32(humidityMaximum & 0x7F) << 16 | UInt32(humidityMinimum & 0x7F) << 24)
-            put(&memory, payload + 16, Self.pressureField(pressureMaximum) | Self.pressureField(pressureMinimum) << 12
-                | UInt32(accelerationThreshold / 256 & 0x3F) << 24)
+            put(
+                &memory, payload + 12,
+                Self.temperatureField(Double(temperatureMaximum)) | Self.temperatureField(Double(temperatureMinimum)) << 8
+                    | UInt32(humidityMaximum & 0x7F) << 16 | UInt32(humidityMinimum & 0x7F) << 24)
+            put(
+                &memory, payload + 16,
+                Self.pressureField(pressureMaximum) | Self.pressureField(pressureMinimum) << 12
+                    | UInt32(accelerationThreshold / 256 & 0x3F) << 24)
             put(&memory, payload + 20, status)
 
             // Extremes as configuration resets them (§3.2), then kept from every valid reading.
@@ -126,7 +130,8 @@ extension SmarTagEncoder {
                     valueWord = p << 20 | t << 13 | rh << 6 | acc
                 case .event(let time, let orientation, let mask, let acceleration):
                     dateWord = packedDate(time) | 0x8000_0000
-                    valueWord = UInt32(orientation & 0x07) | UInt32(mask & 0x3F) << 3
+                    valueWord =
+                        UInt32(orientation & 0x07) | UInt32(mask & 0x3F) << 3
                         | (acceleration.map { UInt32(min(62, max(0, $0 / 256))) } ?? 0x3F) << 9
                 }
                 put(&memory, pointer, dateWord)

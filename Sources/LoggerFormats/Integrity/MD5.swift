@@ -62,7 +62,8 @@ public struct MD5: Sendable {
         var words = [UInt32](repeating: 0, count: 16)
         for index in 0..<16 {
             let base = index * 4
-            words[index] = UInt32(block[base]) | UInt32(block[base + 1]) << 8
+            words[index] =
+                UInt32(block[base]) | UInt32(block[base + 1]) << 8
                 | UInt32(block[base + 2]) << 16 | UInt32(block[base + 3]) << 24
         }
         var (a, b, c, d) = state

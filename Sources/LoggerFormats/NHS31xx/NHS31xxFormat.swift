@@ -18,8 +18,10 @@ struct NHS31xxFormat: LoggerFormatDecoder {
             return .refused("its response frames (\(frames.map(\.frame.name).joined(separator: ", "))) include no GETCONFIG answer")
         }
         let hasVersion = frames.contains { $0.frame.id == NHSMessageID.getVersion.rawValue }
-        return .accepted(hasVersion ? "a MIME record holds a GETVERSION answer and another a GETCONFIG answer (the initial message)"
-                                    : "a MIME record holds a GETCONFIG answer (48 01)")
+        return .accepted(
+            hasVersion
+                ? "a MIME record holds a GETVERSION answer and another a GETCONFIG answer (the initial message)"
+                : "a MIME record holds a GETCONFIG answer (48 01)")
     }
 
     func decode(_ message: NDEFMessage, options: DecodeOptions) throws -> TemperatureLog {
@@ -44,15 +46,17 @@ public enum NHS31xxLog {
     public static func build(_ readout: NHSReadout, options: DecodeOptions) throws -> TemperatureLog {
         let format = NHS31xxFormat.formatName
         guard let config = readout.config else {
-            throw LoggerFormatError(.recordNotFound, format: format,
-                                    "no GETCONFIG answer was read, so the samples have no interval or start time")
+            throw LoggerFormatError(
+                .recordNotFound, format: format,
+                "no GETCONFIG answer was read, so the samples have no interval or start time")
         }
         var warnings: [LogWarning] = []
         var metadata: [String: MetadataValue] = [:]
 
         // Identity.
-        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: "NXP",
-                                                     model: .named(readout.version?.model ?? "NHS31xx"))
+        var identity = TemperatureLog.LoggerIdentity(
+            tagUID: options.tagUID, vendor: "NXP",
+            model: .named(readout.version?.model ?? "NHS31xx"))
         if identity.tagUID == nil, let nfc = readout.nfcUID, nfc.count == 8 {
             identity.tagUID = hex(Array(nfc[0..<3] + nfc[4..<8]))
         }
@@ -90,8 +94,10 @@ public enum NHS31xxLog {
             if status.contains(.brownOut) { warnings.append(.nhsBrownOut) }
             if status.contains(.full) { warnings.append(.nhsMemoryFull) }
             if status.contains(.temperatureTooHigh) || status.contains(.temperatureTooLow) {
-                let which = [status.contains(.temperatureTooHigh) ? "above its maximum" : nil,
-                             status.contains(.temperatureTooLow) ? "below its minimum" : nil].compactMap { $0 }
+                let which = [
+                    status.contains(.temperatureTooHigh) ? "above its maximum" : nil,
+                    status.contains(.temperatureTooLow) ? "below its minimum" : nil,
+                ].compactMap { $0 }
                 metadata["loggerVerdict"] = .text("excursion: samples \(which.joined(separator: " and "))")
             } else if config.limitsEnabled {
                 metadata["loggerVerdict"] = "within its limits"
@@ -107,9 +113,10 @@ public enum NHS31xxLog {
         warnings += readout.refusals.map { .nhsRefused($0) }
 
         // Clock (§5.3).
-        let clock = ClockCorrection(config: config, readTime: readout.configReadTime ?? options.readTime,
-                                    readTimeTrusted: readout.configReadTime != nil || options.readTimeSource == .given || options.readTimeSource == .tagRead,
-                                    readTimeSource: readout.configReadTime != nil ? .readerClockAtConfigurationRead : options.readTimeSource)
+        let clock = ClockCorrection(
+            config: config, readTime: readout.configReadTime ?? options.readTime,
+            readTimeTrusted: readout.configReadTime != nil || options.readTimeSource == .given || options.readTimeSource == .tagRead,
+            readTimeSource: readout.configReadTime != nil ? .readerClockAtConfigurationRead : options.readTimeSource)
         if let drift = clock.drift { metadata["clockDrift"] = .text(String(format: "%+d s", drift)) }
         warnings += clock.warnings
 
@@ -121,7 +128,11 @@ public enum NHS31xxLog {
         let interval = TimeInterval(config.interval)
         for index in 0..<stored {
             guard let raw = readout.samples[index] else {
-                if let last = unread.last, last.upperBound == index - 1 { unread[unread.count - 1] = last.lowerBound...index } else { unread.append(index...index) }
+                if let last = unread.last, last.upperBound == index - 1 {
+                    unread[unread.count - 1] = last.lowerBound...index
+                } else {
+                    unread.append(index...index)
+                }
                 continue
             }
             let time = clock.time(ofSample: index, interval: interval)
@@ -156,8 +167,9 @@ public enum NHS31xxLog {
             }
             var end: Date?
             if let endStamp = block.endTime, endStamp != 0, clock.isTagTime(endStamp) { end = clock.corrected(endStamp) }
-            let detail = TemperatureLog.Event.Detail.nhsStatus(bit: number, clockSinceReboot: clockSinceReboot,
-                                                               stillOut: block.endTime == 0)
+            let detail = TemperatureLog.Event.Detail.nhsStatus(
+                bit: number, clockSinceReboot: clockSinceReboot,
+                stillOut: block.endTime == 0)
             events.append(TemperatureLog.Event(time: time, name: name, end: end, detail: detail))
         }
         // 12.4 ORs "more" into the echoed mask (bit 7); visible only on requests without bit 7.
@@ -168,11 +180,12 @@ public enum NHS31xxLog {
             warnings.append(.nhsEventsCutShort)
         }
 
-        var log = TemperatureLog(format: .nhs31xx, logger: identity, samples: samples, interval: interval,
-                                 timeBase: .loggerClock,
-                                 integrity: .init(status: .unverified, detail: .nhsNoCheck),
-                                 readTime: options.readTime, metadata: metadata, warnings: warnings,
-                                 readTimeSource: options.readTimeSource, timeBaseDetail: clock.detail)
+        var log = TemperatureLog(
+            format: .nhs31xx, logger: identity, samples: samples, interval: interval,
+            timeBase: .loggerClock,
+            integrity: .init(status: .unverified, detail: .nhsNoCheck),
+            readTime: options.readTime, metadata: metadata, warnings: warnings,
+            readTimeSource: options.readTimeSource, timeBaseDetail: clock.detail)
         log.events = events
         return log
     }
@@ -225,20 +238,24 @@ struct ClockCorrection {
 
         let startText = start.map { "first sample at \(NHS31xxLog.date($0).loggerISOText) by the tag's clock" }
         if config.layout == .legacy {
-            detail = "the tag's clock (message API 5 gives no start time: the first sample is taken as logged at the configuration time \(NHS31xxLog.date(config.configTime).loggerISOText))"
+            detail =
+                "the tag's clock (message API 5 gives no start time: the first sample is taken as logged at the configuration time \(NHS31xxLog.date(config.configTime).loggerISOText))"
             warnings.append(.nhsNoStartTime)
         } else if !continuous {
-            detail = "the tag's clock, UNRELIABLE: it was lost (its reading \(config.currentTime) is before the configuration time \(config.configTime), so it counts from a reboot); "
+            detail =
+                "the tag's clock, UNRELIABLE: it was lost (its reading \(config.currentTime) is before the configuration time \(config.configTime), so it counts from a reboot); "
                 + (startText ?? "no sample yet") + ", not corrected for drift"
             if config.configTime != 0 {
                 warnings.append(.nhsClockLost)
             }
         } else if let start = startText {
             if let implausible, let drift {
-                detail = "the tag's clock: \(start); not corrected for drift: the reader's clock \(readTime.loggerISOText) is \(String(format: "%+d", drift)) s from the tag's, a rate of \(String(format: "%.3f", implausible)) no RTC runs at"
+                detail =
+                    "the tag's clock: \(start); not corrected for drift: the reader's clock \(readTime.loggerISOText) is \(String(format: "%+d", drift)) s from the tag's, a rate of \(String(format: "%.3f", implausible)) no RTC runs at"
                 warnings.append(.nhsReadTimeFarFromClock(readTime: readTime, source: readTimeSource, driftSeconds: drift))
             } else if let factor, let drift {
-                detail = "the tag's clock: \(start), tag clock \(NHS31xxLog.date(config.currentTime).loggerISOText) against the reader's \(readTime.loggerISOText) (drift \(String(format: "%+d", drift)) s); sample and event times rescaled linearly by \(String(format: "%.6f", factor)) to the reader's clock"
+                detail =
+                    "the tag's clock: \(start), tag clock \(NHS31xxLog.date(config.currentTime).loggerISOText) against the reader's \(readTime.loggerISOText) (drift \(String(format: "%+d", drift)) s); sample and event times rescaled linearly by \(String(format: "%.6f", factor)) to the reader's clock"
             } else {
                 detail = "the tag's clock: \(start); not corrected for drift (the read time is \(readTimeSource), not the reader's clock at the read)"
             }
@@ -263,4 +280,3 @@ struct ClockCorrection {
         return Date(timeIntervalSince1970: (origin + nominal * (factor ?? 1)).rounded())
     }
 }
-

@@ -17,8 +17,10 @@ public struct NHSConfiguration: Sendable, Equatable {
     public var validMinimum: Int16
     public var validMaximum: Int16
 
-    public init(currentTime: UInt32, interval: UInt16, startDelay: UInt32 = 0, runningTime: UInt32 = 0,
-                validMinimum: Int16 = 0, validMaximum: Int16 = 0) {
+    public init(
+        currentTime: UInt32, interval: UInt16, startDelay: UInt32 = 0, runningTime: UInt32 = 0,
+        validMinimum: Int16 = 0, validMaximum: Int16 = 0
+    ) {
         self.currentTime = currentTime
         self.interval = interval
         self.startDelay = startDelay
@@ -42,9 +44,10 @@ public struct NHSConfiguration: Sendable, Equatable {
     /// - Throws: `LoggerFormatError` `.truncated` naming the offset.
     public init(bytes: [UInt8]) throws {
         let reader = NHSFieldReader(bytes, what: "SETCONFIG request")
-        self.init(currentTime: try reader.u32(0, "currentTime"), interval: try reader.u16(4, "interval"),
-                  startDelay: try reader.u32(6, "startDelay"), runningTime: try reader.u32(10, "runningTime"),
-                  validMinimum: try reader.i16(14, "validMinimum"), validMaximum: try reader.i16(16, "validMaximum"))
+        self.init(
+            currentTime: try reader.u32(0, "currentTime"), interval: try reader.u16(4, "interval"),
+            startDelay: try reader.u32(6, "startDelay"), runningTime: try reader.u32(10, "runningTime"),
+            validMinimum: try reader.i16(14, "validMinimum"), validMaximum: try reader.i16(16, "validMaximum"))
     }
 }
 
@@ -119,7 +122,7 @@ public enum NHSCommand: Sendable, Equatable {
         var writer = NHSFieldWriter()
         switch self {
         case .getResponse, .getVersion, .getUID, .getNFCUID, .checkBattery, .getCalibrationTimestamp, .getDiagData,
-             .getConfig, .start, .reset, .prepareDebug:
+            .getConfig, .start, .reset, .prepareDebug:
             break
         case .getMeasurements(let offset):
             writer.u16(offset)
@@ -183,11 +186,13 @@ public enum NHSCommand: Sendable, Equatable {
         case .setConfig: return .setConfig(try field { try NHSConfiguration(bytes: frame.payload) })
         case .measureTemperature: return .measureTemperature(resolution: try field { try reader.u8(0, "resolution") })
         case .getEvents:
-            return .getEvents(index: try field { try reader.u16(0, "index") }, mask: try field { try reader.u32(2, "eventMask") },
-                              info: NHSEventInfo(rawValue: try field { try reader.u8(6, "info") }))
+            return .getEvents(
+                index: try field { try reader.u16(0, "index") }, mask: try field { try reader.u32(2, "eventMask") },
+                info: NHSEventInfo(rawValue: try field { try reader.u8(6, "info") }))
         case .getPeriodicData:
-            return .getPeriodicData(which: try field { try reader.u8(0, "which") }, format: try field { try reader.u8(1, "format") },
-                                    offset: try field { try reader.u16(2, "offset") })
+            return .getPeriodicData(
+                which: try field { try reader.u8(0, "which") }, format: try field { try reader.u8(1, "format") },
+                offset: try field { try reader.u16(2, "offset") })
         case .getDiagData, .reset, .readRegister, .writeRegister, .readMemory, .writeMemory, .prepareDebug:
             guard debugBuild else { throw Refusal(result: .unknownCommand) }
             switch id {
@@ -202,8 +207,9 @@ public enum NHSCommand: Sendable, Equatable {
             default:
                 let length = Int(try field { try reader.u8(4, "length") })
                 try field { try reader.need(32, at: 5, field: "data") }
-                return .writeMemory(address: try field { try reader.u32(0, "address") },
-                                    data: Array(frame.payload[5..<(5 + min(length, 32))]))
+                return .writeMemory(
+                    address: try field { try reader.u32(0, "address") },
+                    data: Array(frame.payload[5..<(5 + min(length, 32))]))
             }
         }
     }

@@ -26,9 +26,10 @@ public struct NHSFrame: Sendable, Equatable, Hashable, CustomStringConvertible {
     public init(bytes: some Collection<UInt8>) throws {
         let all = Array(bytes)
         guard all.count >= 2 else {
-            throw LoggerFormatError(.truncated(needed: 2, available: all.count), format: NHS31xxFormat.formatName,
-                                    field: "frame", offset: all.count,
-                                    "an NHS31xx frame needs a message id and a direction byte, but \(all.count) byte(s) are there")
+            throw LoggerFormatError(
+                .truncated(needed: 2, available: all.count), format: NHS31xxFormat.formatName,
+                field: "frame", offset: all.count,
+                "an NHS31xx frame needs a message id and a direction byte, but \(all.count) byte(s) are there")
         }
         self.init(id: all[0], direction: all[1], payload: Array(all[2...]))
     }
@@ -161,9 +162,10 @@ struct NHSFieldReader {
 
     func need(_ count: Int, at offset: Int, field: String) throws {
         guard offset >= 0, count >= 0, offset <= bytes.count, bytes.count - offset >= count else {
-            throw LoggerFormatError(.truncated(needed: offset + count, available: bytes.count),
-                                    format: NHS31xxFormat.formatName, field: what, offset: frameOffset + offset,
-                                    "the \(what) ends before its \(field) (\(count) byte(s) at payload offset \(offset), \(bytes.count) byte(s) present)")
+            throw LoggerFormatError(
+                .truncated(needed: offset + count, available: bytes.count),
+                format: NHS31xxFormat.formatName, field: what, offset: frameOffset + offset,
+                "the \(what) ends before its \(field) (\(count) byte(s) at payload offset \(offset), \(bytes.count) byte(s) present)")
         }
     }
 

@@ -41,8 +41,9 @@ public struct NHSReadout: Sendable, Equatable {
         var texts: [String] = []
         for (index, record) in message.records.enumerated() {
             if record.tnf == .media, record.payload.count >= 2,
-               record.payload[record.payload.startIndex + 1] == NHSFrame.responseDirection,
-               let frame = try? NHSFrame(bytes: record.payload) {
+                record.payload[record.payload.startIndex + 1] == NHSFrame.responseDirection,
+                let frame = try? NHSFrame(bytes: record.payload)
+            {
                 frames.append((index, frame))
             } else if record.isWellKnown("T"), let text = record.textRecord {
                 texts.append(text.text)
@@ -96,8 +97,9 @@ public struct NHSReadout: Sendable, Equatable {
         case .calibrationTimestamp(let result, let time): if result.isOK { calibrationTime = time }
         case .result(let id, let result):
             let name = NHSMessageID(rawValue: id)?.name ?? String(format: "message 0x%02X", id)
-            let expected = result.isOK || result == .noResponse
-                || (id == NHSMessageID.getMeasurements.rawValue && result == .badLength) // the phantom, §1.6
+            let expected =
+                result.isOK || result == .noResponse
+                || (id == NHSMessageID.getMeasurements.rawValue && result == .badLength)  // the phantom, §1.6
             if !expected { refusals.append(NHSRefusal(message: name, result: result)) }
         case .diagnostics, .periodicData, .register, .memory, .other: break
         }

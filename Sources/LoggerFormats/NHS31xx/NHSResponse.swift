@@ -78,9 +78,11 @@ public struct NHSConfig: Sendable, Equatable {
     /// Legacy layout only: the validation byte.
     public var legacyValid: UInt8?
 
-    public init(result: NHSResult = .ok, configTime: UInt32, interval: UInt16, startDelay: UInt32, runningTime: UInt32,
-                validMinimum: Int16, validMaximum: Int16, attainedMinimum: Int16, attainedMaximum: Int16, count: UInt16,
-                status: NHSStatus, startTime: UInt32, currentTime: UInt32) {
+    public init(
+        result: NHSResult = .ok, configTime: UInt32, interval: UInt16, startDelay: UInt32, runningTime: UInt32,
+        validMinimum: Int16, validMaximum: Int16, attainedMinimum: Int16, attainedMaximum: Int16, count: UInt16,
+        status: NHSStatus, startTime: UInt32, currentTime: UInt32
+    ) {
         self.layout = .current
         self.result = result
         self.configTime = configTime
@@ -103,19 +105,21 @@ public struct NHSConfig: Sendable, Equatable {
         let reader = NHSFieldReader(payload, what: "GETCONFIG response")
         switch payload.count {
         case 40:
-            self.init(result: NHSResult(rawValue: try reader.u32(0, "result")), configTime: try reader.u32(4, "configTime"),
-                      interval: try reader.u16(8, "interval"), startDelay: try reader.u32(10, "startDelay"),
-                      runningTime: try reader.u32(14, "runningTime"), validMinimum: try reader.i16(18, "validMinimum"),
-                      validMaximum: try reader.i16(20, "validMaximum"), attainedMinimum: try reader.i16(22, "attainedMinimum"),
-                      attainedMaximum: try reader.i16(24, "attainedMaximum"), count: try reader.u16(26, "count"),
-                      status: NHSStatus(rawValue: try reader.u32(28, "status")), startTime: try reader.u32(32, "startTime"),
-                      currentTime: try reader.u32(36, "currentTime"))
+            self.init(
+                result: NHSResult(rawValue: try reader.u32(0, "result")), configTime: try reader.u32(4, "configTime"),
+                interval: try reader.u16(8, "interval"), startDelay: try reader.u32(10, "startDelay"),
+                runningTime: try reader.u32(14, "runningTime"), validMinimum: try reader.i16(18, "validMinimum"),
+                validMaximum: try reader.i16(20, "validMaximum"), attainedMinimum: try reader.i16(22, "attainedMinimum"),
+                attainedMaximum: try reader.i16(24, "attainedMaximum"), count: try reader.u16(26, "count"),
+                status: NHSStatus(rawValue: try reader.u32(28, "status")), startTime: try reader.u32(32, "startTime"),
+                currentTime: try reader.u32(36, "currentTime"))
         case 23:
-            self.init(result: NHSResult(rawValue: try reader.u32(0, "result")), configTime: try reader.u32(4, "configTime"),
-                      interval: try reader.u16(8, "interval"), startDelay: 0, runningTime: 0,
-                      validMinimum: try reader.i16(12, "validMinimum"), validMaximum: try reader.i16(14, "validMaximum"),
-                      attainedMinimum: 0, attainedMaximum: 0, count: try reader.u16(16, "count"), status: [],
-                      startTime: 0, currentTime: try reader.u32(19, "currentTime"))
+            self.init(
+                result: NHSResult(rawValue: try reader.u32(0, "result")), configTime: try reader.u32(4, "configTime"),
+                interval: try reader.u16(8, "interval"), startDelay: 0, runningTime: 0,
+                validMinimum: try reader.i16(12, "validMinimum"), validMaximum: try reader.i16(14, "validMaximum"),
+                attainedMinimum: 0, attainedMaximum: 0, count: try reader.u16(16, "count"), status: [],
+                startTime: 0, currentTime: try reader.u32(19, "currentTime"))
             layout = .legacy
             startDelay = nil
             runningTime = nil
@@ -126,9 +130,10 @@ public struct NHSConfig: Sendable, Equatable {
             maxCount = try reader.u16(10, "maxCount")
             legacyValid = try reader.u8(18, "valid")
         default:
-            throw LoggerFormatError(payload.count < 23 ? .truncated(needed: 23, available: payload.count) : .inconsistent,
-                                    format: NHS31xxFormat.formatName, field: "GETCONFIG response", offset: 2 + payload.count,
-                                    "a GETCONFIG answer holds 40 bytes (message API 6 and later) or 23 (API 5), not \(payload.count)")
+            throw LoggerFormatError(
+                payload.count < 23 ? .truncated(needed: 23, available: payload.count) : .inconsistent,
+                format: NHS31xxFormat.formatName, field: "GETCONFIG response", offset: 2 + payload.count,
+                "a GETCONFIG answer holds 40 bytes (message API 6 and later) or 23 (API 5), not \(payload.count)")
         }
     }
 
@@ -177,9 +182,10 @@ public struct NHSMeasurements: Sendable, Equatable {
         try reader.need(3, at: 7, field: "padding")
         try reader.need(2 * count, at: 10, field: "\(count) samples")
         guard payload.count == 10 + 2 * count else {
-            throw LoggerFormatError(.inconsistent, format: NHS31xxFormat.formatName, field: "GETMEASUREMENTS response",
-                                    offset: 2 + 10 + 2 * count,
-                                    "the answer says \(count) sample(s) but carries \(payload.count - 10 - 2 * count) byte(s) more")
+            throw LoggerFormatError(
+                .inconsistent, format: NHS31xxFormat.formatName, field: "GETMEASUREMENTS response",
+                offset: 2 + 10 + 2 * count,
+                "the answer says \(count) sample(s) but carries \(payload.count - 10 - 2 * count) byte(s) more")
         }
         samples = try (0..<count).map { try reader.i16(10 + 2 * $0, "sample \($0)") }
     }
@@ -250,8 +256,9 @@ public struct NHSEvents: Sendable, Equatable {
         // Without the event number, data presence is known only when every masked event has data.
         let onlyDataEvents = mask & 0x7F_FF7F & ~0x60 == 0
         if info.contains(.data) && !info.contains(.eventNumber) && !onlyDataEvents {
-            throw LoggerFormatError(.inconsistent, format: NHS31xxFormat.formatName, field: "GETEVENTS response", offset: 2 + 6,
-                                    "the answer has data but no event numbers, so its blocks cannot be told apart; ask with info 0F")
+            throw LoggerFormatError(
+                .inconsistent, format: NHS31xxFormat.formatName, field: "GETEVENTS response", offset: 2 + 6,
+                "the answer has data but no event numbers, so its blocks cannot be told apart; ask with info 0F")
         }
         for block in 0..<count {
             var event = NHSEventBlock()
@@ -265,8 +272,9 @@ public struct NHSEvents: Sendable, Equatable {
             blocks.append(event)
         }
         guard offset == payload.count else {
-            throw LoggerFormatError(.inconsistent, format: NHS31xxFormat.formatName, field: "GETEVENTS response", offset: 2 + offset,
-                                    "the answer says \(count) event(s) but carries \(payload.count - offset) byte(s) more")
+            throw LoggerFormatError(
+                .inconsistent, format: NHS31xxFormat.formatName, field: "GETEVENTS response", offset: 2 + offset,
+                "the answer says \(count) event(s) but carries \(payload.count - offset) byte(s) more")
         }
         self.blocks = blocks
     }
@@ -316,9 +324,10 @@ public struct NHSPeriodicData: Sendable, Equatable {
         let width = (hasT ? 2 : 0) + (hasH ? 1 : 0)
         guard width > 0 else { return }
         guard data.count % width == 0 else {
-            throw LoggerFormatError(.inconsistent, format: NHS31xxFormat.formatName, field: "GETPERIODICDATA response",
-                                    offset: 2 + 8 + data.count - data.count % width,
-                                    "the data are \(data.count) byte(s), not a whole number of \(width)-byte samples")
+            throw LoggerFormatError(
+                .inconsistent, format: NHS31xxFormat.formatName, field: "GETPERIODICDATA response",
+                offset: 2 + 8 + data.count - data.count % width,
+                "the data are \(data.count) byte(s), not a whole number of \(width)-byte samples")
         }
         var position = 8
         while position < payload.count {
@@ -367,8 +376,9 @@ public enum NHSResponse: Sendable, Equatable {
     ///   offset in the frame, when a known message's payload does not have its layout.
     public static func parse(_ frame: NHSFrame) throws -> NHSResponse {
         guard frame.isResponse else {
-            throw LoggerFormatError(.malformed, format: NHS31xxFormat.formatName, field: frame.name, offset: 1,
-                                    String(format: "direction byte 0x%02X is not 01 (a response)", frame.direction))
+            throw LoggerFormatError(
+                .malformed, format: NHS31xxFormat.formatName, field: frame.name, offset: 1,
+                String(format: "direction byte 0x%02X is not 01 (a response)", frame.direction))
         }
         let payload = frame.payload
         let reader = NHSFieldReader(payload, what: "\(frame.name) response")
@@ -379,17 +389,20 @@ public enum NHSResponse: Sendable, Equatable {
         }
         func exact(_ count: Int) throws {
             guard payload.count == count else {
-                throw LoggerFormatError(payload.count < count ? .truncated(needed: count, available: payload.count) : .inconsistent,
-                                        format: NHS31xxFormat.formatName, field: "\(id.name) response", offset: 2 + payload.count,
-                                        "a \(id.name) answer holds \(count) bytes or a 4-byte result, not \(payload.count)")
+                throw LoggerFormatError(
+                    payload.count < count ? .truncated(needed: count, available: payload.count) : .inconsistent,
+                    format: NHS31xxFormat.formatName, field: "\(id.name) response", offset: 2 + payload.count,
+                    "a \(id.name) answer holds \(count) bytes or a 4-byte result, not \(payload.count)")
             }
         }
         switch id {
         case .getVersion:
             try exact(14)
-            return .version(NHSVersion(softwareMajor: try reader.u16(2, "software major"), softwareMinor: try reader.u16(4, "software minor"),
-                                       apiMajor: try reader.u16(6, "API major"), apiMinor: try reader.u16(8, "API minor"),
-                                       deviceID: try reader.u32(10, "device id")))
+            return .version(
+                NHSVersion(
+                    softwareMajor: try reader.u16(2, "software major"), softwareMinor: try reader.u16(4, "software minor"),
+                    apiMajor: try reader.u16(6, "API major"), apiMinor: try reader.u16(8, "API minor"),
+                    deviceID: try reader.u32(10, "device id")))
         case .getUID:
             try exact(16)
             return .uid(try (0..<4).map { try reader.u32(4 * $0, "serial word \($0)") })
@@ -404,10 +417,12 @@ public enum NHSResponse: Sendable, Equatable {
             return .calibrationTimestamp(NHSResult(rawValue: try reader.u32(0, "result")), try reader.u32(4, "timestamp"))
         case .getDiagData:
             try exact(20)
-            return .diagnostics(NHSDiagnostics(coldBoots: try reader.u32(0, "cold boots"), wakeUps: try reader.u32(4, "wake-ups"),
-                                               activeSeconds: try reader.i32(8, "active seconds"),
-                                               deepPowerDownSeconds: try reader.i32(12, "deep power-down seconds"),
-                                               nfcTaps: try reader.u32(16, "NFC taps")))
+            return .diagnostics(
+                NHSDiagnostics(
+                    coldBoots: try reader.u32(0, "cold boots"), wakeUps: try reader.u32(4, "wake-ups"),
+                    activeSeconds: try reader.i32(8, "active seconds"),
+                    deepPowerDownSeconds: try reader.i32(12, "deep power-down seconds"),
+                    nfcTaps: try reader.u32(16, "NFC taps")))
         case .getMeasurements:
             return .measurements(try NHSMeasurements(payload: payload))
         case .getConfig:
@@ -427,9 +442,10 @@ public enum NHSResponse: Sendable, Equatable {
             let length = Int(try reader.u8(4, "length"))
             return .memory(NHSResult(rawValue: try reader.u32(0, "result")), Array(payload[5..<(5 + min(length, 32))]))
         case .getResponse, .setConfig, .start, .reset, .writeRegister, .writeMemory, .prepareDebug:
-            throw LoggerFormatError(payload.count < 4 ? .truncated(needed: 4, available: payload.count) : .inconsistent,
-                                    format: NHS31xxFormat.formatName, field: "\(id.name) response", offset: 2 + payload.count,
-                                    "a \(id.name) answer is a 4-byte result, not \(payload.count) bytes")
+            throw LoggerFormatError(
+                payload.count < 4 ? .truncated(needed: 4, available: payload.count) : .inconsistent,
+                format: NHS31xxFormat.formatName, field: "\(id.name) response", offset: 2 + payload.count,
+                "a \(id.name) answer is a 4-byte result, not \(payload.count) bytes")
         }
     }
 }

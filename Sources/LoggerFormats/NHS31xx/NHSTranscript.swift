@@ -108,8 +108,9 @@ public struct NHSTranscript: Sendable, Equatable {
             do {
                 message = try NDEFParser.message(from: step.read)
             } catch {
-                throw LoggerFormatError(.malformed, format: NHS31xxFormat.formatName, field: "transcript line \(number + 1)",
-                                        "its read is not a valid NDEF message: \(error)")
+                throw LoggerFormatError(
+                    .malformed, format: NHS31xxFormat.formatName, field: "transcript line \(number + 1)",
+                    "its read is not a valid NDEF message: \(error)")
             }
             do {
                 try readout.add(message, readTime: step.time)

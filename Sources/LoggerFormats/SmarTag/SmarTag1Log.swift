@@ -15,11 +15,15 @@ public enum SmarTag1Log {
     /// Modes of payload cell 1 (§3.2).
     static let modeNames = ["inactive", "sampling", "one-shot", "sampling with threshold", "save next sample"]
     /// Enabled-sensor flags of payload cell 1 (§3.2).
-    static let sensorFlags: [(bit: UInt8, name: String)] = [(0x01, "temperature"), (0x02, "humidity"), (0x04, "pressure"),
-                                                            (0x08, "acceleration"), (0x10, "6D orientation"), (0x20, "wake-up")]
+    static let sensorFlags: [(bit: UInt8, name: String)] = [
+        (0x01, "temperature"), (0x02, "humidity"), (0x04, "pressure"),
+        (0x08, "acceleration"), (0x10, "6D orientation"), (0x20, "wake-up"),
+    ]
     /// Event-mask bits of an asynchronous record (§3.4), as event names.
-    static let eventNames: [(bit: UInt32, name: String)] = [(0x01, "wakeUp"), (0x02, "orientation"), (0x04, "singleTap"),
-                                                            (0x08, "doubleTap"), (0x10, "freeFall"), (0x20, "tilt")]
+    static let eventNames: [(bit: UInt32, name: String)] = [
+        (0x01, "wakeUp"), (0x02, "orientation"), (0x04, "singleTap"),
+        (0x08, "doubleTap"), (0x10, "freeFall"), (0x20, "tilt"),
+    ]
 
     /// Decodes the image. Every address is checked against what the image holds; a field
     /// that contradicts the layout is a typed error naming its tag-memory address.
@@ -46,8 +50,9 @@ public enum SmarTag1Log {
         let mode = Int(configuration >> 16 & 0xFF)
         let flags = UInt8(configuration >> 24 & 0xFF)
         guard interval > 0 else {
-            throw LoggerFormatError(.intervalUnknown, format: format, field: "tag memory", offset: payload + 4,
-                                    "the sampling interval is 0 s (the logger was never configured)", hint: .needsInterval)
+            throw LoggerFormatError(
+                .intervalUnknown, format: format, field: "tag memory", offset: payload + 4,
+                "the sampling interval is 0 s (the logger was never configured)", hint: .needsInterval)
         }
         metadata["interval"] = .integer(Int64(interval))
         metadata["mode"] = .text(mode < modeNames.count ? modeNames[mode] : "unknown (\(mode))")
@@ -107,12 +112,15 @@ public enum SmarTag1Log {
         metadata["nextSlotAddress"] = .text(String(format: "0x%04X", pointer))
         let ring = Ring(payloadStart: payload, memorySize: image.memorySize)
         guard counter <= ring.capacity else {
-            throw LoggerFormatError(.inconsistent, format: format, field: "tag memory", offset: payload + 60,
-                                    "the sample counter \(counter) exceeds the ring's \(ring.capacity) slots")
+            throw LoggerFormatError(
+                .inconsistent, format: format, field: "tag memory", offset: payload + 60,
+                "the sample counter \(counter) exceeds the ring's \(ring.capacity) slots")
         }
         guard pointer % 4 == 0, let pointerSlot = ring.slot(ofAddress: pointer) else {
-            throw LoggerFormatError(.inconsistent, format: format, field: "tag memory", offset: payload + 62,
-                                    "the next-slot address 0x\(hex(pointer)) is not a slot of the ring (0x\(hex(ring.firstAddress))…0x\(hex(ring.firstAddress + 8 * ring.capacity)), 8 bytes each)")
+            throw LoggerFormatError(
+                .inconsistent, format: format, field: "tag memory", offset: payload + 62,
+                "the next-slot address 0x\(hex(pointer)) is not a slot of the ring (0x\(hex(ring.firstAddress))…0x\(hex(ring.firstAddress + 8 * ring.capacity)), 8 bytes each)"
+            )
         }
         // Full ring: the slot the pointer names is the oldest; otherwise slot 0 is.
         let first = counter >= ring.capacity ? pointerSlot % ring.capacity : 0
@@ -129,8 +137,9 @@ public enum SmarTag1Log {
                 continue
             }
             guard let time = try date(dateWord, at: address) else {
-                throw LoggerFormatError(.inconsistent, format: format, field: "tag memory", offset: address,
-                                        "record \(index + 1) of \(counter) has no date (its date word is 0)")
+                throw LoggerFormatError(
+                    .inconsistent, format: format, field: "tag memory", offset: address,
+                    "record \(index + 1) of \(counter) has no date (its date word is 0)")
             }
             if dateWord & 0x8000_0000 != 0 {
                 events += motionEvents(value, time: time)
@@ -157,14 +166,16 @@ public enum SmarTag1Log {
 
         var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: "STMicroelectronics", model: .named("STEVAL-SMARTAG1"))
         if identity.tagUID == nil, image.recordID.count >= 8 { identity.tagUID = image.recordID.suffix(8).hexString() }
-        let zoneText = options.loggerTimeZone.map { "taken in \($0.identifier) (the zone given for the logger's dates)" }
+        let zoneText =
+            options.loggerTimeZone.map { "taken in \($0.identifier) (the zone given for the logger's dates)" }
             ?? "taken as UTC (they carry no time zone; give the configuring phone's zone to place them)"
-        var log = TemperatureLog(format: .smarTag1, logger: identity,
-                                 samples: samples.sortedStably(by: \.time), interval: TimeInterval(interval),
-                                 timeBase: .loggerHeader, integrity: .init(status: .unverified, detail: .noCheck(format: format)),
-                                 readTime: options.readTime, metadata: metadata, warnings: warnings,
-                                 readTimeSource: options.readTimeSource,
-                                 timeBaseDetail: "the logger's wall-clock dates of each record, \(zoneText)")
+        var log = TemperatureLog(
+            format: .smarTag1, logger: identity,
+            samples: samples.sortedStably(by: \.time), interval: TimeInterval(interval),
+            timeBase: .loggerHeader, integrity: .init(status: .unverified, detail: .noCheck(format: format)),
+            readTime: options.readTime, metadata: metadata, warnings: warnings,
+            readTimeSource: options.readTimeSource,
+            timeBaseDetail: "the logger's wall-clock dates of each record, \(zoneText)")
         log.events = events.sortedStably { $0.time ?? .distantPast }
         log.resolution = 1
         if !pressure.isEmpty { log.series = [.init(name: "pressure", unit: "hPa", points: pressure.sortedStably(by: \.time))] }
@@ -176,7 +187,9 @@ public enum SmarTag1Log {
             if let from = ringFull ? oldest : start {
                 log.thresholdLogging = SmarTagLog.coverage(
                     from: from, log: log, options: options, lowest: tMin - 0.5, highest: tMax + 0.5,
-                    rule: "stores only readings below \(SmarTagLog.celsius(tMin)) or above \(SmarTagLog.celsius(tMax)) (whole degrees; the comparison is inferred)")
+                    rule:
+                        "stores only readings below \(SmarTagLog.celsius(tMin)) or above \(SmarTagLog.celsius(tMax)) (whole degrees; the comparison is inferred)"
+                )
             }
         }
         return log
@@ -187,8 +200,9 @@ public enum SmarTag1Log {
         let orientation = Int(value & 0x07)
         let mask = value >> 3 & 0x3F
         let acceleration = value >> 9 & 0x3F
-        let motion = SmarTagMotion(orientation: orientation == 0 ? nil : orientation,
-                                   accelerationMilliG: acceleration == invalidAcceleration ? nil : Int(acceleration) * 256)
+        let motion = SmarTagMotion(
+            orientation: orientation == 0 ? nil : orientation,
+            accelerationMilliG: acceleration == invalidAcceleration ? nil : Int(acceleration) * 256)
         let names = eventNames.filter { mask & $0.bit != 0 }.map(\.name)
         return (names.isEmpty ? ["motion"] : names).map { TemperatureLog.Event(time: time, name: $0, detail: .smarTag(motion)) }
     }
@@ -207,12 +221,17 @@ public enum SmarTag1Log {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let fieldsValid = parts.second! < 60 && parts.minute! < 60 && parts.hour! < 24 && (1...12).contains(parts.month!) && parts.day! >= 1
-        guard fieldsValid, let days = calendar.range(of: .day, in: .month,
-                                                     for: calendar.date(from: DateComponents(year: parts.year, month: parts.month, day: 1))!),
-              days.contains(parts.day!), let date = calendar.date(from: parts) else {
-            throw LoggerFormatError(.inconsistent, format: format, field: "tag memory", offset: address,
-                                    String(format: "the packed date 0x%08X is no date (year %d, month %d, day %d, %02d:%02d:%02d)", word,
-                                           parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!))
+        guard fieldsValid,
+            let days = calendar.range(
+                of: .day, in: .month,
+                for: calendar.date(from: DateComponents(year: parts.year, month: parts.month, day: 1))!),
+            days.contains(parts.day!), let date = calendar.date(from: parts)
+        else {
+            throw LoggerFormatError(
+                .inconsistent, format: format, field: "tag memory", offset: address,
+                String(
+                    format: "the packed date 0x%08X is no date (year %d, month %d, day %d, %02d:%02d:%02d)", word,
+                    parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!))
         }
         return date
     }

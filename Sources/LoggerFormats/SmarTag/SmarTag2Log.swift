@@ -17,8 +17,10 @@ public enum SmarTag2Log {
     static let unsetMinimumWord: UInt32 = 0x15E0_0000
 
     /// The threshold modes of a configuration word (§4.2).
-    static let modeNames = ["outside (log if ≤ Th1 or ≥ Th2)", "inside (log if Th1 ≤ value ≤ Th2)",
-                            "less (log if ≤ Th1)", "greater (log if ≥ Th1)"]
+    static let modeNames = [
+        "outside (log if ≤ Th1 or ≥ Th2)", "inside (log if Th1 ≤ value ≤ Th2)",
+        "less (log if ≤ Th1)", "greater (log if ≥ Th1)",
+    ]
 
     /// One configured virtual sensor.
     struct Sensor {
@@ -72,12 +74,14 @@ public enum SmarTag2Log {
         let count = Int(header >> 8 & 0xFF)
         let interval = Int(header >> 16)
         guard (1...10).contains(count) else {
-            throw LoggerFormatError(.inconsistent, format: format, field: "tag memory", offset: base + 5,
-                                    "the number of virtual sensors is \(count), not 1…10")
+            throw LoggerFormatError(
+                .inconsistent, format: format, field: "tag memory", offset: base + 5,
+                "the number of virtual sensors is \(count), not 1…10")
         }
         guard interval > 0 else {
-            throw LoggerFormatError(.intervalUnknown, format: format, field: "tag memory", offset: base + 6,
-                                    "the sample time is 0 s (the logger was never configured)", hint: .needsInterval)
+            throw LoggerFormatError(
+                .intervalUnknown, format: format, field: "tag memory", offset: base + 6,
+                "the sample time is 0 s (the logger was never configured)", hint: .needsInterval)
         }
         metadata["interval"] = .integer(Int64(interval))
         let startSeconds = try word(base + 8, "start time")
@@ -92,8 +96,9 @@ public enum SmarTag2Log {
             let id = Int(configuration & 0x0F)
             let mode = Int(configuration >> 4 & 0x03)
             guard let described = describe(id) else {
-                throw LoggerFormatError(.inconsistent, format: format, field: "tag memory", offset: cursor,
-                                        "virtual sensor \(index + 1) has id \(id), which this firmware does not log")
+                throw LoggerFormatError(
+                    .inconsistent, format: format, field: "tag memory", offset: cursor,
+                    "virtual sensor \(index + 1) has id \(id), which this firmware does not log")
             }
             let first = configuration >> 6 & (UInt32(1) << described.widths[0] - 1)
             var second: UInt32?
@@ -113,7 +118,9 @@ public enum SmarTag2Log {
             let second = try word(cursor + 4, "minimum/maximum of \(described.name)")
             if sensor.id <= 1 {
                 // A minimum word and a maximum word: minutes in bits 0–19, code above.
-                if first != unsetMinimumWord { extreme(&metadata, described.name + "Minimum", id: sensor.id, code: first >> 20, minutes: first & 0xFFFFF, start: start) }
+                if first != unsetMinimumWord {
+                    extreme(&metadata, described.name + "Minimum", id: sensor.id, code: first >> 20, minutes: first & 0xFFFFF, start: start)
+                }
                 if second != 0 { extreme(&metadata, described.name + "Maximum", id: sensor.id, code: second >> 20, minutes: second & 0xFFFFF, start: start) }
             } else if first != 0 || second != 0 {
                 // Maximum only: [minutes], [value].
@@ -142,13 +149,15 @@ public enum SmarTag2Log {
         let hasExtraSlot = (ringEnd - first) % 8 != 0 && first + 8 * (maximum + 1) <= image.memorySize
         let slots = maximum + (hasExtraSlot ? 1 : 0)
         guard counter <= maximum else {
-            throw LoggerFormatError(.inconsistent, format: format, field: "tag memory", offset: counterAddress,
-                                    "the sample counter \(counter) exceeds the ring's \(maximum) records")
+            throw LoggerFormatError(
+                .inconsistent, format: format, field: "tag memory", offset: counterAddress,
+                "the sample counter \(counter) exceeds the ring's \(maximum) records")
         }
         let fresh = pointer == counterAddress && counter == 0
         guard fresh || (pointer >= first && pointer < first + 8 * slots && (pointer - first) % 8 == 0) else {
-            throw LoggerFormatError(.inconsistent, format: format, field: "tag memory", offset: counterAddress + 4,
-                                    "the last-sample pointer 0x\(hex(pointer)) is not a slot of the ring (0x\(hex(first))…0x\(hex(first + 8 * slots)), 8 bytes each)")
+            throw LoggerFormatError(
+                .inconsistent, format: format, field: "tag memory", offset: counterAddress + 4,
+                "the last-sample pointer 0x\(hex(pointer)) is not a slot of the ring (0x\(hex(first))…0x\(hex(first + 8 * slots)), 8 bytes each)")
         }
         let slotOrder: [Int]
         if counter < maximum || pointer == first + 8 * maximum {
@@ -217,12 +226,13 @@ public enum SmarTag2Log {
         if identity.tagUID == nil, image.recordID.count >= 8, image.recordID.suffix(8).contains(where: { $0 != 0 }) {
             identity.tagUID = image.recordID.suffix(8).hexString()
         }
-        var log = TemperatureLog(format: .smarTag2, logger: identity, samples: samples.sortedStably(by: \.time),
-                                 interval: TimeInterval(interval), timeBase: .loggerHeader,
-                                 integrity: .init(status: .unverified, detail: .noCheck(format: format)),
-                                 readTime: options.readTime, metadata: metadata, warnings: warnings,
-                                 readTimeSource: options.readTimeSource,
-                                 timeBaseDetail: "the logger's start time \(start.loggerISOText) (Unix seconds, UTC) plus each record's seconds")
+        var log = TemperatureLog(
+            format: .smarTag2, logger: identity, samples: samples.sortedStably(by: \.time),
+            interval: TimeInterval(interval), timeBase: .loggerHeader,
+            integrity: .init(status: .unverified, detail: .noCheck(format: format)),
+            readTime: options.readTime, metadata: metadata, warnings: warnings,
+            readTimeSource: options.readTimeSource,
+            timeBaseDetail: "the logger's start time \(start.loggerISOText) (Unix seconds, UTC) plus each record's seconds")
         log.events = events.sortedStably { $0.time ?? .distantPast }
         log.resolution = 0.2
         let series = ["pressure": "hPa", "light": "lx"].sorted { $0.key > $1.key }.compactMap { name, unit in
@@ -250,20 +260,24 @@ public enum SmarTag2Log {
         case 0:
             guard let code2 = sensor.threshold2, sensor.threshold1 < code2 else { return nil }
             let high = value(id: 0, code: code2)
-            return SmarTagLog.coverage(from: from, log: log, options: options, lowest: low + step, highest: high,
-                                       rule: "stores only readings ≤ \(SmarTagLog.celsius(low)) or ≥ \(SmarTagLog.celsius(high))")
+            return SmarTagLog.coverage(
+                from: from, log: log, options: options, lowest: low + step, highest: high,
+                rule: "stores only readings ≤ \(SmarTagLog.celsius(low)) or ≥ \(SmarTagLog.celsius(high))")
         case 1:
             let high = sensor.threshold2.map { value(id: 0, code: $0) } ?? low
-            return SmarTagLog.coverage(from: from, log: log, options: options, lowest: nil, highest: nil,
-                                       rule: "stores only readings from \(SmarTagLog.celsius(low)) to \(SmarTagLog.celsius(high))")
+            return SmarTagLog.coverage(
+                from: from, log: log, options: options, lowest: nil, highest: nil,
+                rule: "stores only readings from \(SmarTagLog.celsius(low)) to \(SmarTagLog.celsius(high))")
         case 2:
-            return SmarTagLog.coverage(from: from, log: log, options: options, lowest: low + step, highest: nil,
-                                       rule: "stores only readings ≤ \(SmarTagLog.celsius(low))")
+            return SmarTagLog.coverage(
+                from: from, log: log, options: options, lowest: low + step, highest: nil,
+                rule: "stores only readings ≤ \(SmarTagLog.celsius(low))")
         default:
             // Th1 = 0 (−10.0 °C, the lowest code) stores every reading.
             guard sensor.threshold1 > 0 else { return nil }
-            return SmarTagLog.coverage(from: from, log: log, options: options, lowest: nil, highest: low,
-                                       rule: "stores only readings ≥ \(SmarTagLog.celsius(low))")
+            return SmarTagLog.coverage(
+                from: from, log: log, options: options, lowest: nil, highest: low,
+                rule: "stores only readings ≥ \(SmarTagLog.celsius(low))")
         }
     }
 

@@ -28,8 +28,9 @@ struct SmarTagFormat: LoggerFormatDecoder {
             $0.tnf == .external && String(decoding: $0.type, as: UTF8.self).lowercased() == SmarTagImage.recordType
         }
         guard let record, let image = SmarTagImage(record: record), image.generation == generation else {
-            throw LoggerFormatError(.recordNotFound, format: name,
-                                    "the message holds no '\(SmarTagImage.recordType)' record with protocol \(generation)")
+            throw LoggerFormatError(
+                .recordNotFound, format: name,
+                "the message holds no '\(SmarTagImage.recordType)' record with protocol \(generation)")
         }
         return try SmarTagFormat.decode(image, options: options)
     }
@@ -52,18 +53,22 @@ extension LoggerDecoder {
         switch options.logger {
         case .named(let forced)?:
             guard forced.lowercased() == name else {
-                throw LoggerFormatError(.inconsistent, format: forced,
-                                        "the tag holds an ST SmarTag record of protocol \(image.generation) (\(name)), not a \(forced) log")
+                throw LoggerFormatError(
+                    .inconsistent, format: forced,
+                    "the tag holds an ST SmarTag record of protocol \(image.generation) (\(name)), not a \(forced) log")
             }
             log = try SmarTagFormat.decode(image, options: options)
             log.detection = .forced(format: name)
         case .descriptor(let descriptor)?:
-            throw LoggerFormatError(.inconsistent, format: descriptor.name,
-                                    "the tag holds an ST SmarTag record (\(name)); a logger descriptor cannot decode it")
+            throw LoggerFormatError(
+                .inconsistent, format: descriptor.name,
+                "the tag holds an ST SmarTag record (\(name)); a logger descriptor cannot decode it")
         case nil:
             log = try SmarTagFormat.decode(image, options: options)
             let mb = image.messageBegin ? "" : " (message-begin bit cleared, as its firmware writes it)"
-            log.detection = .detected(format: name, reason: "the \(image.source.rawValue) holds an external record '\(SmarTagImage.recordType)'\(mb) with protocol byte \(image.generation)")
+            log.detection = .detected(
+                format: name,
+                reason: "the \(image.source.rawValue) holds an external record '\(SmarTagImage.recordType)'\(mb) with protocol byte \(image.generation)")
         }
         checkTimes(&log, options: options)
         return log

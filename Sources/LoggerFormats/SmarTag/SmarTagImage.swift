@@ -56,8 +56,9 @@ public struct SmarTagImage: Sendable, Equatable {
     /// The word at `address`, or the typed error naming it and what it holds.
     func requireWord(_ address: Int, width: Int = 4, format: String, what: String) throws -> UInt32 {
         guard let value = word(address, width: width) else {
-            throw LoggerFormatError(.truncated(needed: address + width, available: knownEnd), format: format, field: "tag memory",
-                                    offset: address, "the \(what) at byte 0x\(hex(address)) is not in the \(source.rawValue) (it holds bytes up to 0x\(hex(max(0, knownEnd - 1))))")
+            throw LoggerFormatError(
+                .truncated(needed: address + width, available: knownEnd), format: format, field: "tag memory",
+                offset: address, "the \(what) at byte 0x\(hex(address)) is not in the \(source.rawValue) (it holds bytes up to 0x\(hex(max(0, knownEnd - 1))))")
         }
         return value
     }
@@ -108,12 +109,14 @@ public struct SmarTagImage: Sendable, Equatable {
     /// generation's fixed header puts it (SmarTag1 0x20, SmarTag2 0x2C; §3.1, §4.1).
     public init?(record: NDEFRecord) {
         guard record.tnf == .external, String(decoding: record.type, as: UTF8.self).lowercased() == Self.recordType,
-              let first = record.payload.first, first == 1 || first == 2 else { return nil }
+            let first = record.payload.first, first == 1 || first == 2
+        else { return nil }
         let start = first == 1 ? 0x20 : 0x2C
         var known = [UInt8?](repeating: nil, count: start)
         known += record.payload.map { Optional($0) }
-        let header = RecordHeader(messageBegin: true, payloadStart: start, payloadLength: record.payload.count,
-                                  id: Array(record.id), generation: Int(first))
+        let header = RecordHeader(
+            messageBegin: true, payloadStart: start, payloadLength: record.payload.count,
+            id: Array(record.id), generation: Int(first))
         self.init(known: known, source: .ndefMessage, header: header, memorySize: 8192)
     }
 
@@ -177,8 +180,9 @@ public struct SmarTagImage: Sendable, Equatable {
         cursor += idLength
         let generation = Int(bytes[cursor])
         guard generation == 1 || generation == 2 else { return nil }
-        return RecordHeader(messageBegin: flags & 0x80 != 0, payloadStart: cursor, payloadLength: payloadLength,
-                            id: id, generation: generation)
+        return RecordHeader(
+            messageBegin: flags & 0x80 != 0, payloadStart: cursor, payloadLength: payloadLength,
+            id: id, generation: generation)
     }
 
     /// The format name of this generation: `smartag1` or `smartag2`.

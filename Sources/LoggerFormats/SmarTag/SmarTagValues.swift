@@ -60,7 +60,8 @@ public enum SmarTagNote: Sendable, Equatable, Codable {
         case .outsideCoding(let count):
             return "\(count) record(s) hold values outside the sensor's coding range: flagged out of range"
         case .unknownSensors(let ids, let count):
-            return "\(count) record(s) of sensor id(s) \(ids.map(String.init).joined(separator: ", ")) that this firmware does not log or that is not configured: skipped"
+            return
+                "\(count) record(s) of sensor id(s) \(ids.map(String.init).joined(separator: ", ")) that this firmware does not log or that is not configured: skipped"
         case .emptySlots(let count):
             return "\(count) slot(s) of the ring hold no record (never written): skipped"
         case .noStartTime:
@@ -74,12 +75,15 @@ enum SmarTagLog {
     /// A threshold-mode log's coverage: from `from` (its start, or its oldest record once the
     /// ring has overwritten older ones) to the read when the read time is known, else to the
     /// end of the newest record.
-    static func coverage(from: Date, log: TemperatureLog, options: DecodeOptions, lowest: Double?, highest: Double?,
-                         rule: String) -> TemperatureLog.ThresholdLogging {
+    static func coverage(
+        from: Date, log: TemperatureLog, options: DecodeOptions, lowest: Double?, highest: Double?,
+        rule: String
+    ) -> TemperatureLog.ThresholdLogging {
         let newestEnd = log.samples.last.map { $0.time.addingTimeInterval(log.interval) } ?? from
         let end = options.readTimeSource.isKnown ? max(newestEnd, options.readTime) : newestEnd
-        return TemperatureLog.ThresholdLogging(coverageStart: from, coverageEnd: max(from, end), lowest: lowest,
-                                               highest: highest, rule: rule)
+        return TemperatureLog.ThresholdLogging(
+            coverageStart: from, coverageEnd: max(from, end), lowest: lowest,
+            highest: highest, rule: rule)
     }
 
     static func celsius(_ value: Double) -> String { String(format: "%.1f °C", value) }

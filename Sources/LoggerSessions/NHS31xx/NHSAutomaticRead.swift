@@ -14,14 +14,17 @@ public enum NHSAutomaticRead {
     /// - Parameter readout: what is known already (the initial message, for instance).
     /// - Returns: the readout; samples that never came are missing from it (the log says so).
     /// - Throws: `NHSSessionError` (`.exchange(.tagRemoved)` after N reads, `.malformed`).
-    public static func read(_ session: NDEFExchangeSession, readout start: NHSReadout = NHSReadout(), maxReads: Int = 400,
-                            progress: (@Sendable (NHSReadProgress) -> Void)? = nil) async throws -> NHSReadout {
+    public static func read(
+        _ session: NDEFExchangeSession, readout start: NHSReadout = NHSReadout(), maxReads: Int = 400,
+        progress: (@Sendable (NHSReadProgress) -> Void)? = nil
+    ) async throws -> NHSReadout {
         var readout = start
         var previous: Data?
         var measuring = false
         for _ in 0..<maxReads {
             if let count = readout.config?.count, measuring || count == 0,
-               (0..<Int(count)).allSatisfy({ readout.samples[$0] != nil }), !readout.eventAnswers.isEmpty {
+                (0..<Int(count)).allSatisfy({ readout.samples[$0] != nil }), !readout.eventAnswers.isEmpty
+            {
                 break
             }
             let bytes: Data
@@ -46,8 +49,10 @@ public enum NHSAutomaticRead {
             let ids = NHSReadout.frames(in: message).frames.map(\.frame)
             if ids.contains(where: { $0.id == NHSMessageID.getMeasurements.rawValue }) { measuring = true }
             if ids.contains(where: { $0.id == NHSMessageID.getResponse.rawValue && $0.payload == [0x0B, 0x00, 0x01, 0x00] }) { break }
-            progress?(NHSReadProgress(phase: measuring ? "samples" : "events", samplesRead: readout.samples.count,
-                                      samplesTotal: Int(readout.config?.count ?? 0), exchanges: session.exchangeCount))
+            progress?(
+                NHSReadProgress(
+                    phase: measuring ? "samples" : "events", samplesRead: readout.samples.count,
+                    samplesTotal: Int(readout.config?.count ?? 0), exchanges: session.exchangeCount))
         }
         return readout
     }

@@ -45,8 +45,10 @@ public final class NHSLoggerSession: @unchecked Sendable {
     }
 
     /// - Parameter clock: the reader's clock (for SETCONFIG's time and the drift); a simulation passes its own.
-    public init(transport: any TagTransport, options: NDEFExchangeOptions = NDEFExchangeOptions(),
-                sleep: (@Sendable (Duration) async -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        transport: any TagTransport, options: NDEFExchangeOptions = NDEFExchangeOptions(),
+        sleep: (@Sendable (Duration) async -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         exchange = NDEFExchangeSession(transport: transport, options: options, sleep: sleep, clock: clock)
     }
 
@@ -139,8 +141,10 @@ public final class NHSLoggerSession: @unchecked Sendable {
         }
         let total = Int(readout.config?.count ?? 0)
         func report(_ phase: String) {
-            progress?(NHSReadProgress(phase: phase, samplesRead: readout.samples.count, samplesTotal: total,
-                                      exchanges: exchange.exchangeCount))
+            progress?(
+                NHSReadProgress(
+                    phase: phase, samplesRead: readout.samples.count, samplesTotal: total,
+                    exchanges: exchange.exchangeCount))
         }
         report("events")
         // State events once each (every bit but the excursions, which come with their end
@@ -195,7 +199,7 @@ public final class NHSLoggerSession: @unchecked Sendable {
             case .result(let id, let result) where id == NHSMessageID.measureTemperature.rawValue:
                 throw NHSSessionError.refused(command: "MEASURETEMPERATURE", result)
             default:
-                continue // nothing queued yet, or a phantom
+                continue  // nothing queued yet, or a phantom
             }
         }
         throw NHSSessionError.exchange(.noAnswer(polls: maxPolls, afterExchanges: exchange.exchangeCount))

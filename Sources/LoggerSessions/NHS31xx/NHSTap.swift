@@ -29,8 +29,10 @@ public enum NHSTap {
 
     /// A command-mode session on `transport` holding `initialMessage` as its first step.
     /// - Throws: `NHSSessionError.notNHS31xx` when the message is not an NHS31xx initial message.
-    public static func session(on transport: any TagTransport, initialMessage: Data, options: NDEFExchangeOptions = defaultOptions,
-                               clock: @escaping @Sendable () -> Date = wholeSecondClock) throws -> NHSLoggerSession {
+    public static func session(
+        on transport: any TagTransport, initialMessage: Data, options: NDEFExchangeOptions = defaultOptions,
+        clock: @escaping @Sendable () -> Date = wholeSecondClock
+    ) throws -> NHSLoggerSession {
         let session = NHSLoggerSession(transport: transport, options: options, clock: clock)
         try session.adoptInitialMessage(initialMessage)
         return session
@@ -54,10 +56,12 @@ public enum NHSTap {
     ///     (a transcript that does not decode is still worth keeping).
     /// - Throws: `NHSSessionError` (`.exchange(.tagRemoved)` says after how many exchanges),
     ///   `LoggerFormatError` when the transcript does not decode, or what `keep` throws.
-    public static func read(_ transport: any TagTransport, initialMessage: Data, decodeOptions: DecodeOptions,
-                            options: NDEFExchangeOptions = defaultOptions, clock: @escaping @Sendable () -> Date = wholeSecondClock,
-                            progress: (@Sendable (NHSReadProgress) -> Void)? = nil,
-                            keep: ((NHSTranscript) throws -> Void)? = nil) async throws -> NHSTapRead {
+    public static func read(
+        _ transport: any TagTransport, initialMessage: Data, decodeOptions: DecodeOptions,
+        options: NDEFExchangeOptions = defaultOptions, clock: @escaping @Sendable () -> Date = wholeSecondClock,
+        progress: (@Sendable (NHSReadProgress) -> Void)? = nil,
+        keep: ((NHSTranscript) throws -> Void)? = nil
+    ) async throws -> NHSTapRead {
         let session = try session(on: transport, initialMessage: initialMessage, options: options, clock: clock)
         let (_, automatic) = try await session.readOutFallingBack { step in progress?(step) }
         let transcript = session.transcript
@@ -69,9 +73,11 @@ public enum NHSTap {
     /// SETCONFIG with the reader's clock: erases the logger and sets it up as `setup` says.
     /// - Throws: `NHSLoggerSetup.Problem` for values the logger cannot take (nothing is
     ///   sent), `NHSSessionError` (`.exchange(.writeFailed)` when the tag may not be written).
-    public static func configure(_ transport: any TagTransport, initialMessage: Data, setup: NHSLoggerSetup,
-                                 options: NDEFExchangeOptions = defaultOptions,
-                                 clock: @escaping @Sendable () -> Date = wholeSecondClock) async throws {
+    public static func configure(
+        _ transport: any TagTransport, initialMessage: Data, setup: NHSLoggerSetup,
+        options: NDEFExchangeOptions = defaultOptions,
+        clock: @escaping @Sendable () -> Date = wholeSecondClock
+    ) async throws {
         let configuration = try setup.configuration(clock: clock())
         let session = try session(on: transport, initialMessage: initialMessage, options: options, clock: clock)
         try await session.configure(configuration)
@@ -79,8 +85,10 @@ public enum NHSTap {
 
     /// START, for a logger configured to wait for it.
     /// - Throws: `NHSSessionError` (`.refused` when the logger is not waiting for START).
-    public static func start(_ transport: any TagTransport, initialMessage: Data, options: NDEFExchangeOptions = defaultOptions,
-                             clock: @escaping @Sendable () -> Date = wholeSecondClock) async throws {
+    public static func start(
+        _ transport: any TagTransport, initialMessage: Data, options: NDEFExchangeOptions = defaultOptions,
+        clock: @escaping @Sendable () -> Date = wholeSecondClock
+    ) async throws {
         try await session(on: transport, initialMessage: initialMessage, options: options, clock: clock).start()
     }
 }
@@ -175,7 +183,8 @@ public struct NHSLoggerSetup: Sendable, Equatable {
         }
         guard runningTime >= 0, UInt64(runningTime) <= UInt64(UInt32.max) else { throw Problem.runningTimeOutOfRange(runningTime) }
         let now = UInt32(clamping: Int64(clock.timeIntervalSince1970.rounded(.down)))
-        return NHSConfiguration(currentTime: now, interval: UInt16(interval), startDelay: delay, runningTime: UInt32(runningTime),
-                                validMinimum: low, validMaximum: high)
+        return NHSConfiguration(
+            currentTime: now, interval: UInt16(interval), startDelay: delay, runningTime: UInt32(runningTime),
+            validMinimum: low, validMaximum: high)
     }
 }

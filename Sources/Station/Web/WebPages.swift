@@ -60,11 +60,13 @@ extension Station {
     /// Answers a web page request, or `nil` when `request` is not for a page.
     func webResponse(_ request: HTTPRequest, caller: inout Caller?) throws -> HTTPResponse? {
         guard let segments = request.pathSegments, let route = Station.webRoute(segments) else { return nil }
-        let language = WebText.negotiate(query: request.query("lang"), cookie: Station.cookie(Station.languageCookie, in: request),
-                                         acceptLanguage: request.header("Accept-Language"))
+        let language = WebText.negotiate(
+            query: request.query("lang"), cookie: Station.cookie(Station.languageCookie, in: request),
+            acceptLanguage: request.header("Accept-Language"))
         let zone = configuration.timeZone
-        var context = WebContext(request: request, language: language, text: .forLanguage(language), nonce: HTML.nonce(), zone: zone,
-                                 formatter: ChartFormatter(timeZone: zone, language: language), caller: nil, now: Date())
+        var context = WebContext(
+            request: request, language: language, text: .forLanguage(language), nonce: HTML.nonce(), zone: zone,
+            formatter: ChartFormatter(timeZone: zone, language: language), caller: nil, now: Date())
         switch route {
         case "/login":
             if request.method == "POST" { return try signIn(context) }
@@ -166,10 +168,12 @@ extension Station {
         }
         let token = (Station.formFields(context.request.body)["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !token.isEmpty, token.count <= 200, !token.contains(where: { $0 == ";" || $0 == "," || $0.isWhitespace }),
-              try pool.with({ try $0.authenticate(token) })?.site != nil else {
+            try pool.with({ try $0.authenticate(token) })?.site != nil
+        else {
             return page(context, status: 401, title: text.signInTitle, body: loginForm(context, error: text.badToken))
         }
-        return HTTPResponse(status: 303, headers: [("Location", "/"), ("Cache-Control", "no-store"), sessionCookieHeader(token, maxAge: Station.sessionSeconds)])
+        return HTTPResponse(
+            status: 303, headers: [("Location", "/"), ("Cache-Control", "no-store"), sessionCookieHeader(token, maxAge: Station.sessionSeconds)])
     }
 
     private func signOut(_ context: WebContext) -> HTTPResponse {
@@ -198,11 +202,14 @@ extension Station {
         }
         out += "<div class=\"right\"><span class=\"langs\">"
         for (code, name) in [("en", "English"), ("zh-Hans", "中文"), ("ja", "日本語")] {
-            out += code == context.language.rawValue ? "<strong>\(name)</strong> " : "<a href=\"\(HTML.escape(languageLink(context, code)))\" hreflang=\"\(code)\">\(name)</a> "
+            out +=
+                code == context.language.rawValue
+                ? "<strong>\(name)</strong> " : "<a href=\"\(HTML.escape(languageLink(context, code)))\" hreflang=\"\(code)\">\(name)</a> "
         }
         out += "</span>"
         if context.caller != nil {
-            out += "<form method=\"post\" action=\"/logout\" class=\"inline\"><input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><button type=\"submit\">\(HTML.escape(text.signOut))</button></form>"
+            out +=
+                "<form method=\"post\" action=\"/logout\" class=\"inline\"><input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><button type=\"submit\">\(HTML.escape(text.signOut))</button></form>"
         }
         out += "</div></header><main>\(body)</main></body></html>\n"
         var headers = HTML.headers(nonce: context.nonce)
@@ -224,8 +231,9 @@ extension Station {
 
     func notFoundPage(_ context: WebContext) -> HTTPResponse {
         let text = context.text
-        return page(context, status: 404, title: text.notFound,
-                    body: "<h1>\(HTML.escape(text.notFound))</h1><p>\(HTML.escape(text.notFoundDetail))</p><p><a href=\"/\">\(HTML.escape(text.back))</a></p>")
+        return page(
+            context, status: 404, title: text.notFound,
+            body: "<h1>\(HTML.escape(text.notFound))</h1><p>\(HTML.escape(text.notFoundDetail))</p><p><a href=\"/\">\(HTML.escape(text.back))</a></p>")
     }
 
     // MARK: Pieces
@@ -262,7 +270,8 @@ extension Station {
     /// `<time>` with the absolute time in the site's zone and how long ago.
     static func timeCell(_ date: Date?, context: WebContext) -> String {
         guard let date else { return HTML.escape(context.text.never) }
-        return "<time datetime=\"\(date.isoUTC)\">\(HTML.escape(relative(date, now: context.now, context: context)))</time><br><span class=\"muted\">\(HTML.escape(context.formatter.dateTime(date)))</span>"
+        return
+            "<time datetime=\"\(date.isoUTC)\">\(HTML.escape(relative(date, now: context.now, context: context)))</time><br><span class=\"muted\">\(HTML.escape(context.formatter.dateTime(date)))</span>"
     }
 
     static func loggerLink(_ id: String, query: String = "") -> String {

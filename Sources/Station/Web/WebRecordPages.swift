@@ -47,8 +47,9 @@ extension Station {
     /// profile's band not yet acknowledged, the sparkline, and the verdict of the record over
     /// those 24 hours under the logger's profile. One query per logger.
     func overviewRow(_ store: StationStore, _ facts: StationStore.PageLogger, context: WebContext, profiles: inout [String: Profile]) throws -> OverviewRow {
-        var row = OverviewRow(logger: facts.logger, lastRead: facts.lastRead, verdict: facts.lastVerdict, last: nil, low: nil, high: nil, open: 0,
-                              openSince: nil, sparkline: "")
+        var row = OverviewRow(
+            logger: facts.logger, lastRead: facts.lastRead, verdict: facts.lastVerdict, last: nil, low: nil, high: nil, open: 0,
+            openSince: nil, sparkline: "")
         guard let newest = facts.lastSample else { return row }
         let profile: Profile
         if let json = facts.lastProfileJSON {
@@ -77,12 +78,13 @@ extension Station {
         let series = ChartSeries(times: times, values: values, interval: interval)
         let band = profile.excursionBand
         // Excursions are found by ColdChain, as everywhere: the last 24 h as a log of their own.
-        let dayLog = TemperatureLog(format: TemperatureLog.Format(name: facts.logger.format),
-                                    samples: zip(times, values).map { time, value in
-                                        TemperatureLog.Sample(time: Date(timeIntervalSince1970: time), temperature: value.isFinite ? value : nil)
-                                    },
-                                    interval: interval, timeBase: .loggerHeader, integrity: TemperatureLog.Integrity(status: .unverified, detail: ""),
-                                    readTime: newest)
+        let dayLog = TemperatureLog(
+            format: TemperatureLog.Format(name: facts.logger.format),
+            samples: zip(times, values).map { time, value in
+                TemperatureLog.Sample(time: Date(timeIntervalSince1970: time), temperature: value.isFinite ? value : nil)
+            },
+            interval: interval, timeBase: .loggerHeader, integrity: TemperatureLog.Integrity(status: .unverified, detail: ""),
+            readTime: newest)
         // The verdict shown is the record's over these 24 hours (gaps between reads count as
         // unknown time), the same judgement the logger page makes over the period it shows,
         // not the verdict kept with the newest read alone.
@@ -92,8 +94,9 @@ extension Station {
         let open = assessment.excursions.filter { $0.acknowledgement == nil }
         row.open = open.count
         row.openSince = open.map(\.start).min()
-        row.sparkline = WebSVG.sparkline(series, from: times.first ?? 0, to: times.last ?? 0, lower: band.low?.limit, upper: band.high?.limit,
-                                         label: "\(context.text.trend24h): \(facts.logger.id)")
+        row.sparkline = WebSVG.sparkline(
+            series, from: times.first ?? 0, to: times.last ?? 0, lower: band.low?.limit, upper: band.high?.limit,
+            label: "\(context.text.trend24h): \(facts.logger.id)")
         return row
     }
 
@@ -114,24 +117,30 @@ extension Station {
             return page(context, status: 200, title: text.overview, body: body + "<p>\(HTML.escape(text.noLoggers))</p>")
         }
         let counts = Dictionary(grouping: rows, by: { Station.verdictKey($0.verdict) }).mapValues(\.count)
-        body += "<p>" + ["ALARM", "INCONCLUSIVE", "none", "OK"].compactMap { key in
-            counts[key].map { "\(Station.verdictBadge(key == "none" ? nil : key, text)) \($0)" }
-        }.joined(separator: " &nbsp; ") + "</p>"
+        body +=
+            "<p>"
+            + ["ALARM", "INCONCLUSIVE", "none", "OK"].compactMap { key in
+                counts[key].map { "\(Station.verdictBadge(key == "none" ? nil : key, text)) \($0)" }
+            }.joined(separator: " &nbsp; ") + "</p>"
         body += "<div class=\"scroll\"><table class=\"overview\"><thead><tr><th>\(HTML.escape(text.report.logger))</th><th>\(HTML.escape(text.verdict24h))</th>"
-        body += "<th>\(HTML.escape(text.lastRead))</th><th class=\"num\">\(HTML.escape(text.lastTemperature))</th><th class=\"num\">\(HTML.escape(text.minMax24h))</th>"
+        body +=
+            "<th>\(HTML.escape(text.lastRead))</th><th class=\"num\">\(HTML.escape(text.lastTemperature))</th><th class=\"num\">\(HTML.escape(text.minMax24h))</th>"
         body += "<th class=\"num\">\(HTML.escape(text.openExcursions))</th><th>\(HTML.escape(text.trend24h))</th></tr></thead><tbody>"
         for row in rows {
             let logger = row.logger
             let detail = [logger.vendor, logger.model, logger.serial.map { "#\($0)" }].compactMap { $0 }.joined(separator: " ")
-            body += "<tr class=\"r-\(Station.verdictKey(row.verdict))\"><td><a href=\"\(HTML.escape(Station.loggerLink(logger.id)))\"><strong>\(HTML.escape(logger.id))</strong></a>"
+            body +=
+                "<tr class=\"r-\(Station.verdictKey(row.verdict))\"><td><a href=\"\(HTML.escape(Station.loggerLink(logger.id)))\"><strong>\(HTML.escape(logger.id))</strong></a>"
             body += "<br><span class=\"muted\">\(HTML.escape(detail.isEmpty ? logger.format : detail))</span></td>"
             // An OK beside excursions nobody has acknowledged yet says so (as the report's headline does).
-            let note = row.open > 0
+            let note =
+                row.open > 0
                 ? "<br><strong class=\"bad\">— \(HTML.escape(LogTexts.headlineNote(.excursionsNotAcknowledged(count: row.open), language: context.language, timeZone: context.zone)))</strong>"
                 : ""
             body += "<td>\(Station.verdictBadge(row.verdict, text))\(note)</td><td>\(Station.timeCell(row.lastRead, context: context))</td>"
             body += "<td class=\"num\">\(row.last.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
-            body += "<td class=\"num\">\(row.low.map { HTML.escape(f.temperature($0)) } ?? "–") / \(row.high.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
+            body +=
+                "<td class=\"num\">\(row.low.map { HTML.escape(f.temperature($0)) } ?? "–") / \(row.high.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
             body += "<td class=\"num\">\(row.open > 0 ? "<strong class=\"bad\">\(row.open)</strong>" : "0")"
             if let since = row.openSince { body += "<br><span class=\"muted\">\(HTML.escape(text.since)) \(HTML.escape(f.dateTime(since)))</span>" }
             body += "</td><td class=\"spark-cell\">\(row.sparkline)</td></tr>"
@@ -209,7 +218,6 @@ extension Station {
     static let listedExcursions = 100
 
     func loggerPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
-        let text = context.text, f = context.formatter, strings = text.report
         let (summary, history) = try pool.with { store -> (LoggerSummary?, History?) in
             guard let summary = try store.summary(loggerID: loggerID) else { return (nil, nil) }
             let (_, from, to) = try pagePeriod(context, newest: summary.lastSample)
@@ -220,119 +228,172 @@ extension Station {
         let profile = profile(for: summary)
         let log = history.temperatureLog()
         let assessment = Assessor.assess(log, profile: profile, timeZone: context.zone, acknowledgements: history.excursionAcknowledgements)
-        let content = ReportContent(log: log, assessment: assessment, language: context.language)
-        let logger = history.logger
-        let link = Station.loggerLink(loggerID)
+        let page = LoggerPage(
+            context: context, history: history, profile: profile, log: log, assessment: assessment,
+            content: ReportContent(log: log, assessment: assessment, language: context.language),
+            period: period, from: from, to: to)
+        let body = page.header + page.periodSwitch + page.chart + page.statistics + page.excursions + page.reads(self) + page.downloads
+        return self.page(context, status: 200, title: history.logger.id, body: body)
+    }
 
-        var body = "<p class=\"noprint\"><a href=\"/\">← \(HTML.escape(text.overview))</a></p>"
-        body += "<h1>\(HTML.escape(logger.id))</h1>"
-        let verdictKey = assessment.verdict.rawValue
-        body += "<div class=\"banner v-\(Station.verdictKey(verdictKey))\">\(HTML.escape(Station.verdictLabel(verdictKey, text)))"
-        body += " — \(HTML.escape(profile.description))</div>"
-        if let note = content.headlineNote {
-            body += "<p class=\"bad\"><strong>\(HTML.escape(Station.verdictLabel(verdictKey, text))) — \(HTML.escape(note))</strong></p>"
-        }
-        if !content.reasons.isEmpty {
-            body += "<ul>" + content.reasons.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
+    /// The sections of a logger's page, each its HTML.
+    struct LoggerPage {
+        let context: WebContext
+        let history: History
+        let profile: Profile
+        let log: TemperatureLog
+        let assessment: Assessment
+        let content: ReportContent
+        let period: PagePeriod
+        let from: Date?
+        let to: Date?
+
+        private var text: WebText { context.text }
+        private var strings: ReportStrings { context.text.report }
+        private var f: ChartFormatter { context.formatter }
+        private var link: String { Station.loggerLink(history.logger.id) }
+
+        /// The page's own query, kept by the acknowledgement form to come back to it.
+        private var query: [(String, String)] {
+            switch period {
+            case .custom:
+                return (from.map { [("from", context.request.query("from") ?? $0.isoUTC)] } ?? [])
+                    + (to.map { [("to", context.request.query("to") ?? $0.isoUTC)] } ?? [])
+            default: return [("period", period.rawValue)]
+            }
         }
 
-        // Period switch: GET links and a custom form.
-        var query: [(String, String)] = []
-        switch period {
-        case .custom:
-            if let from { query.append(("from", context.request.query("from") ?? from.isoUTC)) }
-            if let to { query.append(("to", context.request.query("to") ?? to.isoUTC)) }
-        default: query.append(("period", period.rawValue))
+        /// The logger, the verdict and its reasons.
+        var header: String {
+            let verdictKey = assessment.verdict.rawValue
+            var body = "<p class=\"noprint\"><a href=\"/\">← \(HTML.escape(text.overview))</a></p>"
+            body += "<h1>\(HTML.escape(history.logger.id))</h1>"
+            body += "<div class=\"banner v-\(Station.verdictKey(verdictKey))\">\(HTML.escape(Station.verdictLabel(verdictKey, text)))"
+            body += " — \(HTML.escape(profile.description))</div>"
+            if let note = content.headlineNote {
+                body += "<p class=\"bad\"><strong>\(HTML.escape(Station.verdictLabel(verdictKey, text))) — \(HTML.escape(note))</strong></p>"
+            }
+            if !content.reasons.isEmpty {
+                body += "<ul>" + content.reasons.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
+            }
+            return body
         }
-        body += "<nav class=\"periods\" aria-label=\"\(HTML.escape(strings.period))\">"
-        for (choice, label) in [(PagePeriod.day, text.day), (.week, text.week), (.month, text.month), (.year, text.year), (.all, text.all)] {
-            body += choice == period ? "<strong>\(HTML.escape(label))</strong>" : "<a href=\"\(HTML.escape(link))?period=\(choice.rawValue)\">\(HTML.escape(label))</a>"
+
+        /// Period switch: GET links and a custom form.
+        var periodSwitch: String {
+            var body = "<nav class=\"periods\" aria-label=\"\(HTML.escape(strings.period))\">"
+            for (choice, label) in [(PagePeriod.day, text.day), (.week, text.week), (.month, text.month), (.year, text.year), (.all, text.all)] {
+                body +=
+                    choice == period
+                    ? "<strong>\(HTML.escape(label))</strong>" : "<a href=\"\(HTML.escape(link))?period=\(choice.rawValue)\">\(HTML.escape(label))</a>"
+            }
+            let fromValue = from.map { Station.dayText($0, zone: context.zone) } ?? ""
+            let toValue = to.map { Station.dayText($0, zone: context.zone) } ?? ""
+            body += "<form method=\"get\" action=\"\(HTML.escape(link))\" class=\"inline\">"
+            body += "\(period == .custom ? "<strong>\(HTML.escape(text.custom))</strong>" : HTML.escape(text.custom)): "
+            body += "<label>\(HTML.escape(text.from)) <input type=\"date\" name=\"from\" value=\"\(fromValue)\"></label> "
+            body += "<label>\(HTML.escape(text.to)) <input type=\"date\" name=\"to\" value=\"\(toValue)\"></label> "
+            body += "<button type=\"submit\">\(HTML.escape(text.show))</button></form></nav>"
+            return body
         }
-        let fromValue = from.map { Station.dayText($0, zone: context.zone) } ?? ""
-        let toValue = to.map { Station.dayText($0, zone: context.zone) } ?? ""
-        body += "<form method=\"get\" action=\"\(HTML.escape(link))\" class=\"inline\">"
-        body += "\(period == .custom ? "<strong>\(HTML.escape(text.custom))</strong>" : HTML.escape(text.custom)): "
-        body += "<label>\(HTML.escape(text.from)) <input type=\"date\" name=\"from\" value=\"\(fromValue)\"></label> "
-        body += "<label>\(HTML.escape(text.to)) <input type=\"date\" name=\"to\" value=\"\(toValue)\"></label> "
-        body += "<button type=\"submit\">\(HTML.escape(text.show))</button></form></nav>"
 
-        if let first = log.samples.first?.time, let last = log.samples.last?.time {
-            body += "<p class=\"muted\">\(HTML.escape(strings.period)): \(HTML.escape(f.dateTime(first))) – \(HTML.escape(f.dateTime(last))) (\(HTML.escape(f.zoneDescription(from: first, to: last))))</p>"
+        /// The chart of the reports, with the period it covers.
+        var chart: String {
+            var body = ""
+            if let first = log.samples.first?.time, let last = log.samples.last?.time {
+                body +=
+                    "<p class=\"muted\">\(HTML.escape(strings.period)): \(HTML.escape(f.dateTime(first))) – \(HTML.escape(f.dateTime(last))) (\(HTML.escape(f.zoneDescription(from: first, to: last))))</p>"
+            }
+            let spec = content.chartSpec(
+                frame: ChartRect(x: 0, y: 0, width: 1000, height: 420), timeZone: context.zone,
+                language: context.language, theme: .light)
+            return body + "<h2>\(HTML.escape(strings.sectionChart))</h2>" + "<div class=\"chartbox\">"
+                + WebSVG.chart(spec, label: "\(strings.sectionChart): \(history.logger.id)") + "</div>"
         }
-        // The chart of the reports.
-        let spec = content.chartSpec(frame: ChartRect(x: 0, y: 0, width: 1000, height: 420), timeZone: context.zone,
-                                     language: context.language, theme: .light)
-        body += "<h2>\(HTML.escape(strings.sectionChart))</h2>" + "<div class=\"chartbox\">" + WebSVG.chart(spec, label: "\(strings.sectionChart): \(logger.id)") + "</div>"
 
-        // Statistics.
-        let s = content.statistics
-        var stats: [(String, String)] = [
-            (strings.samples, "\(s.sampleCount)"),
-            (strings.interval, history.interval > 0 ? f.duration(history.interval) : "–"),
-            (strings.minMax, "\(s.minimum.map { f.temperature($0) } ?? "–") / \(s.maximum.map { f.temperature($0) } ?? "–")"),
-            (strings.mean, s.mean.map { f.temperature($0) } ?? "–"),
-            (strings.mkt, s.meanKineticTemperature.map { f.temperature($0) } ?? "–"),
-            (strings.timeAbove, f.duration(s.timeAbove)),
-            (strings.timeBelow, f.duration(s.timeBelow)),
-            (strings.invalidSamples, "\(s.invalidCount)"),
-            (text.gaps, "\(history.gaps.count)"),
-            (text.conflicts, "\(history.conflicts.count)"),
-        ]
-        if let serial = logger.serial { stats.insert((strings.serial, serial), at: 0) }
-        if let uid = logger.tagUID { stats.insert((strings.tagUID, uid), at: 0) }
-        stats.insert((strings.format, logger.format), at: 0)
-        body += "<h2>\(HTML.escape(strings.sectionStatistics))</h2><dl class=\"stats\">"
-        body += stats.map { "<div><dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd></div>" }.joined() + "</dl>"
+        var statistics: String {
+            let s = content.statistics
+            let logger = history.logger
+            var stats: [(String, String)] = [
+                (strings.samples, "\(s.sampleCount)"),
+                (strings.interval, history.interval > 0 ? f.duration(history.interval) : "–"),
+                (strings.minMax, "\(s.minimum.map { f.temperature($0) } ?? "–") / \(s.maximum.map { f.temperature($0) } ?? "–")"),
+                (strings.mean, s.mean.map { f.temperature($0) } ?? "–"),
+                (strings.mkt, s.meanKineticTemperature.map { f.temperature($0) } ?? "–"),
+                (strings.timeAbove, f.duration(s.timeAbove)),
+                (strings.timeBelow, f.duration(s.timeBelow)),
+                (strings.invalidSamples, "\(s.invalidCount)"),
+                (text.gaps, "\(history.gaps.count)"),
+                (text.conflicts, "\(history.conflicts.count)"),
+            ]
+            if let serial = logger.serial { stats.insert((strings.serial, serial), at: 0) }
+            if let uid = logger.tagUID { stats.insert((strings.tagUID, uid), at: 0) }
+            stats.insert((strings.format, logger.format), at: 0)
+            return "<h2>\(HTML.escape(strings.sectionStatistics))</h2><dl class=\"stats\">"
+                + stats.map { "<div><dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd></div>" }.joined() + "</dl>"
+        }
 
-        // Excursions and their acknowledgements.
-        body += "<h2 id=\"excursions\">\(HTML.escape(strings.sectionExcursions))</h2>"
-        let mayAcknowledge = (context.caller?.token.scope ?? .read) >= .upload
-        if content.excursions.isEmpty {
-            body += "<p>\(HTML.escape(strings.noExcursions))</p>"
-        } else {
+        /// Excursions, their acknowledgements, and the form to acknowledge one (upload scope).
+        var excursions: String {
+            var body = "<h2 id=\"excursions\">\(HTML.escape(strings.sectionExcursions))</h2>"
+            let mayAcknowledge = (context.caller?.token.scope ?? .read) >= .upload
+            guard !content.excursions.isEmpty else { return body + "<p>\(HTML.escape(strings.noExcursions))</p>" }
             if !mayAcknowledge { body += "<p class=\"muted\">\(HTML.escape(text.needsUploadToken))</p>" }
-            let tolerance = max(history.interval / 2, 0.5)
             body += "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(strings.excursionStart))</th><th>\(HTML.escape(strings.excursionDuration))</th>"
-            body += "<th class=\"num\">\(HTML.escape(strings.excursionPeak))</th><th>\(HTML.escape(strings.excursionDirection))</th><th>\(HTML.escape(text.acknowledgements))</th></tr></thead><tbody>"
+            body +=
+                "<th class=\"num\">\(HTML.escape(strings.excursionPeak))</th><th>\(HTML.escape(strings.excursionDirection))</th><th>\(HTML.escape(text.acknowledgements))</th></tr></thead><tbody>"
             for excursion in content.excursions.suffix(Station.listedExcursions) {
-                let acks = history.acknowledgements.filter { abs($0.excursionStart.timeIntervalSince(excursion.start)) <= tolerance }
-                body += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(excursion.start)))</td><td>\(HTML.escape(f.duration(excursion.end.timeIntervalSince(excursion.start))))</td>"
-                body += "<td class=\"num bad\">\(HTML.escape(f.temperature(excursion.peak)))</td><td>\(HTML.escape(excursion.direction == .high ? strings.above : strings.below))</td><td>"
+                let acks = history.excursionAcknowledgements.filter { $0.names(excursionStartingAt: excursion.start, interval: history.interval) }
+                body +=
+                    "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(excursion.start)))</td><td>\(HTML.escape(f.duration(excursion.end.timeIntervalSince(excursion.start))))</td>"
+                body +=
+                    "<td class=\"num bad\">\(HTML.escape(f.temperature(excursion.peak)))</td><td>\(HTML.escape(excursion.direction == .high ? strings.above : strings.below))</td><td>"
                 if acks.isEmpty { body += "<span class=\"bad\">\(HTML.escape(text.unacknowledged))</span>" }
                 for ack in acks {
-                    body += "<div class=\"acked\">✓ \(HTML.escape(text.acknowledgedBy)) <strong>\(HTML.escape(ack.by))</strong>, \(HTML.escape(f.dateTime(ack.at)))<br>\(HTML.escape(ack.comment))</div>"
+                    body +=
+                        "<div class=\"acked\">✓ \(HTML.escape(text.acknowledgedBy)) <strong>\(HTML.escape(ack.by))</strong>, \(HTML.escape(f.dateTime(ack.at)))<br>\(HTML.escape(ack.comment))</div>"
                 }
-                if mayAcknowledge {
-                    body += "<form method=\"post\" action=\"\(HTML.escape(link))/acknowledgements\" class=\"ack\">"
-                    body += "<input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><input type=\"hidden\" name=\"excursion\" value=\"\(excursion.start.isoUTC)\">"
-                    body += "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(Station.query(query)))\">"
-                    body += "<input type=\"text\" name=\"by\" required maxlength=\"200\" placeholder=\"\(HTML.escape(text.by))\" aria-label=\"\(HTML.escape(text.by))\">"
-                    body += "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
-                    body += "<button type=\"submit\">\(HTML.escape(text.acknowledge))</button></form>"
-                }
+                if mayAcknowledge { body += acknowledgementForm(excursion.start) }
                 body += "</td></tr>"
             }
             body += "</tbody></table></div>"
             if content.excursions.count > Station.listedExcursions {
                 body += "<p class=\"muted\">\(content.excursions.count - Station.listedExcursions) \(HTML.escape(strings.moreExcursions))</p>"
             }
+            return body
         }
 
-        // The reads behind this period.
-        body += "<h2>\(HTML.escape(text.readsThatBuilt))</h2>"
-        body += readsTable(history.reads.sorted { $0.readTime > $1.readTime }.prefix(Station.listedReads), context: context, loggerColumn: nil)
-        if history.reads.count > Station.listedReads {
-            body += "<p class=\"muted\">\(history.reads.count - Station.listedReads) \(HTML.escape(text.olderReads))</p>"
+        private func acknowledgementForm(_ start: Date) -> String {
+            var body = "<form method=\"post\" action=\"\(HTML.escape(link))/acknowledgements\" class=\"ack\">"
+            body += "<input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><input type=\"hidden\" name=\"excursion\" value=\"\(start.isoUTC)\">"
+            body += "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(Station.query(query)))\">"
+            body +=
+                "<input type=\"text\" name=\"by\" required maxlength=\"200\" placeholder=\"\(HTML.escape(text.by))\" aria-label=\"\(HTML.escape(text.by))\">"
+            body +=
+                "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
+            return body + "<button type=\"submit\">\(HTML.escape(text.acknowledge))</button></form>"
         }
 
-        // Downloads of this period.
-        let download = Station.query(query.filter { $0.0 != "period" } + (from.map { [("from", $0.isoUTC)] } ?? []).filter { _ in period != .custom }
-                                     + (to.map { [("to", $0.isoUTC)] } ?? []).filter { _ in period != .custom } + [("lang", context.language.rawValue)])
-        body += "<h2 class=\"noprint\">\(HTML.escape(text.downloads))</h2><p class=\"noprint\">"
-        body += [("report.pdf", "PDF"), ("report.html", "HTML"), ("samples.csv", "CSV"), ("samples.json", "JSON")].map {
-            "<a href=\"\(HTML.escape(link))/\($0.0)\(HTML.escape(download))\">\($0.1)</a>"
-        }.joined(separator: " · ") + "</p>"
-        return page(context, status: 200, title: logger.id, body: body)
+        /// The reads behind this period, newest first.
+        func reads(_ station: Station) -> String {
+            var body = "<h2>\(HTML.escape(text.readsThatBuilt))</h2>"
+            body += station.readsTable(history.reads.sorted { $0.readTime > $1.readTime }.prefix(Station.listedReads), context: context, loggerColumn: nil)
+            if history.reads.count > Station.listedReads {
+                body += "<p class=\"muted\">\(history.reads.count - Station.listedReads) \(HTML.escape(text.olderReads))</p>"
+            }
+            return body
+        }
+
+        /// Downloads of this period.
+        var downloads: String {
+            let download = Station.query(
+                query.filter { $0.0 != "period" } + (from.map { [("from", $0.isoUTC)] } ?? []).filter { _ in period != .custom }
+                    + (to.map { [("to", $0.isoUTC)] } ?? []).filter { _ in period != .custom } + [("lang", context.language.rawValue)])
+            return "<h2 class=\"noprint\">\(HTML.escape(text.downloads))</h2><p class=\"noprint\">"
+                + [("report.pdf", "PDF"), ("report.html", "HTML"), ("samples.csv", "CSV"), ("samples.json", "JSON")].map {
+                    "<a href=\"\(HTML.escape(link))/\($0.0)\(HTML.escape(download))\">\($0.1)</a>"
+                }.joined(separator: " · ") + "</p>"
+        }
     }
 
     static func verdictLabel(_ verdict: String?, _ text: WebText) -> String {
@@ -359,7 +420,8 @@ extension Station {
             rows += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(read.readTime)))</td>"
             if let loggerColumn { rows += "<td>\(loggerColumn(read))</td>" }
             rows += "<td>\(HTML.escape(read.origin))</td><td class=\"num\">\(read.sampleCount)</td><td class=\"num\">\(read.newSamples)</td>"
-            rows += "<td class=\"num\">\(read.duplicates)</td><td class=\"num\">\(read.conflicts > 0 ? "<strong class=\"bad\">\(read.conflicts)</strong>" : "0")</td>"
+            rows +=
+                "<td class=\"num\">\(read.duplicates)</td><td class=\"num\">\(read.conflicts > 0 ? "<strong class=\"bad\">\(read.conflicts)</strong>" : "0")</td>"
             let integrity = read.integrity.split(separator: " ").first.map(String.init) ?? read.integrity
             let label = strings.integrityNames[integrity] ?? read.integrity
             rows += "<td\(integrity == "failed" ? " class=\"bad\"" : "")>\(HTML.escape(label))</td></tr>"
@@ -367,8 +429,10 @@ extension Station {
         guard !rows.isEmpty else { return "<p>\(HTML.escape(text.noReads))</p>" }
         var head = "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(strings.readTime))</th>"
         if loggerColumn != nil { head += "<th>\(HTML.escape(strings.logger))</th>" }
-        head += "<th>\(HTML.escape(text.source))</th><th class=\"num\">\(HTML.escape(strings.samples))</th><th class=\"num\">\(HTML.escape(text.newSamples))</th>"
-        head += "<th class=\"num\">\(HTML.escape(text.duplicates))</th><th class=\"num\">\(HTML.escape(text.conflicts))</th><th>\(HTML.escape(strings.integrity))</th></tr></thead><tbody>"
+        head +=
+            "<th>\(HTML.escape(text.source))</th><th class=\"num\">\(HTML.escape(strings.samples))</th><th class=\"num\">\(HTML.escape(text.newSamples))</th>"
+        head +=
+            "<th class=\"num\">\(HTML.escape(text.duplicates))</th><th class=\"num\">\(HTML.escape(text.conflicts))</th><th>\(HTML.escape(strings.integrity))</th></tr></thead><tbody>"
         return head + rows + "</tbody></table></div>"
     }
 
@@ -392,10 +456,12 @@ extension Station {
         if rejected.isEmpty {
             body += "<p>\(HTML.escape(text.noRejected))</p>"
         } else {
-            body += "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(text.report.readTime))</th><th class=\"num\">HTTP</th><th>\(HTML.escape(text.source))</th>"
+            body +=
+                "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(text.report.readTime))</th><th class=\"num\">HTTP</th><th>\(HTML.escape(text.source))</th>"
             body += "<th>\(HTML.escape(text.report.logger))</th><th class=\"num\">bytes</th><th>\(HTML.escape(text.why))</th></tr></thead><tbody>"
             for entry in rejected {
-                body += "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(entry.at)))</td><td class=\"num bad\">\(entry.status)</td><td>\(HTML.escape(entry.source ?? "–"))</td>"
+                body +=
+                    "<tr><td class=\"nowrap\">\(HTML.escape(f.dateTime(entry.at)))</td><td class=\"num bad\">\(entry.status)</td><td>\(HTML.escape(entry.source ?? "–"))</td>"
                 body += "<td>\(HTML.escape(entry.loggerID ?? "–"))</td><td class=\"num\">\(entry.bytes)</td><td>\(HTML.escape(entry.reason))</td></tr>"
             }
             body += "</tbody></table></div>"
@@ -406,40 +472,56 @@ extension Station {
     func recordRejection(_ request: HTTPRequest, _ response: HTTPResponse, caller: Caller) {
         let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
         let reason = [object?["error"] as? String, object?["detail"] as? String].compactMap { $0 }.joined(separator: ": ")
-        rejectedUploads.record(siteID: caller.site.id, .init(
-            at: Date(), status: response.status, source: request.header("X-ColdTap-Source").map { String($0.prefix(200)) },
-            loggerID: request.header("X-ColdTap-Logger-Id").map { String($0.prefix(200)) }, bytes: request.body.count,
-            reason: String(reason.prefix(1000))))
+        rejectedUploads.record(
+            siteID: caller.site.id,
+            .init(
+                at: Date(), status: response.status, source: request.header(UploadHeader.source).map { String($0.prefix(200)) },
+                loggerID: request.header(UploadHeader.loggerID).map { String($0.prefix(200)) }, bytes: request.body.count,
+                reason: String(reason.prefix(1000))))
     }
 
     // MARK: Acknowledging
 
-    /// The form of the logger page, posted: checked (origin, form token), then handed to the
-    /// API's acknowledgement route with the session's token, so both go through one rule.
+    /// The form of the logger page, posted: checked (origin, form token, the session's
+    /// scope), then kept by the same function as the API's acknowledgement route.
     func acknowledgeFromPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
         let text = context.text
         let fields = Station.formFields(context.request.body)
         let expected = Array(context.formToken.utf8)
         guard sameOriginRequest(context.request), !expected.isEmpty,
-              StationStore.constantTimeEqual(Array((fields["form"] ?? "").utf8), expected),
-              let token = Station.cookie(Station.sessionCookie, in: context.request) else {
-            return page(context, status: 403, title: text.acknowledge,
-                        body: "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\">This form did not come from this station's page; open the logger page and try again.</p>")
+            StationStore.constantTimeEqual(Array((fields["form"] ?? "").utf8), expected), let caller = context.caller
+        else {
+            return page(
+                context, status: 403, title: text.acknowledge,
+                body:
+                    "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\">This form did not come from this station's page; open the logger page and try again.</p>"
+            )
         }
-        let json = JSONValue.object([("excursion", .string(fields["excursion"] ?? "")), ("by", .string(fields["by"] ?? "")),
-                                     ("comment", .string(fields["comment"] ?? "")), ("again", .bool(fields["again"] == "1"))])
-        let api = HTTPRequest(method: "POST", path: "/api/v1/loggers/\(Station.pathSegment(loggerID))/acknowledgements",
-                              headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
-                              body: Data(json.serialized(pretty: false).utf8))
-        let answer = handle(api)
         var back = fields["back"] ?? ""
         // Only a query of this logger's page goes back into the Location header.
         if !back.hasPrefix("?") || back.count > 300 || back.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E || $0 == "#" }) { back = "" }
-        guard answer.status == 201 else {
-            let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
-            let detail = (object?["detail"] as? String) ?? "status \(answer.status)"
-            return page(context, status: answer.status, title: text.acknowledge,
-                        body: "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\" role=\"alert\">\(HTML.escape(detail))</p><p><a href=\"\(HTML.escape(Station.loggerLink(loggerID, query: back)))\">← \(HTML.escape(loggerID))</a></p>")
+        do {
+            guard caller.token.scope >= .upload else {
+                throw HTTPFailure(403, "forbidden", "this needs a token with the upload scope; this one has \(caller.token.scope.rawValue).")
+            }
+            guard let start = (fields["excursion"]).flatMap(Station.parseTime) else {
+                throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
+            }
+            _ = try recordAcknowledgement(
+                loggerID: loggerID, excursionStart: start, by: fields["by"], comment: fields["comment"],
+                again: fields["again"] == "1", caller: caller)
+        } catch {
+            let (status, detail): (Int, String)
+            switch error {
+            case let failure as HTTPFailure: (status, detail) = (failure.status, failure.detail)
+            case let failure as ArchiveError: (status, detail) = (Station.response(for: failure).status, failure.message)
+            default: throw error
+            }
+            return page(
+                context, status: status, title: text.acknowledge,
+                body:
+                    "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\" role=\"alert\">\(HTML.escape(detail))</p><p><a href=\"\(HTML.escape(Station.loggerLink(loggerID, query: back)))\">← \(HTML.escape(loggerID))</a></p>"
+            )
         }
         return HTTPResponse(status: 303, headers: [("Location", Station.loggerLink(loggerID, query: back) + "#excursions"), ("Cache-Control", "no-store")])
     }

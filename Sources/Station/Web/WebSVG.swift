@@ -2,91 +2,37 @@ import ColdTapBase
 import Foundation
 import TempChart
 
-/// Draws TempChart's chart model as inline SVG whose colours are CSS classes instead of
-/// fixed colours, so that one picture follows the page's light or dark scheme (and prints
-/// light). The model is drawn with `WebSVG.keyTheme`, whose every colour is a distinct key;
-/// the canvas writes the key's class, and `WebSVG.css` gives each class the colour of
+/// TempChart's chart model as inline SVG whose colours are CSS classes instead of fixed
+/// colours, so that one picture follows the page's light or dark scheme (and prints light):
+/// the model is drawn with `keyTheme`, whose every colour is a distinct key, on TempChart's
+/// `SVGCanvas` with a style that writes the key's class; `css` gives each class the colour of
 /// `ChartTheme.light` or `.dark`.
-final class ClassedSVGCanvas: Canvas {
-    let width: Double
-    let height: Double
-    private var body = ""
-    private var clips = 0
-    private var open = 0
-
-    init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-        body.reserveCapacity(48 * 1024)
-    }
-
-    func fill(_ path: ChartPath, color: ChartColor) {
-        let data = WebSVG.pathData(path)
-        guard !data.isEmpty else { return }
-        body += "<path d=\"\(data)\" class=\"f-\(WebSVG.role(of: color))\"/>"
-    }
-
-    func stroke(_ path: ChartPath, color: ChartColor, style: StrokeStyle) {
-        let data = WebSVG.pathData(path)
-        guard !data.isEmpty else { return }
-        var attributes = "fill=\"none\" class=\"s-\(WebSVG.role(of: color))\" stroke-width=\"\(WebSVG.number(style.width))\""
-        switch style.join {
-        case .miter: break
-        case .round: attributes += " stroke-linejoin=\"round\""
-        case .bevel: attributes += " stroke-linejoin=\"bevel\""
-        }
-        switch style.cap {
-        case .butt: break
-        case .round: attributes += " stroke-linecap=\"round\""
-        case .square: attributes += " stroke-linecap=\"square\""
-        }
-        if !style.dash.isEmpty { attributes += " stroke-dasharray=\"\(style.dash.map(WebSVG.number).joined(separator: " "))\"" }
-        body += "<path d=\"\(data)\" \(attributes)/>"
-    }
-
-    func text(_ string: String, at point: ChartPoint, font: ChartFont, color: ChartColor, anchor: TextAnchor) {
-        var attributes = "x=\"\(WebSVG.number(point.x))\" y=\"\(WebSVG.number(point.y))\" font-size=\"\(WebSVG.number(font.size))\""
-        if font.weight == .bold { attributes += " font-weight=\"bold\"" }
-        switch anchor {
-        case .start: break
-        case .middle: attributes += " text-anchor=\"middle\""
-        case .end: attributes += " text-anchor=\"end\""
-        }
-        body += "<text \(attributes) class=\"f-\(WebSVG.role(of: color))\">\(HTML.escape(string))</text>"
-    }
-
-    func textWidth(_ string: String, font: ChartFont) -> Double { TextMetrics.estimatedWidth(string, font: font) }
-
-    func pushClip(_ rect: ChartRect) {
-        clips += 1
-        open += 1
-        body += "<clipPath id=\"\(WebSVG.clipPrefix)\(clips)\"><rect x=\"\(WebSVG.number(rect.x))\" y=\"\(WebSVG.number(rect.y))\" width=\"\(WebSVG.number(rect.width))\" height=\"\(WebSVG.number(rect.height))\"/></clipPath><g clip-path=\"url(#\(WebSVG.clipPrefix)\(clips))\">"
-    }
-
-    func popClip() {
-        guard open > 0 else { return }
-        open -= 1
-        body += "</g>"
-    }
-
-    /// Inline `<svg>`: scales to its box's width, keeps its proportions.
-    func element(label: String, cssClass: String) -> String {
-        "<svg class=\"\(cssClass)\" viewBox=\"0 0 \(WebSVG.number(width)) \(WebSVG.number(height))\" role=\"img\" aria-label=\"\(HTML.escape(label))\">"
-            + body + String(repeating: "</g>", count: open) + "</svg>"
-    }
-}
-
 enum WebSVG {
+    /// The pages' canvas style: classes for colours, tenths, inline (no line ends).
+    static let style = SVGCanvas.Style(
+        fill: { "class=\"f-\(role(of: $0))\"" }, stroke: { ("class=\"s-\(role(of: $0))\"", "") }, number: number,
+        escape: HTML.escape, lineEnd: "", clipPrefix: clipPrefix, namesMonospacedFamily: false)
+
+    /// Inline `<svg>` of what `canvas` drew: scales to its box's width, keeps its proportions.
+    static func element(_ canvas: SVGCanvas, label: String, cssClass: String) -> String {
+        "<svg class=\"\(cssClass)\" viewBox=\"0 0 \(number(canvas.width)) \(number(canvas.height))\" role=\"img\" aria-label=\"\(HTML.escape(label))\">"
+            + canvas.content + "</svg>"
+    }
+
     static let clipPrefix = "chartclip"
 
     /// The theme roles the chart paints with, in `ChartTheme` order.
-    static let roles = ["bg", "plot", "text", "text2", "grid", "axis", "band", "limit", "curve", "beyond", "gap", "shade",
-                        "pass", "fail", "inconclusive", "onbanner", "stripe"]
+    static let roles = [
+        "bg", "plot", "text", "text2", "grid", "axis", "band", "limit", "curve", "beyond", "gap", "shade",
+        "pass", "fail", "inconclusive", "onbanner", "stripe",
+    ]
 
     static func colors(_ theme: ChartTheme) -> [ChartColor] {
-        [theme.background, theme.plotBackground, theme.text, theme.secondaryText, theme.grid, theme.axis, theme.band, theme.limit,
-         theme.curve, theme.beyond, theme.gap, theme.excursionShade, theme.pass, theme.fail, theme.inconclusive, theme.onBanner,
-         theme.tableStripe]
+        [
+            theme.background, theme.plotBackground, theme.text, theme.secondaryText, theme.grid, theme.axis, theme.band, theme.limit,
+            theme.curve, theme.beyond, theme.gap, theme.excursionShade, theme.pass, theme.fail, theme.inconclusive, theme.onBanner,
+            theme.tableStripe,
+        ]
     }
 
     /// A theme whose colour number i is (i/255, 0, 0) at full opacity; the renderer's
@@ -138,9 +84,9 @@ enum WebSVG {
         var spec = spec
         spec.theme = keyTheme
         let model = ChartModel(spec)
-        let canvas = ClassedSVGCanvas(width: spec.frame.width, height: spec.frame.height)
+        let canvas = SVGCanvas(width: spec.frame.width, height: spec.frame.height, style: style)
         ChartRenderer.draw(model, on: canvas)
-        return canvas.element(label: label, cssClass: "chart")
+        return element(canvas, label: label, cssClass: "chart")
     }
 
     /// A sparkline of `series`: TempChart's curve split (at the limits and at gaps, as the
@@ -148,8 +94,10 @@ enum WebSVG {
     /// highest and last point — so a year of samples is at most four points per column.
     /// Coordinates are whole tenths of a CSS pixel (the view box is ten times the size), so
     /// they are written as integers.
-    static func sparkline(_ series: ChartSeries, from: Double, to: Double, lower: Double?, upper: Double?, label: String,
-                          width: Double = 160, height: Double = 36) -> String {
+    static func sparkline(
+        _ series: ChartSeries, from: Double, to: Double, lower: Double?, upper: Double?, label: String,
+        width: Double = 160, height: Double = 36
+    ) -> String {
         let (runs, _) = CurveSplitter.split(series, lower: lower, upper: upper)
         var low = Double.infinity, high = -Double.infinity
         for value in series.values where value.isFinite { low = min(low, value); high = max(high, value) }

@@ -1,5 +1,5 @@
-import Combine
 import ColdChain
+import Combine
 import CoreNFCTransport
 import Foundation
 import LoggerFormats
@@ -43,8 +43,9 @@ final class AppModel: ObservableObject {
         if case .reading = state { return }
         state = .reading
         let secrets = (try? keychain.allSecrets()) ?? [:]
-        let coordinator = ReadCoordinator(profile: settings.profile, timeZone: settings.timeZone, secrets: secrets,
-                                          readLoggersWithoutWriting: settings.readLoggersWithoutWriting)
+        let coordinator = ReadCoordinator(
+            profile: settings.profile, timeZone: settings.timeZone, secrets: secrets,
+            readLoggersWithoutWriting: settings.readLoggersWithoutWriting)
         let outcome: Result<ReadCoordinator.Finished, ReadProblem>
         switch settings.readingMode {
         case .tagSession: outcome = await coordinator.readWithTagSession()
@@ -54,14 +55,16 @@ final class AppModel: ObservableObject {
         case .success(let finished):
             // Queued before it is kept, so the history can show it waiting for the station.
             // The tag UID names the logger on the station when the log itself names none.
-            let upload = PendingUpload(raw: finished.read.raw, readTime: finished.log.readTime, source: "ColdTap iPhone",
-                                       loggerID: finished.log.logger.tagUID)
+            let upload = PendingUpload(
+                raw: finished.read.raw, readTime: finished.log.readTime, source: "ColdTap iPhone",
+                loggerID: finished.log.logger.tagUID)
             let queued = station.enqueue(upload)
-            let read = StoredRead(id: UUID(), readAt: finished.log.readTime, log: finished.log,
-                                  profileName: settings.profile.name, timeZoneIdentifier: settings.timeZone.identifier,
-                                  resumes: finished.resumes, seconds: finished.seconds,
-                                  uploadSHA256: queued, rawKind: finished.read.rawKind,
-                                  automaticMode: finished.read.rawKind == .nhsTranscript ? finished.read.automaticMode : nil)
+            let read = StoredRead(
+                id: UUID(), readAt: finished.log.readTime, log: finished.log,
+                profileName: settings.profile.name, timeZoneIdentifier: settings.timeZone.identifier,
+                resumes: finished.resumes, seconds: finished.seconds,
+                uploadSHA256: queued, rawKind: finished.read.rawKind,
+                automaticMode: finished.read.rawKind == .nhsTranscript ? finished.read.automaticMode : nil)
             history.add(read)
             state = .finished(read)
             if queued != nil { await station.flush() }

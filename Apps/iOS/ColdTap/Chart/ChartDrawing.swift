@@ -33,9 +33,11 @@ struct ChartInput: Equatable, Sendable {
 
     /// The chart laid out in `frame` with `theme`.
     func model(frame: ChartRect, theme: ChartTheme, pixelDensity: Double, title: String? = nil) -> ChartModel {
-        ChartModel(ChartSpec(series: series, lowerLimit: lowerLimit, upperLimit: upperLimit, excursions: excursions,
-                             timeZone: TimeZone(identifier: timeZoneIdentifier) ?? .current, language: language,
-                             theme: theme, frame: frame, pixelDensity: pixelDensity, title: title))
+        ChartModel(
+            ChartSpec(
+                series: series, lowerLimit: lowerLimit, upperLimit: upperLimit, excursions: excursions,
+                timeZone: TimeZone(identifier: timeZoneIdentifier) ?? .current, language: language,
+                theme: theme, frame: frame, pixelDensity: pixelDensity, title: title))
     }
 
     /// Draws the chart into a new bitmap of `size` points at `scale` pixels per point.

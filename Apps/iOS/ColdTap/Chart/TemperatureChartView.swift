@@ -60,8 +60,9 @@ final class TemperatureChartUIView: UIView {
 
     override func layoutSubviews() {
         super.layoutSubviews()
-        let key = RenderKey(size: bounds.size, scale: traitCollection.displayScale,
-                            dark: traitCollection.userInterfaceStyle == .dark)
+        let key = RenderKey(
+            size: bounds.size, scale: traitCollection.displayScale,
+            dark: traitCollection.userInterfaceStyle == .dark)
         guard key != renderedKey, let input, key.size.width >= 1, key.size.height >= 1, key.scale > 0 else { return }
         renderedKey = key
         backgroundColor = key.dark ? .black : .white

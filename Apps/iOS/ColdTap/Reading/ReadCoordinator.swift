@@ -35,16 +35,20 @@ struct ReadCoordinator {
     func readWithTagSession() async -> Result<Finished, AppModel.ReadProblem> {
         guard CoreNFCTagSession.isReadingAvailable else { return .failure(Self.problem(.nfcUnavailable)) }
         let session = CoreNFCTagSession()
-        let controller = TagReadSessionController(session: session, messages: SessionTexts.messages,
-                                                  miFareFraming: Self.miFareFraming, classify: ReadPipeline.classify)
+        let controller = TagReadSessionController(
+            session: session, messages: SessionTexts.messages,
+            miFareFraming: Self.miFareFraming, classify: ReadPipeline.classify)
         let pipeline = ReadPipeline(secrets: secrets, readLoggersWithoutWriting: readLoggersWithoutWriting)
         let profile = self.profile, timeZone = self.timeZone
         guard session.begin(alertMessage: SessionTexts.holdNear) else { return .failure(Self.problem(.nfcUnavailable)) }
-        let (result, report) = await controller.run(events: session.events, read: { transport, resume, progress in
-            try await pipeline.read(from: transport, resume: resume, progress: progress)
-        }, verdict: { read in
-            VerdictText.sheet(for: Assessor.assess(read.log, profile: profile, timeZone: timeZone))
-        })
+        let (result, report) = await controller.run(
+            events: session.events,
+            read: { transport, resume, progress in
+                try await pipeline.read(from: transport, resume: resume, progress: progress)
+            },
+            verdict: { read in
+                VerdictText.sheet(for: Assessor.assess(read.log, profile: profile, timeZone: timeZone))
+            })
         switch result {
         case .success(let read):
             return .success(Finished(read: read, resumes: report.resumes, seconds: report.elapsed))
@@ -63,13 +67,15 @@ struct ReadCoordinator {
         // Kept open after the first message so the verdict can be shown before it closes.
         session.begin(alertMessage: SessionTexts.holdNear, invalidateAfterFirstRead: false)
         let result = await NDEFReadSessionController(session: session, messages: SessionTexts.messages)
-            .run(events: session.events, verdict: { message in
-                if NHSLoggerSession.isInitialMessage(message) { return SessionTexts.nhsNeedsTagCommands }
-                guard let log = try? pipeline.decode(message, tagUID: nil) else {
-                    return SessionTexts.advice(.unreadableData)
-                }
-                return VerdictText.sheet(for: Assessor.assess(log, profile: profile, timeZone: timeZone))
-            })
+            .run(
+                events: session.events,
+                verdict: { message in
+                    if NHSLoggerSession.isInitialMessage(message) { return SessionTexts.nhsNeedsTagCommands }
+                    guard let log = try? pipeline.decode(message, tagUID: nil) else {
+                        return SessionTexts.advice(.unreadableData)
+                    }
+                    return VerdictText.sheet(for: Assessor.assess(log, profile: profile, timeZone: timeZone))
+                })
         switch result {
         case .success(let message):
             // An NHS31xx must be written to (or read many times): the NDEF session sees one message only.
@@ -99,24 +105,27 @@ struct ReadCoordinator {
     func send(_ command: LoggerCommand) async -> Result<String, AppModel.ReadProblem> {
         guard CoreNFCTagSession.isReadingAvailable else { return .failure(Self.problem(.nfcUnavailable)) }
         let session = CoreNFCTagSession()
-        let controller = TagReadSessionController(session: session, messages: SessionTexts.messages,
-                                                  miFareFraming: Self.miFareFraming, classify: ReadPipeline.classify)
+        let controller = TagReadSessionController(
+            session: session, messages: SessionTexts.messages,
+            miFareFraming: Self.miFareFraming, classify: ReadPipeline.classify)
         guard session.begin(alertMessage: SessionTexts.holdNear) else { return .failure(Self.problem(.nfcUnavailable)) }
-        let (result, _) = await controller.run(events: session.events, read: { transport, _, progress in
-            let shown = try await TagReader.read(from: transport, options: ReadPipeline.nhsExchangeOptions.tagOptions)
-            guard let bytes = shown.ndefMessageBytes, let message = shown.ndefMessage, NHSLoggerSession.isInitialMessage(message) else {
-                throw NHSSessionError.notNHS31xx("its NDEF message has no GETVERSION and GETCONFIG answers")
-            }
-            progress(0.5)
-            switch command {
-            case .configure(let setup):
-                try await NHSTap.configure(transport, initialMessage: bytes, setup: setup, options: ReadPipeline.nhsExchangeOptions)
-                return SessionTexts.configured(setup)
-            case .start:
-                try await NHSTap.start(transport, initialMessage: bytes, options: ReadPipeline.nhsExchangeOptions)
-                return SessionTexts.started
-            }
-        }, verdict: { done in done })
+        let (result, _) = await controller.run(
+            events: session.events,
+            read: { transport, _, progress in
+                let shown = try await TagReader.read(from: transport, options: ReadPipeline.nhsExchangeOptions.tagOptions)
+                guard let bytes = shown.ndefMessageBytes, let message = shown.ndefMessage, NHSLoggerSession.isInitialMessage(message) else {
+                    throw NHSSessionError.notNHS31xx("its NDEF message has no GETVERSION and GETCONFIG answers")
+                }
+                progress(0.5)
+                switch command {
+                case .configure(let setup):
+                    try await NHSTap.configure(transport, initialMessage: bytes, setup: setup, options: ReadPipeline.nhsExchangeOptions)
+                    return SessionTexts.configured(setup)
+                case .start:
+                    try await NHSTap.start(transport, initialMessage: bytes, options: ReadPipeline.nhsExchangeOptions)
+                    return SessionTexts.started
+                }
+            }, verdict: { done in done })
         switch result {
         case .success(let done): return .success(done)
         case .failure(let failure): return .failure(Self.problem(failure.advice, detail: failure.detail))

@@ -58,19 +58,25 @@ struct ReadPipeline: Sendable {
     ///   - progress: fraction of the NDEF message (or of the NHS31xx readout) read, 0…1.
     /// - Throws: `TagReadError` (the session resumes on `.tagRemoved` / `.noAnswer`),
     ///   `LoggerReadError`, `InputError`, `NHSSessionError`.
-    func read(from transport: any TagTransport, resume: PartialRead?,
-              progress: @escaping @Sendable (Double) -> Void) async throws -> PipelineRead {
-        let tagOptions = TagReadOptions(strategy: .fewestRoundTrips, scope: .ndefMessage, maxAttempts: 3,
-                                        // Core NFC adds operating-system latency to every command.
-                                        commandTimeout: .seconds(2),
-                                        // Core NFC addresses ISO 15693 requests anyway.
-                                        addressed: transport.technology == .iso15693,
-                                        resume: resume, learnedLimits: Self.learnedLimits)
-        let reader = LoggerReader(secrets: SecretKeys(byLabel: secrets), tagOptions: tagOptions,
-                                  exchangeOptions: Self.nhsExchangeOptions, readLoggersWithoutWriting: readLoggersWithoutWriting)
-        let read = try await reader.read(from: transport, progress: { step in
-            if let fraction = step.fraction { progress(fraction) }
-        })
+    func read(
+        from transport: any TagTransport, resume: PartialRead?,
+        progress: @escaping @Sendable (Double) -> Void
+    ) async throws -> PipelineRead {
+        let tagOptions = TagReadOptions(
+            strategy: .fewestRoundTrips, scope: .ndefMessage, maxAttempts: 3,
+            // Core NFC adds operating-system latency to every command.
+            commandTimeout: .seconds(2),
+            // Core NFC addresses ISO 15693 requests anyway.
+            addressed: transport.technology == .iso15693,
+            resume: resume, learnedLimits: Self.learnedLimits)
+        let reader = LoggerReader(
+            secrets: SecretKeys(byLabel: secrets), tagOptions: tagOptions,
+            exchangeOptions: Self.nhsExchangeOptions, readLoggersWithoutWriting: readLoggersWithoutWriting)
+        let read = try await reader.read(
+            from: transport,
+            progress: { step in
+                if let fraction = step.fraction { progress(fraction) }
+            })
         guard let (raw, kind) = read.rawRead else { throw LoggerReadError.noNDEFMessage(chip: read.result.chip.displayName) }
         switch kind {
         case .nhsTranscript:

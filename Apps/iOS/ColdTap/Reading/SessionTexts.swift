@@ -84,14 +84,20 @@ enum SessionTexts {
         case .nfcUnavailable: return String(localized: "This iPhone cannot read NFC tags; use an iPhone 7 or later.")
         case .radioOff: return String(localized: "NFC is switched off on this iPhone; turn off Airplane Mode and try again.")
         case .appNotAllowed: return String(localized: "This build of ColdTap may not read tags; install a build signed with the NFC Tag Reading capability.")
-        case .nfcIneligible: return String(localized: "iOS does not let ColdTap read NFC tags on this iPhone in its current region or settings; check Settings, or use another iPhone.")
-        case .nfcAccessNotAccepted: return String(localized: "ColdTap may not use NFC until you allow it; allow NFC for ColdTap when iOS asks (or in Settings), then tap Scan again.")
+        case .nfcIneligible:
+            return String(
+                localized: "iOS does not let ColdTap read NFC tags on this iPhone in its current region or settings; check Settings, or use another iPhone.")
+        case .nfcAccessNotAccepted:
+            return String(localized: "ColdTap may not use NFC until you allow it; allow NFC for ColdTap when iOS asks (or in Settings), then tap Scan again.")
         case .scanAgain: return String(localized: "Reading stopped; tap Scan and hold the iPhone on the logger again.")
         case .sessionTimedOut: return String(localized: "The 60-second reading time ran out; tap Scan and hold the iPhone still on the logger from the start.")
         case .systemBusy: return String(localized: "Another app is using NFC; close it and tap Scan again.")
         case .cancelled: return String(localized: "Reading cancelled.")
         case .otherTag: return String(localized: "That is a different tag; hold the iPhone over the logger you started reading.")
-        case .unreadableData: return String(localized: "The logger was read, but its data is not in a format ColdTap knows or is damaged; check the logger model and its secret key in Settings.")
+        case .unreadableData:
+            return String(
+                localized:
+                    "The logger was read, but its data is not in a format ColdTap knows or is damaged; check the logger model and its secret key in Settings.")
         case .oneTagOnly: return String(localized: "More than one tag is in reach; hold the iPhone over one logger only.")
         case .tagReadOnly: return String(localized: "The tag is read-only; ColdTap cannot write to it.")
         case .tagTooSmall: return String(localized: "The message is too large for this tag.")

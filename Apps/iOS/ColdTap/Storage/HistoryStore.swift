@@ -53,7 +53,8 @@ final class HistoryStore: ObservableObject {
     private let directory: URL
 
     init(directory: URL? = nil) {
-        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        let base =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
         self.directory = directory ?? base.appendingPathComponent("History", isDirectory: true)
         load()

@@ -1,5 +1,5 @@
-import Combine
 import ColdChain
+import Combine
 import Foundation
 
 /// The person's choices, kept in UserDefaults: the alarm profile reads are judged

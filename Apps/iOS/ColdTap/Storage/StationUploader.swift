@@ -33,8 +33,12 @@ final class StationUploader: ObservableObject {
             switch self {
             case .notAnAddress: return String(localized: "The station address must start with https:// and name a host.")
             case .plainHTTP:
-                return String(localized: "The station address must start with https://: iOS does not let apps upload to plain http:// addresses. Serve the station with a certificate (coldtap serve --tls-cert).")
-            case .credentialsInAddress: return String(localized: "Leave the user name and password out of the address; the station's token goes in its own field.")
+                return String(
+                    localized:
+                        "The station address must start with https://: iOS does not let apps upload to plain http:// addresses. Serve the station with a certificate (coldtap serve --tls-cert)."
+                )
+            case .credentialsInAddress:
+                return String(localized: "Leave the user name and password out of the address; the station's token goes in its own field.")
             case .noToken: return String(localized: "Enter the station's API token.")
             }
         }
@@ -56,7 +60,8 @@ final class StationUploader: ObservableObject {
     private static let tokenAccount = "station-token"
 
     init(directory: URL? = nil) {
-        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        let base =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
         let folder = directory ?? base.appendingPathComponent("UploadQueue", isDirectory: true)
         do {
@@ -74,7 +79,8 @@ final class StationUploader: ObservableObject {
     /// The client for the station set in Settings, or nil.
     private func client() -> StationClient? {
         guard let stationURL, let token = (try? keychain.secret(for: Self.tokenAccount)).flatMap({ $0 }),
-              let text = String(data: token, encoding: .utf8), !text.isEmpty else { return nil }
+            let text = String(data: token, encoding: .utf8), !text.isEmpty
+        else { return nil }
         return StationClient(baseURL: stationURL, token: text)
     }
 
@@ -106,7 +112,8 @@ final class StationUploader: ObservableObject {
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         for file in files where file.lastPathComponent.hasSuffix(".upload.json") {
             guard let data = try? Data(contentsOf: file), let upload = try? JSONDecoder().decode(PendingUpload.self, from: data),
-                  (try? queue.enqueue(upload)) != nil else { continue }
+                (try? queue.enqueue(upload)) != nil
+            else { continue }
             try? FileManager.default.removeItem(at: file)
             try? FileManager.default.removeItem(at: folder.appendingPathComponent("\(upload.sha256).reason.txt"))
         }

@@ -24,9 +24,10 @@ struct ConfigureView: View {
         case .delay: start = .after(seconds: delayMinutes * 60)
         case .onStart: start = .onStartCommand
         }
-        return NHSLoggerSetup(interval: intervalMinutes * 60,
-                              validMinimum: usesLimits ? validMinimum : nil, validMaximum: usesLimits ? validMaximum : nil,
-                              start: start, runningTime: stops ? runningHours * 3600 : 0)
+        return NHSLoggerSetup(
+            interval: intervalMinutes * 60,
+            validMinimum: usesLimits ? validMinimum : nil, validMaximum: usesLimits ? validMaximum : nil,
+            start: start, runningTime: stops ? runningHours * 3600 : 0)
     }
 
     var body: some View {
@@ -73,7 +74,9 @@ struct ConfigureView: View {
             } header: {
                 Text("Start and stop")
             } footer: {
-                Text("When started: the logger waits until you tap Start logger below with the iPhone on it. Without a running time it logs until its memory is full.")
+                Text(
+                    "When started: the logger waits until you tap Start logger below with the iPhone on it. Without a running time it logs until its memory is full."
+                )
             }
 
             Section {

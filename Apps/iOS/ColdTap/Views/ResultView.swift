@@ -40,10 +40,12 @@ struct ResultView: View {
             }
 
             Section("Temperature") {
-                TemperatureChartView(input: ChartInput(log: read.log, assessment: assessment, language: .appLanguage),
-                                     accessibilitySummary: String(localized: "Temperature chart from \(Fmt.temperature(stats.min)) to \(Fmt.temperature(stats.max))"))
-                    .frame(height: 280)
-                    .listRowInsets(EdgeInsets())
+                TemperatureChartView(
+                    input: ChartInput(log: read.log, assessment: assessment, language: .appLanguage),
+                    accessibilitySummary: String(localized: "Temperature chart from \(Fmt.temperature(stats.min)) to \(Fmt.temperature(stats.max))")
+                )
+                .frame(height: 280)
+                .listRowInsets(EdgeInsets())
             }
 
             Section("Excursions") {
@@ -82,9 +84,11 @@ struct ResultView: View {
                 LabeledContent("Read at", value: Fmt.dateTime(read.readAt, in: settings.timeZone))
                 LabeledContent("Time zone", value: settings.timeZone.identifier)
                 if read.automaticMode == true {
-                    Label("Read in automatic mode: the logger's answers were read one after another, without writing to it.",
-                          systemImage: "info.circle")
-                        .font(.caption)
+                    Label(
+                        "Read in automatic mode: the logger's answers were read one after another, without writing to it.",
+                        systemImage: "info.circle"
+                    )
+                    .font(.caption)
                 }
                 switch station.status(of: read) {
                 case .notForUpload:
@@ -196,9 +200,12 @@ struct ExcursionRow: View {
                 Image(systemName: excursion.direction == .high ? "arrow.up.circle.fill" : "arrow.down.circle.fill")
                     .foregroundStyle(.red)
                     .accessibilityHidden(true)
-                Text(excursion.direction == .high ? String(localized: "Above \(excursion.limit.description)")
-                                                  : String(localized: "Below \(excursion.limit.description)"))
-                    .font(.headline)
+                Text(
+                    excursion.direction == .high
+                        ? String(localized: "Above \(excursion.limit.description)")
+                        : String(localized: "Below \(excursion.limit.description)")
+                )
+                .font(.headline)
             }
             Text("\(Fmt.dateTime(excursion.start, in: timeZone)) for \(Fmt.duration(excursion.duration))")
                 .font(.subheadline)

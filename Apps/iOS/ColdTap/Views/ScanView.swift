@@ -10,18 +10,22 @@ struct ScanView: View {
         List {
             Section {
                 VStack(alignment: .leading, spacing: 12) {
-                    Label("Hold the top of the iPhone to the logger and keep still until the sheet shows the verdict.",
-                          systemImage: "iphone.radiowaves.left.and.right")
-                        .font(.callout)
+                    Label(
+                        "Hold the top of the iPhone to the logger and keep still until the sheet shows the verdict.",
+                        systemImage: "iphone.radiowaves.left.and.right"
+                    )
+                    .font(.callout)
                     Text("Profile: \(settings.profile.name)")
                         .font(.footnote)
                         .foregroundStyle(.secondary)
                     Button {
                         Task { await model.scan() }
                     } label: {
-                        Label(isReading ? String(localized: "Reading…") : String(localized: "Scan logger"),
-                              systemImage: "wave.3.right")
-                            .frame(maxWidth: .infinity)
+                        Label(
+                            isReading ? String(localized: "Reading…") : String(localized: "Scan logger"),
+                            systemImage: "wave.3.right"
+                        )
+                        .frame(maxWidth: .infinity)
                     }
                     .buttonStyle(.borderedProminent)
                     .controlSize(.large)

@@ -45,8 +45,12 @@ struct SettingsView: View {
                 Toggle("Read NHS31xx loggers without writing", isOn: $settings.readLoggersWithoutWriting)
             } footer: {
                 VStack(alignment: .leading, spacing: 4) {
-                    Text("Tag commands read NFC Forum Type 2 and Type 5 loggers in as few round trips as the chip allows. Use NDEF only for tags the tag commands cannot read.")
-                    Text("NHS31xx loggers are read by sending them commands. Without writing, ColdTap reads their answers one after another instead: slower, and the logger is left exactly as it was.")
+                    Text(
+                        "Tag commands read NFC Forum Type 2 and Type 5 loggers in as few round trips as the chip allows. Use NDEF only for tags the tag commands cannot read."
+                    )
+                    Text(
+                        "NHS31xx loggers are read by sending them commands. Without writing, ColdTap reads their answers one after another instead: slower, and the logger is left exactly as it was."
+                    )
                 }
             }
 

@@ -39,7 +39,9 @@ struct StationSettingsView: View {
             } header: {
                 Text("Station")
             } footer: {
-                Text("Each read is sent to this station as it was read. The address and token are kept in the iOS Keychain on this iPhone only; the token cannot be shown again.")
+                Text(
+                    "Each read is sent to this station as it was read. The address and token are kept in the iOS Keychain on this iPhone only; the token cannot be shown again."
+                )
             }
 
             if let url = station.stationURL {
@@ -55,8 +57,9 @@ struct StationSettingsView: View {
                     Button {
                         Task { await station.flush() }
                     } label: {
-                        Label(station.isSending ? String(localized: "Uploading…") : String(localized: "Upload now"),
-                              systemImage: "arrow.up.circle")
+                        Label(
+                            station.isSending ? String(localized: "Uploading…") : String(localized: "Upload now"),
+                            systemImage: "arrow.up.circle")
                     }
                     .disabled(station.isSending || station.waiting.isEmpty)
                     Button("Remove station", role: .destructive) {

@@ -10,7 +10,7 @@ import NDEF
 /// What the archive commands share: `--archive`, opening it, `--logger` as kept with a read
 /// (so that `archive verify` and `redecode` decode it again the same way), and the errors'
 /// exit statuses.
-enum ArchiveSupport {
+enum ArchiveAccess {
     /// The logger a person named on the command line: its id, or a serial, tag UID or
     /// carried id that only one logger has. Unknown text is left for the archive's own
     /// "holds no logger" message.
@@ -61,11 +61,25 @@ enum ArchiveSupport {
     }
 
     static func commandError(_ error: ArchiveError) -> CommandError {
+        let message = error.message + (error.hint.map { " " + advice($0) } ?? "")
         switch error.kind {
-        case .corrupt, .newerVersion, .verificationFailed: return CommandError(.dataError, error.message)
-        case .unavailable, .connectionLost: return CommandError(.unavailable, error.message)
-        case .invalidRead: return CommandError(.usage, error.message)
-        case .readOnly, .full, .busy, .notFound, .engine: return CommandError(.failure, error.message)
+        case .corrupt, .newerVersion, .verificationFailed: return CommandError(.dataError, message)
+        case .unavailable, .connectionLost: return CommandError(.unavailable, message)
+        case .invalidRead: return CommandError(.usage, message)
+        case .readOnly, .full, .busy, .notFound, .engine: return CommandError(.failure, message)
+        }
+    }
+
+    /// The command line's words for what the archive says the user could do.
+    static func advice(_ hint: ArchiveHint) -> String {
+        switch hint {
+        case .listSites: return "'coldtap site list' lists them."
+        case .listLoggers(let count?): return "'coldtap loggers' lists the \(count) it holds."
+        case .listLoggers(nil): return "'coldtap loggers' lists those it holds."
+        case .verify: return "'coldtap archive verify' lists every damaged row."
+        case .nameTheLogger: return "Give it with --logger-id ID (e.g. the label on the logger)."
+        case .useAnotherArchive: return "Or give --archive another file or database."
+        case .keepAReadFirst: return "Add reads with 'coldtap archive add' or 'coldtap read' first, or give --archive."
         }
     }
 
@@ -91,7 +105,9 @@ enum ArchiveSupport {
     /// The `--logger` selection of the command line as kept with a read.
     static func loggerParts(_ raw: String?) -> (name: String?, descriptor: String?) {
         guard let raw else { return (nil, nil) }
-        if let data = FileManager.default.contents(atPath: raw), raw.hasSuffix(".json") || !(LoggerDecoder.builtInNames + ["cupltag-rh"]).contains(raw.lowercased()) {
+        if let data = FileManager.default.contents(atPath: raw),
+            raw.hasSuffix(".json") || !(LoggerDecoder.builtInNames + ["cupltag-rh"]).contains(raw.lowercased())
+        {
             return (nil, String(decoding: data, as: UTF8.self))
         }
         return (raw.lowercased(), nil)
@@ -110,7 +126,8 @@ enum ArchiveSupport {
 
     /// One line on what a read added: `12 new samples, 132 duplicates, 0 conflicts, no gap before`.
     static func addLine(_ result: AddResult) -> String {
-        var text = "\(result.newSamples) new sample\(result.newSamples == 1 ? "" : "s"), \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s"), \(result.conflicts) conflict\(result.conflicts == 1 ? "" : "s")"
+        var text =
+            "\(result.newSamples) new sample\(result.newSamples == 1 ? "" : "s"), \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s"), \(result.conflicts) conflict\(result.conflicts == 1 ? "" : "s")"
         if let gap = result.gapBefore {
             text += ", gap before \(gap.start.isoUTC) → \(gap.end.isoUTC) (\(duration(gap.duration)))"
         } else {
@@ -123,11 +140,16 @@ enum ArchiveSupport {
     }
 
     /// Keeps a read made by `coldtap read` or the demo as the archive keeps reads (ArchiveKit).
-    static func keep(_ outcome: LoggerRead, origin: String, options: LogInput.Options, loggerArgument: String?,
-                     loggerID: String?, profile: Profile, timeZone: TimeZone, archive location: String) async throws -> AddResult {
+    static func keep(
+        _ outcome: LoggerRead, origin: String, options: LogInput.Options, loggerArgument: String?,
+        loggerID: String?, profile: Profile, timeZone: TimeZone, archive location: String
+    ) async throws -> AddResult {
         let parts = loggerParts(loggerArgument)
-        guard let read = ArchivedReads.newRead(outcome, origin: origin, loggerName: parts.name, descriptorText: parts.descriptor,
-                                               interval: options.interval, loggerID: loggerID, profile: profile, timeZone: timeZone) else {
+        guard
+            let read = ArchivedReads.newRead(
+                outcome, origin: origin, loggerName: parts.name, descriptorText: parts.descriptor,
+                interval: options.interval, loggerID: loggerID, profile: profile, timeZone: timeZone)
+        else {
             throw CommandError.data("the tag holds no NDEF message to keep.")
         }
         return try await mapping {

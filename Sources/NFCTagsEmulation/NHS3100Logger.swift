@@ -1,5 +1,6 @@
 import Foundation
 import LoggerFormats
+import NFCTags
 
 /// The logger inside a virtual NHS3100: configuration, the status state machine, samples,
 /// events and the real-time clock of docs/nhs31xx.md §5, on a simulated clock. Time passes
@@ -37,13 +38,15 @@ public struct NHS3100Logger: Sendable {
     private var rtcBaseWorld: Double
     /// Tag-clock time of the next sample, when one is scheduled.
     private var nextSample: Double?
-    private var outside: UInt8?   // 5 or 6 while an excursion lasts
+    private var outside: UInt8?  // 5 or 6 while an excursion lasts
 
     /// - Parameters:
     ///   - now: the world's time at the start, epoch seconds.
     ///   - driftPPM: the tag clock's error; positive runs fast.
-    public init(now: Double, driftPPM: Double = 0, capacity: Int = 4800,
-                temperature: @escaping @Sendable (Double) -> Double = { _ in 5.0 }) {
+    public init(
+        now: Double, driftPPM: Double = 0, capacity: Int = 4800,
+        temperature: @escaping @Sendable (Double) -> Double = { _ in 5.0 }
+    ) {
         self.now = now
         self.rtcBaseWorld = now
         self.clockRate = 1 + driftPPM / 1_000_000
@@ -66,10 +69,11 @@ public struct NHS3100Logger: Sendable {
 
     /// GETCONFIG's answer now.
     public var config: NHSConfig {
-        NHSConfig(configTime: configTime, interval: interval, startDelay: startDelay, runningTime: runningTime,
-                  validMinimum: validMinimum, validMaximum: validMaximum, attainedMinimum: attainedMinimum,
-                  attainedMaximum: attainedMaximum, count: UInt16(min(samples.count, Int(UInt16.max))), status: status,
-                  startTime: startTime, currentTime: rtc)
+        NHSConfig(
+            configTime: configTime, interval: interval, startDelay: startDelay, runningTime: runningTime,
+            validMinimum: validMinimum, validMaximum: validMaximum, attainedMinimum: attainedMinimum,
+            attainedMaximum: attainedMaximum, count: UInt16(min(samples.count, Int(UInt16.max))), status: status,
+            startTime: startTime, currentTime: rtc)
     }
 
     // MARK: Commands

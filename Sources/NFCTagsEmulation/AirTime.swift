@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 
 /// Modeled air time of tag exchanges, from the frame timings of ISO/IEC 14443-A (106 kbit/s)
 /// and ISO/IEC 15693 (high data rate, 1-out-of-4 coding). All figures are microseconds.
@@ -101,5 +102,27 @@ extension Duration {
     var microseconds: Double {
         let parts = components
         return Double(parts.seconds) * 1_000_000 + Double(parts.attoseconds) / 1_000_000_000_000
+    }
+}
+
+extension EmulatorCore {
+    /// Modeled air time of one exchange in microseconds (`wait` for a silent tag).
+    static func airTime(command: [UInt8], answer: EmulatedAnswer, technology: TagTechnology, wait: Double) -> Double {
+        let write = isWrite(command, technology: technology)
+        switch (technology, answer) {
+        case (_, .silent):
+            return AirTime.unanswered(technology: technology, commandBytes: command.count, wait: wait)
+        case (.iso14443A, .ack), (.iso14443A, .nak):
+            return AirTime.iso14443Exchange(
+                commandBytes: command.count, answerBytes: nil,
+                processing: write ? AirTime.type2WriteTime : 0)
+        case (.iso14443A, .data(let bytes)):
+            return AirTime.iso14443Exchange(commandBytes: command.count, answerBytes: bytes.count)
+        case (.iso15693, _):
+            let count = answer.bytes?.count ?? 1
+            return AirTime.iso15693Exchange(
+                commandBytes: command.count, answerBytes: count,
+                processing: write ? AirTime.type5WriteTime : 0)
+        }
     }
 }

@@ -15,7 +15,9 @@ struct ConnectedTag {
     }
 }
 
-enum ReaderSupport {
+/// How the reader commands reach a tag: pcscd, a reader by part of its name, a tag on it,
+/// and PC/SC's errors with DESIGN.md's exit statuses.
+enum ReaderConnection {
     /// Connects to pcscd.
     /// - Throws: `CommandError(.unavailable)` saying how to start pcscd.
     static func context() throws -> PCSCContext {
@@ -79,7 +81,8 @@ enum ReaderSupport {
     static func commandError(_ error: PCSCError) -> CommandError {
         switch error {
         case .serviceNotRunning:
-            return CommandError(.unavailable,
+            return CommandError(
+                .unavailable,
                 "pcscd is not running; start it with 'sudo systemctl start pcscd' (or run '/usr/sbin/pcscd') and try again.")
         case .noReaders:
             return CommandError(.unavailable, "no PC/SC reader is connected; plug in a contactless reader (e.g. ACR1552U) and try again.")

@@ -1,3 +1,5 @@
+import NFCTags
+
 /// One fault a tag shows. Commands (air frames) are numbered from 1 in the order the tag
 /// receives them, retries included.
 public enum TagFault: Sendable, Hashable, CustomStringConvertible {
@@ -92,12 +94,13 @@ public struct TagFaults: Sendable, Equatable, CustomStringConvertible {
     /// The faults left once the tag is put back in the field: a removal or a torn write
     /// has happened and does not happen again.
     public var afterReinsertion: TagFaults {
-        TagFaults(faults.filter {
-            switch $0 {
-            case .removedAfter, .tornWrite: return false
-            default: return true
-            }
-        })
+        TagFaults(
+            faults.filter {
+                switch $0 {
+                case .removedAfter, .tornWrite: return false
+                default: return true
+                }
+            })
     }
 
     /// Parses `--fault` specifications, repeatable or comma-separated (N counts tag commands

@@ -3,13 +3,14 @@ import Foundation
 import LoggerFormats
 import NDEF
 import Testing
+
 @testable import ColdTapCommands
 
-/// Issue 17.9, the small ones: `--json --csv` alike in `decode` and `report`, CSV times in
+/// How outputs are written: `--json --csv` alike in `decode` and `report`, CSV times in
 /// `--tz` or said to be UTC, numbers rounded to the sensor's resolution in text (full
 /// precision in JSON), durations that read "19 h 0 min". (`--input tag5` on a Type 2 file
 /// naming the real type: WrongTagTypeTests; README synopses = `--help`: HelpTests.)
-@Suite struct SmallFixesTests {
+@Suite struct OutputFormattingTests {
     static let readTime = "2026-08-18T06:00:00Z"
 
     @Test func jsonAndCSVTogetherAreRefusedAlikeAndCSVAlonePrintsAlike() async throws {
@@ -65,8 +66,9 @@ import Testing
         #expect(LogExport.readableDuration(30) == "30 s")
         #expect(LogExport.readableDuration(3 * 86_400 + 4 * 3600) == "3 d 4 h")
         // 19 hourly samples at 5 °C: a 19 h period (each sample stands for its hour).
-        let message = try LoggerImageFactory.message(kind: "generic16", temperatures: Array(repeating: 5, count: 19), interval: 3600,
-                                                     newestSampleTime: Date(timeIntervalSince1970: 1_787_032_800))
+        let message = try LoggerImageFactory.message(
+            kind: "generic16", temperatures: Array(repeating: 5, count: 19), interval: 3600,
+            newestSampleTime: Date(timeIntervalSince1970: 1_787_032_800))
         let report = await runColdTap(["report", "-", "--read-time", Self.readTime, "--tz", "UTC"], stdin: try message.serialized())
         #expect(report.status == 0, "\(report.err)")
         #expect(report.out.contains("  samples    19 every 1 h\n"))

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 
 /// One exchange as the virtual tag saw it.
 public struct VirtualExchange: Sendable, Equatable {
@@ -53,8 +54,10 @@ public actor VirtualTag: TagTransport {
     /// - Throws: `TagImageError.unsupportedChip` for chips without a known layout, or when
     ///   the image size does not match the chip.
     ///   - faults: what goes wrong, and at which command.
-    public init(chip: TagChip, memory: Data, uid: Data? = nil, limits: LinkLimits? = nil, faults: TagFaults = .none,
-                hostLatency: Duration = .zero, paced: Bool = false, waitsWhenSilent: Bool = false) throws {
+    public init(
+        chip: TagChip, memory: Data, uid: Data? = nil, limits: LinkLimits? = nil, faults: TagFaults = .none,
+        hostLatency: Duration = .zero, paced: Bool = false, waitsWhenSilent: Bool = false
+    ) throws {
         self.chip = chip
         self.technology = chip.technology
         self.limits = limits ?? VirtualTag.defaultLimits(for: chip.technology)
@@ -67,9 +70,10 @@ public actor VirtualTag: TagTransport {
             guard bytes.count == layout.readablePages * 4 else {
                 throw TagImageError.invalidUID("a \(chip.displayName) image has \(layout.readablePages * 4) bytes, not \(bytes.count)")
             }
-            var emulator = Type2Emulator(memory: bytes, version: layout.version, supportsFastRead: layout.supportsFastRead,
-                                         dynamicLockPage: layout.dynamicLockPage,
-                                         pagesPerDynamicLockBit: layout.pagesPerDynamicLockBit, writable: true)
+            var emulator = Type2Emulator(
+                memory: bytes, version: layout.version, supportsFastRead: layout.supportsFastRead,
+                dynamicLockPage: layout.dynamicLockPage,
+                pagesPerDynamicLockBit: layout.pagesPerDynamicLockBit, writable: true)
             emulator.sectorPageCounts = layout.sectorPageCounts
             core = .type2(emulator)
             self.uid = uid ?? Data(bytes[0..<3] + bytes[4..<8])
@@ -79,9 +83,10 @@ public actor VirtualTag: TagTransport {
             }
             let display = Array(uid ?? TagImage.defaultUID(for: chip))
             guard display.count == 8 else { throw TagImageError.invalidUID("a Type 5 UID has 8 bytes") }
-            var emulator = Type5Emulator(memory: bytes, blockSize: layout.blockSize, uid: display,
-                                         sectorBlocks: layout.sectorBlocks, maxBlocksPerRead: layout.maxBlocksPerRead,
-                                         supportsExtended: layout.supportsExtendedCommands, writable: true)
+            var emulator = Type5Emulator(
+                memory: bytes, blockSize: layout.blockSize, uid: display,
+                sectorBlocks: layout.sectorBlocks, maxBlocksPerRead: layout.maxBlocksPerRead,
+                supportsExtended: layout.supportsExtendedCommands, writable: true)
             emulator.icReference = layout.icReference
             if bytes.count > 1, bytes[1] & 0x03 == 0x03 {
                 emulator.lockedBlocks = Set(0..<layout.blockCount)
@@ -95,12 +100,15 @@ public actor VirtualTag: TagTransport {
 
     /// A virtual `chip` holding `ndefMessage`, built by `TagImage.memory(for:ndefMessage:uid:layout:readOnly:)`.
     /// - Throws: `TagImageError`.
-    public static func make(chip: TagChip, ndefMessage: Data, uid: Data? = nil, layout: TLVLayout = .factory,
-                            readOnly: Bool = false, limits: LinkLimits? = nil, faults: TagFaults = .none,
-                            hostLatency: Duration = .zero, paced: Bool = false, waitsWhenSilent: Bool = false) throws -> VirtualTag {
+    public static func make(
+        chip: TagChip, ndefMessage: Data, uid: Data? = nil, layout: TLVLayout = .factory,
+        readOnly: Bool = false, limits: LinkLimits? = nil, faults: TagFaults = .none,
+        hostLatency: Duration = .zero, paced: Bool = false, waitsWhenSilent: Bool = false
+    ) throws -> VirtualTag {
         let memory = try TagImage.memory(for: chip, ndefMessage: ndefMessage, uid: uid, layout: layout, readOnly: readOnly)
-        return try VirtualTag(chip: chip, memory: memory, uid: uid, limits: limits, faults: faults, hostLatency: hostLatency,
-                              paced: paced, waitsWhenSilent: waitsWhenSilent)
+        return try VirtualTag(
+            chip: chip, memory: memory, uid: uid, limits: limits, faults: faults, hostLatency: hostLatency,
+            paced: paced, waitsWhenSilent: waitsWhenSilent)
     }
 
     /// The memory as it is now (after writes).

@@ -15,8 +15,9 @@ public actor VirtualNHS3100: TagTransport {
 
     /// The logger; change it (let time pass, set the temperature) with `update`.
     public private(set) var logger: NHS3100Logger
-    public var version = NHSVersion(softwareMajor: 2012, softwareMinor: 19, apiMajor: 6, apiMinor: 1,
-                                    deviceID: NHSVersion.nhs3100DeviceID)
+    public var version = NHSVersion(
+        softwareMajor: 2012, softwareMinor: 19, apiMajor: 6, apiMinor: 1,
+        deviceID: NHSVersion.nhs3100DeviceID)
     /// What the tag does wrong (NFCTags' one fault model). Commands count from the tap (the
     /// NHS3100 reboots in every field), and so do command messages for `unansweredCommand`.
     public private(set) var faults: TagFaults
@@ -45,8 +46,10 @@ public actor VirtualNHS3100: TagTransport {
     /// - Parameters:
     ///   - uid: 7 bytes; the check bytes are computed.
     ///   - logger: the logger's state and simulated clock.
-    public init(uid: [UInt8] = [0x04, 0xAB, 0x12, 0xA1, 0xB2, 0xC3, 0xD4], logger: NHS3100Logger,
-                version: NHSVersion? = nil, faults: TagFaults = .none, limits: LinkLimits? = nil) {
+    public init(
+        uid: [UInt8] = [0x04, 0xAB, 0x12, 0xA1, 0xB2, 0xC3, 0xD4], logger: NHS3100Logger,
+        version: NHSVersion? = nil, faults: TagFaults = .none, limits: LinkLimits? = nil
+    ) {
         if let version { self.version = version }
         let id = uid.count == 7 ? uid : [0x04, 0xAB, 0x12, 0xA1, 0xB2, 0xC3, 0xD4]
         self.uid = Data(id)
@@ -57,10 +60,14 @@ public actor VirtualNHS3100: TagTransport {
         var memory = [UInt8](repeating: 0, count: Self.pageCount * 4)
         let bcc0 = 0x88 ^ id[0] ^ id[1] ^ id[2]
         let bcc1 = id[3] ^ id[4] ^ id[5] ^ id[6]
-        memory.replaceSubrange(0..<16, with: [id[0], id[1], id[2], bcc0, id[3], id[4], id[5], id[6],
-                                              bcc1, 0x48, 0x00, 0x00,
-                                              // The real CC is not public (docs/nhs31xx.md §6): NDEF 1.0, 512 bytes, read/write.
-                                              0xE1, 0x10, 0x40, 0x00])
+        memory.replaceSubrange(
+            0..<16,
+            with: [
+                id[0], id[1], id[2], bcc0, id[3], id[4], id[5], id[6],
+                bcc1, 0x48, 0x00, 0x00,
+                // The real CC is not public (docs/nhs31xx.md §6): NDEF 1.0, 512 bytes, read/write.
+                0xE1, 0x10, 0x40, 0x00,
+            ])
         self.memory = memory
     }
 
@@ -192,8 +199,9 @@ public actor VirtualNHS3100: TagTransport {
             answer = [0x00]
         }
         let reply = answer ?? [0x00]
-        airTimeMicroseconds += AirTime.iso14443Exchange(commandBytes: bytes.count, answerBytes: reply.count == 1 ? nil : reply.count,
-                                                        processing: processing)
+        airTimeMicroseconds += AirTime.iso14443Exchange(
+            commandBytes: bytes.count, answerBytes: reply.count == 1 ? nil : reply.count,
+            processing: processing)
         guard reply.count <= limits.maxResponseBytes else {
             throw TransportError.linkFailure("a \(reply.count)-byte answer exceeds the link's \(limits.maxResponseBytes) bytes")
         }
@@ -228,7 +236,7 @@ public actor VirtualNHS3100: TagTransport {
     private func write(page: Int, _ bytes: [UInt8]) -> Bool {
         guard Self.sharedPages.contains(page) else { return false }
         memory.replaceSubrange((page * 4)..<(page * 4 + 4), with: bytes)
-        script = nil // any write ends automatic mode until the next boot
+        script = nil  // any write ends automatic mode until the next boot
         if page == 6 && bytes[0] == 0x03 && (bytes[1] != 0 || (bytes[1] == 0xFF && (bytes[2] != 0 || bytes[3] != 0))) {
             tapWrites += 1
             commandWrites += 1
@@ -294,8 +302,10 @@ public actor VirtualNHS3100: TagTransport {
             if index == message.records.count - 1 { header |= 0x40 }
             let length = record.payload.count
             if longRecords.contains(index) || length > 255 {
-                out += [header, UInt8(record.type.count), UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF),
-                        UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+                out += [
+                    header, UInt8(record.type.count), UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF),
+                    UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+                ]
             } else {
                 out += [header | 0x10, UInt8(record.type.count), UInt8(length)]
             }
@@ -350,10 +360,10 @@ public actor VirtualNHS3100: TagTransport {
             return [result(id, .ok), result(id, .ok, writer.bytes)]
         case .getCalibrationTimestamp:
             var writer = NHSFieldWriter()
-            writer.u32(1_577_836_800) // factory calibration, 2020-01-01
+            writer.u32(1_577_836_800)  // factory calibration, 2020-01-01
             return [result(id, .ok, writer.bytes)]
         case .getMeasurements(let offset):
-            return [measurements(offset: offset), result(id, .badLength)] // the phantom, §1.6
+            return [measurements(offset: offset), result(id, .badLength)]  // the phantom, §1.6
         case .getConfig:
             return [[id, 0x01] + logger.config.payload]
         case .setConfig(let configuration):
@@ -428,10 +438,11 @@ public actor VirtualNHS3100: TagTransport {
     }
 
     private func finish(_ records: [NDEFRecord], config: NHSConfig) -> NDEFMessage {
-        NDEFMessage(records: records + [
-            NDEFRecord(tnf: .media, type: "n/p", payload: Data([0x0A, 0x01] + memory[0..<8])),
-            NDEFRecord(tnf: .media, type: "n/p", payload: Data([0x48, 0x01] + config.payload)),
-        ])
+        NDEFMessage(
+            records: records + [
+                NDEFRecord(tnf: .media, type: "n/p", payload: Data([0x0A, 0x01] + memory[0..<8])),
+                NDEFRecord(tnf: .media, type: "n/p", payload: Data([0x48, 0x01] + config.payload)),
+            ])
     }
 
     private func stateLine(_ config: NHSConfig) -> String {
@@ -440,8 +451,12 @@ public actor VirtualNHS3100: TagTransport {
         if status.contains(.stopped) { return "Stopped with \(count) samples" }
         if status.contains(.logging) {
             let seconds = Int(config.currentTime) - Int(config.startTime ?? 0)
-            let (value, unit): (Int, String) = seconds < 180 ? (seconds, "s") : seconds < 10_800 ? (seconds / 60, "min")
-                : seconds < 259_200 ? (seconds / 3600, "h") : (seconds / 86_400, "days")
+            let (value, unit): (Int, String) =
+                seconds < 180
+                ? (seconds, "s")
+                : seconds < 10_800
+                    ? (seconds / 60, "min")
+                    : seconds < 259_200 ? (seconds / 3600, "h") : (seconds / 86_400, "days")
             return "Logging for \(value) \(unit), \(count) samples"
         }
         if status.contains(.starting) { return "Logging, no sample yet" }

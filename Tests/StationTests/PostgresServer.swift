@@ -1,1 +1,0 @@
-../ArchiveTests/PostgresServer.swift
