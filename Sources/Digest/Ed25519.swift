@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(CryptoKit)
-import CryptoKit
+    import CryptoKit
 #elseif canImport(CCrypto)
-import CCrypto
+    import CCrypto
 #endif
 
 /// Why an Ed25519 key could not be made or imported.
@@ -29,13 +30,13 @@ public struct Ed25519PrivateKey: Sendable {
     /// A new random key (from the system's secure random source, through the crypto library).
     public static func generate() -> Ed25519PrivateKey {
         #if canImport(CryptoKit)
-        let key = Curve25519.Signing.PrivateKey()
-        // Both are 32 bytes by construction, so the import cannot fail.
-        return try! Ed25519PrivateKey(seed: Array(key.rawRepresentation))
+            let key = Curve25519.Signing.PrivateKey()
+            // Both are 32 bytes by construction, so the import cannot fail.
+            return try! Ed25519PrivateKey(seed: Array(key.rawRepresentation))
         #else
-        var seed = [UInt8](repeating: 0, count: 32)
-        precondition(RAND_bytes(&seed, 32) == 1, "libcrypto could not produce random bytes")
-        return try! Ed25519PrivateKey(seed: seed)
+            var seed = [UInt8](repeating: 0, count: 32)
+            precondition(RAND_bytes(&seed, 32) == 1, "libcrypto could not produce random bytes")
+            return try! Ed25519PrivateKey(seed: seed)
         #endif
     }
 
@@ -45,15 +46,15 @@ public struct Ed25519PrivateKey: Sendable {
         guard bytes.count == 32 else { throw .seedLength(bytes.count) }
         self.seed = bytes
         #if canImport(CryptoKit)
-        guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes) else { throw .rejectedKey }
-        self.publicKey = try Ed25519PublicKey(rawRepresentation: Array(key.publicKey.rawRepresentation))
+            guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes) else { throw .rejectedKey }
+            self.publicKey = try Ed25519PublicKey(rawRepresentation: Array(key.publicKey.rawRepresentation))
         #else
-        let key = try LibcryptoEd25519.privateKey(bytes)
-        defer { EVP_PKEY_free(key) }
-        var raw = [UInt8](repeating: 0, count: 32)
-        var length = 32
-        guard EVP_PKEY_get_raw_public_key(key, &raw, &length) == 1, length == 32 else { throw .rejectedKey }
-        self.publicKey = try Ed25519PublicKey(rawRepresentation: raw)
+            let key = try LibcryptoEd25519.privateKey(bytes)
+            defer { EVP_PKEY_free(key) }
+            var raw = [UInt8](repeating: 0, count: 32)
+            var length = 32
+            guard EVP_PKEY_get_raw_public_key(key, &raw, &length) == 1, length == 32 else { throw .rejectedKey }
+            self.publicKey = try Ed25519PublicKey(rawRepresentation: raw)
         #endif
     }
 
@@ -62,23 +63,24 @@ public struct Ed25519PrivateKey: Sendable {
     public func signature(for message: some DataProtocol) throws(Ed25519Error) -> [UInt8] {
         let bytes = Array(message)
         #if canImport(CryptoKit)
-        guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: seed),
-              let signature = try? key.signature(for: Data(bytes)) else { throw .signingFailed }
-        return Array(signature)
+            guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: seed),
+                let signature = try? key.signature(for: Data(bytes))
+            else { throw .signingFailed }
+            return Array(signature)
         #else
-        let key = try LibcryptoEd25519.privateKey(seed)
-        defer { EVP_PKEY_free(key) }
-        guard let context = EVP_MD_CTX_new() else { throw .signingFailed }
-        defer { EVP_MD_CTX_free(context) }
-        // Ed25519 hashes internally, so no digest is named (nil), as libcrypto requires.
-        guard EVP_DigestSignInit(context, nil, nil, nil, key) == 1 else { throw .signingFailed }
-        var signature = [UInt8](repeating: 0, count: 64)
-        var length = 64
-        let done = bytes.withUnsafeBufferPointer { input in
-            EVP_DigestSign(context, &signature, &length, input.baseAddress, input.count)
-        }
-        guard done == 1, length == 64 else { throw .signingFailed }
-        return signature
+            let key = try LibcryptoEd25519.privateKey(seed)
+            defer { EVP_PKEY_free(key) }
+            guard let context = EVP_MD_CTX_new() else { throw .signingFailed }
+            defer { EVP_MD_CTX_free(context) }
+            // Ed25519 hashes internally, so no digest is named (nil), as libcrypto requires.
+            guard EVP_DigestSignInit(context, nil, nil, nil, key) == 1 else { throw .signingFailed }
+            var signature = [UInt8](repeating: 0, count: 64)
+            var length = 64
+            let done = bytes.withUnsafeBufferPointer { input in
+                EVP_DigestSign(context, &signature, &length, input.baseAddress, input.count)
+            }
+            guard done == 1, length == 64 else { throw .signingFailed }
+            return signature
         #endif
     }
 }
@@ -94,10 +96,10 @@ public struct Ed25519PublicKey: Sendable, Equatable, Hashable {
         let bytes = Array(rawRepresentation)
         guard bytes.count == 32 else { throw .publicKeyLength(bytes.count) }
         #if canImport(CryptoKit)
-        guard (try? Curve25519.Signing.PublicKey(rawRepresentation: bytes)) != nil else { throw .rejectedKey }
+            guard (try? Curve25519.Signing.PublicKey(rawRepresentation: bytes)) != nil else { throw .rejectedKey }
         #else
-        let key = try LibcryptoEd25519.publicKey(bytes)
-        EVP_PKEY_free(key)
+            let key = try LibcryptoEd25519.publicKey(bytes)
+            EVP_PKEY_free(key)
         #endif
         self.rawRepresentation = bytes
     }
@@ -108,42 +110,43 @@ public struct Ed25519PublicKey: Sendable, Equatable, Hashable {
         let messageBytes = Array(message)
         guard signatureBytes.count == 64 else { return false }
         #if canImport(CryptoKit)
-        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation) else { return false }
-        return key.isValidSignature(Data(signatureBytes), for: Data(messageBytes))
+            guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation) else { return false }
+            return key.isValidSignature(Data(signatureBytes), for: Data(messageBytes))
         #else
-        guard let key = try? LibcryptoEd25519.publicKey(rawRepresentation) else { return false }
-        defer { EVP_PKEY_free(key) }
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, nil, nil, key) == 1 else { return false }
-        let result = signatureBytes.withUnsafeBufferPointer { signatureBuffer in
-            messageBytes.withUnsafeBufferPointer { messageBuffer in
-                EVP_DigestVerify(context, signatureBuffer.baseAddress, signatureBuffer.count,
-                                 messageBuffer.baseAddress, messageBuffer.count)
+            guard let key = try? LibcryptoEd25519.publicKey(rawRepresentation) else { return false }
+            defer { EVP_PKEY_free(key) }
+            guard let context = EVP_MD_CTX_new() else { return false }
+            defer { EVP_MD_CTX_free(context) }
+            guard EVP_DigestVerifyInit(context, nil, nil, nil, key) == 1 else { return false }
+            let result = signatureBytes.withUnsafeBufferPointer { signatureBuffer in
+                messageBytes.withUnsafeBufferPointer { messageBuffer in
+                    EVP_DigestVerify(
+                        context, signatureBuffer.baseAddress, signatureBuffer.count,
+                        messageBuffer.baseAddress, messageBuffer.count)
+                }
             }
-        }
-        return result == 1
+            return result == 1
         #endif
     }
 }
 
 #if !canImport(CryptoKit) && canImport(CCrypto)
-/// libcrypto's raw Ed25519 key objects; each caller frees what it gets.
-private enum LibcryptoEd25519 {
-    static func privateKey(_ seed: [UInt8]) throws(Ed25519Error) -> OpaquePointer {
-        let key = seed.withUnsafeBufferPointer { buffer in
-            EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, buffer.baseAddress, buffer.count)
+    /// libcrypto's raw Ed25519 key objects; each caller frees what it gets.
+    private enum LibcryptoEd25519 {
+        static func privateKey(_ seed: [UInt8]) throws(Ed25519Error) -> OpaquePointer {
+            let key = seed.withUnsafeBufferPointer { buffer in
+                EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, buffer.baseAddress, buffer.count)
+            }
+            guard let key else { throw .rejectedKey }
+            return key
         }
-        guard let key else { throw .rejectedKey }
-        return key
-    }
 
-    static func publicKey(_ raw: [UInt8]) throws(Ed25519Error) -> OpaquePointer {
-        let key = raw.withUnsafeBufferPointer { buffer in
-            EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, buffer.baseAddress, buffer.count)
+        static func publicKey(_ raw: [UInt8]) throws(Ed25519Error) -> OpaquePointer {
+            let key = raw.withUnsafeBufferPointer { buffer in
+                EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, buffer.baseAddress, buffer.count)
+            }
+            guard let key else { throw .rejectedKey }
+            return key
         }
-        guard let key else { throw .rejectedKey }
-        return key
     }
-}
 #endif

@@ -57,7 +57,8 @@ public struct Checkpoint: Sendable, Equatable {
         guard (try? SignedNote.checkKeyName(lines[0])) != nil else { throw .invalidOrigin(line: 1) }
         let sizeText = lines[1]
         guard sizeText.utf8.allSatisfy({ (0x30...0x39).contains($0) }), sizeText == "0" || !sizeText.hasPrefix("0"),
-              let size = Int(sizeText) else { throw .invalidTreeSize(line: 2) }
+            let size = Int(sizeText)
+        else { throw .invalidTreeSize(line: 2) }
         guard let root = SignedNote.strictBase64(lines[2]), root.count == 32 else { throw .invalidRootHash(line: 3) }
         origin = lines[0]
         treeSize = size

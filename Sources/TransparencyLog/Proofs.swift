@@ -105,8 +105,10 @@ public enum MerkleProofs {
     /// The hashes proving that the first `oldSize` leaves of the subtree over `range` are a
     /// prefix of it. `oldTreeIsWhole` says whether the subtree of the old size is the old tree
     /// itself (whose root the verifier already has, so it is not repeated).
-    private static func subproof(_ oldSize: Int, _ hashes: [[UInt8]], _ range: Range<Int>, oldTreeIsWhole: Bool,
-                                 into proof: inout [[UInt8]]) {
+    private static func subproof(
+        _ oldSize: Int, _ hashes: [[UInt8]], _ range: Range<Int>, oldTreeIsWhole: Bool,
+        into proof: inout [[UInt8]]
+    ) {
         if oldSize == range.count {
             if !oldTreeIsWhole { proof.append(MerkleHash.subtree(hashes, range)) }
             return
@@ -128,7 +130,8 @@ public enum MerkleProofs {
     /// `treeSize` leaves whose root is `root`.
     public static func verifyInclusion(leafHash: [UInt8], leafIndex: Int, treeSize: Int, proof: [[UInt8]], root: [UInt8]) -> Bool {
         guard leafIndex >= 0, leafIndex < treeSize, leafHash.count == 32, root.count == 32,
-              proof.allSatisfy({ $0.count == 32 }) else { return false }
+            proof.allSatisfy({ $0.count == 32 })
+        else { return false }
         // fn walks the leaf's position up the tree, sn the last leaf's; they meet at the root.
         var fn = leafIndex
         var sn = treeSize - 1
@@ -157,7 +160,8 @@ public enum MerkleProofs {
     /// of the tree of `newSize` leaves with root `newRoot`.
     public static func verifyConsistency(oldSize: Int, newSize: Int, oldRoot: [UInt8], newRoot: [UInt8], proof: [[UInt8]]) -> Bool {
         guard oldSize >= 0, oldSize <= newSize, oldRoot.count == 32, newRoot.count == 32,
-              proof.allSatisfy({ $0.count == 32 }) else { return false }
+            proof.allSatisfy({ $0.count == 32 })
+        else { return false }
         if oldSize == newSize { return proof.isEmpty && oldRoot == newRoot }
         // Every tree extends the empty one; the empty tree's root is fixed.
         if oldSize == 0 { return proof.isEmpty && oldRoot == MerkleHash.emptyTree }

@@ -137,8 +137,10 @@ public struct SignedNote: Sendable, Equatable {
         let textLines = text.split(separator: "\n").count
         for (offset, signer) in signers.enumerated() {
             let signature = try signer.privateKey.signature(for: Array(text.utf8))
-            signatures.append(NoteSignature(name: signer.name, keyID: signer.verifier.keyID, signature: signature,
-                                            line: textLines + 2 + offset))
+            signatures.append(
+                NoteSignature(
+                    name: signer.name, keyID: signer.verifier.keyID, signature: signature,
+                    line: textLines + 2 + offset))
         }
         return SignedNote(text: text, signatures: signatures)
     }
@@ -167,7 +169,7 @@ public struct SignedNote: Sendable, Equatable {
         guard note.hasSuffix("\n") else { throw .unterminatedLastLine(line: lines.count) }
         // The separator is the last blank line: signature lines are never blank, and the text
         // cannot hold one, so the first blank line is the same line for a well-formed note.
-        let body = lines.dropLast() // the empty string after the final newline
+        let body = lines.dropLast()  // the empty string after the final newline
         guard let blank = body.firstIndex(of: "") else { throw .missingSignatureSeparator }
         guard blank > 0 else { throw .emptyText }
         let textLines = body[..<blank]
@@ -220,7 +222,7 @@ public struct SignedNote: Sendable, Equatable {
     /// A key name is non-empty UTF-8 with no Unicode white space and no '+'.
     static func checkKeyName(_ name: String) throws(NoteError) {
         guard !name.isEmpty, !name.contains("+"),
-              !name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+            !name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
         else { throw .invalidKeyName(name) }
     }
 

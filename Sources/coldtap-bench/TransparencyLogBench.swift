@@ -20,8 +20,9 @@ func runTransparencyLogBench(_ json: Bool) async throws {
     let inclusion = try MerkleProofs.inclusionProof(leafIndex: index, treeSize: count, from: source)
     let inclusionMs = milliseconds(since: inclusionStart)
     let verifyInclusionStart = DispatchTime.now()
-    let included = MerkleProofs.verifyInclusion(leafHash: source.hashes[index], leafIndex: index, treeSize: count,
-                                                proof: inclusion, root: root)
+    let included = MerkleProofs.verifyInclusion(
+        leafHash: source.hashes[index], leafIndex: index, treeSize: count,
+        proof: inclusion, root: root)
     let verifyInclusionMs = milliseconds(since: verifyInclusionStart)
 
     let oldSize = 77_777
@@ -30,8 +31,9 @@ func runTransparencyLogBench(_ json: Bool) async throws {
     let consistency = try MerkleProofs.consistencyProof(oldSize: oldSize, newSize: count, from: source)
     let consistencyMs = milliseconds(since: consistencyStart)
     let verifyConsistencyStart = DispatchTime.now()
-    let consistent = MerkleProofs.verifyConsistency(oldSize: oldSize, newSize: count, oldRoot: oldRoot, newRoot: root,
-                                                    proof: consistency)
+    let consistent = MerkleProofs.verifyConsistency(
+        oldSize: oldSize, newSize: count, oldRoot: oldRoot, newRoot: root,
+        proof: consistency)
     let verifyConsistencyMs = milliseconds(since: verifyConsistencyStart)
     guard included, consistent else { throw BenchError.reference("a proof at \(count) leaves did not verify") }
 

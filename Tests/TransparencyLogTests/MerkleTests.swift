@@ -2,6 +2,7 @@ import ColdTapBase
 import Digest
 import Foundation
 import Testing
+
 @testable import TransparencyLog
 
 /// The tree hashing and proofs against a reference written here straight from RFC 9162 §2.1
@@ -69,24 +70,32 @@ import Testing
         for newSize in 0...64 {
             for oldSize in 0...newSize {
                 let proof = try MerkleProofs.consistencyProof(oldSize: oldSize, newSize: newSize, from: source)
-                #expect(MerkleProofs.verifyConsistency(oldSize: oldSize, newSize: newSize, oldRoot: roots[oldSize],
-                                                       newRoot: roots[newSize], proof: proof), "\(oldSize) → \(newSize)")
+                #expect(
+                    MerkleProofs.verifyConsistency(
+                        oldSize: oldSize, newSize: newSize, oldRoot: roots[oldSize],
+                        newRoot: roots[newSize], proof: proof), "\(oldSize) → \(newSize)")
                 var wrongOld = roots[oldSize]
                 wrongOld[5] ^= 0x10
-                #expect(!MerkleProofs.verifyConsistency(oldSize: oldSize, newSize: newSize, oldRoot: wrongOld,
-                                                        newRoot: roots[newSize], proof: proof), "\(oldSize) → \(newSize)")
+                #expect(
+                    !MerkleProofs.verifyConsistency(
+                        oldSize: oldSize, newSize: newSize, oldRoot: wrongOld,
+                        newRoot: roots[newSize], proof: proof), "\(oldSize) → \(newSize)")
                 // Every tree extends the empty one, so from size 0 no new root can be refused.
                 if oldSize > 0 {
                     var wrongNew = roots[newSize]
                     wrongNew[0] ^= 0x01
-                    #expect(!MerkleProofs.verifyConsistency(oldSize: oldSize, newSize: newSize, oldRoot: roots[oldSize],
-                                                            newRoot: wrongNew, proof: proof))
+                    #expect(
+                        !MerkleProofs.verifyConsistency(
+                            oldSize: oldSize, newSize: newSize, oldRoot: roots[oldSize],
+                            newRoot: wrongNew, proof: proof))
                 }
                 for position in proof.indices {
                     var tampered = proof
                     tampered[position][0] ^= 0x01
-                    #expect(!MerkleProofs.verifyConsistency(oldSize: oldSize, newSize: newSize, oldRoot: roots[oldSize],
-                                                            newRoot: roots[newSize], proof: tampered))
+                    #expect(
+                        !MerkleProofs.verifyConsistency(
+                            oldSize: oldSize, newSize: newSize, oldRoot: roots[oldSize],
+                            newRoot: roots[newSize], proof: tampered))
                 }
             }
         }

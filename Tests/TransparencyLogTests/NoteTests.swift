@@ -2,6 +2,7 @@ import ColdTapBase
 import Digest
 import Foundation
 import Testing
+
 @testable import TransparencyLog
 
 /// Signed notes and checkpoints: Go's published example note, the worked example of
@@ -22,7 +23,8 @@ import Testing
     static let exampleSeed = Hex.decode("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")!
     static let exampleOrigin = "example.com/coldtap-test"
     static let exampleVerifier = "example.com/coldtap-test+153287a7+AddamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea"
-    static let exampleNote = "example.com/coldtap-test\n5\nNBUVmC1lDiNSDb1U1/zwr6G3DMOhakEdRk3JwayWwwE=\n\n"
+    static let exampleNote =
+        "example.com/coldtap-test\n5\nNBUVmC1lDiNSDb1U1/zwr6G3DMOhakEdRk3JwayWwwE=\n\n"
         + "\u{2014} example.com/coldtap-test FTKHp0Y1HJ47VMUctd5a++5TCJKHycctWVkv4pk3C0irg/rXuDU9WnvoqybpUDUdcCrk8UjWrBctnFs8BvQc6jE2JQs=\n"
 
     static func hex(_ hashes: [[UInt8]]) -> [String] { hashes.map { $0.hexString(uppercase: false) } }
@@ -38,28 +40,31 @@ import Testing
 
     @Test func workedExampleIsReproduced() throws {
         let source = InMemoryLeafHashes(leaves: (0..<5).map { Array("leaf \($0)".utf8) })
-        #expect(Self.hex(source.hashes) == [
-            "1bb97dcc21635d47e2663efdfd0a174686d98dd701352dd2cd06e8b43fd3d305",
-            "cb5a3ce862c3e321f3f7df6d2690549e936a8e377135aae9f3d69f691f547d5b",
-            "ab37ba34d1dfe29015de717a6d5764a8fb029c3a7a0f5b64b93b54351885bf7c",
-            "58bd1496e1684aac9201c2e687ee7ae4f51c96a8b0d81ef3583628b93d3cd345",
-            "83115f8947955fafdc2a27e7f4c0854bbd8da27bb1b3e3405db571c9af8dbe1a",
-        ])
+        #expect(
+            Self.hex(source.hashes) == [
+                "1bb97dcc21635d47e2663efdfd0a174686d98dd701352dd2cd06e8b43fd3d305",
+                "cb5a3ce862c3e321f3f7df6d2690549e936a8e377135aae9f3d69f691f547d5b",
+                "ab37ba34d1dfe29015de717a6d5764a8fb029c3a7a0f5b64b93b54351885bf7c",
+                "58bd1496e1684aac9201c2e687ee7ae4f51c96a8b0d81ef3583628b93d3cd345",
+                "83115f8947955fafdc2a27e7f4c0854bbd8da27bb1b3e3405db571c9af8dbe1a",
+            ])
         let root3 = try MerkleProofs.root(treeSize: 3, from: source)
         let root5 = try MerkleProofs.root(treeSize: 5, from: source)
         #expect(root3.hexString(uppercase: false) == "d4f92c8fbb89720eb3b55677c7d7efaddfeb10d11a1a84a0ba8f1a23337faa95")
         #expect(root5.hexString(uppercase: false) == "341515982d650e23520dbd54d7fcf0afa1b70cc3a16a411d464dc9c1ac96c301")
-        #expect(Self.hex(try MerkleProofs.inclusionProof(leafIndex: 2, treeSize: 5, from: source)) == [
-            "58bd1496e1684aac9201c2e687ee7ae4f51c96a8b0d81ef3583628b93d3cd345",
-            "fc5f6b88ff8554f75bb2f9e6f39c31b1936d44b69276edf7b1205a955b9761e3",
-            "83115f8947955fafdc2a27e7f4c0854bbd8da27bb1b3e3405db571c9af8dbe1a",
-        ])
-        #expect(Self.hex(try MerkleProofs.consistencyProof(oldSize: 3, newSize: 5, from: source)) == [
-            "ab37ba34d1dfe29015de717a6d5764a8fb029c3a7a0f5b64b93b54351885bf7c",
-            "58bd1496e1684aac9201c2e687ee7ae4f51c96a8b0d81ef3583628b93d3cd345",
-            "fc5f6b88ff8554f75bb2f9e6f39c31b1936d44b69276edf7b1205a955b9761e3",
-            "83115f8947955fafdc2a27e7f4c0854bbd8da27bb1b3e3405db571c9af8dbe1a",
-        ])
+        #expect(
+            Self.hex(try MerkleProofs.inclusionProof(leafIndex: 2, treeSize: 5, from: source)) == [
+                "58bd1496e1684aac9201c2e687ee7ae4f51c96a8b0d81ef3583628b93d3cd345",
+                "fc5f6b88ff8554f75bb2f9e6f39c31b1936d44b69276edf7b1205a955b9761e3",
+                "83115f8947955fafdc2a27e7f4c0854bbd8da27bb1b3e3405db571c9af8dbe1a",
+            ])
+        #expect(
+            Self.hex(try MerkleProofs.consistencyProof(oldSize: 3, newSize: 5, from: source)) == [
+                "ab37ba34d1dfe29015de717a6d5764a8fb029c3a7a0f5b64b93b54351885bf7c",
+                "58bd1496e1684aac9201c2e687ee7ae4f51c96a8b0d81ef3583628b93d3cd345",
+                "fc5f6b88ff8554f75bb2f9e6f39c31b1936d44b69276edf7b1205a955b9761e3",
+                "83115f8947955fafdc2a27e7f4c0854bbd8da27bb1b3e3405db571c9af8dbe1a",
+            ])
         let signer = try NoteSigner(name: Self.exampleOrigin, privateKey: Ed25519PrivateKey(seed: Self.exampleSeed))
         #expect(signer.verifier.keyID.hexString(uppercase: false) == "153287a7")
         #expect(signer.verifier.text == Self.exampleVerifier)
