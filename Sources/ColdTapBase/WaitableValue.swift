@@ -3,8 +3,8 @@ import Foundation
 /// State that threads share and wait on: a `LockedValue` whose holders can sleep until the
 /// state is what they need. ColdTap's one condition variable, for the thread-based side (the
 /// station's handler threads, request deadline, write batches, webhook queue and server);
-/// the tag side waits with async/await instead. Every change through `update` or `wait` wakes
-/// every waiter, each of which looks again at the state, so no wake-up can be lost.
+/// the tag side waits with async/await instead. A change wakes every waiter unless the caller
+/// says one (or none) is enough; each waiter looks again at the state, so no wake-up is lost.
 /// Built on `NSCondition` (every platform and OS version the package supports).
 public final class WaitableValue<Value>: @unchecked Sendable {
     private let condition = NSCondition()
@@ -14,13 +14,20 @@ public final class WaitableValue<Value>: @unchecked Sendable {
         self.value = value
     }
 
+    /// Who a change wakes: every waiter; one (a queue that gained one job, which any waiter
+    /// can take: waking them all would only send the others back to sleep); or none (a change
+    /// no waiter waits for, such as taking a job).
+    public enum Wake: Sendable {
+        case all, one, none
+    }
+
     /// Runs `body` with the value under the lock and wakes the waiters (it may have changed
     /// what they wait for). `body` must not call back into the same `WaitableValue`.
     @discardableResult
-    public func update<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func update<Result>(waking wake: Wake = .all, _ body: (inout Value) throws -> Result) rethrows -> Result {
         condition.lock()
         defer {
-            condition.broadcast()
+            notify(wake)
             condition.unlock()
         }
         return try body(&value)
@@ -37,12 +44,12 @@ public final class WaitableValue<Value>: @unchecked Sendable {
     /// then runs `body` under the same lock with whether `ready` held, and wakes the waiters.
     @discardableResult
     public func wait<Result>(
-        until ready: (Value) -> Bool, deadline: Date? = nil,
+        until ready: (Value) -> Bool, deadline: Date? = nil, waking wake: Wake = .all,
         then body: (inout Value, _ ready: Bool) throws -> Result
     ) rethrows -> Result {
         condition.lock()
         defer {
-            condition.broadcast()
+            notify(wake)
             condition.unlock()
         }
         var isReady = ready(value)
@@ -57,6 +64,15 @@ public final class WaitableValue<Value>: @unchecked Sendable {
         // A change that came with the deadline still counts.
         if !isReady { isReady = ready(value) }
         return try body(&value, isReady)
+    }
+
+    /// Called with the lock held.
+    private func notify(_ wake: Wake) {
+        switch wake {
+        case .all: condition.broadcast()
+        case .one: condition.signal()
+        case .none: break
+        }
     }
 }
 

@@ -57,7 +57,7 @@ private final class JobQueue: Sendable {
     private let state = WaitableValue((jobs: [@Sendable () -> Void](), closed: false))
 
     func add(_ job: @escaping @Sendable () -> Void) {
-        state.update { $0.jobs.append(job) }
+        state.update(waking: .one) { $0.jobs.append(job) }
     }
 
     func close() {
@@ -67,7 +67,7 @@ private final class JobQueue: Sendable {
     /// Runs the jobs in order; returns once closed and every job given before was run.
     func runUntilClosed() {
         while true {
-            let next: (@Sendable () -> Void)? = state.wait(until: { !$0.jobs.isEmpty || $0.closed }) { state, _ in
+            let next: (@Sendable () -> Void)? = state.wait(until: { !$0.jobs.isEmpty || $0.closed }, waking: .none) { state, _ in
                 state.jobs.isEmpty ? nil : state.jobs.removeFirst()
             }
             guard let next else { return }

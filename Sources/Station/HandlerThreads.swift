@@ -34,7 +34,8 @@ final class HandlerThreads: Sendable {
     }
 
     func submit(_ job: @escaping Job) {
-        queue.update { $0.jobs.append(job) }
+        // One job: one thread is enough to take it.
+        queue.update(waking: .one) { $0.jobs.append(job) }
     }
 
     /// Waits until every job given so far has run; from now on jobs not yet begun are run
@@ -55,11 +56,9 @@ final class HandlerThreads: Sendable {
 
     private func work() {
         while true {
-            let next: (job: Job, refused: Bool)? = queue.wait(until: { $0.hasJob || $0.stopping }) { queue, _ in
-                guard queue.hasJob else {
-                    queue.living -= 1
-                    return nil
-                }
+            // Taking a job changes nothing another thread waits for, so it wakes no one.
+            let next: (job: Job, refused: Bool)? = queue.wait(until: { $0.hasJob || $0.stopping }, waking: .none) { queue, _ in
+                guard queue.hasJob else { return nil }
                 let job = queue.jobs[queue.nextJob]
                 queue.nextJob += 1
                 // The queue empties often; its storage is reused then instead of growing.
@@ -70,7 +69,11 @@ final class HandlerThreads: Sendable {
                 queue.running += 1
                 return (job, queue.refusing)
             }
-            guard let next else { return }
+            guard let next else {
+                // `stop` waits for this.
+                queue.update { $0.living -= 1 }
+                return
+            }
             next.job(next.refused)
             queue.update { $0.running -= 1 }
         }

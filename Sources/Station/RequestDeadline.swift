@@ -62,7 +62,7 @@ final class RequestDeadline: Sendable {
     private func cutOverdue() {
         var next = Date().addingTimeInterval(seconds)
         while true {
-            let stopped = watch.wait(until: { $0.stopped }, deadline: next) { watch, _ -> Bool in
+            let stopped = watch.wait(until: { $0.stopped }, deadline: next, waking: .none) { watch, _ -> Bool in
                 guard !watch.stopped else { return true }
                 let now = Date()
                 next = now.addingTimeInterval(seconds)

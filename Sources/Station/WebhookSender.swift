@@ -186,7 +186,7 @@ final class WebhookSender: Sendable {
     private var leaseSeconds: TimeInterval { settings.connectTimeout + settings.attemptTimeout + 60 }
 
     private func waitForWork(until wake: Date) {
-        workers.wait(until: { $0.stopping || $0.wakeups > 0 }, deadline: wake) { workers, _ in
+        workers.wait(until: { $0.stopping || $0.wakeups > 0 }, deadline: wake, waking: .none) { workers, _ in
             if workers.wakeups > 0 { workers.wakeups -= 1 }
         }
     }

@@ -58,7 +58,7 @@ final class WriteBatcher: Sendable {
         queue.update { $0.waiting.append(mine) }
         while true {
             // Done, or no batch is being written: then this thread writes the next one.
-            let batch: [Pending]? = queue.wait(until: { queue in mine.result != nil || !queue.writing }) { queue, _ in
+            let batch: [Pending]? = queue.wait(until: { queue in mine.result != nil || !queue.writing }, waking: .none) { queue, _ in
                 guard mine.result == nil else { return nil }
                 queue.writing = true
                 let batch = Array(queue.waiting.prefix(limit))

@@ -13,7 +13,9 @@ public final class SVGCanvas: Canvas {
         /// The attribute that strokes with `color`, written before `stroke-width`, and what
         /// follows the width (an opacity).
         public var stroke: @Sendable (ChartColor) -> (beforeWidth: String, afterWidth: String)
-        public var number: @Sendable (Double) -> String
+        /// How finely coordinates are written (a plain value: formatting a number is the hot
+        /// path of a chart, so it is a switch the compiler inlines, not a stored closure).
+        public var precision: Precision
         public var escape: @Sendable (String) -> String
         /// What ends each element (a newline, or nothing for inline SVG).
         public var lineEnd: String
@@ -25,12 +27,12 @@ public final class SVGCanvas: Canvas {
         public init(
             fill: @escaping @Sendable (ChartColor) -> String,
             stroke: @escaping @Sendable (ChartColor) -> (beforeWidth: String, afterWidth: String),
-            number: @escaping @Sendable (Double) -> String, escape: @escaping @Sendable (String) -> String,
+            precision: Precision, escape: @escaping @Sendable (String) -> String,
             lineEnd: String, clipPrefix: String, namesMonospacedFamily: Bool
         ) {
             self.fill = fill
             self.stroke = stroke
-            self.number = number
+            self.precision = precision
             self.escape = escape
             self.lineEnd = lineEnd
             self.clipPrefix = clipPrefix
@@ -41,7 +43,7 @@ public final class SVGCanvas: Canvas {
         public static let file = Style(
             fill: { "fill=\"\($0.hexString)\"\(SVGCanvas.opacity("fill-opacity", $0))" },
             stroke: { ("stroke=\"\($0.hexString)\"", SVGCanvas.opacity("stroke-opacity", $0)) },
-            number: SVGCanvas.number, escape: SVGCanvas.escape, lineEnd: "\n", clipPrefix: "c", namesMonospacedFamily: true)
+            precision: .hundredths, escape: SVGCanvas.escape, lineEnd: "\n", clipPrefix: "c", namesMonospacedFamily: true)
     }
 
     public let width: Double
@@ -63,16 +65,16 @@ public final class SVGCanvas: Canvas {
     }
 
     public func fill(_ path: ChartPath, color: ChartColor) {
-        let data = SVGCanvas.pathData(path, number: style.number)
+        let data = SVGCanvas.pathData(path, precision: style.precision)
         guard !data.isEmpty else { return }
         body += "<path d=\"\(data)\" \(style.fill(color))/>" + style.lineEnd
     }
 
     public func stroke(_ path: ChartPath, color: ChartColor, style strokeStyle: StrokeStyle) {
-        let data = SVGCanvas.pathData(path, number: style.number)
+        let data = SVGCanvas.pathData(path, precision: style.precision)
         guard !data.isEmpty else { return }
         let paint = style.stroke(color)
-        var attributes = "fill=\"none\" \(paint.beforeWidth) stroke-width=\"\(style.number(strokeStyle.width))\"" + paint.afterWidth
+        var attributes = "fill=\"none\" \(paint.beforeWidth) stroke-width=\"\(style.precision.format(strokeStyle.width))\"" + paint.afterWidth
         switch strokeStyle.join {
         case .miter: break
         case .round: attributes += " stroke-linejoin=\"round\""
@@ -84,13 +86,13 @@ public final class SVGCanvas: Canvas {
         case .square: attributes += " stroke-linecap=\"square\""
         }
         if !strokeStyle.dash.isEmpty {
-            attributes += " stroke-dasharray=\"\(strokeStyle.dash.map(style.number).joined(separator: " "))\""
+            attributes += " stroke-dasharray=\"\(strokeStyle.dash.map(style.precision.format).joined(separator: " "))\""
         }
         body += "<path d=\"\(data)\" \(attributes)/>" + style.lineEnd
     }
 
     public func text(_ string: String, at point: ChartPoint, font: ChartFont, color: ChartColor, anchor: TextAnchor) {
-        let number = style.number
+        let number = style.precision.format
         var attributes = "x=\"\(number(point.x))\" y=\"\(number(point.y))\" font-size=\"\(number(font.size))\""
         if font.weight == .bold { attributes += " font-weight=\"bold\"" }
         if font.monospaced && style.namesMonospacedFamily { attributes += " font-family=\"'DejaVu Sans Mono', monospace\"" }
@@ -109,7 +111,7 @@ public final class SVGCanvas: Canvas {
     public func pushClip(_ rect: ChartRect) {
         clipCount += 1
         openClips += 1
-        let number = style.number, id = "\(style.clipPrefix)\(clipCount)"
+        let number = style.precision.format, id = "\(style.clipPrefix)\(clipCount)"
         body +=
             "<clipPath id=\"\(id)\"><rect x=\"\(number(rect.x))\" y=\"\(number(rect.y))\" width=\"\(number(rect.width))\" height=\"\(number(rect.height))\"/></clipPath>"
             + style.lineEnd + "<g clip-path=\"url(#\(id))\">" + style.lineEnd
@@ -130,7 +132,7 @@ public final class SVGCanvas: Canvas {
     public func document(embedded: Bool = false) -> String {
         var out = embedded ? "" : "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out +=
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(style.number(width))\" height=\"\(style.number(height))\" viewBox=\"0 0 \(style.number(width)) \(style.number(height))\" font-family=\"\(fontFamily)\">\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(style.precision.format(width))\" height=\"\(style.precision.format(height))\" viewBox=\"0 0 \(style.precision.format(width)) \(style.precision.format(height))\" font-family=\"\(fontFamily)\">\n"
         out += content
         out += "</svg>\n"
         return out
@@ -152,6 +154,37 @@ public final class SVGCanvas: Canvas {
         if fraction == 0 { return "\(sign)\(whole)" }
         if fraction % 10 == 0 { return "\(sign)\(whole).\(fraction / 10)" }
         return "\(sign)\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    /// How finely coordinates are written: hundredths (chart files) or tenths of a CSS
+    /// pixel (the station's inline charts), trailing zeros dropped.
+    public enum Precision: Sendable {
+        case hundredths, tenths
+
+        @inline(__always)
+        public func format(_ value: Double) -> String {
+            switch self {
+            case .hundredths: return SVGCanvas.number(value)
+            case .tenths: return SVGCanvas.tenths(value)
+            }
+        }
+    }
+
+    /// A coordinate with at most one decimal.
+    public static func tenths(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let tenths = Int((value * 10).rounded())
+        let whole = tenths / 10, fraction = abs(tenths % 10)
+        let sign = tenths < 0 && whole == 0 ? "-" : ""
+        return fraction == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+    }
+
+    /// `pathData(_:number:)` at `precision`.
+    public static func pathData(_ path: ChartPath, precision: Precision) -> String {
+        switch precision {
+        case .hundredths: return pathData(path, number: number)
+        case .tenths: return pathData(path, number: tenths)
+        }
     }
 
     /// The SVG path data of `path`, its coordinates written by `number` (the station's pages

@@ -10,7 +10,7 @@ import TempChart
 enum WebSVG {
     /// The pages' canvas style: classes for colours, tenths, inline (no line ends).
     static let style = SVGCanvas.Style(
-        fill: { "class=\"f-\(role(of: $0))\"" }, stroke: { ("class=\"s-\(role(of: $0))\"", "") }, number: number,
+        fill: { "class=\"f-\(role(of: $0))\"" }, stroke: { ("class=\"s-\(role(of: $0))\"", "") }, precision: .tenths,
         escape: HTML.escape, lineEnd: "", clipPrefix: clipPrefix, namesMonospacedFamily: false)
 
     /// Inline `<svg>` of what `canvas` drew: scales to its box's width, keeps its proportions.
@@ -69,15 +69,9 @@ enum WebSVG {
     }
 
     /// A coordinate with at most one decimal (a tenth of a CSS pixel at the chart's size).
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        let tenths = Int((value * 10).rounded())
-        let whole = tenths / 10, fraction = abs(tenths % 10)
-        let sign = tenths < 0 && whole == 0 ? "-" : ""
-        return fraction == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
-    }
+    static func number(_ value: Double) -> String { SVGCanvas.tenths(value) }
 
-    static func pathData(_ path: ChartPath) -> String { SVGCanvas.pathData(path, number: number) }
+    static func pathData(_ path: ChartPath) -> String { SVGCanvas.pathData(path, precision: .tenths) }
 
     /// The whole chart of the reports for `spec` (its theme replaced by the key theme).
     static func chart(_ spec: ChartSpec, label: String) -> String {
