@@ -17,8 +17,16 @@ public final class Archive {
     /// Opens an archive over `engine`, creating or migrating its schema.
     /// - Throws: `ArchiveError` — `.newerVersion` for an archive of a newer ColdTap (left
     ///   unchanged), `.corrupt`, `.readOnly`, `.unavailable`, ….
-    public init(engine: any ArchiveEngine) throws {
+    /// - Parameter existing: the archive must be there already: a file or database without
+    ///   an archive's tables (an empty file, another program's database) is refused, never
+    ///   turned into an empty archive.
+    public init(engine: any ArchiveEngine, existing: Bool = false) throws {
         self.engine = engine
+        if existing, try Migrations.currentVersion(engine) == nil {
+            throw ArchiveError(
+                .corrupt, "'\(engine.location)' is not a ColdTap archive (it holds no archive's tables); nothing was changed.",
+                hint: .useAnotherArchive)
+        }
         try Migrations.apply(to: engine)
         (engine as? PostgreSQLEngine)?.chainHeadExists = true
     }
@@ -28,9 +36,9 @@ public final class Archive {
     ///   reported instead of creating an empty archive.
     public static func open(_ location: String, create: Bool = true) throws -> Archive {
         if PostgreSQLEngine.isURI(location) {
-            return try Archive(engine: PostgreSQLEngine(uri: location))
+            return try Archive(engine: PostgreSQLEngine(uri: location), existing: !create)
         }
-        return try Archive(engine: SQLiteEngine(path: location, create: create))
+        return try Archive(engine: SQLiteEngine(path: location, create: create), existing: !create)
     }
 
     /// `COLDTAP_ARCHIVE`, else `$XDG_DATA_HOME/coldtap/archive.sqlite`, else

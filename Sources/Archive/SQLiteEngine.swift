@@ -27,6 +27,13 @@ public final class SQLiteEngine: ArchiveEngine {
             }
         } else if !FileManager.default.fileExists(atPath: path) {
             throw ArchiveError(.notFound, "there is no archive at '\(path)'.", hint: .keepAReadFirst)
+        } else if !SQLiteEngine.startsAsSQLite(path) {
+            // Looked at before SQLite opens it: switching an empty file to WAL would write
+            // a database header into it.
+            throw ArchiveError(
+                .corrupt,
+                "'\(path)' is not a ColdTap archive or is damaged (it does not start as an SQLite database); nothing was changed; restore it from a backup.",
+                hint: .useAnotherArchive)
         }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
@@ -49,6 +56,14 @@ public final class SQLiteEngine: ArchiveEngine {
             close()
             throw error
         }
+    }
+
+    /// Whether the file starts with SQLite's header ("SQLite format 3" and a zero byte).
+    static func startsAsSQLite(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        return head == Data("SQLite format 3\u{0}".utf8)
     }
 
     /// Two processes opening a new archive at once race for the switch to WAL, which needs

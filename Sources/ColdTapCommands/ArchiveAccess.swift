@@ -42,13 +42,24 @@ enum ArchiveAccess {
         try arguments.option("--archive") ?? Archive.defaultLocation()
     }
 
-    /// Opens the archive; commands that only read pass `create: false`.
-    static func open(_ location: String, create: Bool) throws -> Archive {
+    /// Opens the archive; commands that only read pass `create: false` (a missing path is
+    /// status 66, a file that is not an archive 65, and neither is changed). A command that
+    /// writes creates a missing SQLite archive and says so on `console`, so that a mistyped
+    /// path is seen at once.
+    static func open(_ location: String, create: Bool, console: Console? = nil) throws -> Archive {
+        let isNew = create && isMissingFile(location)
         do {
-            return try Archive.open(location, create: create)
+            let archive = try Archive.open(location, create: create)
+            if isNew { console?.error("Created a new archive at \(location).") }
+            return archive
         } catch let error as ArchiveError {
             throw commandError(error)
         }
+    }
+
+    /// A SQLite archive path with no file yet.
+    static func isMissingFile(_ location: String) -> Bool {
+        !PostgreSQLEngine.isURI(location) && !FileManager.default.fileExists(atPath: location)
     }
 
     /// Runs `body`, turning an `ArchiveError` into the command error with its exit status.
@@ -62,6 +73,7 @@ enum ArchiveAccess {
 
     static func commandError(_ error: ArchiveError) -> CommandError {
         let message = error.message + (error.hint.map { " " + advice($0) } ?? "")
+        if error.kind == .notFound, error.hint == .keepAReadFirst { return CommandError(.noInput, message) }
         switch error.kind {
         case .corrupt, .newerVersion, .verificationFailed: return CommandError(.dataError, message)
         case .unavailable, .connectionLost: return CommandError(.unavailable, message)

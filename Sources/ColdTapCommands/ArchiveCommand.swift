@@ -47,7 +47,7 @@ public enum ArchiveCommand: Command {
         if paths.filter({ $0 == "-" }).count > 1 { throw CommandError.usage("standard input (-) can be given once.") }
         let parts = ArchiveAccess.loggerParts(loggerArgument)
 
-        let archive = try ArchiveAccess.open(location, create: true)
+        let archive = try ArchiveAccess.open(location, create: true, console: console)
         defer { archive.close() }
         var failures: [CommandError] = []
         for path in paths {

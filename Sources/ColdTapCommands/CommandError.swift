@@ -8,6 +8,8 @@ public enum ExitStatus: Int32, Sendable {
     case usage = 64
     /// The input data is malformed (the message names the byte offset or page).
     case dataError = 65
+    /// An input that should be there is not (an archive a reading command was given).
+    case noInput = 66
     /// No reader, no tag, pcscd not running.
     case unavailable = 69
     /// The tag went away or failed mid-read.

@@ -32,6 +32,7 @@ struct ReadArchiving {
         console: Console
     ) async throws {
         guard enabled else { return }
+        if ArchiveAccess.isMissingFile(location) { console.error("Created a new archive at \(location).") }
         let result = try await ArchiveAccess.keep(
             outcome, origin: origin, options: options, loggerArgument: loggerArgument,
             loggerID: loggerID, profile: output.profile, timeZone: output.timeZone,
