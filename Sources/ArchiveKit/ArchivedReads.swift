@@ -82,6 +82,9 @@ public struct Upload: Sendable {
     public var loggerID: String?
     /// The logger's decode secret kept on the station (never sent by phones).
     public var secret: String?
+    /// Where a sent read time came from: the uploader's own (`givenByUploader`), or a file's
+    /// modification time it stands in with (`fileModificationTime`).
+    public var readTimeSource: DecodeOptions.ReadTimeSource = .givenByUploader
     /// The site that uploads, for the origin kept with the read.
     public var siteName: String
 
@@ -102,7 +105,7 @@ public struct Upload: Sendable {
         // The device's read time when it sent one; else the moment of arrival (whole seconds),
         // kept as the estimate it is.
         options.readTime = readTime ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        options.readTimeSource = readTime == nil ? .stationArrival : .givenByUploader
+        options.readTimeSource = readTime == nil ? .stationArrival : readTimeSource
         options.secret = secret
         let loaded = try await LogInput.load(content: raw, name: "the uploaded read", modificationTime: nil, options: options)
         let origin = "station upload by site \(siteName)" + (source.map { " from \($0)" } ?? "")

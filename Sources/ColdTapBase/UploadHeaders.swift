@@ -8,4 +8,8 @@ public enum UploadHeader {
     public static let source = "X-ColdTap-Source"
     /// The logger a read belongs to, for a log that names none.
     public static let loggerID = "X-ColdTap-Logger-Id"
+    /// Where the read time came from when it is an estimate: `file-modification-time` (the
+    /// time a dump file was written, sent by `coldtap push` when no read time was given).
+    /// Without it, a sent read time is the uploader's own.
+    public static let readTimeSource = "X-ColdTap-Read-Time-Source"
 }

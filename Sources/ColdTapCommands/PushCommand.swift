@@ -136,7 +136,10 @@ public enum PushCommand: Command {
                 path == "-" || LogInput.isURLArgument(path)
                 ? nil
                 : (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-            let upload = PendingUpload(raw: content, readTime: readTime ?? modified, source: source, loggerID: loggerID)
+            // A file's modification time stands in for an unknown read time, and says so.
+            let upload = PendingUpload(
+                raw: content, readTime: readTime ?? modified, source: source, loggerID: loggerID,
+                readTimeFromFile: readTime == nil && modified != nil)
             do {
                 try target.queue.enqueue(upload)
             } catch {

@@ -315,6 +315,14 @@ public final class Station: @unchecked Sendable {
         var upload = Upload(
             raw: request.body, readTime: readTime, source: source, loggerID: givenID,
             secret: try givenID.flatMap { id in try pool.with { try $0.secret(loggerID: id) } }, siteName: site.name)
+        if let stated = request.header(UploadHeader.readTimeSource) {
+            guard stated == "file-modification-time" else {
+                throw HTTPFailure.badRequest(
+                    "\(UploadHeader.readTimeSource) '\(stated.prefix(64))' is unknown; the one value is file-modification-time (leave the header out for a read time the uploader knows)."
+                )
+            }
+            upload.readTimeSource = .fileModificationTime
+        }
         var read = try decodeBlocking(upload)
         let loggerID: String
         if let givenID {

@@ -15,12 +15,17 @@ public struct PendingUpload: Sendable, Codable, Equatable {
     public var source: String?
     /// `X-ColdTap-Logger-Id`, for a log that names no logger.
     public var loggerID: String?
+    /// The read time is an estimate from a file's modification time, not a time the uploader
+    /// knows (`X-ColdTap-Read-Time-Source: file-modification-time`); absent in queue files
+    /// written before it existed.
+    public var readTimeFromFile: Bool?
 
-    public init(raw: Data, readTime: Date? = nil, source: String? = nil, loggerID: String? = nil) {
+    public init(raw: Data, readTime: Date? = nil, source: String? = nil, loggerID: String? = nil, readTimeFromFile: Bool = false) {
         self.raw = raw
         self.readTime = readTime
         self.source = source
         self.loggerID = loggerID
+        self.readTimeFromFile = readTimeFromFile ? true : nil
     }
 
     /// The SHA-256 of the bytes: the station keeps one read per logger and SHA-256, so a
@@ -98,6 +103,9 @@ public final class StationClient: Sendable {
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         if let readTime = upload.readTime {
             request.setValue(readTime.isoUTCWholeSeconds, forHTTPHeaderField: UploadHeader.readTime)
+            if upload.readTimeFromFile == true {
+                request.setValue("file-modification-time", forHTTPHeaderField: UploadHeader.readTimeSource)
+            }
         }
         if let source = upload.source { request.setValue(source, forHTTPHeaderField: UploadHeader.source) }
         if let loggerID = upload.loggerID { request.setValue(loggerID, forHTTPHeaderField: UploadHeader.loggerID) }

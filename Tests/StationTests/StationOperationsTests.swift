@@ -166,6 +166,40 @@ struct StationOperationsTests {
         }
     }
 
+    /// A read time is stored with where it came from on every path: `push` without
+    /// `--read-time` sends the file's modification time as the estimate it is; with it, the
+    /// uploader's own time; a raw upload without the header is dated at arrival.
+    @Test("push says when its read time is a file's modification time")
+    func pushReadTimeSource() async throws {
+        let station = try await TestStation(.sqlite)
+        defer { station.stop() }
+        let token = try #require(station.tokens["north-upload"])
+        let queueFolder = station.archive.path("queue")
+        let file = station.archive.path("read.ndef")
+        try Reads.cold().write(to: URL(fileURLWithPath: file))
+        let estimated = await coldtap([
+            "push", file, "--station", station.base.absoluteString, "--token", token, "--queue", queueFolder, "--logger-id", "from-file",
+        ])
+        #expect(estimated.status == 0, "\(estimated.err)")
+        let given = station.archive.path("given.ndef")
+        try Reads.cold(first: 144).write(to: URL(fileURLWithPath: given))
+        let known = await coldtap([
+            "push", given, "--station", station.base.absoluteString, "--token", token, "--queue", queueFolder, "--logger-id", "given",
+            "--read-time", Reads.readTime,
+        ])
+        #expect(known.status == 0, "\(known.err)")
+        let archive = try station.archive.open()
+        defer { archive.close() }
+        #expect(try archive.history(loggerID: "from-file").reads.first?.readTimeSource == "file-modification-time")
+        #expect(try archive.history(loggerID: "given").reads.first?.readTimeSource == "given-by-uploader")
+        // An unknown source is refused, naming the one value.
+        let refused = try await request(
+            station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
+            headers: [UploadHeader.readTime: Reads.readTime, UploadHeader.readTimeSource: "guess", UploadHeader.loggerID: "other"],
+            body: try Reads.cold())
+        #expect(refused.status == 400 && String(decoding: refused.body, as: UTF8.self).contains("file-modification-time"))
+    }
+
     @Test("the client's offline queue survives a server restart; a retry never duplicates")
     func offlineQueue() async throws {
         let station = try await TestStation(.sqlite)
