@@ -457,7 +457,13 @@ public enum WebhookCommand: Command {
                 do {
                     try WebhookTarget.resolveAndCheck(words[1], policy: policy)
                 } catch let refusal as WebhookTargetRefusal {
-                    throw CommandError.usage("webhook not added: \(refusal.message)")
+                    let advice: String
+                    switch refusal.allowance {
+                    case .plainHTTP?: advice = " (--allow-http-webhooks lets it in, for tests)"
+                    case .privateAddresses?: advice = " (--allow-private-webhooks lets it in, for tests and receivers on the LAN)"
+                    case nil: advice = ""
+                    }
+                    throw CommandError.usage("webhook not added: \(refusal.message)\(advice)")
                 }
                 guard let site = try store.site(named: siteName) else {
                     throw CommandError(.failure, "there is no site '\(siteName)'; add it with 'coldtap site add \(siteName)'.")

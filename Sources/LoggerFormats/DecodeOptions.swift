@@ -61,13 +61,14 @@ public struct DecodeOptions: Sendable {
         }
 
         /// The source stored as `stored`: its code, or the English phrase earlier versions
-        /// stored (archives and the app's history keep them; "given with --read-time" was
-        /// the phrase of `.given`); `.other` for any other text.
+        /// stored (archives and the app's history keep them; `.given`'s was "given with"
+        /// and the command line's option for it, the only phrase that began so); `.other`
+        /// for any other text.
         public init(stored: String) {
             if let match = Self.known.first(where: { $0.code == stored || $0.description == stored }) {
                 self = match
             } else {
-                self = stored == "given with --read-time" ? .given : .other(stored)
+                self = stored.hasPrefix("given with ") ? .given : .other(stored)
             }
         }
 

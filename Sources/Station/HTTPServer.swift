@@ -81,7 +81,7 @@ public final class HTTPServer: @unchecked Sendable {
         if configuration.tlsCertificate != nil || configuration.tlsKey != nil {
             guard let certificatePEM = configuration.tlsCertificate, let keyPEM = configuration.tlsKey else {
                 close(socket.fd)
-                throw StartError(description: "HTTPS needs both a certificate and its key (--tls-cert F --tls-key F).")
+                throw StartError(description: "HTTPS needs both a certificate and its key.")
             }
             flags |= MHD_USE_TLS.rawValue
             certificate = strdup(certificatePEM)
@@ -310,7 +310,7 @@ public final class HTTPServer: @unchecked Sendable {
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = port.bigEndian
         } else {
-            throw StartError(description: "'\(host)' is not an IP address; give --listen ADDRESS:PORT, e.g. 127.0.0.1:8080.")
+            throw StartError(description: "'\(host)' is not an IP address; listen on an address and port, e.g. 127.0.0.1:8080.")
         }
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw StartError(description: "cannot open a socket: \(String(cString: strerror(errno))).") }

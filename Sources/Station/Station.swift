@@ -172,7 +172,7 @@ public final class Station: @unchecked Sendable {
 
     private func answer(_ request: HTTPRequest, route: StationRoute?, caller: inout Caller?) throws -> HTTPResponse {
         if request.bodyTooLarge {
-            throw HTTPFailure(413, "body too large", "the body is over the station's limit of \(configuration.http.maxBody) bytes (coldtap serve --max-body).")
+            throw HTTPFailure(413, "body too large", "the body is over the station's limit of \(configuration.http.maxBody) bytes (set by its operator).")
         }
         if let page = try webResponse(request, caller: &caller) { return page }
         guard let route else {

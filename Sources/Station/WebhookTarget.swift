@@ -26,8 +26,18 @@ public struct WebhookTargetPolicy: Sendable, Equatable {
 
 /// Why a webhook target is refused; `message` names what is wrong and what to do.
 public struct WebhookTargetRefusal: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What the station's operator could allow to let such a target in (for tests, or
+    /// receivers on the LAN); `webhook add` words it as its options.
+    public enum Allowance: Sendable, Equatable {
+        case plainHTTP, privateAddresses
+    }
+
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public var allowance: Allowance?
+    public init(_ message: String, allowance: Allowance? = nil) {
+        self.message = message
+        self.allowance = allowance
+    }
     public var description: String { message }
 }
 
@@ -78,7 +88,8 @@ public struct WebhookTarget: Sendable, Equatable {
         case "http" where policy.allowHTTP: break
         case "http":
             throw WebhookTargetRefusal(
-                "the webhook URL is plain http; events go over https only (a station started with --allow-http-webhooks, for tests, takes http too).")
+                "the webhook URL is plain http; events go over https only (a station that allows plain http, for tests, takes it too).",
+                allowance: .plainHTTP)
         default:
             throw WebhookTargetRefusal("the webhook URL's scheme is not https; \(advice).")
         }
@@ -96,7 +107,7 @@ public struct WebhookTarget: Sendable, Equatable {
         }
         let port = part(CURLUPART_PORT).flatMap { Int($0) } ?? (scheme == "https" ? 443 : 80)
         if let address = WebhookTarget.addressBytes(host) {
-            if let refusal = WebhookTarget.refusal(address: address, shown: host, policy: policy) { throw WebhookTargetRefusal(refusal) }
+            if let refusal = WebhookTarget.refusal(address: address, shown: host, policy: policy) { throw refusal }
         }
         return WebhookTarget(scheme: scheme, host: host, port: port)
     }
@@ -122,7 +133,7 @@ public struct WebhookTarget: Sendable, Equatable {
             if let socketAddress = current.pointee.ai_addr, let bytes = WebhookTarget.bytes(of: socketAddress),
                 let refusal = WebhookTarget.refusal(address: bytes, shown: "\(target.host) (\(WebhookTarget.text(of: bytes)))", policy: policy)
             {
-                throw WebhookTargetRefusal(refusal)
+                throw refusal
             }
             entry = current.pointee.ai_next
         }
@@ -130,14 +141,20 @@ public struct WebhookTarget: Sendable, Equatable {
     }
 
     /// Why the policy refuses `address` (4 or 16 bytes), or `nil` when it may be connected to.
-    static func refusal(address: [UInt8], shown: String, policy: WebhookTargetPolicy) -> String? {
-        let private_ = "webhooks go to public addresses unless the station runs with --allow-private-webhooks (tests, receivers on the LAN)"
+    static func refusal(address: [UInt8], shown: String, policy: WebhookTargetPolicy) -> WebhookTargetRefusal? {
+        func privateRefusal(_ kind: String) -> WebhookTargetRefusal? {
+            guard !policy.allowPrivate else { return nil }
+            return WebhookTargetRefusal(
+                "the webhook host \(shown) is a \(kind) address; webhooks go to public addresses unless the station allows private ones (tests, receivers on the LAN).",
+                allowance: .privateAddresses)
+        }
         switch kind(of: address) {
         case .global: return nil
-        case .loopback: return policy.allowPrivate ? nil : "the webhook host \(shown) is a loopback address; \(private_)."
-        case .privateRange: return policy.allowPrivate ? nil : "the webhook host \(shown) is a private address; \(private_)."
-        case .linkLocal: return policy.allowPrivate ? nil : "the webhook host \(shown) is a link-local address; \(private_)."
-        case .unusable(let what): return "the webhook host \(shown) is \(what), never a webhook receiver; give the receiver's public name or address."
+        case .loopback: return privateRefusal("loopback")
+        case .privateRange: return privateRefusal("private")
+        case .linkLocal: return privateRefusal("link-local")
+        case .unusable(let what):
+            return WebhookTargetRefusal("the webhook host \(shown) is \(what), never a webhook receiver; give the receiver's public name or address.")
         }
     }
 

@@ -157,7 +157,7 @@ private let openCheckedSocket: curl_opensocket_callback = { clientp, _, address 
         return CURL_SOCKET_BAD
     }
     if let refusal = WebhookTarget.refusal(address: found, shown: "\(context.host) (\(WebhookTarget.text(of: found)))", policy: context.policy) {
-        context.refusal = refusal
+        context.refusal = refusal.message
         return CURL_SOCKET_BAD
     }
     return socket(address.pointee.family, address.pointee.socktype | coldtap_sock_cloexec(), address.pointee.protocol)
@@ -173,7 +173,7 @@ private let checkConnectedAddress: curl_prereq_callback = { clientp, primaryIP, 
         return Int32(CURL_PREREQFUNC_ABORT)
     }
     if let refusal = WebhookTarget.refusal(address: bytes, shown: "\(context.host) (\(text))", policy: context.policy) {
-        context.refusal = refusal
+        context.refusal = refusal.message
         return Int32(CURL_PREREQFUNC_ABORT)
     }
     return Int32(CURL_PREREQFUNC_OK)
