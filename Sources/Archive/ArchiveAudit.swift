@@ -152,9 +152,31 @@ extension Archive {
                 try recoverFromDamage()
                 continue
             }
+            problems += try assessmentProblems(of: row, log: log, name: name)
         }
         problems += try siteProfileProblems()
         return VerifyReport(reads: reads.count, acknowledgements: acknowledgements.count, chainHead: head.hash, problems: problems)
+    }
+
+    /// A kept assessment is derived, not chained: it is judged again from the read decoded
+    /// again and the profile and time zone kept with it, as it was made when the read was
+    /// kept (without acknowledgements), and its verdict and excursion count must agree. An
+    /// edited verdict (OK ↔ ALARM) shows here, and with it every `lastVerdict` shown from it.
+    func assessmentProblems(of row: ReadRow, log: TemperatureLog, name: String) throws -> [String] {
+        var kept: [(id: Int64, profile: String, zone: String, verdict: String, excursions: Int64)] = []
+        try engine.query(
+            "SELECT assessment_id, profile_json, time_zone, verdict, excursions FROM assessments WHERE logger_id = $1 AND read_id = $2 ORDER BY assessment_id",
+            [.text(row.loggerID), .int(row.readID)]
+        ) { kept.append(($0.int(0), $0.text(1), $0.text(2), $0.text(3), $0.int(4))) }
+        return kept.compactMap { assessment in
+            guard let profile = try? Profile.fromJSON(Data(assessment.profile.utf8)) else {
+                return "\(name): the profile kept with its assessment #\(assessment.id) no longer reads as a profile"
+            }
+            let again = Assessor.assess(log, profile: profile, timeZone: TimeZone(identifier: assessment.zone) ?? .gmt)
+            guard again.verdict.rawValue != assessment.verdict || Int64(again.excursions.count) != assessment.excursions else { return nil }
+            return
+                "\(name): its assessment #\(assessment.id) says \(assessment.verdict) with \(assessment.excursions) excursion(s), but judging the read again with the profile kept gives \(again.verdict.rawValue) with \(again.excursions.count) — the assessment was edited, or the rules changed"
+        }
     }
 
     /// Each profile registered for a site must still be the text it was added as (its kept

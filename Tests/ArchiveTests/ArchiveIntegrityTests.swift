@@ -90,6 +90,26 @@ import Testing
         }
     }
 
+    /// An assessment's verdict edited in either direction (OK → ALARM, ALARM → OK) is caught,
+    /// naming the read and the assessment; what `loggers` showed from it is thus checked too.
+    @Test(arguments: Engine.allCases)
+    func anEditedAssessmentVerdictIsCaught(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            try await fill(archive)
+            var verdicts: [Int64: String] = [:]
+            let opened = try archive.open()
+            try opened.engine.query("SELECT read_id, verdict FROM assessments", []) { verdicts[$0.int(0)] = $0.text(1) }
+            opened.close()
+            let (readID, verdict) = try #require(verdicts.min { $0.key < $1.key })
+            let flipped = verdict == "ALARM" ? "OK" : "ALARM"
+            try tamper(archive, "UPDATE assessments SET verdict = '\(flipped)' WHERE read_id = \(readID)")
+            let run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 65, "\(run.out)\(run.err)")
+            #expect(run.err.contains("read #\(readID) of V: its assessment #") && run.err.contains("says \(flipped)"), "\(run.err)")
+            #expect(run.err.contains("gives \(verdict)"), "\(run.err)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func anArchiveOfANewerColdTapIsRefusedUnchanged(engine: Engine) async throws {
         try await withArchive(engine) { archive in
