@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Station", targets: ["Station"]),
         .library(name: "StationClient", targets: ["StationClient"]),
         .library(name: "ColdTapKit", targets: ["ColdTapKit"]),
+        .library(name: "AppViewModels", targets: ["AppViewModels"]),
         .executable(name: "coldtap", targets: ["coldtap"]),
         .executable(name: "coldtap-bench", targets: ["coldtap-bench"]),
         .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
@@ -99,6 +100,10 @@ let package = Package(
             dependencies: [
                 "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "LoggerSessions", "JSONOutput", "Digest",
             ]),
+        // The iPhone app's view models: every decision its SwiftUI screens make (what to show
+        // for a read, a verdict, an upload, the forms' rules, the history), worded with the
+        // app's String Catalog keys, so the screens only lay values out. No SwiftUI here.
+        .target(name: "AppViewModels", dependencies: ["ColdTapBase", "LoggerFormats", "ColdChain", "TempChart", "LoggerSessions", "StationClient"]),
         // The use cases over the archive, shared by the command line and the station: reads
         // built and decoded again as the archive keeps them, a station upload decoded, the
         // archive's JSON and CSV. Not linked by the app (the archive engines are not there).
@@ -145,6 +150,9 @@ let package = Package(
             dependencies: [
                 "ColdTapBase", "NFCTags", "NDEF", .target(name: "CoreNFCStandIn", condition: .when(platforms: [.linux])),
             ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
+        .testTarget(
+            name: "AppViewModelsTests",
+            dependencies: ["AppViewModels", "ColdTapBase", "LoggerFormats", "ColdChain", "TempChart", "LoggerSessions", "StationClient"]),
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
         .testTarget(name: "TransparencyLogTests", dependencies: ["ColdTapBase", "Digest", "TransparencyLog"]),
         .testTarget(

@@ -96,13 +96,46 @@ public final class UploadQueue: Sendable {
         }
     }
 
-    private func reject(_ upload: PendingUpload, reason: String) {
+    /// Where reads the station refused for good are kept: `SHA.upload.json` and `SHA.reason.txt`.
+    private var rejectedFolder: URL { directory.appendingPathComponent("rejected", isDirectory: true) }
+
+    /// Moves `upload` out of the queue into `rejected/` with the station's reason.
+    func reject(_ upload: PendingUpload, reason: String) {
         files.withLock { _ in
-            let folder = directory.appendingPathComponent("rejected", isDirectory: true)
+            let folder = rejectedFolder
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try? FileManager.default.removeItem(at: folder.appendingPathComponent("\(upload.sha256).upload.json"))
             try? FileManager.default.moveItem(at: file(upload.sha256), to: folder.appendingPathComponent("\(upload.sha256).upload.json"))
             try? Data((reason + "\n").utf8).write(to: folder.appendingPathComponent("\(upload.sha256).reason.txt"))
+        }
+    }
+
+    /// The reads the station refused for good: SHA-256 → the reason it gave (trimmed).
+    public func refusals() -> [String: String] {
+        files.withLock { _ in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: rejectedFolder.path)) ?? []
+            var reasons: [String: String] = [:]
+            for name in names where name.hasSuffix(".reason.txt") {
+                let reason = (try? String(contentsOf: rejectedFolder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+                reasons[String(name.dropLast(".reason.txt".count))] = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            return reasons
+        }
+    }
+
+    /// Queues the refused reads again (after the station or its token changed); a read that
+    /// cannot be queued stays refused.
+    public func requeueRefused() {
+        files.withLock { _ in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: rejectedFolder.path)) ?? []
+            for name in names where name.hasSuffix(".upload.json") {
+                let kept = rejectedFolder.appendingPathComponent(name)
+                guard let data = try? Data(contentsOf: kept), let upload = try? JSONDecoder().decode(PendingUpload.self, from: data),
+                    (try? data.write(to: file(upload.sha256), options: .atomic)) != nil
+                else { continue }
+                try? FileManager.default.removeItem(at: kept)
+                try? FileManager.default.removeItem(at: rejectedFolder.appendingPathComponent("\(upload.sha256).reason.txt"))
+            }
         }
     }
 }

@@ -1,0 +1,70 @@
+import ColdChain
+import Foundation
+
+/// The choices Settings keeps, resolved: a stored name that no longer names anything falls
+/// back to the default.
+public enum SettingsChoices {
+    /// The profile named `name`, or the vaccine refrigerator profile.
+    public static func profile(named name: String?) -> Profile {
+        name.flatMap { Profile.builtIn(named: $0) } ?? .vaccineFridge
+    }
+
+    /// The time zone `identifier` names, or nil (follow the phone's) when it names none.
+    public static func timeZoneIdentifier(_ identifier: String?) -> String? {
+        identifier.flatMap { TimeZone(identifier: $0)?.identifier }
+    }
+
+    /// The chosen time zone, or the phone's.
+    public static func timeZone(_ identifier: String?, current: TimeZone = .current) -> TimeZone {
+        identifier.flatMap(TimeZone.init(identifier:)) ?? current
+    }
+}
+
+/// The time zone choice: the phone's first, then every zone, searchable.
+public struct TimeZoneChoices: Sendable, Equatable {
+    /// "This iPhone's (Europe/Berlin)".
+    public static func phoneZone(_ current: TimeZone = .current) -> String {
+        let identifier = current.identifier
+        return String(localized: "This iPhone's (\(identifier))")
+    }
+
+    /// What the Settings row shows: the chosen zone, or the phone's.
+    public static func settingsValue(_ selection: String?, current: TimeZone = .current) -> String {
+        selection ?? phoneZone(current)
+    }
+
+    /// A zone as the list shows it ("America/New York").
+    public static func title(_ identifier: String) -> String {
+        identifier.replacingOccurrences(of: "_", with: " ")
+    }
+
+    /// The zones matching `query` (typed with spaces or underscores, any case), sorted; all
+    /// of them for an empty query.
+    public static func matching(_ query: String, in identifiers: [String] = TimeZone.knownTimeZoneIdentifiers) -> [String] {
+        let all = identifiers.sorted()
+        guard !query.isEmpty else { return all }
+        let needle = query.replacingOccurrences(of: " ", with: "_")
+        return all.filter { $0.localizedCaseInsensitiveContains(needle) }
+    }
+}
+
+/// The form that adds a logger's secret key: a label (serial number or tag UID) and the key
+/// exactly as typed.
+public struct SecretKeyForm: Sendable, Equatable {
+    public var label: String
+    public var secret: String
+
+    public init(label: String = "", secret: String = "") {
+        self.label = label
+        self.secret = secret
+    }
+
+    /// The label the key is filed under: as typed, without spaces around it.
+    public var trimmedLabel: String { label.trimmingCharacters(in: .whitespaces) }
+
+    /// *Save* needs a label and a key.
+    public var canSave: Bool { !trimmedLabel.isEmpty && !secret.isEmpty }
+
+    /// The key's bytes as kept in the Keychain (the text typed, UTF-8).
+    public var secretData: Data { Data(secret.utf8) }
+}
