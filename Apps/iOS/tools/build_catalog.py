@@ -19,6 +19,9 @@ import extract_keys  # noqa: E402
 import translations  # noqa: E402
 
 APP = HERE.parent / "ColdTap"
+# The package target that holds the app's view models: its String(localized:) keys resolve
+# against the app's catalog too (main bundle), so they must be in it.
+VIEW_MODELS = HERE.parents[2] / "Sources" / "AppViewModels"
 RESOURCES = APP / "Resources"
 SPEC = re.compile(r"%(?:\d+\$)?(@|lld|d|%)")
 
@@ -33,7 +36,7 @@ def unit(value):
 
 def check():
     problems = []
-    used = extract_keys.keys(APP)
+    used = extract_keys.keys(APP) | extract_keys.keys(VIEW_MODELS)
     known = set(translations.T)
     for key in sorted(used - known):
         problems.append(f"missing translation: {key!r}")

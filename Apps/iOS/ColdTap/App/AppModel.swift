@@ -1,3 +1,4 @@
+import AppViewModels
 import ColdChain
 import Combine
 import CoreNFCTransport
@@ -9,22 +10,9 @@ import StationClient
 /// The app's state: settings, history, secrets and the read in progress.
 @MainActor
 final class AppModel: ObservableObject {
-    enum ScanState {
-        case idle
-        case reading
-        case finished(StoredRead)
-        case failed(ReadProblem)
-    }
-
-    /// Why a scan produced no log, in words for the person.
-    struct ReadProblem: Error, Equatable {
-        /// What to do next.
-        var message: String
-        /// Technical detail for the curious (shown small).
-        var detail: String?
-        /// True when the person cancelled; nothing to show.
-        var cancelled: Bool = false
-    }
+    /// Where the scan stands, and why a scan produced no log (AppViewModels, tested on Linux).
+    typealias ScanState = AppViewModels.ScanState
+    typealias ReadProblem = AppViewModels.ReadProblem
 
     let settings = SettingsStore()
     let history = HistoryStore()
@@ -54,22 +42,18 @@ final class AppModel: ObservableObject {
         switch outcome {
         case .success(let finished):
             // Queued before it is kept, so the history can show it waiting for the station.
-            // The tag UID names the logger on the station when the log itself names none.
-            let upload = PendingUpload(
-                raw: finished.read.raw, readTime: finished.log.readTime, source: "ColdTap iPhone",
-                loggerID: finished.log.logger.tagUID)
-            let queued = station.enqueue(upload)
+            let queued = station.enqueue(StoredRead.upload(raw: finished.read.raw, log: finished.log))
             let read = StoredRead(
-                id: UUID(), readAt: finished.log.readTime, log: finished.log,
+                readAt: finished.log.readTime, log: finished.log,
                 profileName: settings.profile.name, timeZoneIdentifier: settings.timeZone.identifier,
                 resumes: finished.resumes, seconds: finished.seconds,
-                uploadSHA256: queued, rawKind: finished.read.rawKind,
-                automaticMode: finished.read.rawKind == .nhsTranscript ? finished.read.automaticMode : nil)
+                uploadSHA256: queued, rawKind: StoredRead.RawKind(rawValue: finished.read.rawKind.rawValue),
+                automaticMode: finished.read.automaticMode)
             history.add(read)
             state = .finished(read)
             if queued != nil { await station.flush() }
         case .failure(let problem):
-            state = problem.cancelled ? .idle : .failed(problem)
+            state = .after(.failure(problem))
         }
     }
 
@@ -90,7 +74,6 @@ final class AppModel: ObservableObject {
     /// The assessment of a stored read with the current settings' time zone and the read's
     /// own profile (or the current one if that profile no longer exists).
     func assessment(of read: StoredRead) -> Assessment {
-        let profile = Profile.builtIn(named: read.profileName) ?? settings.profile
-        return Assessor.assess(read.log, profile: profile, timeZone: settings.timeZone)
+        read.assessment(currentProfile: settings.profile, timeZone: settings.timeZone)
     }
 }

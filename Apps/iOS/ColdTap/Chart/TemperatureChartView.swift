@@ -1,3 +1,4 @@
+import AppViewModels
 import SwiftUI
 import UIKit
 

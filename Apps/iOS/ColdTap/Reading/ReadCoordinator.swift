@@ -1,3 +1,4 @@
+import AppViewModels
 import ColdChain
 import CoreNFCTransport
 import Foundation

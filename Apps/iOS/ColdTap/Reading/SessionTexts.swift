@@ -1,3 +1,4 @@
+import AppViewModels
 import ColdTapBase
 import ColdTapKit
 import CoreNFCTransport

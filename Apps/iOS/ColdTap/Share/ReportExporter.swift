@@ -1,3 +1,4 @@
+import AppViewModels
 import ColdChain
 import ColdTapKit
 import Foundation

@@ -1,3 +1,4 @@
+import AppViewModels
 import ColdChain
 import Combine
 import Foundation
@@ -46,20 +47,19 @@ final class SettingsStore: ObservableObject {
 
     init(defaults: UserDefaults = .standard) {
         self.defaults = defaults
-        let storedProfile = defaults.string(forKey: Keys.profile)
-        profileName = storedProfile.flatMap { Profile.builtIn(named: $0)?.name } ?? Profile.vaccineFridge.name
-        timeZoneIdentifier = defaults.string(forKey: Keys.timeZone).flatMap { TimeZone(identifier: $0)?.identifier }
+        profileName = SettingsChoices.profile(named: defaults.string(forKey: Keys.profile)).name
+        timeZoneIdentifier = SettingsChoices.timeZoneIdentifier(defaults.string(forKey: Keys.timeZone))
         readingMode = defaults.string(forKey: Keys.readingMode).flatMap(ReadingMode.init(rawValue:)) ?? .tagSession
         readLoggersWithoutWriting = defaults.bool(forKey: Keys.readWithoutWriting)
     }
 
     /// The chosen profile (the vaccine refrigerator profile if the stored name is unknown).
     var profile: Profile {
-        Profile.builtIn(named: profileName) ?? .vaccineFridge
+        SettingsChoices.profile(named: profileName)
     }
 
     /// The chosen time zone, or the phone's.
     var timeZone: TimeZone {
-        timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) ?? .current
+        SettingsChoices.timeZone(timeZoneIdentifier)
     }
 }

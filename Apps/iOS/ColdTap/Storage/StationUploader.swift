@@ -1,3 +1,4 @@
+import AppViewModels
 import Combine
 import Foundation
 import StationClient
@@ -10,40 +11,6 @@ import StationClient
 /// read per logger and SHA-256). The station's address and token are kept in the Keychain.
 @MainActor
 final class StationUploader: ObservableObject {
-    /// Where a read stands with the station.
-    enum Status: Equatable {
-        /// No station was set when it was read (or it was read by an older version).
-        case notForUpload
-        /// Queued, not yet on the station.
-        case waiting
-        /// The station refused it for good (the reason it gave).
-        case refused(String)
-        /// The station has it.
-        case uploaded
-    }
-
-    /// Why the station settings cannot be saved.
-    enum SettingsError: Error, LocalizedError {
-        case notAnAddress
-        case plainHTTP
-        case credentialsInAddress
-        case noToken
-
-        var errorDescription: String? {
-            switch self {
-            case .notAnAddress: return String(localized: "The station address must start with https:// and name a host.")
-            case .plainHTTP:
-                return String(
-                    localized:
-                        "The station address must start with https://: iOS does not let apps upload to plain http:// addresses. Serve the station with a certificate (coldtap serve --tls-cert)."
-                )
-            case .credentialsInAddress:
-                return String(localized: "Leave the user name and password out of the address; the station's token goes in its own field.")
-            case .noToken: return String(localized: "Enter the station's API token.")
-            }
-        }
-    }
-
     /// SHA-256 of the reads still queued.
     @Published private(set) var waiting: Set<String> = []
     /// SHA-256 → the station's reason, for reads it refused for good.
@@ -68,7 +35,7 @@ final class StationUploader: ObservableObject {
             queue = try UploadQueue(directory: folder)
         } catch {
             queue = nil
-            lastProblem = String(localized: "The upload queue cannot be opened: \(error.localizedDescription)")
+            lastProblem = UploadTexts.queueUnavailable(error)
         }
         stationURL = (try? keychain.secret(for: Self.urlAccount)).flatMap { $0 }.flatMap { URL(string: String(decoding: $0, as: UTF8.self)) }
         refresh()
@@ -84,40 +51,18 @@ final class StationUploader: ObservableObject {
         return StationClient(baseURL: stationURL, token: text)
     }
 
-    /// Checks and keeps the station's address and token, then sends what is waiting.
-    /// - Throws: `SettingsError`, `KeychainStore.Failure`.
+    /// Checks and keeps the station's address and token (`StationSettingsForm`), then sends
+    /// what is waiting.
+    /// - Throws: `StationSettingsProblem`, `KeychainStore.Failure`.
     func save(address: String, token: String) async throws {
-        let trimmed = address.trimmingCharacters(in: .whitespacesAndNewlines)
-        let url: URL
-        switch StationAddress.parse(trimmed) {
-        case .success(let parsed): url = parsed
-        case .failure(.plainHTTP): throw SettingsError.plainHTTP
-        case .failure(.credentialsInAddress): throw SettingsError.credentialsInAddress
-        case .failure(.notAnAddress): throw SettingsError.notAnAddress
-        }
-        let key = token.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !key.isEmpty else { throw SettingsError.noToken }
-        try keychain.store(Data(trimmed.utf8), for: Self.urlAccount)
-        try keychain.store(Data(key.utf8), for: Self.tokenAccount)
-        stationURL = url
-        requeueRefused()
-        await flush()
-    }
-
-    /// Gives the reads a station refused for good (a wrong token, say) another chance with
-    /// the station just saved.
-    private func requeueRefused() {
-        guard let queue else { return }
-        let folder = queue.directory.appendingPathComponent("rejected", isDirectory: true)
-        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
-        for file in files where file.lastPathComponent.hasSuffix(".upload.json") {
-            guard let data = try? Data(contentsOf: file), let upload = try? JSONDecoder().decode(PendingUpload.self, from: data),
-                (try? queue.enqueue(upload)) != nil
-            else { continue }
-            try? FileManager.default.removeItem(at: file)
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent("\(upload.sha256).reason.txt"))
-        }
+        let checked = try StationSettingsForm(address: address, token: token).checked().get()
+        try keychain.store(Data(checked.address.utf8), for: Self.urlAccount)
+        try keychain.store(Data(checked.token.utf8), for: Self.tokenAccount)
+        stationURL = checked.url
+        // Reads the station refused (a wrong token, say) get another chance with the station just saved.
+        queue?.requeueRefused()
         refresh()
+        await flush()
     }
 
     /// Forgets the station (queued reads stay queued for the next station set).
@@ -138,7 +83,7 @@ final class StationUploader: ObservableObject {
             waiting.insert(upload.sha256)
             return upload.sha256
         } catch {
-            lastProblem = String(localized: "The read could not be queued for the station: \(error.localizedDescription)")
+            lastProblem = UploadTexts.notQueued(error)
             return nil
         }
     }
@@ -150,13 +95,7 @@ final class StationUploader: ObservableObject {
         isSending = true
         let result = await queue.flush(using: client)
         isSending = false
-        if let error = result.lastError {
-            lastProblem = String(localized: "Not uploaded yet: \(error.description)")
-        } else if let refusal = result.rejected.first {
-            lastProblem = String(localized: "The station refused a read: \(refusal.reason)")
-        } else {
-            lastProblem = nil
-        }
+        lastProblem = UploadTexts.problem(after: result)
         refresh()
     }
 
@@ -164,21 +103,11 @@ final class StationUploader: ObservableObject {
     func refresh() {
         guard let queue else { return }
         waiting = Set(queue.pending().map(\.sha256))
-        let rejectedFolder = queue.directory.appendingPathComponent("rejected", isDirectory: true)
-        let files = (try? FileManager.default.contentsOfDirectory(at: rejectedFolder, includingPropertiesForKeys: nil)) ?? []
-        var reasons: [String: String] = [:]
-        for file in files where file.lastPathComponent.hasSuffix(".reason.txt") {
-            let sha = String(file.lastPathComponent.dropLast(".reason.txt".count))
-            let reason = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-            reasons[sha] = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        refused = reasons
+        refused = queue.refusals()
     }
 
-    func status(of read: StoredRead) -> Status {
-        guard let sha = read.uploadSHA256 else { return .notForUpload }
-        if waiting.contains(sha) { return .waiting }
-        if let reason = refused[sha] { return .refused(reason) }
-        return .uploaded
+    /// Where `read` stands with the station.
+    func status(of read: StoredRead) -> UploadStatus {
+        UploadStatus.of(sha256: read.uploadSHA256, waiting: waiting, refused: refused)
     }
 }

@@ -1,51 +1,32 @@
-import LoggerSessions
+import AppViewModels
 import SwiftUI
 
 /// Sets up an NXP NHS31xx logger (SETCONFIG with the iPhone's clock) and starts one that
-/// waits for Start. Configuring erases every sample and event, so it asks first.
+/// waits for Start; the form's rules are `ConfigureForm`'s. Configuring erases every sample
+/// and event, so it asks first.
 struct ConfigureView: View {
-    enum StartChoice: Hashable { case now, delay, onStart }
-
     @EnvironmentObject private var model: AppModel
-    @State private var intervalMinutes = 10
-    @State private var usesLimits = true
-    @State private var validMinimum: Double = 2
-    @State private var validMaximum: Double = 8
-    @State private var startChoice = StartChoice.now
-    @State private var delayMinutes = 60
-    @State private var stops = false
-    @State private var runningHours = 72
+    @State private var form = ConfigureForm()
     @State private var confirming = false
 
-    private var setup: NHSLoggerSetup {
-        let start: NHSLoggerSetup.Start
-        switch startChoice {
-        case .now: start = .now
-        case .delay: start = .after(seconds: delayMinutes * 60)
-        case .onStart: start = .onStartCommand
-        }
-        return NHSLoggerSetup(
-            interval: intervalMinutes * 60,
-            validMinimum: usesLimits ? validMinimum : nil, validMaximum: usesLimits ? validMaximum : nil,
-            start: start, runningTime: stops ? runningHours * 3600 : 0)
-    }
-
     var body: some View {
+        let canConfigure = form.canConfigure(sending: model.sendingLoggerCommand, canReadTags: model.canReadTags)
+        let canStart = form.canStart(sending: model.sendingLoggerCommand, canReadTags: model.canReadTags)
         Form {
             Section {
-                Stepper(value: $intervalMinutes, in: 1...1092) {
-                    LabeledContent("Interval", value: Fmt.duration(TimeInterval(intervalMinutes * 60)))
+                Stepper(value: $form.intervalMinutes, in: ConfigureForm.intervalMinutesRange) {
+                    LabeledContent("Interval", value: form.intervalText)
                 }
             } header: {
                 Text("Sampling")
             }
 
             Section {
-                Toggle("The logger checks limits", isOn: $usesLimits)
-                if usesLimits {
-                    TextField("Valid minimum (°C)", value: $validMinimum, format: .number)
+                Toggle("The logger checks limits", isOn: $form.usesLimits)
+                if form.showsLimits {
+                    TextField("Valid minimum (°C)", value: $form.validMinimum, format: .number)
                         .keyboardType(.numbersAndPunctuation)
-                    TextField("Valid maximum (°C)", value: $validMaximum, format: .number)
+                    TextField("Valid maximum (°C)", value: $form.validMaximum, format: .number)
                         .keyboardType(.numbersAndPunctuation)
                 }
             } header: {
@@ -55,20 +36,20 @@ struct ConfigureView: View {
             }
 
             Section {
-                Picker("Start", selection: $startChoice) {
-                    Text("Now").tag(StartChoice.now)
-                    Text("After a delay").tag(StartChoice.delay)
-                    Text("When started").tag(StartChoice.onStart)
+                Picker("Start", selection: $form.startChoice) {
+                    Text("Now").tag(ConfigureForm.StartChoice.now)
+                    Text("After a delay").tag(ConfigureForm.StartChoice.delay)
+                    Text("When started").tag(ConfigureForm.StartChoice.onStart)
                 }
-                if startChoice == .delay {
-                    Stepper(value: $delayMinutes, in: 1...525_600) {
-                        LabeledContent("Delay", value: Fmt.duration(TimeInterval(delayMinutes * 60)))
+                if form.showsDelay {
+                    Stepper(value: $form.delayMinutes, in: ConfigureForm.delayMinutesRange) {
+                        LabeledContent("Delay", value: form.delayText)
                     }
                 }
-                Toggle("Stop after a running time", isOn: $stops)
-                if stops {
-                    Stepper(value: $runningHours, in: 1...8760) {
-                        LabeledContent("Running time", value: Fmt.duration(TimeInterval(runningHours * 3600)))
+                Toggle("Stop after a running time", isOn: $form.stops)
+                if form.showsRunningTime {
+                    Stepper(value: $form.runningHours, in: ConfigureForm.runningHoursRange) {
+                        LabeledContent("Running time", value: form.runningTimeText)
                     }
                 }
             } header: {
@@ -80,60 +61,38 @@ struct ConfigureView: View {
             }
 
             Section {
-                if let problem = setup.problem {
-                    Label(Self.text(for: problem), systemImage: "exclamationmark.triangle.fill")
-                        .foregroundStyle(.orange)
+                if let problem = form.problem {
+                    Label(problem, systemImage: "exclamationmark.triangle.fill").foregroundStyle(.orange)
                 }
                 Button(role: .destructive) {
                     confirming = true
                 } label: {
                     Label("Configure logger…", systemImage: "slider.horizontal.3")
                 }
-                .disabled(setup.problem != nil || model.sendingLoggerCommand || !model.canReadTags)
+                .disabled(!canConfigure)
                 Button {
                     Task { await model.send(.start) }
                 } label: {
                     Label("Start logger", systemImage: "play.fill")
                 }
-                .disabled(model.sendingLoggerCommand || !model.canReadTags)
+                .disabled(!canStart)
             } footer: {
                 Text("Hold the top of the iPhone on the logger when the sheet appears. The logger's clock is set to this iPhone's.")
             }
 
             if let outcome = model.loggerCommandOutcome {
-                Section("Last command") {
-                    switch outcome {
-                    case .success(let done):
-                        Label(done, systemImage: "checkmark.circle.fill").foregroundStyle(.green)
-                    case .failure(let problem):
-                        Label(problem.message, systemImage: "exclamationmark.triangle.fill").foregroundStyle(.orange)
-                        if let detail = problem.detail {
-                            Text(detail).font(.caption).foregroundStyle(.secondary).textSelection(.enabled)
-                        }
-                    }
-                }
+                Section("Last command") { OutcomeLines(outcome: CommandOutcomeDisplay(outcome)) }
             }
         }
         .navigationTitle("NHS31xx logger")
         .confirmationDialog("Erase and configure the logger?", isPresented: $confirming, titleVisibility: .visible) {
             Button("Erase and configure", role: .destructive) {
-                let chosen = setup
+                let chosen = form.setup
                 Task { await model.send(.configure(chosen)) }
             }
             Button("Cancel", role: .cancel) {}
         } message: {
             Text("Configuring erases every sample and event the logger holds. Read the logger first if you still need its data.")
-        }
-    }
-
-    static func text(for problem: NHSLoggerSetup.Problem) -> String {
-        switch problem {
-        case .intervalOutOfRange: return String(localized: "The interval must be from 1 second to about 18 hours.")
-        case .limitOutOfRange: return String(localized: "Each limit must be from -40 °C to 85 °C.")
-        case .limitsReversed: return String(localized: "The minimum must be below the maximum.")
-        case .oneLimitOnly: return String(localized: "Give both limits, or turn the limits off.")
-        case .delayOutOfRange: return String(localized: "The start delay is too long.")
-        case .runningTimeOutOfRange: return String(localized: "The running time is too long.")
         }
     }
 }

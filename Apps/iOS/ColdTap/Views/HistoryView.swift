@@ -1,40 +1,36 @@
+import AppViewModels
 import SwiftUI
 
-/// Every read kept on the phone, newest first.
+/// Every read kept on the phone, newest first, with the notes `HistoryScreen` decides on.
 struct HistoryView: View {
-    @EnvironmentObject private var model: AppModel
     @EnvironmentObject private var history: HistoryStore
     @EnvironmentObject private var station: StationUploader
 
     var body: some View {
+        let screen = HistoryScreen(
+            readCount: history.reads.count, unreadableCount: history.unreadableFiles.count,
+            stationProblem: station.lastProblem, readsWaiting: station.waiting.count, saveError: history.lastError)
         List {
-            if history.reads.isEmpty {
-                Text("No reads yet. Scan a logger and its read is kept here, on this iPhone only.")
-                    .foregroundStyle(.secondary)
+            if let note = screen.emptyNote {
+                Text(note).foregroundStyle(.secondary)
             }
             ForEach(history.reads) { read in
                 NavigationLink {
                     ResultView(read: read)
                 } label: {
-                    ReadRow(read: read, assessment: model.assessment(of: read))
+                    ReadRow(read: read)
                 }
             }
             .onDelete { offsets in
                 history.remove(offsets.map { history.reads[$0].id })
             }
-            if !history.unreadableFiles.isEmpty {
-                Section {
-                    Text("\(history.unreadableFiles.count) saved reads could not be opened by this version of ColdTap; they are kept unchanged.")
-                        .font(.footnote)
-                        .foregroundStyle(.secondary)
-                }
+            if let note = screen.unreadableNote {
+                Section { Text(note).font(.footnote).foregroundStyle(.secondary) }
             }
-            if let problem = station.lastProblem, !station.waiting.isEmpty {
-                Section {
-                    Text(problem).font(.footnote).foregroundStyle(.orange)
-                }
+            if let problem = screen.stationProblem {
+                Section { Text(problem).font(.footnote).foregroundStyle(.orange) }
             }
-            if let error = history.lastError {
+            if let error = screen.saveError {
                 Text(error).font(.footnote).foregroundStyle(.red)
             }
         }
@@ -44,7 +40,7 @@ struct HistoryView: View {
         }
         .navigationTitle("History")
         .toolbar {
-            if !history.reads.isEmpty {
+            if screen.canEdit {
                 EditButton()
             }
         }

@@ -1,10 +1,10 @@
+import AppViewModels
 import ColdChain
-import LoggerFormats
 import SwiftUI
-import TempChart
 
-/// One read: the verdict first, then the statistics, the curve, the excursions and the
-/// logger's details; share as PDF or CSV from the toolbar (SwiftUI's `ShareLink`, iOS 16).
+/// One read, as `ResultScreen` (AppViewModels) words it: the verdict first, then the
+/// statistics, the curve, the excursions and the logger's details; share as PDF or CSV from
+/// the toolbar (SwiftUI's `ShareLink`, iOS 16).
 struct ResultView: View {
     @EnvironmentObject private var model: AppModel
     @EnvironmentObject private var settings: SettingsStore
@@ -17,99 +17,48 @@ struct ResultView: View {
 
     var body: some View {
         let assessment = model.assessment(of: read)
-        let stats = assessment.statistics
+        let screen = ResultScreen(
+            read: read, assessment: assessment, upload: station.status(of: read), timeZone: settings.timeZone,
+            hintWords: SessionTexts.hint)
         List {
-            Section {
-                VerdictBanner(assessment: assessment, reasons: Self.reasons(read.log, assessment))
-            }
-
+            Section { VerdictBanner(banner: screen.banner) }
             Section("Statistics") {
-                LabeledContent("Minimum", value: Fmt.temperature(stats.min))
-                LabeledContent("Maximum", value: Fmt.temperature(stats.max))
-                LabeledContent("Mean", value: Fmt.temperature(stats.mean))
-                LabeledContent("Mean kinetic temperature", value: Fmt.temperature(stats.meanKineticTemperature))
-                LabeledContent("Time in range", value: Fmt.percent(stats.secondsInBand, of: stats.validSeconds))
-                LabeledContent("Time above", value: Fmt.duration(stats.secondsAbove))
-                LabeledContent("Time below", value: Fmt.duration(stats.secondsBelow))
-                LabeledContent("Unknown time", value: Fmt.duration(stats.unknownSeconds))
-                LabeledContent("Samples", value: "\(stats.validCount) / \(stats.sampleCount)")
-                LabeledContent("Period") {
-                    Text("\(Fmt.dateTime(stats.start, in: settings.timeZone)) – \(Fmt.dateTime(stats.end, in: settings.timeZone))")
-                        .multilineTextAlignment(.trailing)
+                ForEach(screen.statistics, id: \.self) { row in
+                    LabeledContent(row.label) { Text(row.value).multilineTextAlignment(.trailing) }
                 }
             }
-
             Section("Temperature") {
                 TemperatureChartView(
                     input: ChartInput(log: read.log, assessment: assessment, language: .appLanguage),
-                    accessibilitySummary: String(localized: "Temperature chart from \(Fmt.temperature(stats.min)) to \(Fmt.temperature(stats.max))")
+                    accessibilitySummary: screen.chartSummary
                 )
                 .frame(height: 280)
                 .listRowInsets(EdgeInsets())
             }
-
             Section("Excursions") {
-                if assessment.excursions.isEmpty {
-                    Text("No excursions beyond \(assessment.band.description).")
-                        .foregroundStyle(.secondary)
-                } else {
-                    ForEach(Array(assessment.excursions.enumerated()), id: \.offset) { _, excursion in
-                        ExcursionRow(excursion: excursion, timeZone: settings.timeZone)
-                    }
+                if let note = screen.noExcursionsNote {
+                    Text(note).foregroundStyle(.secondary)
+                }
+                ForEach(Array(screen.excursions.enumerated()), id: \.offset) { _, excursion in
+                    ExcursionRow(item: excursion)
                 }
             }
-
-            if !assessment.gaps.isEmpty {
+            if !screen.gaps.isEmpty {
                 Section("Gaps") {
-                    ForEach(Array(assessment.gaps.enumerated()), id: \.offset) { _, gap in
-                        LabeledContent(Fmt.dateTime(gap.start, in: settings.timeZone), value: Fmt.duration(gap.duration))
-                    }
+                    ForEach(Array(screen.gaps.enumerated()), id: \.offset) { _, gap in LabeledContent(gap.label, value: gap.value) }
                 }
             }
-
             Section("Logger") {
-                LabeledContent("Logger", value: read.loggerName)
-                LabeledContent("Format", value: read.log.format.name)
-                if let uid = read.log.logger.tagUID {
-                    LabeledContent("Tag UID", value: uid)
-                }
-                LabeledContent("Integrity", value: read.log.integrity.status.title)
-                if !read.log.integrity.detail.isEmpty {
-                    Text(LogTexts.integrity(read.log.integrity.detail, language: .appLanguage)).font(.caption).foregroundStyle(.secondary)
-                }
-                if let hint = read.log.integrity.hint {
-                    Text(SessionTexts.hint(hint)).font(.caption).foregroundStyle(.secondary)
-                }
-                LabeledContent("Profile", value: assessment.profile.name)
-                LabeledContent("Read at", value: Fmt.dateTime(read.readAt, in: settings.timeZone))
-                LabeledContent("Time zone", value: settings.timeZone.identifier)
-                if read.automaticMode == true {
-                    Label(
-                        "Read in automatic mode: the logger's answers were read one after another, without writing to it.",
-                        systemImage: "info.circle"
-                    )
-                    .font(.caption)
-                }
-                switch station.status(of: read) {
-                case .notForUpload:
-                    EmptyView()
-                case .waiting:
-                    LabeledContent("Station", value: String(localized: "Not uploaded yet"))
-                case .refused(let reason):
-                    LabeledContent("Station", value: String(localized: "Refused by the station"))
-                    Text(reason).font(.caption).foregroundStyle(.secondary)
-                case .uploaded:
-                    LabeledContent("Station", value: String(localized: "Uploaded"))
-                }
-                if read.resumes > 0 {
-                    LabeledContent("Resumed after losing the tag", value: "\(read.resumes)")
-                }
-                ForEach(Array(read.log.warnings.enumerated()), id: \.offset) { item in
-                    Label(LogTexts.warning(item.element, language: .appLanguage), systemImage: "exclamationmark.triangle").font(.caption)
+                ForEach(Array(screen.details.enumerated()), id: \.offset) { _, line in
+                    switch line {
+                    case .row(let row): LabeledContent(row.label, value: row.value)
+                    case .caption(let text): Text(text).font(.caption).foregroundStyle(.secondary)
+                    case .note(let text, let symbol): Label(text, systemImage: symbol).font(.caption)
+                    }
                 }
             }
         }
-        .navigationTitle(read.loggerName)
+        .navigationTitle(screen.title)
         .navigationBarTitleDisplayMode(.inline)
         .toolbar {
             ToolbarItem(placement: .primaryAction) {
@@ -140,15 +89,6 @@ struct ResultView: View {
         }
     }
 
-    /// The verdict's reasons in the app's language (ColdChain writes English; TempChart
-    /// writes Chinese and Japanese ones from the same typed reasons).
-    static func reasons(_ log: TemperatureLog, _ assessment: Assessment) -> [String] {
-        let language = ReportLanguage.appLanguage
-        return language == .english
-            ? assessment.reasons
-            : ReportContent.localizedReasons(log: log, assessment: assessment, language: language)
-    }
-
     /// Writes the PDF report and the CSV data for the share menu; a file that cannot be
     /// written is left out of the menu and the reason is shown.
     private func prepareExports(assessment: Assessment) {
@@ -168,22 +108,16 @@ struct ResultView: View {
 
 /// The verdict, big, with the reasons behind it.
 struct VerdictBanner: View {
-    let assessment: Assessment
-    let reasons: [String]
+    let banner: ResultScreen.Banner
 
     var body: some View {
         VStack(alignment: .leading, spacing: 8) {
-            Label(assessment.verdict.title, systemImage: assessment.verdict.symbol)
+            Label(banner.title, systemImage: banner.symbol)
                 .font(.largeTitle.bold())
-                .foregroundStyle(assessment.verdict.color)
-            Text(assessment.verdict.explanation)
-                .font(.callout)
-            Text("Profile \(assessment.profile.name): \(assessment.band.description)")
-                .font(.footnote)
-                .foregroundStyle(.secondary)
-            ForEach(reasons, id: \.self) { reason in
-                Text("• \(reason)").font(.footnote)
-            }
+                .foregroundStyle(banner.tone.color)
+            Text(banner.explanation).font(.callout)
+            Text(banner.profileLine).font(.footnote).foregroundStyle(.secondary)
+            ForEach(banner.reasons, id: \.self) { Text($0).font(.footnote) }
         }
         .padding(.vertical, 6)
         .accessibilityElement(children: .combine)
@@ -191,31 +125,18 @@ struct VerdictBanner: View {
 }
 
 struct ExcursionRow: View {
-    let excursion: Excursion
-    let timeZone: TimeZone
+    let item: ResultScreen.ExcursionItem
 
     var body: some View {
         VStack(alignment: .leading, spacing: 4) {
             HStack {
-                Image(systemName: excursion.direction == .high ? "arrow.up.circle.fill" : "arrow.down.circle.fill")
-                    .foregroundStyle(.red)
-                    .accessibilityHidden(true)
-                Text(
-                    excursion.direction == .high
-                        ? String(localized: "Above \(excursion.limit.description)")
-                        : String(localized: "Below \(excursion.limit.description)")
-                )
-                .font(.headline)
+                Image(systemName: item.symbol).foregroundStyle(.red).accessibilityHidden(true)
+                Text(item.title).font(.headline)
             }
-            Text("\(Fmt.dateTime(excursion.start, in: timeZone)) for \(Fmt.duration(excursion.duration))")
-                .font(.subheadline)
-            Text("Peak \(Fmt.temperature(excursion.peak)) at \(Fmt.dateTime(excursion.peakTime, in: timeZone))")
-                .font(.caption)
-                .foregroundStyle(.secondary)
-            if excursion.unknownBefore || excursion.unknownAfter {
-                Text("Unknown time next to this excursion: it may have lasted longer.")
-                    .font(.caption)
-                    .foregroundStyle(.orange)
+            Text(item.timeLine).font(.subheadline)
+            Text(item.peakLine).font(.caption).foregroundStyle(.secondary)
+            if let note = item.unknownNote {
+                Text(note).font(.caption).foregroundStyle(.orange)
             }
         }
         .accessibilityElement(children: .combine)

@@ -1,12 +1,14 @@
-import ColdChain
+import AppViewModels
 import SwiftUI
 
-/// The first screen: one button to read a logger, then the verdict of the read.
+/// The first screen: one button to read a logger, then the verdict of the read
+/// (`ScanScreen`, AppViewModels).
 struct ScanView: View {
     @EnvironmentObject private var model: AppModel
     @EnvironmentObject private var settings: SettingsStore
 
     var body: some View {
+        let screen = ScanScreen(state: model.state, canReadTags: model.canReadTags, profileName: settings.profile.name)
         List {
             Section {
                 VStack(alignment: .leading, spacing: 12) {
@@ -15,25 +17,17 @@ struct ScanView: View {
                         systemImage: "iphone.radiowaves.left.and.right"
                     )
                     .font(.callout)
-                    Text("Profile: \(settings.profile.name)")
-                        .font(.footnote)
-                        .foregroundStyle(.secondary)
+                    Text(screen.profileLine).font(.footnote).foregroundStyle(.secondary)
                     Button {
                         Task { await model.scan() }
                     } label: {
-                        Label(
-                            isReading ? String(localized: "Reading…") : String(localized: "Scan logger"),
-                            systemImage: "wave.3.right"
-                        )
-                        .frame(maxWidth: .infinity)
+                        Label(screen.buttonTitle, systemImage: "wave.3.right").frame(maxWidth: .infinity)
                     }
                     .buttonStyle(.borderedProminent)
                     .controlSize(.large)
-                    .disabled(isReading || !model.canReadTags)
-                    if !model.canReadTags {
-                        Text("This iPhone cannot read NFC tags; use an iPhone 7 or later.")
-                            .font(.footnote)
-                            .foregroundStyle(.red)
+                    .disabled(!screen.canScan)
+                    if let note = screen.cannotReadNote {
+                        Text(note).font(.footnote).foregroundStyle(.red)
                     }
                 }
                 .padding(.vertical, 4)
@@ -49,79 +43,59 @@ struct ScanView: View {
                 Text("NXP NHS31xx loggers answer commands: ColdTap can set them up and start them.")
             }
 
-            switch model.state {
-            case .idle, .reading:
-                EmptyView()
-            case .failed(let problem):
+            if let lastRead = screen.lastRead {
                 Section("Last read") {
-                    Label(problem.message, systemImage: "exclamationmark.triangle.fill")
-                        .foregroundStyle(.orange)
-                    if let detail = problem.detail {
-                        Text(detail).font(.caption).foregroundStyle(.secondary).textSelection(.enabled)
-                    }
-                }
-            case .finished(let read):
-                Section("Last read") {
-                    NavigationLink {
-                        ResultView(read: read)
-                    } label: {
-                        ReadRow(read: read, assessment: model.assessment(of: read))
+                    switch lastRead {
+                    case .problem(let problem):
+                        OutcomeLines(outcome: problem)
+                    case .read(let read):
+                        NavigationLink {
+                            ResultView(read: read)
+                        } label: {
+                            ReadRow(read: read)
+                        }
                     }
                 }
             }
         }
         .navigationTitle("ColdTap")
     }
+}
 
-    private var isReading: Bool {
-        if case .reading = model.state { return true }
-        return false
+/// What a command or a read ended with: the sentence with its symbol, and the detail small.
+struct OutcomeLines: View {
+    let outcome: CommandOutcomeDisplay
+
+    var body: some View {
+        Label(outcome.text, systemImage: outcome.symbol).foregroundStyle(outcome.tone.color)
+        if let detail = outcome.detail {
+            Text(detail).font(.caption).foregroundStyle(.secondary).textSelection(.enabled)
+        }
     }
 }
 
-/// One read in a list: verdict symbol, logger and time, and whether it still waits for
-/// the station.
+/// One read in a list (`ReadRowDisplay`): verdict symbol, logger and time, and whether it
+/// still waits for the station.
 struct ReadRow: View {
+    @EnvironmentObject private var model: AppModel
     @EnvironmentObject private var settings: SettingsStore
     @EnvironmentObject private var station: StationUploader
     let read: StoredRead
-    let assessment: Assessment
 
     var body: some View {
+        let row = ReadRowDisplay(
+            read: read, verdict: model.assessment(of: read).verdict, upload: station.status(of: read), timeZone: settings.timeZone)
         HStack(spacing: 12) {
-            Image(systemName: assessment.verdict.symbol)
-                .font(.title2)
-                .foregroundStyle(assessment.verdict.color)
-                .accessibilityHidden(true)
+            Image(systemName: row.symbol).font(.title2).foregroundStyle(row.tone.color).accessibilityHidden(true)
             VStack(alignment: .leading, spacing: 2) {
-                Text(assessment.verdict.title).font(.headline)
-                Text(read.loggerName).font(.subheadline)
-                Text(Fmt.dateTime(read.readAt, in: settings.timeZone))
-                    .font(.caption)
-                    .foregroundStyle(.secondary)
-                UploadStatusLabel(status: station.status(of: read))
+                Text(row.verdictTitle).font(.headline)
+                Text(row.loggerName).font(.subheadline)
+                Text(row.readAt).font(.caption).foregroundStyle(.secondary)
+                if let badge = row.badge {
+                    Label(badge.text, systemImage: badge.symbol).font(.caption).foregroundStyle(badge.tone.color)
+                }
             }
         }
         .accessibilityElement(children: .combine)
-    }
-}
-
-/// A read's place with the station, shown only while it is not there.
-struct UploadStatusLabel: View {
-    let status: StationUploader.Status
-
-    var body: some View {
-        switch status {
-        case .notForUpload, .uploaded:
-            EmptyView()
-        case .waiting:
-            Label("Not uploaded yet", systemImage: "icloud.slash")
-                .font(.caption)
-                .foregroundStyle(.orange)
-        case .refused:
-            Label("Refused by the station", systemImage: "xmark.icloud")
-                .font(.caption)
-                .foregroundStyle(.red)
-        }
     }
 }

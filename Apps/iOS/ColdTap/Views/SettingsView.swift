@@ -1,3 +1,4 @@
+import AppViewModels
 import ColdChain
 import SwiftUI
 
@@ -31,7 +32,7 @@ struct SettingsView: View {
                 NavigationLink {
                     TimeZonePicker(selection: $settings.timeZoneIdentifier)
                 } label: {
-                    LabeledContent("Time zone", value: settings.timeZoneIdentifier ?? String(localized: "This iPhone's (\(TimeZone.current.identifier))"))
+                    LabeledContent("Time zone", value: TimeZoneChoices.settingsValue(settings.timeZoneIdentifier))
                 }
             } footer: {
                 Text("Times are stored in UTC; the time zone only changes how they are shown and how days are counted.")
@@ -58,7 +59,7 @@ struct SettingsView: View {
                 NavigationLink {
                     StationSettingsView()
                 } label: {
-                    LabeledContent("Station", value: station.stationURL?.host ?? String(localized: "None"))
+                    LabeledContent("Station", value: StationSummary.settingsValue(stationURL: station.stationURL))
                 }
             } header: {
                 Text("Upload")
@@ -116,17 +117,16 @@ struct SettingsView: View {
 struct AddKeyView: View {
     let keychain: KeychainStore
     @Environment(\.dismiss) private var dismiss
-    @State private var label = ""
-    @State private var secret = ""
+    @State private var form = SecretKeyForm()
     @State private var error: String?
 
     var body: some View {
         Form {
             Section {
-                TextField("Logger serial number or tag UID (hex)", text: $label)
+                TextField("Logger serial number or tag UID (hex)", text: $form.label)
                     .textInputAutocapitalization(.never)
                     .autocorrectionDisabled()
-                SecureField("Key, exactly as the logger's maker gives it", text: $secret)
+                SecureField("Key, exactly as the logger's maker gives it", text: $form.secret)
                     .textInputAutocapitalization(.never)
                     .autocorrectionDisabled()
             } footer: {
@@ -143,14 +143,14 @@ struct AddKeyView: View {
             }
             ToolbarItem(placement: .confirmationAction) {
                 Button("Save", action: save)
-                    .disabled(label.trimmingCharacters(in: .whitespaces).isEmpty || secret.isEmpty)
+                    .disabled(!form.canSave)
             }
         }
     }
 
     private func save() {
         do {
-            try keychain.store(Data(secret.utf8), for: label.trimmingCharacters(in: .whitespaces))
+            try keychain.store(form.secretData, for: form.trimmedLabel)
             dismiss()
         } catch {
             self.error = error.localizedDescription
@@ -170,25 +170,19 @@ struct TimeZonePicker: View {
                 selection = nil
                 dismiss()
             } label: {
-                row(String(localized: "This iPhone's (\(TimeZone.current.identifier))"), selected: selection == nil)
+                row(TimeZoneChoices.phoneZone(), selected: selection == nil)
             }
-            ForEach(filtered, id: \.self) { identifier in
+            ForEach(TimeZoneChoices.matching(query), id: \.self) { identifier in
                 Button {
                     selection = identifier
                     dismiss()
                 } label: {
-                    row(identifier.replacingOccurrences(of: "_", with: " "), selected: selection == identifier)
+                    row(TimeZoneChoices.title(identifier), selected: selection == identifier)
                 }
             }
         }
         .searchable(text: $query)
         .navigationTitle("Time zone")
-    }
-
-    private var filtered: [String] {
-        let all = TimeZone.knownTimeZoneIdentifiers.sorted()
-        guard !query.isEmpty else { return all }
-        return all.filter { $0.localizedCaseInsensitiveContains(query.replacingOccurrences(of: " ", with: "_")) }
     }
 
     private func row(_ title: String, selected: Bool) -> some View {

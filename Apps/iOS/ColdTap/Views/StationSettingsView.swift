@@ -1,38 +1,38 @@
+import AppViewModels
 import SwiftUI
 
 /// The station reads are uploaded to: its address and API token (kept in the Keychain),
 /// what is still waiting, and a button to send it now.
 struct StationSettingsView: View {
     @EnvironmentObject private var station: StationUploader
-    @State private var address = ""
-    @State private var token = ""
+    @State private var form = StationSettingsForm()
     @State private var error: String?
     @State private var saving = false
 
     var body: some View {
         Form {
             Section {
-                TextField("Station address, e.g. https://station.example.org", text: $address)
+                TextField("Station address, e.g. https://station.example.org", text: $form.address)
                     .keyboardType(.URL)
                     .textInputAutocapitalization(.never)
                     .autocorrectionDisabled()
-                SecureField("API token", text: $token)
+                SecureField("API token", text: $form.token)
                     .textInputAutocapitalization(.never)
                     .autocorrectionDisabled()
                 Button("Save and upload") {
                     saving = true
                     Task {
                         do {
-                            try await station.save(address: address, token: token)
+                            try await station.save(address: form.address, token: form.token)
                             error = nil
-                            token = ""
+                            form.token = ""
                         } catch {
                             self.error = error.localizedDescription
                         }
                         saving = false
                     }
                 }
-                .disabled(saving || address.isEmpty || token.isEmpty)
+                .disabled(!form.canSave(saving: saving))
                 if let error {
                     Text(error).font(.footnote).foregroundStyle(.red)
                 }
@@ -45,23 +45,24 @@ struct StationSettingsView: View {
             }
 
             if let url = station.stationURL {
+                let summary = StationSummary(
+                    stationURL: url, waitingCount: station.waiting.count, refusedCount: station.refused.count,
+                    lastProblem: station.lastProblem, isSending: station.isSending)
                 Section {
-                    LabeledContent("Station", value: url.absoluteString)
-                    LabeledContent("Waiting to upload", value: station.waiting.count.formatted())
-                    if !station.refused.isEmpty {
-                        LabeledContent("Refused by the station", value: station.refused.count.formatted())
+                    LabeledContent("Station", value: summary.address)
+                    LabeledContent("Waiting to upload", value: summary.waiting)
+                    if let refused = summary.refused {
+                        LabeledContent("Refused by the station", value: refused)
                     }
-                    if let problem = station.lastProblem {
+                    if let problem = summary.problem {
                         Text(problem).font(.footnote).foregroundStyle(.orange)
                     }
                     Button {
                         Task { await station.flush() }
                     } label: {
-                        Label(
-                            station.isSending ? String(localized: "Uploading…") : String(localized: "Upload now"),
-                            systemImage: "arrow.up.circle")
+                        Label(summary.uploadTitle, systemImage: "arrow.up.circle")
                     }
-                    .disabled(station.isSending || station.waiting.isEmpty)
+                    .disabled(!summary.canUpload)
                     Button("Remove station", role: .destructive) {
                         do {
                             try station.removeStation()
@@ -76,7 +77,7 @@ struct StationSettingsView: View {
         }
         .navigationTitle("Station")
         .onAppear {
-            address = station.stationURL?.absoluteString ?? ""
+            form.address = station.stationURL?.absoluteString ?? ""
             station.refresh()
         }
     }
