@@ -21,7 +21,7 @@ public enum SettingsChoices {
 }
 
 /// The time zone choice: the phone's first, then every zone, searchable.
-public struct TimeZoneChoices: Sendable, Equatable {
+public enum TimeZoneChoices {
     /// "This iPhone's (Europe/Berlin)".
     public static func phoneZone(_ current: TimeZone = .current) -> String {
         let identifier = current.identifier
