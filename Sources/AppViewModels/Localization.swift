@@ -14,61 +14,61 @@ import Foundation
 // catalog holds.
 
 #if !canImport(Darwin)
-import ColdTapBase
+    import ColdTapBase
 
-/// The Linux stand-in for `String.LocalizationValue`: the catalog key (interpolations as
-/// `%@` / `%lld`) and the English text.
-struct LocalizationValue: ExpressibleByStringInterpolation, Sendable {
-    var key: String
-    var english: String
+    /// The Linux stand-in for `String.LocalizationValue`: the catalog key (interpolations as
+    /// `%@` / `%lld`) and the English text.
+    struct LocalizationValue: ExpressibleByStringInterpolation, Sendable {
+        var key: String
+        var english: String
 
-    init(stringLiteral value: String) {
-        key = value.replacingOccurrences(of: "%", with: "%%")
-        english = value
-    }
-
-    init(stringInterpolation: Interpolation) {
-        key = stringInterpolation.key
-        english = stringInterpolation.english
-    }
-
-    struct Interpolation: StringInterpolationProtocol {
-        var key = ""
-        var english = ""
-
-        init(literalCapacity: Int, interpolationCount: Int) {}
-
-        mutating func appendLiteral(_ literal: String) {
-            key += literal.replacingOccurrences(of: "%", with: "%%")
-            english += literal
+        init(stringLiteral value: String) {
+            key = value.replacingOccurrences(of: "%", with: "%%")
+            english = value
         }
 
-        mutating func appendInterpolation(_ text: String) {
-            key += "%@"
-            english += text
+        init(stringInterpolation: Interpolation) {
+            key = stringInterpolation.key
+            english = stringInterpolation.english
         }
 
-        mutating func appendInterpolation(_ number: Int) {
-            key += "%lld"
-            english += String(number)
+        struct Interpolation: StringInterpolationProtocol {
+            var key = ""
+            var english = ""
+
+            init(literalCapacity: Int, interpolationCount: Int) {}
+
+            mutating func appendLiteral(_ literal: String) {
+                key += literal.replacingOccurrences(of: "%", with: "%%")
+                english += literal
+            }
+
+            mutating func appendInterpolation(_ text: String) {
+                key += "%@"
+                english += text
+            }
+
+            mutating func appendInterpolation(_ number: Int) {
+                key += "%lld"
+                english += String(number)
+            }
         }
     }
-}
 
-/// The catalog keys asked for since the process started (Linux only; read by the tests).
-enum LocalizationKeysUsed {
-    private static let keys = LockedValue(Set<String>())
+    /// The catalog keys asked for since the process started (Linux only; read by the tests).
+    enum LocalizationKeysUsed {
+        private static let keys = LockedValue(Set<String>())
 
-    static func note(_ key: String) { keys.withLock { _ = $0.insert(key) } }
+        static func note(_ key: String) { keys.withLock { _ = $0.insert(key) } }
 
-    static var all: Set<String> { keys.withLock { $0 } }
-}
-
-extension String {
-    /// The English text of `value` (Linux has no string catalogs).
-    init(localized value: LocalizationValue) {
-        LocalizationKeysUsed.note(value.key)
-        self = value.english
+        static var all: Set<String> { keys.withLock { $0 } }
     }
-}
+
+    extension String {
+        /// The English text of `value` (Linux has no string catalogs).
+        init(localized value: LocalizationValue) {
+            LocalizationKeysUsed.note(value.key)
+            self = value.english
+        }
+    }
 #endif

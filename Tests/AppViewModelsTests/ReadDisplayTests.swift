@@ -169,6 +169,8 @@ import Testing
     @Test func warningsAreNotesInTheAppLanguage() {
         let warned = makeLog([4, 5], warnings: [.startsBefore2000(first: Date(timeIntervalSince1970: 0))])
         let lines = screen(makeRead(warned)).details
-        #expect(lines.last == .note(LogTexts.warning(.startsBefore2000(first: Date(timeIntervalSince1970: 0)), language: .english), symbol: "exclamationmark.triangle"))
+        #expect(
+            lines.last
+                == .note(LogTexts.warning(.startsBefore2000(first: Date(timeIntervalSince1970: 0)), language: .english), symbol: "exclamationmark.triangle"))
     }
 }
