@@ -91,6 +91,13 @@ public struct CommandOutcomeDisplay: Sendable, Equatable {
         }
     }
 
+    /// The outcome the screen keeps under *Last command*: none for a command the person
+    /// cancelled.
+    public static func kept(_ outcome: Result<String, ReadProblem>) -> Result<String, ReadProblem>? {
+        if case .failure(let problem) = outcome, problem.cancelled { return nil }
+        return outcome
+    }
+
     /// A failed read or command: what to do next, and its detail.
     public init(_ problem: ReadProblem) {
         self.init(text: problem.message, symbol: "exclamationmark.triangle.fill", tone: .caution, detail: problem.detail)

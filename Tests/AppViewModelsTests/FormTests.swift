@@ -72,6 +72,12 @@ import Testing
         #expect(failed.text == "Hold still.")
         #expect(failed.detail == "tag lost")
     }
+
+    @Test func aCancelledCommandLeavesNothingUnderLastCommand() {
+        #expect(CommandOutcomeDisplay.kept(.failure(ReadProblem(message: "Reading cancelled.", cancelled: true))) == nil)
+        #expect(CommandOutcomeDisplay.kept(.failure(ReadProblem(message: "Hold still."))) == .failure(ReadProblem(message: "Hold still.")))
+        #expect(CommandOutcomeDisplay.kept(.success("Logger started.")) == .success("Logger started."))
+    }
 }
 
 @Suite struct StationSettingsTests {

@@ -174,3 +174,20 @@ import Testing
                 == .note(LogTexts.warning(.startsBefore2000(first: Date(timeIntervalSince1970: 0)), language: .english), symbol: "exclamationmark.triangle"))
     }
 }
+
+@Suite struct ChartInputTests {
+    @Test func equalDataWithGapsGiveEqualInputs() {
+        let log = makeLog([4, nil, 6, 9, 9])
+        let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: utc)
+        let input = ChartInput(log: log, assessment: assessment, language: .english)
+        // NaN marks the gap; the same data must still be the same picture.
+        #expect(input == ChartInput(log: log, assessment: assessment, language: .english))
+        #expect(input.lowerLimit == 2)
+        #expect(input.upperLimit == 8)
+        #expect(input.excursions.count == assessment.excursions.count)
+        #expect(input != ChartInput(log: log, assessment: assessment, language: .japanese))
+        #expect(input != ChartInput(log: makeLog([4, nil, 6, 9, 9.5]), assessment: assessment, language: .english))
+        let tokyo = Assessor.assess(log, profile: .vaccineFridge, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+        #expect(input != ChartInput(log: log, assessment: tokyo, language: .english))
+    }
+}

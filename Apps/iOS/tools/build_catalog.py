@@ -52,6 +52,9 @@ def check():
 
 
 def localizable():
+    # Xcode's string extraction sees the app target only: a key only AppViewModels uses is
+    # marked manual, so Xcode neither marks it stale nor drops it from the catalog.
+    package_only = extract_keys.keys(VIEW_MODELS) - extract_keys.keys(APP)
     strings = {}
     for key in sorted(translations.T):
         zh, ja = translations.T[key]
@@ -59,6 +62,8 @@ def localizable():
         if key in translations.EN_PLURAL_ONE:
             english = {"variations": {"plural": {"one": unit(translations.EN_PLURAL_ONE[key]), "other": unit(key)}}}
         strings[key] = {"localizations": {"en": english, "ja": unit(ja), "zh-Hans": unit(zh)}}
+        if key in package_only:
+            strings[key]["extractionState"] = "manual"
     return {"sourceLanguage": "en", "strings": strings, "version": "1.0"}
 
 

@@ -64,11 +64,7 @@ final class AppModel: ObservableObject {
         let coordinator = ReadCoordinator(profile: settings.profile, timeZone: settings.timeZone, secrets: [:])
         let outcome = await coordinator.send(command)
         sendingLoggerCommand = false
-        if case .failure(let problem) = outcome, problem.cancelled {
-            loggerCommandOutcome = nil
-        } else {
-            loggerCommandOutcome = outcome
-        }
+        loggerCommandOutcome = CommandOutcomeDisplay.kept(outcome)
     }
 
     /// The assessment of a stored read with the current settings' time zone and the read's
