@@ -14,7 +14,7 @@ public enum StationSettingsProblem: Error, LocalizedError, Sendable, Equatable {
         case .plainHTTP:
             return String(
                 localized:
-                    "The station address must start with https://: iOS does not let apps upload to plain http:// addresses. Serve the station with a certificate (coldtap serve --tls-cert)."
+                    "The station address must start with https://: iOS does not let apps upload to plain http:// addresses. Ask whoever runs the station to serve it over HTTPS with a certificate."
             )
         case .credentialsInAddress:
             return String(localized: "Leave the user name and password out of the address; the station's token goes in its own field.")

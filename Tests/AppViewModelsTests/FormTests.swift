@@ -100,7 +100,7 @@ import Testing
         #expect(problem("https://station.example.org", "   ") == .noToken)
         // The address is judged first.
         #expect(problem("http://station.example.org", "") == .plainHTTP)
-        #expect(StationSettingsProblem.plainHTTP.errorDescription?.contains("coldtap serve --tls-cert") == true)
+        #expect(StationSettingsProblem.plainHTTP.errorDescription?.contains("HTTPS with a certificate") == true)
         #expect(StationSettingsProblem.noToken.localizedDescription == "Enter the station's API token.")
     }
 

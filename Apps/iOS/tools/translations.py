@@ -210,7 +210,7 @@ T = {
     'The running time is too long.': ('运行时长过长。', '稼働時間が長すぎます。'),
     'The start delay is too long.': ('开始延迟过长。', '開始までの遅延が長すぎます。'),
     'The station address must start with https:// and name a host.': ('工作站地址必须以 https:// 开头并包含主机名。', 'ステーションのアドレスは https:// で始まり、ホスト名を含む必要があります。'),
-    'The station address must start with https://: iOS does not let apps upload to plain http:// addresses. Serve the station with a certificate (coldtap serve --tls-cert).': ('工作站地址必须以 https:// 开头：iOS 不允许应用上传到纯 http:// 地址。请为工作站配置证书（coldtap serve --tls-cert）。', 'ステーションのアドレスは https:// で始める必要があります。iOS はアプリが http:// のアドレスへアップロードすることを許可しません。ステーションを証明書付きで起動してください（coldtap serve --tls-cert）。'),
+    'The station address must start with https://: iOS does not let apps upload to plain http:// addresses. Ask whoever runs the station to serve it over HTTPS with a certificate.': ('工作站地址必须以 https:// 开头：iOS 不允许应用上传到纯 http:// 地址。请让工作站的管理员为其配置证书并通过 HTTPS 提供服务。', 'ステーションのアドレスは https:// で始める必要があります。iOS はアプリが http:// のアドレスへアップロードすることを許可しません。ステーションの管理者に、証明書を使って HTTPS で提供するよう依頼してください。'),
     "Leave the user name and password out of the address; the station's token goes in its own field.": ('地址中不要包含用户名和密码；工作站的令牌请填写在单独的字段中。', 'アドレスにユーザー名とパスワードを含めないでください。ステーションのトークンは専用の欄に入力します。'),
     'The station refused a read: %@': ('工作站拒绝了一条读取记录：%@', 'ステーションが読み取りを拒否しました：%@'),
     'The upload queue cannot be opened: %@': ('无法打开上传队列：%@', '送信待ちキューを開けません：%@'),
