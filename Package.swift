@@ -128,8 +128,14 @@ let package = Package(
         // What the test targets share: the seeded random generator and test tags.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // What the archive and station tests share: the engines, a fresh archive on each, the
-        // private PostgreSQL cluster, `coldtap` run in-process.
-        .target(name: "ArchiveTestSupport", dependencies: ["Archive", "ColdTapCommands"], path: "Tests/ArchiveTestSupport"),
+        // private PostgreSQL cluster, logger files.
+        .target(name: "ArchiveTestSupport", dependencies: ["Archive", "ArchiveKit", "LoggerFormats", "NDEF"], path: "Tests/ArchiveTestSupport"),
+        // A station on loopback over a fresh archive with its sites and tokens, HTTP helpers.
+        .target(
+            name: "StationTestSupport", dependencies: ["ArchiveTestSupport", "Archive", "Station", "ColdTapBase", "LoggerFormats", "NDEF"],
+            path: "Tests/StationTestSupport"),
+        // `coldtap` run in-process, for the tests of the command line over an archive or a station.
+        .target(name: "CommandTestSupport", dependencies: ["ColdTapCommands"], path: "Tests/CommandTestSupport"),
         .testTarget(name: "ColdTapBaseTests", dependencies: ["ColdTapBase"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "NFCTags", "NDEF", "TestSupport"]),
@@ -155,17 +161,28 @@ let package = Package(
             dependencies: ["AppViewModels", "ColdTapBase", "LoggerFormats", "ColdChain", "TempChart", "LoggerSessions", "StationClient"]),
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
         .testTarget(name: "TransparencyLogTests", dependencies: ["ColdTapBase", "Digest", "TransparencyLog"]),
+        // The archive and the station as libraries; the command line over them is tested by
+        // ArchiveCommandsTests and StationCommandsTests.
         .testTarget(
             name: "ArchiveTests",
+            dependencies: ["ArchiveTestSupport", "ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "LoggerFormats", "ColdChain", "TestSupport", "Digest"]),
+        .testTarget(
+            name: "ArchiveCommandsTests",
             dependencies: [
-                "ArchiveTestSupport", "ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain", "CSQLite", "TestSupport",
-                "Digest",
+                "ArchiveTestSupport", "CommandTestSupport", "ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain",
+                "CSQLite", "TestSupport", "Digest",
             ]),
         .testTarget(
             name: "StationTests",
             dependencies: [
-                "ArchiveTestSupport", "ColdTapBase", "Station", "StationClient", "ColdTapCommands", "Archive", "Digest", "LoggerFormats", "CairoCanvas",
-                "TempChart", "TestSupport",
+                "ArchiveTestSupport", "StationTestSupport", "ColdTapBase", "ArchiveKit", "Station", "StationClient", "Archive", "Digest",
+                "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport",
+            ]),
+        .testTarget(
+            name: "StationCommandsTests",
+            dependencies: [
+                "ArchiveTestSupport", "StationTestSupport", "CommandTestSupport", "ColdTapBase", "Station", "StationClient", "ColdTapCommands",
+                "Archive", "Digest", "LoggerFormats", "TestSupport",
             ]),
         .testTarget(
             name: "CommandsTests",

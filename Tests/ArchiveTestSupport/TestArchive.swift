@@ -1,5 +1,5 @@
 import Archive
-import ColdTapCommands
+import ArchiveKit
 import Foundation
 import Testing
 
@@ -57,6 +57,20 @@ public final class TestArchive: @unchecked Sendable {
     /// A raw connection to the archive, for tampering and for looking behind the commands.
     public func open() throws -> Archive { try Archive.open(location) }
 
+    /// What `coldtap archive verify` checks: the chain, every hash, every read decoded again.
+    public func verify() async throws -> VerifyReport {
+        let archive = try open()
+        defer { archive.close() }
+        return try await archive.verify(decoder: ArchivedReads.decoder)
+    }
+
+    /// Runs `body` with the station's rows of the archive (sites, tokens, secrets).
+    public func withStore<T>(_ body: (StationStore) throws -> T) throws -> T {
+        let archive = try open()
+        defer { archive.close() }
+        return try body(try StationStore(archive: archive))
+    }
+
     public func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 }
 
@@ -65,18 +79,4 @@ public func withArchive(_ engine: Engine, _ body: (TestArchive) async throws -> 
     let archive = try TestArchive(engine)
     defer { archive.remove() }
     try await body(archive)
-}
-
-/// What a `coldtap` command printed and its exit status.
-public struct Run {
-    public var status: Int32
-    public var out: String
-    public var err: String
-}
-
-/// Runs `coldtap ARGS` in-process, as a user would, with `stdin` as its standard input.
-public func coldtap(_ arguments: [String], stdin: Data = Data()) async -> Run {
-    let console = Console.capturing(stdin: stdin)
-    let status = await ColdTap.main(arguments, console: console)
-    return Run(status: status, out: console.output, err: console.errorOutput)
 }

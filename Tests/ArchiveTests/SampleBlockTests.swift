@@ -1,4 +1,5 @@
 import ArchiveTestSupport
+import ColdTapKit
 import Digest
 import Foundation
 import TestSupport
@@ -203,20 +204,32 @@ import Testing
             let files = try [(0..<40), (30..<70)].enumerated().map { index, range in
                 try LoggerFiles.writeGeneric(archive, "r\(index).ndef", range)
             }
-            #expect(await coldtap(["archive", "add"] + files + ["--archive", archive.location, "--logger-id", "D"]).status == 0)
             let opened = try archive.open()
+            for file in files {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+                let log = try await LogInput.load(content: bytes, name: file, modificationTime: nil, options: LogInput.Options()).log
+                _ = try opened.add(
+                    NewRead(
+                        raw: bytes, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: "D", profile: .vaccineFridge,
+                        timeZone: .gmt))
+            }
             var block = Data()
             try opened.engine.query("SELECT samples FROM sample_blocks WHERE read_id = 2", []) { block = $0.blob(0) }
             try opened.engine.execute("UPDATE sample_blocks SET samples = $1 WHERE read_id = 2", [.blob(block.prefix(block.count - 5))])
             opened.close()
-            let verify = await coldtap(["archive", "verify", "--archive", archive.location])
-            #expect(verify.status == 65)
-            #expect(verify.err.contains("read #2 of D: the samples read #2 of D added (generation 1) are damaged at byte "), "\(verify.err)")
-            let history = await coldtap(["history", "D", "--archive", archive.location])
-            #expect(history.status == 65)
-            #expect(history.err.contains("are damaged at byte"), "\(history.err)")
+            let verify = try await archive.verify()
+            #expect(
+                verify.problems.contains { $0.contains("read #2 of D: the samples read #2 of D added (generation 1) are damaged at byte ") },
+                "\(verify.problems)")
+            let reopened = try archive.open()
+            defer { reopened.close() }
+            #expect {
+                _ = try reopened.history(loggerID: "D")
+            } throws: { error in
+                "\(error)".contains("are damaged at byte")
+            }
             // The read before it is untouched and still verifies: only read #2 is named.
-            #expect(!verify.err.contains("read #1 of D"), "\(verify.err)")
+            #expect(!verify.problems.contains { $0.contains("read #1 of D") }, "\(verify.problems)")
         }
     }
 

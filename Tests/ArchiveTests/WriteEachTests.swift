@@ -1,6 +1,5 @@
 import Archive
 import ArchiveTestSupport
-import ColdTapCommands
 import ColdTapKit
 import Foundation
 import LoggerFormats
@@ -47,8 +46,8 @@ import Testing
             #expect(try archive.logger("B") == nil)
             #expect(try archive.history(loggerID: "A").samples.count == 60)
             #expect(try archive.chainHead().length == 2)
-            let verified = await coldtap(["archive", "verify", "--archive", test.location])
-            #expect(verified.status == 0, "\(verified.err)")
+            let verified = try await test.verify()
+            #expect(verified.problems.isEmpty, "\(verified.problems)")
         }
     }
 
@@ -79,8 +78,8 @@ import Testing
             #expect(try archive.logger("B") == nil)
             #expect(try archive.logger("A") != nil && archive.logger("C") != nil)
             #expect(try archive.chainHead().length == 2)
-            let verified = await coldtap(["archive", "verify", "--archive", test.location])
-            #expect(verified.status == 0, "\(verified.err)")
+            let verified = try await test.verify()
+            #expect(verified.problems.isEmpty, "\(verified.problems)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Station
+import StationTestSupport
 import Testing
 
 /// Handlers run apart from libmicrohttpd's threads: a handler that waits (for a commit, say)

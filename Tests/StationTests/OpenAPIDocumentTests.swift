@@ -1,8 +1,8 @@
 import ArchiveTestSupport
 import ColdTapBase
-import ColdTapCommands
 import Foundation
 import Station
+import StationTestSupport
 import Testing
 
 /// The contract of README "Station API": `Sources/Station/openapi.json`, served by the station.

@@ -1,10 +1,10 @@
 import Archive
 import ArchiveTestSupport
 import ColdTapBase
-import ColdTapCommands
 import Foundation
 import LoggerFormats
 import Station
+import StationTestSupport
 import Testing
 
 /// The whole API over loopback, on SQLite and on PostgreSQL.
@@ -157,12 +157,13 @@ struct StationAPITests {
             }
             #expect(Set(answers.compactMap(\.2)).count == 12)
             #expect(try station.archive.fingerprint() != before)
-            let verified = await coldtap(["archive", "verify", "--archive", station.archive.location])
-            #expect(verified.status == 0, "\(verified.err)")
-            let loggers = await coldtap(["loggers", "--json", "--archive", station.archive.location])
-            let listed = try #require((try JSONSerialization.jsonObject(with: Data(loggers.out.utf8)) as? [String: Any])?["loggers"] as? [[String: Any]])
+            let verified = try await station.archive.verify()
+            #expect(verified.problems.isEmpty, "\(verified.problems)")
+            let opened = try station.archive.open()
+            let listed = try opened.loggers()
+            opened.close()
             #expect(listed.count == 13)
-            #expect(listed.first { $0["id"] as? String == "south-fridge" }?["reads"] as? Int == 1)
+            #expect(listed.first { $0.logger.id == "south-fridge" }?.readCount == 1)
             // Every upload went through a write transaction; under load several share one.
             let metrics = try await request(station.base.appendingPathComponent("metrics"), token: station.tokens["operator"]).text
             func counter(_ name: String) -> Int? {
@@ -214,14 +215,11 @@ struct StationAPITests {
             #expect(metrics.text.contains("coldtap_upload_duration_seconds_count"))
             #expect(metrics.text.contains("coldtap_archive_reads 1"))
             // Revoked: 401 from then on.
-            let list = await coldtap(["token", "list", "--json", "--archive", station.archive.location])
-            let tokens = try #require((try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any])?["tokens"] as? [[String: Any]])
+            let tokens = try station.archive.withStore { try $0.tokens() }
             #expect(tokens.count == 7)
-            #expect(tokens.filter { $0["scope"] as? String == "operator" }.allSatisfy { $0["site"] is NSNull })
-            #expect(!list.out.contains(north))
-            let id = try #require(tokens.first { $0["site"] as? String == "north" && $0["scope"] as? String == "upload" }?["id"] as? Int)
-            let revoked = await coldtap(["token", "revoke", String(id), "--archive", station.archive.location])
-            #expect(revoked.status == 0, "\(revoked.err)")
+            #expect(tokens.filter { $0.scope == .operator }.allSatisfy { $0.site == nil })
+            let id = try #require(tokens.first { $0.site?.name == "north" && $0.scope == .upload }?.id)
+            #expect(try station.archive.withStore { try $0.revokeToken(id: id) })
             #expect(try await request(logger, token: north).status == 401)
             #expect(try await request(logger, token: station.tokens["north-read"]).status == 200)
             // No log line holds a token.
@@ -284,8 +282,7 @@ struct StationSecretTests {
             let unsignedRead = try #require(try unsigned.json()["read"] as? [String: Any])
             #expect((unsignedRead["integrity"] as? String)?.hasPrefix("failed") == true, "\(unsignedRead)")
             let loggerID = try #require((try unsigned.json()["logger"] as? [String: Any])?["id"] as? String)
-            let set = await coldtap(["logger", "secret", loggerID, "--archive", station.archive.location], stdin: Data("k3y\n".utf8))
-            #expect(set.status == 0, "\(set.err)")
+            try station.archive.withStore { try $0.setSecret("k3y", loggerID: loggerID) }
             let signed = try await request(reads, method: "POST", token: token, headers: headers, body: try url(50))
             #expect(signed.status == 201, "\(signed.text)")
             let signedRead = try #require(try signed.json()["read"] as? [String: Any])
@@ -307,7 +304,7 @@ struct StationSecretTests {
                 body: try url(40))
             #expect(named.status == 201, "\(named.text)")
             let firstRead = try #require(try named.json()["read"] as? [String: Any])
-            #expect(await coldtap(["logger", "secret", "fridge-9", "--archive", station.archive.location], stdin: Data("s3cr\n".utf8)).status == 0)
+            try station.archive.withStore { try $0.setSecret("s3cr", loggerID: "fridge-9") }
             // The same bytes without the name: the same read of fridge-9, nothing added.
             let again = try await request(reads, method: "POST", token: token, headers: headers, body: try url(40))
             #expect(again.status == 200, "\(again.text)")

@@ -1,5 +1,6 @@
 import Foundation
 import StationClient
+import StationTestSupport
 import Testing
 
 /// The app's station address: https and a host; plain http (which App Transport Security

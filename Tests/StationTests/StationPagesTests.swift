@@ -1,53 +1,18 @@
+import Archive
+import ArchiveKit
 import ArchiveTestSupport
 import CairoCanvas
 import ColdTapBase
-import ColdTapCommands
 import Digest
 import Foundation
 import Station
+import StationTestSupport
 import TempChart
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-/// One answer of the station's web pages, read off a raw socket (redirects not followed,
-/// every Set-Cookie kept).
-struct PageAnswer {
-    var status: Int
-    var head: [(String, String)]
-    var body: String
-    func header(_ name: String) -> String? { head.first { $0.0.lowercased() == name.lowercased() }?.1 }
-    func headers(_ name: String) -> [String] { head.filter { $0.0.lowercased() == name.lowercased() }.map(\.1) }
-}
-
-/// A browser's HTTP exchange with the station, as a browser would send it.
-func page(
-    _ station: TestStation, _ method: String = "GET", _ path: String, cookie: String? = nil, form: [(String, String)]? = nil,
-    headers: [String: String] = [:]
-) throws -> PageAnswer {
-    var body = ""
-    if let form {
-        var components = URLComponents()
-        components.queryItems = form.map { URLQueryItem(name: $0.0, value: $0.1) }
-        body = (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
-    }
-    var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(station.port)\r\nConnection: close\r\n"
-    if let cookie { request += "Cookie: \(cookie)\r\n" }
-    for (name, value) in headers { request += "\(name): \(value)\r\n" }
-    if form != nil { request += "Content-Type: application/x-www-form-urlencoded\r\n" }
-    request += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
-    let (status, text) = rawExchange(port: station.port, Array(request.utf8), timeout: 30)
-    let status1 = try #require(status, "no HTTP answer to \(method) \(path): \(text.prefix(200))")
-    let split = text.range(of: "\r\n\r\n")
-    let headText = split.map { String(text[..<$0.lowerBound]) } ?? text
-    let head = headText.split(separator: "\r\n").dropFirst().compactMap { line -> (String, String)? in
-        guard let colon = line.firstIndex(of: ":") else { return nil }
-        return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-    }
-    return PageAnswer(status: status1, head: head, body: split.map { String(text[$0.upperBound...]) } ?? "")
-}
 
 /// Headless Chromium over a page saved from the station: a screenshot, or the DOM after
 /// the page ran. The profile and HOME are in `folder`; the process is always ended.
@@ -74,10 +39,10 @@ enum Chromium {
         defer { try? handle.close() }
         process.standardOutput = handle
         process.standardError = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         try process.run()
-        let deadline = Date().addingTimeInterval(90)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
-        if process.isRunning { process.terminate() }
+        if ended.wait(timeout: .now() + 90) == .timedOut { process.terminate() }
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "chromium \(arguments.last ?? "") ended with \(process.terminationStatus)")
         return (try? String(contentsOf: out, encoding: .utf8)) ?? ""
@@ -104,14 +69,6 @@ func pixelCount(
         if abs(pr - r) <= tolerance, abs(pg - g) <= tolerance, abs(pb - b) <= tolerance { count += 1 }
     }
     return count
-}
-
-func firstMatch(_ pattern: String, in text: String) -> String? {
-    guard let regex = try? NSRegularExpression(pattern: pattern),
-        let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), match.numberOfRanges > 1,
-        let range = Range(match.range(at: 1), in: text)
-    else { return nil }
-    return String(text[range])
 }
 
 @Suite(.serialized) struct StationPagesTests {
@@ -142,13 +99,14 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
             ],
             body: try Reads.cold())
         #expect(refused.status == 400, "\(refused.text)")
-        let file = station.archive.path("hostile.ndef")
-        try Reads.cold().write(to: URL(fileURLWithPath: file))
-        let added = await coldtap([
-            "archive", "add", file, "--logger-id", StationPagesTests.hostile, "--read-time", Reads.readTime,
-            "--archive", station.archive.location,
-        ])
-        #expect(added.status == 0, "\(added.err)")
+        // Kept as `coldtap archive add --logger-id` keeps it, which takes any id.
+        let kept = try await Upload(
+            raw: try Reads.cold(), readTime: ISO8601Time.parse(Reads.readTime), source: nil, loggerID: StationPagesTests.hostile, secret: nil,
+            siteName: "north"
+        ).newRead(profile: .vaccineFridge, timeZone: .gmt)
+        let opened = try station.archive.open()
+        defer { opened.close() }
+        _ = try opened.add(kept)
         try station.claim(StationPagesTests.hostile, for: "north")
         try await upload(try Reads.alarm(), logger: "south-1", site: "south")
         let rejected = try await request(
@@ -308,8 +266,14 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
             #expect(out.status == 303 && out.header("Location") == "/login")
             #expect(out.headers("Set-Cookie").contains { $0.hasPrefix("coldtap_session=;") && $0.contains("Max-Age=0") })
             // A revoked token's cookie no longer signs in.
-            let tokens = await coldtap(["token", "list", "--archive", station.archive.location])
-            #expect(tokens.status == 0)
+            let revoked = try station.archive.open()
+            defer { revoked.close() }
+            let store = try StationStore(archive: revoked)
+            let uploadToken = try #require(station.tokens["north-upload"])
+            let upload = try #require(try store.authenticate(uploadToken))
+            #expect(try store.revokeToken(id: upload.id))
+            let afterRevoke = try page(station, "GET", "/", cookie: cookie)
+            #expect(afterRevoke.status == 303 && afterRevoke.header("Location") == "/login", "\(afterRevoke.head)")
         }
     }
 
@@ -416,35 +380,5 @@ func firstMatch(_ pattern: String, in text: String) -> String? {
                 #expect(answer.body.contains("<svg class=\"chart\""))
             }
         }
-    }
-
-    /// `coldtap demo` ends with the command that serves its archive and a token that signs
-    /// in; served as printed, the pages show the demo logger.
-    @Test func demoPrintsTheServeCommandAndAToken() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-pages-demo-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let demo = await coldtap(["demo", "--in-process", "--out", folder.path])
-        #expect(demo.status == 0, "\(demo.err)")
-        let lines = demo.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let serve = try #require(lines.first { $0.hasSuffix("--listen 127.0.0.1:8080") && $0.contains(" serve --archive ") }, "\(demo.out)")
-        #expect(lines.contains { $0.contains("http://127.0.0.1:8080/login") })
-        let token = try #require(lines.last { $0.hasPrefix("ct_") }, "no token in \(demo.out)")
-        let archivePath = try #require(firstMatch("--archive (\\S+)", in: serve))
-        #expect(archivePath == folder.appendingPathComponent("archive.sqlite").path)
-        var configuration = Station.Configuration(archive: archivePath)
-        configuration.http.port = 0
-        let station = Station(configuration: configuration, logLine: { _ in })
-        try station.start()
-        defer { station.stop(grace: 1) }
-        let signIn = station.handle(
-            HTTPRequest(
-                method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                body: Data("token=\(token)".utf8)))
-        #expect(signIn.status == 303)
-        let overview = station.handle(HTTPRequest(method: "GET", path: "/", headers: ["Cookie": "coldtap_session=\(token)"]))
-        let html = String(decoding: overview.body, as: UTF8.self)
-        #expect(overview.status == 200)
-        #expect(html.contains("href=\"/loggers/"), "the demo logger is listed: \(html.suffix(600))")
-        #expect(html.contains("class=\"spark\""))
     }
 }

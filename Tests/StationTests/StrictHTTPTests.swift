@@ -2,6 +2,7 @@ import ArchiveTestSupport
 import ColdTapBase
 import Foundation
 import Station
+import StationTestSupport
 import Testing
 
 #if canImport(Glibc)

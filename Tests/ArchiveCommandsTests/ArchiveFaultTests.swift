@@ -2,6 +2,7 @@ import Archive
 import ArchiveTestSupport
 import ColdTapCommands
 import ColdTapKit
+import CommandTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import Archive
 import ArchiveTestSupport
-import ColdTapCommands
+import ColdTapBase
 import Foundation
 import LoggerFormats
 import NDEF
@@ -16,7 +16,7 @@ import Testing
 
 extension TestArchive {
     /// What the archive holds: reads, acknowledgements, the chain head and the station's rows.
-    func fingerprint() throws -> String {
+    public func fingerprint() throws -> String {
         let archive = try Archive.open(location)
         defer { archive.close() }
         let store = try StationStore(archive: archive)
@@ -31,17 +31,17 @@ extension TestArchive {
 
 /// A station on 127.0.0.1 with an ephemeral port over a fresh archive, with a site `north`
 /// and a site `south` and their tokens; `stop()` stops it and removes the archive.
-final class TestStation: @unchecked Sendable {
-    let archive: TestArchive
-    var station: Station
-    var tokens: [String: String] = [:]
-    let logLines = LockedLines()
-    var configuration: Station.Configuration
+public final class TestStation: @unchecked Sendable {
+    public let archive: TestArchive
+    public var station: Station
+    public var tokens: [String: String] = [:]
+    public let logLines = LockedLines()
+    public var configuration: Station.Configuration
 
     /// - Parameter connectionTimeout: short, for the slow-client tests.
     /// - Parameter webhooks: changes to the webhook settings (by default the tests' receivers
     ///   on 127.0.0.1 over http are allowed).
-    init(
+    public init(
         _ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0,
         connectionTimeout: Int = 3, webhooks: (inout Station.Configuration) -> Void = { _ in },
         configure: (inout HTTPServer.Configuration) -> Void = { _ in }
@@ -59,29 +59,33 @@ final class TestStation: @unchecked Sendable {
         configure(&configuration.http)
         let lines = logLines
         station = Station(configuration: configuration, logLine: { lines.append($0) })
-        for site in ["north", "south"] {
-            let added = await coldtap(["site", "add", site, "--archive", archive.location])
-            #expect(added.status == 0, "\(added.err)")
-            for scope in ["upload", "read", "admin"] {
-                let made = await coldtap(["token", "create", "--site", site, "--scope", scope, "--archive", archive.location])
-                #expect(made.status == 0, "\(made.err)")
-                tokens["\(site)-\(scope)"] = made.out.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-        }
-        let made = await coldtap(["token", "create", "--scope", "operator", "--archive", archive.location])
-        #expect(made.status == 0, "\(made.err)")
-        tokens["operator"] = made.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Self.addSitesAndTokens(at: archive.location, into: &tokens)
         try station.start()
         boundPort = station.port
     }
 
+    /// Sites `north` and `south` with an upload, a read and an admin token each, and an
+    /// operator token, made through the archive as `coldtap site add` / `token create` do.
+    private static func addSitesAndTokens(at location: String, into tokens: inout [String: String]) throws {
+        let opened = try Archive.open(location)
+        defer { opened.close() }
+        let store = try StationStore(archive: opened)
+        for name in ["north", "south"] {
+            let site = try store.addSite(name)
+            for scope in [TokenScope.upload, .read, .admin] {
+                tokens["\(name)-\(scope.rawValue)"] = try store.createToken(site: site, scope: scope).token
+            }
+        }
+        tokens["operator"] = try store.createToken(site: nil, scope: .operator).token
+    }
+
     /// The port of the first start, kept for a restart on the same port.
-    private(set) var boundPort: UInt16 = 0
-    var port: UInt16 { boundPort }
-    var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public private(set) var boundPort: UInt16 = 0
+    public var port: UInt16 { boundPort }
+    public var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Stops and starts the station again on the same port (a restart).
-    func restart() throws {
+    public func restart() throws {
         station.stop()
         configuration.http.port = boundPort
         let lines = logLines
@@ -89,13 +93,13 @@ final class TestStation: @unchecked Sendable {
         try station.start()
     }
 
-    func stop() {
+    public func stop() {
         station.stop(grace: 2)
         archive.remove()
     }
 
     /// Makes a logger kept by the command line one of `site`'s, as its first upload would.
-    func claim(_ loggerID: String, for site: String) throws {
+    public func claim(_ loggerID: String, for site: String) throws {
         let opened = try Archive.open(archive.location)
         defer { opened.close() }
         let store = try StationStore(archive: opened)
@@ -105,7 +109,7 @@ final class TestStation: @unchecked Sendable {
 }
 
 /// Runs `body` with a fresh station and stops it afterwards, even when `body` throws.
-func withStation(
+public func withStation(
     _ engine: Engine, maxBody: Int = 1 << 20, connectionTimeout: Int = 3,
     _ body: (TestStation) async throws -> Void
 ) async throws {
@@ -114,27 +118,27 @@ func withStation(
     try await body(station)
 }
 
-final class LockedLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
+public final class LockedLines: Sendable {
+    private let lines = LockedValue<[String]>([])
+    public init() {}
+    public func append(_ line: String) { lines.withLock { $0.append(line) } }
+    public var all: [String] { lines.withLock { $0 } }
 }
 
 /// An HTTP answer as a test reads it.
-struct Answer {
-    var status: Int
-    var headers: [String: String]
-    var body: Data
-    var text: String { String(decoding: body, as: UTF8.self) }
-    func json() throws -> [String: Any] {
+public struct Answer {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+    public var text: String { String(decoding: body, as: UTF8.self) }
+    public func json() throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any], "not a JSON object: \(text.prefix(300))")
     }
-    func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
+    public func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
 }
 
 /// One request over loopback with URLSession.
-func request(_ url: URL, method: String = "GET", token: String? = nil, headers: [String: String] = [:], body: Data? = nil) async throws -> Answer {
+public func request(_ url: URL, method: String = "GET", token: String? = nil, headers: [String: String] = [:], body: Data? = nil) async throws -> Answer {
     var request = URLRequest(url: url)
     request.httpMethod = method
     request.httpBody = body
@@ -157,31 +161,28 @@ func request(_ url: URL, method: String = "GET", token: String? = nil, headers: 
 
 /// Logger reads for the tests: generic16-unix NDEF messages (no serial: the logger id goes
 /// in X-ColdTap-Logger-Id).
-enum Reads {
-    static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
-    static let interval = 600
+public enum Reads {
+    public static let start = LoggerFiles.start
+    public static let interval = LoggerFiles.interval
 
-    static func generic(first: Int = 0, temperatures: [Double]) throws -> Data {
-        let payload = try Generic16Encoder.unixPayload(
-            start: start.addingTimeInterval(Double(first * interval)),
-            temperatures: temperatures, intervalSeconds: interval)
-        return try NDEFMessage(records: [Generic16Encoder.record(payload: payload)]).encoded()
+    public static func generic(first: Int = 0, temperatures: [Double]) throws -> Data {
+        try LoggerFiles.generic(first: first, temperatures: temperatures)
     }
 
     /// A cold read: 5 °C and a small wave.
-    static func cold(first: Int = 0, count: Int = 144) throws -> Data {
+    public static func cold(first: Int = 0, count: Int = 144) throws -> Data {
         try generic(first: first, temperatures: (first..<(first + count)).map { ((5 + sin(Double($0) / 10)) * 10).rounded() / 10 })
     }
 
     /// A read with a freeze of five hours at -2 °C in the middle: ALARM (vaccine-fridge).
-    static func alarm(first: Int = 0) throws -> Data {
+    public static func alarm(first: Int = 0) throws -> Data {
         try generic(first: first, temperatures: (0..<144).map { (50..<80).contains($0) ? -2 : 5 })
     }
 
-    static var readTime: String { "2026-01-02T00:00:00Z" }
+    public static var readTime: String { "2026-01-02T00:00:00Z" }
 
     /// A cuplTag URL of `count` samples, 5 °C plus tenths repeating every `wave` samples.
-    static func cuplTagURL(_ encoder: CuplTagEncoder, count: Int, wave: Int) throws -> Data {
+    public static func cuplTagURL(_ encoder: CuplTagEncoder, count: Int, wave: Int) throws -> Data {
         let raw = (0..<count).map { CuplTagEncoder.rawTemperature(5 + Double($0 % wave) / 10) }
         return Data(try encoder.url(pairs: try encoder.pairs(temperatureRaw: raw, humidityRaw: nil), minutesElapsed: 2).utf8)
     }
@@ -189,7 +190,7 @@ enum Reads {
 
 /// `rawExchange` on a thread of its own: a request that reaches a handler needs Swift's
 /// cooperative threads (decoding is async), which a test blocking one in `recv` would starve.
-func rawExchangeOnThread(port: UInt16, _ bytes: [UInt8], timeout: TimeInterval = 5) async -> (status: Int?, response: String) {
+public func rawExchangeOnThread(port: UInt16, _ bytes: [UInt8], timeout: TimeInterval = 5) async -> (status: Int?, response: String) {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: rawExchange(port: port, bytes, timeout: timeout)) }.start()
     }
@@ -197,7 +198,7 @@ func rawExchangeOnThread(port: UInt16, _ bytes: [UInt8], timeout: TimeInterval =
 
 /// Sends raw bytes to the station and reads what comes back until the server closes or
 /// `timeout` passes; the status of the first response line, if any.
-func rawExchange(
+public func rawExchange(
     port: UInt16, _ bytes: [UInt8], pauseAfter: Int? = nil, pause: TimeInterval = 0, closeEarly: Bool = false,
     timeout: TimeInterval = 5
 ) -> (status: Int?, response: String) {

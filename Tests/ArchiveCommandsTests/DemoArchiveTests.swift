@@ -1,6 +1,7 @@
 import Archive
 import ArchiveTestSupport
 import ColdTapCommands
+import CommandTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import Archive
 import ArchiveTestSupport
+import CommandTestSupport
 import Foundation
 import Testing
 

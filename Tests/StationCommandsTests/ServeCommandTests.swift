@@ -1,6 +1,8 @@
 import ArchiveTestSupport
 import ColdTapCommands
+import CommandTestSupport
 import Foundation
+import StationTestSupport
 import Testing
 
 /// `coldtap serve` itself: run in-process, asked to stop as SIGTERM would.

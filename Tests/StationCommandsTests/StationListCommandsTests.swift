@@ -1,5 +1,7 @@
 import ArchiveTestSupport
+import CommandTestSupport
 import Foundation
+import StationTestSupport
 import Testing
 
 /// The station's list commands print one table style, and the same rows as JSON with --json.
@@ -31,6 +33,21 @@ import Testing
             // Built-in names are not taken, nor names a URL cannot carry.
             #expect(await coldtap(["profile", "add", file, "--site", "north", "--name", "vaccine-fridge", "--archive", location]).status == 64)
             #expect(await coldtap(["profile", "add", file, "--site", "north", "--name", "../x", "--archive", location]).status == 64)
+
+            // Tokens: every one listed (the operator's with no site), never the token itself.
+            let tokens = await coldtap(["token", "list", "--json", "--archive", location])
+            let listed = try #require((try JSONSerialization.jsonObject(with: Data(tokens.out.utf8)) as? [String: Any])?["tokens"] as? [[String: Any]])
+            #expect(listed.count == 7)
+            #expect(listed.filter { $0["scope"] as? String == "operator" }.allSatisfy { $0["site"] is NSNull })
+            let tokenTable = await coldtap(["token", "list", "--archive", location])
+            for secret in station.tokens.values {
+                #expect(!tokens.out.contains(secret) && !tokenTable.out.contains(secret))
+            }
+            let id = try #require(listed.first { $0["site"] as? String == "north" && $0["scope"] as? String == "upload" }?["id"] as? Int)
+            let revoked = await coldtap(["token", "revoke", String(id), "--archive", location])
+            #expect(revoked.status == 0, "\(revoked.err)")
+            let uploadToken = try #require(station.tokens["north-upload"])
+            #expect(try station.archive.withStore { try $0.authenticate(uploadToken) } == nil)
         }
     }
 }

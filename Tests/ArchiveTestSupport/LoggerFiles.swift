@@ -1,19 +1,16 @@
-import Archive
-import ArchiveTestSupport
-import ColdTapCommands
 import Foundation
 import LoggerFormats
 import NDEF
 import Testing
 
 /// Logger files for the tests.
-enum LoggerFiles {
-    static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
-    static let interval = 600
+public enum LoggerFiles {
+    public static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+    public static let interval = 600
 
     /// A generic16-unix NDEF message (its own clock, no serial) holding `temperatures` from
     /// sample `first` on (sample n is taken at start + n intervals).
-    static func generic(first: Int, temperatures: [Double]) throws -> Data {
+    public static func generic(first: Int, temperatures: [Double]) throws -> Data {
         let payload = try Generic16Encoder.unixPayload(
             start: start.addingTimeInterval(Double(first * interval)),
             temperatures: temperatures, intervalSeconds: interval)
@@ -21,12 +18,12 @@ enum LoggerFiles {
     }
 
     /// The reference series: sample n is 5 °C plus a slow wave, in tenths (what generic16 keeps).
-    static func value(_ n: Int) -> Double { ((5 + 2 * sin(Double(n) / 10)) * 10).rounded() / 10 }
+    public static func value(_ n: Int) -> Double { ((5 + 2 * sin(Double(n) / 10)) * 10).rounded() / 10 }
 
-    static func series(_ range: Range<Int>) -> [Double] { range.map(value) }
+    public static func series(_ range: Range<Int>) -> [Double] { range.map(value) }
 
     /// Writes a generic16-unix file of samples `range` (with `changes` applied) and returns its path.
-    static func writeGeneric(
+    public static func writeGeneric(
         _ archive: TestArchive, _ name: String, _ range: Range<Int>,
         changes: [Int: Double] = [:]
     ) throws -> String {
@@ -41,7 +38,7 @@ enum LoggerFiles {
 extension LoggerFiles {
     /// Writes a cuplTag NDEF message of `temperatures` (no clock: its times come from the read
     /// time, the newest `minutesElapsed` before it) and returns its path.
-    static func writeCuplTag(
+    public static func writeCuplTag(
         _ archive: TestArchive, _ name: String, _ encoder: CuplTagEncoder,
         temperatures: ArraySlice<Double>, minutesElapsed: Int
     ) throws -> String {
@@ -53,16 +50,6 @@ extension LoggerFiles {
 }
 
 /// Parses a command's JSON output.
-func jsonObject(_ text: String) throws -> [String: Any] {
+public func jsonObject(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-}
-
-/// Runs blocking work on a thread of its own, off Swift's cooperative pool (a test that
-/// waits for a lock must not starve the other tests).
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try body() })
-        }
-    }
 }

@@ -2,11 +2,13 @@ import Archive
 import ArchiveTestSupport
 import ColdTapBase
 import ColdTapCommands
+import CommandTestSupport
 import Digest
 import Foundation
 import NDEF
 import Station
 import StationClient
+import StationTestSupport
 import Testing
 
 @Suite("Station operations", .serialized)

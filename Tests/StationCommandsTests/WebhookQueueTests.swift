@@ -2,9 +2,11 @@ import Archive
 import ArchiveTestSupport
 import ColdTapBase
 import ColdTapCommands
+import CommandTestSupport
 import Digest
 import Foundation
 import Station
+import StationTestSupport
 import Testing
 
 #if canImport(Glibc)

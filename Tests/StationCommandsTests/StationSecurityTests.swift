@@ -1,9 +1,11 @@
 import Archive
 import ArchiveTestSupport
 import ColdTapBase
+import CommandTestSupport
 import Foundation
 import LoggerFormats
 import Station
+import StationTestSupport
 import Testing
 
 /// Issue 27's reproductions, each as an attacker holding a token would send it, with two
