@@ -136,7 +136,7 @@ let package = Package(
             path: "Tests/StationTestSupport"),
         // `coldtap` run in-process, for the tests of the command line over an archive or a station.
         .target(name: "CommandTestSupport", dependencies: ["ColdTapCommands"], path: "Tests/CommandTestSupport"),
-        .testTarget(name: "ColdTapBaseTests", dependencies: ["ColdTapBase"]),
+        .testTarget(name: "ColdTapBaseTests", dependencies: ["ColdTapBase", "TestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "NFCTags", "NDEF", "TestSupport"]),
         .testTarget(name: "LoggerFormatsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "LoggerFormats", "NFCTags", "NDEF", "TestSupport"]),

@@ -4,6 +4,7 @@ import ColdTapCommands
 import ColdTapKit
 import CommandTestSupport
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -258,7 +259,7 @@ import Testing
         #expect(try Data(contentsOf: file) == bytes)
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(.tags(.slow), arguments: Engine.allCases)
     func aKilledAddLeavesEachReadWhollyInOrWhollyOut(engine: Engine) async throws {
         try await withArchive(engine) { archive in
             let files = try (0..<30).map { index in
@@ -297,7 +298,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(.tags(.slow), arguments: Engine.allCases)
     func twoWritersAtOnceBothKeepEverything(engine: Engine) async throws {
         try await withArchive(engine) { archive in
             let left = try (0..<6).map { try LoggerFiles.writeGeneric(archive, "l\($0).ndef", ($0 * 500)..<($0 * 500 + 1000)) }
@@ -322,7 +323,7 @@ import Testing
         }
     }
 
-    @Test func aPostgreSQLServerThatGoesAwayMidAddLosesNothingKept() async throws {
+    @Test(.tags(.slow)) func aPostgreSQLServerThatGoesAwayMidAddLosesNothingKept() async throws {
         try await withArchive(.postgresql) { archive in
             let first = try LoggerFiles.writeGeneric(archive, "a.ndef", 0..<100)
             let second = try LoggerFiles.writeGeneric(archive, "b.ndef", 100..<200)

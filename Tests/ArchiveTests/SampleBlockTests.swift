@@ -157,7 +157,7 @@ import Testing
         #expect(SampleBlock.encode(samples(4000)).count == 8 + 2 + 16 * 4000)
     }
 
-    @Test func everyTruncationAndStrayByteIsADamagedBlockNamingItsOffset() throws {
+    @Test(.tags(.slow)) func everyTruncationAndStrayByteIsADamagedBlockNamingItsOffset() throws {
         let block = SampleBlock.encode(samples(40, flagKinds: 3, humidity: true))
         for length in 0..<block.count {
             #expect(throws: SampleBlock.DamagedBlock.self) { try SampleBlock.decode(block.prefix(length), readID: 1) }

@@ -13,7 +13,7 @@ import Testing
         return formatter.date(from: text)
     }
 
-    @Test func theQuickReadingAgreesWithTheFormatter() {
+    @Test(.tags(.slow)) func theQuickReadingAgreesWithTheFormatter() {
         var random = SeededGenerator(seed: 8601)
         var accepted = 0
         for _ in 0..<5_000 {

@@ -57,7 +57,7 @@ import Testing
         }
     }
 
-    @Test func mutatedCuplTagURLs() throws {
+    @Test(.tags(.slow)) func mutatedCuplTagURLs() throws {
         var random = SeededGenerator(seed: 42)
         let base = Array(try CuplExample.url().utf8)
         let alphabet = Array("AZaz09-_.~=&?+/%*".utf8)

@@ -224,7 +224,7 @@ import Testing
         }
     }
 
-    @Test func utf8ValidatorAgreesWithTheStandardLibrary() {
+    @Test(.tags(.slow)) func utf8ValidatorAgreesWithTheStandardLibrary() {
         var rng = SeededGenerator(seed: 5)
         let pieces: [[UInt8]] = [
             [0x41], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0xA7, 0x8A], [0xC0, 0x80], [0xED, 0xA0, 0x80],

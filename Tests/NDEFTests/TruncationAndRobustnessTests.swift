@@ -99,7 +99,7 @@ import Testing
 
 @Suite struct FastPathTests {
     /// The strict fast path must accept exactly what the full reader accepts (or defer to it).
-    @Test func fastPathAgreesWithTheFullReader() {
+    @Test(.tags(.slow)) func fastPathAgreesWithTheFullReader() {
         var rng = SeededGenerator(seed: 1234)
         let samples = (0..<60).map { _ in NDEFMessage(records: Generate.message(&rng, maxRecords: 4).map(\.record)).serialized() }
             .filter { $0.count < 2048 }
@@ -147,7 +147,7 @@ import Testing
 @Suite struct ModeAgreementTests {
     /// Strict parsing succeeds exactly when lenient parsing reports no violation, and then
     /// both give the same records (the fuzzer checks the same on its inputs).
-    @Test func strictSucceedsExactlyWhenLenientFindsNoViolation() {
+    @Test(.tags(.slow)) func strictSucceedsExactlyWhenLenientFindsNoViolation() {
         var rng = SeededGenerator(seed: 77)
         let samples = (0..<60).map { index in
             NDEFMessage(records: Generate.message(&rng, maxRecords: 4).map(\.record)).serialized(maxChunkSize: index % 4 == 0 ? 9 : nil)

@@ -9,6 +9,7 @@ import NDEF
 import Station
 import StationClient
 import StationTestSupport
+import TestSupport
 import Testing
 
 @Suite("Station operations", .serialized)
@@ -27,7 +28,7 @@ struct StationOperationsTests {
         station.stop()
     }
 
-    @Test("a request fuzz: no crash, no 500, the archive unchanged")
+    @Test("a request fuzz: no crash, no 500, the archive unchanged", .tags(.slow))
     func requestFuzz() async throws {
         try await withStation(.sqlite, maxBody: 64 * 1024) { station in
             let token = try #require(station.tokens["north-upload"])

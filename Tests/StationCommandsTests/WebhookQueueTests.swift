@@ -7,6 +7,7 @@ import Digest
 import Foundation
 import Station
 import StationTestSupport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -203,7 +204,7 @@ struct WebhookQueueTests {
         #expect(try deliveriesKept(station).map(\.delivered) == [false, true])
     }
 
-    @Test("1,000 ALARMs while the receiver hangs: every upload answered 201, threads bounded, all queued", arguments: Engine.allCases)
+    @Test("1,000 ALARMs while the receiver hangs: every upload answered 201, threads bounded, all queued", .tags(.slow), arguments: Engine.allCases)
     func hangingReceiverStall(engine: Engine) async throws {
         let workers = 4
         let station = try await TestStation(engine) {

@@ -1,6 +1,7 @@
 import Foundation
 import Station
 import StationTestSupport
+import TestSupport
 import Testing
 
 /// Handlers run apart from libmicrohttpd's threads: a handler that waits (for a commit, say)
@@ -55,7 +56,7 @@ import Testing
         return pending
     }
 
-    @Test func aFastRequestIsAnsweredWhileASlowOneWaitsOnTheSameLibraryThread() throws {
+    @Test(.tags(.slow)) func aFastRequestIsAnsweredWhileASlowOneWaitsOnTheSameLibraryThread() throws {
         let handler = SlowHandler()
         let server = try server(threads: 2, timeout: 15, handler: handler)
         defer { server.stop(grace: 1) }
@@ -70,7 +71,7 @@ import Testing
         #expect(slow.status == 200)
     }
 
-    @Test func aRequestWaitingForAHandlerLongerThanTheConnectionTimeoutIsStillAnswered() throws {
+    @Test(.tags(.slow)) func aRequestWaitingForAHandlerLongerThanTheConnectionTimeoutIsStillAnswered() throws {
         let handler = SlowHandler()
         handler.hold = 2.5
         // One handler thread and a 1 s timeout: the second request waits 2.5 s for its handler.
@@ -84,7 +85,7 @@ import Testing
         #expect(slow.status == 200)
     }
 
-    @Test func stoppingAnswersWaitingRequests503AndLetsTheRunningOneFinish() throws {
+    @Test(.tags(.slow)) func stoppingAnswersWaitingRequests503AndLetsTheRunningOneFinish() throws {
         let handler = SlowHandler()
         handler.hold = 3
         let server = try server(threads: 1, timeout: 15, handler: handler)
