@@ -79,12 +79,10 @@ public final class Archive {
         // gives it the same identity (a logger with a serial is not named by its tag UID).
         var named: [String] = []
         try engine.query(
-            "SELECT logger_id, serial, tag_uid FROM loggers WHERE (format = $1 AND serial = $2) OR (format = $1 AND tag_uid = $3) ORDER BY logger_id",
+            "SELECT \(LoggerRecord.Column.selectList) FROM loggers WHERE (format = $1 AND serial = $2) OR (format = $1 AND tag_uid = $3) ORDER BY logger_id",
             [.text(log.format.name), .optional(log.logger.serial), .optional(log.logger.tagUID)]
         ) { row in
-            if Archive.loggerID(format: log.format.name, serial: row.optionalText(1), tagUID: row.optionalText(2)) == carried {
-                named.append(row.text(0))
-            }
+            if let name = Archive.name(LoggerRecord(row: row), ifItCarries: carried) { named.append(name) }
         }
         guard named.count <= 1 else {
             throw ArchiveError(
@@ -95,10 +93,20 @@ public final class Archive {
         return named.first ?? carried
     }
 
+    /// The name `record` is kept under, when the same rule that gives a log its identity
+    /// gives the record `carried` (a logger with a serial is not named by its tag UID).
+    static func name(_ record: LoggerRecord, ifItCarries carried: String) -> String? {
+        Archive.loggerID(format: record.format, serial: record.serial, tagUID: record.tagUID) == carried ? record.id : nil
+    }
+
     /// The chain's length and newest hash.
     public func chainHead() throws -> (length: Int64, hash: String) {
+        enum Column: Int, ArchiveColumns {
+            case length, hash
+            var sqlName: String { self == .length ? "seq" : "hash" }
+        }
         var head: (Int64, String) = (0, HashChain.genesis)
-        try engine.query("SELECT seq, hash FROM chain_head WHERE id = 1", []) { head = ($0.int(0), $0.text(1)) }
+        try engine.query("SELECT \(Column.selectList) FROM chain_head WHERE id = 1", []) { head = ($0.int(Column.length), $0.text(Column.hash)) }
         return head
     }
 
@@ -152,20 +160,29 @@ public final class Archive {
         var knownLogger = false
         var generation = 1
         var lastAssessment: Int64 = 0
-        try engine.query(
-            """
-            SELECT (SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2), seq, hash, next_read_id,
-                   (SELECT COUNT(*) FROM loggers WHERE logger_id = $1), (SELECT MAX(generation) FROM generations),
-                (SELECT MAX(assessment_id) FROM assessments WHERE logger_id = $1)
-            FROM chain_head WHERE id = 1
-            """, [.text(loggerID), .text(sha)]
-        ) { row in
-            existing = row.optionalInt(0)
-            head = (row.int(1), row.text(2))
-            readID = row.int(3)
-            knownLogger = row.int(4) > 0
-            generation = Int(row.optionalInt(5) ?? 1)
-            lastAssessment = row.optionalInt(6) ?? 0
+        /// What keeping a read needs to know first, in one round trip.
+        enum Column: Int, ArchiveColumns {
+            case existing, chainLength, chainHash, nextReadID, loggerRows, generation, lastAssessment
+
+            var sqlName: String {
+                switch self {
+                case .existing: return "(SELECT read_id FROM reads WHERE logger_id = $1 AND raw_sha256 = $2)"
+                case .chainLength: return "seq"
+                case .chainHash: return "hash"
+                case .nextReadID: return "next_read_id"
+                case .loggerRows: return "(SELECT COUNT(*) FROM loggers WHERE logger_id = $1)"
+                case .generation: return "(SELECT MAX(generation) FROM generations)"
+                case .lastAssessment: return "(SELECT MAX(assessment_id) FROM assessments WHERE logger_id = $1)"
+                }
+            }
+        }
+        try engine.query("SELECT \(Column.selectList) FROM chain_head WHERE id = 1", [.text(loggerID), .text(sha)]) { row in
+            existing = row.optionalInt(Column.existing)
+            head = (row.int(Column.chainLength), row.text(Column.chainHash))
+            readID = row.int(Column.nextReadID)
+            knownLogger = row.int(Column.loggerRows) > 0
+            generation = Int(row.optionalInt(Column.generation) ?? 1)
+            lastAssessment = row.optionalInt(Column.lastAssessment) ?? 0
         }
         if let existing {
             return AddResult(

@@ -40,14 +40,11 @@ extension Archive {
         var acknowledgements: [AcknowledgementRow] = []
         var ackHashes: [Int64: String] = [:]
         try engine.query(
-            "SELECT logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash FROM acknowledgements ORDER BY chain_seq",
-            []
+            "SELECT \(AcknowledgementRow.Column.selectList) FROM acknowledgements ORDER BY chain_seq", []
         ) { row in
-            let ack = AcknowledgementRow(
-                loggerID: row.text(0), ackID: row.int(1), chainSeq: row.int(2), excursionStart: row.int(3),
-                by: row.text(4), at: row.int(5), comment: row.text(6), previousHash: row.text(7))
+            let ack = AcknowledgementRow(row: row)
             acknowledgements.append(ack)
-            ackHashes[ack.chainSeq] = row.text(8)
+            ackHashes[ack.chainSeq] = row.text(AcknowledgementRow.Column.hash)
         }
         let head = try chainHead()
 
@@ -121,11 +118,15 @@ extension Archive {
             if added != row.samplesSHA256 {
                 problems.append("\(name): the samples it added were changed, added or removed (their digest is not the one in its chained row)")
             }
+            enum GenerationDigest: Int, ArchiveColumns {
+                case generation, samplesSHA256
+                var sqlName: String { self == .generation ? "generation" : "samples_sha256" }
+            }
             var generationDigests: [(Int64, String)] = []
             try engine.query(
-                "SELECT generation, samples_sha256 FROM read_generations WHERE logger_id = $1 AND read_id = $2 ORDER BY generation",
+                "SELECT \(GenerationDigest.selectList) FROM read_generations WHERE logger_id = $1 AND read_id = $2 ORDER BY generation",
                 [.text(row.loggerID), .int(row.readID)]
-            ) { generationDigests.append(($0.int(0), $0.text(1))) }
+            ) { generationDigests.append(($0.int(GenerationDigest.generation), $0.text(GenerationDigest.samplesSHA256))) }
             for (later, digest) in generationDigests where later != generation {
                 do {
                     if try samplesDigest(loggerID: row.loggerID, readID: row.readID, generation: later) != digest {
@@ -163,11 +164,24 @@ extension Archive {
     /// kept (without acknowledgements), and its verdict and excursion count must agree. An
     /// edited verdict (OK ↔ ALARM) shows here, and with it every `lastVerdict` shown from it.
     func assessmentProblems(of row: ReadRow, log: TemperatureLog, name: String) throws -> [String] {
+        enum Column: Int, ArchiveColumns {
+            case id, profile, zone, verdict, excursions
+
+            var sqlName: String {
+                switch self {
+                case .id: return "assessment_id"
+                case .profile: return "profile_json"
+                case .zone: return "time_zone"
+                case .verdict: return "verdict"
+                case .excursions: return "excursions"
+                }
+            }
+        }
         var kept: [(id: Int64, profile: String, zone: String, verdict: String, excursions: Int64)] = []
         try engine.query(
-            "SELECT assessment_id, profile_json, time_zone, verdict, excursions FROM assessments WHERE logger_id = $1 AND read_id = $2 ORDER BY assessment_id",
+            "SELECT \(Column.selectList) FROM assessments WHERE logger_id = $1 AND read_id = $2 ORDER BY assessment_id",
             [.text(row.loggerID), .int(row.readID)]
-        ) { kept.append(($0.int(0), $0.text(1), $0.text(2), $0.text(3), $0.int(4))) }
+        ) { kept.append(($0.int(Column.id), $0.text(Column.profile), $0.text(Column.zone), $0.text(Column.verdict), $0.int(Column.excursions))) }
         return kept.compactMap { assessment in
             guard let profile = try? Profile.fromJSON(Data(assessment.profile.utf8)) else {
                 return "\(name): the profile kept with its assessment #\(assessment.id) no longer reads as a profile"
@@ -184,10 +198,11 @@ extension Archive {
     func siteProfileProblems() throws -> [String] {
         guard try engine.tableExists("site_profiles") else { return [] }
         var problems: [String] = []
-        try engine.query("SELECT site_id, name, version, profile_json, profile_sha256 FROM site_profiles ORDER BY site_id, name, version", []) { row in
-            let name = "site profile \(row.text(1)) v\(row.int(2)) of site #\(row.int(0))"
-            let json = row.text(3)
-            if SHA256Digest.hex(text: json) != row.text(4) {
+        try engine.query("SELECT \(SiteProfile.Column.selectList) FROM site_profiles ORDER BY site_id, name, version", []) { row in
+            let profile = SiteProfile(row: row)
+            let name = "site profile \(profile.name) v\(profile.version) of site #\(profile.siteID)"
+            let json = profile.json
+            if SHA256Digest.hex(text: json) != profile.sha256 {
                 problems.append("\(name) was changed after it was added: its text no longer gives its SHA-256")
             } else if (try? Profile.fromJSON(Data(json.utf8))) == nil {
                 problems.append("\(name) no longer reads as a profile")
@@ -201,10 +216,11 @@ extension Archive {
         var digest = SamplesDigest()
         digest.addSamples(try samplesAdded(loggerID: loggerID, readID: readID, generation: generation))
         try engine.query(
-            "SELECT time_ms, temperature, humidity, flags FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3 ORDER BY time_ms",
+            "SELECT \(ConflictRow.Column.selectList) FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3 ORDER BY time_ms",
             [.text(loggerID), .int(generation), .int(readID)]
         ) { row in
-            digest.addConflict(timeMilliseconds: row.int(0), temperature: row.optionalDouble(1), humidity: row.optionalDouble(2), flags: row.text(3))
+            let other = ConflictRow(row: row).other
+            digest.addConflict(timeMilliseconds: other.time, temperature: other.temperature, humidity: other.humidity, flags: other.flags)
         }
         return digest.hex
     }
@@ -222,12 +238,11 @@ extension Archive {
         for sample in try storedSamples(loggerID: row.loggerID, generation: row.generation, from: low, to: high) { kept[sample.time] = sample }
         var conflicts: [Int64: StoredSample] = [:]
         try engine.query(
-            "SELECT time_ms, temperature, humidity, flags FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3",
+            "SELECT \(ConflictRow.Column.selectList) FROM conflicts WHERE logger_id = $1 AND generation = $2 AND read_id = $3",
             [.text(row.loggerID), .int(row.generation), .int(row.readID)]
         ) { item in
-            conflicts[item.int(0)] = StoredSample(
-                time: item.int(0), temperature: item.optionalDouble(1), humidity: item.optionalDouble(2),
-                flags: item.text(3), readID: row.readID)
+            let other = ConflictRow(row: item).other
+            conflicts[other.time] = other
         }
         func matches(_ kept: StoredSample?, _ sample: TemperatureLog.Sample) -> Bool {
             guard let kept else { return false }

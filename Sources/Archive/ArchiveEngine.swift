@@ -41,6 +41,9 @@ protocol ArchiveColumns: CaseIterable, RawRepresentable where RawValue == Int {
 extension ArchiveColumns {
     /// `a, b, c`, in declaration order.
     static var selectList: String { allCases.map(\.sqlName).joined(separator: ", ") }
+
+    /// `t.a, t.b, t.c`: the list of a table joined as `t` (for columns named bare).
+    static func selectList(qualifiedBy alias: String) -> String { allCases.map { "\(alias).\($0.sqlName)" }.joined(separator: ", ") }
 }
 
 extension ArchiveRow {

@@ -7,10 +7,8 @@ extension Archive {
 
     public func logger(_ id: String) throws -> LoggerRecord? {
         var found: LoggerRecord?
-        try engine.query("SELECT logger_id, format, serial, tag_uid, vendor, model FROM loggers WHERE logger_id = $1", [.text(id)]) { row in
-            found = LoggerRecord(
-                id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
-                vendor: row.optionalText(4), model: row.optionalText(5))
+        try engine.query("SELECT \(LoggerRecord.Column.selectList) FROM loggers WHERE logger_id = $1", [.text(id)]) { row in
+            found = LoggerRecord(row: row)
         }
         return found
     }
@@ -30,12 +28,12 @@ extension Archive {
         let uid = (afterFormat.hasPrefix("tag-") ? String(afterFormat.dropFirst(4)) : afterFormat).uppercased()
         var ids: [String] = []
         try engine.query(
-            "SELECT logger_id, format, serial, tag_uid FROM loggers WHERE serial = $1 OR serial = $2 OR UPPER(tag_uid) = $3 ORDER BY logger_id",
+            "SELECT \(LoggerRecord.Column.selectList) FROM loggers WHERE serial = $1 OR serial = $2 OR UPPER(tag_uid) = $3 ORDER BY logger_id",
             [.text(text), .text(afterFormat), .text(uid)]
         ) { row in
-            let serial = row.optionalText(2), tagUID = row.optionalText(3)
-            let carried = Archive.loggerID(format: row.text(1), serial: serial, tagUID: tagUID)
-            if serial == text || tagUID?.uppercased() == text.uppercased() || carried == text { ids.append(row.text(0)) }
+            let record = LoggerRecord(row: row)
+            let carried = Archive.loggerID(format: record.format, serial: record.serial, tagUID: record.tagUID)
+            if record.serial == text || record.tagUID?.uppercased() == text.uppercased() || carried == text { ids.append(record.id) }
         }
         switch ids.count {
         case 0: return .none
@@ -49,27 +47,27 @@ extension Archive {
         try engine.readTransaction {
             let generation = Int64(try currentGeneration())
             var summaries: [LoggerSummary] = []
-            try engine.query("SELECT logger_id, format, serial, tag_uid, vendor, model FROM loggers ORDER BY logger_id", []) { row in
-                summaries.append(
-                    LoggerSummary(
-                        logger: LoggerRecord(
-                            id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
-                            vendor: row.optionalText(4), model: row.optionalText(5)),
-                        firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil))
+            var records: [LoggerRecord] = []
+            try engine.query("SELECT \(LoggerRecord.Column.selectList) FROM loggers ORDER BY logger_id", []) { row in
+                records.append(LoggerRecord(row: row))
             }
-            for index in summaries.indices {
-                let id = SQLValue.text(summaries[index].logger.id)
-                if let span = try Archive.sampleSpan(in: engine, loggerID: summaries[index].logger.id, generation: generation) {
-                    (summaries[index].firstSample, summaries[index].lastSample) = span
-                }
-                summaries[index].readCount = Int(try engine.scalarInt("SELECT COUNT(*) FROM reads WHERE logger_id = $1", [id]) ?? 0)
-                try engine.query("SELECT verdict, profile_json FROM assessments WHERE logger_id = $1 ORDER BY assessment_id DESC LIMIT 1", [id]) { row in
-                    summaries[index].lastVerdict = row.text(0)
-                    summaries[index].lastProfileJSON = row.text(1)
-                }
-            }
-            return summaries
+            return try records.map { try summary(of: $0, generation: generation) }
         }
+    }
+
+    /// `logger`'s line of `coldtap loggers`: its period in `generation`, its number of reads
+    /// and its newest verdict. Inside the caller's read transaction.
+    func summary(of logger: LoggerRecord, generation: Int64) throws -> LoggerSummary {
+        var summary = LoggerSummary(logger: logger, firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil)
+        if let span = try Archive.sampleSpan(in: engine, loggerID: logger.id, generation: generation) {
+            (summary.firstSample, summary.lastSample) = span
+        }
+        summary.readCount = Int(try engine.scalarInt("SELECT COUNT(*) FROM reads WHERE logger_id = $1", [.text(logger.id)]) ?? 0)
+        if let newest = try NewestAssessment.find(in: engine, loggerID: logger.id) {
+            summary.lastVerdict = newest.verdict
+            summary.lastProfileJSON = newest.profileJSON
+        }
+        return summary
     }
 
     // MARK: History
@@ -127,20 +125,22 @@ extension Archive {
             var conflicts: [SampleConflict] = []
             try engine.query(
                 """
-                SELECT time_ms, kept_read_id, temperature, humidity, flags, read_id FROM conflicts
+                SELECT \(ConflictRow.Column.selectList) FROM conflicts
                 WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms, read_id
                 """, [id, .int(Int64(generation)), .int(low), .int(high)]
             ) { row in
-                let time = Date(milliseconds: row.int(0))
+                let conflict = ConflictRow(row: row)
+                let other = conflict.other
+                let time = Date(milliseconds: other.time)
                 // The kept value is the stitched sample at that time (in range, so among `stored`).
-                guard let kept = Archive.sample(at: row.int(0), in: stored) else { return }
+                guard let kept = Archive.sample(at: other.time, in: stored) else { return }
                 conflicts.append(
                     SampleConflict(
                         time: time,
                         kept: .init(time: time, temperature: kept.temperature, humidity: kept.humidity, flags: Archive.flags(kept.flags)),
-                        keptReadID: row.int(1),
-                        other: .init(time: time, temperature: row.optionalDouble(2), humidity: row.optionalDouble(3), flags: Archive.flags(row.text(4))),
-                        otherReadID: row.int(5)))
+                        keptReadID: conflict.keptReadID,
+                        other: .init(time: time, temperature: other.temperature, humidity: other.humidity, flags: Archive.flags(other.flags)),
+                        otherReadID: other.readID))
             }
             let acknowledgements = try acknowledgements(loggerID: loggerID)
             let gaps = Archive.gaps(in: samples.map(\.sample.time), interval: interval)
@@ -168,13 +168,9 @@ extension Archive {
     public func acknowledgements(loggerID: String) throws -> [Acknowledgement] {
         var result: [Acknowledgement] = []
         try engine.query(
-            "SELECT ack_id, excursion_start_ms, acknowledged_by, acknowledged_ms, comment FROM acknowledgements WHERE logger_id = $1 ORDER BY ack_id",
-            [.text(loggerID)]
+            "SELECT \(Acknowledgement.Column.selectList) FROM acknowledgements WHERE logger_id = $1 ORDER BY ack_id", [.text(loggerID)]
         ) { row in
-            result.append(
-                Acknowledgement(
-                    id: row.int(0), excursionStart: Date(milliseconds: row.int(1)), by: row.text(2),
-                    at: Date(milliseconds: row.int(3)), comment: row.text(4)))
+            result.append(Acknowledgement(row: row))
         }
         return result
     }

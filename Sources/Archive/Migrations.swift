@@ -180,6 +180,22 @@ enum Migrations {
     /// Version 1's `samples` rows, grouped by logger, generation and read, become blocks;
     /// then the table goes.
     static func moveSampleRowsIntoBlocks(_ engine: any ArchiveEngine) throws {
+        /// A row of version 1's `samples` table.
+        enum VersionOneSample: Int, ArchiveColumns {
+            case loggerID, generation, readID, time, temperature, humidity, flags
+
+            var sqlName: String {
+                switch self {
+                case .loggerID: return "logger_id"
+                case .generation: return "generation"
+                case .readID: return "read_id"
+                case .time: return "time_ms"
+                case .temperature: return "temperature"
+                case .humidity: return "humidity"
+                case .flags: return "flags"
+                }
+            }
+        }
         var group: (logger: String, generation: Int64, read: Int64)?
         var samples: [StoredSample] = []
         func flush() throws {
@@ -195,14 +211,15 @@ enum Migrations {
         // Collected first: SQLite may not write a table while a query of the same connection is open on it.
         var rows: [(String, Int64, StoredSample)] = []
         try engine.query(
-            "SELECT logger_id, generation, read_id, time_ms, temperature, humidity, flags FROM samples ORDER BY logger_id, generation, read_id, time_ms", []
+            "SELECT \(VersionOneSample.selectList) FROM samples ORDER BY logger_id, generation, read_id, time_ms", []
         ) { row in
             rows.append(
                 (
-                    row.text(0), row.int(1),
+                    row.text(VersionOneSample.loggerID), row.int(VersionOneSample.generation),
                     StoredSample(
-                        time: row.int(3), temperature: row.optionalDouble(4),
-                        humidity: row.optionalDouble(5), flags: row.text(6), readID: row.int(2))
+                        time: row.int(VersionOneSample.time), temperature: row.optionalDouble(VersionOneSample.temperature),
+                        humidity: row.optionalDouble(VersionOneSample.humidity), flags: row.text(VersionOneSample.flags),
+                        readID: row.int(VersionOneSample.readID))
                 ))
         }
         for (logger, generation, sample) in rows {

@@ -54,10 +54,10 @@ extension Archive {
         // while `first_ms <= high` holds for nearly all of them. The unary plus keeps either
         // engine's planner from choosing the primary key's `first_ms` instead.
         try engine.query(
-            "SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms <= $4",
+            "SELECT \(SampleBlockColumn.selectList) FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms <= $4",
             [.text(loggerID), .int(generation), .int(low), .int(high)]
         ) { row in
-            try body(row.blob(1), row.int(0))
+            try body(row.blob(SampleBlockColumn.samples), row.int(SampleBlockColumn.readID))
         }
     }
 
@@ -81,10 +81,11 @@ extension Archive {
             "SELECT MAX(last_ms) FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms < $3",
             [.text(loggerID), .int(generation), .int(time)])
         try engine.query(
-            "SELECT read_id, samples FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms < $3",
+            "SELECT \(SampleBlockColumn.selectList) FROM sample_blocks WHERE logger_id = $1 AND generation = $2 AND last_ms >= $3 AND +first_ms < $3",
             [.text(loggerID), .int(generation), .int(time)]
         ) { row in
-            let block = try Archive.decodeBlock(row.blob(1), loggerID: loggerID, readID: row.int(0), generation: generation)
+            let block = try Archive.decodeBlock(
+                row.blob(SampleBlockColumn.samples), loggerID: loggerID, readID: row.int(SampleBlockColumn.readID), generation: generation)
             if let candidate = block.last(where: { $0.time < time })?.time, candidate > (newest ?? Int64.min) { newest = candidate }
         }
         return newest
@@ -92,12 +93,15 @@ extension Archive {
 
     /// The oldest and newest sample times of `loggerID` in `generation`.
     static func sampleSpan(in engine: any ArchiveEngine, loggerID: String, generation: Int64) throws -> (Date, Date)? {
+        enum Span: Int, ArchiveColumns {
+            case first, last
+            var sqlName: String { self == .first ? "MIN(first_ms)" : "MAX(last_ms)" }
+        }
         var span: (Date, Date)?
         try engine.query(
-            "SELECT MIN(first_ms), MAX(last_ms) FROM sample_blocks WHERE logger_id = $1 AND generation = $2",
-            [.text(loggerID), .int(generation)]
+            "SELECT \(Span.selectList) FROM sample_blocks WHERE logger_id = $1 AND generation = $2", [.text(loggerID), .int(generation)]
         ) { row in
-            if let low = row.optionalInt(0), let high = row.optionalInt(1) { span = (Date(milliseconds: low), Date(milliseconds: high)) }
+            if let low = row.optionalInt(Span.first), let high = row.optionalInt(Span.last) { span = (Date(milliseconds: low), Date(milliseconds: high)) }
         }
         return span
     }
@@ -125,4 +129,10 @@ extension Archive {
             throw ArchiveError(.corrupt, "the samples read #\(readID) of \(loggerID) added (generation \(generation)) are damaged at \(damage).", hint: .verify)
         }
     }
+}
+
+/// A `sample_blocks` row as the readers of samples take it: whose block, and the block.
+enum SampleBlockColumn: Int, ArchiveColumns {
+    case readID, samples
+    var sqlName: String { self == .readID ? "read_id" : "samples" }
 }

@@ -294,8 +294,8 @@ public final class StationStore {
 
     private func sites(where clause: String, _ values: [SQLValue]) throws -> [StationSite] {
         var result: [StationSite] = []
-        try engine.query("SELECT site_id, name, created_ms FROM sites \(clause) ORDER BY site_id", values) { row in
-            result.append(StationSite(id: row.int(0), name: row.text(1), created: Date(milliseconds: row.int(2))))
+        try engine.query("SELECT \(StationSite.Column.selectList) FROM sites \(clause) ORDER BY site_id", values) { row in
+            result.append(StationSite(row: row))
         }
         return result
     }
@@ -336,19 +336,12 @@ public final class StationStore {
     }
 
     public func tokens() throws -> [StationToken] {
-        var rows: [(Int64, Int64, String, Int64, Int64?, Int64?)] = []
-        try engine.query("SELECT token_id, site_id, scope, created_ms, revoked_ms, expires_ms FROM tokens ORDER BY token_id", []) { row in
-            rows.append((row.int(0), row.int(1), row.text(2), row.int(3), row.optionalInt(4), row.optionalInt(5)))
+        var rows: [TokenRow] = []
+        try engine.query("SELECT \(TokenRow.Column.selectList) FROM tokens ORDER BY token_id", []) { row in
+            rows.append(TokenRow(row: row))
         }
         let byID = Dictionary(try sites().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        return rows.compactMap { id, siteID, scope, created, revoked, expires in
-            guard let scope = TokenScope(rawValue: scope) else { return nil }
-            let site = byID[siteID]
-            guard (site == nil) == (scope == .operator) else { return nil }
-            return StationToken(
-                id: id, site: site, scope: scope, created: Date(milliseconds: created),
-                revoked: revoked.map { Date(milliseconds: $0) }, expires: expires.map { Date(milliseconds: $0) })
-        }
+        return rows.compactMap { $0.token(sites: byID) }
     }
 
     /// - Returns: false when there is no such token or it was revoked before.
@@ -369,19 +362,15 @@ public final class StationStore {
     public func authenticate(_ presented: String, now: Date = Date()) throws -> StationToken? {
         let parts = presented.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "ct", let id = Int64(parts[1]), id > 0, parts[2].count == 64 else { return nil }
-        var found: (siteID: Int64, scope: String, hash: String, created: Int64, expires: Int64?)?
-        try engine.query("SELECT site_id, scope, token_sha256, created_ms, expires_ms FROM tokens WHERE token_id = $1 AND revoked_ms IS NULL", [.int(id)]) {
-            row in
-            found = (row.int(0), row.text(1), row.text(2), row.int(3), row.optionalInt(4))
+        var found: TokenRow?
+        try engine.query("SELECT \(TokenRow.Column.selectList) FROM tokens WHERE token_id = $1 AND revoked_ms IS NULL", [.int(id)]) { row in
+            found = TokenRow(row: row)
         }
-        guard let found, let scope = TokenScope(rawValue: found.scope) else { return nil }
+        guard let found else { return nil }
         let presentedHash = SHA256Digest.hash(Data(presented.utf8))
-        guard let keptHash = Hex.decode(found.hash), StationStore.constantTimeEqual(presentedHash, keptHash) else { return nil }
-        let site = try site(id: found.siteID)
-        guard (site == nil) == (scope == .operator) else { return nil }
-        let token = StationToken(
-            id: id, site: site, scope: scope, created: Date(milliseconds: found.created), revoked: nil,
-            expires: found.expires.map { Date(milliseconds: $0) })
+        guard let keptHash = Hex.decode(found.sha256), StationStore.constantTimeEqual(presentedHash, keptHash) else { return nil }
+        let sites = try site(id: found.siteID).map { [$0.id: $0] } ?? [:]
+        guard let token = found.token(sites: sites) else { return nil }
         return token.isLive(at: now) ? token : nil
     }
 
@@ -422,13 +411,11 @@ public final class StationStore {
         var named: [String] = []
         try engine.query(
             """
-            SELECT l.logger_id, l.serial, l.tag_uid FROM loggers l JOIN site_loggers s ON s.logger_id = l.logger_id
+            SELECT \(LoggerRecord.Column.selectList(qualifiedBy: "l")) FROM loggers l JOIN site_loggers s ON s.logger_id = l.logger_id
             WHERE s.site_id = $4 AND ((l.format = $1 AND l.serial = $2) OR (l.format = $1 AND l.tag_uid = $3)) ORDER BY l.logger_id
             """, [.text(log.format.name), .optional(log.logger.serial), .optional(log.logger.tagUID), .int(siteID)]
         ) { row in
-            if Archive.loggerID(format: log.format.name, serial: row.optionalText(1), tagUID: row.optionalText(2)) == carried {
-                named.append(row.text(0))
-            }
+            if let name = Archive.name(LoggerRecord(row: row), ifItCarries: carried) { named.append(name) }
         }
         // Kept under the identity itself: that is the one, whatever names also carry it.
         if named.contains(carried) { return .site(carried) }
@@ -482,18 +469,7 @@ public final class StationStore {
     public func summary(loggerID: String) throws -> LoggerSummary? {
         try engine.readTransaction {
             guard let logger = try archive.logger(loggerID) else { return nil }
-            let generation = Int64(try archive.currentGeneration())
-            var summary = LoggerSummary(logger: logger, firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil)
-            let id = SQLValue.text(loggerID)
-            if let span = try Archive.sampleSpan(in: engine, loggerID: loggerID, generation: generation) {
-                (summary.firstSample, summary.lastSample) = span
-            }
-            summary.readCount = Int(try engine.scalarInt("SELECT COUNT(*) FROM reads WHERE logger_id = $1", [id]) ?? 0)
-            try engine.query("SELECT verdict, profile_json FROM assessments WHERE logger_id = $1 ORDER BY assessment_id DESC LIMIT 1", [id]) { row in
-                summary.lastVerdict = row.text(0)
-                summary.lastProfileJSON = row.text(1)
-            }
-            return summary
+            return try archive.summary(of: logger, generation: Int64(try archive.currentGeneration()))
         }
     }
 
@@ -535,13 +511,17 @@ public final class StationStore {
 
     /// The verdict and reasons kept when `readID` was assessed.
     public func assessment(loggerID: String, readID: Int64) throws -> (verdict: String, reasons: [String])? {
+        enum Column: Int, ArchiveColumns {
+            case verdict, reasons
+            var sqlName: String { self == .verdict ? "verdict" : "reasons" }
+        }
         var found: (String, [String])?
         try engine.query(
-            "SELECT verdict, reasons FROM assessments WHERE logger_id = $1 AND read_id = $2 ORDER BY assessment_id DESC LIMIT 1",
+            "SELECT \(Column.selectList) FROM assessments WHERE logger_id = $1 AND read_id = $2 ORDER BY assessment_id DESC LIMIT 1",
             [.text(loggerID), .int(readID)]
         ) { row in
-            let reasons = (try? JSONSerialization.jsonObject(with: Data(row.text(1).utf8))) as? [String] ?? []
-            found = (row.text(0), reasons)
+            let reasons = (try? JSONSerialization.jsonObject(with: Data(row.text(Column.reasons).utf8))) as? [String] ?? []
+            found = (row.text(Column.verdict), reasons)
         }
         return found
     }
@@ -620,13 +600,9 @@ public final class StationStore {
         var result: [SiteProfile] = []
         let order = clause.contains("ORDER BY") ? "" : " ORDER BY p.site_id, p.name, p.version"
         try engine.query(
-            "SELECT p.site_id, p.name, p.version, p.profile_json, p.profile_sha256, p.added_ms, p.added_by FROM site_profiles p \(clause)\(order)",
-            values
+            "SELECT \(SiteProfile.Column.selectList(qualifiedBy: "p")) FROM site_profiles p \(clause)\(order)", values
         ) { row in
-            result.append(
-                SiteProfile(
-                    siteID: row.int(0), name: row.text(1), version: Int(row.int(2)), json: row.text(3), sha256: row.text(4),
-                    added: Date(milliseconds: row.int(5)), addedBy: row.text(6)))
+            result.append(SiteProfile(row: row))
         }
         return result
     }
@@ -647,8 +623,8 @@ public final class StationStore {
     public func webhooks(siteID: Int64? = nil) throws -> [StationWebhook] {
         var result: [StationWebhook] = []
         let clause = siteID == nil ? "" : "WHERE site_id = $1"
-        try engine.query("SELECT webhook_id, site_id, url, secret FROM webhooks \(clause) ORDER BY webhook_id", siteID.map { [.int($0)] } ?? []) { row in
-            result.append(StationWebhook(id: row.int(0), siteID: row.int(1), url: row.text(2), secret: row.text(3)))
+        try engine.query("SELECT \(StationWebhook.Column.selectList) FROM webhooks \(clause) ORDER BY webhook_id", siteID.map { [.int($0)] } ?? []) { row in
+            result.append(StationWebhook(row: row))
         }
         return result
     }
@@ -672,14 +648,9 @@ public final class StationStore {
         var result: [WebhookDelivery] = []
         let clause = webhookID == nil ? "" : "WHERE webhook_id = $1"
         try engine.query(
-            "SELECT delivery_id, webhook_id, event_id, attempt, attempted_ms, http_status, error, delivered FROM webhook_deliveries \(clause) ORDER BY delivery_id",
-            webhookID.map { [.int($0)] } ?? []
+            "SELECT \(WebhookDelivery.Column.selectList) FROM webhook_deliveries \(clause) ORDER BY delivery_id", webhookID.map { [.int($0)] } ?? []
         ) { row in
-            result.append(
-                WebhookDelivery(
-                    id: row.int(0), webhookID: row.int(1), eventID: row.text(2), attempt: Int(row.int(3)),
-                    at: Date(milliseconds: row.int(4)), status: row.optionalInt(5).map { Int($0) },
-                    error: row.text(6), delivered: row.int(7) != 0))
+            result.append(WebhookDelivery(row: row))
         }
         return result
     }
@@ -717,7 +688,7 @@ public final class StationStore {
     /// Leases the due delivery that waited longest among the oldest pending one of each
     /// webhook whose lease is free, until `leaseUntil`, for `claimer`; `nil` when none is due.
     public func leaseWebhookDelivery(claimer: String, leaseUntil: Date, now: Date = Date()) throws -> QueuedWebhookDelivery? {
-        var leased: (Int64, Int64, String, String, String, Int64, Int64, Int64)?
+        var leased: QueuedWebhookRow?
         try engine.query(
             """
             UPDATE webhook_queue SET claimed_by = $1, claimed_until_ms = $2
@@ -728,23 +699,21 @@ public final class StationStore {
                                   WHERE older.webhook_id = q.webhook_id AND older.state = 'pending' AND older.queue_id < q.queue_id)
                 ORDER BY q.next_attempt_ms, q.queue_id LIMIT 1)
               AND state = 'pending' AND (claimed_until_ms IS NULL OR claimed_until_ms <= $3)
-            RETURNING queue_id, webhook_id, event_id, event, payload, created_ms, deadline_ms, attempts
+            RETURNING \(QueuedWebhookRow.Column.selectList)
             """, [.text(claimer), .int(leaseUntil.milliseconds), .int(now.milliseconds)]
         ) { row in
-            leased = (row.int(0), row.int(1), row.text(2), row.text(3), row.text(4), row.int(5), row.int(6), row.int(7))
+            leased = QueuedWebhookRow(row: row)
         }
         guard let leased else { return nil }
         // A webhook row deleted under its queue: the delivery has nowhere to go.
-        let hook = try webhook(id: leased.1) ?? StationWebhook(id: leased.1, siteID: 0, url: "", secret: "")
-        return QueuedWebhookDelivery(
-            queueID: leased.0, webhook: hook, eventID: leased.2, event: leased.3, payload: leased.4,
-            created: Date(milliseconds: leased.5), deadline: Date(milliseconds: leased.6), attempts: Int(leased.7))
+        let hook = try webhook(id: leased.webhookID) ?? StationWebhook(id: leased.webhookID, siteID: 0, url: "", secret: "")
+        return leased.delivery(to: hook)
     }
 
     public func webhook(id: Int64) throws -> StationWebhook? {
         var found: StationWebhook?
-        try engine.query("SELECT webhook_id, site_id, url, secret FROM webhooks WHERE webhook_id = $1", [.int(id)]) { row in
-            found = StationWebhook(id: row.int(0), siteID: row.int(1), url: row.text(2), secret: row.text(3))
+        try engine.query("SELECT \(StationWebhook.Column.selectList) FROM webhooks WHERE webhook_id = $1", [.int(id)]) { row in
+            found = StationWebhook(row: row)
         }
         return found
     }
@@ -819,16 +788,25 @@ public final class StationStore {
     /// The queue's rows of one webhook by state, and its failed attempts.
     public func webhookQueueCounts(webhookID: Int64) throws -> WebhookQueueCounts {
         var counts = WebhookQueueCounts()
-        try engine.query("SELECT state, COUNT(*) FROM webhook_queue WHERE webhook_id = $1 GROUP BY state", [.int(webhookID)]) { row in
-            switch row.text(0) {
-            case "pending": counts.pending = Int(row.int(1))
-            case "given_up": counts.givenUp = Int(row.int(1))
+        enum ByState: Int, ArchiveColumns {
+            case state, count
+            var sqlName: String { self == .state ? "state" : "COUNT(*)" }
+        }
+        try engine.query("SELECT \(ByState.selectList) FROM webhook_queue WHERE webhook_id = $1 GROUP BY state", [.int(webhookID)]) { row in
+            switch row.text(ByState.state) {
+            case "pending": counts.pending = Int(row.int(ByState.count))
+            case "given_up": counts.givenUp = Int(row.int(ByState.count))
             default: break
             }
         }
         // Attempts count from the record, which also holds deliveries made before the queue.
-        try engine.query("SELECT delivered, COUNT(*) FROM webhook_deliveries WHERE webhook_id = $1 GROUP BY delivered", [.int(webhookID)]) { row in
-            if row.int(0) != 0 { counts.delivered = Int(row.int(1)) } else { counts.failedAttempts = Int(row.int(1)) }
+        enum ByOutcome: Int, ArchiveColumns {
+            case delivered, count
+            var sqlName: String { self == .delivered ? "delivered" : "COUNT(*)" }
+        }
+        try engine.query("SELECT \(ByOutcome.selectList) FROM webhook_deliveries WHERE webhook_id = $1 GROUP BY delivered", [.int(webhookID)]) { row in
+            let count = Int(row.int(ByOutcome.count))
+            if row.int(ByOutcome.delivered) != 0 { counts.delivered = count } else { counts.failedAttempts = count }
         }
         return counts
     }

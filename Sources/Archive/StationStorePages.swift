@@ -7,34 +7,46 @@ extension StationStore {
     /// excursions.
     public func pageFacts(siteID: Int64) throws -> [String: (lastRead: Date?, acknowledged: [Date])] {
         var facts: [String: (lastRead: Date?, acknowledged: [Date])] = [:]
-        try engine.query(
-            """
-            SELECT s.logger_id, MAX(r.read_time_ms) FROM site_loggers s JOIN reads r ON r.logger_id = s.logger_id
-            WHERE s.site_id = $1 GROUP BY s.logger_id
-            """, [.int(siteID)]
-        ) { row in
-            facts[row.text(0)] = (row.optionalInt(1).map { Date(milliseconds: $0) }, [])
+        enum NewestRead: Int, ArchiveColumns {
+            case loggerID, readTime
+            var sqlName: String { self == .loggerID ? "s.logger_id" : "MAX(r.read_time_ms)" }
         }
         try engine.query(
             """
-            SELECT a.logger_id, a.excursion_start_ms FROM acknowledgements a JOIN site_loggers s ON s.logger_id = a.logger_id
+            SELECT \(NewestRead.selectList) FROM site_loggers s JOIN reads r ON r.logger_id = s.logger_id
+            WHERE s.site_id = $1 GROUP BY s.logger_id
+            """, [.int(siteID)]
+        ) { row in
+            facts[row.text(NewestRead.loggerID)] = (row.optionalInt(NewestRead.readTime).map { Date(milliseconds: $0) }, [])
+        }
+        enum Acknowledged: Int, ArchiveColumns {
+            case loggerID, excursionStart
+            var sqlName: String { self == .loggerID ? "a.logger_id" : "a.excursion_start_ms" }
+        }
+        try engine.query(
+            """
+            SELECT \(Acknowledged.selectList) FROM acknowledgements a JOIN site_loggers s ON s.logger_id = a.logger_id
             WHERE s.site_id = $1
             """, [.int(siteID)]
         ) { row in
-            facts[row.text(0), default: (nil, [])].acknowledged.append(Date(milliseconds: row.int(1)))
+            facts[row.text(Acknowledged.loggerID), default: (nil, [])].acknowledged.append(Date(milliseconds: row.int(Acknowledged.excursionStart)))
         }
         return facts
     }
 
     /// The site's newest reads (logger id, read id), newest first.
     public func latestReads(siteID: Int64, limit: Int) throws -> [(loggerID: String, readID: Int64)] {
+        enum Column: Int, ArchiveColumns {
+            case loggerID, readID
+            var sqlName: String { self == .loggerID ? "r.logger_id" : "r.read_id" }
+        }
         var latest: [(loggerID: String, readID: Int64)] = []
         try engine.query(
             """
-            SELECT r.logger_id, r.read_id FROM reads r JOIN site_loggers s ON s.logger_id = r.logger_id
+            SELECT \(Column.selectList) FROM reads r JOIN site_loggers s ON s.logger_id = r.logger_id
             WHERE s.site_id = $1 ORDER BY r.read_time_ms DESC, r.read_id DESC LIMIT $2
             """, [.int(siteID), .int(Int64(limit))]
-        ) { latest.append(($0.text(0), $0.int(1))) }
+        ) { latest.append(($0.text(Column.loggerID), $0.int(Column.readID))) }
         return latest
     }
 
@@ -56,13 +68,11 @@ extension StationStore {
             var order: [String] = []
             try engine.query(
                 """
-                SELECT l.logger_id, l.format, l.serial, l.tag_uid, l.vendor, l.model FROM site_loggers s JOIN loggers l ON l.logger_id = s.logger_id
+                SELECT \(LoggerRecord.Column.selectList(qualifiedBy: "l")) FROM site_loggers s JOIN loggers l ON l.logger_id = s.logger_id
                 WHERE s.site_id = $1 ORDER BY l.logger_id
                 """, [.int(siteID)]
             ) { row in
-                let record = LoggerRecord(
-                    id: row.text(0), format: row.text(1), serial: row.optionalText(2), tagUID: row.optionalText(3),
-                    vendor: row.optionalText(4), model: row.optionalText(5))
+                let record = LoggerRecord(row: row)
                 byID[record.id] = PageLogger(logger: record)
                 order.append(record.id)
             }
@@ -70,18 +80,25 @@ extension StationStore {
                 byID[id]?.lastRead = facts.lastRead
                 byID[id]?.acknowledged = facts.acknowledged
             }
-            try engine.query(
-                """
-                SELECT s.logger_id, (SELECT MAX(last_ms) FROM sample_blocks b WHERE b.logger_id = s.logger_id AND b.generation = $2),
-                       (SELECT a.verdict FROM assessments a WHERE a.logger_id = s.logger_id ORDER BY a.assessment_id DESC LIMIT 1),
-                       (SELECT a.profile_json FROM assessments a WHERE a.logger_id = s.logger_id ORDER BY a.assessment_id DESC LIMIT 1)
-                FROM site_loggers s WHERE s.site_id = $1
-                """, [.int(siteID), .int(generation)]
-            ) { row in
-                let id = row.text(0)
-                byID[id]?.lastSample = row.optionalInt(1).map { Date(milliseconds: $0) }
-                byID[id]?.lastVerdict = row.optionalText(2)
-                byID[id]?.lastProfileJSON = row.optionalText(3)
+            /// Per logger of the site: its newest sample in `generation` and its newest assessment.
+            enum Newest: Int, ArchiveColumns {
+                case loggerID, lastSample, verdict, profileJSON
+
+                var sqlName: String {
+                    switch self {
+                    case .loggerID: return "s.logger_id"
+                    case .lastSample: return "(SELECT MAX(last_ms) FROM sample_blocks b WHERE b.logger_id = s.logger_id AND b.generation = $2)"
+                    case .verdict: return "(SELECT a.verdict FROM assessments a WHERE a.logger_id = s.logger_id ORDER BY a.assessment_id DESC LIMIT 1)"
+                    case .profileJSON:
+                        return "(SELECT a.profile_json FROM assessments a WHERE a.logger_id = s.logger_id ORDER BY a.assessment_id DESC LIMIT 1)"
+                    }
+                }
+            }
+            try engine.query("SELECT \(Newest.selectList) FROM site_loggers s WHERE s.site_id = $1", [.int(siteID), .int(generation)]) { row in
+                let id = row.text(Newest.loggerID)
+                byID[id]?.lastSample = row.optionalInt(Newest.lastSample).map { Date(milliseconds: $0) }
+                byID[id]?.lastVerdict = row.optionalText(Newest.verdict)
+                byID[id]?.lastProfileJSON = row.optionalText(Newest.profileJSON)
             }
             return order.compactMap { byID[$0] }
         }
