@@ -1,4 +1,5 @@
 import Archive
+import ColdTapBase
 import ColdTapCommands
 import Foundation
 import LoggerFormats
@@ -97,42 +98,42 @@ private func taskCount() -> Int {
 }
 
 /// The highest thread count of this process while it runs (looked at every 20 ms).
-private final class ThreadSampler: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var done = false
-    private var most = 0
-    private let finished = DispatchSemaphore(value: 0)
+private final class ThreadSampler: Sendable {
+    private struct State {
+        var most: Int
+        var stopAsked = false
+        var stopped = false
+    }
+    private let state: WaitableValue<State>
 
     init() {
-        most = taskCount()
-        Thread { [self] in
-            condition.lock()
-            while !done {
-                most = max(most, taskCount())
-                _ = condition.wait(until: Date().addingTimeInterval(0.02))
+        let state = WaitableValue(State(most: taskCount()))
+        self.state = state
+        Thread {
+            var stopping = false
+            while !stopping {
+                let count = taskCount()
+                stopping = state.wait(until: { $0.stopAsked }, deadline: Date().addingTimeInterval(0.02)) { value, asked in
+                    value.most = max(value.most, count)
+                    value.stopped = asked
+                    return asked
+                }
             }
-            condition.unlock()
-            finished.signal()
         }.start()
     }
 
     func stop() -> Int {
-        condition.lock()
-        done = true
-        condition.signal()
-        condition.unlock()
-        finished.wait()
-        return most
+        state.update { $0.stopAsked = true }
+        return state.wait(until: { $0.stopped }) { value, _ in value.most }
     }
 }
 
 /// Accepts connections on 127.0.0.1 and never reads nor answers them, on one thread.
-private final class HangingReceiver: @unchecked Sendable {
+private final class HangingReceiver: Sendable {
     let port: UInt16
     private let listener: Int32
-    private let held = NSLock()
-    private var connections: [Int32] = []
-    private let finished = DispatchSemaphore(value: 0)
+    private let connections = LockedValue<[Int32]>([])
+    private let acceptEnded = WaitableValue(false)
 
     init() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -152,20 +153,20 @@ private final class HangingReceiver: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         port = UInt16(bigEndian: address.sin_port)
-        Thread { [self] in
+        Thread { [connections, acceptEnded] in
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { break }
-                held.withLock { connections.append(connection) }
+                connections.withLock { $0.append(connection) }
             }
-            finished.signal()
+            acceptEnded.update { $0 = true }
         }.start()
     }
 
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
-        finished.wait()
-        for connection in held.withLock({ connections }) { close(connection) }
+        acceptEnded.wait(until: { $0 }) { _, _ in }
+        for connection in connections.withLock({ $0 }) { close(connection) }
     }
 }
