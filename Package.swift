@@ -76,7 +76,7 @@ let package = Package(
         // Layer 6: the archive of every read (SQLite embedded, PostgreSQL for fleets).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
-        .target(name: "Archive", dependencies: ["ColdTapBase", "LoggerFormats", "ColdChain", "Digest", "CSQLite", "CLibPQ"]),
+        .target(name: "Archive", dependencies: ["ColdTapBase", "LoggerFormats", "ColdChain", "Digest", "TransparencyLog", "CSQLite", "CLibPQ"]),
         // JSON with ordered keys, shared by the station and the commands.
         .target(name: "JSONOutput", dependencies: ["ColdTapBase"]),
         // Layer 7: the station, an HTTP API over the archive (GNU libmicrohttpd, TLS through GnuTLS).

@@ -197,6 +197,10 @@ public final class Archive {
                     .text(loggerID), .text(read.log.format.name), .optional(identity.serial), .optional(identity.tagUID),
                     .optional(identity.vendor), .optional(identity.model?.name), .int(readID),
                 ])
+            let record = LoggerRecord(
+                id: loggerID, format: read.log.format.name, serial: identity.serial, tagUID: identity.tagUID, vendor: identity.vendor,
+                model: identity.model?.name)
+            try appendLeaf(.logger(record, firstReadID: readID))
         }
         let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
         var row = ReadRow(
@@ -212,6 +216,7 @@ public final class Archive {
             samplesSHA256: stitched.digest, previousHash: head.hash, hash: "")
         row.hash = row.computedHash
         try row.insert(into: engine, raw: read.raw)
+        try appendLeaf(.read(row))
         try engine.executeDeferred(
             "UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1",
             [.int(row.chainSeq), .text(row.hash), .int(readID + 1)])
@@ -225,13 +230,12 @@ public final class Archive {
 
     private func record(_ assessment: Assessment, id: Int64, loggerID: String, readID: Int64, now: Date) throws {
         let reasons = (try? JSONSerialization.data(withJSONObject: assessment.reasons)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        try engine.executeDeferred(
-            "INSERT INTO assessments (logger_id, assessment_id, read_id, assessed_ms, profile_name, profile_json, time_zone, verdict, reasons, excursions) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-            [
-                .text(loggerID), .int(id), .int(readID), .int(now.milliseconds), .text(assessment.profile.name),
-                .text(ProfileExport.json(assessment.profile)), .text(assessment.timeZone.identifier),
-                .text(assessment.verdict.rawValue), .text(reasons), .int(Int64(assessment.excursions.count)),
-            ])
+        let row = AssessmentRow(
+            loggerID: loggerID, id: id, readID: readID, assessed: now.milliseconds, profileName: assessment.profile.name,
+            profileJSON: ProfileExport.json(assessment.profile), timeZone: assessment.timeZone.identifier, verdict: assessment.verdict.rawValue,
+            reasons: reasons, excursions: Int64(assessment.excursions.count))
+        try row.insert(into: engine)
+        try appendLeaf(.assessment(row))
     }
 
     // MARK: Stitching

@@ -3,6 +3,7 @@ import ColdTapBase
 import Digest
 import Foundation
 import LoggerFormats
+import TransparencyLog
 
 /// Decodes a kept read again with the decoders of this ColdTap (given by the command layer,
 /// which knows every input form).
@@ -32,7 +33,13 @@ extension Archive {
     /// kept raw read and the digest of the samples each read added, and decodes every read
     /// again to check that the kept samples are what its bytes say.
     /// - Returns: the report; `problems` is empty when all holds, else names each bad row.
-    public func verify(decoder: ReadDecoder) async throws -> VerifyReport {
+    ///
+    /// The record (docs/archive-record.md): every row must be its leaf, every leaf its row,
+    /// the kept checkpoints must still be the roots of their sizes, and `check.since`, an
+    /// older checkpoint, must be a prefix of the record now.
+    public func verify(decoder: ReadDecoder, record check: RecordCheck = RecordCheck()) async throws -> VerifyReport {
+        // The station's rows join the record when its tables are brought up to date.
+        if try engine.tableExists("sites") { _ = try StationStore(archive: self) }
         try engine.beginRead()
         defer { try? engine.commit() }
         var problems: [String] = []
@@ -156,7 +163,14 @@ extension Archive {
             problems += try assessmentProblems(of: row, log: log, name: name)
         }
         problems += try siteProfileProblems()
-        return VerifyReport(reads: reads.count, acknowledgements: acknowledgements.count, chainHead: head.hash, problems: problems)
+        let record = try recordProblems()
+        problems += record.problems
+        let checkpoints = try checkpointProblems(leafHashes: record.leafHashes, check: check)
+        problems += checkpoints.problems
+        return VerifyReport(
+            reads: reads.count, acknowledgements: acknowledgements.count, chainHead: head.hash, problems: problems,
+            recordLeaves: record.leafHashes.count, recordRoot: MerkleHash.root(ofLeafHashes: record.leafHashes).hexString(uppercase: false),
+            recordNotes: checkpoints.notes)
     }
 
     /// A kept assessment is derived, not chained: it is judged again from the read decoded
@@ -287,6 +301,10 @@ extension Archive {
                     .int(Int64(generation)), .int(now.milliseconds), .text(ColdTapVersion.current),
                     .text("re-decoded from \(reads.count) kept read(s)"),
                 ])
+            try appendLeaf(
+                .generation(
+                    Int64(generation), created: now.milliseconds, coldTapVersion: ColdTapVersion.current,
+                    note: "re-decoded from \(reads.count) kept read(s)"))
             var changes: [String] = []
             var total = 0
             for (_, row, log) in decoded {
@@ -303,6 +321,7 @@ extension Archive {
                     )
                 }
             }
+            for leaf in try Archive.readGenerationLeaves(engine, generation: Int64(generation)) { try appendLeaf(leaf) }
             return RedecodeReport(generation: generation, reads: decoded.count, changes: changes, samples: total)
         }
     }

@@ -179,6 +179,11 @@ public struct VerifyReport: Sendable {
     public var chainHead: String
     /// Each row that does not hold, first one first; empty when all holds.
     public var problems: [String]
+    /// The record's size and root as recomputed from its leaves.
+    public var recordLeaves: Int
+    public var recordRoot: String
+    /// What was checked of the checkpoints, one line each.
+    public var recordNotes: [String]
 }
 
 /// What `archive redecode` did.

@@ -198,6 +198,7 @@ extension Archive {
                     .text(comment), .text(head.hash), .text(row.computedHash),
                 ])
             try engine.execute("UPDATE chain_head SET seq = $1, hash = $2 WHERE id = 1", [.int(row.chainSeq), .text(row.computedHash)])
+            try appendLeaf(.acknowledgement(row, hash: row.computedHash))
             return Acknowledgement(id: id, excursionStart: excursionStart, by: by, at: at, comment: comment)
         }
     }

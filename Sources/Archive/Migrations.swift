@@ -175,6 +175,31 @@ enum Migrations {
                 CREATE INDEX loggers_by_serial ON loggers (format, serial);
                 CREATE INDEX loggers_by_tag_uid ON loggers (format, tag_uid);
                 """),
+        // The archive as a transparency log (docs/archive-record.md): a leaf per fact kept,
+        // the tree's signed checkpoints, and the log's name. Rows kept before get their
+        // leaves here, in the order they were kept.
+        Migration(
+            version: 5, name: "the record as a Merkle tree: leaves, checkpoints, origin",
+            sql: """
+                CREATE TABLE record_origin (
+                    id INTEGER PRIMARY KEY,
+                    origin TEXT NOT NULL
+                );
+                CREATE TABLE record_leaves (
+                    leaf_index BIGINT PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    leaf_key TEXT NOT NULL,
+                    leaf BYTES NOT NULL,
+                    leaf_hash TEXT NOT NULL
+                );
+                CREATE INDEX record_leaves_by_key ON record_leaves (kind, leaf_key);
+                CREATE TABLE record_checkpoints (
+                    tree_size BIGINT PRIMARY KEY,
+                    root_hash TEXT NOT NULL,
+                    note TEXT NOT NULL,
+                    signed_ms BIGINT NOT NULL
+                );
+                """, transform: Archive.appendLeavesOfKeptRows),
     ]
 
     /// Version 1's `samples` rows, grouped by logger, generation and read, become blocks;

@@ -228,6 +228,9 @@ public final class StationStore {
                     PRIMARY KEY (site_id, name, version)
                 );
                 """),
+        // The station's rows join the record (docs/archive-record.md): those kept before get
+        // their leaves here, after the archive's own.
+        .init(version: 4, name: "the station's rows in the record", sql: "", transform: StationStore.appendLeavesOfKeptRows),
     ]
 
     /// `tokens.site_id` of an operator token: no site has id 0 (they are numbered from 1).
@@ -257,7 +260,8 @@ public final class StationStore {
                 )
             }
             for migration in StationStore.migrations where migration.version > version {
-                try engine.executeScript(Migrations.adapted(migration.sql, for: engine))
+                if !migration.sql.isEmpty { try engine.executeScript(Migrations.adapted(migration.sql, for: engine)) }
+                try migration.transform?(engine)
                 try engine.execute(
                     "INSERT INTO station_migrations (version, name, applied_ms) VALUES ($1, $2, $3)",
                     [.int(Int64(migration.version)), .text(migration.name), .int(now.milliseconds)])
@@ -278,7 +282,9 @@ public final class StationStore {
             try engine.execute(
                 "INSERT INTO sites (site_id, name, created_ms) VALUES ($1, $2, $3)",
                 [.int(id), .text(name), .int(now.milliseconds)])
-            return StationSite(id: id, name: name, created: Date(milliseconds: now.milliseconds))
+            let site = StationSite(id: id, name: name, created: Date(milliseconds: now.milliseconds))
+            try archive.appendLeaf(.site(site))
+            return site
         }
     }
 
@@ -326,6 +332,9 @@ public final class StationStore {
                     .int(id), .int(site?.id ?? StationStore.stationWideSiteID), .text(scope.rawValue), .text(SHA256Digest.hex(text: token)),
                     .int(now.milliseconds), expiresMS.map { .int($0) } ?? .null,
                 ])
+            var row: TokenRow?
+            try engine.query("SELECT \(TokenRow.Column.selectList) FROM tokens WHERE token_id = $1", [.int(id)]) { row = TokenRow(row: $0) }
+            if let row { try archive.appendLeaf(.token(row)) }
             return (
                 token,
                 StationToken(
@@ -352,6 +361,7 @@ public final class StationStore {
                 return false
             }
             try engine.execute("UPDATE tokens SET revoked_ms = $1 WHERE token_id = $2", [.int(now.milliseconds), .int(id)])
+            try archive.appendLeaf(.tokenRevoked(id: id, at: now.milliseconds))
             return true
         }
     }
@@ -450,6 +460,7 @@ public final class StationStore {
         try engine.executeDeferred(
             "INSERT INTO site_loggers (logger_id, site_id, joined_ms) VALUES ($1, $2, $3)",
             [.text(loggerID), .int(siteID), .int(now.milliseconds)])
+        try archive.appendLeaf(.siteLogger(loggerID: loggerID, siteID: siteID, joined: now.milliseconds))
         return siteID
     }
 
@@ -543,6 +554,7 @@ public final class StationStore {
             try engine.execute(
                 "INSERT INTO logger_secrets (logger_id, secret, set_ms) VALUES ($1, $2, $3)",
                 [.text(loggerID), .text(secret), .int(now.milliseconds)])
+            try archive.appendLeaf(.loggerSecret(loggerID: loggerID, set: now.milliseconds))
         }
     }
 
@@ -577,6 +589,7 @@ public final class StationStore {
             try engine.execute(
                 "INSERT INTO site_profiles (site_id, name, version, profile_json, profile_sha256, added_ms, added_by) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 [.int(siteID), .text(name), .int(Int64(version)), .text(json), .text(profile.sha256), .int(now.milliseconds), .text(addedBy)])
+            try archive.appendLeaf(.siteProfile(profile))
             return profile
         }
     }
@@ -616,6 +629,7 @@ public final class StationStore {
             try engine.execute(
                 "INSERT INTO webhooks (webhook_id, site_id, url, secret, created_ms) VALUES ($1, $2, $3, $4, $5)",
                 [.int(id), .int(siteID), .text(url), .text(secret), .int(now.milliseconds)])
+            try archive.appendLeaf(.webhook(id: id, siteID: siteID, url: url, created: now.milliseconds))
             return StationWebhook(id: id, siteID: siteID, url: url, secret: secret)
         }
     }

@@ -72,9 +72,17 @@ import Testing
             try FileManager.default.removeItem(atPath: archive.location)
             let big = try LoggerFiles.writeGeneric(archive, "big.ndef", 0..<3000)
             #expect(await coldtap(["archive", "add", big, "--logger-id", "X", "--archive", archive.location]).status == 0)
+            // The page that holds the middle of the samples' block (found by its bytes, so
+            // that where SQLite put it does not matter).
+            let opened = try archive.open()
+            var block = Data()
+            try opened.engine.query("SELECT samples FROM sample_blocks", []) { block = $0.blob(0) }
+            opened.close()
             var bytes = try Data(contentsOf: URL(fileURLWithPath: archive.location))
+            let probe = block[(block.startIndex + block.count / 2)..<(block.startIndex + block.count / 2 + 64)]
+            let found = try #require(bytes.range(of: probe), "the block's bytes are not in the file")
             let page = 4096
-            let middle = (bytes.count / page / 2) * page
+            let middle = (found.lowerBound / page) * page
             for index in middle..<(middle + page) { bytes[index] = 0xA5 }
             try bytes.write(to: URL(fileURLWithPath: archive.location))
             let run = await coldtap(["history", "X", "--archive", archive.location, "--json"])

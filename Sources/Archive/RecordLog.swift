@@ -1,0 +1,549 @@
+import ColdTapBase
+import Digest
+import Foundation
+import TransparencyLog
+
+// The archive as a transparency log (docs/archive-record.md): every fact kept is a leaf
+// appended, in the order it was kept, to one Merkle tree hashed as RFC 9162 §2.1; a
+// checkpoint is the tree's size and root signed as a C2SP signed note. The leaves are a
+// table of their own (`record_leaves`), written in the same transaction as the rows they
+// stand for, so a row and its leaf are kept or lost together.
+
+extension Archive {
+    /// Appends `leaf` inside the caller's write transaction. Every write transaction holds
+    /// the chain head's lock from its start (both engines), so writers append one after
+    /// another and the next index is the count so far.
+    func appendLeaf(_ leaf: RecordLeaf) throws {
+        try Archive.appendLeaf(leaf, to: engine)
+    }
+
+    static func appendLeaf(_ leaf: RecordLeaf, to engine: any ArchiveEngine) throws {
+        try engine.executeDeferred(
+            """
+            INSERT INTO record_leaves (leaf_index, kind, leaf_key, leaf, leaf_hash)
+            VALUES ((SELECT COALESCE(MAX(leaf_index), -1) + 1 FROM record_leaves), $1, $2, $3, $4)
+            """, [.text(leaf.kind.rawValue), .text(leaf.key), .blob(Data(leaf.bytes)), .text(leaf.hash.hexString(uppercase: false))])
+    }
+
+    /// The name of this archive's log, on the first line of its checkpoints (made once, when
+    /// the record's tables are made).
+    public func recordOrigin() throws -> String {
+        guard let origin = try engine.scalarText("SELECT origin FROM record_origin WHERE id = 1") else {
+            throw ArchiveError(.corrupt, "the archive \(engine.location) has no record origin: its record table was emptied.", hint: .verify)
+        }
+        return origin
+    }
+
+    /// How many leaves the record holds.
+    public func recordSize() throws -> Int {
+        Int(try engine.scalarInt("SELECT COUNT(*) FROM record_leaves") ?? 0)
+    }
+
+    /// The kept leaf hashes, as the tree is built from them.
+    struct KeptLeafHashes: LeafHashSource {
+        let engine: any ArchiveEngine
+
+        func leafCount() throws -> Int { Int(try engine.scalarInt("SELECT COUNT(*) FROM record_leaves") ?? 0) }
+
+        func leafHashes(in range: Range<Int>) throws -> [[UInt8]] {
+            var hashes: [[UInt8]] = []
+            hashes.reserveCapacity(range.count)
+            try engine.query(
+                "SELECT leaf_hash FROM record_leaves WHERE leaf_index >= $1 AND leaf_index < $2 ORDER BY leaf_index",
+                [.int(Int64(range.lowerBound)), .int(Int64(range.upperBound))]
+            ) { row in hashes.append(Hex.decode(row.text(0)) ?? []) }
+            return hashes
+        }
+    }
+
+    /// The leaf hashes of the first `size` leaves, read once (a root or a proof needs them all).
+    func keptLeafHashes(upTo size: Int) throws -> InMemoryLeafHashes {
+        InMemoryLeafHashes(leafHashes: try KeptLeafHashes(engine: engine).leafHashes(in: 0..<size))
+    }
+
+    /// The record's tree head now: its size and root.
+    public func recordHead() throws -> (size: Int, root: [UInt8]) {
+        try engine.readTransaction {
+            let size = try recordSize()
+            return (size, try MerkleProofs.root(treeSize: size, from: try keptLeafHashes(upTo: size)))
+        }
+    }
+
+    /// Signs the record's tree head now as a checkpoint, keeps it, and returns it.
+    /// - Throws: `ArchiveError(.invalidRead)` when `signer` is not this archive's key (its
+    ///   name is not the record's origin).
+    public func signCheckpoint(with signer: NoteSigner, now: Date = Date()) throws -> SignedNote {
+        try engine.writeTransaction {
+            let origin = try recordOrigin()
+            guard signer.name == origin else {
+                throw ArchiveError(
+                    .invalidRead,
+                    "the signing key is named \(signer.name), but this archive's record is \(origin): it is another archive's key.",
+                    hint: .useAnotherArchive)
+            }
+            let size = try recordSize()
+            let root = try MerkleProofs.root(treeSize: size, from: try keptLeafHashes(upTo: size))
+            let rootText = root.hexString(uppercase: false)
+            // A checkpoint of this size was signed before: the root must be the same (a
+            // different one means the record changed under it, which is never overwritten).
+            if let kept = try engine.scalarText("SELECT root_hash FROM record_checkpoints WHERE tree_size = $1", [.int(Int64(size))]) {
+                guard kept == rootText else {
+                    throw ArchiveError(
+                        .verificationFailed,
+                        "the record of \(size) leaves has the root \(rootText), but the checkpoint signed at that size says \(kept): the record was changed after it was signed.",
+                        hint: .verify)
+                }
+                if let note = try engine.scalarText("SELECT note FROM record_checkpoints WHERE tree_size = $1", [.int(Int64(size))]) {
+                    return try SignedNote(parsing: Array(note.utf8))
+                }
+            }
+            let note = try Checkpoint(origin: origin, treeSize: size, rootHash: root).signed(by: [signer])
+            try engine.execute(
+                "INSERT INTO record_checkpoints (tree_size, root_hash, note, signed_ms) VALUES ($1, $2, $3, $4)",
+                [.int(Int64(size)), .text(rootText), .text(note.formatted), .int(now.milliseconds)])
+            return note
+        }
+    }
+
+    /// The newest checkpoint kept (signed by `signCheckpoint`), as its note text.
+    public func newestCheckpoint() throws -> String? {
+        try engine.scalarText("SELECT note FROM record_checkpoints ORDER BY tree_size DESC LIMIT 1")
+    }
+
+    /// The index and leaf of every leaf of `kind` whose key is `key`, oldest first.
+    public func leaves(kind: RecordLeaf.Kind, key: String) throws -> [(index: Int, leaf: RecordLeaf)] {
+        enum Column: Int, ArchiveColumns {
+            case index, leaf
+            var sqlName: String { self == .index ? "leaf_index" : "leaf" }
+        }
+        var found: [(Int, RecordLeaf)] = []
+        try engine.query(
+            "SELECT \(Column.selectList) FROM record_leaves WHERE kind = $1 AND leaf_key = $2 ORDER BY leaf_index", [.text(kind.rawValue), .text(key)]
+        ) { row in
+            if let leaf = RecordLeaf(bytes: row.blob(Column.leaf)) { found.append((Int(row.int(Column.index)), leaf)) }
+        }
+        return found
+    }
+
+    /// The inclusion proof of leaf `index` in the tree of the first `size` leaves.
+    public func inclusionProof(leafIndex index: Int, treeSize size: Int) throws -> [[UInt8]] {
+        try engine.readTransaction { try MerkleProofs.inclusionProof(leafIndex: index, treeSize: size, from: try keptLeafHashes(upTo: size)) }
+    }
+
+    /// The consistency proof from the tree of `oldSize` leaves to that of `newSize`.
+    public func consistencyProof(from oldSize: Int, to newSize: Int) throws -> [[UInt8]] {
+        try engine.readTransaction {
+            try MerkleProofs.consistencyProof(oldSize: oldSize, newSize: newSize, from: try keptLeafHashes(upTo: newSize))
+        }
+    }
+}
+
+// MARK: The leaves of rows kept before the record existed
+
+extension Archive {
+    /// Schema 5 makes the record's tables and appends, in the order they were kept, a leaf
+    /// for every fact already in the archive: per entry of the read/acknowledgement chain a
+    /// read (after its logger's identity, when it is that logger's first) and its
+    /// assessments, or an acknowledgement; then later generations and what each read added
+    /// to them.
+    static func appendLeavesOfKeptRows(_ engine: any ArchiveEngine) throws {
+        try engine.execute("INSERT INTO record_origin (id, origin) VALUES (1, $1)", [.text(newRecordOrigin())])
+        var reads: [ReadRow] = []
+        try engine.query("SELECT \(ReadRow.columns) FROM reads ORDER BY chain_seq", []) { reads.append(ReadRow(row: $0)) }
+        var acknowledgements: [(AcknowledgementRow, String)] = []
+        try engine.query("SELECT \(AcknowledgementRow.Column.selectList) FROM acknowledgements ORDER BY chain_seq", []) { row in
+            acknowledgements.append((AcknowledgementRow(row: row), row.text(AcknowledgementRow.Column.hash)))
+        }
+        var assessments: [String: [AssessmentRow]] = [:]
+        try engine.query("SELECT \(AssessmentRow.Column.selectList) FROM assessments ORDER BY logger_id, assessment_id", []) { row in
+            let assessment = AssessmentRow(row: row)
+            assessments["\(assessment.loggerID)/\(assessment.readID)", default: []].append(assessment)
+        }
+        var loggers: [String: (LoggerRecord, Int64)] = [:]
+        for (record, firstRead) in try loggersWithFirstRead(engine) { loggers[record.id] = (record, firstRead) }
+        var entries: [(Int64, RecordLeaf?, ReadRow?)] = reads.map { ($0.chainSeq, nil, $0) }
+        entries += acknowledgements.map { ($0.0.chainSeq, RecordLeaf.acknowledgement($0.0, hash: $0.1), nil) }
+        for (_, leaf, read) in entries.sorted(by: { $0.0 < $1.0 }) {
+            guard let read else {
+                if let leaf { try appendLeaf(leaf, to: engine) }
+                continue
+            }
+            if let (logger, first) = loggers[read.loggerID], first == read.readID {
+                try appendLeaf(.logger(logger, firstReadID: first), to: engine)
+            }
+            try appendLeaf(.read(read), to: engine)
+            for assessment in assessments["\(read.loggerID)/\(read.readID)"] ?? [] { try appendLeaf(.assessment(assessment), to: engine) }
+        }
+        try appendGenerationLeaves(engine, after: 1)
+    }
+
+    /// Every logger's identity and the read it was first kept with.
+    static func loggersWithFirstRead(_ engine: any ArchiveEngine) throws -> [(LoggerRecord, Int64)] {
+        var records: [LoggerRecord] = []
+        try engine.query("SELECT \(LoggerRecord.Column.selectList) FROM loggers ORDER BY logger_id", []) { records.append(LoggerRecord(row: $0)) }
+        enum FirstRead: Int, ArchiveColumns {
+            case loggerID, readID
+            var sqlName: String { self == .loggerID ? "logger_id" : "first_read_id" }
+        }
+        var firstReads: [String: Int64] = [:]
+        try engine.query("SELECT \(FirstRead.selectList) FROM loggers", []) { row in
+            firstReads[row.text(FirstRead.loggerID)] = row.int(FirstRead.readID)
+        }
+        return records.map { ($0, firstReads[$0.id] ?? 0) }
+    }
+
+    /// The leaves of generations after `generation` and of what each read added to them.
+    static func appendGenerationLeaves(_ engine: any ArchiveEngine, after generation: Int64) throws {
+        enum Generation: Int, ArchiveColumns {
+            case generation, created, version, note
+            var sqlName: String { ["generation", "created_ms", "coldtap_version", "note"][rawValue] }
+        }
+        var generations: [RecordLeaf] = []
+        try engine.query("SELECT \(Generation.selectList) FROM generations WHERE generation > $1 ORDER BY generation", [.int(generation)]) { row in
+            generations.append(
+                .generation(
+                    row.int(Generation.generation), created: row.int(Generation.created), coldTapVersion: row.text(Generation.version),
+                    note: row.text(Generation.note)))
+        }
+        for leaf in generations {
+            try appendLeaf(leaf, to: engine)
+            for added in try readGenerationLeaves(engine, generation: Int64(leaf.value("generation") ?? "") ?? 0) { try appendLeaf(added, to: engine) }
+        }
+    }
+
+    /// What each read added to `generation`, in the order the reads were kept.
+    static func readGenerationLeaves(_ engine: any ArchiveEngine, generation: Int64) throws -> [RecordLeaf] {
+        enum Added: Int, ArchiveColumns {
+            case loggerID, readID, offset, digest
+            var sqlName: String { ["g.logger_id", "g.read_id", "g.time_offset_ms", "g.samples_sha256"][rawValue] }
+        }
+        var leaves: [RecordLeaf] = []
+        try engine.query(
+            """
+            SELECT \(Added.selectList) FROM read_generations g JOIN reads r ON r.logger_id = g.logger_id AND r.read_id = g.read_id
+            WHERE g.generation = $1 ORDER BY r.chain_seq
+            """, [.int(generation)]
+        ) { row in
+            leaves.append(
+                .readGeneration(
+                    loggerID: row.text(Added.loggerID), readID: row.int(Added.readID), generation: generation, offset: row.int(Added.offset),
+                    samplesSHA256: row.text(Added.digest)))
+        }
+        return leaves
+    }
+
+    /// `coldtap/archive/` and 128 random bits in hex: names this archive's log apart from
+    /// every other's (a checkpoint of one never passes for another's).
+    static func newRecordOrigin() -> String {
+        "coldtap/archive/" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+}
+
+// MARK: What the rows say the leaves must be
+
+extension StationStore {
+    /// Station schema 4: a leaf for every station row kept before, kind by kind in the order
+    /// each was made (sites, tokens and their revocations, ownership, profiles, webhooks,
+    /// secrets).
+    static func appendLeavesOfKeptRows(_ engine: any ArchiveEngine) throws {
+        for leaf in try Archive.expectedStationLeaves(engine) { try Archive.appendLeaf(leaf, to: engine) }
+    }
+}
+
+extension Archive {
+    /// The leaf every row of the archive's own tables stands for.
+    static func expectedArchiveLeaves(_ engine: any ArchiveEngine) throws -> [RecordLeaf] {
+        var leaves: [RecordLeaf] = []
+        try engine.query("SELECT \(ReadRow.columns) FROM reads ORDER BY chain_seq", []) { leaves.append(.read(ReadRow(row: $0))) }
+        try engine.query("SELECT \(AssessmentRow.Column.selectList) FROM assessments ORDER BY logger_id, assessment_id", []) {
+            leaves.append(.assessment(AssessmentRow(row: $0)))
+        }
+        try engine.query("SELECT \(AcknowledgementRow.Column.selectList) FROM acknowledgements ORDER BY chain_seq", []) { row in
+            leaves.append(.acknowledgement(AcknowledgementRow(row: row), hash: row.text(AcknowledgementRow.Column.hash)))
+        }
+        leaves += try loggersWithFirstRead(engine).map { RecordLeaf.logger($0.0, firstReadID: $0.1) }
+        enum Generation: Int, ArchiveColumns {
+            case generation, created, version, note
+            var sqlName: String { ["generation", "created_ms", "coldtap_version", "note"][rawValue] }
+        }
+        var later: [Int64] = []
+        try engine.query("SELECT \(Generation.selectList) FROM generations WHERE generation > 1 ORDER BY generation", []) { row in
+            later.append(row.int(Generation.generation))
+            leaves.append(
+                .generation(
+                    row.int(Generation.generation), created: row.int(Generation.created), coldTapVersion: row.text(Generation.version),
+                    note: row.text(Generation.note)))
+        }
+        for generation in later { leaves += try readGenerationLeaves(engine, generation: generation) }
+        return leaves
+    }
+
+    /// The leaf every row of the station's tables stands for (none before they exist).
+    static func expectedStationLeaves(_ engine: any ArchiveEngine) throws -> [RecordLeaf] {
+        guard try engine.tableExists("sites") else { return [] }
+        var leaves: [RecordLeaf] = []
+        try engine.query("SELECT \(StationSite.Column.selectList) FROM sites ORDER BY site_id", []) { leaves.append(.site(StationSite(row: $0))) }
+        var revoked: [RecordLeaf] = []
+        try engine.query("SELECT \(TokenRow.Column.selectList) FROM tokens ORDER BY token_id", []) { row in
+            let token = TokenRow(row: row)
+            leaves.append(.token(token))
+            if let at = token.revoked { revoked.append(.tokenRevoked(id: token.id, at: at)) }
+        }
+        leaves += revoked
+        enum Owner: Int, ArchiveColumns {
+            case loggerID, siteID, joined
+            var sqlName: String { ["logger_id", "site_id", "joined_ms"][rawValue] }
+        }
+        try engine.query("SELECT \(Owner.selectList) FROM site_loggers ORDER BY joined_ms, logger_id", []) { row in
+            leaves.append(.siteLogger(loggerID: row.text(Owner.loggerID), siteID: row.int(Owner.siteID), joined: row.int(Owner.joined)))
+        }
+        try engine.query("SELECT \(SiteProfile.Column.selectList) FROM site_profiles ORDER BY added_ms, site_id, name, version", []) {
+            leaves.append(.siteProfile(SiteProfile(row: $0)))
+        }
+        enum Hook: Int, ArchiveColumns {
+            case id, siteID, url, created
+            var sqlName: String { ["webhook_id", "site_id", "url", "created_ms"][rawValue] }
+        }
+        try engine.query("SELECT \(Hook.selectList) FROM webhooks ORDER BY webhook_id", []) { row in
+            leaves.append(.webhook(id: row.int(Hook.id), siteID: row.int(Hook.siteID), url: row.text(Hook.url), created: row.int(Hook.created)))
+        }
+        enum Secret: Int, ArchiveColumns {
+            case loggerID, set
+            var sqlName: String { self == .loggerID ? "logger_id" : "set_ms" }
+        }
+        try engine.query("SELECT \(Secret.selectList) FROM logger_secrets ORDER BY set_ms, logger_id", []) { row in
+            leaves.append(.loggerSecret(loggerID: row.text(Secret.loggerID), set: row.int(Secret.set)))
+        }
+        return leaves
+    }
+
+    /// A leaf as kept in `record_leaves`.
+    struct KeptLeaf {
+        enum Column: Int, ArchiveColumns {
+            case index, kind, key, leaf, hash
+            var sqlName: String { ["leaf_index", "kind", "leaf_key", "leaf", "leaf_hash"][rawValue] }
+        }
+
+        var index: Int64
+        var kind: String
+        var key: String
+        var bytes: Data
+        var hash: String
+
+        init(row: any ArchiveRow) {
+            index = row.int(Column.index)
+            kind = row.text(Column.kind)
+            key = row.text(Column.key)
+            bytes = row.blob(Column.leaf)
+            hash = row.text(Column.hash)
+        }
+    }
+
+    /// Every way the record differs from the rows: a leaf whose hash, kind or key does not
+    /// match its bytes, a gap in the leaf numbers, a row whose values are not its leaf's, a
+    /// row without a leaf, a leaf without its row. Also returns the leaf hashes as
+    /// recomputed from the leaves' bytes, for the tree head.
+    func recordProblems() throws -> (problems: [String], leafHashes: [[UInt8]]) {
+        var problems: [String] = []
+        var hashes: [[UInt8]] = []
+        var kept: [String: (index: Int64, leaf: RecordLeaf)] = [:]
+        var expectedIndex: Int64 = 0
+        try engine.query("SELECT \(KeptLeaf.Column.selectList) FROM record_leaves ORDER BY leaf_index", []) { row in
+            let stored = KeptLeaf(row: row)
+            if stored.index != expectedIndex {
+                problems.append(
+                    "record leaf #\(expectedIndex)\(stored.index > expectedIndex + 1 ? "–#\(stored.index - 1)" : "") is missing: the record was cut")
+                expectedIndex = stored.index
+            }
+            expectedIndex += 1
+            let hash = MerkleHash.leaf(stored.bytes)
+            hashes.append(hash)
+            if hash.hexString(uppercase: false) != stored.hash {
+                problems.append("record leaf #\(stored.index): its kept hash is not the hash of its bytes (it was edited)")
+            }
+            guard let leaf = RecordLeaf(bytes: stored.bytes) else {
+                problems.append("record leaf #\(stored.index) is not a leaf ColdTap writes")
+                return
+            }
+            if leaf.kind.rawValue != stored.kind || leaf.key != stored.key {
+                problems.append("record leaf #\(stored.index) is filed as \(stored.kind) \(stored.key) but holds \(leaf.kind.rawValue) \(leaf.key)")
+            }
+            let name = "\(leaf.kind.rawValue) \(leaf.key)"
+            if let earlier = kept[name], leaf.kind != .loggerSecret {
+                problems.append("record leaves #\(earlier.index) and #\(stored.index) both stand for \(name)")
+            }
+            kept[name] = (stored.index, leaf)
+        }
+        let expected = try Archive.expectedArchiveLeaves(engine) + Archive.expectedStationLeaves(engine)
+        var covered = Set<String>()
+        for leaf in expected {
+            let name = "\(leaf.kind.rawValue) \(leaf.key)"
+            covered.insert(name)
+            guard let (index, recorded) = kept[name] else {
+                problems.append("\(Archive.describe(leaf)) is in the tables but not in the record: it was added outside ColdTap")
+                continue
+            }
+            if recorded.bytes != leaf.bytes {
+                let fields = leaf.differingFields(from: recorded).joined(separator: ", ")
+                problems.append("\(Archive.describe(leaf)) was changed after it was kept: \(fields) differ from its record leaf #\(index)")
+            }
+        }
+        for (name, entry) in kept.sorted(by: { $0.value.index < $1.value.index }) where !covered.contains(name) {
+            // A secret set again replaces the row: only the newest setting has one.
+            if entry.leaf.kind == .loggerSecret { continue }
+            problems.append("\(Archive.describe(entry.leaf)) has its record leaf #\(entry.index) but no row: it was removed")
+        }
+        return (problems, hashes)
+    }
+
+    /// A row in words, for `verify`: "read #3 of fridge-1", "token #2".
+    static func describe(_ leaf: RecordLeaf) -> String {
+        let logger = leaf.value("logger") ?? ""
+        switch leaf.kind {
+        case .read: return "read #\(leaf.value("read") ?? "") of \(logger)"
+        case .assessment: return "assessment #\(leaf.value("assessment") ?? "") of \(logger)"
+        case .acknowledgement: return "acknowledgement #\(leaf.value("ack") ?? "") of \(logger)"
+        case .logger: return "logger \(logger) (its identity)"
+        case .generation: return "generation \(leaf.value("generation") ?? "")"
+        case .readGeneration: return "what read #\(leaf.value("read") ?? "") of \(logger) added to generation \(leaf.value("generation") ?? "")"
+        case .site: return "site #\(leaf.value("site") ?? "")"
+        case .siteLogger: return "the site of logger \(logger)"
+        case .token: return "token #\(leaf.value("token") ?? "")"
+        case .tokenRevoked: return "the revocation of token #\(leaf.value("token") ?? "")"
+        case .siteProfile: return "site profile \(leaf.value("name") ?? "") v\(leaf.value("version") ?? "") of site #\(leaf.value("site") ?? "")"
+        case .webhook: return "webhook #\(leaf.value("webhook") ?? "")"
+        case .loggerSecret: return "the secret of logger \(logger)"
+        }
+    }
+}
+
+// MARK: Checkpoints held against the record
+
+/// What `verify` holds the record to besides its own rows.
+public struct RecordCheck: Sendable {
+    /// Keys whose signatures count (the archive's public key). Without one the kept
+    /// checkpoints' roots are still compared, their signatures are not checked.
+    public var keys: [NoteVerifierKey]
+    /// An older signed checkpoint (its note's text), kept outside the archive, that the
+    /// record must still hold: what catches a removed newest row or a restored old backup.
+    public var since: String?
+
+    public init(keys: [NoteVerifierKey] = [], since: String? = nil) {
+        self.keys = keys
+        self.since = since
+    }
+}
+
+/// The roots of a growing tree at chosen sizes in one pass: the perfect subtrees of the
+/// leaves so far (at most one per bit of the count), folded from the right.
+struct FrontierRoots {
+    private var frontier: [(size: Int, hash: [UInt8])] = []
+    private(set) var count = 0
+
+    mutating func append(_ leafHash: [UInt8]) {
+        var node = (size: 1, hash: leafHash)
+        while let last = frontier.last, last.size == node.size {
+            frontier.removeLast()
+            node = (last.size * 2, MerkleHash.node(last.hash, node.hash))
+        }
+        frontier.append(node)
+        count += 1
+    }
+
+    /// The RFC 9162 root of the leaves so far.
+    var root: [UInt8] {
+        guard var hash = frontier.last?.hash else { return MerkleHash.emptyTree }
+        for subtree in frontier.dropLast().reversed() { hash = MerkleHash.node(subtree.hash, hash) }
+        return hash
+    }
+}
+
+extension Archive {
+    /// The kept checkpoints and `check.since` against the record's leaf hashes (as
+    /// recomputed from the leaves): each one's root must be the root of that many leaves,
+    /// and its signature one of `check.keys`'.
+    /// - Returns: the problems, and a line per checkpoint that holds.
+    func checkpointProblems(leafHashes hashes: [[UInt8]], check: RecordCheck) throws -> (problems: [String], notes: [String]) {
+        var problems: [String] = []
+        var notes: [String] = []
+        let origin = try recordOrigin()
+        enum Column: Int, ArchiveColumns {
+            case size, root, note
+            var sqlName: String { ["tree_size", "root_hash", "note"][rawValue] }
+        }
+        var kept: [(size: Int, root: String, note: String)] = []
+        try engine.query("SELECT \(Column.selectList) FROM record_checkpoints ORDER BY tree_size", []) { row in
+            kept.append((Int(row.int(Column.size)), row.text(Column.root), row.text(Column.note)))
+        }
+        var roots = FrontierRoots()
+        var leaves = hashes.makeIterator()
+        var signedChecked = 0
+        for checkpoint in kept {
+            while roots.count < checkpoint.size, let next = leaves.next() { roots.append(next) }
+            guard roots.count == checkpoint.size else {
+                problems.append(
+                    "the record holds \(hashes.count) leaves, fewer than the \(checkpoint.size) its checkpoint covers: leaves were removed after it was signed")
+                continue
+            }
+            let root = roots.root.hexString(uppercase: false)
+            if root != checkpoint.root || (try? Checkpoint(text: SignedNote(parsing: Array(checkpoint.note.utf8)).text))?.rootHash != roots.root {
+                problems.append(
+                    "the checkpoint of \(checkpoint.size) leaves no longer matches the record (its root is not the root of the first \(checkpoint.size) leaves): the record was changed after it was signed"
+                )
+                continue
+            }
+            if !check.keys.isEmpty {
+                do {
+                    _ = try Checkpoint.verified(Array(checkpoint.note.utf8), keys: check.keys)
+                    signedChecked += 1
+                } catch {
+                    problems.append("the checkpoint of \(checkpoint.size) leaves is not signed by the archive's key (\(error))")
+                }
+            }
+        }
+        if let newest = kept.last {
+            notes.append(
+                "\(kept.count) kept checkpoint(s) match the record, the newest of \(newest.size) leaves"
+                    + (check.keys.isEmpty ? " (signatures not checked: no public key given)" : "; \(signedChecked) signature(s) checked"))
+        }
+        if let since = check.since {
+            problems += sinceProblems(since, origin: origin, hashes: hashes, keys: check.keys, notes: &notes)
+        }
+        return (problems, notes)
+    }
+
+    /// An older checkpoint held outside: signed by one of `keys`, of this record, and a
+    /// prefix of it (a consistency proof from its size to now, made and checked).
+    private func sinceProblems(_ text: String, origin: String, hashes: [[UInt8]], keys: [NoteVerifierKey], notes: inout [String]) -> [String] {
+        let checkpoint: Checkpoint
+        do {
+            checkpoint = try Checkpoint.verified(Array(text.utf8), keys: keys)
+        } catch {
+            return ["the older checkpoint cannot be trusted: \(error)"]
+        }
+        guard checkpoint.origin == origin else {
+            return ["the older checkpoint is of the record \(checkpoint.origin), not of this archive's (\(origin))"]
+        }
+        guard checkpoint.treeSize <= hashes.count else {
+            return [
+                "the record holds \(hashes.count) leaves, fewer than the \(checkpoint.treeSize) the older checkpoint covers: leaves were removed (a newest row deleted, a head rolled back, a table cut or an old backup restored)"
+            ]
+        }
+        let source = InMemoryLeafHashes(leafHashes: hashes)
+        do {
+            let proof = try MerkleProofs.consistencyProof(oldSize: checkpoint.treeSize, newSize: hashes.count, from: source)
+            let root = try MerkleProofs.root(treeSize: hashes.count, from: source)
+            guard MerkleProofs.verifyConsistency(oldSize: checkpoint.treeSize, newSize: hashes.count, oldRoot: checkpoint.rootHash, newRoot: root, proof: proof)
+            else {
+                return [
+                    "the record no longer holds what the older checkpoint of \(checkpoint.treeSize) leaves covered (no consistency proof from it to the \(hashes.count) leaves now): a kept fact was changed or removed"
+                ]
+            }
+            notes.append(
+                "the older checkpoint of \(checkpoint.treeSize) leaves is a prefix of the record now (consistency proof of \(proof.count) hash(es) checked)")
+            return []
+        } catch {
+            return ["no consistency proof could be made from the older checkpoint: \(error)"]
+        }
+    }
+}
