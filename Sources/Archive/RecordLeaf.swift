@@ -68,6 +68,10 @@ public struct RecordLeaf: Sendable, Equatable {
         return Array(text.utf8)
     }
 
+    /// Two leaves are the same leaf when their bytes are (a field without a value is the
+    /// same as no field).
+    public static func == (lhs: RecordLeaf, rhs: RecordLeaf) -> Bool { lhs.bytes == rhs.bytes }
+
     /// `H(0x00 || bytes)`, as RFC 9162 hashes a leaf.
     public var hash: [UInt8] { MerkleHash.leaf(bytes) }
 
