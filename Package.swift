@@ -87,7 +87,8 @@ let package = Package(
         .target(
             name: "Station",
             dependencies: [
-                "ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "CMicroHTTPD", "CCurl",
+                "ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "TransparencyLog",
+                "CMicroHTTPD", "CCurl",
             ],
             resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).

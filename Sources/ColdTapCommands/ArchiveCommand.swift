@@ -17,17 +17,34 @@ public enum ArchiveCommand: Command {
                 + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) }
                 + LogInput.optionSpecs),
         CommandForm(
-            verb: "verify", summary: "recompute the hash chain and every raw read's SHA-256, and decode every read again",
-            options: [ArchiveAccess.archiveOption]),
+            verb: "verify",
+            summary: "recompute the hash chain, every raw read's SHA-256 and the record's leaves, decode every read again, check the checkpoints",
+            options: [
+                ArchiveAccess.archiveOption, ArchiveRecordCommands.sinceOption, ArchiveRecordCommands.publicKeyOption,
+                ArchiveRecordCommands.signingKeyOption,
+            ]),
         CommandForm(
             verb: "redecode", summary: "decode every kept read again with this ColdTap into a new samples generation",
             options: [ArchiveAccess.archiveOption]),
+        CommandForm(
+            verb: "key", summary: "print the public key that checks the record's checkpoints (making the signing key on first use)",
+            options: [ArchiveAccess.archiveOption, ArchiveRecordCommands.signingKeyOption]),
+        CommandForm(
+            verb: "checkpoint", summary: "sign the record's checkpoint now and print it (keep a copy outside the archive)",
+            options: [ArchiveAccess.archiveOption, ArchiveRecordCommands.signingKeyOption, ArchiveRecordCommands.outOption]),
+        CommandForm(
+            verb: "prove", positionals: "READ-ID", positionalHelp: [("READ-ID", "a read's number, as 'history' shows it")],
+            summary: "print the proof that a read is in the record, against a checkpoint signed now",
+            options: [ArchiveAccess.archiveOption, ArchiveRecordCommands.signingKeyOption, ArchiveRecordCommands.jsonOption]),
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         switch arguments.verb {
         case "add": try await add(arguments, console: console)
         case "verify": try await verify(arguments, console: console)
+        case "key": try ArchiveRecordCommands.key(arguments, console: console)
+        case "checkpoint": try ArchiveRecordCommands.checkpoint(arguments, console: console)
+        case "prove": try ArchiveRecordCommands.prove(arguments, console: console)
         default: try await redecode(arguments, console: console)
         }
     }
@@ -116,15 +133,18 @@ public enum ArchiveCommand: Command {
     static func verify(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
+        let check = try ArchiveRecordCommands.recordCheck(&arguments, location: location)
         try arguments.finish()
         let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
-        let report = try await ArchiveAccess.mapping { try await archive.verify(decoder: ArchivedReads.decoder) }
+        let report = try await ArchiveAccess.mapping { try await archive.verify(decoder: ArchivedReads.decoder, record: check) }
         guard let first = report.problems.first else {
             console.print(
                 "The archive \(archive.engine.location) holds: \(report.reads) read(s) and \(report.acknowledgements) acknowledgement(s); the hash chain, every raw read's SHA-256 and every read decoded again agree with what is kept."
             )
             console.print("Chain head: \(report.chainHead)")
+            console.print("Record: \(report.recordLeaves) leaves, each the row it stands for; root \(report.recordRoot)")
+            for note in report.recordNotes { console.print("  ✓ \(note)") }
             return
         }
         for problem in report.problems { console.print("  ✗ \(problem)") }

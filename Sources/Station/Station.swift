@@ -7,6 +7,7 @@ import Digest
 import Foundation
 import JSONOutput
 import LoggerFormats
+import TransparencyLog
 
 /// The station: the HTTP API of README "Station" over one archive. It keeps no state of its
 /// own beyond counters, so any number can run in front of one PostgreSQL archive.
@@ -34,6 +35,9 @@ public final class Station: @unchecked Sendable {
         public var defaultProfile = Profile.vaccineFridge
         /// The zone the web pages and reports show times in (the system's unless given).
         public var timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        /// The file of the key that signs the record's checkpoints; `nil`: next to a SQLite
+        /// archive (made on first use), none for PostgreSQL (then no checkpoint is served).
+        public var signingKey: String?
 
         public init(archive: String) {
             self.archive = archive
@@ -50,6 +54,8 @@ public final class Station: @unchecked Sendable {
     private var server: HTTPServer?
     /// Keeps uploads' reads, several in one transaction when they arrive together.
     private let batcher: WriteBatcher
+    /// Signs the record's checkpoints; `nil` when the station has no key.
+    private let signer = LockedValue<NoteSigner?>(nil)
 
     /// - Parameter logLine: where the JSON request log goes (standard error by default).
     public init(configuration: Configuration, logLine: (@Sendable (String) -> Void)? = nil) {
@@ -70,6 +76,11 @@ public final class Station: @unchecked Sendable {
     /// - Throws: `ArchiveError` when the archive cannot be opened; `HTTPServer.StartError`.
     public func start() throws {
         try pool.warmUp()
+        if let file = configuration.signingKey ?? RecordSigningKey.defaultFile(forArchive: configuration.archive) {
+            let origin = try pool.with { try $0.archive.recordOrigin() }
+            let key = try RecordSigningKey.loadOrCreate(file: file, origin: origin).signer
+            signer.withLock { $0 = key }
+        }
         let server = HTTPServer(configuration: configuration.http) { [unowned self] request in self.handle(request) }
         try server.start()
         self.server = server
@@ -212,6 +223,10 @@ public final class Station: @unchecked Sendable {
             try requireMethod(request, "GET")
             try require(who, .read)
             return try loggers(request, caller: who)
+        case .checkpoint:
+            try requireMethod(request, "GET")
+            try require(who, .read)
+            return try checkpoint(request)
         default:
             guard let loggerID = route.loggerID else { throw Station.noSuchLogger }
             try require(who, .read)
@@ -471,6 +486,51 @@ public final class Station: @unchecked Sendable {
     static func nextLink(_ request: HTTPRequest, cursor: String) -> String {
         let query = request.query.filter { $0.0 != "cursor" } + [("cursor", cursor)]
         return "<\(Station.link(request, query: query))>; rel=\"next\""
+    }
+
+    // MARK: The record
+
+    /// The record's checkpoint now, signed, and with `since=SIZE` the consistency proof from
+    /// the tree of that size (a witness's older checkpoint) to it.
+    private func checkpoint(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let signer = signer.withLock({ $0 }) else {
+            throw HTTPFailure(503, "unavailable", "this station keeps no signing key, so it signs no checkpoints (its operator can give it one).")
+        }
+        var since: Int?
+        if let text = request.query("since") {
+            guard let value = Int(text), value >= 0 else {
+                throw HTTPFailure.badRequest("since must be the size of a checkpoint you hold, a whole number from 0, not '\(text.prefix(32))'.")
+            }
+            since = value
+        }
+        let (note, proof) = try pool.with { store -> (SignedNote, [[UInt8]]?) in
+            // Refused before anything is signed: an answer that refuses changes nothing.
+            let size = try store.archive.recordSize()
+            if let since, since > size {
+                throw HTTPFailure(
+                    409, "conflict",
+                    "the record holds \(size) leaves, fewer than the \(since) of the checkpoint you hold: this station no longer has everything it showed before."
+                )
+            }
+            let note = try store.archive.signCheckpoint(with: signer)
+            guard let since else { return (note, nil) }
+            return (note, try store.archive.consistencyProof(from: since, to: try Checkpoint(text: note.text).treeSize))
+        }
+        let checkpoint = try Checkpoint(text: note.text)
+        var members: [(String, JSONValue)] = [
+            ("checkpoint", .string(note.formatted)), ("origin", .string(checkpoint.origin)), ("treeSize", .int(checkpoint.treeSize)),
+            ("rootHash", .string(checkpoint.rootHash.hexString(uppercase: false))), ("publicKey", .string(signer.verifier.text)),
+        ]
+        if let since, let proof {
+            members.append(
+                (
+                    "consistency",
+                    .object([
+                        ("from", .int(since)), ("to", .int(checkpoint.treeSize)), ("proof", .array(proof.map { .string($0.hexString(uppercase: false)) })),
+                    ])
+                ))
+        }
+        return .json(200, .object(members))
     }
 
     private func loggers(_ request: HTTPRequest, caller: Caller) throws -> HTTPResponse {

@@ -11,6 +11,8 @@ enum StationRoute: Equatable {
     case metrics
     case reads
     case loggers
+    /// The record's newest signed checkpoint (docs/archive-record.md).
+    case checkpoint
     case logger(String)
     case samples(String)
     case acknowledgements(String)
@@ -24,6 +26,7 @@ enum StationRoute: Equatable {
         case ["api", "v1", "openapi.json"]: self = .openAPI
         case ["api", "v1", "reads"]: self = .reads
         case ["api", "v1", "loggers"]: self = .loggers
+        case ["api", "v1", "checkpoint"]: self = .checkpoint
         default:
             guard segments.count >= 4, segments.count <= 5, segments[0] == "api", segments[1] == "v1", segments[2] == "loggers",
                 !segments[3].isEmpty
@@ -47,6 +50,7 @@ enum StationRoute: Equatable {
         case .metrics: return "/metrics"
         case .reads: return "/api/v1/reads"
         case .loggers: return "/api/v1/loggers"
+        case .checkpoint: return "/api/v1/checkpoint"
         case .logger: return "/api/v1/loggers/{id}"
         case .samples: return "/api/v1/loggers/{id}/samples"
         case .acknowledgements: return "/api/v1/loggers/{id}/acknowledgements"

@@ -55,6 +55,8 @@ public final class TestStation: @unchecked Sendable {
         configuration.webhookAttempts = 4
         configuration.allowHTTPWebhooks = true
         configuration.allowPrivateWebhookTargets = true
+        // Next to the archive for SQLite too, so that both engines sign the same way.
+        configuration.signingKey = archive.path("signing-key")
         webhooks(&configuration)
         configure(&configuration.http)
         let lines = logLines

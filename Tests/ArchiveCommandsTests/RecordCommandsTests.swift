@@ -1,0 +1,77 @@
+import Archive
+import ArchiveTestSupport
+import CommandTestSupport
+import Digest
+import Foundation
+import Testing
+import TransparencyLog
+
+/// `coldtap archive key|checkpoint|prove` and `archive verify --since`, as a user runs them.
+@Suite struct RecordCommandsTests {
+    @Test(arguments: Engine.allCases)
+    func keyCheckpointProveAndVerifySince(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            let files = try [0..<40, 40..<80].enumerated().map { try LoggerFiles.writeGeneric(archive, "r\($0.offset).ndef", $0.element) }
+            #expect(await coldtap(["archive", "add", files[0], "--logger-id", "F", "--archive", archive.location]).status == 0)
+            // A PostgreSQL archive's key is named; a SQLite archive's sits next to it.
+            let keyArguments = engine == .postgresql ? ["--signing-key", archive.path("pg.signing-key")] : []
+            if engine == .postgresql {
+                let unnamed = await coldtap(["archive", "key", "--archive", archive.location])
+                #expect(unnamed.status == 64 && unnamed.err.contains("--signing-key FILE or COLDTAP_SIGNING_KEY"), "\(unnamed.err)")
+            }
+            let key = await coldtap(["archive", "key", "--archive", archive.location] + keyArguments)
+            #expect(key.status == 0, "\(key.err)")
+            #expect(key.err.contains("Made the archive's signing key at") && key.err.contains("mode 0600"))
+            let publicKey = key.out.trimmingCharacters(in: .whitespacesAndNewlines)
+            let verifier = try NoteVerifierKey(text: publicKey)
+            #expect(await coldtap(["archive", "key", "--archive", archive.location] + keyArguments).out == key.out)
+
+            let monday = archive.path("monday.checkpoint")
+            let signed = await coldtap(["archive", "checkpoint", "--out", monday, "--archive", archive.location] + keyArguments)
+            #expect(signed.status == 0, "\(signed.err)")
+            let checkpoint = try Checkpoint.verified(try Data(contentsOf: URL(fileURLWithPath: monday)), keys: [verifier])
+            #expect(signed.out == (try String(contentsOf: URL(fileURLWithPath: monday), encoding: .utf8)))
+
+            #expect(await coldtap(["archive", "add", files[1], "--logger-id", "F", "--archive", archive.location]).status == 0)
+            let proved = await coldtap(["archive", "prove", "2", "--json", "--archive", archive.location] + keyArguments)
+            #expect(proved.status == 0, "\(proved.err)")
+            let proof = try jsonObject(proved.out)
+            let leafIndex = try #require(proof["leafIndex"] as? Int)
+            let treeSize = try #require(proof["treeSize"] as? Int)
+            let path = try #require(proof["proof"] as? [String]).compactMap { Hex.decode($0) }
+            let leafText = try #require(proof["leaf"] as? String)
+            let leaf = try #require(RecordLeaf(bytes: Array(leafText.utf8)))
+            let noteText = try #require(proof["checkpoint"] as? String)
+            let now = try Checkpoint.verified(Array(noteText.utf8), keys: [verifier])
+            #expect(leaf.value("read") == "2" && leaf.value("logger") == "F" && treeSize == now.treeSize && treeSize > checkpoint.treeSize)
+            #expect(MerkleProofs.verifyInclusion(leafHash: leaf.hash, leafIndex: leafIndex, treeSize: treeSize, proof: path, root: now.rootHash))
+            let text = await coldtap(["archive", "prove", "2", "--archive", archive.location] + keyArguments)
+            #expect(text.out.hasPrefix("Read #2 of F is leaf #\(leafIndex) of the record of \(treeSize) leaves."), "\(text.out)")
+            #expect(await coldtap(["archive", "prove", "99", "--archive", archive.location] + keyArguments).status == 66)
+
+            let since = await coldtap(["archive", "verify", "--since", monday, "--archive", archive.location] + keyArguments)
+            #expect(since.status == 0, "\(since.err)")
+            #expect(since.out.contains("is a prefix of the record now"), "\(since.out)")
+            let tuesday = archive.path("tuesday.checkpoint")
+            #expect(await coldtap(["archive", "checkpoint", "--out", tuesday, "--archive", archive.location] + keyArguments).status == 0)
+
+            // Tuesday's read removed with its leaves, its checkpoint and the chain head rolled back.
+            let opened = try archive.open()
+            let head = try opened.engine.scalarText("SELECT prev_hash FROM reads WHERE read_id = 2") ?? ""
+            for sql in [
+                "DELETE FROM reads WHERE read_id = 2", "DELETE FROM sample_blocks WHERE read_id = 2", "DELETE FROM read_generations WHERE read_id = 2",
+                "DELETE FROM conflicts WHERE read_id = 2", "DELETE FROM assessments WHERE read_id = 2",
+                "DELETE FROM record_leaves WHERE leaf_index >= \(checkpoint.treeSize)",
+                "DELETE FROM record_checkpoints WHERE tree_size > \(checkpoint.treeSize)",
+                "UPDATE chain_head SET seq = 1, hash = '\(head)', next_read_id = 2 WHERE id = 1",
+            ] { try opened.engine.execute(sql) }
+            opened.close()
+            #expect(await coldtap(["archive", "verify", "--archive", archive.location] + keyArguments).status == 0)
+            let caught = await coldtap(["archive", "verify", "--since", tuesday, "--public-key", publicKey, "--archive", archive.location])
+            #expect(caught.status == 65)
+            #expect(caught.err.contains("fewer than the \(treeSize) the older checkpoint covers: leaves were removed"), "\(caught.err)")
+            let badKey = await coldtap(["archive", "verify", "--since", tuesday, "--public-key", "not a key", "--archive", archive.location])
+            #expect(badKey.status == 64 && badKey.err.contains("is not."), "\(badKey.err)")
+        }
+    }
+}
