@@ -48,8 +48,9 @@ func runTransparencyLogBench(_ json: Bool) async throws {
     } else {
         for (name, ms) in figures { print("\(name): \(String(format: "%.3f", ms)) ms") }
     }
+    try await runRecordBench(json)
 }
 
-private func milliseconds(since start: DispatchTime) -> Double {
+func milliseconds(since start: DispatchTime) -> Double {
     Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1_000_000
 }
