@@ -92,7 +92,7 @@ let package = Package(
             ],
             resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).
-        .target(name: "StationClient", dependencies: ["ColdTapBase", "Digest"]),
+        .target(name: "StationClient", dependencies: ["ColdTapBase", "Digest", "TransparencyLog"]),
         // The application core: the use cases the command line, the station and the app share
         // (loading any input, reading a logger from any transport, the export schema, report
         // files rendered to bytes). Links nothing the iPhone app cannot (no archive engines).

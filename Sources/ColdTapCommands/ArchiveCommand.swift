@@ -36,6 +36,10 @@ public enum ArchiveCommand: Command {
             verb: "prove", positionals: "READ-ID", positionalHelp: [("READ-ID", "a read's number, as 'history' shows it")],
             summary: "print the proof that a read is in the record, against a checkpoint signed now",
             options: [ArchiveAccess.archiveOption, ArchiveRecordCommands.signingKeyOption, ArchiveRecordCommands.jsonOption]),
+        CommandForm(
+            verb: "witness", positionals: "URL", positionalHelp: [("URL", "a station, e.g. https://station.example:8080")],
+            summary: "check that a station's record still holds what it showed this machine before, and hold its new checkpoint",
+            options: ArchiveRecordCommands.witnessOptions),
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
@@ -45,6 +49,7 @@ public enum ArchiveCommand: Command {
         case "key": try ArchiveRecordCommands.key(arguments, console: console)
         case "checkpoint": try ArchiveRecordCommands.checkpoint(arguments, console: console)
         case "prove": try ArchiveRecordCommands.prove(arguments, console: console)
+        case "witness": try await ArchiveRecordCommands.witness(arguments, console: console)
         default: try await redecode(arguments, console: console)
         }
     }

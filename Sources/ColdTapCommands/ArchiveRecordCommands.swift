@@ -2,6 +2,7 @@ import Archive
 import ArchiveKit
 import Foundation
 import JSONOutput
+import StationClient
 import TransparencyLog
 
 /// `coldtap archive key|checkpoint|prove` and the record's part of `archive verify`: the
@@ -152,5 +153,60 @@ enum ArchiveRecordCommands {
             throw CommandError.usage("--since needs the archive's public key to trust the older checkpoint: give --public-key KEY or --signing-key FILE.")
         }
         return RecordCheck(keys: keys, since: since)
+    }
+}
+
+// MARK: witness
+
+extension ArchiveRecordCommands {
+    static let witnessOptions: [OptionSpec] = [
+        .value("--token", placeholder: "T", help: "a read token of the station's site ('coldtap token create')", default: "$COLDTAP_TOKEN"),
+        .value(
+            "--queue", placeholder: "DIR", help: "where the checkpoint held is kept (shared with 'coldtap push')",
+            default: "$XDG_STATE_HOME/coldtap/uploads, else ~/.local/state/coldtap/uploads", path: true),
+    ]
+
+    /// `coldtap archive witness URL`: asks the station for its checkpoint and the proof that
+    /// its record still holds what the checkpoint held here covered; holds the new one.
+    static func witness(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let environment = ProcessInfo.processInfo.environment
+        let token = try arguments.option("--token") ?? environment["COLDTAP_TOKEN"]
+        let queueFolder = try arguments.option("--queue")
+        let text = try arguments.positionals(min: 1, max: 1, what: "URL")[0]
+        try arguments.finish()
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            throw CommandError.usage("'\(text.prefix(80))' is not a station URL such as https://station.example:8080.")
+        }
+        guard let token, !token.isEmpty else { throw CommandError.usage("witnessing \(text) needs a read token: --token T or COLDTAP_TOKEN.") }
+        let folder = queueFolder.map { URL(fileURLWithPath: $0) } ?? StationTarget.defaultQueue(environment)
+        let queue: UploadQueue
+        do {
+            queue = try UploadQueue(directory: folder)
+        } catch {
+            throw CommandError(.failure, "cannot make the folder '\(folder.path)': \(error.localizedDescription).")
+        }
+        let client = StationClient(baseURL: url, token: token)
+        let held = queue.heldCheckpoint(for: client)
+        do {
+            guard let shown = try await client.witness(held) else {
+                throw CommandError(.unavailable, "\(text) signs no checkpoints (an older station, or one without a signing key).")
+            }
+            do {
+                try queue.hold(shown, for: client)
+            } catch {
+                throw CommandError(.failure, "cannot keep the checkpoint in '\(folder.path)': \(error.localizedDescription).")
+            }
+            if let held {
+                console.print("\(text): \(StationWitness.summary(shown)); it still holds the \(held.treeSize) leaves held before (consistency proof checked).")
+            } else {
+                console.print("\(text): \(StationWitness.summary(shown)); held from now on, with the key \(shown.publicKey).")
+            }
+        } catch let error as StationClientError {
+            if case .recordInconsistent = error {
+                throw CommandError(.dataError, "\(text): \(error.description). The checkpoint held stays in \(folder.path) as evidence.")
+            }
+            throw CommandError(error.credentialsRefused ? .noPermission : .unavailable, "\(text): \(error.description).")
+        }
     }
 }

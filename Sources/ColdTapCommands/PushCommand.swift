@@ -63,9 +63,16 @@ struct StationTarget {
     /// happened to each read on `console`, and what still waits.
     /// - Returns: the number of reads still queued.
     @discardableResult
-    func send(console: Console, attempts: Int, label: (String) -> String = { $0 }) async -> (remaining: Int, rejected: Int, credentialsRefused: Bool) {
+    func send(
+        console: Console, attempts: Int, label: (String) -> String = { $0 }
+    ) async -> (remaining: Int, rejected: Int, credentialsRefused: Bool, recordInconsistent: Bool) {
         let client = StationClient(baseURL: url, token: token)
         let result = await queue.drain(using: client, attempts: attempts, backoff: 1)
+        if case .recordInconsistent(let what) = result.lastError {
+            console.error(
+                "Refusing \(url.absoluteString): its record no longer holds what it showed before (\(what)). Nothing was sent; the reads stay queued. Tell the station's operator, and keep \(queue.directory.path) as evidence."
+            )
+        }
         for receipt in result.sent {
             let read = receipt.value("read") as? [String: Any]
             let logger = (receipt.value("logger") as? [String: Any])?["id"] as? String ?? "?"
@@ -81,7 +88,12 @@ struct StationTarget {
             console.error(
                 "\(result.remaining) read(s) wait in \(queue.directory.path): \(result.lastError?.description ?? "not sent"); 'coldtap push' sends them later.")
         }
-        return (result.remaining, result.rejected.count, result.lastError?.credentialsRefused == true)
+        if let held = result.witnessed, result.lastError == nil {
+            console.error("The station's record: \(StationWitness.summary(held)), consistent with what it showed before.")
+        }
+        var inconsistent = false
+        if case .recordInconsistent = result.lastError { inconsistent = true }
+        return (result.remaining, result.rejected.count, result.lastError?.credentialsRefused == true, inconsistent)
     }
 }
 
@@ -148,6 +160,10 @@ public enum PushCommand: Command {
             names[upload.sha256] = path
         }
         let outcome = await target.send(console: console, attempts: attempts) { names[$0] ?? "queued read \($0.prefix(12))" }
+        if outcome.recordInconsistent {
+            throw CommandError(
+                .dataError, "the station's record no longer holds what it showed before (above); \(outcome.remaining) read(s) wait in the queue.")
+        }
         if outcome.credentialsRefused {
             throw CommandError(
                 .noPermission,

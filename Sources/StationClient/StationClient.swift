@@ -54,11 +54,15 @@ public enum StationClientError: Error, Sendable, CustomStringConvertible, Equata
     case unreachable(String)
     /// The station answered with an error: `retryable` for 408, 429 and 5xx.
     case refused(status: Int, error: String, detail: String)
+    /// The station's record no longer holds what it showed before (a witness's check,
+    /// docs/archive-record.md): nothing more is sent to it until someone looks.
+    case recordInconsistent(String)
 
     public var retryable: Bool {
         switch self {
         case .unreachable: return true
         case .refused(let status, _, _): return status == 408 || status == 429 || status >= 500
+        case .recordInconsistent: return false
         }
     }
 
@@ -73,6 +77,7 @@ public enum StationClientError: Error, Sendable, CustomStringConvertible, Equata
         switch self {
         case .unreachable(let reason): return "the station cannot be reached (\(reason))"
         case let .refused(status, error, detail): return "the station answered \(status) \(error): \(detail)"
+        case .recordInconsistent(let what): return "the station's record cannot be trusted: \(what)"
         }
     }
 }
@@ -117,6 +122,13 @@ public final class StationClient: Sendable {
                 detail: object?["detail"] as? String ?? String(decoding: data.prefix(200), as: UTF8.self))
         }
         return UploadReceipt(status: status, body: data, sha256: upload.sha256)
+    }
+
+    func get(_ url: URL) async throws -> (Data, Int) {
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        return try await send(request)
     }
 
     private func send(_ request: URLRequest) async throws -> (Data, Int) {

@@ -1,4 +1,5 @@
 import ColdTapBase
+import Digest
 import Foundation
 
 /// Uploads waiting for the station, kept on disk (one JSON file per read, named by its
@@ -19,6 +20,8 @@ public final class UploadQueue: Sendable {
         /// Still queued (the station was unreachable or busy).
         public var remaining: Int = 0
         public var lastError: StationClientError?
+        /// The station's checkpoint held after this pass (`nil`: the station signs none).
+        public var witnessed: HeldCheckpoint?
     }
 
     /// - Throws: when the folder cannot be created.
@@ -41,8 +44,22 @@ public final class UploadQueue: Sendable {
     public var count: Int { files.withLock { _ in pendingFiles().count } }
 
     /// Sends what is queued, oldest first, once each; stops at the first failure worth retrying.
+    ///
+    /// The station's record is checked first (docs/archive-record.md): against the checkpoint
+    /// it showed before, it must prove that it still holds everything that covered. A station
+    /// that cannot is sent nothing, and every read stays queued. After the reads are sent,
+    /// the checkpoint that covers them is held.
     public func flush(using client: StationClient) async -> FlushResult {
         var result = FlushResult()
+        do {
+            result.witnessed = try await witness(client)
+        } catch let error as StationClientError {
+            if case .recordInconsistent = error {
+                result.lastError = error
+                result.remaining = count
+                return result
+            }
+        } catch {}
         for upload in pending() {
             do {
                 let receipt = try await client.upload(upload)
@@ -63,8 +80,42 @@ public final class UploadQueue: Sendable {
                 break
             }
         }
+        if !result.sent.isEmpty {
+            do {
+                result.witnessed = try await witness(client)
+            } catch let error as StationClientError {
+                result.lastError = error
+            } catch {}
+        }
         result.remaining = count
         return result
+    }
+
+    /// The station's checkpoint this queue holds, one file per station address (a new
+    /// address starts anew, trusting the key it is shown first).
+    private func heldFile(_ client: StationClient) -> URL {
+        let name = SHA256Digest.hex(text: client.baseURL.absoluteString).prefix(16)
+        return directory.appendingPathComponent("witness-\(name).checkpoint.json")
+    }
+
+    /// The checkpoint held for `client`'s station.
+    public func heldCheckpoint(for client: StationClient) -> HeldCheckpoint? {
+        files.withLock { _ in (try? Data(contentsOf: heldFile(client))).flatMap { try? JSONDecoder().decode(HeldCheckpoint.self, from: $0) } }
+    }
+
+    /// Checks the station's record against the checkpoint held, and holds its new one.
+    @discardableResult
+    public func witness(_ client: StationClient) async throws -> HeldCheckpoint? {
+        let held = heldCheckpoint(for: client)
+        guard let shown = try await client.witness(held) else { return held }
+        try hold(shown, for: client)
+        return shown
+    }
+
+    /// Holds `checkpoint` as `client`'s station's from now on.
+    public func hold(_ checkpoint: HeldCheckpoint, for client: StationClient) throws {
+        let data = try JSONEncoder().encode(checkpoint)
+        try files.withLock { _ in try data.write(to: heldFile(client), options: .atomic) }
     }
 
     /// Flushes until the queue is empty or `attempts` passes failed, waiting `backoff`, then
@@ -78,7 +129,10 @@ public final class UploadQueue: Sendable {
             total.rejected += pass.rejected
             total.remaining = pass.remaining
             total.lastError = pass.lastError
-            if pass.remaining == 0 || attempt == attempts || pass.lastError?.credentialsRefused == true { break }
+            total.witnessed = pass.witnessed ?? total.witnessed
+            if pass.remaining == 0 || attempt == attempts || pass.lastError?.credentialsRefused == true || pass.lastError?.retryable == false {
+                break
+            }
             try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
             wait = min(wait * 2, maximumWait)
         }

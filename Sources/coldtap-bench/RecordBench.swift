@@ -71,7 +71,8 @@ func runRecordBench(_ json: Bool) async throws {
     let consistencyStart = DispatchTime.now()
     let consistency = try archive.consistencyProof(from: oldSize, to: size)
     let consistencyMs = milliseconds(since: consistencyStart)
-    let leafHash = try requireBench(Hex.decode(try archive.engine.scalarText("SELECT leaf_hash FROM record_leaves WHERE leaf_index = $1", [.int(Int64(index))]) ?? ""))
+    let leafHash = try requireBench(
+        Hex.decode(try archive.engine.scalarText("SELECT leaf_hash FROM record_leaves WHERE leaf_index = $1", [.int(Int64(index))]) ?? ""))
     let oldRoot = MerkleHash.root(ofLeafHashes: Array(try archive.keptLeafHashesForBench(upTo: oldSize)))
     guard
         MerkleProofs.verifyInclusion(leafHash: leafHash, leafIndex: index, treeSize: size, proof: inclusion, root: head.root),
@@ -127,30 +128,30 @@ extension Archive {
 /// The reference: the RFC 9162 root (largest power of two below n as the split) of the
 /// leaf hashes in the archive's table, with hashlib, timed from reading the table.
 private let recordRootScript = #"""
-import hashlib, json, sqlite3, sys, time
+    import hashlib, json, sqlite3, sys, time
 
-def root(hashes):
-    if not hashes:
-        return hashlib.sha256(b"").digest()
-    level = hashes
-    # Fold like a stack of perfect subtrees, which gives the RFC 9162 root.
-    stack = []
-    for h in level:
-        size, node = 1, h
-        while stack and stack[-1][0] == size:
-            s, left = stack.pop()
+    def root(hashes):
+        if not hashes:
+            return hashlib.sha256(b"").digest()
+        level = hashes
+        # Fold like a stack of perfect subtrees, which gives the RFC 9162 root.
+        stack = []
+        for h in level:
+            size, node = 1, h
+            while stack and stack[-1][0] == size:
+                s, left = stack.pop()
+                node = hashlib.sha256(b"\x01" + left + node).digest()
+                size *= 2
+            stack.append((size, node))
+        node = stack[-1][1]
+        for size, left in reversed(stack[:-1]):
             node = hashlib.sha256(b"\x01" + left + node).digest()
-            size *= 2
-        stack.append((size, node))
-    node = stack[-1][1]
-    for size, left in reversed(stack[:-1]):
-        node = hashlib.sha256(b"\x01" + left + node).digest()
-    return node
+        return node
 
-start = time.perf_counter()
-db = sqlite3.connect(sys.argv[1])
-hashes = [bytes.fromhex(h) for (h,) in db.execute("SELECT leaf_hash FROM record_leaves ORDER BY leaf_index")]
-r = root(hashes)
-ms = (time.perf_counter() - start) * 1000
-print(json.dumps({"rootMilliseconds": ms, "rootPrefix": float(int.from_bytes(r[:6], "big"))}))
-"""#
+    start = time.perf_counter()
+    db = sqlite3.connect(sys.argv[1])
+    hashes = [bytes.fromhex(h) for (h,) in db.execute("SELECT leaf_hash FROM record_leaves ORDER BY leaf_index")]
+    r = root(hashes)
+    ms = (time.perf_counter() - start) * 1000
+    print(json.dumps({"rootMilliseconds": ms, "rootPrefix": float(int.from_bytes(r[:6], "big"))}))
+    """#
