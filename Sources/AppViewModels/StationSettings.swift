@@ -92,6 +92,13 @@ public struct StationSummary: Sendable, Equatable {
 public enum UploadTexts {
     /// The last flush's problem: what kept reads queued, else the first refusal, else nil.
     public static func problem(after result: UploadQueue.FlushResult) -> String? {
+        if case .recordInconsistent(let what) = result.lastError {
+            // Loud on purpose: the station may have lost or hidden reads it kept before.
+            return String(
+                localized:
+                    "The station's record no longer holds what it showed this phone before, so nothing more is sent to it. Tell the station's operator: \(what)"
+            )
+        }
         if let error = result.lastError {
             let reason = error.description
             return String(localized: "Not uploaded yet: \(reason)")

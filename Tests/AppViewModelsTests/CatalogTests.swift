@@ -60,6 +60,8 @@
             _ = UploadTexts.problem(after: result)
             result.lastError = .unreachable("x")
             _ = UploadTexts.problem(after: result)
+            result.lastError = .recordInconsistent("x")
+            _ = UploadTexts.problem(after: result)
             _ = UploadTexts.queueUnavailable(CocoaError(.fileNoSuchFile))
             _ = UploadTexts.notQueued(CocoaError(.fileNoSuchFile))
             _ = TimeZoneChoices.phoneZone(utc)

@@ -154,5 +154,11 @@ import Testing
         #expect(UploadTexts.problem(after: result) == "The station refused a read: 422 not a log")
         result.lastError = .unreachable("no route")
         #expect(UploadTexts.problem(after: result) == "Not uploaded yet: \(StationClientError.unreachable("no route").description)")
+        // A station whose record shrank is named as such, not as a passing failure.
+        result.lastError = .recordInconsistent("held 12 leaves, shown 9")
+        #expect(
+            UploadTexts.problem(after: result)
+                == "The station's record no longer holds what it showed this phone before, so nothing more is sent to it. Tell the station's operator: held 12 leaves, shown 9"
+        )
     }
 }

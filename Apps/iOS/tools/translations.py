@@ -209,6 +209,7 @@ T = {
     'The read could not be queued for the station: %@': ('无法将读取记录加入工作站上传队列：%@', '読み取りをステーションの送信待ちに追加できませんでした：%@'),
     'The running time is too long.': ('运行时长过长。', '稼働時間が長すぎます。'),
     'The start delay is too long.': ('开始延迟过长。', '開始までの遅延が長すぎます。'),
+    "The station's record no longer holds what it showed this phone before, so nothing more is sent to it. Tell the station's operator: %@": ('工作站的记录不再包含它以前向这部手机展示过的内容，因此不再向它发送任何数据。请告知工作站的管理员：%@', 'ステーションの記録に、以前この端末に示した内容がもう含まれていないため、これ以上送信しません。ステーションの管理者に知らせてください：%@'),
     'The station address must start with https:// and name a host.': ('工作站地址必须以 https:// 开头并包含主机名。', 'ステーションのアドレスは https:// で始まり、ホスト名を含む必要があります。'),
     'The station address must start with https://: iOS does not let apps upload to plain http:// addresses. Ask whoever runs the station to serve it over HTTPS with a certificate.': ('工作站地址必须以 https:// 开头：iOS 不允许应用上传到纯 http:// 地址。请让工作站的管理员为其配置证书并通过 HTTPS 提供服务。', 'ステーションのアドレスは https:// で始める必要があります。iOS はアプリが http:// のアドレスへアップロードすることを許可しません。ステーションの管理者に、証明書を使って HTTPS で提供するよう依頼してください。'),
     "Leave the user name and password out of the address; the station's token goes in its own field.": ('地址中不要包含用户名和密码；工作站的令牌请填写在单独的字段中。', 'アドレスにユーザー名とパスワードを含めないでください。ステーションのトークンは専用の欄に入力します。'),
