@@ -305,12 +305,18 @@ public final class Archive {
             result.digest = SamplesDigest().hex
             return result
         }
-        let margin = intervalMilliseconds
+        // Times from a read time that is itself an estimate (a file's date, the station's
+        // arrival) may be hours off: the kept samples of a wider window are looked at, to lay
+        // the read on them by their values.
+        let estimated = log.timeBase == .readTime && intervalMilliseconds > 0 && Archive.isEstimate(log.readTimeSource)
+        let margin = estimated ? max(intervalMilliseconds, Archive.estimateWindow) : intervalMilliseconds
         // The kept samples in time order, matched against the read's in time order (one range
         // query of a block or two, then a merge: no per-sample query and no hash table).
         let kept = try keptSamples(loggerID: loggerID, generation: Int64(generation), from: low - margin, to: high + margin)
         if log.timeBase == .readTime, intervalMilliseconds > 0, !kept.isEmpty {
-            result.offset = Archive.alignment(times, to: kept.times, tolerance: intervalMilliseconds / 2)
+            let byValues =
+                estimated ? Archive.valueAlignment(log.samples, times: times, to: kept, interval: intervalMilliseconds, window: margin) : nil
+            result.offset = byValues ?? Archive.alignment(times, to: kept.times, tolerance: intervalMilliseconds / 2)
             if result.offset != 0 { times = times.map { $0 + result.offset } }
         }
         result.first = low + result.offset
@@ -414,6 +420,58 @@ public final class Archive {
             if kept[middle] < time { low = middle + 1 } else { high = middle }
         }
         return kept[low - 1]
+    }
+
+    /// How far a read whose read time is an estimate is searched for among the kept samples:
+    /// a phone that was offline for days uploads late.
+    static let estimateWindow: Int64 = 7 * 24 * 3600 * 1000
+
+    /// Whether a read time from `source` is an estimate rather than a clock's reading at the read.
+    static func isEstimate(_ source: DecodeOptions.ReadTimeSource?) -> Bool {
+        switch source {
+        case .fileModificationTime, .now, .stationArrival, .other, nil: return true
+        case .given, .tagRead, .readerClockAtConfigurationRead, .newestArchivedRead, .givenByUploader: return false
+        }
+    }
+
+    /// The shift (ms) that lays a read with estimated times on the kept samples by their
+    /// values: among the shifts within `window` that keep the read on the kept samples' grid
+    /// (their phase, then whole intervals), the one under which at least 3 samples meet kept
+    /// samples of the same value and none meets another value. `nil` when no shift, or more
+    /// than one, does (a series that repeats itself, a constant temperature): the evidence
+    /// does not pick one, and the read keeps its estimate.
+    static func valueAlignment(
+        _ samples: [TemperatureLog.Sample], times: [Int64], to kept: KeptSamples, interval: Int64, window: Int64
+    ) -> Int64? {
+        guard let newest = times.max(), !kept.isEmpty, interval > 0 else { return nil }
+        var keptIndex: [Int64: Int] = [:]
+        keptIndex.reserveCapacity(kept.count)
+        for index in 0..<kept.count { keptIndex[kept.times[index]] = index }
+        // The kept grid's phase against the read's, from the kept sample nearest the read's newest.
+        let nearest = kept.times.min { abs($0 - newest) < abs($1 - newest) } ?? newest
+        var phase = (nearest - newest) % interval
+        if phase > interval / 2 { phase -= interval } else if phase <= -interval / 2 { phase += interval }
+        let steps = window / interval
+        var found: [Int64] = []
+        for step in -steps...steps {
+            let offset = phase + step * interval
+            var agree = 0
+            var disagrees = false
+            for index in samples.indices {
+                guard let match = keptIndex[times[index] + offset] else { continue }
+                if sameValue(kept.temperature(at: match), samples[index].temperature), sameValue(kept.humidity(at: match), samples[index].humidity) {
+                    agree += 1
+                } else {
+                    disagrees = true
+                    break
+                }
+            }
+            if !disagrees, agree >= 3 {
+                found.append(offset)
+                if found.count > 1 { return nil }
+            }
+        }
+        return found.first
     }
 
     /// The shift (ms) that puts estimated times on the kept ones: the median of the

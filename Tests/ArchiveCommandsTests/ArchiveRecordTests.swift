@@ -1,5 +1,6 @@
 import Archive
 import ArchiveTestSupport
+import ColdTapBase
 import ColdTapCommands
 import CommandTestSupport
 import Foundation
@@ -130,6 +131,38 @@ import Testing
             let samples = try #require(try jsonObject(run.out)["samples"] as? [[String: Any]])
             #expect(samples.count == 204)
             #expect(try jsonObject(run.out)["gaps"] as? [Any] == nil || (try jsonObject(run.out)["gaps"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aReadWhoseTimeIsAnEstimateIsLaidOnTheKeptSamplesByTheirValues(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            // The second read gives no read time: the time of decoding stands in (an NDEF
+            // message has no date of its own), 3 h 17 min after it was really read. By the
+            // nearest kept time it would land 200 minutes off and conflict; by its values it
+            // lands where it belongs.
+            let encoder = CuplTagEncoder(variant: .temperatureOnly, serial: "CTESTM01", intervalMinutes: 10)
+            let all = (0..<204).map(LoggerFiles.value)
+            let first = try LoggerFiles.writeCuplTag(archive, "first.ndef", encoder, temperatures: all[0..<144], minutesElapsed: 2)
+            let second = try LoggerFiles.writeCuplTag(archive, "second.ndef", encoder, temperatures: all[60..<204], minutesElapsed: 2)
+            let firstReadTime = Date().addingTimeInterval(-(10 * 3600 + 3 * 3600 + 17 * 60)).isoUTCWholeSeconds
+            var run = await coldtap(["archive", "add", first, "--read-time", firstReadTime, "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            run = await coldtap(["archive", "add", second, "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.out.contains("read #2: 60 new samples, 84 duplicates, 0 conflicts, no gap before; estimated times moved by -1182"), "\(run.out)")
+
+            // A constant temperature gives no evidence of where it belongs: the read keeps
+            // its estimate, laid on the kept samples' grid, and conflicts with nothing.
+            let flat = CuplTagEncoder(variant: .temperatureOnly, serial: "CTFLAT01", intervalMinutes: 10)
+            let steady = [Double](repeating: 5, count: 204)
+            let one = try LoggerFiles.writeCuplTag(archive, "flat-1.ndef", flat, temperatures: steady[0..<144], minutesElapsed: 2)
+            let two = try LoggerFiles.writeCuplTag(archive, "flat-2.ndef", flat, temperatures: steady[64..<204], minutesElapsed: 2)
+            #expect(await coldtap(["archive", "add", one, "--read-time", firstReadTime, "--archive", archive.location]).status == 0)
+            run = await coldtap(["archive", "add", two, "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.out.contains(", 0 conflicts"), "\(run.out)")
+            #expect(await coldtap(["archive", "verify", "--archive", archive.location]).status == 0)
         }
     }
 
