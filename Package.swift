@@ -108,7 +108,11 @@ let package = Package(
         // The use cases over the archive, shared by the command line and the station: reads
         // built and decoded again as the archive keeps them, a station upload decoded, the
         // archive's JSON and CSV. Not linked by the app (the archive engines are not there).
-        .target(name: "ArchiveKit", dependencies: ["ColdTapBase", "ColdTapKit", "Archive", "JSONOutput", "LoggerFormats", "ColdChain", "NDEF"]),
+        .target(
+            name: "ArchiveKit",
+            dependencies: [
+                "ColdTapBase", "ColdTapKit", "Archive", "JSONOutput", "LoggerFormats", "ColdChain", "NDEF", "TempChart", "TransparencyLog", "Digest",
+            ]),
         // The command line: all commands live in a library so tests can run them in-process.
         .target(
             name: "ColdTapCommands",

@@ -1,4 +1,5 @@
 import Archive
+import ArchiveKit
 import ColdChain
 import ColdTapBase
 import ColdTapKit
@@ -16,7 +17,7 @@ enum ArchiveReport {
     static let optionSpecs: [OptionSpec] =
         [
             .value("--logger-id", placeholder: "ID", help: "report the whole record of this logger in the archive instead of FILE"),
-            ArchiveAccess.archiveOption,
+            ArchiveAccess.archiveOption, ArchiveRecordCommands.signingKeyOption,
         ] + ArchiveAccess.periodOptions
 
     static func isRequested(_ arguments: Arguments) -> Bool {
@@ -32,6 +33,7 @@ enum ArchiveReport {
         let json = arguments.flag("--json")
         let profileText = try arguments.option("--profile")
         let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
+        let keyFile = try ArchiveRecordCommands.keyFile(&arguments, location: location)
         if !(try arguments.positionals()).isEmpty {
             throw CommandError.usage("give either FILE (a report of that read) or --logger-id ID (the whole record in the archive), not both.")
         }
@@ -47,10 +49,13 @@ enum ArchiveReport {
         let profile = try ReportCommand.resolveProfile(profileText)
         let log = history.temperatureLog()
         let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone, acknowledgements: history.excursionAcknowledgements)
+        let record = try recordEvidence(history, archive: archive, keyFile: keyFile, console: console)
         if json {
             var document = ReportCommand.json(log: LogExport.json(log, wording: HintWording.logWording), assessment: assessment)
             if case .object(var members) = document {
-                members.append(("archive", archiveJSON(history, assessment: assessment)))
+                var archiveMembers = archiveJSON(history, assessment: assessment)
+                if case .object(let kept) = archiveMembers, let record { archiveMembers = .object(kept + [("record", record.json)]) }
+                members.append(("archive", archiveMembers))
                 document = .object(members)
             }
             console.print(document.serialized())
@@ -64,7 +69,8 @@ enum ArchiveReport {
             ReportArtifacts.drawTerminalChart(log: log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
-            let section = section(history, assessment: assessment, archive: archive.engine.location)
+            var section = section(history, assessment: assessment, archive: archive.engine.location)
+            section.record = record?.evidence
             try ReportArtifacts.write(
                 log: log, assessment: assessment, options: artifacts, archive: section,
                 console: console, pathsToStandardError: json)
@@ -92,6 +98,20 @@ enum ArchiveReport {
                 ReportArchiveSection.Acknowledgement(excursionStart: $0.excursionStart, by: $0.by, at: $0.at, comment: $0.comment)
             },
             openExcursions: assessment.excursions.filter { $0.acknowledgement == nil }.map(\.start))
+    }
+
+    /// The record's checkpoint signed now and the proofs of the report's reads and
+    /// acknowledgements; `nil`, said on standard error, for a PostgreSQL archive whose key
+    /// was not named.
+    static func recordEvidence(
+        _ history: History, archive: Archive, keyFile: String?, console: Console
+    ) throws -> (evidence: ReportArchiveSection.RecordEvidence, json: JSONValue)? {
+        guard let keyFile else {
+            console.error("The report carries no record checkpoint: name the archive's signing key with --signing-key FILE or COLDTAP_SIGNING_KEY.")
+            return nil
+        }
+        let signer = try ArchiveRecordCommands.signer(file: keyFile, archive: archive, console: console)
+        return try ArchiveRecordCommands.mapping { try RecordEvidence.make(for: history, archive: archive, signer: signer) }
     }
 
     /// The `archive` member of `report --logger-id --json`.

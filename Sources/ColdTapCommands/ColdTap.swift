@@ -29,7 +29,7 @@ public enum ColdTap {
         DemoCommand.self, ReadersCommand.self, ReadCommand.self, DecodeCommand.self, ReportCommand.self,
         TagCommand.self, NDEFCommand.self, WriteCommand.self, EmulateCommand.self, ProfilesCommand.self,
         FormatsCommand.self, CompletionsCommand.self,
-        ArchiveCommand.self, LoggersCommand.self, HistoryCommand.self, AckCommand.self,
+        ArchiveCommand.self, VerifyReportCommand.self, LoggersCommand.self, HistoryCommand.self, AckCommand.self,
         ConfigureCommand.self, StartCommand.self, MeasureCommand.self,
         ServeCommand.self, SiteCommand.self, TokenCommand.self, SiteProfileCommand.self, LoggerCommand.self, WebhookCommand.self, PushCommand.self,
     ]

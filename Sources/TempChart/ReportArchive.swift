@@ -82,6 +82,25 @@ public struct ReportArchiveSection: Sendable, Equatable {
     public var acknowledgements: [Acknowledgement]
     /// Starts of the report's excursions that no acknowledgement names.
     public var openExcursions: [Date]
+    /// The record's checkpoint and the inclusion proofs of the reads and acknowledgements
+    /// the report rests on (docs/archive-record.md); `nil` when no signing key was at hand.
+    public var record: RecordEvidence?
+
+    /// A signed checkpoint and the leaves proved to be in it, as a report carries them.
+    public struct RecordEvidence: Sendable, Equatable {
+        /// The checkpoint's signed note.
+        public var checkpoint: String
+        /// "N leaves, root …" for the report's table.
+        public var summary: String
+        /// The evidence as JSON (what `coldtap verify-report` reads back).
+        public var json: String
+
+        public init(checkpoint: String, summary: String, json: String) {
+            self.checkpoint = checkpoint
+            self.summary = summary
+            self.json = json
+        }
+    }
 
     public init(
         archive: String, loggerID: String, generation: Int, from: Date?, to: Date?, chainHead: String, reads: [Read],
@@ -118,6 +137,8 @@ public struct ArchiveReportStrings: Sendable {
     public var periodStart: String
     public var periodEnd: String
     public var chainHead: String
+    /// The record's checkpoint row: "N leaves, root …".
+    public var record: String
     public var readCount: String
     public var sectionReads: String
     public var readHeader: [String]
@@ -147,7 +168,7 @@ public struct ArchiveReportStrings: Sendable {
 
     public static let english = ArchiveReportStrings(
         section: "Archive record", archive: "Archive", loggerID: "Logger ID", generation: "Samples generation",
-        period: "Period", periodStart: "the first sample", periodEnd: "the last sample", chainHead: "Chain head",
+        period: "Period", periodStart: "the first sample", periodEnd: "the last sample", chainHead: "Chain head", record: "Record checkpoint",
         readCount: "Reads", sectionReads: "Reads in the period",
         readHeader: ["#", "Read time", "Read time from", "From", "New", "Dupl.", "Confl.", "Integrity"],
         sectionRaw: "The reads' raw bytes (SHA-256)",
@@ -164,7 +185,7 @@ public struct ArchiveReportStrings: Sendable {
 
     public static let simplifiedChinese = ArchiveReportStrings(
         section: "存档记录", archive: "存档", loggerID: "记录仪 ID", generation: "样本代次",
-        period: "时段", periodStart: "第一个样本", periodEnd: "最后一个样本", chainHead: "哈希链头",
+        period: "时段", periodStart: "第一个样本", periodEnd: "最后一个样本", chainHead: "哈希链头", record: "记录检查点",
         readCount: "读取次数", sectionReads: "时段内的读取",
         readHeader: ["#", "读取时间", "读取时间来源", "来源", "新增", "重复", "冲突", "完整性"],
         sectionRaw: "各次读取的原始数据（SHA-256）",
@@ -181,7 +202,7 @@ public struct ArchiveReportStrings: Sendable {
 
     public static let japanese = ArchiveReportStrings(
         section: "アーカイブの記録", archive: "アーカイブ", loggerID: "ロガー ID", generation: "サンプルの世代",
-        period: "期間", periodStart: "最初のサンプル", periodEnd: "最後のサンプル", chainHead: "ハッシュチェーンの先頭",
+        period: "期間", periodStart: "最初のサンプル", periodEnd: "最後のサンプル", chainHead: "ハッシュチェーンの先頭", record: "記録のチェックポイント",
         readCount: "読み取り回数", sectionReads: "期間内の読み取り",
         readHeader: ["#", "読み取り時刻", "読み取り時刻の出所", "読み取り元", "新規", "重複", "不一致", "完全性"],
         sectionRaw: "各読み取りの生データ（SHA-256）",
@@ -222,7 +243,7 @@ extension ReportPage {
         return [
             (s.archive, section.archive), (s.loggerID, section.loggerID), (s.generation, "\(section.generation)"),
             (s.period, "\(from) – \(to)"), (s.readCount, "\(section.reads.count)"), (s.chainHead, section.chainHead),
-        ]
+        ] + (section.record.map { [(s.record, $0.summary)] } ?? [])
     }
 
     /// One row per read: id, time, read-time source, origin, new, duplicates, conflicts, integrity.
@@ -350,6 +371,14 @@ extension ReportPage {
             empty: s.noAcknowledgements)
         if let note = archiveExcursionNote {
             out += "<p class=\"\(section.openExcursions.isEmpty ? "muted" : "estimated")\" id=\"archive-open-excursions\">\(e(note))</p>\n"
+        }
+        if let record = section.record {
+            // The checkpoint as signed, and the proofs as data (never run: not JavaScript) for
+            // `coldtap verify-report`; "</" is written "<\/" so the data cannot end the element.
+            out += "<section id=\"archive-record\"><h2>\(e(s.record))</h2><pre class=\"wrap\">\(e(record.checkpoint))</pre>\n"
+            out +=
+                "<script type=\"application/json\" id=\"coldtap-record\">"
+                + record.json.replacingOccurrences(of: "</", with: "<\\/") + "</script></section>\n"
         }
         return out
     }

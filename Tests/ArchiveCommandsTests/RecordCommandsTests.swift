@@ -74,4 +74,43 @@ import TransparencyLog
             #expect(badKey.status == 64 && badKey.err.contains("is not."), "\(badKey.err)")
         }
     }
+
+    @Test func aReportCarriesItsProofsAndVerifyReportChecksThemOffline() async throws {
+        try await withArchive(.sqlite) { archive in
+            let file = try LoggerFiles.writeGeneric(archive, "r.ndef", 0..<40)
+            #expect(await coldtap(["archive", "add", file, "--logger-id", "F", "--archive", archive.location]).status == 0)
+            let opened = try archive.open()
+            _ = try opened.acknowledge(loggerID: "F", excursionStart: LoggerFiles.start, by: "QA", comment: "checked")
+            opened.close()
+            let report = await coldtap(["report", "--logger-id", "F", "--json", "--archive", archive.location])
+            #expect(report.status == 0, "\(report.err)")
+            let path = archive.path("report.json")
+            try Data(report.out.utf8).write(to: URL(fileURLWithPath: path))
+            let key = await coldtap(["archive", "key", "--archive", archive.location]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+            let checked = await coldtap(["verify-report", path, "--public-key", key])
+            #expect(checked.status == 0, "\(checked.err)")
+            #expect(checked.out.contains("is signed by the archive's key, and all 2 read(s) and acknowledgement(s) are in it"), "\(checked.out)")
+
+            // The HTML file carries the same evidence.
+            let html = await coldtap(["report", "--logger-id", "F", "--html", "--out", archive.path("html"), "--archive", archive.location])
+            #expect(html.status == 0, "\(html.err)")
+            let written = try #require(try FileManager.default.contentsOfDirectory(atPath: archive.path("html")).first { $0.hasSuffix(".html") })
+            #expect(await coldtap(["verify-report", archive.path("html/\(written)"), "--public-key", key]).status == 0)
+
+            // An edited read in the report, or an edited leaf, is named; another key is refused.
+            var object = try jsonObject(report.out)
+            var archiveMember = try #require(object["archive"] as? [String: Any])
+            var reads = try #require(archiveMember["reads"] as? [[String: Any]])
+            reads[0]["sha256"] = String(repeating: "0", count: 64)
+            archiveMember["reads"] = reads
+            object["archive"] = archiveMember
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+            let edited = await coldtap(["verify-report", path, "--public-key", key])
+            #expect(edited.status == 65 && edited.err.contains("read #1: the report lists its bytes as 0000"), "\(edited.err)")
+            let stranger = try NoteSigner(name: "coldtap/archive/0123", privateKey: .generate()).verifier.text
+            let foreign = await coldtap(["verify-report", archive.path("html/\(written)"), "--public-key", stranger])
+            #expect(foreign.status == 65 && foreign.err.contains("not signed by the key given"), "\(foreign.err)")
+            #expect(await coldtap(["verify-report", file, "--public-key", key]).status == 65)
+        }
+    }
 }
