@@ -99,6 +99,36 @@ extension Archive {
         }
     }
 
+    /// The hashes of the leaves from index `start` on, in order (a station keeping up).
+    public func leafHashes(from start: Int) throws -> [[UInt8]] {
+        var hashes: [[UInt8]] = []
+        try engine.query("SELECT leaf_hash FROM record_leaves WHERE leaf_index >= $1 ORDER BY leaf_index", [.int(Int64(start))]) { row in
+            hashes.append(Hex.decode(row.text(0)) ?? [])
+        }
+        return hashes
+    }
+
+    /// Keeps a checkpoint signed elsewhere (a station's, kept up leaf by leaf) unless one of
+    /// its size is kept already.
+    /// - Throws: `ArchiveError(.verificationFailed)` when a kept one of that size has another root.
+    public func keepCheckpoint(_ note: SignedNote, now: Date = Date()) throws {
+        let checkpoint = try Checkpoint(text: note.text)
+        let root = checkpoint.rootHash.hexString(uppercase: false)
+        try engine.writeTransaction {
+            if let kept = try engine.scalarText("SELECT root_hash FROM record_checkpoints WHERE tree_size = $1", [.int(Int64(checkpoint.treeSize))]) {
+                guard kept == root else {
+                    throw ArchiveError(
+                        .verificationFailed, "a checkpoint of \(checkpoint.treeSize) leaves with another root is kept: the record changed under it.",
+                        hint: .verify)
+                }
+                return
+            }
+            try engine.execute(
+                "INSERT INTO record_checkpoints (tree_size, root_hash, note, signed_ms) VALUES ($1, $2, $3, $4)",
+                [.int(Int64(checkpoint.treeSize)), .text(root), .text(note.formatted), .int(now.milliseconds)])
+        }
+    }
+
     /// The newest checkpoint kept (signed by `signCheckpoint`), as its note text.
     public func newestCheckpoint() throws -> String? {
         try engine.scalarText("SELECT note FROM record_checkpoints ORDER BY tree_size DESC LIMIT 1")
@@ -428,30 +458,6 @@ public struct RecordCheck: Sendable {
     }
 }
 
-/// The roots of a growing tree at chosen sizes in one pass: the perfect subtrees of the
-/// leaves so far (at most one per bit of the count), folded from the right.
-struct FrontierRoots {
-    private var frontier: [(size: Int, hash: [UInt8])] = []
-    private(set) var count = 0
-
-    mutating func append(_ leafHash: [UInt8]) {
-        var node = (size: 1, hash: leafHash)
-        while let last = frontier.last, last.size == node.size {
-            frontier.removeLast()
-            node = (last.size * 2, MerkleHash.node(last.hash, node.hash))
-        }
-        frontier.append(node)
-        count += 1
-    }
-
-    /// The RFC 9162 root of the leaves so far.
-    var root: [UInt8] {
-        guard var hash = frontier.last?.hash else { return MerkleHash.emptyTree }
-        for subtree in frontier.dropLast().reversed() { hash = MerkleHash.node(subtree.hash, hash) }
-        return hash
-    }
-}
-
 extension Archive {
     /// The kept checkpoints and `check.since` against the record's leaf hashes (as
     /// recomputed from the leaves): each one's root must be the root of that many leaves,
@@ -469,7 +475,7 @@ extension Archive {
         try engine.query("SELECT \(Column.selectList) FROM record_checkpoints ORDER BY tree_size", []) { row in
             kept.append((Int(row.int(Column.size)), row.text(Column.root), row.text(Column.note)))
         }
-        var roots = FrontierRoots()
+        var roots = MerkleFrontier()
         var leaves = hashes.makeIterator()
         var signedChecked = 0
         for checkpoint in kept {

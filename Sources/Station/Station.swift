@@ -55,13 +55,16 @@ public final class Station: @unchecked Sendable {
     /// Keeps uploads' reads, several in one transaction when they arrive together.
     private let batcher: WriteBatcher
     /// Signs the record's checkpoints; `nil` when the station has no key.
-    private let signer = LockedValue<NoteSigner?>(nil)
+    private let recordHead: LockedValue<RecordHead?>
 
     /// - Parameter logLine: where the JSON request log goes (standard error by default).
     public init(configuration: Configuration, logLine: (@Sendable (String) -> Void)? = nil) {
         self.configuration = configuration
         pool = StorePool(location: configuration.archive)
-        batcher = WriteBatcher(pool: pool, metrics: metrics)
+        let recordHead = LockedValue<RecordHead?>(nil)
+        self.recordHead = recordHead
+        // The record's checkpoint is signed again after each batch (its new leaves only).
+        batcher = WriteBatcher(pool: pool, metrics: metrics) { store in _ = try? recordHead.withLock({ $0 })?.advance(store) }
         log = logLine.map { RequestLog(sink: $0) } ?? .standardError
         webhooks = WebhookSender(
             pool: pool, batcher: batcher, metrics: metrics,
@@ -69,7 +72,7 @@ public final class Station: @unchecked Sendable {
                 workers: configuration.webhookWorkers, attempts: configuration.webhookAttempts, backoff: configuration.webhookBackoff,
                 attemptTimeout: configuration.webhookAttemptTimeout, deadline: configuration.webhookDeadline,
                 policy: WebhookTargetPolicy(allowHTTP: configuration.allowHTTPWebhooks, allowPrivate: configuration.allowPrivateWebhookTargets)),
-            logLine: log.sink)
+            logLine: log.sink, checkpoint: { recordHead.withLock { $0 }?.newestNote })
     }
 
     /// Opens the archive (creating the station tables) and starts serving.
@@ -78,8 +81,9 @@ public final class Station: @unchecked Sendable {
         try pool.warmUp()
         if let file = configuration.signingKey ?? RecordSigningKey.defaultFile(forArchive: configuration.archive) {
             let origin = try pool.with { try $0.archive.recordOrigin() }
-            let key = try RecordSigningKey.loadOrCreate(file: file, origin: origin).signer
-            signer.withLock { $0 = key }
+            let head = RecordHead(signer: try RecordSigningKey.loadOrCreate(file: file, origin: origin).signer)
+            try pool.with { try head.advance($0) }
+            recordHead.withLock { $0 = head }
         }
         let server = HTTPServer(configuration: configuration.http) { [unowned self] request in self.handle(request) }
         try server.start()
@@ -493,7 +497,7 @@ public final class Station: @unchecked Sendable {
     /// The record's checkpoint now, signed, and with `since=SIZE` the consistency proof from
     /// the tree of that size (a witness's older checkpoint) to it.
     private func checkpoint(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let signer = signer.withLock({ $0 }) else {
+        guard let head = recordHead.withLock({ $0 }) else {
             throw HTTPFailure(503, "unavailable", "this station keeps no signing key, so it signs no checkpoints (its operator can give it one).")
         }
         var since: Int?
@@ -512,14 +516,15 @@ public final class Station: @unchecked Sendable {
                     "the record holds \(size) leaves, fewer than the \(since) of the checkpoint you hold: this station no longer has everything it showed before."
                 )
             }
-            let note = try store.archive.signCheckpoint(with: signer)
+            let note = try head.advance(store)
+            try store.archive.keepCheckpoint(note)
             guard let since else { return (note, nil) }
             return (note, try store.archive.consistencyProof(from: since, to: try Checkpoint(text: note.text).treeSize))
         }
         let checkpoint = try Checkpoint(text: note.text)
         var members: [(String, JSONValue)] = [
             ("checkpoint", .string(note.formatted)), ("origin", .string(checkpoint.origin)), ("treeSize", .int(checkpoint.treeSize)),
-            ("rootHash", .string(checkpoint.rootHash.hexString(uppercase: false))), ("publicKey", .string(signer.verifier.text)),
+            ("rootHash", .string(checkpoint.rootHash.hexString(uppercase: false))), ("publicKey", .string(head.signer.verifier.text)),
         ]
         if let since, let proof {
             members.append(

@@ -55,12 +55,15 @@ final class WebhookSender: Sendable {
 
     /// Where an event that could not be queued is said (the station's JSON log).
     private let logLine: @Sendable (String) -> Void
+    /// The record's newest signed checkpoint, sent with each event (`nil`: none signed).
+    private let checkpoint: @Sendable () -> String?
 
     init(
         pool: StorePool, batcher: WriteBatcher, metrics: StationMetrics, settings: Settings,
-        logLine: @escaping @Sendable (String) -> Void = { _ in }
+        logLine: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: @escaping @Sendable () -> String? = { nil }
     ) {
         self.logLine = logLine
+        self.checkpoint = checkpoint
         self.pool = pool
         self.batcher = batcher
         self.metrics = metrics
@@ -200,7 +203,8 @@ final class WebhookSender: Sendable {
             return
         }
         let timestamp = Int(now.timeIntervalSince1970)
-        let body = WebhookSender.body(eventID: delivery.eventID, type: delivery.event, timestamp: timestamp, payload: delivery.payload)
+        let body = WebhookSender.body(
+            eventID: delivery.eventID, type: delivery.event, timestamp: timestamp, payload: delivery.payload, checkpoint: checkpoint())
         let signature = "sha256=" + HMACSHA256.authenticationCode(Data(body.utf8), key: Data(delivery.webhook.secret.utf8)).hexString(uppercase: false)
         let remaining = delivery.deadline.timeIntervalSince(now)
         let result = transport.post(
@@ -256,17 +260,18 @@ final class WebhookSender: Sendable {
         progress.update { $0 += 1 }
     }
 
-    /// The signed body: `id`, `type`, `timestamp`, then the event's members in their order.
-    static func body(eventID: String, type: String, timestamp: Int, payload: String) -> String {
+    /// The signed body: `id`, `type`, `timestamp`, then the event's members in their order,
+    /// then `checkpoint`: the record's newest signed checkpoint when the event was sent (it
+    /// covers the event's read, which was kept before the event was queued).
+    static func body(eventID: String, type: String, timestamp: Int, payload: String, checkpoint: String? = nil) -> String {
         var body =
             "{\"id\":" + JSONValue.string(eventID).serialized(pretty: false)
             + ",\"type\":" + JSONValue.string(type).serialized(pretty: false)
             + ",\"timestamp\":" + String(timestamp)
         if payload.hasPrefix("{"), payload.count > 2 {
-            body += "," + payload.dropFirst()
-        } else {
-            body += "}"
+            body += "," + payload.dropFirst().dropLast()
         }
-        return body
+        if let checkpoint { body += ",\"checkpoint\":" + JSONValue.string(checkpoint).serialized(pretty: false) }
+        return body + "}"
     }
 }

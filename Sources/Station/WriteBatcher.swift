@@ -39,10 +39,14 @@ final class WriteBatcher: Sendable {
     }
     private let queue = WaitableValue(Queue())
 
-    init(pool: StorePool, metrics: StationMetrics, limit: Int = 32) {
+    /// Runs on the batch's connection after it committed (the station signs its record).
+    private let afterCommit: @Sendable (StationStore) -> Void
+
+    init(pool: StorePool, metrics: StationMetrics, limit: Int = 32, afterCommit: @escaping @Sendable (StationStore) -> Void = { _ in }) {
         self.pool = pool
         self.metrics = metrics
         self.limit = limit
+        self.afterCommit = afterCommit
     }
 
     /// Runs `work` in the next batch's transaction and returns what it returned, once that
@@ -92,6 +96,7 @@ final class WriteBatcher: Sendable {
                 {
                     throw error
                 }
+                afterCommit(store)
                 return results
             }
         } catch {

@@ -51,3 +51,33 @@ public enum MerkleHash {
         return node(subtree(hashes, range.lowerBound..<middle), subtree(hashes, middle..<range.upperBound))
     }
 }
+
+/// The root of a growing tree kept up leaf by leaf: the perfect subtrees of the leaves so far
+/// (at most one per bit of the count), folded from the right for the root. Appending costs
+/// O(1) hashes on average and the root O(log n): a station signs its record after each write
+/// without hashing all of it again, and `verify` finds the roots of many sizes in one pass.
+public struct MerkleFrontier: Sendable {
+    private var subtrees: [(size: Int, hash: [UInt8])] = []
+    /// How many leaves were appended.
+    public private(set) var count = 0
+
+    public init() {}
+
+    /// Appends the leaf whose hash (already `H(0x00 || leaf)`) is `leafHash`.
+    public mutating func append(_ leafHash: [UInt8]) {
+        var node = (size: 1, hash: leafHash)
+        while let last = subtrees.last, last.size == node.size {
+            subtrees.removeLast()
+            node = (last.size * 2, MerkleHash.node(last.hash, node.hash))
+        }
+        subtrees.append(node)
+        count += 1
+    }
+
+    /// The RFC 9162 root of the leaves so far.
+    public var root: [UInt8] {
+        guard var hash = subtrees.last?.hash else { return MerkleHash.emptyTree }
+        for subtree in subtrees.dropLast().reversed() { hash = MerkleHash.node(subtree.hash, hash) }
+        return hash
+    }
+}

@@ -11,6 +11,7 @@ import StationClient
 import StationTestSupport
 import TestSupport
 import Testing
+import TransparencyLog
 
 @Suite("Station operations", .serialized)
 struct StationOperationsTests {
@@ -151,6 +152,15 @@ struct StationOperationsTests {
             #expect(events.map { $0["type"] as? String } == ["alarm", "acknowledgement"])
             #expect((events.first?["logger"] as? [String: Any])?["id"] as? String == "hooked")
             #expect(receiver.badSignatures == 0)
+            // Each event carries the record's checkpoint, signed by the station's key, which
+            // holds the event's read: its leaf is in the tree of that size.
+            let key = try NoteVerifierKey(text: try RecordSigningKey.load(file: station.archive.path("signing-key")).verifier.text)
+            let note = try #require(events.first?["checkpoint"] as? String, "\(events.first ?? [:])")
+            let checkpoint = try Checkpoint.verified(Array(note.utf8), keys: [key])
+            let keptArchive = try station.archive.open()
+            let readLeaf = try #require(try keptArchive.leaves(kind: .read, key: "hooked/1").first)
+            keptArchive.close()
+            #expect(readLeaf.index < checkpoint.treeSize)
             // Two failures then success for the alarm; the acknowledgement went through first time.
             let archive = try Archive.open(station.archive.location)
             defer { archive.close() }
