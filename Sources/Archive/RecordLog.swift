@@ -154,6 +154,15 @@ extension Archive {
         try engine.readTransaction { try MerkleProofs.inclusionProof(leafIndex: index, treeSize: size, from: try keptLeafHashes(upTo: size)) }
     }
 
+    /// The inclusion proofs of several leaves in the tree of the first `size` leaves, the leaf
+    /// hashes read once for all of them.
+    public func inclusionProofs(leafIndices: [Int], treeSize size: Int) throws -> [[[UInt8]]] {
+        try engine.readTransaction {
+            let source = try keptLeafHashes(upTo: size)
+            return try leafIndices.map { try MerkleProofs.inclusionProof(leafIndex: $0, treeSize: size, from: source) }
+        }
+    }
+
     /// The consistency proof from the tree of `oldSize` leaves to that of `newSize`.
     public func consistencyProof(from oldSize: Int, to newSize: Int) throws -> [[UInt8]] {
         try engine.readTransaction {

@@ -13,19 +13,25 @@ import TransparencyLog
 public enum RecordEvidence {
     /// The evidence for `history`, against a checkpoint signed now with `signer`.
     /// - Throws: `ArchiveError` when a leaf is missing (run `archive verify`) or the archive fails.
+    /// - Parameter note: a checkpoint already signed (a station's, kept up after each write);
+    ///   `nil`: one is signed now.
     public static func make(
-        for history: History, archive: Archive, signer: NoteSigner
+        for history: History, archive: Archive, signer: NoteSigner, note given: SignedNote? = nil
     ) throws -> (evidence: ReportArchiveSection.RecordEvidence, json: JSONValue) {
-        let note = try archive.signCheckpoint(with: signer)
+        let note = try given ?? archive.signCheckpoint(with: signer)
         let checkpoint = try Checkpoint(text: note.text)
         var wanted: [(RecordLeaf.Kind, String)] = history.reads.map { (.read, "\(history.logger.id)/\($0.id)") }
         wanted += history.acknowledgements.map { (.acknowledgement, "\(history.logger.id)/\($0.id)") }
-        var leaves: [JSONValue] = []
+        var found: [(kind: RecordLeaf.Kind, key: String, index: Int, leaf: RecordLeaf)] = []
         for (kind, key) in wanted {
             guard let (index, leaf) = try archive.leaves(kind: kind, key: key).first(where: { $0.index < checkpoint.treeSize }) else {
                 throw ArchiveError(.verificationFailed, "\(kind.rawValue) \(key) has no leaf in the record.", hint: .verify)
             }
-            let proof = try archive.inclusionProof(leafIndex: index, treeSize: checkpoint.treeSize)
+            found.append((kind, key, index, leaf))
+        }
+        let proofs = try archive.inclusionProofs(leafIndices: found.map(\.index), treeSize: checkpoint.treeSize)
+        var leaves: [JSONValue] = []
+        for ((kind, key, index, leaf), proof) in zip(found, proofs) {
             leaves.append(
                 .object([
                     ("kind", .string(kind.rawValue)), ("key", .string(key)), ("index", .int(index)),

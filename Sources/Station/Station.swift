@@ -7,6 +7,7 @@ import Digest
 import Foundation
 import JSONOutput
 import LoggerFormats
+import TempChart
 import TransparencyLog
 
 /// The station: the HTTP API of README "Station" over one archive. It keeps no state of its
@@ -617,7 +618,16 @@ public final class Station: @unchecked Sendable {
         guard !history.samples.isEmpty else {
             throw HTTPFailure.notFound("\(loggerID) has no samples" + (period.from != nil || period.to != nil ? " in that period." : "."))
         }
-        let body = try Station.report(kind, history: history, query: query, configuration: configuration)
+        // The record's checkpoint kept up after the last write, and the proofs of this
+        // record's reads and acknowledgements under it.
+        let record = try recordHead.withLock({ $0 }).map { head in
+            try pool.with { store -> ReportArchiveSection.RecordEvidence in
+                let note = try head.advance(store)
+                try store.archive.keepCheckpoint(note)
+                return try RecordEvidence.make(for: history, archive: store.archive, signer: head.signer, note: note).evidence
+            }
+        }
+        let body = try Station.report(kind, history: history, query: query, record: record, configuration: configuration)
         return HTTPResponse(status: 200, headers: [("Content-Type", kind.contentType)], body: body)
     }
 

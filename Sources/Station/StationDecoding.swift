@@ -41,8 +41,9 @@ extension Station {
 
     /// A report over a stitched record, drawn into bytes (ColdTapKit's `ReportRendering`).
     /// - Throws: `HTTPFailure` (400) for an unknown language; the renderer's error otherwise.
+    /// The archive part names no server path: it is "the station's archive".
     static func report(
-        _ kind: ReportFileKind, history: History, query: ReportQuery,
+        _ kind: ReportFileKind, history: History, query: ReportQuery, record: ReportArchiveSection.RecordEvidence?,
         configuration: Configuration
     ) throws -> Data {
         let profile = query.profile ?? configuration.defaultProfile
@@ -56,6 +57,8 @@ extension Station {
         }
         let log = history.temperatureLog()
         let assessment = Assessor.assess(log, profile: profile, timeZone: zone, acknowledgements: history.excursionAcknowledgements)
-        return try rendering.render(kind, of: ReportRendering.Subject(log: log, assessment: assessment))
+        var section = ArchiveReportSection.make(history, assessment: assessment, archive: "the station's archive")
+        section.record = record
+        return try rendering.render(kind, of: ReportRendering.Subject(log: log, assessment: assessment, archive: section))
     }
 }

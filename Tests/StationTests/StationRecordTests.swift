@@ -63,6 +63,20 @@ struct StationRecordTests {
             #expect(try await request(station.base.appendingPathComponent("api/v1/checkpoint")).status == 401)
             // The operator's token is the station's, not a site's.
             #expect(try await checkpoint(station, token: station.tokens["operator"]).status == 403)
+            // The logger's report carries the checkpoint and its reads' proofs, and names no
+            // server path.
+            let html = try await request(
+                station.base.appendingPathComponent("api/v1/loggers/fridge-1/report.html"), token: station.tokens["north-read"])
+            #expect(html.status == 200)
+            #expect(!html.text.contains(station.archive.location))
+            #expect(html.text.contains("the station&apos;s archive"), "\(html.text.prefix(300))")
+            let opening = "<script type=\"application/json\" id=\"coldtap-record\">"
+            let start = try #require(html.text.range(of: opening))
+            let end = try #require(html.text.range(of: "</script>", range: start.upperBound..<html.text.endIndex))
+            let evidence = html.text[start.upperBound..<end.lowerBound].replacingOccurrences(of: "<\\/", with: "</")
+            let check = RecordEvidence.check(json: Data(evidence.utf8), keys: [key], readSHA256: [:])
+            #expect(check.problems.isEmpty, "\(check.problems)")
+            #expect(check.proved.count == 2)
             // What the station signed, the archive's own verify accepts with the same key.
             let opened = try station.archive.open()
             defer { opened.close() }
