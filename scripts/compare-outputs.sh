@@ -68,6 +68,18 @@ for input in "${inputs[@]}"; do
             diff -r "$work/svg-old" "$work/svg-new" | head -6
         fi
     done
+    # On a terminal (through script(1)): the braille chart, in colour, at two widths.
+    for columns in 100 60; do
+        for side in old new; do
+            (cd "$work" && COLUMNS=$columns script -qec "${!side} report $time --tz Asia/Shanghai '$input'" /dev/null >"$work/tty-$side.out" 2>&1)
+        done
+        compared=$((compared + 1))
+        if ! cmp -s "$work/tty-old.out" "$work/tty-new.out"; then
+            differences=$((differences + 1))
+            echo "=== report on a terminal ($columns columns) $name"
+            diff "$work/tty-old.out" "$work/tty-new.out" | head -6
+        fi
+    done
     run_both "tag --json $name" tag --json "$input"
     run_both "ndef decode --json $name" ndef decode --json "$input"
     for kind in tag2 tag5 ndef url hex; do run_both "decode --input $kind $name" decode --json "$time" --input "$kind" "$input"; done
