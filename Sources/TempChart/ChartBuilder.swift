@@ -10,14 +10,50 @@ extension ChartModel {
         let strings = formatter.strings
         let frame = spec.frame
         let fontSize = min(14, max(8, frame.width / 85))
-        let lineHeight = fontSize * 1.25
         let series = spec.series
         let count = min(series.times.count, series.values.count)
+        let (start, end) = ChartModel.timeDomain(series, count: count)
+        let extremes = ChartModel.extremes(series, count: count)
+        let layout = ChartModel.Layout(spec, extremes: extremes, start: start, end: end, fontSize: fontSize, formatter: formatter)
+        let (plot, xScale, yScale) = (layout.plot, layout.xScale, layout.yScale)
+        let columnWidth = 1 / max(spec.pixelDensity, 0.01)
+        let (band, rules) = ChartModel.bandAndRules(spec, plot: plot, yScale: yScale, formatter: formatter)
+        let (lines, dataGaps) = ChartModel.curve(spec, xScale: xScale, yScale: yScale, columnWidth: columnWidth)
+        let gaps = ChartModel.gapMarks(dataGaps, plot: plot, xScale: xScale, columnWidth: columnWidth, fontSize: fontSize, strings: strings)
+        let excursions = ChartModel.excursionMarks(spec.excursions, plot: plot, xScale: xScale, columnWidth: columnWidth)
+        let annotations = ChartModel.extremeAnnotations(
+            series, extremes: extremes, plot: plot, xScale: xScale, yScale: yScale, fontSize: fontSize, formatter: formatter)
 
-        // Domains.
+        self.init(
+            frame: frame, plot: plot, theme: spec.theme, fontSize: fontSize, title: spec.title,
+            xScale: xScale, yScale: yScale, xTicks: layout.xTicks, yTicks: layout.yTicks,
+            xAxisTitle: "\(strings.timeAxis) — \(formatter.zoneDescription(from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end)))",
+            yAxisTitle: "°C", band: band, rules: rules, lines: lines, gaps: gaps, annotations: annotations,
+            excursions: excursions, message: extremes == nil ? strings.noData : nil, columnWidth: columnWidth,
+            curveWidth: fontSize >= 11 ? 1.6 : 1.25)
+    }
+
+    /// The lowest and highest valid values and where they are.
+    struct Extremes {
+        var low: Double
+        var high: Double
+        var minIndex: Int
+        var maxIndex: Int
+    }
+
+    /// The time span shown: the samples', or an hour around it when there is none.
+    static func timeDomain(_ series: ChartSeries, count: Int) -> (start: Double, end: Double) {
         var start = count > 0 ? series.times[0] : 0
         var end = count > 0 ? series.times[count - 1] : 3600
-        if end <= start { start -= 1800; end += 1800 }
+        if end <= start {
+            start -= 1800
+            end += 1800
+        }
+        return (start, end)
+    }
+
+    /// `nil` when no value is valid.
+    static func extremes(_ series: ChartSeries, count: Int) -> Extremes? {
         var low = Double.infinity, high = -Double.infinity
         var minIndex = -1, maxIndex = -1
         series.values.withUnsafeBufferPointer { values in
@@ -28,50 +64,67 @@ extension ChartModel {
                 if v > high, v.isFinite { high = v; maxIndex = index }
             }
         }
-        let hasData = minIndex >= 0
-        var dataLow = hasData ? low : 0, dataHigh = hasData ? high : 10
-        for limit in [spec.lowerLimit, spec.upperLimit].compactMap({ $0 }) {
-            dataLow = min(dataLow, limit)
-            dataHigh = max(dataHigh, limit)
-        }
-        // Vertical layout first (the padding and the tick count depend on the plot height).
-        // Room for the "°C" axis title above the plot (and the chart title).
-        let top = fontSize * 1.6 + (spec.title == nil ? 0 : lineHeight * 1.4)
-        let bottom = 6 + lineHeight * 2 + lineHeight * 1.3 + 6
-        let plotHeight = max(10, frame.height - top - bottom)
-        let span = max(dataHigh - dataLow, 1)
-        // Room for the two-line min/max labels beyond the extremes, as a share of the plot.
-        let labelShare = min(0.3, (lineHeight * 2 + 14) / plotHeight)
-        let padded = span * 1.16 / max(0.4, 1 - 2 * labelShare)
-        var upperBound = dataHigh + span * 0.08, lowerBound = dataLow - span * 0.08
-        if hasData {
-            upperBound = max(upperBound, high + padded * labelShare)
-            lowerBound = min(lowerBound, low - padded * labelShare)
-        }
-        let yDomain = lowerBound...upperBound
-        let yStep = NiceTicks.step(
-            span: yDomain.upperBound - yDomain.lowerBound,
-            count: max(2, min(10, Int(plotHeight / (fontSize * 3.2)))))
-        let yValues = NiceTicks.values(in: yDomain, step: yStep)
-        let decimals = NiceTicks.decimals(for: yStep)
-        let yLabels = yValues.map { formatter.number($0, decimals: decimals) }
-        let tickFont = ChartFont(size: fontSize)
-        let labelWidth = yLabels.map { TextMetrics.estimatedWidth($0, font: tickFont) }.max() ?? fontSize * 2
-        let left = max(labelWidth, TextMetrics.estimatedWidth("°C", font: tickFont)) + 14
-        let right = fontSize * 1.2
-        let plot = ChartRect(
-            x: frame.x + left, y: frame.y + top,
-            width: max(10, frame.width - left - right), height: plotHeight)
-        let xScale = LinearScale(domain: start...end, rangeStart: plot.minX, rangeEnd: plot.maxX)
-        let yScale = LinearScale(domain: yDomain, rangeStart: plot.maxY, rangeEnd: plot.minY)
+        return minIndex >= 0 ? Extremes(low: low, high: high, minIndex: minIndex, maxIndex: maxIndex) : nil
+    }
 
-        let yTicks = zip(yValues, yLabels).map { AxisTick(value: $0, position: yScale.position($0), label: [$1]) }
-        let xTicks = ChartModel.timeTicks(
-            start: start, end: end, scale: xScale, plot: plot, fontSize: fontSize,
-            formatter: formatter)
+    /// Where the plot sits in the frame, its scales and ticks.
+    struct Layout {
+        let plot: ChartRect
+        let xScale: LinearScale
+        let yScale: LinearScale
+        let xTicks: [AxisTick]
+        let yTicks: [AxisTick]
 
-        // Band and rules (rules on the same 1/256 grid as the curve, so crossings sit on them).
-        func grid(_ v: Double) -> Double { M4.grid(v) }
+        init(_ spec: ChartSpec, extremes: Extremes?, start: Double, end: Double, fontSize: Double, formatter: ChartFormatter) {
+            let frame = spec.frame
+            let lineHeight = fontSize * 1.25
+            var dataLow = extremes?.low ?? 0, dataHigh = extremes?.high ?? 10
+            for limit in [spec.lowerLimit, spec.upperLimit].compactMap({ $0 }) {
+                dataLow = min(dataLow, limit)
+                dataHigh = max(dataHigh, limit)
+            }
+            // Vertical layout first (the padding and the tick count depend on the plot height).
+            // Room for the "°C" axis title above the plot (and the chart title).
+            let top = fontSize * 1.6 + (spec.title == nil ? 0 : lineHeight * 1.4)
+            let bottom = 6 + lineHeight * 2 + lineHeight * 1.3 + 6
+            let plotHeight = max(10, frame.height - top - bottom)
+            let span = max(dataHigh - dataLow, 1)
+            // Room for the two-line min/max labels beyond the extremes, as a share of the plot.
+            let labelShare = min(0.3, (lineHeight * 2 + 14) / plotHeight)
+            let padded = span * 1.16 / max(0.4, 1 - 2 * labelShare)
+            var upperBound = dataHigh + span * 0.08, lowerBound = dataLow - span * 0.08
+            if let extremes {
+                upperBound = max(upperBound, extremes.high + padded * labelShare)
+                lowerBound = min(lowerBound, extremes.low - padded * labelShare)
+            }
+            let yDomain = lowerBound...upperBound
+            let yStep = NiceTicks.step(
+                span: yDomain.upperBound - yDomain.lowerBound,
+                count: max(2, min(10, Int(plotHeight / (fontSize * 3.2)))))
+            let yValues = NiceTicks.values(in: yDomain, step: yStep)
+            let decimals = NiceTicks.decimals(for: yStep)
+            let yLabels = yValues.map { formatter.number($0, decimals: decimals) }
+            let tickFont = ChartFont(size: fontSize)
+            let labelWidth = yLabels.map { TextMetrics.estimatedWidth($0, font: tickFont) }.max() ?? fontSize * 2
+            let left = max(labelWidth, TextMetrics.estimatedWidth("°C", font: tickFont)) + 14
+            let right = fontSize * 1.2
+            plot = ChartRect(
+                x: frame.x + left, y: frame.y + top,
+                width: max(10, frame.width - left - right), height: plotHeight)
+            xScale = LinearScale(domain: start...end, rangeStart: plot.minX, rangeEnd: plot.maxX)
+            let yScale = LinearScale(domain: yDomain, rangeStart: plot.maxY, rangeEnd: plot.minY)
+            self.yScale = yScale
+            yTicks = zip(yValues, yLabels).map { AxisTick(value: $0, position: yScale.position($0), label: [$1]) }
+            xTicks = ChartModel.timeTicks(
+                start: start, end: end, scale: xScale, plot: plot, fontSize: fontSize,
+                formatter: formatter)
+        }
+    }
+
+    /// The band between the limits and their rules (on the same 1/256 grid as the curve,
+    /// so crossings sit on them).
+    static func bandAndRules(_ spec: ChartSpec, plot: ChartRect, yScale: LinearScale, formatter: ChartFormatter) -> (BandMark?, [RuleMark]) {
+        let strings = formatter.strings
         var band: BandMark? = nil
         if spec.lowerLimit != nil || spec.upperLimit != nil {
             let topY = spec.upperLimit.map { max(plot.minY, min(plot.maxY, yScale.position($0))) } ?? plot.minY
@@ -82,26 +135,31 @@ extension ChartModel {
         if let upper = spec.upperLimit {
             rules.append(
                 RuleMark(
-                    kind: .upper, value: upper, y: grid(yScale.position(upper)),
+                    kind: .upper, value: upper, y: M4.grid(yScale.position(upper)),
                     label: "\(strings.upperLimit) \(formatter.temperature(upper))"))
         }
         if let lower = spec.lowerLimit {
             rules.append(
                 RuleMark(
-                    kind: .lower, value: lower, y: grid(yScale.position(lower)),
+                    kind: .lower, value: lower, y: M4.grid(yScale.position(lower)),
                     label: "\(strings.lowerLimit) \(formatter.temperature(lower))"))
         }
+        return (band, rules)
+    }
 
-        // The curve.
-        let columnWidth = 1 / max(spec.pixelDensity, 0.01)
-        // Snap x to device pixel column centres and y to the 1/256 grid renderers use inside
-        // (Cairo's fixed point), drop repeated points, reduce each continuous stretch with M4
-        // (see `M4.pieces`), then split at the limits. With butt caps and bevel joins (see
-        // ChartRenderer) each colour's pixels are exactly those of drawing every sample.
+    /// The curve: x snapped to device pixel column centres and y to the 1/256 grid renderers
+    /// use inside (Cairo's fixed point), repeated points dropped, each continuous stretch
+    /// reduced with M4 (see `M4.pieces`), then split at the limits. With butt caps and bevel
+    /// joins (see ChartRenderer) each colour's pixels are exactly those of drawing every sample.
+    /// - Returns: the line marks, and the gaps in the data between the stretches.
+    static func curve(
+        _ spec: ChartSpec, xScale: LinearScale, yScale: LinearScale, columnWidth: Double
+    ) -> ([LineMark], [DataGap]) {
+        let series = spec.series
         let (ranges, dataGaps) = CurveSplitter.segments(series)
         // Split in canvas space on -y (so "above" stays "greater than").
-        let upperW = spec.upperLimit.map { -grid(yScale.position($0)) }
-        let lowerW = spec.lowerLimit.map { -grid(yScale.position($0)) }
+        let upperW = spec.upperLimit.map { -M4.grid(yScale.position($0)) }
+        let lowerW = spec.lowerLimit.map { -M4.grid(yScale.position($0)) }
         var lines: [LineMark] = []
         for range in ranges {
             let pieces: [(xs: [Double], values: [Double])]
@@ -114,7 +172,7 @@ extension ChartModel {
                 var xs = [Double](), ws = [Double]()
                 for index in range {
                     let x = M4.snap(xScale.position(series.times[index]), origin: 0, columnWidth: columnWidth)
-                    let w = -grid(yScale.position(series.values[index]))
+                    let w = -M4.grid(yScale.position(series.values[index]))
                     if let lastX = xs.last, let lastW = ws.last, lastX == x, lastW == w { continue }
                     xs.append(x)
                     ws.append(w)
@@ -130,8 +188,16 @@ extension ChartModel {
                 }
             }
         }
+        return (lines, dataGaps)
+    }
+
+    /// Gaps in the data, merged when closer than a pixel column, labelled where they are wide enough.
+    static func gapMarks(
+        _ dataGaps: [DataGap], plot: ChartRect, xScale: LinearScale, columnWidth: Double, fontSize: Double,
+        strings: ReportStrings
+    ) -> [GapMark] {
         func clipX(_ x: Double) -> Double { max(plot.minX, min(plot.maxX, x)) }
-        let gaps = dataGaps.map {
+        return dataGaps.map {
             GapMark(
                 start: Date(timeIntervalSince1970: $0.start), end: Date(timeIntervalSince1970: $0.end),
                 x0: clipX(xScale.position($0.start)), x1: clipX(xScale.position($0.end)), label: nil)
@@ -148,7 +214,13 @@ extension ChartModel {
             if gap.x1 - gap.x0 >= width + 6 { gap.label = strings.gap }
             return gap
         }
-        let excursions = spec.excursions.map { excursion -> ExcursionMark in
+    }
+
+    /// Excursion marks at least 2 points wide; marks closer than a pixel column are drawn as
+    /// one, so the output does not grow with the number of excursions.
+    static func excursionMarks(_ excursions: [ChartExcursion], plot: ChartRect, xScale: LinearScale, columnWidth: Double) -> [ExcursionMark] {
+        func clipX(_ x: Double) -> Double { max(plot.minX, min(plot.maxX, x)) }
+        return excursions.map { excursion -> ExcursionMark in
             var x0 = clipX(xScale.position(excursion.start.timeIntervalSince1970))
             var x1 = clipX(xScale.position(excursion.end.timeIntervalSince1970))
             if x1 - x0 < 2 {
@@ -159,8 +231,6 @@ extension ChartModel {
             }
             return ExcursionMark(excursion: excursion, x0: x0, x1: x1)
         }.sorted { $0.x0 < $1.x0 }.reduce(into: [ExcursionMark]()) { merged, mark in
-            // Marks closer than a pixel column are drawn as one, so the output does not
-            // grow with the number of excursions.
             if let last = merged.last, mark.x0 <= last.x1 + columnWidth {
                 merged[merged.count - 1].x1 = max(last.x1, mark.x1)
                 merged[merged.count - 1].excursion.end = max(last.excursion.end, mark.excursion.end)
@@ -168,44 +238,50 @@ extension ChartModel {
                 merged.append(mark)
             }
         }
+    }
 
-        // Extremes.
+    /// The maximum's and (when it differs) the minimum's labels, kept inside the plot.
+    static func extremeAnnotations(
+        _ series: ChartSeries, extremes: Extremes?, plot: ChartRect, xScale: LinearScale, yScale: LinearScale, fontSize: Double,
+        formatter: ChartFormatter
+    ) -> [ExtremeAnnotation] {
+        guard let extremes else { return [] }
+        let strings = formatter.strings
+        let lineHeight = fontSize * 1.25
+        let tickFont = ChartFont(size: fontSize)
         var annotations: [ExtremeAnnotation] = []
-        if hasData {
-            var wanted: [(ExtremeAnnotation.Kind, Int)] = [(.maximum, maxIndex)]
-            if high > low { wanted.append((.minimum, minIndex)) }
-            for (kind, index) in wanted {
-                let time = series.times[index], value = series.values[index]
-                let point = ChartPoint(x: xScale.position(time), y: yScale.position(value))
-                let label = [
-                    "\(kind == .maximum ? strings.maximum : strings.minimum) \(formatter.temperature(value))",
-                    formatter.dayAndClock(Date(timeIntervalSince1970: time)),
-                ]
-                let width = label.map { TextMetrics.estimatedWidth($0, font: tickFont) }.max() ?? 0
-                var anchor = TextAnchor.middle
-                var x = point.x
-                if point.x - width / 2 < plot.minX + 2 { anchor = .start; x = max(plot.minX + 2, point.x - 6) }
-                if point.x + width / 2 > plot.maxX - 2 { anchor = .end; x = min(plot.maxX - 2, point.x + 6) }
-                let aboveBaseline = point.y - 9 - lineHeight
-                let belowBaseline = point.y + 9 + fontSize
-                var baseline = kind == .maximum ? aboveBaseline : belowBaseline
-                if kind == .maximum, aboveBaseline - fontSize < plot.minY { baseline = belowBaseline }
-                if kind == .minimum, belowBaseline + lineHeight > plot.maxY { baseline = aboveBaseline }
-                annotations.append(
-                    ExtremeAnnotation(
-                        kind: kind, time: Date(timeIntervalSince1970: time), value: value,
-                        point: point, label: label,
-                        labelOrigin: ChartPoint(x: x, y: baseline), labelAnchor: anchor))
+        var wanted: [(ExtremeAnnotation.Kind, Int)] = [(.maximum, extremes.maxIndex)]
+        if extremes.high > extremes.low { wanted.append((.minimum, extremes.minIndex)) }
+        for (kind, index) in wanted {
+            let time = series.times[index], value = series.values[index]
+            let point = ChartPoint(x: xScale.position(time), y: yScale.position(value))
+            let label = [
+                "\(kind == .maximum ? strings.maximum : strings.minimum) \(formatter.temperature(value))",
+                formatter.dayAndClock(Date(timeIntervalSince1970: time)),
+            ]
+            let width = label.map { TextMetrics.estimatedWidth($0, font: tickFont) }.max() ?? 0
+            var anchor = TextAnchor.middle
+            var x = point.x
+            if point.x - width / 2 < plot.minX + 2 {
+                anchor = .start
+                x = max(plot.minX + 2, point.x - 6)
             }
+            if point.x + width / 2 > plot.maxX - 2 {
+                anchor = .end
+                x = min(plot.maxX - 2, point.x + 6)
+            }
+            let aboveBaseline = point.y - 9 - lineHeight
+            let belowBaseline = point.y + 9 + fontSize
+            var baseline = kind == .maximum ? aboveBaseline : belowBaseline
+            if kind == .maximum, aboveBaseline - fontSize < plot.minY { baseline = belowBaseline }
+            if kind == .minimum, belowBaseline + lineHeight > plot.maxY { baseline = aboveBaseline }
+            annotations.append(
+                ExtremeAnnotation(
+                    kind: kind, time: Date(timeIntervalSince1970: time), value: value,
+                    point: point, label: label,
+                    labelOrigin: ChartPoint(x: x, y: baseline), labelAnchor: anchor))
         }
-
-        self.init(
-            frame: frame, plot: plot, theme: spec.theme, fontSize: fontSize, title: spec.title,
-            xScale: xScale, yScale: yScale, xTicks: xTicks, yTicks: yTicks,
-            xAxisTitle: "\(strings.timeAxis) — \(formatter.zoneDescription(from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end)))",
-            yAxisTitle: "°C", band: band, rules: rules, lines: lines, gaps: gaps, annotations: annotations,
-            excursions: excursions, message: hasData ? nil : strings.noData, columnWidth: columnWidth,
-            curveWidth: fontSize >= 11 ? 1.6 : 1.25)
+        return annotations
     }
 
     /// Time ticks for `[start, end]` (seconds since 1970): the step is the shortest that
