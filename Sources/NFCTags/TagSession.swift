@@ -211,162 +211,185 @@ struct TLVWalker {
         var out = Outcome()
         out.reserved = chipReserved
         var cursor = area.lowerBound
+        func byte(_ address: Int) async throws -> UInt8 { try await self.byte(address, memory: memory, ensure: ensure) }
 
-        func skipReserved(_ address: Int) -> Int {
-            var next = address
-            var moved = true
-            while moved {
-                moved = false
-                for range in out.reserved where range.contains(next) {
-                    next = range.upperBound
-                    moved = true
-                }
-            }
-            return next
-        }
-        /// Physical addresses of `count` logical bytes starting at `start`, reserved bytes skipped.
-        func addresses(from start: Int, count: Int) -> [Int] {
-            var result: [Int] = []
-            result.reserveCapacity(count)
-            var address = start
-            while result.count < count {
-                address = skipReserved(address)
-                result.append(address)
-                address += 1
-            }
-            return result
-        }
-        func byte(_ address: Int) async throws -> UInt8 {
-            if let known = memory().byte(at: address) { return known }
-            try await ensure(address..<min(address + 16, area.upperBound), true)
-            guard let known = memory().byte(at: address) else {
-                throw TagReadError.malformed("the tag did not return this byte", offset: address)
-            }
-            return known
-        }
-
-        walkLoop: while true {
-            cursor = skipReserved(cursor)
+        while true {
+            cursor = Self.skipReserved(cursor, out.reserved)
             guard cursor < area.upperBound else {
                 if out.ndefSlot == nil { out.ndefSlot = cursor }
                 break
             }
             let start = cursor
-            let tag = try await byte(start)
-            let kind = TLVEntry.Kind(tag: tag)
-            if kind == .null {
-                out.tlvs.append(
-                    TLVEntry(
-                        kind: .null, offset: start, length: 0, valueOffset: start + 1,
-                        controlValue: Data(), reservedArea: nil))
+            let kind = TLVEntry.Kind(tag: try await byte(start))
+            if kind == .null || kind == .terminator {
+                out.tlvs.append(TLVEntry(kind: kind, offset: start, length: 0, valueOffset: start + 1, controlValue: Data(), reservedArea: nil))
                 cursor = start + 1
-                continue
-            }
-            if kind == .terminator {
-                out.tlvs.append(
-                    TLVEntry(
-                        kind: .terminator, offset: start, length: 0, valueOffset: start + 1,
-                        controlValue: Data(), reservedArea: nil))
+                guard kind == .terminator else { continue }
                 if out.ndefSlot == nil { out.ndefSlot = start }
-                cursor = start + 1
-                if !stopAfterNDEF {
-                    try await checkAfterTerminator(from: cursor, outcome: &out, ensure: ensure, memory: memory)
-                }
+                if !stopAfterNDEF { try await checkAfterTerminator(from: cursor, outcome: &out, ensure: ensure, memory: memory) }
                 break
             }
-            // Length: one byte, or FF + two bytes big-endian.
-            let lengthAddresses = addresses(from: start + 1, count: 1)
-            guard let firstLengthAddress = lengthAddresses.first, firstLengthAddress < area.upperBound else {
-                out.anomalies.append(TagAnomaly(offset: start, message: "the \(kind.name) TLV's length field runs past the end of the data area"))
-                break
-            }
-            var length = Int(try await byte(firstLengthAddress))
-            var valueStart = firstLengthAddress + 1
-            if length == 0xFF {
-                let wide = addresses(from: firstLengthAddress + 1, count: 2)
-                guard let last = wide.last, last < area.upperBound else {
-                    out.anomalies.append(TagAnomaly(offset: start, message: "the \(kind.name) TLV's 3-byte length field runs past the end of the data area"))
-                    break
-                }
-                length = Int(try await byte(wide[0])) << 8 | Int(try await byte(wide[1]))
-                valueStart = last + 1
-                if length < 0xFF {
-                    out.anomalies.append(TagAnomaly(offset: start, message: "the \(kind.name) TLV uses the 3-byte length form for \(length) bytes"))
-                }
-            }
-            let valueAddresses = addresses(from: valueStart, count: length)
+            guard let (length, valueStart) = try await readLength(of: kind, at: start, outcome: &out, byte: byte) else { break }
+            let valueAddresses = Self.addresses(from: valueStart, count: length, reserved: out.reserved)
             let valueEnd = (valueAddresses.last.map { $0 + 1 }) ?? valueStart
             if valueEnd > area.upperBound {
-                let available =
-                    area.upperBound > valueStart
-                    ? (valueStart..<area.upperBound).filter { address in !out.reserved.contains { $0.contains(address) } }.count
-                    : 0
-                out.anomalies.append(
-                    TagAnomaly(
-                        offset: start,
-                        message:
-                            "the \(kind.name) TLV declares \(length) bytes but only \(available) remain in the data area (it runs past the end at byte \(area.upperBound))"
-                    ))
-                if kind == .ndef && out.ndefSlot == nil { out.ndefSlot = start }
+                noteOverrun(of: kind, at: start, length: length, valueStart: valueStart, outcome: &out)
                 break
             }
-            var entry = TLVEntry(
-                kind: kind, offset: start, length: length, valueOffset: valueStart,
-                controlValue: Data(), reservedArea: nil)
+            var entry = TLVEntry(kind: kind, offset: start, length: length, valueOffset: valueStart, controlValue: Data(), reservedArea: nil)
             switch kind {
             case .lockControl, .memoryControl:
-                if !controlTLVsAllowed {
-                    out.anomalies.append(TagAnomaly(offset: start, message: "a \(kind.name) TLV in a Type 5 tag (not defined there); skipped"))
-                } else if length != 3 {
-                    out.anomalies.append(TagAnomaly(offset: start, message: "the \(kind.name) TLV has \(length) value bytes instead of 3; ignored"))
-                } else {
-                    var value: [UInt8] = []
-                    for address in valueAddresses { value.append(try await byte(address)) }
-                    entry.controlValue = Data(value)
-                    let pageExponent = Int(value[2] & 0x0F)
-                    let position = Int(value[0] >> 4) * (1 << pageExponent) + Int(value[0] & 0x0F)
-                    let size: Int
-                    if kind == .lockControl {
-                        let bits = value[1] == 0 ? 256 : Int(value[1])
-                        size = (bits + 7) / 8
-                    } else {
-                        size = value[1] == 0 ? 256 : Int(value[1])
-                    }
-                    let reserved = position..<(position + size)
-                    entry.reservedArea = reserved
-                    if reserved.overlaps(area) { out.reserved.append(reserved) }
-                }
+                try await readControl(&entry, at: valueAddresses, outcome: &out, byte: byte)
             case .ndef:
-                if out.ndefBytes == nil {
-                    out.ndefSlot = start
-                    if length > 0 { try await ensure(valueStart..<valueEnd, false) }
-                    let known = memory()
-                    var value: [UInt8] = []
-                    value.reserveCapacity(length)
-                    for address in valueAddresses {
-                        guard let byte = known.byte(at: address) else {
-                            throw TagReadError.malformed("the tag did not return this byte of the NDEF message", offset: address)
-                        }
-                        value.append(byte)
-                    }
-                    out.ndefBytes = Data(value)
-                } else {
-                    out.anomalies.append(TagAnomaly(offset: start, message: "a second NDEF TLV (\(length) bytes); only the first is read"))
-                }
-            case .proprietary:
+                try await readNDEF(
+                    at: start, value: valueStart..<valueEnd, addresses: valueAddresses, outcome: &out, memory: memory, ensure: ensure)
+            case .proprietary, .null, .terminator:
                 break
             case .unknown(let tag):
                 out.anomalies.append(
                     TagAnomaly(offset: start, message: String(format: "unknown TLV type 0x%02X (%d bytes); skipped by its length", tag, length)))
-            case .null, .terminator:
-                break
             }
             out.tlvs.append(entry)
             cursor = valueEnd
-            if kind == .ndef && stopAfterNDEF && out.ndefBytes != nil { break walkLoop }
+            if kind == .ndef && stopAfterNDEF && out.ndefBytes != nil { break }
         }
         out.end = cursor
         return out
+    }
+
+    /// The first address at or after `address` that no reserved range holds.
+    static func skipReserved(_ address: Int, _ reserved: [Range<Int>]) -> Int {
+        var next = address
+        var moved = true
+        while moved {
+            moved = false
+            for range in reserved where range.contains(next) {
+                next = range.upperBound
+                moved = true
+            }
+        }
+        return next
+    }
+
+    /// Physical addresses of `count` logical bytes starting at `start`, reserved bytes skipped.
+    static func addresses(from start: Int, count: Int, reserved: [Range<Int>]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(count)
+        var address = start
+        while result.count < count {
+            address = skipReserved(address, reserved)
+            result.append(address)
+            address += 1
+        }
+        return result
+    }
+
+    /// The byte at `address`, read ahead from the tag when it is not known yet.
+    private func byte(
+        _ address: Int, memory: () -> SparseMemory, ensure: (Range<Int>, _ readAhead: Bool) async throws -> Void
+    ) async throws -> UInt8 {
+        if let known = memory().byte(at: address) { return known }
+        try await ensure(address..<min(address + 16, area.upperBound), true)
+        guard let known = memory().byte(at: address) else {
+            throw TagReadError.malformed("the tag did not return this byte", offset: address)
+        }
+        return known
+    }
+
+    /// The length field after the tag byte at `start`: one byte, or FF and two bytes big-endian.
+    /// - Returns: the length and where the value starts; `nil` (an anomaly noted) when the
+    ///   field runs past the data area.
+    private func readLength(
+        of kind: TLVEntry.Kind, at start: Int, outcome out: inout Outcome, byte: (Int) async throws -> UInt8
+    ) async throws -> (length: Int, valueStart: Int)? {
+        let lengthAddresses = Self.addresses(from: start + 1, count: 1, reserved: out.reserved)
+        guard let firstLengthAddress = lengthAddresses.first, firstLengthAddress < area.upperBound else {
+            out.anomalies.append(TagAnomaly(offset: start, message: "the \(kind.name) TLV's length field runs past the end of the data area"))
+            return nil
+        }
+        var length = Int(try await byte(firstLengthAddress))
+        var valueStart = firstLengthAddress + 1
+        if length == 0xFF {
+            let wide = Self.addresses(from: firstLengthAddress + 1, count: 2, reserved: out.reserved)
+            guard let last = wide.last, last < area.upperBound else {
+                out.anomalies.append(TagAnomaly(offset: start, message: "the \(kind.name) TLV's 3-byte length field runs past the end of the data area"))
+                return nil
+            }
+            length = Int(try await byte(wide[0])) << 8 | Int(try await byte(wide[1]))
+            valueStart = last + 1
+            if length < 0xFF {
+                out.anomalies.append(TagAnomaly(offset: start, message: "the \(kind.name) TLV uses the 3-byte length form for \(length) bytes"))
+            }
+        }
+        return (length, valueStart)
+    }
+
+    /// A TLV whose value runs past the data area: said with the bytes that do remain.
+    private func noteOverrun(of kind: TLVEntry.Kind, at start: Int, length: Int, valueStart: Int, outcome out: inout Outcome) {
+        let available =
+            area.upperBound > valueStart
+            ? (valueStart..<area.upperBound).filter { address in !out.reserved.contains { $0.contains(address) } }.count
+            : 0
+        out.anomalies.append(
+            TagAnomaly(
+                offset: start,
+                message:
+                    "the \(kind.name) TLV declares \(length) bytes but only \(available) remain in the data area (it runs past the end at byte \(area.upperBound))"
+            ))
+        if kind == .ndef && out.ndefSlot == nil { out.ndefSlot = start }
+    }
+
+    /// A Lock or Memory Control TLV: the bytes it reserves (Type 2 only, 3 value bytes).
+    private func readControl(
+        _ entry: inout TLVEntry, at valueAddresses: [Int], outcome out: inout Outcome, byte: (Int) async throws -> UInt8
+    ) async throws {
+        let kind = entry.kind, start = entry.offset, length = entry.length
+        if !controlTLVsAllowed {
+            out.anomalies.append(TagAnomaly(offset: start, message: "a \(kind.name) TLV in a Type 5 tag (not defined there); skipped"))
+            return
+        }
+        guard length == 3 else {
+            out.anomalies.append(TagAnomaly(offset: start, message: "the \(kind.name) TLV has \(length) value bytes instead of 3; ignored"))
+            return
+        }
+        var value: [UInt8] = []
+        for address in valueAddresses { value.append(try await byte(address)) }
+        entry.controlValue = Data(value)
+        let pageExponent = Int(value[2] & 0x0F)
+        let position = Int(value[0] >> 4) * (1 << pageExponent) + Int(value[0] & 0x0F)
+        let size: Int
+        if kind == .lockControl {
+            let bits = value[1] == 0 ? 256 : Int(value[1])
+            size = (bits + 7) / 8
+        } else {
+            size = value[1] == 0 ? 256 : Int(value[1])
+        }
+        let reserved = position..<(position + size)
+        entry.reservedArea = reserved
+        if reserved.overlaps(area) { out.reserved.append(reserved) }
+    }
+
+    /// The first NDEF TLV's message (read at once); a second one is an anomaly.
+    private func readNDEF(
+        at start: Int, value range: Range<Int>, addresses valueAddresses: [Int], outcome out: inout Outcome, memory: () -> SparseMemory,
+        ensure: (Range<Int>, _ readAhead: Bool) async throws -> Void
+    ) async throws {
+        guard out.ndefBytes == nil else {
+            out.anomalies.append(TagAnomaly(offset: start, message: "a second NDEF TLV (\(valueAddresses.count) bytes); only the first is read"))
+            return
+        }
+        out.ndefSlot = start
+        if !valueAddresses.isEmpty { try await ensure(range, false) }
+        let known = memory()
+        var value: [UInt8] = []
+        value.reserveCapacity(valueAddresses.count)
+        for address in valueAddresses {
+            guard let byte = known.byte(at: address) else {
+                throw TagReadError.malformed("the tag did not return this byte of the NDEF message", offset: address)
+            }
+            value.append(byte)
+        }
+        out.ndefBytes = Data(value)
     }
 
     private func checkAfterTerminator(
