@@ -127,8 +127,43 @@ struct DescriptorFormat: LoggerFormatDecoder {
             throw LoggerFormatError(.recordNotFound, format: name, "the message has no record that is \(recordDescription)")
         }
         let payload = Array(record.payload)
-        var metadata: [String: MetadataValue] = [:]
         var warnings: [LogWarning] = []
+        var (header, metadata) = try readHeader(payload)
+        let info = DeviceInformationText.find(in: message)
+        if let info {
+            for pair in info.pairs { metadata[pair.key] = .text(pair.value) }
+        }
+        let (interval, intervalSource) = try sampleInterval(header: header, info: info, options: options, warnings: &warnings)
+        metadata["intervalSource"] = .text(intervalSource)
+        let order = try slotOrder(payload, header: header, metadata: &metadata, warnings: &warnings)
+        let values = try sampleValues(payload, order: order, warnings: &warnings)
+        let (start, timeBase, timeBaseDetail) = try startTime(
+            count: values.count, interval: interval, header: header, message: message, info: info, options: options, warnings: &warnings)
+
+        var samples: [TemperatureLog.Sample] = []
+        samples.reserveCapacity(values.count)
+        for (index, value) in values.enumerated() {
+            samples.append(
+                TemperatureLog.Sample(
+                    time: start.addingTimeInterval(TimeInterval(index) * interval),
+                    temperature: value.0, flags: value.1))
+        }
+        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: descriptor.vendor, model: descriptor.model.map { .named($0) })
+        if let info, let serial = info.pairs(matching: descriptor.deviceInformation?.serialKeys).first {
+            identity.serial = serial.value
+        }
+        var log = TemperatureLog(
+            format: TemperatureLog.Format(name: name), logger: identity, samples: samples, interval: interval, timeBase: timeBase,
+            integrity: .init(status: .unverified, detail: descriptor.integrityNote.map { .text($0) } ?? .noCheck(format: name)),
+            readTime: options.readTime, metadata: metadata, warnings: warnings,
+            readTimeSource: options.readTimeSource, timeBaseDetail: timeBaseDetail)
+        log.resolution = abs(descriptor.samples.scale ?? 1)
+        return log
+    }
+
+    /// The header fields' values, by meaning, and each under its name in the metadata.
+    private func readHeader(_ payload: [UInt8]) throws -> ([LoggerDescriptor.Meaning: Int64], [String: MetadataValue]) {
+        var metadata: [String: MetadataValue] = [:]
         var header: [LoggerDescriptor.Meaning: Int64] = [:]
         for field in descriptor.header ?? [] {
             guard let raw = value(of: field, in: payload) else {
@@ -141,12 +176,13 @@ struct DescriptorFormat: LoggerFormatDecoder {
             header[field.meaning] = raw
             metadata[field.name] = .integer(raw)
         }
-        let info = DeviceInformationText.find(in: message)
-        if let info {
-            for pair in info.pairs { metadata[pair.key] = .text(pair.value) }
-        }
+        return (header, metadata)
+    }
 
-        // Interval: a non-zero header value, then device information, then the user's.
+    /// The sample interval: a non-zero header value, then device information, then the user's.
+    private func sampleInterval(
+        header: [LoggerDescriptor.Meaning: Int64], info: DeviceInformationText?, options: DecodeOptions, warnings: inout [LogWarning]
+    ) throws -> (TimeInterval, String) {
         var interval: TimeInterval = 0
         var intervalSource = ""
         if let field = descriptor.field(meaning: .interval), let raw = header[.interval], raw != 0 {
@@ -209,9 +245,14 @@ struct DescriptorFormat: LoggerFormatDecoder {
                 .intervalUnknown, format: name,
                 "the log does not give its sample interval (0 or absent)", hint: .needsInterval)
         }
-        metadata["intervalSource"] = .text(intervalSource)
+        return (interval, intervalSource)
+    }
 
-        // Which slots hold samples, oldest first.
+    /// Which slots hold samples, oldest first: the header's count (and the ring buffer's
+    /// newest index), else every whole slot of the payload.
+    private func slotOrder(
+        _ payload: [UInt8], header: [LoggerDescriptor.Meaning: Int64], metadata: inout [String: MetadataValue], warnings: inout [LogWarning]
+    ) throws -> [Int] {
         let area = descriptor.samples
         guard area.offset <= payload.count else {
             throw LoggerFormatError(
@@ -284,7 +325,14 @@ struct DescriptorFormat: LoggerFormatDecoder {
                 "no sample was decoded: the sample area at byte \(area.offset) holds \(areaBytes) byte(s), less than one \(area.width)-byte sample")
         }
 
-        // Values.
+        return order
+    }
+
+    /// Each slot's value in °C (nil for the descriptor's missing marker), flagged out of the sensor's range.
+    private func sampleValues(
+        _ payload: [UInt8], order: [Int], warnings: inout [LogWarning]
+    ) throws -> [(Double?, [TemperatureLog.SampleFlag])] {
+        let area = descriptor.samples
         let missing = Set(area.missing ?? [])
         let scale = area.scale ?? 1
         let inverse = (1 / scale).rounded()
@@ -320,8 +368,15 @@ struct DescriptorFormat: LoggerFormatDecoder {
             warnings.append(.outsideSensorRange(count: outOfRange, minimum: range.min, maximum: range.max))
         }
 
-        // Time base.
-        let count = values.count
+        return values
+    }
+
+    /// The first sample's time from the descriptor's time bases, in its order (the header,
+    /// a Text record, device information, else the read time).
+    private func startTime(
+        count: Int, interval: TimeInterval, header: [LoggerDescriptor.Meaning: Int64], message: NDEFMessage, info: DeviceInformationText?,
+        options: DecodeOptions, warnings: inout [LogWarning]
+    ) throws -> (Date, TemperatureLog.TimeBase, String) {
         let span = TimeInterval(max(0, count - 1)) * interval
         var start: Date?
         var timeBase = TemperatureLog.TimeBase.readTime
@@ -380,25 +435,7 @@ struct DescriptorFormat: LoggerFormatDecoder {
                 "no time base: none of \(descriptor.timeBase.joined(separator: ", ")) gives a time")
         }
 
-        var samples: [TemperatureLog.Sample] = []
-        samples.reserveCapacity(count)
-        for (index, value) in values.enumerated() {
-            samples.append(
-                TemperatureLog.Sample(
-                    time: start.addingTimeInterval(TimeInterval(index) * interval),
-                    temperature: value.0, flags: value.1))
-        }
-        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: descriptor.vendor, model: descriptor.model.map { .named($0) })
-        if let info, let serial = info.pairs(matching: descriptor.deviceInformation?.serialKeys).first {
-            identity.serial = serial.value
-        }
-        var log = TemperatureLog(
-            format: TemperatureLog.Format(name: name), logger: identity, samples: samples, interval: interval, timeBase: timeBase,
-            integrity: .init(status: .unverified, detail: descriptor.integrityNote.map { .text($0) } ?? .noCheck(format: name)),
-            readTime: options.readTime, metadata: metadata, warnings: warnings,
-            readTimeSource: options.readTimeSource, timeBaseDetail: timeBaseDetail)
-        log.resolution = abs(scale)
-        return log
+        return (start, timeBase, timeBaseDetail)
     }
 }
 
