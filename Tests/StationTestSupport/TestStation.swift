@@ -142,11 +142,16 @@ public struct Answer {
 /// One request over loopback with URLSession.
 public func request(_ url: URL, method: String = "GET", token: String? = nil, headers: [String: String] = [:], body: Data? = nil) async throws -> Answer {
     var request = URLRequest(url: url)
+    // The tests check answers, not how fast they come: on a loaded machine (the whole suite
+    // on two cores) an answer may take longer than URLSession's default minute.
+    request.timeoutInterval = 600
     request.httpMethod = method
     request.httpBody = body
     if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    let session = URLSession(configuration: .ephemeral)
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 600
+    let session = URLSession(configuration: configuration)
     defer { session.finishTasksAndInvalidate() }
     return try await withCheckedThrowingContinuation { continuation in
         session.dataTask(with: request) { data, response, error in

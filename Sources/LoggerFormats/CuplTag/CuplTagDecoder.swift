@@ -69,7 +69,7 @@ struct CuplTagFormat: LoggerFormatDecoder {
         return try decode(parsed, options: options)
     }
 
-    private func error(
+    fileprivate func error(
         _ kind: LoggerFormatError.Kind, field: String? = nil, offset: Int? = nil, _ detail: String,
         hint: UserHint? = nil
     ) -> LoggerFormatError {
@@ -105,7 +105,50 @@ struct CuplTagFormat: LoggerFormatDecoder {
     }
 
     private func decode(_ parsed: ParsedURL, options: DecodeOptions) throws -> TemperatureLog {
-        // 1. Version and format code: the last four characters of v.
+        let (version, formatCode) = try readVersion(parsed)
+        let withHumidity = formatCode == 1
+        let status = try readStatus(parsed)
+        let buffer = try CircularBuffer(try parameter("q", in: parsed), decoder: self)
+        let endStop = try readEndStop(buffer)
+        let pairs = try readPairs(buffer, endStop: endStop)
+        var warnings: [LogWarning] = []
+        let integrity = checkIntegrity(
+            pairs: pairs, status: status, marker: buffer.marker, storedHash: endStop.storedHash, options: options, warnings: &warnings)
+        let (interval, intervalMinutes) = try readInterval(parsed, options: options, warnings: &warnings)
+        let newest = options.readTime.addingTimeInterval(-TimeInterval(endStop.elapsedMinutes * 60))
+        let samples = Self.samples(pairs, withHumidity: withHumidity, newest: newest, interval: interval)
+
+        var metadata: [String: MetadataValue] = [
+            "baseURL": .text(parsed.base),
+            "codecVersion": .integer(Int64(version)),
+            "formatCode": .integer(Int64(formatCode)),
+            "variant": withHumidity ? "temperature+humidity" : "temperature",
+            "loopCount": .integer(Int64(status.loopCount)),
+            "resetsAllTime": .integer(Int64(status.resetsAllTime)),
+            "resetCause": .text(CuplTagFormat.describeResetCause(status.resetCause)),
+            "batteryRaw": .integer(Int64(status.batteryRaw)),
+            "batteryMillivolts": status.batteryRaw == 0 ? "unknown" : .number(384_000.0 / Double(status.batteryRaw)),
+            "minutesElapsed": .integer(Int64(endStop.elapsedMinutes)),
+            "intervalMinutes": .integer(Int64(intervalMinutes)),
+            "pairCount": .integer(Int64(endStop.pairCount)),
+            "endMarkerIndex": .integer(Int64(buffer.marker)),
+        ]
+        metadata["intervalSource"] = .text(intervalMinutes == 0 ? DecodeOptions.givenIntervalSource : "URL parameter t")
+        let serial = parsed.parameters["s"].map(String.init)
+        var log = TemperatureLog(
+            format: .cupltag,
+            logger: .init(
+                tagUID: options.tagUID, vendor: "cuplTag", model: .cuplTagHDC2021(humidity: withHumidity),
+                serial: serial),
+            samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,
+            metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource,
+            timeBaseDetail: "the newest sample is \(endStop.elapsedMinutes) min before the read time (end-stop elapsed minutes)")
+        log.resolution = 165.0 / 4096  // one step of celsius(_:)
+        return log
+    }
+
+    /// 1. Version and format code: the last four characters of v.
+    private func readVersion(_ parsed: ParsedURL) throws -> (version: Int, formatCode: Int) {
         let v = try parameter("v", in: parsed)
         guard v.count >= 4 else {
             throw error(.malformed, field: "v", "the version parameter has \(v.count) character(s); it needs at least 4")
@@ -124,77 +167,110 @@ struct CuplTagFormat: LoggerFormatDecoder {
                 .cupltagFormat(formatCode), field: "v",
                 "format code \(formatCode) is unknown; cuplTag uses 1 (temperature + humidity) or 2 (temperature only)")
         }
-        let withHumidity = formatCode == 1
+        return (version, formatCode)
+    }
 
-        // 2. Status.
+    /// 2. Status: loop count, resets, reset cause, battery.
+    private struct Status {
+        var loopCount: Int
+        var resetsAllTime: Int
+        var resetCause: UInt8
+        var batteryRaw: UInt8
+    }
+
+    private func readStatus(_ parsed: ParsedURL) throws -> Status {
         let x = try parameter("x", in: parsed)
         let status = try base64(x, field: "x", what: "the status") { $0 }
         guard status.count == 6 else {
             throw error(.malformed, field: "x", "the status holds \(status.count) bytes instead of 6")
         }
-        let loopCount = Int(status[0]) | Int(status[1]) << 8
-        let resetsAllTime = Int(status[2]) | Int(status[3]) << 8
-        let resetCause = status[4]
-        let batteryRaw = status[5]
+        return Status(
+            loopCount: Int(status[0]) | Int(status[1]) << 8, resetsAllTime: Int(status[2]) | Int(status[3]) << 8, resetCause: status[4],
+            batteryRaw: status[5])
+    }
 
-        // 3. Circular buffer and its end marker.
-        let q = Array(try parameter("q", in: parsed).utf8)
-        guard !q.isEmpty else {
-            throw error(
-                .noCircularBuffer, field: "q",
-                "the circular buffer q is empty: the logger stopped in its error state and recorded nothing")
-        }
-        let markers = q.indices.filter { q[$0] == UInt8(ascii: "~") }
-        guard markers.count == 1, let marker = markers.first else {
-            throw error(
-                .noEndMarker(count: markers.count), field: "q",
-                markers.isEmpty
-                    ? "the circular buffer has no end marker '~': the logger was started but never logged a sample, or the URL is cut short"
-                    : "the circular buffer has \(markers.count) end markers '~' instead of one")
-        }
-        let linear = Array(q[(marker + 1)...] + q[...marker])
-        let qIndex = { (linearIndex: Int) in (marker + 1 + linearIndex) % q.count }
-        guard linear.count >= 16 else {
-            throw error(
-                .malformed, field: "q", offset: 0,
-                "the circular buffer is \(q.count) characters, too short for its 16-character end-stop")
+    /// 3. The circular buffer q, read from just after its end marker '~' (the oldest
+    /// character) round to the marker (the newest).
+    private struct CircularBuffer {
+        let q: [UInt8]
+        let marker: Int
+        let linear: [UInt8]
+
+        init(_ text: Substring, decoder: CuplTagFormat) throws {
+            q = Array(text.utf8)
+            guard !q.isEmpty else {
+                throw decoder.error(
+                    .noCircularBuffer, field: "q",
+                    "the circular buffer q is empty: the logger stopped in its error state and recorded nothing")
+            }
+            let buffer = q
+            let markers = buffer.indices.filter { buffer[$0] == UInt8(ascii: "~") }
+            guard markers.count == 1, let marker = markers.first else {
+                throw decoder.error(
+                    .noEndMarker(count: markers.count), field: "q",
+                    markers.isEmpty
+                        ? "the circular buffer has no end marker '~': the logger was started but never logged a sample, or the URL is cut short"
+                        : "the circular buffer has \(markers.count) end markers '~' instead of one")
+            }
+            self.marker = marker
+            linear = Array(buffer[(marker + 1)...] + buffer[...marker])
+            guard linear.count >= 16 else {
+                throw decoder.error(
+                    .malformed, field: "q", offset: 0,
+                    "the circular buffer is \(buffer.count) characters, too short for its 16-character end-stop")
+            }
         }
 
-        // 4. End-stop: hash (7 bytes), npairs (u16 BE), elapsed minutes (u16 LE) + '~'.
-        let endStopStart = linear.count - 16
-        let endStop = linear[endStopStart...]
+        /// Where character `linearIndex` of the linear buffer is in q.
+        func qIndex(_ linearIndex: Int) -> Int { (marker + 1 + linearIndex) % q.count }
+    }
+
+    /// 4. End-stop: hash (7 bytes), npairs (u16 BE), elapsed minutes (u16 LE) + '~'.
+    private struct EndStop {
+        var start: Int
+        var storedHash: [UInt8]
+        var pairCount: Int
+        var elapsedMinutes: Int
+    }
+
+    private func readEndStop(_ buffer: CircularBuffer) throws -> EndStop {
+        let endStopStart = buffer.linear.count - 16
+        let endStop = buffer.linear[endStopStart...]
         let hashAndCount = try base64(
             Substring(decoding: endStop.prefix(12), as: UTF8.self), field: "q",
             what: "the end-stop", bytes: 9
-        ) { qIndex(endStopStart + $0) }
-        let storedHash = Array(hashAndCount[0..<7])
-        let pairCount = Int(hashAndCount[7]) << 8 | Int(hashAndCount[8])
+        ) { buffer.qIndex(endStopStart + $0) }
         let elapsedText = Substring(decoding: Array(endStop.dropFirst(12).prefix(3)) + [UInt8(ascii: ".")], as: UTF8.self)
         let elapsedBytes = try base64(elapsedText, field: "q", what: "the end-stop's elapsed minutes", bytes: 2) {
-            qIndex(endStopStart + 12 + $0)
+            buffer.qIndex(endStopStart + 12 + $0)
         }
-        let elapsedMinutes = Int(elapsedBytes[0]) | Int(elapsedBytes[1]) << 8
+        return EndStop(
+            start: endStopStart, storedHash: Array(hashAndCount[0..<7]), pairCount: Int(hashAndCount[7]) << 8 | Int(hashAndCount[8]),
+            elapsedMinutes: Int(elapsedBytes[0]) | Int(elapsedBytes[1]) << 8)
+    }
 
-        // 5. Valid pairs, newest first.
-        let payloadLength = endStopStart
+    /// 5. The valid pairs, newest first.
+    private func readPairs(_ buffer: CircularBuffer, endStop: EndStop) throws -> [[UInt8]] {
+        let payloadLength = endStop.start
         guard payloadLength % 8 == 0 else {
             throw error(
-                .malformed, field: "q", offset: qIndex(0),
+                .malformed, field: "q", offset: buffer.qIndex(0),
                 "the circular buffer holds \(payloadLength) characters before its end-stop, not a whole number of 8-character demis (is the URL cut short?)")
         }
         let demis = payloadLength / 8
+        let pairCount = endStop.pairCount
         let neededDemis = (pairCount + 1) / 2
         guard neededDemis <= demis else {
             throw error(
-                .malformed, field: "q", offset: qIndex(endStopStart),
+                .malformed, field: "q", offset: buffer.qIndex(endStop.start),
                 "the end-stop says \(pairCount) pairs but the circular buffer has room for only \(demis * 2)")
         }
         var pairs: [[UInt8]] = []
         pairs.reserveCapacity(pairCount)
         var demi = demis - 1
         func pair(at linearStart: Int) throws -> [UInt8] {
-            let text = Substring(decoding: linear[linearStart..<(linearStart + 4)], as: UTF8.self)
-            return try base64(text, field: "q", what: "a sample pair", bytes: 3) { qIndex(linearStart + $0) }
+            let text = Substring(decoding: buffer.linear[linearStart..<(linearStart + 4)], as: UTF8.self)
+            return try base64(text, field: "q", what: "a sample pair", bytes: 3) { buffer.qIndex(linearStart + $0) }
         }
         if pairCount % 2 == 1 {
             pairs.append(try pair(at: demi * 8))
@@ -205,15 +281,18 @@ struct CuplTagFormat: LoggerFormatDecoder {
             pairs.append(try pair(at: demi * 8))
             demi -= 1
         }
+        return pairs
+    }
 
-        // 6. Integrity.
+    /// 6. Integrity: the first 7 bytes of MD5 (HMAC-MD5 with the secret) over the pairs and status.
+    private func checkIntegrity(
+        pairs: [[UInt8]], status: Status, marker: Int, storedHash: [UInt8], options: DecodeOptions, warnings: inout [LogWarning]
+    ) -> TemperatureLog.Integrity {
         var hashInput: [UInt8] = pairs.flatMap { $0 }
         hashInput += [
-            UInt8(loopCount >> 8), UInt8(loopCount & 0xFF), UInt8(resetsAllTime >> 8), UInt8(resetsAllTime & 0xFF),
-            batteryRaw, resetCause, UInt8(marker >> 8 & 0xFF), UInt8(marker & 0xFF),
+            UInt8(status.loopCount >> 8), UInt8(status.loopCount & 0xFF), UInt8(status.resetsAllTime >> 8), UInt8(status.resetsAllTime & 0xFF),
+            status.batteryRaw, status.resetCause, UInt8(marker >> 8 & 0xFF), UInt8(marker & 0xFF),
         ]
-        var warnings: [LogWarning] = []
-        let integrity: TemperatureLog.Integrity
         let computed: [UInt8]
         let method: String
         if let secret = options.secret {
@@ -228,17 +307,18 @@ struct CuplTagFormat: LoggerFormatDecoder {
             method = "MD5"
         }
         if Array(computed.prefix(7)) == storedHash {
-            integrity = .init(status: .verified, detail: .verified(method: method))
-        } else {
-            let detail = TemperatureLog.Integrity.Detail.mismatch(
-                method: method, stored: storedHash, computed: Array(computed.prefix(7)),
-                keyGiven: options.secret != nil)
-            // Without a secret, the tag may simply sign with HMAC-MD5: the hint says to give its key.
-            integrity = .init(status: .failed, detail: detail, hint: options.secret == nil ? .needsSecret : nil)
-            warnings.append(.integrityFailed(detail))
+            return .init(status: .verified, detail: .verified(method: method))
         }
+        let detail = TemperatureLog.Integrity.Detail.mismatch(
+            method: method, stored: storedHash, computed: Array(computed.prefix(7)),
+            keyGiven: options.secret != nil)
+        // Without a secret, the tag may simply sign with HMAC-MD5: the hint says to give its key.
+        warnings.append(.integrityFailed(detail))
+        return .init(status: .failed, detail: detail, hint: options.secret == nil ? .needsSecret : nil)
+    }
 
-        // 7. Interval and times.
+    /// 7. The interval: t, else the user's (a given one that differs is said and not used).
+    private func readInterval(_ parsed: ParsedURL, options: DecodeOptions, warnings: inout [LogWarning]) throws -> (TimeInterval, Int) {
         let t = try parameter("t", in: parsed)
         let intervalBytes = try base64(t, field: "t", what: "the interval") { $0 }
         guard intervalBytes.count == 2 else {
@@ -254,8 +334,12 @@ struct CuplTagFormat: LoggerFormatDecoder {
         } else if let given = options.interval, given != interval {
             warnings.append(.givenIntervalNotUsed(given: given, used: interval, from: .url))
         }
-        let newest = options.readTime.addingTimeInterval(-TimeInterval(elapsedMinutes * 60))
+        return (interval, intervalMinutes)
+    }
 
+    /// 8. The samples, oldest first, the newest at `newest` (a pair holds two temperatures,
+    /// or a temperature and a humidity).
+    private static func samples(_ pairs: [[UInt8]], withHumidity: Bool, newest: Date, interval: TimeInterval) -> [TemperatureLog.Sample] {
         var readingsNewestFirst: [(Double, Double?)] = []
         for bytes in pairs {
             let rd0 = Int(bytes[0]) << 4 | Int(bytes[2]) >> 4
@@ -275,34 +359,7 @@ struct CuplTagFormat: LoggerFormatDecoder {
                     time: newest.addingTimeInterval(-TimeInterval(age) * interval),
                     temperature: reading.0, humidity: reading.1))
         }
-
-        var metadata: [String: MetadataValue] = [
-            "baseURL": .text(parsed.base),
-            "codecVersion": .integer(Int64(version)),
-            "formatCode": .integer(Int64(formatCode)),
-            "variant": withHumidity ? "temperature+humidity" : "temperature",
-            "loopCount": .integer(Int64(loopCount)),
-            "resetsAllTime": .integer(Int64(resetsAllTime)),
-            "resetCause": .text(CuplTagFormat.describeResetCause(resetCause)),
-            "batteryRaw": .integer(Int64(batteryRaw)),
-            "batteryMillivolts": batteryRaw == 0 ? "unknown" : .number(384_000.0 / Double(batteryRaw)),
-            "minutesElapsed": .integer(Int64(elapsedMinutes)),
-            "intervalMinutes": .integer(Int64(intervalMinutes)),
-            "pairCount": .integer(Int64(pairCount)),
-            "endMarkerIndex": .integer(Int64(marker)),
-        ]
-        metadata["intervalSource"] = .text(intervalMinutes == 0 ? DecodeOptions.givenIntervalSource : "URL parameter t")
-        let serial = parsed.parameters["s"].map(String.init)
-        var log = TemperatureLog(
-            format: .cupltag,
-            logger: .init(
-                tagUID: options.tagUID, vendor: "cuplTag", model: .cuplTagHDC2021(humidity: withHumidity),
-                serial: serial),
-            samples: samples, interval: interval, timeBase: .readTime, integrity: integrity, readTime: options.readTime,
-            metadata: metadata, warnings: warnings, readTimeSource: options.readTimeSource,
-            timeBaseDetail: "the newest sample is \(elapsedMinutes) min before the read time (end-stop elapsed minutes)")
-        log.resolution = 165.0 / 4096  // one step of celsius(_:)
-        return log
+        return samples
     }
 
     /// TI HDC2021 temperature transfer function; exact in binary floating point.
