@@ -57,14 +57,59 @@ public enum SmarTag2Log {
     }
 
     public static func decode(_ image: SmarTagImage, options: DecodeOptions) throws -> TemperatureLog {
-        let format = formatName
-        let base = image.payloadStart
-        func word(_ address: Int, _ what: String, width: Int = 4) throws -> UInt32 {
-            try image.requireWord(address, width: width, format: format, what: what)
-        }
         var metadata: [String: MetadataValue] = [:]
         var warnings: [LogWarning] = []
+        let header = try readHeader(image, metadata: &metadata, warnings: &warnings)
+        let (interval, startSeconds, start) = (header.interval, header.startSeconds, header.start)
+        let (sensors, counterAddress) = try readSensors(image, count: header.count, start: start, metadata: &metadata)
+        let ring = try readRing(image, counterAddress: counterAddress, metadata: &metadata)
+        let (counter, pointer, first, maximum) = (ring.counter, ring.pointer, ring.first, ring.maximum)
+        let (samples, events, extra) = try readRecords(image, ring: ring, sensors: sensors, start: start, warnings: &warnings)
+        let format = formatName
 
+        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: "STMicroelectronics", model: .named("STEVAL-SMARTAG2"))
+        if identity.tagUID == nil, image.recordID.count >= 8, image.recordID.suffix(8).contains(where: { $0 != 0 }) {
+            identity.tagUID = image.recordID.suffix(8).hexString()
+        }
+        var log = TemperatureLog(
+            format: .smarTag2, logger: identity, samples: samples.sortedStably(by: \.time),
+            interval: TimeInterval(interval), timeBase: .loggerHeader,
+            integrity: .init(status: .unverified, detail: .noCheck(format: format)),
+            readTime: options.readTime, metadata: metadata, warnings: warnings,
+            readTimeSource: options.readTimeSource,
+            timeBaseDetail: "the logger's start time \(start.loggerISOText) (Unix seconds, UTC) plus each record's seconds")
+        log.events = events.sortedStably { $0.time ?? .distantPast }
+        log.resolution = 0.2
+        let series = ["pressure": "hPa", "light": "lx"].sorted { $0.key > $1.key }.compactMap { name, unit in
+            extra[name].map { TemperatureLog.Series(name: name, unit: unit, points: $0.sortedStably(by: \.time)) }
+        }
+        if !series.isEmpty { log.series = series }
+        if let temperature = sensors.first(where: { $0.id == 0 }) {
+            let wrapped = counter == maximum && pointer != first + 8 * maximum
+            let oldest = (log.samples.map(\.time) + log.events.compactMap(\.time)).min()
+            if let from = wrapped ? oldest : (startSeconds == 0 ? nil : start) {
+                log.thresholdLogging = thresholdLogging(temperature, from: from, log: log, options: options)
+            }
+        }
+        return log
+    }
+
+    /// The header words (§4.1): protocol version, sensor count and sample time, start time.
+    struct Header {
+        var count: Int
+        var interval: Int
+        var startSeconds: UInt32
+        var start: Date
+    }
+
+    static func word(_ image: SmarTagImage, _ address: Int, _ what: String) throws -> UInt32 {
+        try image.requireWord(address, width: 4, format: formatName, what: what)
+    }
+
+    static func readHeader(_ image: SmarTagImage, metadata: inout [String: MetadataValue], warnings: inout [LogWarning]) throws -> Header {
+        let format = formatName
+        let base = image.payloadStart
+        func word(_ address: Int, _ what: String) throws -> UInt32 { try Self.word(image, address, what) }
         let version = try word(base, "protocol version")
         metadata["protocol"] = .text("\(version & 0xFF).\(version >> 8 & 0xFF)")
         metadata["boardID"] = .integer(Int64(version >> 16 & 0xFF))
@@ -88,9 +133,19 @@ public enum SmarTag2Log {
         let start = Date(timeIntervalSince1970: TimeInterval(startSeconds))
         if startSeconds == 0 { warnings.append(.smarTag(.noStartTime)) } else { metadata["startTime"] = .time(start) }
 
-        // Configuration words, then min/max words in the same order (§4.2, §4.3).
+        return Header(count: count, interval: interval, startSeconds: startSeconds, start: start)
+    }
+
+    /// Configuration words, then min/max words in the same order (§4.2, §4.3), and the
+    /// logger's own band from the temperature sensor's thresholds.
+    /// - Returns: the sensors and the address after them (the sample counter's).
+    static func readSensors(
+        _ image: SmarTagImage, count: Int, start: Date, metadata: inout [String: MetadataValue]
+    ) throws -> ([Sensor], Int) {
+        let format = formatName
+        func word(_ address: Int, _ what: String) throws -> UInt32 { try Self.word(image, address, what) }
         var sensors: [Sensor] = []
-        var cursor = base + 12
+        var cursor = image.payloadStart + 12
         for index in 0..<count {
             let configuration = try word(cursor, "configuration of virtual sensor \(index + 1)")
             let id = Int(configuration & 0x0F)
@@ -138,8 +193,21 @@ public enum SmarTag2Log {
             }
         }
 
-        // Counter, pointer and the ring (§4.5).
-        let counterAddress = cursor
+        return (sensors, cursor)
+    }
+
+    /// Counter, pointer and the ring (§4.5): which slots hold records, oldest first.
+    struct Ring {
+        var counter: Int
+        var pointer: Int
+        var first: Int
+        var maximum: Int
+        var slotOrder: [Int]
+    }
+
+    static func readRing(_ image: SmarTagImage, counterAddress: Int, metadata: inout [String: MetadataValue]) throws -> Ring {
+        let format = formatName
+        func word(_ address: Int, _ what: String) throws -> UInt32 { try Self.word(image, address, what) }
         let counter = Int(try word(counterAddress, "sample counter"))
         let pointer = Int(try word(counterAddress + 4, "last-sample pointer"))
         metadata["sampleCounter"] = .integer(Int64(counter))
@@ -168,6 +236,17 @@ public enum SmarTag2Log {
             slotOrder = (0..<slots).map { (oldest + $0) % slots }
         }
 
+        return Ring(counter: counter, pointer: pointer, first: first, maximum: maximum, slotOrder: slotOrder)
+    }
+
+    /// The ring's records: temperatures as samples, pressure and light as series, motion as
+    /// events; unwritten slots, unknown sensors and records outside the message are counted
+    /// and said.
+    static func readRecords(
+        _ image: SmarTagImage, ring: Ring, sensors: [Sensor], start: Date, warnings: inout [LogWarning]
+    ) throws -> ([TemperatureLog.Sample], [TemperatureLog.Event], [String: [TemperatureLog.Series.Point]]) {
+        let format = formatName
+        let (first, slotOrder) = (ring.first, ring.slotOrder)
         var samples: [TemperatureLog.Sample] = []
         var events: [TemperatureLog.Event] = []
         var extra: [String: [TemperatureLog.Series.Point]] = [:]
@@ -222,31 +301,7 @@ public enum SmarTag2Log {
         if empty > 0 { warnings.append(.smarTag(.emptySlots(count: empty))) }
         if notInSource > 0 { warnings.append(.smarTag(.recordsNotInMessage(count: notInSource))) }
 
-        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: "STMicroelectronics", model: .named("STEVAL-SMARTAG2"))
-        if identity.tagUID == nil, image.recordID.count >= 8, image.recordID.suffix(8).contains(where: { $0 != 0 }) {
-            identity.tagUID = image.recordID.suffix(8).hexString()
-        }
-        var log = TemperatureLog(
-            format: .smarTag2, logger: identity, samples: samples.sortedStably(by: \.time),
-            interval: TimeInterval(interval), timeBase: .loggerHeader,
-            integrity: .init(status: .unverified, detail: .noCheck(format: format)),
-            readTime: options.readTime, metadata: metadata, warnings: warnings,
-            readTimeSource: options.readTimeSource,
-            timeBaseDetail: "the logger's start time \(start.loggerISOText) (Unix seconds, UTC) plus each record's seconds")
-        log.events = events.sortedStably { $0.time ?? .distantPast }
-        log.resolution = 0.2
-        let series = ["pressure": "hPa", "light": "lx"].sorted { $0.key > $1.key }.compactMap { name, unit in
-            extra[name].map { TemperatureLog.Series(name: name, unit: unit, points: $0.sortedStably(by: \.time)) }
-        }
-        if !series.isEmpty { log.series = series }
-        if let temperature = sensors.first(where: { $0.id == 0 }) {
-            let wrapped = counter == maximum && pointer != first + 8 * maximum
-            let oldest = (log.samples.map(\.time) + log.events.compactMap(\.time)).min()
-            if let from = wrapped ? oldest : (startSeconds == 0 ? nil : start) {
-                log.thresholdLogging = thresholdLogging(temperature, from: from, log: log, options: options)
-            }
-        }
-        return log
+        return (samples, events, extra)
     }
 
     /// What the temperature sensor's mode guarantees about readings it did not store (§8):
