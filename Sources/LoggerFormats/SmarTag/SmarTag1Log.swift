@@ -29,18 +29,69 @@ public enum SmarTag1Log {
     /// that contradicts the layout is a typed error naming its tag-memory address.
     public static func decode(_ image: SmarTagImage, options: DecodeOptions) throws -> TemperatureLog {
         let format = formatName
-        let zone = options.loggerTimeZone ?? TimeZone(identifier: "UTC")!
-        let payload = image.payloadStart
-        func cell(_ index: Int, _ what: String) throws -> UInt32 {
-            try image.requireWord(payload + 4 * index, format: format, what: what)
-        }
-        func date(_ word: UInt32, at address: Int) throws -> Date? {
-            try packedDate(word & 0x7FFF_FFFF, zone: zone, format: format, address: address)
-        }
-
+        let cells = Cells(image: image, zone: options.loggerTimeZone ?? TimeZone(identifier: "UTC")!)
         var metadata: [String: MetadataValue] = [:]
         var warnings: [LogWarning] = []
+        let (interval, mode, flags, start) = try readConfiguration(cells, metadata: &metadata, warnings: &warnings)
+        let (tMin, tMax) = try readThresholds(cells, metadata: &metadata)
+        try readExtremes(cells, metadata: &metadata)
+        let (ring, counter, first) = try readRing(cells, metadata: &metadata)
+        let (samples, events, pressure) = try readRecords(cells, ring: ring, counter: counter, first: first, flags: flags, warnings: &warnings)
 
+        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: "STMicroelectronics", model: .named("STEVAL-SMARTAG1"))
+        if identity.tagUID == nil, image.recordID.count >= 8 { identity.tagUID = image.recordID.suffix(8).hexString() }
+        let zoneText =
+            options.loggerTimeZone.map { "taken in \($0.identifier) (the zone given for the logger's dates)" }
+            ?? "taken as UTC (they carry no time zone; give the configuring phone's zone to place them)"
+        var log = TemperatureLog(
+            format: .smarTag1, logger: identity,
+            samples: samples.sortedStably(by: \.time), interval: TimeInterval(interval),
+            timeBase: .loggerHeader, integrity: .init(status: .unverified, detail: .noCheck(format: format)),
+            readTime: options.readTime, metadata: metadata, warnings: warnings,
+            readTimeSource: options.readTimeSource,
+            timeBaseDetail: "the logger's wall-clock dates of each record, \(zoneText)")
+        log.events = events.sortedStably { $0.time ?? .distantPast }
+        log.resolution = 1
+        if !pressure.isEmpty { log.series = [.init(name: "pressure", unit: "hPa", points: pressure.sortedStably(by: \.time))] }
+        // Threshold mode stores only readings outside Tmin…Tmax (§3.5); stored as whole
+        // degrees, so what it left out lay within half a degree of the band (§8).
+        if mode == 3, flags & 0x01 != 0, tMin <= tMax {
+            let ringFull = counter >= ring.capacity
+            let oldest = (log.samples.map(\.time) + log.events.compactMap(\.time)).min()
+            if let from = ringFull ? oldest : start {
+                log.thresholdLogging = SmarTagLog.coverage(
+                    from: from, log: log, options: options, lowest: tMin - 0.5, highest: tMax + 0.5,
+                    rule:
+                        "stores only readings below \(SmarTagLog.celsius(tMin)) or above \(SmarTagLog.celsius(tMax)) (whole degrees; the comparison is inferred)"
+                )
+            }
+        }
+        return log
+    }
+
+    /// The image's payload cells (4-byte words) and its packed dates in the logger's zone.
+    struct Cells {
+        let image: SmarTagImage
+        let zone: TimeZone
+        var payload: Int { image.payloadStart }
+
+        func cell(_ index: Int, _ what: String) throws -> UInt32 {
+            try image.requireWord(payload + 4 * index, format: formatName, what: what)
+        }
+
+        func date(_ word: UInt32, at address: Int) throws -> Date? {
+            try packedDate(word & 0x7FFF_FFFF, zone: zone, format: formatName, address: address)
+        }
+    }
+
+    /// Cells 0–2 (§3.2): versions, the sampling interval, mode and enabled sensors, the start date.
+    static func readConfiguration(
+        _ cells: Cells, metadata: inout [String: MetadataValue], warnings: inout [LogWarning]
+    ) throws -> (interval: Int, mode: Int, flags: UInt8, start: Date?) {
+        let format = formatName
+        let payload = cells.payload
+        func cell(_ index: Int, _ what: String) throws -> UInt32 { try cells.cell(index, what) }
+        func date(_ word: UInt32, at address: Int) throws -> Date? { try cells.date(word, at: address) }
         let version = try cell(0, "protocol and firmware version")
         metadata["protocol"] = .integer(Int64(version & 0xFF))
         metadata["firmwareVersion"] = .text("\(version >> 8 & 0xFF).\(version >> 16 & 0xFF).\(version >> 24 & 0xFF)")
@@ -63,7 +114,12 @@ public enum SmarTag1Log {
         let start = try date(startWord, at: payload + 8)
         if let start { metadata["startTime"] = .time(start) } else { warnings.append(.smarTag(.noStartTime)) }
 
-        // Thresholds (§3.5): one byte each, 7 bits used.
+        return (interval, mode, flags, start)
+    }
+
+    /// Thresholds (§3.5): one byte each, 7 bits used.
+    static func readThresholds(_ cells: Cells, metadata: inout [String: MetadataValue]) throws -> (tMin: Double, tMax: Double) {
+        func cell(_ index: Int, _ what: String) throws -> UInt32 { try cells.cell(index, what) }
         let thresholds = try cell(3, "temperature and humidity thresholds")
         let tMax = Double(Int(thresholds & 0x7F) - 40), tMin = Double(Int(thresholds >> 8 & 0x7F) - 40)
         metadata["thresholdTemperatureMaximum"] = .celsius(tMax)
@@ -86,7 +142,14 @@ public enum SmarTag1Log {
         let status = try cell(5, "status")
         metadata["status"] = .text(String(format: "0x%08X", status))
 
-        // Extremes and their dates (§3.6).
+        return (tMin, tMax)
+    }
+
+    /// Extremes and their dates (§3.6).
+    static func readExtremes(_ cells: Cells, metadata: inout [String: MetadataValue]) throws {
+        let payload = cells.payload
+        func cell(_ index: Int, _ what: String) throws -> UInt32 { try cells.cell(index, what) }
+        func date(_ word: UInt32, at address: Int) throws -> Date? { try cells.date(word, at: address) }
         let extremes = try cell(10, "temperature and humidity extremes")
         let extremeDates = try (6...9).map { try cell($0, "extreme date") }
         func extreme(_ key: String, _ value: MetadataValue, dateWord: UInt32, cellIndex: Int) throws {
@@ -104,7 +167,14 @@ public enum SmarTag1Log {
         try extreme("pressureMinimum", .number(Double(otherExtremes >> 12 & 0xFFF) / 10 + 810), dateWord: otherDates[1], cellIndex: 12)
         try extreme("accelerationMaximum", .integer(Int64(otherExtremes >> 24 & 0x3F) * 256), dateWord: otherDates[2], cellIndex: 13)
 
-        // The ring (§3.7).
+    }
+
+    /// The ring (§3.7): the counter and where the oldest record is.
+    static func readRing(_ cells: Cells, metadata: inout [String: MetadataValue]) throws -> (ring: Ring, counter: Int, first: Int) {
+        let format = formatName
+        let payload = cells.payload
+        let image = cells.image
+        func cell(_ index: Int, _ what: String) throws -> UInt32 { try cells.cell(index, what) }
         let position = try cell(15, "sample counter and next-slot address")
         let counter = Int(position & 0xFFFF)
         let pointer = Int(position >> 16)
@@ -125,6 +195,17 @@ public enum SmarTag1Log {
         // Full ring: the slot the pointer names is the oldest; otherwise slot 0 is.
         let first = counter >= ring.capacity ? pointerSlot % ring.capacity : 0
 
+        return (ring, counter, first)
+    }
+
+    /// The records, oldest first: samples (a temperature, a humidity), pressure points, and
+    /// motion events for records with the event bit.
+    static func readRecords(
+        _ cells: Cells, ring: Ring, counter: Int, first: Int, flags: UInt8, warnings: inout [LogWarning]
+    ) throws -> ([TemperatureLog.Sample], [TemperatureLog.Event], [TemperatureLog.Series.Point]) {
+        let format = formatName
+        let image = cells.image
+        func date(_ word: UInt32, at address: Int) throws -> Date? { try cells.date(word, at: address) }
         var samples: [TemperatureLog.Sample] = []
         var events: [TemperatureLog.Event] = []
         var pressure: [TemperatureLog.Series.Point] = []
@@ -164,35 +245,7 @@ public enum SmarTag1Log {
         if invalid > 0 { warnings.append(.smarTag(.invalidValues(count: invalid))) }
         if missingFromSource > 0 { warnings.append(.smarTag(.recordsNotInMessage(count: missingFromSource))) }
 
-        var identity = TemperatureLog.LoggerIdentity(tagUID: options.tagUID, vendor: "STMicroelectronics", model: .named("STEVAL-SMARTAG1"))
-        if identity.tagUID == nil, image.recordID.count >= 8 { identity.tagUID = image.recordID.suffix(8).hexString() }
-        let zoneText =
-            options.loggerTimeZone.map { "taken in \($0.identifier) (the zone given for the logger's dates)" }
-            ?? "taken as UTC (they carry no time zone; give the configuring phone's zone to place them)"
-        var log = TemperatureLog(
-            format: .smarTag1, logger: identity,
-            samples: samples.sortedStably(by: \.time), interval: TimeInterval(interval),
-            timeBase: .loggerHeader, integrity: .init(status: .unverified, detail: .noCheck(format: format)),
-            readTime: options.readTime, metadata: metadata, warnings: warnings,
-            readTimeSource: options.readTimeSource,
-            timeBaseDetail: "the logger's wall-clock dates of each record, \(zoneText)")
-        log.events = events.sortedStably { $0.time ?? .distantPast }
-        log.resolution = 1
-        if !pressure.isEmpty { log.series = [.init(name: "pressure", unit: "hPa", points: pressure.sortedStably(by: \.time))] }
-        // Threshold mode stores only readings outside Tmin…Tmax (§3.5); stored as whole
-        // degrees, so what it left out lay within half a degree of the band (§8).
-        if mode == 3, flags & 0x01 != 0, tMin <= tMax {
-            let ringFull = counter >= ring.capacity
-            let oldest = (log.samples.map(\.time) + log.events.compactMap(\.time)).min()
-            if let from = ringFull ? oldest : start {
-                log.thresholdLogging = SmarTagLog.coverage(
-                    from: from, log: log, options: options, lowest: tMin - 0.5, highest: tMax + 0.5,
-                    rule:
-                        "stores only readings below \(SmarTagLog.celsius(tMin)) or above \(SmarTagLog.celsius(tMax)) (whole degrees; the comparison is inferred)"
-                )
-            }
-        }
-        return log
+        return (samples, events, pressure)
     }
 
     /// One event per bit of the record's event mask (or one `motion` event when none is set).
