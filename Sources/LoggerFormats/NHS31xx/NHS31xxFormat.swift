@@ -52,8 +52,35 @@ public enum NHS31xxLog {
         }
         var warnings: [LogWarning] = []
         var metadata: [String: MetadataValue] = [:]
+        let identity = identityOf(readout, options: options, metadata: &metadata)
+        describeConfiguration(config, readout: readout, metadata: &metadata, warnings: &warnings)
+        // Clock (§5.3).
+        let clock = ClockCorrection(
+            config: config, readTime: readout.configReadTime ?? options.readTime,
+            readTimeTrusted: readout.configReadTime != nil || options.readTimeSource == .given || options.readTimeSource == .tagRead,
+            readTimeSource: readout.configReadTime != nil ? .readerClockAtConfigurationRead : options.readTimeSource)
+        if let drift = clock.drift { metadata["clockDrift"] = .text(String(format: "%+d s", drift)) }
+        warnings += clock.warnings
 
-        // Identity.
+        let interval = TimeInterval(config.interval)
+        let samples = self.samples(readout, config: config, clock: clock, warnings: &warnings)
+        let events = self.events(readout, clock: clock, warnings: &warnings)
+
+        var log = TemperatureLog(
+            format: .nhs31xx, logger: identity, samples: samples, interval: interval,
+            timeBase: .loggerClock,
+            integrity: .init(status: .unverified, detail: .nhsNoCheck),
+            readTime: options.readTime, metadata: metadata, warnings: warnings,
+            readTimeSource: options.readTimeSource, timeBaseDetail: clock.detail)
+        log.events = events
+        return log
+    }
+
+    /// Who the logger is (NXP, its model, tag UID and serial), and its versions, status
+    /// texts, live temperature and battery check as metadata.
+    static func identityOf(
+        _ readout: NHSReadout, options: DecodeOptions, metadata: inout [String: MetadataValue]
+    ) -> TemperatureLog.LoggerIdentity {
         var identity = TemperatureLog.LoggerIdentity(
             tagUID: options.tagUID, vendor: "NXP",
             model: .named(readout.version?.model ?? "NHS31xx"))
@@ -70,7 +97,14 @@ public enum NHS31xxLog {
         if let live = readout.liveTemperature { metadata["liveTemperature"] = .celsius(Double(live) / 10) }
         if let battery = readout.batteryThreshold { metadata["batteryCheck"] = .text(battery < 0 ? "good" : "brown-out at \(battery) µA extra load") }
 
-        // Configuration and status.
+        return identity
+    }
+
+    /// The configuration and status (GETCONFIG) as metadata, and the warnings the status
+    /// and the logger's refusals give.
+    static func describeConfiguration(
+        _ config: NHSConfig, readout: NHSReadout, metadata: inout [String: MetadataValue], warnings: inout [LogWarning]
+    ) {
         metadata["interval"] = .integer(Int64(config.interval))
         metadata["sampleCount"] = .integer(Int64(config.count))
         metadata["configTime"] = config.configTime == 0 ? "never configured" : .time(date(config.configTime))
@@ -112,15 +146,11 @@ public enum NHS31xxLog {
         if !config.result.isOK { warnings.append(.nhsConfigResult(config.result)) }
         warnings += readout.refusals.map { .nhsRefused($0) }
 
-        // Clock (§5.3).
-        let clock = ClockCorrection(
-            config: config, readTime: readout.configReadTime ?? options.readTime,
-            readTimeTrusted: readout.configReadTime != nil || options.readTimeSource == .given || options.readTimeSource == .tagRead,
-            readTimeSource: readout.configReadTime != nil ? .readerClockAtConfigurationRead : options.readTimeSource)
-        if let drift = clock.drift { metadata["clockDrift"] = .text(String(format: "%+d s", drift)) }
-        warnings += clock.warnings
+    }
 
-        // Samples.
+    /// The samples in the order stored, each at the tag clock's corrected time; placeholders
+    /// missing, values beyond the sensor's range flagged, unread ones said.
+    static func samples(_ readout: NHSReadout, config: NHSConfig, clock: ClockCorrection, warnings: inout [LogWarning]) -> [TemperatureLog.Sample] {
         let stored = max(Int(config.count), (readout.samples.keys.max() ?? -1) + 1)
         var samples: [TemperatureLog.Sample] = []
         var placeholders = 0, outOfRange = 0
@@ -155,7 +185,11 @@ public enum NHS31xxLog {
             warnings.append(.nhsLoggedDuringRead(count: stored - Int(config.count), counted: Int(config.count)))
         }
 
-        // Events (§5.5).
+        return samples
+    }
+
+    /// The logger's own events (§5.5), at corrected times where the tag clock gives them.
+    static func events(_ readout: NHSReadout, clock: ClockCorrection, warnings: inout [LogWarning]) -> [TemperatureLog.Event] {
         var events: [TemperatureLog.Event] = []
         for block in readout.mergedEvents {
             let number = block.number.map(Int.init)
@@ -180,14 +214,7 @@ public enum NHS31xxLog {
             warnings.append(.nhsEventsCutShort)
         }
 
-        var log = TemperatureLog(
-            format: .nhs31xx, logger: identity, samples: samples, interval: interval,
-            timeBase: .loggerClock,
-            integrity: .init(status: .unverified, detail: .nhsNoCheck),
-            readTime: options.readTime, metadata: metadata, warnings: warnings,
-            readTimeSource: options.readTimeSource, timeBaseDetail: clock.detail)
-        log.events = events
-        return log
+        return events
     }
 
     /// Deci-°C as °C text with one decimal, e.g. `-5.3`.
