@@ -56,16 +56,7 @@ import TransparencyLog
             #expect(await coldtap(["archive", "checkpoint", "--out", tuesday, "--archive", archive.location] + keyArguments).status == 0)
 
             // Tuesday's read removed with its leaves, its checkpoint and the chain head rolled back.
-            let opened = try archive.open()
-            let head = try opened.engine.scalarText("SELECT prev_hash FROM reads WHERE read_id = 2") ?? ""
-            for sql in [
-                "DELETE FROM reads WHERE read_id = 2", "DELETE FROM sample_blocks WHERE read_id = 2", "DELETE FROM read_generations WHERE read_id = 2",
-                "DELETE FROM conflicts WHERE read_id = 2", "DELETE FROM assessments WHERE read_id = 2",
-                "DELETE FROM record_leaves WHERE leaf_index >= \(checkpoint.treeSize)",
-                "DELETE FROM record_checkpoints WHERE tree_size > \(checkpoint.treeSize)",
-                "UPDATE chain_head SET seq = 1, hash = '\(head)', next_read_id = 2 WHERE id = 1",
-            ] { try opened.engine.execute(sql) }
-            opened.close()
+            try archive.removeNewestRead(2, keepingLeaves: checkpoint.treeSize)
             #expect(await coldtap(["archive", "verify", "--archive", archive.location] + keyArguments).status == 0)
             let caught = await coldtap(["archive", "verify", "--since", tuesday, "--public-key", publicKey, "--archive", archive.location])
             #expect(caught.status == 65)

@@ -71,6 +71,24 @@ public final class TestArchive: @unchecked Sendable {
         return try body(try StationStore(archive: archive))
     }
 
+    /// Removes the newest read as a careful forger with write access would: the read, what it
+    /// added, its assessments, every leaf from `keepingLeaves` on and the checkpoints beyond
+    /// them, and the chain head rolled back to the row before it. What is left agrees with
+    /// itself; only a checkpoint kept elsewhere shows the loss (docs/archive-record.md).
+    public func removeNewestRead(_ readID: Int64, keepingLeaves leaves: Int) throws {
+        let archive = try open()
+        defer { archive.close() }
+        let previous = try #require(try archive.engine.scalarText("SELECT prev_hash FROM reads WHERE read_id = $1", [.int(readID)]))
+        let seq = try #require(try archive.engine.scalarInt("SELECT chain_seq FROM reads WHERE read_id = $1", [.int(readID)]))
+        for table in ["reads", "sample_blocks", "read_generations", "conflicts", "assessments"] {
+            try archive.engine.execute("DELETE FROM \(table) WHERE read_id = $1", [.int(readID)])
+        }
+        try archive.engine.execute("DELETE FROM record_leaves WHERE leaf_index >= $1", [.int(Int64(leaves))])
+        try archive.engine.execute("DELETE FROM record_checkpoints WHERE tree_size > $1", [.int(Int64(leaves))])
+        try archive.engine.execute(
+            "UPDATE chain_head SET seq = $1, hash = $2, next_read_id = $3 WHERE id = 1", [.int(seq - 1), .text(previous), .int(readID)])
+    }
+
     public func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 }
 

@@ -43,16 +43,7 @@ struct WitnessTests {
             #expect(firstSight.status == 0 && firstSight.out.contains("held from now on"), "\(firstSight.err)")
 
             // The station's newest read removed with its leaves, its checkpoints and the head.
-            let archive = try station.archive.open()
-            let previous = try archive.engine.scalarText("SELECT prev_hash FROM reads WHERE read_id = 2") ?? ""
-            let size = held.treeSize
-            for sql in [
-                "DELETE FROM reads WHERE read_id = 2", "DELETE FROM sample_blocks WHERE read_id = 2", "DELETE FROM read_generations WHERE read_id = 2",
-                "DELETE FROM assessments WHERE read_id = 2", "DELETE FROM record_leaves WHERE leaf_index >= \(size)",
-                "DELETE FROM record_checkpoints WHERE tree_size > \(size)",
-                "UPDATE chain_head SET seq = 1, hash = '\(previous)', next_read_id = 2 WHERE id = 1",
-            ] { try archive.engine.execute(sql) }
-            archive.close()
+            try station.archive.removeNewestRead(2, keepingLeaves: held.treeSize)
 
             let refused = try await push(station, first: 80, queue: queue)
             #expect(refused.status == 65, "\(refused.err)")
