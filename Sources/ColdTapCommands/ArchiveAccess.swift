@@ -11,6 +11,10 @@ import NDEF
 /// (so that `archive verify` and `redecode` decode it again the same way), and the errors'
 /// exit statuses.
 enum ArchiveAccess {
+    static let fromOption = OptionSpec.value(
+        "--from", placeholder: "T", help: "from this time on (ISO 8601, e.g. 2024-04-01T00:00:00Z)", default: "the first sample")
+    static let toOption = OptionSpec.value("--to", placeholder: "T", help: "up to this time (ISO 8601)", default: "the last sample")
+
     /// The logger a person named on the command line: its id, or a serial, tag UID or
     /// carried id that only one logger has. Unknown text is left for the archive's own
     /// "holds no logger" message.
@@ -34,12 +38,12 @@ enum ArchiveAccess {
         "--logger-id", placeholder: "ID", help: "the logger a read belongs to, for a read that names none (a bare NDEF file)")
     /// `--from T --to T`.
     static let periodOptions: [OptionSpec] = [
-        .value("--from", placeholder: "T", help: "from this time on (ISO 8601, e.g. 2024-04-01T00:00:00Z)", default: "the first sample"),
-        .value("--to", placeholder: "T", help: "up to this time (ISO 8601)", default: "the last sample"),
+        fromOption,
+        toOption,
     ]
 
     static func location(_ arguments: inout Arguments) throws -> String {
-        try arguments.option("--archive") ?? Archive.defaultLocation()
+        arguments.value(archiveOption) ?? Archive.defaultLocation()
     }
 
     /// Opens the archive; commands that only read pass `create: false` (a missing path is
@@ -97,8 +101,9 @@ enum ArchiveAccess {
 
     /// `--from T` / `--to T` (ISO 8601 with a zone, or a date `YYYY-MM-DD` meaning its UTC midnight).
     static func period(_ arguments: inout Arguments) throws -> (from: Date?, to: Date?) {
-        func parse(_ name: String) throws -> Date? {
-            guard let text = try arguments.option(name) else { return nil }
+        func parse(_ option: OptionSpec) throws -> Date? {
+            guard let text = arguments.value(option) else { return nil }
+            let name = option.displayName
             if let date = LogInput.Options.parseReadTime(text) { return date }
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -107,7 +112,7 @@ enum ArchiveAccess {
             if let day = formatter.date(from: text) { return day }
             throw CommandError.usage("\(name) '\(text)' is not a time; write it like 2024-04-09T08:35:00Z or 2024-04-09.")
         }
-        let period = (try parse("--from"), try parse("--to"))
+        let period = (try parse(fromOption), try parse(toOption))
         if let from = period.0, let to = period.1, from > to {
             throw CommandError.usage("--from is after --to.")
         }
@@ -127,7 +132,7 @@ enum ArchiveAccess {
 
     /// The value of `--logger` still in `arguments`, without taking it.
     static func peekLogger(_ arguments: Arguments) -> String? {
-        arguments.occurrences.last { $0.spec == "--logger" }?.values.first
+        arguments.peek(LogInput.loggerOption)
     }
 
     // MARK: Printing

@@ -14,7 +14,7 @@ public enum ArchiveCommand: Command {
             positionalHelp: [("FILE", "dumps, NDEF messages, Flipper files or cuplTag URLs, as 'decode' takes them; - for standard input")],
             summary: "keep reads in the archive and stitch their samples into each logger's record",
             options: [ArchiveAccess.archiveOption, ArchiveAccess.loggerIDOption]
-                + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) }
+                + [ReportCommand.profileOption, ReportCommand.tzOption]
                 + LogInput.optionSpecs),
         CommandForm(
             verb: "verify",
@@ -59,9 +59,9 @@ public enum ArchiveCommand: Command {
     static func add(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        let loggerID = try arguments.option("--logger-id")
-        let profile = try ReportCommand.resolveProfile(try arguments.option("--profile"))
-        let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
+        let loggerID = arguments.value(ArchiveAccess.loggerIDOption)
+        let profile = try ReportCommand.resolveProfile(arguments.value(ReportCommand.profileOption))
+        let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
         let loggerArgument = ArchiveAccess.peekLogger(arguments)
         let options = try LogInput.Options.parse(&arguments)
         let paths = try arguments.positionals(min: 1)

@@ -22,7 +22,7 @@ enum ArchiveRecordCommands {
     /// The signing key's file: `--signing-key`, else `COLDTAP_SIGNING_KEY`, else next to a
     /// SQLite archive; `nil` for a PostgreSQL archive without one.
     static func keyFile(_ arguments: inout Arguments, location: String) throws -> String? {
-        if let file = try arguments.option("--signing-key") { return file }
+        if let file = arguments.value(signingKeyOption) { return file }
         if let file = ProcessInfo.processInfo.environment["COLDTAP_SIGNING_KEY"], !file.isEmpty { return file }
         return RecordSigningKey.defaultFile(forArchive: location)
     }
@@ -66,7 +66,7 @@ enum ArchiveRecordCommands {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
         let file = try keyFile(&arguments, location: location)
-        let out = try arguments.option("--out")
+        let out = arguments.value(outOption)
         try arguments.finish()
         let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
@@ -89,7 +89,7 @@ enum ArchiveRecordCommands {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
         let file = try keyFile(&arguments, location: location)
-        let json = arguments.flag("--json")
+        let json = arguments.isSet(jsonOption)
         let words = try arguments.positionals(min: 1, max: 1, what: "READ-ID")
         try arguments.finish()
         guard let readID = Int64(words[0]), readID > 0 else {
@@ -135,8 +135,8 @@ enum ArchiveRecordCommands {
     /// What `archive verify` holds the record to: `--since FILE`, and the public key from
     /// `--public-key`, else the signing key's file when it is there.
     static func recordCheck(_ arguments: inout Arguments, location: String) throws -> RecordCheck {
-        let sinceFile = try arguments.option("--since")
-        let publicKey = try arguments.option("--public-key")
+        let sinceFile = arguments.value(sinceOption)
+        let publicKey = arguments.value(publicKeyOption)
         let file = try keyFile(&arguments, location: location)
         var keys: [NoteVerifierKey] = []
         if let publicKey {
@@ -159,11 +159,15 @@ enum ArchiveRecordCommands {
 // MARK: witness
 
 extension ArchiveRecordCommands {
+    static let tokenOption = OptionSpec.value(
+        "--token", placeholder: "T", help: "a read token of the station's site ('coldtap token create')", default: "$COLDTAP_TOKEN")
+    static let queueOption = OptionSpec.value(
+        "--queue", placeholder: "DIR", help: "where the checkpoint held is kept (shared with 'coldtap push')",
+        default: "$XDG_STATE_HOME/coldtap/uploads, else ~/.local/state/coldtap/uploads", path: true)
+
     static let witnessOptions: [OptionSpec] = [
-        .value("--token", placeholder: "T", help: "a read token of the station's site ('coldtap token create')", default: "$COLDTAP_TOKEN"),
-        .value(
-            "--queue", placeholder: "DIR", help: "where the checkpoint held is kept (shared with 'coldtap push')",
-            default: "$XDG_STATE_HOME/coldtap/uploads, else ~/.local/state/coldtap/uploads", path: true),
+        tokenOption,
+        queueOption,
     ]
 
     /// `coldtap archive witness URL`: asks the station for its checkpoint and the proof that
@@ -171,8 +175,8 @@ extension ArchiveRecordCommands {
     static func witness(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let environment = ProcessInfo.processInfo.environment
-        let token = try arguments.option("--token") ?? environment["COLDTAP_TOKEN"]
-        let queueFolder = try arguments.option("--queue")
+        let token = arguments.value(tokenOption) ?? environment["COLDTAP_TOKEN"]
+        let queueFolder = arguments.value(queueOption)
         let text = try arguments.positionals(min: 1, max: 1, what: "URL")[0]
         try arguments.finish()
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {

@@ -12,27 +12,30 @@ import TempChart
 /// reads are unknown time), with the reads, gaps, conflicts, acknowledgements and the chain
 /// head it was made from.
 enum ArchiveReport {
+    static let loggerIDOption = OptionSpec.value(
+        "--logger-id", placeholder: "ID", help: "report the whole record of this logger in the archive instead of FILE")
+
     /// True when the command line asks for a report from the archive.
     /// The options a report from the archive adds to `report`'s own.
     static let optionSpecs: [OptionSpec] =
         [
-            .value("--logger-id", placeholder: "ID", help: "report the whole record of this logger in the archive instead of FILE"),
+            loggerIDOption,
             ArchiveAccess.archiveOption, ArchiveRecordCommands.signingKeyOption,
         ] + ArchiveAccess.periodOptions
 
     static func isRequested(_ arguments: Arguments) -> Bool {
-        arguments.occurrences.contains { $0.spec == "--logger-id" }
+        arguments.isGiven(loggerIDOption)
     }
 
     static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         var artifacts = try ReportArtifacts.parseOptions(&arguments)
         let location = try ArchiveAccess.location(&arguments)
-        guard let loggerID = try arguments.option("--logger-id") else { throw CommandError.usage("--logger-id needs a value.") }
+        guard let loggerID = arguments.value(loggerIDOption) else { throw CommandError.usage("--logger-id needs a value.") }
         let period = try ArchiveAccess.period(&arguments)
-        let json = arguments.flag("--json")
-        let profileText = try arguments.option("--profile")
-        let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
+        let json = arguments.isSet(ReportCommand.jsonOption)
+        let profileText = arguments.value(ReportCommand.profileOption)
+        let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
         let keyFile = try ArchiveRecordCommands.keyFile(&arguments, location: location)
         if !(try arguments.positionals()).isEmpty {
             throw CommandError.usage("give either FILE (a report of that read) or --logger-id ID (the whole record in the archive), not both.")

@@ -156,27 +156,37 @@ public struct Arguments: Sendable {
         return spec
     }
 
-    /// True when the command's table declares the option (for option groups shared by
-    /// commands that take only part of them).
-    public func declares(_ name: String) -> Bool { table.contains { $0.names.contains(name) } }
+    /// The declared option `option` is (the table's own, by its names); records the slip when
+    /// the table does not hold it.
+    private mutating func declared(_ option: OptionSpec) -> OptionSpec? { spec(option.names) }
 
-    /// True when the flag was given.
-    public mutating func flag(_ names: String...) -> Bool {
-        guard let spec = spec(names) else { return false }
-        return occurrences.contains { $0.spec == spec.displayName }
-    }
-
-    /// The value of an option given at most once (checked when parsing).
-    public mutating func option(_ names: String...) throws -> String? {
-        guard let spec = spec(names) else { return nil }
+    /// The value of `option` (given at most once: checked when parsing).
+    public mutating func value(_ option: OptionSpec) -> String? {
+        guard let spec = declared(option) else { return nil }
         return occurrences.last { $0.spec == spec.displayName }?.values.first
     }
 
-    /// All values of a repeatable option, in order.
-    public mutating func options(_ names: String...) throws -> [String] {
-        guard let spec = spec(names) else { return [] }
+    /// True when the flag `option` was given.
+    public mutating func isSet(_ option: OptionSpec) -> Bool {
+        guard let spec = declared(option) else { return false }
+        return occurrences.contains { $0.spec == spec.displayName }
+    }
+
+    /// All values of the repeatable `option`, in order.
+    public mutating func values(_ option: OptionSpec) -> [String] {
+        guard let spec = declared(option) else { return [] }
         return occurrences.filter { $0.spec == spec.displayName }.flatMap(\.values)
     }
+
+    /// True when the command's table declares `option` (for option groups shared by commands
+    /// that take only part of them).
+    public func declares(_ option: OptionSpec) -> Bool { table.contains { $0.names.contains(option.displayName) } }
+
+    /// Whether `option` was given, without taking it (to choose a path before parsing on).
+    public func isGiven(_ option: OptionSpec) -> Bool { occurrences.contains { $0.spec == option.displayName } }
+
+    /// `option`'s last value, without taking it.
+    public func peek(_ option: OptionSpec) -> String? { occurrences.last { $0.spec == option.displayName }?.values.first }
 
     /// The positional arguments (anything not an option; a lone `-` is one; all after `--`).
     /// - Throws: a usage error when there are fewer than `min` or more than `max`.

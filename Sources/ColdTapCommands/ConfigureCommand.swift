@@ -6,22 +6,33 @@ import NFCTags
 /// `coldtap configure`: SETCONFIG on an NXP NHS31xx logger with the reader's clock
 /// (docs/nhs31xx.md §3.2). It erases the logger, so it asks for `--yes` unless the logger is pristine.
 public enum ConfigureCommand: Command {
+    static let readerOption = OptionSpec.value(
+        "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+        default: "the first reader with a tag")
+    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30")
+    static let intervalOption = OptionSpec.value("--interval", placeholder: "SECONDS", help: "seconds between samples (0 stops logging and erases the logger)")
+    static let validMinOption = OptionSpec.value("--valid-min", placeholder: "C", help: "the logger's own lower limit, °C (with --valid-max)")
+    static let validMaxOption = OptionSpec.value("--valid-max", placeholder: "C", help: "the logger's own upper limit, °C (with --valid-min)")
+    static let startDelayOption = OptionSpec.value(
+        "--start-delay", placeholder: "SECONDS", help: "start logging this long after configuring", default: "0: at once")
+    static let waitForStartOption = OptionSpec.flag("--wait-for-start", help: "wait for 'coldtap start' instead of a delay")
+    static let runningTimeOption = OptionSpec.value("--running-time", placeholder: "SECONDS", help: "stop logging after this long", default: "0: until full")
+    static let yesOption = OptionSpec.flag("--yes", help: "erase a logger that holds samples (asked unless it is pristine)")
+
     public static let name = "configure"
     public static let forms = [
         CommandForm(
             summary: "configure (and erase) an NHS31xx logger with this machine's clock; --interval 0 stops it",
             options: [
-                .value(
-                    "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
-                    default: "the first reader with a tag"),
-                .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
-                .value("--interval", placeholder: "SECONDS", help: "seconds between samples (0 stops logging and erases the logger)"),
-                .value("--valid-min", placeholder: "C", help: "the logger's own lower limit, °C (with --valid-max)"),
-                .value("--valid-max", placeholder: "C", help: "the logger's own upper limit, °C (with --valid-min)"),
-                .value("--start-delay", placeholder: "SECONDS", help: "start logging this long after configuring", default: "0: at once"),
-                .flag("--wait-for-start", help: "wait for 'coldtap start' instead of a delay"),
-                .value("--running-time", placeholder: "SECONDS", help: "stop logging after this long", default: "0: until full"),
-                .flag("--yes", help: "erase a logger that holds samples (asked unless it is pristine)"),
+                readerOption,
+                timeoutOption,
+                intervalOption,
+                validMinOption,
+                validMaxOption,
+                startDelayOption,
+                waitForStartOption,
+                runningTimeOption,
+                yesOption,
             ])
     ]
 
@@ -58,8 +69,8 @@ public enum ConfigureCommand: Command {
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let reader = try arguments.option("--reader")
-        let timeout = try ReadCommand.parseTimeout(try arguments.option("--timeout"))
+        let reader = arguments.value(readerOption)
+        let timeout = try ReadCommand.parseTimeout(arguments.value(timeoutOption))
         let request = try parse(&arguments)
         try arguments.finish()
         try await NHSConnect.withLogger(reader: reader, timeout: timeout, console: console) { session, readerName in
@@ -69,30 +80,32 @@ public enum ConfigureCommand: Command {
     }
 
     static func parse(_ arguments: inout Arguments) throws -> Request {
-        func seconds(_ name: String, max: UInt64) throws -> UInt64? {
-            guard let text = try arguments.option(name) else { return nil }
+        func seconds(_ option: OptionSpec, max: UInt64) throws -> UInt64? {
+            guard let text = arguments.value(option) else { return nil }
+            let name = option.displayName
             guard let value = UInt64(text), value <= max else {
                 throw CommandError.usage("\(name) takes a whole number of seconds from 0 to \(max), not '\(text)'.")
             }
             return value
         }
-        func celsius(_ name: String) throws -> Int16? {
-            guard let text = try arguments.option(name) else { return nil }
+        func celsius(_ option: OptionSpec) throws -> Int16? {
+            guard let text = arguments.value(option) else { return nil }
+            let name = option.displayName
             guard let value = Double(text), value >= -40, value <= 85 else {
                 throw CommandError.usage("\(name) takes a temperature in °C from -40 to 85, not '\(text)'.")
             }
             return Int16((value * 10).rounded())
         }
-        guard let interval = try seconds("--interval", max: UInt64(UInt16.max)) else {
+        guard let interval = try seconds(intervalOption, max: UInt64(UInt16.max)) else {
             throw CommandError.usage("configure needs --interval SECONDS (0 stops logging and erases the logger).")
         }
         var request = Request(interval: UInt16(interval))
-        let delay = try seconds("--start-delay", max: UInt64(UInt32.max) - 1)
-        let wait = arguments.flag("--wait-for-start")
+        let delay = try seconds(startDelayOption, max: UInt64(UInt32.max) - 1)
+        let wait = arguments.isSet(waitForStartOption)
         if delay != nil && wait { throw CommandError.usage("Give --start-delay or --wait-for-start, not both.") }
         request.startDelay = wait ? NHSConfiguration.waitForStart : UInt32(delay ?? 0)
-        request.runningTime = UInt32(try seconds("--running-time", max: UInt64(UInt32.max)) ?? 0)
-        let low = try celsius("--valid-min"), high = try celsius("--valid-max")
+        request.runningTime = UInt32(try seconds(runningTimeOption, max: UInt64(UInt32.max)) ?? 0)
+        let low = try celsius(validMinOption), high = try celsius(validMaxOption)
         switch (low, high) {
         case let (low?, high?):
             guard low < high else { throw CommandError.usage("--valid-min must be below --valid-max.") }
@@ -100,7 +113,7 @@ public enum ConfigureCommand: Command {
         case (nil, nil): break
         default: throw CommandError.usage("Give both --valid-min and --valid-max, or neither.")
         }
-        request.yes = arguments.flag("--yes")
+        request.yes = arguments.isSet(yesOption)
         return request
     }
 

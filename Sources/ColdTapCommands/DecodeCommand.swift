@@ -4,6 +4,10 @@ import LoggerFormats
 
 /// `coldtap decode`: a dump, NDEF message, URL or hex text → the logger's samples.
 public enum DecodeCommand: Command {
+    static let jsonOption = OptionSpec.flag("--json", help: "print the log as JSON (UTC times, full precision)")
+    static let csvOption = OptionSpec.flag("--csv", help: "print the samples as CSV")
+    static let tzOption = OptionSpec.value("--tz", placeholder: "ZONE", help: "write the CSV's times in this zone, with their offset", default: "UTC")
+
     public static let name = "decode"
     public static let forms = [
         CommandForm(
@@ -16,18 +20,18 @@ public enum DecodeCommand: Command {
             ],
             summary: "decode a logger's samples from a dump, an NDEF message, a cuplTag URL or hex text",
             options: LogInput.optionSpecs + [
-                .flag("--json", help: "print the log as JSON (UTC times, full precision)"),
-                .flag("--csv", help: "print the samples as CSV"),
-                .value("--tz", placeholder: "ZONE", help: "write the CSV's times in this zone, with their offset", default: "UTC"),
+                jsonOption,
+                csvOption,
+                tzOption,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let json = arguments.flag("--json")
-        let csv = arguments.flag("--csv")
+        let json = arguments.isSet(jsonOption)
+        let csv = arguments.isSet(csvOption)
         let options = try LogInput.Options.parse(&arguments)
-        let zoneText = try arguments.option("--tz")
+        let zoneText = arguments.value(tzOption)
         let zone = try zoneText.map { try ReportCommand.resolveTimeZone($0) }
         let path = try arguments.positionals(min: 1, max: 1)[0]
         try arguments.finish()

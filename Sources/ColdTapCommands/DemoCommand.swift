@@ -15,24 +15,29 @@ import PCSC
 /// are available (starting a private pcscd when it may), otherwise through the in-process
 /// virtual tag; decoded, assessed and reported into ./coldtap-demo/.
 public enum DemoCommand: Command {
+    static let outOption = OptionSpec.value(
+        "--out", placeholder: "DIR", help: "where the report files and the logger's memory go", default: "coldtap-demo", path: true)
+    static let loggerOption = OptionSpec.value(
+        "--logger", placeholder: "KIND", help: "the built-in logger to emulate (nhs3100: a logger that answers commands)",
+        default: DemoLogger.cupltag.rawValue, choices: { DemoLogger.allCases.map(\.rawValue) + [NHSDemo.loggerName] })
+    static let inProcessOption = OptionSpec.flag("--in-process", help: "read the virtual tag in-process, without pcscd and vpcd")
+
     public static let name = "demo"
     public static let forms = [
         CommandForm(
             summary: "emulated logger → read → decode → assess → report → archive, no hardware needed",
             options: [
-                .value("--out", placeholder: "DIR", help: "where the report files and the logger's memory go", default: "coldtap-demo", path: true),
-                .value(
-                    "--logger", placeholder: "KIND", help: "the built-in logger to emulate (nhs3100: a logger that answers commands)",
-                    default: DemoLogger.cupltag.rawValue, choices: { DemoLogger.allCases.map(\.rawValue) + [NHSDemo.loggerName] }),
-                .flag("--in-process", help: "read the virtual tag in-process, without pcscd and vpcd"),
+                outOption,
+                loggerOption,
+                inProcessOption,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let outDirectory = try arguments.option("--out") ?? "coldtap-demo"
-        let loggerName = try arguments.option("--logger") ?? DemoLogger.cupltag.rawValue
-        let inProcessOnly = arguments.flag("--in-process")
+        let outDirectory = arguments.value(outOption) ?? "coldtap-demo"
+        let loggerName = arguments.value(loggerOption) ?? DemoLogger.cupltag.rawValue
+        let inProcessOnly = arguments.isSet(inProcessOption)
         try arguments.finish()
         if loggerName.lowercased() == NHSDemo.loggerName {
             return try await NHSDemo.run(outDirectory: outDirectory, inProcessOnly: inProcessOnly, console: console)

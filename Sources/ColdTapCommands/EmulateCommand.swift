@@ -9,6 +9,24 @@ import PCSC
 /// side of vpcd's socket protocol, so that any PC/SC application sees a contactless reader
 /// with a logger on it.
 public enum EmulateCommand: Command {
+    static let loggerOption = OptionSpec.value(
+        "--logger", placeholder: "KIND",
+        help: "serve a built-in logger instead of FILE (nhs3100: a virtual NXP NHS3100 that answers commands and follows this machine's clock)",
+        choices: { DemoLogger.allCases.map(\.rawValue) + [NHSDemo.loggerName] })
+    static let chipOption = OptionSpec.value(
+        "--chip", placeholder: "CHIP", help: "the chip to emulate", default: "the logger's own, or the smallest that holds FILE",
+        choices: { TagChip.emulated.map(\.rawValue) })
+    static let vpcdOption = OptionSpec.value("--vpcd", placeholder: "HOST:PORT", help: "where vpcd listens", default: "127.0.0.1:35963")
+    static let faultOption = OptionSpec.value(
+        "--fault", placeholder: "FAULT",
+        help:
+            "misbehave: removed-after=N, truncated-answer=N, flipped-bit=N, silent=N[xK], torn-write=N or (nhs3100) unanswered-command=N (N: commands, or command messages; corrupt-at=N and silent-at=N still work)",
+        repeatable: true)
+    static let demoHistoryOption = OptionSpec.value(
+        "--demo-history", placeholder: "SECONDS",
+        help: "with --logger nhs3100: the logger was configured this long ago, so it has a history to read")
+    static let traceOption = OptionSpec.flag("--trace", help: "print every command and answer on standard error")
+
     public static let name = "emulate"
     public static let forms = [
         CommandForm(
@@ -16,34 +34,23 @@ public enum EmulateCommand: Command {
             positionalHelp: [("FILE", "a tag memory dump or an NDEF message to serve; or give --logger")],
             summary: "serve a virtual tag (a dump, an NDEF message or a built-in logger) to pcscd through vsmartcard's vpcd",
             options: [
-                .value(
-                    "--logger", placeholder: "KIND",
-                    help: "serve a built-in logger instead of FILE (nhs3100: a virtual NXP NHS3100 that answers commands and follows this machine's clock)",
-                    choices: { DemoLogger.allCases.map(\.rawValue) + [NHSDemo.loggerName] }),
-                .value(
-                    "--chip", placeholder: "CHIP", help: "the chip to emulate", default: "the logger's own, or the smallest that holds FILE",
-                    choices: { TagChip.emulated.map(\.rawValue) }),
-                .value("--vpcd", placeholder: "HOST:PORT", help: "where vpcd listens", default: "127.0.0.1:35963"),
-                .value(
-                    "--fault", placeholder: "FAULT",
-                    help:
-                        "misbehave: removed-after=N, truncated-answer=N, flipped-bit=N, silent=N[xK], torn-write=N or (nhs3100) unanswered-command=N (N: commands, or command messages; corrupt-at=N and silent-at=N still work)",
-                    repeatable: true),
-                .value(
-                    "--demo-history", placeholder: "SECONDS",
-                    help: "with --logger nhs3100: the logger was configured this long ago, so it has a history to read"),
-                .flag("--trace", help: "print every command and answer on standard error"),
+                loggerOption,
+                chipOption,
+                vpcdOption,
+                faultOption,
+                demoHistoryOption,
+                traceOption,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let loggerName = try arguments.option("--logger")
-        let chipName = try arguments.option("--chip")
-        let endpointText = try arguments.option("--vpcd")
-        let faultTexts = try arguments.options("--fault")
-        let trace = arguments.flag("--trace")
-        let history = try arguments.option("--demo-history")
+        let loggerName = arguments.value(loggerOption)
+        let chipName = arguments.value(chipOption)
+        let endpointText = arguments.value(vpcdOption)
+        let faultTexts = arguments.values(faultOption)
+        let trace = arguments.isSet(traceOption)
+        let history = arguments.value(demoHistoryOption)
         let files = try arguments.positionals(max: 1)
         try arguments.finish()
         let faults: TagFaults

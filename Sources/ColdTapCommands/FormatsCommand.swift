@@ -4,16 +4,18 @@ import LoggerFormats
 /// `coldtap formats`: the built-in logger formats, and the language of logger descriptors
 /// (`--logger FILE.json`), so that a user without the source finds both.
 public enum FormatsCommand: Command {
+    static let jsonOption = OptionSpec.flag("--json", help: "print the built-in formats as JSON (each descriptor as --logger FILE.json takes it)")
+
     public static let name = "formats"
     public static let forms = [
         CommandForm(
             summary: "list the built-in logger formats and explain the logger descriptor language (--logger FILE.json)",
-            options: [.flag("--json", help: "print the built-in formats as JSON (each descriptor as --logger FILE.json takes it)")])
+            options: [jsonOption])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let json = arguments.flag("--json")
+        let json = arguments.isSet(jsonOption)
         _ = try arguments.positionals(max: 0)
         try arguments.finish()
         if json {

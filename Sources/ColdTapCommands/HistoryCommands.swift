@@ -8,17 +8,19 @@ import LoggerFormats
 
 /// `coldtap loggers`: one line per logger in the archive.
 public enum LoggersCommand: Command {
+    static let jsonOption = OptionSpec.flag("--json", help: "print the loggers as JSON")
+
     public static let name = "loggers"
     public static let forms = [
         CommandForm(
             summary: "every logger in the archive: format, first and last sample, reads, last verdict, open excursions",
-            options: [ArchiveAccess.archiveOption, .flag("--json", help: "print the loggers as JSON")])
+            options: [ArchiveAccess.archiveOption, jsonOption])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        let json = arguments.flag("--json")
+        let json = arguments.isSet(jsonOption)
         try arguments.finish()
         let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
@@ -72,22 +74,25 @@ public enum LoggersCommand: Command {
 
 /// `coldtap history`: the stitched record of one logger.
 public enum HistoryCommand: Command {
+    static let jsonOption = OptionSpec.flag("--json", help: "print the record as JSON")
+    static let csvOption = OptionSpec.flag("--csv", help: "print the samples as CSV")
+
     public static let name = "history"
     public static let forms = [
         CommandForm(
             positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
             summary: "the stitched record of one logger: its samples with the read each came from, gaps and conflicts",
             options: [ArchiveAccess.archiveOption] + ArchiveAccess.periodOptions + [
-                .flag("--json", help: "print the record as JSON"),
-                .flag("--csv", help: "print the samples as CSV"),
+                jsonOption,
+                csvOption,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        let json = arguments.flag("--json")
-        let csv = arguments.flag("--csv")
+        let json = arguments.isSet(jsonOption)
+        let csv = arguments.isSet(csvOption)
         let period = try ArchiveAccess.period(&arguments)
         let loggerID = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
         try arguments.finish()
@@ -209,39 +214,44 @@ public enum HistoryCommand: Command {
 
 /// `coldtap ack`: acknowledge an excursion of the stitched record.
 public enum AckCommand: Command {
+    static let excursionOption = OptionSpec.value(
+        "--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)",
+        required: true)
+    static let byOption = OptionSpec.value("--by", placeholder: "NAME", help: "who acknowledges", required: true)
+    static let commentOption = OptionSpec.value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true)
+    static let againOption = OptionSpec.flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)")
+
     public static let name = "ack"
     public static let forms = [
         CommandForm(
             positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
             summary: "acknowledge an excursion of a logger's record: who, and what was done about it",
             options: [
-                .value(
-                    "--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)",
-                    required: true),
-                .value("--by", placeholder: "NAME", help: "who acknowledges", required: true),
-                .value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true),
-                .flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)"),
+                excursionOption,
+                byOption,
+                commentOption,
+                againOption,
                 ArchiveAccess.archiveOption,
-            ] + ReportCommand.reportOptionSpecs.filter { $0.displayName == "--profile" })
+            ] + [ReportCommand.profileOption])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        guard let startText = try arguments.option("--excursion") else {
+        guard let startText = arguments.value(excursionOption) else {
             throw CommandError.usage("give the excursion to acknowledge with --excursion START-TIME (its start, as 'coldtap report --logger-id' lists it).")
         }
         guard let start = LogInput.Options.parseReadTime(startText) else {
             throw CommandError.usage("--excursion '\(startText)' is not an ISO 8601 time with a zone; write it like 2024-04-09T08:35:00Z.")
         }
-        guard let by = try arguments.option("--by"), !by.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let by = arguments.value(byOption), !by.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw CommandError.usage("say who acknowledges with --by NAME.")
         }
-        guard let comment = try arguments.option("--comment"), !comment.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let comment = arguments.value(commentOption), !comment.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw CommandError.usage("say why with --comment TEXT (what was done about the excursion).")
         }
-        let profileText = try arguments.option("--profile")
-        let again = arguments.flag("--again")
+        let profileText = arguments.value(ReportCommand.profileOption)
+        let again = arguments.isSet(againOption)
         let named = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
         try arguments.finish()
         let archive = try ArchiveAccess.open(location, create: false)

@@ -7,35 +7,43 @@ import LoggerFormats
 /// declares and parses, FILE read from disk or standard input, and errors, hints and the
 /// log's warnings in its words (they name its options).
 extension LogInput {
+    static let inputOption = OptionSpec.value(
+        "--input", placeholder: "KIND", help: "what FILE holds, instead of working it out",
+        default: "auto", choices: { Kind.allCases.map(\.rawValue) })
+    static let requireReadTimeOption = OptionSpec.flag(
+        "--require-read-time",
+        help: "refuse a log whose sample times would be estimates (it has no clock and no --read-time is given)")
+    static let readTimeOption = OptionSpec.value(
+        "--read-time", placeholder: "ISO8601",
+        help: "when the tag was read, e.g. 2024-04-09T08:35:00Z; a log without a clock is dated from it",
+        default: "a dump file's modification time, else now (both said as estimates)")
+    static let secretOption = OptionSpec.value("--secret", placeholder: "K", help: "the cuplTag's HMAC-MD5 key (ASCII): checks that the log was not altered")
+    static let loggerOption = OptionSpec.value(
+        "--logger", placeholder: "NAME|FILE",
+        help: "decode as this logger format, or with this logger descriptor .json ('coldtap formats' lists both)",
+        default: "auto-detected", choices: { LoggerDecoder.builtInNames + ["cupltag-rh"] }, path: true)
+    static let intervalOption = OptionSpec.value("--interval", placeholder: "S", help: "seconds between samples, for a log that does not say (0 < S ≤ 2678400)")
+    static let loggerTZOption = OptionSpec.value(
+        "--logger-tz", placeholder: "ZONE",
+        help: "the time zone of a logger's wall-clock dates that carry none (SmarTag1), e.g. Europe/Paris or +02:00",
+        default: "UTC")
+
     /// The decode options as `decode` and `report` declare them; `read` leaves out `--input`
     /// and `--require-read-time` (a reader knows what it read and when).
     public static let optionSpecs: [OptionSpec] =
         [
-            .value(
-                "--input", placeholder: "KIND", help: "what FILE holds, instead of working it out",
-                default: "auto", choices: { Kind.allCases.map(\.rawValue) })
+            inputOption
         ] + readOptionSpecs.prefix(1) + [
-            .flag(
-                "--require-read-time",
-                help: "refuse a log whose sample times would be estimates (it has no clock and no --read-time is given)")
+            requireReadTimeOption
         ] + readOptionSpecs.dropFirst()
 
     /// The decode options `read` takes.
     public static let readOptionSpecs: [OptionSpec] = [
-        .value(
-            "--read-time", placeholder: "ISO8601",
-            help: "when the tag was read, e.g. 2024-04-09T08:35:00Z; a log without a clock is dated from it",
-            default: "a dump file's modification time, else now (both said as estimates)"),
-        .value("--secret", placeholder: "K", help: "the cuplTag's HMAC-MD5 key (ASCII): checks that the log was not altered"),
-        .value(
-            "--logger", placeholder: "NAME|FILE",
-            help: "decode as this logger format, or with this logger descriptor .json ('coldtap formats' lists both)",
-            default: "auto-detected", choices: { LoggerDecoder.builtInNames + ["cupltag-rh"] }, path: true),
-        .value("--interval", placeholder: "S", help: "seconds between samples, for a log that does not say (0 < S ≤ 2678400)"),
-        .value(
-            "--logger-tz", placeholder: "ZONE",
-            help: "the time zone of a logger's wall-clock dates that carry none (SmarTag1), e.g. Europe/Paris or +02:00",
-            default: "UTC"),
+        readTimeOption,
+        secretOption,
+        loggerOption,
+        intervalOption,
+        loggerTZOption,
     ]
 
     /// Loads FILE (`-` = standard input), works out what it holds unless `options.input`
@@ -100,13 +108,13 @@ extension LogInput.Options {
     ///   descriptor file that is invalid, naming the field.
     public static func parse(_ arguments: inout Arguments) throws -> LogInput.Options {
         var options = LogInput.Options()
-        if arguments.declares("--input"), let input = try arguments.option("--input") {
+        if arguments.declares(LogInput.inputOption), let input = arguments.value(LogInput.inputOption) {
             guard let kind = LogInput.Kind(rawValue: input.lowercased()) else {
                 throw CommandError.usage("--input must be one of \(LogInput.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(input)'.")
             }
             options.input = kind
         }
-        if let text = try arguments.option("--read-time") {
+        if let text = arguments.value(LogInput.readTimeOption) {
             guard let date = parseReadTime(text) else {
                 throw CommandError.usage(
                     "--read-time '\(text)' is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00.")
@@ -120,19 +128,19 @@ extension LogInput.Options {
             }
             options.readTime = date
         }
-        options.secret = try arguments.option("--secret")
-        if let text = try arguments.option("--interval") {
+        options.secret = arguments.value(LogInput.secretOption)
+        if let text = arguments.value(LogInput.intervalOption) {
             let longest = DecodeOptions.longestPlausibleInterval
             guard let seconds = Double(text), seconds > 0, seconds <= longest else {
                 throw CommandError.usage("--interval takes a number of seconds above 0 and up to \(Int(longest)) (31 days), not '\(text)'.")
             }
             options.interval = seconds
         }
-        if let logger = try arguments.option("--logger") {
+        if let logger = arguments.value(LogInput.loggerOption) {
             options.logger = try loggerSelection(logger)
         }
-        options.requireReadTime = arguments.declares("--require-read-time") && arguments.flag("--require-read-time")
-        if arguments.declares("--logger-tz"), let text = try arguments.option("--logger-tz") {
+        options.requireReadTime = arguments.declares(LogInput.requireReadTimeOption) && arguments.isSet(LogInput.requireReadTimeOption)
+        if arguments.declares(LogInput.loggerTZOption), let text = arguments.value(LogInput.loggerTZOption) {
             guard let zone = parseTimeZone(text) else {
                 throw CommandError.usage("--logger-tz '\(text)' is not a time zone; give a name like Europe/Paris or UTC, or an offset like +02:00.")
             }

@@ -19,13 +19,13 @@ struct LoggerOutput {
     /// - Throws: `CommandError.usage` for both `--json` and `--csv`, an unknown profile,
     ///   time zone, theme or size.
     static func parse(_ arguments: inout Arguments) throws -> LoggerOutput {
-        let json = arguments.flag("--json")
-        let csv = arguments.flag("--csv")
+        let json = arguments.isSet(ReportCommand.jsonOption)
+        let csv = arguments.isSet(ReadCommand.csvOption)
         if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
-        let profile = try ReportCommand.resolveProfile(try arguments.option("--profile"))
-        let zoneText = try arguments.option("--tz")
+        let profile = try ReportCommand.resolveProfile(arguments.value(ReportCommand.profileOption))
+        let zoneText = arguments.value(ReportCommand.tzOption)
         let timeZone = try ReportCommand.resolveTimeZone(zoneText)
-        let failOn = try ReportCommand.parseFailOn(try arguments.option("--fail-on"))
+        let failOn = try ReportCommand.parseFailOn(arguments.value(ReportCommand.failOnOption))
         var artifacts = try ReportArtifacts.parseOptions(&arguments)
         // `read --csv` prints the samples; it is not also a file kind.
         if csv { artifacts.kinds.remove(.csv) }

@@ -6,24 +6,28 @@ import LoggerSessions
 /// `coldtap measure`: a live reading from an NHS31xx (MEASURETEMPERATURE, the answer fetched
 /// with GETRESPONSE; docs/nhs31xx.md §3.8).
 public enum MeasureCommand: Command {
+    static let readerOption = OptionSpec.value(
+        "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+        default: "the first reader with a tag")
+    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30")
+    static let jsonOption = OptionSpec.flag("--json", help: "print the measurement as JSON")
+
     public static let name = "measure"
     public static let forms = [
         CommandForm(
             summary: "read the temperature an NHS31xx logger measures now (MEASURETEMPERATURE, answer fetched with GETRESPONSE)",
             options: [
-                .value(
-                    "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
-                    default: "the first reader with a tag"),
-                .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
-                .flag("--json", help: "print the measurement as JSON"),
+                readerOption,
+                timeoutOption,
+                jsonOption,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let reader = try arguments.option("--reader")
-        let timeout = try ReadCommand.parseTimeout(try arguments.option("--timeout"))
-        let json = arguments.flag("--json")
+        let reader = arguments.value(readerOption)
+        let timeout = try ReadCommand.parseTimeout(arguments.value(timeoutOption))
+        let json = arguments.isSet(jsonOption)
         try arguments.finish()
         try await NHSConnect.withLogger(reader: reader, timeout: timeout, console: console) { session, _ in
             let value = try await measure(session)

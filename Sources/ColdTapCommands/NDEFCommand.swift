@@ -7,6 +7,17 @@ import NFCTags
 /// `coldtap ndef decode FILE [--json] [--lenient]` and
 /// `coldtap ndef encode (--text T [--lang L] | --uri U | --mime TYPE FILE | --external TYPE FILE)... [--hex] [-o OUT]`.
 public enum NDEFCommand: Command {
+    static let jsonOption = OptionSpec.flag("--json", help: "print the records as JSON")
+    static let lenientOption = OptionSpec.flag("--lenient", help: "recover what can be read from a malformed message, with warnings")
+    static let textOption = OptionSpec.value("--text", placeholder: "T", help: "a Text record", repeatable: true)
+    static let langOption = OptionSpec.value("--lang", placeholder: "L", help: "the language of the --text before it", default: "en", repeatable: true)
+    static let uriOption = OptionSpec.value("--uri", placeholder: "U", help: "a URI record", repeatable: true)
+    static let mimeOption = OptionSpec.values("--mime", placeholders: ["TYPE", "FILE"], help: "a MIME record of type TYPE holding FILE", path: true)
+    static let externalOption = OptionSpec.values(
+        "--external", placeholders: ["TYPE", "FILE"], help: "an external record (domain:type) holding FILE", path: true)
+    static let hexOption = OptionSpec.flag("--hex", help: "print the message as hex text")
+    static let outOption = OptionSpec.value("-o", "--out", placeholder: "OUT", help: "write the message to OUT", default: "standard output", path: true)
+
     public static let name = "ndef"
     public static let forms = [
         CommandForm(
@@ -14,19 +25,19 @@ public enum NDEFCommand: Command {
             positionalHelp: [("FILE", "raw NDEF bytes, hex text, or a tag dump or Flipper file (its NDEF message); - for standard input")],
             summary: "show the records of an NDEF message",
             options: [
-                .flag("--json", help: "print the records as JSON"),
-                .flag("--lenient", help: "recover what can be read from a malformed message, with warnings"),
+                jsonOption,
+                lenientOption,
             ]),
         CommandForm(
             verb: "encode", summary: "build an NDEF message from records, in the order given",
             options: [
-                .value("--text", placeholder: "T", help: "a Text record", repeatable: true),
-                .value("--lang", placeholder: "L", help: "the language of the --text before it", default: "en", repeatable: true),
-                .value("--uri", placeholder: "U", help: "a URI record", repeatable: true),
-                .values("--mime", placeholders: ["TYPE", "FILE"], help: "a MIME record of type TYPE holding FILE", path: true),
-                .values("--external", placeholders: ["TYPE", "FILE"], help: "an external record (domain:type) holding FILE", path: true),
-                .flag("--hex", help: "print the message as hex text"),
-                .value("-o", "--out", placeholder: "OUT", help: "write the message to OUT", default: "standard output", path: true),
+                textOption,
+                langOption,
+                uriOption,
+                mimeOption,
+                externalOption,
+                hexOption,
+                outOption,
             ]),
     ]
 
@@ -44,8 +55,8 @@ public enum NDEFCommand: Command {
 
     static func decode(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let json = arguments.flag("--json")
-        let lenient = arguments.flag("--lenient")
+        let json = arguments.isSet(jsonOption)
+        let lenient = arguments.isSet(lenientOption)
         let path = try arguments.positionals(min: 1, max: 1)[0]
         try arguments.finish()
         let bytes = try await messageBytes(try InputBytes.read(path, console: console), path: path, console: console)
@@ -172,11 +183,11 @@ public enum NDEFCommand: Command {
         for occurrence in arguments.occurrences {
             let values = occurrence.values
             switch occurrence.spec {
-            case "--text":
+            case textOption.displayName:
                 let text = TextRecord(text: values[0])
                 lastText = (records.count, text, false)
                 records.append(text.record)
-            case "--lang":
+            case langOption.displayName:
                 let language = values[0]
                 guard var pending = lastText, !pending.languageGiven else {
                     throw CommandError.usage("--lang sets the language of the --text before it; give it after a --text.")
@@ -190,11 +201,11 @@ public enum NDEFCommand: Command {
                 pending.languageGiven = true
                 records[pending.index] = pending.text.record
                 lastText = pending
-            case "--uri":
+            case uriOption.displayName:
                 records.append(URIRecord(uri: values[0]).record)
-            case "--mime":
+            case mimeOption.displayName:
                 records.append(MIMERecord(mimeType: values[0], data: try InputBytes.read(values[1], console: console, format: .raw)).record)
-            case "--external":
+            case externalOption.displayName:
                 let payload = try InputBytes.read(values[1], console: console, format: .raw)
                 do {
                     records.append(try ExternalRecord(type: values[0], payload: payload).record)
@@ -207,8 +218,8 @@ public enum NDEFCommand: Command {
         }
         arguments.takeAll()
         _ = try arguments.positionals(max: 0)
-        let asHex = arguments.flag("--hex")
-        let out = try arguments.option("-o", "--out")
+        let asHex = arguments.isSet(hexOption)
+        let out = arguments.value(outOption)
         try arguments.finish()
         guard !records.isEmpty else {
             throw CommandError.usage("Give at least one record: --text, --uri, --mime or --external.")

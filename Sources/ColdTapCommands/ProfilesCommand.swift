@@ -4,20 +4,23 @@ import Foundation
 /// `coldtap profiles`: the built-in cold-chain profiles with their band and rules in words,
 /// as JSON in the profile-file format, or the profile-file format itself (`--schema`).
 public enum ProfilesCommand: Command {
+    static let jsonOption = OptionSpec.flag("--json", help: "print them as JSON in the profile-file format (a start for a profile of your own)")
+    static let schemaOption = OptionSpec.flag("--schema", help: "explain every field of a profile .json file, with an example")
+
     public static let name = "profiles"
     public static let forms = [
         CommandForm(
             summary: "list the built-in cold-chain profiles with their band and rules, or document the profile .json format",
             options: [
-                .flag("--json", help: "print them as JSON in the profile-file format (a start for a profile of your own)"),
-                .flag("--schema", help: "explain every field of a profile .json file, with an example"),
+                jsonOption,
+                schemaOption,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let json = arguments.flag("--json")
-        let schema = arguments.flag("--schema")
+        let json = arguments.isSet(jsonOption)
+        let schema = arguments.isSet(schemaOption)
         _ = try arguments.positionals(max: 0)
         try arguments.finish()
         if json && schema { throw CommandError.usage("Give --json or --schema, not both.") }

@@ -6,34 +6,40 @@ import StationClient
 /// and `COLDTAP_TOKEN`; reads that cannot be sent wait in a queue on disk
 /// (`--queue DIR`, else `$XDG_STATE_HOME/coldtap/uploads`, else `~/.local/state/coldtap/uploads`).
 struct StationTarget {
+    static let tokenOption = OptionSpec.value(
+        "--token", placeholder: "T", help: "an upload token of the station ('coldtap token create')", default: "$COLDTAP_TOKEN")
+    static let queueOption = OptionSpec.value(
+        "--queue", placeholder: "DIR", help: "where reads wait until the station takes them",
+        default: "$XDG_STATE_HOME/coldtap/uploads, else ~/.local/state/coldtap/uploads", path: true)
+
     var url: URL
     var token: String
     var queue: UploadQueue
 
-    /// `URL-OPTION URL`, `--token T`, `--queue DIR`.
-    static func optionSpecs(urlOption: String) -> [OptionSpec] {
-        [
-            .value(
-                urlOption, placeholder: "URL", help: "the station to upload to, e.g. https://station.example:8080",
-                default: "$COLDTAP_STATION; none: no upload"),
-            .value("--token", placeholder: "T", help: "an upload token of the station ('coldtap token create')", default: "$COLDTAP_TOKEN"),
-            .value(
-                "--queue", placeholder: "DIR", help: "where reads wait until the station takes them",
-                default: "$XDG_STATE_HOME/coldtap/uploads, else ~/.local/state/coldtap/uploads", path: true),
-        ]
+    /// The station's URL: `--station URL` for `push`, `--upload URL` for `read`.
+    static let stationOption = urlOption("--station")
+    static let uploadOption = urlOption("--upload")
+
+    private static func urlOption(_ name: String) -> OptionSpec {
+        .value(
+            name, placeholder: "URL", help: "the station to upload to, e.g. https://station.example:8080",
+            default: "$COLDTAP_STATION; none: no upload")
     }
+
+    /// `URL-OPTION URL`, `--token T`, `--queue DIR`.
+    static func optionSpecs(url: OptionSpec) -> [OptionSpec] { [url, tokenOption, queueOption] }
 
     /// `nil` when no station is named anywhere.
     static func parse(
-        _ arguments: inout Arguments, urlOption: String,
+        _ arguments: inout Arguments, url urlOption: OptionSpec,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> StationTarget? {
-        let given = try arguments.option(urlOption)
-        let token = try arguments.option("--token") ?? environment["COLDTAP_TOKEN"]
-        let queueFolder = try arguments.option("--queue")
+        let given = arguments.value(urlOption)
+        let token = arguments.value(tokenOption) ?? environment["COLDTAP_TOKEN"]
+        let queueFolder = arguments.value(queueOption)
         guard let text = given ?? environment["COLDTAP_STATION"], !text.isEmpty else {
             if given == nil, token != nil, environment["COLDTAP_TOKEN"] == nil {
-                throw CommandError.usage("--token without a station: give \(urlOption) URL or set COLDTAP_STATION.")
+                throw CommandError.usage("--token without a station: give \(urlOption.displayName) URL or set COLDTAP_STATION.")
             }
             return nil
         }
@@ -99,6 +105,13 @@ struct StationTarget {
 
 /// `coldtap push FILE...`: uploads reads to a station; with no FILE, sends what waits in the queue.
 public enum PushCommand: Command {
+    static let loggerIDOption = OptionSpec.value("--logger-id", placeholder: "ID", help: "the logger the reads belong to, for reads that name none")
+    static let readTimeOption = OptionSpec.value(
+        "--read-time", placeholder: "ISO8601", help: "when the reads were made", default: "the file's modification time")
+    static let sourceOption = OptionSpec.value(
+        "--source", placeholder: "S", help: "where the reads came from, as the station records it", default: "coldtap push")
+    static let attemptsOption = OptionSpec.value("--attempts", placeholder: "N", help: "tries per read before it stays in the queue (1–100)", default: "3")
+
     public static let name = "push"
     public static let forms = [
         CommandForm(
@@ -107,31 +120,31 @@ public enum PushCommand: Command {
                 ("FILE", "reads to upload (dumps, NDEF messages, Flipper files, cuplTag URLs, NHS31xx transcripts); none: send what waits in the queue")
             ],
             summary: "upload reads to a station; what cannot be sent now waits in the queue on disk",
-            options: StationTarget.optionSpecs(urlOption: "--station") + [
-                .value("--logger-id", placeholder: "ID", help: "the logger the reads belong to, for reads that name none"),
-                .value("--read-time", placeholder: "ISO8601", help: "when the reads were made", default: "the file's modification time"),
-                .value("--source", placeholder: "S", help: "where the reads came from, as the station records it", default: "coldtap push"),
-                .value("--attempts", placeholder: "N", help: "tries per read before it stays in the queue (1–100)", default: "3"),
+            options: StationTarget.optionSpecs(url: StationTarget.stationOption) + [
+                loggerIDOption,
+                readTimeOption,
+                sourceOption,
+                attemptsOption,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let loggerID = try arguments.option("--logger-id")
-        let source = try arguments.option("--source") ?? "coldtap push"
+        let loggerID = arguments.value(loggerIDOption)
+        let source = arguments.value(sourceOption) ?? "coldtap push"
         var readTime: Date?
-        if let text = try arguments.option("--read-time") {
+        if let text = arguments.value(readTimeOption) {
             guard let date = LogInput.Options.parseReadTime(text) else {
                 throw CommandError.usage("--read-time '\(text)' is not an ISO 8601 date-time with a time zone, e.g. 2024-04-09T08:35:00Z.")
             }
             readTime = date
         }
         var attempts = 3
-        if let text = try arguments.option("--attempts") {
+        if let text = arguments.value(attemptsOption) {
             guard let number = Int(text), (1...100).contains(number) else { throw CommandError.usage("--attempts takes 1 to 100.") }
             attempts = number
         }
-        guard let target = try StationTarget.parse(&arguments, urlOption: "--station") else {
+        guard let target = try StationTarget.parse(&arguments, url: StationTarget.stationOption) else {
             throw CommandError.usage("say where to upload: --station URL (or COLDTAP_STATION) and --token T (or COLDTAP_TOKEN).")
         }
         let paths = try arguments.positionals()

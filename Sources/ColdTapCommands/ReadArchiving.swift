@@ -5,6 +5,8 @@ import Foundation
 /// `coldtap read` keeps every read in the archive unless `--no-archive`; what it kept goes
 /// to standard error, so that `--json` and `--csv` output stays the log alone.
 struct ReadArchiving {
+    static let noArchiveOption = OptionSpec.flag("--no-archive", help: "do not keep the read in the archive")
+
     var enabled: Bool
     var location: String
     var loggerID: String?
@@ -12,16 +14,16 @@ struct ReadArchiving {
 
     /// The options `read` declares for keeping its reads.
     static let optionSpecs: [OptionSpec] = [
-        .flag("--no-archive", help: "do not keep the read in the archive"),
+        noArchiveOption,
         ArchiveAccess.archiveOption,
         ArchiveAccess.loggerIDOption,
     ]
 
     /// Takes `--no-archive`, `--archive A`, `--logger-id ID` (and notes `--logger` without taking it).
     static func parse(_ arguments: inout Arguments) throws -> ReadArchiving {
-        let disabled = arguments.flag("--no-archive")
+        let disabled = arguments.isSet(noArchiveOption)
         let location = try ArchiveAccess.location(&arguments)
-        let loggerID = try arguments.option("--logger-id")
+        let loggerID = arguments.value(ArchiveAccess.loggerIDOption)
         return ReadArchiving(
             enabled: !disabled, location: location, loggerID: loggerID,
             loggerArgument: ArchiveAccess.peekLogger(arguments))

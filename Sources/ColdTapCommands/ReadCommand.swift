@@ -10,30 +10,37 @@ import PCSC
 /// `coldtap read`: waits for a logger on a PC/SC reader, reads it, then decodes, assesses and
 /// reports like `decode` / `report`.
 public enum ReadCommand: Command {
+    static let readerOption = OptionSpec.value(
+        "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+        default: "the first reader with a tag")
+    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30")
+    static let watchOption = OptionSpec.flag("--watch", help: "read one tag after another until Ctrl-C; files get one name per tag")
+    static let saveDumpOption = OptionSpec.value(
+        "--save-dump", placeholder: "FILE", help: "keep the tag's memory as a Flipper .nfc file (written after a complete read)",
+        path: true)
+    static let csvOption = OptionSpec.flag("--csv", help: "print the samples as CSV instead of the report")
+
     public static let name = "read"
     public static let forms = [
         CommandForm(
             summary: "wait for a logger on a PC/SC reader, read it, then print and report it as 'report' does",
             options: [
-                .value(
-                    "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
-                    default: "the first reader with a tag"),
-                .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
-                .flag("--watch", help: "read one tag after another until Ctrl-C; files get one name per tag"),
-                .value(
-                    "--save-dump", placeholder: "FILE", help: "keep the tag's memory as a Flipper .nfc file (written after a complete read)",
-                    path: true),
-                .flag("--csv", help: "print the samples as CSV instead of the report"),
+                readerOption,
+                timeoutOption,
+                watchOption,
+                saveDumpOption,
+                csvOption,
             ] + ReportCommand.reportOptionSpecs + LogInput.readOptionSpecs
-                + ReportArtifacts.optionSpecs.filter { $0.displayName != "--csv" } + ReadArchiving.optionSpecs + ReadUploading.optionSpecs)
+                + ReportArtifacts.optionSpecs.filter { $0.displayName != ReportArtifacts.csvOption.displayName } + ReadArchiving.optionSpecs
+                + ReadUploading.optionSpecs)
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let reader = try arguments.option("--reader")
-        let timeoutText = try arguments.option("--timeout")
-        let watch = arguments.flag("--watch")
-        let saveDump = try arguments.option("--save-dump")
+        let reader = arguments.value(readerOption)
+        let timeoutText = arguments.value(timeoutOption)
+        let watch = arguments.isSet(watchOption)
+        let saveDump = arguments.value(saveDumpOption)
         var output = try LoggerOutput.parse(&arguments)
         let keeping = try ReadArchiving.parse(&arguments)
         let uploading = try ReadUploading.parse(&arguments)

@@ -8,10 +8,10 @@ import StationClient
 struct ReadUploading {
     var target: StationTarget?
 
-    static let optionSpecs = StationTarget.optionSpecs(urlOption: "--upload")
+    static let optionSpecs = StationTarget.optionSpecs(url: StationTarget.uploadOption)
 
     static func parse(_ arguments: inout Arguments) throws -> ReadUploading {
-        ReadUploading(target: try StationTarget.parse(&arguments, urlOption: "--upload"))
+        ReadUploading(target: try StationTarget.parse(&arguments, url: StationTarget.uploadOption))
     }
 
     func upload(_ outcome: LoggerRead, origin: String, loggerID: String?, console: Console) async throws {

@@ -5,16 +5,18 @@ import PCSC
 
 /// `coldtap readers`: the PC/SC readers, whether a tag is on each, and what it is.
 public enum ReadersCommand: Command {
+    static let jsonOption = OptionSpec.flag("--json", help: "print the list as JSON")
+
     public static let name = "readers"
     public static let forms = [
         CommandForm(
             summary: "list PC/SC readers and whether a tag is present",
-            options: [.flag("--json", help: "print the list as JSON")])
+            options: [jsonOption])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let json = arguments.flag("--json")
+        let json = arguments.isSet(jsonOption)
         try arguments.finish()
         let context = try ReaderConnection.context()
         let names: [String]

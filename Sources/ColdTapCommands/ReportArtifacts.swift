@@ -7,6 +7,26 @@ import TempChart
 /// The files `coldtap report` writes (chart PNG and SVG, report PDF and HTML, samples CSV)
 /// and the chart it draws in a terminal.
 public enum ReportArtifacts {
+    static let outOption = OptionSpec.value(
+        "--out", placeholder: "DIR", help: "write the report files into DIR (made when missing), named after the logger",
+        default: "no files; with a kind flag alone, the current directory", path: true)
+    static let outputOption = OptionSpec.value(
+        "-o", "--output", placeholder: "FILE", help: "write one file, FILE; its kind from the one kind flag or FILE's extension",
+        path: true)
+    static let forceOption = OptionSpec.flag("--force", help: "overwrite existing files (otherwise --out picks a free name and -o refuses)")
+    static let pngOption = OptionSpec.flag("--png", help: "write the chart as PNG")
+    static let pdfOption = OptionSpec.flag("--pdf", help: "write the audit report as PDF (A4: verdict, chart, then rules, warnings, per day, input)")
+    static let svgOption = OptionSpec.flag("--svg", help: "write the chart as SVG")
+    static let htmlOption = OptionSpec.flag("--html", help: "write the audit report as one self-contained HTML file")
+    static let csvOption = OptionSpec.flag("--csv", help: "the samples as CSV: printed, or a file with --out or -o")
+    static let themeOption = OptionSpec.value(
+        "--theme", placeholder: "THEME", help: "colours of charts and reports", default: "light", choices: { ["light", "dark"] })
+    static let sizeOption = OptionSpec.value(
+        "--size", placeholder: "WxH", help: "chart size in pixels for PNG and SVG (200x150 to 8000x8000)", default: "1200x600")
+    static let langOption = OptionSpec.value(
+        "--lang", placeholder: "LANG", help: "language of the report files", default: "en",
+        choices: { ReportLanguage.allCases.map(\.rawValue) })
+
     /// A file kind `coldtap report` can write (ColdTapKit draws them).
     public typealias Kind = ReportFileKind
 
@@ -101,39 +121,36 @@ public enum ReportArtifacts {
 
     /// The report file options of `report` and `read`.
     public static let optionSpecs: [OptionSpec] = [
-        .value(
-            "--out", placeholder: "DIR", help: "write the report files into DIR (made when missing), named after the logger",
-            default: "no files; with a kind flag alone, the current directory", path: true),
-        .value(
-            "-o", "--output", placeholder: "FILE", help: "write one file, FILE; its kind from the one kind flag or FILE's extension",
-            path: true),
-        .flag("--force", help: "overwrite existing files (otherwise --out picks a free name and -o refuses)"),
-        .flag("--png", help: "write the chart as PNG"),
-        .flag("--pdf", help: "write the audit report as PDF (A4: verdict, chart, then rules, warnings, per day, input)"),
-        .flag("--svg", help: "write the chart as SVG"),
-        .flag("--html", help: "write the audit report as one self-contained HTML file"),
-        .flag("--csv", help: "the samples as CSV: printed, or a file with --out or -o"),
-        .value("--theme", placeholder: "THEME", help: "colours of charts and reports", default: "light", choices: { ["light", "dark"] }),
-        .value("--size", placeholder: "WxH", help: "chart size in pixels for PNG and SVG (200x150 to 8000x8000)", default: "1200x600"),
-        .value(
-            "--lang", placeholder: "LANG", help: "language of the report files", default: "en",
-            choices: { ReportLanguage.allCases.map(\.rawValue) }),
+        outOption,
+        outputOption,
+        forceOption,
+        pngOption,
+        pdfOption,
+        svgOption,
+        htmlOption,
+        csvOption,
+        themeOption,
+        sizeOption,
+        langOption,
     ]
+
+    /// Each kind of file and the flag that asks for it.
+    static let kindOptions: [(Kind, OptionSpec)] = [(.png, pngOption), (.pdf, pdfOption), (.svg, svgOption), (.html, htmlOption), (.csv, csvOption)]
 
     /// Takes `--out DIR --png --pdf --svg --html --csv --theme light|dark --size WxH
     /// --lang en|zh-Hans|ja` from `arguments`.
     /// - Throws: `CommandError` (usage) for an unknown theme or language or a bad size.
     public static func parseOptions(_ arguments: inout Arguments) throws -> Options {
         var options = Options()
-        options.outDirectory = try arguments.option("--out")
-        for kind in Kind.allCases where arguments.flag("--\(kind.rawValue)") { options.kinds.insert(kind) }
-        if let name = try arguments.option("--theme") {
+        options.outDirectory = arguments.value(outOption)
+        for (kind, option) in kindOptions where arguments.isSet(option) { options.kinds.insert(kind) }
+        if let name = arguments.value(themeOption) {
             guard let theme = ChartTheme.named(name) else {
                 throw CommandError.usage("--theme '\(name)' is unknown; use light or dark.")
             }
             options.theme = theme
         }
-        if let size = try arguments.option("--size") {
+        if let size = arguments.value(sizeOption) {
             let parts = size.lowercased().split(separator: "x")
             guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
                 (200...8000).contains(width), (150...8000).contains(height)
@@ -143,14 +160,14 @@ public enum ReportArtifacts {
             options.width = width
             options.height = height
         }
-        if let code = try arguments.option("--lang") {
+        if let code = arguments.value(langOption) {
             guard let language = ReportLanguage(languageTag: code) else {
                 throw CommandError.usage("--lang '\(code)' is unknown; use en, zh-Hans or ja (or a tag of one of them: en-GB, zh, zh-CN, ja-JP).")
             }
             options.language = language
         }
-        options.outputFile = try arguments.option("-o", "--output")
-        options.force = arguments.flag("--force")
+        options.outputFile = arguments.value(outputOption)
+        options.force = arguments.isSet(forceOption)
         return options
     }
 

@@ -7,6 +7,18 @@ import LoggerFormats
 /// `coldtap report`: decode a log, judge it against a cold-chain profile and print the
 /// verdict, statistics and excursions.
 public enum ReportCommand: Command {
+    static let profileOption = OptionSpec.value(
+        "--profile", placeholder: "NAME|FILE",
+        help: "the cold-chain rules to judge by: a built-in profile ('coldtap profiles'), a profile .json, or logger (the logger's own limits)",
+        default: ReportCommand.defaultProfile.name, choices: { Profile.builtIn.map(\.name) + ["logger"] }, path: true)
+    static let tzOption = OptionSpec.value(
+        "--tz", placeholder: "ZONE", help: "time zone of times, days and the CSV: Europe/Berlin, UTC, +02:00",
+        default: "the system's zone (the CSV: UTC)")
+    static let jsonOption = OptionSpec.flag("--json", help: "print the verdict, statistics, excursions and the log as JSON")
+    static let failOnOption = OptionSpec.value(
+        "--fail-on", placeholder: "VERDICT", help: "exit 2 after printing when the verdict is ALARM (alarm) or not OK (inconclusive)",
+        default: "exit 0 whatever the verdict", choices: { ["alarm", "inconclusive"] })
+
     public static let name = "report"
     public static let forms = [
         CommandForm(
@@ -23,17 +35,10 @@ public enum ReportCommand: Command {
 
     /// The verdict options `report` and `read` share.
     public static let reportOptionSpecs: [OptionSpec] = [
-        .value(
-            "--profile", placeholder: "NAME|FILE",
-            help: "the cold-chain rules to judge by: a built-in profile ('coldtap profiles'), a profile .json, or logger (the logger's own limits)",
-            default: ReportCommand.defaultProfile.name, choices: { Profile.builtIn.map(\.name) + ["logger"] }, path: true),
-        .value(
-            "--tz", placeholder: "ZONE", help: "time zone of times, days and the CSV: Europe/Berlin, UTC, +02:00",
-            default: "the system's zone (the CSV: UTC)"),
-        .flag("--json", help: "print the verdict, statistics, excursions and the log as JSON"),
-        .value(
-            "--fail-on", placeholder: "VERDICT", help: "exit 2 after printing when the verdict is ALARM (alarm) or not OK (inconclusive)",
-            default: "exit 0 whatever the verdict", choices: { ["alarm", "inconclusive"] }),
+        profileOption,
+        tzOption,
+        jsonOption,
+        failOnOption,
     ]
 
     /// Everything `coldtap report` takes from its command line.
@@ -77,11 +82,11 @@ public enum ReportCommand: Command {
     /// - Throws: `CommandError`: usage for an unknown profile or time zone; data error for a
     ///   profile file that is not valid, naming the field.
     public static func parseOptions(_ arguments: inout Arguments) throws -> Options {
-        let json = arguments.flag("--json")
-        let profile = try resolveProfile(try arguments.option("--profile"))
-        let zoneText = try arguments.option("--tz")
+        let json = arguments.isSet(jsonOption)
+        let profile = try resolveProfile(arguments.value(profileOption))
+        let zoneText = arguments.value(tzOption)
         let timeZone = try resolveTimeZone(zoneText)
-        let failOn = try parseFailOn(try arguments.option("--fail-on"))
+        let failOn = try parseFailOn(arguments.value(failOnOption))
         let input = try LogInput.Options.parse(&arguments)
         let path = try arguments.positionals(min: 1, max: 1)[0]
         return Options(

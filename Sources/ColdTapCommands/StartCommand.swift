@@ -4,22 +4,25 @@ import LoggerSessions
 
 /// `coldtap start`: START on an NHS31xx configured with `--wait-for-start` (docs/nhs31xx.md §3.4).
 public enum StartCommand: Command {
+    static let readerOption = OptionSpec.value(
+        "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
+        default: "the first reader with a tag")
+    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30")
+
     public static let name = "start"
     public static let forms = [
         CommandForm(
             summary: "start an NHS31xx logger configured with --wait-for-start",
             options: [
-                .value(
-                    "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
-                    default: "the first reader with a tag"),
-                .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
+                readerOption,
+                timeoutOption,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let reader = try arguments.option("--reader")
-        let timeout = try ReadCommand.parseTimeout(try arguments.option("--timeout"))
+        let reader = arguments.value(readerOption)
+        let timeout = try ReadCommand.parseTimeout(arguments.value(timeoutOption))
         try arguments.finish()
         try await NHSConnect.withLogger(reader: reader, timeout: timeout, console: console) { session, readerName in
             try await start(session)

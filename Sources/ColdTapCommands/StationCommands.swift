@@ -11,43 +11,56 @@ import Station
 
 /// `coldtap serve`: the station (README, "Station").
 public enum ServeCommand: Command {
+    static let listenOption = OptionSpec.value(
+        "--listen", placeholder: "HOST:PORT", help: "where to listen (another address than 127.0.0.1 only when you mean it)",
+        default: "127.0.0.1:8080")
+    static let tlsCertOption = OptionSpec.value("--tls-cert", placeholder: "F", help: "the certificate (PEM) for HTTPS, with --tls-key", path: true)
+    static let tlsKeyOption = OptionSpec.value("--tls-key", placeholder: "F", help: "the private key (PEM) for HTTPS, with --tls-cert", path: true)
+    static let maxBodyOption = OptionSpec.value(
+        "--max-body", placeholder: "BYTES", help: "the largest request body taken; larger ones answer 413", default: "1048576")
+    static let threadsOption = OptionSpec.value("--threads", placeholder: "N", help: "requests the HTTP server handles at once (1–256)", default: "8")
+    static let requestDeadlineOption = OptionSpec.value(
+        "--request-deadline", placeholder: "S",
+        help: "seconds a request may take to arrive whole, however busy the client keeps the connection (1–3600)",
+        default: "30")
+    static let connectionsPerAddressOption = OptionSpec.value(
+        "--connections-per-address", placeholder: "N", help: "connections one client address may hold at once (1–512)", default: "64")
+    static let allowHTTPWebhooksOption = OptionSpec.flag("--allow-http-webhooks", help: "also deliver webhooks to plain http URLs (tests)")
+    static let allowPrivateWebhooksOption = OptionSpec.flag(
+        "--allow-private-webhooks", help: "also deliver webhooks to loopback, private and link-local addresses (tests, receivers on the LAN)")
+
     public static let name = "serve"
     public static let forms = [
         CommandForm(
             summary: "serve the station: the upload API, reports and web pages over the archive (HTTP, or HTTPS with a certificate)",
             options: [
                 ArchiveAccess.archiveOption,
-                .value(
-                    "--listen", placeholder: "HOST:PORT", help: "where to listen (another address than 127.0.0.1 only when you mean it)",
-                    default: "127.0.0.1:8080"),
-                .value("--tls-cert", placeholder: "F", help: "the certificate (PEM) for HTTPS, with --tls-key", path: true),
-                .value("--tls-key", placeholder: "F", help: "the private key (PEM) for HTTPS, with --tls-cert", path: true),
-                .value("--max-body", placeholder: "BYTES", help: "the largest request body taken; larger ones answer 413", default: "1048576"),
-                .value("--threads", placeholder: "N", help: "requests the HTTP server handles at once (1–256)", default: "8"),
-                .value(
-                    "--request-deadline", placeholder: "S",
-                    help: "seconds a request may take to arrive whole, however busy the client keeps the connection (1–3600)",
-                    default: "30"),
-                .value("--connections-per-address", placeholder: "N", help: "connections one client address may hold at once (1–512)", default: "64"),
-                .flag("--allow-http-webhooks", help: "also deliver webhooks to plain http URLs (tests)"),
-                .flag("--allow-private-webhooks", help: "also deliver webhooks to loopback, private and link-local addresses (tests, receivers on the LAN)"),
-            ] + ReportCommand.reportOptionSpecs.filter { ["--profile", "--tz"].contains($0.displayName) })
+                listenOption,
+                tlsCertOption,
+                tlsKeyOption,
+                maxBodyOption,
+                threadsOption,
+                requestDeadlineOption,
+                connectionsPerAddressOption,
+                allowHTTPWebhooksOption,
+                allowPrivateWebhooksOption,
+            ] + [ReportCommand.profileOption, ReportCommand.tzOption])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        let listen = try arguments.option("--listen") ?? "127.0.0.1:8080"
-        let certificatePath = try arguments.option("--tls-cert")
-        let keyPath = try arguments.option("--tls-key")
-        let maxBodyText = try arguments.option("--max-body")
-        let threadsText = try arguments.option("--threads")
-        let deadlineText = try arguments.option("--request-deadline")
-        let perAddressText = try arguments.option("--connections-per-address")
-        let profile = try ReportCommand.resolveProfile(try arguments.option("--profile"))
-        let timeZone = try ReportCommand.resolveTimeZone(try arguments.option("--tz"))
-        let allowHTTPWebhooks = arguments.flag("--allow-http-webhooks")
-        let allowPrivateWebhooks = arguments.flag("--allow-private-webhooks")
+        let listen = arguments.value(listenOption) ?? "127.0.0.1:8080"
+        let certificatePath = arguments.value(tlsCertOption)
+        let keyPath = arguments.value(tlsKeyOption)
+        let maxBodyText = arguments.value(maxBodyOption)
+        let threadsText = arguments.value(threadsOption)
+        let deadlineText = arguments.value(requestDeadlineOption)
+        let perAddressText = arguments.value(connectionsPerAddressOption)
+        let profile = try ReportCommand.resolveProfile(arguments.value(ReportCommand.profileOption))
+        let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
+        let allowHTTPWebhooks = arguments.isSet(allowHTTPWebhooksOption)
+        let allowPrivateWebhooks = arguments.isSet(allowPrivateWebhooksOption)
         _ = try arguments.positionals(max: 0, what: "nothing")
         try arguments.finish()
 
@@ -55,12 +68,12 @@ public enum ServeCommand: Command {
         configuration.allowHTTPWebhooks = allowHTTPWebhooks
         configuration.allowPrivateWebhookTargets = allowPrivateWebhooks
         (configuration.http.host, configuration.http.port) = try parseListen(listen)
-        if let bytes = try wholeNumber(maxBodyText, option: "--max-body", unit: "bytes", in: 1...(1 << 30)) { configuration.http.maxBody = bytes }
-        if let threads = try wholeNumber(threadsText, option: "--threads", in: 1...256) { configuration.http.threads = threads }
-        if let seconds = try wholeNumber(deadlineText, option: "--request-deadline", unit: "seconds", in: 1...3600) {
+        if let bytes = try wholeNumber(maxBodyText, option: maxBodyOption, unit: "bytes", in: 1...(1 << 30)) { configuration.http.maxBody = bytes }
+        if let threads = try wholeNumber(threadsText, option: threadsOption, in: 1...256) { configuration.http.threads = threads }
+        if let seconds = try wholeNumber(deadlineText, option: requestDeadlineOption, unit: "seconds", in: 1...3600) {
             configuration.http.requestDeadline = seconds
         }
-        if let count = try wholeNumber(perAddressText, option: "--connections-per-address", in: 1...512) {
+        if let count = try wholeNumber(perAddressText, option: connectionsPerAddressOption, in: 1...512) {
             configuration.http.connectionsPerAddress = count
         }
         switch (certificatePath, keyPath) {
@@ -93,11 +106,11 @@ public enum ServeCommand: Command {
 
     /// `text` as a whole number within `range`, or `nil` when the option was not given.
     /// - Throws: `CommandError` (usage) naming the option, its unit and range.
-    static func wholeNumber(_ text: String?, option: String, unit: String? = nil, in range: ClosedRange<Int>) throws -> Int? {
+    static func wholeNumber(_ text: String?, option: OptionSpec, unit: String? = nil, in range: ClosedRange<Int>) throws -> Int? {
         guard let text else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw CommandError.usage(
-                "\(option) takes a number\(unit.map { " of \($0)" } ?? "") from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
+                "\(option.displayName) takes a number\(unit.map { " of \($0)" } ?? "") from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
         }
         return value
     }
@@ -127,18 +140,20 @@ public enum ServeCommand: Command {
 
 /// `coldtap site add|list`.
 public enum SiteCommand: Command {
+    static let jsonOption = OptionSpec.flag("--json", help: "with list: print the sites as JSON")
+
     public static let name = "site"
     public static let forms = [
         CommandForm(
             positionals: "add NAME | list", positionalHelp: [("NAME", "the site's name, e.g. clinic-north")],
             summary: "add a site of the station, or list them; loggers join a site on their first upload by it",
-            options: [.flag("--json", help: "with list: print the sites as JSON"), ArchiveAccess.archiveOption])
+            options: [jsonOption, ArchiveAccess.archiveOption])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        let json = arguments.flag("--json")
+        let json = arguments.isSet(jsonOption)
         let words = try arguments.positionals(min: 1, max: 2, what: "add NAME or list")
         try arguments.finish()
         try await StationAdmin.with(location) { store in
@@ -179,18 +194,25 @@ public enum SiteCommand: Command {
 
 /// `coldtap token create|list|revoke`.
 public enum TokenCommand: Command {
+    static let siteOption = OptionSpec.value(
+        "--site", placeholder: "NAME", help: "with create: the site whose loggers the token sees (not for --scope operator)")
+    static let scopeOption = OptionSpec.value(
+        "--scope", placeholder: "SCOPE", help: "with create: what the token may do (operator: the station's /metrics, no site's data)",
+        choices: { TokenScope.allCases.map(\.rawValue) })
+    static let expiresOption = OptionSpec.value(
+        "--expires", placeholder: "DURATION", help: "with create: it stops working after this long (90d, 12h, 30m)", default: "never")
+    static let jsonOption = OptionSpec.flag("--json", help: "with list: print the tokens as JSON")
+
     public static let name = "token"
     public static let forms = [
         CommandForm(
             positionals: "create | list | revoke ID", positionalHelp: [("ID", "the token's number, as 'coldtap token list' shows it")],
             summary: "make a token for a site or the station's operator (printed once; the archive keeps only its SHA-256), list them, or revoke one",
             options: [
-                .value("--site", placeholder: "NAME", help: "with create: the site whose loggers the token sees (not for --scope operator)"),
-                .value(
-                    "--scope", placeholder: "SCOPE", help: "with create: what the token may do (operator: the station's /metrics, no site's data)",
-                    choices: { TokenScope.allCases.map(\.rawValue) }),
-                .value("--expires", placeholder: "DURATION", help: "with create: it stops working after this long (90d, 12h, 30m)", default: "never"),
-                .flag("--json", help: "with list: print the tokens as JSON"),
+                siteOption,
+                scopeOption,
+                expiresOption,
+                jsonOption,
                 ArchiveAccess.archiveOption,
             ])
     ]
@@ -198,10 +220,10 @@ public enum TokenCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        let siteName = try arguments.option("--site")
-        let scopeText = try arguments.option("--scope")
-        let expiresText = try arguments.option("--expires")
-        let json = arguments.flag("--json")
+        let siteName = arguments.value(siteOption)
+        let scopeText = arguments.value(scopeOption)
+        let expiresText = arguments.value(expiresOption)
+        let json = arguments.isSet(jsonOption)
         let words = try arguments.positionals(min: 1, max: 2, what: "create, list or revoke")
         try arguments.finish()
         // Checked before the archive is opened (or made).
@@ -295,15 +317,19 @@ extension TokenCommand {
 
 /// `coldtap profile add|list`: profiles a site's reports can name over HTTP.
 public enum SiteProfileCommand: Command {
+    static let siteOption = OptionSpec.value("--site", placeholder: "NAME", help: "the site whose reports may use it (with list: only that site's)")
+    static let nameOption = OptionSpec.value("--name", placeholder: "NAME", help: "with add: the name to ask for it by", default: "the profile's own name")
+    static let jsonOption = OptionSpec.flag("--json", help: "with list: print the profiles (their text too) as JSON")
+
     public static let name = "profile"
     public static let forms = [
         CommandForm(
             positionals: "add FILE | list", positionalHelp: [("FILE", "a profile file (coldtap profiles --schema)")],
             summary: "register a profile for a site, so that its reports can name it (?profile=NAME), or list them",
             options: [
-                .value("--site", placeholder: "NAME", help: "the site whose reports may use it (with list: only that site's)"),
-                .value("--name", placeholder: "NAME", help: "with add: the name to ask for it by", default: "the profile's own name"),
-                .flag("--json", help: "with list: print the profiles (their text too) as JSON"),
+                siteOption,
+                nameOption,
+                jsonOption,
                 ArchiveAccess.archiveOption,
             ])
     ]
@@ -311,9 +337,9 @@ public enum SiteProfileCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        let siteName = try arguments.option("--site")
-        let givenName = try arguments.option("--name")
-        let json = arguments.flag("--json")
+        let siteName = arguments.value(siteOption)
+        let givenName = arguments.value(nameOption)
+        let json = arguments.isSet(jsonOption)
         let words = try arguments.positionals(min: 1, max: 2, what: "add FILE or list")
         try arguments.finish()
         switch (words[0], words.count) {
@@ -396,13 +422,15 @@ public enum SiteProfileCommand: Command {
 
 /// `coldtap logger secret LOGGER-ID`: the decode secret of an HMAC logger, kept on the station.
 public enum LoggerCommand: Command {
+    static let secretOption = OptionSpec.value("--secret", placeholder: "K", help: "the secret", default: "read from standard input")
+
     public static let name = "logger"
     public static let forms = [
         CommandForm(
             positionals: "secret LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
             summary: "keep a logger's decode secret (cuplTag HMAC key) on the station, so phones never send it",
             options: [
-                .value("--secret", placeholder: "K", help: "the secret", default: "read from standard input"),
+                secretOption,
                 ArchiveAccess.archiveOption,
             ])
     ]
@@ -410,7 +438,7 @@ public enum LoggerCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        let given = try arguments.option("--secret")
+        let given = arguments.value(secretOption)
         let words = try arguments.positionals(min: 2, max: 2, what: "secret LOGGER-ID")
         try arguments.finish()
         guard words[0] == "secret" else { throw CommandError.usage("say 'logger secret LOGGER-ID'.") }
@@ -425,17 +453,25 @@ public enum LoggerCommand: Command {
 
 /// `coldtap webhook add|list`.
 public enum WebhookCommand: Command {
+    static let siteOption = OptionSpec.value("--site", placeholder: "NAME", help: "with add: the site whose events go there")
+    static let secretOption = OptionSpec.value("--secret", placeholder: "S", help: "with add: the signing secret", default: "a new random one, printed once")
+    static let allowHTTPWebhooksOption = OptionSpec.flag(
+        "--allow-http-webhooks", help: "with add: take a plain http URL (the station must run with the same flag)")
+    static let allowPrivateWebhooksOption = OptionSpec.flag(
+        "--allow-private-webhooks", help: "with add: take a loopback, private or link-local address (the station must run with the same flag)")
+    static let jsonOption = OptionSpec.flag("--json", help: "with list: print the webhooks and their deliveries as JSON")
+
     public static let name = "webhook"
     public static let forms = [
         CommandForm(
             positionals: "add URL | list", positionalHelp: [("URL", "where the station POSTs its signed events: https, a public address, no user:password@")],
             summary: "send a site's new ALARMs and acknowledgements to a URL, signed with HMAC-SHA256, or list the webhooks",
             options: [
-                .value("--site", placeholder: "NAME", help: "with add: the site whose events go there"),
-                .value("--secret", placeholder: "S", help: "with add: the signing secret", default: "a new random one, printed once"),
-                .flag("--allow-http-webhooks", help: "with add: take a plain http URL (the station must run with the same flag)"),
-                .flag("--allow-private-webhooks", help: "with add: take a loopback, private or link-local address (the station must run with the same flag)"),
-                .flag("--json", help: "with list: print the webhooks and their deliveries as JSON"),
+                siteOption,
+                secretOption,
+                allowHTTPWebhooksOption,
+                allowPrivateWebhooksOption,
+                jsonOption,
                 ArchiveAccess.archiveOption,
             ])
     ]
@@ -443,10 +479,10 @@ public enum WebhookCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        let siteName = try arguments.option("--site")
-        let givenSecret = try arguments.option("--secret")
-        let policy = WebhookTargetPolicy(allowHTTP: arguments.flag("--allow-http-webhooks"), allowPrivate: arguments.flag("--allow-private-webhooks"))
-        let json = arguments.flag("--json")
+        let siteName = arguments.value(siteOption)
+        let givenSecret = arguments.value(secretOption)
+        let policy = WebhookTargetPolicy(allowHTTP: arguments.isSet(allowHTTPWebhooksOption), allowPrivate: arguments.isSet(allowPrivateWebhooksOption))
+        let json = arguments.isSet(jsonOption)
         let words = try arguments.positionals(min: 1, max: 2, what: "add URL or list")
         try arguments.finish()
         try await StationAdmin.with(location) { store in

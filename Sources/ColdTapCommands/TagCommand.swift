@@ -6,6 +6,13 @@ import NFCTags
 
 /// `coldtap tag`: what a tag memory dump holds.
 public enum TagCommand: Command {
+    static let inputOption = OptionSpec.value(
+        "--input", placeholder: "KIND", help: "the tag type, instead of working it out", default: "auto",
+        choices: { ["auto", "tag2", "tag5"] })
+    static let blockSizeOption = OptionSpec.value(
+        "--block-size", placeholder: "N", help: "bytes per block of a Type 5 dump (1 to 32; with --input tag5)", default: "4")
+    static let jsonOption = OptionSpec.flag("--json", help: "print it as JSON")
+
     public static let name = "tag"
     public static let forms = [
         CommandForm(
@@ -13,19 +20,17 @@ public enum TagCommand: Command {
             positionalHelp: [("FILE", "a tag memory dump: raw .bin, hex text or Flipper .nfc; - for standard input")],
             summary: "show what a tag memory dump holds: chip, capability container, TLVs, the NDEF message, lock state",
             options: [
-                .value(
-                    "--input", placeholder: "KIND", help: "the tag type, instead of working it out", default: "auto",
-                    choices: { ["auto", "tag2", "tag5"] }),
-                .value("--block-size", placeholder: "N", help: "bytes per block of a Type 5 dump (1 to 32; with --input tag5)", default: "4"),
-                .flag("--json", help: "print it as JSON"),
+                inputOption,
+                blockSizeOption,
+                jsonOption,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let json = arguments.flag("--json")
-        let input = try arguments.option("--input") ?? "auto"
-        let blockSizeText = try arguments.option("--block-size")
+        let json = arguments.isSet(jsonOption)
+        let input = arguments.value(inputOption) ?? "auto"
+        let blockSizeText = arguments.value(blockSizeOption)
         let files = try arguments.positionals(min: 1, max: 1)
         try arguments.finish()
         var blockSize = 4

@@ -7,21 +7,23 @@ import TransparencyLog
 /// signature, and that every read and acknowledgement the report rests on is a leaf under
 /// its root. Reads JSON (`report --logger-id --json`) and HTML report files.
 public enum VerifyReportCommand: Command {
+    static let publicKeyOption = OptionSpec.value(
+        "--public-key", placeholder: "KEY", help: "the archive's public key, as 'coldtap archive key' prints it (ORIGIN+KEYID+BASE64)",
+        required: true)
+
     public static let name = "verify-report"
     public static let forms = [
         CommandForm(
             positionals: "FILE", positionalHelp: [("FILE", "a report made from the archive: its JSON (report --logger-id --json) or its HTML file")],
             summary: "check a report's record checkpoint and inclusion proofs with only the archive's public key",
             options: [
-                .value(
-                    "--public-key", placeholder: "KEY", help: "the archive's public key, as 'coldtap archive key' prints it (ORIGIN+KEYID+BASE64)",
-                    required: true)
+                publicKeyOption
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        guard let keyText = try arguments.option("--public-key") else {
+        guard let keyText = arguments.value(publicKeyOption) else {
             throw CommandError.usage("give the archive's public key: --public-key KEY (coldtap archive key prints it).")
         }
         let path = try arguments.positionals(min: 1, max: 1)[0]

@@ -7,6 +7,13 @@ import PCSC
 /// `coldtap write`: writes an NDEF message to a tag on a PC/SC reader and verifies it by
 /// reading it back.
 public enum WriteCommand: Command {
+    static let readerOption = OptionSpec.value(
+        "--reader", placeholder: "R", help: "the reader to use (a part of its name)", default: "the first reader with a tag")
+    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30")
+    static let textOption = OptionSpec.value("--text", placeholder: "T", help: "write one Text record")
+    static let langOption = OptionSpec.value("--lang", placeholder: "L", help: "the language code of --text", default: "en")
+    static let uriOption = OptionSpec.value("--uri", placeholder: "U", help: "write one URI record")
+
     public static let name = "write"
     public static let forms = [
         CommandForm(
@@ -14,21 +21,21 @@ public enum WriteCommand: Command {
             positionalHelp: [("NDEF-FILE", "an NDEF message to write; or give --text or --uri")],
             summary: "write an NDEF message to a tag on a PC/SC reader and verify it by reading it back",
             options: [
-                .value("--reader", placeholder: "R", help: "the reader to use (a part of its name)", default: "the first reader with a tag"),
-                .value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30"),
-                .value("--text", placeholder: "T", help: "write one Text record"),
-                .value("--lang", placeholder: "L", help: "the language code of --text", default: "en"),
-                .value("--uri", placeholder: "U", help: "write one URI record"),
+                readerOption,
+                timeoutOption,
+                textOption,
+                langOption,
+                uriOption,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
-        let reader = try arguments.option("--reader")
-        let timeout = try ReadCommand.parseTimeout(try arguments.option("--timeout"))
-        let text = try arguments.option("--text")
-        let language = try arguments.option("--lang") ?? "en"
-        let uri = try arguments.option("--uri")
+        let reader = arguments.value(readerOption)
+        let timeout = try ReadCommand.parseTimeout(arguments.value(timeoutOption))
+        let text = arguments.value(textOption)
+        let language = arguments.value(langOption) ?? "en"
+        let uri = arguments.value(uriOption)
         let files = try arguments.positionals(max: 1)
         try arguments.finish()
         let message = try messageBytes(file: files.first, text: text, language: language, uri: uri)

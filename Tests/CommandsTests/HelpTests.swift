@@ -62,14 +62,44 @@ import Testing
     }
 
     @Test func anOptionReadButNotDeclaredIsCaught() throws {
-        var arguments = try Arguments(["--json"], options: [.flag("--json", help: "JSON")])
-        let json = arguments.flag("--json")
-        #expect(json)
-        _ = try arguments.option("--out")
+        let jsonOption = OptionSpec.flag("--json", help: "JSON")
+        let outOption = OptionSpec.value("--out", placeholder: "DIR", help: "where")
+        var arguments = try Arguments(["--json"], options: [jsonOption])
+        #expect(arguments.isSet(jsonOption))
+        #expect(arguments.value(outOption) == nil)
         #expect(throws: CommandError.self) { try arguments.finish() }
         // A declared option that the command ignores is a usage error, not silently dropped.
-        let ignored = try Arguments(["--json"], options: [.flag("--json", help: "JSON")])
+        let ignored = try Arguments(["--json"], options: [jsonOption])
         #expect(throws: CommandError.self) { try ignored.finish() }
+    }
+
+    /// Options are read by their declaration, never by a string: a value, a repeated option
+    /// in order, and a peek that leaves the option for the command that takes it.
+    @Test func optionsAreReadByTheirDeclaration() throws {
+        let out = OptionSpec.value("-o", "--out", placeholder: "DIR", help: "where")
+        let text = OptionSpec.value("--text", placeholder: "T", help: "a text", repeatable: true)
+        var arguments = try Arguments(["--text", "a", "-o", "x", "--text", "b"], options: [out, text])
+        #expect(arguments.peek(out) == "x" && arguments.isGiven(text))
+        #expect(arguments.value(out) == "x")
+        #expect(arguments.values(text) == ["a", "b"])
+        try arguments.finish()
+    }
+
+    /// No command reads an option by its name as text (`arguments.option("--out")`): the
+    /// declaration is the key.
+    @Test func noCommandReadsAnOptionByAString() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/ColdTapCommands")
+        let pattern = try NSRegularExpression(pattern: #"arguments\.[a-zA-Z]+\(\s*"-"#)
+        var found: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line)
+                if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil { found.append("\(file):\(number + 1)") }
+            }
+        }
+        #expect(found.isEmpty, "options read by string: \(found)")
     }
 
     @Test func optionErrorsNameTheOption() async {
