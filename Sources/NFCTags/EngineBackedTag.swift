@@ -2,7 +2,7 @@ import Foundation
 
 /// What a tag type's engine does in one session: the commands behind the `NFCForumTag` verbs.
 protocol TagEngine {
-    init(session: TagSession)
+    init(session: TagExchange)
     func identify() async throws -> TagIdentity
     func read() async throws -> TagReadResult
     func write(_ message: Data) async throws -> TagWriteResult
@@ -19,7 +19,7 @@ protocol EngineBackedTag: NFCForumTag {
 
 extension EngineBackedTag {
     func makeEngine(progress: TagReadProgressHandler?) -> Engine {
-        Engine(session: TagSession(transport: transport, options: options, unitSize: 4, progress: progress))
+        Engine(session: TagExchange(transport: transport, options: options, unitSize: 4, progress: progress))
     }
 
     /// Which chip it is (and its UID, version or system information).

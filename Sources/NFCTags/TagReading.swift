@@ -6,7 +6,7 @@ enum TagReading {
     static func result(
         technology: TagTechnology, identity: TagIdentity, unitSize: Int, cc: CapabilityContainer?,
         area: Range<Int>?, outcome: TLVWalker.Outcome, anomalies: [TagAnomaly],
-        session: TagSession
+        session: TagExchange
     ) -> TagReadResult {
         var all = anomalies + outcome.anomalies
         var message: NDEFMessage?

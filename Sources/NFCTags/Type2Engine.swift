@@ -1,9 +1,9 @@
 import ColdTapBase
 import Foundation
 
-/// The Type 2 read, write and dump logic behind `Type2Tag`, over one `TagSession`.
+/// The Type 2 read, write and dump logic behind `Type2Tag`, over one `TagExchange`.
 final class Type2Engine {
-    let session: TagSession
+    let session: TagExchange
     var identity = TagIdentity(chip: .genericType2)
     var layout: Type2Layout?
     var useFastRead = false
@@ -14,7 +14,7 @@ final class Type2Engine {
     /// first access.
     var selectedSector: Int?
 
-    init(session: TagSession) {
+    init(session: TagExchange) {
         self.session = session
         selectedSector = session.options.resume == nil ? 0 : nil
     }

@@ -20,7 +20,7 @@ func iso15693ErrorName(_ code: UInt8) -> String {
 }
 
 final class Type5Engine {
-    let session: TagSession
+    let session: TagExchange
     var identity = TagIdentity(chip: .genericType5)
     var layout: Type5Layout?
     var blockSize: Int?
@@ -32,7 +32,7 @@ final class Type5Engine {
     var anomalies: [TagAnomaly] = []
     private var uidOnAir: [UInt8]?
 
-    init(session: TagSession) {
+    init(session: TagExchange) {
         self.session = session
     }
 

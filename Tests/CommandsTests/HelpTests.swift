@@ -65,8 +65,9 @@ import Testing
         let jsonOption = OptionSpec.flag("--json", help: "JSON")
         let outOption = OptionSpec.value("--out", placeholder: "DIR", help: "where")
         var arguments = try Arguments(["--json"], options: [jsonOption])
-        #expect(arguments.isSet(jsonOption))
-        #expect(arguments.value(outOption) == nil)
+        let json = arguments.isSet(jsonOption)
+        let out = arguments.value(outOption)
+        #expect(json && out == nil)
         #expect(throws: CommandError.self) { try arguments.finish() }
         // A declared option that the command ignores is a usage error, not silently dropped.
         let ignored = try Arguments(["--json"], options: [jsonOption])
@@ -80,8 +81,9 @@ import Testing
         let text = OptionSpec.value("--text", placeholder: "T", help: "a text", repeatable: true)
         var arguments = try Arguments(["--text", "a", "-o", "x", "--text", "b"], options: [out, text])
         #expect(arguments.peek(out) == "x" && arguments.isGiven(text))
-        #expect(arguments.value(out) == "x")
-        #expect(arguments.values(text) == ["a", "b"])
+        let value = arguments.value(out)
+        let values = arguments.values(text)
+        #expect(value == "x" && values == ["a", "b"])
         try arguments.finish()
     }
 

@@ -72,9 +72,10 @@ enum AnswerCheck {
     case garbled
 }
 
-/// One read or write of one tag: counts commands, retries within bounds, keeps what was
+/// One read or write of one tag (its commands and answers; "session" is kept for NDEF
+/// exchanges with a logger, `NDEFExchangeSession`): counts commands, retries within bounds, keeps what was
 /// read and reports progress. Lives inside a single task.
-final class TagSession {
+final class TagExchange {
     let transport: any TagTransport
     let options: TagReadOptions
     let progress: TagReadProgressHandler?
