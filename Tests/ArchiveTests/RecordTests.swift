@@ -45,6 +45,11 @@ import TransparencyLog
         try store.setSecret("k3y", loggerID: "B")
     }
 
+    /// The archive's signing key, made next to it in the test's folder.
+    func signingKey(_ test: TestArchive, _ archive: Archive) throws -> NoteSigner {
+        try RecordSigningKey.loadOrCreate(file: test.path("key"), origin: try archive.recordOrigin()).signer
+    }
+
     func keptLeaves(_ test: TestArchive) throws -> [RecordLeaf] {
         let archive = try test.open()
         defer { archive.close() }
@@ -168,7 +173,7 @@ import TransparencyLog
             try await fill(test, stationRows: false)
             let archive = try test.open()
             defer { archive.close() }
-            let signer = try RecordSigningKey.loadOrCreate(file: test.path("key"), origin: try archive.recordOrigin()).signer
+            let signer = try signingKey(test, archive)
             let before = try archive.signCheckpoint(with: signer).formatted
             let sizeBefore = try archive.recordSize()
             let head = try archive.chainHead()
@@ -200,7 +205,7 @@ import TransparencyLog
             try await fill(test, stationRows: false)
             let archive = try test.open()
             defer { archive.close() }
-            let signer = try RecordSigningKey.loadOrCreate(file: test.path("key"), origin: try archive.recordOrigin()).signer
+            let signer = try signingKey(test, archive)
             let before = try archive.signCheckpoint(with: signer).formatted
             // The row and its leaf rewritten together, hash and all: every row matches its leaf,
             // but the tree is no longer the one signed.
