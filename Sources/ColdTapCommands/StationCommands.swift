@@ -44,6 +44,7 @@ public enum ServeCommand: Command {
                 connectionsPerAddressOption,
                 allowHTTPWebhooksOption,
                 allowPrivateWebhooksOption,
+                ArchiveRecordCommands.signingKeyOption,
             ] + [ReportCommand.profileOption, ReportCommand.tzOption])
     ]
 
@@ -61,12 +62,15 @@ public enum ServeCommand: Command {
         let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
         let allowHTTPWebhooks = arguments.isSet(allowHTTPWebhooksOption)
         let allowPrivateWebhooks = arguments.isSet(allowPrivateWebhooksOption)
+        // The key that signs the record's checkpoints (for PostgreSQL it must be named).
+        let signingKey = try ArchiveRecordCommands.keyFile(&arguments, location: location)
         _ = try arguments.positionals(max: 0, what: "nothing")
         try arguments.finish()
 
         var configuration = Station.Configuration(archive: location)
         configuration.allowHTTPWebhooks = allowHTTPWebhooks
         configuration.allowPrivateWebhookTargets = allowPrivateWebhooks
+        configuration.signingKey = signingKey
         (configuration.http.host, configuration.http.port) = try parseListen(listen)
         if let bytes = try wholeNumber(maxBodyText, option: maxBodyOption, unit: "bytes", in: 1...(1 << 30)) { configuration.http.maxBody = bytes }
         if let threads = try wholeNumber(threadsText, option: threadsOption, in: 1...256) { configuration.http.threads = threads }
@@ -98,6 +102,12 @@ public enum ServeCommand: Command {
         let scheme = configuration.http.tlsCertificate == nil ? "http" : "https"
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
         console.error("coldtap serve: listening on \(scheme)://\(host):\(station.port) with the archive \(location) (SIGTERM or Ctrl-C stops).")
+        if let signingKey {
+            console.error("coldtap serve: the record's checkpoints are signed with the key in \(signingKey).")
+        } else {
+            console.error(
+                "coldtap serve: the record's checkpoints are not signed: name the archive's signing key with --signing-key FILE or COLDTAP_SIGNING_KEY.")
+        }
         let signal = await TerminationSignals.shared.wait()
         console.error("coldtap serve: \(signal): finishing the requests under way, then stopping.")
         station.stop(grace: 10)

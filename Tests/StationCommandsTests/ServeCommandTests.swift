@@ -43,6 +43,22 @@ struct ServeCommandTests {
         #expect(result.status == 0, "\(result.err)")
         #expect(result.err.contains("\"route\":\"/healthz\",\"status\":200"))
         #expect(result.err.contains("coldtap serve: stopped."))
+        // A SQLite archive's signing key is made next to it and said.
+        #expect(result.err.contains("the record's checkpoints are signed with the key in \(archive.location).signing-key"), "\(result.err)")
+        #expect(FileManager.default.fileExists(atPath: archive.location + ".signing-key"))
+    }
+
+    @Test("a PostgreSQL station signs with the key it is given, and says when it has none")
+    func signingKeyForPostgreSQL() async throws {
+        let archive = try TestArchive(.postgresql)
+        defer { archive.remove() }
+        let unsigned = try await serving(["--archive", archive.location]) { _ in }
+        #expect(unsigned.err.contains("the record's checkpoints are not signed: name the archive's signing key with --signing-key FILE"), "\(unsigned.err)")
+        let key = archive.path("station.signing-key")
+        let signed = try await serving(["--archive", archive.location, "--signing-key", key]) { _ in }
+        #expect(signed.status == 0, "\(signed.err)")
+        #expect(signed.err.contains("signed with the key in \(key)"))
+        #expect(FileManager.default.fileExists(atPath: key))
     }
 
     @Test("HTTPS through GnuTLS with --tls-cert and --tls-key")
