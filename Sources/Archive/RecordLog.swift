@@ -207,7 +207,7 @@ extension Archive {
             try appendLeaf(.read(read), to: engine)
             for assessment in assessments["\(read.loggerID)/\(read.readID)"] ?? [] { try appendLeaf(.assessment(assessment), to: engine) }
         }
-        try appendGenerationLeaves(engine, after: 1)
+        for leaf in try laterGenerationLeaves(engine) { try appendLeaf(leaf, to: engine) }
     }
 
     /// Every logger's identity and the read it was first kept with.
@@ -225,23 +225,30 @@ extension Archive {
         return records.map { ($0, firstReads[$0.id] ?? 0) }
     }
 
-    /// The leaves of generations after `generation` and of what each read added to them.
-    static func appendGenerationLeaves(_ engine: any ArchiveEngine, after generation: Int64) throws {
+    /// The leaves of the generations after the first, each followed by what each read added
+    /// to it, in the order they were made.
+    static func laterGenerationLeaves(_ engine: any ArchiveEngine) throws -> [RecordLeaf] {
         enum Generation: Int, ArchiveColumns {
             case generation, created, version, note
             var sqlName: String { ["generation", "created_ms", "coldtap_version", "note"][rawValue] }
         }
-        var generations: [RecordLeaf] = []
-        try engine.query("SELECT \(Generation.selectList) FROM generations WHERE generation > $1 ORDER BY generation", [.int(generation)]) { row in
+        var generations: [(Int64, RecordLeaf)] = []
+        try engine.query("SELECT \(Generation.selectList) FROM generations WHERE generation > 1 ORDER BY generation", []) { row in
+            let generation = row.int(Generation.generation)
             generations.append(
-                .generation(
-                    row.int(Generation.generation), created: row.int(Generation.created), coldTapVersion: row.text(Generation.version),
-                    note: row.text(Generation.note)))
+                (
+                    generation,
+                    .generation(
+                        generation, created: row.int(Generation.created), coldTapVersion: row.text(Generation.version),
+                        note: row.text(Generation.note))
+                ))
         }
-        for leaf in generations {
-            try appendLeaf(leaf, to: engine)
-            for added in try readGenerationLeaves(engine, generation: Int64(leaf.value("generation") ?? "") ?? 0) { try appendLeaf(added, to: engine) }
+        var leaves: [RecordLeaf] = []
+        for (generation, leaf) in generations {
+            leaves.append(leaf)
+            leaves += try readGenerationLeaves(engine, generation: generation)
         }
+        return leaves
     }
 
     /// What each read added to `generation`, in the order the reads were kept.
@@ -295,19 +302,7 @@ extension Archive {
             leaves.append(.acknowledgement(AcknowledgementRow(row: row), hash: row.text(AcknowledgementRow.Column.hash)))
         }
         leaves += try loggersWithFirstRead(engine).map { RecordLeaf.logger($0.0, firstReadID: $0.1) }
-        enum Generation: Int, ArchiveColumns {
-            case generation, created, version, note
-            var sqlName: String { ["generation", "created_ms", "coldtap_version", "note"][rawValue] }
-        }
-        var later: [Int64] = []
-        try engine.query("SELECT \(Generation.selectList) FROM generations WHERE generation > 1 ORDER BY generation", []) { row in
-            later.append(row.int(Generation.generation))
-            leaves.append(
-                .generation(
-                    row.int(Generation.generation), created: row.int(Generation.created), coldTapVersion: row.text(Generation.version),
-                    note: row.text(Generation.note)))
-        }
-        for generation in later { leaves += try readGenerationLeaves(engine, generation: generation) }
+        leaves += try laterGenerationLeaves(engine)
         return leaves
     }
 
