@@ -202,7 +202,7 @@ public final class Archive {
                 model: identity.model?.name)
             try appendLeaf(.logger(record, firstReadID: readID))
         }
-        let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation)
+        let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation, loggerIsNew: !knownLogger)
         var row = ReadRow(
             loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
             readTimeMilliseconds: read.log.readTime.milliseconds,
@@ -284,7 +284,9 @@ public final class Archive {
     /// value, conflicts (kept beside the first value, which stays). Times estimated from the
     /// read time are first moved by the offset that makes them meet the kept samples (each
     /// matched within half an interval).
-    func stitch(_ log: TemperatureLog, loggerID: String, readID: Int64, generation: Int) throws -> Stitched {
+    /// - Parameter loggerIsNew: the logger has no row yet, so nothing of it is kept: its kept
+    ///   samples are not asked for (two fewer round trips for a first read on PostgreSQL).
+    func stitch(_ log: TemperatureLog, loggerID: String, readID: Int64, generation: Int, loggerIsNew: Bool = false) throws -> Stitched {
         var result = Stitched()
         // The read's times, their span and whether they come in order, in one pass.
         var times: [Int64] = []
@@ -312,7 +314,7 @@ public final class Archive {
         let margin = estimated ? max(intervalMilliseconds, Archive.estimateWindow) : intervalMilliseconds
         // The kept samples in time order, matched against the read's in time order (one range
         // query of a block or two, then a merge: no per-sample query and no hash table).
-        let kept = try keptSamples(loggerID: loggerID, generation: Int64(generation), from: low - margin, to: high + margin)
+        let kept = loggerIsNew ? KeptSamples() : try keptSamples(loggerID: loggerID, generation: Int64(generation), from: low - margin, to: high + margin)
         if log.timeBase == .readTime, intervalMilliseconds > 0, !kept.isEmpty {
             let byValues =
                 estimated ? Archive.valueAlignment(log.samples, times: times, to: kept, interval: intervalMilliseconds, window: margin) : nil
@@ -323,7 +325,7 @@ public final class Archive {
         result.last = high + result.offset
         if let first = result.first, intervalMilliseconds > 0,
             let previous = try Archive.newestKeptTime(before: first, among: kept.times, keptFrom: low - margin)
-                ?? newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first),
+                ?? (loggerIsNew ? nil : newestSampleTime(loggerID: loggerID, generation: Int64(generation), before: first)),
             first - previous > intervalMilliseconds + intervalMilliseconds / 2
         {
             result.gap = (previous + intervalMilliseconds, first)

@@ -64,9 +64,18 @@ public final class Station: @unchecked Sendable {
         pool = StorePool(location: configuration.archive)
         let recordHead = LockedValue<RecordHead?>(nil)
         self.recordHead = recordHead
-        // The record's checkpoint is signed again after each batch (its new leaves only).
-        batcher = WriteBatcher(pool: pool, metrics: metrics) { store in _ = try? recordHead.withLock({ $0 })?.advance(store) }
-        log = logLine.map { RequestLog(sink: $0) } ?? .standardError
+        let log = logLine.map { RequestLog(sink: $0) } ?? .standardError
+        self.log = log
+        // The record's checkpoint is signed again after each batch (its new leaves only); a
+        // record that lost what was signed is said in the log (checkpoints then answer 503).
+        batcher = WriteBatcher(pool: pool, metrics: metrics) { store in
+            do {
+                _ = try recordHead.withLock({ $0 })?.advance(store)
+            } catch let error as ArchiveError where error.kind == .verificationFailed {
+                log.sink(
+                    JSONValue.object([("time", .string(Date().isoUTC)), ("recordNotSigned", .string(error.message))]).serialized(pretty: false))
+            } catch {}
+        }
         webhooks = WebhookSender(
             pool: pool, batcher: batcher, metrics: metrics,
             settings: .init(

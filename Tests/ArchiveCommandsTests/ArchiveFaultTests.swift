@@ -14,14 +14,7 @@ import Testing
 /// Faults: each gets a clear message and loses nothing already kept.
 @Suite(.serialized) struct ArchiveFaultTests {
     /// The `coldtap` executable built beside the test bundle.
-    static func coldtapExecutable() throws -> String {
-        let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        for folder in [here, here.deletingLastPathComponent()] {
-            let candidate = folder.appendingPathComponent("coldtap").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        throw TestFailure("the coldtap executable is not beside the tests in \(here.path); build it with 'swift build --build-tests'")
-    }
+    static func coldtapExecutable() throws -> String { try ColdTapExecutable.path() }
 
     /// A copy of `coldtap` (and the resource bundles beside it) in a folder every user can
     /// enter, for running it as another user wherever the clone lives (a 0700 home folder

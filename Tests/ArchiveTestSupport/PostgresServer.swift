@@ -66,6 +66,41 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     private static func start(shared: Bool, initdbArguments: [String] = []) throws -> PostgresServer {
+        let server = try makeFolder(shared: shared)
+        let initdb = run(
+            "/usr/sbin/runuser",
+            [
+                "-u", "postgres", "--", "\(server.binaries)/initdb", "-D", server.dataFolder, "-A", "trust",
+                "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions",
+            ] + initdbArguments)
+        guard initdb.status == 0 else {
+            server.stop()
+            throw StartFailure(description: "initdb failed: \(initdb.output)")
+        }
+        return try server.startFirstTime()
+    }
+
+    /// A streaming standby of `primary` (a base backup of it, following its WAL), a cluster
+    /// of its own that the caller ends with `stop()`. Synchronous once the primary names it
+    /// in `synchronous_standby_names` (its application name is `standby`).
+    public static func startStandby(of primary: PostgresServer) throws -> PostgresServer {
+        let server = try makeFolder(shared: false)
+        let backup = run(
+            "/usr/sbin/runuser",
+            [
+                "-u", "postgres", "--", "\(server.binaries)/pg_basebackup", "-D", server.dataFolder, "-R", "-X", "stream",
+                "-c", "fast", "--no-sync", "-d", "host=\(primary.folder) user=postgres application_name=standby",
+            ])
+        guard backup.status == 0 else {
+            server.stop()
+            throw StartFailure(description: "pg_basebackup failed: \(backup.output)")
+        }
+        return try server.startFirstTime()
+    }
+
+    /// A temporary folder owned by `postgres` for a cluster, removed with the cluster by a
+    /// watchdog once this process is gone (even if it crashes).
+    private static func makeFolder(shared: Bool) throws -> PostgresServer {
         guard geteuid() == 0 else {
             throw StartFailure(description: "the PostgreSQL tests start a private cluster as the postgres user, which needs root (run make test as root)")
         }
@@ -107,17 +142,11 @@ public final class PostgresServer: @unchecked Sendable {
         watchdog.standardOutput = FileHandle.nullDevice
         watchdog.standardError = FileHandle.nullDevice
         try? watchdog.run()
+        return server
+    }
 
-        let initdb = run(
-            "/usr/sbin/runuser",
-            [
-                "-u", "postgres", "--", "\(binaries)/initdb", "-D", "\(folder)/data", "-A", "trust",
-                "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions",
-            ] + initdbArguments)
-        guard initdb.status == 0 else {
-            server.stop()
-            throw StartFailure(description: "initdb failed: \(initdb.output)")
-        }
+    /// Writes the start script (listening on the folder's Unix socket only) and starts.
+    private func startFirstTime() throws -> PostgresServer {
         // The server is a daemon: it must not inherit this process's descriptors (Foundation's
         // Process waits for its child's end of a socket to close; `swift test` for our output),
         // so it is started by a shell that closes them all first.
@@ -128,12 +157,12 @@ public final class PostgresServer: @unchecked Sendable {
             """
         FileManager.default.createFile(atPath: "\(folder)/start.sh", contents: Data(script.utf8))
         do {
-            try server.resume()
+            try resume()
         } catch {
-            server.stop()
+            stop()
             throw error
         }
-        return server
+        return self
     }
 
     /// Starts the server of this cluster (again).
@@ -151,6 +180,20 @@ public final class PostgresServer: @unchecked Sendable {
         let result = PostgresServer.run(
             "/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
         guard result.status == 0 else { throw StartFailure(description: "the PostgreSQL server did not stop: \(result.output)") }
+    }
+
+    /// Ends the server as a crash would (`pg_ctl stop -m immediate`): nothing is flushed or
+    /// cleaned up, its clients' connections break mid-transaction.
+    public func crash() throws {
+        let result = PostgresServer.run(
+            "/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", dataFolder, "-m", "immediate", "-w", "stop"])
+        guard result.status == 0 else { throw StartFailure(description: "the PostgreSQL server did not stop: \(result.output)") }
+    }
+
+    /// Makes a standby the primary (`pg_ctl promote`), waiting until it takes writes.
+    public func promote() throws {
+        let result = PostgresServer.run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/pg_ctl", "-D", dataFolder, "-w", "promote"])
+        guard result.status == 0 else { throw StartFailure(description: "the standby was not promoted: \(result.output)") }
     }
 
     /// The cluster's data folder.

@@ -128,7 +128,7 @@ public final class LockedLines: Sendable {
 }
 
 /// An HTTP answer as a test reads it.
-public struct Answer {
+public struct Answer: Sendable {
     public var status: Int
     public var headers: [String: String]
     public var body: Data
