@@ -40,11 +40,6 @@ import TransparencyLog
 
     static func body(_ upload: Upload) throws -> Data { try Reads.cold(first: upload.read * 36, count: 144) }
 
-    /// Read a few minutes after its newest sample, as a person tapping the logger would.
-    static func readTime(_ upload: Upload) -> String {
-        Reads.start.addingTimeInterval(Double((upload.read * 36 + 144) * Reads.interval)).isoUTCWholeSeconds
-    }
-
     @Test("two coldtap serve processes on one PostgreSQL keep one record: 1,600 uploads from 16 clients")
     func twoStationsOneRecord() async throws {
         let archive = try TestArchive(.postgresql)
@@ -79,7 +74,7 @@ import TransparencyLog
                         let answer = try await request(
                             stations[upload.station].base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
                             headers: [
-                                "Content-Type": "application/octet-stream", UploadHeader.readTime: Self.readTime(upload),
+                                "Content-Type": "application/octet-stream", UploadHeader.readTime: Reads.readTime(first: upload.read * 36, count: 144),
                                 UploadHeader.loggerID: "fleet-\(upload.logger)",
                             ], body: try Self.body(upload))
                         mine.append((index, answer))

@@ -188,6 +188,12 @@ public enum Reads {
 
     public static var readTime: String { "2026-01-02T00:00:00Z" }
 
+    /// The read time of a read of samples `first..<first + count`: ten minutes after its newest
+    /// sample, as a person tapping the logger would read it.
+    public static func readTime(first: Int, count: Int) -> String {
+        start.addingTimeInterval(Double((first + count) * interval)).isoUTCWholeSeconds
+    }
+
     /// A cuplTag URL of `count` samples, 5 °C plus tenths repeating every `wave` samples.
     public static func cuplTagURL(_ encoder: CuplTagEncoder, count: Int, wave: Int) throws -> Data {
         let raw = (0..<count).map { CuplTagEncoder.rawTemperature(5 + Double($0 % wave) / 10) }
