@@ -79,6 +79,7 @@ bench: venv
 	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench chart
 	.build/release/coldtap-bench archive
 	.build/release/coldtap-bench station
+	.build/release/coldtap-bench fleet
 
 fuzz: deps
 	$(SWIFT) build -c release --build-path .build-fuzz --product FuzzNDEF \

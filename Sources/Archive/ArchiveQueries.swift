@@ -44,28 +44,49 @@ extension Archive {
 
     /// Every logger, by id, with its period, number of reads and newest verdict.
     public func loggers() throws -> [LoggerSummary] {
-        try engine.readTransaction {
-            let generation = Int64(try currentGeneration())
-            var summaries: [LoggerSummary] = []
-            var records: [LoggerRecord] = []
-            try engine.query("SELECT \(LoggerRecord.Column.selectList) FROM loggers ORDER BY logger_id", []) { row in
-                records.append(LoggerRecord(row: row))
-            }
-            return try records.map { try summary(of: $0, generation: generation) }
+        var summaries: [LoggerSummary] = []
+        try engine.query(
+            "SELECT \(LoggerRecord.Column.selectList(qualifiedBy: "l")), \(Archive.summaryFacts) FROM loggers l ORDER BY l.logger_id", []
+        ) { row in
+            summaries.append(Archive.summary(row: row))
         }
+        return summaries
     }
 
-    /// `logger`'s line of `coldtap loggers`: its period in `generation`, its number of reads
-    /// and its newest verdict. Inside the caller's read transaction.
-    func summary(of logger: LoggerRecord, generation: Int64) throws -> LoggerSummary {
-        var summary = LoggerSummary(logger: logger, firstSample: nil, lastSample: nil, readCount: 0, lastVerdict: nil, lastProfileJSON: nil)
-        if let span = try Archive.sampleSpan(in: engine, loggerID: logger.id, generation: generation) {
-            (summary.firstSample, summary.lastSample) = span
+    /// `loggerID`'s line of `coldtap loggers`, or `nil` for an unknown logger.
+    public func loggerSummary(_ loggerID: String) throws -> LoggerSummary? {
+        var found: LoggerSummary?
+        try engine.query(
+            "SELECT \(LoggerRecord.Column.selectList(qualifiedBy: "l")), \(Archive.summaryFacts) FROM loggers l WHERE l.logger_id = $1",
+            [.text(loggerID)]
+        ) { row in
+            found = Archive.summary(row: row)
         }
-        summary.readCount = Int(try engine.scalarInt("SELECT COUNT(*) FROM reads WHERE logger_id = $1", [.text(logger.id)]) ?? 0)
-        if let newest = try NewestAssessment.find(in: engine, loggerID: logger.id) {
-            summary.lastVerdict = newest.verdict
-            summary.lastProfileJSON = newest.profileJSON
+        return found
+    }
+
+    /// What a logger's summary adds to its row, one subquery each, so that a summary is one
+    /// statement (one round trip, one snapshot): its period in the current generation, its
+    /// number of reads, the verdict and profile of its newest assessment.
+    static let summaryFacts = """
+        (SELECT MIN(b.first_ms) FROM sample_blocks b WHERE b.logger_id = l.logger_id AND b.generation = \(currentGenerationSQL)),
+        (SELECT MAX(b.last_ms) FROM sample_blocks b WHERE b.logger_id = l.logger_id AND b.generation = \(currentGenerationSQL)),
+        (SELECT COUNT(*) FROM reads r WHERE r.logger_id = l.logger_id),
+        (SELECT a.verdict FROM assessments a WHERE a.logger_id = l.logger_id ORDER BY a.assessment_id DESC LIMIT 1),
+        (SELECT a.profile_json FROM assessments a WHERE a.logger_id = l.logger_id ORDER BY a.assessment_id DESC LIMIT 1)
+        """
+
+    /// The current generation as an SQL expression (`currentGeneration()` inside a statement).
+    static let currentGenerationSQL = "(SELECT COALESCE(MAX(generation), 1) FROM generations)"
+
+    /// A summary from a row of the logger's columns followed by `summaryFacts`.
+    static func summary(row: any ArchiveRow) -> LoggerSummary {
+        let facts = LoggerRecord.Column.allCases.count
+        var summary = LoggerSummary(
+            logger: LoggerRecord(row: row), firstSample: nil, lastSample: nil, readCount: Int(row.int(facts + 2)),
+            lastVerdict: row.optionalText(facts + 3), lastProfileJSON: row.optionalText(facts + 4))
+        if let first = row.optionalInt(facts), let last = row.optionalInt(facts + 1) {
+            (summary.firstSample, summary.lastSample) = (Date(milliseconds: first), Date(milliseconds: last))
         }
         return summary
     }

@@ -293,28 +293,3 @@ struct ConflictRow {
             flags: row.text(Column.flags), readID: row.int(Column.readID))
     }
 }
-
-/// The newest assessment of a logger: what `coldtap loggers` and the overview show.
-enum NewestAssessment {
-    enum Column: Int, ArchiveColumns {
-        case verdict, profileJSON
-
-        var sqlName: String {
-            switch self {
-            case .verdict: return "verdict"
-            case .profileJSON: return "profile_json"
-            }
-        }
-    }
-
-    /// The verdict and profile of `loggerID`'s newest assessment, if it has one.
-    static func find(in engine: any ArchiveEngine, loggerID: String) throws -> (verdict: String, profileJSON: String)? {
-        var found: (String, String)?
-        try engine.query(
-            "SELECT \(Column.selectList) FROM assessments WHERE logger_id = $1 ORDER BY assessment_id DESC LIMIT 1", [.text(loggerID)]
-        ) { row in
-            found = (row.text(Column.verdict), row.text(Column.profileJSON))
-        }
-        return found
-    }
-}

@@ -91,21 +91,6 @@ extension Archive {
         return newest
     }
 
-    /// The oldest and newest sample times of `loggerID` in `generation`.
-    static func sampleSpan(in engine: any ArchiveEngine, loggerID: String, generation: Int64) throws -> (Date, Date)? {
-        enum Span: Int, ArchiveColumns {
-            case first, last
-            var sqlName: String { self == .first ? "MIN(first_ms)" : "MAX(last_ms)" }
-        }
-        var span: (Date, Date)?
-        try engine.query(
-            "SELECT \(Span.selectList) FROM sample_blocks WHERE logger_id = $1 AND generation = $2", [.text(loggerID), .int(generation)]
-        ) { row in
-            if let low = row.optionalInt(Span.first), let high = row.optionalInt(Span.last) { span = (Date(milliseconds: low), Date(milliseconds: high)) }
-        }
-        return span
-    }
-
     /// Keeps the samples `readID` added (times ascending, none kept before) as one block.
     func insertBlock(_ samples: SampleColumns, loggerID: String, generation: Int64, readID: Int64) throws {
         guard let first = samples.times.first, let last = samples.times.last else { return }

@@ -477,12 +477,7 @@ public final class StationStore {
     }
 
     /// One logger's line of `coldtap loggers`, or `nil` for an unknown logger.
-    public func summary(loggerID: String) throws -> LoggerSummary? {
-        try engine.readTransaction {
-            guard let logger = try archive.logger(loggerID) else { return nil }
-            return try archive.summary(of: logger, generation: Int64(try archive.currentGeneration()))
-        }
-    }
+    public func summary(loggerID: String) throws -> LoggerSummary? { try archive.loggerSummary(loggerID) }
 
     /// Up to `limit` stitched samples of `loggerID` in the current generation, oldest first,
     /// from `from` to `to` (either open) and after `after` (a page's cursor), all in ms.
@@ -507,13 +502,13 @@ public final class StationStore {
 
     /// The read's summary as `history` shows it, in the current generation.
     public func read(loggerID: String, readID: Int64) throws -> ReadSummary? {
-        let generation = Int64(try archive.currentGeneration())
         var found: ReadSummary?
+        // The current generation inside the statement: one round trip.
         try engine.query(
             """
-            SELECT \(ReadSummary.Column.selectList) \(ReadSummary.fromGeneration)
-            WHERE r.logger_id = $1 AND r.read_id = $3
-            """, [.text(loggerID), .int(generation), .int(readID)]
+            SELECT \(ReadSummary.Column.selectList) \(ReadSummary.fromGeneration.replacingOccurrences(of: "$2", with: Archive.currentGenerationSQL))
+            WHERE r.logger_id = $1 AND r.read_id = $2
+            """, [.text(loggerID), .int(readID)]
         ) { row in
             found = ReadSummary(row: row)
         }

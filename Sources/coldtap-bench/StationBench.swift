@@ -50,14 +50,19 @@ func runStationBench(_ json: Bool) async throws {
     }
     if only == nil || only == "postgresql" {
         if let given = ProcessInfo.processInfo.environment["COLDTAP_BENCH_POSTGRESQL"] {
-            figures.append(try await benchStation("postgresql", location: given, bodies: bodies, clients: clients))
+            figures.append(
+                try await benchStation(
+                    "postgresql", location: given, bodies: bodies, clients: clients, signingKey: folder.appendingPathComponent("pg-key").path))
         } else {
             let cluster = try BenchCluster.start()
             defer { cluster.stop() }
             let admin = try PostgreSQLEngine(uri: cluster.uri("postgres"))
             try admin.execute("CREATE DATABASE station")
             admin.close()
-            figures.append(try await benchStation("postgresql", location: cluster.uri("station"), bodies: bodies, clients: clients))
+            figures.append(
+                try await benchStation(
+                    "postgresql", location: cluster.uri("station"), bodies: bodies, clients: clients,
+                    signingKey: folder.appendingPathComponent("pg-key").path))
         }
     }
     let pages = arguments.contains("--no-pages") ? nil : try await measureStationPages(folder: folder)
@@ -98,7 +103,11 @@ private func stationRead(_ index: Int) throws -> Data {
 }
 
 /// - Parameter webhookURLs: webhooks of the bench site (http to loopback allowed).
-func benchStation(_ engine: String, location: String, bodies: [Data], clients: Int, webhookURLs: [String] = []) async throws -> StationFigures {
+/// - Parameter signingKey: the key file a PostgreSQL station signs its checkpoints with, as
+///   every station of a fleet does (made here); a SQLite one uses the key beside its archive.
+func benchStation(
+    _ engine: String, location: String, bodies: [Data], clients: Int, webhookURLs: [String] = [], signingKey: String? = nil
+) async throws -> StationFigures {
     let setup = Console.capturing()
     guard await ColdTap.main(["site", "add", "bench", "--archive", location], console: setup) == 0,
         await ColdTap.main(["token", "create", "--site", "bench", "--scope", "upload", "--archive", location], console: setup) == 0
@@ -118,6 +127,12 @@ func benchStation(_ engine: String, location: String, bodies: [Data], clients: I
         }
     }
     var configuration = Station.Configuration(archive: location)
+    if let signingKey {
+        let archive = try Archive.open(location)
+        defer { archive.close() }
+        _ = try RecordSigningKey.loadOrCreate(file: signingKey, origin: try archive.recordOrigin())
+        configuration.signingKey = signingKey
+    }
     configuration.allowHTTPWebhooks = true
     configuration.allowPrivateWebhookTargets = true
     configuration.http.port = 0

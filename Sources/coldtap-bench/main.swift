@@ -12,9 +12,10 @@ let suites: [String: (Bool) async throws -> Void] = [
     "station": runStationBench,
     "station-pages": runStationPagesBench,
     "tlog": runTransparencyLogBench,
+    "fleet": runFleetBench,
 ]
 guard let name = arguments.first(where: { !$0.hasPrefix("-") }), let suite = suites[name] else {
-    FileHandle.standardError.write(Data("usage: coldtap-bench ndef|rf|chart|archive|station|station-pages|tlog [--json]\n".utf8))
+    FileHandle.standardError.write(Data("usage: coldtap-bench ndef|rf|chart|archive|station|station-pages|tlog|fleet [--json]\n".utf8))
     exit(64)
 }
 do {
