@@ -167,6 +167,7 @@ extension Archive {
         problems += record.problems
         let checkpoints = try checkpointProblems(leafHashes: record.leafHashes, check: check)
         problems += checkpoints.problems
+        problems += try subtreeProblems(leafHashes: record.leafHashes)
         return VerifyReport(
             reads: reads.count, acknowledgements: acknowledgements.count, chainHead: head.hash, problems: problems,
             recordLeaves: record.leafHashes.count, recordRoot: MerkleHash.root(ofLeafHashes: record.leafHashes).hexString(uppercase: false),

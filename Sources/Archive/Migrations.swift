@@ -200,6 +200,19 @@ enum Migrations {
                     signed_ms BIGINT NOT NULL
                 );
                 """, transform: Archive.appendLeavesOfKeptRows),
+        // A root or a proof read every leaf hash: a report of a fleet's archive (millions of
+        // leaves) took seconds. The hashes of whole subtrees of 256 leaves and more are kept
+        // (a cache `verify` recomputes); a proof then reads O(log n) of them and one block.
+        Migration(
+            version: 6, name: "the record's whole subtrees kept for proofs",
+            sql: """
+                CREATE TABLE record_subtrees (
+                    level INTEGER NOT NULL,
+                    position BIGINT NOT NULL,
+                    subtree_hash TEXT NOT NULL,
+                    PRIMARY KEY (level, position)
+                );
+                """, transform: { engine in try Archive.keepSubtrees(engine, size: try Archive.recordSize(engine)) }),
     ]
 
     /// Version 1's `samples` rows, grouped by logger, generation and read, become blocks;

@@ -35,15 +35,27 @@ extension Archive {
     }
 
     /// How many leaves the record holds (by the newest index: a seek, not a count).
-    public func recordSize() throws -> Int {
+    public func recordSize() throws -> Int { try Archive.recordSize(engine) }
+
+    static func recordSize(_ engine: any ArchiveEngine) throws -> Int {
         Int(try engine.scalarInt("SELECT MAX(leaf_index) FROM record_leaves").map { $0 + 1 } ?? 0)
     }
 
-    /// The kept leaf hashes, as the tree is built from them.
+    /// The kept leaf hashes, as the tree is built from them, and the kept hashes of whole
+    /// subtrees (`keepSubtrees`).
     struct KeptLeafHashes: LeafHashSource {
         let engine: any ArchiveEngine
 
-        func leafCount() throws -> Int { Int(try engine.scalarInt("SELECT COUNT(*) FROM record_leaves") ?? 0) }
+        func leafCount() throws -> Int { try Archive.recordSize(engine) }
+
+        func subtreeHash(_ range: Range<Int>) throws -> [UInt8]? {
+            let level = range.count.trailingZeroBitCount
+            guard level >= Archive.smallestKeptSubtree else { return nil }
+            return try engine.scalarText(
+                "SELECT subtree_hash FROM record_subtrees WHERE level = $1 AND position = $2",
+                [.int(Int64(level)), .int(Int64(range.lowerBound >> level))]
+            ).flatMap { Hex.decode($0) }
+        }
 
         func leafHashes(in range: Range<Int>) throws -> [[UInt8]] {
             var hashes: [[UInt8]] = []
@@ -56,16 +68,117 @@ extension Archive {
         }
     }
 
-    /// The leaf hashes of the first `size` leaves, read once (a root or a proof needs them all).
-    func keptLeafHashes(upTo size: Int) throws -> InMemoryLeafHashes {
-        InMemoryLeafHashes(leafHashes: try KeptLeafHashes(engine: engine).leafHashes(in: 0..<size))
+    // MARK: Kept subtrees (docs/archive-record.md, "Kept subtrees")
+
+    /// The level of the smallest subtree kept: 2^8 = 256 leaves, the block of leaves a proof
+    /// reads together (`SubtreeHasher` in TransparencyLog).
+    public static let smallestKeptSubtree = 8
+
+    /// Keeps the hash of every whole subtree of 256 leaves or more that the record holds and
+    /// that is not kept yet (a write transaction, only when there is one to keep). A record
+    /// that cannot be written to (a read-only file or user) is left as it is: its proofs are
+    /// then computed from the leaves.
+    public func keepSubtrees() {
+        do {
+            let size = try recordSize()
+            let level = Archive.smallestKeptSubtree
+            guard try Archive.keptSubtreeCount(engine, level: level) < size >> level else { return }
+            try engine.writeTransaction { try Archive.keepSubtrees(engine, size: try recordSize()) }
+        } catch {}
+    }
+
+    /// Keeps the whole subtrees of the first `size` leaves not kept yet: the smallest from
+    /// their leaves, each larger one from the two below it.
+    static func keepSubtrees(_ engine: any ArchiveEngine, size: Int) throws {
+        let insert = "INSERT INTO record_subtrees (level, position, subtree_hash) VALUES ($1, $2, $3)"
+        let smallest = smallestKeptSubtree
+        let blockSize = 1 << smallest
+        var position = try keptSubtreeCount(engine, level: smallest)
+        while position < size >> smallest {
+            // 64 blocks of leaves at a time.
+            let end = min(size >> smallest, position + 64)
+            let hashes = try KeptLeafHashes(engine: engine).leafHashes(in: (position * blockSize)..<(end * blockSize))
+            for block in position..<end {
+                let offset = (block - position) * blockSize
+                let hash = MerkleHash.root(ofLeafHashes: Array(hashes[offset..<(offset + blockSize)]))
+                try engine.executeDeferred(insert, [.int(Int64(smallest)), .int(Int64(block)), .text(hash.hexString(uppercase: false))])
+            }
+            try engine.flushWrites()
+            position = end
+        }
+        var level = smallest + 1
+        while size >> level > 0 {
+            let kept = try keptSubtreeCount(engine, level: level), whole = size >> level
+            if kept < whole {
+                var below: [[UInt8]] = []
+                try engine.query(
+                    "SELECT subtree_hash FROM record_subtrees WHERE level = $1 AND position >= $2 AND position < $3 ORDER BY position",
+                    [.int(Int64(level - 1)), .int(Int64(2 * kept)), .int(Int64(2 * whole))]
+                ) { below.append(Hex.decode($0.text(0)) ?? []) }
+                guard below.count == 2 * (whole - kept) else {
+                    throw ArchiveError(.corrupt, "the record's kept subtrees of level \(level - 1) have gaps.", hint: .verify)
+                }
+                for index in 0..<(whole - kept) {
+                    let hash = MerkleHash.node(below[2 * index], below[2 * index + 1])
+                    try engine.executeDeferred(insert, [.int(Int64(level)), .int(Int64(kept + index)), .text(hash.hexString(uppercase: false))])
+                }
+                try engine.flushWrites()
+            }
+            level += 1
+        }
+    }
+
+    /// How many subtrees of `level` are kept (they are kept from the first on, without gaps:
+    /// the newest position's seek, not a count).
+    static func keptSubtreeCount(_ engine: any ArchiveEngine, level: Int) throws -> Int {
+        Int(try engine.scalarInt("SELECT MAX(position) FROM record_subtrees WHERE level = $1", [.int(Int64(level))]).map { $0 + 1 } ?? 0)
+    }
+
+    /// Every kept subtree against the leaf hashes (as recomputed from the leaves).
+    func subtreeProblems(leafHashes hashes: [[UInt8]]) throws -> [String] {
+        enum Column: Int, ArchiveColumns {
+            case level, position, hash
+            var sqlName: String { ["level", "position", "subtree_hash"][rawValue] }
+        }
+        var problems: [String] = []
+        var levels: [Int: [Int: [UInt8]]] = [:]
+        try engine.query("SELECT \(Column.selectList) FROM record_subtrees ORDER BY level, position", []) { row in
+            levels[Int(row.int(Column.level)), default: [:]][Int(row.int(Column.position))] = Hex.decode(row.text(Column.hash)) ?? []
+        }
+        func beyond(_ level: Int, _ position: Int) -> String {
+            "the record's kept subtree of leaves \(position << level)..<\((position + 1) << level) is beyond its \(hashes.count) leaves: it was added outside ColdTap, or leaves were removed"
+        }
+        // Recomputed level by level from the leaves: each whole subtree once.
+        var current = hashes
+        var level = 0
+        while !current.isEmpty, let highest = levels.keys.max(), level <= highest {
+            for (position, kept) in levels[level] ?? [:] {
+                let first = position << level, count = 1 << level
+                guard position < current.count else {
+                    problems.append(beyond(level, position))
+                    continue
+                }
+                if kept != current[position] {
+                    problems.append(
+                        "the record's kept subtree of leaves \(first)..<\(first + count) does not hold their hash: it was changed outside ColdTap (ColdTap keeps it again once the row is removed)"
+                    )
+                }
+            }
+            current = stride(from: 0, to: current.count - 1, by: 2).map { MerkleHash.node(current[$0], current[$0 + 1]) }
+            level += 1
+        }
+        for (higher, kept) in levels where higher >= level {
+            for position in kept.keys.sorted() { problems.append(beyond(higher, position)) }
+        }
+        return problems
     }
 
     /// The record's tree head now: its size and root.
     public func recordHead() throws -> (size: Int, root: [UInt8]) {
-        try engine.readTransaction {
+        keepSubtrees()
+        return try engine.readTransaction {
             let size = try recordSize()
-            return (size, try MerkleProofs.root(treeSize: size, from: try keptLeafHashes(upTo: size)))
+            return (size, try MerkleProofs.root(treeSize: size, from: KeptLeafHashes(engine: engine)))
         }
     }
 
@@ -73,7 +186,8 @@ extension Archive {
     /// - Throws: `ArchiveError(.invalidRead)` when `signer` is not this archive's key (its
     ///   name is not the record's origin).
     public func signCheckpoint(with signer: NoteSigner, now: Date = Date()) throws -> SignedNote {
-        try engine.writeTransaction {
+        keepSubtrees()
+        return try engine.writeTransaction {
             let origin = try recordOrigin()
             guard signer.name == origin else {
                 throw ArchiveError(
@@ -89,7 +203,7 @@ extension Archive {
             {
                 return kept
             }
-            let root = try MerkleProofs.root(treeSize: size, from: try keptLeafHashes(upTo: size))
+            let root = try MerkleProofs.root(treeSize: size, from: KeptLeafHashes(engine: engine))
             let rootText = root.hexString(uppercase: false)
             let note = try Checkpoint(origin: origin, treeSize: size, rootHash: root).signed(by: [signer])
             try engine.execute(
@@ -151,22 +265,24 @@ extension Archive {
 
     /// The inclusion proof of leaf `index` in the tree of the first `size` leaves.
     public func inclusionProof(leafIndex index: Int, treeSize size: Int) throws -> [[UInt8]] {
-        try engine.readTransaction { try MerkleProofs.inclusionProof(leafIndex: index, treeSize: size, from: try keptLeafHashes(upTo: size)) }
+        keepSubtrees()
+        return try engine.readTransaction { try MerkleProofs.inclusionProof(leafIndex: index, treeSize: size, from: KeptLeafHashes(engine: engine)) }
     }
 
     /// The inclusion proofs of several leaves in the tree of the first `size` leaves, the leaf
     /// hashes read once for all of them.
     public func inclusionProofs(leafIndices: [Int], treeSize size: Int) throws -> [[[UInt8]]] {
-        try engine.readTransaction {
-            let source = try keptLeafHashes(upTo: size)
-            return try leafIndices.map { try MerkleProofs.inclusionProof(leafIndex: $0, treeSize: size, from: source) }
+        keepSubtrees()
+        return try engine.readTransaction {
+            try MerkleProofs.inclusionProofs(leafIndices: leafIndices, treeSize: size, from: KeptLeafHashes(engine: engine))
         }
     }
 
     /// The consistency proof from the tree of `oldSize` leaves to that of `newSize`.
     public func consistencyProof(from oldSize: Int, to newSize: Int) throws -> [[UInt8]] {
-        try engine.readTransaction {
-            try MerkleProofs.consistencyProof(oldSize: oldSize, newSize: newSize, from: try keptLeafHashes(upTo: newSize))
+        keepSubtrees()
+        return try engine.readTransaction {
+            try MerkleProofs.consistencyProof(oldSize: oldSize, newSize: newSize, from: KeptLeafHashes(engine: engine))
         }
     }
 }

@@ -57,6 +57,9 @@ final class RecordHead: Sendable {
             }
             for hash in hashes { state.frontier.append(hash) }
             state.newestLeaf = hashes.last ?? state.newestLeaf
+            // A block of leaves completed: its subtrees are kept for proofs.
+            let block = Archive.smallestKeptSubtree
+            if before == 0 || before >> block != state.frontier.count >> block { store.archive.keepSubtrees() }
             if let newest = state.newest, state.frontier.count == before { return newest }
             let note = try Checkpoint(origin: origin, treeSize: state.frontier.count, rootHash: state.frontier.root).signed(by: [signer])
             state.newest = note

@@ -7,6 +7,15 @@ public protocol LeafHashSource {
     func leafCount() throws -> Int
     /// The 32-byte leaf hashes of the leaves at `range` (within `0..<leafCount()`), in order.
     func leafHashes(in range: Range<Int>) throws -> [[UInt8]]
+    /// The hash of the whole subtree over `range` when the source keeps it (a range a power
+    /// of two long, starting at a multiple of its length), else `nil`: it is then computed
+    /// from the leaves. A source that keeps such hashes makes roots and proofs cost
+    /// O(log n) of them instead of reading every leaf.
+    func subtreeHash(_ range: Range<Int>) throws -> [UInt8]?
+}
+
+extension LeafHashSource {
+    public func subtreeHash(_ range: Range<Int>) throws -> [UInt8]? { nil }
 }
 
 /// Leaf hashes kept in memory: the tests', and anyone's who has them all already.
@@ -44,83 +53,86 @@ public enum ProofError: Error, Equatable, Sendable {
     case malformedSource
 }
 
-/// Tree heads and RFC 9162 §2.1.3/§2.1.4 proofs computed from a leaf-hash source. Each call
-/// reads the first `treeSize` leaf hashes once and hashes each inner node at most once, so
-/// a root or a proof costs O(treeSize) hashes.
+/// Tree heads and RFC 9162 §2.1.3/§2.1.4 proofs computed from a leaf-hash source. The hash
+/// of each subtree a proof needs is the source's kept one when it has it, else computed from
+/// the leaves under it (read a block at a time); within one call each is found once. Without
+/// kept subtrees a root or a proof costs O(treeSize) hashes; with them O(log treeSize)
+/// lookups and a block of leaves.
 public enum MerkleProofs {
     /// The root of the tree made of the log's first `treeSize` leaves.
     public static func root(treeSize: Int, from source: some LeafHashSource) throws -> [UInt8] {
-        let hashes = try leafHashes(treeSize, from: source)
-        return MerkleHash.root(ofLeafHashes: hashes)
+        var hasher = try SubtreeHasher(source, treeSize: treeSize)
+        return treeSize == 0 ? MerkleHash.emptyTree : try hasher.hash(0..<treeSize)
     }
 
     /// The inclusion proof (audit path) of leaf `index` in the tree of the first `treeSize`
     /// leaves: the sibling subtree hashes from the leaf up to the root.
     public static func inclusionProof(leafIndex index: Int, treeSize: Int, from source: some LeafHashSource) throws -> [[UInt8]] {
-        guard index >= 0, index < treeSize else { throw ProofError.leafIndexOutOfRange(index: index, treeSize: treeSize) }
-        let hashes = try leafHashes(treeSize, from: source)
-        var path = [[UInt8]]()
-        auditPath(index, hashes, 0..<treeSize, into: &path)
-        return path
+        try inclusionProofs(leafIndices: [index], treeSize: treeSize, from: source)[0]
+    }
+
+    /// The inclusion proofs of several leaves in one tree, the subtrees they share found once.
+    public static func inclusionProofs(leafIndices: [Int], treeSize: Int, from source: some LeafHashSource) throws -> [[[UInt8]]] {
+        for index in leafIndices where index < 0 || index >= treeSize {
+            throw ProofError.leafIndexOutOfRange(index: index, treeSize: treeSize)
+        }
+        var hasher = try SubtreeHasher(source, treeSize: treeSize)
+        return try leafIndices.map { index in
+            var path = [[UInt8]]()
+            try auditPath(index, 0..<treeSize, &hasher, into: &path)
+            return path
+        }
     }
 
     /// The consistency proof between the tree of the first `oldSize` leaves and that of
     /// the first `newSize`: empty when the sizes are equal or the old tree is empty.
     public static func consistencyProof(oldSize: Int, newSize: Int, from source: some LeafHashSource) throws -> [[UInt8]] {
         guard oldSize >= 0, oldSize <= newSize else { throw ProofError.oldSizeAfterNewSize(old: oldSize, new: newSize) }
-        let hashes = try leafHashes(newSize, from: source)
+        var hasher = try SubtreeHasher(source, treeSize: newSize)
         guard oldSize > 0, oldSize < newSize else { return [] }
         var proof = [[UInt8]]()
-        subproof(oldSize, hashes, 0..<newSize, oldTreeIsWhole: true, into: &proof)
+        try subproof(oldSize, 0..<newSize, oldTreeIsWhole: true, &hasher, into: &proof)
         return proof
     }
 
     // MARK: generation (RFC 9162 §2.1.3.1 and §2.1.4.1, bottom-most hashes first)
 
-    private static func leafHashes(_ treeSize: Int, from source: some LeafHashSource) throws -> [[UInt8]] {
-        let available = try source.leafCount()
-        guard treeSize >= 0, treeSize <= available else {
-            throw ProofError.treeSizeBeyondLog(requested: treeSize, available: available)
-        }
-        let hashes = try source.leafHashes(in: 0..<treeSize)
-        guard hashes.count == treeSize, hashes.allSatisfy({ $0.count == 32 }) else { throw ProofError.malformedSource }
-        return hashes
-    }
-
     /// The path of leaf `index` (relative to `range`) within the subtree over `range`: the
     /// path inside the half holding the leaf, then the other half's hash.
-    private static func auditPath(_ index: Int, _ hashes: [[UInt8]], _ range: Range<Int>, into path: inout [[UInt8]]) {
+    private static func auditPath<Source>(
+        _ index: Int, _ range: Range<Int>, _ hasher: inout SubtreeHasher<Source>, into path: inout [[UInt8]]
+    ) throws {
         guard range.count > 1 else { return }
         let k = MerkleHash.split(range.count)
         let middle = range.lowerBound + k
         if index < k {
-            auditPath(index, hashes, range.lowerBound..<middle, into: &path)
-            path.append(MerkleHash.subtree(hashes, middle..<range.upperBound))
+            try auditPath(index, range.lowerBound..<middle, &hasher, into: &path)
+            path.append(try hasher.hash(middle..<range.upperBound))
         } else {
-            auditPath(index - k, hashes, middle..<range.upperBound, into: &path)
-            path.append(MerkleHash.subtree(hashes, range.lowerBound..<middle))
+            try auditPath(index - k, middle..<range.upperBound, &hasher, into: &path)
+            path.append(try hasher.hash(range.lowerBound..<middle))
         }
     }
 
     /// The hashes proving that the first `oldSize` leaves of the subtree over `range` are a
     /// prefix of it. `oldTreeIsWhole` says whether the subtree of the old size is the old tree
     /// itself (whose root the verifier already has, so it is not repeated).
-    private static func subproof(
-        _ oldSize: Int, _ hashes: [[UInt8]], _ range: Range<Int>, oldTreeIsWhole: Bool,
+    private static func subproof<Source>(
+        _ oldSize: Int, _ range: Range<Int>, oldTreeIsWhole: Bool, _ hasher: inout SubtreeHasher<Source>,
         into proof: inout [[UInt8]]
-    ) {
+    ) throws {
         if oldSize == range.count {
-            if !oldTreeIsWhole { proof.append(MerkleHash.subtree(hashes, range)) }
+            if !oldTreeIsWhole { proof.append(try hasher.hash(range)) }
             return
         }
         let k = MerkleHash.split(range.count)
         let middle = range.lowerBound + k
         if oldSize <= k {
-            subproof(oldSize, hashes, range.lowerBound..<middle, oldTreeIsWhole: oldTreeIsWhole, into: &proof)
-            proof.append(MerkleHash.subtree(hashes, middle..<range.upperBound))
+            try subproof(oldSize, range.lowerBound..<middle, oldTreeIsWhole: oldTreeIsWhole, &hasher, into: &proof)
+            proof.append(try hasher.hash(middle..<range.upperBound))
         } else {
-            subproof(oldSize - k, hashes, middle..<range.upperBound, oldTreeIsWhole: false, into: &proof)
-            proof.append(MerkleHash.subtree(hashes, range.lowerBound..<middle))
+            try subproof(oldSize - k, middle..<range.upperBound, oldTreeIsWhole: false, &hasher, into: &proof)
+            proof.append(try hasher.hash(range.lowerBound..<middle))
         }
     }
 
@@ -195,5 +207,60 @@ public enum MerkleProofs {
             sn >>= 1
         }
         return sn == 0 && oldComputed == oldRoot && newComputed == newRoot
+    }
+}
+
+/// The subtree hashes of one computation over a tree of `treeSize` leaves: a whole aligned
+/// subtree from the source when it keeps it; below `leafBlock` leaves, from the leaf hashes
+/// of the block holding it (read once); above, from its two halves. Each hash found is
+/// remembered for the rest of the computation.
+struct SubtreeHasher<Source: LeafHashSource> {
+    /// Leaves read together: a block is the smallest subtree a source keeps (docs/archive-record.md).
+    static var leafBlock: Int { 256 }
+
+    let source: Source
+    /// How many leaves the source held when asked (once: asking may cost a query).
+    let available: Int
+    private var found: [Range<Int>: [UInt8]] = [:]
+    private var blocks: [Int: [[UInt8]]] = [:]
+
+    init(_ source: Source, treeSize: Int) throws {
+        available = try source.leafCount()
+        guard treeSize >= 0, treeSize <= available else {
+            throw ProofError.treeSizeBeyondLog(requested: treeSize, available: available)
+        }
+        self.source = source
+    }
+
+    mutating func hash(_ range: Range<Int>) throws -> [UInt8] {
+        if let known = found[range] { return known }
+        let hash: [UInt8]
+        let whole = range.count.nonzeroBitCount == 1 && range.lowerBound % range.count == 0
+        if whole, let kept = try source.subtreeHash(range) {
+            guard kept.count == 32 else { throw ProofError.malformedSource }
+            hash = kept
+        } else if range.count <= Self.leafBlock, range.lowerBound / Self.leafBlock == (range.upperBound - 1) / Self.leafBlock {
+            let block = range.lowerBound / Self.leafBlock
+            let leaves = try blockLeaves(block)
+            let offset = block * Self.leafBlock
+            guard range.upperBound - offset <= leaves.count else { throw ProofError.malformedSource }
+            hash = MerkleHash.subtree(leaves, (range.lowerBound - offset)..<(range.upperBound - offset))
+        } else {
+            let middle = range.lowerBound + MerkleHash.split(range.count)
+            hash = MerkleHash.node(try self.hash(range.lowerBound..<middle), try self.hash(middle..<range.upperBound))
+        }
+        found[range] = hash
+        return hash
+    }
+
+    /// The leaf hashes of block `index` that the log holds (the last block may be partial).
+    private mutating func blockLeaves(_ index: Int) throws -> [[UInt8]] {
+        if let known = blocks[index] { return known }
+        let start = index * Self.leafBlock
+        let end = min(start + Self.leafBlock, available)
+        let hashes = start < end ? try source.leafHashes(in: start..<end) : []
+        guard hashes.count == end - start, hashes.allSatisfy({ $0.count == 32 }) else { throw ProofError.malformedSource }
+        blocks[index] = hashes
+        return hashes
     }
 }

@@ -229,11 +229,57 @@ import TransparencyLog
             let live = try keptLeaves(test)
             // Made as schema 4 left it: no record tables.
             for sql in [
-                "DROP TABLE record_leaves", "DROP TABLE record_checkpoints", "DROP TABLE record_origin", "DELETE FROM schema_migrations WHERE version = 5",
+                "DROP TABLE record_leaves", "DROP TABLE record_checkpoints", "DROP TABLE record_origin", "DROP TABLE record_subtrees",
+                "DELETE FROM schema_migrations WHERE version >= 5",
             ] { try tamper(test, sql) }
             let backfilled = try keptLeaves(test)
             #expect(backfilled == live)
             #expect(try await test.verify().problems.isEmpty)
+        }
+    }
+
+    @Test("whole subtrees are kept: proofs from them are those of every leaf, verify holds them, a schema 5 archive gets them", arguments: Engine.allCases)
+    func keptSubtrees(engine: Engine) async throws {
+        try await withArchive(engine) { test in
+            let archive = try test.open()
+            defer { archive.close() }
+            var prepared: [Archive.PreparedRead] = []
+            for logger in 0..<120 {
+                for first in [0, 30, 60] { prepared.append(try Archive.prepare(try await newRead("L\(logger)", first: first))) }
+            }
+            try archive.engine.writeTransaction { for read in prepared { _ = try archive.keep(read) } }
+            let size = try archive.recordSize()
+            #expect(size == 120 * 7, "a logger's identity, then a read and its assessment three times")
+            let note = try archive.signCheckpoint(with: try signingKey(test, archive))
+            #expect(try Checkpoint(text: note.text).treeSize == size)
+            func keptCount(_ level: Int) throws -> Int64? {
+                try archive.engine.scalarInt("SELECT COUNT(*) FROM record_subtrees WHERE level = $1", [.int(Int64(level))])
+            }
+            #expect(try keptCount(8) == Int64(size / 256) && keptCount(9) == Int64(size / 512) && keptCount(10) == 0)
+            var every: [[UInt8]] = []
+            try archive.engine.query("SELECT leaf_hash FROM record_leaves ORDER BY leaf_index", []) { every.append(Hex.decode($0.text(0)) ?? []) }
+            let plain = InMemoryLeafHashes(leafHashes: every)
+            let indices = [0, 255, 256, 511, 600, size - 1]
+            #expect(
+                try archive.inclusionProofs(leafIndices: indices, treeSize: size)
+                    == indices.map { try MerkleProofs.inclusionProof(leafIndex: $0, treeSize: size, from: plain) })
+            #expect(try archive.consistencyProof(from: 300, to: size) == MerkleProofs.consistencyProof(oldSize: 300, newSize: size, from: plain))
+            #expect(try await test.verify().problems.isEmpty)
+
+            // A kept subtree changed: verify names it; removed, it is kept again.
+            try tamper(test, "UPDATE record_subtrees SET subtree_hash = '\(String(repeating: "0", count: 64))' WHERE level = 8 AND position = 1")
+            let problems = try await test.verify().problems
+            #expect(problems.contains { $0.contains("kept subtree of leaves 256..<512 does not hold their hash") }, "\(problems)")
+            try tamper(test, "DELETE FROM record_subtrees")
+            archive.keepSubtrees()
+            #expect(try keptCount(8) == Int64(size / 256))
+            #expect(try await test.verify().problems.isEmpty)
+
+            // An archive of schema 5 gets them when it is opened.
+            for sql in ["DROP TABLE record_subtrees", "DELETE FROM schema_migrations WHERE version = 6"] { try tamper(test, sql) }
+            let reopened = try test.open()
+            defer { reopened.close() }
+            #expect(try reopened.engine.scalarInt("SELECT COUNT(*) FROM record_subtrees WHERE level = 9") == Int64(size / 512))
         }
     }
 }
