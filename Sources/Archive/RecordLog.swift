@@ -71,8 +71,8 @@ extension Archive {
     // MARK: Kept subtrees (docs/archive-record.md, "Kept subtrees")
 
     /// The level of the smallest subtree kept: 2^8 = 256 leaves, the block of leaves a proof
-    /// reads together (`SubtreeHasher` in TransparencyLog).
-    public static let smallestKeptSubtree = 8
+    /// reads together (`MerkleProofs.leafBlock`).
+    public static let smallestKeptSubtree = MerkleProofs.leafBlock.trailingZeroBitCount
 
     /// Keeps the hash of every whole subtree of 256 leaves or more that the record holds and
     /// that is not kept yet (a write transaction, only when there is one to keep). A record

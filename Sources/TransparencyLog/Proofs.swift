@@ -59,6 +59,10 @@ public enum ProofError: Error, Equatable, Sendable {
 /// kept subtrees a root or a proof costs O(treeSize) hashes; with them O(log treeSize)
 /// lookups and a block of leaves.
 public enum MerkleProofs {
+    /// Leaves read together when a subtree is computed from its leaves: a source that keeps
+    /// subtree hashes keeps those of this many leaves and more (docs/archive-record.md).
+    public static let leafBlock = 256
+
     /// The root of the tree made of the log's first `treeSize` leaves.
     public static func root(treeSize: Int, from source: some LeafHashSource) throws -> [UInt8] {
         var hasher = try SubtreeHasher(source, treeSize: treeSize)
@@ -215,8 +219,7 @@ public enum MerkleProofs {
 /// of the block holding it (read once); above, from its two halves. Each hash found is
 /// remembered for the rest of the computation.
 struct SubtreeHasher<Source: LeafHashSource> {
-    /// Leaves read together: a block is the smallest subtree a source keeps (docs/archive-record.md).
-    static var leafBlock: Int { 256 }
+    static var leafBlock: Int { MerkleProofs.leafBlock }
 
     let source: Source
     /// How many leaves the source held when asked (once: asking may cost a query).
