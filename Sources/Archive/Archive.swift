@@ -147,9 +147,15 @@ public final class Archive {
             assessment: read.profile.map { Assessor.assess(read.log, profile: $0, timeZone: read.timeZone) })
     }
 
+    /// A station's upload of a logger another site has: nothing is kept.
+    public struct LoggerOfAnotherSite: Error {}
+
     /// Keeps a prepared read inside the caller's write transaction (`add` makes one; the
     /// station keeps several in one, each under its own savepoint: `ArchiveEngine.writeEach`).
-    public func keep(_ prepared: PreparedRead, now: Date = Date()) throws -> AddResult {
+    /// - Parameter siteID: the station's site that uploads it: the logger becomes the site's
+    ///   when no site has it (`StationStore.claim`), asked in the same round trip as the rest.
+    /// - Throws: `LoggerOfAnotherSite` when another site has the logger.
+    public func keep(_ prepared: PreparedRead, claimingFor siteID: Int64? = nil, now: Date = Date()) throws -> AddResult {
         let read = prepared.read, loggerID = prepared.loggerID, sha = prepared.sha, assessment = prepared.assessment
         // One question for what the add needs to know first (a round trip each on
         // PostgreSQL): the same bytes kept before, the chain head (locked by this
@@ -160,9 +166,10 @@ public final class Archive {
         var knownLogger = false
         var generation = 1
         var lastAssessment: Int64 = 0
+        var owner: Int64?
         /// What keeping a read needs to know first, in one round trip.
         enum Column: Int, ArchiveColumns {
-            case existing, chainLength, chainHash, nextReadID, loggerRows, generation, lastAssessment
+            case existing, chainLength, chainHash, nextReadID, loggerRows, generation, lastAssessment, owner
 
             var sqlName: String {
                 switch self {
@@ -173,16 +180,27 @@ public final class Archive {
                 case .loggerRows: return "(SELECT COUNT(*) FROM loggers WHERE logger_id = $1)"
                 case .generation: return "(SELECT MAX(generation) FROM generations)"
                 case .lastAssessment: return "(SELECT MAX(assessment_id) FROM assessments WHERE logger_id = $1)"
+                case .owner: return "(SELECT site_id FROM site_loggers WHERE logger_id = $1)"
                 }
             }
         }
-        try engine.query("SELECT \(Column.selectList) FROM chain_head WHERE id = 1", [.text(loggerID), .text(sha)]) { row in
+        // The station's tables are there when a site claims (the command line's archive may have none).
+        let columns = siteID == nil ? Column.allCases.filter { $0 != .owner } : Column.allCases
+        try engine.query("SELECT \(columns.map(\.sqlName).joined(separator: ", ")) FROM chain_head WHERE id = 1", [.text(loggerID), .text(sha)]) { row in
             existing = row.optionalInt(Column.existing)
             head = (row.int(Column.chainLength), row.text(Column.chainHash))
             readID = row.int(Column.nextReadID)
             knownLogger = row.int(Column.loggerRows) > 0
             generation = Int(row.optionalInt(Column.generation) ?? 1)
             lastAssessment = row.optionalInt(Column.lastAssessment) ?? 0
+            if siteID != nil { owner = row.optionalInt(Column.owner) }
+        }
+        if let siteID {
+            if let owner {
+                guard owner == siteID else { throw LoggerOfAnotherSite() }
+            } else {
+                try StationStore.claimWithinWrite(loggerID: loggerID, siteID: siteID, engine: engine, now: now)
+            }
         }
         if let existing {
             return AddResult(

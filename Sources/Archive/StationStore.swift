@@ -457,11 +457,16 @@ public final class StationStore {
     /// logger in one).
     public func claimWithinWrite(loggerID: String, siteID: Int64, now: Date = Date()) throws -> Int64 {
         if let owner = try self.siteID(ofLogger: loggerID) { return owner }
+        try StationStore.claimWithinWrite(loggerID: loggerID, siteID: siteID, engine: engine, now: now)
+        return siteID
+    }
+
+    /// Makes `loggerID`, which no site has, `siteID`'s (its row and its leaf).
+    static func claimWithinWrite(loggerID: String, siteID: Int64, engine: any ArchiveEngine, now: Date) throws {
         try engine.executeDeferred(
             "INSERT INTO site_loggers (logger_id, site_id, joined_ms) VALUES ($1, $2, $3)",
             [.text(loggerID), .int(siteID), .int(now.milliseconds)])
-        try archive.appendLeaf(.siteLogger(loggerID: loggerID, siteID: siteID, joined: now.milliseconds))
-        return siteID
+        try Archive.appendLeaf(.siteLogger(loggerID: loggerID, siteID: siteID, joined: now.milliseconds), to: engine)
     }
 
     /// Up to `limit` of the site's loggers (those with reads in the archive), by id, after `cursor`.

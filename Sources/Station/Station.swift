@@ -369,9 +369,11 @@ public final class Station: @unchecked Sendable {
         read.loggerID = loggerID
         let prepared = try Archive.prepare(read)
         let added = try batcher.keep { store in
-            let owner = try store.claimWithinWrite(loggerID: loggerID, siteID: site.id)
-            guard owner == site.id else { throw Station.noSuchLoggerForUpload }
-            return try store.archive.keep(prepared)
+            do {
+                return try store.archive.keep(prepared, claimingFor: site.id)
+            } catch is Archive.LoggerOfAnotherSite {
+                throw Station.noSuchLoggerForUpload
+            }
         }
         // Read back after the commit, on any connection: no writer's turn needed.
         let (status, result) = try pool.with { store -> (Int, (AddResult, ReadSummary, LoggerSummary, (verdict: String, reasons: [String])?)) in

@@ -135,10 +135,7 @@ private func benchFleet(engine: String, loggers: Int, days: Int) async throws ->
             prepared.append(try Archive.prepare(try await upload.newRead(profile: profile, timeZone: .gmt)))
         }
         try archive.engine.writeTransaction {
-            for read in prepared {
-                if day == 0 { _ = try store.claimWithinWrite(loggerID: read.loggerID, siteID: site.id) }
-                _ = try archive.keep(read)
-            }
+            for read in prepared { _ = try archive.keep(read, claimingFor: site.id) }
         }
     }
     let buildSeconds = Date().timeIntervalSince(buildStart)
