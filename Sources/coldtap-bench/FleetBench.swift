@@ -51,7 +51,7 @@ func runFleetBench(_ json: Bool) async throws {
     func value(_ name: String) -> String? {
         arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     }
-    let sizes = (value("--loggers") ?? "100,300,1000").split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+    let sizes = (value("--loggers") ?? "100,1000,3000").split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
     let days = value("--days").flatMap { Int($0) } ?? 365
     let engines = value("--engine").map { [$0] } ?? ["sqlite", "postgresql"]
     guard !sizes.isEmpty, days >= 31, engines.allSatisfy({ ["sqlite", "postgresql"].contains($0) }) else {
