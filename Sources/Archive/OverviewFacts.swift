@@ -40,7 +40,7 @@ public struct OverviewFacts: Sendable, Equatable {
     public var openSince: Int64?
     public var review: ReviewState
 
-    /// The key of the archive as it is for this logger now, with the facts of it.
+    /// Whether both were computed from the same archive: generation, newest read, newest acknowledgement.
     public func sameKey(as other: OverviewFacts) -> Bool {
         generation == other.generation && readID == other.readID && ackID == other.ackID
     }
