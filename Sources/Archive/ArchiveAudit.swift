@@ -163,6 +163,7 @@ extension Archive {
             problems += try assessmentProblems(of: row, log: log, name: name)
         }
         problems += try siteProfileProblems()
+        problems += try overviewFactsProblems()
         let record = try recordProblems()
         problems += record.problems
         let checkpoints = try checkpointProblems(leafHashes: record.leafHashes, check: check)

@@ -231,6 +231,25 @@ public final class StationStore {
         // The station's rows join the record (docs/archive-record.md): those kept before get
         // their leaves here, after the archive's own.
         .init(version: 4, name: "the station's rows in the record", sql: "", transform: StationStore.appendLeavesOfKeptRows),
+        // The overview orders, counts and filters a site's loggers in SQL by these derived
+        // rows (Sources/Archive/OverviewFacts.swift), instead of judging every logger per page.
+        .init(
+            version: 5, name: "the overview's facts per logger (derived)",
+            sql: """
+                CREATE TABLE logger_overview (
+                    logger_id TEXT PRIMARY KEY,
+                    generation INTEGER NOT NULL,
+                    read_id BIGINT NOT NULL,
+                    ack_id BIGINT NOT NULL,
+                    last_read_ms BIGINT,
+                    last_sample_ms BIGINT,
+                    verdict TEXT,
+                    excursions BIGINT NOT NULL,
+                    open_excursions BIGINT NOT NULL,
+                    open_since_ms BIGINT,
+                    review TEXT NOT NULL
+                );
+                """),
     ]
 
     /// `tokens.site_id` of an operator token: no site has id 0 (they are numbered from 1).

@@ -1,39 +1,55 @@
+import ColdChain
 import Foundation
 
-/// What the station's web pages ask of the archive for a whole site at once (one query
-/// each instead of one per logger).
-extension StationStore {
-    /// Per logger of the site: its newest read's time and the starts of its acknowledged
-    /// excursions.
-    public func pageFacts(siteID: Int64) throws -> [String: (lastRead: Date?, acknowledged: [Date])] {
-        var facts: [String: (lastRead: Date?, acknowledged: [Date])] = [:]
-        enum NewestRead: Int, ArchiveColumns {
-            case loggerID, readTime
-            var sqlName: String { self == .loggerID ? "s.logger_id" : "MAX(r.read_time_ms)" }
-        }
-        try engine.query(
-            """
-            SELECT \(NewestRead.selectList) FROM site_loggers s JOIN reads r ON r.logger_id = s.logger_id
-            WHERE s.site_id = $1 GROUP BY s.logger_id
-            """, [.int(siteID)]
-        ) { row in
-            facts[row.text(NewestRead.loggerID)] = (row.optionalInt(NewestRead.readTime).map { Date(milliseconds: $0) }, [])
-        }
-        enum Acknowledged: Int, ArchiveColumns {
-            case loggerID, excursionStart
-            var sqlName: String { self == .loggerID ? "a.logger_id" : "a.excursion_start_ms" }
-        }
-        try engine.query(
-            """
-            SELECT \(Acknowledged.selectList) FROM acknowledgements a JOIN site_loggers s ON s.logger_id = a.logger_id
-            WHERE s.site_id = $1
-            """, [.int(siteID)]
-        ) { row in
-            facts[row.text(Acknowledged.loggerID), default: (nil, [])].acknowledged.append(Date(milliseconds: row.int(Acknowledged.excursionStart)))
-        }
-        return facts
+/// The overview's filters; `nil` is any.
+public struct OverviewFilter: Sendable, Equatable {
+    /// `ALARM`, `INCONCLUSIVE`, `OK`, or `none` (not assessed).
+    public var verdict: String?
+    public var review: ReviewState?
+    /// Part of the logger's id, serial, tag UID, vendor, model or format, in any case.
+    public var text: String?
+
+    public init(verdict: String? = nil, review: ReviewState? = nil, text: String? = nil) {
+        self.verdict = verdict
+        self.review = review
+        self.text = text
     }
 
+    /// The verdict filter's values, worst first (the overview's order).
+    public static let verdictKeys = ["ALARM", "INCONCLUSIVE", "none", "OK"]
+
+    public var isEmpty: Bool { verdict == nil && review == nil && (text ?? "").isEmpty }
+}
+
+/// How many of a site's loggers stand where: the overview's counts, for the whole site.
+public struct OverviewCounts: Sendable, Equatable {
+    public var loggers = 0
+    /// By `OverviewFilter.verdictKeys`.
+    public var byVerdict: [String: Int] = [:]
+    public var byReview: [ReviewState: Int] = [:]
+}
+
+/// One page of a site's overview: its loggers worst first and their kept facts.
+public struct OverviewPage: Sendable {
+    public struct Row: Sendable {
+        public var logger: LoggerRecord
+        public var facts: OverviewFacts
+        /// The newest assessment's profile (its band draws the sparkline's limits).
+        public var profileJSON: String?
+    }
+
+    public var counts: OverviewCounts
+    /// The loggers the filter lets through.
+    public var matching: Int
+    /// From 1; a page asked for past the last is the last.
+    public var page: Int
+    public var pages: Int
+    public var rows: [Row]
+}
+
+/// What the station's web pages ask of the archive for a whole site at once (a few queries
+/// instead of some per logger).
+extension StationStore {
     /// The site's newest reads (logger id, read id), newest first.
     public func latestReads(siteID: Int64, limit: Int) throws -> [(loggerID: String, readID: Int64)] {
         enum Column: Int, ArchiveColumns {
@@ -50,64 +66,142 @@ extension StationStore {
         return latest
     }
 
-    /// One overview row's facts, as `summary(loggerID:)` gives them but for every logger of
-    /// the site in four queries.
-    public struct PageLogger: Sendable {
-        public var logger: LoggerRecord
-        public var lastSample: Date?
-        public var lastRead: Date?
-        public var lastVerdict: String?
-        public var lastProfileJSON: String?
-        public var acknowledged: [Date] = []
-    }
+    // MARK: Overview
 
-    public func pageLoggers(siteID: Int64) throws -> [PageLogger] {
-        try engine.readTransaction {
+    /// Computes again the `logger_overview` rows of the site's loggers whose key is not the
+    /// archive's now (a new read, a new acknowledgement, a new generation, or no row yet),
+    /// judged in a read transaction and written in a short write one. Two stations doing it at
+    /// once write the same rows; a row written from an older snapshot has an older key and is
+    /// computed again next time.
+    /// - Returns: how many rows were computed.
+    @discardableResult
+    public func refreshOverview(siteID: Int64) throws -> Int {
+        let computed = try engine.readTransaction { () -> [OverviewFacts] in
             let generation = Int64(try archive.currentGeneration())
-            var byID: [String: PageLogger] = [:]
-            var order: [String] = []
+            var stale: [String] = []
             try engine.query(
                 """
-                SELECT \(LoggerRecord.Column.selectList(qualifiedBy: "l")) FROM site_loggers s JOIN loggers l ON l.logger_id = s.logger_id
-                WHERE s.site_id = $1 ORDER BY l.logger_id
-                """, [.int(siteID)]
-            ) { row in
-                let record = LoggerRecord(row: row)
-                byID[record.id] = PageLogger(logger: record)
-                order.append(record.id)
-            }
-            for (id, facts) in try pageFacts(siteID: siteID) {
-                byID[id]?.lastRead = facts.lastRead
-                byID[id]?.acknowledged = facts.acknowledged
-            }
-            /// Per logger of the site: its newest sample in `generation` and its newest assessment.
-            enum Newest: Int, ArchiveColumns {
-                case loggerID, lastSample, verdict, profileJSON
+                SELECT s.logger_id FROM site_loggers s LEFT JOIN logger_overview f ON f.logger_id = s.logger_id
+                WHERE s.site_id = $1 AND (f.logger_id IS NULL OR f.generation <> $2
+                    OR f.read_id <> COALESCE((SELECT MAX(r.read_id) FROM reads r WHERE r.logger_id = s.logger_id), 0)
+                    OR f.ack_id <> COALESCE((SELECT MAX(a.ack_id) FROM acknowledgements a WHERE a.logger_id = s.logger_id), 0))
+                """, [.int(siteID), .int(generation)]
+            ) { stale.append($0.text(0)) }
+            var profiles: [String: Profile?] = [:]
+            return try stale.map { try archive.overviewFacts(loggerID: $0, generation: generation, profiles: &profiles) }
+        }
+        guard !computed.isEmpty else { return 0 }
+        try engine.writeTransaction {
+            for facts in computed { try engine.executeDeferred(OverviewFacts.upsert, facts.values) }
+            try engine.flushWrites()
+        }
+        return computed.count
+    }
 
-                var sqlName: String {
-                    switch self {
-                    case .loggerID: return "s.logger_id"
-                    case .lastSample: return "(SELECT MAX(last_ms) FROM sample_blocks b WHERE b.logger_id = s.logger_id AND b.generation = $2)"
-                    case .verdict: return "(SELECT a.verdict FROM assessments a WHERE a.logger_id = s.logger_id ORDER BY a.assessment_id DESC LIMIT 1)"
-                    case .profileJSON:
-                        return "(SELECT a.profile_json FROM assessments a WHERE a.logger_id = s.logger_id ORDER BY a.assessment_id DESC LIMIT 1)"
-                    }
+    /// `CASE …`: ALARM, then INCONCLUSIVE, then not assessed, then OK.
+    private static let verdictRank = "CASE f.verdict WHEN 'ALARM' THEN 0 WHEN 'INCONCLUSIVE' THEN 1 WHEN 'OK' THEN 3 ELSE 2 END"
+
+    /// The filter as SQL after `WHERE s.site_id = $1`, its values appended to `values`.
+    private static func filterSQL(_ filter: OverviewFilter, _ values: inout [SQLValue]) -> String {
+        var clause = ""
+        switch filter.verdict {
+        case nil: break
+        case "none"?: clause += " AND (f.verdict IS NULL OR f.verdict NOT IN ('ALARM', 'INCONCLUSIVE', 'OK'))"
+        case let verdict?:
+            values.append(.text(verdict))
+            clause += " AND f.verdict = $\(values.count)"
+        }
+        if let review = filter.review {
+            values.append(.text(review.rawValue))
+            clause += " AND f.review = $\(values.count)"
+        }
+        if let text = filter.text, !text.isEmpty {
+            // A part of the text anywhere, the user's % _ \ taken as themselves; both sides
+            // lowered by the engine, so that a text always finds itself.
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_")
+            values.append(.text("%" + escaped + "%"))
+            let pattern = "LOWER(CAST($\(values.count) AS TEXT))"
+            clause +=
+                " AND ("
+                + ["l.logger_id", "l.serial", "l.tag_uid", "l.vendor", "l.model", "l.format"].map { "LOWER(\($0)) LIKE \(pattern) ESCAPE '\\'" }
+                .joined(separator: " OR ") + ")"
+        }
+        return clause
+    }
+
+    private static let overviewFrom = """
+        FROM site_loggers s JOIN loggers l ON l.logger_id = s.logger_id JOIN logger_overview f ON f.logger_id = s.logger_id
+        WHERE s.site_id = $1
+        """
+
+    /// One page of the site's overview, worst first (verdict, then open excursions, then the
+    /// longest unread, then the id), with the counts of the whole site; ordered, counted and
+    /// filtered by the kept rows (`refreshOverview` first), in one read transaction.
+    /// - Parameter page: from 1; past the last page, the last.
+    public func overviewPage(siteID: Int64, filter: OverviewFilter, page: Int, pageSize: Int) throws -> OverviewPage {
+        try engine.readTransaction {
+            var counts = OverviewCounts()
+            enum Count: Int, ArchiveColumns {
+                case verdict, review, count
+                var sqlName: String { self == .verdict ? "f.verdict" : self == .review ? "f.review" : "COUNT(*)" }
+            }
+            try engine.query("SELECT \(Count.selectList) \(StationStore.overviewFrom) GROUP BY f.verdict, f.review", [.int(siteID)]) { row in
+                let count = Int(row.int(Count.count))
+                let verdict = row.optionalText(Count.verdict)
+                let key = verdict.flatMap { OverviewFilter.verdictKeys.contains($0) ? $0 : nil } ?? "none"
+                counts.loggers += count
+                counts.byVerdict[key, default: 0] += count
+                counts.byReview[ReviewState(rawValue: row.text(Count.review)) ?? .attention, default: 0] += count
+            }
+            var values: [SQLValue] = [.int(siteID)]
+            let clause = StationStore.filterSQL(filter, &values)
+            let matching =
+                filter.isEmpty
+                ? counts.loggers : Int(try engine.scalarInt("SELECT COUNT(*) \(StationStore.overviewFrom)\(clause)", values) ?? 0)
+            let size = max(1, pageSize)
+            let pages = max(1, (matching + size - 1) / size)
+            let shown = min(max(1, page), pages)
+            var facts: [OverviewFacts] = []
+            try engine.query(
+                """
+                SELECT \(OverviewFacts.Column.selectList(qualifiedBy: "f")) \(StationStore.overviewFrom)\(clause)
+                ORDER BY \(StationStore.verdictRank), f.open_excursions DESC, CASE WHEN f.last_read_ms IS NULL THEN 0 ELSE 1 END,
+                    f.last_read_ms, f.logger_id
+                LIMIT $\(values.count + 1) OFFSET $\(values.count + 2)
+                """, values + [.int(Int64(size)), .int(Int64((shown - 1) * size))]
+            ) { facts.append(OverviewFacts(row: $0)) }
+            var loggers: [String: LoggerRecord] = [:]
+            var profiles: [String: String] = [:]
+            if !facts.isEmpty {
+                let ids = facts.map { SQLValue.text($0.loggerID) }
+                let list = (1...ids.count).map { "$\($0)" }.joined(separator: ", ")
+                try engine.query("SELECT \(LoggerRecord.Column.selectList(qualifiedBy: "l")) FROM loggers l WHERE l.logger_id IN (\(list))", ids) {
+                    let record = LoggerRecord(row: $0)
+                    loggers[record.id] = record
                 }
+                enum Newest: Int, ArchiveColumns {
+                    case loggerID, profileJSON
+                    var sqlName: String { self == .loggerID ? "a.logger_id" : "a.profile_json" }
+                }
+                try engine.query(
+                    """
+                    SELECT \(Newest.selectList) FROM assessments a WHERE a.logger_id IN (\(list))
+                    AND a.assessment_id = (SELECT MAX(b.assessment_id) FROM assessments b WHERE b.logger_id = a.logger_id)
+                    """, ids
+                ) { profiles[$0.text(Newest.loggerID)] = $0.text(Newest.profileJSON) }
             }
-            try engine.query("SELECT \(Newest.selectList) FROM site_loggers s WHERE s.site_id = $1", [.int(siteID), .int(generation)]) { row in
-                let id = row.text(Newest.loggerID)
-                byID[id]?.lastSample = row.optionalInt(Newest.lastSample).map { Date(milliseconds: $0) }
-                byID[id]?.lastVerdict = row.optionalText(Newest.verdict)
-                byID[id]?.lastProfileJSON = row.optionalText(Newest.profileJSON)
+            let rows = facts.compactMap { facts in
+                loggers[facts.loggerID].map { OverviewPage.Row(logger: $0, facts: facts, profileJSON: profiles[facts.loggerID]) }
             }
-            return order.compactMap { byID[$0] }
+            return OverviewPage(counts: counts, matching: matching, page: shown, pages: pages, rows: rows)
         }
     }
 
     /// The temperatures of `loggerID` from `from` to `to` (ms), oldest first, as two arrays:
     /// seconds since 1970 and °C, NaN where a sample is missing or flagged.
-    public func pageSeries(loggerID: String, from: Int64, to: Int64) throws -> (times: [Double], values: [Double]) {
-        let generation = Int64(try archive.currentGeneration())
+    public func pageSeries(loggerID: String, generation: Int64? = nil, from: Int64, to: Int64) throws -> (times: [Double], values: [Double]) {
+        let generation = try generation ?? Int64(archive.currentGeneration())
         var times: [Double] = [], values: [Double] = []
         let stored = try archive.storedSamples(loggerID: loggerID, generation: generation, from: from, to: to)
         times.reserveCapacity(stored.count)

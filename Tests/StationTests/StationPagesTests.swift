@@ -116,9 +116,9 @@ func pixelCount(
         #expect(rejected.status == 422, "\(rejected.text)")
     }
 
-    func signIn(_ station: TestStation, scope: String = "upload") throws -> String {
+    func signIn(_ station: TestStation, scope: String = "upload", site: String = "north") throws -> String {
         let answer = try page(
-            station, "POST", "/login", form: [("token", try #require(station.tokens["north-\(scope)"]))],
+            station, "POST", "/login", form: [("token", try #require(station.tokens["\(site)-\(scope)"]))],
             headers: ["Origin": "http://127.0.0.1:\(station.port)"])
         #expect(answer.status == 303)
         #expect(answer.header("Location") == "/")
@@ -350,6 +350,143 @@ func pixelCount(
             #expect(overview.body.contains("Verdict, last 24 h"))
             let day = try page(station, "GET", "/loggers/gap-fridge?period=day", cookie: cookie)
             #expect(day.body.contains("class=\"banner v-INCONCLUSIVE\""))
+        }
+    }
+
+    /// Every logger id listed on an overview page, in its order.
+    static func listed(_ body: String) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: "<tr class=\"r-[A-Za-z]+\"><td><a href=\"/loggers/([^\"]+)\"") else { return [] }
+        return regex.matches(in: body, range: NSRange(body.startIndex..., in: body)).compactMap { match in
+            Range(match.range(at: 1), in: body).map { String(body[$0]) }
+        }
+    }
+
+    /// The overview in pages of 100, worst first, with filters by verdict, review state and
+    /// text, and the whole site's counts on every page (issue 30); ordered, counted and
+    /// filtered by the kept overview rows, which `archive verify` computes again.
+    @Test("overview pages, filters and whole-site counts", arguments: Engine.allCases)
+    func overviewPagesFiltersAndCounts(engine: Engine) async throws {
+        try await withStation(engine) { station in
+            func upload(_ body: Data, logger: String, site: String = "north") async throws {
+                let answer = try await request(
+                    station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: station.tokens["\(site)-upload"],
+                    headers: [UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: logger, "Content-Type": "application/octet-stream"],
+                    body: body)
+                #expect(answer.status == 201, "upload \(logger): \(answer.text)")
+            }
+            // North: three ALARM loggers (a freeze each) and 201 OK ones: three pages. South: two.
+            for index in 0..<3 { try await upload(try Reads.alarm(), logger: "alarm-\(index)") }
+            for index in 0...200 { try await upload(try Reads.cold(), logger: String(format: "ok-%03d", index)) }
+            try await upload(try Reads.alarm(), logger: "south-alarm", site: "south")
+            try await upload(try Reads.cold(), logger: "south-ok", site: "south")
+            let cookie = try signIn(station)
+            func get(_ path: String, status: Int = 200, language: String? = nil) throws -> PageAnswer {
+                let answer = try page(station, "GET", path, cookie: cookie, headers: language.map { ["Accept-Language": $0] } ?? [:])
+                #expect(answer.status == status, "\(path): \(answer.status) \(answer.body.prefix(300))")
+                return answer
+            }
+            let first = try get("/")
+            #expect(Self.listed(first.body).count == 100)
+            #expect(Array(Self.listed(first.body).prefix(3)).sorted() == ["alarm-0", "alarm-1", "alarm-2"], "ALARM first")
+            #expect(Array(Self.listed(first.body).dropFirst(3)) == (0..<97).map { String(format: "ok-%03d", $0) })
+            #expect(first.body.contains("204 loggers match · Page 1 of 3"))
+            #expect(first.body.contains("href=\"/?page=2\" rel=\"next\"") && first.body.contains("href=\"/?page=3\" rel=\"last\""))
+            #expect(!first.body.contains("south-"))
+
+            // An acknowledgement moves its logger from "needs attention" to "acknowledged".
+            let ack = try await request(
+                station.base.appendingPathComponent("api/v1/loggers/alarm-1/acknowledgements"), method: "POST", token: station.tokens["north-upload"],
+                headers: ["Content-Type": "application/json"],
+                body: Data(#"{"excursion": "2026-01-01T08:20:00Z", "by": "Ana Ruiz", "comment": "door closed"}"#.utf8))
+            #expect(ack.status == 201 || ack.status == 200, "\(ack.text)")
+
+            // Counts are the whole site's, on every page and under every filter.
+            func counts(_ body: String) -> String {
+                let verdicts = ["ALARM", "INCONCLUSIVE", "none", "OK"].map { key in
+                    "\(key)=\(firstMatch("class=\"verdict v-\(key)\">[^<]*</span></a> ([0-9]+)", in: body) ?? "0")"
+                }
+                let review = ["Needs attention", "Acknowledged", "No excursions"].map { name in
+                    "\(name)=\(firstMatch(">\(name)</a> (?:<strong class=\"bad\">)?([0-9]+)", in: body) ?? "?")"
+                }
+                return (verdicts + review).joined(separator: " ")
+            }
+            let page2 = try get("/?page=2")
+            let whole = counts(page2.body)
+            #expect(whole == "ALARM=3 INCONCLUSIVE=0 none=0 OK=201 Needs attention=2 Acknowledged=1 No excursions=201", "\(whole)")
+            #expect(counts(try get("/").body) == whole)
+            // Worst first: the verdict, then open excursions (the acknowledged ALARM after the others).
+            #expect(Array(Self.listed(try get("/").body).prefix(3)) == ["alarm-0", "alarm-2", "alarm-1"])
+            #expect(page2.body.contains("204 loggers</span>"))
+            // Paging: the next 100 in the same order, the last page, a page past the end.
+            #expect(Self.listed(page2.body) == (97..<197).map { String(format: "ok-%03d", $0) })
+            #expect(
+                page2.body.contains("Page 2 of 3") && page2.body.contains("href=\"/\" rel=\"first\"") && page2.body.contains("href=\"/?page=3\" rel=\"next\""))
+            let last = try get("/?page=3")
+            #expect(Self.listed(last.body) == (197...200).map { String(format: "ok-%03d", $0) })
+            #expect(last.body.contains("Page 3 of 3") && !last.body.contains("rel=\"next\""))
+            let past = try get("/?page=999")
+            #expect(Self.listed(past.body) == Self.listed(last.body) && past.body.contains("Page 3 of 3"), "clamped to the last page")
+
+            // Each filter, with the counts still the whole site's.
+            let alarms = try get("/?verdict=ALARM")
+            #expect(Self.listed(alarms.body) == ["alarm-0", "alarm-2", "alarm-1"] && alarms.body.contains("3 loggers match · Page 1 of 1"))
+            #expect(counts(alarms.body) == whole)
+            let okPage = try get("/?verdict=ok&page=2")
+            #expect(Self.listed(okPage.body).first == "ok-100" && okPage.body.contains("201 loggers match · Page 2 of 3"))
+            #expect(okPage.body.contains("<option value=\"OK\" selected>"))
+            #expect(try get("/?verdict=none").body.contains("No logger matches these filters."))
+            let attention = try get("/?review=attention")
+            #expect(Self.listed(attention.body) == ["alarm-0", "alarm-2"])
+            #expect(counts(attention.body) == whole)
+            #expect(Self.listed(try get("/?review=acknowledged").body) == ["alarm-1"])
+            #expect(Self.listed(try get("/?review=clear").body).count == 100)
+            #expect(Self.listed(try get("/?q=ALARM-2").body) == ["alarm-2"], "text in any case")
+            #expect(Self.listed(try get("/?q=ok-19").body) == (190...199).map { String(format: "ok-%03d", $0) })
+            for literal in ["%", "_", "\\"] {
+                #expect(
+                    try get("/?q=\(literal.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")").body.contains("0 loggers match"),
+                    "\(literal) is itself")
+            }
+            // Paging links keep the filters.
+            let filtered = try get("/?verdict=OK&review=clear&q=ok")
+            #expect(filtered.body.contains("201 loggers match · Page 1 of 3"))
+            #expect(filtered.body.contains("href=\"/?verdict=OK&amp;review=clear&amp;q=ok&amp;page=2\" rel=\"next\""), "\(filtered.body.suffix(800))")
+            #expect(filtered.body.contains("value=\"ok\""))
+            let filteredLast = try get("/?verdict=OK&review=clear&q=ok&page=3")
+            #expect(filteredLast.body.contains("href=\"/?verdict=OK&amp;review=clear&amp;q=ok&amp;page=2\" rel=\"prev\""))
+
+            // The other languages.
+            let japanese = try get("/?page=2", language: "ja")
+            #expect(japanese.body.contains("該当 204 台 · 2 / 3 ページ") && japanese.body.contains("要対応") && japanese.body.contains("全 204 台"))
+            let chinese = try get("/?verdict=OK", language: "zh-Hans")
+            #expect(chinese.body.contains("符合条件：201 台 · 第 1 / 3 页") && chinese.body.contains("下一页"))
+
+            // Bad parameters: a 400 that says why, never a 500.
+            for query in [
+                "page=0", "page=-1", "page=abc", "page=99999999999", "page=1.5", "verdict=GREEN", "review=reviewed", "review=%00",
+                "q=" + String(repeating: "x", count: 101),
+            ] {
+                let bad = try get("/?\(query)", status: 400)
+                #expect(bad.status != 500)
+            }
+
+            // Another site never sees north's loggers or counts, nor north south's.
+            let southCookie = try signIn(station, site: "south")
+            let south = try page(station, "GET", "/", cookie: southCookie)
+            #expect(Self.listed(south.body) == ["south-alarm", "south-ok"])
+            #expect(south.body.contains("2 loggers match · Page 1 of 1") && !south.body.contains("alarm-0") && !south.body.contains("ok-0"))
+            #expect(Self.listed(try page(station, "GET", "/?q=ok", cookie: southCookie).body) == ["south-ok"])
+            #expect(try get("/?q=south").body.contains("0 loggers match"))
+
+            // The kept rows are derived: `archive verify` computes them again, and names one edited.
+            let opened = try station.archive.open()
+            defer { opened.close() }
+            #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM logger_overview") == 206)
+            let clean = try await opened.verify(decoder: ArchivedReads.decoder)
+            #expect(clean.problems.isEmpty, "\(clean.problems)")
+            try opened.engine.execute("UPDATE logger_overview SET verdict = 'OK', open_excursions = 0, review = 'clear' WHERE logger_id = 'alarm-0'")
+            let edited = try await opened.verify(decoder: ArchivedReads.decoder)
+            #expect(edited.problems.count == 1 && edited.problems.first?.contains("logger alarm-0: its overview row") == true, "\(edited.problems)")
         }
     }
 

@@ -81,6 +81,8 @@ enum HTML {
             .login{max-width:26em;margin:3em auto}.login input[type=password]{width:100%;margin:.3em 0 .6em}
             .error{border:1px solid currentColor;padding:.6em .8em;border-radius:.3em}
             .langs a{margin-left:.5em}
+            .counts a{text-decoration:none}.filters{display:flex;flex-wrap:wrap;gap:.5em .8em;align-items:center;margin:.4em 0 .6em}
+            select,input[type=search]{font:inherit;padding:.3em .5em;border:1px solid var(--fg2);border-radius:.3em;background:var(--bg);color:var(--fg);max-width:100%}
             .scroll{overflow-x:auto}.nowrap{white-space:nowrap}
             \(verdictColors(light))\(WebSVG.css(light))
             @media (prefers-color-scheme:dark){:root{--bg:\(dark.background.hexString);--fg:\(dark.text.hexString);--fg2:\(dark.secondaryText.hexString);--line:\(dark.grid.hexString);--stripe:\(dark.tableStripe.hexString);--link:\(dark.curve.hexString)}\(verdictColors(dark))\(WebSVG.css(dark))}

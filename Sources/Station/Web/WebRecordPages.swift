@@ -10,49 +10,77 @@ import TempChart
 extension Station {
     // MARK: Overview
 
-    struct OverviewRow {
-        var logger: LoggerRecord
-        /// The newest read among those holding the last 24 hours (the newest sample's read).
-        var lastRead: Date?
-        var verdict: String?
-        var last: Double?
-        var low: Double?
-        var high: Double?
-        var open: Int
-        var openSince: Date?
-        var sparkline: String
+    /// Loggers on one overview page.
+    static let overviewPageSize = 100
 
-        /// ALARM, then INCONCLUSIVE, then not assessed, then OK.
-        var rank: Int {
-            switch verdict {
-            case Verdict.alarm.rawValue?: return 0
-            case Verdict.inconclusive.rawValue?: return 1
-            case Verdict.ok.rawValue?: return 3
-            default: return 2
+    /// The overview's query: `verdict`, `review`, `q` (text) and `page`, each checked; an
+    /// unknown value is a 400 that says what is taken.
+    struct OverviewQuery: Equatable {
+        var filter = OverviewFilter()
+        var page = 1
+
+        static let longestText = 100
+
+        static func parse(_ request: HTTPRequest) throws -> OverviewQuery {
+            var query = OverviewQuery()
+            if let text = request.query("verdict"), !text.isEmpty {
+                guard let key = OverviewFilter.verdictKeys.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else {
+                    throw HTTPFailure.badRequest("verdict '\(text.prefix(32))' is not one of ALARM, INCONCLUSIVE, OK or none.")
+                }
+                query.filter.verdict = key
             }
+            if let text = request.query("review"), !text.isEmpty {
+                guard let state = ReviewState(rawValue: text.lowercased()) else {
+                    throw HTTPFailure.badRequest("review '\(text.prefix(32))' is not one of attention, acknowledged or clear.")
+                }
+                query.filter.review = state
+            }
+            if let text = request.query("q")?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+                guard text.count <= longestText else { throw HTTPFailure.badRequest("q is longer than \(longestText) characters.") }
+                query.filter.text = text
+            }
+            if let text = request.query("page"), !text.isEmpty {
+                guard text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let page = Int(text), page >= 1 else {
+                    throw HTTPFailure.badRequest("page '\(text.prefix(32))' is not a page number (1, 2, 3…).")
+                }
+                query.page = page
+            }
+            return query
         }
 
-        /// Worst first: verdict, then open excursions, then the longest unread, then the id.
-        static func worstFirst(_ a: OverviewRow, _ b: OverviewRow) -> Bool {
-            if a.rank != b.rank { return a.rank < b.rank }
-            if a.open != b.open { return a.open > b.open }
-            let aLast = a.lastRead ?? .distantPast, bLast = b.lastRead ?? .distantPast
-            if aLast != bLast { return aLast < bLast }
-            return a.logger.id < b.logger.id
+        /// The filters as a link's query items (the page apart).
+        var filterItems: [(String, String)] {
+            [("verdict", filter.verdict), ("review", filter.review?.rawValue), ("q", filter.text)].compactMap { name, value in value.map { (name, $0) } }
+        }
+
+        /// `/?…` of `page` with these filters.
+        func link(page: Int) -> String {
+            "/" + Station.query(filterItems + (page > 1 ? [("page", String(page))] : []))
         }
     }
 
-    /// One overview row: the logger's newest facts and its last 24 hours of samples
-    /// (measured back from its newest sample): their extremes, the excursions beyond the
-    /// profile's band not yet acknowledged, the sparkline, and the verdict of the record over
-    /// those 24 hours under the logger's profile. One query per logger.
-    func overviewRow(_ store: StationStore, _ facts: StationStore.PageLogger, context: WebContext, profiles: inout [String: Profile]) throws -> OverviewRow {
-        var row = OverviewRow(
-            logger: facts.logger, lastRead: facts.lastRead, verdict: facts.lastVerdict, last: nil, low: nil, high: nil, open: 0,
-            openSince: nil, sparkline: "")
-        guard let newest = facts.lastSample else { return row }
+    struct OverviewRow {
+        var logger: LoggerRecord
+        var facts: OverviewFacts
+        var last: Double?
+        var low: Double?
+        var high: Double?
+        var sparkline: String
+
+        var verdict: String? { facts.verdict }
+        var lastRead: Date? { facts.lastRead.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+        var open: Int { Int(facts.openExcursions) }
+        var openSince: Date? { facts.openSince.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+    }
+
+    /// One shown row: the kept facts (verdict, open excursions: `OverviewFacts`) and what is
+    /// drawn from the last 24 hours of samples (measured back from the newest): their
+    /// extremes, the newest and the sparkline with the profile's band. One query.
+    func overviewRow(_ store: StationStore, _ kept: OverviewPage.Row, context: WebContext, profiles: inout [String: Profile]) throws -> OverviewRow {
+        var row = OverviewRow(logger: kept.logger, facts: kept.facts, last: nil, low: nil, high: nil, sparkline: "")
+        guard let newest = kept.facts.lastSample else { return row }
         let profile: Profile
-        if let json = facts.lastProfileJSON {
+        if let json = kept.profileJSON {
             if let known = profiles[json] {
                 profile = known
             } else {
@@ -62,66 +90,61 @@ extension Station {
         } else {
             profile = configuration.defaultProfile
         }
-        let newestMs = Int64((newest.timeIntervalSince1970 * 1000).rounded())
-        let (times, values) = try store.pageSeries(loggerID: facts.logger.id, from: newestMs - 86_400_000, to: newestMs)
+        let (times, values) = try store.pageSeries(loggerID: kept.logger.id, generation: kept.facts.generation, from: newest - 86_400_000, to: newest)
         for value in values where value.isFinite {
             row.low = min(row.low ?? value, value)
             row.high = max(row.high ?? value, value)
         }
         row.last = values.last { $0.isFinite }
-        var interval = 0.0
-        if times.count > 1 {
-            var steps = zip(times.dropFirst(), times).map { $0 - $1 }
-            steps.sort()
-            interval = steps[steps.count / 2]
-        }
-        let series = ChartSeries(times: times, values: values, interval: interval)
+        let series = ChartSeries(times: times, values: values, interval: OverviewFacts.medianStep(times))
         let band = profile.excursionBand
-        // Excursions are found by ColdChain, as everywhere: the last 24 h as a log of their own.
-        let dayLog = TemperatureLog(
-            format: TemperatureLog.Format(name: facts.logger.format),
-            samples: zip(times, values).map { time, value in
-                TemperatureLog.Sample(time: Date(timeIntervalSince1970: time), temperature: value.isFinite ? value : nil)
-            },
-            interval: interval, timeBase: .loggerHeader, integrity: TemperatureLog.Integrity(status: .unverified, detail: ""),
-            readTime: newest)
-        // The verdict shown is the record's over these 24 hours (gaps between reads count as
-        // unknown time), the same judgement the logger page makes over the period it shows,
-        // not the verdict kept with the newest read alone.
-        let acknowledgements = facts.acknowledged.map { ExcursionAcknowledgement(excursionStart: $0, by: "", at: $0) }
-        let assessment = Assessor.assess(dayLog, profile: profile, timeZone: context.zone, acknowledgements: acknowledgements)
-        row.verdict = assessment.verdict.rawValue
-        let open = assessment.excursions.filter { $0.acknowledgement == nil }
-        row.open = open.count
-        row.openSince = open.map(\.start).min()
         row.sparkline = WebSVG.sparkline(
             series, from: times.first ?? 0, to: times.last ?? 0, lower: band.low?.limit, upper: band.high?.limit,
-            label: "\(context.text.trend24h): \(facts.logger.id)")
+            label: "\(context.text.trend24h): \(kept.logger.id)")
         return row
     }
 
-    func overviewRows(siteID: Int64, context: WebContext) throws -> [OverviewRow] {
+    /// The site's overview page asked for: its kept rows brought up to date, then one page of
+    /// them with the whole site's counts, and the shown rows drawn.
+    func overviewRows(siteID: Int64, query: OverviewQuery, context: WebContext) throws -> (OverviewPage, [OverviewRow]) {
         try pool.with { store in
+            try store.refreshOverview(siteID: siteID)
+            let page = try store.overviewPage(siteID: siteID, filter: query.filter, page: query.page, pageSize: Station.overviewPageSize)
             var profiles: [String: Profile] = [:]
-            return try store.pageLoggers(siteID: siteID).map { try overviewRow(store, $0, context: context, profiles: &profiles) }
-                .sorted(by: OverviewRow.worstFirst)
+            return (page, try page.rows.map { try overviewRow(store, $0, context: context, profiles: &profiles) })
         }
     }
 
     func overviewPage(_ context: WebContext) throws -> HTTPResponse {
         let text = context.text, f = context.formatter
         guard let caller = context.caller else { return notFoundPage(context) }
-        let rows = try overviewRows(siteID: caller.site.id, context: context)
+        let query = try OverviewQuery.parse(context.request)
+        let (page, rows) = try overviewRows(siteID: caller.site.id, query: query, context: context)
         var body = "<h1>\(HTML.escape(text.overview))</h1>"
-        guard !rows.isEmpty else {
-            return page(context, status: 200, title: text.overview, body: body + "<p>\(HTML.escape(text.noLoggers))</p>")
+        guard page.counts.loggers > 0 else {
+            return self.page(context, status: 200, title: text.overview, body: body + "<p>\(HTML.escape(text.noLoggers))</p>")
         }
-        let counts = Dictionary(grouping: rows, by: { Station.verdictKey($0.verdict) }).mapValues(\.count)
+        // The whole site's counts, each a link to its loggers.
+        let counts = page.counts
         body +=
-            "<p>"
-            + ["ALARM", "INCONCLUSIVE", "none", "OK"].compactMap { key in
-                counts[key].map { "\(Station.verdictBadge(key == "none" ? nil : key, text)) \($0)" }
-            }.joined(separator: " &nbsp; ") + "</p>"
+            "<p class=\"counts\">"
+            + OverviewFilter.verdictKeys.compactMap { key in
+                counts.byVerdict[key].map {
+                    "<a href=\"\(HTML.escape(OverviewQuery(filter: OverviewFilter(verdict: key)).link(page: 1)))\">\(Station.verdictBadge(key == "none" ? nil : key, text))</a> \($0)"
+                }
+            }.joined(separator: " &nbsp; ") + " &nbsp; <span class=\"muted\">\(HTML.escape(text.loggersCount(counts.loggers)))</span></p>"
+        body +=
+            "<p class=\"counts\">"
+            + ReviewState.allCases.map { state in
+                let label = HTML.escape(text.reviewName(state))
+                let count = counts.byReview[state] ?? 0
+                let shown = state == .attention && count > 0 ? "<strong class=\"bad\">\(count)</strong>" : "\(count)"
+                return "<a href=\"\(HTML.escape(OverviewQuery(filter: OverviewFilter(review: state)).link(page: 1)))\">\(label)</a> \(shown)"
+            }.joined(separator: " &nbsp;·&nbsp; ") + "</p>"
+        body += overviewFilterForm(query, context: context)
+        let position = "\(HTML.escape(text.matchingCount(page.matching))) · \(HTML.escape(text.pageOf(page.page, page.pages)))"
+        body += "<p class=\"muted\" role=\"status\">\(position)</p>"
+        guard !rows.isEmpty else { return self.page(context, status: 200, title: text.overview, body: body + "<p>\(HTML.escape(text.noMatch))</p>") }
         body += "<div class=\"scroll\"><table class=\"overview\"><thead><tr><th>\(HTML.escape(text.report.logger))</th><th>\(HTML.escape(text.verdict24h))</th>"
         body +=
             "<th>\(HTML.escape(text.lastRead))</th><th class=\"num\">\(HTML.escape(text.lastTemperature))</th><th class=\"num\">\(HTML.escape(text.minMax24h))</th>"
@@ -146,7 +169,47 @@ extension Station {
             body += "</td><td class=\"spark-cell\">\(row.sparkline)</td></tr>"
         }
         body += "</tbody></table></div>"
-        return page(context, status: 200, title: text.overview, body: body)
+        body += overviewPager(query, page: page, context: context)
+        return self.page(context, status: 200, title: text.overview, body: body)
+    }
+
+    /// The filters as a GET form (no script): verdict, review state, text.
+    private func overviewFilterForm(_ query: OverviewQuery, context: WebContext) -> String {
+        let text = context.text
+        func option(_ value: String, _ label: String, selected: Bool) -> String {
+            "<option value=\"\(HTML.escape(value))\"\(selected ? " selected" : "")>\(HTML.escape(label))</option>"
+        }
+        var form = "<form method=\"get\" action=\"/\" class=\"filters\" role=\"search\">"
+        form += "<label>\(HTML.escape(text.verdictFilter)) <select name=\"verdict\">" + option("", text.anyValue, selected: query.filter.verdict == nil)
+        for key in OverviewFilter.verdictKeys {
+            form += option(key, Station.verdictLabel(key == "none" ? nil : key, text), selected: query.filter.verdict == key)
+        }
+        form += "</select></label> <label>\(HTML.escape(text.reviewFilter)) <select name=\"review\">"
+        form += option("", text.anyValue, selected: query.filter.review == nil)
+        for state in ReviewState.allCases { form += option(state.rawValue, text.reviewName(state), selected: query.filter.review == state) }
+        form +=
+            "</select></label> <input type=\"search\" name=\"q\" maxlength=\"\(OverviewQuery.longestText)\" value=\"\(HTML.escape(query.filter.text ?? ""))\""
+        form += " placeholder=\"\(HTML.escape(text.searchHint))\" aria-label=\"\(HTML.escape(text.searchHint))\">"
+        form += " <button type=\"submit\">\(HTML.escape(text.filter))</button>"
+        if !query.filter.isEmpty { form += " <a href=\"/\">\(HTML.escape(text.clearFilters))</a>" }
+        return form + "</form>"
+    }
+
+    /// Previous / "page x of y" / next, each link keeping the filters.
+    private func overviewPager(_ query: OverviewQuery, page: OverviewPage, context: WebContext) -> String {
+        guard page.pages > 1 else { return "" }
+        let text = context.text
+        var pager = "<nav class=\"periods pager\" aria-label=\"\(HTML.escape(text.pageOf(page.page, page.pages)))\">"
+        if page.page > 1 {
+            pager += "<a href=\"\(HTML.escape(query.link(page: 1)))\" rel=\"first\">« 1</a>"
+            pager += "<a href=\"\(HTML.escape(query.link(page: page.page - 1)))\" rel=\"prev\">← \(HTML.escape(text.previousPage))</a>"
+        }
+        pager += "<strong>\(HTML.escape(text.pageOf(page.page, page.pages)))</strong>"
+        if page.page < page.pages {
+            pager += "<a href=\"\(HTML.escape(query.link(page: page.page + 1)))\" rel=\"next\">\(HTML.escape(text.nextPage)) →</a>"
+            pager += "<a href=\"\(HTML.escape(query.link(page: page.pages)))\" rel=\"last\">\(page.pages) »</a>"
+        }
+        return pager + "</nav>"
     }
 
     // MARK: Logger page

@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 import TempChart
 
@@ -63,6 +64,30 @@ struct WebText: Sendable {
     var gaps: String
     var olderReads: String
     var unknownLogger: String
+    /// The overview's counts, filters and pages.
+    var loggersCount: @Sendable (Int) -> String
+    var matchingCount: @Sendable (Int) -> String
+    var pageOf: @Sendable (_ page: Int, _ pages: Int) -> String
+    var previousPage: String
+    var nextPage: String
+    var verdictFilter: String
+    var reviewFilter: String
+    var anyValue: String
+    var reviewAttention: String
+    var reviewAcknowledged: String
+    var reviewClear: String
+    var searchHint: String
+    var filter: String
+    var clearFilters: String
+    var noMatch: String
+
+    func reviewName(_ state: ReviewState) -> String {
+        switch state {
+        case .attention: return reviewAttention
+        case .acknowledged: return reviewAcknowledged
+        case .clear: return reviewClear
+        }
+    }
 
     static func forLanguage(_ language: ReportLanguage) -> WebText {
         switch language {
@@ -88,7 +113,11 @@ struct WebText: Sendable {
         conflicts: "Conflicts", latestUploads: "Latest uploads", rejectedUploads: "Rejected uploads", why: "Why",
         noRejected: "No upload was rejected since this station started.", noReads: "No reads yet.",
         notFound: "Not found", notFoundDetail: "This site has no such page or logger.", back: "Back to the overview",
-        gaps: "Gaps", olderReads: "older reads not listed", unknownLogger: "unknown")
+        gaps: "Gaps", olderReads: "older reads not listed", unknownLogger: "unknown",
+        loggersCount: { $0 == 1 ? "1 logger" : "\($0) loggers" }, matchingCount: { $0 == 1 ? "1 logger matches" : "\($0) loggers match" },
+        pageOf: { "Page \($0) of \($1)" }, previousPage: "Previous", nextPage: "Next", verdictFilter: "Verdict", reviewFilter: "Review",
+        anyValue: "Any", reviewAttention: "Needs attention", reviewAcknowledged: "Acknowledged", reviewClear: "No excursions",
+        searchHint: "Logger id, serial, model", filter: "Filter", clearFilters: "Clear filters", noMatch: "No logger matches these filters.")
 
     static let chinese = WebText(
         report: .simplifiedChinese, languageTag: "zh-Hans", station: "ColdTap 监控站", signInTitle: "登录",
@@ -106,7 +135,11 @@ struct WebText: Sendable {
         conflicts: "冲突", latestUploads: "最新上传", rejectedUploads: "被拒绝的上传", why: "原因",
         noRejected: "本站启动以来没有被拒绝的上传。", noReads: "尚无读取记录。",
         notFound: "未找到", notFoundDetail: "本站点没有该页面或记录仪。", back: "返回总览",
-        gaps: "空缺", olderReads: "条较早的读取未列出", unknownLogger: "未知")
+        gaps: "空缺", olderReads: "条较早的读取未列出", unknownLogger: "未知",
+        loggersCount: { "共 \($0) 台记录仪" }, matchingCount: { "符合条件：\($0) 台" }, pageOf: { "第 \($0) / \($1) 页" },
+        previousPage: "上一页", nextPage: "下一页", verdictFilter: "结论", reviewFilter: "处理状态", anyValue: "全部",
+        reviewAttention: "待处理", reviewAcknowledged: "已确认", reviewClear: "无偏离", searchHint: "记录仪编号、序列号、型号",
+        filter: "筛选", clearFilters: "清除筛选", noMatch: "没有符合筛选条件的记录仪。")
 
     static let japanese = WebText(
         report: .japanese, languageTag: "ja", station: "ColdTap ステーション", signInTitle: "サインイン",
@@ -124,7 +157,11 @@ struct WebText: Sendable {
         conflicts: "不一致", latestUploads: "最新のアップロード", rejectedUploads: "拒否されたアップロード", why: "理由",
         noRejected: "起動以来、拒否されたアップロードはありません。", noReads: "読み取りはまだありません。",
         notFound: "見つかりません", notFoundDetail: "このサイトにそのページやロガーはありません。", back: "概要に戻る",
-        gaps: "空白期間", olderReads: "件の古い読み取りは省略", unknownLogger: "不明")
+        gaps: "空白期間", olderReads: "件の古い読み取りは省略", unknownLogger: "不明",
+        loggersCount: { "全 \($0) 台" }, matchingCount: { "該当 \($0) 台" }, pageOf: { "\($0) / \($1) ページ" },
+        previousPage: "前へ", nextPage: "次へ", verdictFilter: "判定", reviewFilter: "対応状況", anyValue: "すべて",
+        reviewAttention: "要対応", reviewAcknowledged: "確認済み", reviewClear: "逸脱なし", searchHint: "ロガーID・シリアル・型番",
+        filter: "絞り込む", clearFilters: "条件をクリア", noMatch: "条件に一致するロガーはありません。")
 
     /// The language of a request: `?lang=`, then the language cookie, then the best match
     /// of `Accept-Language` (by q-value), then English.
