@@ -29,6 +29,18 @@ extension ArchiveRow {
     public func optionalInt(_ column: Int) -> Int64? { isNull(column) ? nil : int(column) }
 }
 
+/// The columns of a row after the first `offset`: a joined table's part of a row, read by
+/// the same column enum as the table alone.
+struct ShiftedRow: ArchiveRow {
+    let row: any ArchiveRow
+    let offset: Int
+    func isNull(_ column: Int) -> Bool { row.isNull(column + offset) }
+    func int(_ column: Int) -> Int64 { row.int(column + offset) }
+    func double(_ column: Int) -> Double { row.double(column + offset) }
+    func text(_ column: Int) -> String { row.text(column + offset) }
+    func blob(_ column: Int) -> Data { row.blob(column + offset) }
+}
+
 /// The columns a query selects, each named once next to its case: the cases' order is the
 /// `SELECT` list (`selectList`) and their raw values are the positions, so a row is read by
 /// name (`row.text(ReadColumn.origin)`) at the cost of a positional read, and the list and

@@ -392,14 +392,22 @@ public final class StationStore {
         let parts = presented.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "ct", let id = Int64(parts[1]), id > 0, parts[2].count == 64 else { return nil }
         var found: TokenRow?
-        try engine.query("SELECT \(TokenRow.Column.selectList) FROM tokens WHERE token_id = $1 AND revoked_ms IS NULL", [.int(id)]) { row in
+        var site: StationSite?
+        // The token and its site in one round trip (every request asks).
+        try engine.query(
+            """
+            SELECT \(TokenRow.Column.selectList(qualifiedBy: "t")), \(StationSite.Column.selectList(qualifiedBy: "s"))
+            FROM tokens t LEFT JOIN sites s ON s.site_id = t.site_id WHERE t.token_id = $1 AND t.revoked_ms IS NULL
+            """, [.int(id)]
+        ) { row in
             found = TokenRow(row: row)
+            let siteColumns = ShiftedRow(row: row, offset: TokenRow.Column.allCases.count)
+            if !siteColumns.isNull(StationSite.Column.id.rawValue) { site = StationSite(row: siteColumns) }
         }
         guard let found else { return nil }
         let presentedHash = SHA256Digest.hash(Data(presented.utf8))
         guard let keptHash = Hex.decode(found.sha256), StationStore.constantTimeEqual(presentedHash, keptHash) else { return nil }
-        let sites = try site(id: found.siteID).map { [$0.id: $0] } ?? [:]
-        guard let token = found.token(sites: sites) else { return nil }
+        guard let token = found.token(sites: site.map { [$0.id: $0] } ?? [:]) else { return nil }
         return token.isLive(at: now) ? token : nil
     }
 
@@ -454,15 +462,32 @@ public final class StationStore {
         return .new(carried)
     }
 
-    /// Why a read cannot join the logger kept as `loggerID`: both carry an identity (format and
+    /// Why a read cannot join the kept `logger` (from `uploadFacts`): both carry an identity (format and
     /// serial, else tag UID) and they differ. `nil` when they agree, when either carries none
     /// (a logger without a serial is known only by its name), or the logger is not kept yet.
-    public func identityMismatch(loggerID: String, log: TemperatureLog) throws -> String? {
-        guard let logger = try archive.logger(loggerID),
-            let kept = Archive.loggerID(format: logger.format, serial: logger.serial, tagUID: logger.tagUID),
+    public static func identityMismatch(of logger: LoggerRecord?, log: TemperatureLog) -> String? {
+        guard let logger, let kept = Archive.loggerID(format: logger.format, serial: logger.serial, tagUID: logger.tagUID),
             let carried = Archive.loggerID(for: log), kept != carried
         else { return nil }
-        return "\(loggerID) is \(kept); this read is from \(carried)"
+        return "\(logger.id) is \(kept); this read is from \(carried)"
+    }
+
+    /// What an upload naming `loggerID` needs to know of it before decoding, in one round
+    /// trip: the site that has it, its decode secret, and its kept identity.
+    public func uploadFacts(loggerID: String) throws -> (owner: Int64?, secret: String?, logger: LoggerRecord?) {
+        var facts: (owner: Int64?, secret: String?, logger: LoggerRecord?) = (nil, nil, nil)
+        try engine.query(
+            """
+            SELECT (SELECT site_id FROM site_loggers WHERE logger_id = $1), (SELECT secret FROM logger_secrets WHERE logger_id = $1),
+            \(LoggerRecord.Column.selectList(qualifiedBy: "l")) FROM chain_head c LEFT JOIN loggers l ON l.logger_id = $1 WHERE c.id = 1
+            """, [.text(loggerID)]
+        ) { row in
+            facts.owner = row.optionalInt(0)
+            facts.secret = row.optionalText(1)
+            let logger = ShiftedRow(row: row, offset: 2)
+            if !logger.isNull(LoggerRecord.Column.id.rawValue) { facts.logger = LoggerRecord(row: logger) }
+        }
+        return facts
     }
 
     /// Makes `loggerID` one of `siteID`'s unless a site has it already.

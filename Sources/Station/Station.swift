@@ -337,13 +337,12 @@ public final class Station: @unchecked Sendable {
             String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(200))
         }
         let site = caller.site
-        // Another site's logger is refused before its secret could decode this read.
-        if let givenID, let owner = try pool.with({ try $0.siteID(ofLogger: givenID) }), owner != site.id {
-            throw Station.noSuchLoggerForUpload
-        }
+        // What the station keeps of the named logger, in one round trip; another site's
+        // logger is refused before its secret could decode this read.
+        let known = try givenID.map { id in try pool.with { try $0.uploadFacts(loggerID: id) } }
+        if let owner = known?.owner, owner != site.id { throw Station.noSuchLoggerForUpload }
         var upload = Upload(
-            raw: request.body, readTime: readTime, source: source, loggerID: givenID,
-            secret: try givenID.flatMap { id in try pool.with { try $0.secret(loggerID: id) } }, siteName: site.name)
+            raw: request.body, readTime: readTime, source: source, loggerID: givenID, secret: known?.secret, siteName: site.name)
         if let stated = request.header(UploadHeader.readTimeSource) {
             guard stated == "file-modification-time" else {
                 throw HTTPFailure.badRequest(
@@ -355,7 +354,7 @@ public final class Station: @unchecked Sendable {
         var read = try decodeBlocking(upload)
         let loggerID: String
         if let givenID {
-            try Station.checkGivenID(givenID, agreesWith: read.log, pool: pool)
+            try Station.checkGivenID(givenID, agreesWith: read.log, kept: known?.logger)
             loggerID = givenID
         } else {
             loggerID = try carriedLoggerID(read.log, site: site)
@@ -447,7 +446,7 @@ public final class Station: @unchecked Sendable {
     /// A logger id given with an upload joins only the logger the read is from: an id of the
     /// form `FORMAT:SERIAL` must be the read's own identity (else one site could take the id
     /// another logger's reads will carry), and a kept logger must carry the same identity.
-    static func checkGivenID(_ givenID: String, agreesWith log: TemperatureLog, pool: StorePool) throws {
+    static func checkGivenID(_ givenID: String, agreesWith log: TemperatureLog, kept logger: LoggerRecord?) throws {
         let carried = Archive.loggerID(for: log)
         if givenID.contains(":"), givenID != carried {
             throw HTTPFailure(
@@ -456,7 +455,7 @@ public final class Station: @unchecked Sendable {
                     + (carried.map { "carries \($0)" } ?? "carries no serial or tag UID")
                     + ". Name the logger without ':' (e.g. the label on it), or send no id.")
         }
-        if let mismatch = try pool.with({ try $0.identityMismatch(loggerID: givenID, log: log) }) {
+        if let mismatch = StationStore.identityMismatch(of: logger, log: log) {
             throw HTTPFailure(
                 422, "logger id does not match the read",
                 "\(UploadHeader.loggerID) names another logger: \(mismatch). A read joins only its own logger's record; give this logger a name of its own.")
