@@ -74,11 +74,12 @@ public struct OverviewFacts: Sendable, Equatable {
     }
 
     /// The judgement of a logger's last 24 hours, the same ColdChain judgement as everywhere:
-    /// the samples as a log of their own (gaps count as unknown time), its excursions matched
-    /// with the acknowledgements kept.
+    /// the samples as a log of their own (gaps between reads count as unknown time), its
+    /// excursions matched with the acknowledgements kept; the record's verdict over those
+    /// hours, as the logger page judges the period it shows, not the newest read's alone.
     /// - Parameters:
     ///   - times: seconds since 1970, oldest first; `values` °C, NaN where missing or flagged.
-    public static func judgeDay(
+    static func judgeDay(
         times: [Double], values: [Double], format: String, newest: Date, profile: Profile, timeZone: TimeZone, acknowledged: [Date]
     ) -> Assessment {
         let dayLog = TemperatureLog(

@@ -130,10 +130,12 @@ extension StationStore {
         return clause
     }
 
-    private static let overviewFrom = """
-        FROM site_loggers s JOIN loggers l ON l.logger_id = s.logger_id JOIN logger_overview f ON f.logger_id = s.logger_id
-        WHERE s.site_id = $1
-        """
+    /// The site's rows; the loggers' identities joined only for a text filter (each join is a
+    /// probe per logger of the site).
+    private static func overviewFrom(_ filter: OverviewFilter) -> String {
+        let loggers = (filter.text ?? "").isEmpty ? "" : " JOIN loggers l ON l.logger_id = s.logger_id"
+        return "FROM site_loggers s JOIN logger_overview f ON f.logger_id = s.logger_id\(loggers) WHERE s.site_id = $1"
+    }
 
     /// One page of the site's overview, worst first (verdict, then open excursions, then the
     /// longest unread, then the id), with the counts of the whole site; ordered, counted and
@@ -146,7 +148,7 @@ extension StationStore {
                 case verdict, review, count
                 var sqlName: String { self == .verdict ? "f.verdict" : self == .review ? "f.review" : "COUNT(*)" }
             }
-            try engine.query("SELECT \(Count.selectList) \(StationStore.overviewFrom) GROUP BY f.verdict, f.review", [.int(siteID)]) { row in
+            try engine.query("SELECT \(Count.selectList) \(StationStore.overviewFrom(OverviewFilter())) GROUP BY f.verdict, f.review", [.int(siteID)]) { row in
                 let count = Int(row.int(Count.count))
                 let verdict = row.optionalText(Count.verdict)
                 let key = verdict.flatMap { OverviewFilter.verdictKeys.contains($0) ? $0 : nil } ?? "none"
@@ -158,14 +160,14 @@ extension StationStore {
             let clause = StationStore.filterSQL(filter, &values)
             let matching =
                 filter.isEmpty
-                ? counts.loggers : Int(try engine.scalarInt("SELECT COUNT(*) \(StationStore.overviewFrom)\(clause)", values) ?? 0)
+                ? counts.loggers : Int(try engine.scalarInt("SELECT COUNT(*) \(StationStore.overviewFrom(filter))\(clause)", values) ?? 0)
             let size = max(1, pageSize)
             let pages = max(1, (matching + size - 1) / size)
             let shown = min(max(1, page), pages)
             var facts: [OverviewFacts] = []
             try engine.query(
                 """
-                SELECT \(OverviewFacts.Column.selectList(qualifiedBy: "f")) \(StationStore.overviewFrom)\(clause)
+                SELECT \(OverviewFacts.Column.selectList(qualifiedBy: "f")) \(StationStore.overviewFrom(filter))\(clause)
                 ORDER BY \(StationStore.verdictRank), f.open_excursions DESC, CASE WHEN f.last_read_ms IS NULL THEN 0 ELSE 1 END,
                     f.last_read_ms, f.logger_id
                 LIMIT $\(values.count + 1) OFFSET $\(values.count + 2)
