@@ -149,6 +149,8 @@ func runChartBench(json: Bool) async throws {
         var seriesMs: Double
         var excursionsMs: Double
         var layoutMs: Double
+        var drawMs: Double
+        var encodeMs: Double
         var svgMs: Double
         var svgBytes: Int
         var pngMs: Double
@@ -180,10 +182,24 @@ func runChartBench(json: Bool) async throws {
             return 1
         }
         let pngBytes = (try? FileManager.default.attributesOfItem(atPath: png.path)[.size] as? Int) ?? 0
+        // The PNG's parts after the model: Cairo drawing it, and encoding and writing the file.
+        let model = ChartModel(spec)
+        let drawSeconds = try bestSeconds(runs: runs) {
+            let canvas = try CairoCanvas(pixelWidth: 1200, height: 600)
+            ChartRenderer.draw(model, on: canvas)
+            return 1
+        }
+        let drawn = try CairoCanvas(pixelWidth: 1200, height: 600)
+        ChartRenderer.draw(model, on: drawn)
+        let encodeSeconds = try bestSeconds(runs: runs) {
+            try drawn.writePNG(to: png)
+            return 1
+        }
         cases.append(
             Case(
                 samples: log.samples.count, modelMs: modelSeconds * 1000, seriesMs: seriesSeconds * 1000,
-                excursionsMs: excursionsSeconds * 1000, layoutMs: layoutSeconds * 1000, svgMs: svgSeconds * 1000,
+                excursionsMs: excursionsSeconds * 1000, layoutMs: layoutSeconds * 1000, drawMs: drawSeconds * 1000,
+                encodeMs: encodeSeconds * 1000, svgMs: svgSeconds * 1000,
                 svgBytes: svgBytes, pngMs: pngSeconds * 1000, pngBytes: pngBytes))
     }
     let reference = try runMatplotlib(logs)
@@ -197,7 +213,8 @@ func runChartBench(json: Bool) async throws {
                         let referenceMs = reference[c.samples] ?? .nan
                         return .object([
                             ("samples", .int(c.samples)), ("modelMs", .number(c.modelMs)), ("seriesMs", .number(c.seriesMs)),
-                            ("excursionsMs", .number(c.excursionsMs)), ("layoutMs", .number(c.layoutMs)), ("svgMs", .number(c.svgMs)),
+                            ("excursionsMs", .number(c.excursionsMs)), ("layoutMs", .number(c.layoutMs)),
+                            ("drawMs", .number(c.drawMs)), ("encodeMs", .number(c.encodeMs)), ("svgMs", .number(c.svgMs)),
                             ("svgBytes", .int(c.svgBytes)), ("pngMs", .number(c.pngMs)),
                             ("referencePngMs", .number(referenceMs)), ("ratio", .number(referenceMs / c.pngMs)),
                         ])
@@ -220,11 +237,12 @@ func runChartBench(json: Bool) async throws {
             ms(c.pngMs).leftPadded(8), String(c.pngBytes).leftPadded(11), ms(referenceMs).leftPadded(15),
             String(format: "%.1f×", referenceMs / c.pngMs).leftPadded(7))
     }
-    print("model ms = series (log → arrays) + excursions (ColdChain) + layout (scales, M4 curve, marks):")
+    print("model = series (log → arrays) + excursions (ColdChain) + layout (scales, M4 curve, marks); png = model + draw (Cairo) + encode (PNG file):")
     for c in cases {
         print(
             String(c.samples).padding(toLength: 10, withPad: " ", startingAt: 0),
-            "series", ms(c.seriesMs).leftPadded(7), "  excursions", ms(c.excursionsMs).leftPadded(7), "  layout", ms(c.layoutMs).leftPadded(7))
+            "series", ms(c.seriesMs).leftPadded(7), "  excursions", ms(c.excursionsMs).leftPadded(7), "  layout", ms(c.layoutMs).leftPadded(7),
+            "  draw", ms(c.drawMs).leftPadded(7), "  encode", ms(c.encodeMs).leftPadded(7))
     }
     print("targets: 1,000,000 samples to PNG < 200 ms; SVG size independent of sample count; ≥ 10× faster than matplotlib")
 }
