@@ -160,29 +160,35 @@ public enum Assessor {
         /// The run being followed, changed in place: an excursion is some 150 bytes, and
         /// copying it out and back for every slot cost more than judging the slot.
         private var current: Excursion?
+        /// The direction of `current` (`nil` without one), so that a slot inside the band
+        /// (most of them) is judged without looking into the run.
+        private var currentDirection: Direction?
         private var previousWasUnknown = false
 
         init(band: Band) { self.band = band }
 
+        @inline(__always)
         mutating func add(_ slot: Slot) {
             let position = slot.temperature.map { band.position(of: $0) }
             let direction: Direction? = position == .above ? .high : position == .below ? .low : nil
-            if let running = current?.direction, running != direction {
+            if currentDirection != nil, currentDirection != direction {
                 current!.unknownAfter = slot.isUnknown
                 excursions.append(current!)
                 current = nil
+                currentDirection = nil
             }
             defer { previousWasUnknown = slot.isUnknown }
             guard let direction, let temperature = slot.temperature, let sampleIndex = slot.sampleIndex,
                 let limit = band.limit(direction)
             else { return }
             let degreeMinutes = limit.excess(of: temperature) * slot.duration / 60
-            guard current != nil else {
+            guard currentDirection != nil else {
                 current = Excursion(
                     direction: direction, limit: limit, start: slot.start, end: slot.end, sampleCount: 1,
                     duration: slot.duration, firstSampleIndex: sampleIndex, lastSampleIndex: sampleIndex,
                     peak: temperature, peakTime: slot.start, degreeMinutes: degreeMinutes,
                     unknownBefore: previousWasUnknown, unknownAfter: false)
+                currentDirection = direction
                 return
             }
             current!.end = slot.end
@@ -200,6 +206,7 @@ public enum Assessor {
         mutating func finish() -> [Excursion] {
             if let run = current { excursions.append(run) }
             current = nil
+            currentDirection = nil
             return excursions
         }
     }
