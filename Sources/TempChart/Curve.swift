@@ -21,19 +21,22 @@ public struct ChartSeries: Sendable, Equatable {
     /// become NaN (gaps).
     public init(log: TemperatureLog) {
         let count = log.samples.count
-        var times = [Double](repeating: 0, count: count)
-        var values = [Double](repeating: .nan, count: count)
-        // Reads the samples in place (no copies of each sample and its flags array).
-        log.samples.withUnsafeBufferPointer { samples in
-            times.withUnsafeMutableBufferPointer { t in
-                values.withUnsafeMutableBufferPointer { v in
+        var values: [Double] = []
+        // Reads the samples in place (no copies of each sample and its flags array) into arrays
+        // not filled first (16 MB for a million samples; a Double needs no initialising).
+        let times = log.samples.withUnsafeBufferPointer { samples in
+            [Double](unsafeUninitializedCapacity: count) { t, timesCount in
+                values = [Double](unsafeUninitializedCapacity: count) { v, valuesCount in
                     for index in 0..<count {
                         t[index] = samples[index].time.timeIntervalSince1970
+                        v[index] = .nan
                         if samples[index].flags.isEmpty, let temperature = samples[index].temperature, temperature.isFinite {
                             v[index] = temperature
                         }
                     }
+                    valuesCount = count
                 }
+                timesCount = count
             }
         }
         self.init(times: times, values: values, interval: log.interval)
