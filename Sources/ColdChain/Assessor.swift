@@ -167,20 +167,28 @@ public enum Assessor {
 
         init(band: Band) { self.band = band }
 
+        /// Judges one slot: most are inside the band and only update `previousWasUnknown`,
+        /// so the work on a run (rare) is done out of line and this stays small enough to inline.
         @inline(__always)
         mutating func add(_ slot: Slot) {
             let position = slot.temperature.map { band.position(of: $0) }
             let direction: Direction? = position == .above ? .high : position == .below ? .low : nil
-            if currentDirection != nil, currentDirection != direction {
-                current!.unknownAfter = slot.isUnknown
-                excursions.append(current!)
-                current = nil
-                currentDirection = nil
-            }
-            defer { previousWasUnknown = slot.isUnknown }
-            guard let direction, let temperature = slot.temperature, let sampleIndex = slot.sampleIndex,
-                let limit = band.limit(direction)
-            else { return }
+            if currentDirection != nil, currentDirection != direction { endRun(before: slot) }
+            if let direction { extendRun(with: slot, direction: direction) }
+            previousWasUnknown = slot.isUnknown
+        }
+
+        @inline(never)
+        private mutating func endRun(before slot: Slot) {
+            current!.unknownAfter = slot.isUnknown
+            excursions.append(current!)
+            current = nil
+            currentDirection = nil
+        }
+
+        @inline(never)
+        private mutating func extendRun(with slot: Slot, direction: Direction) {
+            guard let temperature = slot.temperature, let sampleIndex = slot.sampleIndex, let limit = band.limit(direction) else { return }
             let degreeMinutes = limit.excess(of: temperature) * slot.duration / 60
             guard currentDirection != nil else {
                 current = Excursion(
