@@ -138,50 +138,85 @@ public enum Assessor {
 
     /// The excursions of `log` beyond `band`, as `assess` finds them (for a chart drawn
     /// without a profile): maximal runs of consecutive valid samples on one side, each
-    /// lasting its samples' intervals.
-    /// - Parameter timeZone: only matters for per-day figures, which this does not return.
+    /// lasting its samples' intervals. One pass over the samples, keeping no timeline.
+    /// - Parameter timeZone: not used (excursions need no calendar days); kept for callers.
     public static func excursions(in log: TemperatureLog, band: Band, timeZone: TimeZone = .gmt) -> [Excursion] {
-        findExcursions(Timeline(log: log, timeZone: timeZone, splittingDays: false), band: band)
+        var finder = ExcursionFinder(band: band)
+        Timeline.forEachSlot(of: log, band: nil) { finder.add($0) }
+        return finder.finish()
     }
 
     static func findExcursions(_ timeline: Timeline, band: Band) -> [Excursion] {
-        var excursions: [Excursion] = []
-        var current: Excursion?
-        var previousWasUnknown = false
-        for slot in timeline.slots {
+        var finder = ExcursionFinder(band: band)
+        for slot in timeline.slots { finder.add(slot) }
+        return finder.finish()
+    }
+
+    /// Finds excursions one slot at a time, so that a timeline's slots and slots made on the
+    /// fly (`Timeline.forEachSlot`) are judged by the same code.
+    struct ExcursionFinder {
+        let band: Band
+        private var excursions: [Excursion] = []
+        /// The run being followed, changed in place: an excursion is some 150 bytes, and
+        /// copying it out and back for every slot cost more than judging the slot.
+        private var current: Excursion?
+        /// The direction of `current` (`nil` without one), so that a slot inside the band
+        /// (most of them) is judged without looking into the run.
+        private var currentDirection: Direction?
+        private var previousWasUnknown = false
+
+        init(band: Band) { self.band = band }
+
+        /// Judges one slot: most are inside the band and only update `previousWasUnknown`,
+        /// so the work on a run (rare) is done out of line and this stays small enough to inline.
+        @inline(__always)
+        mutating func add(_ slot: Slot) {
             let position = slot.temperature.map { band.position(of: $0) }
             let direction: Direction? = position == .above ? .high : position == .below ? .low : nil
-            if var run = current, run.direction != direction {
-                run.unknownAfter = slot.isUnknown
-                excursions.append(run)
-                current = nil
-            }
-            defer { previousWasUnknown = slot.isUnknown }
-            guard let direction, let temperature = slot.temperature, let sampleIndex = slot.sampleIndex,
-                let limit = band.limit(direction)
-            else { continue }
+            if currentDirection != nil, currentDirection != direction { endRun(before: slot) }
+            if let direction { extendRun(with: slot, direction: direction) }
+            previousWasUnknown = slot.isUnknown
+        }
+
+        @inline(never)
+        private mutating func endRun(before slot: Slot) {
+            current!.unknownAfter = slot.isUnknown
+            excursions.append(current!)
+            current = nil
+            currentDirection = nil
+        }
+
+        @inline(never)
+        private mutating func extendRun(with slot: Slot, direction: Direction) {
+            guard let temperature = slot.temperature, let sampleIndex = slot.sampleIndex, let limit = band.limit(direction) else { return }
             let degreeMinutes = limit.excess(of: temperature) * slot.duration / 60
-            if var run = current {
-                run.end = slot.end
-                run.sampleCount += 1
-                run.duration += slot.duration
-                run.lastSampleIndex = sampleIndex
-                run.degreeMinutes += degreeMinutes
-                if direction == .high ? temperature > run.peak : temperature < run.peak {
-                    run.peak = temperature
-                    run.peakTime = slot.start
-                }
-                current = run
-            } else {
+            guard currentDirection != nil else {
                 current = Excursion(
                     direction: direction, limit: limit, start: slot.start, end: slot.end, sampleCount: 1,
                     duration: slot.duration, firstSampleIndex: sampleIndex, lastSampleIndex: sampleIndex,
                     peak: temperature, peakTime: slot.start, degreeMinutes: degreeMinutes,
                     unknownBefore: previousWasUnknown, unknownAfter: false)
+                currentDirection = direction
+                return
+            }
+            current!.end = slot.end
+            current!.sampleCount += 1
+            current!.duration += slot.duration
+            current!.lastSampleIndex = sampleIndex
+            current!.degreeMinutes += degreeMinutes
+            if direction == .high ? temperature > current!.peak : temperature < current!.peak {
+                current!.peak = temperature
+                current!.peakTime = slot.start
             }
         }
-        if let run = current { excursions.append(run) }
-        return excursions
+
+        /// The excursions found, the last one ending with the last slot.
+        mutating func finish() -> [Excursion] {
+            if let run = current { excursions.append(run) }
+            current = nil
+            currentDirection = nil
+            return excursions
+        }
     }
 
     // MARK: Verdict

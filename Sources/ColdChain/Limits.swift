@@ -104,7 +104,9 @@ public struct Band: Sendable, Hashable, Codable, CustomStringConvertible {
         case inside, above, below
     }
 
-    /// Where a temperature (°C) lies relative to the band.
+    /// Where a temperature (°C) lies relative to the band. Inlined: excursions are found by
+    /// asking it of every sample (Sources/ColdChain/Assessor.swift).
+    @inline(__always)
     public func position(of temperature: Double) -> Position {
         if let high, high.isBeyond(temperature) { return .above }
         if let low, low.isBeyond(temperature) { return .below }

@@ -50,15 +50,35 @@ struct Timeline {
     /// - Parameter band: the profile's band, against which the time a threshold-mode logger
     ///   recorded nothing is known inside or unknown (`nil`: always unknown).
     init(log: TemperatureLog, timeZone: TimeZone, splittingDays: Bool = true, band: Band? = nil) {
-        interval = log.interval.isFinite && log.interval > 0 ? log.interval : 0
-        var previousEnd: Date?
+        interval = Timeline.usableInterval(of: log)
+        var slots: [Slot] = []
         // A slot per sample and a few for clock jumps: room for them at once.
         slots.reserveCapacity(log.samples.count + 8)
+        Timeline.forEachSlot(of: log, band: band) { slots.append($0) }
+        self.slots = slots
+        buildGaps()
+        if splittingDays { buildDays(timeZone: timeZone) }
+    }
+
+    /// The log's sample interval, or 0 when it gives none that can be used.
+    static func usableInterval(of log: TemperatureLog) -> TimeInterval {
+        log.interval.isFinite && log.interval > 0 ? log.interval : 0
+    }
+
+    /// Calls `body` with the slots of `log` in order, as a timeline holds them (without their
+    /// gap indices), keeping none: a caller that walks them once, finding excursions, needs
+    /// no array of a slot per sample (64 MB for a million samples, beyond the caches: that
+    /// made the chart's excursions grow faster than the log, see coldtap-bench chart).
+    /// - Parameter band: as for `init`.
+    @inline(__always)
+    static func forEachSlot(of log: TemperatureLog, band: Band?, _ body: (Slot) -> Void) {
+        let interval = usableInterval(of: log)
+        var previousEnd: Date?
         let thresholds = interval > 0 ? log.thresholdLogging : nil
         let unrecordedIsInside = thresholds.map { Timeline.guarantees($0, inside: band) } ?? false
         func unrecorded(from start: Date, to end: Date) {
             guard end > start else { return }
-            slots.append(
+            body(
                 Slot(
                     start: start, duration: end.timeIntervalSince(start), temperature: nil,
                     unknown: unrecordedIsInside ? nil : .unrecorded, knownInside: unrecordedIsInside))
@@ -74,7 +94,7 @@ struct Timeline {
                     let jump = time.timeIntervalSince(previousEnd)
                     // Small clock jitter is not a gap; more than half an interval is.
                     if jump > interval / 2 {
-                        slots.append(Slot(start: previousEnd, duration: jump, temperature: nil, unknown: .timeJump))
+                        body(Slot(start: previousEnd, duration: jump, temperature: nil, unknown: .timeJump))
                     }
                 }
                 let valid = samples[index].isValid
@@ -82,7 +102,7 @@ struct Timeline {
                     valid
                     ? nil
                     : (samples[index].temperature == nil || samples[index].flags.contains(.missing) ? .missing : .outOfRange)
-                slots.append(
+                body(
                     Slot(
                         start: time, duration: interval, temperature: valid ? samples[index].temperature : nil,
                         unknown: unknown, sampleIndex: index))
@@ -90,8 +110,6 @@ struct Timeline {
             }
         }
         if let thresholds, let end = previousEnd { unrecorded(from: end, to: thresholds.coverageEnd) }
-        buildGaps()
-        if splittingDays { buildDays(timeZone: timeZone) }
     }
 
     /// True when every reading the logger did not store lay inside `band` (on a side the

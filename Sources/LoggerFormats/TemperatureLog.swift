@@ -28,8 +28,9 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
             self.flags = flags
         }
 
-        /// True when the sample counts in statistics: a temperature and no flag.
-        public var isValid: Bool { temperature != nil && flags.isEmpty }
+        /// True when the sample counts in statistics: a temperature and no flag. Inlinable:
+        /// ColdChain asks it of every sample (Sources/ColdChain/Timeline.swift).
+        @inlinable public var isValid: Bool { temperature != nil && flags.isEmpty }
     }
 
     /// Who wrote the log.

@@ -21,19 +21,22 @@ public struct ChartSeries: Sendable, Equatable {
     /// become NaN (gaps).
     public init(log: TemperatureLog) {
         let count = log.samples.count
-        var times = [Double](repeating: 0, count: count)
-        var values = [Double](repeating: .nan, count: count)
-        // Reads the samples in place (no copies of each sample and its flags array).
-        log.samples.withUnsafeBufferPointer { samples in
-            times.withUnsafeMutableBufferPointer { t in
-                values.withUnsafeMutableBufferPointer { v in
+        var values: [Double] = []
+        // Reads the samples in place (no copies of each sample and its flags array) into arrays
+        // not filled first (16 MB for a million samples; a Double needs no initialising).
+        let times = log.samples.withUnsafeBufferPointer { samples in
+            [Double](unsafeUninitializedCapacity: count) { t, timesCount in
+                values = [Double](unsafeUninitializedCapacity: count) { v, valuesCount in
                     for index in 0..<count {
                         t[index] = samples[index].time.timeIntervalSince1970
+                        v[index] = .nan
                         if samples[index].flags.isEmpty, let temperature = samples[index].temperature, temperature.isFinite {
                             v[index] = temperature
                         }
                     }
+                    valuesCount = count
                 }
+                timesCount = count
             }
         }
         self.init(times: times, values: values, interval: log.interval)
@@ -211,7 +214,8 @@ public enum M4 {
     /// Sub-paths with the same stroke as the polyline through the samples `range` of
     /// `times`/`values` mapped by the scales: x snapped to column centres, canvas y (negated,
     /// so that "greater" stays "above") on the 1/256 grid, repeated points dropped. One
-    /// streaming pass, no per-sample arrays.
+    /// streaming pass, no per-sample arrays; a column's samples are found and summed up
+    /// without mapping each of them (see the comments inside and `ColumnGatherer.addColumn`).
     ///
     /// Per column with several points: a bar from min to max; between columns: the
     /// connecting segments, starting and ending with a `stub`-long piece in the direction
@@ -230,12 +234,75 @@ public enum M4 {
         let yStart = ySpan > 0 ? y.rangeStart : (y.rangeStart + y.rangeEnd) / 2
         return times.withUnsafeBufferPointer { t in
             values.withUnsafeBufferPointer { v in
-                // All state in one local value, so the per-sample loop keeps it in registers.
+                @inline(__always) func px(_ index: Int) -> Double {
+                    snap(xStart + (t[index] - xLower) * xFactor, origin: 0, columnWidth: columnWidth)
+                }
+                @inline(__always) func w(_ value: Double) -> Double { -grid(yStart + (value - yLower) * yFactor) }
                 var gatherer = ColumnGatherer()
-                for index in range {
-                    let px = snap(xStart + (t[index] - xLower) * xFactor, origin: 0, columnWidth: columnWidth)
-                    let w = -grid(yStart + (v[index] - yLower) * yFactor)
-                    gatherer.add(px, w)
+                var start = range.lowerBound
+                while start < range.upperBound {
+                    let column = px(start)
+                    // Every step from a time to its column (a difference, products and sums
+                    // with the same signs, a floor) keeps the order: a time between two that
+                    // fall in the column falls in it too. So a few samples ahead are mapped,
+                    // and each of the others is only compared with the times found.
+                    var early = t[start], late = t[start]
+                    var inside = start, outside = range.upperBound, step = 1
+                    func probe(_ index: Int) -> Bool {
+                        guard px(index) == column else { return false }
+                        early = min(early, t[index])
+                        late = max(late, t[index])
+                        return true
+                    }
+                    while start + step < range.upperBound {
+                        guard probe(start + step) else { outside = start + step; break }
+                        inside = start + step
+                        step *= 2
+                    }
+                    while outside - inside > 1 {
+                        let middle = (inside + outside) / 2
+                        if probe(middle) { inside = middle } else { outside = middle }
+                    }
+                    var end = start + 1
+                    var lowest = v[start], highest = v[start]
+                    var finite = lowest.isFinite
+                    while end < range.upperBound {
+                        let time = t[end]
+                        if !(time >= early && time <= late) {
+                            guard px(end) == column else { break }
+                            early = min(early, time)
+                            late = max(late, time)
+                        }
+                        let value = v[end]
+                        lowest = min(lowest, value)
+                        highest = max(highest, value)
+                        finite = finite && value.isFinite
+                        end += 1
+                    }
+                    guard finite else {
+                        for index in start..<end { gatherer.add(column, w(v[index])) }
+                        start = end
+                        continue
+                    }
+                    // y follows the value in one direction too (up or down with the scale):
+                    // the column's lowest and highest points are those of its extreme values.
+                    let first = w(v[start]), last = w(v[end - 1])
+                    let low = min(w(lowest), w(highest)), high = max(w(lowest), w(highest))
+                    guard low < high else {
+                        gatherer.addColumn(column, first: first)
+                        start = end
+                        continue
+                    }
+                    // The first point after the first that differs from it, and the last
+                    // that differs from the last (repeated points are dropped).
+                    var second = start + 1
+                    while w(v[second]) == first { second += 1 }
+                    var beforeLast = end - 2
+                    while w(v[beforeLast]) == last { beforeLast -= 1 }
+                    gatherer.addColumn(
+                        column, first: first, second: w(v[second]), low: low, high: high, beforeLast: w(v[beforeLast]),
+                        last: last)
+                    start = end
                 }
                 return gatherer.finish()
             }
@@ -266,6 +333,30 @@ public enum M4 {
                 count = 1
                 first = w; low = w; high = w; last = w
             }
+        }
+
+        /// A column of one point (or of several that are all the same), as `add` would leave it.
+        mutating func addColumn(_ px: Double, first: Double) {
+            flush()
+            columnX = px
+            count = 1
+            self.first = first; low = first; high = first; last = first
+        }
+
+        /// A column of several points, as `add` would leave it after all of them (`count`
+        /// only tells one point from several from here on).
+        mutating func addColumn(
+            _ px: Double, first: Double, second: Double, low: Double, high: Double, beforeLast: Double, last: Double
+        ) {
+            flush()
+            columnX = px
+            count = 2
+            self.first = first
+            self.second = second
+            self.low = low
+            self.high = high
+            self.beforeLast = beforeLast
+            self.last = last
         }
 
         mutating func emitChain() {

@@ -143,7 +143,19 @@ func runChartBench(json: Bool) async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
     let png = directory.appendingPathComponent("chart.png")
 
-    struct Case { var samples: Int; var modelMs: Double; var svgMs: Double; var svgBytes: Int; var pngMs: Double; var pngBytes: Int }
+    struct Case {
+        var samples: Int
+        var modelMs: Double
+        var seriesMs: Double
+        var excursionsMs: Double
+        var layoutMs: Double
+        var drawMs: Double
+        var encodeMs: Double
+        var svgMs: Double
+        var svgBytes: Int
+        var pngMs: Double
+        var pngBytes: Int
+    }
     var cases: [Case] = []
     for log in logs {
         // Each measurement starts from the decoded log, as `coldtap report` does.
@@ -151,6 +163,11 @@ func runChartBench(json: Bool) async throws {
         let modelSeconds = bestSeconds(runs: runs) {
             ChartModel(chartBenchSpec(log)).drawnPointCount
         }
+        // The model's parts apart, to tell which grows faster than the samples.
+        let seriesSeconds = bestSeconds(runs: runs) { ChartSeries(log: log).count }
+        let excursionsSeconds = bestSeconds(runs: runs) { Assessor.excursions(in: log, band: Band(min: 2, max: 8)).count }
+        let spec = chartBenchSpec(log)
+        let layoutSeconds = bestSeconds(runs: runs) { ChartModel(spec).drawnPointCount }
         var svgBytes = 0
         let svgSeconds = bestSeconds(runs: runs) {
             let canvas = SVGCanvas(width: chartBenchFrame.width, height: chartBenchFrame.height)
@@ -165,9 +182,24 @@ func runChartBench(json: Bool) async throws {
             return 1
         }
         let pngBytes = (try? FileManager.default.attributesOfItem(atPath: png.path)[.size] as? Int) ?? 0
+        // The PNG's parts after the model: Cairo drawing it, and encoding and writing the file.
+        let model = ChartModel(spec)
+        let drawSeconds = try bestSeconds(runs: runs) {
+            let canvas = try CairoCanvas(pixelWidth: 1200, height: 600)
+            ChartRenderer.draw(model, on: canvas)
+            return 1
+        }
+        let drawn = try CairoCanvas(pixelWidth: 1200, height: 600)
+        ChartRenderer.draw(model, on: drawn)
+        let encodeSeconds = try bestSeconds(runs: runs) {
+            try drawn.writePNG(to: png)
+            return 1
+        }
         cases.append(
             Case(
-                samples: log.samples.count, modelMs: modelSeconds * 1000, svgMs: svgSeconds * 1000,
+                samples: log.samples.count, modelMs: modelSeconds * 1000, seriesMs: seriesSeconds * 1000,
+                excursionsMs: excursionsSeconds * 1000, layoutMs: layoutSeconds * 1000, drawMs: drawSeconds * 1000,
+                encodeMs: encodeSeconds * 1000, svgMs: svgSeconds * 1000,
                 svgBytes: svgBytes, pngMs: pngSeconds * 1000, pngBytes: pngBytes))
     }
     let reference = try runMatplotlib(logs)
@@ -180,7 +212,9 @@ func runChartBench(json: Bool) async throws {
                     cases.map { c in
                         let referenceMs = reference[c.samples] ?? .nan
                         return .object([
-                            ("samples", .int(c.samples)), ("modelMs", .number(c.modelMs)), ("svgMs", .number(c.svgMs)),
+                            ("samples", .int(c.samples)), ("modelMs", .number(c.modelMs)), ("seriesMs", .number(c.seriesMs)),
+                            ("excursionsMs", .number(c.excursionsMs)), ("layoutMs", .number(c.layoutMs)),
+                            ("drawMs", .number(c.drawMs)), ("encodeMs", .number(c.encodeMs)), ("svgMs", .number(c.svgMs)),
                             ("svgBytes", .int(c.svgBytes)), ("pngMs", .number(c.pngMs)),
                             ("referencePngMs", .number(referenceMs)), ("ratio", .number(referenceMs / c.pngMs)),
                         ])
@@ -202,6 +236,13 @@ func runChartBench(json: Bool) async throws {
             ms(c.modelMs).leftPadded(10), ms(c.svgMs).leftPadded(8), String(c.svgBytes).leftPadded(11),
             ms(c.pngMs).leftPadded(8), String(c.pngBytes).leftPadded(11), ms(referenceMs).leftPadded(15),
             String(format: "%.1f×", referenceMs / c.pngMs).leftPadded(7))
+    }
+    print("model = series (log → arrays) + excursions (ColdChain) + layout (scales, M4 curve, marks); png = model + draw (Cairo) + encode (PNG file):")
+    for c in cases {
+        print(
+            String(c.samples).padding(toLength: 10, withPad: " ", startingAt: 0),
+            "series", ms(c.seriesMs).leftPadded(7), "  excursions", ms(c.excursionsMs).leftPadded(7), "  layout", ms(c.layoutMs).leftPadded(7),
+            "  draw", ms(c.drawMs).leftPadded(7), "  encode", ms(c.encodeMs).leftPadded(7))
     }
     print("targets: 1,000,000 samples to PNG < 200 ms; SVG size independent of sample count; ≥ 10× faster than matplotlib")
 }

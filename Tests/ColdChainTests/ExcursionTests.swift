@@ -73,4 +73,84 @@ import Testing
         #expect(excursions[0].degreeMinutes == (0 + 1) * 30)
         #expect(excursions[1].sampleCount == 1 && excursions[1].direction == .low)
     }
+
+    /// The excursions found without a timeline (`Assessor.excursions(in:band:)`, for charts)
+    /// and by an assessment are the runs a plain walk over the samples finds: on a generated
+    /// log with missing and flagged samples, clock jumps and runs on both sides of 2–8 °C.
+    @Test func excursionsWithAndWithoutATimelineAreThoseOfTheSamples() {
+        let interval: TimeInterval = 60
+        var state: UInt64 = 2026
+        var time = t0
+        var value = 5.0
+        var samples: [TemperatureLog.Sample] = []
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let roll = Int(state >> 33) % 1000
+            // A random walk that wanders beyond the band now and then, in both directions.
+            value += Double(Int(state >> 20) % 101 - 50) / 40
+            value = min(12, max(-2, value))
+            if roll < 10 {
+                samples.append(.init(time: time, temperature: nil, flags: [.missing]))
+            } else if roll < 15 {
+                samples.append(.init(time: time, temperature: 99, flags: [.outOfRange]))
+            } else {
+                samples.append(.init(time: time, temperature: value))
+            }
+            // Now and then a clock jump: unknown time between two samples.
+            time = time.addingTimeInterval(roll >= 995 ? interval * 4 : interval)
+        }
+        let log = TemperatureLog(
+            format: "test", samples: samples, interval: interval, timeBase: .loggerHeader,
+            integrity: .init(status: .verified, detail: "test"), readTime: time)
+
+        // The runs of valid samples beyond one side, as the samples alone tell them: a run
+        // ends at a sample on another side, an invalid sample or a clock jump.
+        let band = Band(min: 2, max: 8)
+        var expected: [Excursion] = []
+        var open = false
+        for (index, sample) in samples.enumerated() {
+            let jumpBefore = index > 0 && sample.time.timeIntervalSince(samples[index - 1].time) > interval * 1.5
+            let temperature = sample.isValid ? sample.temperature : nil
+            let direction: Direction? = temperature.flatMap { $0 > 8 ? .high : $0 < 2 ? .low : nil }
+            if open, jumpBefore || direction != expected[expected.count - 1].direction {
+                expected[expected.count - 1].unknownAfter = jumpBefore || temperature == nil
+                open = false
+            }
+            guard let direction, let temperature, let limit = band.limit(direction) else { continue }
+            let degreeMinutes = limit.excess(of: temperature) * interval / 60
+            if open {
+                expected[expected.count - 1].end = sample.time.addingTimeInterval(interval)
+                expected[expected.count - 1].sampleCount += 1
+                expected[expected.count - 1].duration += interval
+                expected[expected.count - 1].lastSampleIndex = index
+                expected[expected.count - 1].degreeMinutes += degreeMinutes
+                let peak = expected[expected.count - 1].peak
+                if direction == .high ? temperature > peak : temperature < peak {
+                    expected[expected.count - 1].peak = temperature
+                    expected[expected.count - 1].peakTime = sample.time
+                }
+            } else {
+                expected.append(
+                    Excursion(
+                        direction: direction, limit: limit, start: sample.time, end: sample.time.addingTimeInterval(interval),
+                        sampleCount: 1, duration: interval, firstSampleIndex: index, lastSampleIndex: index, peak: temperature,
+                        peakTime: sample.time, degreeMinutes: degreeMinutes,
+                        unknownBefore: jumpBefore || (index > 0 && !samples[index - 1].isValid), unknownAfter: false))
+                open = true
+            }
+        }
+        #expect(expected.count > 100)
+        #expect(expected.contains { $0.direction == .low } && expected.contains { $0.direction == .high })
+        #expect(expected.contains { $0.unknownBefore } && expected.contains { $0.unknownAfter })
+
+        let found = [
+            ("without a timeline", Assessor.excursions(in: log, band: band)),
+            ("by an assessment", Assessor.assess(log, profile: .vaccineFridge, timeZone: utc).excursions),
+        ]
+        for (way, excursions) in found {
+            let firstDifference = zip(excursions, expected).enumerated().first { $0.element.0 != $0.element.1 }
+            #expect(excursions.count == expected.count, "\(way)")
+            #expect(firstDifference == nil, "\(way): excursion \(firstDifference?.offset ?? 0) is \(String(describing: firstDifference?.element.0))")
+        }
+    }
 }

@@ -279,3 +279,104 @@ private func calendar(_ zone: TimeZone) -> Calendar {
         #expect(model.message == "No valid samples to draw")
     }
 }
+
+/// M4's pieces, which find and sum up a column's samples without mapping each of them, are
+/// those of mapping every sample and gathering it point by point (the plain M4 kept here).
+@Suite struct M4ColumnTests {
+    /// Maps and gathers every sample, as `M4.pieces` did before it summed up columns.
+    static func plainPieces(
+        times: [Double], values: [Double], range: Range<Int>, x: LinearScale, y: LinearScale, columnWidth: Double
+    ) -> [[Double]] {
+        var result: [[Double]] = []
+        var chainX: [Double] = [], chainV: [Double] = []
+        var columnX = Double.nan, count = 0
+        var first = 0.0, second = 0.0, low = 0.0, high = 0.0, beforeLast = 0.0, last = 0.0
+        func emitChain() {
+            if chainX.count >= 2 { result.append(chainX + chainV) }
+            chainX = []
+            chainV = []
+        }
+        func flush() {
+            guard count > 0 else { return }
+            if count == 1 {
+                chainX.append(columnX)
+                chainV.append(first)
+                return
+            }
+            if !chainX.isEmpty {
+                chainX += [columnX, columnX]
+                chainV += [first, first + (second > first ? M4.stub : -M4.stub)]
+            }
+            emitChain()
+            result.append([columnX, columnX, low, high])
+            chainX = [columnX, columnX]
+            chainV = [last - (last > beforeLast ? M4.stub : -M4.stub), last]
+        }
+        let xSpan = x.domain.upperBound - x.domain.lowerBound, ySpan = y.domain.upperBound - y.domain.lowerBound
+        let xFactor = xSpan > 0 ? (x.rangeEnd - x.rangeStart) / xSpan : 0
+        let yFactor = ySpan > 0 ? (y.rangeEnd - y.rangeStart) / ySpan : 0
+        // A scale of no span maps everything to the middle of its range.
+        let xStart = xSpan > 0 ? x.rangeStart : (x.rangeStart + x.rangeEnd) / 2
+        let yStart = ySpan > 0 ? y.rangeStart : (y.rangeStart + y.rangeEnd) / 2
+        for index in range {
+            let px = M4.snap(xStart + (times[index] - x.domain.lowerBound) * xFactor, origin: 0, columnWidth: columnWidth)
+            let w = -M4.grid(yStart + (values[index] - y.domain.lowerBound) * yFactor)
+            if px == columnX {
+                if w == last { continue }
+                count += 1
+                if count == 2 { second = w }
+                low = min(low, w)
+                high = max(high, w)
+                beforeLast = last
+                last = w
+            } else {
+                flush()
+                columnX = px
+                count = 1
+                first = w; low = w; high = w; last = w
+            }
+        }
+        flush()
+        if result.isEmpty && chainX.count == 1 { result.append(chainX + chainV) } else { emitChain() }
+        return result
+    }
+
+    @Test(arguments: [1.0, 0.25, 1.0 / 3])
+    func columnsSummedUpAreColumnsGatheredPointByPoint(columnWidth: Double) {
+        var state: UInt64 = 30
+        func random(_ limit: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % limit
+        }
+        var compared = 0, severalPerColumn = 0
+        for round in 0..<60 {
+            let count = [1, 2, 5, 300, 4_000, 40_000][round % 6]
+            var times: [Double] = [], values: [Double] = []
+            var time = 0.0, value = 5.0
+            for _ in 0..<count {
+                // Mostly forward in time, now and then the same time or a step back (a clock
+                // set back); values that repeat, jump, and now and then are not finite.
+                let roll = random(1000)
+                time += roll < 20 ? -Double(random(5_000)) : roll < 60 ? 0 : Double(1 + random(120))
+                value = roll % 7 == 0 ? value : value + Double(random(41) - 20) / 16
+                times.append(time)
+                values.append(roll == 999 ? .nan : roll == 998 ? .infinity : value)
+            }
+            let low = values.filter(\.isFinite).min() ?? 0, high = values.filter(\.isFinite).max() ?? 1
+            let x = LinearScale(domain: (times.min() ?? 0)...(times.max() ?? 1), rangeStart: 40.5, rangeEnd: 1170.25)
+            // Canvas y downwards as in charts, and (every other six rounds) upwards.
+            let y = LinearScale(
+                domain: (low - 1)...(high + 1), rangeStart: round / 6 % 2 == 0 ? 540.3 : 30.7, rangeEnd: round / 6 % 2 == 0 ? 30.7 : 540.3)
+            let range = (count > 3 ? 1 : 0)..<count
+            let pieces = M4.pieces(times: times, values: values, range: range, x: x, y: y, columnWidth: columnWidth)
+            let expected = Self.plainPieces(times: times, values: values, range: range, x: x, y: y, columnWidth: columnWidth)
+            // Compared bit for bit (NaN and the sign of zero included).
+            let found = pieces.map { ($0.xs + $0.values).map(\.bitPattern) }
+            #expect(found == expected.map { $0.map(\.bitPattern) }, "round \(round), \(count) samples")
+            compared += 1
+            if expected.contains(where: { $0.count == 4 && $0[0] == $0[1] && $0[2] != $0[3] }) { severalPerColumn += 1 }
+        }
+        #expect(compared == 60)
+        #expect(severalPerColumn >= 20)
+    }
+}
