@@ -475,16 +475,23 @@ public final class StationStore {
     /// What an upload naming `loggerID` needs to know of it before decoding, in one round
     /// trip: the site that has it, its decode secret, and its kept identity.
     public func uploadFacts(loggerID: String) throws -> (owner: Int64?, secret: String?, logger: LoggerRecord?) {
+        enum Column: Int, ArchiveColumns {
+            case owner, secret
+            var sqlName: String {
+                self == .owner
+                    ? "(SELECT site_id FROM site_loggers WHERE logger_id = $1)" : "(SELECT secret FROM logger_secrets WHERE logger_id = $1)"
+            }
+        }
         var facts: (owner: Int64?, secret: String?, logger: LoggerRecord?) = (nil, nil, nil)
         try engine.query(
             """
-            SELECT (SELECT site_id FROM site_loggers WHERE logger_id = $1), (SELECT secret FROM logger_secrets WHERE logger_id = $1),
-            \(LoggerRecord.Column.selectList(qualifiedBy: "l")) FROM chain_head c LEFT JOIN loggers l ON l.logger_id = $1 WHERE c.id = 1
+            SELECT \(Column.selectList), \(LoggerRecord.Column.selectList(qualifiedBy: "l"))
+            FROM chain_head c LEFT JOIN loggers l ON l.logger_id = $1 WHERE c.id = 1
             """, [.text(loggerID)]
         ) { row in
-            facts.owner = row.optionalInt(0)
-            facts.secret = row.optionalText(1)
-            let logger = ShiftedRow(row: row, offset: 2)
+            facts.owner = row.optionalInt(Column.owner)
+            facts.secret = row.optionalText(Column.secret)
+            let logger = ShiftedRow(row: row, offset: Column.allCases.count)
             if !logger.isNull(LoggerRecord.Column.id.rawValue) { facts.logger = LoggerRecord(row: logger) }
         }
         return facts
