@@ -178,20 +178,17 @@ extension StationStore {
             if !facts.isEmpty {
                 let ids = facts.map { SQLValue.text($0.loggerID) }
                 let list = (1...ids.count).map { "$\($0)" }.joined(separator: ", ")
-                try engine.query("SELECT \(LoggerRecord.Column.selectList(qualifiedBy: "l")) FROM loggers l WHERE l.logger_id IN (\(list))", ids) {
-                    let record = LoggerRecord(row: $0)
-                    loggers[record.id] = record
-                }
-                enum Newest: Int, ArchiveColumns {
-                    case loggerID, profileJSON
-                    var sqlName: String { self == .loggerID ? "a.logger_id" : "a.profile_json" }
-                }
+                // Each logger's newest assessment by a seek of its own (a correlated MAX over
+                // all of the page's assessments made PostgreSQL read every one: 42 ms for 100
+                // loggers of 120 days).
+                let newestProfile = "(SELECT a.profile_json FROM assessments a WHERE a.logger_id = l.logger_id ORDER BY a.assessment_id DESC LIMIT 1)"
                 try engine.query(
-                    """
-                    SELECT \(Newest.selectList) FROM assessments a WHERE a.logger_id IN (\(list))
-                    AND a.assessment_id = (SELECT MAX(b.assessment_id) FROM assessments b WHERE b.logger_id = a.logger_id)
-                    """, ids
-                ) { profiles[$0.text(Newest.loggerID)] = $0.text(Newest.profileJSON) }
+                    "SELECT \(LoggerRecord.Column.selectList(qualifiedBy: "l")), \(newestProfile) FROM loggers l WHERE l.logger_id IN (\(list))", ids
+                ) { row in
+                    let record = LoggerRecord(row: row)
+                    loggers[record.id] = record
+                    profiles[record.id] = ShiftedRow(row: row, offset: LoggerRecord.Column.allCases.count).optionalText(0)
+                }
             }
             let rows = facts.compactMap { facts in
                 loggers[facts.loggerID].map { OverviewPage.Row(logger: $0, facts: facts, profileJSON: profiles[facts.loggerID]) }
