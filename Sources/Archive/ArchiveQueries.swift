@@ -276,7 +276,12 @@ extension ReadSummary {
     }
 
     /// The reads joined to their rows of generation `$2`.
-    static let fromGeneration = "FROM reads r JOIN read_generations g ON g.logger_id = r.logger_id AND g.read_id = r.read_id AND g.generation = $2"
+    static let fromGeneration = from(generation: "$2")
+
+    /// The reads as they are in the generation that the SQL expression `generation` names.
+    static func from(generation: String) -> String {
+        "FROM reads r JOIN read_generations g ON g.logger_id = r.logger_id AND g.read_id = r.read_id AND g.generation = \(generation)"
+    }
 
     /// Reads the summary from a `SELECT \(Column.selectList)` result.
     init(row: any ArchiveRow) {

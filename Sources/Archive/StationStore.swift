@@ -562,7 +562,7 @@ public final class StationStore {
         // The current generation inside the statement: one round trip.
         try engine.query(
             """
-            SELECT \(ReadSummary.Column.selectList) \(ReadSummary.fromGeneration.replacingOccurrences(of: "$2", with: Archive.currentGenerationSQL))
+            SELECT \(ReadSummary.Column.selectList) \(ReadSummary.from(generation: Archive.currentGenerationSQL))
             WHERE r.logger_id = $1 AND r.read_id = $2
             """, [.text(loggerID), .int(readID)]
         ) { row in
