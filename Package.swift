@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "NFCTags", "NDEF", "TestSupport"]),
         .testTarget(name: "LoggerFormatsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "LoggerFormats", "NFCTags", "NDEF", "TestSupport"]),
-        .testTarget(name: "ColdChainTests", dependencies: ["ColdChain", "LoggerFormats"]),
+        .testTarget(name: "ColdChainTests", dependencies: ["ColdChain", "LoggerFormats", "TestSupport"]),
         .testTarget(name: "TempChartTests", dependencies: ["ColdTapBase", "TempChart", "CairoCanvas", "ColdChain", "LoggerFormats", "TestSupport"]),
         .testTarget(name: "LoggerSessionsTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "LoggerSessions", "NFCTags", "LoggerFormats", "NDEF"]),
         .testTarget(name: "PCSCTests", dependencies: ["NFCTagsEmulation", "ColdTapBase", "PCSC", "NFCTags", "TestSupport"]),
