@@ -163,6 +163,7 @@ extension Archive {
             problems += try assessmentProblems(of: row, log: log, name: name)
         }
         problems += try siteProfileProblems()
+        problems += try productProblems()
         problems += try overviewFactsProblems()
         let record = try recordProblems()
         problems += record.problems

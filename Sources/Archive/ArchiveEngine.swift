@@ -264,4 +264,8 @@ public enum ArchiveHint: Sendable, Equatable {
     case useAnotherArchive
     /// There is no archive yet: keep a read first, or use another location.
     case keepAReadFirst
+    /// See the products the archive knows.
+    case listProducts
+    /// See the lots the archive keeps (for the site).
+    case listLots
 }

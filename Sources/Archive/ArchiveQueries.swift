@@ -99,7 +99,13 @@ extension Archive {
     /// acknowledgements.
     /// - Throws: `ArchiveError(.notFound)` for a logger the archive does not know.
     public func history(loggerID: String, from: Date? = nil, to: Date? = nil) throws -> History {
-        try engine.readTransaction {
+        try engine.readTransaction { try historyInTransaction(loggerID: loggerID, from: from, to: to) }
+    }
+
+    /// `history`, inside the caller's transaction (a lot's journey reads several loggers'
+    /// histories from one snapshot).
+    func historyInTransaction(loggerID: String, from: Date?, to: Date?) throws -> History {
+        do {
             guard let logger = try logger(loggerID) else {
                 let known = try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0
                 throw ArchiveError(

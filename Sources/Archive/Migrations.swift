@@ -213,6 +213,49 @@ enum Migrations {
                     PRIMARY KEY (level, position)
                 );
                 """, transform: { engine in try Archive.keepSubtrees(engine, size: try Archive.recordSize(engine)) }),
+        // Lots of product and their journeys (docs/stability.md): products registered by
+        // version, each lot with the product file it is judged by, hand-overs never edited.
+        Migration(
+            version: 7, name: "products, lots and their moves",
+            sql: """
+                CREATE TABLE products (
+                    name TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    product_json TEXT NOT NULL,
+                    product_sha256 TEXT NOT NULL,
+                    added_ms BIGINT NOT NULL,
+                    added_by TEXT NOT NULL,
+                    PRIMARY KEY (name, version)
+                );
+                CREATE TABLE lots (
+                    site_id BIGINT NOT NULL,
+                    lot_id TEXT NOT NULL,
+                    product_name TEXT NOT NULL,
+                    product_version INTEGER NOT NULL,
+                    product_json TEXT NOT NULL,
+                    product_sha256 TEXT NOT NULL,
+                    quantity BIGINT,
+                    note TEXT NOT NULL,
+                    created_ms BIGINT NOT NULL,
+                    created_by TEXT NOT NULL,
+                    PRIMARY KEY (site_id, lot_id)
+                );
+                CREATE TABLE lot_moves (
+                    site_id BIGINT NOT NULL,
+                    lot_id TEXT NOT NULL,
+                    move_seq INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    logger_id TEXT,
+                    at_ms BIGINT NOT NULL,
+                    reason TEXT,
+                    place TEXT NOT NULL,
+                    moved_by TEXT NOT NULL,
+                    recorded_ms BIGINT NOT NULL,
+                    origin TEXT NOT NULL,
+                    PRIMARY KEY (site_id, lot_id, move_seq)
+                );
+                CREATE INDEX lot_moves_by_logger ON lot_moves (logger_id);
+                """),
     ]
 
     /// Version 1's `samples` rows, grouped by logger, generation and read, become blocks;

@@ -20,6 +20,8 @@ public struct RecordLeaf: Sendable, Equatable {
         case siteProfile = "site_profile"
         case webhook
         case loggerSecret = "logger_secret"
+        case product, lot
+        case lotMove = "lot_move"
 
         /// The fields that name the row a leaf stands for (its key within the kind).
         var keyFields: [String] {
@@ -34,6 +36,9 @@ public struct RecordLeaf: Sendable, Equatable {
             case .siteProfile: return ["site", "name", "version"]
             case .webhook: return ["webhook"]
             case .loggerSecret: return ["logger", "set_ms"]
+            case .product: return ["product", "version"]
+            case .lot: return ["site", "lot"]
+            case .lotMove: return ["site", "lot", "move"]
             }
         }
     }

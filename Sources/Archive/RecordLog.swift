@@ -419,6 +419,15 @@ extension Archive {
         }
         leaves += try loggersWithFirstRead(engine).map { RecordLeaf.logger($0.0, firstReadID: $0.1) }
         leaves += try laterGenerationLeaves(engine)
+        // Schema 7's tables: an older archive being migrated has none yet.
+        guard try engine.tableExists("products") else { return leaves }
+        try engine.query("SELECT \(StoredProduct.Column.selectList) FROM products ORDER BY added_ms, name, version", []) {
+            leaves.append(.product(StoredProduct(row: $0)))
+        }
+        try engine.query("SELECT \(Lot.Column.selectList) FROM lots ORDER BY created_ms, site_id, lot_id", []) { leaves.append(.lot(Lot(row: $0))) }
+        try engine.query("SELECT \(LotMoveRecord.Column.selectList) FROM lot_moves ORDER BY recorded_ms, site_id, lot_id, move_seq", []) {
+            leaves.append(.lotMove(LotMoveRecord(row: $0)))
+        }
         return leaves
     }
 
@@ -557,6 +566,9 @@ extension Archive {
         case .siteProfile: return "site profile \(leaf.value("name") ?? "") v\(leaf.value("version") ?? "") of site #\(leaf.value("site") ?? "")"
         case .webhook: return "webhook #\(leaf.value("webhook") ?? "")"
         case .loggerSecret: return "the secret of logger \(logger)"
+        case .product: return "product \(leaf.value("product") ?? "") v\(leaf.value("version") ?? "")"
+        case .lot: return "lot \(leaf.value("lot") ?? "") of site #\(leaf.value("site") ?? "")"
+        case .lotMove: return "move #\(leaf.value("move") ?? "") of lot \(leaf.value("lot") ?? "") of site #\(leaf.value("site") ?? "")"
         }
     }
 }

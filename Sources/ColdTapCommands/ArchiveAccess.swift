@@ -96,6 +96,8 @@ enum ArchiveAccess {
         case .nameTheLogger: return "Give it with --logger-id ID (e.g. the label on the logger)."
         case .useAnotherArchive: return "Or give --archive another file or database."
         case .keepAReadFirst: return "Add reads with 'coldtap archive add' or 'coldtap read' first, or give --archive."
+        case .listProducts: return "'coldtap product list' lists the products it knows."
+        case .listLots: return "'coldtap lot list' lists the lots it keeps."
         }
     }
 

@@ -53,3 +53,13 @@ extension LoggerFiles {
 public func jsonObject(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }
+
+extension LoggerFiles {
+    /// A generic16-unix NDEF message (its own clock, no serial) of hourly samples; the times
+    /// must be consecutive hours, as docs/stability.md's example loggers record.
+    public static func hourly(_ samples: [(time: Date, celsius: Double)]) throws -> Data {
+        let start = samples.first?.time ?? LoggerFiles.start
+        let payload = try Generic16Encoder.unixPayload(start: start, temperatures: samples.map(\.celsius), intervalSeconds: 3600)
+        return try NDEFMessage(records: [Generic16Encoder.record(payload: payload)]).encoded()
+    }
+}

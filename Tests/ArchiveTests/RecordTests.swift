@@ -230,7 +230,7 @@ import TransparencyLog
             // Made as schema 4 left it: no record tables.
             for sql in [
                 "DROP TABLE record_leaves", "DROP TABLE record_checkpoints", "DROP TABLE record_origin", "DROP TABLE record_subtrees",
-                "DELETE FROM schema_migrations WHERE version >= 5",
+                "DROP TABLE products", "DROP TABLE lots", "DROP TABLE lot_moves", "DELETE FROM schema_migrations WHERE version >= 5",
             ] { try tamper(test, sql) }
             let backfilled = try keptLeaves(test)
             #expect(backfilled == live)
@@ -276,7 +276,10 @@ import TransparencyLog
             #expect(try await test.verify().problems.isEmpty)
 
             // An archive of schema 5 gets them when it is opened.
-            for sql in ["DROP TABLE record_subtrees", "DELETE FROM schema_migrations WHERE version = 6"] { try tamper(test, sql) }
+            for sql in [
+                "DROP TABLE record_subtrees", "DROP TABLE products", "DROP TABLE lots", "DROP TABLE lot_moves",
+                "DELETE FROM schema_migrations WHERE version >= 6",
+            ] { try tamper(test, sql) }
             let reopened = try test.open()
             defer { reopened.close() }
             #expect(try reopened.engine.scalarInt("SELECT COUNT(*) FROM record_subtrees WHERE level = 9") == Int64(size / 512))

@@ -175,3 +175,16 @@ func hourlyLog(_ samples: [(time: Date, celsius: Double)]) -> TemperatureLog {
         #expect(status.reasons.first == .noJourney)
     }
 }
+
+@Suite struct ProductJSONRoundTripTests {
+    @Test func everyBuiltInProductReadsBackFromItsJSON() throws {
+        for product in Product.builtIn {
+            #expect(try Product.fromJSON(Data(product.jsonText.utf8)) == product)
+        }
+        let given = try Product.fromJSON(
+            Data(
+                #"{"name": "x", "allowances": [{"atOrAbove": 8.5, "below": 25, "minutes": 90}], "discard": [{"below": -1}], "kinetics": {"points": [{"celsius": 40, "days": 3}, {"celsius": 5, "days": 700}]}, "reviewThreshold": 0.5, "summary": "a \"quoted\"\nline"}"#
+                    .utf8))
+        #expect(try Product.fromJSON(Data(given.jsonText.utf8)) == given)
+    }
+}

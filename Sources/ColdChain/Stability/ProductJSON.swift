@@ -229,3 +229,66 @@ extension Product {
         return kinetics
     }
 }
+
+extension Product {
+    /// The product as a product file holds it (what `fromJSON` reads back to an equal
+    /// product): how a lot keeps the exact stability data it is judged by, a built-in one's
+    /// included, and how `coldtap products --json` prints them.
+    public var jsonText: String {
+        func number(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+        }
+        func string(_ text: String) -> String {
+            var escaped = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                case "\t": escaped += "\\t"
+                default:
+                    if scalar.value < 0x20 {
+                        escaped += String(format: "\\u%04x", scalar.value)
+                    } else {
+                        escaped.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return escaped + "\""
+        }
+        func key(_ keys: [(key: String, comparator: Comparator)], _ threshold: Threshold) -> String {
+            "\(string(keys.first { $0.comparator == threshold.comparator }?.key ?? "above")): \(number(threshold.limit))"
+        }
+        var members = ["\"name\": \(string(name))"]
+        if !summary.isEmpty { members.append("\"summary\": \(string(summary))") }
+        if let storage {
+            var edges: [String] = []
+            if let low = storage.low { edges.append("\"min\": \(number(low.limit))") }
+            if let high = storage.high { edges.append("\"max\": \(number(high.limit))") }
+            members.append("\"storage\": {\(edges.joined(separator: ", "))}")
+        }
+        if !allowances.isEmpty {
+            let bands = allowances.map { band in
+                var parts: [String] = []
+                if let lower = band.lower { parts.append(key(Self.lowerEdgeKeys, lower)) }
+                if let upper = band.upper { parts.append(key(Self.upperEdgeKeys, upper)) }
+                let hours = band.seconds / 3600
+                parts.append(hours == hours.rounded() ? "\"hours\": \(number(hours))" : "\"seconds\": \(number(band.seconds))")
+                return "{\(parts.joined(separator: ", "))}"
+            }
+            members.append("\"allowances\": [\(bands.joined(separator: ", "))]")
+        }
+        if !discard.isEmpty { members.append("\"discard\": [\(discard.map { "{\(key(Self.discardKeys, $0))}" }.joined(separator: ", "))]") }
+        if let kinetics {
+            if let model = kinetics.model, Kinetics.builtIn(named: model) == kinetics {
+                members.append("\"kinetics\": \(string(model))")
+            } else {
+                let points = [kinetics.hot, kinetics.cold].map { "{\"celsius\": \(number($0.celsius)), \"days\": \(number($0.days))}" }
+                members.append("\"kinetics\": {\"points\": [\(points.joined(separator: ", "))]}")
+            }
+        }
+        if reviewThreshold != Self.defaultReviewThreshold { members.append("\"reviewThreshold\": \(number(reviewThreshold))") }
+        return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
+    }
+}

@@ -1,0 +1,115 @@
+import Archive
+import ArchiveTestSupport
+import ColdChain
+import ColdTapKit
+import Foundation
+import LoggerFormats
+import TestSupport
+import Testing
+
+/// Products, lots and their moves in the archive (docs/stability.md): the worked example
+/// through real reads on both engines, kept as leaves and held by `verify`.
+@Suite struct LotTests {
+    /// Keeps the example's loggers' reads, its product and lot, and its moves as recorded.
+    static func keepExample(_ archive: Archive, _ example: StabilityExample) async throws {
+        for leg in example.legs {
+            guard let logger = leg.logger else { continue }
+            let bytes = try LoggerFiles.hourly(leg.samples)
+            let log = try await LogInput.load(content: bytes, name: logger, modificationTime: nil, options: LogInput.Options()).log
+            _ = try archive.add(
+                NewRead(
+                    raw: bytes, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: logger, profile: .vaccineFridge,
+                    timeZone: .gmt))
+        }
+        try archive.addProduct(json: example.productJSON, addedBy: "QA")
+        try archive.addLot(example.lot, productName: example.productName, quantity: 200, note: "MMR, 200 vials", by: "QA")
+        for leg in example.legs {
+            try archive.recordMove(
+                lot: example.lot, kind: leg.logger == nil ? .none : .logger, loggerID: leg.logger, at: leg.from, place: "dock", by: "driver",
+                origin: "test")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func theWorkedExampleThroughTheArchive(engine: Engine) async throws {
+        let example = try StabilityExample.load()
+        try await withArchive(engine) { test in
+            let archive = try test.open()
+            defer { archive.close() }
+            try await Self.keepExample(archive, example)
+            let journey = try archive.lotJourney(example.lot, at: example.statusTime)
+            let status = journey.status
+            #expect(abs(status.consumed - (try example.number("consumed"))) < 0.00005)
+            #expect(status.unknownSeconds == (try example.number("unknownSeconds")))
+            #expect(status.decision.rawValue == example.figures["decision"])
+            #expect(status.legs.map(\.logger) == example.legs.map(\.logger))
+            for (leg, figures) in zip(status.legs, example.legFigures) {
+                #expect(abs(leg.consumed - figures.consumed) < 0.00005)
+                #expect(leg.unknownSeconds == figures.unknownHours * 3600)
+            }
+            #expect(journey.histories.map { $0 == nil } == [false, true, false, false])
+            #expect(journey.lot.quantity == 200 && journey.lot.productVersion == 1)
+            // Closing the lot ends the journey there; it takes no more moves.
+            try archive.recordMove(lot: example.lot, kind: .close, at: example.statusTime, reason: .used, by: "nurse", origin: "test")
+            #expect(try archive.lotJourney(example.lot).status.legs.last?.to == example.statusTime)
+            #expect(throws: ArchiveError.self) {
+                try archive.recordMove(lot: example.lot, kind: .none, at: example.statusTime, by: "x", origin: "test")
+            }
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func movesAreLeavesAndVerifyHoldsThem(engine: Engine) async throws {
+        let example = try StabilityExample.load()
+        try await withArchive(engine) { test in
+            do {
+                let archive = try test.open()
+                defer { archive.close() }
+                try await Self.keepExample(archive, example)
+                var kinds: [String] = []
+                try archive.engine.query("SELECT kind FROM record_leaves ORDER BY leaf_index", []) { kinds.append($0.text(0)) }
+                #expect(kinds.suffix(6) == ["product", "lot", "lot_move", "lot_move", "lot_move", "lot_move"])
+            }
+            #expect(try await test.verify().problems.isEmpty)
+            do {
+                let archive = try test.open()
+                defer { archive.close() }
+                try archive.engine.execute("UPDATE lot_moves SET at_ms = at_ms + 3600000 WHERE move_seq = 2")
+            }
+            let problems = try await test.verify().problems
+            #expect(problems.contains { $0.contains("move #2 of lot \(example.lot) of site #0 was changed after it was kept: at_ms") })
+            do {
+                let archive = try test.open()
+                defer { archive.close() }
+                try archive.engine.execute("UPDATE lots SET product_json = REPLACE(product_json, '72', '720')")
+            }
+            #expect(try await test.verify().problems.contains { $0.contains("lot \(example.lot) of site #0: its product's text was changed") })
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func whatIsRefused(engine: Engine) async throws {
+        try await withArchive(engine) { test in
+            let archive = try test.open()
+            defer { archive.close() }
+            func refusal(_ body: () throws -> Void) -> ArchiveError? {
+                do { try body() } catch let error as ArchiveError { return error } catch { return nil }
+                return nil
+            }
+            #expect(refusal { try archive.addProduct(json: #"{"name": "vvm14", "kinetics": "vvm7"}"#, addedBy: "x") }?.kind == .invalidRead)
+            #expect(refusal { try archive.addProduct(json: #"{"name": "p", "allowances": [{"hours": 1}]}"#, addedBy: "x") }?.message.contains("allowances[0]") == true)
+            #expect(refusal { try archive.addLot("L1", productName: "nonesuch", by: "x") }?.hint == .listProducts)
+            #expect(refusal { try archive.addLot("a lot", productName: "vvm7", by: "x") }?.kind == .invalidRead)
+            try archive.addLot("L1", productName: "vvm7", by: "x")
+            #expect(refusal { try archive.addLot("L1", productName: "vvm7", by: "x") }?.kind == .invalidRead)
+            // Another site has lots of its own names.
+            try archive.addLot("L1", siteID: 7, productName: "vvm7", by: "x")
+            #expect(try archive.lots(siteID: 7).map(\.id) == ["L1"])
+            #expect(refusal { try archive.recordMove(lot: "L1", kind: .logger, loggerID: "nobody", at: Date(), by: "x", origin: "t") }?.kind == .notFound)
+            #expect(refusal { try archive.recordMove(lot: "L2", kind: .none, at: Date(), by: "x", origin: "t") }?.hint == .listLots)
+            // A built-in product is kept with the lot as its file's text.
+            let lot = try #require(try archive.lot("L1"))
+            #expect(lot.productVersion == 0 && lot.product == Product.builtIn(named: "vvm7"))
+        }
+    }
+}
