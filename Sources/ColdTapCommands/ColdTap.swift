@@ -32,6 +32,7 @@ public enum ColdTap {
         ArchiveCommand.self, VerifyReportCommand.self, LoggersCommand.self, HistoryCommand.self, AckCommand.self,
         ConfigureCommand.self, StartCommand.self, MeasureCommand.self,
         ServeCommand.self, SiteCommand.self, TokenCommand.self, SiteProfileCommand.self, LoggerCommand.self, WebhookCommand.self, PushCommand.self,
+        ProductsCommand.self, ProductCommand.self, LotCommand.self,
     ]
 
     public static var usage: String {

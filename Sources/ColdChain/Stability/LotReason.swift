@@ -24,9 +24,10 @@ public enum LotReason: Sendable, Equatable {
     case unknownTime(
         seconds: TimeInterval, unloggedLegs: [Int], countedAs: UnknownTimeCounting?, worstCaseConsumed: Double, decides: LotDecision?)
 
-    /// A fraction as people read a budget: `0.43`, `1.2`.
+    /// A fraction as people read a budget: `0.43`, `1.2`; below a hundredth four decimals
+    /// (`0.0032`), so that a small share is not shown as none.
     public static func fraction(_ value: Double) -> String {
-        ColdChainFormat.temperature(value, decimals: value < 10 ? 2 : 1)
+        ColdChainFormat.temperature(value, decimals: value >= 10 ? 1 : (value >= 0.01 || value == 0 ? 2 : 4))
     }
 
     /// `leg 2 (logger DEPOT-1)`, `leg 3 (no logger)`.

@@ -1,0 +1,342 @@
+import Archive
+import ArchiveKit
+import ColdChain
+import ColdTapKit
+import Foundation
+
+/// `coldtap products`: the built-in products in words, as product files, or the format.
+public enum ProductsCommand: Command {
+    static let jsonOption = OptionSpec.flag("--json", help: "print them as product files (a start for a product of your own)")
+    static let schemaOption = OptionSpec.flag("--schema", help: "explain every field of a product .json file, with an example")
+
+    public static let name = "products"
+    public static let forms = [
+        CommandForm(
+            summary: "list the built-in products and their stability data, or document the product .json format",
+            options: [jsonOption, schemaOption])
+    ]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let json = arguments.isSet(jsonOption)
+        let schema = arguments.isSet(schemaOption)
+        _ = try arguments.positionals(max: 0)
+        try arguments.finish()
+        if json && schema { throw CommandError.usage("Give --json or --schema, not both.") }
+        if schema {
+            console.print(productSchema)
+        } else if json {
+            console.print("[\n" + Product.builtIn.map(\.jsonText).joined(separator: ",\n") + "]")
+        } else {
+            console.print(Product.builtIn.map(text).joined(separator: "\n\n"))
+        }
+    }
+
+    /// A product in words: name, summary, and a line per piece of stability data.
+    static func text(_ product: Product) -> String {
+        var lines = [product.name]
+        if !product.summary.isEmpty { lines.append("  " + product.summary) }
+        if let storage = product.storage { lines.append("  storage: \(storage)") }
+        for band in product.allowances {
+            lines.append("  allows \(ColdChainFormat.duration(band.seconds)) in total at \(band.name)")
+        }
+        for limit in product.discard { lines.append("  DISCARD at once when a sample is \(limit)") }
+        if let kinetics = product.kinetics {
+            lines.append(
+                "  kinetics\(kinetics.model.map { " (\($0))" } ?? ""): life \(ColdChainFormat.temperature(kinetics.hot.days)) days at \(ColdChainFormat.temperature(kinetics.hot.celsius)) °C, \(ColdChainFormat.temperature(kinetics.cold.days)) days at \(ColdChainFormat.temperature(kinetics.cold.celsius)) °C (Arrhenius between and beyond)"
+            )
+        }
+        lines.append("  REVIEW from \(LotReason.fraction(product.reviewThreshold)) of the budget consumed, DISCARD from 1")
+        return lines.joined(separator: "\n")
+    }
+
+    static let productSchema = """
+        A product file is JSON (docs/stability.md explains the model):
+
+        {
+          "name": "clinic-vaccine",
+          "summary": "optional text",
+          "storage": {"min": 2, "max": 8},
+          "allowances": [{"above": 8, "upTo": 25, "hours": 72}, {"above": 25, "upTo": 30, "hours": 12}],
+          "discard": [{"atOrBelow": 0}, {"above": 30}],
+          "kinetics": "vvm14",
+          "reviewThreshold": 0.8
+        }
+
+        name             1 to 64 letters, digits, '.', '_' or '-' (not a built-in product's name)
+        summary          optional text
+        storage          optional {"min": °C, "max": °C}: where the product is kept (informational)
+        allowances       time allowed in bands outside storage, summed over the journey; each band has
+                         a lower edge "above" (>) or "atOrAbove" (≥), an upper edge "upTo" (≤) or
+                         "below" (<), either may be left out, and one of "days", "hours", "minutes",
+                         "seconds". Bands must not overlap. consumed = Σ time in band ÷ its allowance.
+        discard          limits that end the lot at once: each one of "above", "atOrAbove", "below",
+                         "atOrBelow" with a temperature in °C
+        kinetics         a built-in model (vvm30, vvm14, vvm7, vvm2) or
+                         {"points": [{"celsius": 37, "days": 14}, {"celsius": 25, "days": 90}]}:
+                         ln(life) linear in 1/T (kelvin); consumed = Σ Δt ÷ life(T), storage included
+        reviewThreshold  the consumed fraction from which a lot needs REVIEW (0 < x ≤ 1; 0.8)
+
+        At least one of allowances, discard, kinetics. With both allowances and kinetics the larger
+        consumed fraction decides. Unknown keys are refused, naming the field.
+        """
+}
+
+/// `coldtap product add|list`: the products registered in the archive.
+public enum ProductCommand: Command {
+    static let byOption = OptionSpec.value("--by", placeholder: "NAME", help: "who registers the product", required: true)
+    static let jsonOption = OptionSpec.flag("--json", help: "print them as JSON")
+
+    public static let name = "product"
+    public static let forms = [
+        CommandForm(
+            verb: "add", positionals: "FILE", positionalHelp: [("FILE", "a product .json file ('coldtap products --schema')")],
+            summary: "register a product's stability data in the archive (a name taken gets its next version)",
+            options: [byOption, ArchiveAccess.archiveOption]),
+        CommandForm(verb: "list", summary: "list the products the archive knows: registered ones, then the built-in ones", options: [jsonOption, ArchiveAccess.archiveOption]),
+    ]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveAccess.location(&arguments)
+        if arguments.verb == "add" {
+            guard let by = arguments.value(byOption), !by.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw CommandError.usage("say who registers the product with --by NAME.")
+            }
+            let path = try arguments.positionals(min: 1, max: 1, what: "FILE")[0]
+            try arguments.finish()
+            let text = String(decoding: try InputBytes.read(path, console: console), as: UTF8.self)
+            do {
+                _ = try Product.fromJSON(Data(text.utf8))
+            } catch {
+                throw CommandError(.dataError, "\(path): \(error) See 'coldtap products --schema'.")
+            }
+            let archive = try ArchiveAccess.open(location, create: true, console: console)
+            defer { archive.close() }
+            let stored = try await ArchiveAccess.mapping { try archive.addProduct(json: text, addedBy: by) }
+            console.print("Registered product '\(stored.name)' v\(stored.version) (SHA-256 \(stored.sha256)).")
+            return
+        }
+        let json = arguments.isSet(jsonOption)
+        _ = try arguments.positionals(max: 0)
+        try arguments.finish()
+        let archive = try ArchiveAccess.open(location, create: true, console: console)
+        defer { archive.close() }
+        let products = try await ArchiveAccess.mapping { try archive.products() }
+        if json {
+            console.print(JSONValue.object([("products", .array(products.map(LotJSON.product)))]).serialized())
+        } else {
+            console.print(
+                ReportCommand.table(
+                    products.map { [$0.name, $0.version == 0 ? "built-in" : "v\($0.version)", $0.product?.summary ?? ""] },
+                    header: ["name", "version", "summary"], rightAligned: []
+                ).joined(separator: "\n"))
+        }
+    }
+}
+
+/// `coldtap lot add|move|close|status|list`: lots of product and their journeys.
+public enum LotCommand: Command {
+    static let productOption = OptionSpec.value("--product", placeholder: "NAME", help: "with add: the product ('coldtap product list')")
+    static let quantityOption = OptionSpec.value("--quantity", placeholder: "N", help: "with add: how many units the lot holds")
+    static let noteOption = OptionSpec.value("--note", placeholder: "TEXT", help: "with add: a note kept with the lot")
+    static let byOption = OptionSpec.value("--by", placeholder: "NAME", help: "who records it (add, move, close)")
+    static let loggerOption = OptionSpec.value("--logger", placeholder: "LOGGER-ID", help: "with move: the logger the lot travels with from --at")
+    static let noneOption = OptionSpec.flag("--none", help: "with move: from --at nobody logs the lot (unknown exposure)")
+    static let atOption = OptionSpec.value(
+        "--at", placeholder: "TIME", help: "when the hand-over or close happened (move, close), or the time of the status (ISO 8601)")
+    static let placeOption = OptionSpec.value("--place", placeholder: "TEXT", help: "with move or close: where it happened")
+    static let reasonOption = OptionSpec.value(
+        "--reason", placeholder: "REASON", help: "with close: why the journey ends", choices: { LotMoveRecord.CloseReason.allCases.map(\.rawValue) })
+    static let siteOption = OptionSpec.value("--site", placeholder: "NAME", help: "a station site's lots (default: the archive's own)")
+    static let jsonOption = OptionSpec.flag("--json", help: "with status and list: print JSON")
+
+    public static let name = "lot"
+    static let lotHelp = [("LOT", "the lot's name: 1 to 64 letters, digits, '.', '_' or '-'")]
+    public static let forms = [
+        CommandForm(
+            verb: "add", positionals: "LOT", positionalHelp: lotHelp, summary: "keep a new lot of a product",
+            options: [productOption, quantityOption, noteOption, byOption, siteOption, ArchiveAccess.archiveOption]),
+        CommandForm(
+            verb: "move", positionals: "LOT", positionalHelp: lotHelp,
+            summary: "record a hand-over: from --at the lot is exposed to what --logger records (--none: to nobody's record)",
+            options: [loggerOption, noneOption, atOption, placeOption, byOption, siteOption, ArchiveAccess.archiveOption]),
+        CommandForm(
+            verb: "close", positionals: "LOT", positionalHelp: lotHelp, summary: "end the lot's journey (used, discarded, returned)",
+            options: [atOption, reasonOption, placeOption, byOption, siteOption, ArchiveAccess.archiveOption]),
+        CommandForm(
+            verb: "status", positionals: "LOT", positionalHelp: lotHelp,
+            summary: "the stability budget the lot consumed over its journey and the decision: USABLE, REVIEW, DISCARD or INCONCLUSIVE",
+            options: [atOption, jsonOption, siteOption, ReportCommand.tzOption, ArchiveAccess.archiveOption]),
+        CommandForm(verb: "list", summary: "the lots with their decision now, worst first", options: [jsonOption, siteOption, ArchiveAccess.archiveOption]),
+    ]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        let location = try ArchiveAccess.location(&arguments)
+        let siteName = arguments.value(siteOption)
+        switch arguments.verb {
+        case "add":
+            let lot = try arguments.positionals(min: 1, max: 1, what: "LOT")[0]
+            guard let product = arguments.value(productOption) else { throw CommandError.usage("name the lot's product with --product NAME ('coldtap product list').") }
+            let by = try who(&arguments)
+            var quantity: Int64?
+            if let text = arguments.value(quantityOption) {
+                guard let value = Int64(text), value >= 0 else { throw CommandError.usage("--quantity '\(text)' is not a whole number of units.") }
+                quantity = value
+            }
+            let note = arguments.value(noteOption) ?? ""
+            try arguments.finish()
+            try await withArchive(location, siteName, console: console) { archive, siteID in
+                let kept = try archive.addLot(lot, siteID: siteID, productName: product, quantity: quantity, note: note, by: by)
+                console.print(
+                    "Kept lot '\(kept.id)' of \(kept.productName) (\(kept.productVersion == 0 ? "built-in" : "v\(kept.productVersion)")); record its hand-overs with 'coldtap lot move \(kept.id) --logger LOGGER-ID --at TIME'."
+                )
+            }
+        case "move", "close":
+            let lot = try arguments.positionals(min: 1, max: 1, what: "LOT")[0]
+            let by = try who(&arguments)
+            guard let at = try time(&arguments) else { throw CommandError.usage("say when with --at TIME (ISO 8601, e.g. 2026-03-02T08:00:00Z).") }
+            var kind = LotMoveRecord.Kind.close
+            var logger: String?
+            var reason: LotMoveRecord.CloseReason?
+            if arguments.verb == "move" {
+                logger = arguments.value(loggerOption)
+                let none = arguments.isSet(noneOption)
+                guard (logger == nil) == none else { throw CommandError.usage("give the lot's logger with --logger LOGGER-ID, or --none when nobody logs it; not both.") }
+                kind = none ? .none : .logger
+            } else {
+                guard let text = arguments.value(reasonOption), let given = LotMoveRecord.CloseReason(rawValue: text) else {
+                    throw CommandError.usage("say why the journey ends with --reason used, discarded or returned.")
+                }
+                reason = given
+            }
+            let place = arguments.value(placeOption) ?? ""
+            try arguments.finish()
+            try await withArchive(location, siteName, console: console) { archive, siteID in
+                if let named = logger {
+                    logger = try await ArchiveAccess.loggerID(named, in: archive)
+                    if let siteName, let loggerID = logger, try StationStore(archive: archive).siteID(ofLogger: loggerID) != siteID {
+                        throw CommandError(.dataError, "the site '\(siteName)' holds no logger '\(named)'.")
+                    }
+                }
+                let move = try archive.recordMove(
+                    lot: lot, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place, by: by, origin: "command line")
+                switch move.kind {
+                case .logger: console.print("Lot '\(lot)' travels with \(move.loggerID ?? "") from \(move.at.isoUTC) (move #\(move.seq), by \(by)).")
+                case .none: console.print("Lot '\(lot)' is with nobody's logger from \(move.at.isoUTC): that time counts as unknown (move #\(move.seq), by \(by)).")
+                case .close: console.print("Lot '\(lot)' closed at \(move.at.isoUTC): \(move.reason?.rawValue ?? "") (move #\(move.seq), by \(by)).")
+                }
+            }
+        case "status":
+            let lot = try arguments.positionals(min: 1, max: 1, what: "LOT")[0]
+            let at = try time(&arguments)
+            let json = arguments.isSet(jsonOption)
+            let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
+            try arguments.finish()
+            try await withArchive(location, siteName, console: console) { archive, siteID in
+                let journey = try archive.lotJourney(lot, siteID: siteID, at: at)
+                console.print(json ? LotJSON.status(journey.status).serialized() : text(journey, timeZone: timeZone))
+            }
+        default:
+            let json = arguments.isSet(jsonOption)
+            _ = try arguments.positionals(max: 0)
+            try arguments.finish()
+            try await withArchive(location, siteName, console: console) { archive, siteID in
+                let lots = try archive.lots(siteID: siteID).map { (lot: $0, status: try archive.lotJourney($0.id, siteID: siteID).status) }
+                let sorted = lots.sorted { worse($0.status, than: $1.status) }
+                if json {
+                    console.print(
+                        JSONValue.object([
+                            (
+                                "lots",
+                                .array(
+                                    sorted.map { item in
+                                        guard case .object(let members) = LotJSON.lot(item.lot) else { return LotJSON.lot(item.lot) }
+                                        return .object(members + [("decision", .string(item.status.decision.rawValue)), ("consumed", .number(item.status.consumed))])
+                                    })
+                            )
+                        ]).serialized())
+                } else {
+                    console.print(
+                        ReportCommand.table(
+                            sorted.map { [$0.lot.id, $0.lot.productName, $0.status.decision.rawValue, LotReason.fraction($0.status.consumed), "\($0.status.legs.count)"] },
+                            header: ["lot", "product", "decision", "consumed", "legs"], rightAligned: [3, 4]
+                        ).joined(separator: "\n"))
+                }
+            }
+        }
+    }
+
+    /// Worst first: DISCARD, INCONCLUSIVE, REVIEW, USABLE; then the most consumed.
+    public static func worse(_ a: LotStatus, than b: LotStatus) -> Bool {
+        let order: [LotDecision] = [.discard, .inconclusive, .review, .usable]
+        let (rankA, rankB) = (order.firstIndex(of: a.decision) ?? 0, order.firstIndex(of: b.decision) ?? 0)
+        return rankA != rankB ? rankA < rankB : (a.consumed != b.consumed ? a.consumed > b.consumed : a.lot < b.lot)
+    }
+
+    static func who(_ arguments: inout Arguments) throws -> String {
+        guard let by = arguments.value(byOption), !by.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CommandError.usage("say who records it with --by NAME.")
+        }
+        return by
+    }
+
+    static func time(_ arguments: inout Arguments) throws -> Date? {
+        guard let text = arguments.value(atOption) else { return nil }
+        guard let time = LogInput.Options.parseReadTime(text) else {
+            throw CommandError.usage("--at '\(text)' is not an ISO 8601 time with a zone; write it like 2026-03-02T08:00:00Z.")
+        }
+        return time
+    }
+
+    /// Opens the archive and finds the site (0 for the archive's own lots); archive errors
+    /// become the command line's.
+    static func withArchive(_ location: String, _ siteName: String?, console: Console, _ body: (Archive, Int64) async throws -> Void) async throws {
+        let archive = try ArchiveAccess.open(location, create: true, console: console)
+        defer { archive.close() }
+        try await ArchiveAccess.mapping {
+            var siteID: Int64 = 0
+            if let siteName {
+                guard let site = try StationStore(archive: archive).site(named: siteName) else {
+                    throw ArchiveError(.notFound, "the archive \(archive.engine.location) has no site '\(siteName)'.", hint: .listSites)
+                }
+                siteID = site.id
+            }
+            try await body(archive, siteID)
+        }
+    }
+
+    /// The status in words, times in `timeZone`.
+    static func text(_ journey: LotJourney, timeZone: TimeZone) -> String {
+        let status = journey.status
+        let lot = journey.lot
+        var lines = [
+            "Lot \(lot.id) of \(lot.productName) (\(lot.productVersion == 0 ? "built-in" : "v\(lot.productVersion)"))\(lot.quantity.map { ", \($0) units" } ?? ""), as of \(ColdChainFormat.time(status.at, in: timeZone)): \(status.decision.rawValue)"
+        ]
+        lines.append(
+            "Consumed \(LotReason.fraction(status.consumed)) of the stability budget (by the \(status.consumedBy == .kinetics ? "kinetic model" : "allowances")); "
+                + "\(ColdChainFormat.duration(status.unknownSeconds)) unknown, at worst \(LotReason.fraction(status.worstCaseConsumed)).")
+        if !status.bands.isEmpty {
+            lines.append("")
+            lines += ReportCommand.table(
+                status.bands.map {
+                    [$0.band, ColdChainFormat.duration($0.seconds), ColdChainFormat.duration($0.allowanceSeconds), LotReason.fraction($0.seconds / $0.allowanceSeconds)]
+                }, header: ["band", "time", "allowed", "consumed"], rightAligned: [1, 2, 3])
+        }
+        if let kinetics = status.kineticsConsumed { lines.append("Kinetics: \(LotReason.fraction(kinetics)) of the product's life consumed.") }
+        lines.append("")
+        lines += ReportCommand.table(
+            status.legs.enumerated().map { index, leg in
+                [
+                    "\(index + 1)", leg.logger ?? "(no logger)", ColdChainFormat.time(leg.from, in: timeZone), ColdChainFormat.time(leg.to, in: timeZone),
+                    LotReason.fraction(leg.consumed), ColdChainFormat.duration(leg.unknownSeconds),
+                ]
+            }, header: ["leg", "logger", "from", "to", "consumed", "unknown"], rightAligned: [0, 4, 5])
+        lines.append("")
+        lines += status.reasons.map { "- " + $0.english(in: timeZone) }
+        lines.append("")
+        lines.append("Chain head: \(journey.chainHead)")
+        return lines.joined(separator: "\n")
+    }
+}
