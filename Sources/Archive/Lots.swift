@@ -317,10 +317,13 @@ extension Archive {
             }
             let moves = try lotMoves(id, siteID: siteID)
             if let close = moves.first(where: { $0.kind == .close }) {
-                throw ArchiveError(.invalidRead, "the lot '\(id)' was closed (\(close.reason?.rawValue ?? "closed")) at \(close.at.isoUTCWholeSeconds); it takes no more moves.")
+                throw ArchiveError(
+                    .invalidRead,
+                    "the lot '\(id)' was closed (\(close.reason?.rawValue ?? "closed")) at \(close.at.isoUTCWholeSeconds); it takes no more moves.")
             }
             if kind == .close, let first = moves.map(\.at).min(), at < first {
-                throw ArchiveError(.invalidRead, "the lot '\(id)' cannot close at \(at.isoUTCWholeSeconds), before its first move (\(first.isoUTCWholeSeconds)).")
+                throw ArchiveError(
+                    .invalidRead, "the lot '\(id)' cannot close at \(at.isoUTCWholeSeconds), before its first move (\(first.isoUTCWholeSeconds)).")
             }
             let move = LotMoveRecord(
                 siteID: siteID, lotID: id, seq: Int64(moves.count + 1), kind: kind, loggerID: loggerID, at: Date(milliseconds: at.milliseconds),

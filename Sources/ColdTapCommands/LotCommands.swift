@@ -93,7 +93,9 @@ public enum ProductCommand: Command {
             verb: "add", positionals: "FILE", positionalHelp: [("FILE", "a product .json file ('coldtap products --schema')")],
             summary: "register a product's stability data in the archive (a name taken gets its next version)",
             options: [byOption, ArchiveAccess.archiveOption]),
-        CommandForm(verb: "list", summary: "list the products the archive knows: registered ones, then the built-in ones", options: [jsonOption, ArchiveAccess.archiveOption]),
+        CommandForm(
+            verb: "list", summary: "list the products the archive knows: registered ones, then the built-in ones",
+            options: [jsonOption, ArchiveAccess.archiveOption]),
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
@@ -178,7 +180,9 @@ public enum LotCommand: Command {
         switch arguments.verb {
         case "add":
             let lot = try arguments.positionals(min: 1, max: 1, what: "LOT")[0]
-            guard let product = arguments.value(productOption) else { throw CommandError.usage("name the lot's product with --product NAME ('coldtap product list').") }
+            guard let product = arguments.value(productOption) else {
+                throw CommandError.usage("name the lot's product with --product NAME ('coldtap product list').")
+            }
             let by = try who(&arguments)
             var quantity: Int64?
             if let text = arguments.value(quantityOption) {
@@ -203,7 +207,9 @@ public enum LotCommand: Command {
             if arguments.verb == "move" {
                 logger = arguments.value(loggerOption)
                 let none = arguments.isSet(noneOption)
-                guard (logger == nil) == none else { throw CommandError.usage("give the lot's logger with --logger LOGGER-ID, or --none when nobody logs it; not both.") }
+                guard (logger == nil) == none else {
+                    throw CommandError.usage("give the lot's logger with --logger LOGGER-ID, or --none when nobody logs it; not both.")
+                }
                 kind = none ? .none : .logger
             } else {
                 guard let text = arguments.value(reasonOption), let given = LotMoveRecord.CloseReason(rawValue: text) else {
@@ -224,7 +230,8 @@ public enum LotCommand: Command {
                     lot: lot, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place, by: by, origin: "command line")
                 switch move.kind {
                 case .logger: console.print("Lot '\(lot)' travels with \(move.loggerID ?? "") from \(move.at.isoUTC) (move #\(move.seq), by \(by)).")
-                case .none: console.print("Lot '\(lot)' is with nobody's logger from \(move.at.isoUTC): that time counts as unknown (move #\(move.seq), by \(by)).")
+                case .none:
+                    console.print("Lot '\(lot)' is with nobody's logger from \(move.at.isoUTC): that time counts as unknown (move #\(move.seq), by \(by)).")
                 case .close: console.print("Lot '\(lot)' closed at \(move.at.isoUTC): \(move.reason?.rawValue ?? "") (move #\(move.seq), by \(by)).")
                 }
             }
@@ -253,14 +260,17 @@ public enum LotCommand: Command {
                                 .array(
                                     sorted.map { item in
                                         guard case .object(let members) = LotJSON.lot(item.lot) else { return LotJSON.lot(item.lot) }
-                                        return .object(members + [("decision", .string(item.status.decision.rawValue)), ("consumed", .number(item.status.consumed))])
+                                        return .object(
+                                            members + [("decision", .string(item.status.decision.rawValue)), ("consumed", .number(item.status.consumed))])
                                     })
                             )
                         ]).serialized())
                 } else {
                     console.print(
                         ReportCommand.table(
-                            sorted.map { [$0.lot.id, $0.lot.productName, $0.status.decision.rawValue, LotReason.fraction($0.status.consumed), "\($0.status.legs.count)"] },
+                            sorted.map {
+                                [$0.lot.id, $0.lot.productName, $0.status.decision.rawValue, LotReason.fraction($0.status.consumed), "\($0.status.legs.count)"]
+                            },
                             header: ["lot", "product", "decision", "consumed", "legs"], rightAligned: [3, 4]
                         ).joined(separator: "\n"))
                 }
@@ -321,7 +331,10 @@ public enum LotCommand: Command {
             lines.append("")
             lines += ReportCommand.table(
                 status.bands.map {
-                    [$0.band, ColdChainFormat.duration($0.seconds), ColdChainFormat.duration($0.allowanceSeconds), LotReason.fraction($0.seconds / $0.allowanceSeconds)]
+                    [
+                        $0.band, ColdChainFormat.duration($0.seconds), ColdChainFormat.duration($0.allowanceSeconds),
+                        LotReason.fraction($0.seconds / $0.allowanceSeconds),
+                    ]
                 }, header: ["band", "time", "allowed", "consumed"], rightAligned: [1, 2, 3])
         }
         if let kinetics = status.kineticsConsumed { lines.append("Kinetics: \(LotReason.fraction(kinetics)) of the product's life consumed.") }

@@ -14,9 +14,9 @@ import Station
 // built through the archive in one write transaction a day, then measured through a station
 // over it, server side: an upload (decode, keep, answer, checkpoint signed), a logger's year
 // of history, a 30-day PDF report with its checkpoint and proofs, the overview's first page,
-// `archive verify`, and the size on disk. Targets: each interactive figure within 2× from
-// the smallest fleet to the largest and under 100 ms at the largest; verify linear.
-// A lot's status waits for the lots of issue 29 (reported as null).
+// a lot's status (a lot through three of the fleet's loggers and an unlogged hand-over over
+// the last 30 days), `archive verify`, and the size on disk. Targets: each interactive figure
+// within 2× from the smallest fleet to the largest and under 100 ms at the largest; verify linear.
 
 struct FleetFigures {
     var engine: String
@@ -31,6 +31,7 @@ struct FleetFigures {
     var reportMs: Double
     var overviewMs: Double
     var overviewBytes: Int
+    var lotStatusMs: Double
     /// `nil` with `--skip-verify` (the interactive figures alone).
     var verifySeconds: Double?
     var bytesOnDisk: Int64
@@ -41,7 +42,7 @@ struct FleetFigures {
             ("engine", .string(engine)), ("loggers", .int(loggers)), ("days", .int(days)), ("reads", .int(reads)), ("leaves", .int(leaves)),
             ("buildSeconds", .number((buildSeconds * 10).rounded() / 10)), ("uploadMs", ms(uploadMs)), ("historyMs", ms(historyMs)),
             ("historySamples", .int(historySamples)), ("reportMs", ms(reportMs)), ("overviewMs", ms(overviewMs)),
-            ("overviewBytes", .int(overviewBytes)), ("lotStatusMs", .null),
+            ("overviewBytes", .int(overviewBytes)), ("lotStatusMs", ms(lotStatusMs)),
             ("verifySeconds", verifySeconds.map { .number(($0 * 100).rounded() / 100) } ?? .null),
             ("verifyMicrosecondsPerRead", verifySeconds.map { .number(($0 * 1e6 / Double(max(reads, 1))).rounded()) } ?? .null),
             ("bytesOnDisk", .int(Int(bytesOnDisk))),
@@ -77,9 +78,9 @@ private func printFleet(_ item: FleetFigures) {
     print(
         String(
             format:
-                "fleet %@ %5d loggers × %d days (%d reads, %d leaves, built in %.0f s): upload %.1f ms, year history %.1f ms (%d samples), 30-day PDF %.1f ms, overview %.1f ms (%d bytes), %@, %.1f MB",
+                "fleet %@ %5d loggers × %d days (%d reads, %d leaves, built in %.0f s): upload %.1f ms, year history %.1f ms (%d samples), 30-day PDF %.1f ms, overview %.1f ms (%d bytes), lot status %.1f ms, %@, %.1f MB",
             item.engine, item.loggers, item.days, item.reads, item.leaves, item.buildSeconds, item.uploadMs, item.historyMs, item.historySamples,
-            item.reportMs, item.overviewMs, item.overviewBytes,
+            item.reportMs, item.overviewMs, item.overviewBytes, item.lotStatusMs,
             item.verifySeconds.map { String(format: "verify %.1f s (%.0f µs a read)", $0, $0 * 1e6 / Double(max(item.reads, 1))) } ?? "verify not run",
             Double(item.bytesOnDisk) / 1e6))
 }
@@ -144,6 +145,14 @@ private func benchFleet(engine: String, loggers: Int, days: Int, verify: Bool) a
     }
     let buildSeconds = Date().timeIntervalSince(buildStart)
     let reads = Int(try archive.engine.scalarInt("SELECT COUNT(*) FROM reads") ?? 0)
+    // A lot's last 30 days: a shipper, an unlogged hand-over, a depot fridge, a clinic fridge.
+    let lotEnd = fleetStart.addingTimeInterval(Double(days - 1) * 86_400)
+    try archive.addLot("fleet-lot", siteID: site.id, productName: "example-2-8", quantity: 100, by: "bench")
+    for (index, logger) in [loggers / 5, -1, loggers / 3, loggers / 2 + 1].enumerated() {
+        try archive.recordMove(
+            lot: "fleet-lot", siteID: site.id, kind: logger < 0 ? .none : .logger, loggerID: logger < 0 ? nil : fleetLoggerID(logger),
+            at: lotEnd.addingTimeInterval(Double(index * 8 - 30) * 86_400 + (logger < 0 ? -6 * 3600 : 0)), by: "bench", origin: "bench")
+    }
     let leaves = try archive.recordSize()
     archive.close()
 
@@ -216,6 +225,17 @@ private func benchFleet(engine: String, loggers: Int, days: Int, verify: Bool) a
         }
     }
     station.stop(grace: 1)
+    // The lot's status: its three loggers' records over its legs, judged (medians of 9).
+    var lotStatus: [Double] = []
+    for round in 0..<10 {
+        let opened = try Archive.open(location)
+        let started = DispatchTime.now().uptimeNanoseconds
+        let journey = try opened.lotJourney("fleet-lot", siteID: site.id, at: lotEnd)
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        opened.close()
+        guard journey.status.legs.count == 4 else { throw BenchError.reference("the fleet's lot has \(journey.status.legs.count) legs, not 4") }
+        if round > 0 { lotStatus.append(elapsed) }
+    }
 
     let verifyStart = Date()
     let opened = try Archive.open(location)
@@ -237,5 +257,5 @@ private func benchFleet(engine: String, loggers: Int, days: Int, verify: Bool) a
     return FleetFigures(
         engine: engine, loggers: loggers, days: days, reads: reads, leaves: leaves, buildSeconds: buildSeconds, uploadMs: median(uploads),
         historyMs: median(history), historySamples: historySamples, reportMs: median(report), overviewMs: median(overview),
-        overviewBytes: overviewBytes, verifySeconds: verifySeconds, bytesOnDisk: bytes)
+        overviewBytes: overviewBytes, lotStatusMs: median(lotStatus), verifySeconds: verifySeconds, bytesOnDisk: bytes)
 }

@@ -44,7 +44,10 @@ import Testing
             let json = try jsonObject(run.out)
             #expect(
                 Set(json.keys)
-                    == ["lot", "product", "consumed", "consumedBy", "bands", "kineticsConsumed", "unknownSeconds", "legs", "discardEvents", "decision", "reasons"])
+                    == [
+                        "lot", "product", "consumed", "consumedBy", "bands", "kineticsConsumed", "unknownSeconds", "legs", "discardEvents", "decision",
+                        "reasons",
+                    ])
             #expect(abs((json["consumed"] as? Double ?? -1) - (try example.number("consumed"))) < 0.00005)
             #expect(json["consumedBy"] as? String == example.figures["consumedBy"])
             #expect(abs((json["kineticsConsumed"] as? Double ?? -1) - (try example.number("kineticsConsumed"))) < 0.00005)

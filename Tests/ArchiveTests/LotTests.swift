@@ -97,7 +97,9 @@ import Testing
                 return nil
             }
             #expect(refusal { try archive.addProduct(json: #"{"name": "vvm14", "kinetics": "vvm7"}"#, addedBy: "x") }?.kind == .invalidRead)
-            #expect(refusal { try archive.addProduct(json: #"{"name": "p", "allowances": [{"hours": 1}]}"#, addedBy: "x") }?.message.contains("allowances[0]") == true)
+            #expect(
+                refusal { try archive.addProduct(json: #"{"name": "p", "allowances": [{"hours": 1}]}"#, addedBy: "x") }?.message.contains("allowances[0]")
+                    == true)
             #expect(refusal { try archive.addLot("L1", productName: "nonesuch", by: "x") }?.hint == .listProducts)
             #expect(refusal { try archive.addLot("a lot", productName: "vvm7", by: "x") }?.kind == .invalidRead)
             try archive.addLot("L1", productName: "vvm7", by: "x")
