@@ -201,4 +201,21 @@ enum LotReportFixtures {
         #expect(inconclusive.decisionText == "无法判定 (INCONCLUSIVE)")
         #expect(inconclusive.reasonTexts.last?.hasSuffix("，结论将变为 需复核 (REVIEW)。") == true)
     }
+
+    @Test(arguments: ReportLanguage.allCases)
+    func aLotWithoutAJourneyIsDrawnToo(language: ReportLanguage) throws {
+        let product = try #require(Product.builtIn(named: "example-2-8"))
+        let at = Date(timeIntervalSince1970: 1_772_409_600)
+        let status = LotEvaluation.status(lot: "L-empty", product: product, legs: [], at: at)
+        let content = LotReportContent(
+            lot: "L-empty", product: product, note: "—", status: status, legs: [], chainHead: LotReportFixtures.hex(1), generated: at,
+            timeZone: .gmt, language: language)
+        let page = LotReportPage(content: content, theme: .dark)
+        #expect(status.decision == .inconclusive && page.reasonTexts.count == status.reasons.count)
+        let canvas = SVGCanvas(width: LotReportPage.a4.width, height: LotReportPage.a4.height)
+        #expect(page.draw(on: canvas) {} == 2)
+        #expect(canvas.document().contains(SVGCanvas.escape(page.decisionText)))
+        let html = page.html()
+        #expect(html.contains(SVGCanvas.escape(page.reasonText(.noJourney))) && html.contains(ChartTheme.dark.background.hexString))
+    }
 }
