@@ -167,6 +167,13 @@ extension LotReportPage {
             canvas.popClip()
         }
 
+        // The discard events, where they happened.
+        for event in status.discardEvents {
+            var mark = ChartPath()
+            mark.addCircle(center: ChartPoint(x: x(event.time), y: y.position(event.temperature)), radius: 3.5)
+            canvas.stroke(mark, color: theme.fail, style: StrokeStyle(width: 1.4))
+        }
+
         // Leg boundaries and names.
         for (index, leg) in content.legs.enumerated() {
             let left = x(leg.from), right = x(leg.to)
@@ -199,6 +206,12 @@ extension LotReportPage {
         if let storage = content.storage { swatch(theme.band, lot.storage.filled(["band": storage.description])) }
         swatch(theme.gap, lot.unknown)
         if !largestConsumers.isEmpty { swatch(theme.beyond.withAlpha(0.14), lot.largestConsumers) }
+        if !status.discardEvents.isEmpty {
+            var mark = ChartPath()
+            mark.addCircle(center: ChartPoint(x: legendX + 5, y: legendY - 3), radius: 3.5)
+            canvas.stroke(mark, color: theme.fail, style: StrokeStyle(width: 1.4))
+            canvas.text(lot.sectionDiscard, at: ChartPoint(x: legendX + 13, y: legendY), font: font, color: theme.secondaryText, anchor: .start)
+        }
     }
 
     /// The stretches of a leg no valid sample covers (a sample covers its interval): the

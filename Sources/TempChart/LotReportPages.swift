@@ -56,7 +56,7 @@ extension LotReportPage {
             y = baseline + 8
         }
         func paragraph(_ text: String, color: ChartColor, textFont: ChartFont = font) {
-            for line in ReportPage.wrap(text, width: contentWidth - 8, font: textFont, canvas: canvas) {
+            for line in Self.wrap(text, width: contentWidth - 8, font: textFont, canvas: canvas) {
                 ensure(lineHeight)
                 canvas.text(line, at: ChartPoint(x: margin + 4, y: y + 9), font: textFont, color: color, anchor: .start)
                 y += lineHeight
@@ -65,7 +65,7 @@ extension LotReportPage {
         }
         func bullets(_ items: [String]) {
             for item in items {
-                for (index, line) in ReportPage.wrap(item, width: contentWidth - 12, font: font, canvas: canvas).enumerated() {
+                for (index, line) in Self.wrap(item, width: contentWidth - 12, font: font, canvas: canvas).enumerated() {
                     ensure(lineHeight)
                     if index == 0 {
                         canvas.text("•", at: ChartPoint(x: margin + 2, y: y + 9), font: font, color: theme.secondaryText, anchor: .start)
@@ -93,7 +93,7 @@ extension LotReportPage {
                 // A line feed in a cell starts a new line; each line wraps in its column.
                 let wrapped = cells.enumerated().map { column, cell in
                     cell.split(separator: "\n").flatMap {
-                        ReportPage.wrap(String($0), width: columnWidths[min(column, columnWidths.count - 1)] - 6, font: fonts[column], canvas: canvas)
+                        Self.wrap(String($0), width: columnWidths[min(column, columnWidths.count - 1)] - 6, font: fonts[column], canvas: canvas)
                     }
                 }
                 let lines = max(1, wrapped.map(\.count).max() ?? 1)
@@ -225,5 +225,23 @@ extension LotReportPage {
             boxX += 13 + textWidth + 16
         }
         return pageNumber
+    }
+
+    /// Punctuation that never starts a line in Chinese and Japanese.
+    static let closingPunctuation: Set<Character> = ["。", "、", "，", "；", "：", "）", "」", "』", "！", "？", ")", ".", ",", ":", ";"]
+
+    /// `ReportPage.wrap`, with a closing punctuation mark that would start a line kept at the
+    /// end of the line before it (a mark may stand past the line's width, as in print).
+    static func wrap(_ text: String, width: Double, font: ChartFont, canvas: any Canvas) -> [String] {
+        var lines: [String] = []
+        for line in ReportPage.wrap(text, width: width, font: font, canvas: canvas) {
+            var line = line
+            while let first = line.first, closingPunctuation.contains(first), !lines.isEmpty {
+                lines[lines.count - 1].append(first)
+                line.removeFirst()
+            }
+            if !line.isEmpty { lines.append(line) }
+        }
+        return lines
     }
 }

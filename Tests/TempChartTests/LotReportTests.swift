@@ -218,4 +218,12 @@ enum LotReportFixtures {
         let html = page.html()
         #expect(html.contains(SVGCanvas.escape(page.reasonText(.noJourney))) && html.contains(ChartTheme.dark.background.hexString))
     }
+
+    @Test func aClosingMarkNeverStartsALine() {
+        let canvas = SVGCanvas(width: 100, height: 100)
+        let font = ChartFont(size: 10)
+        #expect(ReportPage.wrap("あいう。えお", width: 30, font: font, canvas: canvas) == ["あいう", "。えお"])
+        #expect(LotReportPage.wrap("あいう。えお", width: 30, font: font, canvas: canvas) == ["あいう。", "えお"])
+        #expect(LotReportPage.wrap("あいう。", width: 30, font: font, canvas: canvas) == ["あいう。"])
+    }
 }
