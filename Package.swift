@@ -192,7 +192,8 @@ let package = Package(
         .testTarget(
             name: "CommandsTests",
             dependencies: [
-                "NFCTagsEmulation", "ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TestSupport", "Digest",
+                "NFCTagsEmulation", "ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart",
+                "TestSupport", "Digest",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -219,6 +219,13 @@ public struct ArchiveReportStrings: Sendable {
 }
 
 extension ReportLanguage {
+    /// A read-time source in this language: `source` as the archive stores it (a code, or an
+    /// earlier version's English phrase), or a phrase of `ReadTimeSource`.
+    func readTimeSourceName(_ source: String) -> String {
+        let phrase = DecodeOptions.ReadTimeSource(stored: source).description
+        return audit.readTimeSources[phrase] ?? archive.readTimeSources[phrase] ?? phrase
+    }
+
     /// The archive texts for this language.
     public var archive: ArchiveReportStrings {
         switch self {
@@ -297,10 +304,7 @@ extension ReportPage {
 
     /// A read-time source in the report's language: `source` as the archive stores it (a
     /// code, or an earlier version's English phrase), or a phrase of `ReadTimeSource`.
-    func readTimeSourceName(_ source: String) -> String {
-        let phrase = DecodeOptions.ReadTimeSource(stored: source).description
-        return language.audit.readTimeSources[phrase] ?? language.archive.readTimeSources[phrase] ?? phrase
-    }
+    func readTimeSourceName(_ source: String) -> String { language.readTimeSourceName(source) }
 
     /// "verified (detail)" with the status word in the report's language.
     func integrityText(_ integrity: String) -> String {
