@@ -441,3 +441,27 @@ extension RecordLeaf {
             ])
     }
 }
+
+extension Archive {
+    /// Each read's hash in the read/acknowledgement chain (which covers its whole row), by
+    /// read id, for the reads of `loggerID` named: what a lot report prints beside each read.
+    public func readChainHashes(loggerID: String, readIDs: [Int64]) throws -> [Int64: String] {
+        guard !readIDs.isEmpty else { return [:] }
+        let wanted = Set(readIDs)
+        var hashes: [Int64: String] = [:]
+        enum Column: Int, ArchiveColumns {
+            case id, hash
+            var sqlName: String { self == .id ? "read_id" : "hash" }
+        }
+        try engine.query(
+            "SELECT \(Column.selectList) FROM reads WHERE logger_id = $1 AND read_id >= $2 AND read_id <= $3",
+            [
+                .text(loggerID), .int(wanted.min() ?? 0), .int(wanted.max() ?? 0),
+            ]
+        ) { row in
+            let id = row.int(Column.id)
+            if wanted.contains(id) { hashes[id] = row.text(Column.hash) }
+        }
+        return hashes
+    }
+}

@@ -3,6 +3,7 @@ import ArchiveKit
 import ColdChain
 import ColdTapKit
 import Foundation
+import TempChart
 
 /// `coldtap products`: the built-in products in words, as product files, or the format.
 public enum ProductsCommand: Command {
@@ -171,7 +172,16 @@ public enum LotCommand: Command {
             summary: "the stability budget the lot consumed over its journey and the decision: USABLE, REVIEW, DISCARD or INCONCLUSIVE",
             options: [atOption, jsonOption, siteOption, ReportCommand.tzOption, ArchiveAccess.archiveOption]),
         CommandForm(verb: "list", summary: "the lots with their decision now, worst first", options: [jsonOption, siteOption, ArchiveAccess.archiveOption]),
+        CommandForm(
+            verb: "report", positionals: "LOT", positionalHelp: lotHelp,
+            summary: "the lot report for the reviewer's signature: decision, budget, every leg with its logger's curve and chain of reads",
+            options: [
+                reportPDFOption, reportHTMLOption, ReportArtifacts.outOption, ReportArtifacts.outputOption, ReportArtifacts.forceOption,
+                ReportArtifacts.langOption, ReportArtifacts.themeOption, atOption, siteOption, ReportCommand.tzOption, ArchiveAccess.archiveOption,
+            ]),
     ]
+    static let reportPDFOption = OptionSpec.flag("--pdf", help: "with report: write the PDF (A4)")
+    static let reportHTMLOption = OptionSpec.flag("--html", help: "with report: write one self-contained HTML file")
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -235,6 +245,8 @@ public enum LotCommand: Command {
                 case .close: console.print("Lot '\(lot)' closed at \(move.at.isoUTC): \(move.reason?.rawValue ?? "") (move #\(move.seq), by \(by)).")
                 }
             }
+        case "report":
+            try await report(&arguments, location: location, siteName: siteName, console: console)
         case "status":
             let lot = try arguments.positionals(min: 1, max: 1, what: "LOT")[0]
             let at = try time(&arguments)
@@ -274,6 +286,55 @@ public enum LotCommand: Command {
                             header: ["lot", "product", "decision", "consumed", "legs"], rightAligned: [3, 4]
                         ).joined(separator: "\n"))
                 }
+            }
+        }
+    }
+
+    /// `lot report`: the files asked for (both kinds when neither flag is given), into `--out`
+    /// (the current directory) named after the lot, or `-o FILE`.
+    static func report(_ arguments: inout Arguments, location: String, siteName: String?, console: Console) async throws {
+        let lot = try arguments.positionals(min: 1, max: 1, what: "LOT")[0]
+        var kinds = [(LotReportFileKind.pdf, reportPDFOption), (.html, reportHTMLOption)].filter { arguments.isSet($0.1) }.map(\.0)
+        let output = arguments.value(ReportArtifacts.outputOption)
+        if kinds.isEmpty {
+            if let output, let kind = LotReportFileKind(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) {
+                kinds = [kind]
+            } else {
+                kinds = output == nil ? LotReportFileKind.allCases : []
+            }
+        }
+        if output != nil && kinds.count != 1 { throw CommandError.usage("-o FILE writes one file: give --pdf or --html, or a FILE ending in .pdf or .html.") }
+        let directory = URL(fileURLWithPath: arguments.value(ReportArtifacts.outOption) ?? ".", isDirectory: true)
+        let force = arguments.isSet(ReportArtifacts.forceOption)
+        let languageText = arguments.value(ReportArtifacts.langOption) ?? "en"
+        guard let language = ReportLanguage(rawValue: languageText) else { throw CommandError.usage("--lang '\(languageText)' is not a report language.") }
+        let theme: ChartTheme = arguments.value(ReportArtifacts.themeOption) == "dark" ? .dark : .light
+        let at = try time(&arguments)
+        let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
+        try arguments.finish()
+        try await withArchive(location, siteName, console: console) { archive, siteID in
+            let journey = try archive.lotJourney(lot, siteID: siteID, at: at)
+            let content = try LotReportContent.fromArchive(journey, archive: archive, timeZone: timeZone, language: language)
+            for kind in kinds {
+                var url = output.map { URL(fileURLWithPath: $0) } ?? directory.appendingPathComponent(LotReportRendering.fileStem(lot: lot) + kind.fileSuffix)
+                if FileManager.default.fileExists(atPath: url.path), !force {
+                    guard output == nil else { throw CommandError(.failure, "'\(url.path)' exists; give --force to overwrite it.") }
+                    let base = url.deletingPathExtension().path
+                    var number = 2
+                    while FileManager.default.fileExists(atPath: url.path) {
+                        url = URL(fileURLWithPath: "\(base)-\(number).\(kind.rawValue)")
+                        number += 1
+                    }
+                }
+                do {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try LotReportRendering(theme: theme).render(kind, content).write(to: url)
+                } catch let error as ReportRenderingUnavailable {
+                    throw CommandError(.unavailable, "\(error); use --html.")
+                } catch {
+                    throw CommandError(.failure, "Cannot write '\(url.path)': \(error). Check the directory and free space.")
+                }
+                console.print(url.path)
             }
         }
     }

@@ -67,6 +67,18 @@ import Testing
             #expect(text.out.contains(": USABLE") && text.out.contains("(no logger)") && text.out.contains("depot-fridge"), "\(text.out)")
             #expect(text.out.contains("Excursion in leg 3 (logger depot-fridge)"))
 
+            // The report for the reviewer's signature, in three languages.
+            for (language, decisionWord) in [("en", "USABLE"), ("zh-Hans", "可用"), ("ja", "使用可")] {
+                let folder = test.path("report-\(language)")
+                let report = await coldtap(
+                    ["lot", "report", example.lot, "--at", example.statusTime.isoUTC, "--lang", language, "--out", folder] + archive)
+                #expect(report.status == 0, "\(report.err)")
+                let pdf = try Data(contentsOf: URL(fileURLWithPath: folder + "/lot-\(example.lot)-lot-report.pdf"))
+                #expect(pdf.starts(with: Data("%PDF".utf8)))
+                let html = try String(contentsOfFile: folder + "/lot-\(example.lot)-lot-report.html", encoding: .utf8)
+                #expect(html.contains(example.lot) && html.contains("depot-fridge") && html.contains(decisionWord), "\(language)")
+            }
+
             // The moves are leaves; verify holds the archive.
             let verify = await coldtap(["archive", "verify"] + archive)
             #expect(verify.status == 0, "\(verify.out)\(verify.err)")
