@@ -70,7 +70,11 @@ public struct OverviewFacts: Sendable, Equatable {
         let names = Column.allCases.map(\.sqlName)
         let updates = names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         return "INSERT INTO logger_overview (\(names.joined(separator: ", "))) VALUES (\((1...names.count).map { "$\($0)" }.joined(separator: ", "))) "
-            + "ON CONFLICT (logger_id) DO UPDATE SET \(updates)"
+            + "ON CONFLICT (logger_id) DO UPDATE SET \(updates) "
+            // Never back to an older key: a station judging from an older snapshot must not
+            // undo a newer row that a site's watermark already counts as current.
+            + "WHERE logger_overview.generation <= excluded.generation AND logger_overview.read_id <= excluded.read_id "
+            + "AND logger_overview.ack_id <= excluded.ack_id"
     }
 
     /// The judgement of a logger's last 24 hours, the same ColdChain judgement as everywhere:
@@ -223,6 +227,20 @@ extension Archive {
             problems.append(
                 "logger \(row.loggerID): its overview row (derived) says \(row.verdict ?? "not assessed") with \(row.openExcursions) open excursion(s), but judging its last 24 hours again gives \(again.verdict ?? "not assessed") with \(again.openExcursions) — it differs in \(fields.joined(separator: ", ")); the row was edited, or the rules changed"
             )
+        }
+        // A site's watermark says all its loggers' rows are current: a missing row would
+        // never be made again.
+        if try engine.tableExists("overview_watermarks") {
+            try engine.query(
+                """
+                SELECT s.logger_id FROM site_loggers s JOIN overview_watermarks w ON w.site_id = s.site_id
+                LEFT JOIN logger_overview f ON f.logger_id = s.logger_id WHERE f.logger_id IS NULL ORDER BY s.logger_id
+                """, []
+            ) { row in
+                problems.append(
+                    "logger \(row.text(0)): its site's overview counts its row (derived) as current, but there is none; it was removed (delete the site's row of overview_watermarks to have every row judged again)"
+                )
+            }
         }
         return problems
     }

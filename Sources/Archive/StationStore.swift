@@ -250,6 +250,17 @@ public final class StationStore {
                     review TEXT NOT NULL
                 );
                 """),
+        // A view found its site's stale rows by two index seeks per logger: it grew with the
+        // site. The record is the archive's list of changes, so a site keeps the record's size
+        // up to which all its rows are current, and a view reads only the leaves after it.
+        .init(
+            version: 6, name: "the record's size up to which a site's overview rows are current",
+            sql: """
+                CREATE TABLE overview_watermarks (
+                    site_id BIGINT PRIMARY KEY,
+                    record_size BIGINT NOT NULL
+                );
+                """),
     ]
 
     /// `tokens.site_id` of an operator token: no site has id 0 (they are numbered from 1).

@@ -74,28 +74,76 @@ extension StationStore {
     /// once write the same rows; a row written from an older snapshot has an older key and is
     /// computed again next time.
     /// - Returns: how many rows were computed.
+    ///
+    /// Which rows to look at comes from the record: the site's watermark is the record's size
+    /// up to which all its rows were current, so only the loggers that leaves after it name
+    /// (reads, assessments, acknowledgements, ownerships, identities) are looked at; a new
+    /// generation, or a site without a watermark, looks at every logger of the site. The
+    /// watermark only grows, and a row is never replaced by one of an older key.
     @discardableResult
     public func refreshOverview(siteID: Int64) throws -> Int {
-        let computed = try engine.readTransaction { () -> [OverviewFacts] in
+        let (computed, size, watermark) = try engine.readTransaction { () -> ([OverviewFacts], Int64, Int64?) in
             let generation = Int64(try archive.currentGeneration())
+            let size = Int64(try Archive.recordSize(engine))
+            let watermark = try engine.scalarInt("SELECT record_size FROM overview_watermarks WHERE site_id = $1", [.int(siteID)])
             var stale: [String] = []
-            try engine.query(
-                """
-                SELECT s.logger_id FROM site_loggers s LEFT JOIN logger_overview f ON f.logger_id = s.logger_id
-                WHERE s.site_id = $1 AND (f.logger_id IS NULL OR f.generation <> $2
-                    OR f.read_id <> COALESCE((SELECT MAX(r.read_id) FROM reads r WHERE r.logger_id = s.logger_id), 0)
-                    OR f.ack_id <> COALESCE((SELECT MAX(a.ack_id) FROM acknowledgements a WHERE a.logger_id = s.logger_id), 0))
-                """, [.int(siteID), .int(generation)]
-            ) { stale.append($0.text(0)) }
+            if let watermark, let changed = try loggersNamed(sinceRecordSize: watermark) {
+                for loggerID in changed.sorted() where try self.siteID(ofLogger: loggerID) == siteID {
+                    stale.append(loggerID)
+                }
+            } else {
+                try engine.query(
+                    """
+                    SELECT s.logger_id FROM site_loggers s LEFT JOIN logger_overview f ON f.logger_id = s.logger_id
+                    WHERE s.site_id = $1 AND (f.logger_id IS NULL OR f.generation <> $2
+                        OR f.read_id <> COALESCE((SELECT MAX(r.read_id) FROM reads r WHERE r.logger_id = s.logger_id), 0)
+                        OR f.ack_id <> COALESCE((SELECT MAX(a.ack_id) FROM acknowledgements a WHERE a.logger_id = s.logger_id), 0))
+                    """, [.int(siteID), .int(generation)]
+                ) { stale.append($0.text(0)) }
+            }
             var profiles: [String: Profile?] = [:]
-            return try stale.map { try archive.overviewFacts(loggerID: $0, generation: generation, profiles: &profiles) }
+            let computed = try stale.map { try archive.overviewFacts(loggerID: $0, generation: generation, profiles: &profiles) }
+            return (computed, size, watermark)
         }
-        guard !computed.isEmpty else { return 0 }
+        guard !computed.isEmpty || watermark.map({ $0 < size }) ?? true else { return 0 }
         try engine.writeTransaction {
             for facts in computed { try engine.executeDeferred(OverviewFacts.upsert, facts.values) }
+            try engine.executeDeferred(
+                """
+                INSERT INTO overview_watermarks (site_id, record_size) VALUES ($1, $2)
+                ON CONFLICT (site_id) DO UPDATE SET record_size = excluded.record_size WHERE overview_watermarks.record_size < excluded.record_size
+                """, [.int(siteID), .int(size)])
             try engine.flushWrites()
         }
         return computed.count
+    }
+
+    /// The loggers that the record's leaves from index `size` on name in a way that changes
+    /// an overview row; `nil` when one of them is a new generation (every row changes).
+    func loggersNamed(sinceRecordSize size: Int64) throws -> Set<String>? {
+        enum Column: Int, ArchiveColumns {
+            case kind, key
+            var sqlName: String { self == .kind ? "kind" : "leaf_key" }
+        }
+        /// How many `/`-joined key fields follow the logger's id in each kind's key.
+        let fieldsAfterLogger: [RecordLeaf.Kind: Int] = [
+            .read: 1, .assessment: 1, .acknowledgement: 1, .readGeneration: 2, .logger: 0, .siteLogger: 0,
+        ]
+        var loggers: Set<String> = []
+        var newGeneration = false
+        try engine.query("SELECT \(Column.selectList) FROM record_leaves WHERE leaf_index >= $1", [.int(size)]) { row in
+            guard let kind = RecordLeaf.Kind(rawValue: row.text(Column.kind)) else { return }
+            if kind == .generation { newGeneration = true }
+            guard let after = fieldsAfterLogger[kind] else { return }
+            // A logger's id may hold `/`: the fields after it are cut from the end.
+            var key = Substring(row.text(Column.key))
+            for _ in 0..<after {
+                guard let slash = key.lastIndex(of: "/") else { return }
+                key = key[..<slash]
+            }
+            loggers.insert(String(key))
+        }
+        return newGeneration ? nil : loggers
     }
 
     /// `CASE …`: ALARM, then INCONCLUSIVE, then not assessed, then OK.

@@ -478,15 +478,28 @@ func pixelCount(
             #expect(Self.listed(try page(station, "GET", "/?q=ok", cookie: southCookie).body) == ["south-ok"])
             #expect(try get("/?q=south").body.contains("0 loggers match"))
 
+            // What changed after a view reaches the next one through the record's leaves after
+            // the site's watermark: a new logger.
+            try await upload(try Reads.alarm(), logger: "late-freezer")
+            #expect(Self.listed(try get("/?verdict=ALARM").body) == ["alarm-0", "alarm-2", "late-freezer", "alarm-1"])
+            #expect(try get("/").body.contains("205 loggers match"))
+
             // The kept rows are derived: `archive verify` computes them again, and names one edited.
             let opened = try station.archive.open()
             defer { opened.close() }
-            #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM logger_overview") == 206)
+            #expect(try opened.engine.scalarInt("SELECT COUNT(*) FROM logger_overview") == 207)
+            #expect(
+                try opened.engine.scalarInt("SELECT record_size FROM overview_watermarks WHERE site_id = 1")
+                    == opened.engine.scalarInt("SELECT MAX(leaf_index) + 1 FROM record_leaves"))
             let clean = try await opened.verify(decoder: ArchivedReads.decoder)
             #expect(clean.problems.isEmpty, "\(clean.problems)")
             try opened.engine.execute("UPDATE logger_overview SET verdict = 'OK', open_excursions = 0, review = 'clear' WHERE logger_id = 'alarm-0'")
             let edited = try await opened.verify(decoder: ArchivedReads.decoder)
             #expect(edited.problems.count == 1 && edited.problems.first?.contains("logger alarm-0: its overview row") == true, "\(edited.problems)")
+            // A row removed would never be judged again under the watermark: verify names it.
+            try opened.engine.execute("DELETE FROM logger_overview WHERE logger_id = 'ok-007'")
+            let removed = try await opened.verify(decoder: ArchivedReads.decoder)
+            #expect(removed.problems.contains { $0.contains("logger ok-007: its site's overview counts its row") }, "\(removed.problems)")
         }
     }
 
