@@ -35,7 +35,7 @@ let package = Package(
         // Layer 3: logger payload decoders.
         .target(name: "LoggerFormats", dependencies: ["ColdTapBase", "NDEF"], resources: [.copy("Descriptors")]),
         // Layer 4: cold-chain statistics and rules.
-        .target(name: "ColdChain", dependencies: ["LoggerFormats"]),
+        .target(name: "ColdChain", dependencies: ["ColdTapBase", "LoggerFormats"]),
         // Layer 5: chart model, SVG canvas, report layout.
         .target(name: "TempChart", dependencies: ["ColdTapBase", "ColdChain"]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),

@@ -43,13 +43,7 @@ extension Profile {
     /// errors, so a misspelt key is not silently ignored.
     /// - Throws: `ProfileError` naming the first bad field.
     public static func fromJSON(_ data: Data) throws(ProfileError) -> Profile {
-        let root: JSONNode
-        do {
-            root = try JSONDecoder().decode(JSONNode.self, from: data)
-        } catch {
-            throw ProfileError(field: "", message: "not valid JSON (\(JSONNode.describe(error, in: data))); fix its syntax.")
-        }
-        let object = try root.object(at: "")
+        let object = try JSONNode.rootObject(of: data)
         try JSONNode.rejectUnknownKeys(object, allowed: ["name", "summary", "band", "rules", "alarmsUntilAcknowledged"], at: "")
         guard let nameNode = object["name"] else {
             throw ProfileError(field: "name", message: "missing; give the profile a name.")
@@ -213,6 +207,17 @@ enum JSONNode: Decodable {
     func bool(at path: String) throws(ProfileError) -> Bool {
         guard case .bool(let value) = self else { throw mismatch(path, expected: "true or false") }
         return value
+    }
+
+    /// The document's top-level object, or the error that says where its syntax goes wrong.
+    static func rootObject(of data: Data) throws(ProfileError) -> [String: JSONNode] {
+        let root: JSONNode
+        do {
+            root = try JSONDecoder().decode(JSONNode.self, from: data)
+        } catch {
+            throw ProfileError(field: "", message: "not valid JSON (\(JSONNode.describe(error, in: data))); fix its syntax.")
+        }
+        return try root.object(at: "")
     }
 
     static func rejectUnknownKeys(_ object: [String: JSONNode], allowed: Set<String>, at path: String) throws(ProfileError) {

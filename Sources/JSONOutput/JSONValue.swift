@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// A JSON value with ordered object keys, so that command output is stable and reads in
@@ -81,23 +82,5 @@ public indirect enum JSONValue: Sendable, Equatable {
         out += "\n" + String(repeating: "  ", count: indent)
     }
 
-    private static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-    }
+    private static func writeString(_ value: String, to out: inout String) { JSONStringLiteral.write(value, to: &out) }
 }

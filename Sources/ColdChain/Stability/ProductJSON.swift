@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// A product file that cannot be used; `field` names the bad field as a path
@@ -54,13 +55,7 @@ extension Product {
     }
 
     private static func parse(_ data: Data) throws(ProfileError) -> Product {
-        let root: JSONNode
-        do {
-            root = try JSONDecoder().decode(JSONNode.self, from: data)
-        } catch {
-            throw ProfileError(field: "", message: "not valid JSON (\(JSONNode.describe(error, in: data))); fix its syntax.")
-        }
-        let object = try root.object(at: "")
+        let object = try JSONNode.rootObject(of: data)
         try JSONNode.rejectUnknownKeys(
             object, allowed: ["name", "summary", "storage", "allowances", "discard", "kinetics", "reviewThreshold"], at: "")
         guard let nameNode = object["name"] else { throw ProfileError(field: "name", message: "missing; give the product a name.") }
@@ -238,25 +233,7 @@ extension Product {
         func number(_ value: Double) -> String {
             value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
         }
-        func string(_ text: String) -> String {
-            var escaped = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": escaped += "\\\""
-                case "\\": escaped += "\\\\"
-                case "\n": escaped += "\\n"
-                case "\r": escaped += "\\r"
-                case "\t": escaped += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        escaped += String(format: "\\u%04x", scalar.value)
-                    } else {
-                        escaped.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return escaped + "\""
-        }
+        func string(_ text: String) -> String { JSONStringLiteral.quoted(text) }
         func key(_ keys: [(key: String, comparator: Comparator)], _ threshold: Threshold) -> String {
             "\(string(keys.first { $0.comparator == threshold.comparator }?.key ?? "above")): \(number(threshold.limit))"
         }
