@@ -44,7 +44,7 @@ public struct StationLot: Codable, Sendable, Equatable, Hashable {
 }
 
 /// A move as the station recorded it (`POST /api/v1/lots/{lot}/moves`).
-public struct LotMove: Codable, Sendable, Equatable {
+public struct StationLotMove: Codable, Sendable, Equatable {
     /// The move's number within its lot (1 for the first).
     public var move: Int
     /// "logger" (the lot travels with `logger`), "none" (nobody logs it) or "close".
@@ -145,14 +145,14 @@ extension StationClient {
     ///   or a logger the site does not have (the detail says which), 409 for a closed lot,
     ///   401/403 for the token, 400/422 for a time the station does not take;
     ///   `.unreadableAnswer`.
-    public func recordMove(lot: String, logger: String?, at: Date, place: String? = nil) async throws -> LotMove {
+    public func recordMove(lot: String, logger: String?, at: Date, place: String? = nil) async throws -> StationLotMove {
         var request = URLRequest(url: try url(segments: ["api", "v1", "lots", lot, "moves"]))
         request.httpMethod = "POST"
         request.httpBody = try JSONEncoder().encode(MoveBody(logger: logger, at: at.isoUTCWholeSeconds, place: place.flatMap { $0.isEmpty ? nil : $0 }))
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let (data, status) = try await send(authorized(request))
         guard status == 201 || status == 200 else { throw Self.refusal(status: status, body: data) }
-        return try Self.decode(LotMove.self, from: data)
+        return try Self.decode(StationLotMove.self, from: data)
     }
 
     /// The lot's status now: its journey leg by leg, what it consumed, its decision and why.
