@@ -57,12 +57,15 @@ public enum StationClientError: Error, Sendable, CustomStringConvertible, Equata
     /// The station's record no longer holds what it showed before (a witness's check,
     /// docs/archive-record.md): nothing more is sent to it until someone looks.
     case recordInconsistent(String)
+    /// The station answered, but not with JSON this client reads (a station of another
+    /// version, or something else at that address): the reason. Not worth retrying.
+    case unreadableAnswer(String)
 
     public var retryable: Bool {
         switch self {
         case .unreachable: return true
         case .refused(let status, _, _): return status == 408 || status == 429 || status >= 500
-        case .recordInconsistent: return false
+        case .recordInconsistent, .unreadableAnswer: return false
         }
     }
 
@@ -78,6 +81,7 @@ public enum StationClientError: Error, Sendable, CustomStringConvertible, Equata
         case .unreachable(let reason): return "the station cannot be reached (\(reason))"
         case let .refused(status, error, detail): return "the station answered \(status) \(error): \(detail)"
         case .recordInconsistent(let what): return "the station's record cannot be trusted: \(what)"
+        case .unreadableAnswer(let reason): return "the station's answer is not one this client reads (\(reason))"
         }
     }
 }
@@ -89,11 +93,17 @@ public final class StationClient: Sendable {
     private let token: String
     private let session: URLSession
 
-    public init(baseURL: URL, token: String, timeout: TimeInterval = 30) {
-        self.baseURL = baseURL
-        self.token = token
+    public convenience init(baseURL: URL, token: String, timeout: TimeInterval = 30) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
+        self.init(baseURL: baseURL, token: token, configuration: configuration)
+    }
+
+    /// A client whose requests go through `configuration` (tests give it a `URLProtocol`
+    /// that answers for the station).
+    init(baseURL: URL, token: String, configuration: URLSessionConfiguration) {
+        self.baseURL = baseURL
+        self.token = token
         session = URLSession(configuration: configuration)
     }
 
@@ -104,8 +114,7 @@ public final class StationClient: Sendable {
         request.httpMethod = "POST"
         request.httpBody = upload.raw
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request = authorized(request)
         if let readTime = upload.readTime {
             request.setValue(readTime.isoUTCWholeSeconds, forHTTPHeaderField: UploadHeader.readTime)
             if upload.readTimeFromFile == true {
@@ -115,23 +124,23 @@ public final class StationClient: Sendable {
         if let source = upload.source { request.setValue(source, forHTTPHeaderField: UploadHeader.source) }
         if let loggerID = upload.loggerID { request.setValue(loggerID, forHTTPHeaderField: UploadHeader.loggerID) }
         let (data, status) = try await send(request)
-        guard status == 200 || status == 201 else {
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-            throw StationClientError.refused(
-                status: status, error: object?["error"] as? String ?? "HTTP \(status)",
-                detail: object?["detail"] as? String ?? String(decoding: data.prefix(200), as: UTF8.self))
-        }
+        guard status == 200 || status == 201 else { throw Self.refusal(status: status, body: data) }
         return UploadReceipt(status: status, body: data, sha256: upload.sha256)
     }
 
     func get(_ url: URL) async throws -> (Data, Int) {
-        var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        return try await send(request)
+        try await send(authorized(URLRequest(url: url)))
     }
 
-    private func send(_ request: URLRequest) async throws -> (Data, Int) {
+    /// `request` with the token and `Accept: application/json`.
+    func authorized(_ request: URLRequest) -> URLRequest {
+        var request = request
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        return request
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, Int) {
         try await withCheckedThrowingContinuation { continuation in
             session.dataTask(with: request) { data, response, error in
                 if let response = response as? HTTPURLResponse {

@@ -65,6 +65,7 @@
             _ = UploadTexts.queueUnavailable(CocoaError(.fileNoSuchFile))
             _ = UploadTexts.notQueued(CocoaError(.fileNoSuchFile))
             _ = TimeZoneChoices.phoneZone(utc)
+            HandOverScreenTests.wordEverything()
         }
 
         @Test func everyKeyTheViewModelsUseIsInTheAppsCatalog() throws {

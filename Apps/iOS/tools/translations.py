@@ -227,6 +227,55 @@ T = {
     'When started': ('手动启动时', '開始操作時'),
     'When started: the logger waits until you tap Start logger below with the iPhone on it. Without a running time it logs until its memory is full.': ('手动启动时：记录仪会等待，直到您将 iPhone 贴住它并轻点下方的“启动记录仪”。未设运行时长时，它会一直记录到存储空间已满。', '開始操作時：iPhone をロガーに当てて下の「ロガーを開始」をタップするまで、ロガーは待機します。稼働時間を指定しない場合は、メモリがいっぱいになるまで記録します。'),
     'With a station set, every read is uploaded to it; reads made offline are sent later.': ('设置工作站后，每次读取都会上传；离线时的读取稍后发送。', 'ステーションを設定すると、読み取りはすべてアップロードされます。オフライン中の読み取りは後で送信されます。'),
+    # The hand-over of a lot to the logger just read (HandOverScreen, HandOverView).
+    "%@ used": ("已用 %@", "%@ 使用済み"),
+    "%@, %@ units": ("%1$@，%2$@ 件", "%1$@、%2$@ 個"),
+    "Discard": ("报废", "廃棄"),
+    "Each hand-over is recorded once and never edited; a wrong one is corrected by another move.":
+        ("每次交接只记录一次，且不可修改；记错的交接需通过再一次移交来更正。",
+         "引き渡しは一度だけ記録され、編集されません。誤った引き渡しは、次の移動で訂正します。"),
+    "Hand over a lot": ("交接批次", "ロットの引き渡し"),
+    "Hand over a lot…": ("交接批次…", "ロットを引き渡す…"),
+    "Hand over another lot": ("交接另一批次", "別のロットを引き渡す"),
+    "Handed over at": ("交接时间", "引き渡し日時"),
+    "Loading the station's lots…": ("正在载入工作站的批次…", "ステーションのロットを読み込み中…"),
+    "Lot %@ is closed: it takes no more moves.": ("批次 %@ 已关闭：不能再记录移交。", "ロット %@ はクローズされています。これ以上移動を記録できません。"),
+    "Lots": ("批次", "ロット"),
+    "No lot matches “%@”.": ("没有与“%@”匹配的批次。", "「%@」に一致するロットはありません。"),
+    "Place (optional)": ("地点（可选）", "場所（任意）"),
+    "Record hand-over": ("记录交接", "引き渡しを記録"),
+    "Record on the station that a lot now travels with this logger.":
+        ("在工作站上记录某个批次现在随此记录仪一起运输。", "ロットがこれからこのロガーとともに移動することを、ステーションに記録します。"),
+    "Recorded as move %@ of lot %@: it travels with logger %@.":
+        ("已记录为批次 %2$@ 的第 %1$@ 次移交：它随记录仪 %3$@ 一起运输。",
+         "ロット %2$@ の移動 %1$@ として記録しました。ロガー %3$@ とともに移動します。"),
+    "Recording the hand-over…": ("正在记录交接…", "引き渡しを記録中…"),
+    "Review": ("需复核", "要確認"),
+    "Search lot": ("搜索批次", "ロットを検索"),
+    "Selected": ("已选择", "選択済み"),
+    "Set a station under Settings › Station first.": ("请先在“设置 › 工作站”中设置工作站。", "先に「設定 › ステーション」でステーションを設定してください。"),
+    "The station cannot be reached. Check the network and try again.":
+        ("无法连接工作站。请检查网络后重试。", "ステーションに接続できません。ネットワークを確認して、もう一度お試しください。"),
+    "The station cannot be reached. The hand-over may have been recorded before the answer was lost: check the lot's moves on the station before recording it again.":
+        ("无法连接工作站。交接可能已在回复丢失前被记录：请先在工作站上查看该批次的移交记录，再决定是否重新记录。",
+         "ステーションに接続できません。応答が失われる前に引き渡しが記録された可能性があります。もう一度記録する前に、ステーションでロットの移動を確認してください。"),
+    "The station does not know logger %@ yet. Upload the read first (Settings › Station › Upload now), then record the hand-over.":
+        ("工作站尚不认识记录仪 %@。请先上传这次读取（设置 › 工作站 › 立即上传），然后再记录交接。",
+         "ステーションはまだロガー %@ を知りません。先に読み取りをアップロードしてから（設定 › ステーション › 今すぐアップロード）、引き渡しを記録してください。"),
+    "The station has no lot %@ for this site.": ("工作站上此站点没有批次 %@。", "ステーションのこのサイトにはロット %@ がありません。"),
+    "The station has no lots for this site yet.": ("工作站上此站点还没有批次。", "ステーションのこのサイトにはまだロットがありません。"),
+    "The station refused the token. Check it under Settings › Station.":
+        ("工作站拒绝了该令牌。请在“设置 › 工作站”中检查。", "ステーションがトークンを拒否しました。「設定 › ステーション」で確認してください。"),
+    "The station refused: %@": ("工作站拒绝了请求：%@", "ステーションが拒否しました：%@"),
+    "The station's answer could not be read: %@": ("无法读取工作站的回复：%@", "ステーションの応答を読み取れません：%@"),
+    "This read names no logger (no serial number, no tag UID), so the station cannot tell which logger the lot went to.":
+        ("这次读取没有标明记录仪（没有序列号，也没有标签 UID），因此工作站无法判断批次交给了哪个记录仪。",
+         "この読み取りにはロガーの識別情報（シリアル番号もタグ UID も）がないため、ステーションはロットがどのロガーに渡ったか判断できません。"),
+    "This station keeps no lots yet. Ask whoever runs it to update it.":
+        ("此工作站尚不支持批次。请联系其管理员进行更新。", "このステーションはまだロットを扱えません。運用担当者に更新を依頼してください。"),
+    "To logger %@": ("交给记录仪 %@", "ロガー %@ へ"),
+    "Try again": ("重试", "再試行"),
+    "Usable": ("可用", "使用可"),
 }
 
 EN_PLURAL_ONE = {

@@ -51,6 +51,9 @@ final class StationUploader: ObservableObject {
         return StationClient(baseURL: stationURL, token: text)
     }
 
+    /// The station set in Settings, for the hand-over screen's lots and moves (nil: none).
+    func lotStation() -> StationClient? { client() }
+
     /// Checks and keeps the station's address and token (`StationSettingsForm`), then sends
     /// what is waiting.
     /// - Throws: `StationSettingsProblem`, `KeychainStore.Failure`.

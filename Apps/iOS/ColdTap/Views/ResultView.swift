@@ -48,6 +48,15 @@ struct ResultView: View {
                     ForEach(Array(screen.gaps.enumerated()), id: \.offset) { _, gap in LabeledContent(gap.label, value: gap.value) }
                 }
             }
+            Section {
+                NavigationLink {
+                    HandOverView(read: read)
+                } label: {
+                    Label("Hand over a lot…", systemImage: "shippingbox")
+                }
+            } footer: {
+                Text("Record on the station that a lot now travels with this logger.")
+            }
             Section("Logger") {
                 ForEach(Array(screen.details.enumerated()), id: \.offset) { _, line in
                     switch line {
