@@ -216,3 +216,60 @@ struct StationLotTests {
         }
     }
 }
+
+/// The lot pages: the list from the overview's tab, a lot's page with its decision, budget
+/// bar, legs and loggers; another site's lot is the same "not found" page as none.
+@Suite("Station lot pages", .serialized)
+struct StationLotPagesTests {
+    @Test("the lots tab and a lot's page: decision, budget bar, the legs over their loggers, the largest consumers")
+    func lotPages() async throws {
+        let example = try StabilityExample.load()
+        try await withStation(.sqlite) { station in
+            try await StationLotTests.keepExample(station, example)
+            let upload = try #require(station.tokens["north-upload"])
+            let closed = try await StationLotTests.post(
+                station, "api/v1/lots/\(example.lot)/close", token: upload, ["at": StationLotTests.iso(example.statusTime), "reason": "used"])
+            #expect(closed.status == 201, "\(closed.text)")
+            let cookie = "coldtap_session=\(try #require(station.tokens["north-read"]))"
+
+            let overview = try page(station, "GET", "/", cookie: cookie)
+            #expect(overview.status == 200)
+            #expect(overview.body.contains("<a href=\"/lots\">Lots</a>"))
+            let list = try page(station, "GET", "/lots", cookie: cookie)
+            #expect(list.status == 200)
+            #expect(list.body.contains("href=\"/lots/\(example.lot)\""))
+            #expect(list.body.contains("class=\"verdict v-OK\">USABLE<"))
+            #expect(list.body.contains("<svg class=\"budget\""))
+
+            let lot = try page(station, "GET", "/lots/\(example.lot)", cookie: cookie)
+            #expect(lot.status == 200)
+            let html = lot.body
+            #expect(html.contains("<div class=\"banner v-OK\">USABLE"))
+            #expect(html.contains("<svg class=\"budget wide\"") && html.contains("class=\"f-shade s-inconclusive unknown\""))
+            #expect(html.contains("<svg class=\"chart journey\""))
+            for logger in example.legs.compactMap(\.logger) {
+                #expect(html.contains("<a href=\"/loggers/\(logger)\">\(logger)</a>"), "leg logger \(logger)")
+            }
+            #expect(html.contains("class=\"f-gap unlogged\""))
+            // The depot's 3 hours at 27 °C consumed the most: first among the highlighted.
+            #expect(html.contains("#1 0.25"))
+            #expect(html.components(separatedBy: "class=\"f-shade s-fail consumer\"").count - 1 == 3)
+            #expect(html.contains("<td>&gt; 25 °C and ≤ 30 °C</td><td class=\"num\">3 h</td><td class=\"num\">12 h</td><td class=\"num\">0.25</td>"))
+            #expect(html.contains("<ul class=\"reasons\">"))
+            #expect(!html.contains("<script"))
+            if let folder = ProcessInfo.processInfo.environment["COLDTAP_KEEP_LOT_PAGE"] {
+                try Data(html.utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent("lot.html"))
+                try Data(list.body.utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent("lots.html"))
+            }
+
+            // Another site's lot, and no lot, are the same page.
+            let southCookie = "coldtap_session=\(try #require(station.tokens["south-read"]))"
+            let other = try page(station, "GET", "/lots/\(example.lot)", cookie: southCookie)
+            let none = try page(station, "GET", "/lots/NOSUCH-1", cookie: southCookie)
+            #expect(other.status == 404 && none.status == 404)
+            func main(_ answer: PageAnswer) -> String { answer.body.components(separatedBy: "<main>").last ?? "" }
+            #expect(main(other) == main(none) && !main(other).contains(example.lot))
+            #expect(try page(station, "GET", "/lots", cookie: southCookie).body.contains("This site has no lots yet."))
+        }
+    }
+}
