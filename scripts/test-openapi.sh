@@ -96,6 +96,20 @@ upload south "$work/demo-generic16/logger.nfc" 201
 loggers=$(curl -s -H "Authorization: Bearer ${token[north-read]}" "$base/api/v1/loggers")
 grep -q '"id":"cupltag:CTDEMO01"' <<<"$loggers" || fail "site north does not list cupltag:CTDEMO01: $loggers"
 
+# Lots of north (docs/stability.md), made through the API: L-0301 travels with
+# cupltag:CTDEMO01 (the lot the document's examples name), L-0300 is the one its close
+# example ends. Site south's run must find neither.
+lot_post() { # PATH BODY
+  local status
+  status=$(curl -s -o "$work/lot.json" -w '%{http_code}' -H "Authorization: Bearer ${token[north-upload]}" \
+    -H "Content-Type: application/json" --data "$2" "$base$1")
+  [ "$status" = 201 ] || fail "POST $1 answered $status, not 201: $(head -c 300 "$work/lot.json")"
+}
+lot_post /api/v1/lots '{"lot": "L-0301", "product": "example-2-8", "quantity": 100}'
+lot_post /api/v1/lots/L-0301/moves '{"logger": "cupltag:CTDEMO01", "at": "2024-04-08T09:00:00Z", "place": "ward 3"}'
+lot_post /api/v1/lots '{"lot": "L-0300", "product": "example-2-8"}'
+lot_post /api/v1/lots/L-0300/moves '{"logger": null, "at": "2024-04-08T09:00:00Z", "place": "loading dock"}'
+
 # The document: valid as kept, and served byte for byte.
 document=$root/Sources/Station/openapi.json
 curl -s -o "$work/served.json" "$base/api/v1/openapi.json"

@@ -57,6 +57,9 @@ public final class Station: @unchecked Sendable {
     private let batcher: WriteBatcher
     /// Signs the record's checkpoints; `nil` when the station has no key.
     private let recordHead: LockedValue<RecordHead?>
+    /// Folds the leaves a write appended into the record's checkpoint (after each upload
+    /// batch, and after a lot's write).
+    let signRecord: @Sendable (StationStore) -> Void
 
     /// - Parameter logLine: where the JSON request log goes (standard error by default).
     public init(configuration: Configuration, logLine: (@Sendable (String) -> Void)? = nil) {
@@ -68,7 +71,7 @@ public final class Station: @unchecked Sendable {
         self.log = log
         // The record's checkpoint is signed again after each batch (its new leaves only); a
         // record that lost what was signed is said in the log (checkpoints then answer 503).
-        batcher = WriteBatcher(pool: pool, metrics: metrics) { store in
+        let signRecord: @Sendable (StationStore) -> Void = { store in
             do {
                 _ = try recordHead.withLock({ $0 })?.advance(store)
             } catch let error as ArchiveError where error.kind == .verificationFailed {
@@ -76,6 +79,8 @@ public final class Station: @unchecked Sendable {
                     JSONValue.object([("time", .string(Date().isoUTC)), ("recordNotSigned", .string(error.message))]).serialized(pretty: false))
             } catch {}
         }
+        self.signRecord = signRecord
+        batcher = WriteBatcher(pool: pool, metrics: metrics, afterCommit: signRecord)
         webhooks = WebhookSender(
             pool: pool, batcher: batcher, metrics: metrics,
             settings: .init(
@@ -241,6 +246,8 @@ public final class Station: @unchecked Sendable {
             try requireMethod(request, "GET")
             try require(who, .read)
             return try checkpoint(request)
+        case .lots, .lot, .lotMoves, .lotClose:
+            return try answerLots(request, route: route, caller: who)
         default:
             guard let loggerID = route.loggerID else { throw Station.noSuchLogger }
             try require(who, .read)
@@ -264,7 +271,7 @@ public final class Station: @unchecked Sendable {
         }
     }
 
-    private func requireMethod(_ request: HTTPRequest, _ method: String) throws {
+    func requireMethod(_ request: HTTPRequest, _ method: String) throws {
         guard request.method == method || (method == "GET" && request.method == "HEAD") else {
             throw HTTPFailure(405, "method not allowed", "\(request.path) answers \(method), not \(request.method.prefix(16)).", headers: [("Allow", method)])
         }
@@ -294,7 +301,7 @@ public final class Station: @unchecked Sendable {
         return caller
     }
 
-    private func require(_ caller: Caller, _ scope: TokenScope) throws {
+    func require(_ caller: Caller, _ scope: TokenScope) throws {
         guard caller.token.scope >= scope else {
             throw HTTPFailure(403, "forbidden", "this needs a token with the \(scope.rawValue) scope; this one has \(caller.token.scope.rawValue).")
         }

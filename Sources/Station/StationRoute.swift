@@ -18,6 +18,14 @@ enum StationRoute: Equatable {
     case acknowledgements(String)
     /// `report.pdf` etc.: the kind is checked by the route's handler (404 for another name).
     case report(String, name: String)
+    /// The site's lots (GET) and a new lot (POST).
+    case lots
+    /// A lot's status.
+    case lot(String)
+    /// A lot's hand-over onto a logger or to nobody.
+    case lotMoves(String)
+    /// A lot's journey ended.
+    case lotClose(String)
 
     init?(segments: [String]) {
         switch segments {
@@ -27,6 +35,16 @@ enum StationRoute: Equatable {
         case ["api", "v1", "reads"]: self = .reads
         case ["api", "v1", "loggers"]: self = .loggers
         case ["api", "v1", "checkpoint"]: self = .checkpoint
+        case ["api", "v1", "lots"]: self = .lots
+        case let lot where lot.count >= 4 && lot.count <= 5 && lot[0] == "api" && lot[1] == "v1" && lot[2] == "lots":
+            let id = lot[3]
+            guard !id.isEmpty else { return nil }
+            guard lot.count == 5 else { self = .lot(id); return }
+            switch lot[4] {
+            case "moves": self = .lotMoves(id)
+            case "close": self = .lotClose(id)
+            default: return nil
+            }
         default:
             guard segments.count >= 4, segments.count <= 5, segments[0] == "api", segments[1] == "v1", segments[2] == "loggers",
                 !segments[3].isEmpty
@@ -55,12 +73,23 @@ enum StationRoute: Equatable {
         case .samples: return "/api/v1/loggers/{id}/samples"
         case .acknowledgements: return "/api/v1/loggers/{id}/acknowledgements"
         case .report: return "/api/v1/loggers/{id}/report"
+        case .lots: return "/api/v1/lots"
+        case .lot: return "/api/v1/lots/{lot}"
+        case .lotMoves: return "/api/v1/lots/{lot}/moves"
+        case .lotClose: return "/api/v1/lots/{lot}/close"
         }
     }
 
     var loggerID: String? {
         switch self {
         case .logger(let id), .samples(let id), .acknowledgements(let id), .report(let id, _): return id
+        default: return nil
+        }
+    }
+
+    var lotID: String? {
+        switch self {
+        case .lot(let id), .lotMoves(let id), .lotClose(let id): return id
         default: return nil
         }
     }

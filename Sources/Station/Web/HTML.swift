@@ -84,6 +84,7 @@ enum HTML {
             .counts a{text-decoration:none}.filters{display:flex;flex-wrap:wrap;gap:.5em .8em;align-items:center;margin:.4em 0 .6em}
             select,input[type=search]{font:inherit;padding:.3em .5em;border:1px solid var(--fg2);border-radius:.3em;background:var(--bg);color:var(--fg);max-width:100%}
             .scroll{overflow-x:auto}.nowrap{white-space:nowrap}
+            svg.budget{display:block;max-width:100%;height:auto}svg.budget.wide{width:100%}svg.chart.journey{min-width:720px}tr.top td{font-weight:600}
             \(verdictColors(light))\(WebSVG.css(light))
             @media (prefers-color-scheme:dark){:root{--bg:\(dark.background.hexString);--fg:\(dark.text.hexString);--fg2:\(dark.secondaryText.hexString);--line:\(dark.grid.hexString);--stripe:\(dark.tableStripe.hexString);--link:\(dark.curve.hexString)}\(verdictColors(dark))\(WebSVG.css(dark))}
             @media (max-width:700px){main{padding:.6em}table.overview thead{display:none}table.overview tr{display:grid;grid-template-columns:1fr auto;padding:.4em 0;border-bottom:1px solid var(--line)}table.overview td{border:0;padding:.1em .5em}table.overview td.spark-cell{grid-column:1/3}.ack{grid-template-columns:1fr}}

@@ -25,7 +25,8 @@ extension Station {
     static func webRoute(_ segments: [String]) -> String? {
         switch segments {
         case [""]: return "/"
-        case ["login"], ["logout"], ["reads"]: return "/" + segments[0]
+        case ["login"], ["logout"], ["reads"], ["lots"]: return "/" + segments[0]
+        case let lot where lot.count == 2 && lot[0] == "lots" && !lot[1].isEmpty: return "/lots/{lot}"
         default: break
         }
         guard segments.count >= 2, segments[0] == "loggers", !segments[1].isEmpty else { return nil }
@@ -92,6 +93,12 @@ extension Station {
         case "/reads":
             try requireWebMethod(request, "GET")
             return try readsPage(context)
+        case "/lots":
+            try requireWebMethod(request, "GET")
+            return try lotsPage(context)
+        case "/lots/{lot}":
+            try requireWebMethod(request, "GET")
+            return try lotPage(context, lotID: segments[1])
         default:
             let loggerID = segments[1]
             guard try pool.with({ try $0.siteID(ofLogger: loggerID) }) == who.site.id else { return notFoundPage(context) }

@@ -120,7 +120,7 @@ extension Station {
         guard let caller = context.caller else { return notFoundPage(context) }
         let query = try OverviewQuery.parse(context.request)
         let (page, rows) = try overviewRows(siteID: caller.site.id, query: query, context: context)
-        var body = "<h1>\(HTML.escape(text.overview))</h1>"
+        var body = Station.siteTabs(lots: false, context) + "<h1>\(HTML.escape(text.overview))</h1>"
         guard page.counts.loggers > 0 else {
             return self.page(context, status: 200, title: text.overview, body: body + "<p>\(HTML.escape(text.noLoggers))</p>")
         }
