@@ -56,7 +56,7 @@ public final class Station: @unchecked Sendable {
     /// Keeps uploads' reads, several in one transaction when they arrive together.
     private let batcher: WriteBatcher
     /// Signs the record's checkpoints; `nil` when the station has no key.
-    private let recordHead: LockedValue<RecordHead?>
+    let recordHead: LockedValue<RecordHead?>
     /// Folds the leaves a write appended into the record's checkpoint (after each upload
     /// batch, and after a lot's write).
     let signRecord: @Sendable (StationStore) -> Void
@@ -246,7 +246,7 @@ public final class Station: @unchecked Sendable {
             try requireMethod(request, "GET")
             try require(who, .read)
             return try checkpoint(request)
-        case .lots, .lot, .lotMoves, .lotClose:
+        case .lots, .lot, .lotMoves, .lotClose, .lotReport:
             return try answerLots(request, route: route, caller: who)
         default:
             guard let loggerID = route.loggerID else { throw Station.noSuchLogger }

@@ -2,8 +2,10 @@ import Archive
 import ArchiveKit
 import ColdChain
 import ColdTapBase
+import ColdTapKit
 import Foundation
 import JSONOutput
+import TempChart
 
 /// Lots of product and their journeys (docs/stability.md) over the API: a site's lots live in
 /// the token's site, as its loggers do; another site's lot, and another site's logger named
@@ -81,14 +83,11 @@ extension Station {
             try requireMethod(request, "GET")
             try require(caller, .read)
             let lotID = try Station.checkLotName(id, field: "the path's lot")
-            var at: Date?
-            if let text = request.query("at") {
-                guard let time = Station.parseTime(text) else {
-                    throw HTTPFailure.badRequest("at '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2026-03-04T22:00:00Z.")
-                }
-                at = time
-            }
-            return .json(200, LotJSON.status(try lotJourney(lotID, siteID: caller.site.id, at: at).status))
+            return .json(200, LotJSON.status(try lotJourney(lotID, siteID: caller.site.id, at: try lotStatusTime(request)).status))
+        case .lotReport(let id, let name):
+            try requireMethod(request, "GET")
+            try require(caller, .read)
+            return try lotReport(request, lotID: try Station.checkLotName(id, field: "the path's lot"), name: name, siteID: caller.site.id)
         case .lotMoves(let id), .lotClose(let id):
             try requireMethod(request, "POST")
             try require(caller, .upload)
@@ -98,6 +97,44 @@ extension Station {
         default:
             throw Station.noSuchLot
         }
+    }
+
+    /// `report.pdf` or `report.html` of a lot (`?at=`, `?lang=`, `?tz=`): the lot report with
+    /// each leg's chain of reads, under the record's checkpoint kept up now.
+    private func lotReport(_ request: HTTPRequest, lotID: String, name: String, siteID: Int64) throws -> HTTPResponse {
+        guard name.hasPrefix("report."), let kind = LotReportFileKind(rawValue: String(name.dropFirst("report.".count))) else {
+            throw HTTPFailure.notFound("a lot's reports are report.pdf and report.html.")
+        }
+        let at = try lotStatusTime(request)
+        var language = ReportLanguage.english
+        if let code = request.query("lang") {
+            guard let named = ReportLanguage(languageTag: code) else {
+                throw HTTPFailure.badRequest("lang '\(code.prefix(32))' is unknown; use en, zh-Hans or ja (or a tag of one of them: en-GB, zh, zh-CN, ja-JP).")
+            }
+            language = named
+        }
+        let zone = try request.query("tz").map { try reportTimeZone($0) } ?? configuration.timeZone
+        let content = try pool.with { store -> LotReportContent in
+            let journey: LotJourney
+            do {
+                journey = try store.archive.lotJourney(lotID, siteID: siteID, at: at)
+            } catch let error as ArchiveError where error.kind == .notFound {
+                throw Station.noSuchLot
+            }
+            if let head = try recordHead.withLock({ $0 }) { try store.archive.keepCheckpoint(try head.advance(store)) }
+            return try LotReportContent.fromArchive(journey, archive: store.archive, timeZone: zone, language: language)
+        }
+        let body = try LotReportRendering().render(kind, content)
+        return HTTPResponse(status: 200, headers: [("Content-Type", kind.contentType)], body: body)
+    }
+
+    /// `?at=`: the time of a lot's status, or `nil` for now (its close, once closed).
+    func lotStatusTime(_ request: HTTPRequest) throws -> Date? {
+        guard let text = request.query("at") else { return nil }
+        guard let time = Station.parseTime(text) else {
+            throw HTTPFailure.badRequest("at '\(text.prefix(64))' is not an ISO 8601 time with a zone, e.g. 2026-03-04T22:00:00Z.")
+        }
+        return time
     }
 
     /// Who a write of the station is recorded as: the token, by its id.

@@ -26,6 +26,8 @@ enum StationRoute: Equatable {
     case lotMoves(String)
     /// A lot's journey ended.
     case lotClose(String)
+    /// A lot's report for the reviewer's signature: `report.pdf` or `report.html`.
+    case lotReport(String, name: String)
 
     init?(segments: [String]) {
         switch segments {
@@ -43,6 +45,7 @@ enum StationRoute: Equatable {
             switch lot[4] {
             case "moves": self = .lotMoves(id)
             case "close": self = .lotClose(id)
+            case let name where name.hasPrefix("report."): self = .lotReport(id, name: name)
             default: return nil
             }
         default:
@@ -77,6 +80,7 @@ enum StationRoute: Equatable {
         case .lot: return "/api/v1/lots/{lot}"
         case .lotMoves: return "/api/v1/lots/{lot}/moves"
         case .lotClose: return "/api/v1/lots/{lot}/close"
+        case .lotReport: return "/api/v1/lots/{lot}/report"
         }
     }
 
@@ -89,7 +93,7 @@ enum StationRoute: Equatable {
 
     var lotID: String? {
         switch self {
-        case .lot(let id), .lotMoves(let id), .lotClose(let id): return id
+        case .lot(let id), .lotMoves(let id), .lotClose(let id), .lotReport(let id, _): return id
         default: return nil
         }
     }

@@ -194,3 +194,13 @@ public struct LotReportPage: Sendable {
         Array(status.excursions.sorted { ($0.consumed, $1.start) > ($1.consumed, $0.start) }.prefix(highlightedExcursions))
     }
 }
+
+extension LotReportPage {
+    /// `status`'s reasons in `language`, worded as the lot report words them, for a page that
+    /// shows a status without drawing a report (the station's lot page).
+    public static func reasonTexts(of status: LotStatus, language: ReportLanguage, timeZone: TimeZone) -> [String] {
+        let content = LotReportContent(
+            lot: status.lot, productName: status.product, status: status, legs: [], chainHead: "", timeZone: timeZone, language: language)
+        return LotReportPage(content: content).reasonTexts
+    }
+}

@@ -113,6 +113,17 @@ struct StationLotTests {
             let late = try await Self.post(
                 station, "api/v1/lots/\(example.lot)/moves", token: upload, ["logger": NSNull(), "at": Self.iso(example.statusTime)])
             #expect(late.status == 409, "\(late.text)")
+            // The lot report for the reviewer, in the caller's language, under a checkpoint.
+            for (language, word) in [("en", "USABLE"), ("ja", "使用可")] {
+                var components = try #require(
+                    URLComponents(url: station.base.appendingPathComponent("api/v1/lots/\(example.lot)/report.html"), resolvingAgainstBaseURL: false))
+                components.queryItems = [URLQueryItem(name: "lang", value: language)]
+                let html = try await request(try #require(components.url), token: reader)
+                #expect(html.status == 200 && html.text.contains(word) && html.text.contains("depot-fridge"), "\(html.status)")
+            }
+            let pdf = try await request(station.base.appendingPathComponent("api/v1/lots/\(example.lot)/report.pdf"), token: reader)
+            #expect(pdf.status == 200 && pdf.body.starts(with: Data("%PDF".utf8)))
+            #expect(try await request(station.base.appendingPathComponent("api/v1/lots/\(example.lot)/report.png"), token: reader).status == 404)
             // Every write is a leaf of the record, and the record still holds together.
             #expect(try await station.archive.verify().problems.isEmpty)
         }
@@ -138,6 +149,8 @@ struct StationLotTests {
             }
             let seen = try await request(station.base.appendingPathComponent("api/v1/lots/\(example.lot)"), token: southReader)
             noName(seen, [example.lot])
+            let report = try await request(station.base.appendingPathComponent("api/v1/lots/\(example.lot)/report.pdf"), token: southReader)
+            #expect(report.text == seen.text)
             let unknown = try await request(station.base.appendingPathComponent("api/v1/lots/NOSUCH-1"), token: southReader)
             #expect(unknown.text == seen.text)
             noName(

@@ -5,8 +5,9 @@ import Foundation
 import LoggerFormats
 import TempChart
 
-/// The words the lot pages add, in the pages' three languages. A status's reasons are
-/// `LotReason.english` (the API's and the command line's sentences) in every language.
+/// The words the lot pages add, in the pages' three languages. A status's reasons are worded
+/// as the lot report words them (`LotReportPage.reasonTexts`): the API's and the command
+/// line's English sentences, and the same values in Chinese and Japanese.
 struct LotWords: Sendable {
     var lots: String
     var product: String
@@ -277,7 +278,8 @@ extension Station {
         /// legs shaded, the storage band, the largest consumers and discard events marked.
         var timeline: String {
             guard let first = status.legs.first?.from, let last = status.legs.last?.to, last > first else {
-                return "<h2>\(HTML.escape(words.journey))</h2><p>\(HTML.escape(status.reasons.first?.english(in: context.zone) ?? ""))</p>"
+                return
+                    "<h2>\(HTML.escape(words.journey))</h2><p>\(HTML.escape(LotReportPage.reasonTexts(of: status, language: context.language, timeZone: context.zone).first ?? ""))</p>"
             }
             let width = 1000.0, height = 340.0, left = 48.0, right = 990.0, top = 46.0, bottom = 290.0
             // The legs' samples, each clipped to its leg (a sample stands for its interval).
@@ -456,7 +458,8 @@ extension Station {
 
         var reasons: String {
             "<h2>\(HTML.escape(words.reasons))</h2><ul class=\"reasons\">"
-                + status.reasons.map { "<li>\(HTML.escape($0.english(in: context.zone)))</li>" }.joined() + "</ul>"
+                + LotReportPage.reasonTexts(of: status, language: context.language, timeZone: context.zone).map { "<li>\(HTML.escape($0))</li>" }
+                .joined() + "</ul>"
         }
 
         var moves: String {
