@@ -39,7 +39,7 @@ final class WriteBatcher: Sendable {
     }
     private let queue = WaitableValue(Queue())
 
-    /// Runs on the batch's connection after it committed (the station signs its record).
+    /// Runs after a batch committed and its writes were answered (the station signs its record).
     private let afterCommit: @Sendable (StationStore) -> Void
 
     init(pool: StorePool, metrics: StationMetrics, limit: Int = 32, afterCommit: @escaping @Sendable (StationStore) -> Void = { _ in }) {
@@ -75,6 +75,12 @@ final class WriteBatcher: Sendable {
                 for (pending, result) in zip(batch, results) { pending.result = result }
                 queue.writing = false
             }
+            // The batch's uploads are answered, and the next batch may begin, before the record
+            // is signed again: no answer waits for the signature, which no answer carries
+            // (a checkpoint asked for is brought up to date by its own request).
+            if results.contains(where: { if case .success = $0 { return true } else { return false } }) {
+                try? pool.with { store in afterCommit(store) }
+            }
         }
         guard let result = queue.read({ _ in mine.result }), let value = try result.get() as? T else {
             throw ArchiveError(.engine, "an upload's write was lost")
@@ -96,7 +102,6 @@ final class WriteBatcher: Sendable {
                 {
                     throw error
                 }
-                afterCommit(store)
                 return results
             }
         } catch {
