@@ -71,16 +71,17 @@ final class WriteBatcher: Sendable {
             }
             guard let batch else { break }
             let results = writeBatch(batch)
+            // The batch's writes are answered before the record is signed again: no answer
+            // waits for the signature, which no answer carries (a checkpoint asked for is
+            // brought up to date by its own request). The next batch waits for it: signing may
+            // write (kept subtrees), and a second writer would wait in SQLite's busy handler.
             queue.update { queue in
                 for (pending, result) in zip(batch, results) { pending.result = result }
-                queue.writing = false
             }
-            // The batch's uploads are answered, and the next batch may begin, before the record
-            // is signed again: no answer waits for the signature, which no answer carries
-            // (a checkpoint asked for is brought up to date by its own request).
             if results.contains(where: { if case .success = $0 { return true } else { return false } }) {
                 try? pool.with { store in afterCommit(store) }
             }
+            queue.update { $0.writing = false }
         }
         guard let result = queue.read({ _ in mine.result }), let value = try result.get() as? T else {
             throw ArchiveError(.engine, "an upload's write was lost")

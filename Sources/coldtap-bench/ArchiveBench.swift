@@ -455,12 +455,16 @@ final class BenchCluster {
         let folder = String(cString: made)
         chown(folder, account.pointee.pw_uid, account.pointee.pw_gid)
         let cluster = BenchCluster(folder: folder, binaries: "/usr/lib/postgresql/\(version)/bin")
+        // `wal_init_zero=off`: a fresh cluster has no WAL segments to recycle, so every 16 MB of
+        // WAL (about 200 uploads) it would create and zero-fill a new segment and stall every
+        // writer for about 45 ms; a server in service recycles its segments instead
+        // (docs/station-fleet.md, "Deploying"). The bench measures the server in service.
         let script = """
             set -e
             for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ] && [ "$n" -ne 255 ]; then eval "exec $n>&-"; fi; done
             /usr/sbin/runuser -u postgres -- '\(cluster.binaries)/initdb' -D '\(folder)/data' -A trust -U postgres -E UTF8 --no-instructions
             exec /usr/sbin/runuser -u postgres -- '\(cluster.binaries)/pg_ctl' -D '\(folder)/data' -l '\(folder)/server.log' -w -t 60 \\
-              -o "-c listen_addresses='' -c unix_socket_directories='\(folder)'" start
+              -o "-c listen_addresses='' -c unix_socket_directories='\(folder)' -c wal_init_zero=off" start
             """
         FileManager.default.createFile(atPath: "\(folder)/start.sh", contents: Data(script.utf8))
         guard system("/bin/bash '\(folder)/start.sh' </dev/null >'\(folder)/start.out' 2>&1") == 0 else {
