@@ -42,6 +42,38 @@
             return result
         }
 
+        /// Adler-32 (RFC 1950 §9) of `input`, 16 bytes at a time: over a block of 16 bytes
+        /// `b` grows by 16·`a` plus the bytes weighted 16…1 and `a` by their sum, the same
+        /// sums as byte by byte (so the same checksum), without a chain of additions through
+        /// every byte (zlib's byte loop took about a tenth of a chart's PNG time). Sums are
+        /// reduced every 5,552 bytes, as zlib does, before 32 bits could overflow.
+        static func adler32(_ input: UnsafeBufferPointer<UInt8>) -> UInt32 {
+            let modulus: UInt32 = 65_521
+            var a: UInt32 = 1
+            var b: UInt32 = 0
+            guard let start = input.baseAddress else { return 1 }
+            let raw = UnsafeRawPointer(start)
+            let weights = SIMD16<UInt16>(16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+            var index = 0
+            while index < input.count {
+                let end = min(input.count, index + 5552)
+                while index + 16 <= end {
+                    let bytes = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self))
+                    b &+= 16 &* a &+ UInt32((bytes &* weights).wrappedSum())
+                    a &+= UInt32(bytes.wrappedSum())
+                    index += 16
+                }
+                while index < end {
+                    a &+= UInt32(input[index])
+                    b &+= a
+                    index += 1
+                }
+                a %= modulus
+                b %= modulus
+            }
+            return b << 16 | a
+        }
+
         /// The zlib stream (header, one fixed-Huffman block, Adler-32) for `input`.
         static func compress(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
             // An empty input: the final fixed block holding only its end code, Adler-32 = 1.
@@ -105,7 +137,7 @@
                     buffer >>= 8
                     bitCount = bitCount >= 8 ? bitCount - 8 : 0
                 }
-                let checksum = UInt32(truncatingIfNeeded: adler32(1, input.baseAddress, uInt(count)))
+                let checksum = adler32(input)
                 for shift in stride(from: 24, through: 0, by: -8) {
                     base[position] = UInt8(truncatingIfNeeded: checksum >> UInt32(shift))
                     position += 1
