@@ -105,77 +105,75 @@ extension Archive {
     /// `history`, inside the caller's transaction (a lot's journey reads several loggers'
     /// histories from one snapshot).
     func historyInTransaction(loggerID: String, from: Date?, to: Date?) throws -> History {
-        do {
-            guard let logger = try logger(loggerID) else {
-                let known = try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0
-                throw ArchiveError(
-                    .notFound, "the archive \(engine.location) holds no logger '\(loggerID)'" + (known > 0 ? "." : "; it holds no reads yet."),
-                    hint: known > 0 ? .listLoggers(count: Int(known)) : nil)
-            }
-            let generation = try currentGeneration()
-            let low = from?.milliseconds ?? Int64.min
-            let high = to?.milliseconds ?? Int64.max
-            let id = SQLValue.text(loggerID)
-            let stored = try storedSamples(loggerID: loggerID, generation: Int64(generation), from: low, to: high)
-            var flagSets: [String: [TemperatureLog.SampleFlag]] = [:]
-            let samples = stored.map { item -> StitchedSample in
-                let flags: [TemperatureLog.SampleFlag]
-                if item.flags.isEmpty {
-                    flags = []
-                } else if let known = flagSets[item.flags] {
-                    flags = known
-                } else {
-                    flags = Archive.flags(item.flags)
-                    flagSets[item.flags] = flags
-                }
-                return StitchedSample(
-                    sample: TemperatureLog.Sample(
-                        time: Date(milliseconds: item.time), temperature: item.temperature,
-                        humidity: item.humidity, flags: flags),
-                    readID: item.readID)
-            }
-            var reads: [ReadSummary] = []
-            try engine.query(
-                """
-                SELECT \(ReadSummary.Column.selectList) \(ReadSummary.fromGeneration)
-                WHERE r.logger_id = $1 AND (r.last_sample_ms IS NULL OR (r.last_sample_ms >= $3 AND r.first_sample_ms <= $4))
-                ORDER BY r.read_id
-                """, [id, .int(Int64(generation)), .int(low), .int(high)]
-            ) { row in
-                reads.append(ReadSummary(row: row))
-            }
-            // The newest read's interval is the logger's interval now.
-            var interval = reads.max { $0.readTime < $1.readTime }?.interval ?? 0
-            if reads.isEmpty {
-                try engine.query("SELECT interval_s FROM reads WHERE logger_id = $1 ORDER BY read_id DESC LIMIT 1", [id]) { interval = $0.double(0) }
-            }
-            var conflicts: [SampleConflict] = []
-            try engine.query(
-                """
-                SELECT \(ConflictRow.Column.selectList) FROM conflicts
-                WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms, read_id
-                """, [id, .int(Int64(generation)), .int(low), .int(high)]
-            ) { row in
-                let conflict = ConflictRow(row: row)
-                let other = conflict.other
-                let time = Date(milliseconds: other.time)
-                // The kept value is the stitched sample at that time (in range, so among `stored`).
-                guard let kept = Archive.sample(at: other.time, in: stored) else { return }
-                conflicts.append(
-                    SampleConflict(
-                        time: time,
-                        kept: .init(time: time, temperature: kept.temperature, humidity: kept.humidity, flags: Archive.flags(kept.flags)),
-                        keptReadID: conflict.keptReadID,
-                        other: .init(time: time, temperature: other.temperature, humidity: other.humidity, flags: Archive.flags(other.flags)),
-                        otherReadID: other.readID))
-            }
-            let acknowledgements = try acknowledgements(loggerID: loggerID)
-            let gaps = Archive.gaps(in: samples.map(\.sample.time), interval: interval)
-            return History(
-                logger: logger, generation: generation, interval: interval, reads: reads, samples: samples, gaps: gaps,
-                conflicts: conflicts, acknowledgements: acknowledgements, chainHead: try chainHead().hash,
-                from: from, to: to)
+        guard let logger = try logger(loggerID) else {
+            let known = try engine.scalarInt("SELECT COUNT(*) FROM loggers") ?? 0
+            throw ArchiveError(
+                .notFound, "the archive \(engine.location) holds no logger '\(loggerID)'" + (known > 0 ? "." : "; it holds no reads yet."),
+                hint: known > 0 ? .listLoggers(count: Int(known)) : nil)
         }
+        let generation = try currentGeneration()
+        let low = from?.milliseconds ?? Int64.min
+        let high = to?.milliseconds ?? Int64.max
+        let id = SQLValue.text(loggerID)
+        let stored = try storedSamples(loggerID: loggerID, generation: Int64(generation), from: low, to: high)
+        var flagSets: [String: [TemperatureLog.SampleFlag]] = [:]
+        let samples = stored.map { item -> StitchedSample in
+            let flags: [TemperatureLog.SampleFlag]
+            if item.flags.isEmpty {
+                flags = []
+            } else if let known = flagSets[item.flags] {
+                flags = known
+            } else {
+                flags = Archive.flags(item.flags)
+                flagSets[item.flags] = flags
+            }
+            return StitchedSample(
+                sample: TemperatureLog.Sample(
+                    time: Date(milliseconds: item.time), temperature: item.temperature,
+                    humidity: item.humidity, flags: flags),
+                readID: item.readID)
+        }
+        var reads: [ReadSummary] = []
+        try engine.query(
+            """
+            SELECT \(ReadSummary.Column.selectList) \(ReadSummary.fromGeneration)
+            WHERE r.logger_id = $1 AND (r.last_sample_ms IS NULL OR (r.last_sample_ms >= $3 AND r.first_sample_ms <= $4))
+            ORDER BY r.read_id
+            """, [id, .int(Int64(generation)), .int(low), .int(high)]
+        ) { row in
+            reads.append(ReadSummary(row: row))
+        }
+        // The newest read's interval is the logger's interval now.
+        var interval = reads.max { $0.readTime < $1.readTime }?.interval ?? 0
+        if reads.isEmpty {
+            try engine.query("SELECT interval_s FROM reads WHERE logger_id = $1 ORDER BY read_id DESC LIMIT 1", [id]) { interval = $0.double(0) }
+        }
+        var conflicts: [SampleConflict] = []
+        try engine.query(
+            """
+            SELECT \(ConflictRow.Column.selectList) FROM conflicts
+            WHERE logger_id = $1 AND generation = $2 AND time_ms >= $3 AND time_ms <= $4 ORDER BY time_ms, read_id
+            """, [id, .int(Int64(generation)), .int(low), .int(high)]
+        ) { row in
+            let conflict = ConflictRow(row: row)
+            let other = conflict.other
+            let time = Date(milliseconds: other.time)
+            // The kept value is the stitched sample at that time (in range, so among `stored`).
+            guard let kept = Archive.sample(at: other.time, in: stored) else { return }
+            conflicts.append(
+                SampleConflict(
+                    time: time,
+                    kept: .init(time: time, temperature: kept.temperature, humidity: kept.humidity, flags: Archive.flags(kept.flags)),
+                    keptReadID: conflict.keptReadID,
+                    other: .init(time: time, temperature: other.temperature, humidity: other.humidity, flags: Archive.flags(other.flags)),
+                    otherReadID: other.readID))
+        }
+        let acknowledgements = try acknowledgements(loggerID: loggerID)
+        let gaps = Archive.gaps(in: samples.map(\.sample.time), interval: interval)
+        return History(
+            logger: logger, generation: generation, interval: interval, reads: reads, samples: samples, gaps: gaps,
+            conflicts: conflicts, acknowledgements: acknowledgements, chainHead: try chainHead().hash,
+            from: from, to: to)
     }
 
     /// Where consecutive samples are more than one and a half intervals apart: from the end
