@@ -312,14 +312,8 @@ public struct HandOverScreen: Sendable, Equatable {
     /// USABLE, then the most consumed; a decision this version does not know counts as
     /// INCONCLUSIVE. Lots alike keep the station's order.
     public static func sortedWorstFirst(_ lots: [StationLot]) -> [StationLot] {
-        func rank(_ lot: StationLot) -> Int {
-            switch lot.decision.flatMap(LotDecision.init(rawValue:)) {
-            case .discard: return 0
-            case .inconclusive, nil: return 1
-            case .review: return 2
-            case .usable: return 3
-            }
-        }
+        // A decision this app does not know is listed as INCONCLUSIVE is.
+        func rank(_ lot: StationLot) -> Int { (lot.decision.flatMap(LotDecision.init(rawValue:)) ?? .inconclusive).worstFirstRank }
         return lots.enumerated().sorted { a, b in
             let (ra, rb) = (rank(a.element), rank(b.element))
             if ra != rb { return ra < rb }

@@ -227,6 +227,9 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible, Equatable 
         case invalidRead
         /// The logger, read or excursion asked for is not in the archive.
         case notFound
+        /// What is asked contradicts what is kept: a lot that exists already, a move of a
+        /// lot that was closed.
+        case conflict
         /// `archive verify` found a row that does not hold.
         case verificationFailed
         /// Anything else the engine reports.

@@ -143,6 +143,15 @@ public struct History: Sendable {
     public var from: Date?
     public var to: Date?
 
+    /// The reads whose samples (each standing for its interval) meet `from..<to`: the reads
+    /// behind a lot's leg of this logger.
+    public func reads(covering from: Date, _ to: Date) -> [ReadSummary] {
+        reads.filter { read in
+            guard let first = read.firstSample, let last = read.lastSample else { return false }
+            return last.addingTimeInterval(read.interval) > from && first < to
+        }
+    }
+
     /// The stitched record as one log for ColdChain and the reports: samples oldest first,
     /// the time between reads that do not meet left as unknown time (a clock jump between
     /// samples, which the assessment counts both ways).

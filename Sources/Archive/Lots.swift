@@ -239,8 +239,8 @@ extension Archive {
     // MARK: Lots
 
     /// Keeps a new lot of `productName` (a registered or built-in product) for `siteID`.
-    /// - Throws: `ArchiveError(.invalidRead)` for a bad lot name or a lot that exists in the
-    ///   site, `.notFound` for an unknown product.
+    /// - Throws: `ArchiveError(.invalidRead)` for a bad lot name or quantity, `.notFound` (hint
+    ///   `.listProducts`) for an unknown product, `.conflict` for a lot the site has already.
     @discardableResult
     public func addLot(
         _ id: String, siteID: Int64 = 0, productName: String, quantity: Int64? = nil, note: String = "", by: String, now: Date = Date()
@@ -255,7 +255,7 @@ extension Archive {
                 throw ArchiveError(.notFound, "the archive \(engine.location) knows no product '\(productName.prefix(80))'.", hint: .listProducts)
             }
             guard try lot(id, siteID: siteID) == nil else {
-                throw ArchiveError(.invalidRead, "the lot '\(id)' exists already; record its moves instead.")
+                throw ArchiveError(.conflict, "the lot '\(id)' exists already; record its moves instead.")
             }
             let lot = Lot(
                 siteID: siteID, id: id, product: product, quantity: quantity, note: note, created: Date(milliseconds: now.milliseconds), createdBy: by)
@@ -298,8 +298,8 @@ extension Archive {
     /// Records a hand-over (`kind` `.logger` with `loggerID`, or `.none`) or the lot's close
     /// (`.close` with a reason). A closed lot takes no more moves; a logger must be kept in
     /// the archive (the caller checks that it is the site's).
-    /// - Throws: `ArchiveError(.notFound)` for an unknown lot or logger, `.invalidRead` for a
-    ///   move after the close.
+    /// - Throws: `ArchiveError(.notFound)` for an unknown lot (hint `.listLots`) or logger,
+    ///   `.conflict` for a move after the close, `.invalidRead` for a close before the first move.
     @discardableResult
     public func recordMove(
         lot id: String, siteID: Int64 = 0, kind: LotMoveRecord.Kind, loggerID: String? = nil, at: Date, reason: LotMoveRecord.CloseReason? = nil,
@@ -318,12 +318,12 @@ extension Archive {
             let moves = try lotMoves(id, siteID: siteID)
             if let close = moves.first(where: { $0.kind == .close }) {
                 throw ArchiveError(
-                    .invalidRead,
-                    "the lot '\(id)' was closed (\(close.reason?.rawValue ?? "closed")) at \(close.at.isoUTCWholeSeconds); it takes no more moves.")
+                    .conflict,
+                    "the lot '\(id)' was closed (\(close.reason?.rawValue ?? "closed")) at \(close.at.isoUTC); it takes no more moves.")
             }
             if kind == .close, let first = moves.map(\.at).min(), at < first {
                 throw ArchiveError(
-                    .invalidRead, "the lot '\(id)' cannot close at \(at.isoUTCWholeSeconds), before its first move (\(first.isoUTCWholeSeconds)).")
+                    .invalidRead, "the lot '\(id)' cannot close at \(at.isoUTC), before its first move (\(first.isoUTC)).")
             }
             let move = LotMoveRecord(
                 siteID: siteID, lotID: id, seq: Int64(moves.count + 1), kind: kind, loggerID: loggerID, at: Date(milliseconds: at.milliseconds),
@@ -365,12 +365,8 @@ extension Archive {
                 }
                 // A sample taken before the leg stands for time inside it: look back a day.
                 let history = try historyInTransaction(loggerID: loggerID, from: leg.from.addingTimeInterval(-86_400), to: leg.to)
-                let covering = history.reads.filter { read in
-                    guard let first = read.firstSample, let last = read.lastSample else { return false }
-                    return last.addingTimeInterval(read.interval) > leg.from && first < leg.to
-                }
                 leg.log = history.temperatureLog()
-                leg.integrityFailed = covering.contains { $0.integrity.hasPrefix("failed") }
+                leg.integrityFailed = history.reads(covering: leg.from, leg.to).contains { $0.integrity.hasPrefix("failed") }
                 histories.append(history)
                 judged.append(leg)
             }

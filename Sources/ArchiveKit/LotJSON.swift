@@ -55,12 +55,20 @@ public enum LotJSON {
 
     /// A lot as kept: its product (name, version, the SHA-256 of the file it is judged by),
     /// quantity, note, who made it and when.
-    public static func lot(_ lot: Lot) -> JSONValue {
-        .object([
+    public static func lot(_ lot: Lot) -> JSONValue { .object(lotMembers(lot)) }
+
+    /// A lot as lists show it (`coldtap lot list --json`, `GET /api/v1/lots`): `lot` with
+    /// the `decision` and `consumed` of `status`.
+    public static func listed(_ lot: Lot, status: LotStatus) -> JSONValue {
+        .object(lotMembers(lot) + [("decision", .string(status.decision.rawValue)), ("consumed", .number(status.consumed))])
+    }
+
+    static func lotMembers(_ lot: Lot) -> [(String, JSONValue)] {
+        [
             ("lot", .string(lot.id)), ("product", .string(lot.productName)), ("productVersion", .int(lot.productVersion)),
             ("productSHA256", .string(lot.productSHA256)), ("quantity", lot.quantity.map { .int(Int($0)) } ?? .null), ("note", .string(lot.note)),
             ("created", .string(lot.created.isoUTC)), ("createdBy", .string(lot.createdBy)),
-        ])
+        ]
     }
 
     /// A move as recorded: what, when, where, who, through what, and when it was recorded.

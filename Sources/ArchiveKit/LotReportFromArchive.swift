@@ -16,10 +16,7 @@ extension LotReportContent {
                 legs.append(LotReportLeg(logger: leg.logger, from: leg.from, to: leg.to))
                 continue
             }
-            let covering = history.reads.filter { read in
-                guard let first = read.firstSample, let last = read.lastSample else { return false }
-                return last.addingTimeInterval(read.interval) > leg.from && first < leg.to
-            }
+            let covering = history.reads(covering: leg.from, leg.to)
             let hashes = try archive.readChainHashes(loggerID: logger, readIDs: covering.map(\.id))
             legs.append(
                 LotReportLeg(

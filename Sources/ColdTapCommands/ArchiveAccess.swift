@@ -81,7 +81,7 @@ enum ArchiveAccess {
         switch error.kind {
         case .corrupt, .newerVersion, .verificationFailed: return CommandError(.dataError, message)
         case .unavailable, .connectionLost: return CommandError(.unavailable, message)
-        case .invalidRead: return CommandError(.usage, message)
+        case .invalidRead, .conflict: return CommandError(.usage, message)
         case .readOnly, .full, .busy, .notFound, .engine: return CommandError(.failure, message)
         }
     }

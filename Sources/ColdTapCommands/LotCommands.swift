@@ -263,18 +263,14 @@ public enum LotCommand: Command {
             try arguments.finish()
             try await withArchive(location, siteName, console: console) { archive, siteID in
                 let lots = try archive.lots(siteID: siteID).map { (lot: $0, status: try archive.lotJourney($0.id, siteID: siteID).status) }
-                let sorted = lots.sorted { worse($0.status, than: $1.status) }
+                let sorted = lots.sorted { LotStatus.worstFirst($0.status, $1.status) }
                 if json {
                     console.print(
                         JSONValue.object([
                             (
                                 "lots",
                                 .array(
-                                    sorted.map { item in
-                                        guard case .object(let members) = LotJSON.lot(item.lot) else { return LotJSON.lot(item.lot) }
-                                        return .object(
-                                            members + [("decision", .string(item.status.decision.rawValue)), ("consumed", .number(item.status.consumed))])
-                                    })
+                                    sorted.map { LotJSON.listed($0.lot, status: $0.status) })
                             )
                         ]).serialized())
                 } else {
@@ -337,13 +333,6 @@ public enum LotCommand: Command {
                 console.print(url.path)
             }
         }
-    }
-
-    /// Worst first: DISCARD, INCONCLUSIVE, REVIEW, USABLE; then the most consumed.
-    public static func worse(_ a: LotStatus, than b: LotStatus) -> Bool {
-        let order: [LotDecision] = [.discard, .inconclusive, .review, .usable]
-        let (rankA, rankB) = (order.firstIndex(of: a.decision) ?? 0, order.firstIndex(of: b.decision) ?? 0)
-        return rankA != rankB ? rankA < rankB : (a.consumed != b.consumed ? a.consumed > b.consumed : a.lot < b.lot)
     }
 
     static func who(_ arguments: inout Arguments) throws -> String {

@@ -185,6 +185,7 @@ public final class Station: @unchecked Sendable {
     static func response(for error: ArchiveError) -> HTTPResponse {
         switch error.kind {
         case .notFound: return .error(404, "not found", error.message)
+        case .conflict: return .error(409, "conflict", error.message)
         case .invalidRead:
             // What an uploader can do is name the logger; the rest is the operator's.
             let advice = error.hint == .nameTheLogger ? " Send \(UploadHeader.loggerID) with the logger's name." : ""

@@ -21,21 +21,8 @@ extension Station {
         var status: LotStatus
         var closed: Bool
 
-        /// `LotJSON.lot` with the decision and the consumed fraction computed now.
-        var json: JSONValue {
-            guard case .object(let members) = LotJSON.lot(lot) else { return LotJSON.lot(lot) }
-            return .object(members + [("decision", .string(status.decision.rawValue)), ("consumed", .number(status.consumed))])
-        }
-    }
-
-    /// Worst first: DISCARD, INCONCLUSIVE, REVIEW, USABLE; then the most consumed; then by name.
-    static let decisionRank: [LotDecision: Int] = [.discard: 0, .inconclusive: 1, .review: 2, .usable: 3]
-
-    static func worstFirst(_ a: LotRow, _ b: LotRow) -> Bool {
-        let (ra, rb) = (decisionRank[a.status.decision] ?? 9, decisionRank[b.status.decision] ?? 9)
-        if ra != rb { return ra < rb }
-        if a.status.consumed != b.status.consumed { return a.status.consumed > b.status.consumed }
-        return a.lot.id < b.lot.id
+        /// `LotJSON.listed`: the lot with the decision and the consumed fraction computed now.
+        var json: JSONValue { LotJSON.listed(lot, status: status) }
     }
 
     /// The site's lots, each judged now, worst first.
@@ -45,13 +32,18 @@ extension Station {
                 let journey = try store.archive.lotJourney(lot.id, siteID: siteID)
                 return LotRow(lot: lot, status: journey.status, closed: journey.moves.contains { $0.kind == .close })
             }
-        }.sorted(by: Station.worstFirst)
+        }.sorted { LotStatus.worstFirst($0.status, $1.status) }
     }
 
     /// The journey of the caller's site's lot `id` as of `at` (its close, else now).
     func lotJourney(_ id: String, siteID: Int64, at: Date?) throws -> LotJourney {
+        try pool.with { try Station.lotJourney(id, siteID: siteID, at: at, in: $0) }
+    }
+
+    /// The journey on `store`'s connection; an unknown lot is the one 404 of every lot route.
+    static func lotJourney(_ id: String, siteID: Int64, at: Date?, in store: StationStore) throws -> LotJourney {
         do {
-            return try pool.with { try $0.archive.lotJourney(id, siteID: siteID, at: at) }
+            return try store.archive.lotJourney(id, siteID: siteID, at: at)
         } catch let error as ArchiveError where error.kind == .notFound {
             throw Station.noSuchLot
         }
@@ -115,13 +107,8 @@ extension Station {
         }
         let zone = try request.query("tz").map { try reportTimeZone($0) } ?? configuration.timeZone
         let content = try pool.with { store -> LotReportContent in
-            let journey: LotJourney
-            do {
-                journey = try store.archive.lotJourney(lotID, siteID: siteID, at: at)
-            } catch let error as ArchiveError where error.kind == .notFound {
-                throw Station.noSuchLot
-            }
-            if let head = try recordHead.withLock({ $0 }) { try store.archive.keepCheckpoint(try head.advance(store)) }
+            let journey = try Station.lotJourney(lotID, siteID: siteID, at: at, in: store)
+            if let head = recordHead.withLock({ $0 }) { try store.archive.keepCheckpoint(try head.advance(store)) }
             return try LotReportContent.fromArchive(journey, archive: store.archive, timeZone: zone, language: language)
         }
         let body = try LotReportRendering().render(kind, content)
@@ -153,19 +140,14 @@ extension Station {
         let note = try body.text("note", maxLength: 1000, newlines: true) ?? ""
         let siteID = caller.site.id
         let lot = try pool.with { store -> Lot in
-            guard try store.archive.product(named: productName) != nil else {
-                throw HTTPFailure(
-                    422, "unknown product",
-                    "this station knows no product '\(productName)'; a product is one of the built-in ones or one its operator registered.")
-            }
-            guard try store.archive.lot(id, siteID: siteID) == nil else {
-                throw HTTPFailure(409, "lot exists", "this site has a lot '\(id)' already; record its moves instead.")
-            }
             let lot: Lot
             do {
                 lot = try store.archive.addLot(id, siteID: siteID, productName: productName, quantity: quantity, note: note, by: Station.recordedBy(caller))
-            } catch let error as ArchiveError where error.kind == .invalidRead {
-                // Made by another request since the look above.
+            } catch let error as ArchiveError where error.kind == .notFound && error.hint == .listProducts {
+                throw HTTPFailure(
+                    422, "unknown product",
+                    "this station knows no product '\(productName)'; a product is one of the built-in ones or one its operator registered.")
+            } catch let error as ArchiveError where error.kind == .conflict {
                 throw HTTPFailure(409, "lot exists", "this site has a lot '\(id)' already; record its moves instead.")
             }
             signRecord(store)
@@ -220,23 +202,15 @@ extension Station {
         let move = try pool.with { store -> LotMoveRecord in
             guard try store.archive.lot(lotID, siteID: siteID) != nil else { throw Station.noSuchLot }
             if let logger, try store.siteID(ofLogger: logger) != siteID { throw Station.noSuchLogger }
-            let moves = try store.archive.lotMoves(lotID, siteID: siteID)
-            if let close = moves.first(where: { $0.kind == .close }) {
-                throw HTTPFailure(
-                    409, "lot closed",
-                    "the lot '\(lotID)' was closed (\(close.reason?.rawValue ?? "closed")) at \(close.at.isoUTC); it takes no more moves.")
-            }
-            if kind == .close, let first = moves.map(\.at).min(), at < first {
-                throw HTTPFailure(422, "before the journey", "the lot '\(lotID)' cannot close at \(at.isoUTC), before its first move (\(first.isoUTC)).")
-            }
             let move: LotMoveRecord
             do {
                 move = try store.archive.recordMove(
                     lot: lotID, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place, by: Station.recordedBy(caller),
                     origin: "station")
+            } catch let error as ArchiveError where error.kind == .conflict {
+                throw HTTPFailure(409, "lot closed", error.message)
             } catch let error as ArchiveError where error.kind == .invalidRead {
-                // Closed by another request since the look above.
-                throw HTTPFailure(409, "lot closed", "the lot '\(lotID)' was closed; it takes no more moves.")
+                throw HTTPFailure(422, "before the journey", error.message)
             } catch let error as ArchiveError where error.kind == .notFound {
                 throw logger == nil ? Station.noSuchLot : Station.noSuchLogger
             }

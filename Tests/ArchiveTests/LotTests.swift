@@ -103,12 +103,21 @@ import Testing
             #expect(refusal { try archive.addLot("L1", productName: "nonesuch", by: "x") }?.hint == .listProducts)
             #expect(refusal { try archive.addLot("a lot", productName: "vvm7", by: "x") }?.kind == .invalidRead)
             try archive.addLot("L1", productName: "vvm7", by: "x")
-            #expect(refusal { try archive.addLot("L1", productName: "vvm7", by: "x") }?.kind == .invalidRead)
+            #expect(refusal { try archive.addLot("L1", productName: "vvm7", by: "x") }?.kind == .conflict, "a lot the site has already")
             // Another site has lots of its own names.
             try archive.addLot("L1", siteID: 7, productName: "vvm7", by: "x")
             #expect(try archive.lots(siteID: 7).map(\.id) == ["L1"])
             #expect(refusal { try archive.recordMove(lot: "L1", kind: .logger, loggerID: "nobody", at: Date(), by: "x", origin: "t") }?.kind == .notFound)
             #expect(refusal { try archive.recordMove(lot: "L2", kind: .none, at: Date(), by: "x", origin: "t") }?.hint == .listLots)
+            // Closed, a lot takes no move (a conflict with what is kept); a close before the
+            // first move is a close that cannot be.
+            let start = Date(timeIntervalSince1970: 1_772_438_400)
+            try archive.recordMove(lot: "L1", kind: .none, at: start, by: "x", origin: "t")
+            #expect(
+                refusal { try archive.recordMove(lot: "L1", kind: .close, at: start.addingTimeInterval(-60), reason: .used, by: "x", origin: "t") }?.kind
+                    == .invalidRead)
+            try archive.recordMove(lot: "L1", kind: .close, at: start.addingTimeInterval(60), reason: .used, by: "x", origin: "t")
+            #expect(refusal { try archive.recordMove(lot: "L1", kind: .none, at: start.addingTimeInterval(120), by: "x", origin: "t") }?.kind == .conflict)
             // A built-in product is kept with the lot as its file's text.
             let lot = try #require(try archive.lot("L1"))
             #expect(lot.productVersion == 0 && lot.product == Product.builtIn(named: "vvm7"))

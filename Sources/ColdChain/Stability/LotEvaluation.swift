@@ -7,6 +7,17 @@ public enum LotDecision: String, Sendable, Hashable, Codable, CaseIterable {
     case review = "REVIEW"
     case discard = "DISCARD"
     case inconclusive = "INCONCLUSIVE"
+
+    /// Where lots of this decision are listed, worst first: DISCARD 0, INCONCLUSIVE 1,
+    /// REVIEW 2, USABLE 3 (the command line, the station and the app list them so).
+    public var worstFirstRank: Int {
+        switch self {
+        case .discard: return 0
+        case .inconclusive: return 1
+        case .review: return 2
+        case .usable: return 3
+        }
+    }
 }
 
 /// Which of the product's stability data gave the consumed fraction that decides.
@@ -76,6 +87,14 @@ public struct LotStatus: Sendable, Equatable {
     public var worstCaseConsumed: Double
     public var decision: LotDecision
     public var reasons: [LotReason]
+
+    /// Worst first: by the decision's `worstFirstRank`, then the most consumed, then by lot.
+    public static func worstFirst(_ a: LotStatus, _ b: LotStatus) -> Bool {
+        let (rankA, rankB) = (a.decision.worstFirstRank, b.decision.worstFirstRank)
+        if rankA != rankB { return rankA < rankB }
+        if a.consumed != b.consumed { return a.consumed > b.consumed }
+        return a.lot < b.lot
+    }
 }
 
 /// Applies a product's stability data to a lot's legs (docs/stability.md).

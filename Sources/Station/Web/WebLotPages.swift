@@ -124,8 +124,6 @@ extension Station {
             + "</nav>"
     }
 
-    static func fraction(_ value: Double) -> String { LotReason.fraction(value) }
-
     // MARK: Lots list
 
     func lotsPage(_ context: WebContext) throws -> HTTPResponse {
@@ -151,9 +149,9 @@ extension Station {
             body += "\(HTML.escape(row.lot.id))</strong></a><br><span class=\"muted\">\(HTML.escape(row.lot.productName))"
             if let quantity = row.lot.quantity { body += " · \(quantity)" }
             body += "</span></td><td>\(Station.decisionBadge(status.decision, words))</td>"
-            body += "<td class=\"num\">\(HTML.escape(Station.fraction(status.consumed)))"
+            body += "<td class=\"num\">\(HTML.escape(LotReason.fraction(status.consumed)))"
             if status.worstCaseConsumed > status.consumed + 1e-9 {
-                body += "<br><span class=\"muted\">≤ \(HTML.escape(Station.fraction(status.worstCaseConsumed)))</span>"
+                body += "<br><span class=\"muted\">≤ \(HTML.escape(LotReason.fraction(status.worstCaseConsumed)))</span>"
             }
             body += "</td><td>\(Station.budgetBar(status, review: review, words: words, width: 240, height: 22, labels: false))</td>"
             let holder = status.legs.last.map { $0.logger.map { HTML.escape($0) } ?? HTML.escape(words.noLogger) } ?? "–"
@@ -187,7 +185,7 @@ extension Station {
         func x(_ value: Double) -> Double { min(width, max(0, value / top * width)) }
         let fill = status.consumed >= 1 || !status.discardEvents.isEmpty ? "fail" : status.consumed >= review ? "inconclusive" : "pass"
         let label =
-            "\(words.consumed) \(fraction(status.consumed)); \(words.worstCase) \(fraction(status.worstCaseConsumed)); \(words.reviewFrom) \(fraction(review))"
+            "\(words.consumed) \(LotReason.fraction(status.consumed)); \(words.worstCase) \(LotReason.fraction(status.worstCaseConsumed)); \(words.reviewFrom) \(LotReason.fraction(review))"
         var out =
             "<svg class=\"budget\(labels ? " wide" : "")\" viewBox=\"0 0 \(WebSVG.number(width)) \(WebSVG.number(height))\" width=\"\(WebSVG.number(width))\" role=\"img\" aria-label=\"\(HTML.escape(label))\">"
         out += "<rect x=\"0\" y=\"\(WebSVG.number(barTop))\" width=\"\(WebSVG.number(width))\" height=\"\(WebSVG.number(barHeight))\" class=\"f-plot s-grid\"/>"
@@ -205,15 +203,15 @@ extension Station {
         if labels {
             let below = barTop + barHeight + 15
             out += "<text x=\"\(WebSVG.number(x(review)))\" y=\"12\" text-anchor=\"middle\" class=\"f-text2\" font-size=\"12\">"
-            out += "\(HTML.escape(words.reviewFrom)) \(HTML.escape(fraction(review)))</text>"
+            out += "\(HTML.escape(words.reviewFrom)) \(HTML.escape(LotReason.fraction(review)))</text>"
             out +=
                 "<text x=\"\(WebSVG.number(x(1)))\" y=\"12\" text-anchor=\"end\" class=\"f-fail\" font-size=\"12\">1 · \(HTML.escape(words.budgetEnd))</text>"
             out += "<text x=\"\(WebSVG.number(min(width - 4, max(4, x(status.consumed)))))\" y=\"\(WebSVG.number(below))\" "
             out += "text-anchor=\"\(x(status.consumed) > width / 2 ? "end" : "start")\" class=\"f-text\" font-size=\"13\" font-weight=\"700\">"
-            out += "\(HTML.escape(words.consumed)) \(HTML.escape(fraction(status.consumed)))</text>"
+            out += "\(HTML.escape(words.consumed)) \(HTML.escape(LotReason.fraction(status.consumed)))</text>"
             if status.worstCaseConsumed > status.consumed + 1e-9 {
                 out += "<text x=\"\(WebSVG.number(min(width - 4, x(status.worstCaseConsumed))))\" y=\"\(WebSVG.number(below + 14))\" text-anchor=\"end\" "
-                out += "class=\"f-text2\" font-size=\"12\">\(HTML.escape(words.worstCase)) \(HTML.escape(fraction(status.worstCaseConsumed)))</text>"
+                out += "class=\"f-text2\" font-size=\"12\">\(HTML.escape(words.worstCase)) \(HTML.escape(LotReason.fraction(status.worstCaseConsumed)))</text>"
             }
         }
         return out + "</svg>"
@@ -257,7 +255,7 @@ extension Station {
             }
             body += "<dl class=\"stats\">" + facts.map { "<div><dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd></div>" }.joined() + "</dl>"
             body += "<div class=\"banner v-\(Station.decisionKey(status.decision))\">\(HTML.escape(words.decisionName(status.decision)))"
-            body += " — \(HTML.escape(words.consumed)) \(HTML.escape(Station.fraction(status.consumed))) (\(HTML.escape(status.consumedBy.rawValue)))</div>"
+            body += " — \(HTML.escape(words.consumed)) \(HTML.escape(LotReason.fraction(status.consumed))) (\(HTML.escape(status.consumedBy.rawValue)))</div>"
             if let summary = product?.summary, !summary.isEmpty { body += "<p class=\"muted\">\(HTML.escape(summary))</p>" }
             return body
         }
@@ -265,12 +263,12 @@ extension Station {
         var budget: String {
             var body = "<h2>\(HTML.escape(words.budget))</h2><div class=\"chartbox\">"
             body += Station.budgetBar(status, review: review, words: words, width: 1000, height: 96, labels: true) + "</div>"
-            var notes = ["\(words.consumed) \(Station.fraction(status.consumed)) (\(status.consumedBy.rawValue))"]
+            var notes = ["\(words.consumed) \(LotReason.fraction(status.consumed)) (\(status.consumedBy.rawValue))"]
             if let kinetics = status.kineticsConsumed, status.consumedBy != .kinetics { notes.append("kinetics \(f.number(kinetics, decimals: 4))") }
             if status.unknownSeconds > 0 {
-                notes.append("\(words.unknownTime) \(f.duration(status.unknownSeconds)) → \(words.worstCase) \(Station.fraction(status.worstCaseConsumed))")
+                notes.append("\(words.unknownTime) \(f.duration(status.unknownSeconds)) → \(words.worstCase) \(LotReason.fraction(status.worstCaseConsumed))")
             }
-            notes.append("\(words.reviewFrom) \(Station.fraction(review))")
+            notes.append("\(words.reviewFrom) \(LotReason.fraction(review))")
             return body + "<p class=\"muted\">\(HTML.escape(notes.joined(separator: " · ")))</p>"
         }
 
@@ -339,7 +337,7 @@ extension Station {
                     "<rect x=\"\(WebSVG.number(x0))\" y=\"\(WebSVG.number(top))\" width=\"\(WebSVG.number(max(2, x1 - x0)))\" height=\"\(WebSVG.number(bottom - top))\" class=\"f-shade s-fail consumer\" stroke-width=\"1.5\"/>"
                 out +=
                     "<text x=\"\(WebSVG.number((x0 + x1) / 2))\" y=\"\(WebSVG.number(top + 14))\" text-anchor=\"middle\" class=\"f-fail\" font-size=\"12\" font-weight=\"700\">"
-                out += "#\(rank + 1) \(HTML.escape(Station.fraction(excursion.consumed)))</text>"
+                out += "#\(rank + 1) \(HTML.escape(LotReason.fraction(excursion.consumed)))</text>"
             }
             // Temperature grid and labels.
             let span = (high + pad) - (low - pad)
@@ -403,7 +401,7 @@ extension Station {
                 }
                 if leg.integrityFailed { body += " <strong class=\"bad\">⚠</strong>" }
                 body += "</td><td class=\"nowrap\">\(HTML.escape(f.dateTime(leg.from)))</td><td class=\"nowrap\">\(HTML.escape(f.dateTime(leg.to)))</td>"
-                let consumed = HTML.escape(Station.fraction(leg.consumed))
+                let consumed = HTML.escape(LotReason.fraction(leg.consumed))
                 body += "<td class=\"num\">\(top ? "<strong class=\"bad\">\(consumed)</strong>" : consumed)</td>"
                 body += "<td class=\"num\">\(leg.unknownSeconds > 0 ? HTML.escape(f.duration(leg.unknownSeconds)) : "–")</td></tr>"
             }
@@ -423,7 +421,7 @@ extension Station {
                 body += "<tr\(top ? " class=\"top\"" : "")><td>\(rank + 1)</td><td>\(excursion.leg + 1) · \(HTML.escape(leg))</td>"
                 body += "<td class=\"nowrap\">\(HTML.escape(f.dateTime(excursion.start)))</td><td>\(HTML.escape(f.duration(excursion.seconds)))</td>"
                 body += "<td class=\"num\">\(HTML.escape(f.temperature(excursion.peak)))</td>"
-                let consumed = HTML.escape(Station.fraction(excursion.consumed))
+                let consumed = HTML.escape(LotReason.fraction(excursion.consumed))
                 body += "<td class=\"num\">\(top ? "<strong class=\"bad\">\(consumed)</strong>" : consumed)</td></tr>"
             }
             return body + "</tbody></table></div>"
@@ -438,7 +436,7 @@ extension Station {
                 let share = band.allowanceSeconds > 0 ? band.seconds / band.allowanceSeconds : 0
                 body += "<tr><td>\(HTML.escape(band.band))</td><td class=\"num\">\(HTML.escape(f.duration(band.seconds)))</td>"
                 body +=
-                    "<td class=\"num\">\(HTML.escape(f.duration(band.allowanceSeconds)))</td><td class=\"num\">\(HTML.escape(Station.fraction(share)))</td></tr>"
+                    "<td class=\"num\">\(HTML.escape(f.duration(band.allowanceSeconds)))</td><td class=\"num\">\(HTML.escape(LotReason.fraction(share)))</td></tr>"
             }
             return body + "</tbody></table></div>"
         }
