@@ -126,7 +126,7 @@ public enum LotEvaluation {
             BandTime(band: allowance.name, seconds: legStatuses.reduce(0) { $0 + $1.bandSeconds[index] }, allowanceSeconds: allowance.seconds)
         }
 
-        let worst = worstCase(product: product, unknownSeconds: unknownSeconds)
+        let worst = worstCase(product: product)
         let worstCaseConsumed = max(
             product.allowances.isEmpty ? 0 : allowancesConsumed + worst.allowancesRate * unknownSeconds,
             kineticsConsumed.map { $0 + worst.kineticsRate * unknownSeconds } ?? 0)
@@ -186,7 +186,7 @@ public enum LotEvaluation {
         var description: UnknownTimeCounting?
     }
 
-    static func worstCase(product: Product, unknownSeconds: TimeInterval) -> WorstCase {
+    static func worstCase(product: Product) -> WorstCase {
         let band = product.allowances.min { $0.seconds < $1.seconds }
         let hottest = product.kinetics == nil ? nil : product.hottestAllowed
         var kineticsRate: Double = 0

@@ -60,9 +60,9 @@ public struct Product: Sendable, Equatable {
 
         /// The built-in model's name (`vvm14`), or `nil` for points given in a product file.
         public var model: String?
-        /// The hotter reference point first.
-        public var points: (Point, Point) { (hot, cold) }
+        /// The hotter reference point.
         public var hot: Point
+        /// The colder reference point.
         public var cold: Point
 
         /// A model through two points (any order); `nil` unless both temperatures are above
@@ -76,10 +76,6 @@ public struct Product: Sendable, Equatable {
             self.model = model
             self.hot = hot
             self.cold = cold
-        }
-
-        public static func == (lhs: Kinetics, rhs: Kinetics) -> Bool {
-            lhs.model == rhs.model && lhs.hot == rhs.hot && lhs.cold == rhs.cold
         }
 
         /// The activation temperature E/R in kelvin: ln(life) = a + activation / T.
