@@ -179,6 +179,8 @@ public struct LotJourney: Sendable {
     /// Per leg of `status`, the logger's stitched history over the leg (`nil` for a leg
     /// without a logger).
     public var histories: [History?]
+    /// Per leg, the log the status judged (`History.temperatureLog()` of its history).
+    public var logs: [TemperatureLog?]
     /// The record's chain head when the journey was read.
     public var chainHead: String
 }
@@ -356,10 +358,12 @@ extension Archive {
             let end = min(at ?? close ?? now, close ?? .distantFuture)
             let legs = LotLeg.legs(of: moves.filter { $0.kind != .close }.map { LotMove(logger: $0.loggerID, at: $0.at) }, until: end)
             var histories: [History?] = []
+            var logs: [TemperatureLog?] = []
             var judged: [LotLeg] = []
             for var leg in legs {
                 guard let loggerID = leg.logger else {
                     histories.append(nil)
+                    logs.append(nil)
                     judged.append(leg)
                     continue
                 }
@@ -368,10 +372,11 @@ extension Archive {
                 leg.log = history.temperatureLog()
                 leg.integrityFailed = history.reads(covering: leg.from, leg.to).contains { $0.integrity.hasPrefix("failed") }
                 histories.append(history)
+                logs.append(leg.log)
                 judged.append(leg)
             }
             let status = LotEvaluation.status(lot: id, product: product, legs: judged, at: end)
-            return LotJourney(lot: lot, moves: moves, status: status, histories: histories, chainHead: try chainHead().hash)
+            return LotJourney(lot: lot, moves: moves, status: status, histories: histories, logs: logs, chainHead: try chainHead().hash)
         }
     }
 

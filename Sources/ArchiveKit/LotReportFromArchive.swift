@@ -11,7 +11,8 @@ extension LotReportContent {
         _ journey: LotJourney, archive: Archive, timeZone: TimeZone, language: ReportLanguage, generated: Date = Date()
     ) throws -> LotReportContent {
         var legs: [LotReportLeg] = []
-        for (leg, history) in zip(journey.status.legs, journey.histories) {
+        for (index, leg) in journey.status.legs.enumerated() {
+            let history = journey.histories[index]
             guard let history, let logger = leg.logger else {
                 legs.append(LotReportLeg(logger: leg.logger, from: leg.from, to: leg.to))
                 continue
@@ -20,7 +21,7 @@ extension LotReportContent {
             let hashes = try archive.readChainHashes(loggerID: logger, readIDs: covering.map(\.id))
             legs.append(
                 LotReportLeg(
-                    logger: logger, from: leg.from, to: leg.to, log: history.temperatureLog(),
+                    logger: logger, from: leg.from, to: leg.to, log: journey.logs[index],
                     reads: covering.map {
                         LotReportRead(id: $0.id, readTime: $0.readTime, readTimeSource: $0.readTimeSource, sha256: $0.sha256, chainHash: hashes[$0.id] ?? "")
                     }))
