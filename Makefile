@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages to build and run (system libraries, pcscd + virtual reader for the demo, report fonts).
 APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto-cjk pcscd libpcsclite-dev vsmartcard-vpcd iproute2 util-linux \
-  libsqlite3-dev libpq-dev libssl-dev libmicrohttpd-dev libgnutls28-dev libcurl4-openssl-dev
+  libsqlite3-dev libpq-dev libssl-dev libmicrohttpd-dev libgnutls28-dev libcurl4-openssl-dev libsodium-dev
 # ... and in addition to run every test (headless Chromium opens the HTML report and the
 # station's pages; poppler-utils reads the PDF back; the archive and station tests start a
 # private PostgreSQL cluster of their own; the station tests check the systemd unit with

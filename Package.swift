@@ -71,12 +71,16 @@ let package = Package(
                 "ColdTapBase",
                 .target(name: "CCrypto", condition: .when(platforms: [.linux])),
             ]),
+        // Passwords as Argon2id hashes (libsodium): the archive's users. Not linked by the app.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
+        .target(name: "Passwords", dependencies: ["CSodium"]),
         // Merkle tree hashing and proofs (RFC 9162), checkpoints and signed notes (C2SP), over Digest.
         .target(name: "TransparencyLog", dependencies: ["ColdTapBase", "Digest"]),
         // Layer 6: the archive of every read (SQLite embedded, PostgreSQL for fleets).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
-        .target(name: "Archive", dependencies: ["ColdTapBase", "LoggerFormats", "ColdChain", "Digest", "TransparencyLog", "CSQLite", "CLibPQ"]),
+        .target(
+            name: "Archive", dependencies: ["ColdTapBase", "LoggerFormats", "ColdChain", "Digest", "TransparencyLog", "Passwords", "CSQLite", "CLibPQ"]),
         // JSON with ordered keys, shared by the station and the commands.
         .target(name: "JSONOutput", dependencies: ["ColdTapBase"]),
         // Layer 7: the station, an HTTP API over the archive (GNU libmicrohttpd, TLS through GnuTLS).

@@ -163,6 +163,10 @@ extension Archive {
             problems += try assessmentProblems(of: row, log: log, name: name)
         }
         problems += try siteProfileProblems()
+        if try engine.tableExists("users") {
+            let station = try StationStore(archive: self)
+            problems += try station.accountProblems() + station.signatureProblems()
+        }
         problems += try productProblems()
         problems += try overviewFactsProblems()
         let record = try recordProblems()

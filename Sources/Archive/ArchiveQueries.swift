@@ -206,26 +206,30 @@ extension Archive {
     /// after the newest row.
     /// - Throws: `ArchiveError(.notFound)` for an unknown logger.
     public func acknowledge(loggerID: String, excursionStart: Date, by: String, comment: String, at: Date = Date()) throws -> Acknowledgement {
-        try engine.writeTransaction {
-            guard try logger(loggerID) != nil else {
-                throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'.", hint: .listLoggers(count: nil))
-            }
-            let id = (try engine.scalarInt("SELECT MAX(ack_id) FROM acknowledgements WHERE logger_id = $1", [.text(loggerID)]) ?? 0) + 1
-            let head = try chainHead()
-            let row = AcknowledgementRow(
-                loggerID: loggerID, ackID: id, chainSeq: head.length + 1,
-                excursionStart: excursionStart.milliseconds, by: by, at: at.milliseconds,
-                comment: comment, previousHash: head.hash)
-            try engine.execute(
-                "INSERT INTO acknowledgements (logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                [
-                    .text(loggerID), .int(id), .int(row.chainSeq), .int(row.excursionStart), .text(by), .int(row.at),
-                    .text(comment), .text(head.hash), .text(row.computedHash),
-                ])
-            try engine.execute("UPDATE chain_head SET seq = $1, hash = $2 WHERE id = 1", [.int(row.chainSeq), .text(row.computedHash)])
-            try appendLeaf(.acknowledgement(row, hash: row.computedHash))
-            return Acknowledgement(id: id, excursionStart: excursionStart, by: by, at: at, comment: comment)
+        try engine.writeTransaction { try acknowledgeWithinWrite(loggerID: loggerID, excursionStart: excursionStart, by: by, comment: comment, at: at) }
+    }
+
+    /// `acknowledge` inside a write the caller holds (a signed acknowledgement keeps its
+    /// signature in the same transaction).
+    func acknowledgeWithinWrite(loggerID: String, excursionStart: Date, by: String, comment: String, at: Date) throws -> Acknowledgement {
+        guard try logger(loggerID) != nil else {
+            throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'.", hint: .listLoggers(count: nil))
         }
+        let id = (try engine.scalarInt("SELECT MAX(ack_id) FROM acknowledgements WHERE logger_id = $1", [.text(loggerID)]) ?? 0) + 1
+        let head = try chainHead()
+        let row = AcknowledgementRow(
+            loggerID: loggerID, ackID: id, chainSeq: head.length + 1,
+            excursionStart: excursionStart.milliseconds, by: by, at: at.milliseconds,
+            comment: comment, previousHash: head.hash)
+        try engine.execute(
+            "INSERT INTO acknowledgements (logger_id, ack_id, chain_seq, excursion_start_ms, acknowledged_by, acknowledged_ms, comment, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            [
+                .text(loggerID), .int(id), .int(row.chainSeq), .int(row.excursionStart), .text(by), .int(row.at),
+                .text(comment), .text(head.hash), .text(row.computedHash),
+            ])
+        try engine.execute("UPDATE chain_head SET seq = $1, hash = $2 WHERE id = 1", [.int(row.chainSeq), .text(row.computedHash)])
+        try appendLeaf(.acknowledgement(row, hash: row.computedHash))
+        return Acknowledgement(id: id, excursionStart: excursionStart, by: by, at: at, comment: comment)
     }
 }
 

@@ -52,7 +52,7 @@ extension StationSite {
 /// to check (a row that no longer reads is no token).
 struct TokenRow {
     enum Column: Int, ArchiveColumns {
-        case id, siteID, scope, sha256, created, revoked, expires
+        case id, siteID, scope, sha256, created, revoked, expires, createdByUser, device
 
         var sqlName: String {
             switch self {
@@ -63,9 +63,15 @@ struct TokenRow {
             case .created: return "created_ms"
             case .revoked: return "revoked_ms"
             case .expires: return "expires_ms"
+            case .createdByUser: return "created_by_user"
+            case .device: return "device"
             }
         }
     }
+
+    /// The select list of station tables before schema 7, in `Column`'s order.
+    static let columnsBeforeUsers =
+        Column.allCases.map { [.createdByUser, .device].contains($0) ? "NULL AS \($0.sqlName)" : $0.sqlName }.joined(separator: ", ")
 
     var id: Int64
     var siteID: Int64
@@ -74,6 +80,9 @@ struct TokenRow {
     var created: Int64
     var revoked: Int64?
     var expires: Int64?
+    /// The user a device token was made for (`token create --user`, or the phone's sign-in).
+    var createdByUser: Int64?
+    var device: String?
 
     init(row: any ArchiveRow) {
         id = row.int(Column.id)
@@ -83,6 +92,8 @@ struct TokenRow {
         created = row.int(Column.created)
         revoked = row.optionalInt(Column.revoked)
         expires = row.optionalInt(Column.expires)
+        createdByUser = row.optionalInt(Column.createdByUser)
+        device = row.optionalText(Column.device)
     }
 
     /// The token, when its scope reads and it has a site exactly when it is not the operator's.
@@ -92,7 +103,8 @@ struct TokenRow {
         guard (site == nil) == (scope == .operator) else { return nil }
         return StationToken(
             id: id, site: site, scope: scope, created: Date(milliseconds: created),
-            revoked: revoked.map { Date(milliseconds: $0) }, expires: expires.map { Date(milliseconds: $0) })
+            revoked: revoked.map { Date(milliseconds: $0) }, expires: expires.map { Date(milliseconds: $0) }, createdByUser: createdByUser,
+            device: device)
     }
 }
 

@@ -22,6 +22,10 @@ public struct RecordLeaf: Sendable, Equatable {
         case loggerSecret = "logger_secret"
         case product, lot
         case lotMove = "lot_move"
+        case user
+        case accountEvent = "account_event"
+        case signature
+        case readUpload = "read_upload"
 
         /// The fields that name the row a leaf stands for (its key within the kind).
         var keyFields: [String] {
@@ -39,6 +43,10 @@ public struct RecordLeaf: Sendable, Equatable {
             case .product: return ["product", "version"]
             case .lot: return ["site", "lot"]
             case .lotMove: return ["site", "lot", "move"]
+            case .user: return ["user"]
+            case .accountEvent: return ["event"]
+            case .signature: return ["signature"]
+            case .readUpload: return ["upload"]
             }
         }
     }
@@ -209,7 +217,8 @@ extension RecordLeaf {
             .token,
             [
                 ("token", text(row.id)), ("site", text(row.siteID)), ("scope", row.scope), ("token_sha256", row.sha256),
-                ("created_ms", text(row.created)), ("expires_ms", text(row.expires)),
+                ("created_ms", text(row.created)), ("expires_ms", text(row.expires)), ("created_by_user", text(row.createdByUser)),
+                ("device", row.device),
             ])
     }
 

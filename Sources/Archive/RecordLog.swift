@@ -437,7 +437,9 @@ extension Archive {
         var leaves: [RecordLeaf] = []
         try engine.query("SELECT \(StationSite.Column.selectList) FROM sites ORDER BY site_id", []) { leaves.append(.site(StationSite(row: $0))) }
         var revoked: [RecordLeaf] = []
-        try engine.query("SELECT \(TokenRow.Column.selectList) FROM tokens ORDER BY token_id", []) { row in
+        // Before station schema 7 tokens had no user or device (schema 4 lists them then).
+        let tokenColumns = try engine.tableExists("users") ? TokenRow.Column.selectList : TokenRow.columnsBeforeUsers
+        try engine.query("SELECT \(tokenColumns) FROM tokens ORDER BY token_id", []) { row in
             let token = TokenRow(row: row)
             leaves.append(.token(token))
             if let at = token.revoked { revoked.append(.tokenRevoked(id: token.id, at: at)) }
@@ -466,6 +468,18 @@ extension Archive {
         }
         try engine.query("SELECT \(Secret.selectList) FROM logger_secrets ORDER BY set_ms, logger_id", []) { row in
             leaves.append(.loggerSecret(loggerID: row.text(Secret.loggerID), set: row.int(Secret.set)))
+        }
+        // Station schema 7's tables: older station tables being migrated have none yet.
+        guard try engine.tableExists("users") else { return leaves }
+        try engine.query("SELECT \(UserRow.Column.selectList) FROM users ORDER BY user_id", []) { leaves.append(.user(UserRow(row: $0).user)) }
+        try engine.query("SELECT \(AccountEventRow.Column.selectList) FROM account_events ORDER BY event_id", []) {
+            leaves.append(.accountEvent(AccountEventRow(row: $0)))
+        }
+        try engine.query("SELECT \(SignatureRow.Column.selectList) FROM signatures ORDER BY signature_id", []) {
+            leaves.append(.signature(SignatureRow(row: $0)))
+        }
+        try engine.query("SELECT \(ReadUploadRow.Column.selectList) FROM read_uploads ORDER BY upload_id", []) {
+            leaves.append(.readUpload(ReadUploadRow(row: $0)))
         }
         return leaves
     }
@@ -569,6 +583,10 @@ extension Archive {
         case .product: return "product \(leaf.value("product") ?? "") v\(leaf.value("version") ?? "")"
         case .lot: return "lot \(leaf.value("lot") ?? "") of site #\(leaf.value("site") ?? "")"
         case .lotMove: return "move #\(leaf.value("move") ?? "") of lot \(leaf.value("lot") ?? "") of site #\(leaf.value("site") ?? "")"
+        case .user: return "user #\(leaf.value("user") ?? "") (\(leaf.value("name") ?? ""))"
+        case .accountEvent: return "account event #\(leaf.value("event") ?? "") (\(leaf.value("kind") ?? ""))"
+        case .signature: return "signature #\(leaf.value("signature") ?? "") of \(logger)"
+        case .readUpload: return "upload #\(leaf.value("upload") ?? "") of read #\(leaf.value("read") ?? "") of \(logger)"
         }
     }
 }

@@ -42,6 +42,10 @@ public struct StationToken: Sendable, Equatable {
     public var revoked: Date?
     /// After this the token answers 401 (`token create --expires`); `nil`: it does not expire.
     public var expires: Date?
+    /// The user a device token was made for: uploads with it are that user's.
+    public var createdByUser: Int64? = nil
+    /// The device it was made for (`token create --device "ward 3 reader"`).
+    public var device: String? = nil
 
     public func isLive(at now: Date) -> Bool { revoked == nil && (expires.map { now < $0 } ?? true) }
 }
@@ -261,6 +265,83 @@ public final class StationStore {
                     record_size BIGINT NOT NULL
                 );
                 """),
+        // Named people instead of shared tokens (docs/accounts.md): users and their account
+        // events, browser sessions, electronic signatures, who uploaded each read.
+        .init(
+            version: 7, name: "users, account events, sessions, signatures, uploads by token and user",
+            sql: """
+                CREATE TABLE users (
+                    user_id BIGINT PRIMARY KEY,
+                    site_id BIGINT NOT NULL,
+                    name TEXT NOT NULL,
+                    full_name TEXT NOT NULL,
+                    created_ms BIGINT NOT NULL,
+                    created_by TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    disabled_ms BIGINT,
+                    password_hash TEXT,
+                    setup_sha256 TEXT,
+                    setup_expires_ms BIGINT
+                );
+                CREATE UNIQUE INDEX users_by_name ON users (name);
+                CREATE TABLE account_events (
+                    event_id BIGINT PRIMARY KEY,
+                    site_id BIGINT NOT NULL,
+                    user_id BIGINT,
+                    at_ms BIGINT NOT NULL,
+                    kind TEXT NOT NULL,
+                    actor TEXT NOT NULL,
+                    detail TEXT NOT NULL
+                );
+                CREATE INDEX account_events_by_user ON account_events (user_id, event_id);
+                CREATE INDEX account_events_by_site ON account_events (site_id, event_id);
+                CREATE TABLE sessions (
+                    session_sha256 TEXT PRIMARY KEY,
+                    user_id BIGINT,
+                    token_id BIGINT,
+                    created_ms BIGINT NOT NULL,
+                    last_seen_ms BIGINT NOT NULL,
+                    ended_ms BIGINT,
+                    end_reason TEXT,
+                    signatures INTEGER NOT NULL
+                );
+                CREATE INDEX sessions_by_user ON sessions (user_id, ended_ms);
+                CREATE TABLE signatures (
+                    signature_id BIGINT PRIMARY KEY,
+                    site_id BIGINT NOT NULL,
+                    logger_id TEXT NOT NULL,
+                    user_id BIGINT NOT NULL,
+                    user_name TEXT NOT NULL,
+                    printed_name TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    signed_ms BIGINT NOT NULL,
+                    time_zone TEXT NOT NULL,
+                    meaning TEXT NOT NULL,
+                    comment TEXT,
+                    subject TEXT NOT NULL,
+                    from_ms BIGINT NOT NULL,
+                    to_ms BIGINT NOT NULL,
+                    ack_id BIGINT,
+                    statement TEXT NOT NULL,
+                    statement_sha256 TEXT NOT NULL
+                );
+                CREATE INDEX signatures_by_logger ON signatures (logger_id, signature_id);
+                CREATE INDEX signatures_by_site ON signatures (site_id, signature_id);
+                CREATE TABLE read_uploads (
+                    upload_id BIGINT PRIMARY KEY,
+                    logger_id TEXT NOT NULL,
+                    read_id BIGINT NOT NULL,
+                    site_id BIGINT NOT NULL,
+                    token_id BIGINT NOT NULL,
+                    user_id BIGINT,
+                    device TEXT,
+                    uploaded_ms BIGINT NOT NULL,
+                    new_read INTEGER NOT NULL
+                );
+                CREATE INDEX read_uploads_by_site ON read_uploads (site_id, upload_id);
+                ALTER TABLE tokens ADD COLUMN created_by_user BIGINT;
+                ALTER TABLE tokens ADD COLUMN device TEXT;
+                """),
     ]
 
     /// `tokens.site_id` of an operator token: no site has id 0 (they are numbered from 1).
@@ -344,7 +425,9 @@ public final class StationStore {
     ///   - expires: when it stops working (`nil`: never).
     /// - Returns: the token (shown once) and its record.
     /// - Throws: `ArchiveError(.invalidRead)` for a site scope without a site, or an operator token with one.
-    public func createToken(site: StationSite?, scope: TokenScope, expires: Date? = nil, now: Date = Date()) throws -> (token: String, record: StationToken) {
+    public func createToken(
+        site: StationSite?, scope: TokenScope, expires: Date? = nil, user: StationUser? = nil, device: String? = nil, now: Date = Date()
+    ) throws -> (token: String, record: StationToken) {
         guard (site == nil) == (scope == .operator) else {
             throw ArchiveError(
                 .invalidRead,
@@ -357,10 +440,10 @@ public final class StationStore {
             let id = (try engine.scalarInt("SELECT MAX(token_id) FROM tokens") ?? 0) + 1
             let token = "ct_\(id)_\(secret)"
             try engine.execute(
-                "INSERT INTO tokens (token_id, site_id, scope, token_sha256, created_ms, revoked_ms, expires_ms) VALUES ($1, $2, $3, $4, $5, NULL, $6)",
+                "INSERT INTO tokens (token_id, site_id, scope, token_sha256, created_ms, revoked_ms, expires_ms, created_by_user, device) VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8)",
                 [
                     .int(id), .int(site?.id ?? StationStore.stationWideSiteID), .text(scope.rawValue), .text(SHA256Digest.hex(text: token)),
-                    .int(now.milliseconds), expiresMS.map { .int($0) } ?? .null,
+                    .int(now.milliseconds), expiresMS.map { .int($0) } ?? .null, .optional(user?.id), .optional(device),
                 ])
             var row: TokenRow?
             try engine.query("SELECT \(TokenRow.Column.selectList) FROM tokens WHERE token_id = $1", [.int(id)]) { row = TokenRow(row: $0) }
@@ -369,7 +452,7 @@ public final class StationStore {
                 token,
                 StationToken(
                     id: id, site: site, scope: scope, created: Date(milliseconds: now.milliseconds), revoked: nil,
-                    expires: expiresMS.map { Date(milliseconds: $0) })
+                    expires: expiresMS.map { Date(milliseconds: $0) }, createdByUser: user?.id, device: device)
             )
         }
     }
