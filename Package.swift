@@ -92,7 +92,7 @@ let package = Package(
             name: "Station",
             dependencies: [
                 "ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "TransparencyLog",
-                "CMicroHTTPD", "CCurl",
+                "Passwords", "CMicroHTTPD", "CCurl",
             ],
             resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).

@@ -136,7 +136,7 @@ extension SiteProfile {
 extension StationWebhook {
     /// A `webhooks` row.
     enum Column: Int, ArchiveColumns {
-        case id, siteID, url, secret
+        case id, siteID, url, secret, created
 
         var sqlName: String {
             switch self {
@@ -144,12 +144,15 @@ extension StationWebhook {
             case .siteID: return "site_id"
             case .url: return "url"
             case .secret: return "secret"
+            case .created: return "created_ms"
             }
         }
     }
 
     init(row: any ArchiveRow) {
-        self.init(id: row.int(Column.id), siteID: row.int(Column.siteID), url: row.text(Column.url), secret: row.text(Column.secret))
+        self.init(
+            id: row.int(Column.id), siteID: row.int(Column.siteID), url: row.text(Column.url), secret: row.text(Column.secret),
+            created: Date(milliseconds: row.int(Column.created)))
     }
 }
 

@@ -427,3 +427,19 @@ extension RecordLeaf {
             ])
     }
 }
+
+extension StationStore {
+    /// The acknowledgements of a site's loggers, oldest first, with their logger.
+    public func siteAcknowledgements(siteID: Int64) throws -> [(loggerID: String, acknowledgement: Acknowledgement)] {
+        var result: [(String, Acknowledgement)] = []
+        try engine.query(
+            """
+            SELECT \(Acknowledgement.Column.selectList), logger_id FROM acknowledgements
+            WHERE logger_id IN (SELECT logger_id FROM site_loggers WHERE site_id = $1) ORDER BY chain_seq
+            """, [.int(siteID)]
+        ) { row in
+            result.append((row.text(Acknowledgement.Column.allCases.count), Acknowledgement(row: row)))
+        }
+        return result
+    }
+}

@@ -75,6 +75,7 @@ public struct StationWebhook: Sendable, Equatable {
     public var url: String
     /// The HMAC key of the signature; never shown again after `webhook add`.
     public var secret: String
+    public var created: Date? = nil
 }
 
 /// One attempt to deliver one event to one webhook.

@@ -25,6 +25,9 @@ public enum ServeCommand: Command {
         default: "30")
     static let connectionsPerAddressOption = OptionSpec.value(
         "--connections-per-address", placeholder: "N", help: "connections one client address may hold at once (1–512)", default: "64")
+    static let sessionIdleOption = OptionSpec.value(
+        "--session-idle", placeholder: "DURATION", help: "a browser session ends after this long without a request (15m, 30s, 1h; at most 12h)",
+        default: "15m")
     static let allowHTTPWebhooksOption = OptionSpec.flag("--allow-http-webhooks", help: "also deliver webhooks to plain http URLs (tests)")
     static let allowPrivateWebhooksOption = OptionSpec.flag(
         "--allow-private-webhooks", help: "also deliver webhooks to loopback, private and link-local addresses (tests, receivers on the LAN)")
@@ -42,6 +45,7 @@ public enum ServeCommand: Command {
                 threadsOption,
                 requestDeadlineOption,
                 connectionsPerAddressOption,
+                sessionIdleOption,
                 allowHTTPWebhooksOption,
                 allowPrivateWebhooksOption,
                 ArchiveRecordCommands.signingKeyOption,
@@ -58,6 +62,7 @@ public enum ServeCommand: Command {
         let threadsText = arguments.value(threadsOption)
         let deadlineText = arguments.value(requestDeadlineOption)
         let perAddressText = arguments.value(connectionsPerAddressOption)
+        let sessionIdleText = arguments.value(sessionIdleOption)
         let profile = try ReportCommand.resolveProfile(arguments.value(ReportCommand.profileOption))
         let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
         let allowHTTPWebhooks = arguments.isSet(allowHTTPWebhooksOption)
@@ -79,6 +84,12 @@ public enum ServeCommand: Command {
         }
         if let count = try wholeNumber(perAddressText, option: connectionsPerAddressOption, in: 1...512) {
             configuration.http.connectionsPerAddress = count
+        }
+        if let sessionIdleText {
+            guard let seconds = TokenCommand.lifetime(sessionIdleText), seconds <= configuration.sessionLimits.absolute else {
+                throw CommandError.usage("--session-idle takes a duration such as 15m, 30s or 1h, at most 12h, not '\(sessionIdleText)'.")
+            }
+            configuration.sessionLimits.idle = seconds
         }
         switch (certificatePath, keyPath) {
         case (nil, nil): break

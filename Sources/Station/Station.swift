@@ -39,6 +39,8 @@ public final class Station: @unchecked Sendable {
         /// The file of the key that signs the record's checkpoints; `nil`: next to a SQLite
         /// archive (made on first use), none for PostgreSQL (then no checkpoint is served).
         public var signingKey: String?
+        /// A browser session's idle time-out and absolute limit (`--session-idle`).
+        public var sessionLimits = SessionLimits()
 
         public init(archive: String) {
             self.archive = archive
@@ -126,16 +128,36 @@ public final class Station: @unchecked Sendable {
 
     // MARK: Answering
 
-    /// Who is asking: a token of a site (an operator token is no caller of a site's routes).
+    /// Who is asking: a token of a site, or a person signed in to a browser session (an
+    /// operator token is no caller of a site's routes).
     struct Caller {
-        var token: StationToken
         var site: StationSite
+        /// What may be done: the token's scope, or the signed-in user's role's.
+        var scope: TokenScope
+        /// The API token asked with (also behind a web session opened with a token).
+        var token: StationToken?
+        /// The signed-in person (`nil` for a token alone).
+        var user: StationUser?
+        /// The browser session, for web pages.
+        var session: StationSession?
 
-        init?(token: StationToken) {
+        init?(token: StationToken, session: StationSession? = nil) {
             guard let site = token.site else { return nil }
-            self.token = token
             self.site = site
+            scope = token.scope
+            self.token = token
+            self.session = session
         }
+
+        init(user: StationUser, site: StationSite, session: StationSession) {
+            self.site = site
+            scope = user.role.scope
+            self.user = user
+            self.session = session
+        }
+
+        /// Who did something, as the record says it: `user:NAME` or `token #ID`.
+        var actor: String { user.map { "user:\($0.name)" } ?? "token #\(token?.id ?? 0)" }
     }
 
     /// The answer to anything about a logger that is not the caller's site's: the same
@@ -146,7 +168,11 @@ public final class Station: @unchecked Sendable {
         "this site has no such logger; a read is kept under a logger of this site or a new one (name it with \(UploadHeader.loggerID)).")
 
     /// Answers one request: never throws, never crashes on what a client sends.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    public func handle(_ request: HTTPRequest) -> HTTPResponse { handle(request, authenticatedAs: nil) }
+
+    /// Answers `request`; with `authenticatedAs`, as that caller without a token (a web
+    /// session's downloads, which are the API's answers).
+    func handle(_ request: HTTPRequest, authenticatedAs preset: Caller?) -> HTTPResponse {
         let started = Date()
         let parsed = request.pathSegments.flatMap(StationRoute.init(segments:))
         let route = parsed?.label ?? request.pathSegments.flatMap(Station.webRoute) ?? "other"
@@ -154,6 +180,7 @@ public final class Station: @unchecked Sendable {
         var response: HTTPResponse
         var internalError: String?
         do {
+            caller = preset
             response = try answer(request, route: parsed, caller: &caller)
         } catch let failure as HTTPFailure {
             response = failure.response
@@ -177,7 +204,7 @@ public final class Station: @unchecked Sendable {
         if let internalError { detail = (detail ?? "") + ": " + internalError }
         log.write(
             method: request.method, path: request.path, route: route, status: response.status, milliseconds: seconds * 1000,
-            bytesIn: request.body.count, bytesOut: response.body.count, site: caller?.site.name, tokenID: caller?.token.id,
+            bytesIn: request.body.count, bytesOut: response.body.count, site: caller?.site.name, tokenID: caller?.token?.id,
             detail: detail)
         return response
     }
@@ -205,7 +232,7 @@ public final class Station: @unchecked Sendable {
         if request.bodyTooLarge {
             throw HTTPFailure(413, "body too large", "the body is over the station's limit of \(configuration.http.maxBody) bytes (set by its operator).")
         }
-        if let page = try webResponse(request, caller: &caller) { return page }
+        if caller == nil, let page = try webResponse(request, caller: &caller) { return page }
         guard let route else {
             throw HTTPFailure.notFound("there is no such path on this station; the API is under /api/v1 (README, \"Station\").")
         }
@@ -229,10 +256,13 @@ public final class Station: @unchecked Sendable {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                 body: Data(metrics.text(reads: counts.reads, loggers: counts.loggers, samples: counts.samples).utf8))
+        case .deviceTokens:
+            try requireMethod(request, "POST")
+            return try createDeviceToken(request, caller: &caller)
         default:
             break
         }
-        let who = try siteCaller(request)
+        let who = try caller ?? siteCaller(request)
         caller = who
         switch route {
         case .reads:
@@ -264,6 +294,9 @@ public final class Station: @unchecked Sendable {
             case .report(_, let name):
                 try requireMethod(request, "GET")
                 return try report(request, loggerID: loggerID, name: name, site: who.site)
+            case .signatures:
+                try requireMethod(request, "GET")
+                return try signatures(loggerID: loggerID)
             default:
                 try requireMethod(request, "GET")
                 guard let summary = try pool.with({ try $0.summary(loggerID: loggerID) }) else { throw Station.noSuchLogger }
@@ -303,8 +336,11 @@ public final class Station: @unchecked Sendable {
     }
 
     func require(_ caller: Caller, _ scope: TokenScope) throws {
-        guard caller.token.scope >= scope else {
-            throw HTTPFailure(403, "forbidden", "this needs a token with the \(scope.rawValue) scope; this one has \(caller.token.scope.rawValue).")
+        guard caller.scope >= scope else {
+            if let user = caller.user {
+                throw HTTPFailure(403, "forbidden", "this needs a user allowed to \(scope.rawValue); \(user.name) is a \(user.role.rawValue).")
+            }
+            throw HTTPFailure(403, "forbidden", "this needs a token with the \(scope.rawValue) scope; this one has \(caller.scope.rawValue).")
         }
     }
 
@@ -375,9 +411,16 @@ public final class Station: @unchecked Sendable {
         }
         read.loggerID = loggerID
         let prepared = try Archive.prepare(read)
+        let token = caller.token
         let added = try batcher.keep { store in
             do {
-                return try store.archive.keep(prepared, claimingFor: site.id)
+                let added = try store.archive.keep(prepared, claimingFor: site.id)
+                // Who sent it, in the same transaction: the token, and its user and device.
+                if let token {
+                    try store.recordUploadWithinWrite(
+                        loggerID: added.loggerID, readID: added.readID, siteID: site.id, token: token, newRead: !added.alreadyKept)
+                }
+                return added
             } catch is Archive.LoggerOfAnotherSite {
                 throw Station.noSuchLoggerForUpload
             }
@@ -715,38 +758,46 @@ public final class Station: @unchecked Sendable {
     // MARK: Acknowledgements
 
     private func acknowledge(_ request: HTTPRequest, loggerID: String, caller: Caller) throws -> HTTPResponse {
-        if let type = request.header("Content-Type"), !type.lowercased().hasPrefix("application/json") {
-            throw UploadRejection(status: 415, "an acknowledgement is JSON (Content-Type: application/json), not \(type.prefix(80)).")
-        }
-        guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] else {
-            throw HTTPFailure.badRequest(
-                "the body must be a JSON object {\"excursion\": \"START-TIME\", \"by\": \"NAME\", \"comment\": \"TEXT\"} (and \"again\": true for a follow-up)."
-            )
-        }
+        let object = try Station.jsonObject(
+            request,
+            shape:
+                "{\"excursion\": \"START-TIME\", \"by\": \"NAME\", \"comment\": \"TEXT\"} (and \"again\": true for a follow-up; once the station has users, \"user\" and \"password\" instead of \"by\")"
+        )
         guard let startText = object["excursion"] as? String, let start = Station.parseTime(startText) else {
             throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
         }
+        // Once the station has users an acknowledgement is a signature: a name and password.
+        let signer =
+            try pool.with({ try $0.hasUsers() })
+            ? try self.signer(caller, name: object["user"] as? String, password: object["password"] as? String) : nil
         let ack = try recordAcknowledgement(
             loggerID: loggerID, excursionStart: start, by: object["by"] as? String,
-            comment: object["comment"] as? String, again: object["again"] as? Bool == true, caller: caller)
+            comment: object["comment"] as? String, again: object["again"] as? Bool == true, caller: caller, signer: signer)
         return .json(201, .object([("acknowledgement", ArchiveJSON.acknowledgement(ack, loggerID: loggerID))]))
     }
 
     /// Keeps an acknowledgement of the excursion of `loggerID` starting near `excursionStart`
     /// and tells the site's webhooks: the one rule of the API and the logger page's form.
+    /// With `signer` it is their electronic signature (meaning `acknowledged`), kept with the
+    /// acknowledgement in one transaction; the name shown is theirs, not a typed one.
     /// The caller's scope and site were checked by the route.
     /// - Throws: `HTTPFailure`: 400 for a missing name or comment, 422 for no such excursion,
     ///   409 for one acknowledged already (unless `again`).
     func recordAcknowledgement(
         loggerID: String, excursionStart start: Date, by: String?, comment: String?, again: Bool,
-        caller: Caller
+        caller: Caller, signer: StationUser? = nil
     ) throws -> Acknowledgement {
+        let by = signer?.fullName ?? by
         guard let by = by?.trimmingCharacters(in: .whitespacesAndNewlines), !by.isEmpty, by.count <= 200 else {
             throw HTTPFailure.badRequest("\"by\" must name who acknowledges (1 to 200 characters).")
         }
         guard let comment = comment?.trimmingCharacters(in: .whitespacesAndNewlines), !comment.isEmpty, comment.count <= 4000 else {
             throw HTTPFailure.badRequest("\"comment\" must say what was done (1 to 4000 characters).")
         }
+        if let signer, signer.role < .operator {
+            throw HTTPFailure(403, "forbidden", "acknowledging needs the operator role or above; \(signer.name) is a \(signer.role.rawValue).")
+        }
+        let zone = configuration.timeZone
         let defaultProfile = configuration.defaultProfile
         let ack = try pool.with { store -> Acknowledgement in
             let history = try store.archive.history(loggerID: loggerID)
@@ -768,7 +819,15 @@ public final class Station: @unchecked Sendable {
                     "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged by \(earlier.by) at \(earlier.at.isoUTC); send \"again\": true to record a follow-up."
                 )
             }
-            return try store.archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
+            guard let signer else { return try store.archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment) }
+            let draft = try PeriodReview.draft(
+                store: store, loggerID: loggerID, site: caller.site, signer: signer, meaning: .acknowledged, comment: comment, subject: .acknowledgement,
+                from: excursion.start, to: excursion.end, profile: profile, timeZone: zone)
+            let kept = try store.keepSignature(draft, acknowledging: excursion.start)
+            if let session = caller.session { try store.noteSignature(inSession: session) }
+            signRecord(store)
+            guard let ack = kept.acknowledgement else { throw ArchiveError(.engine, "the signed acknowledgement was not kept.") }
+            return ack
         }
         webhooks.send(
             type: "acknowledgement", siteID: caller.site.id,

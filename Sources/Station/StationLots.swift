@@ -125,7 +125,7 @@ extension Station {
     }
 
     /// Who a write of the station is recorded as: the token, by its id.
-    static func recordedBy(_ caller: Caller) -> String { "token #\(caller.token.id)" }
+    static func recordedBy(_ caller: Caller) -> String { caller.actor }
 
     private func createLot(_ request: HTTPRequest, caller: Caller) throws -> HTTPResponse {
         let body = try JSONBody(

@@ -28,6 +28,10 @@ enum StationRoute: Equatable {
     case lotClose(String)
     /// A lot's report for the reviewer's signature: `report.pdf` or `report.html`.
     case lotReport(String, name: String)
+    /// A named user's sign-in from a device (the phone): a device token for them.
+    case deviceTokens
+    /// A logger's electronic signatures (reviews, signed acknowledgements).
+    case signatures(String)
 
     init?(segments: [String]) {
         switch segments {
@@ -38,6 +42,7 @@ enum StationRoute: Equatable {
         case ["api", "v1", "loggers"]: self = .loggers
         case ["api", "v1", "checkpoint"]: self = .checkpoint
         case ["api", "v1", "lots"]: self = .lots
+        case ["api", "v1", "device-tokens"]: self = .deviceTokens
         case let lot where lot.count >= 4 && lot.count <= 5 && lot[0] == "api" && lot[1] == "v1" && lot[2] == "lots":
             let id = lot[3]
             guard !id.isEmpty else { return nil }
@@ -57,6 +62,7 @@ enum StationRoute: Equatable {
             switch segments[4] {
             case "samples": self = .samples(id)
             case "acknowledgements": self = .acknowledgements(id)
+            case "signatures": self = .signatures(id)
             case let name where name.hasPrefix("report."): self = .report(id, name: name)
             default: return nil
             }
@@ -81,12 +87,14 @@ enum StationRoute: Equatable {
         case .lotMoves: return "/api/v1/lots/{lot}/moves"
         case .lotClose: return "/api/v1/lots/{lot}/close"
         case .lotReport: return "/api/v1/lots/{lot}/report"
+        case .deviceTokens: return "/api/v1/device-tokens"
+        case .signatures: return "/api/v1/loggers/{id}/signatures"
         }
     }
 
     var loggerID: String? {
         switch self {
-        case .logger(let id), .samples(let id), .acknowledgements(let id), .report(let id, _): return id
+        case .logger(let id), .samples(let id), .acknowledgements(let id), .report(let id, _), .signatures(let id): return id
         default: return nil
         }
     }

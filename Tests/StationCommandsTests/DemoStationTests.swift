@@ -29,7 +29,8 @@ import Testing
                 method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
                 body: Data("token=\(token)".utf8)))
         #expect(signIn.status == 303)
-        let overview = station.handle(HTTPRequest(method: "GET", path: "/", headers: ["Cookie": "coldtap_session=\(token)"]))
+        let cookie = try #require(signIn.headers.first { $0.0 == "Set-Cookie" && $0.1.hasPrefix("coldtap_session=") }?.1.split(separator: ";").first)
+        let overview = station.handle(HTTPRequest(method: "GET", path: "/", headers: ["Cookie": String(cookie)]))
         let html = String(decoding: overview.body, as: UTF8.self)
         #expect(overview.status == 200)
         #expect(html.contains("href=\"/loggers/"), "the demo logger is listed: \(html.suffix(600))")

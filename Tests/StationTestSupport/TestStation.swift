@@ -43,7 +43,7 @@ public final class TestStation: @unchecked Sendable {
     ///   on 127.0.0.1 over http are allowed).
     public init(
         _ engine: Engine, maxBody: Int = 1 << 20, webhookBackoff: TimeInterval = 0.05, port: UInt16 = 0,
-        connectionTimeout: Int = 3, webhooks: (inout Station.Configuration) -> Void = { _ in },
+        connectionTimeout: Int = 3, sessions: SessionLimits = SessionLimits(), webhooks: (inout Station.Configuration) -> Void = { _ in },
         configure: (inout HTTPServer.Configuration) -> Void = { _ in }
     ) async throws {
         archive = try TestArchive(engine)
@@ -57,6 +57,7 @@ public final class TestStation: @unchecked Sendable {
         configuration.allowPrivateWebhookTargets = true
         // Next to the archive for SQLite too, so that both engines sign the same way.
         configuration.signingKey = archive.path("signing-key")
+        configuration.sessionLimits = sessions
         webhooks(&configuration)
         configure(&configuration.http)
         let lines = logLines

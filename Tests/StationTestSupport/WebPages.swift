@@ -46,3 +46,12 @@ public func firstMatch(_ pattern: String, in text: String) -> String? {
     else { return nil }
     return String(text[range])
 }
+
+/// Signs a browser in with a site's token (a station without users) and returns the
+/// `coldtap_session=…` cookie of the session the station opened.
+public func signInWithToken(_ station: TestStation, _ token: String) throws -> String {
+    let answer = try page(station, "POST", "/login", form: [("token", token)], headers: ["Origin": "http://127.0.0.1:\(station.port)"])
+    #expect(answer.status == 303, "sign-in: \(answer.status) \(answer.body.prefix(300))")
+    let cookie = try #require(answer.headers("Set-Cookie").first { $0.hasPrefix("coldtap_session=") }, "no session cookie: \(answer.head)")
+    return String(cookie.split(separator: ";")[0])
+}

@@ -243,7 +243,7 @@ struct StationLotPagesTests {
             let closed = try await StationLotTests.post(
                 station, "api/v1/lots/\(example.lot)/close", token: upload, ["at": StationLotTests.iso(example.statusTime), "reason": "used"])
             #expect(closed.status == 201, "\(closed.text)")
-            let cookie = "coldtap_session=\(try #require(station.tokens["north-read"]))"
+            let cookie = try signInWithToken(station, try #require(station.tokens["north-read"]))
 
             let overview = try page(station, "GET", "/", cookie: cookie)
             #expect(overview.status == 200)
@@ -276,7 +276,7 @@ struct StationLotPagesTests {
             }
 
             // Another site's lot, and no lot, are the same page.
-            let southCookie = "coldtap_session=\(try #require(station.tokens["south-read"]))"
+            let southCookie = try signInWithToken(station, try #require(station.tokens["south-read"]))
             let other = try page(station, "GET", "/lots/\(example.lot)", cookie: southCookie)
             let none = try page(station, "GET", "/lots/NOSUCH-1", cookie: southCookie)
             #expect(other.status == 404 && none.status == 404)

@@ -46,7 +46,8 @@ struct StationRecordTests {
             #expect(newer.status == 200, "\(newer.text)")
             let newerJSON = try newer.json()
             let new = try Checkpoint.verified(Array(try #require(newerJSON["checkpoint"] as? String).utf8), keys: [key])
-            #expect(new.treeSize == old.treeSize + 2)
+            // The read, its assessment, and who uploaded it (the token).
+            #expect(new.treeSize == old.treeSize + 3)
             let consistency = try #require(newerJSON["consistency"] as? [String: Any])
             let proof = try #require(consistency["proof"] as? [String]).compactMap { Hex.decode($0) }
             #expect(consistency["from"] as? Int == old.treeSize && consistency["to"] as? Int == new.treeSize)

@@ -5,34 +5,37 @@ import Digest
 import Foundation
 import JSONOutput
 import LoggerFormats
+import Passwords
 import TempChart
 
 /// The station's web pages (README "Station web pages"): server-rendered HTML over the same
-/// archive and rules as the API, for people with a browser instead of curl. Signing in
-/// trades a token for an HttpOnly, SameSite=Strict cookie holding it (the station keeps no
-/// sessions, so any number of stations behind a load balancer accept it); every page checks
-/// it as the API checks a bearer token. Forms that change something carry a form token
-/// derived from the session and are refused when the browser says they come from another
-/// origin. Downloads are the API's own answers, asked for with the session's token.
+/// archive and rules as the API, for people with a browser instead of curl. Signing in (a
+/// user's name and password, or before a station has users a site's token) opens a session
+/// in the archive, so every station of it knows it; the HttpOnly, SameSite=Strict cookie
+/// holds the session's random id, and signing out, the idle time-out, the absolute limit or
+/// a password change end it on the server (docs/accounts.md). Forms that change something
+/// carry a form token derived from the session and are refused when the browser says they
+/// come from another origin. Downloads are the API's own answers for the session's caller.
 extension Station {
     static let sessionCookie = "coldtap_session"
     static let languageCookie = "coldtap_lang"
-    /// A signed-in browser stays signed in for twelve hours (or until it signs out).
-    static let sessionSeconds = 12 * 3600
 
     /// The route label of a web page path, `nil` for anything else.
     /// - Parameter segments: the path's segments, percent-decoded (`HTTPRequest.pathSegments`).
     static func webRoute(_ segments: [String]) -> String? {
         switch segments {
         case [""]: return "/"
-        case ["login"], ["logout"], ["reads"], ["lots"]: return "/" + segments[0]
+        case ["login"], ["logout"], ["reads"], ["lots"], ["audit"]: return "/" + segments[0]
+        case ["audit.csv"], ["audit.json"]: return "/audit.{format}"
         case let lot where lot.count == 2 && lot[0] == "lots" && !lot[1].isEmpty: return "/lots/{lot}"
+        case let setup where setup.count == 2 && setup[0] == "setup" && !setup[1].isEmpty: return "/setup/{token}"
         default: break
         }
         guard segments.count >= 2, segments[0] == "loggers", !segments[1].isEmpty else { return nil }
         if segments.count == 2 { return "/loggers/{id}" }
         guard segments.count == 3 else { return nil }
         if segments[2] == "acknowledgements" { return "/loggers/{id}/acknowledgements" }
+        if segments[2] == "reviews" { return "/loggers/{id}/reviews" }
         if webDownloads.contains(segments[2]) { return "/loggers/{id}/download" }
         return nil
     }
@@ -72,17 +75,19 @@ extension Station {
         case "/login":
             if request.method == "POST" { return try signIn(context) }
             try requireWebMethod(request, "GET")
-            return page(context, status: 200, title: context.text.signInTitle, body: loginForm(context, error: nil))
+            return page(context, status: 200, title: context.text.signInTitle, body: try loginForm(context, error: nil))
         case "/logout":
             try requireWebMethod(request, "POST")
-            return signOut(context)
+            return try signOut(context)
+        case "/setup/{token}":
+            return try setupPage(context, token: segments[1])
         default: break
         }
         guard let who = try sessionCaller(request) else {
             if request.method == "GET" || request.method == "HEAD" {
                 return HTTPResponse(status: 303, headers: [("Location", "/login"), ("Cache-Control", "no-store")])
             }
-            return page(context, status: 401, title: context.text.signInTitle, body: loginForm(context, error: context.text.badToken))
+            return page(context, status: 401, title: context.text.signInTitle, body: try loginForm(context, error: context.text.badToken))
         }
         caller = who
         context.caller = who
@@ -99,6 +104,9 @@ extension Station {
         case "/lots/{lot}":
             try requireWebMethod(request, "GET")
             return try lotPage(context, lotID: segments[1])
+        case "/audit", "/audit.{format}":
+            try requireWebMethod(request, "GET")
+            return try auditPage(context, format: route == "/audit" ? nil : segments[0])
         default:
             let loggerID = segments[1]
             guard try pool.with({ try $0.siteID(ofLogger: loggerID) }) == who.site.id else { return notFoundPage(context) }
@@ -109,6 +117,9 @@ extension Station {
             case "/loggers/{id}/acknowledgements":
                 try requireWebMethod(request, "POST")
                 return try acknowledgeFromPage(context, loggerID: loggerID)
+            case "/loggers/{id}/reviews":
+                try requireWebMethod(request, "POST")
+                return try reviewFromPage(context, loggerID: loggerID)
             default:
                 try requireWebMethod(request, "GET")
                 return download(context, loggerID: loggerID, name: segments[2])
@@ -136,8 +147,19 @@ extension Station {
     }
 
     private func sessionCaller(_ request: HTTPRequest) throws -> Caller? {
-        guard let token = Station.cookie(Station.sessionCookie, in: request), !token.isEmpty, token.count <= 200 else { return nil }
-        return try pool.with { try $0.authenticate(token) }.flatMap { Caller(token: $0) }
+        guard let cookie = Station.cookie(Station.sessionCookie, in: request), !cookie.isEmpty, cookie.count <= 200 else { return nil }
+        let limits = configuration.sessionLimits
+        return try pool.with { store -> Caller? in
+            switch try store.session(cookie: cookie, limits: limits) {
+            case .user(let session, let user):
+                return try store.site(id: user.siteID).map { Caller(user: user, site: $0, session: session) }
+            case .token(let session, let token):
+                // A station that has users takes no token's session (docs/accounts.md, "Moving to users").
+                return try store.hasUsers() ? nil : Caller(token: token, session: session)
+            case .none:
+                return nil
+            }
+        }
     }
 
     private var secureAttribute: String { configuration.http.tlsCertificate != nil ? "; Secure" : "" }
@@ -171,22 +193,97 @@ extension Station {
     private func signIn(_ context: WebContext) throws -> HTTPResponse {
         let text = context.text
         guard sameOrigin(context.request) else {
-            return page(context, status: 403, title: text.signInTitle, body: loginForm(context, error: "cross-origin sign-in refused"))
+            return page(context, status: 403, title: text.signInTitle, body: try loginForm(context, error: "cross-origin sign-in refused"))
         }
-        let token = (Station.formFields(context.request.body)["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !token.isEmpty, token.count <= 200, !token.contains(where: { $0 == ";" || $0 == "," || $0.isWhitespace }),
-            try pool.with({ try $0.authenticate(token) })?.site != nil
-        else {
-            return page(context, status: 401, title: text.signInTitle, body: loginForm(context, error: text.badToken))
+        let fields = Station.formFields(context.request.body)
+        let cookie: String
+        if try pool.with({ try $0.hasUsers() }) {
+            let name = (fields["user"] ?? "").trimmingCharacters(in: .whitespaces)
+            let user: StationUser
+            do {
+                user = try checkPassword(name: String(name.prefix(200)), password: fields["password"] ?? "", purpose: "web")
+            } catch let failure as HTTPFailure {
+                let words = text.accounts
+                let message: String
+                switch failure.status {
+                case 423: message = failure.detail
+                case 403: message = failure.detail.contains("disabled") ? words.disabled : words.noPasswordYet
+                default: message = words.badLogin
+                }
+                return page(context, status: failure.status == 423 ? 423 : 401, title: text.signInTitle, body: try loginForm(context, error: message))
+            }
+            cookie = try pool.with { try $0.startSession(user: user) }
+        } else {
+            let token = (fields["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !token.isEmpty, token.count <= 200, let found = try pool.with({ try $0.authenticate(token) }), found.site != nil else {
+                return page(context, status: 401, title: text.signInTitle, body: try loginForm(context, error: text.badToken))
+            }
+            cookie = try pool.with { try $0.startSession(token: found) }
         }
         return HTTPResponse(
-            status: 303, headers: [("Location", "/"), ("Cache-Control", "no-store"), sessionCookieHeader(token, maxAge: Station.sessionSeconds)])
+            status: 303,
+            headers: [
+                ("Location", "/"), ("Cache-Control", "no-store"), sessionCookieHeader(cookie, maxAge: Int(configuration.sessionLimits.absolute)),
+            ])
     }
 
-    private func signOut(_ context: WebContext) -> HTTPResponse {
+    /// Ends the session on the server (its cookie is refused from now on, wherever it is
+    /// replayed) and clears it in the browser.
+    private func signOut(_ context: WebContext) throws -> HTTPResponse {
         var headers = [("Location", "/login"), ("Cache-Control", "no-store")]
-        if sameOrigin(context.request) { headers.append(sessionCookieHeader("", maxAge: 0)) }
+        guard sameOrigin(context.request) else { return HTTPResponse(status: 303, headers: headers) }
+        if let cookie = Station.cookie(Station.sessionCookie, in: context.request), cookie.count <= 200 {
+            try pool.with { store in
+                try store.endSession(cookie: cookie)
+                signRecord(store)
+            }
+        }
+        headers.append(sessionCookieHeader("", maxAge: 0))
         return HTTPResponse(status: 303, headers: headers)
+    }
+
+    /// `/setup/{token}`: the one-time link of a new or reset user sets their password.
+    private func setupPage(_ context: WebContext, token: String) throws -> HTTPResponse {
+        let words = context.text.accounts
+        guard let user = try pool.with({ try $0.user(setupToken: token) }) else {
+            return page(
+                context, status: 404, title: words.setupTitle,
+                body: "<h1>\(HTML.escape(words.setupTitle))</h1><p class=\"error bad\">\(HTML.escape(words.setupExpired))</p>")
+        }
+        var error: String?
+        if context.request.method == "POST" {
+            let fields = Station.formFields(context.request.body)
+            let password = fields["password"] ?? ""
+            if !sameOrigin(context.request) {
+                error = "cross-origin form refused"
+            } else if password != fields["repeat"] {
+                error = words.passwordsDiffer
+            } else if let problem = PasswordHash.problem(with: password) {
+                error = problem.description
+            } else {
+                _ = try pool.with { store in
+                    let done = try store.setPassword(setupToken: token, password: password)
+                    signRecord(store)
+                    return done
+                }
+                return page(
+                    context, status: 200, title: words.setupTitle,
+                    body:
+                        "<h1>\(HTML.escape(words.setupTitle))</h1><p class=\"good\">\(HTML.escape(words.setupDone))</p><p><a href=\"/login\">\(HTML.escape(context.text.signIn))</a></p>"
+                )
+            }
+        } else {
+            try requireWebMethod(context.request, "GET")
+        }
+        var body = "<div class=\"login\"><h1>\(HTML.escape(words.setupTitle))</h1><p>\(HTML.escape(user.fullName)) (\(HTML.escape(user.name)))</p>"
+        if let error { body += "<p class=\"error bad\" role=\"alert\">\(HTML.escape(error))</p>" }
+        body += "<form method=\"post\" action=\"/setup/\(HTML.escape(Station.pathSegment(token)))\">"
+        body +=
+            "<label for=\"password\">\(HTML.escape(words.newPassword))</label><input type=\"password\" id=\"password\" name=\"password\" autocomplete=\"new-password\" minlength=\"12\" required autofocus>"
+        body +=
+            "<label for=\"repeat\">\(HTML.escape(words.repeatPassword))</label><input type=\"password\" id=\"repeat\" name=\"repeat\" autocomplete=\"new-password\" minlength=\"12\" required>"
+        body += "<p class=\"muted\">\(HTML.escape(words.passwordRule))</p><button type=\"submit\">\(HTML.escape(words.setPassword))</button></form></div>"
+        return page(context, status: error == nil ? 200 : 400, title: words.setupTitle, body: body)
     }
 
     // MARK: Frame
@@ -202,10 +299,17 @@ extension Station {
         out += "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><meta name=\"color-scheme\" content=\"light dark\">"
         out += "<title>\(HTML.escape(title)) · \(HTML.escape(text.station))</title><style nonce=\"\(context.nonce)\">\(HTML.stylesheet)</style></head><body>"
         out += "<header><span class=\"site\">\(HTML.escape(text.station))"
-        if let caller = context.caller { out += " · \(HTML.escape(caller.site.name))" }
+        if let caller = context.caller {
+            out += " · \(HTML.escape(caller.site.name))"
+            if let user = caller.user {
+                out += " · \(HTML.escape(user.fullName)) (\(HTML.escape(text.accounts.roles[user.role] ?? user.role.rawValue)))"
+            }
+        }
         out += "</span>"
         if context.caller != nil {
-            out += "<nav><a href=\"/\">\(HTML.escape(text.overview))</a><a href=\"/reads\">\(HTML.escape(text.reads))</a></nav>"
+            out += "<nav><a href=\"/\">\(HTML.escape(text.overview))</a><a href=\"/reads\">\(HTML.escape(text.reads))</a>"
+            if Station.mayReadAudit(context.caller) { out += "<a href=\"/audit\">\(HTML.escape(text.accounts.audit))</a>" }
+            out += "</nav>"
         }
         out += "<div class=\"right\"><span class=\"langs\">"
         for (code, name) in [("en", "English"), ("zh-Hans", "中文"), ("ja", "日本語")] {
@@ -226,14 +330,25 @@ extension Station {
         return HTTPResponse(status: status, headers: headers, body: Data(out.utf8))
     }
 
-    private func loginForm(_ context: WebContext, error: String?) -> String {
+    /// The sign-in form: user name and password once the station has users, a site's token before.
+    private func loginForm(_ context: WebContext, error: String?) throws -> String {
         let text = context.text
         var out = "<div class=\"login\"><h1>\(HTML.escape(text.signInTitle))</h1>"
         if let error { out += "<p class=\"error bad\" role=\"alert\">\(HTML.escape(error))</p>" }
-        out += "<form method=\"post\" action=\"/login\"><label for=\"token\">\(HTML.escape(text.tokenLabel))</label>"
-        out += "<input type=\"password\" id=\"token\" name=\"token\" autocomplete=\"current-password\" required autofocus>"
-        out += "<p class=\"muted\">\(HTML.escape(text.tokenHint))</p><button type=\"submit\">\(HTML.escape(text.signIn))</button></form></div>"
-        return out
+        out += "<form method=\"post\" action=\"/login\">"
+        if try pool.with({ try $0.hasUsers() }) {
+            let words = text.accounts
+            out += "<label for=\"user\">\(HTML.escape(words.userLabel))</label>"
+            out += "<input type=\"text\" id=\"user\" name=\"user\" autocomplete=\"username\" required autofocus maxlength=\"64\">"
+            out += "<label for=\"password\">\(HTML.escape(words.passwordLabel))</label>"
+            out += "<input type=\"password\" id=\"password\" name=\"password\" autocomplete=\"current-password\" required>"
+            out += "<p class=\"muted\">\(HTML.escape(words.signInHint))</p>"
+        } else {
+            out += "<label for=\"token\">\(HTML.escape(text.tokenLabel))</label>"
+            out += "<input type=\"password\" id=\"token\" name=\"token\" autocomplete=\"current-password\" required autofocus>"
+            out += "<p class=\"muted\">\(HTML.escape(text.tokenHint))</p>"
+        }
+        return out + "<button type=\"submit\">\(HTML.escape(text.signIn))</button></form></div>"
     }
 
     func notFoundPage(_ context: WebContext) -> HTTPResponse {

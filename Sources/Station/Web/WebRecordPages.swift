@@ -281,10 +281,13 @@ extension Station {
     static let listedExcursions = 100
 
     func loggerPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
-        let (summary, history) = try pool.with { store -> (LoggerSummary?, History?) in
-            guard let summary = try store.summary(loggerID: loggerID) else { return (nil, nil) }
+        let (summary, history, signatures, usersOn) = try pool.with { store -> (LoggerSummary?, History?, [SignatureRecord], Bool) in
+            guard let summary = try store.summary(loggerID: loggerID) else { return (nil, nil, [], false) }
             let (_, from, to) = try pagePeriod(context, newest: summary.lastSample)
-            return (summary, try store.archive.history(loggerID: loggerID, from: from, to: to))
+            return (
+                summary, try store.archive.history(loggerID: loggerID, from: from, to: to), try store.signatures(loggerID: loggerID),
+                try store.hasUsers()
+            )
         }
         guard let summary, let history else { return notFoundPage(context) }
         let (period, from, to) = try pagePeriod(context, newest: summary.lastSample)
@@ -294,8 +297,9 @@ extension Station {
         let page = LoggerPage(
             context: context, history: history, profile: profile, log: log, assessment: assessment,
             content: ReportContent(log: log, assessment: assessment, language: context.language),
-            period: period, from: from, to: to)
-        let body = page.header + page.periodSwitch + page.chart + page.statistics + page.excursions + page.reads(self) + page.downloads
+            period: period, from: from, to: to, signatures: signatures, usersOn: usersOn)
+        let body =
+            page.header + page.periodSwitch + page.chart + page.statistics + page.excursions + page.signaturesSection + page.reads(self) + page.downloads
         return self.page(context, status: 200, title: history.logger.id, body: body)
     }
 
@@ -310,6 +314,10 @@ extension Station {
         let period: PagePeriod
         let from: Date?
         let to: Date?
+        /// Every signature of the logger; the section shows those on this period.
+        let signatures: [SignatureRecord]
+        /// Whether the station has users: acknowledging is then a signature with a password.
+        let usersOn: Bool
 
         private var text: WebText { context.text }
         private var strings: ReportStrings { context.text.report }
@@ -399,7 +407,7 @@ extension Station {
         /// Excursions, their acknowledgements, and the form to acknowledge one (upload scope).
         var excursions: String {
             var body = "<h2 id=\"excursions\">\(HTML.escape(strings.sectionExcursions))</h2>"
-            let mayAcknowledge = (context.caller?.token.scope ?? .read) >= .upload
+            let mayAcknowledge = (context.caller?.scope ?? .read) >= .upload
             guard !content.excursions.isEmpty else { return body + "<p>\(HTML.escape(strings.noExcursions))</p>" }
             if !mayAcknowledge { body += "<p class=\"muted\">\(HTML.escape(text.needsUploadToken))</p>" }
             body += "<div class=\"scroll\"><table><thead><tr><th>\(HTML.escape(strings.excursionStart))</th><th>\(HTML.escape(strings.excursionDuration))</th>"
@@ -430,11 +438,79 @@ extension Station {
             var body = "<form method=\"post\" action=\"\(HTML.escape(link))/acknowledgements\" class=\"ack\">"
             body += "<input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><input type=\"hidden\" name=\"excursion\" value=\"\(start.isoUTC)\">"
             body += "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(Station.query(query)))\">"
+            if usersOn {
+                body +=
+                    "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
+                body += signerFields
+                return body + "<button type=\"submit\">\(HTML.escape(text.accounts.signAcknowledgement))</button></form>"
+            }
             body +=
                 "<input type=\"text\" name=\"by\" required maxlength=\"200\" placeholder=\"\(HTML.escape(text.by))\" aria-label=\"\(HTML.escape(text.by))\">"
             body +=
                 "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
             return body + "<button type=\"submit\">\(HTML.escape(text.acknowledge))</button></form>"
+        }
+
+        /// What a signature asks again: the password, and on a session's first signature the
+        /// user name too (21 CFR 11.200).
+        private var signerFields: String {
+            let words = text.accounts
+            var body = ""
+            if (context.caller?.session?.signatures ?? 0) == 0 {
+                body +=
+                    "<input type=\"text\" name=\"user\" required maxlength=\"64\" autocomplete=\"username\" placeholder=\"\(HTML.escape(words.userLabel))\" aria-label=\"\(HTML.escape(words.userLabel))\" title=\"\(HTML.escape(words.firstSignatureNeedsName))\">"
+            }
+            body +=
+                "<input type=\"password\" name=\"password\" required autocomplete=\"current-password\" placeholder=\"\(HTML.escape(words.passwordAgain))\" aria-label=\"\(HTML.escape(words.passwordAgain))\">"
+            return body
+        }
+
+        /// The period a review of this page signs: the one shown, or for "all" the record's extent.
+        var reviewPeriod: (from: Date, to: Date)? {
+            guard let first = history.samples.first?.sample.time, let last = history.samples.last?.sample.time else { return nil }
+            return (from ?? first, to ?? last.addingTimeInterval(max(history.interval, 1)))
+        }
+
+        /// The signatures on this period, and the form to sign a review of it (reviewers).
+        var signaturesSection: String {
+            let words = text.accounts
+            var body = "<h2 id=\"signatures\">\(HTML.escape(words.signatures))</h2>"
+            let shown = signatures.filter { signature in
+                guard let period = reviewPeriod else { return true }
+                return signature.to > period.from && signature.from < period.to
+            }
+            if shown.isEmpty { body += "<p class=\"muted\">\(HTML.escape(words.noSignatures))</p>" }
+            for signature in shown.reversed() {
+                let signed = Set(signature.signedReadIDs)
+                let unsigned = history.reads(covering: signature.from, signature.to).contains { !signed.contains($0.id) }
+                let zone = TimeZone(identifier: signature.timeZone) ?? context.zone
+                let time = ChartFormatter(timeZone: zone, language: context.language).dateTime(signature.signed)
+                body +=
+                    "<div class=\"signature\" data-signature=\"\(signature.id)\"><strong>\(HTML.escape(words.meanings[signature.meaning] ?? signature.meaning.rawValue))</strong> · "
+                body += "\(HTML.escape(signature.printedName)) (\(HTML.escape(words.roles[signature.role] ?? signature.role.rawValue))) · "
+                body += "<time datetime=\"\(signature.signed.isoUTC)\">\(HTML.escape(time)) \(HTML.escape(signature.timeZone))</time><br>"
+                body += "<span class=\"muted\">\(HTML.escape(f.dateTime(signature.from))) – \(HTML.escape(f.dateTime(signature.to)))"
+                body += " · SHA-256 <code title=\"\(signature.statementSHA256)\">\(signature.statementSHA256.prefix(16))…</code></span>"
+                if let comment = signature.comment { body += "<br>\(HTML.escape(comment))" }
+                if unsigned { body += "<br><span class=\"warn\">\(HTML.escape(words.coversOnly))</span>" }
+                body += "</div>"
+            }
+            guard usersOn, let user = context.caller?.user, user.role >= .reviewer, let period = reviewPeriod else { return body }
+            body += "<h3>\(HTML.escape(words.signReview))</h3><p class=\"muted\">\(HTML.escape(words.reviewHint)) "
+            body += "\(HTML.escape(f.dateTime(period.from))) – \(HTML.escape(f.dateTime(period.to)))</p>"
+            body += "<form method=\"post\" action=\"\(HTML.escape(link))/reviews\" class=\"ack review\">"
+            body +=
+                "<input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(Station.query(query)))\">"
+            body += "<input type=\"hidden\" name=\"from\" value=\"\(period.from.isoUTC)\"><input type=\"hidden\" name=\"to\" value=\"\(period.to.isoUTC)\">"
+            body += "<select name=\"meaning\" aria-label=\"\(HTML.escape(words.meaning))\">"
+            for meaning in [SignatureMeaning.reviewed, .approved, .rejected] {
+                body += "<option value=\"\(meaning.rawValue)\">\(HTML.escape(words.meanings[meaning] ?? meaning.rawValue))</option>"
+            }
+            body += "</select>"
+            body +=
+                "<input type=\"text\" name=\"comment\" maxlength=\"4000\" placeholder=\"\(HTML.escape(words.comment))\" aria-label=\"\(HTML.escape(words.comment))\">"
+            body += signerFields
+            return body + "<button type=\"submit\">\(HTML.escape(words.signReview))</button></form>"
         }
 
         /// The reads behind this period, newest first.
@@ -545,34 +621,60 @@ extension Station {
 
     // MARK: Acknowledging
 
-    /// The form of the logger page, posted: checked (origin, form token, the session's
-    /// scope), then kept by the same function as the API's acknowledgement route.
+    /// The acknowledgement form of the logger page, posted: kept by the same function as
+    /// the API's acknowledgement route (a signature once the station has users).
     func acknowledgeFromPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
-        let text = context.text
+        try loggerPageForm(context, loggerID: loggerID, title: context.text.acknowledge, anchor: "excursions") { fields, caller in
+            guard caller.scope >= .upload else {
+                throw HTTPFailure(
+                    403, "forbidden",
+                    "acknowledging needs the upload scope (an operator's role, or an upload token); this sign-in has \(caller.scope.rawValue).")
+            }
+            guard let start = (fields["excursion"]).flatMap(Station.parseTime) else {
+                throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
+            }
+            let signer = try pool.with({ try $0.hasUsers() }) ? try self.signer(caller, name: fields["user"], password: fields["password"]) : nil
+            _ = try recordAcknowledgement(
+                loggerID: loggerID, excursionStart: start, by: fields["by"], comment: fields["comment"],
+                again: fields["again"] == "1", caller: caller, signer: signer)
+        }
+    }
+
+    /// The review form of the logger page, posted: a reviewer's signature over the period shown.
+    func reviewFromPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
+        try loggerPageForm(context, loggerID: loggerID, title: context.text.accounts.signReview, anchor: "signatures") { fields, caller in
+            guard let from = fields["from"].flatMap(Station.parseTime), let to = fields["to"].flatMap(Station.parseTime) else {
+                throw HTTPFailure.badRequest("a review names its period: \"from\" and \"to\" as ISO 8601 times with a zone.")
+            }
+            guard let meaning = fields["meaning"].flatMap(SignatureMeaning.init(rawValue:)) else {
+                throw HTTPFailure.badRequest("\"meaning\" is reviewed, approved or rejected.")
+            }
+            let signer = try self.signer(caller, name: fields["user"], password: fields["password"])
+            _ = try signReview(loggerID: loggerID, signer: signer, caller: caller, meaning: meaning, comment: fields["comment"], from: from, to: to)
+        }
+    }
+
+    /// A form of the logger page, posted: checked (origin, form token), then `act`; its
+    /// refusal is a page saying why, its success a redirect back to the page's `anchor`.
+    private func loggerPageForm(
+        _ context: WebContext, loggerID: String, title: String, anchor: String, act: ([String: String], Caller) throws -> Void
+    ) throws -> HTTPResponse {
         let fields = Station.formFields(context.request.body)
         let expected = Array(context.formToken.utf8)
         guard sameOriginRequest(context.request), !expected.isEmpty,
             StationStore.constantTimeEqual(Array((fields["form"] ?? "").utf8), expected), let caller = context.caller
         else {
             return page(
-                context, status: 403, title: text.acknowledge,
+                context, status: 403, title: title,
                 body:
-                    "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\">This form did not come from this station's page; open the logger page and try again.</p>"
+                    "<h1>\(HTML.escape(title))</h1><p class=\"error bad\">This form did not come from this station's page; open the logger page and try again.</p>"
             )
         }
         var back = fields["back"] ?? ""
         // Only a query of this logger's page goes back into the Location header.
         if !back.hasPrefix("?") || back.count > 300 || back.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E || $0 == "#" }) { back = "" }
         do {
-            guard caller.token.scope >= .upload else {
-                throw HTTPFailure(403, "forbidden", "this needs a token with the upload scope; this one has \(caller.token.scope.rawValue).")
-            }
-            guard let start = (fields["excursion"]).flatMap(Station.parseTime) else {
-                throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
-            }
-            _ = try recordAcknowledgement(
-                loggerID: loggerID, excursionStart: start, by: fields["by"], comment: fields["comment"],
-                again: fields["again"] == "1", caller: caller)
+            try act(fields, caller)
         } catch {
             let (status, detail): (Int, String)
             switch error {
@@ -581,12 +683,12 @@ extension Station {
             default: throw error
             }
             return page(
-                context, status: status, title: text.acknowledge,
+                context, status: status, title: title,
                 body:
-                    "<h1>\(HTML.escape(text.acknowledge))</h1><p class=\"error bad\" role=\"alert\">\(HTML.escape(detail))</p><p><a href=\"\(HTML.escape(Station.loggerLink(loggerID, query: back)))\">← \(HTML.escape(loggerID))</a></p>"
+                    "<h1>\(HTML.escape(title))</h1><p class=\"error bad\" role=\"alert\">\(HTML.escape(detail))</p><p><a href=\"\(HTML.escape(Station.loggerLink(loggerID, query: back)))\">← \(HTML.escape(loggerID))</a></p>"
             )
         }
-        return HTTPResponse(status: 303, headers: [("Location", Station.loggerLink(loggerID, query: back) + "#excursions"), ("Cache-Control", "no-store")])
+        return HTTPResponse(status: 303, headers: [("Location", Station.loggerLink(loggerID, query: back) + "#" + anchor), ("Cache-Control", "no-store")])
     }
 
     private func sameOriginRequest(_ request: HTTPRequest) -> Bool {
@@ -599,9 +701,8 @@ extension Station {
 
     /// The API's report or samples for the session, named for saving.
     func download(_ context: WebContext, loggerID: String, name: String) -> HTTPResponse {
-        guard let token = Station.cookie(Station.sessionCookie, in: context.request) else { return notFoundPage(context) }
         var path = "/api/v1/loggers/\(Station.pathSegment(loggerID))/\(name)"
-        var headers = ["Authorization": "Bearer \(token)"]
+        var headers: [String: String] = [:]
         var query = context.request.query.filter { ["from", "to", "lang", "profile"].contains($0.0) }
         if name.hasPrefix("samples.") {
             path = "/api/v1/loggers/\(Station.pathSegment(loggerID))/samples"
@@ -610,7 +711,7 @@ extension Station {
         } else if !query.contains(where: { $0.0 == "tz" }) {
             query.append(("tz", configuration.timeZone.identifier))
         }
-        var answer = handle(HTTPRequest(method: "GET", path: path, query: query, headers: headers))
+        var answer = handle(HTTPRequest(method: "GET", path: path, query: query, headers: headers), authenticatedAs: context.caller)
         if answer.status == 200 {
             let safe = loggerID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" }
             answer.headers.append(("Content-Disposition", "attachment; filename=\"\(String(safe).prefix(80))-\(name)\""))

@@ -1,0 +1,143 @@
+import Archive
+import ArchiveKit
+import ColdChain
+import ColdTapBase
+import Foundation
+import JSONOutput
+
+/// Named people on the station (docs/accounts.md): a phone's sign-in for its device token,
+/// signatures read back, and the password checks every signature shares with the web.
+extension Station {
+    /// `POST /api/v1/device-tokens` `{"user", "password", "device"}`: a named user signs in
+    /// from a device and gets an upload token made for them and that device (shown once).
+    /// Wrong passwords count toward the account's lock as on the web.
+    func createDeviceToken(_ request: HTTPRequest, caller: inout Caller?) throws -> HTTPResponse {
+        let object = try Station.jsonObject(
+            request, shape: "{\"user\": \"NAME\", \"password\": \"…\", \"device\": \"ward 3 phone\"}")
+        guard let name = object["user"] as? String, let password = object["password"] as? String else {
+            throw HTTPFailure.badRequest("\"user\" and \"password\" are the user's name and password.")
+        }
+        guard let device = (object["device"] as? String)?.trimmingCharacters(in: .whitespaces), Station.isValidDeviceName(device) else {
+            throw HTTPFailure.badRequest("\"device\" names the device: 1 to 100 printable characters (e.g. \"ward 3 phone\").")
+        }
+        let user = try checkPassword(name: name, password: password, purpose: "device")
+        guard user.role >= .operator else {
+            throw HTTPFailure(403, "forbidden", "\(user.name) is a viewer; a device uploads reads, which needs the operator role or above.")
+        }
+        let made = try pool.with { store -> (String, StationToken, StationSite) in
+            guard let site = try store.site(id: user.siteID) else { throw ArchiveError(.notFound, "the user's site is gone.") }
+            let made = try store.createToken(site: site, scope: .upload, user: user, device: device)
+            signRecord(store)
+            return (made.token, made.record, site)
+        }
+        caller = Caller(token: made.1)
+        return .json(
+            201,
+            .object([
+                ("token", .string(made.0)), ("id", .int(Int(made.1.id))), ("device", .string(device)), ("user", .string(user.name)),
+                ("fullName", .string(user.fullName)), ("role", .string(user.role.rawValue)), ("site", .string(made.2.name)),
+            ]))
+    }
+
+    static func isValidDeviceName(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 100 && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// The user `name` when `password` is theirs; every refusal says the same for an unknown
+    /// name and a wrong password, and when the account is locked, until when.
+    /// - Throws: `HTTPFailure` 401 (wrong or unknown), 423 (locked), 403 (disabled or no password yet).
+    func checkPassword(name: String, password: String, purpose: String) throws -> StationUser {
+        let outcome = try pool.with { store in
+            let outcome = try store.checkPassword(name: name, password: password, purpose: purpose)
+            signRecord(store)
+            return outcome
+        }
+        switch outcome {
+        case .success(let user): return user
+        case .failure(.locked(let until)):
+            throw HTTPFailure(
+                423, "locked", "this account is locked after repeated wrong passwords until \(until.isoUTC); try again then, or ask an admin to reset it.")
+        case .failure(.disabled): throw HTTPFailure(403, "forbidden", "this account is disabled.")
+        case .failure(.noPasswordYet): throw HTTPFailure(403, "forbidden", "this account has no password yet: open its set-up link first.")
+        case .failure(.wrongNameOrPassword): throw HTTPFailure(401, "unauthorized", "the user name or password is wrong.")
+        }
+    }
+
+    /// The signer of a signature made in `caller`'s name: the session's user, who gives the
+    /// password again (and the name too on the session's first signing, 21 CFR 11.200), or,
+    /// for an API token, the user named in the request with their password.
+    func signer(_ caller: Caller, name: String?, password: String?) throws -> StationUser {
+        guard let password, !password.isEmpty else { throw HTTPFailure.badRequest("a signature needs the signer's password again.") }
+        let firstInSession = (caller.session?.signatures ?? 0) == 0
+        let signerName: String
+        if let user = caller.user {
+            if firstInSession || name != nil {
+                guard let name, name == user.name else {
+                    throw HTTPFailure.badRequest("the first signature of a session gives the signer's user name and password; the name must be \(user.name)'s.")
+                }
+            }
+            signerName = user.name
+        } else {
+            guard let name, !name.isEmpty else { throw HTTPFailure.badRequest("a signature names its signer: \"user\" and \"password\".") }
+            signerName = name
+        }
+        let user = try checkPassword(name: signerName, password: password, purpose: "signature")
+        guard user.siteID == caller.site.id else { throw HTTPFailure(401, "unauthorized", "the user name or password is wrong.") }
+        return user
+    }
+
+    /// `GET /api/v1/loggers/{id}/signatures`: every signature of the logger, oldest first.
+    func signatures(loggerID: String) throws -> HTTPResponse {
+        let kept = try pool.with { try $0.signatures(loggerID: loggerID) }
+        return .json(200, .object([("signatures", .array(kept.map(Station.signatureJSON)))]))
+    }
+
+    static func signatureJSON(_ signature: SignatureRecord) -> JSONValue {
+        .object([
+            ("id", .int(Int(signature.id))), ("logger", .string(signature.loggerID)), ("subject", .string(signature.subject.rawValue)),
+            ("meaning", .string(signature.meaning.rawValue)), ("comment", .optional(signature.comment)), ("user", .string(signature.userName)),
+            ("printedName", .string(signature.printedName)), ("role", .string(signature.role.rawValue)), ("signed", .string(signature.signed.isoUTC)),
+            ("timeZone", .string(signature.timeZone)), ("from", .string(signature.from.isoUTC)), ("to", .string(signature.to.isoUTC)),
+            ("acknowledgement", signature.acknowledgementID.map { .int(Int($0)) } ?? .null),
+            ("reads", .array(signature.signedReadIDs.map { .int(Int($0)) })), ("statementSHA256", .string(signature.statementSHA256)),
+        ])
+    }
+
+    /// A JSON request body as an object.
+    static func jsonObject(_ request: HTTPRequest, shape: String) throws -> [String: Any] {
+        if let type = request.header("Content-Type"), !type.lowercased().hasPrefix("application/json") {
+            throw UploadRejection(status: 415, "the body is JSON (Content-Type: application/json), not \(type.prefix(80)).")
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] else {
+            throw HTTPFailure.badRequest("the body must be a JSON object \(shape).")
+        }
+        return object
+    }
+
+    /// Keeps a signed review of `loggerID` over `[from, to)` by `signer`.
+    func signReview(
+        loggerID: String, signer: StationUser, caller: Caller, meaning: SignatureMeaning, comment: String?, from: Date, to: Date
+    ) throws -> SignatureRecord {
+        guard signer.role >= .reviewer else {
+            throw HTTPFailure(403, "forbidden", "reviews are signed by reviewers and admins; \(signer.name) is a \(signer.role.rawValue).")
+        }
+        guard meaning != .acknowledged else {
+            throw HTTPFailure.badRequest("a review means reviewed, approved or rejected (acknowledged is for excursions).")
+        }
+        guard from < to else { throw HTTPFailure.badRequest("a review's period starts before it ends.") }
+        let (defaultProfile, zone) = (configuration.defaultProfile, configuration.timeZone)
+        let signature = try pool.with { store -> SignatureRecord in
+            let profile = try store.summary(loggerID: loggerID)?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? defaultProfile
+            let draft = try PeriodReview.draft(
+                store: store, loggerID: loggerID, site: caller.site, signer: signer, meaning: meaning, comment: comment, from: from, to: to,
+                profile: profile, timeZone: zone)
+            let kept = try store.keepSignature(draft).signature
+            if let session = caller.session { try store.noteSignature(inSession: session) }
+            signRecord(store)
+            return kept
+        }
+        webhooks.send(
+            type: "signature", siteID: caller.site.id, members: [("site", .string(caller.site.name)), ("signature", Station.signatureJSON(signature))])
+        return signature
+    }
+}
