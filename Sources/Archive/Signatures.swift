@@ -172,6 +172,17 @@ extension StationStore {
         try signatures(where: "WHERE logger_id = $1", [.text(loggerID)])
     }
 
+    /// The newest review of each of `loggerIDs` that has one (the overview's review column).
+    public func newestReviews(loggerIDs: [String]) throws -> [String: SignatureRecord] {
+        guard !loggerIDs.isEmpty else { return [:] }
+        let placeholders = (1...loggerIDs.count).map { "$\($0)" }.joined(separator: ", ")
+        var newest: [String: SignatureRecord] = [:]
+        for signature in try signatures(where: "WHERE subject = 'review' AND logger_id IN (\(placeholders))", loggerIDs.map { .text($0) }) {
+            newest[signature.loggerID] = signature
+        }
+        return newest
+    }
+
     /// A site's signatures, oldest first.
     public func signatures(siteID: Int64) throws -> [SignatureRecord] {
         try signatures(where: "WHERE site_id = $1", [.int(siteID)])

@@ -55,7 +55,7 @@ enum HTML {
                 + ".v-INCONCLUSIVE{background:\(theme.inconclusive.hexString);color:#fff}.v-none{background:\(theme.axis.hexString);color:#fff}"
                 + "tr.r-ALARM td:first-child{box-shadow:inset 6px 0 \(theme.fail.hexString)}tr.r-OK td:first-child{box-shadow:inset 6px 0 \(theme.pass.hexString)}"
                 + "tr.r-INCONCLUSIVE td:first-child{box-shadow:inset 6px 0 \(theme.inconclusive.hexString)}tr.r-none td:first-child{box-shadow:inset 6px 0 \(theme.axis.hexString)}"
-                + ".bad{color:\(theme.fail.hexString)}"
+                + ".bad{color:\(theme.fail.hexString)}.good{color:\(theme.pass.hexString)}.warn{color:\(theme.inconclusive.hexString)}"
         }
         return """
             :root{--bg:\(light.background.hexString);--fg:\(light.text.hexString);--fg2:\(light.secondaryText.hexString);--line:\(light.grid.hexString);--stripe:\(light.tableStripe.hexString);--link:\(light.curve.hexString);color-scheme:light dark}
@@ -78,7 +78,8 @@ enum HTML {
             input[type=text],input[type=password],input[type=date],textarea{font:inherit;padding:.35em .5em;border:1px solid var(--fg2);border-radius:.3em;background:var(--bg);color:var(--fg);max-width:100%}
             .ack{display:grid;grid-template-columns:minmax(8em,14em) minmax(10em,1fr) auto;gap:.4em;margin-top:.3em}
             .stats{display:grid;grid-template-columns:repeat(auto-fill,minmax(13em,1fr));gap:.3em 1.2em;margin:0}.stats div{border-bottom:1px solid var(--line);padding:.3em 0}.stats dt{color:var(--fg2);font-size:.85em}.stats dd{margin:0;font-weight:600}
-            .login{max-width:26em;margin:3em auto}.login input[type=password]{width:100%;margin:.3em 0 .6em}
+            .login{max-width:26em;margin:3em auto}.login input[type=password],.login input[type=text]{width:100%;margin:.3em 0 .6em}
+            .ack.review{grid-template-columns:repeat(auto-fit,minmax(9em,1fr))}.signature{border-left:4px solid var(--line);padding:.3em .7em;margin:.4em 0}
             .error{border:1px solid currentColor;padding:.6em .8em;border-radius:.3em}
             .langs a{margin-left:.5em}
             .counts a{text-decoration:none}.filters{display:flex;flex-wrap:wrap;gap:.5em .8em;align-items:center;margin:.4em 0 .6em}

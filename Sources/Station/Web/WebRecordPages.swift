@@ -66,11 +66,26 @@ extension Station {
         var low: Double?
         var high: Double?
         var sparkline: String
+        /// The logger's newest signed review, if any.
+        var review: SignatureRecord? = nil
 
         var verdict: String? { facts.verdict }
         var lastRead: Date? { facts.lastRead.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
         var open: Int { Int(facts.openExcursions) }
         var openSince: Date? { facts.openSince.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+    }
+
+    /// Whether the logger's newest data is reviewed: its newest review signed the newest read
+    /// and reaches its newest sample; else what it covers.
+    static func reviewCell(_ row: OverviewRow, context: WebContext) -> String {
+        let words = context.text.accounts
+        guard let review = row.review else { return "<span class=\"muted\">\(HTML.escape(words.notReviewed))</span>" }
+        let meaning = HTML.escape(words.meanings[review.meaning] ?? review.meaning.rawValue)
+        let who = "\(HTML.escape(review.printedName)), \(HTML.escape(context.formatter.dateTime(review.signed)))"
+        let newestSigned = review.signedReadIDs.contains(row.facts.readID) && review.to.timeIntervalSince1970 * 1000 >= Double(row.facts.lastSample ?? 0)
+        if newestSigned { return "<span class=\"\(review.meaning == .rejected ? "bad" : "good")\">✓ \(meaning)</span><br><span class=\"muted\">\(who)</span>" }
+        return "<span class=\"warn\">\(HTML.escape(words.reviewedUpTo)) \(HTML.escape(context.formatter.dateTime(review.to)))</span>"
+            + "<br><span class=\"muted\">\(HTML.escape(words.newerNotReviewed)) · \(meaning): \(who)</span>"
     }
 
     /// One shown row: the kept facts (verdict, open excursions: `OverviewFacts`) and what is
@@ -111,7 +126,15 @@ extension Station {
             try store.refreshOverview(siteID: siteID)
             let page = try store.overviewPage(siteID: siteID, filter: query.filter, page: query.page, pageSize: Station.overviewPageSize)
             var profiles: [String: Profile] = [:]
-            return (page, try page.rows.map { try overviewRow(store, $0, context: context, profiles: &profiles) })
+            let reviews = try store.newestReviews(loggerIDs: page.rows.map(\.logger.id))
+            return (
+                page,
+                try page.rows.map { kept in
+                    var row = try overviewRow(store, kept, context: context, profiles: &profiles)
+                    row.review = reviews[kept.logger.id]
+                    return row
+                }
+            )
         }
     }
 
@@ -148,7 +171,8 @@ extension Station {
         body += "<div class=\"scroll\"><table class=\"overview\"><thead><tr><th>\(HTML.escape(text.report.logger))</th><th>\(HTML.escape(text.verdict24h))</th>"
         body +=
             "<th>\(HTML.escape(text.lastRead))</th><th class=\"num\">\(HTML.escape(text.lastTemperature))</th><th class=\"num\">\(HTML.escape(text.minMax24h))</th>"
-        body += "<th class=\"num\">\(HTML.escape(text.openExcursions))</th><th>\(HTML.escape(text.trend24h))</th></tr></thead><tbody>"
+        body +=
+            "<th class=\"num\">\(HTML.escape(text.openExcursions))</th><th>\(HTML.escape(text.accounts.review))</th><th>\(HTML.escape(text.trend24h))</th></tr></thead><tbody>"
         for row in rows {
             let logger = row.logger
             let detail = [logger.vendor, logger.model, logger.serial.map { "#\($0)" }].compactMap { $0 }.joined(separator: " ")
@@ -166,7 +190,7 @@ extension Station {
                 "<td class=\"num\">\(row.low.map { HTML.escape(f.temperature($0)) } ?? "–") / \(row.high.map { HTML.escape(f.temperature($0)) } ?? "–")</td>"
             body += "<td class=\"num\">\(row.open > 0 ? "<strong class=\"bad\">\(row.open)</strong>" : "0")"
             if let since = row.openSince { body += "<br><span class=\"muted\">\(HTML.escape(text.since)) \(HTML.escape(f.dateTime(since)))</span>" }
-            body += "</td><td class=\"spark-cell\">\(row.sparkline)</td></tr>"
+            body += "</td><td class=\"review\">\(Station.reviewCell(row, context: context))</td><td class=\"spark-cell\">\(row.sparkline)</td></tr>"
         }
         body += "</tbody></table></div>"
         body += overviewPager(query, page: page, context: context)
