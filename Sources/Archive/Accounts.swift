@@ -271,48 +271,62 @@ extension StationStore {
     // MARK: Signing in
 
     /// Checks a name and password: the sign-in of a browser or a phone, or the password a
-    /// signature asks again. Each attempt is an event of the record; the fifth wrong
-    /// password in a row locks the account (`firstLock`, doubling with each lock).
+    /// signature asks again. Each attempt on an account is an event of the record; the fifth
+    /// wrong password in a row locks it (`firstLock`, doubling with each lock). An attempt
+    /// under a name no user has is no event (the request log has it): nobody without an
+    /// account can grow the record. A refusal while locked, disabled or without a password
+    /// is recorded once per run of them, and costs no hashing.
     /// - Parameter purpose: `web`, `device` or `signature`, kept with the event.
     public func checkPassword(name: String, password: String, purpose: String, now: Date = Date()) throws -> Result<StationUser, SignInRefusal> {
-        let found = try user(named: name)
-        // An unknown name costs the same hashing as a known one.
-        let hash = try found.flatMap { try passwordHash(userID: $0.id) } ?? StationStore.decoyHash
+        guard let user = try user(named: name) else {
+            // An unknown name costs the same hashing as a known one.
+            _ = PasswordHash.matches(password, hash: StationStore.decoyHash)
+            return .failure(.wrongNameOrPassword)
+        }
+        let actor = "user:\(user.name)"
+        let state = try lockState(of: user)
+        func refuse(_ reason: String, _ refusal: SignInRefusal) throws -> Result<StationUser, SignInRefusal> {
+            try engine.writeTransaction {
+                let newest = try newestAccountEvent(of: user)
+                if newest?.kind != .signInFailed || newest?.detail["reason"] != reason {
+                    try appendAccountEvent(
+                        site: user.siteID, user: user.id, kind: .signInFailed, actor: actor, detail: ["reason": reason, "purpose": purpose], now: now)
+                }
+            }
+            return .failure(refusal)
+        }
+        if user.disabled != nil { return try refuse("disabled", .disabled) }
+        if let until = state.lockedUntil, until > now { return try refuse("locked", .locked(until: until)) }
+        guard let hash = try passwordHash(userID: user.id) else { return try refuse("no password set", .noPasswordYet) }
+        // Hashed outside the write, so that no writer waits on Argon2id.
         let matches = PasswordHash.matches(password, hash: hash)
         return try engine.writeTransaction {
-            guard let user = found else {
-                try appendAccountEvent(
-                    site: StationStore.stationWideSiteID, user: nil, kind: .signInFailed, actor: "station",
-                    detail: ["reason": "unknown user", "name": String(name.prefix(64)), "purpose": purpose], now: now)
-                return .failure(.wrongNameOrPassword)
-            }
-            let actor = "user:\(user.name)"
-            func refuse(_ reason: String, _ refusal: SignInRefusal) throws -> Result<StationUser, SignInRefusal> {
-                try appendAccountEvent(
-                    site: user.siteID, user: user.id, kind: .signInFailed, actor: actor, detail: ["reason": reason, "purpose": purpose], now: now)
-                return .failure(refusal)
-            }
-            if user.disabled != nil { return try refuse("disabled", .disabled) }
-            let state = try lockState(of: user)
-            if let until = state.lockedUntil, until > now { return try refuse("locked", .locked(until: until)) }
-            guard user.hasPassword else { return try refuse("no password set", .noPasswordYet) }
             guard matches else {
-                let result = try refuse("wrong password", .wrongNameOrPassword)
-                if state.failures + 1 >= StationStore.failuresBeforeLock {
-                    let length = min(StationStore.longestLock, StationStore.firstLock * pow(2, Double(min(state.locks, 20))))
-                    let until = now.addingTimeInterval(length)
-                    try appendAccountEvent(
-                        site: user.siteID, user: user.id, kind: .locked, actor: "station",
-                        detail: ["until_ms": String(until.milliseconds), "failures": String(state.failures + 1)], now: now)
-                    return .failure(.locked(until: Date(milliseconds: until.milliseconds)))
-                }
-                return result
+                try appendAccountEvent(
+                    site: user.siteID, user: user.id, kind: .signInFailed, actor: actor, detail: ["reason": "wrong password", "purpose": purpose], now: now)
+                // Counted again inside the write: two wrong passwords at once both count.
+                let current = try lockState(of: user)
+                guard current.failures >= StationStore.failuresBeforeLock else { return .failure(.wrongNameOrPassword) }
+                let length = min(StationStore.longestLock, StationStore.firstLock * pow(2, Double(min(current.locks, 20))))
+                let until = now.addingTimeInterval(length)
+                try appendAccountEvent(
+                    site: user.siteID, user: user.id, kind: .locked, actor: "station",
+                    detail: ["until_ms": String(until.milliseconds), "failures": String(current.failures)], now: now)
+                return .failure(.locked(until: Date(milliseconds: until.milliseconds)))
             }
             if purpose != "signature" {
                 try appendAccountEvent(site: user.siteID, user: user.id, kind: .signIn, actor: actor, detail: ["purpose": purpose], now: now)
             }
             return .success(user)
         }
+    }
+
+    func newestAccountEvent(of user: StationUser) throws -> AccountEvent? {
+        var newest: AccountEvent?
+        try engine.query(
+            "SELECT \(AccountEventRow.Column.selectList) FROM account_events WHERE user_id = $1 ORDER BY event_id DESC LIMIT 1", [.int(user.id)]
+        ) { newest = AccountEventRow(row: $0).event }
+        return newest
     }
 
     /// Wrong passwords since the last sign-in, password change or lock, locks since the last
