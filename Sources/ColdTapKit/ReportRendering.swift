@@ -135,15 +135,13 @@ public struct ReportRendering: Sendable {
             #if canImport(CoreGraphics) && canImport(CoreText) && canImport(ImageIO)
                 let finalPage = page
                 return try CoreGraphicsCanvas.pdf(width: ReportPage.a4.width, height: ReportPage.a4.height) { canvas, newPage in
-                    finalPage.draw(on: canvas)
-                    finalPage.drawAuditPages(on: canvas, newPage: newPage)
+                    finalPage.drawPages(on: canvas, newPage: newPage)
                 }
             #elseif canImport(CCairo)
                 let canvas = try CairoCanvas(
                     pdfWidth: ReportPage.a4.width, height: ReportPage.a4.height,
                     cjkFamily: Self.cjkFamily(language))
-                page.draw(on: canvas)
-                page.drawAuditPages(on: canvas) { canvas.showPage() }
+                page.drawPages(on: canvas) { canvas.showPage() }
                 try canvas.finish()
                 return try canvas.pdfData()
             #else
