@@ -62,7 +62,7 @@ extension ReportPage {
 
     /// Draws the audit pages after the first: every reason, the rules with their outcome,
     /// the warnings, every excursion, per-day figures (when the log spans more than one
-    /// day), the input and the archive's part. Calls `newPage` before
+    /// day), the input, the archive's part and, last, the signatures. Calls `newPage` before
     /// each page, which must start a fresh page on `canvas` (a PDF's next page). The footers
     /// with their page numbers are `drawPages`'s.
     func drawAuditPages(on canvas: any Canvas, newPage: () -> Void) {
@@ -176,5 +176,12 @@ extension ReportPage {
         section(audit.sectionInput)
         table(nil, auditInputRows.map { [$0.0, $0.1] }, fractions: [0.25, 0.75])
         drawArchiveSection(section: section, paragraph: paragraph, table: table)
+        drawSignatureSection(
+            on: canvas, pageRoom: height - 2 * margin - 20, section: section, keep: ensure,
+            place: { room, draw in
+                ensure(room)
+                draw(y)
+                y += room
+            })
     }
 }
