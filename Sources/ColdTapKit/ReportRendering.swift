@@ -67,24 +67,28 @@ public struct ReportRendering: Sendable {
         self.csvTimeZone = csvTimeZone
     }
 
-    /// What a report is about: the log, its assessment, and for the audit trail the input
-    /// and the archive's record it was drawn from.
+    /// What a report is about: the log, its assessment, for the audit trail the input and
+    /// the archive's record it was drawn from, and the electronic signatures on it.
     public struct Subject: Sendable {
         public var log: TemperatureLog
         public var assessment: Assessment
         public var input: ReportAudit.InputFile?
         public var archive: ReportArchiveSection?
+        /// The signatures on the period, oldest first (the PDF and HTML show each, or an
+        /// empty block to sign by hand when there are none).
+        public var signatures: [ReportSignature]
         /// When the report is made (printed on it).
         public var generated: Date
 
         public init(
             log: TemperatureLog, assessment: Assessment, input: ReportAudit.InputFile? = nil,
-            archive: ReportArchiveSection? = nil, generated: Date = Date()
+            archive: ReportArchiveSection? = nil, signatures: [ReportSignature] = [], generated: Date = Date()
         ) {
             self.log = log
             self.assessment = assessment
             self.input = input
             self.archive = archive
+            self.signatures = signatures
             self.generated = generated
         }
     }
@@ -99,6 +103,7 @@ public struct ReportRendering: Sendable {
         content.audit?.input = subject.input
         content.audit?.version = ColdTapVersion.current
         content.audit?.archive = subject.archive
+        content.signatures = subject.signatures
         var page = ReportPage(content: content, timeZone: zone, language: language, theme: theme, generated: subject.generated)
         let chartFrame = ChartRect(x: 0, y: 0, width: Double(width), height: Double(height))
         func chartModel() -> ChartModel {
@@ -135,15 +140,13 @@ public struct ReportRendering: Sendable {
             #if canImport(CoreGraphics) && canImport(CoreText) && canImport(ImageIO)
                 let finalPage = page
                 return try CoreGraphicsCanvas.pdf(width: ReportPage.a4.width, height: ReportPage.a4.height) { canvas, newPage in
-                    finalPage.draw(on: canvas)
-                    finalPage.drawAuditPages(on: canvas, newPage: newPage)
+                    finalPage.drawPages(on: canvas, newPage: newPage)
                 }
             #elseif canImport(CCairo)
                 let canvas = try CairoCanvas(
                     pdfWidth: ReportPage.a4.width, height: ReportPage.a4.height,
                     cjkFamily: Self.cjkFamily(language))
-                page.draw(on: canvas)
-                page.drawAuditPages(on: canvas) { canvas.showPage() }
+                page.drawPages(on: canvas) { canvas.showPage() }
                 try canvas.finish()
                 return try canvas.pdfData()
             #else

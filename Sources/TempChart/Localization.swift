@@ -121,6 +121,8 @@ public struct ReportStrings: Sendable {
     public var limitAbove: String
     public var limitBelow: String
     public var listSeparator: String
+    /// Every PDF page's footer: "{number}", "{count}".
+    public var pageOf: String
 }
 
 extension String {
@@ -174,7 +176,7 @@ extension ReportStrings {
         reasonExcursions: "{count} excursion(s) outside {band} lasting {total} in total.",
         ruleContinuous: "{threshold} for {duration} continuous", ruleCumulative: "{threshold} for {duration} cumulative",
         rulePerDay: " per day", ruleInstantaneous: "any point {threshold}", limitAbove: "above", limitBelow: "below",
-        listSeparator: ", ")
+        listSeparator: ", ", pageOf: "Page {number} of {count}")
 
     /// Simplified Chinese.
     public static let simplifiedChinese = ReportStrings(
@@ -215,7 +217,7 @@ extension ReportStrings {
         reasonExcursions: "共 {count} 次超出 {band} 的偏离，合计 {total}。",
         ruleContinuous: "{threshold} 连续 {duration}", ruleCumulative: "{threshold} 累计 {duration}",
         rulePerDay: "（每日）", ruleInstantaneous: "任一点 {threshold}", limitAbove: "高于", limitBelow: "低于",
-        listSeparator: "、")
+        listSeparator: "、", pageOf: "第 {number} 页，共 {count} 页")
 
     /// Japanese.
     public static let japanese = ReportStrings(
@@ -256,7 +258,7 @@ extension ReportStrings {
         reasonExcursions: "{band} からの逸脱が {count} 回、合計 {total}。",
         ruleContinuous: "{threshold} が連続 {duration}", ruleCumulative: "{threshold} が累計 {duration}",
         rulePerDay: "（1日あたり）", ruleInstantaneous: "いずれかの点が {threshold}", limitAbove: "超過", limitBelow: "未満",
-        listSeparator: "、")
+        listSeparator: "、", pageOf: "{number} / {count} ページ")
 }
 
 /// Date and number formatting for charts and reports in a given zone and language,

@@ -6,11 +6,26 @@ extension LotReportPage {
     public static let a4 = ReportPage.a4
 
     /// Draws every page on `canvas` (A4-sized: `LotReportPage.a4`): page 1, then the legs
-    /// with their reads, the record and the signature block. Calls `newPage` before each
-    /// page after the first, which must start a fresh page on `canvas` (a PDF's next page).
-    /// Returns the number of pages drawn.
+    /// with their reads, the record and the signature block, each page with "Page x of y" in
+    /// its footer. The pages are laid out first (measured on `canvas`), then drawn. Calls
+    /// `newPage` before each page after the first, which must start a fresh page on `canvas`
+    /// (a PDF's next page). Returns the number of pages drawn.
     @discardableResult
     public func draw(on canvas: any Canvas, newPage: () -> Void) -> Int {
+        let recorder = PageRecorder(measuringWith: canvas)
+        layOut(on: recorder, newPage: recorder.newPage)
+        let margin = 36.0
+        recorder.replay(newPage: newPage) { number, count in
+            canvas.text(
+                strings.pageOf.filled(["number": "\(number)", "count": "\(count)"]),
+                at: ChartPoint(x: canvas.width - margin, y: canvas.height - margin + 14), font: ChartFont(size: 7),
+                color: theme.secondaryText, anchor: .end)
+        }
+        return recorder.pageCount
+    }
+
+    /// Draws the pages without their page numbers.
+    private func layOut(on canvas: any Canvas, newPage: () -> Void) {
         let width = canvas.width, height = canvas.height
         let margin = 36.0
         let contentWidth = width - 2 * margin
@@ -25,9 +40,6 @@ extension LotReportPage {
             canvas.text(
                 "ColdTap · \(lot.lot) \(content.lot)", at: ChartPoint(x: margin, y: height - margin + 14), font: ChartFont(size: 7),
                 color: theme.secondaryText, anchor: .start)
-            canvas.text(
-                lot.page.filled(["number": "\(pageNumber)"]), at: ChartPoint(x: width - margin, y: height - margin + 14),
-                font: ChartFont(size: 7), color: theme.secondaryText, anchor: .end)
         }
         func startPage() {
             if pageNumber > 0 { newPage() }
@@ -224,7 +236,6 @@ extension LotReportPage {
             canvas.text(decision, at: ChartPoint(x: boxX + 13, y: y), font: font, color: theme.text, anchor: .start)
             boxX += 13 + textWidth + 16
         }
-        return pageNumber
     }
 
     /// Punctuation that never starts a line in Chinese and Japanese.

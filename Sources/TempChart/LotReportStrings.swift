@@ -56,7 +56,6 @@ public struct LotReportStrings: Sendable {
     public var sectionSignature: String
     public var signatureFields: [String]
     public var decisionConfirmed: String
-    public var page: String
 
     /// "{number}", "{logger}": a leg in a table or a heading.
     public var legWithLogger: String
@@ -83,7 +82,7 @@ public struct LotReportStrings: Sendable {
         noReads: "No read of the logger covers this leg.", unlogged: "Nobody logged this leg: its time is unknown.",
         sectionRecord: "Record", chainHead: "Chain head", checkpoint: "Signed checkpoint",
         sectionSignature: "Review and signature", signatureFields: ["Name", "Role", "Date", "Signature"],
-        decisionConfirmed: "Decision confirmed", page: "Page {number}",
+        decisionConfirmed: "Decision confirmed",
         legWithLogger: "leg {number} (logger {logger})", legWithoutLogger: "leg {number} (no logger)", reasons: nil, listSeparator: ", ")
 
     public static let simplifiedChinese = LotReportStrings(
@@ -103,7 +102,7 @@ public struct LotReportStrings: Sendable {
         noReads: "没有覆盖该段的记录仪读取。", unlogged: "该段无人记录：其时间未知。",
         sectionRecord: "记录", chainHead: "哈希链头", checkpoint: "签名检查点",
         sectionSignature: "审核与签字", signatureFields: ["姓名", "职务", "日期", "签字"],
-        decisionConfirmed: "确认结论", page: "第 {number} 页",
+        decisionConfirmed: "确认结论",
         legWithLogger: "第 {number} 段（记录仪 {logger}）", legWithoutLogger: "第 {number} 段（无记录仪）",
         reasons: LotReasonStrings(
             noJourney: "该批次尚未转移到任何记录仪上：没有可评估的运输过程。",
@@ -136,7 +135,7 @@ public struct LotReportStrings: Sendable {
         noReads: "この区間をカバーするロガーの読み取りはありません。", unlogged: "この区間は記録されていません：時間は不明です。",
         sectionRecord: "記録", chainHead: "ハッシュチェーンの先頭", checkpoint: "署名付きチェックポイント",
         sectionSignature: "確認と署名", signatureFields: ["氏名", "役職", "日付", "署名"],
-        decisionConfirmed: "判定を確認", page: "{number} ページ",
+        decisionConfirmed: "判定を確認",
         legWithLogger: "区間 {number}（ロガー {logger}）", legWithoutLogger: "区間 {number}（ロガーなし）",
         reasons: LotReasonStrings(
             noJourney: "このロットはまだどのロガーにも移されていません：評価できる輸送経路がありません。",

@@ -62,9 +62,10 @@ extension ReportPage {
 
     /// Draws the audit pages after the first: every reason, the rules with their outcome,
     /// the warnings, every excursion, per-day figures (when the log spans more than one
-    /// day) and the input. Calls `newPage` before each page, which must start a fresh page
-    /// on `canvas` (a PDF's next page).
-    public func drawAuditPages(on canvas: any Canvas, newPage: () -> Void) {
+    /// day), the input, the archive's part and, last, the signatures. Calls `newPage` before
+    /// each page, which must start a fresh page on `canvas` (a PDF's next page). The footers
+    /// with their page numbers are `drawPages`'s.
+    func drawAuditPages(on canvas: any Canvas, newPage: () -> Void) {
         let width = canvas.width, height = canvas.height
         let margin = 36.0
         let contentWidth = width - 2 * margin
@@ -72,18 +73,16 @@ extension ReportPage {
         let font = ChartFont(size: 8.5)
         let bold = ChartFont(size: 8.5, weight: .bold)
         let lineHeight = 11.0
-        var pageNumber = 1
         var y = 0.0
 
         func startPage() {
             newPage()
-            pageNumber += 1
             canvas.fill(.rect(ChartRect(x: 0, y: 0, width: width, height: height)), color: theme.background)
             canvas.text(
                 strings.reportTitle, at: ChartPoint(x: margin, y: margin + 10), font: ChartFont(size: 11, weight: .bold),
                 color: theme.text, anchor: .start)
             canvas.text(
-                "\(verdictText) · \(audit.page) \(pageNumber)", at: ChartPoint(x: width - margin, y: margin + 10),
+                verdictText, at: ChartPoint(x: width - margin, y: margin + 10),
                 font: ChartFont(size: 8), color: theme.secondaryText, anchor: .end)
             y = margin + 20
         }
@@ -177,5 +176,12 @@ extension ReportPage {
         section(audit.sectionInput)
         table(nil, auditInputRows.map { [$0.0, $0.1] }, fractions: [0.25, 0.75])
         drawArchiveSection(section: section, paragraph: paragraph, table: table)
+        drawSignatureSection(
+            on: canvas, pageRoom: height - 2 * margin - 20, section: section, keep: ensure,
+            place: { room, draw in
+                ensure(room)
+                draw(y)
+                y += room
+            })
     }
 }

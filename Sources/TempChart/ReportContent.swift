@@ -89,6 +89,9 @@ public struct ReportContent: Sendable {
     public var excursions: [Excursion]
     /// The audit part (rules, per-day figures, input); `nil` for content filled in directly.
     public var audit: ReportAudit?
+    /// The electronic signatures on the report's period, oldest first; the report shows each,
+    /// or an empty block to sign by hand when there are none.
+    public var signatures: [ReportSignature] = []
 
     public init(
         log: TemperatureLog, profile: String?, lowerLimit: Double?, upperLimit: Double?, verdict: Verdict,

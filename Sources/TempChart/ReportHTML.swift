@@ -102,6 +102,17 @@ extension ReportPage {
             tr.rule-fired td.state, tr.rule-undecided td.state { font-weight: bold; color: \(t.fail.hexString); }
             figure { margin: 8px 0 0; }
             figure svg { width: 100%; height: auto; display: block; }
+            article.signature { margin: 10px 0 0; }
+            article.signature h3 { display: flex; justify-content: space-between; gap: 12px; font-size: 14px; margin: 0;
+              padding: 4px 6px; background: \(t.tableStripe.hexString); }
+            .meaning-approved .meaning { color: \(t.pass.hexString); }
+            .meaning-rejected .meaning { color: \(t.fail.hexString); }
+            article.signature .kv th { width: 30%; }
+            td.hash code { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; }
+            .sign th { text-align: left; width: 30%; padding: 18px 6px 2px; background: transparent !important; }
+            .sign td { background: transparent !important; padding-top: 18px; }
+            .sign td.line { border-bottom: 1px solid \(t.text.hexString); }
+            .sign tr.choices td { padding-top: 2px; font-size: 12px; }
             footer { margin-top: 16px; font-size: 12px; color: \(t.secondaryText.hexString); }
             </style>
             </head>
@@ -115,7 +126,7 @@ extension ReportPage {
             <figure id="chart">
             \(svg.document(embedded: true))</figure>
             </section>
-            <footer>ColdTap</footer>
+            \(signaturesHTML(escape: e))<footer>ColdTap</footer>
             </main>
             </body>
             </html>

@@ -145,8 +145,43 @@ public struct ReportPage: Sendable {
 
     // MARK: Page
 
-    /// Draws the page on `canvas` (which should be A4-sized: `ReportPage.a4`).
+    /// Draws the first page alone on `canvas` (which should be A4-sized: `ReportPage.a4`),
+    /// without a page number; `drawPages` draws the whole report.
     public func draw(on canvas: any Canvas) {
+        drawFirstPage(on: canvas)
+        drawFooter(on: canvas, page: nil)
+    }
+
+    /// Draws the whole report on `canvas` (A4-sized: `ReportPage.a4`): the first page, the
+    /// audit pages and the signatures, each page with "Page x of y" in its footer. The pages
+    /// are laid out first (measured on `canvas`), then drawn. Calls `newPage` before each
+    /// page after the first, which must start a fresh page on `canvas` (a PDF's next page).
+    /// Returns the number of pages drawn.
+    @discardableResult
+    public func drawPages(on canvas: any Canvas, newPage: () -> Void) -> Int {
+        let recorder = PageRecorder(measuringWith: canvas)
+        drawFirstPage(on: recorder)
+        drawAuditPages(on: recorder, newPage: recorder.newPage)
+        recorder.replay(newPage: newPage) { number, count in drawFooter(on: canvas, page: (number, count)) }
+        return recorder.pageCount
+    }
+
+    /// Every page's footer: the logger on the left, ColdTap and the page number on the right.
+    func drawFooter(on canvas: any Canvas, page: (number: Int, count: Int)?) {
+        let margin = 36.0
+        let baseline = canvas.height - margin + 14
+        let log = content.log
+        let identity = [log.logger.tagUID, log.logger.serial].compactMap { $0 }.joined(separator: " · ")
+        canvas.text(
+            identity.isEmpty ? log.format.name : "\(log.format) · \(identity)", at: ChartPoint(x: margin, y: baseline),
+            font: ChartFont(size: 7), color: theme.secondaryText, anchor: .start)
+        let number = page.map { " · " + strings.pageOf.filled(["number": "\($0.number)", "count": "\($0.count)"]) } ?? ""
+        canvas.text(
+            "ColdTap" + number, at: ChartPoint(x: canvas.width - margin, y: baseline), font: ChartFont(size: 7),
+            color: theme.secondaryText, anchor: .end)
+    }
+
+    func drawFirstPage(on canvas: any Canvas) {
         let width = canvas.width, height = canvas.height
         let margin = 36.0
         let contentWidth = width - 2 * margin
@@ -239,16 +274,6 @@ public struct ReportPage: Sendable {
             frame: ChartRect(x: margin, y: y, width: contentWidth, height: chartHeight),
             timeZone: timeZone, language: language, theme: theme, pixelDensity: pixelDensity)
         ChartRenderer.draw(ChartModel(spec), on: canvas)
-
-        // Footer.
-        let log = content.log
-        let identity = [log.logger.tagUID, log.logger.serial].compactMap { $0 }.joined(separator: " · ")
-        canvas.text(
-            identity.isEmpty ? log.format.name : "\(log.format) · \(identity)",
-            at: ChartPoint(x: margin, y: height - margin + 6), font: ChartFont(size: 7), color: secondary, anchor: .start)
-        canvas.text(
-            "ColdTap", at: ChartPoint(x: width - margin, y: height - margin + 6), font: ChartFont(size: 7),
-            color: secondary, anchor: .end)
     }
 
     private func sectionTitle(_ title: String, x: Double, y: Double, width: Double, canvas: any Canvas) {

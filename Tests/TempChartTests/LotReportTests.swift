@@ -170,7 +170,14 @@ enum LotReportFixtures {
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: output, as: UTF8.self)
-        #expect(text.components(separatedBy: "\u{0C}").filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.count == pages)
+        let pageTexts = text.components(separatedBy: "\u{0C}").filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        #expect(pageTexts.count == pages)
+        // Every page says which of how many it is.
+        for (index, pageText) in pageTexts.enumerated() {
+            let footer = language.strings.pageOf.replacingOccurrences(of: "{number}", with: "\(index + 1)")
+                .replacingOccurrences(of: "{count}", with: "\(pages)")
+            #expect(pageText.filter { !$0.isWhitespace }.contains(footer.filter { !$0.isWhitespace }), "\(language): page \(index + 1)")
+        }
         // Wrapped lines (CJK text wraps between any two characters) compared without spaces.
         let flat = text.filter { !$0.isWhitespace }
         func has(_ expected: String) -> Bool { flat.contains(expected.filter { !$0.isWhitespace }) }
