@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TempChart", targets: ["TempChart"]),
         .library(name: "CoreNFCTransport", targets: ["CoreNFCTransport"]),
         .library(name: "Digest", targets: ["Digest"]),
+        .library(name: "PDFSigning", targets: ["PDFSigning"]),
         .library(name: "TransparencyLog", targets: ["TransparencyLog"]),
         .library(name: "Archive", targets: ["Archive"]),
         .library(name: "LoggerSessions", targets: ["LoggerSessions"]),
@@ -67,6 +68,14 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "Digest",
+            dependencies: [
+                "ColdTapBase",
+                .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+            ]),
+        // PAdES B-B signatures of PDF reports (CMS through libcrypto): for the command line and the
+        // station, never linked by the app; on Apple platforms it builds and says it is unavailable.
+        .target(
+            name: "PDFSigning",
             dependencies: [
                 "ColdTapBase",
                 .target(name: "CCrypto", condition: .when(platforms: [.linux])),
@@ -170,6 +179,8 @@ let package = Package(
             dependencies: ["AppViewModels", "ColdTapBase", "LoggerFormats", "ColdChain", "TempChart", "LoggerSessions", "StationClient"]),
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
         .testTarget(name: "TransparencyLogTests", dependencies: ["ColdTapBase", "Digest", "TransparencyLog"]),
+        // Signed report PDFs: our reader's refusals, identities, our own check, and pyHanko's.
+        .testTarget(name: "PDFSigningTests", dependencies: ["PDFSigning", "ColdTapKit", "LoggerFormats", "ColdChain", "TestSupport"]),
         // The archive and the station as libraries; the command line over them is tested by
         // ArchiveCommandsTests and StationCommandsTests.
         .testTarget(
