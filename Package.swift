@@ -132,7 +132,7 @@ let package = Package(
             dependencies: [
                 "ColdTapBase", "ColdTapKit", "ArchiveKit", "NDEF", "NFCTags", "NFCTagsEmulation", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas",
                 "PCSC", "Archive", "Digest", "LoggerSessions",
-                "JSONOutput", "Station", "StationClient",
+                "JSONOutput", "Station", "StationClient", "PDFSigning",
             ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(
@@ -190,7 +190,7 @@ let package = Package(
             name: "ArchiveCommandsTests",
             dependencies: [
                 "ArchiveTestSupport", "CommandTestSupport", "ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain",
-                "CSQLite", "TestSupport", "Digest",
+                "CSQLite", "TestSupport", "Digest", "PDFSigning",
             ]),
         .testTarget(
             name: "StationTests",
@@ -208,7 +208,7 @@ let package = Package(
             name: "CommandsTests",
             dependencies: [
                 "NFCTagsEmulation", "ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart",
-                "TestSupport", "Digest",
+                "TestSupport", "Digest", "PDFSigning",
             ]),
     ],
     swiftLanguageModes: [.v6]
