@@ -2,7 +2,7 @@
     import CCrypto
     import Foundation
 
-    /// CMS SignedData (RFC 5652) detached signatures as PAdES B-B wants them, made and checked
+    /// CMS SignedData detached signatures as PAdES B-B wants them, made and checked
     /// by libcrypto (docs/pdf-signatures.md, "The CMS signature").
     enum CMSSignature {
         /// A detached SignedData over `content` by `identity` (SHA-256), DER: the signer's
@@ -34,10 +34,10 @@
             return try Libcrypto.der("encode the CMS signature") { i2d_CMS_ContentInfo(cms, $0) }
         }
 
-        /// libcrypto always adds a signing-time attribute when it signs (crypto/cms/cms_sd.c,
-        /// `CMS_SignerInfo_sign`), which PAdES baseline signatures must not carry: it is
-        /// removed and the signed attributes signed again here, over their DER as a SET OF
-        /// sorted by encoding, the order libcrypto writes them in.
+        /// libcrypto's `CMS_SignerInfo_sign` always adds a signing-time attribute, which PAdES
+        /// baseline signatures must not carry (docs/pdf-signatures.md, "The CMS signature"):
+        /// it is removed and the signed attributes signed again here, over their DER as a SET
+        /// OF sorted by encoding, the order libcrypto writes them in.
         static func removeSigningTime(_ signerInfo: OpaquePointer, key: OpaquePointer) throws(PDFSigningError) {
             let index = CMS_signed_get_attr_by_NID(signerInfo, NID_pkcs9_signingTime, -1)
             guard index >= 0 else { return }

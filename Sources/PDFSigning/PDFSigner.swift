@@ -1,6 +1,6 @@
 import Foundation
 
-/// Signs PDFs as PAdES B-B (ETSI EN 319 142-1 baseline, level B-B): an incremental update
+/// Signs PDFs as PAdES B-B (the baseline level B-B): an incremental update
 /// that adds a signature dictionary (/SubFilter /ETSI.CAdES.detached) and an invisible
 /// signature field on page 1, whose /Contents is a CMS detached signature over every byte of
 /// the file but itself (docs/pdf-signatures.md).

@@ -118,7 +118,7 @@ public struct PDFSigningIdentity: Sendable, Equatable, CustomStringConvertible {
             defer { X509_free(certificate) }
             var serial = [UInt8](repeating: 0, count: 16)
             guard RAND_bytes(&serial, 16) == 1 else { throw Libcrypto.failure("make a serial number") }
-            serial[0] &= 0x7F  // a positive INTEGER of at most 20 octets (RFC 5280 §4.1.2.2)
+            serial[0] &= 0x7F  // positive, at most 20 octets (docs/pdf-signatures.md, "Who signs")
             guard let serialNumber = BN_bin2bn(serial, 16, nil) else { throw Libcrypto.failure("make a serial number") }
             defer { BN_free(serialNumber) }
             let start = time_t(now.timeIntervalSince1970.rounded(.down))
