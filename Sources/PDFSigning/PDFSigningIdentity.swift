@@ -23,7 +23,7 @@ import Foundation
 public struct PDFSigningIdentity: Sendable, Equatable, CustomStringConvertible {
     /// The signer's certificate, DER.
     public let certificate: [UInt8]
-    /// The certificates after it in its PEM file (issuers), DER, in file order.
+    /// The certificates after it in its PEM file (issuers), DER, in file order, each once.
     public let chain: [[UInt8]]
     /// The certificate's subject common name, when it has one.
     public let commonName: String?
@@ -231,7 +231,11 @@ public struct PDFSigningIdentity: Sendable, Equatable, CustomStringConvertible {
             let signer = certificates[0]
             self.certificate = try Libcrypto.der("encode the certificate") { i2d_X509(signer, $0) }
             var chain: [[UInt8]] = []
-            for issuer in certificates.dropFirst() { chain.append(try Libcrypto.der("encode a certificate of the chain") { i2d_X509(issuer, $0) }) }
+            for issuer in certificates.dropFirst() {
+                let der = try Libcrypto.der("encode a certificate of the chain") { i2d_X509(issuer, $0) }
+                // A certificate given twice is embedded once (libcrypto refuses to add it again).
+                if der != certificate && !chain.contains(der) { chain.append(der) }
+            }
             self.chain = chain
             self.commonName = Libcrypto.commonName(X509_get_subject_name(signer))
             guard let notBefore = Libcrypto.date(X509_get0_notBefore(signer)), let notAfter = Libcrypto.date(X509_get0_notAfter(signer)) else {

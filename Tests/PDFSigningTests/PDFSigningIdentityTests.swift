@@ -109,11 +109,19 @@ import Testing
             defer { folder.remove() }
             let signer = try PDFSigningIdentity.selfSigned(commonName: "signer")
             let issuer = try PDFSigningIdentity.selfSigned(commonName: "issuer")
-            try (signer.certificatePEM + issuer.certificatePEM).write(toFile: folder.path("chain.pem"), atomically: true, encoding: .utf8)
+            // The issuer given twice and the signer's own certificate again: each is kept once.
+            try (signer.certificatePEM + issuer.certificatePEM + signer.certificatePEM + issuer.certificatePEM).write(
+                toFile: folder.path("chain.pem"), atomically: true, encoding: .utf8)
             try signer.privateKeyPEM.write(toFile: folder.path("key.pem"), atomically: true, encoding: .utf8)
             let identity = try PDFSigningIdentity.load(keyFile: folder.path("key.pem"), certificateFile: folder.path("chain.pem"))
             #expect(identity.certificate == signer.certificate)
             #expect(identity.chain == [issuer.certificate])
+            #expect(identity.certificatePEM == signer.certificatePEM + issuer.certificatePEM)
+            // Both are embedded in the signature, which still names the signer's certificate.
+            let signed = try PDFSigner(identity: identity).sign(
+                SigningFixtures.onePagePDF(), reason: "report", name: nil, location: nil, contactInfo: nil, at: SigningFixtures.signingTime)
+            let signature = try #require(try PDFSignatureCheck.signatures(in: signed).first)
+            #expect(signature.isIntact && signature.signerCertificate == signer.certificate && signature.signingCertificateMatches)
         }
 
         @Test func keysAndCertificatesNoCheckerWouldAcceptAreRefused() throws {
