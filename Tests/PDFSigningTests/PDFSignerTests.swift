@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PDFSigning
@@ -162,6 +163,39 @@ import Testing
                 try SigningFixtures.reportPDF(), reason: "report", name: nil, location: nil, contactInfo: nil, at: SigningFixtures.signingTime)
             let signature = try #require(try SigningFixtures.check(signed).first)
             #expect(signature.isIntact && signature.signingCertificateMatches && !signature.hasSigningTimeAttribute)
+        }
+
+        /// Our check reads signed PDFs it did not make: each byte of a signed report's update
+        /// (the signature dictionary, the field, the rewritten objects, the table, the trailer,
+        /// every 8th hex digit of the CMS in /Contents) overwritten with values that break syntax
+        /// or offsets gives signatures or a typed error, never a crash; a changed signed byte
+        /// never leaves an intact signature.
+        @Test(.tags(.slow)) func garbledSignaturesAreRefusedOrBroken() throws {
+            let pdf = try SigningFixtures.reportPDF()
+            let signed = try PDFSigner(identity: try PDFSigningIdentity.selfSigned(commonName: "station")).sign(
+                pdf, reason: "report", name: nil, location: nil, contactInfo: nil, at: SigningFixtures.signingTime)
+            let range = try #require(try SigningFixtures.check(signed).first).byteRange
+            let derHexEnd = range[1] + 1 + 2 * (try Self.derLength(signed, contentsAt: range[1]))
+            let signedPositions = Array(pdf.count..<range[1]) + Array(range[2]..<signed.count)
+            var outcomes = (intactAfterASignedByteChanged: 0, broken: 0, refused: 0)
+            for position in signedPositions + Array(stride(from: range[1], to: derHexEnd, by: 8)) {
+                for replacement: UInt8 in [UInt8(ascii: "9"), UInt8(ascii: "<"), UInt8(ascii: "]"), 0x00] where signed[position] != replacement {
+                    var garbled = signed
+                    garbled[position] = replacement
+                    do throws(PDFSigningError) {
+                        let signatures = try PDFSignatureCheck.signatures(in: garbled)
+                        if signatures.contains(where: { $0.isIntact }) {
+                            if position < range[1] || position >= range[2] { outcomes.intactAfterASignedByteChanged += 1 }
+                        } else {
+                            outcomes.broken += 1
+                        }
+                    } catch {
+                        outcomes.refused += 1
+                    }
+                }
+            }
+            #expect(outcomes.intactAfterASignedByteChanged == 0)
+            #expect(outcomes.broken > 0 && outcomes.refused > 0)
         }
 
         @Test func aPDFWithoutSignaturesSaysSo() throws {
