@@ -10,8 +10,9 @@ APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto
 # systemd-analyze and speak TLS with curl).
 APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium poppler-utils postgresql systemd openssl curl
 VENV := .venv
-# Test tools in $(VENV), pinned: the station's contract and fuzz run (scripts/test-openapi.sh).
-TEST_PYTHON_PACKAGES := schemathesis==4.32.5 openapi-spec-validator==0.9.0
+# Test tools in $(VENV), pinned: the station's contract and fuzz run (scripts/test-openapi.sh);
+# pyHanko checks the signed report PDFs independently of our libcrypto code (PDFSigningTests).
+TEST_PYTHON_PACKAGES := schemathesis==4.32.5 openapi-spec-validator==0.9.0 pyhanko==0.38.0 pyhanko-certvalidator==0.33.0
 FUZZ_SECONDS ?= 60
 
 .PHONY: all deps test-deps build release test demo fuzz bench venv test-venv clean lint

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TempChart", targets: ["TempChart"]),
         .library(name: "CoreNFCTransport", targets: ["CoreNFCTransport"]),
         .library(name: "Digest", targets: ["Digest"]),
+        .library(name: "PDFSigning", targets: ["PDFSigning"]),
         .library(name: "TransparencyLog", targets: ["TransparencyLog"]),
         .library(name: "Archive", targets: ["Archive"]),
         .library(name: "LoggerSessions", targets: ["LoggerSessions"]),
@@ -71,6 +72,14 @@ let package = Package(
                 "ColdTapBase",
                 .target(name: "CCrypto", condition: .when(platforms: [.linux])),
             ]),
+        // PAdES B-B signatures of PDF reports (CMS through libcrypto): for the command line and the
+        // station, never linked by the app; on Apple platforms it builds and says it is unavailable.
+        .target(
+            name: "PDFSigning",
+            dependencies: [
+                "ColdTapBase",
+                .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+            ]),
         // Passwords as Argon2id hashes (libsodium): the archive's users. Not linked by the app.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
         .target(name: "Passwords", dependencies: ["CSodium"]),
@@ -123,7 +132,7 @@ let package = Package(
             dependencies: [
                 "ColdTapBase", "ColdTapKit", "ArchiveKit", "NDEF", "NFCTags", "NFCTagsEmulation", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas",
                 "PCSC", "Archive", "Digest", "LoggerSessions",
-                "JSONOutput", "Station", "StationClient",
+                "JSONOutput", "Station", "StationClient", "PDFSigning",
             ]),
         .executableTarget(name: "coldtap", dependencies: ["ColdTapCommands"]),
         .executableTarget(
@@ -170,6 +179,8 @@ let package = Package(
             dependencies: ["AppViewModels", "ColdTapBase", "LoggerFormats", "ColdChain", "TempChart", "LoggerSessions", "StationClient"]),
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
         .testTarget(name: "TransparencyLogTests", dependencies: ["ColdTapBase", "Digest", "TransparencyLog"]),
+        // Signed report PDFs: our reader's refusals, identities, our own check, and pyHanko's.
+        .testTarget(name: "PDFSigningTests", dependencies: ["PDFSigning", "ColdTapKit", "LoggerFormats", "ColdChain", "TestSupport"]),
         // The archive and the station as libraries; the command line over them is tested by
         // ArchiveCommandsTests and StationCommandsTests.
         .testTarget(
@@ -179,7 +190,7 @@ let package = Package(
             name: "ArchiveCommandsTests",
             dependencies: [
                 "ArchiveTestSupport", "CommandTestSupport", "ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain",
-                "CSQLite", "TestSupport", "Digest",
+                "CSQLite", "TestSupport", "Digest", "PDFSigning",
             ]),
         .testTarget(
             name: "StationTests",
@@ -197,7 +208,7 @@ let package = Package(
             name: "CommandsTests",
             dependencies: [
                 "NFCTagsEmulation", "ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart",
-                "TestSupport", "Digest",
+                "TestSupport", "Digest", "PDFSigning",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -178,7 +178,7 @@ public enum LotCommand: Command {
             options: [
                 reportPDFOption, reportHTMLOption, ReportArtifacts.outOption, ReportArtifacts.outputOption, ReportArtifacts.forceOption,
                 ReportArtifacts.langOption, ReportArtifacts.themeOption, atOption, siteOption, ReportCommand.tzOption, ArchiveAccess.archiveOption,
-            ]),
+            ] + ReportSigning.optionSpecs),
     ]
     static let reportPDFOption = OptionSpec.flag("--pdf", help: "with report: write the PDF (A4)")
     static let reportHTMLOption = OptionSpec.flag("--html", help: "with report: write one self-contained HTML file")
@@ -307,10 +307,14 @@ public enum LotCommand: Command {
         let theme: ChartTheme = arguments.value(ReportArtifacts.themeOption) == "dark" ? .dark : .light
         let at = try time(&arguments)
         let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
+        var signing = try ReportSigning.parse(&arguments)
         try arguments.finish()
+        try signing?.requirePDF(kinds.contains(.pdf))
+        try signing?.load()
         try await withArchive(location, siteName, console: console) { archive, siteID in
             let journey = try archive.lotJourney(lot, siteID: siteID, at: at)
             let content = try LotReportContent.fromArchive(journey, archive: archive, timeZone: timeZone, language: language)
+            let now = Date()
             for kind in kinds {
                 var url = output.map { URL(fileURLWithPath: $0) } ?? directory.appendingPathComponent(LotReportRendering.fileStem(lot: lot) + kind.fileSuffix)
                 if FileManager.default.fileExists(atPath: url.path), !force {
@@ -324,9 +328,12 @@ public enum LotCommand: Command {
                 }
                 do {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try LotReportRendering(theme: theme).render(kind, content).write(to: url)
+                    let bytes = try LotReportRendering(theme: theme).render(kind, content)
+                    try (kind == .pdf ? try signing?.sign(bytes, at: now) ?? bytes : bytes).write(to: url)
                 } catch let error as ReportRenderingUnavailable {
                     throw CommandError(.unavailable, "\(error); use --html.")
+                } catch let error as CommandError {
+                    throw error
                 } catch {
                     throw CommandError(.failure, "Cannot write '\(url.path)': \(error). Check the directory and free space.")
                 }

@@ -47,6 +47,8 @@ public enum ReportArtifacts {
         public var force: Bool
         /// The zone of the CSV's times (`--tz`); `nil` writes UTC.
         public var csvTimeZone: TimeZone?
+        /// `--sign-with KEY.pem --cert CERT.pem`: the PDF is signed (its identity loaded by `validate()`).
+        var signing: ReportSigning?
 
         public init(
             outDirectory: String? = nil, kinds: Set<Kind> = [], theme: ChartTheme = .light, width: Int = 1200,
@@ -72,9 +74,10 @@ public enum ReportArtifacts {
 
         /// Checks, before anything is read or printed, that the files can go where asked: `--out`
         /// is a directory or can be made one, `-o FILE` names one kind and does not exist
-        /// (unless `--force`). Settles the kind of `-o FILE`.
-        /// - Throws: `CommandError` (usage) for `-o` with `--out` or without one kind; (failure)
-        ///   for a destination that is a file, is not writable, or exists.
+        /// (unless `--force`). Settles the kind of `-o FILE`. Loads the signing key and certificate.
+        /// - Throws: `CommandError` (usage) for `-o` with `--out` or without one kind, or signing
+        ///   without a PDF; (failure) for a destination that is a file, is not writable, or exists;
+        ///   what `ReportSigning.load` throws.
         public mutating func validate() throws {
             if let file = outputFile {
                 if outDirectory != nil { throw CommandError.usage("Give --out DIR or -o FILE, not both.") }
@@ -90,6 +93,11 @@ public enum ReportArtifacts {
                 try ReportArtifacts.checkWritableDirectory(URL(fileURLWithPath: file).deletingLastPathComponent().path, what: "the directory of -o")
             } else if writesFiles {
                 try ReportArtifacts.checkWritableDirectory(outDirectory ?? ".", what: "the output directory")
+            }
+            if var signing {
+                try signing.requirePDF(writesFiles && chosenKinds.contains(.pdf))
+                try signing.load()
+                self.signing = signing
             }
         }
     }
@@ -120,26 +128,28 @@ public enum ReportArtifacts {
     }
 
     /// The report file options of `report` and `read`.
-    public static let optionSpecs: [OptionSpec] = [
-        outOption,
-        outputOption,
-        forceOption,
-        pngOption,
-        pdfOption,
-        svgOption,
-        htmlOption,
-        csvOption,
-        themeOption,
-        sizeOption,
-        langOption,
-    ]
+    public static let optionSpecs: [OptionSpec] =
+        [
+            outOption,
+            outputOption,
+            forceOption,
+            pngOption,
+            pdfOption,
+            svgOption,
+            htmlOption,
+            csvOption,
+            themeOption,
+            sizeOption,
+            langOption,
+        ] + ReportSigning.optionSpecs
 
     /// Each kind of file and the flag that asks for it.
     static let kindOptions: [(Kind, OptionSpec)] = [(.png, pngOption), (.pdf, pdfOption), (.svg, svgOption), (.html, htmlOption), (.csv, csvOption)]
 
     /// Takes `--out DIR --png --pdf --svg --html --csv --theme light|dark --size WxH
-    /// --lang en|zh-Hans|ja` from `arguments`.
-    /// - Throws: `CommandError` (usage) for an unknown theme or language or a bad size.
+    /// --lang en|zh-Hans|ja --sign-with KEY.pem --cert CERT.pem --sign-reason TEXT` from `arguments`.
+    /// - Throws: `CommandError` (usage) for an unknown theme or language, a bad size, or a
+    ///   signing key without its certificate (or the other way round).
     public static func parseOptions(_ arguments: inout Arguments) throws -> Options {
         var options = Options()
         options.outDirectory = arguments.value(outOption)
@@ -168,16 +178,18 @@ public enum ReportArtifacts {
         }
         options.outputFile = arguments.value(outputOption)
         options.force = arguments.isSet(forceOption)
+        options.signing = try ReportSigning.parse(&arguments)
         return options
     }
 
     /// Writes the chosen files into `options.outDirectory` (created if needed; the current
     /// directory when only kind flags are given), named after `inputName`, and prints each
     /// path (to standard error when `pathsToStandardError`, so JSON output stays clean).
-    /// The files are drawn by ColdTapKit's `ReportRendering`.
+    /// The files are drawn by ColdTapKit's `ReportRendering`; the PDF is signed at `now` when
+    /// `options.signing` says so.
     /// - Returns: the files written, in the order of `Kind.allCases`.
     /// - Throws: `CommandError` (failure) when a file cannot be written; (unavailable) when
-    ///   PNG/PDF are asked for on a build with neither.
+    ///   PNG/PDF are asked for on a build with neither; what `ReportSigning.sign` throws.
     @discardableResult
     public static func write(
         log: TemperatureLog, assessment: Assessment, options: Options, input: ReportAudit.InputFile? = nil,
@@ -218,12 +230,20 @@ public enum ReportArtifacts {
             language: options.language, csvTimeZone: options.csvTimeZone)
         let subject = ReportRendering.Subject(log: log, assessment: assessment, input: input, archive: archive, generated: now)
         var written: [URL] = []
+        var signing = options.signing
         for kind in options.chosenKinds {
             let url = destination(kind)
+            let bytes: Data
             do {
-                try rendering.render(kind, of: subject).write(to: url)
+                bytes = try rendering.render(kind, of: subject)
             } catch let error as ReportRenderingUnavailable {
                 throw CommandError(.unavailable, "\(error); use \(kind == .png ? "--svg or --html" : "--html").")
+            } catch {
+                throw CommandError(.failure, "Cannot draw the \(kind.rawValue.uppercased()) file: \(error).")
+            }
+            let file = kind == .pdf ? try signing?.sign(bytes, at: now) ?? bytes : bytes
+            do {
+                try file.write(to: url)
             } catch {
                 throw CommandError(
                     .failure, "Cannot write the \(kind.rawValue.uppercased()) file in '\(directory.path)': \(error). Check the directory and free space.")
