@@ -9,17 +9,18 @@ public enum UploadStatus: Sendable, Equatable {
     case waiting
     /// The station refused it for good (the reason it gave).
     case refused(String)
-    /// The station has it.
-    case uploaded
+    /// The station has it, sent with the token of `by` (the signed-in user's full name; `nil`
+    /// when not known: sent with a pasted token, or by a version before sign-in).
+    case uploaded(by: String?)
 
     /// The status of the read queued under `sha256` (nil: never queued), given the queue's
-    /// waiting reads and the reasons of those the station refused. A queued read that is
-    /// neither waiting nor refused was sent.
-    public static func of(sha256: String?, waiting: Set<String>, refused: [String: String]) -> UploadStatus {
+    /// waiting reads, the reasons of those the station refused and who sent those it got
+    /// (`UploadQueue.senders()`). A queued read that is neither waiting nor refused was sent.
+    public static func of(sha256: String?, waiting: Set<String>, refused: [String: String], senders: [String: String] = [:]) -> UploadStatus {
         guard let sha256 else { return .notForUpload }
         if waiting.contains(sha256) { return .waiting }
         if let reason = refused[sha256] { return .refused(reason) }
-        return .uploaded
+        return .uploaded(by: senders[sha256].flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// The small mark in a list row, shown only while the read is not on the station.
@@ -44,7 +45,8 @@ public enum UploadStatus: Sendable, Equatable {
         case .notForUpload: return nil
         case .waiting: return (String(localized: "Not uploaded yet"), nil)
         case .refused(let reason): return (String(localized: "Refused by the station"), reason)
-        case .uploaded: return (String(localized: "Uploaded"), nil)
+        case .uploaded(by: nil): return (String(localized: "Uploaded"), nil)
+        case .uploaded(by: let name?): return (String(localized: "Uploaded as \(name)"), nil)
         }
     }
 }

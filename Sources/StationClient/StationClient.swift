@@ -87,21 +87,32 @@ public enum StationClientError: Error, Sendable, CustomStringConvertible, Equata
 }
 
 /// Uploads reads to a station over HTTP(S) with an API token (Foundation only: the iPhone
-/// app and `coldtap` share it).
+/// app and `coldtap` share it). A client made without a token only signs in
+/// (`signIn(user:password:device:)`, StationSignIn.swift), which gives the token for the next.
 public final class StationClient: Sendable {
     public let baseURL: URL
-    private let token: String
+    private let token: String?
     private let session: URLSession
 
     public convenience init(baseURL: URL, token: String, timeout: TimeInterval = 30) {
+        self.init(baseURL: baseURL, token: token, configuration: Self.configuration(timeout: timeout))
+    }
+
+    /// A client without a token yet, for `signIn(user:password:device:)`; anything else it
+    /// sends goes without `Authorization`, and the station refuses it (401).
+    public convenience init(baseURL: URL, timeout: TimeInterval = 30) {
+        self.init(baseURL: baseURL, token: nil, configuration: Self.configuration(timeout: timeout))
+    }
+
+    private static func configuration(timeout: TimeInterval) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
-        self.init(baseURL: baseURL, token: token, configuration: configuration)
+        return configuration
     }
 
     /// A client whose requests go through `configuration` (tests give it a `URLProtocol`
     /// that answers for the station).
-    init(baseURL: URL, token: String, configuration: URLSessionConfiguration) {
+    init(baseURL: URL, token: String?, configuration: URLSessionConfiguration) {
         self.baseURL = baseURL
         self.token = token
         session = URLSession(configuration: configuration)
@@ -132,11 +143,11 @@ public final class StationClient: Sendable {
         try await send(authorized(URLRequest(url: url)))
     }
 
-    /// `request` with the token and `Accept: application/json`.
+    /// `request` with the token (when the client has one) and `Accept: application/json`.
     func authorized(_ request: URLRequest) -> URLRequest {
         var request = request
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         return request
     }
 

@@ -49,7 +49,9 @@ public final class UploadQueue: Sendable {
     /// it showed before, it must prove that it still holds everything that covered. A station
     /// that cannot is sent nothing, and every read stays queued. After the reads are sent,
     /// the checkpoint that covers them is held.
-    public func flush(using client: StationClient) async -> FlushResult {
+    /// - Parameter sender: who the client's token stands for (the app's signed-in user's full
+    ///   name), kept for each read sent (`senders()`); `nil` keeps no name.
+    public func flush(using client: StationClient, sender: String? = nil) async -> FlushResult {
         var result = FlushResult()
         do {
             result.witnessed = try await witness(client)
@@ -63,7 +65,10 @@ public final class UploadQueue: Sendable {
         for upload in pending() {
             do {
                 let receipt = try await client.upload(upload)
-                files.withLock { _ in try? FileManager.default.removeItem(at: file(upload.sha256)) }
+                files.withLock { _ in
+                    try? FileManager.default.removeItem(at: file(upload.sha256))
+                    noteSender(sender, of: upload.sha256)
+                }
                 result.sent.append(receipt)
             } catch let error as StationClientError where error.credentialsRefused {
                 // Every other read would be refused the same way: all stay queued.
@@ -147,6 +152,33 @@ public final class UploadQueue: Sendable {
             let first = (try? a.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
             let second = (try? b.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
             return first == second ? a.lastPathComponent < b.lastPathComponent : first < second
+        }
+    }
+
+    /// Who sent each read, as `flush(using:sender:)` was told: `SHA.sender.txt`.
+    private var sentFolder: URL { directory.appendingPathComponent("sent", isDirectory: true) }
+
+    /// Keeps `sender` as who sent `sha256` (`nil`: forgets an earlier one). Called under `files`.
+    private func noteSender(_ sender: String?, of sha256: String) {
+        let file = sentFolder.appendingPathComponent("\(sha256).sender.txt")
+        guard let sender else {
+            try? FileManager.default.removeItem(at: file)
+            return
+        }
+        try? FileManager.default.createDirectory(at: sentFolder, withIntermediateDirectories: true)
+        try? Data((sender + "\n").utf8).write(to: file, options: .atomic)
+    }
+
+    /// Who sent the reads sent with a sender named: SHA-256 → the name (trimmed).
+    public func senders() -> [String: String] {
+        files.withLock { _ in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: sentFolder.path)) ?? []
+            var senders: [String: String] = [:]
+            for name in names where name.hasSuffix(".sender.txt") {
+                let sender = (try? String(contentsOf: sentFolder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+                senders[String(name.dropLast(".sender.txt".count))] = sender.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            return senders
         }
     }
 

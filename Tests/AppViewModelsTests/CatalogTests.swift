@@ -31,7 +31,7 @@
             let read = makeRead(log, resumes: 1, uploadSHA256: "aa", rawKind: .nhsTranscript, automaticMode: true)
             let assessment = read.assessment(currentProfile: .vaccineFridge, timeZone: utc)
             _ = VerdictText.sheet(for: assessment)
-            for upload in [UploadStatus.notForUpload, .waiting, .refused("r"), .uploaded] {
+            for upload in [UploadStatus.notForUpload, .waiting, .refused("r"), .uploaded(by: nil), .uploaded(by: "U")] {
                 _ = (upload.badge, upload.detail)
                 _ = ResultScreen(read: read, assessment: assessment, upload: upload, timeZone: utc, language: .english, hintWords: { _ in "" })
             }
@@ -49,12 +49,10 @@
             }
             _ = HistoryScreen(readCount: 0, unreadableCount: 2, stationProblem: "p", readsWaiting: 1, saveError: nil)
             _ = HistoryFolder.saveFailure(CocoaError(.fileWriteOutOfSpace))
-            for problem in [StationSettingsProblem.notAnAddress, .plainHTTP, .credentialsInAddress, .noToken] { _ = problem.errorDescription }
             let url = URL(string: "https://station.example.org")!
             for sending in [true, false] {
                 _ = StationSummary(stationURL: url, waitingCount: 1, refusedCount: 1, lastProblem: nil, isSending: sending)
             }
-            _ = StationSummary.settingsValue(stationURL: nil)
             var result = UploadQueue.FlushResult()
             result.rejected = [("aa", "r")]
             _ = UploadTexts.problem(after: result)
@@ -66,6 +64,7 @@
             _ = UploadTexts.notQueued(CocoaError(.fileNoSuchFile))
             _ = TimeZoneChoices.phoneZone(utc)
             HandOverScreenTests.wordEverything()
+            StationSignInFormTests.wordEverything()
         }
 
         @Test func everyKeyTheViewModelsUseIsInTheAppsCatalog() throws {

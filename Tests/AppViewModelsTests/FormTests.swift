@@ -1,6 +1,5 @@
 import Foundation
 import LoggerSessions
-import StationClient
 import Testing
 
 @testable import AppViewModels
@@ -77,56 +76,6 @@ import Testing
         #expect(CommandOutcomeDisplay.kept(.failure(ReadProblem(message: "Reading cancelled.", cancelled: true))) == nil)
         #expect(CommandOutcomeDisplay.kept(.failure(ReadProblem(message: "Hold still."))) == .failure(ReadProblem(message: "Hold still.")))
         #expect(CommandOutcomeDisplay.kept(.success("Logger started.")) == .success("Logger started."))
-    }
-}
-
-@Suite struct StationSettingsTests {
-    @Test func anHTTPSAddressAndATokenAreKeptTrimmed() throws {
-        let checked = try StationSettingsForm(address: "  https://station.example.org:8443 \n", token: " secret ").checked().get()
-        #expect(checked.address == "https://station.example.org:8443")
-        #expect(checked.url.host == "station.example.org")
-        #expect(checked.token == "secret")
-    }
-
-    @Test func whatCannotBeKeptIsSaid() {
-        func problem(_ address: String, _ token: String = "t") -> StationSettingsProblem? {
-            if case .failure(let problem) = StationSettingsForm(address: address, token: token).checked() { return problem }
-            return nil
-        }
-        #expect(problem("http://192.168.1.20:8080") == .plainHTTP)
-        #expect(problem("https://user:pw@station.example.org") == .credentialsInAddress)
-        #expect(problem("station.example.org") == .notAnAddress)
-        #expect(problem("ftp://station.example.org") == .notAnAddress)
-        #expect(problem("https://station.example.org", "   ") == .noToken)
-        // The address is judged first.
-        #expect(problem("http://station.example.org", "") == .plainHTTP)
-        #expect(StationSettingsProblem.plainHTTP.errorDescription?.contains("HTTPS with a certificate") == true)
-        #expect(StationSettingsProblem.noToken.localizedDescription == "Enter the station's API token.")
-    }
-
-    @Test func saveNeedsBothFieldsAndNoSaveUnderWay() {
-        #expect(StationSettingsForm(address: "https://a.example", token: "t").canSave(saving: false))
-        #expect(!StationSettingsForm(address: "https://a.example", token: "t").canSave(saving: true))
-        #expect(!StationSettingsForm(address: "", token: "t").canSave(saving: false))
-        #expect(!StationSettingsForm(address: "https://a.example", token: "").canSave(saving: false))
-    }
-
-    @Test func theSummaryCountsWhatWaitsAndWhatWasRefused() throws {
-        let url = try #require(URL(string: "https://station.example.org"))
-        let idle = StationSummary(stationURL: url, waitingCount: 1234, refusedCount: 0, lastProblem: nil, isSending: false, locale: usEnglish)
-        #expect(idle.address == "https://station.example.org")
-        #expect(idle.waiting == "1,234")
-        #expect(idle.refused == nil)
-        #expect(idle.uploadTitle == "Upload now")
-        #expect(idle.canUpload)
-        let sending = StationSummary(stationURL: url, waitingCount: 2, refusedCount: 1, lastProblem: "offline", isSending: true)
-        #expect(sending.refused == "1")
-        #expect(sending.problem == "offline")
-        #expect(sending.uploadTitle == "Uploading…")
-        #expect(!sending.canUpload)
-        #expect(!StationSummary(stationURL: url, waitingCount: 0, refusedCount: 0, lastProblem: nil, isSending: false).canUpload)
-        #expect(StationSummary.settingsValue(stationURL: url) == "station.example.org")
-        #expect(StationSummary.settingsValue(stationURL: nil) == "None")
     }
 }
 

@@ -157,6 +157,13 @@ import Testing
         #expect(lines.contains { if case .note(_, symbol: "info.circle") = $0 { return true } else { return false } })
     }
 
+    @Test func anUploadedReadSaysWhoUploadedIt() {
+        let read = makeRead(makeLog([4, 5, 6]), uploadSHA256: "aa")
+        #expect(screen(read, upload: .uploaded(by: "Olli Berg")).details.contains(.row(.init(label: "Station", value: "Uploaded as Olli Berg"))))
+        // Sent with a pasted token, or before sign-in: only that it is there.
+        #expect(screen(read, upload: .uploaded(by: nil)).details.contains(.row(.init(label: "Station", value: "Uploaded"))))
+    }
+
     @Test func aPlainReadLeavesOutWhatItHasNot() {
         let read = makeRead(makeLog([4, 5, 6]))
         let lines = screen(read).details

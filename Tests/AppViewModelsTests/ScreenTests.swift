@@ -71,7 +71,8 @@ import Testing
         #expect(row.loggerName == "S-1")
         #expect(row.readAt == Fmt.dateTime(read.readAt, in: utc))
         #expect(row.badge == UploadStatus.Badge(text: "Not uploaded yet", symbol: "icloud.slash", tone: .caution))
-        #expect(ReadRowDisplay(read: read, verdict: .ok, upload: .uploaded, timeZone: utc).badge == nil)
+        #expect(ReadRowDisplay(read: read, verdict: .ok, upload: .uploaded(by: nil), timeZone: utc).badge == nil)
+        #expect(ReadRowDisplay(read: read, verdict: .ok, upload: .uploaded(by: "Olli Berg"), timeZone: utc).badge == nil)
     }
 
     @Test func theFolderKeepsReadsNewestFirstAndNamesFilesItCannotRead() throws {
@@ -118,16 +119,24 @@ import Testing
         #expect(UploadStatus.of(sha256: nil, waiting: waiting, refused: refused) == .notForUpload)
         #expect(UploadStatus.of(sha256: "aa", waiting: waiting, refused: refused) == .waiting)
         #expect(UploadStatus.of(sha256: "bb", waiting: waiting, refused: refused) == .refused("401 token refused"))
-        #expect(UploadStatus.of(sha256: "cc", waiting: waiting, refused: refused) == .uploaded)
+        #expect(UploadStatus.of(sha256: "cc", waiting: waiting, refused: refused) == .uploaded(by: nil))
+        // Who sent it, when the queue kept a name for it.
+        let senders = ["cc": "Olli Berg", "dd": "", "aa": "Olli Berg"]
+        #expect(UploadStatus.of(sha256: "cc", waiting: waiting, refused: refused, senders: senders) == .uploaded(by: "Olli Berg"))
+        #expect(UploadStatus.of(sha256: "dd", waiting: waiting, refused: refused, senders: senders) == .uploaded(by: nil))
+        // A read queued again waits, whoever sent it before.
+        #expect(UploadStatus.of(sha256: "aa", waiting: waiting, refused: refused, senders: senders) == .waiting)
     }
 
     @Test func onlyAReadNotOnTheStationIsMarked() {
         #expect(UploadStatus.notForUpload.badge == nil)
-        #expect(UploadStatus.uploaded.badge == nil)
+        #expect(UploadStatus.uploaded(by: nil).badge == nil)
+        #expect(UploadStatus.uploaded(by: "Olli Berg").badge == nil)
         #expect(UploadStatus.waiting.badge?.text == "Not uploaded yet")
         #expect(UploadStatus.refused("x").badge?.tone == .alarm)
         #expect(UploadStatus.notForUpload.detail == nil)
-        #expect(UploadStatus.uploaded.detail?.value == "Uploaded")
+        #expect(UploadStatus.uploaded(by: nil).detail?.value == "Uploaded")
+        #expect(UploadStatus.uploaded(by: "Olli Berg").detail?.value == "Uploaded as Olli Berg")
         #expect(UploadStatus.refused("x").detail?.reason == "x")
     }
 
@@ -152,6 +161,12 @@ import Testing
         #expect(UploadTexts.problem(after: result) == nil)
         result.rejected = [("aa", "422 not a log")]
         #expect(UploadTexts.problem(after: result) == "The station refused a read: 422 not a log")
+        // A token the station no longer takes (revoked, or its user disabled): sign in again.
+        result.lastError = .refused(status: 401, error: "unauthorized", detail: "the token is revoked.")
+        #expect(
+            UploadTexts.problem(after: result)
+                == "The station no longer takes this iPhone's token (401 unauthorized). Sign in again under Settings › Station."
+        )
         result.lastError = .unreachable("no route")
         #expect(UploadTexts.problem(after: result) == "Not uploaded yet: \(StationClientError.unreachable("no route").description)")
         // A station whose record shrank is named as such, not as a passing failure.

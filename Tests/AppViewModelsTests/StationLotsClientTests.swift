@@ -29,14 +29,14 @@ final class StationStub: URLProtocol {
     private static let answers = LockedValue([String: Answer]())
     private static let asked = LockedValue([String: [Asked]]())
 
-    /// A client for a new station host answering `answer`, with the path prefix `base`.
-    static func client(answering answer: Answer, base: String = "") -> (client: StationClient, host: String) {
+    /// A client (with `token`) for a new station host answering `answer`, with the path prefix `base`.
+    static func client(answering answer: Answer, base: String = "", token: String? = "tok-123") -> (client: StationClient, host: String) {
         let host = "station-\(UUID().uuidString.lowercased()).test"
         answers.withLock { $0[host] = answer }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [StationStub.self]
         let url = URL(string: "https://\(host)\(base)")!
-        return (StationClient(baseURL: url, token: "tok-123", configuration: configuration), host)
+        return (StationClient(baseURL: url, token: token, configuration: configuration), host)
     }
 
     static func requests(to host: String) -> [Asked] { asked.withLock { $0[host] ?? [] } }

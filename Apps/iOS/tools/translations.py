@@ -162,15 +162,12 @@ T = {
     "Verified": ("已验证", "検証済み"),
     "Within limits": ("在限值内", "範囲内"),
     "• %@": ("• %@", "• %@"),
-    'API token': ('API 令牌', 'API トークン'),
     'After a delay': ('延迟后', '遅延後'),
     'Configure logger…': ('配置记录仪…', 'ロガーを設定…'),
     'Configure or start an NHS31xx logger': ('配置或启动 NHS31xx 记录仪', 'NHS31xx ロガーを設定・開始'),
     'Configuring erases every sample and event the logger holds. Read the logger first if you still need its data.': ('配置会清除记录仪中的所有样本和事件。如果还需要其中的数据，请先读取记录仪。', '設定すると、ロガーに記録されたすべてのサンプルとイベントが消去されます。データが必要な場合は、先にロガーを読み取ってください。'),
     'Delay': ('延迟', '遅延'),
     'Each limit must be from -40 °C to 85 °C.': ('每个限值必须在 -40 °C 到 85 °C 之间。', '各限界値は -40 °C から 85 °C の範囲で指定してください。'),
-    'Each read is sent to this station as it was read. The address and token are kept in the iOS Keychain on this iPhone only; the token cannot be shown again.': ('每次读取都会按原样发送到此工作站。地址和令牌仅保存在本 iPhone 的 iOS 钥匙串中；令牌无法再次显示。', '読み取りはそれぞれ、読み取ったままの形でこのステーションに送信されます。アドレスとトークンはこの iPhone の iOS キーチェーンにのみ保存され、トークンは再表示できません。'),
-    "Enter the station's API token.": ('请输入工作站的 API 令牌。', 'ステーションの API トークンを入力してください。'),
     'Erase and configure': ('清除并配置', '消去して設定'),
     'Erase and configure the logger?': ('清除并配置记录仪？', 'ロガーを消去して設定しますか？'),
     'Give both limits, or turn the limits off.': ('请同时填写两个限值，或关闭限值。', '両方の限界値を入力するか、限界値をオフにしてください。'),
@@ -195,7 +192,6 @@ T = {
     'Remove station': ('移除工作站', 'ステーションを削除'),
     'Running time': ('运行时长', '稼働時間'),
     'Sampling': ('采样', 'サンプリング'),
-    'Save and upload': ('保存并上传', '保存してアップロード'),
     'Start': ('开始', '開始'),
     'Start and stop': ('开始与停止', '開始と停止'),
     'Start logger': ('启动记录仪', 'ロガーを開始'),
@@ -212,7 +208,6 @@ T = {
     "The station's record no longer holds what it showed this phone before, so nothing more is sent to it. Tell the station's operator: %@": ('工作站的记录不再包含它以前向这部手机展示过的内容，因此不再向它发送任何数据。请告知工作站的管理员：%@', 'ステーションの記録に、以前この端末に示した内容がもう含まれていないため、これ以上送信しません。ステーションの管理者に知らせてください：%@'),
     'The station address must start with https:// and name a host.': ('工作站地址必须以 https:// 开头并包含主机名。', 'ステーションのアドレスは https:// で始まり、ホスト名を含む必要があります。'),
     'The station address must start with https://: iOS does not let apps upload to plain http:// addresses. Ask whoever runs the station to serve it over HTTPS with a certificate.': ('工作站地址必须以 https:// 开头：iOS 不允许应用上传到纯 http:// 地址。请让工作站的管理员为其配置证书并通过 HTTPS 提供服务。', 'ステーションのアドレスは https:// で始める必要があります。iOS はアプリが http:// のアドレスへアップロードすることを許可しません。ステーションの管理者に、証明書を使って HTTPS で提供するよう依頼してください。'),
-    "Leave the user name and password out of the address; the station's token goes in its own field.": ('地址中不要包含用户名和密码；工作站的令牌请填写在单独的字段中。', 'アドレスにユーザー名とパスワードを含めないでください。ステーションのトークンは専用の欄に入力します。'),
     'The station refused a read: %@': ('工作站拒绝了一条读取记录：%@', 'ステーションが読み取りを拒否しました：%@'),
     'The upload queue cannot be opened: %@': ('无法打开上传队列：%@', '送信待ちキューを開けません：%@'),
     'This is an NXP NHS31xx logger: it is read by exchanging messages. Choose Tag commands under Settings › Reading, then scan it again.': ('这是 NXP NHS31xx 记录仪：需要通过交换消息来读取。请在“设置 › 读取方式”中选择“标签指令”，然后再次扫描。', 'これは NXP NHS31xx ロガーです。メッセージをやり取りして読み取ります。「設定 › 読み取り方法」で「タグコマンド」を選んでから、もう一度スキャンしてください。'),
@@ -226,7 +221,6 @@ T = {
     'Waiting to upload': ('等待上传', 'アップロード待ち'),
     'When started': ('手动启动时', '開始操作時'),
     'When started: the logger waits until you tap Start logger below with the iPhone on it. Without a running time it logs until its memory is full.': ('手动启动时：记录仪会等待，直到您将 iPhone 贴住它并轻点下方的“启动记录仪”。未设运行时长时，它会一直记录到存储空间已满。', '開始操作時：iPhone をロガーに当てて下の「ロガーを開始」をタップするまで、ロガーは待機します。稼働時間を指定しない場合は、メモリがいっぱいになるまで記録します。'),
-    'With a station set, every read is uploaded to it; reads made offline are sent later.': ('设置工作站后，每次读取都会上传；离线时的读取稍后发送。', 'ステーションを設定すると、読み取りはすべてアップロードされます。オフライン中の読み取りは後で送信されます。'),
     # The hand-over of a lot to the logger just read (HandOverScreen, HandOverView).
     "%@ used": ("已用 %@", "%@ 使用済み"),
     "%@, %@ units": ("%1$@，%2$@ 件", "%1$@、%2$@ 個"),
@@ -276,6 +270,67 @@ T = {
     "To logger %@": ("交给记录仪 %@", "ロガー %@ へ"),
     "Try again": ("重试", "再試行"),
     "Usable": ("可用", "使用可"),
+    # Signing in to the station (StationSettingsForm, StationAccountSummary, StationSettingsView).
+    "A viewer cannot upload reads. Ask an admin of the station for the operator role.":
+        ("查看者不能上传读取数据。请向工作站管理员申请操作员角色。", "閲覧者は読み取りをアップロードできません。ステーションの管理者にオペレーターのロールを依頼してください。"),
+    "Admin": ("管理员", "管理者"),
+    "Device name": ("设备名称", "デバイス名"),
+    "Device name, e.g. ward 3 phone": ("设备名称，例如：3 号病房手机", "デバイス名（例：3 病棟の電話）"),
+    "Enter your password.": ("请输入密码。", "パスワードを入力してください。"),
+    "Enter your user name on the station.": ("请输入您在工作站上的用户名。", "ステーションでのユーザー名を入力してください。"),
+    "Forget the token": ("删除令牌", "トークンを削除"),
+    "Leave the user name and password out of the address; they go in their own fields.":
+        ("地址中不要包含用户名和密码；它们请填写在各自的字段中。", "アドレスにユーザー名とパスワードを含めないでください。それぞれ専用の欄に入力します。"),
+    "Name this iPhone for the station in 1 to 100 characters, e.g. “ward 3 phone”.":
+        ("请为此 iPhone 在工作站上起一个 1 到 100 个字符的名称，例如“3 号病房手机”。",
+         "ステーションでのこの iPhone の名前を 1〜100 文字で入力してください（例：「3 病棟の電話」）。"),
+    "Not signed in": ("未登录", "未サインイン"),
+    "Once you sign in to a station, every read is uploaded to it in your name; reads made offline are sent later.":
+        ("登录工作站后，每次读取都会以您的名义上传；离线时的读取稍后发送。",
+         "ステーションにサインインすると、読み取りはすべてあなたの名前でアップロードされます。オフライン中の読み取りは後で送信されます。"),
+    "Operator": ("操作员", "オペレーター"),
+    "Password": ("密码", "パスワード"),
+    "Reviewer": ("审核员", "レビュー担当者"),
+    "Role": ("角色", "ロール"),
+    "Sign in": ("登录", "サインイン"),
+    "Sign in to upload as yourself: the station then records your name with each read.":
+        ("请登录以您本人的身份上传：工作站随后会在每次读取中记录您的姓名。",
+         "サインインすると、あなた自身としてアップロードされます。ステーションは読み取りごとにあなたの名前を記録します。"),
+    "Sign in with your user name and password on the station, and name this iPhone so the station can tell it apart (e.g. ward 3 phone). The station gives this iPhone a token of its own, kept in the iOS Keychain on this iPhone only; the password is not kept.":
+        ("请使用您在工作站上的用户名和密码登录，并为此 iPhone 命名，以便工作站区分（例如：3 号病房手机）。工作站会为此 iPhone 发放专属令牌，仅保存在本 iPhone 的 iOS 钥匙串中；密码不会被保存。",
+         "ステーションのユーザー名とパスワードでサインインし、ステーションが区別できるようにこの iPhone に名前を付けてください（例：3 病棟の電話）。ステーションはこの iPhone 専用のトークンを発行し、この iPhone の iOS キーチェーンにのみ保存します。パスワードは保存されません。"),
+    "Sign out": ("退出登录", "サインアウト"),
+    "Signed in": ("已登录", "サインイン中"),
+    "Signed in as %@": ("已登录为 %@", "%@ としてサインイン中"),
+    "Signing in…": ("正在登录…", "サインイン中…"),
+    "Signing out first sends the reads still waiting, if the station can be reached; any left are uploaded by whoever signs in next.":
+        ("退出登录前会先发送仍在等待的读取（如果能连接工作站）；未发送的将由下一位登录的人上传。",
+         "サインアウトの前に、ステーションに接続できれば送信待ちの読み取りを送信します。残ったものは次にサインインした人がアップロードします。"),
+    "Site": ("站点", "サイト"),
+    "The station no longer takes this iPhone's token (%@). Sign in again under Settings › Station.":
+        ("工作站不再接受此 iPhone 的令牌（%@）。请在“设置 › 工作站”中重新登录。",
+         "ステーションはこの iPhone のトークンを受け付けなくなりました（%@）。「設定 › ステーション」でもう一度サインインしてください。"),
+    "The station records the reads this iPhone uploads as uploaded by %@ from “%@”.":
+        ("工作站会将此 iPhone 上传的读取记录为由 %1$@ 从“%2$@”上传。",
+         "ステーションは、この iPhone がアップロードした読み取りを、%1$@ が「%2$@」からアップロードしたものとして記録します。"),
+    "The station refused the sign-in: %@": ("工作站拒绝了登录：%@", "ステーションがサインインを拒否しました：%@"),
+    "The user name or password is wrong.": ("用户名或密码错误。", "ユーザー名またはパスワードが正しくありません。"),
+    "This account has no password yet. Open the set-up link an admin of the station gave you, choose a password, then sign in here.":
+        ("此账户尚未设置密码。请打开工作站管理员提供的设置链接，设定密码，然后在此登录。",
+         "このアカウントにはまだパスワードがありません。ステーションの管理者から受け取った設定用リンクを開いてパスワードを決めてから、ここでサインインしてください。"),
+    "This account is disabled. Ask an admin of the station.": ("此账户已停用。请联系工作站管理员。", "このアカウントは無効になっています。ステーションの管理者に問い合わせてください。"),
+    "This account is locked after repeated wrong passwords until %@. Try again then, or ask an admin of the station to unlock it.":
+        ("由于多次输入错误密码，此账户已被锁定至 %@。请届时再试，或请工作站管理员解锁。",
+         "パスワードの誤りが続いたため、このアカウントは %@ までロックされています。その後にもう一度試すか、ステーションの管理者にロック解除を依頼してください。"),
+    "This account is locked after repeated wrong passwords. Try again later, or ask an admin of the station to unlock it.":
+        ("由于多次输入错误密码，此账户已被锁定。请稍后再试，或请工作站管理员解锁。",
+         "パスワードの誤りが続いたため、このアカウントはロックされています。しばらくしてからもう一度試すか、ステーションの管理者にロック解除を依頼してください。"),
+    "This station does not sign phones in yet. Ask whoever runs it to update it.":
+        ("此工作站尚不支持手机登录。请联系其管理员进行更新。", "このステーションはまだスマートフォンのサインインに対応していません。運用担当者に更新を依頼してください。"),
+    "Uploaded as %@": ("已由 %@ 上传", "%@ としてアップロード済み"),
+    "Uploading with a token entered before sign-in": ("正在使用登录功能推出前输入的令牌上传", "サインイン導入前に入力したトークンでアップロード中"),
+    "User name": ("用户名", "ユーザー名"),
+    "Viewer": ("查看者", "閲覧者"),
 }
 
 EN_PLURAL_ONE = {

@@ -5,10 +5,12 @@ import StationClient
 
 /// Sends each read to the station set in Settings, through StationClient's offline queue:
 /// a read is queued on disk first (Application Support/UploadQueue), then the queue is
-/// flushed — after each read, when the app becomes active, when the history is pulled down
-/// and when the station is saved. A read made offline waits in the queue until a flush
+/// flushed — after each read, when the app becomes active, when the history is pulled down,
+/// when someone signs in and before they sign out. A read made offline waits in the queue until a flush
 /// reaches the station; sending it twice is still one read there (the station keeps one
-/// read per logger and SHA-256). The station's address and token are kept in the Keychain.
+/// read per logger and SHA-256). The station's address, the token its sign-in gave this
+/// iPhone and who it was given to are kept in the Keychain (a token pasted into an earlier
+/// version stays usable: `StationCredential.pastedToken`); the password is never kept.
 @MainActor
 final class StationUploader: ObservableObject {
     /// SHA-256 of the reads still queued.
@@ -18,13 +20,18 @@ final class StationUploader: ObservableObject {
     /// The last flush's problem (offline, token refused…), or nil after a clean pass.
     @Published private(set) var lastProblem: String?
     @Published private(set) var isSending = false
+    /// SHA-256 → the full name of who sent it, for "Uploaded as …".
+    @Published private(set) var senders: [String: String] = [:]
     /// The station's address, when one is set.
     @Published private(set) var stationURL: URL?
+    /// Who uploads are sent as (the token kept, and whose it is).
+    @Published private(set) var credential: StationCredential = .signedOut
 
     private let keychain = KeychainStore(service: "org.coldtap.station")
     private let queue: UploadQueue?
     private static let urlAccount = "station-url"
     private static let tokenAccount = "station-token"
+    private static let identityAccount = "station-identity"
 
     init(directory: URL? = nil) {
         let base =
@@ -38,10 +45,19 @@ final class StationUploader: ObservableObject {
             lastProblem = UploadTexts.queueUnavailable(error)
         }
         stationURL = (try? keychain.secret(for: Self.urlAccount)).flatMap { $0 }.flatMap { URL(string: String(decoding: $0, as: UTF8.self)) }
+        credential = keptCredential()
         refresh()
     }
 
-    var isConfigured: Bool { stationURL != nil }
+    /// A station is set and someone is signed in (or a pasted token is kept).
+    var isConfigured: Bool { stationURL != nil && credential.canUpload }
+
+    /// The credential the Keychain holds now.
+    private func keptCredential() -> StationCredential {
+        StationCredential.from(
+            token: (try? keychain.secret(for: Self.tokenAccount)).flatMap { $0 },
+            identity: (try? keychain.secret(for: Self.identityAccount)).flatMap { $0 })
+    }
 
     /// The client for the station set in Settings, or nil.
     private func client() -> StationClient? {
@@ -54,25 +70,48 @@ final class StationUploader: ObservableObject {
     /// The station set in Settings, for the hand-over screen's lots and moves (nil: none).
     func lotStation() -> StationClient? { client() }
 
-    /// Checks and keeps the station's address and token (`StationSettingsForm`), then sends
-    /// what is waiting.
-    /// - Throws: `StationSettingsProblem`, `KeychainStore.Failure`.
-    func save(address: String, token: String) async throws {
-        let checked = try StationSettingsForm(address: address, token: token).checked().get()
-        try keychain.store(Data(checked.address.utf8), for: Self.urlAccount)
-        try keychain.store(Data(checked.token.utf8), for: Self.tokenAccount)
-        stationURL = checked.url
-        // Reads the station refused (a wrong token, say) get another chance with the station just saved.
+    /// Signs in at the station (`StationSettingsForm.signIn`); on success keeps the address,
+    /// the token (replacing a pasted one) and whose it is, then sends what is waiting. The
+    /// password goes no further than the request.
+    func signIn(_ request: StationSettingsForm.Request) async -> Result<DeviceSignIn, StationSignInProblem> {
+        let outcome = await StationSettingsForm.signIn(request, with: StationClient(baseURL: request.url))
+        guard case .success(let signIn) = outcome else { return outcome }
+        let identity = StationIdentity(signIn)
+        do {
+            try keychain.store(Data(request.address.utf8), for: Self.urlAccount)
+            try keychain.store(Data(signIn.token.utf8), for: Self.tokenAccount)
+            try keychain.store(identity.keychainData, for: Self.identityAccount)
+        } catch {
+            credential = keptCredential()
+            return .failure(.keychain(error.localizedDescription))
+        }
+        stationURL = request.url
+        credential = .signedIn(identity)
+        // Reads the station refused (a token revoked, say) get another chance with this sign-in.
         queue?.requeueRefused()
         refresh()
         await flush()
+        return outcome
     }
 
-    /// Forgets the station (queued reads stay queued for the next station set).
+    /// Sends what waits while the token is still here, then forgets the token and whose it
+    /// is (the address stays for the next sign-in). What could not be sent stays queued and
+    /// is uploaded by whoever signs in next.
+    func signOut() async throws {
+        await flush()
+        try keychain.remove(Self.tokenAccount)
+        try keychain.remove(Self.identityAccount)
+        credential = .signedOut
+        lastProblem = nil
+    }
+
+    /// Forgets the station and the sign-in (queued reads stay queued for the next station set).
     func removeStation() throws {
         try keychain.remove(Self.urlAccount)
         try keychain.remove(Self.tokenAccount)
+        try keychain.remove(Self.identityAccount)
         stationURL = nil
+        credential = .signedOut
         lastProblem = nil
     }
 
@@ -96,7 +135,7 @@ final class StationUploader: ObservableObject {
     func flush() async {
         guard !isSending, let queue, let client = client() else { return }
         isSending = true
-        let result = await queue.flush(using: client)
+        let result = await queue.flush(using: client, sender: credential.uploaderName)
         isSending = false
         lastProblem = UploadTexts.problem(after: result)
         refresh()
@@ -107,10 +146,11 @@ final class StationUploader: ObservableObject {
         guard let queue else { return }
         waiting = Set(queue.pending().map(\.sha256))
         refused = queue.refusals()
+        senders = queue.senders()
     }
 
     /// Where `read` stands with the station.
     func status(of read: StoredRead) -> UploadStatus {
-        UploadStatus.of(sha256: read.uploadSHA256, waiting: waiting, refused: refused)
+        UploadStatus.of(sha256: read.uploadSHA256, waiting: waiting, refused: refused, senders: senders)
     }
 }

@@ -59,12 +59,12 @@ struct SettingsView: View {
                 NavigationLink {
                     StationSettingsView()
                 } label: {
-                    LabeledContent("Station", value: StationSummary.settingsValue(stationURL: station.stationURL))
+                    LabeledContent("Station", value: StationSummary.settingsValue(stationURL: station.stationURL, credential: station.credential))
                 }
             } header: {
                 Text("Upload")
             } footer: {
-                Text("With a station set, every read is uploaded to it; reads made offline are sent later.")
+                Text("Once you sign in to a station, every read is uploaded to it in your name; reads made offline are sent later.")
             }
 
             Section {

@@ -1,50 +1,79 @@
 import AppViewModels
 import SwiftUI
+import UIKit
 
-/// The station reads are uploaded to: its address and API token (kept in the Keychain),
-/// what is still waiting, and a button to send it now.
+/// The station reads are uploaded to: its address and the person's sign-in (user name,
+/// password, this iPhone's name on the station), who is signed in, what is still waiting,
+/// and a button to send it now. The sign-in gives this iPhone a token of its own, kept in
+/// the Keychain; the form no longer takes a pasted API token (one pasted into an earlier
+/// version keeps working until someone signs in or out).
 struct StationSettingsView: View {
     @EnvironmentObject private var station: StationUploader
+    @EnvironmentObject private var settings: SettingsStore
     @State private var form = StationSettingsForm()
     @State private var error: String?
-    @State private var saving = false
+    @State private var signingOut = false
 
     var body: some View {
+        let account = StationAccountSummary(credential: station.credential, waitingCount: station.waiting.count)
         Form {
-            Section {
-                TextField("Station address, e.g. https://station.example.org", text: $form.address)
-                    .keyboardType(.URL)
-                    .textInputAutocapitalization(.never)
-                    .autocorrectionDisabled()
-                SecureField("API token", text: $form.token)
-                    .textInputAutocapitalization(.never)
-                    .autocorrectionDisabled()
-                Button("Save and upload") {
-                    saving = true
-                    Task {
-                        do {
-                            try await station.save(address: form.address, token: form.token)
-                            error = nil
-                            form.token = ""
-                        } catch {
-                            self.error = error.localizedDescription
-                        }
-                        saving = false
+            if let account {
+                Section {
+                    Text(account.title).font(.headline)
+                    ForEach(account.rows) { row in
+                        LabeledContent(row.label, value: row.value)
                     }
+                    if let waitingNote = account.waitingNote {
+                        Text(waitingNote).font(.footnote).foregroundStyle(.secondary)
+                    }
+                    Button(account.signOutTitle, role: .destructive) {
+                        signOut()
+                    }
+                    .disabled(signingOut || station.isSending)
+                } header: {
+                    Text("Signed in")
+                } footer: {
+                    Text(account.note)
                 }
-                .disabled(!form.canSave(saving: saving))
-                if let error {
-                    Text(error).font(.footnote).foregroundStyle(.red)
-                }
-            } header: {
-                Text("Station")
-            } footer: {
-                Text(
-                    "Each read is sent to this station as it was read. The address and token are kept in the iOS Keychain on this iPhone only; the token cannot be shown again."
-                )
             }
 
-            if let url = station.stationURL {
+            if account?.offersSignIn ?? true {
+                Section {
+                    TextField("Station address, e.g. https://station.example.org", text: $form.address)
+                        .keyboardType(.URL)
+                        .textInputAutocapitalization(.never)
+                        .autocorrectionDisabled()
+                    TextField("User name", text: $form.user)
+                        .textContentType(.username)
+                        .textInputAutocapitalization(.never)
+                        .autocorrectionDisabled()
+                    SecureField("Password", text: $form.password)
+                        .textContentType(.password)
+                    TextField("Device name, e.g. ward 3 phone", text: $form.device)
+                        .autocorrectionDisabled()
+                    Button(form.signInTitle) {
+                        signIn()
+                    }
+                    .disabled(!form.canSignIn)
+                    if let problem = form.problemText(in: settings.timeZone) {
+                        Text(problem).font(.footnote).foregroundStyle(.red)
+                    }
+                } header: {
+                    Text("Sign in")
+                } footer: {
+                    Text(
+                        "Sign in with your user name and password on the station, and name this iPhone so the station can tell it apart (e.g. ward 3 phone). The station gives this iPhone a token of its own, kept in the iOS Keychain on this iPhone only; the password is not kept."
+                    )
+                }
+            }
+
+            if let error {
+                Section {
+                    Text(error).font(.footnote).foregroundStyle(.red)
+                }
+            }
+
+            if let url = station.stationURL, station.isConfigured {
                 let summary = StationSummary(
                     stationURL: url, waitingCount: station.waiting.count, refusedCount: station.refused.count,
                     lastProblem: station.lastProblem, isSending: station.isSending)
@@ -66,6 +95,7 @@ struct StationSettingsView: View {
                     Button("Remove station", role: .destructive) {
                         do {
                             try station.removeStation()
+                            form.signedOut()
                         } catch {
                             self.error = error.localizedDescription
                         }
@@ -77,8 +107,30 @@ struct StationSettingsView: View {
         }
         .navigationTitle("Station")
         .onAppear {
-            form.address = station.stationURL?.absoluteString ?? ""
+            // The device's name as the station's name for it until the person types another: on iOS
+            // 16 and later the generic "iPhone" (the user-assigned name needs an entitlement this
+            // app does not ask for), so the footer asks for a name like "ward 3 phone".
+            form.prefill(address: station.stationURL?.absoluteString, deviceName: UIDevice.current.name)
             station.refresh()
+        }
+    }
+
+    private func signIn() {
+        guard let request = form.startSigningIn() else { return }
+        Task { form.finished(await station.signIn(request)) }
+    }
+
+    private func signOut() {
+        signingOut = true
+        Task {
+            do {
+                try await station.signOut()
+                form.signedOut()
+                error = nil
+            } catch {
+                self.error = error.localizedDescription
+            }
+            signingOut = false
         }
     }
 }
