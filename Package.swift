@@ -101,7 +101,7 @@ let package = Package(
             name: "Station",
             dependencies: [
                 "ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "TransparencyLog",
-                "Passwords", "CMicroHTTPD", "CCurl",
+                "Passwords", "PDFSigning", "CMicroHTTPD", "CCurl",
             ],
             resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).
@@ -196,7 +196,7 @@ let package = Package(
             name: "StationTests",
             dependencies: [
                 "ArchiveTestSupport", "StationTestSupport", "ColdTapBase", "ArchiveKit", "Station", "StationClient", "Archive", "Digest",
-                "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport",
+                "LoggerFormats", "CairoCanvas", "TempChart", "TestSupport", "PDFSigning",
             ]),
         .testTarget(
             name: "StationCommandsTests",

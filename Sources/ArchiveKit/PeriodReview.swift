@@ -1,6 +1,7 @@
 import Archive
 import ColdChain
 import Foundation
+import TempChart
 
 /// Signing a logger's period or one of its excursions (docs/accounts.md): the one rule the
 /// command line's `review`, the station's review form and its acknowledgement share. What
@@ -41,5 +42,28 @@ public enum PeriodReview {
                 "excursion=\(excursion.start.isoUTC) \(excursion.end.isoUTC) \(excursion.direction) peak=\(figure(excursion.peak))\(acknowledged)")
         }
         return lines
+    }
+
+    /// The signatures on `[from, to)` of a logger as its report shows them, oldest first.
+    /// Each is marked as covering only what it signed when the period now holds reads it did
+    /// not sign (they came after it).
+    public static func reportSignatures(
+        _ signatures: [SignatureRecord], history: History, from: Date?, to: Date?, formatter: ChartFormatter
+    ) -> [ReportSignature] {
+        signatures.filter { signature in
+            (from.map { signature.to > $0 } ?? true) && (to.map { signature.from < $0 } ?? true)
+        }.map { signature in
+            let signed = Set(signature.signedReadIDs)
+            let unsigned = history.reads(covering: signature.from, signature.to).contains { !signed.contains($0.id) }
+            let subject: String
+            switch signature.subject {
+            case .review: subject = formatter.dateTime(signature.from) + " – " + formatter.dateTime(signature.to)
+            case .acknowledgement: subject = formatter.dateTime(signature.from)
+            }
+            return ReportSignature(
+                printedName: signature.printedName, role: signature.role.rawValue, signed: signature.signed, timeZone: signature.timeZone,
+                meaning: ReportSignature.Meaning(rawValue: signature.meaning.rawValue) ?? .reviewed, comment: signature.comment, subject: subject,
+                signedSHA256: signature.statementSHA256, coversOnlyUpTo: unsigned ? signature.signed : nil)
+        }
     }
 }

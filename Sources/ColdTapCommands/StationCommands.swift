@@ -3,6 +3,7 @@ import ColdChain
 import ColdTapBase
 import Foundation
 import NDEF
+import PDFSigning
 import Station
 
 #if canImport(Glibc)
@@ -28,6 +29,10 @@ public enum ServeCommand: Command {
     static let sessionIdleOption = OptionSpec.value(
         "--session-idle", placeholder: "DURATION", help: "a browser session ends after this long without a request (15m, 30s, 1h; at most 12h)",
         default: "15m")
+    static let reportKeyOption = OptionSpec.value(
+        "--report-key", placeholder: "KEY.pem", help: "the private key that signs report PDFs, with --report-cert (default: a self-signed pair)", path: true)
+    static let reportCertOption = OptionSpec.value(
+        "--report-cert", placeholder: "CERT.pem", help: "the certificate of --report-key (its issuers may follow it)", path: true)
     static let allowHTTPWebhooksOption = OptionSpec.flag("--allow-http-webhooks", help: "also deliver webhooks to plain http URLs (tests)")
     static let allowPrivateWebhooksOption = OptionSpec.flag(
         "--allow-private-webhooks", help: "also deliver webhooks to loopback, private and link-local addresses (tests, receivers on the LAN)")
@@ -46,6 +51,8 @@ public enum ServeCommand: Command {
                 requestDeadlineOption,
                 connectionsPerAddressOption,
                 sessionIdleOption,
+                reportKeyOption,
+                reportCertOption,
                 allowHTTPWebhooksOption,
                 allowPrivateWebhooksOption,
                 ArchiveRecordCommands.signingKeyOption,
@@ -63,6 +70,8 @@ public enum ServeCommand: Command {
         let deadlineText = arguments.value(requestDeadlineOption)
         let perAddressText = arguments.value(connectionsPerAddressOption)
         let sessionIdleText = arguments.value(sessionIdleOption)
+        let reportKey = arguments.value(reportKeyOption)
+        let reportCert = arguments.value(reportCertOption)
         let profile = try ReportCommand.resolveProfile(arguments.value(ReportCommand.profileOption))
         let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
         let allowHTTPWebhooks = arguments.isSet(allowHTTPWebhooksOption)
@@ -91,6 +100,11 @@ public enum ServeCommand: Command {
             }
             configuration.sessionLimits.idle = seconds
         }
+        switch (reportKey, reportCert) {
+        case (nil, nil): break
+        case let (key?, certificate?): configuration.reportSigning = (key, certificate)
+        default: throw CommandError.usage("signing report PDFs with your own identity needs both --report-key KEY.pem and --report-cert CERT.pem.")
+        }
         switch (certificatePath, keyPath) {
         case (nil, nil): break
         case let (certificate?, key?):
@@ -109,6 +123,8 @@ public enum ServeCommand: Command {
             throw ArchiveAccess.commandError(error)
         } catch let error as HTTPServer.StartError {
             throw CommandError(.unavailable, error.description)
+        } catch let error as PDFSigningError {
+            throw CommandError(.dataError, "the identity that signs report PDFs cannot be used: \(error)")
         }
         let scheme = configuration.http.tlsCertificate == nil ? "http" : "https"
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host

@@ -7,6 +7,7 @@ import Digest
 import Foundation
 import JSONOutput
 import LoggerFormats
+import PDFSigning
 import TempChart
 import TransparencyLog
 
@@ -41,6 +42,10 @@ public final class Station: @unchecked Sendable {
         public var signingKey: String?
         /// A browser session's idle time-out and absolute limit (`--session-idle`).
         public var sessionLimits = SessionLimits()
+        /// The key and certificate (PEM files) that sign report PDFs (`--report-key`,
+        /// `--report-cert`); `nil`: a self-signed pair next to a SQLite archive (made on first
+        /// use), or for PostgreSQL one made at start and kept in memory.
+        public var reportSigning: (key: String, certificate: String)?
 
         public init(archive: String) {
             self.archive = archive
@@ -59,6 +64,8 @@ public final class Station: @unchecked Sendable {
     private let batcher: WriteBatcher
     /// Signs the record's checkpoints; `nil` when the station has no key.
     let recordHead: LockedValue<RecordHead?>
+    /// Signs report PDFs (set by `start()`).
+    let reportSigner = LockedValue<PDFSigningIdentity?>(nil)
     /// Folds the leaves a write appended into the record's checkpoint (after each upload
     /// batch, and after a lot's write).
     let signRecord: @Sendable (StationStore) -> Void
@@ -102,10 +109,27 @@ public final class Station: @unchecked Sendable {
             try pool.with { try head.advance($0) }
             recordHead.withLock { $0 = head }
         }
+        reportSigner.withLock { $0 = nil }
+        let identity = try Station.reportIdentity(configuration)
+        reportSigner.withLock { $0 = identity }
         let server = HTTPServer(configuration: configuration.http) { [unowned self] request in self.handle(request) }
         try server.start()
         self.server = server
         webhooks.start()
+    }
+
+    /// The identity that signs report PDFs: the operator's files, or a self-signed one.
+    /// - Throws: `PDFSigningError` naming the file that cannot be used.
+    static func reportIdentity(_ configuration: Configuration) throws -> PDFSigningIdentity {
+        let name = "ColdTap station"
+        if let files = configuration.reportSigning {
+            return try PDFSigningIdentity.load(keyFile: files.key, certificateFile: files.certificate)
+        }
+        if let key = RecordSigningKey.defaultFile(forArchive: configuration.archive) {
+            let base = key.dropLast(".signing-key".count)
+            return try PDFSigningIdentity.loadOrCreate(keyFile: base + ".report-key.pem", certificateFile: base + ".report-cert.pem", commonName: name)
+        }
+        return try PDFSigningIdentity.selfSigned(commonName: name)
     }
 
     /// Connections cut because a request did not arrive whole within the deadline.
@@ -688,7 +712,23 @@ public final class Station: @unchecked Sendable {
                 return try RecordEvidence.make(for: history, archive: store.archive, signer: head.signer, note: note).evidence
             }
         }
-        let body = try Station.report(kind, history: history, query: query, record: record, configuration: configuration)
+        let signatures = try pool.with { try $0.signatures(loggerID: loggerID) }
+        var body = try Station.report(
+            kind, history: history, query: query, record: record, signatures: signatures, period: (period.from, period.to),
+            configuration: configuration)
+        if kind == .pdf, let identity = reportSigner.withLock({ $0 }) {
+            // The PDF signed as a PDF (docs/pdf-signatures.md); its reason is the meaning of
+            // the newest signature on the period, or "report" when nobody has signed it.
+            let newest = signatures.last { signature in
+                (period.from.map { signature.to > $0 } ?? true) && (period.to.map { signature.from < $0 } ?? true)
+            }
+            do {
+                body = try PDFSigner(identity: identity).sign(
+                    body, reason: newest?.meaning.rawValue ?? "report", name: identity.commonName, location: site.name, contactInfo: nil, at: Date())
+            } catch {
+                throw HTTPFailure(500, "internal error", "the station could not sign the report's PDF; its log says why.")
+            }
+        }
         return HTTPResponse(status: 200, headers: [("Content-Type", kind.contentType)], body: body)
     }
 

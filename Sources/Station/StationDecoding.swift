@@ -44,7 +44,7 @@ extension Station {
     /// The archive part names no server path: it is "the station's archive".
     static func report(
         _ kind: ReportFileKind, history: History, query: ReportQuery, record: ReportArchiveSection.RecordEvidence?,
-        configuration: Configuration
+        signatures: [SignatureRecord] = [], period: (from: Date?, to: Date?) = (nil, nil), configuration: Configuration
     ) throws -> Data {
         let profile = query.profile ?? configuration.defaultProfile
         let zone = query.timeZone ?? configuration.timeZone
@@ -59,6 +59,8 @@ extension Station {
         let assessment = Assessor.assess(log, profile: profile, timeZone: zone, acknowledgements: history.excursionAcknowledgements)
         var section = ArchiveReportSection.make(history, assessment: assessment, archive: "the station's archive")
         section.record = record
-        return try rendering.render(kind, of: ReportRendering.Subject(log: log, assessment: assessment, archive: section))
+        let shown = PeriodReview.reportSignatures(
+            signatures, history: history, from: period.from, to: period.to, formatter: ChartFormatter(timeZone: zone, language: rendering.language))
+        return try rendering.render(kind, of: ReportRendering.Subject(log: log, assessment: assessment, archive: section, signatures: shown))
     }
 }
