@@ -448,22 +448,24 @@ public final class StationStore {
         if let device, !StationToken.isValidDevice(device) {
             throw ArchiveError(.invalidRead, "a device's name is 1 to 100 printable characters on one line, with no space at either end.")
         }
-        if let user {
-            guard let site, user.siteID == site.id else {
-                throw ArchiveError(
-                    .invalidRead, "user '\(user.name)' is not a user of \(site.map { "site '\($0.name)'" } ?? "a site"), so no token of it is theirs.")
-            }
-            guard user.disabled == nil else { throw ArchiveError(.invalidRead, "user '\(user.name)' is disabled.") }
-            guard scope <= user.role.scope else {
-                throw ArchiveError(
-                    .invalidRead,
-                    "a \(user.role.rawValue) may hold a token of the \(user.role.scope.rawValue) scope at most, not \(scope.rawValue).")
-            }
-        }
         var random = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }.hexString(uppercase: false)
         let expiresMS = expires.map(\.milliseconds)
         return try engine.writeTransaction {
+            // The user as kept now, not as the caller read them.
+            if let given = user {
+                guard let user = try self.user(id: given.id) else { throw ArchiveError(.notFound, "there is no user '\(given.name)'.") }
+                guard let site, user.siteID == site.id else {
+                    throw ArchiveError(
+                        .invalidRead, "user '\(user.name)' is not a user of \(site.map { "site '\($0.name)'" } ?? "a site"), so no token of it is theirs.")
+                }
+                guard user.disabled == nil else { throw ArchiveError(.invalidRead, "user '\(user.name)' is disabled.") }
+                guard scope <= user.role.scope else {
+                    throw ArchiveError(
+                        .invalidRead,
+                        "a \(user.role.rawValue) may hold a token of the \(user.role.scope.rawValue) scope at most, not \(scope.rawValue).")
+                }
+            }
             let id = (try engine.scalarInt("SELECT MAX(token_id) FROM tokens") ?? 0) + 1
             let token = "ct_\(id)_\(secret)"
             try engine.execute(
