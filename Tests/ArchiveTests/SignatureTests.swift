@@ -143,6 +143,42 @@ import Testing
         }
     }
 
+    /// A logger id may hold any character a tag carries. One ending in a carriage return (which
+    /// with the line's end makes one Character) or starting with a combining mark (one
+    /// Character with the `=` before it) is read back from its leaves and statements as written.
+    @Test(arguments: Engine.allCases)
+    func idsThatJoinCharactersAcrossTheLinesReadBackAsWritten(engine: Engine) async throws {
+        try await withArchive(engine) { test in
+            try await Self.fill(test)
+            let odd = ["ward\r", "\u{301}ward", "ward\\\u{301}n"]
+            let archive = try test.open()
+            for logger in odd {
+                let bytes = try LoggerFiles.generic(first: 0, temperatures: LoggerFiles.series(0..<20))
+                let log = try await LogInput.load(content: bytes, name: "x", modificationTime: nil, options: LogInput.Options()).log
+                _ = try archive.add(
+                    NewRead(
+                        raw: bytes, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: logger, profile: .vaccineFridge,
+                        timeZone: .gmt))
+                #expect(try archive.leaves(kind: .logger, key: logger).count == 1, "\(logger.debugDescription)")
+            }
+            archive.close()
+            try test.withStore { store in
+                let north = try #require(try store.site(named: "north"))
+                let dana = try #require(try store.user(named: "dana"))
+                for logger in odd {
+                    _ = try store.claim(loggerID: logger, siteID: north.id)
+                    let draft = try PeriodReview.draft(
+                        store: store, loggerID: logger, site: north, signer: dana, meaning: .reviewed, comment: "a\rb", from: Self.sample(0),
+                        to: Self.sample(20), profile: .vaccineFridge, timeZone: .gmt)
+                    let signature = try store.keepSignature(draft).signature
+                    #expect(signature.signedReadIDs.count == 1 && signature.loggerID == logger, "\(logger.debugDescription)")
+                }
+            }
+            let problems = try await test.verify().problems
+            #expect(problems.isEmpty, "\(problems)")
+        }
+    }
+
     /// Quiet edits of the accounts and signatures, and what `verify` names.
     static let edits: [(what: String, named: String)] = [
         ("a role changed by SQL", "user dana (#1) has the role admin, but the record's events give reviewer"),
