@@ -160,10 +160,14 @@ extension StationStore {
 
     /// The read's leaf in the record: its index and hash.
     func readLeaf(loggerID: String, readID: Int64) throws -> (index: Int64, hash: String)? {
+        enum Column: Int, ArchiveColumns {
+            case index, hash
+            var sqlName: String { ["leaf_index", "leaf_hash"][rawValue] }
+        }
         var found: (Int64, String)?
         try engine.query(
-            "SELECT leaf_index, leaf_hash FROM record_leaves WHERE kind = 'read' AND leaf_key = $1", [.text("\(loggerID)/\(readID)")]
-        ) { found = ($0.int(0), $0.text(1)) }
+            "SELECT \(Column.selectList) FROM record_leaves WHERE kind = 'read' AND leaf_key = $1", [.text("\(loggerID)/\(readID)")]
+        ) { found = ($0.int(Column.index), $0.text(Column.hash)) }
         return found
     }
 
