@@ -22,6 +22,10 @@ public enum ReviewCommand: Command {
         "--comment", placeholder: "TEXT", help: "why, or what was found (needed with --meaning rejected; at most 4000 characters)")
     static let passwordStdinOption = OptionSpec.flag(
         "--password-stdin", help: "read the signer's password from the first line of standard input, not at the terminal")
+    static let profileOption = OptionSpec.value(
+        "--profile", placeholder: "NAME|FILE",
+        help: "the cold-chain rules the signed assessment is judged by: a built-in profile, a profile .json, or logger",
+        default: "the profile of the logger's newest assessment", choices: ReportCommand.profileOption.choices, path: true)
 
     public static let name = "review"
     public static let forms = [
@@ -36,7 +40,7 @@ public enum ReviewCommand: Command {
                 userOption,
                 commentOption,
                 passwordStdinOption,
-                ReportCommand.profileOption,
+                profileOption,
                 ReportCommand.tzOption,
                 ArchiveAccess.archiveOption,
             ])
@@ -51,7 +55,7 @@ public enum ReviewCommand: Command {
         let userName = arguments.value(userOption)
         let comment = arguments.value(commentOption)
         let passwordFromStdin = arguments.isSet(passwordStdinOption)
-        let profileText = arguments.value(ReportCommand.profileOption)
+        let profileText = arguments.value(profileOption)
         let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
         let named = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
         try arguments.finish()
