@@ -225,10 +225,15 @@ extension StationStore {
     }
 
     /// Sets a new password, or with `nil` clears it and returns a new one-time set-up token.
-    /// Ends every session of the user either way.
+    /// Ends every session of the user and revokes the device tokens made for them either
+    /// way: whoever held the old password may have signed a phone in with it.
     /// - Throws: `ArchiveError(.invalidRead)` for a password the rules refuse.
     @discardableResult
     public func resetPassword(of user: StationUser, to password: String?, by actor: String, now: Date = Date()) throws -> String? {
+        try setPassword(of: user, to: password, by: actor, revokingTokens: true, now: now)
+    }
+
+    private func setPassword(of user: StationUser, to password: String?, by actor: String, revokingTokens: Bool, now: Date) throws -> String? {
         let hash = try password.map(StationStore.hashPassword)
         let setup = hash == nil ? StationStore.newSecret(prefix: "su") : nil
         try engine.writeTransaction {
@@ -247,6 +252,7 @@ extension StationStore {
                 try appendAccountEvent(site: kept.siteID, user: kept.id, kind: .passwordReset, actor: actor, detail: [:], now: now)
             }
             try endSessionsWithinWrite(of: kept, reason: "password changed", actor: actor, now: now)
+            if revokingTokens { try revokeTokensWithinWrite(of: kept, now: now) }
         }
         return setup
     }
@@ -260,11 +266,12 @@ extension StationStore {
         ).first
     }
 
-    /// Sets the first password through a set-up link; the link then stops working.
+    /// Sets the first password through a set-up link; the link then stops working. The
+    /// device tokens an admin made for the user meanwhile stay (a reset revoked the older ones).
     /// - Returns: the user, or `nil` when the link is unknown, used or expired.
     public func setPassword(setupToken: String, password: String, now: Date = Date()) throws -> StationUser? {
         guard let user = try user(setupToken: setupToken, now: now) else { return nil }
-        try resetPassword(of: user, to: password, by: "user:\(user.name)", now: now)
+        try setPassword(of: user, to: password, by: "user:\(user.name)", revokingTokens: false, now: now)
         return try self.user(id: user.id)
     }
 
@@ -314,9 +321,8 @@ extension StationStore {
                     detail: ["until_ms": String(until.milliseconds), "failures": String(current.failures)], now: now)
                 return .failure(.locked(until: Date(milliseconds: until.milliseconds)))
             }
-            if purpose != "signature" {
-                try appendAccountEvent(site: user.siteID, user: user.id, kind: .signIn, actor: actor, detail: ["purpose": purpose], now: now)
-            }
+            // Also a signature's password: the wrong ones before it are then no longer "in a row".
+            try appendAccountEvent(site: user.siteID, user: user.id, kind: .signIn, actor: actor, detail: ["purpose": purpose], now: now)
             return .success(user)
         }
     }
@@ -327,6 +333,11 @@ extension StationStore {
             "SELECT \(AccountEventRow.Column.selectList) FROM account_events WHERE user_id = $1 ORDER BY event_id DESC LIMIT 1", [.int(user.id)]
         ) { newest = AccountEventRow(row: $0).event }
         return newest
+    }
+
+    /// Until when `user` is locked out (five wrong passwords in a row), or `nil`.
+    public func lockedUntil(_ user: StationUser, now: Date = Date()) throws -> Date? {
+        try lockState(of: user).lockedUntil.flatMap { $0 > now ? $0 : nil }
     }
 
     /// Wrong passwords since the last sign-in, password change or lock, locks since the last

@@ -94,24 +94,51 @@ public struct RecordLeaf: Sendable, Equatable {
     /// What names the row within its kind: the key fields' values joined by `/`.
     public var key: String { kind.keyFields.map { value($0) ?? "" }.joined(separator: "/") }
 
+    /// `value` with each backslash written `\\` and each line feed `\n`, scalar by scalar
+    /// (a backslash followed by a combining mark is one Character, and is escaped all the same).
     static func escaped(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
-    }
-
-    static func unescaped(_ value: Substring) -> String {
-        var result = ""
-        var escaping = false
-        for character in value {
-            if escaping {
-                result.append(character == "n" ? "\n" : character)
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                result.append(character)
+        guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x0A }) else { return value }
+        var result = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": result.append(contentsOf: "\\\\".unicodeScalars)
+            case "\n": result.append(contentsOf: "\\n".unicodeScalars)
+            default: result.append(scalar)
             }
         }
-        return result
+        return String(result)
+    }
+
+    /// A value as written before `escaped`, read scalar by scalar (a backslash followed by a
+    /// combining mark is one Character, but still an escape).
+    static func unescaped(_ value: Substring.UnicodeScalarView) -> String {
+        var result = String.UnicodeScalarView()
+        var escaping = false
+        for scalar in value {
+            if escaping {
+                result.append(scalar == "n" ? "\n" : scalar)
+                escaping = false
+            } else if scalar == "\\" {
+                escaping = true
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// `text`'s lines, split at every line feed scalar. Not at Characters: a value ending in a
+    /// carriage return would make the carriage return and the line's end one Character.
+    static func lines(_ text: String) -> [Substring] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { Substring($0) }
+    }
+
+    /// `name=value` split at its first `=` scalar (a value may start with a combining mark,
+    /// which makes one Character with the `=`), the value unescaped.
+    static func field(_ line: Substring) -> (name: String, value: String)? {
+        let scalars = line.unicodeScalars
+        guard let equals = scalars.firstIndex(of: "=") else { return nil }
+        return (String(Substring(scalars[..<equals])), unescaped(scalars[scalars.index(after: equals)...]))
     }
 
     /// Reads kept leaf bytes back (for `verify`, which compares them with the rows).
@@ -119,13 +146,13 @@ public struct RecordLeaf: Sendable, Equatable {
     public init?(bytes: some DataProtocol) {
         let raw = Array(bytes)
         let text = String(decoding: raw, as: UTF8.self)
-        guard Array(text.utf8) == raw, text.hasSuffix("\n") else { return nil }
-        var lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        guard Array(text.utf8) == raw, raw.last == 0x0A else { return nil }
+        var lines = Self.lines(text).dropLast()
         guard lines.count >= 2, lines.removeFirst() == Self.magic, let kind = Kind(rawValue: String(lines.removeFirst())) else { return nil }
         var fields: [Field] = []
         for line in lines {
-            guard let equals = line.firstIndex(of: "=") else { return nil }
-            fields.append(Field(name: String(line[..<equals]), value: Self.unescaped(line[line.index(after: equals)...])))
+            guard let (name, value) = Self.field(line) else { return nil }
+            fields.append(Field(name: name, value: value))
         }
         self.kind = kind
         self.fields = fields

@@ -101,8 +101,8 @@ enum SignatureStatement {
 
     /// The `read=` lines: read id, record leaf index, leaf hash.
     static func reads(in statement: String) -> [(id: Int64, index: Int64, hash: String)] {
-        statement.split(separator: "\n").compactMap { line in
-            guard line.hasPrefix("read=") else { return nil }
+        RecordLeaf.lines(statement).compactMap { line in
+            guard line.unicodeScalars.starts(with: "read=".unicodeScalars) else { return nil }
             let parts = line.dropFirst(5).split(separator: " ")
             guard parts.count == 3, let id = Int64(parts[0]), let index = Int64(parts[1]) else { return nil }
             return (id, index, String(parts[2]))
@@ -215,9 +215,9 @@ extension StationStore {
                 continue
             }
             let stated = Dictionary(
-                row.statement.split(separator: "\n").compactMap { line -> (String, String)? in
-                    guard let equals = line.firstIndex(of: "="), !line.hasPrefix("read="), !line.hasPrefix("assessment=") else { return nil }
-                    return (String(line[..<equals]), RecordLeaf.unescaped(line[line.index(after: equals)...]))
+                RecordLeaf.lines(row.statement).compactMap { line -> (String, String)? in
+                    guard !["read=", "assessment="].contains(where: { line.unicodeScalars.starts(with: $0.unicodeScalars) }) else { return nil }
+                    return RecordLeaf.field(line)
                 }, uniquingKeysWith: { first, _ in first })
             let facts: [(String, String?)] = [
                 ("logger", row.loggerID), ("signer", String(row.userID)), ("printed_name", row.printedName), ("role", row.role),

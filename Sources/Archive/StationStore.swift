@@ -48,6 +48,13 @@ public struct StationToken: Sendable, Equatable {
     public var device: String? = nil
 
     public func isLive(at now: Date) -> Bool { revoked == nil && (expires.map { now < $0 } ?? true) }
+
+    /// A device's name as a token keeps it: 1 to 100 printable characters on one line, no
+    /// space at either end ("ward 3 reader").
+    public static func isValidDevice(_ name: String) -> Bool {
+        (1...100).contains(name.count) && name == name.trimmingCharacters(in: .whitespaces)
+            && !name.unicodeScalars.contains { [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }
+    }
 }
 
 /// A profile an operator registered for a site (`coldtap profile add --site S FILE`), so
@@ -424,8 +431,13 @@ public final class StationStore {
     /// - Parameters:
     ///   - site: whose token it is; `nil` only for the `operator` scope, which no site has.
     ///   - expires: when it stops working (`nil`: never).
+    ///   - user: the user a device token is made for (uploads with it are theirs): a live
+    ///     user of `site` whose role's scope is at least `scope`.
+    ///   - device: the device it is made for (`StationToken.isValidDevice`).
     /// - Returns: the token (shown once) and its record.
-    /// - Throws: `ArchiveError(.invalidRead)` for a site scope without a site, or an operator token with one.
+    /// - Throws: `ArchiveError(.invalidRead)` for a site scope without a site, an operator token
+    ///   with one, a device name the rule refuses, or a user of another site, disabled, or
+    ///   whose role does not reach the scope.
     public func createToken(
         site: StationSite?, scope: TokenScope, expires: Date? = nil, user: StationUser? = nil, device: String? = nil, now: Date = Date()
     ) throws -> (token: String, record: StationToken) {
@@ -434,10 +446,27 @@ public final class StationStore {
                 .invalidRead,
                 scope == .operator ? "an operator token belongs to the station, not to a site." : "a \(scope.rawValue) token belongs to a site; name it.")
         }
+        if let device, !StationToken.isValidDevice(device) {
+            throw ArchiveError(.invalidRead, "a device's name is 1 to 100 printable characters on one line, with no space at either end.")
+        }
         var random = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }.hexString(uppercase: false)
         let expiresMS = expires.map(\.milliseconds)
         return try engine.writeTransaction {
+            // The user as kept now, not as the caller read them.
+            if let given = user {
+                guard let user = try self.user(id: given.id) else { throw ArchiveError(.notFound, "there is no user '\(given.name)'.") }
+                guard let site, user.siteID == site.id else {
+                    throw ArchiveError(
+                        .invalidRead, "user '\(user.name)' is not a user of \(site.map { "site '\($0.name)'" } ?? "a site"), so no token of it is theirs.")
+                }
+                guard user.disabled == nil else { throw ArchiveError(.invalidRead, "user '\(user.name)' is disabled.") }
+                guard scope <= user.role.scope else {
+                    throw ArchiveError(
+                        .invalidRead,
+                        "a \(user.role.rawValue) may hold a token of the \(user.role.scope.rawValue) scope at most, not \(scope.rawValue).")
+                }
+            }
             let id = (try engine.scalarInt("SELECT MAX(token_id) FROM tokens") ?? 0) + 1
             let token = "ct_\(id)_\(secret)"
             try engine.execute(

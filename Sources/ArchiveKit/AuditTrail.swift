@@ -127,7 +127,8 @@ public enum AuditTrail {
         case .passwordSet: what = "password of \(subject) set"
         case .passwordReset: what = "password of \(subject) reset (a new set-up link)"
         case .disabled: what = "user \(subject) disabled"
-        case .signIn: what = "\(subject) signed in (\(detail["purpose"] ?? "web"))"
+        case .signIn:
+            what = detail["purpose"] == "signature" ? "\(subject) gave the password for a signature" : "\(subject) signed in (\(detail["purpose"] ?? "web"))"
         case .signInFailed: (what, why) = ("sign-in of \(subject) refused (\(detail["purpose"] ?? "web"))", detail["reason"])
         case .locked:
             let until = detail["until_ms"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000).isoUTC } ?? "?"

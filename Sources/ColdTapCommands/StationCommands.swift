@@ -238,6 +238,10 @@ public enum TokenCommand: Command {
         choices: { TokenScope.allCases.map(\.rawValue) })
     static let expiresOption = OptionSpec.value(
         "--expires", placeholder: "DURATION", help: "with create: it stops working after this long (90d, 12h, 30m)", default: "never")
+    static let deviceOption = OptionSpec.value(
+        "--device", placeholder: "TEXT", help: "with create: the device it is for, e.g. \"ward 3 reader\" (1–100 printable characters)")
+    static let userOption = OptionSpec.value(
+        "--user", placeholder: "NAME", help: "with create: the user it is made for (of the token's site; the scope at most their role's)")
     static let jsonOption = OptionSpec.flag("--json", help: "with list: print the tokens as JSON")
 
     public static let name = "token"
@@ -249,6 +253,8 @@ public enum TokenCommand: Command {
                 siteOption,
                 scopeOption,
                 expiresOption,
+                deviceOption,
+                userOption,
                 jsonOption,
                 ArchiveAccess.archiveOption,
             ])
@@ -260,6 +266,8 @@ public enum TokenCommand: Command {
         let siteName = arguments.value(siteOption)
         let scopeText = arguments.value(scopeOption)
         let expiresText = arguments.value(expiresOption)
+        let device = arguments.value(deviceOption)
+        let userName = arguments.value(userOption)
         let json = arguments.isSet(jsonOption)
         let words = try arguments.positionals(min: 1, max: 2, what: "create, list or revoke")
         try arguments.finish()
@@ -273,6 +281,12 @@ public enum TokenCommand: Command {
                 throw CommandError.usage("--expires takes a duration such as 90d, 12h or 30m (up to 10 years), not '\(text)'.")
             }
             return seconds
+        }
+        if let device, !StationToken.isValidDevice(device) {
+            throw CommandError.usage("--device takes 1 to 100 printable characters on one line, with no space at either end, not '\(device)'.")
+        }
+        if words[0] != "create", device != nil || userName != nil {
+            throw CommandError.usage("--device and --user apply to 'token create' only.")
         }
         try await StationAdmin.with(location) { store in
             switch (words[0], words.count) {
@@ -290,16 +304,39 @@ public enum TokenCommand: Command {
                     }
                     site = found
                 }
+                var user: StationUser?
+                if let userName {
+                    guard let found = try store.user(named: userName) else {
+                        throw CommandError(.failure, "there is no user '\(userName)'; 'coldtap user list' lists them.")
+                    }
+                    guard found.siteID == site?.id else {
+                        let theirs = try store.site(id: found.siteID)?.name ?? "#\(found.siteID)"
+                        throw CommandError.usage(
+                            "user '\(userName)' is a user of site '\(theirs)', not of \(site.map { "'\($0.name)'" } ?? "the station"); a token is made for a user of its own site."
+                        )
+                    }
+                    guard scope <= found.role.scope else {
+                        throw CommandError.usage(
+                            "user '\(userName)' is a\(found.role == .operator || found.role == .admin ? "n" : "") \(found.role.rawValue): their tokens have the \(found.role.scope.rawValue) scope at most, not \(scope.rawValue)."
+                        )
+                    }
+                    user = found
+                }
                 let now = Date()
-                let made = try store.createToken(site: site, scope: scope, expires: lifetime.map { now.addingTimeInterval($0) }, now: now)
+                let made = try store.createToken(
+                    site: site, scope: scope, expires: lifetime.map { now.addingTimeInterval($0) }, user: user, device: device, now: now)
                 console.print(made.token)
-                let whose = site.map { "site '\($0.name)'" } ?? "the station's operator"
+                var whose = site.map { "site '\($0.name)'" } ?? "the station's operator"
+                if let device { whose += ", device '\(device)'" }
+                if let user { whose += ", made for user '\(user.name)'" }
                 let until = made.record.expires.map { ", until \($0.isoUTC)" } ?? ""
                 console.error(
                     "Token #\(made.record.id) for \(whose) with the \(scope.rawValue) scope\(until). It is shown this once: the archive keeps only its SHA-256."
                 )
             case ("list", 1):
                 let tokens = try store.tokens()
+                let owners = Dictionary(try store.users().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                func owner(_ token: StationToken) -> String? { token.createdByUser.map { owners[$0] ?? "#\($0)" } }
                 if json {
                     console.print(
                         JSONValue.object([
@@ -311,6 +348,7 @@ public enum TokenCommand: Command {
                                             ("id", .int(Int(token.id))), ("site", .optional(token.site?.name)), ("scope", .string(token.scope.rawValue)),
                                             ("created", .string(token.created.isoUTC)), ("expires", .optional(token.expires?.isoUTC)),
                                             ("revoked", .optional(token.revoked?.isoUTC)), ("live", .bool(token.isLive(at: Date()))),
+                                            ("device", .optional(token.device)), ("user", .optional(owner(token))),
                                         ])
                                     })
                             )
@@ -323,9 +361,9 @@ public enum TokenCommand: Command {
                                 let expires = token.expires.map { $0.isoUTC + ($0 <= now ? " (expired)" : "") } ?? "never"
                                 return [
                                     String(token.id), token.site?.name ?? "(station)", token.scope.rawValue, token.created.isoUTC, expires,
-                                    token.revoked?.isoUTC ?? "—",
+                                    token.revoked?.isoUTC ?? "—", token.device ?? "—", owner(token) ?? "—",
                                 ]
-                            }, header: ["id", "site", "scope", "created", "expires", "revoked"], rightAligned: [0]
+                            }, header: ["id", "site", "scope", "created", "expires", "revoked", "device", "user"], rightAligned: [0]
                         ).joined(separator: "\n"))
                 }
             case ("revoke", 2):
