@@ -74,8 +74,15 @@ enum ArchiveReport {
         if artifacts.writesFiles {
             var section = ArchiveReportSection.make(history, assessment: assessment, archive: archive.engine.location)
             section.record = record?.evidence
+            // The electronic signatures on the period (an archive a station kept has them).
+            let kept = try await ArchiveAccess.mapping {
+                try archive.engine.tableExists("signatures") ? try StationStore(archive: archive).signatures(loggerID: found) : []
+            }
+            let signatures = PeriodReview.reportSignatures(
+                kept, history: history, from: period.from, to: period.to,
+                formatter: ChartFormatter(timeZone: timeZone, language: artifacts.language))
             try ReportArtifacts.write(
-                log: log, assessment: assessment, options: artifacts, archive: section,
+                log: log, assessment: assessment, options: artifacts, archive: section, signatures: signatures,
                 console: console, pathsToStandardError: json)
         }
     }

@@ -193,7 +193,7 @@ public enum ReportArtifacts {
     @discardableResult
     public static func write(
         log: TemperatureLog, assessment: Assessment, options: Options, input: ReportAudit.InputFile? = nil,
-        archive: ReportArchiveSection? = nil, console: Console, pathsToStandardError: Bool = false,
+        archive: ReportArchiveSection? = nil, signatures: [ReportSignature] = [], console: Console, pathsToStandardError: Bool = false,
         now: Date = Date()
     ) throws -> [URL] {
         let directory =
@@ -228,7 +228,7 @@ public enum ReportArtifacts {
         let rendering = ReportRendering(
             theme: options.theme, width: options.width, height: options.height,
             language: options.language, csvTimeZone: options.csvTimeZone)
-        let subject = ReportRendering.Subject(log: log, assessment: assessment, input: input, archive: archive, generated: now)
+        let subject = ReportRendering.Subject(log: log, assessment: assessment, input: input, archive: archive, signatures: signatures, generated: now)
         var written: [URL] = []
         var signing = options.signing
         for kind in options.chosenKinds {
