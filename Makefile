@@ -5,10 +5,10 @@ SWIFT ?= swift
 APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto-cjk pcscd libpcsclite-dev vsmartcard-vpcd iproute2 util-linux \
   libsqlite3-dev libpq-dev libssl-dev libmicrohttpd-dev libgnutls28-dev libcurl4-openssl-dev libsodium-dev
 # ... and in addition to run every test (headless Chromium opens the HTML report and the
-# station's pages; poppler-utils reads the PDF back; the archive and station tests start a
+# station's pages, and chromedriver drives it through sign-in and signing; poppler-utils reads the PDF back; the archive and station tests start a
 # private PostgreSQL cluster of their own; the station tests check the systemd unit with
 # systemd-analyze and speak TLS with curl).
-APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium poppler-utils postgresql systemd openssl curl
+APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium chromium-driver poppler-utils postgresql systemd openssl curl
 VENV := .venv
 # Test tools in $(VENV), pinned: the station's contract and fuzz run (scripts/test-openapi.sh);
 # pyHanko checks the signed report PDFs independently of our libcrypto code (PDFSigningTests).

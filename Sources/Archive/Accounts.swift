@@ -424,7 +424,9 @@ extension StationStore {
             }
             return .none
         }
-        if now.timeIntervalSince(session.lastSeen) >= 5 {
+        // Marked at most every 5 s, and at least every quarter of a shorter idle limit: else a
+        // session used every second would still end one idle limit after it began.
+        if now.timeIntervalSince(session.lastSeen) >= min(5, limits.idle / 4) {
             try engine.execute("UPDATE sessions SET last_seen_ms = $1 WHERE session_sha256 = $2", [.int(now.milliseconds), .text(hash)])
         }
         if let userID = session.userID {

@@ -47,12 +47,7 @@ extension Station {
     /// name and a wrong password, and when the account is locked, until when.
     /// - Throws: `HTTPFailure` 401 (wrong or unknown), 423 (locked), 403 (disabled or no password yet).
     func checkPassword(name: String, password: String, purpose: String) throws -> StationUser {
-        let outcome = try pool.with { store in
-            let outcome = try store.checkPassword(name: name, password: password, purpose: purpose)
-            signRecord(store)
-            return outcome
-        }
-        switch outcome {
+        switch try passwordOutcome(name: name, password: password, purpose: purpose) {
         case .success(let user): return user
         case .failure(.locked(let until)):
             throw HTTPFailure(
@@ -60,6 +55,16 @@ extension Station {
         case .failure(.disabled): throw HTTPFailure(403, "forbidden", "this account is disabled.")
         case .failure(.noPasswordYet): throw HTTPFailure(403, "forbidden", "this account has no password yet: open its set-up link first.")
         case .failure(.wrongNameOrPassword): throw HTTPFailure(401, "unauthorized", "the user name or password is wrong.")
+        }
+    }
+
+    /// The check of a name and password as the record keeps it (`StationStore.checkPassword`):
+    /// the user, or why they are refused, for the caller to word.
+    func passwordOutcome(name: String, password: String, purpose: String) throws -> Result<StationUser, SignInRefusal> {
+        try pool.with { store in
+            let outcome = try store.checkPassword(name: name, password: password, purpose: purpose)
+            signRecord(store)
+            return outcome
         }
     }
 

@@ -55,3 +55,13 @@ public func signInWithToken(_ station: TestStation, _ token: String) throws -> S
     let cookie = try #require(answer.headers("Set-Cookie").first { $0.hasPrefix("coldtap_session=") }, "no session cookie: \(answer.head)")
     return String(cookie.split(separator: ";")[0])
 }
+
+/// Signs a browser in with a user's name and password (a station with users) and returns
+/// the `coldtap_session=…` cookie of the session the station opened.
+public func signInWithPassword(_ station: TestStation, user: String, password: String) throws -> String {
+    let answer = try page(
+        station, "POST", "/login", form: [("user", user), ("password", password)], headers: ["Origin": "http://127.0.0.1:\(station.port)"])
+    #expect(answer.status == 303, "sign-in of \(user): \(answer.status) \(answer.body.prefix(300))")
+    let cookie = try #require(answer.headers("Set-Cookie").first { $0.hasPrefix("coldtap_session=") }, "no session cookie: \(answer.head)")
+    return String(cookie.split(separator: ";")[0])
+}

@@ -200,17 +200,20 @@ extension Station {
         if try pool.with({ try $0.hasUsers() }) {
             let name = (fields["user"] ?? "").trimmingCharacters(in: .whitespaces)
             let user: StationUser
-            do {
-                user = try checkPassword(name: String(name.prefix(200)), password: fields["password"] ?? "", purpose: "web")
-            } catch let failure as HTTPFailure {
+            switch try passwordOutcome(name: String(name.prefix(200)), password: fields["password"] ?? "", purpose: "web") {
+            case .success(let found):
+                user = found
+            case .failure(let refusal):
+                // Each refusal in the page's language; a lock says until when in the site's zone.
                 let words = text.accounts
-                let message: String
-                switch failure.status {
-                case 423: message = failure.detail
-                case 403: message = failure.detail.contains("disabled") ? words.disabled : words.noPasswordYet
-                default: message = words.badLogin
+                let (status, message): (Int, String)
+                switch refusal {
+                case .locked(let until): (status, message) = (423, words.locked(context.formatter.dateTime(until) + " " + context.zone.identifier))
+                case .disabled: (status, message) = (401, words.disabled)
+                case .noPasswordYet: (status, message) = (401, words.noPasswordYet)
+                case .wrongNameOrPassword: (status, message) = (401, words.badLogin)
                 }
-                return page(context, status: failure.status == 423 ? 423 : 401, title: text.signInTitle, body: try loginForm(context, error: message))
+                return page(context, status: status, title: text.signInTitle, body: try loginForm(context, error: message))
             }
             cookie = try pool.with { try $0.startSession(user: user) }
         } else {
