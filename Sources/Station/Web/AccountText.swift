@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import TempChart
 
 /// The words of the pages for named people (sign-in, set-up, signatures, reviews, the audit
 /// trail) in the three languages of `WebText`.
@@ -43,8 +44,6 @@ struct AccountText: Sendable {
     var logger: String
     var filter: String
     var noEvents: String
-    var meanings: [SignatureMeaning: String]
-    var roles: [UserRole: String]
 
     static func forLanguage(_ tag: String) -> AccountText {
         switch tag {
@@ -68,9 +67,7 @@ struct AccountText: Sendable {
         coversOnly: "covers only the reads it signed: newer reads of this period came later", review: "Review", notReviewed: "not reviewed",
         reviewedUpTo: "reviewed up to", newerNotReviewed: "newer data not reviewed", audit: "Audit trail",
         auditHint: "Every event of this site from the record: uploads, acknowledgements, signatures, sign-ins, users, tokens, profiles.",
-        when: "When", who: "Who", what: "What", why: "Why", logger: "Logger", filter: "Filter", noEvents: "No events match.",
-        meanings: [.acknowledged: "acknowledged", .reviewed: "reviewed", .approved: "approved", .rejected: "rejected"],
-        roles: [.viewer: "viewer", .operator: "operator", .reviewer: "reviewer", .admin: "admin"])
+        when: "When", who: "Who", what: "What", why: "Why", logger: "Logger", filter: "Filter", noEvents: "No events match.")
 
     static let chinese = AccountText(
         userLabel: "用户名", passwordLabel: "密码", signInHint: "您在本站点的用户名和密码。", badLogin: "用户名或密码错误。",
@@ -82,9 +79,7 @@ struct AccountText: Sendable {
         firstSignatureNeedsName: "本次会话的首次签名：请同时输入用户名。", signedBy: "签署人", coversOnly: "仅涵盖其签署的读取记录：本时段较新的读取记录在之后到达",
         review: "审核", notReviewed: "未审核", reviewedUpTo: "已审核至", newerNotReviewed: "较新数据未审核", audit: "审计追踪",
         auditHint: "本站点记录中的所有事件：上传、确认、签名、登录、用户、令牌、配置。", when: "时间", who: "人员", what: "事件", why: "原因",
-        logger: "记录仪", filter: "筛选", noEvents: "没有匹配的事件。",
-        meanings: [.acknowledged: "已确认", .reviewed: "已审核", .approved: "已批准", .rejected: "已拒绝"],
-        roles: [.viewer: "查看者", .operator: "操作员", .reviewer: "审核员", .admin: "管理员"])
+        logger: "记录仪", filter: "筛选", noEvents: "没有匹配的事件。")
 
     static let japanese = AccountText(
         userLabel: "ユーザー名", passwordLabel: "パスワード", signInHint: "このサイトでのご自身のユーザー名とパスワード。",
@@ -99,11 +94,20 @@ struct AccountText: Sendable {
         signedBy: "署名者", coversOnly: "署名した読み取りのみが対象です。この期間の新しい読み取りは後から届きました", review: "レビュー",
         notReviewed: "未レビュー", reviewedUpTo: "レビュー済み（まで）", newerNotReviewed: "新しいデータは未レビュー", audit: "監査証跡",
         auditHint: "記録にあるこのサイトのすべてのイベント：アップロード、確認、署名、サインイン、ユーザー、トークン、プロファイル。", when: "日時",
-        who: "実行者", what: "内容", why: "理由", logger: "ロガー", filter: "絞り込み", noEvents: "一致するイベントはありません。",
-        meanings: [.acknowledged: "確認済み", .reviewed: "レビュー済み", .approved: "承認", .rejected: "却下"],
-        roles: [.viewer: "閲覧者", .operator: "オペレーター", .reviewer: "レビュアー", .admin: "管理者"])
+        who: "実行者", what: "内容", why: "理由", logger: "ロガー", filter: "絞り込み", noEvents: "一致するイベントはありません。")
 }
 
 extension WebText {
     var accounts: AccountText { AccountText.forLanguage(languageTag) }
+
+    /// A meaning and a role in the words the reports use (TempChart's `SignatureStrings`),
+    /// so that a page and the PDF of the same signature say the same.
+    func meaning(_ meaning: SignatureMeaning) -> String {
+        let words = (ReportLanguage(languageTag: languageTag) ?? .english).signatures
+        return ReportSignature.Meaning(rawValue: meaning.rawValue).flatMap { words.meanings[$0] } ?? meaning.rawValue
+    }
+
+    func role(_ role: UserRole) -> String {
+        (ReportLanguage(languageTag: languageTag) ?? .english).signatures.roles[role.rawValue] ?? role.rawValue
+    }
 }

@@ -305,7 +305,7 @@ extension Station {
         if let caller = context.caller {
             out += " · \(HTML.escape(caller.site.name))"
             if let user = caller.user {
-                out += " · \(HTML.escape(user.fullName)) (\(HTML.escape(text.accounts.roles[user.role] ?? user.role.rawValue)))"
+                out += " · \(HTML.escape(user.fullName)) (\(HTML.escape(text.role(user.role))))"
             }
         }
         out += "</span>"

@@ -80,7 +80,7 @@ extension Station {
     static func reviewCell(_ row: OverviewRow, context: WebContext) -> String {
         let words = context.text.accounts
         guard let review = row.review else { return "<span class=\"muted\">\(HTML.escape(words.notReviewed))</span>" }
-        let meaning = HTML.escape(words.meanings[review.meaning] ?? review.meaning.rawValue)
+        let meaning = HTML.escape(context.text.meaning(review.meaning))
         let who = "\(HTML.escape(review.printedName)), \(HTML.escape(context.formatter.dateTime(review.signed)))"
         let newestSigned = review.signedReadIDs.contains(row.facts.readID) && review.to.timeIntervalSince1970 * 1000 >= Double(row.facts.lastSample ?? 0)
         if newestSigned { return "<span class=\"\(review.meaning == .rejected ? "bad" : "good")\">✓ \(meaning)</span><br><span class=\"muted\">\(who)</span>" }
@@ -510,8 +510,8 @@ extension Station {
                 let zone = TimeZone(identifier: signature.timeZone) ?? context.zone
                 let time = ChartFormatter(timeZone: zone, language: context.language).dateTime(signature.signed)
                 body +=
-                    "<div class=\"signature\" data-signature=\"\(signature.id)\"><strong>\(HTML.escape(words.meanings[signature.meaning] ?? signature.meaning.rawValue))</strong> · "
-                body += "\(HTML.escape(signature.printedName)) (\(HTML.escape(words.roles[signature.role] ?? signature.role.rawValue))) · "
+                    "<div class=\"signature\" data-signature=\"\(signature.id)\"><strong>\(HTML.escape(text.meaning(signature.meaning)))</strong> · "
+                body += "\(HTML.escape(signature.printedName)) (\(HTML.escape(text.role(signature.role)))) · "
                 body += "<time datetime=\"\(signature.signed.isoUTC)\">\(HTML.escape(time)) \(HTML.escape(signature.timeZone))</time><br>"
                 body += "<span class=\"muted\">\(HTML.escape(f.dateTime(signature.from))) – \(HTML.escape(f.dateTime(signature.to)))"
                 body += " · SHA-256 <code title=\"\(signature.statementSHA256)\">\(signature.statementSHA256.prefix(16))…</code></span>"
@@ -528,7 +528,7 @@ extension Station {
             body += "<input type=\"hidden\" name=\"from\" value=\"\(period.from.isoUTC)\"><input type=\"hidden\" name=\"to\" value=\"\(period.to.isoUTC)\">"
             body += "<select name=\"meaning\" aria-label=\"\(HTML.escape(words.meaning))\">"
             for meaning in [SignatureMeaning.reviewed, .approved, .rejected] {
-                body += "<option value=\"\(meaning.rawValue)\">\(HTML.escape(words.meanings[meaning] ?? meaning.rawValue))</option>"
+                body += "<option value=\"\(meaning.rawValue)\">\(HTML.escape(text.meaning(meaning)))</option>"
             }
             body += "</select>"
             body +=
