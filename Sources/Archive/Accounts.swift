@@ -207,6 +207,17 @@ extension StationStore {
             guard let kept = try self.user(id: user.id) else { throw ArchiveError(.notFound, "there is no user '\(user.name)'.") }
             guard kept.role != role else { return }
             try engine.execute("UPDATE users SET role = $1 WHERE user_id = $2", [.text(role.rawValue), .int(user.id)])
+            // A device token may do no more than its user's role now allows.
+            var above: [Int64] = []
+            try engine.query(
+                "SELECT \(DeviceTokenColumn.selectList) FROM tokens WHERE created_by_user = $1 AND revoked_ms IS NULL ORDER BY token_id", [.int(user.id)]
+            ) { row in
+                if let scope = TokenScope(rawValue: row.text(DeviceTokenColumn.scope)), scope > role.scope { above.append(row.int(DeviceTokenColumn.id)) }
+            }
+            for id in above {
+                try engine.execute("UPDATE tokens SET revoked_ms = $1 WHERE token_id = $2", [.int(now.milliseconds), .int(id)])
+                try archive.appendLeaf(.tokenRevoked(id: id, at: now.milliseconds))
+            }
             try appendAccountEvent(
                 site: kept.siteID, user: kept.id, kind: .roleChanged, actor: actor, detail: ["old_role": kept.role.rawValue, "role": role.rawValue], now: now)
         }
@@ -542,6 +553,12 @@ extension StationStore {
 }
 
 // MARK: Rows
+
+/// `token_id, scope` of a user's device tokens.
+enum DeviceTokenColumn: Int, ArchiveColumns {
+    case id, scope
+    var sqlName: String { self == .id ? "token_id" : "scope" }
+}
 
 struct UserRow {
     enum Column: Int, ArchiveColumns {

@@ -307,6 +307,12 @@ import Testing
                 try store.disableUser(people.vic, by: "os:test")
                 refused("disabled") { _ = try store.createToken(site: people.north, scope: .read, user: people.vic, device: "x") }
                 #expect(try store.tokens().count == 2)
+                // A demoted user's device tokens above the new role are revoked; those within it stay.
+                let upload = try store.createToken(site: people.north, scope: .upload, user: people.dana, device: "Dana's phone").record
+                let read = try store.createToken(site: people.north, scope: .read, user: people.dana, device: "Dana's tablet").record
+                try store.setRole(.viewer, of: people.dana, by: "os:test")
+                let live = try store.tokens().filter { $0.revoked == nil }.map(\.id)
+                #expect(!live.contains(upload.id) && live.contains(read.id))
             }
             try await expectClean(test)
         }
