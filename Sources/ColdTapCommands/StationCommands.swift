@@ -135,6 +135,13 @@ public enum ServeCommand: Command {
             console.error(
                 "coldtap serve: the record's checkpoints are not signed: name the archive's signing key with --signing-key FILE or COLDTAP_SIGNING_KEY.")
         }
+        if let identity = station.reportSigningIdentity {
+            let source =
+                configuration.reportSigning.map { "the certificate in \($0.certificate)" }
+                ?? (RecordSigningKey.defaultFile(forArchive: location).map { "a self-signed certificate in \($0.dropLast(".signing-key".count)).report-cert.pem" }
+                    ?? "a self-signed certificate made at start (give --report-key and --report-cert to keep one)")
+            console.error("coldtap serve: report PDFs are signed with \(source), SHA-256 fingerprint \(identity.certificateFingerprint).")
+        }
         let signal = await TerminationSignals.shared.wait()
         console.error("coldtap serve: \(signal): finishing the requests under way, then stopping.")
         station.stop(grace: 10)

@@ -132,6 +132,9 @@ public final class Station: @unchecked Sendable {
         return try PDFSigningIdentity.selfSigned(commonName: name)
     }
 
+    /// The identity that signs report PDFs (after `start()`), for the operator to check.
+    public var reportSigningIdentity: PDFSigningIdentity? { reportSigner.withLock { $0 } }
+
     /// Connections cut because a request did not arrive whole within the deadline.
     public var connectionsCutAtDeadline: Int { server?.connectionsCutAtDeadline ?? 0 }
 
