@@ -43,6 +43,18 @@ public struct SignatureRecord: Sendable, Equatable {
 
     /// The reads the statement lists (their ids), in the statement's order.
     public var signedReadIDs: [Int64] { SignatureStatement.readIDs(in: statement) }
+
+    /// What the signer saw of the period's assessment, as the statement lists it: the
+    /// verdict, and how many excursions there were and how many were acknowledged.
+    public var signedAssessment: (verdict: String?, excursions: Int, acknowledged: Int) {
+        let lines = RecordLeaf.lines(statement).compactMap { line -> String? in
+            guard line.unicodeScalars.starts(with: "assessment=".unicodeScalars) else { return nil }
+            return RecordLeaf.unescaped(line.unicodeScalars.dropFirst("assessment=".count))
+        }
+        let verdict = lines.first { $0.hasPrefix("verdict=") }.map { String($0.dropFirst("verdict=".count)) }
+        let excursions = lines.filter { $0.hasPrefix("excursion=") }
+        return (verdict, excursions.count, excursions.filter { $0.contains(" acknowledged_by=") }.count)
+    }
 }
 
 /// What a signer is about to sign; the archive adds the read leaves and keeps it.

@@ -119,6 +119,8 @@ struct StationAccountsTests {
             ], headers: Self.origin(station))
         #expect(review.status == 303, "\(review.body.prefix(600))")
         #expect(try page(station, "GET", "/", cookie: dana).body.contains("✓ Approved"))
+        // The review says what its signer saw: the verdict and the excursions acknowledged.
+        #expect(try page(station, "GET", "/loggers/fridge-1?period=all", cookie: dana).body.contains("1 excursion, 1 acknowledged"))
         try await Self.checkSignedReport(station, from: from, to: to)
         try await Self.upload(station, try Reads.cold(first: 144), logger: "fridge-1", readTime: Reads.readTime(first: 144, count: 144))
         let after = try page(station, "GET", "/", cookie: dana).body

@@ -44,6 +44,8 @@ struct AccountText: Sendable {
     var logger: String
     var filter: String
     var noEvents: String
+    /// "2 excursions, 2 acknowledged", as a signature saw them.
+    var excursionsSigned: @Sendable (_ count: Int, _ acknowledged: Int) -> String
 
     static func forLanguage(_ tag: String) -> AccountText {
         switch tag {
@@ -67,7 +69,8 @@ struct AccountText: Sendable {
         coversOnly: "covers only the reads it signed: newer reads of this period came later", review: "Review", notReviewed: "not reviewed",
         reviewedUpTo: "reviewed up to", newerNotReviewed: "newer data not reviewed", audit: "Audit trail",
         auditHint: "Every event of this site from the record: uploads, acknowledgements, signatures, sign-ins, users, tokens, profiles.",
-        when: "When", who: "Who", what: "What", why: "Why", logger: "Logger", filter: "Filter", noEvents: "No events match.")
+        when: "When", who: "Who", what: "What", why: "Why", logger: "Logger", filter: "Filter", noEvents: "No events match.",
+        excursionsSigned: { "\($0) excursion\($0 == 1 ? "" : "s"), \($1) acknowledged" })
 
     static let chinese = AccountText(
         userLabel: "用户名", passwordLabel: "密码", signInHint: "您在本站点的用户名和密码。", badLogin: "用户名或密码错误。",
@@ -79,7 +82,8 @@ struct AccountText: Sendable {
         firstSignatureNeedsName: "本次会话的首次签名：请同时输入用户名。", signedBy: "签署人", coversOnly: "仅涵盖其签署的读取记录：本时段较新的读取记录在之后到达",
         review: "审核", notReviewed: "未审核", reviewedUpTo: "已审核至", newerNotReviewed: "较新数据未审核", audit: "审计追踪",
         auditHint: "本站点记录中的所有事件：上传、确认、签名、登录、用户、令牌、配置。", when: "时间", who: "人员", what: "事件", why: "原因",
-        logger: "记录仪", filter: "筛选", noEvents: "没有匹配的事件。")
+        logger: "记录仪", filter: "筛选", noEvents: "没有匹配的事件。",
+        excursionsSigned: { "\($0) 次偏离，\($1) 次已确认" })
 
     static let japanese = AccountText(
         userLabel: "ユーザー名", passwordLabel: "パスワード", signInHint: "このサイトでのご自身のユーザー名とパスワード。",
@@ -94,7 +98,8 @@ struct AccountText: Sendable {
         signedBy: "署名者", coversOnly: "署名した読み取りのみが対象です。この期間の新しい読み取りは後から届きました", review: "レビュー",
         notReviewed: "未レビュー", reviewedUpTo: "レビュー済み（まで）", newerNotReviewed: "新しいデータは未レビュー", audit: "監査証跡",
         auditHint: "記録にあるこのサイトのすべてのイベント：アップロード、確認、署名、サインイン、ユーザー、トークン、プロファイル。", when: "日時",
-        who: "実行者", what: "内容", why: "理由", logger: "ロガー", filter: "絞り込み", noEvents: "一致するイベントはありません。")
+        who: "実行者", what: "内容", why: "理由", logger: "ロガー", filter: "絞り込み", noEvents: "一致するイベントはありません。",
+        excursionsSigned: { "逸脱 \($0) 件、確認済み \($1) 件" })
 }
 
 extension WebText {

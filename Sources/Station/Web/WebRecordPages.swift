@@ -514,6 +514,11 @@ extension Station {
                 body += "\(HTML.escape(signature.printedName)) (\(HTML.escape(text.role(signature.role)))) · "
                 body += "<time datetime=\"\(signature.signed.isoUTC)\">\(HTML.escape(time)) \(HTML.escape(signature.timeZone))</time><br>"
                 body += "<span class=\"muted\">\(HTML.escape(f.dateTime(signature.from))) – \(HTML.escape(f.dateTime(signature.to)))"
+                let seen = signature.signedAssessment
+                if let verdict = seen.verdict {
+                    body +=
+                        " · \(HTML.escape(Station.verdictLabel(verdict, text))) · \(HTML.escape(words.excursionsSigned(seen.excursions, seen.acknowledged)))"
+                }
                 body += " · SHA-256 <code title=\"\(signature.statementSHA256)\">\(signature.statementSHA256.prefix(16))…</code></span>"
                 if let comment = signature.comment { body += "<br>\(HTML.escape(comment))" }
                 if unsigned { body += "<br><span class=\"warn\">\(HTML.escape(words.coversOnly))</span>" }
