@@ -58,11 +58,6 @@ public struct ReportSignature: Sendable, Equatable {
         return ChartFormatter(timeZone: TimeZone(identifier: "UTC") ?? .gmt, language: .english).dateTime(signed) + " UTC"
     }
 
-    /// The hash as a report prints it: its first 16 hex digits and "…".
-    public var shortSHA256: String {
-        signedSHA256.count > 16 ? String(signedSHA256.prefix(16)) + "…" : signedSHA256
-    }
-
     /// Seconds east of UTC of a fixed offset written `+01:00`, `-0530`, `+1`, `UTC+01:00`,
     /// `GMT-5`, `UTC`, `GMT` or `Z`; `nil` for anything else (an IANA identifier).
     static func fixedOffset(_ text: String) -> Int? {
@@ -178,7 +173,8 @@ extension ReportPage {
             (s.role, s.roles[signature.role] ?? signature.role), (s.dateTime, signature.signedText), (s.subject, signature.subject),
         ]
         if let comment = signature.comment, !comment.isEmpty { rows.append((s.comment, comment)) }
-        rows.append((s.sha256, signature.shortSHA256))
+        // Whole: an auditor compares it with the record, character by character.
+        rows.append((s.sha256, signature.signedSHA256))
         return rows
     }
 

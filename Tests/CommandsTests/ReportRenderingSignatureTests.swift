@@ -47,7 +47,7 @@ import Testing
         let last = try #require(pages.last).filter { !$0.isWhitespace }
         let s = language.signatures
         for expected in [
-            s.section, Self.signature.printedName, Self.signature.signedText, Self.signature.shortSHA256, Self.signature.subject,
+            s.section, Self.signature.printedName, Self.signature.signedText, Self.signature.signedSHA256, Self.signature.subject,
             Self.signature.comment ?? "", s.meanings[.reviewed] ?? "", s.roles["reviewer"] ?? "",
         ] {
             #expect(last.contains(expected.filter { !$0.isWhitespace }), "\(language): \(expected)")

@@ -117,9 +117,8 @@ import Testing
         // In drawing order: the name with the meaning, then each label with its value.
         let expected =
             "1.\(signature.printedName)\(meaning)" + s.role + role + s.dateTime + signature.signedText + s.subject + signature.subject
-            + s.comment + (signature.comment ?? "") + s.sha256 + signature.shortSHA256
+            + s.comment + (signature.comment ?? "") + s.sha256 + signature.signedSHA256
         #expect(text.contains(Self.flat(expected)), "\(language): \(text)")
-        #expect(signature.shortSHA256 == String(signature.signedSHA256.prefix(16)) + "…")
         let note = s.coversOnlyUpTo.replacingOccurrences(of: "{time}", with: page.formatter.dateTime(coveredUpTo))
         #expect(text.contains(Self.flat(note)))
         #expect(!text.contains(Self.flat(s.none)))
@@ -161,9 +160,9 @@ import Testing
             #expect(rows, "signature \(index + 1)'s time and subject")
             let comment = signature.comment.map { text.contains(Self.flat(s.comment + $0 + s.sha256)) } ?? true
             #expect(comment, "signature \(index + 1)'s comment whole")
-            #expect(text.components(separatedBy: signature.shortSHA256).count == 2)
+            #expect(text.components(separatedBy: signature.signedSHA256).count == 2)
             // A signature that fits on a page is on one page: its name and its hash together.
-            #expect(flatPages.contains { $0.contains(name) && $0.contains(signature.shortSHA256) }, "signature \(index + 1) split")
+            #expect(flatPages.contains { $0.contains(name) && $0.contains(signature.signedSHA256) }, "signature \(index + 1) split")
         }
         #expect(text.contains(Self.flat(page.signatureCoverageNote(signatures[29]) ?? "—")))
         // The signatures take pages of their own after the audit pages.
@@ -215,7 +214,7 @@ import Testing
             #expect(html.contains("<tr><th>\(e(s.subject))</th><td class=\"wrap\">\(e(signature.subject))</td></tr>"))
             #expect(
                 html.contains(
-                    "<tr><th>\(e(s.sha256))</th><td class=\"hash\"><code title=\"\(signature.signedSHA256)\">\(e(signature.shortSHA256))</code></td></tr>"))
+                    "<tr><th>\(e(s.sha256))</th><td class=\"hash\"><code title=\"\(signature.signedSHA256)\">\(e(signature.signedSHA256))</code></td></tr>"))
             if let comment = signature.comment {
                 #expect(html.contains("<tr><th>\(e(s.comment))</th><td class=\"wrap\">\(e(comment))</td></tr>"))
             }
@@ -249,10 +248,6 @@ import Testing
         #expect(text("Z") == "2026-11-30 16:04 UTC")
         // Not a zone: the time in UTC, said so.
         for unknown in ["Mars/Olympus", "+25:00", "+1:5", "", "UTC+", "+01:0a"] { #expect(text(unknown) == "2026-11-30 16:04 UTC", "\(unknown)") }
-        let short = ReportSignature(
-            printedName: "A", role: "admin", signed: Self.signed, timeZone: "UTC", meaning: .reviewed, comment: nil, subject: "s",
-            signedSHA256: "abc")
-        #expect(short.shortSHA256 == "abc")
     }
 
     /// Every role and meaning has its words in every language, and the pages' footer too.
