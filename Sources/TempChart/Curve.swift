@@ -65,12 +65,21 @@ public struct ChartSeries: Sendable, Equatable {
     /// Equal times, values and interval, as two arrays compare (NaN is not equal to itself,
     /// except in the same stored points).
     public static func == (a: ChartSeries, b: ChartSeries) -> Bool {
-        guard a.interval == b.interval else { return false }
-        if case .samples(let x) = a.storage, case .samples(let y) = b.storage {
-            let same = x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress && p.count == q.count } }
-            if same { return true }
+        a.interval == b.interval && (a.sharesPoints(with: b) || (a.times == b.times && a.values == b.values))
+    }
+
+    /// True when both read the same stored points (one log's samples, or the same two
+    /// arrays): then they are equal point for point without comparing them, or making the
+    /// arrays of a series read from a log.
+    public func sharesPoints(with other: ChartSeries) -> Bool {
+        func same<T>(_ x: [T], _ y: [T]) -> Bool {
+            x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress && p.count == q.count } }
         }
-        return a.times == b.times && a.values == b.values
+        switch (storage, other.storage) {
+        case (.samples(let x), .samples(let y)): return same(x, y)
+        case (.arrays(let t, let v), .arrays(let u, let w)): return same(t, u) && same(v, w)
+        default: return false
+        }
     }
 
     /// Calls `arrays` or `samples` with the points read in place, so that a loop over every

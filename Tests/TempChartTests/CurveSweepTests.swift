@@ -148,7 +148,15 @@ import Testing
         }
         #expect(inPlace.values.map(\.bitPattern) == expectedValues.map(\.bitPattern))
         #expect(inPlace.values.filter(\.isNaN).count == 4 * 31)
-        #expect(inPlace == inPlace)
+        // Equal as two arrays compare (a NaN gap is not equal to itself), at once for a copy.
+        let copy = inPlace
+        #expect(copy.sharesPoints(with: inPlace) && copy == inPlace)
+        #expect(!arrays.sharesPoints(with: inPlace))
+        #expect(ChartSeries(log: Self.awkwardLog(count: 300)) != ChartSeries(log: Self.awkwardLog(count: 300)))
+        #expect(ChartSeries(log: ChartFixtures.log([4, 5, 6])) == ChartSeries(log: ChartFixtures.log([4, 5, 6])))
+        #expect(
+            ChartSeries(log: ChartFixtures.log([4, 5, 6]))
+                == ChartSeries(times: ChartFixtures.log([4, 5, 6]).samples.map { $0.time.timeIntervalSince1970 }, values: [4, 5, 6], interval: 600))
         #expect(CurveSplitter.segments(inPlace) == CurveSplitter.segments(arrays))
         for (frame, density) in [(ChartRect(x: 0, y: 0, width: 1200, height: 600), 1.0), (ChartRect(x: 30, y: 40, width: 500, height: 300), 4)] {
             func model(_ series: ChartSeries) -> ChartModel {
