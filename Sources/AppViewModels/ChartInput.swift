@@ -24,9 +24,11 @@ public struct ChartInput: Equatable, Sendable {
     }
 
     public static func == (a: ChartInput, b: ChartInput) -> Bool {
-        a.series.times == b.series.times && a.series.interval == b.series.interval
-            // NaN marks gaps; compare bit patterns so equal data stay equal.
-            && a.series.values.elementsEqual(b.series.values) { $0.bitPattern == $1.bitPattern }
+        a.series.interval == b.series.interval
+            // The same log's samples (or arrays) at once, without making their arrays.
+            && (a.series.sharesPoints(with: b.series)
+                // NaN marks gaps; compare bit patterns so equal data stay equal.
+                || (a.series.times == b.series.times && a.series.values.elementsEqual(b.series.values) { $0.bitPattern == $1.bitPattern }))
             && a.lowerLimit == b.lowerLimit && a.upperLimit == b.upperLimit
             && a.excursions == b.excursions && a.timeZoneIdentifier == b.timeZoneIdentifier && a.language == b.language
     }

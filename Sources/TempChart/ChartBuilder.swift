@@ -6,27 +6,41 @@ extension ChartModel {
     /// annotations and excursion marks. Never fails: an empty or all-invalid series gives
     /// a chart with axes and a message.
     public init(_ spec: ChartSpec) {
+        self = spec.series.withPoints(arrays: { ChartModel(spec, points: $0) }, samples: { ChartModel(spec, points: $0) })
+    }
+
+    /// The chart of `spec` over its series' points read in place. The layout depends on the
+    /// extremes, and the curve's columns on the layout: the extremes of a few thousand points
+    /// lay out the x scale for the one pass (`CurveSweep`) that finds the extremes, the
+    /// stretches and the columns; when the true extremes move the plot, the columns are
+    /// found again (`M4.pieces`).
+    /// - Parameter guessSamples: how many points the guess reads (tests make it wrong on purpose).
+    init<Points: SeriesPoints>(_ spec: ChartSpec, points: Points, guessSamples: Int = 4096) {
         let formatter = ChartFormatter(timeZone: spec.timeZone, language: spec.language)
         let strings = formatter.strings
         let frame = spec.frame
         let fontSize = min(14, max(8, frame.width / 85))
-        let series = spec.series
-        let count = min(series.times.count, series.values.count)
-        let (start, end) = ChartModel.timeDomain(series, count: count)
-        let extremes = ChartModel.extremes(series, count: count)
+        let (start, end) = ChartModel.timeDomain(points)
+        let columnWidth = 1 / max(spec.pixelDensity, 0.01)
+        let guess = ChartModel.Layout(
+            spec, extremes: CurveSweep.guessExtremes(points, samples: guessSamples), start: start, end: end, fontSize: fontSize,
+            formatter: formatter)
+        let sweep = CurveSweep(points, interval: spec.series.interval, x: guess.xScale, columnWidth: columnWidth)
+        let extremes = sweep.extremes
         let layout = ChartModel.Layout(spec, extremes: extremes, start: start, end: end, fontSize: fontSize, formatter: formatter)
         let (plot, xScale, yScale) = (layout.plot, layout.xScale, layout.yScale)
-        let columnWidth = 1 / max(spec.pixelDensity, 0.01)
+        let xTicks = ChartModel.timeTicks(start: start, end: end, scale: xScale, plot: plot, fontSize: fontSize, formatter: formatter)
         let (band, rules) = ChartModel.bandAndRules(spec, plot: plot, yScale: yScale, formatter: formatter)
-        let (lines, dataGaps) = ChartModel.curve(spec, xScale: xScale, yScale: yScale, columnWidth: columnWidth)
-        let gaps = ChartModel.gapMarks(dataGaps, plot: plot, xScale: xScale, columnWidth: columnWidth, fontSize: fontSize, strings: strings)
+        let lines = ChartModel.curve(
+            spec, points: points, sweep: sweep, sweptX: guess.xScale, xScale: xScale, yScale: yScale, columnWidth: columnWidth)
+        let gaps = ChartModel.gapMarks(sweep.gaps, plot: plot, xScale: xScale, columnWidth: columnWidth, fontSize: fontSize, strings: strings)
         let excursions = ChartModel.excursionMarks(spec.excursions, plot: plot, xScale: xScale, columnWidth: columnWidth)
         let annotations = ChartModel.extremeAnnotations(
-            series, extremes: extremes, plot: plot, xScale: xScale, yScale: yScale, fontSize: fontSize, formatter: formatter)
+            points, extremes: extremes, plot: plot, xScale: xScale, yScale: yScale, fontSize: fontSize, formatter: formatter)
 
         self.init(
             frame: frame, plot: plot, theme: spec.theme, fontSize: fontSize, title: spec.title,
-            xScale: xScale, yScale: yScale, xTicks: layout.xTicks, yTicks: layout.yTicks,
+            xScale: xScale, yScale: yScale, xTicks: xTicks, yTicks: layout.yTicks,
             xAxisTitle: "\(strings.timeAxis) — \(formatter.zoneDescription(from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end)))",
             yAxisTitle: "°C", band: band, rules: rules, lines: lines, gaps: gaps, annotations: annotations,
             excursions: excursions, message: extremes == nil ? strings.noData : nil, columnWidth: columnWidth,
@@ -42,9 +56,10 @@ extension ChartModel {
     }
 
     /// The time span shown: the samples', or an hour around it when there is none.
-    static func timeDomain(_ series: ChartSeries, count: Int) -> (start: Double, end: Double) {
-        var start = count > 0 ? series.times[0] : 0
-        var end = count > 0 ? series.times[count - 1] : 3600
+    static func timeDomain<Points: SeriesPoints>(_ points: Points) -> (start: Double, end: Double) {
+        let count = points.count
+        var start = count > 0 ? points.time(0) : 0
+        var end = count > 0 ? points.time(count - 1) : 3600
         if end <= start {
             start -= 1800
             end += 1800
@@ -52,27 +67,12 @@ extension ChartModel {
         return (start, end)
     }
 
-    /// `nil` when no value is valid.
-    static func extremes(_ series: ChartSeries, count: Int) -> Extremes? {
-        var low = Double.infinity, high = -Double.infinity
-        var minIndex = -1, maxIndex = -1
-        series.values.withUnsafeBufferPointer { values in
-            // NaN (a gap) fails both comparisons; infinities are checked only on a new extreme.
-            for index in 0..<count {
-                let v = values[index]
-                if v < low, v.isFinite { low = v; minIndex = index }
-                if v > high, v.isFinite { high = v; maxIndex = index }
-            }
-        }
-        return minIndex >= 0 ? Extremes(low: low, high: high, minIndex: minIndex, maxIndex: maxIndex) : nil
-    }
-
-    /// Where the plot sits in the frame, its scales and ticks.
+    /// Where the plot sits in the frame, its scales and the value ticks (the time ticks,
+    /// which depend only on the plot, are made once it is known: `timeTicks`).
     struct Layout {
         let plot: ChartRect
         let xScale: LinearScale
         let yScale: LinearScale
-        let xTicks: [AxisTick]
         let yTicks: [AxisTick]
 
         init(_ spec: ChartSpec, extremes: Extremes?, start: Double, end: Double, fontSize: Double, formatter: ChartFormatter) {
@@ -115,9 +115,6 @@ extension ChartModel {
             let yScale = LinearScale(domain: yDomain, rangeStart: plot.maxY, rangeEnd: plot.minY)
             self.yScale = yScale
             yTicks = zip(yValues, yLabels).map { AxisTick(value: $0, position: yScale.position($0), label: [$1]) }
-            xTicks = ChartModel.timeTicks(
-                start: start, end: end, scale: xScale, plot: plot, fontSize: fontSize,
-                formatter: formatter)
         }
     }
 
@@ -149,30 +146,31 @@ extension ChartModel {
 
     /// The curve: x snapped to device pixel column centres and y to the 1/256 grid renderers
     /// use inside (Cairo's fixed point), repeated points dropped, each continuous stretch
-    /// reduced with M4 (see `M4.pieces`), then split at the limits. With butt caps and bevel
-    /// joins (see ChartRenderer) each colour's pixels are exactly those of drawing every sample.
-    /// - Returns: the line marks, and the gaps in the data between the stretches.
-    static func curve(
-        _ spec: ChartSpec, xScale: LinearScale, yScale: LinearScale, columnWidth: Double
-    ) -> ([LineMark], [DataGap]) {
-        let series = spec.series
-        let (ranges, dataGaps) = CurveSplitter.segments(series)
+    /// (from `CurveSweep`) reduced with M4 (see `M4.pieces`), then split at the
+    /// limits. With butt caps and bevel joins (see ChartRenderer) each colour's pixels are
+    /// exactly those of drawing every sample.
+    /// The columns of `sweep` are used when they were found with the x scale of the chart
+    /// (`sweptX` is `xScale`), else found again.
+    static func curve<Points: SeriesPoints>(
+        _ spec: ChartSpec, points: Points, sweep: CurveSweep, sweptX: LinearScale, xScale: LinearScale, yScale: LinearScale,
+        columnWidth: Double
+    ) -> [LineMark] {
         // Split in canvas space on -y (so "above" stays "greater than").
         let upperW = spec.upperLimit.map { -M4.grid(yScale.position($0)) }
         let lowerW = spec.lowerLimit.map { -M4.grid(yScale.position($0)) }
         var lines: [LineMark] = []
-        for range in ranges {
+        for (range, columns) in zip(sweep.ranges, sweep.columnRanges) {
             let pieces: [(xs: [Double], values: [Double])]
-            if spec.downsample {
-                pieces = M4.pieces(
-                    times: series.times, values: series.values, range: range, x: xScale, y: yScale,
-                    columnWidth: columnWidth)
+            if spec.downsample, sweptX == xScale {
+                pieces = M4.pieces(points, columns: sweep.columns[columns], y: yScale)
+            } else if spec.downsample {
+                pieces = M4.pieces(points, range: range, x: xScale, y: yScale, columnWidth: columnWidth)
             } else {
                 // Every sample, for checking M4 against: the same snapping, grid and repeats rule.
                 var xs = [Double](), ws = [Double]()
                 for index in range {
-                    let x = M4.snap(xScale.position(series.times[index]), origin: 0, columnWidth: columnWidth)
-                    let w = -M4.grid(yScale.position(series.values[index]))
+                    let x = M4.snap(xScale.position(points.time(index)), origin: 0, columnWidth: columnWidth)
+                    let w = -M4.grid(yScale.position(points.value(index)))
                     if let lastX = xs.last, let lastW = ws.last, lastX == x, lastW == w { continue }
                     xs.append(x)
                     ws.append(w)
@@ -188,7 +186,7 @@ extension ChartModel {
                 }
             }
         }
-        return (lines, dataGaps)
+        return lines
     }
 
     /// Gaps in the data, merged when closer than a pixel column, labelled where they are wide enough.
@@ -241,8 +239,8 @@ extension ChartModel {
     }
 
     /// The maximum's and (when it differs) the minimum's labels, kept inside the plot.
-    static func extremeAnnotations(
-        _ series: ChartSeries, extremes: Extremes?, plot: ChartRect, xScale: LinearScale, yScale: LinearScale, fontSize: Double,
+    static func extremeAnnotations<Points: SeriesPoints>(
+        _ points: Points, extremes: Extremes?, plot: ChartRect, xScale: LinearScale, yScale: LinearScale, fontSize: Double,
         formatter: ChartFormatter
     ) -> [ExtremeAnnotation] {
         guard let extremes else { return [] }
@@ -253,7 +251,7 @@ extension ChartModel {
         var wanted: [(ExtremeAnnotation.Kind, Int)] = [(.maximum, extremes.maxIndex)]
         if extremes.high > extremes.low { wanted.append((.minimum, extremes.minIndex)) }
         for (kind, index) in wanted {
-            let time = series.times[index], value = series.values[index]
+            let time = points.time(index), value = points.value(index)
             let point = ChartPoint(x: xScale.position(time), y: yScale.position(value))
             let label = [
                 "\(kind == .maximum ? strings.maximum : strings.minimum) \(formatter.temperature(value))",

@@ -1,48 +1,147 @@
 import Foundation
 import LoggerFormats
 
-/// The samples of a log as two flat arrays, the form the chart works on.
+/// The samples of a log as the chart works on them: a time and a value per point. Made
+/// from two arrays, or from a log, whose samples it then reads in place (`init(log:)`).
 public struct ChartSeries: Sendable, Equatable {
-    /// Seconds since 1970 (UTC), ascending.
-    public var times: [Double]
-    /// °C; NaN where the sample is missing or flagged (drawn as a gap).
-    public var values: [Double]
+    /// Where the points are. A log's samples are kept as they are: copying a million of them
+    /// out into two arrays wrote 16 MB, whose page faults cost more than reading the samples
+    /// where they are (coldtap-bench chart); the chart reads them through `withPoints`.
+    enum Storage: Sendable {
+        case arrays(times: [Double], values: [Double])
+        case samples([TemperatureLog.Sample])
+    }
+
+    var storage: Storage
+
+    /// Seconds since 1970 (UTC), ascending. Made anew on every call for a series read
+    /// from a log: loops over the points use `withPoints`.
+    public var times: [Double] {
+        get {
+            switch storage {
+            case .arrays(let times, _): return times
+            case .samples(let samples): return samples.map { SamplePoints.time(of: $0) }
+            }
+        }
+        set { storage = .arrays(times: newValue, values: values) }
+    }
+
+    /// °C; NaN where the sample is missing or flagged (drawn as a gap). Made anew on every
+    /// call for a series read from a log, as `times`.
+    public var values: [Double] {
+        get {
+            switch storage {
+            case .arrays(_, let values): return values
+            case .samples(let samples): return samples.map { SamplePoints.value(of: $0) }
+            }
+        }
+        set { storage = .arrays(times: times, values: newValue) }
+    }
+
     /// Sample interval in seconds (0 when unknown). Two valid samples further apart than
     /// 1.5 intervals are not joined.
     public var interval: Double
 
     public init(times: [Double], values: [Double], interval: Double) {
-        self.times = times
-        self.values = values
+        self.storage = .arrays(times: times, values: values)
         self.interval = interval
     }
 
-    /// The samples of a log; samples that are not `isValid` (or hold a non-finite value)
-    /// become NaN (gaps).
+    /// The samples of a log, read in place (nothing is copied); samples that are not
+    /// `isValid` (or hold a non-finite value) are NaN (gaps).
     public init(log: TemperatureLog) {
-        let count = log.samples.count
-        var values: [Double] = []
-        // Reads the samples in place (no copies of each sample and its flags array) into arrays
-        // not filled first (16 MB for a million samples; a Double needs no initialising).
-        let times = log.samples.withUnsafeBufferPointer { samples in
-            [Double](unsafeUninitializedCapacity: count) { t, timesCount in
-                values = [Double](unsafeUninitializedCapacity: count) { v, valuesCount in
-                    for index in 0..<count {
-                        t[index] = samples[index].time.timeIntervalSince1970
-                        v[index] = .nan
-                        if samples[index].flags.isEmpty, let temperature = samples[index].temperature, temperature.isFinite {
-                            v[index] = temperature
-                        }
-                    }
-                    valuesCount = count
-                }
-                timesCount = count
-            }
-        }
-        self.init(times: times, values: values, interval: log.interval)
+        self.storage = .samples(log.samples)
+        self.interval = log.interval
     }
 
-    public var count: Int { times.count }
+    /// The number of points (of times, for two arrays of different lengths).
+    public var count: Int {
+        switch storage {
+        case .arrays(let times, _): return times.count
+        case .samples(let samples): return samples.count
+        }
+    }
+
+    /// Equal times, values and interval, as two arrays compare (NaN is not equal to itself,
+    /// except in the same stored points).
+    public static func == (a: ChartSeries, b: ChartSeries) -> Bool {
+        a.interval == b.interval && (a.sharesPoints(with: b) || (a.times == b.times && a.values == b.values))
+    }
+
+    /// True when both read the same stored points (one log's samples, or the same two
+    /// arrays): then they are equal point for point without comparing them, or making the
+    /// arrays of a series read from a log.
+    public func sharesPoints(with other: ChartSeries) -> Bool {
+        func same<T>(_ x: [T], _ y: [T]) -> Bool {
+            x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress && p.count == q.count } }
+        }
+        switch (storage, other.storage) {
+        case (.samples(let x), .samples(let y)): return same(x, y)
+        case (.arrays(let t, let v), .arrays(let u, let w)): return same(t, u) && same(v, w)
+        default: return false
+        }
+    }
+
+    /// Calls `arrays` or `samples` with the points read in place, so that a loop over every
+    /// point is compiled for each storage (pass the same generic function to both).
+    func withPoints<Result>(arrays: (ArrayPoints) -> Result, samples: (SamplePoints) -> Result) -> Result {
+        switch storage {
+        case .arrays(let times, let values):
+            return times.withUnsafeBufferPointer { t in
+                values.withUnsafeBufferPointer { v in arrays(ArrayPoints(times: t, values: v)) }
+            }
+        case .samples(let stored):
+            return stored.withUnsafeBufferPointer { samples(SamplePoints(samples: $0)) }
+        }
+    }
+}
+
+/// The points of a series read in place, for the loops over every point.
+protocol SeriesPoints {
+    /// The number of points with a time and a value.
+    var count: Int { get }
+    /// Seconds since 1970.
+    func time(_ index: Int) -> Double
+    /// °C, NaN for a gap.
+    func value(_ index: Int) -> Double
+}
+
+/// The points of two arrays (as many as the shorter has).
+struct ArrayPoints: SeriesPoints {
+    let times: UnsafeBufferPointer<Double>
+    let values: UnsafeBufferPointer<Double>
+    let count: Int
+
+    init(times: UnsafeBufferPointer<Double>, values: UnsafeBufferPointer<Double>) {
+        self.times = times
+        self.values = values
+        self.count = min(times.count, values.count)
+    }
+
+    @inline(__always) func time(_ index: Int) -> Double { times[index] }
+    @inline(__always) func value(_ index: Int) -> Double { values[index] }
+}
+
+/// The points of a log's samples, read where they are.
+struct SamplePoints: SeriesPoints {
+    let samples: UnsafeBufferPointer<TemperatureLog.Sample>
+
+    var count: Int { samples.count }
+
+    @inline(__always) static func time(of sample: TemperatureLog.Sample) -> Double { sample.time.timeIntervalSince1970 }
+
+    /// The temperature of a sample with no flags, when it is finite; NaN otherwise.
+    @inline(__always) static func value(of sample: TemperatureLog.Sample) -> Double {
+        if sample.flags.isEmpty, let temperature = sample.temperature, temperature.isFinite { return temperature }
+        return .nan
+    }
+
+    @inline(__always) func time(_ index: Int) -> Double { samples[index].time.timeIntervalSince1970 }
+
+    @inline(__always) func value(_ index: Int) -> Double {
+        if samples[index].flags.isEmpty, let temperature = samples[index].temperature, temperature.isFinite { return temperature }
+        return .nan
+    }
 }
 
 /// How a part of the curve is drawn.
@@ -84,9 +183,10 @@ public enum CurveSplitter {
     /// so a red part starts and ends on the limit line. A value equal to a limit is within.
     public static func split(_ series: ChartSeries, lower: Double?, upper: Double?) -> (runs: [DataRun], gaps: [DataGap]) {
         let (ranges, gaps) = segments(series)
+        let times = series.times, values = series.values
         var runs: [DataRun] = []
         for range in ranges {
-            runs += splitRun(xs: Array(series.times[range]), values: Array(series.values[range]), lower: lower, upper: upper)
+            runs += splitRun(xs: Array(times[range]), values: Array(values[range]), lower: lower, upper: upper)
         }
         return (runs, gaps)
     }
@@ -94,37 +194,12 @@ public enum CurveSplitter {
     /// The index ranges of consecutive valid samples and the gaps between them. A gap is a
     /// stretch of missing or flagged samples, or two valid samples more than 1.5 intervals apart.
     public static func segments(_ series: ChartSeries) -> (ranges: [Range<Int>], gaps: [DataGap]) {
-        let times = series.times, values = series.values
-        let count = min(times.count, values.count)
-        let maxStep = series.interval > 0 ? series.interval * 1.5 : Double.infinity
-        var ranges: [Range<Int>] = []
-        var gaps: [DataGap] = []
-        var runStart = -1
-        var previousValid = -1
-        var gapStart: Double? = nil
-        for index in 0..<count {
-            guard values[index].isFinite else {
-                if gapStart == nil { gapStart = previousValid >= 0 ? times[previousValid] : times[index] }
-                if runStart >= 0 { ranges.append(runStart..<index); runStart = -1 }
-                continue
-            }
-            if previousValid >= 0, gapStart == nil, runStart >= 0, times[index] - times[previousValid] > maxStep {
-                gapStart = times[previousValid]
-                ranges.append(runStart..<index)
-                runStart = -1
-            }
-            if let start = gapStart {
-                gaps.append(DataGap(start: start, end: times[index]))
-                gapStart = nil
-            }
-            if runStart < 0 { runStart = index }
-            previousValid = index
-        }
-        if runStart >= 0 { ranges.append(runStart..<count) }
-        if let start = gapStart, count > 0 {
-            gaps.append(DataGap(start: start, end: times[count - 1] + max(0, series.interval)))
-        }
-        return (ranges, gaps)
+        // The chart's pass, with one column per stretch (a scale of no span).
+        let none = LinearScale(domain: 0...0, rangeStart: 0, rangeEnd: 0)
+        let sweep = series.withPoints(
+            arrays: { CurveSweep($0, interval: series.interval, x: none, columnWidth: 1) },
+            samples: { CurveSweep($0, interval: series.interval, x: none, columnWidth: 1) })
+        return (sweep.ranges, sweep.gaps)
     }
 
     /// Splits one continuous polyline (`xs` ascending: times or canvas x; `values` in °C) at
@@ -224,89 +299,134 @@ public enum M4 {
         times: [Double], values: [Double], range: Range<Int>, x: LinearScale, y: LinearScale,
         columnWidth: Double
     ) -> [(xs: [Double], values: [Double])] {
-        guard !range.isEmpty else { return [] }
-        let xSpan = x.domain.upperBound - x.domain.lowerBound
-        let xFactor = xSpan > 0 ? (x.rangeEnd - x.rangeStart) / xSpan : 0
-        let ySpan = y.domain.upperBound - y.domain.lowerBound
-        let yFactor = ySpan > 0 ? (y.rangeEnd - y.rangeStart) / ySpan : 0
-        let xLower = x.domain.lowerBound, yLower = y.domain.lowerBound
-        let xStart = xSpan > 0 ? x.rangeStart : (x.rangeStart + x.rangeEnd) / 2
-        let yStart = ySpan > 0 ? y.rangeStart : (y.rangeStart + y.rangeEnd) / 2
-        return times.withUnsafeBufferPointer { t in
+        times.withUnsafeBufferPointer { t in
             values.withUnsafeBufferPointer { v in
-                @inline(__always) func px(_ index: Int) -> Double {
-                    snap(xStart + (t[index] - xLower) * xFactor, origin: 0, columnWidth: columnWidth)
-                }
-                @inline(__always) func w(_ value: Double) -> Double { -grid(yStart + (value - yLower) * yFactor) }
-                var gatherer = ColumnGatherer()
-                var start = range.lowerBound
-                while start < range.upperBound {
-                    let column = px(start)
-                    // Every step from a time to its column (a difference, products and sums
-                    // with the same signs, a floor) keeps the order: a time between two that
-                    // fall in the column falls in it too. So a few samples ahead are mapped,
-                    // and each of the others is only compared with the times found.
-                    var early = t[start], late = t[start]
-                    var inside = start, outside = range.upperBound, step = 1
-                    func probe(_ index: Int) -> Bool {
-                        guard px(index) == column else { return false }
-                        early = min(early, t[index])
-                        late = max(late, t[index])
-                        return true
-                    }
-                    while start + step < range.upperBound {
-                        guard probe(start + step) else { outside = start + step; break }
-                        inside = start + step
-                        step *= 2
-                    }
-                    while outside - inside > 1 {
-                        let middle = (inside + outside) / 2
-                        if probe(middle) { inside = middle } else { outside = middle }
-                    }
-                    var end = start + 1
-                    var lowest = v[start], highest = v[start]
-                    var finite = lowest.isFinite
-                    while end < range.upperBound {
-                        let time = t[end]
-                        if !(time >= early && time <= late) {
-                            guard px(end) == column else { break }
-                            early = min(early, time)
-                            late = max(late, time)
-                        }
-                        let value = v[end]
-                        lowest = min(lowest, value)
-                        highest = max(highest, value)
-                        finite = finite && value.isFinite
-                        end += 1
-                    }
-                    guard finite else {
-                        for index in start..<end { gatherer.add(column, w(v[index])) }
-                        start = end
-                        continue
-                    }
-                    // y follows the value in one direction too (up or down with the scale):
-                    // the column's lowest and highest points are those of its extreme values.
-                    let first = w(v[start]), last = w(v[end - 1])
-                    let low = min(w(lowest), w(highest)), high = max(w(lowest), w(highest))
-                    guard low < high else {
-                        gatherer.addColumn(column, first: first)
-                        start = end
-                        continue
-                    }
-                    // The first point after the first that differs from it, and the last
-                    // that differs from the last (repeated points are dropped).
-                    var second = start + 1
-                    while w(v[second]) == first { second += 1 }
-                    var beforeLast = end - 2
-                    while w(v[beforeLast]) == last { beforeLast -= 1 }
-                    gatherer.addColumn(
-                        column, first: first, second: w(v[second]), low: low, high: high, beforeLast: w(v[beforeLast]),
-                        last: last)
-                    start = end
-                }
-                return gatherer.finish()
+                pieces(ArrayPoints(times: t, values: v), range: range, x: x, y: y, columnWidth: columnWidth)
             }
         }
+    }
+
+    /// `pieces` of the points `range` of a series read in place (`ChartSeries.withPoints`).
+    static func pieces<Points: SeriesPoints>(
+        _ points: Points, range: Range<Int>, x: LinearScale, y: LinearScale, columnWidth: Double
+    ) -> [(xs: [Double], values: [Double])] {
+        guard !range.isEmpty else { return [] }
+        let px = ColumnX(x, columnWidth: columnWidth), w = CanvasY(y)
+        var gatherer = ColumnGatherer()
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let column = px(points.time(start))
+            // Every step from a time to its column (a difference, products and sums
+            // with the same signs, a floor) keeps the order: a time between two that
+            // fall in the column falls in it too. So two times near its edges are mapped
+            // (or, where the scale does not tell them, a few samples ahead), and each
+            // sample is only compared with them.
+            var (early, late) = px.bounds(of: column) ?? px.span(of: column, from: start, before: range.upperBound, points)
+            var end = start + 1
+            var lowest = points.value(start), highest = points.value(start)
+            var finite = lowest.isFinite
+            while end < range.upperBound {
+                let time = points.time(end)
+                if !(time >= early && time <= late) {
+                    guard px(time) == column else { break }
+                    early = min(early, time)
+                    late = max(late, time)
+                }
+                let value = points.value(end)
+                lowest = min(lowest, value)
+                highest = max(highest, value)
+                finite = finite && value.isFinite
+                end += 1
+            }
+            gatherer.add(M4Column(x: column, start: start, end: end, lowest: lowest, highest: highest, finite: finite), points, w)
+            start = end
+        }
+        return gatherer.finish()
+    }
+
+    /// `pieces` of one continuous stretch from its columns, found before the y scale was
+    /// known (`CurveSweep`).
+    static func pieces<Points: SeriesPoints>(
+        _ points: Points, columns: ArraySlice<M4Column>, y: LinearScale
+    ) -> [(xs: [Double], values: [Double])] {
+        let w = CanvasY(y)
+        var gatherer = ColumnGatherer()
+        for column in columns { gatherer.add(column, points, w) }
+        return gatherer.finish()
+    }
+
+    /// A time → the canvas x of the centre of its column (as `snap(x.position(time))`, the
+    /// same operations in the same order).
+    struct ColumnX {
+        let start: Double, lower: Double, factor: Double, columnWidth: Double
+
+        init(_ x: LinearScale, columnWidth: Double) {
+            let span = x.domain.upperBound - x.domain.lowerBound
+            factor = span > 0 ? (x.rangeEnd - x.rangeStart) / span : 0
+            lower = x.domain.lowerBound
+            start = span > 0 ? x.rangeStart : (x.rangeStart + x.rangeEnd) / 2
+            self.columnWidth = columnWidth
+        }
+
+        @inline(__always) func callAsFunction(_ time: Double) -> Double {
+            snap(start + (time - lower) * factor, origin: 0, columnWidth: columnWidth)
+        }
+
+        /// Times around the edges of `column` that fall in it (`nil` when it cannot tell
+        /// without points): any time between them falls in the column too.
+        @inline(__always)
+        func bounds(of column: Double) -> (Double, Double)? {
+            guard factor > 0, factor.isFinite else { return nil }
+            let half = columnWidth / 2
+            var early = lower + (column - half - start) / factor
+            var late = lower + (column + half - start) / factor
+            let margin = (abs(early) + abs(late)) * 1e-12
+            early += margin
+            late -= margin
+            guard early <= late, self(early) == column, self(late) == column else { return nil }
+            return (early, late)
+        }
+
+        /// The earliest and latest time of some points from `start` on (before `limit`) in
+        /// the column of the point at `start`: a few mapped ahead, doubling the step, then
+        /// halving it to the column's end. Any time between them falls in the column too.
+        @inline(__always)
+        func span<Points: SeriesPoints>(of column: Double, from start: Int, before limit: Int, _ points: Points) -> (Double, Double) {
+            var early = points.time(start), late = early
+            var inside = start, outside = limit, step = 1
+            func probe(_ index: Int) -> Bool {
+                let time = points.time(index)
+                guard self(time) == column else { return false }
+                early = min(early, time)
+                late = max(late, time)
+                return true
+            }
+            while start + step < limit {
+                guard probe(start + step) else { outside = start + step; break }
+                inside = start + step
+                step *= 2
+            }
+            while outside - inside > 1 {
+                let middle = (inside + outside) / 2
+                if probe(middle) { inside = middle } else { outside = middle }
+            }
+            return (early, late)
+        }
+    }
+
+    /// A value → canvas y negated (so that "greater" stays "above"), on the 1/256 grid (as
+    /// `-grid(y.position(value))`).
+    struct CanvasY {
+        let start: Double, lower: Double, factor: Double
+
+        init(_ y: LinearScale) {
+            let span = y.domain.upperBound - y.domain.lowerBound
+            factor = span > 0 ? (y.rangeEnd - y.rangeStart) / span : 0
+            lower = y.domain.lowerBound
+            start = span > 0 ? y.rangeStart : (y.rangeStart + y.rangeEnd) / 2
+        }
+
+        @inline(__always) func callAsFunction(_ value: Double) -> Double { -grid(start + (value - lower) * factor) }
     }
 
     /// The per-column state of `pieces` and the sub-paths made so far.
@@ -333,6 +453,32 @@ public enum M4 {
                 count = 1
                 first = w; low = w; high = w; last = w
             }
+        }
+
+        /// A column summed up: as `add` would leave it after each of its points (y follows
+        /// the value in one direction, so its lowest and highest points are those of its
+        /// extreme values; its second and before-last points are found from its ends).
+        @inline(__always)
+        mutating func add<Points: SeriesPoints>(_ column: M4Column, _ points: Points, _ w: CanvasY) {
+            guard column.finite else {
+                for index in column.start..<column.end { add(column.x, w(points.value(index))) }
+                return
+            }
+            let first = w(points.value(column.start)), last = w(points.value(column.end - 1))
+            let low = min(w(column.lowest), w(column.highest)), high = max(w(column.lowest), w(column.highest))
+            guard low < high else {
+                addColumn(column.x, first: first)
+                return
+            }
+            // The first point after the first that differs from it, and the last that
+            // differs from the last (repeated points are dropped).
+            var second = column.start + 1
+            while w(points.value(second)) == first { second += 1 }
+            var beforeLast = column.end - 2
+            while w(points.value(beforeLast)) == last { beforeLast -= 1 }
+            addColumn(
+                column.x, first: first, second: w(points.value(second)), low: low, high: high,
+                beforeLast: w(points.value(beforeLast)), last: last)
         }
 
         /// A column of one point (or of several that are all the same), as `add` would leave it.
@@ -389,4 +535,16 @@ public enum M4 {
             return result
         }
     }
+}
+
+/// One pixel column of M4 before the y scale is applied: its canvas x, where its points are
+/// (`start..<end`), and their lowest and highest values.
+struct M4Column {
+    var x: Double
+    var start: Int
+    var end: Int
+    var lowest: Double
+    var highest: Double
+    /// False when a value is not finite: its points are then gathered one by one.
+    var finite: Bool
 }

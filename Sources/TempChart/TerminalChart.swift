@@ -16,16 +16,18 @@ public enum TerminalChart {
         width: Int, rows: Int = 12, timeZone: TimeZone, color: Bool
     ) -> String {
         let rows = max(3, rows)
-        let count = min(series.times.count, series.values.count)
+        // The points as arrays once (a series read from a log makes them on every call).
+        let times = series.times, values = series.values
+        let count = min(times.count, values.count)
         let limits = [lower, upper].compactMap { $0 }
-        guard let scale = Scale(series.values.prefix(count), limits: limits) else { return "(no valid samples)\n" }
+        guard let scale = Scale(values.prefix(count), limits: limits) else { return "(no valid samples)\n" }
         let labelWidth = ([scale.yMin, scale.yMax] + limits).map { label($0).count }.max() ?? 4
         var plot = BraillePlot(columns: max(8, max(24, width) - labelWidth - 2), rows: rows, scale: scale)
         for limit in limits { plot.drawLimit(limit) }
-        let t0 = series.times[0], t1 = series.times[count - 1]
+        let t0 = times[0], t1 = times[count - 1]
         let span = max(t1 - t0, 1)
         plot.markExcursions(excursions, start: t0, span: span, upper: upper, lower: lower)
-        plot.drawCurve(series, count: count, start: t0, span: span)
+        plot.drawCurve(times: times, values: values, interval: series.interval, count: count, start: t0, span: span)
 
         var lines = plot.lines(labelWidth: labelWidth, labels: labelRows(scale: scale, rows: rows, limits: limits, plot: plot), color: color)
         lines.append(String(repeating: " ", count: labelWidth) + " └" + String(repeating: "─", count: plot.columns))
@@ -134,16 +136,16 @@ public enum TerminalChart {
 
         /// The curve: each pair of consecutive valid samples joined dot column by dot column
         /// (not across a gap of more than one and a half intervals).
-        mutating func drawCurve(_ series: ChartSeries, count: Int, start t0: Double, span: Double) {
-            let maxStep = series.interval > 0 ? series.interval * 1.5 : Double.infinity
+        mutating func drawCurve(times: [Double], values: [Double], interval: Double, count: Int, start t0: Double, span: Double) {
+            let maxStep = interval > 0 ? interval * 1.5 : Double.infinity
             var previous: (x: Int, row: Int, time: Double)? = nil
             for index in 0..<count {
-                let value = series.values[index]
+                let value = values[index]
                 guard value.isFinite else {
                     previous = nil
                     continue
                 }
-                let time = series.times[index]
+                let time = times[index]
                 let x = Int(((time - t0) / span * Double(dotColumns - 1)).rounded()).clamped(0, dotColumns - 1)
                 let row = dotRow(value)
                 if let p = previous, time - p.time <= maxStep {

@@ -237,7 +237,9 @@ func runChartBench(json: Bool) async throws {
             ms(c.pngMs).leftPadded(8), String(c.pngBytes).leftPadded(11), ms(referenceMs).leftPadded(15),
             String(format: "%.1f×", referenceMs / c.pngMs).leftPadded(7))
     }
-    print("model = series (log → arrays) + excursions (ColdChain) + layout (scales, M4 curve, marks); png = model + draw (Cairo) + encode (PNG file):")
+    print(
+        "model = series (the log's samples, read in place) + excursions (ColdChain) + layout (one pass: stretches, extremes,"
+            + " M4 columns; scales, marks); png = model + draw (Cairo) + encode (PNG file):")
     for c in cases {
         print(
             String(c.samples).padding(toLength: 10, withPad: " ", startingAt: 0),
