@@ -195,9 +195,11 @@ extension StationStore {
         try siteID.map { try users(where: "WHERE site_id = $1", [.int($0)]) } ?? users(where: "", [])
     }
 
-    private func users(where clause: String, _ values: [SQLValue]) throws -> [StationUser] {
-        var result: [StationUser] = []
-        try engine.query("SELECT \(UserRow.Column.selectList) FROM users \(clause) ORDER BY user_id", values) { result.append(UserRow(row: $0).user) }
+    private func users(where clause: String, _ values: [SQLValue]) throws -> [StationUser] { try userRows(where: clause, values).map(\.user) }
+
+    private func userRows(where clause: String, _ values: [SQLValue]) throws -> [UserRow] {
+        var result: [UserRow] = []
+        try engine.query("SELECT \(UserRow.Column.selectList) FROM users \(clause) ORDER BY user_id", values) { result.append(UserRow(row: $0)) }
         return result
     }
 
@@ -208,16 +210,7 @@ extension StationStore {
             guard kept.role != role else { return }
             try engine.execute("UPDATE users SET role = $1 WHERE user_id = $2", [.text(role.rawValue), .int(user.id)])
             // A device token may do no more than its user's role now allows.
-            var above: [Int64] = []
-            try engine.query(
-                "SELECT \(DeviceTokenColumn.selectList) FROM tokens WHERE created_by_user = $1 AND revoked_ms IS NULL ORDER BY token_id", [.int(user.id)]
-            ) { row in
-                if let scope = TokenScope(rawValue: row.text(DeviceTokenColumn.scope)), scope > role.scope { above.append(row.int(DeviceTokenColumn.id)) }
-            }
-            for id in above {
-                try engine.execute("UPDATE tokens SET revoked_ms = $1 WHERE token_id = $2", [.int(now.milliseconds), .int(id)])
-                try archive.appendLeaf(.tokenRevoked(id: id, at: now.milliseconds))
-            }
+            try revokeTokensWithinWrite(of: kept, above: role.scope, now: now)
             try appendAccountEvent(
                 site: kept.siteID, user: kept.id, kind: .roleChanged, actor: actor, detail: ["old_role": kept.role.rawValue, "role": role.rawValue], now: now)
         }
@@ -296,11 +289,12 @@ extension StationStore {
     /// is recorded once per run of them, and costs no hashing.
     /// - Parameter purpose: `web`, `device` or `signature`, kept with the event.
     public func checkPassword(name: String, password: String, purpose: String, now: Date = Date()) throws -> Result<StationUser, SignInRefusal> {
-        guard let user = try user(named: name) else {
+        guard let row = try userRows(where: "WHERE name = $1", [.text(name)]).first else {
             // An unknown name costs the same hashing as a known one.
             _ = PasswordHash.matches(password, hash: StationStore.decoyHash)
             return .failure(.wrongNameOrPassword)
         }
+        let user = row.user
         let actor = "user:\(user.name)"
         let state = try lockState(of: user)
         func refuse(_ reason: String, _ refusal: SignInRefusal) throws -> Result<StationUser, SignInRefusal> {
@@ -315,7 +309,7 @@ extension StationStore {
         }
         if user.disabled != nil { return try refuse("disabled", .disabled) }
         if let until = state.lockedUntil, until > now { return try refuse("locked", .locked(until: until)) }
-        guard let hash = try passwordHash(userID: user.id) else { return try refuse("no password set", .noPasswordYet) }
+        guard let hash = row.passwordHash else { return try refuse("no password set", .noPasswordYet) }
         // Hashed outside the write, so that no writer waits on Argon2id.
         let matches = PasswordHash.matches(password, hash: hash)
         return try engine.writeTransaction {
@@ -380,10 +374,6 @@ extension StationStore {
         return (failures, locks, lockedUntil)
     }
 
-    func passwordHash(userID: Int64) throws -> String? {
-        try engine.scalarText("SELECT password_hash FROM users WHERE user_id = $1", [.int(userID)])
-    }
-
     static func hashPassword(_ password: String) throws -> String {
         do {
             return try PasswordHash.make(password)
@@ -396,9 +386,12 @@ extension StationStore {
     static let decoyHash: String = (try? PasswordHash.make(newSecret(prefix: "decoy"))) ?? ""
 
     /// `PREFIX_` and 64 hex digits of 256 random bits.
-    static func newSecret(prefix: String) -> String {
+    static func newSecret(prefix: String) -> String { prefix + "_" + randomHex() }
+
+    /// 64 hex digits of 256 random bits (tokens, sessions, set-up links).
+    static func randomHex() -> String {
         var random = SystemRandomNumberGenerator()
-        return prefix + "_" + (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }.hexString(uppercase: false)
+        return (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }.hexString(uppercase: false)
     }
 
     // MARK: Sessions
@@ -444,7 +437,7 @@ extension StationStore {
             guard let user = try user(id: userID), user.disabled == nil, user.hasPassword else { return .none }
             return .user(session, user)
         }
-        if let tokenID = session.tokenID, let token = try tokens().first(where: { $0.id == tokenID }), token.isLive(at: now), token.site != nil {
+        if let tokenID = session.tokenID, let token = try token(id: tokenID), token.isLive(at: now), token.site != nil {
             return .token(session, token)
         }
         return .none
@@ -483,15 +476,18 @@ extension StationStore {
             site: user.siteID, user: user.id, kind: .sessionsEnded, actor: actor, detail: ["reason": reason, "sessions": String(open)], now: now)
     }
 
-    private func revokeTokensWithinWrite(of user: StationUser, now: Date) throws {
+    /// Revokes the live device tokens made for `user`; with `above`, only those whose scope
+    /// exceeds it.
+    private func revokeTokensWithinWrite(of user: StationUser, above limit: TokenScope? = nil, now: Date) throws {
         var ids: [Int64] = []
-        try engine.query("SELECT token_id FROM tokens WHERE created_by_user = $1 AND revoked_ms IS NULL ORDER BY token_id", [.int(user.id)]) {
-            ids.append($0.int(0))
+        try engine.query(
+            "SELECT \(DeviceTokenColumn.selectList) FROM tokens WHERE created_by_user = $1 AND revoked_ms IS NULL ORDER BY token_id", [.int(user.id)]
+        ) { row in
+            let scope = TokenScope(rawValue: row.text(DeviceTokenColumn.scope))
+            if let limit, let scope, scope <= limit { return }
+            ids.append(row.int(DeviceTokenColumn.id))
         }
-        for id in ids {
-            try engine.execute("UPDATE tokens SET revoked_ms = $1 WHERE token_id = $2", [.int(now.milliseconds), .int(id)])
-            try archive.appendLeaf(.tokenRevoked(id: id, at: now.milliseconds))
-        }
+        for id in ids { try revokeWithinWrite(tokenID: id, now: now) }
     }
 
     // MARK: Events
@@ -521,16 +517,16 @@ extension StationStore {
     /// password that is not what their events in the record say.
     func accountProblems() throws -> [String] {
         guard try engine.tableExists("users") else { return [] }
-        var expected: [Int64: (role: String?, disabled: Int64?, passwordSHA: String?, reset: Bool)] = [:]
+        var expected: [Int64: (role: String?, disabled: Int64?, passwordSHA: String?)] = [:]
         try engine.query("SELECT \(AccountEventRow.Column.selectList) FROM account_events WHERE user_id IS NOT NULL ORDER BY event_id", []) { row in
             let event = AccountEventRow(row: row).event
             guard let id = event.userID else { return }
-            var state = expected[id] ?? (nil, nil, nil, false)
+            var state = expected[id] ?? (nil, nil, nil)
             switch event.kind {
             case .userAdded, .roleChanged: state.role = event.detail["role"]
             case .disabled: state.disabled = event.at.milliseconds
-            case .passwordSet: (state.passwordSHA, state.reset) = (event.detail["password_hash_sha256"], false)
-            case .passwordReset: (state.passwordSHA, state.reset) = (nil, true)
+            case .passwordSet: state.passwordSHA = event.detail["password_hash_sha256"]
+            case .passwordReset: state.passwordSHA = nil
             default: break
             }
             expected[id] = state
@@ -539,7 +535,7 @@ extension StationStore {
         try engine.query("SELECT \(UserRow.Column.selectList) FROM users ORDER BY user_id", []) { row in
             let kept = UserRow(row: row)
             let name = "user \(kept.user.name) (#\(kept.user.id))"
-            let state = expected[kept.user.id] ?? (nil, nil, nil, false)
+            let state = expected[kept.user.id] ?? (nil, nil, nil)
             if state.role != kept.role { problems.append("\(name) has the role \(kept.role), but the record's events give \(state.role ?? "none")") }
             if state.disabled != kept.disabled {
                 problems.append("\(name) is \(kept.disabled == nil ? "enabled" : "disabled"), but the record's events say otherwise")

@@ -449,8 +449,7 @@ public final class StationStore {
         if let device, !StationToken.isValidDevice(device) {
             throw ArchiveError(.invalidRead, "a device's name is 1 to 100 printable characters on one line, with no space at either end.")
         }
-        var random = SystemRandomNumberGenerator()
-        let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }.hexString(uppercase: false)
+        let secret = StationStore.randomHex()
         let expiresMS = expires.map(\.milliseconds)
         return try engine.writeTransaction {
             // The user as kept now, not as the caller read them.
@@ -503,10 +502,24 @@ public final class StationStore {
             guard try engine.scalarInt("SELECT COUNT(*) FROM tokens WHERE token_id = $1 AND revoked_ms IS NULL", [.int(id)]) == 1 else {
                 return false
             }
-            try engine.execute("UPDATE tokens SET revoked_ms = $1 WHERE token_id = $2", [.int(now.milliseconds), .int(id)])
-            try archive.appendLeaf(.tokenRevoked(id: id, at: now.milliseconds))
+            try revokeWithinWrite(tokenID: id, now: now)
             return true
         }
+    }
+
+    /// Marks a live token revoked and appends its revocation's leaf.
+    func revokeWithinWrite(tokenID id: Int64, now: Date) throws {
+        try engine.execute("UPDATE tokens SET revoked_ms = $1 WHERE token_id = $2", [.int(now.milliseconds), .int(id)])
+        try archive.appendLeaf(.tokenRevoked(id: id, at: now.milliseconds))
+    }
+
+    /// The token of `id`, revoked or not; `nil` for none.
+    public func token(id: Int64) throws -> StationToken? {
+        var found: TokenRow?
+        try engine.query("SELECT \(TokenRow.Column.selectList) FROM tokens WHERE token_id = $1", [.int(id)]) { found = TokenRow(row: $0) }
+        guard let found else { return nil }
+        let site = try self.site(id: found.siteID)
+        return found.token(sites: site.map { [$0.id: $0] } ?? [:])
     }
 
     /// The live token `presented` stands for, or `nil` (unknown, revoked or expired). The row
