@@ -250,23 +250,17 @@ extension StationStore {
 
     // MARK: Uploads
 
-    /// Who sent a read: the token, and the user and device it was made for. One row per
-    /// upload, also of a read kept before (`newRead` false).
-    public func recordUpload(
-        loggerID: String, readID: Int64, siteID: Int64, token: StationToken, newRead: Bool, now: Date = Date()
-    ) throws {
-        try engine.writeTransaction {
-            try recordUploadWithinWrite(loggerID: loggerID, readID: readID, siteID: siteID, token: token, newRead: newRead, now: now)
-        }
-    }
-
+    /// Who sent a read: the token, and the user and device it was made for, kept in the
+    /// caller's write (the upload's). One row per upload, also of a read kept before
+    /// (`newRead` false).
     public func recordUploadWithinWrite(
         loggerID: String, readID: Int64, siteID: Int64, token: StationToken, newRead: Bool, now: Date = Date()
     ) throws {
         let id = (try engine.scalarInt("SELECT MAX(upload_id) FROM read_uploads") ?? 0) + 1
         let row = ReadUploadRow(
-            id: id, loggerID: loggerID, readID: readID, siteID: siteID, tokenID: token.id, userID: token.createdByUser, device: token.device,
-            uploaded: now.milliseconds, newRead: newRead)
+            upload: ReadUpload(
+                id: id, loggerID: loggerID, readID: readID, siteID: siteID, tokenID: token.id, userID: token.createdByUser, device: token.device,
+                uploaded: Date(milliseconds: now.milliseconds), newRead: newRead))
         try engine.execute("INSERT INTO read_uploads (\(ReadUploadRow.Column.selectList)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", row.values)
         try archive.appendLeaf(.readUpload(row))
     }
@@ -302,45 +296,24 @@ struct ReadUploadRow {
         }
     }
 
-    var id: Int64
-    var loggerID: String
-    var readID: Int64
-    var siteID: Int64
-    var tokenID: Int64
-    var userID: Int64?
-    var device: String?
-    var uploaded: Int64
-    var newRead: Bool
+    var upload: ReadUpload
 
-    init(
-        id: Int64, loggerID: String, readID: Int64, siteID: Int64, tokenID: Int64, userID: Int64?, device: String?, uploaded: Int64, newRead: Bool
-    ) {
-        self.id = id
-        self.loggerID = loggerID
-        self.readID = readID
-        self.siteID = siteID
-        self.tokenID = tokenID
-        self.userID = userID
-        self.device = device
-        self.uploaded = uploaded
-        self.newRead = newRead
+    init(upload: ReadUpload) {
+        self.upload = upload
     }
 
     init(row: any ArchiveRow) {
-        self.init(
+        upload = ReadUpload(
             id: row.int(Column.id), loggerID: row.text(Column.loggerID), readID: row.int(Column.readID), siteID: row.int(Column.siteID),
             tokenID: row.int(Column.tokenID), userID: row.optionalInt(Column.userID), device: row.optionalText(Column.device),
-            uploaded: row.int(Column.uploaded), newRead: row.int(Column.newRead) != 0)
+            uploaded: Date(milliseconds: row.int(Column.uploaded)), newRead: row.int(Column.newRead) != 0)
     }
 
     var values: [SQLValue] {
-        [.int(id), .text(loggerID), .int(readID), .int(siteID), .int(tokenID), .optional(userID), .optional(device), .int(uploaded), .int(newRead ? 1 : 0)]
-    }
-
-    var upload: ReadUpload {
-        ReadUpload(
-            id: id, loggerID: loggerID, readID: readID, siteID: siteID, tokenID: tokenID, userID: userID, device: device,
-            uploaded: Date(milliseconds: uploaded), newRead: newRead)
+        [
+            .int(upload.id), .text(upload.loggerID), .int(upload.readID), .int(upload.siteID), .int(upload.tokenID), .optional(upload.userID),
+            .optional(upload.device), .int(upload.uploaded.milliseconds), .int(upload.newRead ? 1 : 0),
+        ]
     }
 }
 
@@ -445,12 +418,13 @@ extension RecordLeaf {
     }
 
     static func readUpload(_ row: ReadUploadRow) -> RecordLeaf {
-        RecordLeaf(
+        let upload = row.upload
+        return RecordLeaf(
             .readUpload,
             [
-                ("upload", text(row.id)), ("logger", row.loggerID), ("read", text(row.readID)), ("site", text(row.siteID)),
-                ("token", text(row.tokenID)), ("user", text(row.userID)), ("device", row.device), ("uploaded_ms", text(row.uploaded)),
-                ("new_read", row.newRead ? "1" : "0"),
+                ("upload", text(upload.id)), ("logger", upload.loggerID), ("read", text(upload.readID)), ("site", text(upload.siteID)),
+                ("token", text(upload.tokenID)), ("user", text(upload.userID)), ("device", upload.device),
+                ("uploaded_ms", text(upload.uploaded.milliseconds)), ("new_read", upload.newRead ? "1" : "0"),
             ])
     }
 }
