@@ -841,10 +841,9 @@ public final class Station: @unchecked Sendable {
             throw HTTPFailure(403, "forbidden", "acknowledging needs the operator role or above; \(signer.name) is a \(signer.role.rawValue).")
         }
         let zone = configuration.timeZone
-        let defaultProfile = configuration.defaultProfile
         let ack = try pool.with { store -> Acknowledgement in
             let history = try store.archive.history(loggerID: loggerID)
-            let profile = try store.summary(loggerID: loggerID)?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? defaultProfile
+            let profile = self.profile(for: try store.summary(loggerID: loggerID))
             let utc = TimeZone(identifier: "UTC") ?? .gmt
             let assessment = Assessor.assess(
                 history.temperatureLog(), profile: profile, timeZone: utc,

@@ -12,12 +12,11 @@ extension Station {
     /// from a device and gets an upload token made for them and that device (shown once).
     /// Wrong passwords count toward the account's lock as on the web.
     func createDeviceToken(_ request: HTTPRequest, caller: inout Caller?) throws -> HTTPResponse {
-        let object = try Station.jsonObject(
-            request, shape: "{\"user\": \"NAME\", \"password\": \"…\", \"device\": \"ward 3 phone\"}")
-        guard let name = object["user"] as? String, let password = object["password"] as? String else {
-            throw HTTPFailure.badRequest("\"user\" and \"password\" are the user's name and password.")
-        }
-        guard let device = (object["device"] as? String)?.trimmingCharacters(in: .whitespaces), Station.isValidDeviceName(device) else {
+        let body = try JSONBody(
+            request, shape: #"{"user": "NAME", "password": "…", "device": "ward 3 phone"}"#, allowed: ["user", "password", "device"])
+        let (name, password) = (try body.string("user"), try body.string("password"))
+        let device = try body.string("device").trimmingCharacters(in: .whitespaces)
+        guard StationToken.isValidDevice(device) else {
             throw HTTPFailure.badRequest("\"device\" names the device: 1 to 100 printable characters (e.g. \"ward 3 phone\").")
         }
         let user = try checkPassword(name: name, password: password, purpose: "device")
@@ -37,10 +36,6 @@ extension Station {
                 ("token", .string(made.0)), ("id", .int(Int(made.1.id))), ("device", .string(device)), ("user", .string(user.name)),
                 ("fullName", .string(user.fullName)), ("role", .string(user.role.rawValue)), ("site", .string(made.2.name)),
             ]))
-    }
-
-    static func isValidDeviceName(_ text: String) -> Bool {
-        !text.isEmpty && text.count <= 100 && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// The user `name` when `password` is theirs; every refusal says the same for an unknown
@@ -110,9 +105,7 @@ extension Station {
 
     /// A JSON request body as an object.
     static func jsonObject(_ request: HTTPRequest, shape: String) throws -> [String: Any] {
-        if let type = request.header("Content-Type"), !type.lowercased().hasPrefix("application/json") {
-            throw UploadRejection(status: 415, "the body is JSON (Content-Type: application/json), not \(type.prefix(80)).")
-        }
+        try JSONBody.requireJSONType(request)
         guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] else {
             throw HTTPFailure.badRequest("the body must be a JSON object \(shape).")
         }
@@ -130,9 +123,9 @@ extension Station {
             throw HTTPFailure.badRequest("a review means reviewed, approved or rejected (acknowledged is for excursions).")
         }
         guard from < to else { throw HTTPFailure.badRequest("a review's period starts before it ends.") }
-        let (defaultProfile, zone) = (configuration.defaultProfile, configuration.timeZone)
+        let zone = configuration.timeZone
         let signature = try pool.with { store -> SignatureRecord in
-            let profile = try store.summary(loggerID: loggerID)?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? defaultProfile
+            let profile = self.profile(for: try store.summary(loggerID: loggerID))
             let draft = try PeriodReview.draft(
                 store: store, loggerID: loggerID, site: caller.site, signer: signer, meaning: meaning, comment: comment, from: from, to: to,
                 profile: profile, timeZone: zone)

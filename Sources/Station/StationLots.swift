@@ -254,9 +254,7 @@ struct JSONBody {
     /// - Throws: 415 for another content type, 400 for a body that is not a JSON object
     ///   (`shape` says what to send) or holds a key not in `allowed`.
     init(_ request: HTTPRequest, shape: String, allowed: Set<String>) throws {
-        if let type = request.header("Content-Type"), !type.lowercased().hasPrefix("application/json") {
-            throw UploadRejection(status: 415, "this request's body is JSON (Content-Type: application/json), not \(type.prefix(80)).")
-        }
+        try JSONBody.requireJSONType(request)
         guard let fields = try? JSONDecoder().decode([String: Value].self, from: request.body) else {
             throw HTTPFailure.badRequest("the body must be a JSON object \(shape).")
         }
@@ -264,6 +262,13 @@ struct JSONBody {
             throw HTTPFailure.badRequest("the body has no field \"\(unknown.prefix(64))\"; send \(shape).")
         }
         self.fields = fields
+    }
+
+    /// - Throws: 415 when the request says its body is something other than JSON.
+    static func requireJSONType(_ request: HTTPRequest) throws {
+        if let type = request.header("Content-Type"), !type.lowercased().hasPrefix("application/json") {
+            throw UploadRejection(status: 415, "this request's body is JSON (Content-Type: application/json), not \(type.prefix(80)).")
+        }
     }
 
     func string(_ name: String) throws -> String {
