@@ -52,7 +52,7 @@ public struct AuditFilter: Sendable, Equatable {
 public enum AuditTrail {
     /// The site's events that `filter` admits, newest first.
     public static func entries(store: StationStore, site: StationSite, filter: AuditFilter = AuditFilter()) throws -> [AuditEntry] {
-        let users = Dictionary(try store.users().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let users = Dictionary(try store.users(siteID: site.id).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         func name(_ id: Int64?) -> String? { id.flatMap { users[$0]?.name } }
         var entries: [AuditEntry] = []
         for event in try store.accountEvents(siteID: site.id) {
@@ -100,11 +100,12 @@ public enum AuditTrail {
         var previous: [String: SiteProfile] = [:]
         for profile in try store.siteProfiles(siteID: site.id).sorted(by: { ($0.name, $0.version) < ($1.name, $1.version) }) {
             let before = previous[profile.name]
+            let changed = changedValues(from: before?.json, to: profile.json)
             entries.append(
                 AuditEntry(
                     time: profile.added, who: profile.addedBy, kind: "profile",
                     what: before == nil ? "profile \(profile.name) added (v\(profile.version))" : "profile \(profile.name) changed to v\(profile.version)",
-                    old: before.map { changedValues(from: $0.json, to: profile.json).old }, new: changedValues(from: before?.json, to: profile.json).new))
+                    old: before == nil ? nil : changed.old, new: changed.new))
             previous[profile.name] = profile
         }
         for webhook in try store.webhooks(siteID: site.id) {

@@ -170,7 +170,7 @@ extension Station {
 
     /// A form posted from another origin is refused: browsers send `Origin` on every POST,
     /// and it must name this station (the Host it was asked under).
-    private func sameOrigin(_ request: HTTPRequest) -> Bool {
+    func sameOrigin(_ request: HTTPRequest) -> Bool {
         guard let origin = request.header("Origin") else { return true }
         guard let host = request.header("Host") else { return false }
         let scheme = configuration.http.tlsCertificate != nil ? "https" : "http"

@@ -690,7 +690,7 @@ extension Station {
     ) throws -> HTTPResponse {
         let fields = Station.formFields(context.request.body)
         let expected = Array(context.formToken.utf8)
-        guard sameOriginRequest(context.request), !expected.isEmpty,
+        guard sameOrigin(context.request), !expected.isEmpty,
             StationStore.constantTimeEqual(Array((fields["form"] ?? "").utf8), expected), let caller = context.caller
         else {
             return page(
@@ -718,12 +718,6 @@ extension Station {
             )
         }
         return HTTPResponse(status: 303, headers: [("Location", Station.loggerLink(loggerID, query: back) + "#" + anchor), ("Cache-Control", "no-store")])
-    }
-
-    private func sameOriginRequest(_ request: HTTPRequest) -> Bool {
-        guard let origin = request.header("Origin") else { return true }
-        guard let host = request.header("Host") else { return false }
-        return origin == "\(configuration.http.tlsCertificate != nil ? "https" : "http")://\(host)"
     }
 
     // MARK: Downloads
