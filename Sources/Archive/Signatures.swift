@@ -44,6 +44,18 @@ public struct SignatureRecord: Sendable, Equatable {
     /// The reads the statement lists (their ids), in the statement's order.
     public var signedReadIDs: [Int64] { SignatureStatement.readIDs(in: statement) }
 
+    /// Whether it signs any of `[from, to)` (an open end reaches everything).
+    public func overlaps(from: Date?, to: Date?) -> Bool {
+        (from.map { self.to > $0 } ?? true) && (to.map { self.from < $0 } ?? true)
+    }
+
+    /// Whether `history` now holds reads over the signed period that the signature did not
+    /// sign (they came after it): it then covers only what it signed.
+    public func missesReads(of history: History) -> Bool {
+        let signed = Set(signedReadIDs)
+        return history.reads(covering: from, to).contains { !signed.contains($0.id) }
+    }
+
     /// What the signer saw of the period's assessment, as the statement lists it: the
     /// verdict, and how many excursions there were and how many were acknowledged.
     public var signedAssessment: (verdict: String?, excursions: Int, acknowledged: Int) {

@@ -50,11 +50,7 @@ public enum PeriodReview {
     public static func reportSignatures(
         _ signatures: [SignatureRecord], history: History, from: Date?, to: Date?, formatter: ChartFormatter
     ) -> [ReportSignature] {
-        signatures.filter { signature in
-            (from.map { signature.to > $0 } ?? true) && (to.map { signature.from < $0 } ?? true)
-        }.map { signature in
-            let signed = Set(signature.signedReadIDs)
-            let unsigned = history.reads(covering: signature.from, signature.to).contains { !signed.contains($0.id) }
+        signatures.filter { $0.overlaps(from: from, to: to) }.map { signature in
             let subject: String
             switch signature.subject {
             case .review: subject = formatter.dateTime(signature.from) + " – " + formatter.dateTime(signature.to)
@@ -63,7 +59,7 @@ public enum PeriodReview {
             return ReportSignature(
                 printedName: signature.printedName, role: signature.role.rawValue, signed: signature.signed, timeZone: signature.timeZone,
                 meaning: ReportSignature.Meaning(rawValue: signature.meaning.rawValue) ?? .reviewed, comment: signature.comment, subject: subject,
-                signedSHA256: signature.statementSHA256, coversOnlyUpTo: unsigned ? signature.signed : nil)
+                signedSHA256: signature.statementSHA256, coversOnlyUpTo: signature.missesReads(of: history) ? signature.signed : nil)
         }
     }
 }

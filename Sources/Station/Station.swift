@@ -722,9 +722,7 @@ public final class Station: @unchecked Sendable {
         if kind == .pdf, let identity = reportSigner.withLock({ $0 }) {
             // The PDF signed as a PDF (docs/pdf-signatures.md); its reason is the meaning of
             // the newest signature on the period, or "report" when nobody has signed it.
-            let newest = signatures.last { signature in
-                (period.from.map { signature.to > $0 } ?? true) && (period.to.map { signature.from < $0 } ?? true)
-            }
+            let newest = signatures.last { $0.overlaps(from: period.from, to: period.to) }
             do {
                 body = try PDFSigner(identity: identity).sign(
                     body, reason: newest?.meaning.rawValue ?? "report", name: identity.commonName, location: site.name, contactInfo: nil, at: Date())

@@ -499,14 +499,9 @@ extension Station {
         var signaturesSection: String {
             let words = text.accounts
             var body = "<h2 id=\"signatures\">\(HTML.escape(words.signatures))</h2>"
-            let shown = signatures.filter { signature in
-                guard let period = reviewPeriod else { return true }
-                return signature.to > period.from && signature.from < period.to
-            }
+            let shown = signatures.filter { $0.overlaps(from: reviewPeriod?.from, to: reviewPeriod?.to) }
             if shown.isEmpty { body += "<p class=\"muted\">\(HTML.escape(words.noSignatures))</p>" }
             for signature in shown.reversed() {
-                let signed = Set(signature.signedReadIDs)
-                let unsigned = history.reads(covering: signature.from, signature.to).contains { !signed.contains($0.id) }
                 let zone = TimeZone(identifier: signature.timeZone) ?? context.zone
                 let time = ChartFormatter(timeZone: zone, language: context.language).dateTime(signature.signed)
                 body +=
@@ -521,7 +516,7 @@ extension Station {
                 }
                 body += " · SHA-256 <code title=\"\(signature.statementSHA256)\">\(signature.statementSHA256.prefix(16))…</code></span>"
                 if let comment = signature.comment { body += "<br>\(HTML.escape(comment))" }
-                if unsigned { body += "<br><span class=\"warn\">\(HTML.escape(words.coversOnly))</span>" }
+                if signature.missesReads(of: history) { body += "<br><span class=\"warn\">\(HTML.escape(words.coversOnly))</span>" }
                 body += "</div>"
             }
             guard usersOn, let user = context.caller?.user, user.role >= .reviewer, let period = reviewPeriod else { return body }
