@@ -63,6 +63,20 @@ public enum ArchiveJSON {
         .object([("time", .string(item.sample.time.isoUTC))] + values(item.sample) + [("read", .int(Int(item.readID)))])
     }
 
+    /// An electronic signature: who, when, what it means and signs, and the SHA-256 of its
+    /// statement; with `statement`, the statement's text too (the command line's `--json`).
+    public static func signature(_ signature: SignatureRecord, statement: Bool = false) -> JSONValue {
+        .object(
+            [
+                ("id", .int(Int(signature.id))), ("logger", .string(signature.loggerID)), ("subject", .string(signature.subject.rawValue)),
+                ("meaning", .string(signature.meaning.rawValue)), ("comment", .optional(signature.comment)), ("user", .string(signature.userName)),
+                ("printedName", .string(signature.printedName)), ("role", .string(signature.role.rawValue)),
+                ("signed", .string(signature.signed.isoUTC)), ("timeZone", .string(signature.timeZone)), ("from", .string(signature.from.isoUTC)),
+                ("to", .string(signature.to.isoUTC)), ("acknowledgement", signature.acknowledgementID.map { .int(Int($0)) } ?? .null),
+                ("reads", .array(signature.signedReadIDs.map { .int(Int($0)) })), ("statementSHA256", .string(signature.statementSHA256)),
+            ] + (statement ? [("statement", JSONValue.string(signature.statement))] : []))
+    }
+
     /// An acknowledgement: `id`, `logger` (when given), `excursionStart`, `by`, `at`, `comment`.
     public static func acknowledgement(_ ack: Acknowledgement, loggerID: String? = nil) -> JSONValue {
         .object(

@@ -178,18 +178,6 @@ public enum ReviewCommand: Command {
         ]
         return lines
     }
-
-    static func json(_ record: SignatureRecord) -> JSONValue {
-        .object([
-            ("id", .int(Int(record.id))), ("logger", .string(record.loggerID)), ("subject", .string(record.subject.rawValue)),
-            ("user", .string(record.userName)), ("printedName", .string(record.printedName)), ("role", .string(record.role.rawValue)),
-            ("signed", .string(record.signed.isoUTC)), ("timeZone", .string(record.timeZone)), ("meaning", .string(record.meaning.rawValue)),
-            ("comment", .optional(record.comment)), ("from", .string(record.from.isoUTC)), ("to", .string(record.to.isoUTC)),
-            ("acknowledgement", record.acknowledgementID.map { .int(Int($0)) } ?? .null),
-            ("reads", .array(record.signedReadIDs.map { .int(Int($0)) })), ("statementSHA256", .string(record.statementSHA256)),
-            ("statement", .string(record.statement)),
-        ])
-    }
 }
 
 /// `coldtap signatures LOGGER-ID`: a logger's electronic signatures, oldest first.
@@ -220,7 +208,9 @@ public enum SignaturesCommand: Command {
             return try StationStore(archive: archive).signatures(loggerID: loggerID)
         }
         if json {
-            console.print(JSONValue.object([("logger", .string(loggerID)), ("signatures", .array(records.map(ReviewCommand.json)))]).serialized())
+            console.print(
+                JSONValue.object([("logger", .string(loggerID)), ("signatures", .array(records.map { ArchiveJSON.signature($0, statement: true) }))])
+                    .serialized())
             return
         }
         guard !records.isEmpty else {

@@ -89,18 +89,7 @@ extension Station {
     /// `GET /api/v1/loggers/{id}/signatures`: every signature of the logger, oldest first.
     func signatures(loggerID: String) throws -> HTTPResponse {
         let kept = try pool.with { try $0.signatures(loggerID: loggerID) }
-        return .json(200, .object([("signatures", .array(kept.map(Station.signatureJSON)))]))
-    }
-
-    static func signatureJSON(_ signature: SignatureRecord) -> JSONValue {
-        .object([
-            ("id", .int(Int(signature.id))), ("logger", .string(signature.loggerID)), ("subject", .string(signature.subject.rawValue)),
-            ("meaning", .string(signature.meaning.rawValue)), ("comment", .optional(signature.comment)), ("user", .string(signature.userName)),
-            ("printedName", .string(signature.printedName)), ("role", .string(signature.role.rawValue)), ("signed", .string(signature.signed.isoUTC)),
-            ("timeZone", .string(signature.timeZone)), ("from", .string(signature.from.isoUTC)), ("to", .string(signature.to.isoUTC)),
-            ("acknowledgement", signature.acknowledgementID.map { .int(Int($0)) } ?? .null),
-            ("reads", .array(signature.signedReadIDs.map { .int(Int($0)) })), ("statementSHA256", .string(signature.statementSHA256)),
-        ])
+        return .json(200, .object([("signatures", .array(kept.map { ArchiveJSON.signature($0) }))]))
     }
 
     /// A JSON request body as an object.
@@ -135,7 +124,7 @@ extension Station {
             return kept
         }
         webhooks.send(
-            type: "signature", siteID: caller.site.id, members: [("site", .string(caller.site.name)), ("signature", Station.signatureJSON(signature))])
+            type: "signature", siteID: caller.site.id, members: [("site", .string(caller.site.name)), ("signature", ArchiveJSON.signature(signature))])
         return signature
     }
 }
