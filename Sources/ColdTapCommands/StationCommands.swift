@@ -138,9 +138,7 @@ public enum ServeCommand: Command {
         if let identity = station.reportSigningIdentity {
             let source =
                 configuration.reportSigning.map { "the certificate in \($0.certificate)" }
-                ?? (RecordSigningKey.defaultFile(forArchive: location).map {
-                    "a self-signed certificate in \($0.dropLast(".signing-key".count)).report-cert.pem"
-                }
+                ?? (Station.defaultReportIdentityFiles(forArchive: location).map { "a self-signed certificate in \($0.certificate)" }
                     ?? "a self-signed certificate made at start (give --report-key and --report-cert to keep one)")
             console.error("coldtap serve: report PDFs are signed with \(source), SHA-256 fingerprint \(identity.certificateFingerprint).")
         }

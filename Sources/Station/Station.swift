@@ -125,11 +125,17 @@ public final class Station: @unchecked Sendable {
         if let files = configuration.reportSigning {
             return try PDFSigningIdentity.load(keyFile: files.key, certificateFile: files.certificate)
         }
-        if let key = RecordSigningKey.defaultFile(forArchive: configuration.archive) {
-            let base = key.dropLast(".signing-key".count)
-            return try PDFSigningIdentity.loadOrCreate(keyFile: base + ".report-key.pem", certificateFile: base + ".report-cert.pem", commonName: name)
+        if let files = defaultReportIdentityFiles(forArchive: configuration.archive) {
+            return try PDFSigningIdentity.loadOrCreate(keyFile: files.key, certificateFile: files.certificate, commonName: name)
         }
         return try PDFSigningIdentity.selfSigned(commonName: name)
+    }
+
+    /// Where the self-signed identity of a SQLite archive's station is kept (beside the
+    /// archive, as its record's signing key is); `nil` for PostgreSQL, which has no file.
+    public static func defaultReportIdentityFiles(forArchive location: String) -> (key: String, certificate: String)? {
+        guard RecordSigningKey.defaultFile(forArchive: location) != nil else { return nil }
+        return (location + ".report-key.pem", location + ".report-cert.pem")
     }
 
     /// The identity that signs report PDFs (after `start()`), for the operator to check.
