@@ -303,10 +303,10 @@ public final class WebDriver: @unchecked Sendable {
         request += "Content-Length: \(json.count)\r\n\r\n"
         let port = self.port
         let bytes = Array(request.utf8) + Array(json)
-        let answer = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: httpExchange(port: port, bytes, timeout: timeout)) }.start()
-        }
-        let (status, data) = try answer.mapError { Failure(description: "\(method) \(path): \($0.description)") }.get()
+        // Not URLSession: Foundation's on Linux refuses chromedriver's answers, whose header
+        // lines have no space after the colon (`Content-Length:252`), with "Failed writing
+        // header". On a thread of its own, so that a page's load holds no Swift concurrency thread.
+        let (status, data) = try Self.answer(await rawExchangeOnThread(port: port, bytes, timeout: timeout), timeout: timeout, asked: "\(method) \(path)")
         let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
         let value: Any = object?["value"] ?? NSNull()
         guard status == 200 else {
@@ -317,6 +317,18 @@ public final class WebDriver: @unchecked Sendable {
             throw Failure(description: "\(method) \(path): \(error): \(message)", code: error)
         }
         return value
+    }
+
+    /// The status and body of chromedriver's answer, whole (its `Content-Length` read).
+    static func answer(_ exchange: (status: Int?, response: String), timeout: TimeInterval, asked: String) throws -> (Int, Data) {
+        guard let status = exchange.status, let split = exchange.response.range(of: "\r\n\r\n") else {
+            throw Failure(description: "\(asked): no HTTP answer within \(Int(timeout)) s: \(exchange.response.prefix(80))")
+        }
+        let body = Data(exchange.response[split.upperBound...].utf8)
+        let declared = exchange.response[..<split.lowerBound].lowercased().split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+        if let declared, body.count < declared { throw Failure(description: "\(asked): the answer ended after \(body.count) of \(declared) bytes") }
+        return (status, body)
     }
 
     private func sessionPath(_ tail: String) throws -> String {
@@ -452,66 +464,6 @@ public final class WebDriver: @unchecked Sendable {
 }
 
 private func closeDescriptor(_ fd: Int32) { close(fd) }
-
-/// One HTTP/1.1 exchange with chromedriver on 127.0.0.1, blocking (`WebDriver.command` runs
-/// it on a thread of its own, so that a page's load holds no Swift concurrency thread): the
-/// answer's status and body. Not URLSession: Foundation's on Linux refuses chromedriver's
-/// answers, whose header lines have no space after the colon (`Content-Length:252`), with
-/// "Failed writing header".
-private func httpExchange(port: UInt16, _ request: [UInt8], timeout: TimeInterval) -> Result<(Int, Data), WebDriver.Failure> {
-    #if os(Linux)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard fd >= 0 else { return .failure(WebDriver.Failure(description: "no socket (errno \(errno))")) }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { return .failure(WebDriver.Failure(description: "chromedriver does not answer on port \(port) (errno \(errno))")) }
-    var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    var sent = 0
-    while sent < request.count {
-        let count = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard count > 0 else { return .failure(WebDriver.Failure(description: "sending failed (errno \(errno))")) }
-        sent += count
-    }
-    let deadline = Date().addingTimeInterval(timeout)
-    var received = Data()
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    var expected: Int?
-    var bodyStart: Int?
-    while Date() < deadline {
-        let count = recv(fd, &buffer, buffer.count, 0)
-        if count < 0, errno == EINTR { continue }
-        if count <= 0 { break }
-        received.append(contentsOf: buffer[0..<count])
-        if bodyStart == nil, let end = received.firstRange(of: Data("\r\n\r\n".utf8)) {
-            bodyStart = end.upperBound - received.startIndex
-            let head = String(decoding: received[..<end.lowerBound], as: UTF8.self).lowercased()
-            expected = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
-                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
-        }
-        if let bodyStart, let expected, received.count - bodyStart >= expected { break }
-    }
-    guard let bodyStart else { return .failure(WebDriver.Failure(description: "no answer within \(Int(timeout)) s (errno \(errno))")) }
-    let statusLine = String(decoding: received.prefix(while: { $0 != 0x0D }), as: UTF8.self).split(separator: " ")
-    guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/"), let status = Int(statusLine[1]) else {
-        return .failure(WebDriver.Failure(description: "not an HTTP answer: \(String(decoding: received.prefix(80), as: UTF8.self))"))
-    }
-    let body = Data(received.dropFirst(bodyStart))
-    if let expected, body.count < expected {
-        return .failure(WebDriver.Failure(description: "the answer ended after \(body.count) of \(expected) bytes"))
-    }
-    return .success((status, body))
-}
 
 /// Runs `body` with a headless Chromium; the browser, chromedriver and their folder are gone
 /// afterwards, also when `body` throws.
