@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// What the signature dictionary says besides the signature itself.
@@ -142,7 +143,7 @@ struct PDFSignatureUpdate {
     func filled(with signature: [UInt8]) throws(PDFSigningError) -> Data {
         guard signature.count <= capacity else { throw .signatureTooLarge(needed: signature.count, available: capacity) }
         var result = bytes
-        let hex = Array(signature.map { String(format: "%02X", $0) }.joined().utf8)
+        let hex = Array(signature.hexString().utf8)
         result.replaceSubrange(contents.lowerBound + 1..<contents.lowerBound + 1 + hex.count, with: hex)
         return Data(result)
     }

@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// PDF text strings and dates, written and read (docs/pdf-signatures.md, "The signature dictionary").
@@ -16,7 +17,7 @@ enum PDFText {
         }
         var units: [UInt8] = [0xFE, 0xFF]
         for unit in text.utf16 { units += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
-        return "<" + units.map { String(format: "%02X", $0) }.joined() + ">"
+        return "<" + units.hexString() + ">"
     }
 
     /// The text of a PDF text string's bytes: UTF-16BE or UTF-8 behind their byte order
