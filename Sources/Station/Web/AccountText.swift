@@ -29,7 +29,6 @@ struct AccountText: Sendable {
     var comment: String
     var passwordAgain: String
     var firstSignatureNeedsName: String
-    var signedBy: String
     var coversOnly: String
     var review: String
     var notReviewed: String
@@ -65,7 +64,7 @@ struct AccountText: Sendable {
         signatures: "Signatures", noSignatures: "No one has signed this logger's data yet.", signAcknowledgement: "Sign acknowledgement",
         signReview: "Sign a review of this period", reviewHint: "Your signature binds the reads and the assessment shown for this period.",
         meaning: "Meaning", comment: "Comment", passwordAgain: "Your password, to sign",
-        firstSignatureNeedsName: "First signature of this session: give your user name too.", signedBy: "Signed by",
+        firstSignatureNeedsName: "First signature of this session: give your user name too.",
         coversOnly: "covers only the reads it signed: newer reads of this period came later", review: "Review", notReviewed: "not reviewed",
         reviewedUpTo: "reviewed up to", newerNotReviewed: "newer data not reviewed", audit: "Audit trail",
         auditHint: "Every event of this site from the record: uploads, acknowledgements, signatures, sign-ins, users, tokens, profiles.",
@@ -79,7 +78,7 @@ struct AccountText: Sendable {
         passwordRule: "至少 12 个字符。", setupDone: "密码已设置：请用它登录。", setupExpired: "此设置链接未知、已使用或已过期；请向管理员索取新链接。",
         signatures: "签名", noSignatures: "尚无人签署此记录仪的数据。", signAcknowledgement: "签署确认", signReview: "签署本时段的审核",
         reviewHint: "您的签名绑定本时段显示的读取记录和评估结果。", meaning: "含义", comment: "备注", passwordAgain: "您的密码（用于签名）",
-        firstSignatureNeedsName: "本次会话的首次签名：请同时输入用户名。", signedBy: "签署人", coversOnly: "仅涵盖其签署的读取记录：本时段较新的读取记录在之后到达",
+        firstSignatureNeedsName: "本次会话的首次签名：请同时输入用户名。", coversOnly: "仅涵盖其签署的读取记录：本时段较新的读取记录在之后到达",
         review: "审核", notReviewed: "未审核", reviewedUpTo: "已审核至", newerNotReviewed: "较新数据未审核", audit: "审计追踪",
         auditHint: "本站点记录中的所有事件：上传、确认、签名、登录、用户、令牌、配置。", when: "时间", who: "人员", what: "事件", why: "原因",
         logger: "记录仪", filter: "筛选", noEvents: "没有匹配的事件。",
@@ -95,7 +94,7 @@ struct AccountText: Sendable {
         noSignatures: "このロガーのデータにはまだ署名がありません。", signAcknowledgement: "確認に署名", signReview: "この期間のレビューに署名",
         reviewHint: "署名は、この期間に表示された読み取りと評価に結び付けられます。", meaning: "意味", comment: "コメント",
         passwordAgain: "署名のためのパスワード", firstSignatureNeedsName: "このセッションで最初の署名です。ユーザー名も入力してください。",
-        signedBy: "署名者", coversOnly: "署名した読み取りのみが対象です。この期間の新しい読み取りは後から届きました", review: "レビュー",
+        coversOnly: "署名した読み取りのみが対象です。この期間の新しい読み取りは後から届きました", review: "レビュー",
         notReviewed: "未レビュー", reviewedUpTo: "レビュー済み（まで）", newerNotReviewed: "新しいデータは未レビュー", audit: "監査証跡",
         auditHint: "記録にあるこのサイトのすべてのイベント：アップロード、確認、署名、サインイン、ユーザー、トークン、プロファイル。", when: "日時",
         who: "実行者", what: "内容", why: "理由", logger: "ロガー", filter: "絞り込み", noEvents: "一致するイベントはありません。",
