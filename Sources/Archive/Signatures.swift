@@ -204,11 +204,12 @@ extension StationStore {
     public func newestReviews(loggerIDs: [String]) throws -> [String: SignatureRecord] {
         guard !loggerIDs.isEmpty else { return [:] }
         let placeholders = (1...loggerIDs.count).map { "$\($0)" }.joined(separator: ", ")
-        var newest: [String: SignatureRecord] = [:]
-        for signature in try signatures(where: "WHERE subject = 'review' AND logger_id IN (\(placeholders))", loggerIDs.map { .text($0) }) {
-            newest[signature.loggerID] = signature
-        }
-        return newest
+        // Only each logger's newest review is read (a statement lists every read it signed).
+        let newest = try signatures(
+            where:
+                "WHERE signature_id IN (SELECT MAX(signature_id) FROM signatures WHERE subject = 'review' AND logger_id IN (\(placeholders)) GROUP BY logger_id)",
+            loggerIDs.map { .text($0) })
+        return Dictionary(newest.map { ($0.loggerID, $0) }, uniquingKeysWith: { _, later in later })
     }
 
     /// A site's signatures, oldest first.
