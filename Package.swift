@@ -204,6 +204,8 @@ let package = Package(
                 "ArchiveTestSupport", "StationTestSupport", "CommandTestSupport", "ColdTapBase", "Station", "StationClient", "ColdTapCommands",
                 "Archive", "Digest", "LoggerFormats", "TestSupport",
             ]),
+        // DESIGN.md's module table held to this file's graph.
+        .testTarget(name: "DesignTests"),
         .testTarget(
             name: "CommandsTests",
             dependencies: [
