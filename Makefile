@@ -15,7 +15,7 @@ VENV := .venv
 TEST_PYTHON_PACKAGES := schemathesis==4.32.5 openapi-spec-validator==0.9.0 pyhanko==0.38.0 pyhanko-certvalidator==0.33.0
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test-deps build release test demo fuzz bench venv test-venv clean lint
+.PHONY: all deps test-deps build release test check demo fuzz bench venv test-venv clean lint
 
 all: build
 
@@ -42,10 +42,15 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: test-deps test-venv lint
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	@for t in scripts/test-*.sh; do [ -e "$$t" ] || continue; echo "== $$t"; bash "$$t" || exit 1; done
+# Every test: lint, both archive engines, the browser, the end-to-end and contract scripts;
+# each phase's time is printed at the end (scripts/lib/run-tests.sh).
+test: test-deps test-venv venv
+	SWIFT=$(SWIFT) bash scripts/lib/run-tests.sh full
+
+# The fast tier while working: lint, unit tests, the archive on SQLite only, the station's
+# routes without sockets (no PostgreSQL, browser or end-to-end scripts).
+check: test-deps test-venv
+	SWIFT=$(SWIFT) bash scripts/lib/run-tests.sh check
 
 # The formatting of every Swift file, as `swift format` (in the toolchain) with .swift-format
 # makes it; `swift format format -i -r Sources Tests Apps Package.swift` fixes what this finds.
@@ -73,14 +78,10 @@ test-venv: test-deps
 	@$(VENV)/bin/python -c "import sys, importlib.metadata as m; sys.exit(any(m.version(n) != v for n, v in (a.split('==') for a in sys.argv[1:])))" \
 	  $(TEST_PYTHON_PACKAGES) 2>/dev/null || $(VENV)/bin/pip install -q $(TEST_PYTHON_PACKAGES)
 
-bench: venv
+# Every suite of coldtap-bench (BENCH_SUITES, also what make test runs once at a tiny size).
+bench: venv test-deps
 	$(SWIFT) build -c release --product coldtap-bench
-	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench ndef
-	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench rf
-	COLDTAP_PYTHON=$(VENV)/bin/python .build/release/coldtap-bench chart
-	.build/release/coldtap-bench archive
-	.build/release/coldtap-bench station
-	.build/release/coldtap-bench fleet
+	COLDTAP_PYTHON=$(VENV)/bin/python bash scripts/lib/run-benches.sh .build/release/coldtap-bench
 
 fuzz: deps
 	$(SWIFT) build -c release --build-path .build-fuzz --product FuzzNDEF \

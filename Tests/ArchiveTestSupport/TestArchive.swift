@@ -3,10 +3,19 @@ import ArchiveKit
 import Foundation
 import Testing
 
-/// The engines every archive and station test runs on.
+/// The engines every archive and station test runs on: both, unless `COLDTAP_TEST_ENGINES`
+/// names some (`sqlite`, as `make check` does, for the fast tier without PostgreSQL).
 public enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite, postgresql
     public var testDescription: String { rawValue }
+
+    public static var allCases: [Engine] {
+        guard let chosen = ProcessInfo.processInfo.environment["COLDTAP_TEST_ENGINES"], !chosen.isEmpty else {
+            return [.sqlite, .postgresql]
+        }
+        let engines = chosen.split(separator: ",").compactMap { Engine(rawValue: String($0)) }
+        return engines.isEmpty ? [.sqlite, .postgresql] : engines
+    }
 }
 
 /// A fresh, empty archive on one engine (a SQLite file in a temporary folder, or a database
