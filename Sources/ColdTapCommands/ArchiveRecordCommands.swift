@@ -72,15 +72,12 @@ enum ArchiveRecordCommands {
         defer { archive.close() }
         let signer = try signer(file: file, archive: archive, console: console)
         let note = try mapping { try archive.signCheckpoint(with: signer) }
+        // With --out the file is the whole output (a script may name /dev/stdout or a pipe).
         if let out {
-            do {
-                try Data(note.formatted.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
-            } catch {
-                throw CommandError(.failure, "Cannot write the checkpoint to '\(out)': check the path and permissions.")
-            }
-            console.error("Wrote the checkpoint to \(out); keep it outside the archive, for 'archive verify --since \(out)'.")
+            try OutputFile.write(Data(note.formatted.utf8), to: out, what: "the checkpoint")
+        } else {
+            console.write(Data(note.formatted.utf8))
         }
-        console.write(Data(note.formatted.utf8))
     }
 
     // MARK: prove

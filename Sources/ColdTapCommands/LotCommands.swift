@@ -329,7 +329,8 @@ public enum LotCommand: Command {
                 do {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                     let bytes = try LotReportRendering(theme: theme).render(kind, content)
-                    try (kind == .pdf ? try signing?.sign(bytes, at: now) ?? bytes : bytes).write(to: url)
+                    try OutputFile.write(
+                        kind == .pdf ? try signing?.sign(bytes, at: now) ?? bytes : bytes, to: url.path, what: "the \(kind.rawValue.uppercased()) file")
                 } catch let error as ReportRenderingUnavailable {
                     throw CommandError(.unavailable, "\(error); use --html.")
                 } catch let error as CommandError {

@@ -232,11 +232,7 @@ public enum NDEFCommand: Command {
         }
         let output = asHex ? Data((hex(bytes, spaced: true) + "\n").utf8) : bytes
         if let out {
-            do {
-                try output.write(to: URL(fileURLWithPath: out))
-            } catch {
-                throw CommandError(.failure, "Cannot write '\(out)': \(error.localizedDescription). Check the directory and permissions.")
-            }
+            try OutputFile.write(output, to: out, what: "the message")
         } else {
             if !asHex && console.outputIsTerminal {
                 throw CommandError.usage("The message is binary; add --hex to see it or -o FILE to save it.")

@@ -160,13 +160,9 @@ enum CommandLineRead {
         }
     }
 
-    /// Writes all or nothing: a temporary file renamed into place.
+    /// Writes all or nothing over a regular file, into a device or pipe as it is (OutputFile).
     static func write(_ data: Data, to path: String) throws {
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw CommandError(.failure, "cannot write '\(path)': \(error.localizedDescription).")
-        }
+        try OutputFile.write(data, to: path, what: "the dump")
     }
 }
 

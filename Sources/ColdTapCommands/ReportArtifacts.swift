@@ -242,12 +242,7 @@ public enum ReportArtifacts {
                 throw CommandError(.failure, "Cannot draw the \(kind.rawValue.uppercased()) file: \(error).")
             }
             let file = kind == .pdf ? try signing?.sign(bytes, at: now) ?? bytes : bytes
-            do {
-                try file.write(to: url)
-            } catch {
-                throw CommandError(
-                    .failure, "Cannot write the \(kind.rawValue.uppercased()) file in '\(directory.path)': \(error). Check the directory and free space.")
-            }
+            try OutputFile.write(file, to: url.path, what: "the \(kind.rawValue.uppercased()) file")
             written.append(url)
             if pathsToStandardError { console.error(url.path) } else { console.print(url.path) }
         }
