@@ -72,7 +72,7 @@ struct ArchiveEngineFigures {
 
 func runArchiveBench(_ json: Bool) async throws {
     let arguments = CommandLine.arguments
-    var reads = 1000
+    var reads = BenchScale.pick(1000, smoke: 4)
     if let index = arguments.firstIndex(of: "--reads"), index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 {
         reads = value
     }
@@ -176,7 +176,7 @@ private func benchEngine(
     let arguments = CommandLine.arguments
     let rounds =
         arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }.map { max(1, $0) }
-        ?? (engine == "sqlite" ? 3 : 2)
+        ?? BenchScale.pick(engine == "sqlite" ? 3 : 2, smoke: 1)
     var ingestSeconds = Double.infinity
     var bareSeconds = Double.infinity
     var ingestCPUSeconds = Double.infinity
@@ -250,7 +250,7 @@ private func benchEngine(
     var historyRuns: [Double] = []
     var reportRuns: [Double] = []
     var count = 0
-    for _ in 0..<7 {
+    for _ in 0..<BenchScale.pick(7, smoke: 1) {
         let start = wallSeconds()
         let record = try history.history(loggerID: "bench:1")
         let loaded = wallSeconds()

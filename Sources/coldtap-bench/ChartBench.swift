@@ -136,7 +136,7 @@ func bestSeconds(runs: Int, _ body: () throws -> Int) rethrows -> Double {
 }
 
 func runChartBench(json: Bool) async throws {
-    let counts = [1_000, 100_000, 1_000_000]
+    let counts = BenchScale.pick([1_000, 100_000, 1_000_000], smoke: [1_000])
     let logs = counts.map(chartBenchLog)
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -159,7 +159,7 @@ func runChartBench(json: Bool) async throws {
     var cases: [Case] = []
     for log in logs {
         // Each measurement starts from the decoded log, as `coldtap report` does.
-        let runs = log.samples.count >= 500_000 ? 9 : 21
+        let runs = BenchScale.smoke ? 1 : (log.samples.count >= 500_000 ? 9 : 21)
         let modelSeconds = bestSeconds(runs: runs) {
             ChartModel(chartBenchSpec(log)).drawnPointCount
         }

@@ -44,8 +44,8 @@ struct FleetFigures {
             ("historySamples", .int(historySamples)), ("reportMs", ms(reportMs)), ("overviewMs", ms(overviewMs)),
             ("overviewBytes", .int(overviewBytes)), ("lotStatusMs", ms(lotStatusMs)),
             ("verifySeconds", verifySeconds.map { .number(($0 * 100).rounded() / 100) } ?? .null),
-            ("verifyMicrosecondsPerRead", verifySeconds.map { .number(($0 * 1e6 / Double(max(reads, 1))).rounded()) } ?? .null),
-            ("bytesOnDisk", .int(Int(bytesOnDisk))),
+            ("verifyPerReadUs", verifySeconds.map { .number(($0 * 1e6 / Double(max(reads, 1))).rounded()) } ?? .null),
+            ("bytesOnDisk", .int(Int(bytesOnDisk))), ("bytesPerRead", .int(Int(bytesOnDisk) / max(reads, 1))),
         ])
     }
 }
@@ -55,8 +55,8 @@ func runFleetBench(_ json: Bool) async throws {
     func value(_ name: String) -> String? {
         arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     }
-    let sizes = (value("--loggers") ?? "100,1000,3000").split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
-    let days = value("--days").flatMap { Int($0) } ?? 365
+    let sizes = (value("--loggers") ?? BenchScale.pick("100,1000,3000", smoke: "3")).split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+    let days = value("--days").flatMap { Int($0) } ?? BenchScale.pick(365, smoke: 31)
     let engines = value("--engine").map { [$0] } ?? ["sqlite", "postgresql"]
     guard !sizes.isEmpty, days >= 31, engines.allSatisfy({ ["sqlite", "postgresql"].contains($0) }) else {
         throw BenchError.reference("fleet takes --loggers N[,N…] (whole numbers), --days D (31 or more), --engine sqlite|postgresql")
@@ -182,7 +182,7 @@ private func benchFleet(engine: String, loggers: Int, days: Int, verify: Bool) a
 
     // Uploads: the next day's read of 21 loggers spread over the fleet, one at a time.
     var uploads: [Double] = []
-    for round in 0..<21 {
+    for round in 0..<BenchScale.pick(21, smoke: 2) {
         let logger = round * loggers / 21
         let (raw, readTime) = try fleetRead(logger: logger, day: days)
         uploads.append(
@@ -199,7 +199,7 @@ private func benchFleet(engine: String, loggers: Int, days: Int, verify: Bool) a
     let probe = fleetLoggerID(loggers / 2)
     var historySamples = 0
     var history: [Double] = []
-    for round in 0..<10 {
+    for round in 0..<BenchScale.pick(10, smoke: 2) {
         let opened = try Archive.open(location)
         let started = DispatchTime.now().uptimeNanoseconds
         let year = try opened.history(loggerID: probe, from: fleetStart, to: fleetStart.addingTimeInterval(Double(days) * 86_400))
@@ -212,10 +212,11 @@ private func benchFleet(engine: String, loggers: Int, days: Int, verify: Bool) a
     let reportRequest = HTTPRequest(
         method: "GET", path: "/api/v1/loggers/\(probe)/report.pdf",
         query: [("from", periodEnd.addingTimeInterval(-30 * 86_400).isoUTCWholeSeconds), ("to", periodEnd.isoUTCWholeSeconds)], headers: bearer)
-    let overviewRequest = HTTPRequest(method: "GET", path: "/", headers: ["Cookie": "coldtap_session=\(token)"])
+    let viewer = try await BenchSignIn.viewerCookie(station: station, archive: location, site: site.name, user: "bench-fleet")
+    let overviewRequest = HTTPRequest(method: "GET", path: "/", headers: ["Cookie": viewer])
     var report: [Double] = [], overview: [Double] = []
     var overviewBytes = 0
-    for round in 0..<10 {
+    for round in 0..<BenchScale.pick(10, smoke: 2) {
         let reportTime = try timed(reportRequest).ms
         let page = try timed(overviewRequest)
         overviewBytes = page.bytes
@@ -227,7 +228,7 @@ private func benchFleet(engine: String, loggers: Int, days: Int, verify: Bool) a
     station.stop(grace: 1)
     // The lot's status: its three loggers' records over its legs, judged (medians of 9).
     var lotStatus: [Double] = []
-    for round in 0..<10 {
+    for round in 0..<BenchScale.pick(10, smoke: 2) {
         let opened = try Archive.open(location)
         let started = DispatchTime.now().uptimeNanoseconds
         let journey = try opened.lotJourney("fleet-lot", siteID: site.id, at: lotEnd)

@@ -14,7 +14,7 @@ func blackHole<T>(_ value: T) {
 
 /// The small messages, each its own buffer (as messages read from separate tags would be).
 func ndefBenchSmallMessages() -> [Data] {
-    (0..<10_000).map { index in
+    (0..<BenchScale.pick(10_000, smoke: 50)).map { index in
         NDEFMessage(records: [
             TextRecord(text: "Logger \(index % 977): 4.\(index % 10) °C", language: "en").record,
             URIRecord(uri: "https://example.com/l/\(index)").record,
@@ -41,7 +41,9 @@ func threadCPUSeconds() -> Double {
 
 /// Runs `body` (one repetition) until at least `minimumSeconds` of CPU time have passed and
 /// at least `minimumRuns` repetitions were made; returns the median CPU seconds per repetition.
-func medianSeconds(minimumSeconds: Double = 2, minimumRuns: Int = 7, _ body: () throws -> Int) rethrows -> Double {
+func medianSeconds(minimumSeconds: Double = BenchScale.pick(2, smoke: 0), minimumRuns: Int = BenchScale.pick(7, smoke: 1), _ body: () throws -> Int) rethrows
+    -> Double
+{
     var samples: [Double] = []
     var checksum = 0
     let start = threadCPUSeconds()
@@ -162,7 +164,7 @@ func runNDEFBench(json: Bool) async throws {
         for index in small.indices { sum &+= consume(try NDEFParser.message(from: small[index])) }
         return sum
     }
-    let largeIterations = 1000
+    let largeIterations = BenchScale.pick(1000, smoke: 2)
     let largeSeconds =
         try medianSeconds {
             var sum = 0

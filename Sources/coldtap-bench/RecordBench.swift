@@ -9,7 +9,7 @@ import TransparencyLog
 /// and a consistency proof from an older checkpoint — against Python's hashlib computing the
 /// same RFC 9162 root from the same table, in the same run.
 func runRecordBench(_ json: Bool) async throws {
-    let reads = 100_000
+    let reads = BenchScale.pick(100_000, smoke: 1_000)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-bench-record-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -66,11 +66,11 @@ func runRecordBench(_ json: Bool) async throws {
     _ = try archive.signCheckpoint(with: signer)
     let againMs = milliseconds(since: againStart)
 
-    let index = 123_457
+    let index = BenchScale.pick(123_457, smoke: 1_235)
     let inclusionStart = DispatchTime.now()
     let inclusion = try archive.inclusionProof(leafIndex: index, treeSize: size)
     let inclusionMs = milliseconds(since: inclusionStart)
-    let oldSize = 150_000
+    let oldSize = BenchScale.pick(150_000, smoke: 1_500)
     let consistencyStart = DispatchTime.now()
     let consistency = try archive.consistencyProof(from: oldSize, to: size)
     let consistencyMs = milliseconds(since: consistencyStart)

@@ -30,7 +30,7 @@ struct StationFigures {
 
 func runStationBench(_ json: Bool) async throws {
     let arguments = CommandLine.arguments
-    var uploads = 1600
+    var uploads = BenchScale.pick(1600, smoke: 32)
     if let index = arguments.firstIndex(of: "--uploads"), index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 {
         uploads = value
     }

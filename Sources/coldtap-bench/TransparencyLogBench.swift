@@ -5,7 +5,7 @@ import TransparencyLog
 /// coldtap-bench tlog: the cost of a tree head and of producing and checking an inclusion
 /// and a consistency proof at 100,000 leaves (from an in-memory leaf-hash source).
 func runTransparencyLogBench(_ json: Bool) async throws {
-    let count = 100_000
+    let count = BenchScale.pick(100_000, smoke: 1_000)
     var source = InMemoryLeafHashes()
     let hashStart = DispatchTime.now()
     for index in 0..<count { source.append(leaf: Array("read \(index)".utf8)) }
@@ -15,7 +15,7 @@ func runTransparencyLogBench(_ json: Bool) async throws {
     let root = try MerkleProofs.root(treeSize: count, from: source)
     let rootMs = milliseconds(since: rootStart)
 
-    let index = 61_803
+    let index = BenchScale.pick(61_803, smoke: 618)
     let inclusionStart = DispatchTime.now()
     let inclusion = try MerkleProofs.inclusionProof(leafIndex: index, treeSize: count, from: source)
     let inclusionMs = milliseconds(since: inclusionStart)
@@ -25,7 +25,7 @@ func runTransparencyLogBench(_ json: Bool) async throws {
         proof: inclusion, root: root)
     let verifyInclusionMs = milliseconds(since: verifyInclusionStart)
 
-    let oldSize = 77_777
+    let oldSize = BenchScale.pick(77_777, smoke: 777)
     let oldRoot = try MerkleProofs.root(treeSize: oldSize, from: source)
     let consistencyStart = DispatchTime.now()
     let consistency = try MerkleProofs.consistencyProof(oldSize: oldSize, newSize: count, from: source)
