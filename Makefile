@@ -12,7 +12,10 @@ APT_TEST_PACKAGES := $(APT_PACKAGES) pcsc-tools chromium chromium-driver poppler
 VENV := .venv
 # Test tools in $(VENV), pinned: the station's contract and fuzz run (scripts/test-openapi.sh);
 # pyHanko checks the signed report PDFs independently of our libcrypto code (PDFSigningTests).
-TEST_PYTHON_PACKAGES := schemathesis==4.32.5 openapi-spec-validator==0.9.0 pyhanko==0.38.0 pyhanko-certvalidator==0.33.0
+# The EPCIS exports are checked against GS1's schema with format checking (jsonschema with
+# rfc3987 and rfc3339-validator) and their event IDs against the reference event hash generator.
+TEST_PYTHON_PACKAGES := schemathesis==4.32.5 openapi-spec-validator==0.9.0 pyhanko==0.38.0 pyhanko-certvalidator==0.33.0 \
+  jsonschema==4.26.0 rfc3987==1.3.8 rfc3339-validator==0.1.4 epcis-event-hash-generator==1.9.3
 FUZZ_SECONDS ?= 60
 
 .PHONY: all deps test-deps build release test check demo fuzz bench venv test-venv clean lint

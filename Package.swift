@@ -118,6 +118,8 @@ let package = Package(
         // for a read, a verdict, an upload, the forms' rules, the history), worded with the
         // app's String Catalog keys, so the screens only lay values out. No SwiftUI here.
         .target(name: "AppViewModels", dependencies: ["ColdTapBase", "LoggerFormats", "ColdChain", "TempChart", "LoggerSessions", "StationClient"]),
+        // GS1 EPCIS 2.0 events and documents as ColdTap writes them, with the CBV 2.0 event hash.
+        .target(name: "EPCIS", dependencies: ["ColdTapBase", "JSONOutput", "Digest"]),
         // The use cases over the archive, shared by the command line and the station: reads
         // built and decoded again as the archive keeps them, a station upload decoded, the
         // archive's JSON and CSV. Not linked by the app (the archive engines are not there).
@@ -125,6 +127,7 @@ let package = Package(
             name: "ArchiveKit",
             dependencies: [
                 "ColdTapBase", "ColdTapKit", "Archive", "JSONOutput", "LoggerFormats", "ColdChain", "NDEF", "TempChart", "TransparencyLog", "Digest",
+                "EPCIS",
             ]),
         // The command line: all commands live in a library so tests can run them in-process.
         .target(

@@ -34,7 +34,7 @@ public enum ColdTap {
         ConfigureCommand.self, StartCommand.self, MeasureCommand.self,
         ServeCommand.self, SiteCommand.self, TokenCommand.self, UserCommand.self, SiteProfileCommand.self, LoggerCommand.self, WebhookCommand.self,
         PushCommand.self,
-        ProductsCommand.self, ProductCommand.self, LotCommand.self,
+        ProductsCommand.self, ProductCommand.self, LotCommand.self, ExportCommand.self,
     ]
 
     public static var usage: String {

@@ -1,0 +1,54 @@
+import Archive
+import ArchiveKit
+import Foundation
+
+/// `coldtap export epcis`: a logger's record as one GS1 EPCIS 2.0 document (docs/epcis.md).
+public enum ExportCommand: Command {
+    static let loggerOption = OptionSpec.value("--logger-id", placeholder: "ID", help: "the logger whose record is exported")
+    static let samplesOption = OptionSpec.flag(
+        "--samples", help: "add every valid sample as a report of its own (default: aggregates per read, the raw read named by its hash)")
+    static let outOption = OptionSpec.value("--out", placeholder: "FILE", help: "write the document to FILE instead of standard output", path: true)
+
+    public static let name = "export"
+    public static let forms = [
+        CommandForm(
+            verb: "epcis",
+            summary:
+                "a logger's record as a GS1 EPCIS 2.0 JSON-LD document: one ObjectEvent per kept read with its sensor aggregates, alarms as ALARM_CONDITION, the event hash as eventID",
+            options: [loggerOption] + ArchiveAccess.periodOptions + [samplesOption, outOption, ArchiveAccess.archiveOption])
+    ]
+
+    public static func run(_ arguments: Arguments, console: Console) async throws {
+        var arguments = arguments
+        guard arguments.verb == "epcis" else { throw CommandError.usage("say 'export epcis --logger-id ID'.") }
+        let location = try ArchiveAccess.location(&arguments)
+        guard let named = arguments.value(loggerOption) else {
+            throw CommandError.usage("name the logger to export with --logger-id ID ('coldtap loggers' lists them).")
+        }
+        let period = try ArchiveAccess.period(&arguments)
+        let samples = arguments.isSet(samplesOption)
+        let out = arguments.value(outOption)
+        try arguments.finish()
+        let archive = try ArchiveAccess.open(location, create: false)
+        defer { archive.close() }
+        let loggerID = try await ArchiveAccess.loggerID(named, in: archive)
+        let document = try await ArchiveAccess.mapping { () -> JSONValue in
+            guard try archive.loggerSummary(loggerID) != nil else {
+                throw ArchiveError(.notFound, "the archive holds no logger '\(loggerID)'.", hint: .listLoggers(count: nil))
+            }
+            // A station's archive knows each logger's site and its signatures; a plain one has neither.
+            let store = try? StationStore(archive: archive)
+            let site = try store?.siteID(ofLogger: loggerID).flatMap { try store?.site(id: $0)?.name }
+            let signatures = (try? store?.signatures(loggerID: loggerID)) ?? []
+            let request = EPCISExport.LoggerRequest(
+                loggerID: loggerID, from: period.from, to: period.to, samples: samples, place: EPCISExport.placeURI(site: site))
+            return try EPCISExport.loggerDocument(request, archive: archive, signatures: signatures)
+        }
+        let text = Data((document.serialized() + "\n").utf8)
+        if let out {
+            try OutputFile.write(text, to: out, what: "the EPCIS document")
+        } else {
+            console.write(text)
+        }
+    }
+}
