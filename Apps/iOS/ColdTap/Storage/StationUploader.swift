@@ -1,7 +1,12 @@
 import AppViewModels
-import Combine
 import Foundation
 import StationClient
+
+#if canImport(Combine)
+    import Combine
+#else
+    import CombineStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// Sends each read to the station set in Settings, through StationClient's offline queue:
 /// a read is queued on disk first (Application Support/UploadQueue), then the queue is

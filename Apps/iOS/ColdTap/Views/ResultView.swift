@@ -1,6 +1,11 @@
 import AppViewModels
 import ColdChain
-import SwiftUI
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// One read, as `ResultScreen` (AppViewModels) words it: the verdict first, then the
 /// statistics, the curve, the excursions and the logger's details; share as PDF or CSV from
