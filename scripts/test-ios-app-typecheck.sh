@@ -120,6 +120,25 @@ if problems:
     sys.exit("\n".join(problems))
 PY
 
+# Apps/iOS/README.md's table of the app's files keeps their true line counts.
+python3 - <<'PY'
+import re, sys
+from pathlib import Path
+
+readme = Path("Apps/iOS/README.md").read_text()
+rows = re.findall(r"^\| `((?:\w+/)+\w+\.swift)` \| (\d+) \|", readme, re.M)
+files = {str(p.relative_to("Apps/iOS/ColdTap")) for p in Path("Apps/iOS/ColdTap").rglob("*.swift")}
+listed = {name for name, _ in rows if name in files}
+problems = [f"Apps/iOS/README.md lists {name} with {count} lines; it has {len(Path('Apps/iOS/ColdTap', name).read_text().splitlines())}"
+            for name, count in rows if name in files and int(count) != len(Path("Apps/iOS/ColdTap", name).read_text().splitlines())]
+problems += [f"Apps/iOS/README.md does not list {name}" for name in sorted(files - listed)]
+total = sum(len(Path("Apps/iOS/ColdTap", name).read_text().splitlines()) for name in files)
+if f"| **app total** | **{total}** |" not in readme:
+    problems.append(f"Apps/iOS/README.md's app total is not {total}")
+if problems:
+    sys.exit("\n".join(problems))
+PY
+
 # The check can fail: each misuse, in a copy of the app, must stop the compile with its error.
 misuse() {
     local description=$1 expected=$2 script=$3
