@@ -215,6 +215,16 @@ let package = Package(
                 "NFCTagsEmulation", "ColdTapBase", "ColdTapKit", "ColdTapCommands", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart",
                 "TestSupport", "Digest", "PDFSigning",
             ]),
+        // Stand-ins for the Apple frameworks the iPhone app imports (Apple's documented
+        // signatures and isolation, for checking only; never products, and named apart so they
+        // can never shadow an SDK module). scripts/test-ios-app-typecheck.sh type-checks every
+        // file of Apps/iOS/ColdTap against them on Linux; see Apps/iOS/README.md.
+        .target(name: "FoundationStandIn", path: "Tests/FoundationStandIn"),
+        .target(name: "CombineStandIn", path: "Tests/CombineStandIn"),
+        .target(name: "UIKitStandIn", dependencies: ["CoreGraphicsStandIn"], path: "Tests/UIKitStandIn"),
+        .target(name: "SwiftUIStandIn", dependencies: ["CombineStandIn", "UIKitStandIn"], path: "Tests/SwiftUIStandIn"),
+        .target(name: "SecurityStandIn", path: "Tests/SecurityStandIn"),
+        .target(name: "CoreGraphicsStandIn", dependencies: ["TempChart"], path: "Tests/CoreGraphicsStandIn"),
     ],
     swiftLanguageModes: [.v6]
 )

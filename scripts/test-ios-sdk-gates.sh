@@ -3,6 +3,10 @@
 # a file the iPhone app compiles never uses `#if compiler(...)`, and every
 # `canImport(Module, _underlyingVersion: V)` gate it uses is written down, with the SDK it
 # stands for, in docs/apple-availability.md (Apps/iOS/README.md explains why).
+# Cairo stays off Apple builds (issue 45 item 1): some xcodebuild versions ignore the
+# `.when(platforms: [.linux])` condition on the CCairo dependency, and then `cairo.h` is not
+# found; so every gate on `canImport(CCairo)` in Sources/ also says `!canImport(CoreGraphics)`,
+# or is the `#elseif` of a gate that already took the Core Graphics path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 - <<'PY'
@@ -27,4 +31,31 @@ for root in roots:
 if problems:
     sys.exit("\n".join(problems))
 print(f"SDK gates: {gates} version gate(s) documented, no compiler-version gate in {len(roots)} source roots")
+PY
+python3 - <<'PY'
+import re, sys
+from pathlib import Path
+
+problems, gates = [], 0
+for path in sorted(Path("Sources").rglob("*.swift")):
+    opened = []  # the condition of each open #if, innermost last
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        directive = re.match(r"\s*#(if|elseif|else|endif)\b(.*)", line)
+        if not directive:
+            continue
+        kind, condition = directive.group(1), directive.group(2).split("//", 1)[0]
+        if kind == "if":
+            opened.append(condition)
+        elif kind == "endif":
+            opened.pop()
+        if kind in ("if", "elseif") and "canImport(CCairo)" in condition:
+            gates += 1
+            first = opened[-1] if opened else ""
+            guarded = "!canImport(CoreGraphics)" in condition
+            after_core_graphics = kind == "elseif" and re.search(r"(?<!!)canImport\(CoreGraphics\)", first)
+            if not (guarded or after_core_graphics):
+                problems.append(f"{path}:{number}: gates on canImport(CCairo) without !canImport(CoreGraphics); an Xcode build that ignores the CCairo platform condition would compile it")
+if problems:
+    sys.exit("\n".join(problems))
+print(f"Cairo gates: {gates} gate(s) on canImport(CCairo), each kept off Core Graphics platforms")
 PY

@@ -1,4 +1,4 @@
-#if canImport(CCairo)
+#if canImport(CCairo) && !canImport(CoreGraphics)
     import CCairo
     import Foundation
     #if canImport(Glibc)

@@ -1,4 +1,4 @@
-#if canImport(CCairo)
+#if canImport(CCairo) && !canImport(CoreGraphics)
     #if canImport(Glibc)
         import Glibc
     #elseif canImport(Darwin)

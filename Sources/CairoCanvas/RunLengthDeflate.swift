@@ -1,4 +1,4 @@
-#if canImport(CCairo)
+#if canImport(CCairo) && !canImport(CoreGraphics)
     import CCairo
 
     /// A minimal zlib stream writer (RFC 1950/1951) for filtered PNG rows: one block with the

@@ -32,30 +32,35 @@ final class CommandInFlight: Sendable {
 /// is not sent: it fails as `tagRemoved`, so that the session polls for the tag again.
 /// With `mapErrors` false the operation's own errors pass through unchanged (the session
 /// controller tells Core NFC's session errors apart).
+/// The deadline's timer is cancelled as soon as the call answers, so a fast command leaves no
+/// sleeping task behind; `timerEnded` (tests) is called when the timer task ends either way.
 func runWithDeadline<T: Sendable>(
     _ timeout: Duration, inFlight: CommandInFlight? = nil, mapErrors: Bool = true,
+    timerEnded: (@Sendable () -> Void)? = nil,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     if let inFlight, !inFlight.begin() { throw TransportError.tagRemoved }
     let gate = OnceGate<T>()
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
         gate.install(continuation)
-        let work = Task {
-            do {
-                let answer = try await operation()
-                inFlight?.end()
-                gate.finish(.success(answer))
-            } catch {
-                inFlight?.end()
-                gate.finish(.failure(mapErrors ? mapToTransportError(error) : error))
-            }
-        }
-        Task {
-            try? await Task.sleep(for: timeout)
+        let timer = Task {
+            defer { timerEnded?() }
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             // The call itself is left to call back (Core NFC cannot cancel it); `inFlight`
             // stays busy until it does.
             gate.finish(.failure(TransportError.timeout))
-            _ = work
+        }
+        Task {
+            do {
+                let answer = try await operation()
+                inFlight?.end()
+                timer.cancel()
+                gate.finish(.success(answer))
+            } catch {
+                inFlight?.end()
+                timer.cancel()
+                gate.finish(.failure(mapErrors ? mapToTransportError(error) : error))
+            }
         }
     }
 }

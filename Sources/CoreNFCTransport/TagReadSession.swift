@@ -118,16 +118,20 @@ public struct SessionPolicy: Sendable, Equatable {
     /// Seconds `connect(to:)` may take: Core NFC may never call back (the session ended
     /// mid-connect), and the sheet must not stay on "Reading…".
     public var connectTimeout: Double
+    /// Seconds to wait before polling again after two tags or an unsupported one: a card kept
+    /// in the phone case would otherwise be detected, refused and polled for in a tight loop.
+    public var refusedTagPollDelay: Double
 
     public init(
         sessionLimit: Double = 60, warningLead: Double = 15, minimumTimeToResume: Double = 5, maxResumes: Int = 4,
-        connectTimeout: Double = 3
+        connectTimeout: Double = 3, refusedTagPollDelay: Double = 0.5
     ) {
         self.sessionLimit = sessionLimit
         self.warningLead = warningLead
         self.minimumTimeToResume = minimumTimeToResume
         self.maxResumes = maxResumes
         self.connectTimeout = connectTimeout
+        self.refusedTagPollDelay = refusedTagPollDelay
     }
 }
 
@@ -236,10 +240,17 @@ public struct TagReadSessionController: Sendable {
         }
         let clock = self.clock
         let warningAt = start + policy.sessionLimit - policy.warningLead
+        let sessionEnd = start + policy.sessionLimit
+        // The sheet's countdown: the warning, then one update a second until Core NFC's limit,
+        // so "N s left" counts down instead of standing still (issue 45 item 4).
         let watchdog = Task {
             do {
-                try await clock.sleep(until: warningAt)
-                feed.yield(.timeWarning)
+                var next = warningAt
+                while next < sessionEnd {
+                    try await clock.sleep(until: next)
+                    feed.yield(.timeWarning)
+                    next += 1
+                }
             } catch {}
         }
         let run = TagReadRun(controller: self, start: start, feed: feed, read: read, verdict: verdict)
@@ -247,6 +258,7 @@ public struct TagReadSessionController: Sendable {
             if await run.handle(input) { break }
         }
         run.readTask?.cancel()
+        run.delayedPoll?.cancel()
         watchdog.cancel()
         pump.cancel()
         feed.finish()
@@ -271,6 +283,8 @@ private final class TagReadRun<Value: Sendable> {
     let alert: AlertComposer
 
     var readTask: Task<Void, Never>?
+    /// Polling asked to start again after `SessionPolicy.refusedTagPollDelay`.
+    var delayedPoll: Task<Void, Never>?
     /// The tag first connected to: another one found later is not read.
     var expectedUID: Data?
     /// What an interrupted read got, handed to the next attempt.
@@ -328,6 +342,10 @@ private final class TagReadRun<Value: Sendable> {
         case .timeWarning:
             alert.warn(secondsLeft: Int(remaining().rounded()))
             return false
+        case .pollAgainDue:
+            delayedPoll = nil
+            session.restartPolling()
+            return false
         case .session(.invalidated(let failure)):
             readTask?.cancel()
             readTask = nil
@@ -340,8 +358,8 @@ private final class TagReadRun<Value: Sendable> {
     /// One tag, the one being read if any, supported: connect to it and start reading.
     private func detected(_ tags: [DetectedTag]) async -> Bool {
         guard readTask == nil else { return false }
-        guard tags.count == 1, let tag = tags.first else { return pollAgain(.oneTagOnly) }
-        if case .unsupported = tag { return pollAgain(.tagNotSupported) }
+        guard tags.count == 1, let tag = tags.first else { return pollAgain(.oneTagOnly, after: policy.refusedTagPollDelay) }
+        if case .unsupported = tag { return pollAgain(.tagNotSupported, after: policy.refusedTagPollDelay) }
         if let expectedUID, tag.uid != expectedUID { return pollAgain(.otherTag) }
         if let stop = await connect(tag) { return stop }
         let transport: any TagTransport
@@ -355,9 +373,22 @@ private final class TagReadRun<Value: Sendable> {
         return false
     }
 
-    private func pollAgain(_ advice: ReaderAdvice) -> Bool {
+    private func pollAgain(_ advice: ReaderAdvice, after delay: Double = 0) -> Bool {
         alert.show(messages.advice(advice))
-        session.restartPolling()
+        guard delay > 0 else {
+            session.restartPolling()
+            return false
+        }
+        // The deadline is taken now, so a clock that moves on before the task starts still
+        // counts from the refusal.
+        let clock = controller.clock, due = clock.now() + delay, feed = self.feed
+        delayedPoll?.cancel()
+        delayedPoll = Task {
+            do {
+                try await clock.sleep(until: due)
+                feed.yield(.pollAgainDue)
+            } catch {}
+        }
         return false
     }
 
@@ -427,6 +458,7 @@ private enum SessionInput<Value: Sendable>: Sendable {
     case sessionEnded
     case readFinished(Result<Value, Error>)
     case timeWarning
+    case pollAgainDue
 }
 
 /// Composes the sheet's text from progress and the time warning, sending it only when it

@@ -63,19 +63,6 @@ open class NFCTagReaderSession: NFCReaderSession {
         public static let iso18092 = PollingOption(rawValue: 0x4)
     }
 
-    /// `NFCTagReaderSession.Configuration` (iOS 26.4).
-    @available(iOS 26.4, *)
-    public struct Configuration {
-        public var pollingOption: PollingOption
-        public var iso7816SelectIdentifiers: [String]
-        public var feliCaSystemCodes: [String]
-        public init(pollingOption: PollingOption, iso7816SelectIdentifiers: [String] = [], feliCaSystemCodes: [String] = []) {
-            self.pollingOption = pollingOption
-            self.iso7816SelectIdentifiers = iso7816SelectIdentifiers
-            self.feliCaSystemCodes = feliCaSystemCodes
-        }
-    }
-
     public private(set) weak var delegate: (any NFCTagReaderSessionDelegate)?
     public let queue: DispatchQueue?
     public let pollingOption: PollingOption
@@ -84,12 +71,6 @@ open class NFCTagReaderSession: NFCReaderSession {
     @available(iOS, introduced: 13.0, deprecated: 26.4)
     public convenience init?(pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
         self.init(polling: pollingOption, delegate: delegate, queue: queue)
-    }
-
-    /// `init(configuration:delegate:queue:)` (iOS 26.4).
-    @available(iOS 26.4, *)
-    public convenience init(configuration: Configuration, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
-        self.init(polling: configuration.pollingOption, delegate: delegate, queue: queue)
     }
 
     init(polling: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue?) {

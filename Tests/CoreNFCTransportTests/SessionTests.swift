@@ -163,6 +163,28 @@ struct TagSessionTests {
         #expect(tag.calls.get.count == 39)
     }
 
+    @Test func theCountdownOnTheSheetCountsDownEverySecond() async throws {
+        // The same read as above: from 45 s to 57 s the sheet must show the seconds left
+        // going down, not "15 s left" for the whole last 15 s.
+        let clock = ManualClock()
+        let tag = FakeST25DV(failures: [38: CoreNFCFailure(.tagConnectionLost)], clock: clock, secondsPerCommand: 1.5)
+        let session = FakeTagSession(detections: [[.type5(tag)], [.type5(tag)]])
+        let controller = TagReadSessionController(session: session, clock: clock)
+        session.start()
+        let read: @Sendable (any TagTransport, PartialRead?, @escaping TagReadSessionController.Progress) async throws -> Data = { transport, _, progress in
+            try await readType5(transport, chunk: 1, blocksToRead: 100, progress: progress)
+        }
+        _ = await controller.run(events: session.events, read: read) { _ in "Done" }
+        let shown = session.alerts.get.compactMap { alert -> Int? in
+            guard let range = alert.range(of: #"(\d+) s left"#, options: .regularExpression) else { return nil }
+            return Int(alert[range].split(separator: " ")[0])
+        }
+        #expect(shown.first == 15)
+        #expect(Set(shown).count >= 5, "seconds shown: \(shown)")
+        #expect(shown == shown.sorted(by: >), "the countdown never goes up: \(shown)")
+        #expect(shown.allSatisfy { $0 >= 0 && $0 <= 15 })
+    }
+
     @Test func tagResponseErrorsEndTheReadWithTheTagsRefusal() async throws {
         // Blocks 0–63 exist, the read asks for 80: the tag answers error 0x10 (block not available)
         // down to single blocks, and the planner gives up.
@@ -201,12 +223,25 @@ struct TagSessionTests {
         #expect(tag.calls.get.isEmpty)
     }
 
-    @Test func twoTagsAndUnsupportedTagsAreAskedAway() async throws {
+    @Test func twoTagsAndUnsupportedTagsAreAskedAwayAndPolledForHalfASecondLater() async throws {
         let tag = FakeST25DV()
         let session = FakeTagSession(detections: [[.type5(tag), .type2(FakeNTAG213())], [.unsupported(kind: "FeliCa")], [.type5(tag)]])
-        let controller = TagReadSessionController(session: session, clock: ManualClock())
+        let clock = ManualClock()
+        let controller = TagReadSessionController(session: session, clock: clock)
         session.start()
-        let (result, _) = await controller.run(events: session.events, read: type5Read(blocks: 32)) { _ in "Done" }
+        let running = Task { await controller.run(events: session.events, read: type5Read(blocks: 32)) { _ in "Done" } }
+        // Each refusal waits half a second before polling again (a card in the phone case must
+        // not make a tight loop of detections).
+        try await waitUntil { session.alerts.get.contains(ReaderAdvice.oneTagOnly.englishSentence) }
+        #expect(session.restarts.get == 0)
+        clock.advance(by: 0.4)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(session.restarts.get == 0)
+        clock.advance(by: 0.1)
+        try await waitUntil { session.alerts.get.contains(ReaderAdvice.tagNotSupported.englishSentence) }
+        #expect(session.restarts.get == 1)
+        clock.advance(by: 0.5)
+        let (result, _) = await running.value
         #expect(try result.get().count == 128)
         #expect(
             session.alerts.get.prefix(3) == [
@@ -330,4 +365,10 @@ struct NDEFSessionTests {
         guard case .failure(let cancel) = cancelled else { Issue.record("expected a failure"); return }
         #expect(cancel.advice == .cancelled)
     }
+}
+
+/// Waits (up to 5 s of real time) until `condition` holds, for steps that happen on other tasks.
+func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(condition())
 }

@@ -44,23 +44,13 @@
             return true
         }
 
-        /// The session polling ISO 14443 and ISO 15693: through `init(configuration:delegate:queue:)`
-        /// where the SDK and the system have it (iOS 26.4, which deprecates the polling-option
-        /// initialiser), else through `init(pollingOption:delegate:queue:)`.
-        ///
-        /// The gate tests the SDK, not the compiler: `_underlyingVersion` compares the version
-        /// recorded in the SDK's UIKit stub, and 9127.0.84 is the iOS 27.0 SDK's. No published
-        /// version of the 26.4 SDK's UIKit or Core NFC was found, so Xcode 26.4–26.x compile only
-        /// the polling-option branch, which iOS 26.4+ still runs (Apps/iOS/README.md). The Linux
-        /// glue check compiles both branches against the stand-in.
+        /// The session polling ISO 14443 and ISO 15693, through `init(pollingOption:delegate:queue:)`
+        /// on every iOS: iOS 26.4 deprecates it in favour of `init(configuration:delegate:queue:)`
+        /// but still runs it, and that newer initialiser waits until the deployment target
+        /// reaches iOS 26.4 (an SDK gate for it would rest on an undocumented `canImport`
+        /// version; Apps/iOS/README.md).
         private func makeSession() -> NFCTagReaderSession? {
-            #if (canImport(UIKit, _underlyingVersion: 9127.0.84) && !targetEnvironment(macCatalyst)) || CORENFC_GLUE_CHECK
-                if #available(iOS 26.4, *) {
-                    let configuration = NFCTagReaderSession.Configuration(pollingOption: [.iso14443, .iso15693])
-                    return NFCTagReaderSession(configuration: configuration, delegate: self, queue: queue)
-                }
-            #endif
-            return NFCTagReaderSession(pollingOption: [.iso14443, .iso15693], delegate: self, queue: queue)
+            NFCTagReaderSession(pollingOption: [.iso14443, .iso15693], delegate: self, queue: queue)
         }
 
         private var current: NFCTagReaderSession? {

@@ -1,11 +1,16 @@
 import AppViewModels
 import ColdChain
-import Combine
 import CoreNFCTransport
 import Foundation
 import LoggerFormats
 import LoggerSessions
 import StationClient
+
+#if canImport(Combine)
+    import Combine
+#else
+    import CombineStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// The app's state: settings, history, secrets and the read in progress.
 @MainActor

@@ -1,6 +1,18 @@
-import Combine
-import SwiftUI
-import UIKit
+#if canImport(Combine)
+    import Combine
+#else
+    import CombineStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
+#if canImport(UIKit)
+    import UIKit
+#else
+    import UIKitStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 @main
 struct ColdTapApp: App {

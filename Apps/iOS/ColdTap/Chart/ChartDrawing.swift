@@ -1,7 +1,12 @@
 import AppViewModels
-import CoreGraphics
 import Foundation
 import TempChart
+
+#if canImport(CoreGraphics)
+    import CoreGraphics
+#else
+    import CoreGraphicsStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 extension ChartInput {
     /// Draws the chart (`ChartInput.model`, AppViewModels) into a new bitmap of `size` points

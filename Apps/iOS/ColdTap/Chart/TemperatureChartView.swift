@@ -1,6 +1,15 @@
 import AppViewModels
-import SwiftUI
-import UIKit
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
+#if canImport(UIKit)
+    import UIKit
+#else
+    import UIKitStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// A `UIView` showing the temperature chart, drawn through TempChart's Core Graphics canvas.
 ///

@@ -7,6 +7,10 @@ import LoggerFormats
 import LoggerSessions
 import NFCTags
 
+#if !canImport(Darwin)
+    import FoundationStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
+
 /// The texts of the NFC sheet and of read failures, in the phone's language (String
 /// Catalog `Localizable.xcstrings`).
 enum SessionTexts {

@@ -7,8 +7,14 @@ import TempChart
 
 /// Writes a read as a PDF report or CSV data into a temporary file for the share sheet: the
 /// same files `coldtap report` writes (ColdTapKit's `ReportRendering`), in the app's language.
-struct ReportExporter {
-    enum Kind { case pdf, csv }
+struct ReportExporter: Sendable {
+    enum Kind: Sendable { case pdf, csv }
+
+    /// The files written, and why one could not be (the last failure).
+    struct Written: Sendable {
+        var files: [Kind: URL] = [:]
+        var problem: String?
+    }
 
     let read: StoredRead
     let assessment: Assessment
@@ -31,6 +37,19 @@ struct ReportExporter {
             try pdf().write(to: url, options: .atomic)
             return url
         }
+    }
+
+    /// Writes the PDF and the CSV, keeping whichever could be written.
+    func writeAll() -> Written {
+        var written = Written()
+        for kind in [Kind.pdf, .csv] {
+            do {
+                written.files[kind] = try write(kind)
+            } catch {
+                written.problem = error.localizedDescription
+            }
+        }
+        return written
     }
 
     private func fileSafe(_ text: String) -> String {

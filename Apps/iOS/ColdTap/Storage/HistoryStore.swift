@@ -1,6 +1,11 @@
 import AppViewModels
-import Combine
 import Foundation
+
+#if canImport(Combine)
+    import Combine
+#else
+    import CombineStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// The history of reads in Application Support/History (`HistoryFolder`: one JSON file per
 /// read; files another version wrote are listed in `unreadableFiles`, never deleted).

@@ -1,5 +1,13 @@
 import Foundation
-import Security
+
+#if !canImport(Darwin)
+    import FoundationStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
+#if canImport(Security)
+    import Security
+#else
+    import SecurityStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// Secret keys for loggers that sign their data, kept in the iOS Keychain (never in
 /// UserDefaults or the history). Each key has a label the person chooses — usually the

@@ -1,7 +1,12 @@
 import AppViewModels
 import ColdChain
-import Combine
 import Foundation
+
+#if canImport(Combine)
+    import Combine
+#else
+    import CombineStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// The person's choices, kept in UserDefaults: the alarm profile reads are judged
 /// against, the time zone times are shown in, and how tags are read. Secret keys live in

@@ -1,7 +1,12 @@
 import AppViewModels
-import Combine
 import Foundation
 import StationClient
+
+#if canImport(Combine)
+    import Combine
+#else
+    import CombineStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// Sends each read to the station set in Settings, through StationClient's offline queue:
 /// a read is queued on disk first (Application Support/UploadQueue), then the queue is
@@ -29,6 +34,7 @@ final class StationUploader: ObservableObject {
 
     private let keychain = KeychainStore(service: "org.coldtap.station")
     private let queue: UploadQueue?
+    private let flushes = FlushLoop()
     private static let urlAccount = "station-url"
     private static let tokenAccount = "station-token"
     private static let identityAccount = "station-identity"
@@ -131,14 +137,19 @@ final class StationUploader: ObservableObject {
     }
 
     /// Sends what is queued, oldest first; stops at the first failure worth retrying
-    /// (offline, station busy) and keeps the rest for the next flush.
+    /// (offline, station busy) and keeps the rest for the next flush. Asked for while a flush
+    /// runs, it returns at once and the running flush goes round again (`FlushLoop`), so a read
+    /// queued meanwhile is sent by it.
     func flush() async {
-        guard !isSending, let queue, let client = client() else { return }
-        isSending = true
-        let result = await queue.flush(using: client, sender: credential.uploaderName)
-        isSending = false
-        lastProblem = UploadTexts.problem(after: result)
-        refresh()
+        guard let queue else { return }
+        await flushes.run { [self] in
+            guard let client = client() else { return }
+            isSending = true
+            let result = await queue.flush(using: client, sender: credential.uploaderName)
+            isSending = false
+            lastProblem = UploadTexts.problem(after: result)
+            refresh()
+        }
     }
 
     /// Reads the queue's folder again: what is waiting and what was refused.

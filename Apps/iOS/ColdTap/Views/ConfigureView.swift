@@ -1,5 +1,10 @@
 import AppViewModels
-import SwiftUI
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// Sets up an NXP NHS31xx logger (SETCONFIG with the iPhone's clock) and starts one that
 /// waits for Start; the form's rules are `ConfigureForm`'s. Configuring erases every sample

@@ -1,5 +1,10 @@
 import AppViewModels
-import SwiftUI
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// Hands a lot over to the logger just read (`HandOverScreen`, AppViewModels): the site's
 /// lots worst first with a search on their ids, where and when, then the move recorded on

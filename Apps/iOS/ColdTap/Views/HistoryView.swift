@@ -1,5 +1,10 @@
 import AppViewModels
-import SwiftUI
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// Every read kept on the phone, newest first, with the notes `HistoryScreen` decides on.
 struct HistoryView: View {

@@ -1,6 +1,11 @@
 import AppViewModels
 import ColdChain
-import SwiftUI
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// One read, as `ResultScreen` (AppViewModels) words it: the verdict first, then the
 /// statistics, the curve, the excursions and the logger's details; share as PDF or CSV from
@@ -89,7 +94,7 @@ struct ResultView: View {
             }
         }
         .task(id: read.id) {
-            prepareExports(assessment: assessment)
+            await prepareExports(assessment: assessment)
         }
         .alert("Export failed", isPresented: $showingExportError) {
             Button("OK", role: .cancel) {}
@@ -98,20 +103,17 @@ struct ResultView: View {
         }
     }
 
-    /// Writes the PDF report and the CSV data for the share menu; a file that cannot be
-    /// written is left out of the menu and the reason is shown.
-    private func prepareExports(assessment: Assessment) {
+    /// Writes the PDF report and the CSV data for the share menu, off the main thread (a long
+    /// log's report takes real time to draw); a file that cannot be written is left out of the
+    /// menu and the reason is shown.
+    private func prepareExports(assessment: Assessment) async {
         let exporter = ReportExporter(read: read, assessment: assessment, language: .appLanguage)
-        var written: [ReportExporter.Kind: URL] = [:]
-        for kind in [ReportExporter.Kind.pdf, .csv] {
-            do {
-                written[kind] = try exporter.write(kind)
-            } catch {
-                exportError = error.localizedDescription
-                showingExportError = true
-            }
+        let written = await Task.detached(priority: .userInitiated) { exporter.writeAll() }.value
+        exports = written.files
+        if let problem = written.problem {
+            exportError = problem
+            showingExportError = true
         }
-        exports = written
     }
 }
 

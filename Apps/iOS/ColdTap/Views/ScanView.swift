@@ -1,5 +1,10 @@
 import AppViewModels
-import SwiftUI
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// The first screen: one button to read a logger, then the verdict of the read
 /// (`ScanScreen`, AppViewModels).

@@ -1,6 +1,11 @@
 import AppViewModels
 import ColdChain
-import SwiftUI
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// The alarm profile, the time zone, how tags are read, and the loggers' secret keys.
 struct SettingsView: View {

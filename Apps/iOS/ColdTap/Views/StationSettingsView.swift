@@ -1,6 +1,15 @@
 import AppViewModels
-import SwiftUI
-import UIKit
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
+#if canImport(UIKit)
+    import UIKit
+#else
+    import UIKitStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 /// The station reads are uploaded to: its address and the person's sign-in (user name,
 /// password, this iPhone's name on the station), who is signed in, what is still waiting,

@@ -1,5 +1,10 @@
 import AppViewModels
-import SwiftUI
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#else
+    import SwiftUIStandIn  // Linux type check only (scripts/test-ios-app-typecheck.sh)
+#endif
 
 extension Tone {
     /// The colour a value of this tone is shown in.
