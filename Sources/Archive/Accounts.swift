@@ -160,7 +160,7 @@ extension StationStore {
         }
         let hash = try password.map(StationStore.hashPassword)
         let setup = hash == nil ? StationStore.newSecret(prefix: "su") : nil
-        return try engine.writeTransaction {
+        return try engine.writeTransaction { transaction in
             if try user(named: name) != nil { throw ArchiveError(.conflict, "there is already a user '\(name)'.") }
             let id = (try engine.scalarInt("SELECT MAX(user_id) FROM users") ?? 0) + 1
             let created = now.milliseconds
@@ -177,11 +177,12 @@ extension StationStore {
             let user = StationUser(
                 id: id, siteID: site.id, name: name, fullName: fullName, role: role, created: Date(milliseconds: created), createdBy: actor,
                 disabled: nil, hasPassword: hash != nil)
-            try archive.appendLeaf(.user(user))
-            try appendAccountEvent(site: site.id, user: id, kind: .userAdded, actor: actor, detail: ["role": role.rawValue], now: now)
+            try Archive.appendLeaf(.user(user), in: transaction)
+            try appendAccountEvent(site: site.id, user: id, kind: .userAdded, actor: actor, detail: ["role": role.rawValue], now: now, in: transaction)
             if let hash {
                 try appendAccountEvent(
-                    site: site.id, user: id, kind: .passwordSet, actor: actor, detail: ["password_hash_sha256": SHA256Digest.hex(text: hash)], now: now)
+                    site: site.id, user: id, kind: .passwordSet, actor: actor, detail: ["password_hash_sha256": SHA256Digest.hex(text: hash)], now: now,
+                    in: transaction)
             }
             return (user, setup)
         }
@@ -205,26 +206,27 @@ extension StationStore {
 
     /// - Throws: `ArchiveError(.notFound)` for no such user.
     public func setRole(_ role: UserRole, of user: StationUser, by actor: String, now: Date = Date()) throws {
-        try engine.writeTransaction {
+        try engine.writeTransaction { transaction in
             guard let kept = try self.user(id: user.id) else { throw ArchiveError(.notFound, "there is no user '\(user.name)'.") }
             guard kept.role != role else { return }
             try engine.execute("UPDATE users SET role = $1 WHERE user_id = $2", [.text(role.rawValue), .int(user.id)])
             // A device token may do no more than its user's role now allows.
-            try revokeTokensWithinWrite(of: kept, above: role.scope, now: now)
+            try revokeTokens(of: kept, above: role.scope, now: now, in: transaction)
             try appendAccountEvent(
-                site: kept.siteID, user: kept.id, kind: .roleChanged, actor: actor, detail: ["old_role": kept.role.rawValue, "role": role.rawValue], now: now)
+                site: kept.siteID, user: kept.id, kind: .roleChanged, actor: actor, detail: ["old_role": kept.role.rawValue, "role": role.rawValue], now: now,
+                in: transaction)
         }
     }
 
     /// Disables a user for good (their name stays theirs) and ends their sessions; their
     /// device tokens are revoked with them.
     public func disableUser(_ user: StationUser, by actor: String, now: Date = Date()) throws {
-        try engine.writeTransaction {
+        try engine.writeTransaction { transaction in
             guard let kept = try self.user(id: user.id), kept.disabled == nil else { return }
             try engine.execute("UPDATE users SET disabled_ms = $1 WHERE user_id = $2", [.int(now.milliseconds), .int(user.id)])
-            try appendAccountEvent(site: kept.siteID, user: kept.id, kind: .disabled, actor: actor, detail: [:], now: now)
-            try endSessionsWithinWrite(of: kept, reason: "disabled", actor: actor, now: now)
-            try revokeTokensWithinWrite(of: kept, now: now)
+            try appendAccountEvent(site: kept.siteID, user: kept.id, kind: .disabled, actor: actor, detail: [:], now: now, in: transaction)
+            try endSessions(of: kept, reason: "disabled", actor: actor, now: now, in: transaction)
+            try revokeTokens(of: kept, now: now, in: transaction)
         }
     }
 
@@ -240,7 +242,7 @@ extension StationStore {
     private func setPassword(of user: StationUser, to password: String?, by actor: String, revokingTokens: Bool, now: Date) throws -> String? {
         let hash = try password.map(StationStore.hashPassword)
         let setup = hash == nil ? StationStore.newSecret(prefix: "su") : nil
-        try engine.writeTransaction {
+        try engine.writeTransaction { transaction in
             guard let kept = try self.user(id: user.id) else { throw ArchiveError(.notFound, "there is no user '\(user.name)'.") }
             try engine.execute(
                 "UPDATE users SET password_hash = $1, setup_sha256 = $2, setup_expires_ms = $3 WHERE user_id = $4",
@@ -251,12 +253,12 @@ extension StationStore {
             if let hash {
                 try appendAccountEvent(
                     site: kept.siteID, user: kept.id, kind: .passwordSet, actor: actor,
-                    detail: ["password_hash_sha256": SHA256Digest.hex(text: hash)], now: now)
+                    detail: ["password_hash_sha256": SHA256Digest.hex(text: hash)], now: now, in: transaction)
             } else {
-                try appendAccountEvent(site: kept.siteID, user: kept.id, kind: .passwordReset, actor: actor, detail: [:], now: now)
+                try appendAccountEvent(site: kept.siteID, user: kept.id, kind: .passwordReset, actor: actor, detail: [:], now: now, in: transaction)
             }
-            try endSessionsWithinWrite(of: kept, reason: "password changed", actor: actor, now: now)
-            if revokingTokens { try revokeTokensWithinWrite(of: kept, now: now) }
+            try endSessions(of: kept, reason: "password changed", actor: actor, now: now, in: transaction)
+            if revokingTokens { try revokeTokens(of: kept, now: now, in: transaction) }
         }
         return setup
     }
@@ -298,11 +300,12 @@ extension StationStore {
         let actor = "user:\(user.name)"
         let state = try lockState(of: user)
         func refuse(_ reason: String, _ refusal: SignInRefusal) throws -> Result<StationUser, SignInRefusal> {
-            try engine.writeTransaction {
+            try engine.writeTransaction { transaction in
                 let newest = try newestAccountEvent(of: user)
                 if newest?.kind != .signInFailed || newest?.detail["reason"] != reason {
                     try appendAccountEvent(
-                        site: user.siteID, user: user.id, kind: .signInFailed, actor: actor, detail: ["reason": reason, "purpose": purpose], now: now)
+                        site: user.siteID, user: user.id, kind: .signInFailed, actor: actor, detail: ["reason": reason, "purpose": purpose], now: now,
+                        in: transaction)
                 }
             }
             return .failure(refusal)
@@ -312,10 +315,11 @@ extension StationStore {
         guard let hash = row.passwordHash else { return try refuse("no password set", .noPasswordYet) }
         // Hashed outside the write, so that no writer waits on Argon2id.
         let matches = PasswordHash.matches(password, hash: hash)
-        return try engine.writeTransaction {
+        return try engine.writeTransaction { transaction in
             guard matches else {
                 try appendAccountEvent(
-                    site: user.siteID, user: user.id, kind: .signInFailed, actor: actor, detail: ["reason": "wrong password", "purpose": purpose], now: now)
+                    site: user.siteID, user: user.id, kind: .signInFailed, actor: actor, detail: ["reason": "wrong password", "purpose": purpose], now: now,
+                    in: transaction)
                 // Counted again inside the write: two wrong passwords at once both count.
                 let current = try lockState(of: user)
                 guard current.failures >= StationStore.failuresBeforeLock else { return .failure(.wrongNameOrPassword) }
@@ -323,11 +327,11 @@ extension StationStore {
                 let until = now.addingTimeInterval(length)
                 try appendAccountEvent(
                     site: user.siteID, user: user.id, kind: .locked, actor: "station",
-                    detail: ["until_ms": String(until.milliseconds), "failures": String(current.failures)], now: now)
+                    detail: ["until_ms": String(until.milliseconds), "failures": String(current.failures)], now: now, in: transaction)
                 return .failure(.locked(until: Date(milliseconds: until.milliseconds)))
             }
             // Also a signature's password: the wrong ones before it are then no longer "in a row".
-            try appendAccountEvent(site: user.siteID, user: user.id, kind: .signIn, actor: actor, detail: ["purpose": purpose], now: now)
+            try appendAccountEvent(site: user.siteID, user: user.id, kind: .signIn, actor: actor, detail: ["purpose": purpose], now: now, in: transaction)
             return .success(user)
         }
     }
@@ -421,7 +425,7 @@ extension StationStore {
         let idleEnd = session.lastSeen.addingTimeInterval(limits.idle)
         let absoluteEnd = session.created.addingTimeInterval(limits.absolute)
         if now >= idleEnd || now >= absoluteEnd {
-            try engine.writeTransaction {
+            try engine.writeTransaction { _ in
                 try engine.execute(
                     "UPDATE sessions SET ended_ms = $1, end_reason = $2 WHERE session_sha256 = $3 AND ended_ms IS NULL",
                     [.int(min(idleEnd, absoluteEnd).milliseconds), .text(now >= absoluteEnd ? "absolute limit" : "idle time-out"), .text(hash)])
@@ -447,7 +451,7 @@ extension StationStore {
     public func endSession(cookie: String, now: Date = Date()) throws {
         guard cookie.hasPrefix("cs_"), cookie.count == 67 else { return }
         let hash = SHA256Digest.hex(text: cookie)
-        try engine.writeTransaction {
+        try engine.writeTransaction { transaction in
             var found: SessionRow?
             try engine.query("SELECT \(SessionRow.Column.selectList) FROM sessions WHERE session_sha256 = $1 AND ended_ms IS NULL", [.text(hash)]) {
                 found = SessionRow(row: $0)
@@ -456,7 +460,7 @@ extension StationStore {
             try engine.execute(
                 "UPDATE sessions SET ended_ms = $1, end_reason = 'signed out' WHERE session_sha256 = $2", [.int(now.milliseconds), .text(hash)])
             if let userID = session.userID, let user = try user(id: userID) {
-                try appendAccountEvent(site: user.siteID, user: user.id, kind: .signedOut, actor: "user:\(user.name)", detail: [:], now: now)
+                try appendAccountEvent(site: user.siteID, user: user.id, kind: .signedOut, actor: "user:\(user.name)", detail: [:], now: now, in: transaction)
             }
         }
     }
@@ -466,19 +470,20 @@ extension StationStore {
         try engine.execute("UPDATE sessions SET signatures = signatures + 1 WHERE session_sha256 = $1", [.text(session.sha256)])
     }
 
-    private func endSessionsWithinWrite(of user: StationUser, reason: String, actor: String, now: Date) throws {
+    private func endSessions(of user: StationUser, reason: String, actor: String, now: Date, in transaction: WriteTransaction) throws {
         let open = try engine.scalarInt("SELECT COUNT(*) FROM sessions WHERE user_id = $1 AND ended_ms IS NULL", [.int(user.id)]) ?? 0
         guard open > 0 else { return }
         try engine.execute(
             "UPDATE sessions SET ended_ms = $1, end_reason = $2 WHERE user_id = $3 AND ended_ms IS NULL",
             [.int(now.milliseconds), .text(reason), .int(user.id)])
         try appendAccountEvent(
-            site: user.siteID, user: user.id, kind: .sessionsEnded, actor: actor, detail: ["reason": reason, "sessions": String(open)], now: now)
+            site: user.siteID, user: user.id, kind: .sessionsEnded, actor: actor, detail: ["reason": reason, "sessions": String(open)], now: now,
+            in: transaction)
     }
 
     /// Revokes the live device tokens made for `user`; with `above`, only those whose scope
     /// exceeds it.
-    private func revokeTokensWithinWrite(of user: StationUser, above limit: TokenScope? = nil, now: Date) throws {
+    private func revokeTokens(of user: StationUser, above limit: TokenScope? = nil, now: Date, in transaction: WriteTransaction) throws {
         var ids: [Int64] = []
         try engine.query(
             "SELECT \(DeviceTokenColumn.selectList) FROM tokens WHERE created_by_user = $1 AND revoked_ms IS NULL ORDER BY token_id", [.int(user.id)]
@@ -487,19 +492,21 @@ extension StationStore {
             if let limit, let scope, scope <= limit { return }
             ids.append(row.int(DeviceTokenColumn.id))
         }
-        for id in ids { try revokeWithinWrite(tokenID: id, now: now) }
+        for id in ids { try revoke(tokenID: id, now: now, in: transaction) }
     }
 
     // MARK: Events
 
-    func appendAccountEvent(site: Int64, user: Int64?, kind: AccountEvent.Kind, actor: String, detail: [String: String], now: Date) throws {
+    func appendAccountEvent(
+        site: Int64, user: Int64?, kind: AccountEvent.Kind, actor: String, detail: [String: String], now: Date, in transaction: WriteTransaction
+    ) throws {
         let id = (try engine.scalarInt("SELECT MAX(event_id) FROM account_events") ?? 0) + 1
         let event = AccountEvent(
             id: id, siteID: site, userID: user, at: Date(milliseconds: now.milliseconds), kind: kind, actor: actor, detail: detail)
         try engine.execute(
             "INSERT INTO account_events (\(AccountEventRow.Column.selectList)) VALUES ($1, $2, $3, $4, $5, $6, $7)",
             [.int(id), .int(site), .optional(user), .int(event.at.milliseconds), .text(kind.rawValue), .text(actor), .text(event.detailText)])
-        try archive.appendLeaf(.accountEvent(AccountEventRow(event: event)))
+        try Archive.appendLeaf(.accountEvent(AccountEventRow(event: event)), in: transaction)
     }
 
     /// The account events of a site, oldest first.

@@ -299,7 +299,7 @@ extension Archive {
                 throw ArchiveError(.verificationFailed, "read #\(row.readID) of \(row.loggerID) no longer decodes (\(error)); nothing was changed.")
             }
         }
-        return try engine.writeTransaction {
+        return try engine.writeTransaction { transaction in
             let previous = try currentGeneration()
             let generation = previous + 1
             try engine.execute(
@@ -308,15 +308,15 @@ extension Archive {
                     .int(Int64(generation)), .int(now.milliseconds), .text(ColdTapVersion.current),
                     .text("re-decoded from \(reads.count) kept read(s)"),
                 ])
-            try appendLeaf(
+            try Archive.appendLeaf(
                 .generation(
                     Int64(generation), created: now.milliseconds, coldTapVersion: ColdTapVersion.current,
-                    note: "re-decoded from \(reads.count) kept read(s)"))
+                    note: "re-decoded from \(reads.count) kept read(s)"), in: transaction)
             var changes: [String] = []
             var total = 0
             for (_, row, log) in decoded {
                 let before = try addedSamples(loggerID: row.loggerID, readID: row.readID, generation: Int64(previous))
-                let stitched = try stitch(log, loggerID: row.loggerID, readID: row.readID, generation: generation)
+                let stitched = try stitch(log, loggerID: row.loggerID, readID: row.readID, generation: generation, in: transaction)
                 let after = try addedSamples(loggerID: row.loggerID, readID: row.readID, generation: Int64(generation))
                 total += stitched.newSamples
                 let changed =
@@ -328,7 +328,7 @@ extension Archive {
                     )
                 }
             }
-            for leaf in try Archive.readGenerationLeaves(engine, generation: Int64(generation)) { try appendLeaf(leaf) }
+            for leaf in try Archive.readGenerationLeaves(engine, generation: Int64(generation)) { try Archive.appendLeaf(leaf, in: transaction) }
             return RedecodeReport(generation: generation, reads: decoded.count, changes: changes, samples: total)
         }
     }

@@ -142,10 +142,11 @@ extension ArchiveEngine {
     }
 
     /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
-    public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+    /// `body` gets the transaction, which every function that must run inside one takes.
+    public func writeTransaction<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
         try beginWrite()
         do {
-            let value = try body()
+            let value = try body(WriteTransaction(engine: self))
             try commit()
             return value
         } catch {
@@ -160,7 +161,7 @@ extension ArchiveEngine {
     /// that throws is rolled back alone and gets its error, the others are committed together
     /// (one commit: one flush to disk, one turn of the writers' lock). When the transaction
     /// itself fails (begin, a savepoint, the commit), every work gets that error: none is kept.
-    public func writeEach<T>(_ works: [() throws -> T]) -> [Result<T, any Error>] {
+    public func writeEach<T>(_ works: [(WriteTransaction) throws -> T]) -> [Result<T, any Error>] {
         do {
             try beginWrite()
         } catch {
@@ -173,7 +174,7 @@ extension ArchiveEngine {
                 try executeDeferred(Self.savepoint, [])
                 let outcome: Result<T, any Error>
                 do {
-                    let value = try work()
+                    let value = try work(WriteTransaction(engine: self))
                     try flushWrites()
                     outcome = .success(value)
                 } catch {
@@ -204,6 +205,16 @@ extension ArchiveEngine {
             throw error
         }
     }
+}
+
+/// An open write transaction: what a function that must run inside one takes as its
+/// parameter, so that the compiler, not a name, keeps the rule. Only `writeTransaction` and
+/// `writeEach` make one (for the time their body runs); its statements go to `engine`.
+public struct WriteTransaction {
+    /// The connection the transaction is open on.
+    let engine: any ArchiveEngine
+
+    fileprivate init(engine: any ArchiveEngine) { self.engine = engine }
 }
 
 /// Why the archive cannot do what was asked. `message` is one sentence for stderr.

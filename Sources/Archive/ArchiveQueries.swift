@@ -206,12 +206,16 @@ extension Archive {
     /// after the newest row.
     /// - Throws: `ArchiveError(.notFound)` for an unknown logger.
     public func acknowledge(loggerID: String, excursionStart: Date, by: String, comment: String, at: Date = Date()) throws -> Acknowledgement {
-        try engine.writeTransaction { try acknowledgeWithinWrite(loggerID: loggerID, excursionStart: excursionStart, by: by, comment: comment, at: at) }
+        try engine.writeTransaction { transaction in
+            try acknowledge(loggerID: loggerID, excursionStart: excursionStart, by: by, comment: comment, at: at, in: transaction)
+        }
     }
 
-    /// `acknowledge` inside a write the caller holds (a signed acknowledgement keeps its
-    /// signature in the same transaction).
-    func acknowledgeWithinWrite(loggerID: String, excursionStart: Date, by: String, comment: String, at: Date) throws -> Acknowledgement {
+    /// `acknowledge` inside `transaction` (a signed acknowledgement keeps its signature in
+    /// the same one).
+    func acknowledge(
+        loggerID: String, excursionStart: Date, by: String, comment: String, at: Date, in transaction: WriteTransaction
+    ) throws -> Acknowledgement {
         guard try logger(loggerID) != nil else {
             throw ArchiveError(.notFound, "the archive \(engine.location) holds no logger '\(loggerID)'.", hint: .listLoggers(count: nil))
         }
@@ -228,7 +232,7 @@ extension Archive {
                 .text(comment), .text(head.hash), .text(row.computedHash),
             ])
         try engine.execute("UPDATE chain_head SET seq = $1, hash = $2 WHERE id = 1", [.int(row.chainSeq), .text(row.computedHash)])
-        try appendLeaf(.acknowledgement(row, hash: row.computedHash))
+        try Archive.appendLeaf(.acknowledgement(row, hash: row.computedHash), in: transaction)
         return Acknowledgement(id: id, excursionStart: excursionStart, by: by, at: at, comment: comment)
     }
 }

@@ -201,7 +201,7 @@ extension Archive {
         guard Product.builtIn(named: product.name) == nil else {
             throw ArchiveError(.invalidRead, "'\(product.name)' is a built-in product; give yours another name.")
         }
-        return try engine.writeTransaction {
+        return try engine.writeTransaction { transaction in
             let version = (try engine.scalarInt("SELECT MAX(version) FROM products WHERE name = $1", [.text(product.name)]) ?? 0) + 1
             let sha256 = SHA256Digest.hex(text: json)
             try engine.execute(
@@ -212,7 +212,7 @@ extension Archive {
                 stored = StoredProduct(row: $0)
             }
             guard let stored else { throw ArchiveError(.engine, "the product just kept cannot be read back.") }
-            try appendLeaf(.product(stored))
+            try Archive.appendLeaf(.product(stored), in: transaction)
             return stored
         }
     }
@@ -252,7 +252,7 @@ extension Archive {
                 .invalidRead, "a lot's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit; '\(id.prefix(80))' is not.")
         }
         if let quantity, quantity < 0 { throw ArchiveError(.invalidRead, "a lot's quantity cannot be negative (\(quantity)).") }
-        return try engine.writeTransaction {
+        return try engine.writeTransaction { transaction in
             guard let product = try product(named: productName) else {
                 throw ArchiveError(.notFound, "the archive \(engine.location) knows no product '\(productName.prefix(80))'.", hint: .listProducts)
             }
@@ -267,7 +267,7 @@ extension Archive {
                     .int(siteID), .text(id), .text(lot.productName), .int(Int64(lot.productVersion)), .text(lot.productJSON), .text(lot.productSHA256),
                     quantity.map { .int($0) } ?? .null, .text(note), .int(now.milliseconds), .text(by),
                 ])
-            try appendLeaf(.lot(lot))
+            try Archive.appendLeaf(.lot(lot), in: transaction)
             return lot
         }
     }
@@ -310,7 +310,7 @@ extension Archive {
         guard (kind == .logger) == (loggerID != nil), (kind == .close) == (reason != nil) else {
             throw ArchiveError(.invalidRead, "a move onto a logger names the logger, and only a close gives a reason.")
         }
-        return try engine.writeTransaction {
+        return try engine.writeTransaction { transaction in
             guard try lot(id, siteID: siteID) != nil else {
                 throw ArchiveError(.notFound, "there is no lot '\(id.prefix(80))'.", hint: .listLots)
             }
@@ -336,7 +336,7 @@ extension Archive {
                     .int(siteID), .text(id), .int(move.seq), .text(kind.rawValue), loggerID.map { .text($0) } ?? .null, .int(at.milliseconds),
                     reason.map { .text($0.rawValue) } ?? .null, .text(place), .text(by), .int(now.milliseconds), .text(origin),
                 ])
-            try appendLeaf(.lotMove(move))
+            try Archive.appendLeaf(.lotMove(move), in: transaction)
             return move
         }
     }

@@ -329,8 +329,8 @@ struct AssessmentRow {
             verdict: row.text(Column.verdict), reasons: row.text(Column.reasons), excursions: row.int(Column.excursions))
     }
 
-    func insert(into engine: any ArchiveEngine) throws {
-        try engine.executeDeferred(
+    func insert(in transaction: WriteTransaction) throws {
+        try transaction.engine.executeDeferred(
             "INSERT INTO assessments (\(Column.selectList)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             [
                 .text(loggerID), .int(id), .int(readID), .int(assessed), .text(profileName), .text(profileJSON), .text(timeZone), .text(verdict),

@@ -10,15 +10,11 @@ import TransparencyLog
 // stand for, so a row and its leaf are kept or lost together.
 
 extension Archive {
-    /// Appends `leaf` inside the caller's write transaction. Every write transaction holds
-    /// the chain head's lock from its start (both engines), so writers append one after
-    /// another and the next index is the count so far.
-    func appendLeaf(_ leaf: RecordLeaf) throws {
-        try Archive.appendLeaf(leaf, to: engine)
-    }
-
-    static func appendLeaf(_ leaf: RecordLeaf, to engine: any ArchiveEngine) throws {
-        try engine.executeDeferred(
+    /// Appends `leaf` inside `transaction`. Every write transaction holds the chain head's
+    /// lock from its start (both engines), so writers append one after another and the next
+    /// index is the count so far.
+    static func appendLeaf(_ leaf: RecordLeaf, in transaction: WriteTransaction) throws {
+        try transaction.engine.executeDeferred(
             """
             INSERT INTO record_leaves (leaf_index, kind, leaf_key, leaf, leaf_hash)
             VALUES ((SELECT COALESCE(MAX(leaf_index), -1) + 1 FROM record_leaves), $1, $2, $3, $4)
@@ -83,13 +79,14 @@ extension Archive {
             let size = try recordSize()
             let level = Archive.smallestKeptSubtree
             guard try Archive.keptSubtreeCount(engine, level: level) < size >> level else { return }
-            try engine.writeTransaction { try Archive.keepSubtrees(engine, size: try recordSize()) }
+            try engine.writeTransaction { transaction in try Archive.keepSubtrees(size: try recordSize(), in: transaction) }
         } catch {}
     }
 
     /// Keeps the whole subtrees of the first `size` leaves not kept yet: the smallest from
     /// their leaves, each larger one from the two below it.
-    static func keepSubtrees(_ engine: any ArchiveEngine, size: Int) throws {
+    static func keepSubtrees(size: Int, in transaction: WriteTransaction) throws {
+        let engine = transaction.engine
         let insert = "INSERT INTO record_subtrees (level, position, subtree_hash) VALUES ($1, $2, $3)"
         let smallest = smallestKeptSubtree
         let blockSize = 1 << smallest
@@ -187,7 +184,7 @@ extension Archive {
     ///   name is not the record's origin).
     public func signCheckpoint(with signer: NoteSigner, now: Date = Date()) throws -> SignedNote {
         keepSubtrees()
-        return try engine.writeTransaction {
+        return try engine.writeTransaction { _ in
             let origin = try recordOrigin()
             guard signer.name == origin else {
                 throw ArchiveError(
@@ -228,7 +225,7 @@ extension Archive {
     public func keepCheckpoint(_ note: SignedNote, now: Date = Date()) throws {
         let checkpoint = try Checkpoint(text: note.text)
         let root = checkpoint.rootHash.hexString(uppercase: false)
-        try engine.writeTransaction {
+        try engine.writeTransaction { _ in
             if let kept = try engine.scalarText("SELECT root_hash FROM record_checkpoints WHERE tree_size = $1", [.int(Int64(checkpoint.treeSize))]) {
                 guard kept == root else {
                     throw ArchiveError(
@@ -287,124 +284,7 @@ extension Archive {
     }
 }
 
-// MARK: The leaves of rows kept before the record existed
-
-extension Archive {
-    /// Schema 5 makes the record's tables and appends, in the order they were kept, a leaf
-    /// for every fact already in the archive: per entry of the read/acknowledgement chain a
-    /// read (after its logger's identity, when it is that logger's first) and its
-    /// assessments, or an acknowledgement; then later generations and what each read added
-    /// to them.
-    static func appendLeavesOfKeptRows(_ engine: any ArchiveEngine) throws {
-        try engine.execute("INSERT INTO record_origin (id, origin) VALUES (1, $1)", [.text(newRecordOrigin())])
-        var reads: [ReadRow] = []
-        try engine.query("SELECT \(ReadRow.columns) FROM reads ORDER BY chain_seq", []) { reads.append(ReadRow(row: $0)) }
-        var acknowledgements: [(AcknowledgementRow, String)] = []
-        try engine.query("SELECT \(AcknowledgementRow.Column.selectList) FROM acknowledgements ORDER BY chain_seq", []) { row in
-            acknowledgements.append((AcknowledgementRow(row: row), row.text(AcknowledgementRow.Column.hash)))
-        }
-        var assessments: [String: [AssessmentRow]] = [:]
-        try engine.query("SELECT \(AssessmentRow.Column.selectList) FROM assessments ORDER BY logger_id, assessment_id", []) { row in
-            let assessment = AssessmentRow(row: row)
-            assessments["\(assessment.loggerID)/\(assessment.readID)", default: []].append(assessment)
-        }
-        var loggers: [String: (LoggerRecord, Int64)] = [:]
-        for (record, firstRead) in try loggersWithFirstRead(engine) { loggers[record.id] = (record, firstRead) }
-        var entries: [(Int64, RecordLeaf?, ReadRow?)] = reads.map { ($0.chainSeq, nil, $0) }
-        entries += acknowledgements.map { ($0.0.chainSeq, RecordLeaf.acknowledgement($0.0, hash: $0.1), nil) }
-        for (_, leaf, read) in entries.sorted(by: { $0.0 < $1.0 }) {
-            guard let read else {
-                if let leaf { try appendLeaf(leaf, to: engine) }
-                continue
-            }
-            if let (logger, first) = loggers[read.loggerID], first == read.readID {
-                try appendLeaf(.logger(logger, firstReadID: first), to: engine)
-            }
-            try appendLeaf(.read(read), to: engine)
-            for assessment in assessments["\(read.loggerID)/\(read.readID)"] ?? [] { try appendLeaf(.assessment(assessment), to: engine) }
-        }
-        for leaf in try laterGenerationLeaves(engine) { try appendLeaf(leaf, to: engine) }
-    }
-
-    /// Every logger's identity and the read it was first kept with.
-    static func loggersWithFirstRead(_ engine: any ArchiveEngine) throws -> [(LoggerRecord, Int64)] {
-        var records: [LoggerRecord] = []
-        try engine.query("SELECT \(LoggerRecord.Column.selectList) FROM loggers ORDER BY logger_id", []) { records.append(LoggerRecord(row: $0)) }
-        enum FirstRead: Int, ArchiveColumns {
-            case loggerID, readID
-            var sqlName: String { self == .loggerID ? "logger_id" : "first_read_id" }
-        }
-        var firstReads: [String: Int64] = [:]
-        try engine.query("SELECT \(FirstRead.selectList) FROM loggers", []) { row in
-            firstReads[row.text(FirstRead.loggerID)] = row.int(FirstRead.readID)
-        }
-        return records.map { ($0, firstReads[$0.id] ?? 0) }
-    }
-
-    /// The leaves of the generations after the first, each followed by what each read added
-    /// to it, in the order they were made.
-    static func laterGenerationLeaves(_ engine: any ArchiveEngine) throws -> [RecordLeaf] {
-        enum Generation: Int, ArchiveColumns {
-            case generation, created, version, note
-            var sqlName: String { ["generation", "created_ms", "coldtap_version", "note"][rawValue] }
-        }
-        var generations: [(Int64, RecordLeaf)] = []
-        try engine.query("SELECT \(Generation.selectList) FROM generations WHERE generation > 1 ORDER BY generation", []) { row in
-            let generation = row.int(Generation.generation)
-            generations.append(
-                (
-                    generation,
-                    .generation(
-                        generation, created: row.int(Generation.created), coldTapVersion: row.text(Generation.version),
-                        note: row.text(Generation.note))
-                ))
-        }
-        var leaves: [RecordLeaf] = []
-        for (generation, leaf) in generations {
-            leaves.append(leaf)
-            leaves += try readGenerationLeaves(engine, generation: generation)
-        }
-        return leaves
-    }
-
-    /// What each read added to `generation`, in the order the reads were kept.
-    static func readGenerationLeaves(_ engine: any ArchiveEngine, generation: Int64) throws -> [RecordLeaf] {
-        enum Added: Int, ArchiveColumns {
-            case loggerID, readID, offset, digest
-            var sqlName: String { ["g.logger_id", "g.read_id", "g.time_offset_ms", "g.samples_sha256"][rawValue] }
-        }
-        var leaves: [RecordLeaf] = []
-        try engine.query(
-            """
-            SELECT \(Added.selectList) FROM read_generations g JOIN reads r ON r.logger_id = g.logger_id AND r.read_id = g.read_id
-            WHERE g.generation = $1 ORDER BY r.chain_seq
-            """, [.int(generation)]
-        ) { row in
-            leaves.append(
-                .readGeneration(
-                    loggerID: row.text(Added.loggerID), readID: row.int(Added.readID), generation: generation, offset: row.int(Added.offset),
-                    samplesSHA256: row.text(Added.digest)))
-        }
-        return leaves
-    }
-
-    /// `coldtap/archive/` and 128 random bits in hex: names this archive's log apart from
-    /// every other's (a checkpoint of one never passes for another's).
-    static func newRecordOrigin() -> String {
-        "coldtap/archive/" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-    }
-}
-
 // MARK: What the rows say the leaves must be
-
-extension StationStore {
-    /// Station schema 4: a leaf for every station row kept before, kind by kind in the order
-    /// each was made (sites, tokens and their revocations, ownership, profiles, webhooks,
-    /// secrets).
-    static func appendLeavesOfKeptRows(_ engine: any ArchiveEngine) throws {
-        for leaf in try Archive.expectedStationLeaves(engine) { try Archive.appendLeaf(leaf, to: engine) }
-    }
-}
 
 extension Archive {
     /// The leaf every row of the archive's own tables stands for.

@@ -106,7 +106,7 @@ extension StationStore {
             return (computed, size, watermark)
         }
         guard !computed.isEmpty || watermark.map({ $0 < size }) ?? true else { return 0 }
-        try engine.writeTransaction {
+        try engine.writeTransaction { _ in
             for facts in computed { try engine.executeDeferred(OverviewFacts.upsert, facts.values) }
             try engine.executeDeferred(
                 """

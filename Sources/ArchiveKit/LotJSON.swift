@@ -1,5 +1,6 @@
 import Archive
 import ColdChain
+import ColdTapBase
 import Foundation
 import JSONOutput
 
@@ -51,7 +52,7 @@ public enum LotJSON {
         ])
     }
 
-    static let utcZone = TimeZone(identifier: "UTC") ?? .current
+    static let utcZone = TimeZone.utc
 
     /// A lot as kept: its product (name, version, the SHA-256 of the file it is judged by),
     /// quantity, note, who made it and when.

@@ -141,7 +141,7 @@ public enum ISO8601Time {
 
     private static let zoneFormatters = LockedValue(ZoneFormatters())
 
-    static let utcStyle = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+    static let utcStyle = Date.ISO8601FormatStyle(timeZone: TimeZone.utc)
 }
 
 extension Date {

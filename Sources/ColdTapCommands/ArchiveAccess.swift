@@ -107,11 +107,7 @@ enum ArchiveAccess {
             guard let text = arguments.value(option) else { return nil }
             let name = option.displayName
             if let date = LogInput.Options.parseReadTime(text) { return date }
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "yyyy-MM-dd"
-            if let day = formatter.date(from: text) { return day }
+            if let day = CalendarDay.parse(text, in: .utc) { return day }
             throw CommandError.usage("\(name) '\(text)' is not a time; write it like 2024-04-09T08:35:00Z or 2024-04-09.")
         }
         let period = (try parse(fromOption), try parse(toOption))

@@ -57,7 +57,7 @@ enum DemoArchive {
             throw CommandError(.failure, "the demo's earlier read could not be made: \(error).")
         }
         let profile = ReportCommand.defaultProfile
-        let zone = TimeZone(identifier: "UTC") ?? .gmt
+        let zone = TimeZone.utc
         let first = try await ArchiveAccess.keep(
             earlier, origin: "in-process virtual tag (demo, the evening before)",
             options: LogInput.Options(readTime: earlierTime), loggerArgument: nil,

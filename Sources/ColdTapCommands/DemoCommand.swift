@@ -72,7 +72,7 @@ public enum DemoCommand: Command {
 
         let assessment = Assessor.assess(
             outcome.log, profile: ReportCommand.defaultProfile,
-            timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+            timeZone: TimeZone.utc)
         let files = try DemoReport.write(outcome.log, assessment: assessment, directory: outDirectory)
         console.print("Read the \(outcome.result.chip.displayName) holding a \(outcome.log.format) log of \(outcome.log.samples.count) samples \(how).")
         console.print("Verdict (\(assessment.profile.name)): \(assessment.headline(in: assessment.timeZone))")

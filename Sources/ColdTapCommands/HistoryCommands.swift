@@ -66,7 +66,7 @@ public enum LoggersCommand: Command {
         let history = try archive.history(loggerID: summary.logger.id)
         let profile = summary.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
         let assessment = Assessor.assess(
-            history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
+            history.temperatureLog(), profile: profile, timeZone: TimeZone.utc,
             acknowledgements: history.excursionAcknowledgements)
         return assessment.excursions.filter { $0.acknowledgement == nil }.count
     }
@@ -264,7 +264,7 @@ public enum AckCommand: Command {
                 try profileText.map { try ReportCommand.resolveProfile($0) }
                 ?? summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
             let assessment = Assessor.assess(
-                history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
+                history.temperatureLog(), profile: profile, timeZone: TimeZone.utc,
                 acknowledgements: history.excursionAcknowledgements)
             guard let excursion = assessment.excursion(startingNear: start, interval: history.interval) else {
                 let known = assessment.excursions.map { $0.start.isoUTC }

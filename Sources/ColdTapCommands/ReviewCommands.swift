@@ -124,11 +124,7 @@ public enum ReviewCommand: Command {
     /// `T` as an ISO 8601 time, or a day `YYYY-MM-DD` at its start in `zone`.
     static func time(_ text: String, option: OptionSpec, in zone: TimeZone) throws -> Date {
         if let date = ISO8601Time.parse(text) { return date }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd"
-        if text.count == 10, let day = formatter.date(from: text) {
+        if text.count == 10, let day = CalendarDay.parse(text, in: zone) {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
             return calendar.startOfDay(for: day)

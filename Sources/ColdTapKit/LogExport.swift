@@ -164,7 +164,7 @@ public enum LogExport {
     /// A duration as people read it: "45 s", "10 min", "4 min 30 s", "19 h", "21 h 12 min",
     /// "3 d 4 h" (from an hour on, to the minute): the reports' rule.
     public static func readableDuration(_ seconds: TimeInterval) -> String {
-        ChartFormatter(timeZone: TimeZone(identifier: "UTC") ?? .gmt, language: .english).duration(seconds)
+        ChartFormatter(timeZone: TimeZone.utc, language: .english).duration(seconds)
     }
 
     /// What stood in for the unknown read time, as a phrase.

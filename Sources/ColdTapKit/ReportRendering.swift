@@ -179,7 +179,7 @@ public struct ReportRendering: Sendable {
         if let identity = log.logger.serial ?? log.logger.tagUID { parts.append(identity) }
         if let first = log.samples.first?.time {
             let calendar = Calendar(identifier: .gregorian)
-            let c = calendar.dateComponents(in: TimeZone(identifier: "UTC") ?? .gmt, from: first)
+            let c = calendar.dateComponents(in: TimeZone.utc, from: first)
             parts.append(String(format: "%04d%02d%02dT%02d%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0))
         }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")

@@ -42,7 +42,7 @@ enum PDFText {
     /// `(D:20260105143000Z)`: a PDF date in UTC, to the second.
     static func date(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        calendar.timeZone = TimeZone.utc
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         return String(
             format: "(D:%04d%02d%02d%02d%02d%02dZ)", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0,

@@ -36,7 +36,7 @@ public final class Station: @unchecked Sendable {
         /// under when the logger has no assessment yet.
         public var defaultProfile = Profile.vaccineFridge
         /// The zone the web pages and reports show times in (the system's unless given).
-        public var timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        public var timeZone = TimeZone.utc
         /// The file of the key that signs the record's checkpoints; `nil`: next to a SQLite
         /// archive (made on first use), none for PostgreSQL (then no checkpoint is served).
         public var signingKey: String?
@@ -445,13 +445,13 @@ public final class Station: @unchecked Sendable {
         read.loggerID = loggerID
         let prepared = try Archive.prepare(read)
         let token = caller.token
-        let added = try batcher.keep { store in
+        let added = try batcher.keep { store, transaction in
             do {
-                let added = try store.archive.keep(prepared, claimingFor: site.id)
+                let added = try store.archive.keep(prepared, claimingFor: site.id, in: transaction)
                 // Who sent it, in the same transaction: the token, and its user and device.
                 if let token {
-                    try store.recordUploadWithinWrite(
-                        loggerID: added.loggerID, readID: added.readID, siteID: site.id, token: token, newRead: !added.alreadyKept)
+                    try store.recordUpload(
+                        loggerID: added.loggerID, readID: added.readID, siteID: site.id, token: token, newRead: !added.alreadyKept, in: transaction)
                 }
                 return added
             } catch is Archive.LoggerOfAnotherSite {
@@ -781,7 +781,7 @@ public final class Station: @unchecked Sendable {
                 return zone
             }
             let upper = text.uppercased()
-            if upper == "UTC" || upper == "GMT" || upper == "Z" { return TimeZone(identifier: "UTC") ?? .gmt }
+            if upper == "UTC" || upper == "GMT" || upper == "Z" { return TimeZone.utc }
             if TimeZone.abbreviationDictionary[upper] != nil, let zone = TimeZone(abbreviation: upper) { return zone }
             if let seconds = Station.offsetSeconds(text), let zone = TimeZone(secondsFromGMT: seconds) { return zone }
         }
@@ -848,7 +848,7 @@ public final class Station: @unchecked Sendable {
         let ack = try pool.with { store -> Acknowledgement in
             let history = try store.archive.history(loggerID: loggerID)
             let profile = self.profile(for: try store.summary(loggerID: loggerID))
-            let utc = TimeZone(identifier: "UTC") ?? .gmt
+            let utc = TimeZone.utc
             let assessment = Assessor.assess(
                 history.temperatureLog(), profile: profile, timeZone: utc,
                 acknowledgements: history.excursionAcknowledgements)
@@ -894,10 +894,6 @@ public final class Station: @unchecked Sendable {
 
     static func parseDay(_ text: String) -> Date? {
         guard text.count == 10 else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.date(from: text)
+        return CalendarDay.parse(text, in: .utc)
     }
 }

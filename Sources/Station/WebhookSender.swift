@@ -123,8 +123,9 @@ final class WebhookSender: Sendable {
         let deadline = now.addingTimeInterval(settings.deadline)
         let queued: Int
         do {
-            queued = try batcher.write { store in
-                try store.enqueueWebhookEventWithinWrite(siteID: siteID, eventID: eventID, event: type, payload: payload, deadline: deadline, now: now)
+            queued = try batcher.write { store, transaction in
+                try store.enqueueWebhookEvent(
+                    siteID: siteID, eventID: eventID, event: type, payload: payload, deadline: deadline, now: now, in: transaction)
             }
         } catch {
             notQueued(error)
@@ -168,7 +169,7 @@ final class WebhookSender: Sendable {
             let now = Date()
             let leased: QueuedWebhookDelivery?
             do {
-                leased = try batcher.write { store in
+                leased = try batcher.write { store, _ in
                     try store.leaseWebhookDelivery(claimer: claimer, leaseUntil: now.addingTimeInterval(self.leaseSeconds), now: now)
                 }
             } catch {
@@ -249,10 +250,10 @@ final class WebhookSender: Sendable {
     ) {
         if outcome == .givenUp { metrics.webhookGaveUp() }
         do {
-            _ = try batcher.write { store in
-                try store.finishWebhookAttemptWithinWrite(
+            _ = try batcher.write { store, transaction in
+                try store.finishWebhookAttempt(
                     delivery, claimer: claimer, attempted: attempted, status: status, error: error,
-                    outcome: outcome)
+                    outcome: outcome, in: transaction)
             }
         } catch {
             // Not recorded: the lease runs out and the delivery is attempted again.

@@ -15,7 +15,8 @@ import Foundation
 /// Other short writes of the station (the webhook queue's) join the same batches through
 /// `write(_:)`, so that they never wait for SQLite's writer lock against the uploads.
 final class WriteBatcher: Sendable {
-    typealias Work = (StationStore) throws -> Any
+    /// A write: the store, and the batch's transaction it writes in.
+    typealias Work = (StationStore, WriteTransaction) throws -> Any
 
     /// One write and its result, set and read under the queue's lock only.
     private final class Pending: @unchecked Sendable {
@@ -52,13 +53,13 @@ final class WriteBatcher: Sendable {
     /// Runs `work` in the next batch's transaction and returns what it returned, once that
     /// transaction has committed; throws what `work` threw (its writes rolled back alone), or
     /// the transaction's own failure.
-    func keep(_ work: @escaping (StationStore) throws -> AddResult) throws -> AddResult {
+    func keep(_ work: @escaping (StationStore, WriteTransaction) throws -> AddResult) throws -> AddResult {
         try write(work, isUpload: true)
     }
 
     /// `keep` for any write: runs `work` in the next batch's transaction.
-    func write<T>(_ work: @escaping (StationStore) throws -> T, isUpload: Bool = false) throws -> T {
-        let mine = Pending({ store in try work(store) }, isUpload: isUpload)
+    func write<T>(_ work: @escaping (StationStore, WriteTransaction) throws -> T, isUpload: Bool = false) throws -> T {
+        let mine = Pending({ store, transaction in try work(store, transaction) }, isUpload: isUpload)
         queue.update { $0.waiting.append(mine) }
         while true {
             // Done, or no batch is being written: then this thread writes the next one.
@@ -94,7 +95,7 @@ final class WriteBatcher: Sendable {
         if uploads > 0 { metrics.writeBatch(uploads: uploads) }
         do {
             return try pool.with { store in
-                let results = store.archive.engine.writeEach(batch.map { pending in { try pending.work(store) } })
+                let results = store.archive.engine.writeEach(batch.map { pending in { transaction in try pending.work(store, transaction) } })
                 // A transaction that failed as a whole on a broken connection: thrown, so that
                 // the pool closes that connection instead of giving it back.
                 if case .failure(let error as ArchiveError)? = results.first,

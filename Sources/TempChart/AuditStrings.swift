@@ -3,7 +3,7 @@ import Foundation
 /// The texts of the report's audit part (rules with their outcome, warnings, per-day
 /// figures, the input and how the read time is known), one table per language.
 /// Templates: `{name}` is replaced.
-public struct AuditStrings: Sendable {
+public struct AuditStrings: LanguageTable {
     public var sectionRules: String
     public var sectionWarnings: String
     public var sectionDays: String
@@ -131,11 +131,5 @@ public struct AuditStrings: Sendable {
 
 extension ReportLanguage {
     /// The audit texts for this language.
-    public var audit: AuditStrings {
-        switch self {
-        case .english: return .english
-        case .simplifiedChinese: return .simplifiedChinese
-        case .japanese: return .japanese
-        }
-    }
+    public var audit: AuditStrings { .forLanguage(self) }
 }

@@ -8,13 +8,7 @@ public enum ReportLanguage: String, Sendable, CaseIterable {
     case japanese = "ja"
 
     /// The string table for this language.
-    public var strings: ReportStrings {
-        switch self {
-        case .english: return .english
-        case .simplifiedChinese: return .simplifiedChinese
-        case .japanese: return .japanese
-        }
-    }
+    public var strings: ReportStrings { .forLanguage(self) }
 
     /// The language a BCP 47 tag asks for (`zh`, `zh-CN`, `zh-Hans-SG`, `ja-JP`, `en-GB`,
     /// `en_US`), by its language and, for Chinese, its script or region: Traditional Chinese
@@ -38,8 +32,29 @@ public enum ReportLanguage: String, Sendable, CaseIterable {
     public var usesCJK: Bool { self != .english }
 }
 
+/// A table of words with one value per report language. Each table type holds its words
+/// once per language (`english`, `simplifiedChinese`, `japanese`) and every table is found
+/// by its language here, in the one switch over the languages; a new language is a new value
+/// of each table and a new case of that switch.
+public protocol LanguageTable: Sendable {
+    static var english: Self { get }
+    static var simplifiedChinese: Self { get }
+    static var japanese: Self { get }
+}
+
+extension LanguageTable {
+    /// This table's words in `language`.
+    public static func forLanguage(_ language: ReportLanguage) -> Self {
+        switch language {
+        case .english: return english
+        case .simplifiedChinese: return simplifiedChinese
+        case .japanese: return japanese
+        }
+    }
+}
+
 /// Every piece of text the chart and the report show, one table per language.
-public struct ReportStrings: Sendable {
+public struct ReportStrings: LanguageTable {
     // Chart.
     public var timeAxis: String
     public var upperLimit: String

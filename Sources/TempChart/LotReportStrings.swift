@@ -4,7 +4,7 @@ import Foundation
 /// The texts of the lot report, one table per language. Templates: `{name}` is replaced.
 /// The reasons' sentences in Chinese and Japanese are made here from the same values as
 /// `LotReason.english(in:)` makes the English one (`LotReportPage.reasonText`).
-public struct LotReportStrings: Sendable {
+public struct LotReportStrings: LanguageTable {
     public var title: String
     public var lot: String
     public var product: String
@@ -184,11 +184,5 @@ public struct LotReasonStrings: Sendable {
 
 extension ReportLanguage {
     /// The lot report's texts for this language.
-    public var lot: LotReportStrings {
-        switch self {
-        case .english: return .english
-        case .simplifiedChinese: return .simplifiedChinese
-        case .japanese: return .japanese
-        }
-    }
+    public var lot: LotReportStrings { .forLanguage(self) }
 }

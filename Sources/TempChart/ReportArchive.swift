@@ -127,7 +127,7 @@ public struct ReportArchiveSection: Sendable, Equatable {
 
 /// The texts of the archive part of a report, one table per language. Templates: `{name}`
 /// is replaced.
-public struct ArchiveReportStrings: Sendable {
+public struct ArchiveReportStrings: LanguageTable {
     public var section: String
     public var archive: String
     public var loggerID: String
@@ -227,13 +227,7 @@ extension ReportLanguage {
     }
 
     /// The archive texts for this language.
-    public var archive: ArchiveReportStrings {
-        switch self {
-        case .english: return .english
-        case .simplifiedChinese: return .simplifiedChinese
-        case .japanese: return .japanese
-        }
-    }
+    public var archive: ArchiveReportStrings { .forLanguage(self) }
 }
 
 extension ReportPage {

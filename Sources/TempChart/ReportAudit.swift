@@ -1,4 +1,5 @@
 import ColdChain
+import ColdTapBase
 import Foundation
 import LoggerFormats
 
@@ -76,7 +77,7 @@ public struct ReportAudit: Sendable {
     static func ruleText(_ rule: Rule, language: ReportLanguage) -> String {
         guard language != .english else { return rule.description }
         let strings = language.strings
-        let f = ChartFormatter(timeZone: TimeZone(identifier: "UTC") ?? .gmt, language: language)
+        let f = ChartFormatter(timeZone: TimeZone.utc, language: language)
         let threshold = rule.threshold.description
         let duration = rule.duration.map { f.duration($0.seconds) } ?? ""
         switch rule.kind {

@@ -2,16 +2,22 @@ import Foundation
 import LoggerFormats
 
 /// The logger's own event log in the HTML report (NHS31xx status events, docs/nhs31xx.md §5.5),
-/// shown only when the log has one.
+/// shown only when the log has one. These are the section's title and column headers, per
+/// language.
+struct LoggerEventsStrings: LanguageTable {
+    var title: String
+    var time: String
+    var event: String
+    var until: String
+    var meaning: String
+
+    static let english = LoggerEventsStrings(title: "Logger events", time: "Time", event: "Event", until: "Until", meaning: "Meaning")
+    static let simplifiedChinese = LoggerEventsStrings(title: "记录器事件", time: "时间", event: "事件", until: "结束", meaning: "说明")
+    static let japanese = LoggerEventsStrings(title: "ロガーのイベント", time: "時刻", event: "イベント", until: "終了", meaning: "意味")
+}
+
 extension ReportPage {
-    /// Section title and column headers, per language.
-    var loggerEventsStrings: (title: String, time: String, event: String, until: String, meaning: String) {
-        switch language {
-        case .english: return ("Logger events", "Time", "Event", "Until", "Meaning")
-        case .simplifiedChinese: return ("记录器事件", "时间", "事件", "结束", "说明")
-        case .japanese: return ("ロガーのイベント", "時刻", "イベント", "終了", "意味")
-        }
-    }
+    var loggerEventsStrings: LoggerEventsStrings { .forLanguage(language) }
 
     /// The `<section>` with one row per event; empty when the log has no events.
     func loggerEventsHTML(escape e: (String) -> String) -> String {

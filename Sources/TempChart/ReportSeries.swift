@@ -3,26 +3,30 @@ import LoggerFormats
 
 /// A logger's other measured quantities in the HTML report (a SmarTag's pressure and light,
 /// docs/smartag.md §7): per quantity its points and its lowest and highest value with their
-/// times; shown only when the log has any. `decode --json` has every point.
+/// times; shown only when the log has any. `decode --json` has every point. These are the
+/// section's words, per language.
+struct SeriesStrings: LanguageTable {
+    var title: String
+    var quantity: String
+    var points: String
+    var lowest: String
+    var highest: String
+    /// Quantities' names by the log's own name (a name not here is shown as the log gives it).
+    var quantityNames: [String: String]
+
+    static let english = SeriesStrings(
+        title: "Other measurements", quantity: "Quantity", points: "Points", lowest: "Lowest", highest: "Highest", quantityNames: [:])
+    static let simplifiedChinese = SeriesStrings(
+        title: "其他测量", quantity: "物理量", points: "点数", lowest: "最低", highest: "最高", quantityNames: ["pressure": "气压", "light": "光照度"])
+    static let japanese = SeriesStrings(
+        title: "その他の測定", quantity: "測定量", points: "点数", lowest: "最低", highest: "最高", quantityNames: ["pressure": "気圧", "light": "照度"])
+}
+
 extension ReportPage {
-    var seriesStrings: (title: String, quantity: String, points: String, lowest: String, highest: String) {
-        switch language {
-        case .english: return ("Other measurements", "Quantity", "Points", "Lowest", "Highest")
-        case .simplifiedChinese: return ("其他测量", "物理量", "点数", "最低", "最高")
-        case .japanese: return ("その他の測定", "測定量", "点数", "最低", "最高")
-        }
-    }
+    var seriesStrings: SeriesStrings { .forLanguage(language) }
 
     /// The quantity's name in the report's language (the log's own name when unknown).
-    func seriesName(_ name: String) -> String {
-        switch (name, language) {
-        case ("pressure", .simplifiedChinese): return "气压"
-        case ("pressure", .japanese): return "気圧"
-        case ("light", .simplifiedChinese): return "光照度"
-        case ("light", .japanese): return "照度"
-        default: return name
-        }
-    }
+    func seriesName(_ name: String) -> String { seriesStrings.quantityNames[name] ?? name }
 
     func seriesHTML(escape e: (String) -> String) -> String {
         guard let series = content.log.series, !series.isEmpty else { return "" }

@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// An electronic signature a report shows (21 CFR 11.50): who signed (printed name, role),
@@ -55,7 +56,7 @@ public struct ReportSignature: Sendable, Equatable {
             return ChartFormatter(timeZone: zone, language: .english).dateTime(signed)
                 + " \(timeZone) (\(TimeTicks.offsetText(zone, at: signed)))"
         }
-        return ChartFormatter(timeZone: TimeZone(identifier: "UTC") ?? .gmt, language: .english).dateTime(signed) + " UTC"
+        return ChartFormatter(timeZone: TimeZone.utc, language: .english).dateTime(signed) + " UTC"
     }
 
     /// Seconds east of UTC of a fixed offset written `+01:00`, `-0530`, `+1`, `UTC+01:00`,
@@ -87,7 +88,7 @@ public struct ReportSignature: Sendable, Equatable {
 
 /// The texts of a report's signatures section, one table per language.
 /// Templates: `{name}` is replaced.
-public struct SignatureStrings: Sendable {
+public struct SignatureStrings: LanguageTable {
     public var section: String
     public var name: String
     public var role: String
@@ -141,13 +142,7 @@ public struct SignatureStrings: Sendable {
 
 extension ReportLanguage {
     /// The signature texts for this language.
-    public var signatures: SignatureStrings {
-        switch self {
-        case .english: return .english
-        case .simplifiedChinese: return .simplifiedChinese
-        case .japanese: return .japanese
-        }
-    }
+    public var signatures: SignatureStrings { .forLanguage(self) }
 }
 
 extension ReportPage {

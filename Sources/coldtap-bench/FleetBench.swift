@@ -139,8 +139,8 @@ private func benchFleet(engine: String, loggers: Int, days: Int, verify: Bool) a
             let upload = Upload(raw: raw, readTime: readTime, source: "bench", loggerID: fleetLoggerID(logger), secret: nil, siteName: site.name)
             prepared.append(try Archive.prepare(try await upload.newRead(profile: profile, timeZone: .gmt)))
         }
-        try archive.engine.writeTransaction {
-            for read in prepared { _ = try archive.keep(read, claimingFor: site.id) }
+        try archive.engine.writeTransaction { transaction in
+            for read in prepared { _ = try archive.keep(read, claimingFor: site.id, in: transaction) }
         }
     }
     let buildSeconds = Date().timeIntervalSince(buildStart)

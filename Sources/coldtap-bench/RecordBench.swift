@@ -20,7 +20,7 @@ func runRecordBench(_ json: Bool) async throws {
     // The leaves as the archive writes them for a read and its assessment (their fields'
     // values made up, their shape and size the real ones).
     let fillStart = DispatchTime.now()
-    try archive.engine.writeTransaction {
+    try archive.engine.writeTransaction { _ in
         let insert = try archive.engine.prepare("INSERT INTO record_leaves (leaf_index, kind, leaf_key, leaf, leaf_hash) VALUES ($1, $2, $3, $4, $5)")
         for read in 0..<reads {
             let logger = "cupltag:CT\(read % 500)"

@@ -247,7 +247,7 @@ import TransparencyLog
             for logger in 0..<120 {
                 for first in [0, 30, 60] { prepared.append(try Archive.prepare(try await newRead("L\(logger)", first: first))) }
             }
-            try archive.engine.writeTransaction { for read in prepared { _ = try archive.keep(read) } }
+            try archive.engine.writeTransaction { transaction in for read in prepared { _ = try archive.keep(read, in: transaction) } }
             let size = try archive.recordSize()
             #expect(size == 120 * 7, "a logger's identity, then a read and its assessment three times")
             let note = try archive.signCheckpoint(with: try signingKey(test, archive))

@@ -27,14 +27,14 @@ import Testing
             let second = try Archive.prepare(try await read("B", first: 0))
             let third = try Archive.prepare(try await read("A", first: 20))
             let results = archive.engine.writeEach([
-                { try archive.keep(first) },
+                { transaction in try archive.keep(first, in: transaction) },
                 // Writes, then fails: its writes must not stay.
-                {
-                    _ = try archive.keep(second); throw Refused()
+                { transaction in
+                    _ = try archive.keep(second, in: transaction); throw Refused()
                 },
-                { try archive.keep(third) },
+                { transaction in try archive.keep(third, in: transaction) },
                 // The same bytes again in the same transaction: the first one's read.
-                { try archive.keep(first) },
+                { transaction in try archive.keep(first, in: transaction) },
             ])
             #expect(results.count == 4)
             let kept = try results[0].get()
@@ -62,14 +62,14 @@ import Testing
             // On PostgreSQL the writes of a read go out together after it (one pipeline): the
             // failing one is found there, and only its read is rolled back.
             let results = archive.engine.writeEach([
-                { try archive.keep(first) },
-                {
-                    let kept = try archive.keep(second)
+                { transaction in try archive.keep(first, in: transaction) },
+                { transaction in
+                    let kept = try archive.keep(second, in: transaction)
                     // A second chain head: refused when it runs (the statement itself prepares).
                     try archive.engine.executeDeferred("INSERT INTO chain_head (id, seq, hash, next_read_id) VALUES ($1, 0, $2, 1)", [.int(1), .text("x")])
                     return kept
                 },
-                { try archive.keep(third) },
+                { transaction in try archive.keep(third, in: transaction) },
             ])
             #expect((try? results[0].get()) != nil)
             #expect((try? results[1].get()) == nil)
@@ -90,7 +90,9 @@ import Testing
             let prepared = try Archive.prepare(try await read("A", first: 0))
             archive.close()
             // A closed connection: nothing can begin, every work gets the error, nothing is kept.
-            let results = archive.engine.writeEach([{ try archive.keep(prepared) }, { try archive.keep(prepared) }])
+            let results = archive.engine.writeEach([
+                { transaction in try archive.keep(prepared, in: transaction) }, { transaction in try archive.keep(prepared, in: transaction) },
+            ])
             #expect(results.count == 2)
             for result in results { #expect(throws: (any Error).self) { try result.get() } }
             let reopened = try test.open()

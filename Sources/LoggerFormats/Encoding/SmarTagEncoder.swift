@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// Builds the 8 KB memory of an ST25DV64K as a SmarTag's microcontroller leaves it, by
@@ -41,7 +42,7 @@ extension SmarTagEncoder {
         public var sensors: UInt8 = 0x01
         /// The configuration time (wall clock, in `zone`).
         public var start: Date
-        public var zone = TimeZone(identifier: "UTC")!
+        public var zone = TimeZone.utc
         /// Whole °C; the apps' defaults mean "every reading is outside".
         public var temperatureMaximum = -40, temperatureMinimum = 85
         public var humidityMaximum = 0, humidityMinimum = 100

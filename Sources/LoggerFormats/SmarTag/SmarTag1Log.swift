@@ -29,7 +29,7 @@ public enum SmarTag1Log {
     /// that contradicts the layout is a typed error naming its tag-memory address.
     public static func decode(_ image: SmarTagImage, options: DecodeOptions) throws -> TemperatureLog {
         let format = formatName
-        let cells = Cells(image: image, zone: options.loggerTimeZone ?? TimeZone(identifier: "UTC")!)
+        let cells = Cells(image: image, zone: options.loggerTimeZone ?? TimeZone.utc)
         var metadata: [String: MetadataValue] = [:]
         var warnings: [LogWarning] = []
         let (interval, mode, flags, start) = try readConfiguration(cells, metadata: &metadata, warnings: &warnings)

@@ -4,7 +4,7 @@ import TempChart
 
 /// The words of the pages for named people (sign-in, set-up, signatures, reviews, the audit
 /// trail) in the three languages of `WebText`.
-struct AccountText: Sendable {
+struct AccountText: LanguageTable {
     var userLabel: String
     var passwordLabel: String
     var signInHint: String
@@ -46,14 +46,6 @@ struct AccountText: Sendable {
     /// "2 excursions, 2 acknowledged", as a signature saw them.
     var excursionsSigned: @Sendable (_ count: Int, _ acknowledged: Int) -> String
 
-    static func forLanguage(_ tag: String) -> AccountText {
-        switch tag {
-        case "zh-Hans": return chinese
-        case "ja": return japanese
-        default: return english
-        }
-    }
-
     static let english = AccountText(
         userLabel: "User name", passwordLabel: "Password", signInHint: "Your own user name and password at this site.",
         badLogin: "The user name or password is wrong.", locked: { "This account is locked after repeated wrong passwords until \($0)." },
@@ -71,7 +63,7 @@ struct AccountText: Sendable {
         when: "When", who: "Who", what: "What", why: "Why", logger: "Logger", filter: "Filter", noEvents: "No events match.",
         excursionsSigned: { "\($0) excursion\($0 == 1 ? "" : "s"), \($1) acknowledged" })
 
-    static let chinese = AccountText(
+    static let simplifiedChinese = AccountText(
         userLabel: "用户名", passwordLabel: "密码", signInHint: "您在本站点的用户名和密码。", badLogin: "用户名或密码错误。",
         locked: { "由于多次密码错误，此账户已锁定至 \($0)。" }, disabled: "此账户已停用。", noPasswordYet: "此账户尚未设置密码：请打开其设置链接。",
         setupTitle: "设置密码", newPassword: "新密码", repeatPassword: "再次输入", setPassword: "设置密码", passwordsDiffer: "两次输入的密码不一致。",
@@ -102,7 +94,7 @@ struct AccountText: Sendable {
 }
 
 extension WebText {
-    var accounts: AccountText { AccountText.forLanguage(languageTag) }
+    var accounts: AccountText { .forLanguage(ReportLanguage(languageTag: languageTag) ?? .english) }
 
     /// A meaning and a role in the words the reports use (TempChart's `SignatureStrings`),
     /// so that a page and the PDF of the same signature say the same.

@@ -8,7 +8,7 @@ import TempChart
 /// The words the lot pages add, in the pages' three languages. A status's reasons are worded
 /// as the lot report words them (`LotReportPage.reasonTexts`): the API's and the command
 /// line's English sentences, and the same values in Chinese and Japanese.
-struct LotWords: Sendable {
+struct LotWords: LanguageTable {
     var lots: String
     var product: String
     var quantity: String
@@ -60,14 +60,6 @@ struct LotWords: Sendable {
         }
     }
 
-    static func forLanguage(_ language: ReportLanguage) -> LotWords {
-        switch language {
-        case .english: return english
-        case .simplifiedChinese: return chinese
-        case .japanese: return japanese
-        }
-    }
-
     static let english = LotWords(
         lots: "Lots", product: "Product", quantity: "Quantity", note: "Note", created: "Made", decision: "Decision", consumed: "Consumed",
         worstCase: "Worst case with the unknown time", reviewFrom: "review from", budgetEnd: "budget used up", unknownTime: "Unknown time",
@@ -78,7 +70,7 @@ struct LotWords: Sendable {
         noLots: "This site has no lots yet.", discardEvents: "Discard events", rule: "Limit", storage: "storage", holder: "Now with",
         closed: "closed", usable: "USABLE", review: "REVIEW", discard: "DISCARD", inconclusive: "INCONCLUSIVE")
 
-    static let chinese = LotWords(
+    static let simplifiedChinese = LotWords(
         lots: "批次", product: "产品", quantity: "数量", note: "备注", created: "创建", decision: "结论", consumed: "已消耗",
         worstCase: "按最坏情况计入未知时间", reviewFrom: "复核阈值", budgetEnd: "预算耗尽", unknownTime: "未知时间", budget: "稳定性预算",
         journey: "运输历程", legs: "各段", leg: "段", noLogger: "无记录仪", bands: "允许温度区间", band: "区间", timeInBand: "区间内时间",

@@ -255,21 +255,12 @@ extension Station {
     /// `yyyy-MM-dd` (a whole day in the site's zone) or an ISO 8601 time.
     static func parsePageTime(_ text: String, zone: TimeZone, endOfDay: Bool) -> Date? {
         if let time = Station.parseTime(text) { return time }
-        guard text.count == 10 else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd"
-        guard let day = formatter.date(from: text) else { return nil }
+        guard text.count == 10, let day = CalendarDay.parse(text, in: zone) else { return nil }
         return endOfDay ? day.addingTimeInterval(86400 - 0.001) : day
     }
 
     static func dayText(_ date: Date, zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
+        CalendarDay.text(date, in: zone)
     }
 
     /// The period of a logger page: `?from=&to=` (custom), else `?period=` ending at the

@@ -6,7 +6,7 @@ import TempChart
 /// and verdict words come from TempChart's `ReportStrings` (the reports' own tables), so a
 /// page and the PDF of the same period say the same thing; this table holds only what the
 /// pages add (sign-in, navigation, the overview's columns, acknowledging).
-struct WebText: Sendable {
+struct WebText: LanguageTable {
     var report: ReportStrings
     var languageTag: String
     var station: String
@@ -89,14 +89,6 @@ struct WebText: Sendable {
         }
     }
 
-    static func forLanguage(_ language: ReportLanguage) -> WebText {
-        switch language {
-        case .english: return english
-        case .simplifiedChinese: return chinese
-        case .japanese: return japanese
-        }
-    }
-
     static let english = WebText(
         report: .english, languageTag: "en", station: "ColdTap station", signInTitle: "Sign in",
         tokenLabel: "Access token", tokenHint: "A read, upload or admin token of your site (coldtap token create).",
@@ -119,7 +111,7 @@ struct WebText: Sendable {
         anyValue: "Any", reviewAttention: "Needs attention", reviewAcknowledged: "Acknowledged", reviewClear: "No excursions",
         searchHint: "Logger id, serial, model", filter: "Filter", clearFilters: "Clear filters", noMatch: "No logger matches these filters.")
 
-    static let chinese = WebText(
+    static let simplifiedChinese = WebText(
         report: .simplifiedChinese, languageTag: "zh-Hans", station: "ColdTap 监控站", signInTitle: "登录",
         tokenLabel: "访问令牌", tokenHint: "本站点的读取、上传或管理令牌（coldtap token create）。",
         signIn: "登录", signOut: "退出", badToken: "该令牌未知或已被吊销。",
