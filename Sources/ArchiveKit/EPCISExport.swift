@@ -64,7 +64,7 @@ public enum EPCISExport {
         for read: ReadSummary, added: [TemperatureLog.Sample], history: History, assessment: KeptAssessment?,
         signatures: [SignatureRecord], request: LoggerRequest
     ) -> EPCISObjectEvent {
-        let zone = assessment.flatMap { TimeZone(identifier: $0.timeZone) } ?? .gmt
+        let zone = assessment.flatMap { TimeZone(identifier: $0.timeZone) } ?? .utc
         var event = EPCISObjectEvent(eventTime: read.readTime, offsetSeconds: zone.secondsFromGMT(for: read.readTime))
         event.bizStep = "sensor_reporting"
         event.readPoint = request.place
