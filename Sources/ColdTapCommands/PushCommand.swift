@@ -70,7 +70,11 @@ struct StationTarget {
     /// option this command takes.
     static func inPushWords(_ reason: String) -> String {
         reason.replacingOccurrences(
-            of: "Send \(UploadHeader.loggerID) with the logger's name.", with: "Give it with --logger-id ID and push the file again.")
+            of: "Send \(UploadHeader.loggerID) with the logger's name.", with: "Give it with --logger-id ID and push the file again."
+        )
+        .replacingOccurrences(
+            of: "send \(UploadHeader.loggerID) (e.g. the label on the logger).",
+            with: "give it with --logger-id ID (e.g. the label on the logger) and push the file again.")
     }
 
     /// Sends the queue (with `attempts` passes, backing off from one second); says what

@@ -138,9 +138,9 @@ import Testing
             let move = await coldtap(["lot", "move", "LOT-P2611", "--none", "--at", "2026-12-01T08:00:00Z", "--by", "QA"] + archive)
             #expect(move.status == 0, "\(move.err)")
             #expect(move.out.hasPrefix("Lot 'LOT-P2611' is with nobody's logger from 2026-12-01T08:00:00Z"))
-            let status = await coldtap(["lot", "status", "LOT-P2611", "--json"] + archive)
+            let status = await coldtap(["lot", "status", "LOT-P2611", "--json", "--at", "2026-12-02T08:00:00Z"] + archive)
             #expect(status.status == 0, "\(status.err)")
-            let northStatus = await coldtap(["lot", "status", "LOT-P2611", "--json", "--site", "depot-north"] + archive)
+            let northStatus = await coldtap(["lot", "status", "LOT-P2611", "--json", "--at", "2026-12-02T08:00:00Z", "--site", "depot-north"] + archive)
             #expect(northStatus.out == status.out)
             let list = await coldtap(["lot", "list"] + archive)
             #expect(list.status == 0)
@@ -159,7 +159,7 @@ import Testing
             // The archive's own lot of that name is the one meant without --site.
             let own = await coldtap(["lot", "add", "LOT-P2611", "--product", "vvm7", "--by", "QA"] + archive)
             #expect(own.status == 0, "\(own.err)")
-            let ownStatus = await coldtap(["lot", "status", "LOT-P2611", "--json"] + archive)
+            let ownStatus = await coldtap(["lot", "status", "LOT-P2611", "--json", "--at", "2026-12-02T08:00:00Z"] + archive)
             #expect(ownStatus.status == 0 && ownStatus.out != status.out, "\(ownStatus.err)")
             // Kept nowhere: the archive's words, with the way to a site's lots.
             let nowhere = await coldtap(["lot", "status", "LOT-NONE"] + archive)

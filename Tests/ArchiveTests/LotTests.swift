@@ -132,7 +132,7 @@ import Testing
         try await withArchive(engine) { test in
             let archive = try test.open()
             defer { archive.close() }
-            let now = Date(timeIntervalSince1970: 1_796_630_400)  // 2026-12-07T00:00:00Z
+            let now = Date(timeIntervalSince1970: 1_796_601_600)  // 2026-12-07T00:00:00Z
             try archive.addLot("L1", productName: "vvm7", by: "x")
             let ahead = now.addingTimeInterval(LotMoveRecord.latestAhead + 1)
             let move = #expect(throws: ArchiveError.self) {

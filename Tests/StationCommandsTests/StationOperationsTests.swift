@@ -227,7 +227,7 @@ struct StationOperationsTests {
             "push", file, "--station", station.base.absoluteString, "--token", token, "--queue", queueFolder, "--read-time", Reads.readTime,
         ])
         #expect(anonymous.status == 65, "\(anonymous.err)")
-        #expect(anonymous.err.contains("Give it with --logger-id ID and push the file again."), "\(anonymous.err)")
+        #expect(anonymous.err.contains("give it with --logger-id ID (e.g. the label on the logger) and push the file again."), "\(anonymous.err)")
         #expect(!anonymous.err.contains(UploadHeader.loggerID), "\(anonymous.err)")
         let revoked = await coldtap([
             "push", file, "--station", station.base.absoluteString, "--token", token + "0", "--queue", queueFolder, "--logger-id", "x",
