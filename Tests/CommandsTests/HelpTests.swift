@@ -208,6 +208,11 @@ import Testing
         #expect(readme.hasPrefix("# ColdTap\n"))
         #expect(readme.contains("## I have a dump file"))
         for word in ["**OK**", "**ALARM**", "**INCONCLUSIVE**", "**time base**"] { #expect(readme.contains(word)) }
+        // Issue 44 item 10: what an upload's read time answers, as StationSecurityTests.readTimesAreChecked
+        // holds the station to: not a time 400, out of range 422.
+        #expect(
+            readme.contains(
+                "`X-ColdTap-Read-Time` (ISO 8601 with a zone, else 400; from 2000-01-01 to a day after the upload arrives, else 422;"))
     }
 
     @Test func bashCompletionIsValidAndKnowsCommandsOptionsAndValues() async throws {
