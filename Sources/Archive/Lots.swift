@@ -120,6 +120,10 @@ public struct LotMoveRecord: Sendable, Equatable {
         case used, discarded, returned
     }
 
+    /// How far after the recorder's clock a move or close may be dated: a day of slack for
+    /// clocks and zones, as a read's time has (a move is recorded once it happened).
+    public static let latestAhead: TimeInterval = 86_400
+
     public var siteID: Int64
     public var lotID: String
     /// 1, 2, … in the order recorded.
@@ -301,7 +305,8 @@ extension Archive {
     /// (`.close` with a reason). A closed lot takes no more moves; a logger must be kept in
     /// the archive (the caller checks that it is the site's).
     /// - Throws: `ArchiveError(.notFound)` for an unknown lot (hint `.listLots`) or logger,
-    ///   `.conflict` for a move after the close, `.invalidRead` for a close before the first move.
+    ///   `.conflict` for a move after the close, `.invalidRead` for a close before the first move
+    ///   or a move or close dated more than `LotMoveRecord.latestAhead` after `now`.
     @discardableResult
     public func recordMove(
         lot id: String, siteID: Int64 = 0, kind: LotMoveRecord.Kind, loggerID: String? = nil, at: Date, reason: LotMoveRecord.CloseReason? = nil,
@@ -309,6 +314,13 @@ extension Archive {
     ) throws -> LotMoveRecord {
         guard (kind == .logger) == (loggerID != nil), (kind == .close) == (reason != nil) else {
             throw ArchiveError(.invalidRead, "a move onto a logger names the logger, and only a close gives a reason.")
+        }
+        // Every door (command line, station, app) records through here: the bound holds for all.
+        guard at <= now.addingTimeInterval(LotMoveRecord.latestAhead) else {
+            throw ArchiveError(
+                .invalidRead,
+                "the lot '\(id.prefix(80))' cannot \(kind == .close ? "close" : "move") at \(at.isoUTC), more than a day after now (\(now.isoUTC)): a hand-over or a close is recorded once it happened. Check the date and its time zone."
+            )
         }
         return try engine.writeTransaction { transaction in
             guard try lot(id, siteID: siteID) != nil else {

@@ -431,8 +431,10 @@ extension Archive {
                 continue
             }
             if recorded.bytes != leaf.bytes {
-                let fields = leaf.differingFields(from: recorded).joined(separator: ", ")
-                problems.append("\(Archive.describe(leaf)) was changed after it was kept: \(fields) differ from its record leaf #\(index)")
+                let differing = leaf.differingFields(from: recorded)
+                let verb = differing.count == 1 ? "differs" : "differ"
+                problems.append(
+                    "\(Archive.describe(leaf)) was changed after it was kept: \(differing.joined(separator: ", ")) \(verb) from its record leaf #\(index)")
             }
         }
         for (name, entry) in kept.sorted(by: { $0.value.index < $1.value.index }) where !covered.contains(name) {
@@ -534,7 +536,9 @@ extension Archive {
         if let newest = kept.last {
             notes.append(
                 "\(kept.count) kept checkpoint(s) match the record, the newest of \(newest.size) leaves"
-                    + (check.keys.isEmpty ? " (signatures not checked: no public key given)" : "; \(signedChecked) signature(s) checked"))
+                    + (check.keys.isEmpty
+                        ? " (their signatures not checked: no public key given)"
+                        : "; \(signedChecked) checkpoint signature(s) checked (the archive's key on its checkpoints, not people's electronic signatures)"))
         }
         if let since = check.since {
             problems += sinceProblems(since, origin: origin, hashes: hashes, keys: check.keys, notes: &notes)

@@ -251,7 +251,10 @@ extension StationStore {
                 ("subject", row.subject), ("from", Date(milliseconds: row.from).isoUTC), ("to", Date(milliseconds: row.to).isoUTC),
             ]
             let differing = facts.filter { stated[$0.0] != $0.1 }.map(\.0)
-            if !differing.isEmpty { problems.append("\(name): \(differing.joined(separator: ", ")) differ from what its statement signed") }
+            if !differing.isEmpty {
+                let verb = differing.count == 1 ? "differs" : "differ"
+                problems.append("\(name): \(differing.joined(separator: ", ")) \(verb) from what its statement signed")
+            }
             for read in SignatureStatement.reads(in: row.statement) {
                 guard let leaf = try readLeaf(loggerID: row.loggerID, readID: read.id), leaf.index == read.index, leaf.hash == read.hash else {
                     problems.append("\(name): read #\(read.id) is no longer the read it signed (its record leaf differs)")

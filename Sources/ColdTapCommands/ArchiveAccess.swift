@@ -12,8 +12,11 @@ import NDEF
 /// exit statuses.
 enum ArchiveAccess {
     static let fromOption = OptionSpec.value(
-        "--from", placeholder: "T", help: "from this time on (ISO 8601, e.g. 2024-04-01T00:00:00Z)", default: "the first sample")
-    static let toOption = OptionSpec.value("--to", placeholder: "T", help: "up to this time (ISO 8601)", default: "the last sample")
+        "--from", placeholder: "T", help: "from this time on (ISO 8601, e.g. 2024-04-01T00:00:00Z)", default: "the first sample"
+    ).typed(periodEnd)
+    static let toOption = OptionSpec.value("--to", placeholder: "T", help: "up to this time (ISO 8601)", default: "the last sample").typed(periodEnd)
+    /// A period's end: ISO 8601 with a zone, or a date `YYYY-MM-DD` meaning its UTC midnight.
+    static let periodEnd = OptionValueParser.timeOrDay("is not a time; write it like 2024-04-09T08:35:00Z or 2024-04-09.")
 
     /// The logger a person named on the command line: its id, or a serial, tag UID or
     /// carried id that only one logger has. Unknown text is left for the archive's own
@@ -38,8 +41,8 @@ enum ArchiveAccess {
         "--logger-id", placeholder: "ID", help: "the logger a read belongs to, for a read that names none (a bare NDEF file)")
     /// `--from T --to T`.
     static let periodOptions: [OptionSpec] = [
-        fromOption,
-        toOption,
+        fromOption.spec,
+        toOption.spec,
     ]
 
     static func location(_ arguments: inout Arguments) throws -> String {
@@ -52,6 +55,9 @@ enum ArchiveAccess {
     /// path is seen at once.
     static func open(_ location: String, create: Bool, console: Console? = nil) throws -> Archive {
         let isNew = create && isMissingFile(location)
+        if let other = notAnArchive(location) {
+            throw CommandError(.dataError, "'\(location)' is \(other), not an archive; give --archive an archive's SQLite file or a postgresql:// URI.")
+        }
         do {
             let archive = try Archive.open(location, create: create)
             if isNew { console?.error("Created a new archive at \(location).") }
@@ -59,6 +65,21 @@ enum ArchiveAccess {
         } catch let error as ArchiveError {
             throw commandError(error)
         }
+    }
+
+    /// What `location` is when it is plainly no archive: a folder, or a file of a kind with
+    /// a signature of its own (a PNG image, a PDF document), as `report` names them; `nil`
+    /// for an SQLite file, a missing one, a URI, or anything the engine must judge.
+    static func notAnArchive(_ location: String) -> String? {
+        guard !PostgreSQLEngine.isURI(location) else { return nil }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: location, isDirectory: &isFolder) else { return nil }
+        if isFolder.boolValue { return "a folder" }
+        guard let handle = FileHandle(forReadingAtPath: location) else { return nil }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        guard !head.isEmpty, let kind = LogInput.otherFileKind(head), kind.hasPrefix("a "), kind != "an SQLite database" else { return nil }
+        return kind
     }
 
     /// A SQLite archive path with no file yet.
@@ -97,20 +118,13 @@ enum ArchiveAccess {
         case .useAnotherArchive: return "Or give --archive another file or database."
         case .keepAReadFirst: return "Add reads with 'coldtap archive add' or 'coldtap read' first, or give --archive."
         case .listProducts: return "'coldtap product list' lists the products it knows."
-        case .listLots: return "'coldtap lot list' lists the lots it keeps."
+        case .listLots: return "'coldtap lot list' lists the lots it keeps; 'coldtap lot list --site NAME' a station site's."
         }
     }
 
     /// `--from T` / `--to T` (ISO 8601 with a zone, or a date `YYYY-MM-DD` meaning its UTC midnight).
     static func period(_ arguments: inout Arguments) throws -> (from: Date?, to: Date?) {
-        func parse(_ option: OptionSpec) throws -> Date? {
-            guard let text = arguments.value(option) else { return nil }
-            let name = option.displayName
-            if let date = LogInput.Options.parseReadTime(text) { return date }
-            if let day = CalendarDay.parse(text, in: .utc) { return day }
-            throw CommandError.usage("\(name) '\(text)' is not a time; write it like 2024-04-09T08:35:00Z or 2024-04-09.")
-        }
-        let period = (try parse(fromOption), try parse(toOption))
+        let period = (try arguments.value(fromOption), try arguments.value(toOption))
         if let from = period.0, let to = period.1, from > to {
             throw CommandError.usage("--from is after --to.")
         }

@@ -8,13 +8,14 @@ import LoggerFormats
 /// `coldtap archive add|verify|redecode`: keep reads, check the record, decode it again.
 public enum ArchiveCommand: Command {
     public static let name = "archive"
+    public static let abstract = "the record: keep reads, check it, decode it again, sign and prove checkpoints, witness a station's"
     public static let forms = [
         CommandForm(
             verb: "add", positionals: "FILE...",
             positionalHelp: [("FILE", "dumps, NDEF messages, Flipper files or cuplTag URLs, as 'decode' takes them; - for standard input")],
             summary: "keep reads in the archive and stitch their samples into each logger's record",
             options: [ArchiveAccess.archiveOption, ArchiveAccess.loggerIDOption]
-                + [ReportCommand.profileOption, ReportCommand.tzOption]
+                + [ReportCommand.profileOption, ReportCommand.tzOption.spec]
                 + LogInput.optionSpecs),
         CommandForm(
             verb: "verify",
@@ -61,7 +62,7 @@ public enum ArchiveCommand: Command {
         let location = try ArchiveAccess.location(&arguments)
         let loggerID = arguments.value(ArchiveAccess.loggerIDOption)
         let profile = try ReportCommand.resolveProfile(arguments.value(ReportCommand.profileOption))
-        let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
+        let timeZone = try arguments.value(ReportCommand.tzOption) ?? .current
         let loggerArgument = ArchiveAccess.peekLogger(arguments)
         let options = try LogInput.Options.parse(&arguments)
         let paths = try arguments.positionals(min: 1)

@@ -35,7 +35,7 @@ enum ArchiveReport {
         let period = try ArchiveAccess.period(&arguments)
         let json = arguments.isSet(ReportCommand.jsonOption)
         let profileText = arguments.value(ReportCommand.profileOption)
-        let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
+        let timeZone = try arguments.value(ReportCommand.tzOption) ?? .current
         let keyFile = try ArchiveRecordCommands.keyFile(&arguments, location: location)
         if !(try arguments.positionals()).isEmpty {
             throw CommandError.usage("give either FILE (a report of that read) or --logger-id ID (the whole record in the archive), not both.")

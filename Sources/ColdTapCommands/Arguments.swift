@@ -49,6 +49,15 @@ public struct OptionSpec: Sendable {
             takesPath: path)
     }
 
+    /// The same option with the words of one subcommand (`--at` of `lot close` is when the
+    /// journey ended, of `lot status` the time of the status); it is read by the same names.
+    public func helping(_ text: String, default defaultValue: String? = nil) -> OptionSpec {
+        var copy = self
+        copy.help = text
+        copy.defaultValue = defaultValue ?? self.defaultValue
+        return copy
+    }
+
     /// `[--out DIR]`, `[--json]`, `[--fault F]...`; a required one bare: `--by NAME`.
     var synopsis: String {
         let inner = ([displayName] + values).joined(separator: " ")

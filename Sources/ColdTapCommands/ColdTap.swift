@@ -4,11 +4,17 @@ import LoggerFormats
 import NDEF
 import NFCTags
 
-/// One `coldtap` subcommand.
+/// One `coldtap` command: either one form (`decode FILE ...`) or a group of subcommands
+/// (`lot add|move|close|...`), each subcommand a `CommandForm` with its own summary, positionals
+/// and option table, so that it parses, documents and reports its own usage alone.
 public protocol Command: Sendable {
     /// The word users type, e.g. `decode`.
     static var name: String { get }
-    /// How it is called: its positionals and its table of options (one entry per form).
+    /// One line of what the command is for: the head of a group's help page and the
+    /// description shell completions show (a one-form command's summary by default).
+    static var abstract: String { get }
+    /// How it is called: its positionals and its table of options (one entry per form; a
+    /// group has one entry per subcommand, each with its verb).
     static var forms: [CommandForm] { get }
     /// Runs the command on its arguments, parsed against the table of the form used.
     /// - Throws: `CommandError` (its status becomes the exit status); an `NDEFError` exits 65.
@@ -16,8 +22,16 @@ public protocol Command: Sendable {
 }
 
 extension Command {
-    /// The usage lines of `coldtap help`, `--help` and a usage error, built from `forms`.
+    public static var abstract: String { forms[0].summary }
+
+    /// The usage lines of `coldtap help` and the README, built from `forms`.
     public static var synopsis: String { forms.map { CommandHelp.synopsis(command: name, form: $0) }.joined(separator: "\n") }
+
+    /// The subcommands of a group (`lot move`, `user add`); empty for a one-form command.
+    public static var subcommands: [CommandForm] { forms.filter { $0.verb != nil } }
+
+    /// The subcommand `verb` names, if the command has one by that word.
+    public static func subcommand(_ verb: String) -> CommandForm? { subcommands.first { $0.verb == verb } }
 }
 
 /// The `coldtap` command line.
@@ -54,7 +68,8 @@ public enum ColdTap {
         }
         if ["help", "--help", "-h"].contains(name) {
             if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
-                console.print(CommandHelp.page(command))
+                let form = arguments.count > 2 ? command.subcommand(arguments[2]) : nil
+                console.print(form.map { CommandHelp.page(command, form: $0) } ?? CommandHelp.page(command))
             } else {
                 console.print(usage)
             }
@@ -69,24 +84,22 @@ public enum ColdTap {
             return ExitStatus.usage.rawValue
         }
         var rest = Array(arguments.dropFirst())
+        // The form the words name: a group's subcommand by its verb, or the one form; nil
+        // while a group's verb is missing or unknown.
+        var form: CommandForm? = command.subcommands.isEmpty ? command.forms[0] : nil
+        if form == nil, let verb = rest.first, let chosen = command.subcommand(verb) {
+            form = chosen
+            rest.removeFirst()
+        }
         if rest.contains("--help") || rest.contains("-h") {
-            console.print(CommandHelp.page(command))
+            console.print(form.map { CommandHelp.page(command, form: $0) } ?? CommandHelp.page(command))
             return ExitStatus.success.rawValue
         }
         do {
-            // A command with verbs (ndef decode|encode) parses the rest against that verb's table.
-            var form = command.forms[0]
-            if command.forms.contains(where: { $0.verb != nil }) {
-                guard let verb = rest.first else {
-                    throw CommandError.usage("Say " + command.forms.compactMap { $0.verb.map { "'\($0)'" } }.joined(separator: " or ") + ".")
-                }
-                guard let chosen = command.forms.first(where: { $0.verb == verb }) else {
-                    throw CommandError.usage(
-                        "Unknown '\(name)' action '\(verb)'; say "
-                            + command.forms.compactMap { $0.verb.map { "'\($0)'" } }.joined(separator: " or ") + ".")
-                }
-                form = chosen
-                rest.removeFirst()
+            guard let form else {
+                let verbs = command.subcommands.compactMap { $0.verb.map { "'\($0)'" } }.joined(separator: " or ")
+                guard let verb = rest.first else { throw CommandError.usage("Say \(verbs).") }
+                throw CommandError.usage("Unknown '\(name)' action '\(verb)'; say \(verbs).")
             }
             var parsed = try Arguments(rest, options: form.options)
             parsed.verb = form.verb
@@ -94,7 +107,7 @@ public enum ColdTap {
             return ExitStatus.success.rawValue
         } catch let error as CommandError {
             console.error("coldtap \(name): \(error.message)")
-            if error.status == .usage { console.error("usage:\n" + command.synopsis) }
+            if error.status == .usage { console.error("usage:\n" + CommandHelp.usage(command, form: form)) }
             return error.status.rawValue
         } catch let error as NDEFError {
             console.error("coldtap \(name): malformed NDEF at \(error)")

@@ -9,7 +9,6 @@ public enum ConfigureCommand: Command {
     static let readerOption = OptionSpec.value(
         "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
         default: "the first reader with a tag")
-    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30")
     static let intervalOption = OptionSpec.value("--interval", placeholder: "SECONDS", help: "seconds between samples (0 stops logging and erases the logger)")
     static let validMinOption = OptionSpec.value("--valid-min", placeholder: "C", help: "the logger's own lower limit, °C (with --valid-max)")
     static let validMaxOption = OptionSpec.value("--valid-max", placeholder: "C", help: "the logger's own upper limit, °C (with --valid-min)")
@@ -25,7 +24,7 @@ public enum ConfigureCommand: Command {
             summary: "configure (and erase) an NHS31xx logger with this machine's clock; --interval 0 stops it",
             options: [
                 readerOption,
-                timeoutOption,
+                ReadCommand.timeoutOption.spec,
                 intervalOption,
                 validMinOption,
                 validMaxOption,
@@ -70,7 +69,7 @@ public enum ConfigureCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let reader = arguments.value(readerOption)
-        let timeout = try ReadCommand.parseTimeout(arguments.value(timeoutOption))
+        let timeout = try ReadCommand.timeout(&arguments)
         let request = try parse(&arguments)
         try arguments.finish()
         try await NHSConnect.withLogger(reader: reader, timeout: timeout, console: console) { session, readerName in
@@ -81,20 +80,10 @@ public enum ConfigureCommand: Command {
 
     static func parse(_ arguments: inout Arguments) throws -> Request {
         func seconds(_ option: OptionSpec, max: UInt64) throws -> UInt64? {
-            guard let text = arguments.value(option) else { return nil }
-            let name = option.displayName
-            guard let value = UInt64(text), value <= max else {
-                throw CommandError.usage("\(name) takes a whole number of seconds from 0 to \(max), not '\(text)'.")
-            }
-            return value
+            try arguments.value(option.typed(.seconds(upTo: max)))
         }
         func celsius(_ option: OptionSpec) throws -> Int16? {
-            guard let text = arguments.value(option) else { return nil }
-            let name = option.displayName
-            guard let value = Double(text), value >= -40, value <= 85 else {
-                throw CommandError.usage("\(name) takes a temperature in °C from -40 to 85, not '\(text)'.")
-            }
-            return Int16((value * 10).rounded())
+            try arguments.value(option.typed(.loggerCelsius)).map { Int16(($0 * 10).rounded()) }
         }
         guard let interval = try seconds(intervalOption, max: UInt64(UInt16.max)) else {
             throw CommandError.usage("configure needs --interval SECONDS (0 stops logging and erases the logger).")
@@ -130,5 +119,21 @@ public enum ConfigureCommand: Command {
         } catch let error as NHSSessionError {
             throw CommandError(error)
         }
+    }
+}
+
+extension OptionValueParser where Value == UInt64 {
+    /// A whole number of seconds from 0 to `max` (the width of the logger's field).
+    static func seconds(upTo max: UInt64) -> OptionValueParser {
+        OptionValueParser(
+            convert: { UInt64($0).flatMap { $0 <= max ? $0 : nil } },
+            complaint: { name, text in "\(name) takes a whole number of seconds from 0 to \(max), not '\(text)'." })
+    }
+}
+
+extension OptionValueParser where Value == Double {
+    /// A temperature the NHS31xx can hold as a limit: -40 to 85 °C.
+    static let loggerCelsius = OptionValueParser.number({ $0 >= -40 && $0 <= 85 }) { name, text in
+        "\(name) takes a temperature in °C from -40 to 85, not '\(text)'."
     }
 }

@@ -6,7 +6,8 @@ import LoggerFormats
 public enum DecodeCommand: Command {
     static let jsonOption = OptionSpec.flag("--json", help: "print the log as JSON (UTC times, full precision)")
     static let csvOption = OptionSpec.flag("--csv", help: "print the samples as CSV")
-    static let tzOption = OptionSpec.value("--tz", placeholder: "ZONE", help: "write the CSV's times in this zone, with their offset", default: "UTC")
+    static let tzOption = OptionSpec.value("--tz", placeholder: "ZONE", help: "write the CSV's times in this zone, with their offset", default: "UTC").typed(
+        .zone)
 
     public static let name = "decode"
     public static let forms = [
@@ -22,7 +23,7 @@ public enum DecodeCommand: Command {
             options: LogInput.optionSpecs + [
                 jsonOption,
                 csvOption,
-                tzOption,
+                tzOption.spec,
             ])
     ]
 
@@ -31,8 +32,7 @@ public enum DecodeCommand: Command {
         let json = arguments.isSet(jsonOption)
         let csv = arguments.isSet(csvOption)
         let options = try LogInput.Options.parse(&arguments)
-        let zoneText = arguments.value(tzOption)
-        let zone = try zoneText.map { try ReportCommand.resolveTimeZone($0) }
+        let zone = try arguments.value(tzOption)
         let path = try arguments.positionals(min: 1, max: 1)[0]
         try arguments.finish()
         if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }

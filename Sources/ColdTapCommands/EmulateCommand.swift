@@ -24,7 +24,8 @@ public enum EmulateCommand: Command {
         repeatable: true)
     static let demoHistoryOption = OptionSpec.value(
         "--demo-history", placeholder: "SECONDS",
-        help: "with --logger nhs3100: the logger was configured this long ago, so it has a history to read")
+        help: "with --logger nhs3100: the logger was configured this long ago, so it has a history to read"
+    ).typed(.number({ $0 >= 0 && $0 <= 366 * 86_400 }) { name, text in "\(name) takes seconds from 0 to a year, not '\(text)'." })
     static let traceOption = OptionSpec.flag("--trace", help: "print every command and answer on standard error")
 
     public static let name = "emulate"
@@ -38,7 +39,7 @@ public enum EmulateCommand: Command {
                 chipOption,
                 vpcdOption,
                 faultOption,
-                demoHistoryOption,
+                demoHistoryOption.spec,
                 traceOption,
             ])
     ]
@@ -50,7 +51,7 @@ public enum EmulateCommand: Command {
         let endpointText = arguments.value(vpcdOption)
         let faultTexts = arguments.values(faultOption)
         let trace = arguments.isSet(traceOption)
-        let history = arguments.value(demoHistoryOption)
+        let history = try arguments.value(demoHistoryOption)
         let files = try arguments.positionals(max: 1)
         try arguments.finish()
         let faults: TagFaults

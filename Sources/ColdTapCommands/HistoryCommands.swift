@@ -216,7 +216,8 @@ public enum HistoryCommand: Command {
 public enum AckCommand: Command {
     static let excursionOption = OptionSpec.value(
         "--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)",
-        required: true)
+        required: true
+    ).typed(.time("is not an ISO 8601 time with a zone; write it like 2024-04-09T08:35:00Z."))
     static let byOption = OptionSpec.value("--by", placeholder: "NAME", help: "who acknowledges", required: true)
     static let commentOption = OptionSpec.value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true)
     static let againOption = OptionSpec.flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)")
@@ -227,7 +228,7 @@ public enum AckCommand: Command {
             positionals: "LOGGER-ID", positionalHelp: [("LOGGER-ID", "a logger as 'coldtap loggers' lists it")],
             summary: "acknowledge an excursion of a logger's record: who, and what was done about it",
             options: [
-                excursionOption,
+                excursionOption.spec,
                 byOption,
                 commentOption,
                 againOption,
@@ -238,11 +239,8 @@ public enum AckCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        guard let startText = arguments.value(excursionOption) else {
+        guard let start = try arguments.value(excursionOption) else {
             throw CommandError.usage("give the excursion to acknowledge with --excursion START-TIME (its start, as 'coldtap report --logger-id' lists it).")
-        }
-        guard let start = LogInput.Options.parseReadTime(startText) else {
-            throw CommandError.usage("--excursion '\(startText)' is not an ISO 8601 time with a zone; write it like 2024-04-09T08:35:00Z.")
         }
         guard let by = arguments.value(byOption), !by.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw CommandError.usage("say who acknowledges with --by NAME.")

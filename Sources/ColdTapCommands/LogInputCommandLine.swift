@@ -16,17 +16,24 @@ extension LogInput {
     static let readTimeOption = OptionSpec.value(
         "--read-time", placeholder: "ISO8601",
         help: "when the tag was read, e.g. 2024-04-09T08:35:00Z; a log without a clock is dated from it",
-        default: "a dump file's modification time, else now (both said as estimates)")
+        default: "a dump file's modification time, else now (both said as estimates)"
+    ).typed(
+        .time("is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00."))
     static let secretOption = OptionSpec.value("--secret", placeholder: "K", help: "the cuplTag's HMAC-MD5 key (ASCII): checks that the log was not altered")
     static let loggerOption = OptionSpec.value(
         "--logger", placeholder: "NAME|FILE",
         help: "decode as this logger format, or with this logger descriptor .json ('coldtap formats' lists both)",
         default: "auto-detected", choices: { LoggerDecoder.builtInNames + ["cupltag-rh"] }, path: true)
     static let intervalOption = OptionSpec.value("--interval", placeholder: "S", help: "seconds between samples, for a log that does not say (0 < S ≤ 2678400)")
+        .typed(
+            .number({ $0 > 0 && $0 <= DecodeOptions.longestPlausibleInterval }) { name, text in
+                "\(name) takes a number of seconds above 0 and up to \(Int(DecodeOptions.longestPlausibleInterval)) (31 days), not '\(text)'."
+            })
     static let loggerTZOption = OptionSpec.value(
         "--logger-tz", placeholder: "ZONE",
         help: "the time zone of a logger's wall-clock dates that carry none (SmarTag1), e.g. Europe/Paris or +02:00",
-        default: "UTC")
+        default: "UTC"
+    ).typed(.strictZone)
 
     /// The decode options as `decode` and `report` declare them; `read` leaves out `--input`
     /// and `--require-read-time` (a reader knows what it read and when).
@@ -39,11 +46,11 @@ extension LogInput {
 
     /// The decode options `read` takes.
     public static let readOptionSpecs: [OptionSpec] = [
-        readTimeOption,
+        readTimeOption.spec,
         secretOption,
         loggerOption,
-        intervalOption,
-        loggerTZOption,
+        intervalOption.spec,
+        loggerTZOption.spec,
     ]
 
     /// Loads FILE (`-` = standard input), works out what it holds unless `options.input`
@@ -114,11 +121,7 @@ extension LogInput.Options {
             }
             options.input = kind
         }
-        if let text = arguments.value(LogInput.readTimeOption) {
-            guard let date = parseReadTime(text) else {
-                throw CommandError.usage(
-                    "--read-time '\(text)' is not an ISO 8601 date-time with a time zone; write it like 2024-04-09T08:35:00Z or 2024-04-09T10:35:00+02:00.")
-            }
+        if let date = try arguments.value(LogInput.readTimeOption) {
             // A day of slack for clocks and zones, as the station allows an upload.
             let now = Date()
             guard date <= now.addingTimeInterval(86_400) else {
@@ -129,40 +132,15 @@ extension LogInput.Options {
             options.readTime = date
         }
         options.secret = arguments.value(LogInput.secretOption)
-        if let text = arguments.value(LogInput.intervalOption) {
-            let longest = DecodeOptions.longestPlausibleInterval
-            guard let seconds = Double(text), seconds > 0, seconds <= longest else {
-                throw CommandError.usage("--interval takes a number of seconds above 0 and up to \(Int(longest)) (31 days), not '\(text)'.")
-            }
-            options.interval = seconds
-        }
+        options.interval = try arguments.value(LogInput.intervalOption)
         if let logger = arguments.value(LogInput.loggerOption) {
             options.logger = try loggerSelection(logger)
         }
         options.requireReadTime = arguments.declares(LogInput.requireReadTimeOption) && arguments.isSet(LogInput.requireReadTimeOption)
-        if arguments.declares(LogInput.loggerTZOption), let text = arguments.value(LogInput.loggerTZOption) {
-            guard let zone = parseTimeZone(text) else {
-                throw CommandError.usage("--logger-tz '\(text)' is not a time zone; give a name like Europe/Paris or UTC, or an offset like +02:00.")
-            }
+        if arguments.declares(LogInput.loggerTZOption.spec), let zone = try arguments.value(LogInput.loggerTZOption) {
             options.loggerTimeZone = zone
         }
         return options
-    }
-
-    /// An IANA zone name (`Europe/Paris`, `UTC`) or a fixed offset `±HH:MM` / `±HHMM`.
-    static func parseTimeZone(_ text: String) -> TimeZone? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let sign = trimmed.first, sign == "+" || sign == "-" {
-            let digits = trimmed.dropFirst().filter { $0 != ":" }
-            guard digits.count == 4, digits.allSatisfy(\.isASCII), let value = Int(digits) else { return nil }
-            let (hours, minutes) = (value / 100, value % 100)
-            guard hours <= 14, minutes < 60 else { return nil }
-            return TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
-        }
-        guard !trimmed.isEmpty, trimmed.count <= 64, trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) }) else {
-            return nil
-        }
-        return TimeZone(identifier: trimmed)
     }
 
     /// `NAME` of a built-in format, or a descriptor file (a path ending in `.json` or an existing file).
@@ -180,9 +158,6 @@ extension LogInput.Options {
         }
         throw CommandError.usage("--logger '\(text)' is neither a known format (\(known.joined(separator: ", "))) nor a descriptor file.")
     }
-
-    /// ISO 8601 with `Z` or an offset, fractional seconds allowed.
-    static func parseReadTime(_ text: String) -> Date? { ISO8601Time.parse(text) }
 }
 
 extension LogInput.Loaded {

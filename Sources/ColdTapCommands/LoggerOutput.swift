@@ -23,13 +23,13 @@ struct LoggerOutput {
         let csv = arguments.isSet(ReadCommand.csvOption)
         if json && csv { throw CommandError.usage("Give --json or --csv, not both.") }
         let profile = try ReportCommand.resolveProfile(arguments.value(ReportCommand.profileOption))
-        let zoneText = arguments.value(ReportCommand.tzOption)
-        let timeZone = try ReportCommand.resolveTimeZone(zoneText)
+        let zone = try arguments.value(ReportCommand.tzOption)
+        let timeZone = zone ?? .current
         let failOn = try ReportCommand.parseFailOn(arguments.value(ReportCommand.failOnOption))
         var artifacts = try ReportArtifacts.parseOptions(&arguments)
         // `read --csv` prints the samples; it is not also a file kind.
         if csv { artifacts.kinds.remove(.csv) }
-        if zoneText != nil { artifacts.csvTimeZone = timeZone }
+        if zone != nil { artifacts.csvTimeZone = timeZone }
         return LoggerOutput(json: json, csv: csv, profile: profile, timeZone: timeZone, artifacts: artifacts, failOn: failOn)
     }
 

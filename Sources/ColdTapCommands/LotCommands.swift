@@ -89,6 +89,7 @@ public enum ProductCommand: Command {
     static let jsonOption = OptionSpec.flag("--json", help: "print them as JSON")
 
     public static let name = "product"
+    public static let abstract = "the products whose stability data the archive keeps for its lots"
     public static let forms = [
         CommandForm(
             verb: "add", positionals: "FILE", positionalHelp: [("FILE", "a product .json file ('coldtap products --schema')")],
@@ -140,48 +141,57 @@ public enum ProductCommand: Command {
 
 /// `coldtap lot add|move|close|status|list`: lots of product and their journeys.
 public enum LotCommand: Command {
-    static let productOption = OptionSpec.value("--product", placeholder: "NAME", help: "with add: the product ('coldtap product list')")
-    static let quantityOption = OptionSpec.value("--quantity", placeholder: "N", help: "with add: how many units the lot holds")
-    static let noteOption = OptionSpec.value("--note", placeholder: "TEXT", help: "with add: a note kept with the lot")
-    static let byOption = OptionSpec.value("--by", placeholder: "NAME", help: "who records it (add, move, close)")
-    static let loggerOption = OptionSpec.value("--logger", placeholder: "LOGGER-ID", help: "with move: the logger the lot travels with from --at")
-    static let noneOption = OptionSpec.flag("--none", help: "with move: from --at nobody logs the lot (unknown exposure)")
-    static let atOption = OptionSpec.value(
-        "--at", placeholder: "TIME", help: "when the hand-over or close happened (move, close), or the time of the status (ISO 8601)")
-    static let placeOption = OptionSpec.value("--place", placeholder: "TEXT", help: "with move or close: where it happened")
+    static let productOption = OptionSpec.value("--product", placeholder: "NAME", help: "the product ('coldtap product list')")
+    static let quantityOption = OptionSpec.value("--quantity", placeholder: "N", help: "how many units the lot holds").typed(
+        .whole(0...Int64.max) { name, text in "\(name) '\(text)' is not a whole number of units." })
+    static let noteOption = OptionSpec.value("--note", placeholder: "TEXT", help: "a note kept with the lot")
+    static let byOption = OptionSpec.value("--by", placeholder: "NAME", help: "who records it")
+    static let loggerOption = OptionSpec.value("--logger", placeholder: "LOGGER-ID", help: "the logger the lot travels with from --at")
+    static let noneOption = OptionSpec.flag("--none", help: "from --at nobody logs the lot (unknown exposure)")
+    static let atOption = OptionSpec.value("--at", placeholder: "TIME", help: "when the hand-over happened (ISO 8601)").typed(
+        .time("is not an ISO 8601 time with a zone; write it like 2026-03-02T08:00:00Z."))
+    static let closeAtOption = atOption.helping("when the journey ended (ISO 8601)")
+    static let statusAtOption = atOption.helping("the time of the status (ISO 8601)", default: "now")
+    static let placeOption = OptionSpec.value("--place", placeholder: "TEXT", help: "where it happened")
     static let reasonOption = OptionSpec.value(
-        "--reason", placeholder: "REASON", help: "with close: why the journey ends", choices: { LotMoveRecord.CloseReason.allCases.map(\.rawValue) })
-    static let siteOption = OptionSpec.value("--site", placeholder: "NAME", help: "a station site's lots (default: the archive's own)")
-    static let jsonOption = OptionSpec.flag("--json", help: "with status and list: print JSON")
+        "--reason", placeholder: "REASON", help: "why the journey ends", choices: { LotMoveRecord.CloseReason.allCases.map(\.rawValue) })
+    static let siteOption = OptionSpec.value(
+        "--site", placeholder: "NAME", help: "the station site whose lot it is", default: "the archive's own lot, else the one site that keeps LOT")
+    static let addSiteOption = siteOption.helping("the station site that keeps the lot", default: "the archive's own lots")
+    static let listSiteOption = siteOption.helping("list that station site's lots", default: "the archive's own lots")
+    static let jsonOption = OptionSpec.flag("--json", help: "print JSON")
 
     public static let name = "lot"
+    public static let abstract = "lots of product: keep them, record their hand-overs and closes, judge and report their stability budget"
     static let lotHelp = [("LOT", "the lot's name: 1 to 64 letters, digits, '.', '_' or '-'")]
     public static let forms = [
         CommandForm(
             verb: "add", positionals: "LOT", positionalHelp: lotHelp, summary: "keep a new lot of a product",
-            options: [productOption, quantityOption, noteOption, byOption, siteOption, ArchiveAccess.archiveOption]),
+            options: [productOption, quantityOption.spec, noteOption, byOption, addSiteOption, ArchiveAccess.archiveOption]),
         CommandForm(
             verb: "move", positionals: "LOT", positionalHelp: lotHelp,
             summary: "record a hand-over: from --at the lot is exposed to what --logger records (--none: to nobody's record)",
-            options: [loggerOption, noneOption, atOption, placeOption, byOption, siteOption, ArchiveAccess.archiveOption]),
+            options: [loggerOption, noneOption, atOption.spec, placeOption, byOption, siteOption, ArchiveAccess.archiveOption]),
         CommandForm(
             verb: "close", positionals: "LOT", positionalHelp: lotHelp, summary: "end the lot's journey (used, discarded, returned)",
-            options: [atOption, reasonOption, placeOption, byOption, siteOption, ArchiveAccess.archiveOption]),
+            options: [closeAtOption.spec, reasonOption, placeOption, byOption, siteOption, ArchiveAccess.archiveOption]),
         CommandForm(
             verb: "status", positionals: "LOT", positionalHelp: lotHelp,
             summary: "the stability budget the lot consumed over its journey and the decision: USABLE, REVIEW, DISCARD or INCONCLUSIVE",
-            options: [atOption, jsonOption, siteOption, ReportCommand.tzOption, ArchiveAccess.archiveOption]),
-        CommandForm(verb: "list", summary: "the lots with their decision now, worst first", options: [jsonOption, siteOption, ArchiveAccess.archiveOption]),
+            options: [statusAtOption.spec, jsonOption, siteOption, ReportCommand.tzOption.spec, ArchiveAccess.archiveOption]),
+        CommandForm(
+            verb: "list", summary: "the lots with their decision now, worst first", options: [jsonOption, listSiteOption, ArchiveAccess.archiveOption]),
         CommandForm(
             verb: "report", positionals: "LOT", positionalHelp: lotHelp,
             summary: "the lot report for the reviewer's signature: decision, budget, every leg with its logger's curve and chain of reads",
             options: [
                 reportPDFOption, reportHTMLOption, ReportArtifacts.outOption, ReportArtifacts.outputOption, ReportArtifacts.forceOption,
-                ReportArtifacts.langOption, ReportArtifacts.themeOption, atOption, siteOption, ReportCommand.tzOption, ArchiveAccess.archiveOption,
+                ReportArtifacts.langOption, ReportArtifacts.themeOption, statusAtOption.spec, siteOption, ReportCommand.tzOption.spec,
+                ArchiveAccess.archiveOption,
             ] + ReportSigning.optionSpecs),
     ]
-    static let reportPDFOption = OptionSpec.flag("--pdf", help: "with report: write the PDF (A4)")
-    static let reportHTMLOption = OptionSpec.flag("--html", help: "with report: write one self-contained HTML file")
+    static let reportPDFOption = OptionSpec.flag("--pdf", help: "write the PDF (A4)")
+    static let reportHTMLOption = OptionSpec.flag("--html", help: "write one self-contained HTML file")
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
@@ -194,11 +204,7 @@ public enum LotCommand: Command {
                 throw CommandError.usage("name the lot's product with --product NAME ('coldtap product list').")
             }
             let by = try who(&arguments)
-            var quantity: Int64?
-            if let text = arguments.value(quantityOption) {
-                guard let value = Int64(text), value >= 0 else { throw CommandError.usage("--quantity '\(text)' is not a whole number of units.") }
-                quantity = value
-            }
+            let quantity = try arguments.value(quantityOption)
             let note = arguments.value(noteOption) ?? ""
             try arguments.finish()
             try await withArchive(location, siteName, console: console) { archive, siteID in
@@ -210,7 +216,7 @@ public enum LotCommand: Command {
         case "move", "close":
             let lot = try arguments.positionals(min: 1, max: 1, what: "LOT")[0]
             let by = try who(&arguments)
-            guard let at = try time(&arguments) else { throw CommandError.usage("say when with --at TIME (ISO 8601, e.g. 2026-03-02T08:00:00Z).") }
+            guard let at = try arguments.value(atOption) else { throw CommandError.usage("say when with --at TIME (ISO 8601, e.g. 2026-03-02T08:00:00Z).") }
             var kind = LotMoveRecord.Kind.close
             var logger: String?
             var reason: LotMoveRecord.CloseReason?
@@ -229,11 +235,13 @@ public enum LotCommand: Command {
             }
             let place = arguments.value(placeOption) ?? ""
             try arguments.finish()
-            try await withArchive(location, siteName, console: console) { archive, siteID in
+            try await withArchive(location, siteName, lot: lot, console: console) { archive, siteID in
                 if let named = logger {
                     logger = try await ArchiveAccess.loggerID(named, in: archive)
-                    if let siteName, let loggerID = logger, try StationStore(archive: archive).siteID(ofLogger: loggerID) != siteID {
-                        throw CommandError(.dataError, "the site '\(siteName)' holds no logger '\(named)'.")
+                    let store = try StationStore(archive: archive)
+                    if siteID != 0, let loggerID = logger, try store.siteID(ofLogger: loggerID) != siteID {
+                        let site = try siteName ?? store.site(id: siteID)?.name ?? "#\(siteID)"
+                        throw CommandError(.dataError, "the site '\(site)' holds no logger '\(named)'.")
                     }
                 }
                 let move = try archive.recordMove(
@@ -249,11 +257,11 @@ public enum LotCommand: Command {
             try await report(&arguments, location: location, siteName: siteName, console: console)
         case "status":
             let lot = try arguments.positionals(min: 1, max: 1, what: "LOT")[0]
-            let at = try time(&arguments)
+            let at = try arguments.value(atOption)
             let json = arguments.isSet(jsonOption)
-            let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
+            let timeZone = try arguments.value(ReportCommand.tzOption) ?? .current
             try arguments.finish()
-            try await withArchive(location, siteName, console: console) { archive, siteID in
+            try await withArchive(location, siteName, lot: lot, console: console) { archive, siteID in
                 let journey = try archive.lotJourney(lot, siteID: siteID, at: at)
                 console.print(json ? LotJSON.status(journey.status).serialized() : text(journey, timeZone: timeZone))
             }
@@ -281,6 +289,7 @@ public enum LotCommand: Command {
                             },
                             header: ["lot", "product", "decision", "consumed", "legs"], rightAligned: [3, 4]
                         ).joined(separator: "\n"))
+                    if siteID == 0, let note = try siteLotsNote(in: archive) { console.print("\n" + note) }
                 }
             }
         }
@@ -305,13 +314,13 @@ public enum LotCommand: Command {
         let languageText = arguments.value(ReportArtifacts.langOption) ?? "en"
         guard let language = ReportLanguage(rawValue: languageText) else { throw CommandError.usage("--lang '\(languageText)' is not a report language.") }
         let theme: ChartTheme = arguments.value(ReportArtifacts.themeOption) == "dark" ? .dark : .light
-        let at = try time(&arguments)
-        let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
+        let at = try arguments.value(atOption)
+        let timeZone = try arguments.value(ReportCommand.tzOption) ?? .current
         var signing = try ReportSigning.parse(&arguments)
         try arguments.finish()
         try signing?.requirePDF(kinds.contains(.pdf))
         try signing?.load()
-        try await withArchive(location, siteName, console: console) { archive, siteID in
+        try await withArchive(location, siteName, lot: lot, console: console) { archive, siteID in
             let journey = try archive.lotJourney(lot, siteID: siteID, at: at)
             let content = try LotReportContent.fromArchive(journey, archive: archive, timeZone: timeZone, language: language)
             let now = Date()
@@ -350,17 +359,12 @@ public enum LotCommand: Command {
         return by
     }
 
-    static func time(_ arguments: inout Arguments) throws -> Date? {
-        guard let text = arguments.value(atOption) else { return nil }
-        guard let time = LogInput.Options.parseReadTime(text) else {
-            throw CommandError.usage("--at '\(text)' is not an ISO 8601 time with a zone; write it like 2026-03-02T08:00:00Z.")
-        }
-        return time
-    }
-
     /// Opens the archive and finds the site (0 for the archive's own lots); archive errors
-    /// become the command line's.
-    static func withArchive(_ location: String, _ siteName: String?, console: Console, _ body: (Archive, Int64) async throws -> Void) async throws {
+    /// become the command line's. Without `--site`, a `lot` the archive's own lots do not
+    /// hold but exactly one site's do is that site's lot (issue 44 item 1).
+    static func withArchive(
+        _ location: String, _ siteName: String?, lot: String? = nil, console: Console, _ body: (Archive, Int64) async throws -> Void
+    ) async throws {
         let archive = try ArchiveAccess.open(location, create: true, console: console)
         defer { archive.close() }
         try await ArchiveAccess.mapping {
@@ -370,9 +374,33 @@ public enum LotCommand: Command {
                     throw ArchiveError(.notFound, "the archive \(archive.engine.location) has no site '\(siteName)'.", hint: .listSites)
                 }
                 siteID = site.id
+            } else if let lot, try archive.lot(lot, siteID: 0) == nil {
+                siteID = try siteKeeping(lot, in: archive) ?? 0
             }
             try await body(archive, siteID)
         }
+    }
+
+    /// The one site whose lots hold `lot`; `nil` when none does (the archive then says there
+    /// is no such lot).
+    /// - Throws: a usage error naming the sites when more than one does.
+    static func siteKeeping(_ lot: String, in archive: Archive) throws -> Int64? {
+        let sites = try StationStore(archive: archive).sites().filter { try archive.lot(lot, siteID: $0.id) != nil }
+        guard sites.count > 1 else { return sites.first?.id }
+        let names = sites.map { "'\($0.name)'" }
+        throw CommandError.usage(
+            "the sites \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") each keep a lot '\(lot)'; say which with --site NAME.")
+    }
+
+    /// The line under an archive's own lots that says which sites keep lots of their own,
+    /// so that a station's lots are found without guessing; `nil` when no site keeps any.
+    static func siteLotsNote(in archive: Archive) throws -> String? {
+        let counts = try StationStore(archive: archive).sites().compactMap { site -> String? in
+            let count = try archive.lots(siteID: site.id).count
+            return count == 0 ? nil : "\(site.name) (\(count))"
+        }
+        guard !counts.isEmpty else { return nil }
+        return "Sites keep lots too: \(counts.joined(separator: ", ")); 'coldtap lot list --site NAME' lists a site's."
     }
 
     /// The status in words, times in `timeZone`.

@@ -9,7 +9,6 @@ public enum MeasureCommand: Command {
     static let readerOption = OptionSpec.value(
         "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
         default: "the first reader with a tag")
-    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30")
     static let jsonOption = OptionSpec.flag("--json", help: "print the measurement as JSON")
 
     public static let name = "measure"
@@ -18,7 +17,7 @@ public enum MeasureCommand: Command {
             summary: "read the temperature an NHS31xx logger measures now (MEASURETEMPERATURE, answer fetched with GETRESPONSE)",
             options: [
                 readerOption,
-                timeoutOption,
+                ReadCommand.timeoutOption.spec,
                 jsonOption,
             ])
     ]
@@ -26,7 +25,7 @@ public enum MeasureCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let reader = arguments.value(readerOption)
-        let timeout = try ReadCommand.parseTimeout(arguments.value(timeoutOption))
+        let timeout = try ReadCommand.timeout(&arguments)
         let json = arguments.isSet(jsonOption)
         try arguments.finish()
         try await NHSConnect.withLogger(reader: reader, timeout: timeout, console: console) { session, _ in

@@ -19,6 +19,7 @@ public enum NDEFCommand: Command {
     static let outOption = OptionSpec.value("-o", "--out", placeholder: "OUT", help: "write the message to OUT", default: "standard output", path: true)
 
     public static let name = "ndef"
+    public static let abstract = "decode or build an NDEF message"
     public static let forms = [
         CommandForm(
             verb: "decode", positionals: "FILE",

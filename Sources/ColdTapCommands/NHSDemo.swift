@@ -44,7 +44,7 @@ enum NHSDemo {
     }
 
     /// `coldtap emulate --logger nhs3100 [--demo-history SECONDS] [--fault FAULT]…`.
-    static func emulate(endpointText: String?, history: String?, faults: TagFaults = .none, trace: Bool, console: Console) async throws {
+    static func emulate(endpointText: String?, history seconds: Double?, faults: TagFaults = .none, trace: Bool, console: Console) async throws {
         let endpoint =
             try endpointText.map { text -> VPCDEndpoint in
                 guard let endpoint = VPCDEndpoint(text) else {
@@ -52,12 +52,6 @@ enum NHSDemo {
                 }
                 return endpoint
             } ?? .standard
-        let seconds = try history.map { text -> Double in
-            guard let value = Double(text), value >= 0, value <= 366 * 86_400 else {
-                throw CommandError.usage("--demo-history takes seconds from 0 to a year, not '\(text)'.")
-            }
-            return value
-        }
         let tag = await makeTag(history: seconds, faults: faults)
         var tracer: (@Sendable (String) -> Void)?
         if trace { tracer = { @Sendable line in console.error(line) } }

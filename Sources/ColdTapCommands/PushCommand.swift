@@ -1,3 +1,4 @@
+import ColdTapBase
 import ColdTapKit
 import Foundation
 import StationClient
@@ -65,6 +66,17 @@ struct StationTarget {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state/coldtap/uploads")
     }
 
+    /// A station's refusal in the words of `push`: the header an HTTP client sends is the
+    /// option this command takes.
+    static func inPushWords(_ reason: String) -> String {
+        reason.replacingOccurrences(
+            of: "Send \(UploadHeader.loggerID) with the logger's name.", with: "Give it with --logger-id ID and push the file again."
+        )
+        .replacingOccurrences(
+            of: "send \(UploadHeader.loggerID) (e.g. the label on the logger).",
+            with: "give it with --logger-id ID (e.g. the label on the logger) and push the file again.")
+    }
+
     /// Sends the queue (with `attempts` passes, backing off from one second); says what
     /// happened to each read on `console`, and what still waits.
     /// - Returns: the number of reads still queued.
@@ -88,11 +100,15 @@ struct StationTarget {
                     + ((receipt.value("verdict") as? String).map { "; verdict \($0)" } ?? ""))
         }
         for rejected in result.rejected {
-            console.error("\(label(rejected.sha256)): \(rejected.reason) (kept in \(queue.directory.appendingPathComponent("rejected").path))")
+            console.error(
+                "\(label(rejected.sha256)): \(Self.inPushWords(rejected.reason)) (kept in \(queue.directory.appendingPathComponent("rejected").path))")
         }
         if result.remaining > 0 {
+            // The station's sentence ends with a full stop; the line goes on after it.
+            let why = result.lastError?.description ?? "not sent"
             console.error(
-                "\(result.remaining) read(s) wait in \(queue.directory.path): \(result.lastError?.description ?? "not sent"); 'coldtap push' sends them later.")
+                "\(result.remaining) read(s) wait in \(queue.directory.path): \(why.hasSuffix(".") ? String(why.dropLast()) : why); 'coldtap push' sends them later."
+            )
         }
         if let held = result.witnessed, result.lastError == nil {
             console.error("The station's record: \(StationWitness.summary(held)), consistent with what it showed before.")
@@ -107,10 +123,13 @@ struct StationTarget {
 public enum PushCommand: Command {
     static let loggerIDOption = OptionSpec.value("--logger-id", placeholder: "ID", help: "the logger the reads belong to, for reads that name none")
     static let readTimeOption = OptionSpec.value(
-        "--read-time", placeholder: "ISO8601", help: "when the reads were made", default: "the file's modification time")
+        "--read-time", placeholder: "ISO8601", help: "when the reads were made", default: "the file's modification time"
+    ).typed(.time("is not an ISO 8601 date-time with a time zone, e.g. 2024-04-09T08:35:00Z."))
     static let sourceOption = OptionSpec.value(
         "--source", placeholder: "S", help: "where the reads came from, as the station records it", default: "coldtap push")
     static let attemptsOption = OptionSpec.value("--attempts", placeholder: "N", help: "tries per read before it stays in the queue (1–100)", default: "3")
+        .typed(
+            OptionValueParser.count(1...100).complaining { name, _ in "\(name) takes 1 to 100." })
 
     public static let name = "push"
     public static let forms = [
@@ -122,9 +141,9 @@ public enum PushCommand: Command {
             summary: "upload reads to a station; what cannot be sent now waits in the queue on disk",
             options: StationTarget.optionSpecs(url: StationTarget.stationOption) + [
                 loggerIDOption,
-                readTimeOption,
+                readTimeOption.spec,
                 sourceOption,
-                attemptsOption,
+                attemptsOption.spec,
             ])
     ]
 
@@ -132,18 +151,8 @@ public enum PushCommand: Command {
         var arguments = arguments
         let loggerID = arguments.value(loggerIDOption)
         let source = arguments.value(sourceOption) ?? "coldtap push"
-        var readTime: Date?
-        if let text = arguments.value(readTimeOption) {
-            guard let date = LogInput.Options.parseReadTime(text) else {
-                throw CommandError.usage("--read-time '\(text)' is not an ISO 8601 date-time with a time zone, e.g. 2024-04-09T08:35:00Z.")
-            }
-            readTime = date
-        }
-        var attempts = 3
-        if let text = arguments.value(attemptsOption) {
-            guard let number = Int(text), (1...100).contains(number) else { throw CommandError.usage("--attempts takes 1 to 100.") }
-            attempts = number
-        }
+        let readTime = try arguments.value(readTimeOption)
+        let attempts = try arguments.value(attemptsOption) ?? 3
         guard let target = try StationTarget.parse(&arguments, url: StationTarget.stationOption) else {
             throw CommandError.usage("say where to upload: --station URL (or COLDTAP_STATION) and --token T (or COLDTAP_TOKEN).")
         }

@@ -13,7 +13,11 @@ public enum ReadCommand: Command {
     static let readerOption = OptionSpec.value(
         "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
         default: "the first reader with a tag")
-    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30")
+    /// `--timeout S` of every command that waits for a tag (30 s when not given).
+    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30").typed(
+        OptionValueParser.number({ $0 > 0 && $0 < 1e9 }) { name, text in "\(name) takes a positive number of seconds, not '\(text)'." }
+    )
+    static let defaultTimeout = Duration.seconds(30)
     static let watchOption = OptionSpec.flag("--watch", help: "read one tag after another until Ctrl-C; files get one name per tag")
     static let saveDumpOption = OptionSpec.value(
         "--save-dump", placeholder: "FILE", help: "keep the tag's memory as a Flipper .nfc file (written after a complete read)",
@@ -26,7 +30,7 @@ public enum ReadCommand: Command {
             summary: "wait for a logger on a PC/SC reader, read it, then print and report it as 'report' does",
             options: [
                 readerOption,
-                timeoutOption,
+                timeoutOption.spec,
                 watchOption,
                 saveDumpOption,
                 csvOption,
@@ -38,7 +42,7 @@ public enum ReadCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let reader = arguments.value(readerOption)
-        let timeoutText = arguments.value(timeoutOption)
+        let timeoutSeconds = try arguments.value(timeoutOption)
         let watch = arguments.isSet(watchOption)
         let saveDump = arguments.value(saveDumpOption)
         var output = try LoggerOutput.parse(&arguments)
@@ -46,7 +50,7 @@ public enum ReadCommand: Command {
         let uploading = try ReadUploading.parse(&arguments)
         let options = try LogInput.Options.parse(&arguments)
         try arguments.finish()
-        let timeout = try parseTimeout(timeoutText)
+        let timeout = timeoutSeconds.map(ReadCommand.duration) ?? defaultTimeout
         try output.artifacts.validate()
 
         let context = try ReaderConnection.context()
@@ -98,13 +102,13 @@ public enum ReadCommand: Command {
         } while watch
     }
 
-    static func parseTimeout(_ text: String?) throws -> Duration {
-        guard let text else { return .seconds(30) }
-        guard let seconds = Double(text), seconds > 0, seconds.isFinite, seconds < 1e9 else {
-            throw CommandError.usage("--timeout takes a positive number of seconds, not '\(text)'.")
-        }
-        return .milliseconds(Int64(seconds * 1000))
+    /// How long to wait for a tag: `--timeout`, or 30 s.
+    static func timeout(_ arguments: inout Arguments) throws -> Duration {
+        try arguments.value(timeoutOption).map(duration) ?? defaultTimeout
     }
+
+    /// `seconds` to the millisecond.
+    static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64(seconds * 1000)) }
 
     /// `dump.nfc` → `dump-3.nfc`.
     private static func numbered(_ path: String, _ number: Int) -> String {

@@ -22,7 +22,23 @@ public enum ReportArtifacts {
     static let themeOption = OptionSpec.value(
         "--theme", placeholder: "THEME", help: "colours of charts and reports", default: "light", choices: { ["light", "dark"] })
     static let sizeOption = OptionSpec.value(
-        "--size", placeholder: "WxH", help: "chart size in pixels for PNG and SVG (200x150 to 8000x8000)", default: "1200x600")
+        "--size", placeholder: "WxH", help: "chart size in pixels for PNG and SVG (200x150 to 8000x8000)", default: "1200x600"
+    ).typed(
+        OptionValueParser<ChartSize>(
+            convert: { text in
+                let parts = text.lowercased().split(separator: "x")
+                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+                    (200...8000).contains(width), (150...8000).contains(height)
+                else { return nil }
+                return ChartSize(width: width, height: height)
+            },
+            complaint: { name, text in "\(name) '\(text)' is not WIDTHxHEIGHT in pixels (200x150 to 8000x8000), e.g. 1200x600." }))
+
+    /// A chart's size in pixels, as `--size WxH` gives it.
+    struct ChartSize: Sendable {
+        var width: Int
+        var height: Int
+    }
     static let langOption = OptionSpec.value(
         "--lang", placeholder: "LANG", help: "language of the report files", default: "en",
         choices: { ReportLanguage.allCases.map(\.rawValue) })
@@ -139,7 +155,7 @@ public enum ReportArtifacts {
             htmlOption,
             csvOption,
             themeOption,
-            sizeOption,
+            sizeOption.spec,
             langOption,
         ] + ReportSigning.optionSpecs
 
@@ -160,15 +176,9 @@ public enum ReportArtifacts {
             }
             options.theme = theme
         }
-        if let size = arguments.value(sizeOption) {
-            let parts = size.lowercased().split(separator: "x")
-            guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-                (200...8000).contains(width), (150...8000).contains(height)
-            else {
-                throw CommandError.usage("--size '\(size)' is not WIDTHxHEIGHT in pixels (200x150 to 8000x8000), e.g. 1200x600.")
-            }
-            options.width = width
-            options.height = height
+        if let size = try arguments.value(sizeOption) {
+            options.width = size.width
+            options.height = size.height
         }
         if let code = arguments.value(langOption) {
             guard let language = ReportLanguage(languageTag: code) else {

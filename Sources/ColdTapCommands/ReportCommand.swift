@@ -13,7 +13,8 @@ public enum ReportCommand: Command {
         default: ReportCommand.defaultProfile.name, choices: { Profile.builtIn.map(\.name) + ["logger"] }, path: true)
     static let tzOption = OptionSpec.value(
         "--tz", placeholder: "ZONE", help: "time zone of times, days and the CSV: Europe/Berlin, UTC, +02:00",
-        default: "the system's zone (the CSV: UTC)")
+        default: "the system's zone (the CSV: UTC)"
+    ).typed(.zone)
     static let jsonOption = OptionSpec.flag("--json", help: "print the verdict, statistics, excursions and the log as JSON")
     static let failOnOption = OptionSpec.value(
         "--fail-on", placeholder: "VERDICT", help: "exit 2 after printing when the verdict is ALARM (alarm) or not OK (inconclusive)",
@@ -36,7 +37,7 @@ public enum ReportCommand: Command {
     /// The verdict options `report` and `read` share.
     public static let reportOptionSpecs: [OptionSpec] = [
         profileOption,
-        tzOption,
+        tzOption.spec,
         jsonOption,
         failOnOption,
     ]
@@ -84,13 +85,12 @@ public enum ReportCommand: Command {
     public static func parseOptions(_ arguments: inout Arguments) throws -> Options {
         let json = arguments.isSet(jsonOption)
         let profile = try resolveProfile(arguments.value(profileOption))
-        let zoneText = arguments.value(tzOption)
-        let timeZone = try resolveTimeZone(zoneText)
+        let zone = try arguments.value(tzOption)
         let failOn = try parseFailOn(arguments.value(failOnOption))
         let input = try LogInput.Options.parse(&arguments)
         let path = try arguments.positionals(min: 1, max: 1)[0]
         return Options(
-            path: path, input: input, profile: profile, timeZone: timeZone, timeZoneGiven: zoneText != nil,
+            path: path, input: input, profile: profile, timeZone: zone ?? .current, timeZoneGiven: zone != nil,
             json: json, failOn: failOn)
     }
 
@@ -151,34 +151,6 @@ public enum ReportCommand: Command {
             // Each ProfileError names the field and ends with what to write there.
             throw CommandError.data("The profile file '\(text)' is not valid: \(error)")
         }
-    }
-
-    /// An IANA zone (`Europe/Berlin`), `UTC`, an abbreviation (`CET`) or an offset
-    /// (`+02:00`, `-0530`); `nil` gives the system's zone.
-    /// - Throws: `CommandError` (usage) for anything else.
-    public static func resolveTimeZone(_ text: String?) throws -> TimeZone {
-        guard let text else { return TimeZone.current }
-        if let zone = TimeZone(identifier: text) { return zone }
-        // 'europe/berlin' means Europe/Berlin: IANA names are matched without regard to case.
-        if let name = TimeZone.knownTimeZoneIdentifiers.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }),
-            let zone = TimeZone(identifier: name)
-        {
-            return zone
-        }
-        if let sign = text.first, sign == "+" || sign == "-" {
-            let digits = text.dropFirst().filter { $0 != ":" }
-            if digits.count == 4 || digits.count == 2, digits.allSatisfy(\.isASCII), let value = Int(digits) {
-                let hours = digits.count == 4 ? value / 100 : value
-                let minutes = digits.count == 4 ? value % 100 : 0
-                if hours <= 14, minutes < 60,
-                    let zone = TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
-                {
-                    return zone
-                }
-            }
-        }
-        if let zone = TimeZone(abbreviation: text.uppercased()) { return zone }
-        throw CommandError.usage("--tz '\(text)' is not a time zone; give a name such as Europe/Berlin, UTC or an offset such as +02:00.")
     }
 
     // MARK: JSON

@@ -8,9 +8,11 @@ import Foundation
 /// (docs/accounts.md, "What is signed").
 public enum ReviewCommand: Command {
     static let fromOption = OptionSpec.value(
-        "--from", placeholder: "T", help: "the period's start: an ISO 8601 time, or a day (YYYY-MM-DD: its start in --tz)", required: true)
+        "--from", placeholder: "T", help: "the period's start: an ISO 8601 time, or a day (YYYY-MM-DD: its start in --tz)", required: true
+    ).typed(.periodBound)
     static let toOption = OptionSpec.value(
-        "--to", placeholder: "T", help: "the period's end, not included: an ISO 8601 time, or a day (its start in --tz)", required: true)
+        "--to", placeholder: "T", help: "the period's end, not included: an ISO 8601 time, or a day (its start in --tz)", required: true
+    ).typed(.periodBound)
     /// What a review may mean; `acknowledged` is an excursion's (the station's acknowledgement).
     static let meanings: [SignatureMeaning] = [.approved, .reviewed, .rejected]
     static let meaningOption = OptionSpec.value(
@@ -34,14 +36,14 @@ public enum ReviewCommand: Command {
             summary:
                 "sign a logger's period electronically (21 CFR 11): the signer's password is asked again, and the signature covers the period's reads and assessment",
             options: [
-                fromOption,
-                toOption,
+                fromOption.spec,
+                toOption.spec,
                 meaningOption,
                 userOption,
                 commentOption,
                 passwordStdinOption,
                 profileOption,
-                ReportCommand.tzOption,
+                ReportCommand.tzOption.spec,
                 ArchiveAccess.archiveOption,
             ])
     ]
@@ -49,14 +51,14 @@ public enum ReviewCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
-        let fromText = arguments.value(fromOption)
-        let toText = arguments.value(toOption)
+        let fromBound = try arguments.value(fromOption)
+        let toBound = try arguments.value(toOption)
         let meaningText = arguments.value(meaningOption)
         let userName = arguments.value(userOption)
         let comment = arguments.value(commentOption)
         let passwordFromStdin = arguments.isSet(passwordStdinOption)
         let profileText = arguments.value(profileOption)
-        let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
+        let timeZone = try arguments.value(ReportCommand.tzOption) ?? .current
         let named = try arguments.positionals(min: 1, max: 1, what: "LOGGER-ID")[0]
         try arguments.finish()
 
@@ -71,9 +73,9 @@ public enum ReviewCommand: Command {
             throw CommandError.usage("a review meaning \(meaning.rawValue) says why: give --comment TEXT.")
         }
         guard let userName else { throw CommandError.usage("say who signs with --user NAME.") }
-        guard let fromText, let toText else { throw CommandError.usage("give the period signed with --from T and --to T.") }
-        let from = try time(fromText, option: fromOption, in: timeZone)
-        let to = try time(toText, option: toOption, in: timeZone)
+        guard let fromBound, let toBound else { throw CommandError.usage("give the period signed with --from T and --to T.") }
+        let from = fromBound.time(in: timeZone)
+        let to = toBound.time(in: timeZone)
         guard from < to else { throw CommandError.usage("--from must be before --to.") }
         let explicitProfile = try profileText.map { try ReportCommand.resolveProfile($0) }
 
@@ -122,16 +124,6 @@ public enum ReviewCommand: Command {
     }
 
     /// `T` as an ISO 8601 time, or a day `YYYY-MM-DD` at its start in `zone`.
-    static func time(_ text: String, option: OptionSpec, in zone: TimeZone) throws -> Date {
-        if let date = ISO8601Time.parse(text) { return date }
-        if text.count == 10, let day = CalendarDay.parse(text, in: zone) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            return calendar.startOfDay(for: day)
-        }
-        throw CommandError.usage("\(option.displayName) '\(text)' is not a time; write it like 2026-04-09T08:35:00Z or 2026-04-09 (that day's start in --tz).")
-    }
-
     /// A refused password in the command line's words (an unknown name and a wrong password
     /// are one refusal, as on the station).
     static func refusalError(_ refusal: SignInRefusal, name: String, timeZone: TimeZone) -> CommandError {

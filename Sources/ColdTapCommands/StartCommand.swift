@@ -7,7 +7,6 @@ public enum StartCommand: Command {
     static let readerOption = OptionSpec.value(
         "--reader", placeholder: "R", help: "the reader to use (a part of its name, as 'coldtap readers' lists it)",
         default: "the first reader with a tag")
-    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30")
 
     public static let name = "start"
     public static let forms = [
@@ -15,14 +14,14 @@ public enum StartCommand: Command {
             summary: "start an NHS31xx logger configured with --wait-for-start",
             options: [
                 readerOption,
-                timeoutOption,
+                ReadCommand.timeoutOption.spec,
             ])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let reader = arguments.value(readerOption)
-        let timeout = try ReadCommand.parseTimeout(arguments.value(timeoutOption))
+        let timeout = try ReadCommand.timeout(&arguments)
         try arguments.finish()
         try await NHSConnect.withLogger(reader: reader, timeout: timeout, console: console) { session, readerName in
             try await start(session)

@@ -18,14 +18,19 @@ public enum ServeCommand: Command {
     static let tlsCertOption = OptionSpec.value("--tls-cert", placeholder: "F", help: "the certificate (PEM) for HTTPS, with --tls-key", path: true)
     static let tlsKeyOption = OptionSpec.value("--tls-key", placeholder: "F", help: "the private key (PEM) for HTTPS, with --tls-cert", path: true)
     static let maxBodyOption = OptionSpec.value(
-        "--max-body", placeholder: "BYTES", help: "the largest request body taken; larger ones answer 413", default: "1048576")
-    static let threadsOption = OptionSpec.value("--threads", placeholder: "N", help: "requests the HTTP server handles at once (1–256)", default: "8")
+        "--max-body", placeholder: "BYTES", help: "the largest request body taken; larger ones answer 413", default: "1048576"
+    ).typed(.count(1...(1 << 30), unit: "bytes"))
+    static let threadsOption = OptionSpec.value("--threads", placeholder: "N", help: "requests the HTTP server handles at once (1–256)", default: "8").typed(
+        .count(1...256))
     static let requestDeadlineOption = OptionSpec.value(
         "--request-deadline", placeholder: "S",
         help: "seconds a request may take to arrive whole, however busy the client keeps the connection (1–3600)",
-        default: "30")
+        default: "30"
+    ).typed(.count(1...3600, unit: "seconds"))
     static let connectionsPerAddressOption = OptionSpec.value(
-        "--connections-per-address", placeholder: "N", help: "connections one client address may hold at once (1–512)", default: "64")
+        "--connections-per-address", placeholder: "N", help: "connections one client address may hold at once (1–512)", default: "64"
+    ).typed(
+        .count(1...512))
     static let sessionIdleOption = OptionSpec.value(
         "--session-idle", placeholder: "DURATION", help: "a browser session ends after this long without a request (15m, 30s, 1h; at most 12h)",
         default: "15m")
@@ -46,17 +51,17 @@ public enum ServeCommand: Command {
                 listenOption,
                 tlsCertOption,
                 tlsKeyOption,
-                maxBodyOption,
-                threadsOption,
-                requestDeadlineOption,
-                connectionsPerAddressOption,
+                maxBodyOption.spec,
+                threadsOption.spec,
+                requestDeadlineOption.spec,
+                connectionsPerAddressOption.spec,
                 sessionIdleOption,
                 reportKeyOption,
                 reportCertOption,
                 allowHTTPWebhooksOption,
                 allowPrivateWebhooksOption,
                 ArchiveRecordCommands.signingKeyOption,
-            ] + [ReportCommand.profileOption, ReportCommand.tzOption])
+            ] + [ReportCommand.profileOption, ReportCommand.tzOption.spec])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
@@ -65,15 +70,15 @@ public enum ServeCommand: Command {
         let listen = arguments.value(listenOption) ?? "127.0.0.1:8080"
         let certificatePath = arguments.value(tlsCertOption)
         let keyPath = arguments.value(tlsKeyOption)
-        let maxBodyText = arguments.value(maxBodyOption)
-        let threadsText = arguments.value(threadsOption)
-        let deadlineText = arguments.value(requestDeadlineOption)
-        let perAddressText = arguments.value(connectionsPerAddressOption)
+        let maxBody = try arguments.value(maxBodyOption)
+        let threads = try arguments.value(threadsOption)
+        let deadline = try arguments.value(requestDeadlineOption)
+        let perAddress = try arguments.value(connectionsPerAddressOption)
         let sessionIdleText = arguments.value(sessionIdleOption)
         let reportKey = arguments.value(reportKeyOption)
         let reportCert = arguments.value(reportCertOption)
         let profile = try ReportCommand.resolveProfile(arguments.value(ReportCommand.profileOption))
-        let timeZone = try ReportCommand.resolveTimeZone(arguments.value(ReportCommand.tzOption))
+        let timeZone = try arguments.value(ReportCommand.tzOption) ?? .current
         let allowHTTPWebhooks = arguments.isSet(allowHTTPWebhooksOption)
         let allowPrivateWebhooks = arguments.isSet(allowPrivateWebhooksOption)
         // The key that signs the record's checkpoints (for PostgreSQL it must be named).
@@ -86,16 +91,12 @@ public enum ServeCommand: Command {
         configuration.allowPrivateWebhookTargets = allowPrivateWebhooks
         configuration.signingKey = signingKey
         (configuration.http.host, configuration.http.port) = try parseListen(listen)
-        if let bytes = try wholeNumber(maxBodyText, option: maxBodyOption, unit: "bytes", in: 1...(1 << 30)) { configuration.http.maxBody = bytes }
-        if let threads = try wholeNumber(threadsText, option: threadsOption, in: 1...256) { configuration.http.threads = threads }
-        if let seconds = try wholeNumber(deadlineText, option: requestDeadlineOption, unit: "seconds", in: 1...3600) {
-            configuration.http.requestDeadline = seconds
-        }
-        if let count = try wholeNumber(perAddressText, option: connectionsPerAddressOption, in: 1...512) {
-            configuration.http.connectionsPerAddress = count
-        }
+        if let maxBody { configuration.http.maxBody = maxBody }
+        if let threads { configuration.http.threads = threads }
+        if let deadline { configuration.http.requestDeadline = deadline }
+        if let perAddress { configuration.http.connectionsPerAddress = perAddress }
         if let sessionIdleText {
-            guard let seconds = TokenCommand.lifetime(sessionIdleText), seconds <= configuration.sessionLimits.absolute else {
+            guard let seconds = OptionValueParser.durationSeconds(sessionIdleText), seconds <= configuration.sessionLimits.absolute else {
                 throw CommandError.usage("--session-idle takes a duration such as 15m, 30s or 1h, at most 12h, not '\(sessionIdleText)'.")
             }
             configuration.sessionLimits.idle = seconds
@@ -150,15 +151,6 @@ public enum ServeCommand: Command {
 
     /// `text` as a whole number within `range`, or `nil` when the option was not given.
     /// - Throws: `CommandError` (usage) naming the option, its unit and range.
-    static func wholeNumber(_ text: String?, option: OptionSpec, unit: String? = nil, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw CommandError.usage(
-                "\(option.displayName) takes a number\(unit.map { " of \($0)" } ?? "") from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
-        }
-        return value
-    }
-
     /// `HOST:PORT`, `[V6]:PORT` or `:PORT` (all addresses).
     static func parseListen(_ text: String) throws -> (String, UInt16) {
         let host: Substring
@@ -200,7 +192,7 @@ public enum SiteCommand: Command {
         let json = arguments.isSet(jsonOption)
         let words = try arguments.positionals(min: 1, max: 2, what: "add NAME or list")
         try arguments.finish()
-        try await StationAdmin.with(location) { store in
+        try await StationAdmin.with(location, console: console) { store in
             switch (words[0], words.count) {
             case ("add", 2):
                 let name = words[1]
@@ -244,7 +236,9 @@ public enum TokenCommand: Command {
         "--scope", placeholder: "SCOPE", help: "with create: what the token may do (operator: the station's /metrics, no site's data)",
         choices: { TokenScope.allCases.map(\.rawValue) })
     static let expiresOption = OptionSpec.value(
-        "--expires", placeholder: "DURATION", help: "with create: it stops working after this long (90d, 12h, 30m)", default: "never")
+        "--expires", placeholder: "DURATION", help: "with create: it stops working after this long (90d, 12h, 30m)", default: "never"
+    ).typed(
+        .duration(upTo: 10 * 366 * 86_400) { name, text in "\(name) takes a duration such as 90d, 12h or 30m (up to 10 years), not '\(text)'." })
     static let deviceOption = OptionSpec.value(
         "--device", placeholder: "TEXT", help: "with create: the device it is for, e.g. \"ward 3 reader\" (1–100 printable characters)")
     static let userOption = OptionSpec.value(
@@ -259,7 +253,7 @@ public enum TokenCommand: Command {
             options: [
                 siteOption,
                 scopeOption,
-                expiresOption,
+                expiresOption.spec,
                 deviceOption,
                 userOption,
                 jsonOption,
@@ -272,7 +266,7 @@ public enum TokenCommand: Command {
         let location = try ArchiveAccess.location(&arguments)
         let siteName = arguments.value(siteOption)
         let scopeText = arguments.value(scopeOption)
-        let expiresText = arguments.value(expiresOption)
+        let lifetime = try arguments.value(expiresOption)
         let device = arguments.value(deviceOption)
         let userName = arguments.value(userOption)
         let json = arguments.isSet(jsonOption)
@@ -283,19 +277,13 @@ public enum TokenCommand: Command {
         if let scopeText, TokenScope(rawValue: scopeText) == nil {
             throw CommandError.usage("--scope must be one of \(scopes), not '\(scopeText)'.")
         }
-        let lifetime = try expiresText.map { text -> TimeInterval in
-            guard let seconds = TokenCommand.lifetime(text) else {
-                throw CommandError.usage("--expires takes a duration such as 90d, 12h or 30m (up to 10 years), not '\(text)'.")
-            }
-            return seconds
-        }
         if let device, !StationToken.isValidDevice(device) {
             throw CommandError.usage("--device takes 1 to 100 printable characters on one line, with no space at either end, not '\(device)'.")
         }
         if words[0] != "create", device != nil || userName != nil {
             throw CommandError.usage("--device and --user apply to 'token create' only.")
         }
-        try await StationAdmin.with(location) { store in
+        try await StationAdmin.with(location, console: console) { store in
             switch (words[0], words.count) {
             case ("create", 1):
                 guard let scopeText, let scope = TokenScope(rawValue: scopeText) else {
@@ -386,17 +374,6 @@ public enum TokenCommand: Command {
     }
 }
 
-extension TokenCommand {
-    /// `90d`, `12h`, `30m`, `3600s` (a bare number is seconds), up to ten years.
-    static func lifetime(_ text: String) -> TimeInterval? {
-        let units: [(String, TimeInterval)] = [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)]
-        let unit = units.first { text.hasSuffix($0.0) }
-        guard let count = Int(unit.map { String(text.dropLast($0.0.count)) } ?? text), count > 0 else { return nil }
-        let seconds = TimeInterval(count) * (unit?.1 ?? 1)
-        return seconds <= 10 * 366 * 86_400 ? seconds : nil
-    }
-}
-
 /// `coldtap profile add|list`: profiles a site's reports can name over HTTP.
 public enum SiteProfileCommand: Command {
     static let siteOption = OptionSpec.value("--site", placeholder: "NAME", help: "the site whose reports may use it (with list: only that site's)")
@@ -442,7 +419,7 @@ public enum SiteProfileCommand: Command {
             guard Profile.builtIn(named: name.lowercased()) == nil, name.lowercased() != Profile.loggerLimitsName else {
                 throw CommandError.usage("'\(name)' is a built-in profile's name; give this one another with --name NAME.")
             }
-            try await StationAdmin.with(location) { store in
+            try await StationAdmin.with(location, console: console) { store in
                 guard let site = try store.site(named: siteName) else {
                     throw CommandError(.failure, "there is no site '\(siteName)'; 'coldtap site list' lists them.")
                 }
@@ -454,7 +431,7 @@ public enum SiteProfileCommand: Command {
                 )
             }
         case ("list", 1):
-            try await StationAdmin.with(location) { store in
+            try await StationAdmin.with(location, console: console) { store in
                 let sites = try store.sites()
                 let names = Dictionary(sites.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
                 var chosen = sites
@@ -526,7 +503,7 @@ public enum LoggerCommand: Command {
         guard words[0] == "secret" else { throw CommandError.usage("say 'logger secret LOGGER-ID'.") }
         let secret = (given ?? String(decoding: console.readStandardInput(), as: UTF8.self)).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !secret.isEmpty else { throw CommandError.usage("give the secret with --secret K or on standard input.") }
-        try await StationAdmin.with(location) { store in
+        try await StationAdmin.with(location, console: console) { store in
             try store.setSecret(secret, loggerID: words[1])
         }
         console.print("Kept the decode secret of \(words[1]); uploads of it are checked with it from now on.")
@@ -567,7 +544,7 @@ public enum WebhookCommand: Command {
         let json = arguments.isSet(jsonOption)
         let words = try arguments.positionals(min: 1, max: 2, what: "add URL or list")
         try arguments.finish()
-        try await StationAdmin.with(location) { store in
+        try await StationAdmin.with(location, console: console) { store in
             switch (words[0], words.count) {
             case ("add", 2):
                 guard let siteName else { throw CommandError.usage("say whose alarms go there with --site NAME.") }
@@ -629,8 +606,8 @@ public enum WebhookCommand: Command {
 
 /// Opening the station's tables for the admin commands.
 enum StationAdmin {
-    static func with(_ location: String, _ body: (StationStore) throws -> Void) async throws {
-        let archive = try ArchiveAccess.open(location, create: true)
+    static func with(_ location: String, console: Console, _ body: (StationStore) throws -> Void) async throws {
+        let archive = try ArchiveAccess.open(location, create: true, console: console)
         defer { archive.close() }
         try await ArchiveAccess.mapping {
             let store = try StationStore(archive: archive)

@@ -80,10 +80,14 @@ public enum TagCommand: Command {
             do {
                 result = try await TagReader.read(from: dump.transport(), options: TagReadOptions(scope: .ndefMessage))
             } catch {
+                if let cutOff = LogInput.cutOffDescription(dump) { throw CommandError.data("\(name): \(cutOff).") }
                 throw CommandError.data("\(name): the file lacks \(missing) (unread when it was made), which reading it as a \(kind) tag needs: \(error).")
             }
+            let skipped = LogInput.cutOffDescription(dump).map { "\($0), so the data area past the NDEF message was not checked" }
             result.anomalies.append(
-                TagAnomaly(offset: nil, message: "the file lacks \(missing) (unread when it was made), so the data area past the NDEF message was not checked"))
+                TagAnomaly(
+                    offset: nil,
+                    message: skipped ?? "the file lacks \(missing) (unread when it was made), so the data area past the NDEF message was not checked"))
         }
         if json {
             console.print(TagDumpReport.json(result: result, dump: dump, path: path).serialized())

@@ -9,7 +9,6 @@ import PCSC
 public enum WriteCommand: Command {
     static let readerOption = OptionSpec.value(
         "--reader", placeholder: "R", help: "the reader to use (a part of its name)", default: "the first reader with a tag")
-    static let timeoutOption = OptionSpec.value("--timeout", placeholder: "S", help: "seconds to wait for a tag", default: "30")
     static let textOption = OptionSpec.value("--text", placeholder: "T", help: "write one Text record")
     static let langOption = OptionSpec.value("--lang", placeholder: "L", help: "the language code of --text", default: "en")
     static let uriOption = OptionSpec.value("--uri", placeholder: "U", help: "write one URI record")
@@ -22,7 +21,7 @@ public enum WriteCommand: Command {
             summary: "write an NDEF message to a tag on a PC/SC reader and verify it by reading it back",
             options: [
                 readerOption,
-                timeoutOption,
+                ReadCommand.timeoutOption.spec,
                 textOption,
                 langOption,
                 uriOption,
@@ -32,7 +31,7 @@ public enum WriteCommand: Command {
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let reader = arguments.value(readerOption)
-        let timeout = try ReadCommand.parseTimeout(arguments.value(timeoutOption))
+        let timeout = try ReadCommand.timeout(&arguments)
         let text = arguments.value(textOption)
         let language = arguments.value(langOption) ?? "en"
         let uri = arguments.value(uriOption)

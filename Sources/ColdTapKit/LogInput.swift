@@ -192,8 +192,11 @@ public enum LogInput {
         options: Options
     ) async throws -> Loaded {
         let dump = try parseDump(input, content: content, name: name, options: options)
+        // A copy cut short loses what the read held: it is named as such, never blamed on the tag.
+        let cutOff = cutOffDescription(dump)
         // A SmarTag is read from its memory layout, not its NDEF lengths (docs/smartag.md §4.5).
         if let image = SmarTagImage(tagMemory: dump.memory) {
+            if let cutOff { throw InputError(.malformed, "\(name): \(cutOff)") }
             let uid = dump.uid.map { $0.hexString() }
             let log = try decodeSmarTag(image, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
             let taken = input.kind == .flipper ? .flipper : Kind.tag5
@@ -202,12 +205,13 @@ public enum LogInput {
         }
         // A file that stops inside the NDEF message is a short copy, whatever the read says.
         if let truncation = truncation(of: dump) {
-            throw InputError(.malformed, "\(name): \(truncation): the dump is truncated")
+            throw InputError(.malformed, "\(name): \(cutOff ?? truncation + ": the dump is truncated")")
         }
         let result: TagReadResult
         do {
             result = try await TagReader.read(from: dump.transport())
         } catch let error as TagReadError {
+            if let cutOff { throw InputError(.malformed, "\(name): \(cutOff)") }
             if let missing = dump.missingUnitsDescription {
                 throw InputError(.malformed, "\(name): the file lacks \(missing) (unread when it was made), which the NDEF message needs: \(error)")
             }
@@ -228,6 +232,7 @@ public enum LogInput {
         // A dump was taken when its file was written; the read time defaults to that.
         var log = try decode(message, options: makeDecodeOptions(options, dumpTime: modificationTime, tagUID: uid))
         log.warnings += result.anomalies.map { .tagImage($0.description) }
+        if let cutOff { log.warnings.append(.tagImage(cutOff + "; the NDEF message was whole before that")) }
         let taken = input.kind == .flipper ? .flipper : (dump.technology == .iso14443A ? Kind.tag2 : Kind.tag5)
         let chip = result.chip.displayName + (uid.map { ", UID \($0)" } ?? "")
         return Loaded(log: log, kind: taken, described: input.described.with(detail: chip), message: message)
@@ -260,6 +265,17 @@ public enum LogInput {
         } catch let error as MemoryDumpError {
             throw InputError(.malformed, "\(name) is not a valid tag dump: \(error.description)", hint: error.hint)
         }
+    }
+
+    /// Where a dump file that is shorter than its own header says ends, in words; `nil` for
+    /// a whole file (unread pages a file marks or leaves out are not a cut).
+    public static func cutOffDescription(_ dump: MemoryDump) -> String? {
+        guard let cut = dump.cutOff else { return nil }
+        let noun = dump.technology == .iso14443A ? "page" : "block"
+        let end = cut.lastUnit >= 0 ? "after \(noun) \(cut.lastUnit)" : "before \(noun) 0"
+        let place = cut.endsInsideALine ? "inside line \(cut.line), \(end)" : "\(end) (line \(cut.line))"
+        let said = cut.unitsSaidRead.map { " though its header says \($0) \(noun)s were read" } ?? ""
+        return "the file is cut off: it ends \(place)\(said); copy it again in full from where it was made"
     }
 
     /// "the file ends at page N but the NDEF message needs pages up to M" when the dump's

@@ -37,11 +37,20 @@ extension MemoryDump {
         var pages: [(number: Int, bytes: [UInt8?], line: Int)] = []
         var blocks: [(number: Int, bytes: [UInt8?], line: Int)] = []
         var dataContent: (bytes: [UInt8?], line: Int)?
-        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline }).enumerated() {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline })
+        // A file cut inside a line (no newline at its end): that last line is not judged as a
+        // malformed one but as where the copy stops.
+        let partialLine: Int? = (text.last.map { !$0.isNewline } ?? false) ? lines.count : nil
+        var endsInsideALine = false
+        for (index, rawLine) in lines.enumerated() {
             let lineNumber = index + 1
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let colon = line.firstIndex(of: ":") else {
+                if lineNumber == partialLine, !pages.isEmpty {
+                    endsInsideALine = true
+                    continue
+                }
                 throw MemoryDumpError("'\(line.prefix(40))' is not a 'Key: value' line", line: lineNumber)
             }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces)
@@ -55,7 +64,13 @@ extension MemoryDump {
                     throw MemoryDumpError("'\(key)' has no valid number", line: lineNumber)
                 }
                 let unit = isPage ? "page" : "block"
-                let bytes = try hexBytes(value[...], line: lineNumber, what: "\(unit) \(number)")
+                let parsed = try? hexBytes(value[...], line: lineNumber, what: "\(unit) \(number)")
+                if lineNumber == partialLine, isPage, parsed?.count != 4 {
+                    endsInsideALine = true
+                    isMemoryLine = true
+                    continue
+                }
+                let bytes = try parsed ?? hexBytes(value[...], line: lineNumber, what: "\(unit) \(number)")
                 if isPage { pages.append((number, bytes, lineNumber)) } else { blocks.append((number, bytes, lineNumber)) }
                 isMemoryLine = true
             }
@@ -113,13 +128,29 @@ extension MemoryDump {
                 for number in pages.count..<total { missing.insert(number) }
                 memory += [UInt8](repeating: 0, count: (total - pages.count) * 4)
             }
+            // Fewer pages held than the header says were read: the copy was cut, not the read.
+            let saidRead = field("Pages read").flatMap { Int($0.value) }
+            let held = pages.filter { !$0.bytes.contains(where: { $0 == nil }) }.count
+            var cutOff: DumpCutOff?
+            if endsInsideALine || (saidRead.map { $0 > held } ?? false) {
+                cutOff = DumpCutOff(
+                    lastUnit: pages.count - 1, line: endsInsideALine ? lines.count : pages.last?.line ?? lines.count, unitsSaidRead: saidRead,
+                    endsInsideALine: endsInsideALine)
+            }
             guard memory.count >= 16 else {
+                if let cutOff {
+                    throw MemoryDumpError(
+                        "the file is cut off after \(pages.count) page(s) (a Type 2 dump needs pages 0–3)\(cutOff.unitsSaidRead.map { "; its header says \($0) were read" } ?? "")",
+                        line: cutOff.line)
+                }
                 throw MemoryDumpError("a Type 2 dump needs pages 0–3; this one has \(pages.count) page(s)", line: pages.last?.line)
             }
-            return MemoryDump(
+            var dump = MemoryDump(
                 technology: .iso14443A, memory: Data(memory), unitSize: 4,
                 uid: uid.map { Data($0) } ?? Data(memory[0..<3] + memory[4..<8]), chip: chip,
                 version: version.map { Data($0) }, format: .flipper, missingUnits: missing, header: header)
+            dump.cutOff = cutOff
+            return dump
         }
 
         var blockSize = field("Block Size").flatMap { UInt8($0.value, radix: 16) }.map(Int.init)

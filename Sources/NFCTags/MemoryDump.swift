@@ -74,6 +74,9 @@ public struct MemoryDump: Sendable, Equatable {
     public var format: Format
     /// Header lines of a text dump.
     public var header: [DumpHeaderField]
+    /// Set when the file ends before what its own header says was read (a copy cut short,
+    /// e.g. `head -c`): the pages past its end are not unread, they are lost from the file.
+    public var cutOff: DumpCutOff?
 
     public init(
         technology: TagTechnology, memory: Data, unitSize: Int, uid: Data?, chip: TagChip?, version: Data? = nil,
@@ -137,5 +140,24 @@ public struct MemoryDump: Sendable, Equatable {
             return try parseFlipper(String(decoding: start, as: UTF8.self), hint: hint)
         }
         return try parseRaw(Array(data), hint: hint)
+    }
+}
+
+/// Where a text dump that is shorter than its own header says ends.
+public struct DumpCutOff: Sendable, Equatable {
+    /// The last page or block the file holds whole; -1 when it holds none.
+    public var lastUnit: Int
+    /// The line where the file ends (1-based): the partial one, or the last page's.
+    public var line: Int
+    /// How many pages or blocks the header says were read, when it says.
+    public var unitsSaidRead: Int?
+    /// True when the file stops inside a line (`line` is partial).
+    public var endsInsideALine: Bool
+
+    public init(lastUnit: Int, line: Int, unitsSaidRead: Int?, endsInsideALine: Bool) {
+        self.lastUnit = lastUnit
+        self.line = line
+        self.unitsSaidRead = unitsSaidRead
+        self.endsInsideALine = endsInsideALine
     }
 }

@@ -142,11 +142,11 @@ public struct LotReportPage: Sendable {
                 "leg": legPhrase(excursion.leg, logger), "start": time(excursion.start), "end": time(excursion.end),
                 "duration": f.duration(excursion.seconds), "peak": temperature(excursion.peak), "fraction": LotReason.fraction(excursion.consumed),
             ])
-        case .unknownTime(let seconds, let unlogged, let counting, let worst, let decides):
+        case .unknownTime(let seconds, let legs, let counting, let worst, let decides):
             var sentence = r.unknown.filled(["duration": f.duration(seconds)])
-            if !unlogged.isEmpty {
-                let legs = unlogged.map { r.leg.filled(["number": "\($0 + 1)"]) }.joined(separator: lot.listSeparator)
-                sentence += r.unknownUnlogged.filled(["legs": legs])
+            if !legs.isEmpty {
+                let shares = legs.map { r.unknownLeg.filled(["leg": legPhrase($0.leg, $0.logger), "duration": f.duration($0.seconds)]) }
+                sentence += r.unknownLegs.filled(["legs": shares.joined(separator: lot.listSeparator)])
             }
             switch counting {
             case .band(let band, _, _)?: sentence += r.unknownBand.filled(["band": bandName(band)])

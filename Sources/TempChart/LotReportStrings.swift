@@ -113,9 +113,9 @@ public struct LotReportStrings: LanguageTable {
             measures: [.allowances: "按允许时间", .kinetics: "按动力学模型"],
             legConsumedMost: "{leg}消耗最多：{fraction}。",
             excursion: "{leg}的偏离 {start} → {end}（{duration}，最高 {peak}）消耗了 {fraction}。",
-            unknown: "运输过程中有 {duration} 的时间未知", unknownUnlogged: "（未记录：{legs}）",
+            unknown: "运输过程中有 {duration} 的时间未知", unknownLegs: "（{legs}）",
             unknownBand: "；若按温度带 {band} 计", unknownTemperature: "；若按 {temperature} 计",
-            unknownWorst: "，消耗比例将为 {fraction}", unknownDecides: "，结论将变为 {decision}", sentenceEnd: "。", leg: "第 {number} 段"),
+            unknownWorst: "，消耗比例将为 {fraction}", unknownDecides: "，结论将变为 {decision}", sentenceEnd: "。", unknownLeg: "{leg} {duration}"),
         listSeparator: "、")
 
     public static let japanese = LotReportStrings(
@@ -146,9 +146,9 @@ public struct LotReportStrings: LanguageTable {
             measures: [.allowances: "許容時間で", .kinetics: "速度論モデルで"],
             legConsumedMost: "{leg}の消費が最大です：{fraction}。",
             excursion: "{leg}の逸脱 {start} → {end}（{duration}、最高 {peak}）で {fraction} を消費しました。",
-            unknown: "輸送経路のうち {duration} が不明です", unknownUnlogged: "（記録なし：{legs}）",
+            unknown: "輸送経路のうち {duration} が不明です", unknownLegs: "（{legs}）",
             unknownBand: "。温度帯 {band} として数えると", unknownTemperature: "。{temperature} として数えると",
-            unknownWorst: "、消費割合は {fraction} になります", unknownDecides: "。その場合の判定は {decision} です", sentenceEnd: "。", leg: "区間 {number}"),
+            unknownWorst: "、消費割合は {fraction} になります", unknownDecides: "。その場合の判定は {decision} です", sentenceEnd: "。", unknownLeg: "{leg} {duration}"),
         listSeparator: "、")
 }
 
@@ -172,14 +172,15 @@ public struct LotReasonStrings: Sendable {
     /// The unknown time's sentence is put together from these: "{duration}", then "{legs}",
     /// then "{band}" or "{temperature}", then "{fraction}", then "{decision}", then the end.
     public var unknown: String
-    public var unknownUnlogged: String
+    /// "{legs}": each leg's share of the unknown time, joined.
+    public var unknownLegs: String
     public var unknownBand: String
     public var unknownTemperature: String
     public var unknownWorst: String
     public var unknownDecides: String
     public var sentenceEnd: String
-    /// "{number}": a leg in the list of unlogged legs.
-    public var leg: String
+    /// "{leg}", "{duration}": one leg's share of the unknown time.
+    public var unknownLeg: String
 }
 
 extension ReportLanguage {

@@ -39,7 +39,9 @@ import Testing
             for arguments in Self.readingCommands {
                 let run = await coldtap(arguments + ["--archive", path])
                 #expect(run.status == 65, "\(kind) \(arguments): \(run.err)")
-                #expect(run.err.contains("'\(path)' is not a ColdTap archive"), "\(run.err)")
+                // A file of a kind of its own is named as such (issue 44 item 8); others are the engine's to judge.
+                let said = kind == "png" ? "'\(path)' is a PNG image, not an archive" : "'\(path)' is not a ColdTap archive"
+                #expect(run.err.contains(said), "\(run.err)")
                 #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(kind): \(arguments) changed the file")
             }
         }

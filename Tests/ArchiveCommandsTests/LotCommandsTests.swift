@@ -122,4 +122,74 @@ import Testing
             #expect(schema.out.contains("reviewThreshold"))
         }
     }
+
+    /// Issue 44 item 1: a station site's lot is found by its name alone when one site keeps
+    /// it; when two do, the error names them and --site; `lot list` says which sites keep lots.
+    @Test(arguments: Engine.allCases)
+    func aSitesLotIsFoundByItsNameWhenOneSiteKeepsIt(engine: Engine) async throws {
+        try await withArchive(engine) { test in
+            let archive = ["--archive", test.location]
+            for site in ["depot-north", "depot-south"] {
+                let added = await coldtap(["site", "add", site] + archive)
+                #expect(added.status == 0, "\(added.err)")
+            }
+            let add = await coldtap(["lot", "add", "LOT-P2611", "--product", "vvm7", "--by", "QA", "--site", "depot-north"] + archive)
+            #expect(add.status == 0, "\(add.err)")
+            let move = await coldtap(["lot", "move", "LOT-P2611", "--none", "--at", "2026-12-01T08:00:00Z", "--by", "QA"] + archive)
+            #expect(move.status == 0, "\(move.err)")
+            #expect(move.out.hasPrefix("Lot 'LOT-P2611' is with nobody's logger from 2026-12-01T08:00:00Z"))
+            let status = await coldtap(["lot", "status", "LOT-P2611", "--json", "--at", "2026-12-02T08:00:00Z"] + archive)
+            #expect(status.status == 0, "\(status.err)")
+            let northStatus = await coldtap(["lot", "status", "LOT-P2611", "--json", "--at", "2026-12-02T08:00:00Z", "--site", "depot-north"] + archive)
+            #expect(northStatus.out == status.out)
+            let list = await coldtap(["lot", "list"] + archive)
+            #expect(list.status == 0)
+            #expect(list.out.hasSuffix("\nSites keep lots too: depot-north (1); 'coldtap lot list --site NAME' lists a site's.\n"), "\(list.out)")
+            let json = await coldtap(["lot", "list", "--json"] + archive)
+            #expect(!json.out.contains("Sites keep"), "\(json.out)")
+            // Two sites keep the name: say which.
+            let south = await coldtap(["lot", "add", "LOT-P2611", "--product", "vvm7", "--by", "QA", "--site", "depot-south"] + archive)
+            #expect(south.status == 0, "\(south.err)")
+            let ambiguous = await coldtap(["lot", "close", "LOT-P2611", "--at", "2026-12-02T08:00:00Z", "--reason", "used", "--by", "QA"] + archive)
+            #expect(ambiguous.status == 64)
+            #expect(
+                ambiguous.err.hasPrefix(
+                    "coldtap lot: the sites 'depot-north' and 'depot-south' each keep a lot 'LOT-P2611'; say which with --site NAME.\nusage:\n  coldtap lot close LOT"
+                ), "\(ambiguous.err)")
+            // The archive's own lot of that name is the one meant without --site.
+            let own = await coldtap(["lot", "add", "LOT-P2611", "--product", "vvm7", "--by", "QA"] + archive)
+            #expect(own.status == 0, "\(own.err)")
+            let ownStatus = await coldtap(["lot", "status", "LOT-P2611", "--json", "--at", "2026-12-02T08:00:00Z"] + archive)
+            #expect(ownStatus.status == 0 && ownStatus.out != status.out, "\(ownStatus.err)")
+            // Kept nowhere: the archive's words, with the way to a site's lots.
+            let nowhere = await coldtap(["lot", "status", "LOT-NONE"] + archive)
+            #expect(
+                nowhere.err
+                    == "coldtap lot: there is no lot 'LOT-NONE'. 'coldtap lot list' lists the lots it keeps; 'coldtap lot list --site NAME' a station site's.\n"
+            )
+        }
+    }
+
+    /// Issue 44 item 2: a move or close more than a day ahead is refused as --read-time is,
+    /// and nothing is kept.
+    @Test(arguments: Engine.allCases)
+    func aMoveMoreThanADayAheadIsRefused(engine: Engine) async throws {
+        try await withArchive(engine) { test in
+            let archive = ["--archive", test.location]
+            #expect(await coldtap(["lot", "add", "L1", "--product", "vvm7", "--by", "QA"] + archive).status == 0)
+            let later = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 30 * 86_400)
+            for verb in [["move", "--none"], ["close", "--reason", "used"]] {
+                let run = await coldtap(["lot", verb[0], "L1"] + verb.dropFirst() + ["--at", later.isoUTC, "--by", "QA"] + archive)
+                #expect(run.status == 64, "\(run.err)")
+                #expect(run.err.hasPrefix("coldtap lot: the lot 'L1' cannot \(verb[0]) at \(later.isoUTC), more than a day after now ("), "\(run.err)")
+                #expect(run.err.contains("Check the date and its time zone."))
+            }
+            let status = await coldtap(["lot", "status", "L1", "--json"] + archive)
+            let legs = try jsonObject(status.out)["legs"] as? [Any]
+            #expect(legs?.isEmpty == true, "\(status.out)")
+            // An hour ahead (a clock a little fast) is kept.
+            let soon = await coldtap(["lot", "move", "L1", "--none", "--at", Date().addingTimeInterval(3600).isoUTC, "--by", "QA"] + archive)
+            #expect(soon.status == 0, "\(soon.err)")
+        }
+    }
 }

@@ -123,4 +123,33 @@ import Testing
             #expect(lot.productVersion == 0 && lot.product == Product.builtIn(named: "vvm7"))
         }
     }
+
+    /// Issue 44 item 2: a move or close dated more than a day after the recorder's clock is
+    /// refused where every door records it (the archive), as a read's time is; a day of slack
+    /// is kept for clocks and zones.
+    @Test(arguments: Engine.allCases)
+    func aMoveOrCloseMoreThanADayAheadIsRefused(engine: Engine) async throws {
+        try await withArchive(engine) { test in
+            let archive = try test.open()
+            defer { archive.close() }
+            let now = Date(timeIntervalSince1970: 1_796_601_600)  // 2026-12-07T00:00:00Z
+            try archive.addLot("L1", productName: "vvm7", by: "x")
+            let ahead = now.addingTimeInterval(LotMoveRecord.latestAhead + 1)
+            let move = #expect(throws: ArchiveError.self) {
+                try archive.recordMove(lot: "L1", kind: .none, at: ahead, by: "x", origin: "t", now: now)
+            }
+            #expect(move?.kind == .invalidRead)
+            #expect(
+                move?.message
+                    == "the lot 'L1' cannot move at 2026-12-08T00:00:01Z, more than a day after now (2026-12-07T00:00:00Z): a hand-over or a close is recorded once it happened. Check the date and its time zone."
+            )
+            // Within the day it is kept; a close beyond it is refused the same way.
+            try archive.recordMove(lot: "L1", kind: .none, at: now.addingTimeInterval(LotMoveRecord.latestAhead), by: "x", origin: "t", now: now)
+            let close = #expect(throws: ArchiveError.self) {
+                try archive.recordMove(lot: "L1", kind: .close, at: ahead.addingTimeInterval(86_400 * 200), reason: .used, by: "x", origin: "t", now: now)
+            }
+            #expect(close?.message.hasPrefix("the lot 'L1' cannot close at 2027-06-") == true)
+            #expect(try archive.lotMoves("L1").count == 1)
+        }
+    }
 }

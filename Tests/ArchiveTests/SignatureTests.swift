@@ -183,7 +183,7 @@ import Testing
     static let edits: [(what: String, named: String)] = [
         ("a role changed by SQL", "user dana (#1) has the role admin, but the record's events give reviewer"),
         ("a password hash swapped by SQL", "user dana (#1)'s password is not the one the record's events set"),
-        ("a signature's comment edited by SQL", "signature #1 of A: comment differ from what its statement signed"),
+        ("a signature's comment edited by SQL", "signature #1 of A: comment differs from what its statement signed"),
         ("a signed read's leaf rewritten", "signature #1 of A: read #1 is no longer the read it signed"),
     ]
 

@@ -46,7 +46,29 @@ func hourlyLog(_ samples: [(time: Date, celsius: Double)]) -> TemperatureLog {
         let excursion = try #require(status.reasons.first { if case .excursion = $0 { return true } else { return false } })
         guard case .excursion(let first, let logger) = excursion else { return }
         #expect(logger == "depot-fridge" && first.seconds == 3 * 3600 && first.peak == 27 && abs(first.consumed - 0.25) < 1e-9)
-        #expect(english.contains { $0.contains("2 h of the journey is unknown (unlogged: leg 2)") })
+        #expect(english.contains { $0.contains("2 h of the journey is unknown: 2 h of leg 2 (no logger);") })
+    }
+
+    /// Issue 44 item 3: the unknown time is told leg by leg, each with its own share: a short
+    /// unlogged hand-over is not named for the hours a logged leg has no samples for.
+    @Test func eachLegIsNamedWithItsOwnUnknownTime() throws {
+        let example = try StabilityExample.load()
+        let product = try Product.fromJSON(Data(example.productJSON.utf8))
+        let legs = Self.legs(example) { legs in
+            // The clinic's logger stops 5 hours before the status time.
+            legs[3].samples.removeLast(5)
+        }
+        let status = LotEvaluation.status(lot: example.lot, product: product, legs: legs, at: example.statusTime)
+        let reason = try #require(status.reasons.first { if case .unknownTime = $0 { return true } else { return false } })
+        guard case .unknownTime(let seconds, let unknownLegs, _, _, _) = reason else { return }
+        #expect(unknownLegs.map(\.leg) == status.legs.indices.filter { status.legs[$0].unknownSeconds > 0 })
+        #expect(unknownLegs.map(\.seconds) == unknownLegs.map { status.legs[$0.leg].unknownSeconds })
+        #expect(unknownLegs.map(\.seconds).reduce(0, +) == seconds)
+        #expect(unknownLegs.first?.leg == 1 && unknownLegs.first?.seconds == 2 * 3600)
+        #expect(unknownLegs.last?.leg == 3 && unknownLegs.last?.logger == "clinic-fridge")
+        let text = reason.english(in: utc)
+        #expect(text.contains(": 2 h of leg 2 (no logger), "), "\(text)")
+        #expect(text.contains(" of leg 4 (logger clinic-fridge)"), "\(text)")
     }
 
     @Test func aLongerUnloggedHandOverMakesItInconclusive() throws {

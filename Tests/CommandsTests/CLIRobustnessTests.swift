@@ -1,3 +1,4 @@
+import ColdTapBase
 import ColdTapKit
 import Foundation
 import LoggerFormats
@@ -31,7 +32,7 @@ import Testing
     static let secret = "ZS0Smt8LByrYNFts"
 
     static func seeds() throws -> [Seed] {
-        let read = try #require(LogInput.Options.parseReadTime(readTime))
+        let read = try #require(ISO8601Time.parse(readTime))
         var seeds: [Seed] = []
         let temperatures: [Double] = [4.5, 5.0, 5.5, 9.2, 11.0, 7.5, 5.1, 4.9]
         for kind in LoggerImageFactory.kinds {

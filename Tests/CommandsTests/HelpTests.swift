@@ -19,13 +19,31 @@ import Testing
         #expect(result.status == 0)
         #expect(result.err.isEmpty)
         #expect(result.out.hasPrefix("OVERVIEW: "))
-        #expect(result.out.contains("USAGE:\n  coldtap \(name)"))
-        for form in command.forms {
+        let help = await runColdTap(["help", name])
+        #expect(help.out == result.out)
+        // A group's page lists its subcommands; each subcommand has its own page.
+        let pages: [(words: [String], form: CommandForm)]
+        if command.subcommands.isEmpty {
+            pages = [([name], command.forms[0])]
+        } else {
+            #expect(result.out.contains("USAGE:\n  coldtap \(name) SUBCOMMAND [options]\n"))
+            for form in command.subcommands { #expect(result.out.contains("\n  \(form.verb ?? "")  "), "\(name): \(form.verb ?? "") listed") }
+            pages = command.subcommands.map { ([name, $0.verb ?? ""], $0) }
+        }
+        for (words, form) in pages {
+            var page = result
+            if words.count > 1 { page = await runColdTap(words + ["--help"]) }
+            #expect(page.status == 0)
+            #expect(page.out.contains("USAGE:\n  coldtap \(words.joined(separator: " "))"))
+            if words.count > 1 {
+                let viaHelp = await runColdTap(["help"] + words)
+                #expect(viaHelp.out == page.out)
+            }
             for option in form.options {
-                #expect(result.out.contains("  " + option.names.joined(separator: ", ")), "\(name): \(option.displayName) missing")
-                #expect(result.out.contains(CommandHelp.wrap(option.help, width: 72)[0]), "\(name): help of \(option.displayName)")
+                #expect(page.out.contains("  " + option.names.joined(separator: ", ")), "\(words): \(option.displayName) missing")
+                #expect(page.out.contains(CommandHelp.wrap(option.help, width: 72)[0]), "\(words): help of \(option.displayName)")
                 if let value = option.defaultValue {
-                    #expect(result.out.contains("default: " + CommandHelp.wrap(value, width: 60)[0]), "\(name): default of \(option.displayName)")
+                    #expect(page.out.contains("default: " + CommandHelp.wrap(value, width: 60)[0]), "\(words): default of \(option.displayName)")
                 }
                 // The parser takes every declared name: never "Unknown option".
                 let given = option.names.map { [$0] + option.values.map { _ in "x" } }
@@ -36,8 +54,57 @@ import Testing
             }
             #expect(throws: CommandError.self) { try Arguments(["--no-such-option"], options: form.options) }
         }
-        let help = await runColdTap(["help", name])
-        #expect(help.out == result.out)
+    }
+
+    /// Issue 42 item 7 and 44 item 4: a subcommand's help and usage are its own.
+    @Test func aSubcommandDocumentsItselfAlone() async throws {
+        let move = await runColdTap(["lot", "move", "--help"])
+        #expect(move.status == 0)
+        #expect(move.out.hasPrefix("OVERVIEW: record a hand-over"))
+        #expect(move.out.contains("USAGE:\n  coldtap lot move LOT [--logger LOGGER-ID] [--none] [--at TIME]"))
+        for other in ["lot add", "lot close", "lot status", "lot list", "lot report", "--quantity", "--product", "--reason", "--pdf"] {
+            #expect(!move.out.contains(other), "lot move --help shows \(other)")
+        }
+        #expect(move.out.contains("when the hand-over happened"))
+        #expect(move.out.split(separator: "\n").count < 30)
+        // The same option says what it means in each subcommand.
+        let close = await runColdTap(["lot", "close", "--help"]).out
+        #expect(close.contains("when the journey ended") && !close.contains("hand-over happened"))
+        let status = await runColdTap(["help", "lot", "status"]).out
+        #expect(status.contains("the time of the status") && status.contains("default: now"))
+
+        let userAdd = await runColdTap(["user", "add", "--help"])
+        #expect(userAdd.out.contains("USAGE:\n  coldtap user add NAME --site NAME --role ROLE"))
+        #expect(!userAdd.out.contains("user list") && !userAdd.out.contains("user disable") && !userAdd.out.contains("--json"))
+
+        // The group's page: each subcommand on a line, no options.
+        let group = await runColdTap(["lot", "--help"])
+        #expect(group.status == 0)
+        #expect(group.out.hasPrefix("OVERVIEW: lots of product"))
+        #expect(group.out.contains("SUBCOMMANDS:\n  add" + String(repeating: " ", count: 23) + "keep a new lot of a product\n  move  "))
+        #expect(!group.out.contains("OPTIONS:") && !group.out.contains("--archive") && !group.out.contains("--quantity"))
+        #expect(group.out.contains("'coldtap lot SUBCOMMAND --help'"))
+        #expect(group.out.split(separator: "\n").count < 25)
+    }
+
+    @Test func aUsageErrorShowsThatSubcommandsUsage() async {
+        let unknown = await runColdTap(["lot", "move", "LOT-1", "--bogus"])
+        #expect(unknown.status == 64)
+        #expect(unknown.err.hasPrefix("coldtap lot: Unknown option '--bogus'.\nusage:\n  coldtap lot move LOT [--logger LOGGER-ID]"))
+        #expect(!unknown.err.contains("coldtap lot add") && !unknown.err.contains("coldtap lot status"))
+        let missing = await runColdTap(["user", "role", "dana"])
+        #expect(missing.status == 64)
+        #expect(missing.err.contains("usage:\n  coldtap user role NAME --role ROLE"))
+        #expect(!missing.err.contains("coldtap user add"))
+        // Without a known subcommand: the subcommands' names, not every synopsis.
+        for words in [["lot"], ["lot", "shift"]] {
+            let run = await runColdTap(words)
+            #expect(run.status == 64)
+            #expect(run.err.hasSuffix("usage:\n  coldtap lot add|move|close|status|list|report ...\n'coldtap lot --help' says what each does.\n"))
+        }
+        // A one-form command still shows its one synopsis.
+        let decode = await runColdTap(["decode", "--bogus"])
+        #expect(decode.err == "coldtap decode: Unknown option '--bogus'.\nusage:\n" + DecodeCommand.synopsis + "\n")
     }
 
     @Test func helpListsTheAcceptedValues() async throws {
@@ -56,9 +123,10 @@ import Testing
         #expect(emulate.contains("may be given more than once"))
         let demo = await runColdTap(["demo", "--help"]).out
         #expect(demo.contains("values: cupltag, generic16, generic16-unix, dtn1"))
-        let ndef = await runColdTap(["ndef", "--help"]).out
-        #expect(ndef.contains("USAGE:\n  coldtap ndef decode FILE"))
-        #expect(ndef.contains("USAGE:\n  coldtap ndef encode [--text T]..."))
+        let ndefDecode = await runColdTap(["ndef", "decode", "--help"]).out
+        #expect(ndefDecode.contains("USAGE:\n  coldtap ndef decode FILE"))
+        let ndefEncode = await runColdTap(["ndef", "encode", "--help"]).out
+        #expect(ndefEncode.contains("USAGE:\n  coldtap ndef encode [--text T]..."))
     }
 
     @Test func anOptionReadButNotDeclaredIsCaught() throws {
@@ -140,6 +208,11 @@ import Testing
         #expect(readme.hasPrefix("# ColdTap\n"))
         #expect(readme.contains("## I have a dump file"))
         for word in ["**OK**", "**ALARM**", "**INCONCLUSIVE**", "**time base**"] { #expect(readme.contains(word)) }
+        // Issue 44 item 10: what an upload's read time answers, as StationSecurityTests.readTimesAreChecked
+        // holds the station to: not a time 400, out of range 422.
+        #expect(
+            readme.contains(
+                "`X-ColdTap-Read-Time` (ISO 8601 with a zone, else 400; from 2000-01-01 to a day after the upload arrives, else 422;"))
     }
 
     @Test func bashCompletionIsValidAndKnowsCommandsOptionsAndValues() async throws {
@@ -170,6 +243,42 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(output == "en zh-Hans ja\n")
+    }
+
+    /// A group completes its subcommands, then the options of the subcommand given only.
+    @Test func bashCompletesASubcommandsOwnOptions() async throws {
+        let script = await runColdTap(["completions", "bash"]).out
+        let files = try TemporaryFiles()
+        defer { files.cleanUp() }
+        let path = try files.write("coldtap.bash", Data(script.utf8))
+        func complete(_ words: [String]) throws -> [String] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            process.arguments = [
+                "-c", "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _coldtap; printf '%s\\n' \"${COMPREPLY[@]}\"",
+            ]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.currentDirectoryURL = files.directory
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return output.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete(["coldtap", "lot", ""]) == ["add", "move", "close", "status", "list", "report", "--help"])
+        let move = try complete(["coldtap", "lot", "move", "--"])
+        #expect(move.contains("--logger") && move.contains("--none") && move.contains("--at"))
+        #expect(!move.contains("--quantity") && !move.contains("--reason") && !move.contains("--pdf"))
+        #expect(try complete(["coldtap", "lot", "close", "--reason", ""]) == ["used", "discarded", "returned"])
+        let fish = await runColdTap(["completions", "fish"]).out
+        #expect(
+            fish.contains(
+                "complete -c coldtap -f -n '__fish_seen_subcommand_from lot; and not __fish_seen_subcommand_from add move close status list report' -a move"))
+        #expect(fish.contains("complete -c coldtap -n '__fish_seen_subcommand_from lot; and __fish_seen_subcommand_from move' -l none"))
+        let zsh = await runColdTap(["completions", "zsh"]).out
+        #expect(zsh.contains("        case $words[3] in\n        add)\n            _arguments \\\n"))
     }
 
     @Test func zshAndFishCompletionsNameEveryOption() async {

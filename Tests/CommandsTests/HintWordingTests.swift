@@ -14,7 +14,7 @@ import Testing
     static let readTime = "2026-03-01T12:00:00Z"
 
     static func cuplSigned(secret: String) throws -> Data {
-        let read = try #require(LogInput.Options.parseReadTime(readTime))
+        let read = try #require(ISO8601Time.parse(readTime))
         let message = try LoggerImageFactory.message(
             kind: "cupltag-rh", temperatures: [4.5, 5.0, 5.5], interval: 600,
             newestSampleTime: read.addingTimeInterval(-300), readTime: read,

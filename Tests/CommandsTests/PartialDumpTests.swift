@@ -39,4 +39,38 @@ import Testing
             #expect(CLIMessageTests.oneLine(result.err))
         }
     }
+
+    /// Issue 44 item 5: a copy cut short (`head -c`) is named as cut off, with where it ends
+    /// and what its header says was read, instead of blaming unread pages on the tag.
+    @Test func aCutOffFileIsNamedAsSuch() async throws {
+        let whole = String(decoding: try Self.flipper(missing: 0..<0), as: UTF8.self)
+        let page6 = try #require(whole.range(of: "Page 6: "))
+        let lineOfPage6 = whole[..<page6.lowerBound].filter { $0 == "\n" }.count + 1
+        let insideALine = Data(whole[..<whole.index(page6.lowerBound, offsetBy: 12)].utf8)
+        let atALineEnd = Data(whole[..<page6.lowerBound].utf8)
+        let cases = [
+            (insideALine, "it ends inside line \(lineOfPage6), after page 5 though its header says 135 pages were read"),
+            (atALineEnd, "it ends after page 5 (line \(lineOfPage6 - 1)) though its header says 135 pages were read"),
+        ]
+        for (bytes, place) in cases {
+            for command in ["decode", "report", "tag"] {
+                let words = command == "tag" ? ["tag", "-"] : [command, "-", "--read-time", "2026-03-01T12:00:00Z"]
+                let result = await runColdTap(words, stdin: bytes)
+                #expect(result.status == 65, "\(command): \(result.err)")
+                #expect(
+                    result.err == "coldtap \(command): standard input: the file is cut off: \(place); copy it again in full from where it was made.\n",
+                    "\(command): \(result.err)")
+                #expect(!result.err.contains("refused") && !result.err.contains("unread when it was made"))
+            }
+        }
+        // Cut after the NDEF message: what it holds is read, and the cut is said.
+        let late = try #require(whole.range(of: "Page 100: "))
+        let decoded = await runColdTap(["decode", "-", "--read-time", "2026-03-01T12:00:00Z", "--json"], stdin: Data(whole[..<late.lowerBound].utf8))
+        #expect(decoded.status == 0, "\(decoded.err)")
+        #expect(decoded.out.contains("the file is cut off: it ends after page 99"), "\(decoded.out)")
+        // A whole file is no cut, nor one whose device left pages unread.
+        let dump = try MemoryDump.parse(try Self.flipper(missing: 120..<135))
+        #expect(dump.cutOff == nil)
+        #expect(try MemoryDump.parse(Data(whole.utf8)).cutOff == nil)
+    }
 }

@@ -111,12 +111,11 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
     }
 
     @Test func timeZones() throws {
-        #expect(try ReportCommand.resolveTimeZone("Europe/Berlin").identifier == "Europe/Berlin")
-        #expect(try ReportCommand.resolveTimeZone("UTC").secondsFromGMT() == 0)
-        #expect(try ReportCommand.resolveTimeZone("+02:00").secondsFromGMT() == 7200)
-        #expect(try ReportCommand.resolveTimeZone("-0530").secondsFromGMT() == -19_800)
-        let error = try #require(throws: CommandError.self) { try ReportCommand.resolveTimeZone("Mars/Olympus") }
-        #expect(error.status == .usage)
+        #expect(OptionValueParser<TimeZone>.zone.convert("Europe/Berlin")?.identifier == "Europe/Berlin")
+        #expect(OptionValueParser<TimeZone>.zone.convert("UTC")?.secondsFromGMT() == 0)
+        #expect(OptionValueParser<TimeZone>.zone.convert("+02:00")?.secondsFromGMT() == 7200)
+        #expect(OptionValueParser<TimeZone>.zone.convert("-0530")?.secondsFromGMT() == -19_800)
+        #expect(OptionValueParser<TimeZone>.zone.convert("Mars/Olympus") == nil)
     }
 }
 

@@ -213,6 +213,31 @@ struct StationOperationsTests {
         #expect(refused.status == 400 && String(decoding: refused.body, as: UTF8.self).contains("file-modification-time"))
     }
 
+    /// Issue 44 item 8: push words what the station refuses as push's own options, and a
+    /// station's sentence is not followed by ".;".
+    @Test("push says --logger-id, not the header, and ends the station's sentence once")
+    func pushWording() async throws {
+        let station = try await TestStation(.sqlite)
+        defer { station.stop() }
+        let token = try #require(station.tokens["north-upload"])
+        let queueFolder = station.archive.path("queue")
+        let file = station.archive.path("read.ndef")
+        try Reads.cold().write(to: URL(fileURLWithPath: file))
+        let anonymous = await coldtap([
+            "push", file, "--station", station.base.absoluteString, "--token", token, "--queue", queueFolder, "--read-time", Reads.readTime,
+        ])
+        #expect(anonymous.status == 65, "\(anonymous.err)")
+        #expect(anonymous.err.contains("give it with --logger-id ID (e.g. the label on the logger) and push the file again."), "\(anonymous.err)")
+        #expect(!anonymous.err.contains(UploadHeader.loggerID), "\(anonymous.err)")
+        let revoked = await coldtap([
+            "push", file, "--station", station.base.absoluteString, "--token", token + "0", "--queue", queueFolder, "--logger-id", "x",
+            "--read-time", Reads.readTime,
+        ])
+        #expect(revoked.status == 77, "\(revoked.err)")
+        #expect(revoked.err.contains("the token is unknown, revoked or expired; 'coldtap push' sends them later."), "\(revoked.err)")
+        #expect(!revoked.err.contains(".;"))
+    }
+
     @Test("the client's offline queue survives a server restart; a retry never duplicates")
     func offlineQueue() async throws {
         let station = try await TestStation(.sqlite)

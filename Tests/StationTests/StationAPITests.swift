@@ -230,6 +230,32 @@ struct StationAPITests {
         }
     }
 
+    /// Issue 44 item 5: a Flipper file cut short on its way (its header says 135 pages were
+    /// read, it holds 6) is answered as cut off, with where, as the command line says it; the
+    /// tag is not blamed and nothing is kept.
+    @Test("a cut-off dump is named as cut off")
+    func aCutOffDumpIsNamedAsCutOff() async throws {
+        try await withStation(.sqlite) { station in
+            let token = try #require(station.tokens["north-upload"])
+            let before = try station.archive.fingerprint()
+            let pages = ["04 11 22 BF", "33 44 55 66", "00 48 00 00", "E1 10 3E 00", "03 40 D1 01", "3C 54 02 65"]
+            let header =
+                "Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nUID: 04 11 22 33 44 55 66\n"
+                + "NTAG/Ultralight type: NTAG215\nPages total: 135\nPages read: 135\n"
+            let file = header + pages.enumerated().map { "Page \($0.offset): \($0.element)\n" }.joined() + "Page 6: 6E 2D"
+            let answer = try await request(
+                station.base.appendingPathComponent("api/v1/reads"), method: "POST", token: token,
+                headers: ["Content-Type": "application/octet-stream", UploadHeader.readTime: Reads.readTime, UploadHeader.loggerID: "fridge-cut"],
+                body: Data(file.utf8))
+            #expect(answer.status == 422, "\(answer.text)")
+            let detail = try answer.json()["detail"] as? String ?? ""
+            #expect(
+                detail.contains("the file is cut off: it ends inside line 14, after page 5 though its header says 135 pages were read"), "\(detail)")
+            #expect(!detail.contains("refused") && !detail.contains("unread when it was made"), "\(detail)")
+            #expect(try station.archive.fingerprint() == before)
+        }
+    }
+
     @Test("every error status, and the archive unchanged by each", arguments: Engine.allCases)
     func errorStatuses(engine: Engine) async throws {
         try await withStation(engine, maxBody: 4096) { station in

@@ -100,10 +100,11 @@ enum LotReportFixtures {
             .moreDiscardEvents(2), .consumed(0.5, by: .allowances, reviewThreshold: 0.8), .consumed(0.9, by: .kinetics, reviewThreshold: 0.8),
             .legConsumedMost(leg: 2, logger: "depot-fridge", consumed: 0.25), .excursion(excursion, logger: "depot-fridge"),
             .unknownTime(
-                seconds: 18_000, unloggedLegs: [1], countedAs: .band("> 25 °C and ≤ 30 °C", allowanceSeconds: 43_200, kineticsAt: 30),
+                seconds: 18_000, legs: [.init(leg: 1, logger: nil, seconds: 16_200), .init(leg: 3, logger: "clinic-fridge", seconds: 1800)],
+                countedAs: .band("> 25 °C and ≤ 30 °C", allowanceSeconds: 43_200, kineticsAt: 30),
                 worstCaseConsumed: 0.9167, decides: .review),
-            .unknownTime(seconds: 7200, unloggedLegs: [], countedAs: .temperature(30), worstCaseConsumed: 0.6, decides: nil),
-            .unknownTime(seconds: 60, unloggedLegs: [], countedAs: nil, worstCaseConsumed: 0, decides: nil),
+            .unknownTime(seconds: 7200, legs: [], countedAs: .temperature(30), worstCaseConsumed: 0.6, decides: nil),
+            .unknownTime(seconds: 60, legs: [], countedAs: nil, worstCaseConsumed: 0, decides: nil),
         ]
         for reason in reasons {
             let text = page.reasonText(reason)

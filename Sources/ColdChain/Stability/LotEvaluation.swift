@@ -156,10 +156,13 @@ public enum LotEvaluation {
             reasons.append(.excursion(excursion, logger: legStatuses[excursion.leg].logger))
         }
         if unknownSeconds > 0 {
-            let unlogged = legStatuses.enumerated().filter { $0.element.logger == nil }.map(\.offset)
+            // Each leg named with its own unknown time, so none is blamed for another's.
+            let legs = legStatuses.enumerated().filter { $0.element.unknownSeconds > 0 }.map {
+                LotReason.UnknownLeg(leg: $0.offset, logger: $0.element.logger, seconds: $0.element.unknownSeconds)
+            }
             reasons.append(
                 .unknownTime(
-                    seconds: unknownSeconds, unloggedLegs: unlogged, countedAs: worst.description, worstCaseConsumed: worstCaseConsumed,
+                    seconds: unknownSeconds, legs: legs, countedAs: worst.description, worstCaseConsumed: worstCaseConsumed,
                     decides: ifWorst != known ? ifWorst : nil))
         }
         return LotStatus(

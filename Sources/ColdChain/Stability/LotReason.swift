@@ -18,11 +18,25 @@ public enum LotReason: Sendable, Equatable {
     case legConsumedMost(leg: Int, logger: String?, consumed: Double)
     /// One of the excursions into the allowance bands that consumed the most.
     case excursion(BudgetExcursion, logger: String?)
-    /// Time no valid sample stands for; counted at the worst the product allows, the
-    /// consumed fraction would be `worstCaseConsumed`, and `decides` is the decision that
-    /// would give when it differs from the known one.
+    /// Time no valid sample stands for, and each leg's own share of it; counted at the worst
+    /// the product allows, the consumed fraction would be `worstCaseConsumed`, and `decides`
+    /// is the decision that would give when it differs from the known one.
     case unknownTime(
-        seconds: TimeInterval, unloggedLegs: [Int], countedAs: UnknownTimeCounting?, worstCaseConsumed: Double, decides: LotDecision?)
+        seconds: TimeInterval, legs: [UnknownLeg], countedAs: UnknownTimeCounting?, worstCaseConsumed: Double, decides: LotDecision?)
+
+    /// One leg's unknown time: all of an unlogged leg, or what no valid sample of its logger
+    /// covers.
+    public struct UnknownLeg: Sendable, Equatable {
+        public var leg: Int
+        public var logger: String?
+        public var seconds: TimeInterval
+
+        public init(leg: Int, logger: String?, seconds: TimeInterval) {
+            self.leg = leg
+            self.logger = logger
+            self.seconds = seconds
+        }
+    }
 
     /// A fraction as people read a budget: `0.43`, `1.2`; below a hundredth four decimals
     /// (`0.0032`), so that a small share is not shown as none.
@@ -56,9 +70,11 @@ public enum LotReason: Sendable, Equatable {
             return "Excursion in \(Self.legText(excursion.leg, logger)) \(ColdChainFormat.time(excursion.start, in: timeZone)) → "
                 + "\(ColdChainFormat.time(excursion.end, in: timeZone)) (\(ColdChainFormat.duration(excursion.seconds)), up to "
                 + "\(ColdChainFormat.temperature(excursion.peak, decimals: 2)) °C) consumed \(Self.fraction(excursion.consumed))."
-        case .unknownTime(let seconds, let unlogged, let counting, let worst, let decides):
+        case .unknownTime(let seconds, let legs, let counting, let worst, let decides):
             var sentence = "\(ColdChainFormat.duration(seconds)) of the journey is unknown"
-            if !unlogged.isEmpty { sentence += " (unlogged: " + unlogged.map { "leg \($0 + 1)" }.joined(separator: ", ") + ")" }
+            if !legs.isEmpty {
+                sentence += ": " + legs.map { "\(ColdChainFormat.duration($0.seconds)) of \(Self.legText($0.leg, $0.logger))" }.joined(separator: ", ")
+            }
             switch counting {
             case .band(let band, _, _)?: sentence += "; counted in the band \(band)"
             case .temperature(let celsius)?: sentence += "; counted at \(ColdChainFormat.temperature(celsius)) °C"
