@@ -63,12 +63,7 @@ public enum LoggersCommand: Command {
     /// Excursions of the stitched record, under the profile of the newest assessment, that
     /// no acknowledgement names.
     static func openExcursions(_ summary: LoggerSummary, archive: Archive) throws -> Int {
-        let history = try archive.history(loggerID: summary.logger.id)
-        let profile = summary.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-        let assessment = Assessor.assess(
-            history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
-            acknowledgements: history.excursionAcknowledgements)
-        return assessment.excursions.filter { $0.acknowledgement == nil }.count
+        try RuleBook.openExcursions(summary, archive: archive, defaultProfile: ReportCommand.defaultProfile)
     }
 }
 
@@ -244,11 +239,12 @@ public enum AckCommand: Command {
         guard let start = LogInput.Options.parseReadTime(startText) else {
             throw CommandError.usage("--excursion '\(startText)' is not an ISO 8601 time with a zone; write it like 2024-04-09T08:35:00Z.")
         }
-        guard let by = arguments.value(byOption), !by.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw CommandError.usage("say who acknowledges with --by NAME.")
-        }
-        guard let comment = arguments.value(commentOption), !comment.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw CommandError.usage("say why with --comment TEXT (what was done about the excursion).")
+        let by = arguments.value(byOption)
+        let comment = arguments.value(commentOption)
+        do {
+            _ = try AcknowledgementRequest.checked(by: by, comment: comment)
+        } catch let error as AcknowledgementError {
+            throw RuleBookWords.error(error)
         }
         let profileText = arguments.value(ReportCommand.profileOption)
         let again = arguments.isSet(againOption)
@@ -258,26 +254,15 @@ public enum AckCommand: Command {
         defer { archive.close() }
         let loggerID = try await ArchiveAccess.loggerID(named, in: archive)
         let ack = try await ArchiveAccess.mapping { () async throws -> Acknowledgement in
-            let history = try archive.history(loggerID: loggerID)
-            let summary = try archive.loggers().first { $0.logger.id == loggerID }
-            let profile =
-                try profileText.map { try ReportCommand.resolveProfile($0) }
-                ?? summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-            let assessment = Assessor.assess(
-                history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
-                acknowledgements: history.excursionAcknowledgements)
-            guard let excursion = assessment.excursion(startingNear: start, interval: history.interval) else {
-                let known = assessment.excursions.map { $0.start.isoUTC }
-                throw CommandError.usage(
-                    "\(loggerID) has no excursion outside \(profile.excursionBand) (\(profile.name)) starting at \(start.isoUTC); "
-                        + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
+            let request = AcknowledgementRequest(
+                loggerID: loggerID, excursionStart: start, by: by, comment: comment, again: again,
+                profile: try profileText.map { try ReportCommand.resolveProfile($0) }, defaultProfile: ReportCommand.defaultProfile,
+                timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+            do {
+                return try RuleBook.acknowledgeExcursion(request, archive: archive)
+            } catch let error as AcknowledgementError {
+                throw RuleBookWords.error(error)
             }
-            if !again, let earlier = excursion.acknowledgement {
-                throw CommandError.usage(
-                    "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged already, by \(earlier.by) at \(earlier.at.isoUTC) (\"\(earlier.comment.prefix(80))\"); add --again to record a follow-up."
-                )
-            }
-            return try archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }
         console.print("Acknowledged the excursion of \(loggerID) from \(ack.excursionStart.isoUTC) (acknowledgement #\(ack.id), by \(ack.by)).")
         console.print("Chain head: \(try await ArchiveAccess.mapping { try archive.chainHead().hash })")
