@@ -212,7 +212,10 @@ public enum AckCommand: Command {
     static let excursionOption = OptionSpec.value(
         "--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)",
         required: true)
-    static let byOption = OptionSpec.value("--by", placeholder: "NAME", help: "who acknowledges", required: true)
+    static let byOption = OptionSpec.value(
+        "--by", placeholder: "NAME", help: "who acknowledges, before the archive has users (kept as a typed name, unsigned, with your account)")
+    static let userOption = OptionSpec.value(
+        "--user", placeholder: "NAME", help: "once the archive has users: the operator, reviewer or admin who signs ('coldtap user list')")
     static let commentOption = OptionSpec.value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true)
     static let againOption = OptionSpec.flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)")
 
@@ -224,6 +227,8 @@ public enum AckCommand: Command {
             options: [
                 excursionOption,
                 byOption,
+                userOption,
+                ReviewCommand.passwordStdinOption,
                 commentOption,
                 againOption,
                 ArchiveAccess.archiveOption,
@@ -240,9 +245,13 @@ public enum AckCommand: Command {
             throw CommandError.usage("--excursion '\(startText)' is not an ISO 8601 time with a zone; write it like 2024-04-09T08:35:00Z.")
         }
         let by = arguments.value(byOption)
+        let userName = arguments.value(userOption)
+        let passwordFromStdin = arguments.isSet(ReviewCommand.passwordStdinOption)
         let comment = arguments.value(commentOption)
+        if by != nil && userName != nil { throw CommandError.usage("give --user NAME (once the archive has users) or --by NAME (before), not both.") }
         do {
-            _ = try AcknowledgementRequest.checked(by: by, comment: comment)
+            // The signer's printed name stands for --by when a user signs.
+            _ = try AcknowledgementRequest.checked(by: userName ?? by, comment: comment)
         } catch let error as AcknowledgementError {
             throw RuleBookWords.error(error)
         }
@@ -254,12 +263,34 @@ public enum AckCommand: Command {
         defer { archive.close() }
         let loggerID = try await ArchiveAccess.loggerID(named, in: archive)
         let ack = try await ArchiveAccess.mapping { () async throws -> Acknowledgement in
-            let request = AcknowledgementRequest(
+            var request = AcknowledgementRequest(
                 loggerID: loggerID, excursionStart: start, by: by, comment: comment, again: again,
-                profile: try profileText.map { try ReportCommand.resolveProfile($0) }, defaultProfile: ReportCommand.defaultProfile,
-                timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+                typedOnAccount: UserCommand.actor, profile: try profileText.map { try ReportCommand.resolveProfile($0) },
+                defaultProfile: ReportCommand.defaultProfile, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+            var accounts: StationStore?
+            if try RuleBook.acknowledgementsAreSigned(archive: archive) {
+                guard let userName, by == nil else {
+                    throw CommandError.usage(
+                        "this archive has users, so an acknowledgement is a user's signature: give --user NAME (and the password at the prompt or with --password-stdin) instead of --by."
+                    )
+                }
+                let store = try StationStore(archive: archive)
+                let prompt = "Password of \(userName), to sign the acknowledgement of \(loggerID): "
+                let password = passwordFromStdin ? console.readLine() : console.readSecret(prompt: prompt)
+                guard let password, !password.isEmpty else {
+                    throw CommandError.usage(
+                        "no password was given\(passwordFromStdin || !console.inputIsTerminal ? " on standard input" : ""): nothing was acknowledged.")
+                }
+                switch try store.checkPassword(name: userName, password: password, purpose: "signature") {
+                case .success(let user): request.signer = user
+                case .failure(let refusal): throw ReviewCommand.refusalError(refusal, name: userName, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+                }
+                accounts = store
+            } else if userName != nil {
+                throw CommandError.usage("this archive has no users yet, so nobody can sign: say who acknowledges with --by NAME.")
+            }
             do {
-                return try RuleBook.acknowledgeExcursion(request, archive: archive)
+                return try RuleBook.acknowledgeExcursion(request, archive: archive, accounts: accounts)
             } catch let error as AcknowledgementError {
                 throw RuleBookWords.error(error)
             }

@@ -13,6 +13,10 @@ enum RuleBookWords {
         case .nameTooLong(let maximum): return CommandError.usage("--by names who acknowledges in at most \(maximum) characters.")
         case .commentMissing: return CommandError.usage("say why with --comment TEXT (what was done about the excursion).")
         case .commentTooLong(let maximum): return CommandError.usage("--comment says what was done in at most \(maximum) characters.")
+        case .signatureNeeded:
+            return CommandError.usage(
+                "this archive has users, so an acknowledgement is a user's signature: give --user NAME (and the password at the prompt or with --password-stdin) instead of --by."
+            )
         case .roleTooLow(let signer):
             return CommandError(
                 .noPermission,

@@ -839,7 +839,7 @@ public final class Station: @unchecked Sendable {
         let ack: Acknowledgement
         do {
             ack = try pool.with { store -> Acknowledgement in
-                let ack = try RuleBook.acknowledgeExcursion(request, archive: store.archive, accounts: signer == nil ? nil : store)
+                let ack = try RuleBook.acknowledgeExcursion(request, archive: store.archive, accounts: store)
                 if signer != nil { signRecord(store) }
                 return ack
             }

@@ -13,6 +13,8 @@ extension Station {
             return HTTPFailure.badRequest("\"by\" must name who acknowledges (1 to 200 characters).")
         case .commentMissing, .commentTooLong:
             return HTTPFailure.badRequest("\"comment\" must say what was done (1 to 4000 characters).")
+        case .signatureNeeded:
+            return HTTPFailure.badRequest("a signature names its signer: \"user\" and \"password\".")
         case .roleTooLow(let signer):
             return HTTPFailure(403, "forbidden", "acknowledging needs the operator role or above; \(signer.name) is a \(signer.role.rawValue).")
         case .noSuchExcursion(let loggerID, let start, let profile, let known):

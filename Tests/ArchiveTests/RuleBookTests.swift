@@ -35,6 +35,20 @@ import Testing
         _ = try store.addUser(name: "vic", fullName: "Vic Viewer", site: north, role: .viewer, by: "os:test", password: password)
     }
 
+    /// Logger A's reads alone, as SignatureTests keeps them: an archive without users.
+    static func addReadsOfA(_ archive: Archive) async throws {
+        for (first, count) in [(0, 40), (30, 40)] {
+            var values = LoggerFiles.series(first..<(first + count))
+            for index in 10..<16 where index >= first { values[index - first] = 12 }
+            let bytes = try LoggerFiles.generic(first: first, temperatures: values)
+            let log = try await LogInput.load(content: bytes, name: "A", modificationTime: nil, options: LogInput.Options()).log
+            _ = try archive.add(
+                NewRead(
+                    raw: bytes, inputKind: "ndef", origin: "test", decodeOptions: "{}", log: log, loggerID: "A", profile: .vaccineFridge,
+                    timeZone: .gmt))
+        }
+    }
+
     static func user(_ store: StationStore, _ name: String) throws -> StationUser { try #require(try store.user(named: name)) }
 
     static func request(
@@ -54,9 +68,10 @@ import Testing
     @Test(arguments: Engine.allCases)
     func acknowledgingAnExcursionKeepsEachRule(engine: Engine) async throws {
         try await withArchive(engine) { test in
-            try await Self.fill(test)
-            try test.withStore { store in
-                let archive = store.archive
+            let archive = try test.open()
+            defer { archive.close() }
+            try await Self.addReadsOfA(archive)
+            do {
                 // No excursion near the time given: the known ones are named.
                 #expect(
                     throws: AcknowledgementError.noSuchExcursion(loggerID: "A", start: Self.sample(30), profile: .vaccineFridge, known: [Self.excursionStart])
@@ -78,8 +93,8 @@ import Testing
                 let followUp = try RuleBook.acknowledgeExcursion(Self.request(comment: "checked again", again: true), archive: archive)
                 #expect(followUp.id == first.id + 1)
                 #expect(try archive.history(loggerID: "A").acknowledgements.count == 2)
-                // Nothing was signed: no signer was given.
-                #expect(try store.signatures(loggerID: "A").isEmpty)
+                // A typed name: the archive has no station tables, so nothing could be signed.
+                #expect(try RuleBook.existingAccounts(of: archive) == nil)
             }
         }
     }
@@ -107,6 +122,30 @@ import Testing
                 #expect(signature.from == Self.excursionStart && signature.userName == "olga" && signature.timeZone == "Europe/Berlin")
             }
             #expect(try await test.verify().problems.isEmpty)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func beforeUsersATypedNameIsKeptUnsignedAndOnceThereAreUsersItIsRefused(engine: Engine) async throws {
+        try await withArchive(engine) { test in
+            let archive = try test.open()
+            defer { archive.close() }
+            try await Self.addReadsOfA(archive)
+            #expect(try RuleBook.acknowledgementsAreSigned(archive: archive) == false)
+            var typed = Self.request(by: "Pat Pharmacist")
+            typed.typedOnAccount = "os:pat"
+            let kept = try RuleBook.acknowledgeExcursion(typed, archive: archive)
+            #expect(kept.by == "Pat Pharmacist (unsigned, typed by os:pat)")
+            // The first user: from now on an acknowledgement is a signature.
+            let store = try StationStore(archive: archive)
+            let north = try store.addSite("north")
+            _ = try store.claim(loggerID: "A", siteID: north.id)
+            let olga = try store.addUser(name: "olga", fullName: "Olga Operator", site: north, role: .operator, by: "os:test", password: Self.password).user
+            #expect(try RuleBook.acknowledgementsAreSigned(archive: archive))
+            #expect(throws: AcknowledgementError.signatureNeeded) { try RuleBook.acknowledgeExcursion(Self.request(again: true), archive: archive) }
+            let signed = try RuleBook.acknowledgeExcursion(Self.request(again: true, signer: olga), archive: archive)
+            let acknowledgements = try archive.history(loggerID: "A").acknowledgements
+            #expect(signed.by == "Olga Operator" && acknowledgements.count == 2)
         }
     }
 
