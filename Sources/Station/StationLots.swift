@@ -27,12 +27,7 @@ extension Station {
 
     /// The site's lots, each judged now, worst first.
     func lotRows(siteID: Int64) throws -> [LotRow] {
-        try pool.with { store in
-            try store.archive.lots(siteID: siteID).map { lot in
-                let journey = try store.archive.lotJourney(lot.id, siteID: siteID)
-                return LotRow(lot: lot, status: journey.status, closed: journey.moves.contains { $0.kind == .close })
-            }
-        }.sorted { LotStatus.worstFirst($0.status, $1.status) }
+        try pool.with { try RuleBook.judgedLots(site: siteID, archive: $0.archive) }.map { LotRow(lot: $0.lot, status: $0.status, closed: $0.closed) }
     }
 
     /// The journey of the caller's site's lot `id` as of `at` (its close, else now).
@@ -199,14 +194,17 @@ extension Station {
         lotID: String, caller: Caller, kind: LotMoveRecord.Kind, logger: String?, at: Date, reason: LotMoveRecord.CloseReason?, place: String
     ) throws -> HTTPResponse {
         let siteID = caller.site.id
+        let request = LotMoveRequest(
+            lotID: lotID, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place, by: Station.recordedBy(caller),
+            origin: "station")
         let move = try pool.with { store -> LotMoveRecord in
-            guard try store.archive.lot(lotID, siteID: siteID) != nil else { throw Station.noSuchLot }
-            if let logger, try store.siteID(ofLogger: logger) != siteID { throw Station.noSuchLogger }
             let move: LotMoveRecord
             do {
-                move = try store.archive.recordMove(
-                    lot: lotID, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place, by: Station.recordedBy(caller),
-                    origin: "station")
+                move = try RuleBook.moveLot(request, archive: store.archive, accounts: store)
+            } catch LotMoveError.noSuchLot {
+                throw Station.noSuchLot
+            } catch LotMoveError.noSuchLogger {
+                throw Station.noSuchLogger
             } catch let error as ArchiveError where error.kind == .conflict {
                 throw HTTPFailure(409, "lot closed", error.message)
             } catch let error as ArchiveError where error.kind == .invalidRead {

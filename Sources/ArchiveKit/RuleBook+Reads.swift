@@ -1,0 +1,84 @@
+import Archive
+import ColdChain
+import ColdTapKit
+import Foundation
+import LoggerFormats
+
+/// How a read was decoded, kept with it (`ArchivedReads.decodeOptionsJSON`) so that
+/// `archive verify` and `archive redecode` decode it again the same way. The secret is never kept.
+public struct ReadDecoding: Sendable {
+    public var input: LogInput.Kind
+    /// A built-in logger format the reader forced.
+    public var loggerName: String?
+    /// The text of a descriptor the reader forced.
+    public var descriptorText: String?
+    public var interval: TimeInterval?
+
+    public init(input: LogInput.Kind = .auto, loggerName: String? = nil, descriptorText: String? = nil, interval: TimeInterval? = nil) {
+        self.input = input
+        self.loggerName = loggerName
+        self.descriptorText = descriptorText
+        self.interval = interval
+    }
+}
+
+/// Where a read for the archive comes from.
+public enum ReadSource: Sendable {
+    /// A file (or a URL, or standard input) the front end has loaded: its bytes and what they
+    /// decoded to. `loggerID` names a log that carries no identity.
+    case file(content: Data, loaded: LogInput.Loaded, origin: String, decoding: ReadDecoding, loggerID: String?)
+    /// A tag just read (`coldtap read`, the demo): the NDEF message, or for a logger that
+    /// answers commands the exchange transcript, or a SmarTag's memory.
+    case tag(LoggerRead, origin: String, decoding: ReadDecoding, loggerID: String?)
+    /// A station's upload, decoded here exactly as a file is.
+    case upload(Upload)
+}
+
+extension RuleBook {
+    /// The read the archive keeps from `source`, assessed against `profile`: built the same
+    /// way whoever made it.
+    /// - Returns: `nil` when a tag held nothing to keep.
+    /// - Throws: `InputError` (or `NDEFError`) when an upload's bytes are not a read this ColdTap decodes.
+    public static func newRead(from source: ReadSource, profile: Profile, timeZone: TimeZone) async throws -> NewRead? {
+        switch source {
+        case .file(let content, let loaded, let origin, let decoding, let loggerID):
+            return NewRead(
+                raw: content, inputKind: loaded.kind.rawValue, origin: origin,
+                decodeOptions: decodeOptions(decoding, tagUID: nil), log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
+        case .tag(let read, let origin, let decoding, let loggerID):
+            guard let (raw, input) = read.rawRead else { return nil }
+            // The UID stands beside an NDEF message; a transcript carries its own (the GETNFCUID answer).
+            let uid = input == .ndef ? read.result.uid.map { $0.hexString() } : nil
+            var decoding = decoding
+            decoding.input = input
+            return NewRead(
+                raw: raw, inputKind: input.rawValue, origin: origin, decodeOptions: decodeOptions(decoding, tagUID: uid), log: read.log,
+                loggerID: loggerID, profile: profile, timeZone: timeZone)
+        case .upload(let upload):
+            var options = LogInput.Options()
+            // The device's read time when it sent one; else the moment of arrival (whole
+            // seconds), kept as the estimate it is.
+            options.readTime = upload.readTime ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            options.readTimeSource = upload.readTime == nil ? .stationArrival : upload.readTimeSource
+            options.secret = upload.secret
+            let loaded = try await LogInput.load(content: upload.raw, name: "the uploaded read", modificationTime: nil, options: options)
+            let origin = "station upload by site \(upload.siteName)" + (upload.source.map { " from \($0)" } ?? "")
+            return NewRead(
+                raw: upload.raw, inputKind: loaded.kind.rawValue, origin: origin, decodeOptions: decodeOptions(ReadDecoding(), tagUID: nil),
+                log: loaded.log, loggerID: upload.loggerID, profile: profile, timeZone: timeZone)
+        }
+    }
+
+    /// An upload's read: `newRead(from: .upload(upload), …)`, which always has one.
+    public static func newRead(from upload: Upload, profile: Profile, timeZone: TimeZone) async throws -> NewRead {
+        guard let read = try await newRead(from: .upload(upload), profile: profile, timeZone: timeZone) else {
+            throw InputError(.malformed, "the uploaded read holds nothing to keep")
+        }
+        return read
+    }
+
+    static func decodeOptions(_ decoding: ReadDecoding, tagUID: String?) -> String {
+        ArchivedReads.decodeOptionsJSON(
+            input: decoding.input, loggerName: decoding.loggerName, descriptorText: decoding.descriptorText, interval: decoding.interval, tagUID: tagUID)
+    }
+}
