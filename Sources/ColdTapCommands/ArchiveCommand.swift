@@ -94,7 +94,8 @@ public enum ArchiveCommand: Command {
                     decodeOptions: ArchivedReads.decodeOptionsJSON(
                         input: options.input, loggerName: parts.name,
                         descriptorText: parts.descriptor,
-                        interval: options.interval, tagUID: nil),
+                        interval: options.interval, tagUID: nil,
+                        loggerTimeZone: loaded.log.loggerTimeZone == nil ? nil : options.loggerTimeZone),
                     log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
                 let result: AddResult
                 do {
