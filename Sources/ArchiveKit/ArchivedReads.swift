@@ -84,8 +84,9 @@ extension ArchivedReads {
         return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
     }
 
-    /// The zone kept as `zoneText` wrote it.
-    static func zone(fromText text: String) -> TimeZone? {
+    /// The zone kept as `zoneText` wrote it (or as an uploader sends it): an IANA name or `±HH:MM`.
+    public static func zone(fromText text: String) -> TimeZone? {
+        guard !text.isEmpty, text.count <= 64 else { return nil }
         if let sign = text.first, sign == "+" || sign == "-" {
             let parts = text.dropFirst().split(separator: ":")
             guard parts.count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]) else { return nil }
