@@ -88,7 +88,9 @@ struct BerlingerReport {
         var certStart: Int?
         for line in lines {
             if line.text.hasPrefix("\t") {
-                guard let last = path.last, last.key == "Data" || last.key == "Marker", last.children.isEmpty else {
+                // A Bool, not the node: a copy of the node held across the append would copy its rows each time.
+                let inTable = path.last.map { ($0.key == "Data" || $0.key == "Marker") && $0.children.isEmpty } ?? false
+                guard inTable else {
                     throw refuse(line.number, "a table row (starting with TAB) outside a Data: or Marker: table")
                 }
                 path[path.count - 1].rows.append((line.number, line.text.dropFirst().components(separatedBy: "\t")))
