@@ -202,7 +202,7 @@ extension Archive {
     static func isEstimate(_ source: DecodeOptions.ReadTimeSource?) -> Bool {
         switch source {
         case .fileModificationTime, .now, .stationArrival, .other, nil: return true
-        case .given, .tagRead, .readerClockAtConfigurationRead, .newestArchivedRead, .givenByUploader: return false
+        case .given, .tagRead, .readerClockAtConfigurationRead, .newestArchivedRead, .givenByUploader, .loggerReport: return false
         }
     }
 

@@ -12,16 +12,20 @@ import NDEF
 /// when kept (`archive verify`, `archive redecode`).
 public enum ArchivedReads {
     /// The decode options kept with a read, as JSON text: `input`, `logger` (a built-in name),
-    /// `descriptor` (the descriptor's text), `interval`, `tagUID`. The secret is never kept.
+    /// `descriptor` (the descriptor's text), `interval`, `tagUID`, and `loggerTimeZone` where a
+    /// zone was given for a logger's zoneless times (a Berlinger report, docs/berlinger.md §7).
+    /// The secret is never kept.
     public static func decodeOptionsJSON(
         input: LogInput.Kind, loggerName: String?, descriptorText: String?,
-        interval: TimeInterval?, tagUID: String?
+        interval: TimeInterval?, tagUID: String?, loggerTimeZone: TimeZone? = nil
     ) -> String {
         var members: [(String, JSONValue)] = [("input", .string(input.rawValue))]
         members.append(("logger", .optional(loggerName)))
         members.append(("descriptor", .optional(descriptorText)))
         members.append(("interval", .optional(interval)))
         members.append(("tagUID", .optional(tagUID)))
+        // Only where given, so every other read keeps the bytes it always had.
+        if let loggerTimeZone { members.append(("loggerTimeZone", .string(zoneText(loggerTimeZone)))) }
         return JSONValue.object(members).serialized(pretty: false)
     }
 
@@ -33,6 +37,7 @@ public enum ArchivedReads {
         options.input = (object["input"] as? String).flatMap(LogInput.Kind.init(rawValue:)) ?? .auto
         options.readTime = stored.readTime
         options.interval = object["interval"] as? Double
+        options.loggerTimeZone = (object["loggerTimeZone"] as? String).flatMap(zone(fromText:))
         if let name = object["logger"] as? String {
             options.logger = .named(name)
         } else if let descriptor = object["descriptor"] as? String {
@@ -47,6 +52,26 @@ public enum ArchivedReads {
             content: stored.raw, name: "read #\(stored.id)", modificationTime: stored.readTime,
             options: options
         ).log
+    }
+}
+
+extension ArchivedReads {
+    /// A zone as kept: its identifier, or `±HH:MM` for a fixed offset.
+    static func zoneText(_ zone: TimeZone) -> String {
+        if TimeZone(identifier: zone.identifier) != nil { return zone.identifier }
+        let seconds = zone.secondsFromGMT()
+        return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+    }
+
+    /// The zone kept as `zoneText` wrote it (or as an uploader sends it): an IANA name or `±HH:MM`.
+    public static func zone(fromText text: String) -> TimeZone? {
+        guard !text.isEmpty, text.count <= 64 else { return nil }
+        if let sign = text.first, sign == "+" || sign == "-" {
+            let parts = text.dropFirst().split(separator: ":")
+            guard parts.count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]) else { return nil }
+            return TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
+        }
+        return TimeZone(identifier: text)
     }
 }
 
@@ -66,6 +91,9 @@ public struct Upload: Sendable {
     public var readTimeSource: DecodeOptions.ReadTimeSource = .givenByUploader
     /// The site that uploads, for the origin kept with the read.
     public var siteName: String
+    /// The zone of the logger's wall-clock times that carry none (a Berlinger report): the
+    /// uploader's, else the site's; `nil` refuses such a report.
+    public var loggerTimeZone: TimeZone?
 
     public init(raw: Data, readTime: Date?, source: String?, loggerID: String?, secret: String?, siteName: String) {
         self.raw = raw

@@ -13,12 +13,19 @@ public struct ReadDecoding: Sendable {
     /// The text of a descriptor the reader forced.
     public var descriptorText: String?
     public var interval: TimeInterval?
+    /// The zone given for a logger's wall-clock times that carry none (a Berlinger report);
+    /// kept only for a log that used it, so other reads keep their decode options as before.
+    public var loggerTimeZone: TimeZone?
 
-    public init(input: LogInput.Kind = .auto, loggerName: String? = nil, descriptorText: String? = nil, interval: TimeInterval? = nil) {
+    public init(
+        input: LogInput.Kind = .auto, loggerName: String? = nil, descriptorText: String? = nil, interval: TimeInterval? = nil,
+        loggerTimeZone: TimeZone? = nil
+    ) {
         self.input = input
         self.loggerName = loggerName
         self.descriptorText = descriptorText
         self.interval = interval
+        self.loggerTimeZone = loggerTimeZone
     }
 }
 
@@ -41,7 +48,8 @@ extension RuleBook {
     /// - Throws: `InputError` (or `NDEFError`) when an upload's bytes are not a read this ColdTap decodes.
     public static func newRead(from source: ReadSource, profile: Profile, timeZone: TimeZone) async throws -> NewRead? {
         switch source {
-        case .file(let content, let loaded, let origin, let decoding, let loggerID):
+        case .file(let content, let loaded, let origin, var decoding, let loggerID):
+            if loaded.log.loggerTimeZone == nil { decoding.loggerTimeZone = nil }
             return NewRead(
                 raw: content, inputKind: loaded.kind.rawValue, origin: origin,
                 decodeOptions: decodeOptions(decoding, tagUID: nil), log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
@@ -61,10 +69,12 @@ extension RuleBook {
             options.readTime = upload.readTime ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             options.readTimeSource = upload.readTime == nil ? .stationArrival : upload.readTimeSource
             options.secret = upload.secret
+            options.loggerTimeZone = upload.loggerTimeZone
             let loaded = try await LogInput.load(content: upload.raw, name: "the uploaded read", modificationTime: nil, options: options)
             let origin = "station upload by site \(upload.siteName)" + (upload.source.map { " from \($0)" } ?? "")
+            let decoding = ReadDecoding(loggerTimeZone: loaded.log.loggerTimeZone == nil ? nil : upload.loggerTimeZone)
             return NewRead(
-                raw: upload.raw, inputKind: loaded.kind.rawValue, origin: origin, decodeOptions: decodeOptions(ReadDecoding(), tagUID: nil),
+                raw: upload.raw, inputKind: loaded.kind.rawValue, origin: origin, decodeOptions: decodeOptions(decoding, tagUID: nil),
                 log: loaded.log, loggerID: upload.loggerID, profile: profile, timeZone: timeZone)
         }
     }
@@ -79,6 +89,7 @@ extension RuleBook {
 
     static func decodeOptions(_ decoding: ReadDecoding, tagUID: String?) -> String {
         ArchivedReads.decodeOptionsJSON(
-            input: decoding.input, loggerName: decoding.loggerName, descriptorText: decoding.descriptorText, interval: decoding.interval, tagUID: tagUID)
+            input: decoding.input, loggerName: decoding.loggerName, descriptorText: decoding.descriptorText, interval: decoding.interval, tagUID: tagUID,
+            loggerTimeZone: decoding.loggerTimeZone)
     }
 }

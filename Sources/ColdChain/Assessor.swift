@@ -41,6 +41,7 @@ public enum Assessor {
             gaps: timeline.gaps, decidingGaps: [], verdictReasons: [], days: computeDays(timeline, band: band))
         decide(&assessment, log: log, timeline: timeline)
         compareWithLogger(&assessment, log: log)
+        if let days = summaryOnlyDays(of: log) { judgeSummaries(&assessment, log: log, days: days) }
         return assessment
     }
 

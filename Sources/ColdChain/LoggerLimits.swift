@@ -27,11 +27,28 @@ extension Profile {
     public func resolved(for log: TemperatureLog) -> Profile {
         guard name == Self.loggerLimitsName, band == nil, rules.isEmpty else { return self }
         guard let (low, high) = Self.loggerBand(of: log) else { return self }
+        if let alarms = log.loggerAlarms, !alarms.isEmpty { return Self.configuredAlarms(alarms, band: Band(min: low, max: high)) }
         let text = "\(ColdChainFormat.temperature(low, decimals: 1))–\(ColdChainFormat.temperature(high, decimals: 1)) °C"
         return Profile(
             name: Self.loggerLimitsName, summary: "the logger's own limits, \(text), any sample beyond them an alarm",
             band: Band(min: low, max: high),
             rules: [.instantaneous(Threshold(.greaterThan, high)), .instantaneous(Threshold(.lessThan, low))])
+    }
+}
+
+extension Profile {
+    /// The profile of alarms a logger was configured with (a Berlinger device's, docs/berlinger.md §3):
+    /// strictly beyond each limit, unbroken (single-event) or in total (cumulative), for its minutes.
+    static func configuredAlarms(_ alarms: [TemperatureLog.ConfiguredAlarm], band: Band) -> Profile {
+        let rules: [Rule] = alarms.map { alarm in
+            let threshold = Threshold(alarm.direction == .high ? .greaterThan : .lessThan, alarm.limit)
+            switch alarm.kind {
+            case .singleEvent: return .continuous(threshold, for: .minutes(alarm.minutes))
+            case .cumulative: return .cumulative(threshold, for: .minutes(alarm.minutes))
+            }
+        }
+        return Profile(
+            name: loggerLimitsName, summary: "the logger's own alarms: " + alarms.map(\.text).joined(separator: "; "), band: band, rules: rules)
     }
 }
 

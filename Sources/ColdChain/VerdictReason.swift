@@ -36,6 +36,10 @@ public enum VerdictReason: Sendable, Equatable {
     case loggerDisagrees(verdict: String, status: String?, samplesBeyond: Bool)
     /// The logger's own verdict, which agrees with the samples.
     case loggerAgrees(verdict: String, status: String?)
+    /// The log holds only the logger's daily summaries (`days` of them), no readings.
+    case dailySummariesOnly(days: Int)
+    /// What the daily summaries prove about one rule (Sources/ColdChain/SummaryJudging.swift).
+    case summary(SummaryFinding)
 
     /// The sentence in English, times in `timeZone`.
     public func english(in timeZone: TimeZone) -> String {
@@ -83,6 +87,10 @@ public enum VerdictReason: Sendable, Equatable {
                 + "."
         case .loggerAgrees(let verdict, let status):
             return "The logger itself: \(verdict)\(status.map { " (status \($0))" } ?? "")."
+        case .dailySummariesOnly(let days):
+            return "The log is a daily summary (\(days) days of minimum, maximum and mean, no readings): it is judged only by what those prove."
+        case .summary(let finding):
+            return finding.english
         }
     }
 

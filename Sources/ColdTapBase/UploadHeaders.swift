@@ -12,4 +12,7 @@ public enum UploadHeader {
     /// time a dump file was written, sent by `coldtap push` when no read time was given).
     /// Without it, a sent read time is the uploader's own.
     public static let readTimeSource = "X-ColdTap-Read-Time-Source"
+    /// The zone a logger's clock ran in, for a read whose times carry none (a Berlinger
+    /// report, docs/berlinger.md §7): an IANA name (`Europe/Paris`, `UTC`) or `±HH:MM`.
+    public static let loggerTimeZone = "X-ColdTap-Logger-TZ"
 }

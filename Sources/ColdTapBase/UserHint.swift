@@ -21,6 +21,9 @@ public enum UserHint: Sendable, Equatable, Hashable, Codable {
     /// The sample times would be estimated from an unknown read time the caller required:
     /// give the read time, or drop the requirement.
     case needsReadTime
+    /// The log's times carry no zone (a Berlinger report): the caller must say which zone the
+    /// logger's clock ran in; it is never guessed.
+    case needsLoggerTimeZone
 
     /// A kind of input a front end can be told to take a file for.
     public enum InputKind: String, Sendable, Equatable, Hashable, Codable {

@@ -90,7 +90,9 @@ public enum ArchiveCommand: Command {
                     LogInput.isURLArgument(path)
                     ? "URL given to coldtap archive add"
                     : path == "-" ? "standard input of coldtap archive add" : "file \(URL(fileURLWithPath: path).path)"
-                let decoding = ReadDecoding(input: options.input, loggerName: parts.name, descriptorText: parts.descriptor, interval: options.interval)
+                let decoding = ReadDecoding(
+                    input: options.input, loggerName: parts.name, descriptorText: parts.descriptor, interval: options.interval,
+                    loggerTimeZone: options.loggerTimeZone)
                 guard
                     let read = try await RuleBook.newRead(
                         from: .file(content: content, loaded: loaded, origin: origin, decoding: decoding, loggerID: loggerID), profile: profile,

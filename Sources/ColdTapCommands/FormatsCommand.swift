@@ -37,6 +37,13 @@ public enum FormatsCommand: Command {
                     ("description", .string(smarTag2Description)), ("descriptor", .null),
                 ]),
             ]
+            for format in berlingerFormats {
+                entries.append(
+                    .object([
+                        ("name", .string(format.name)), ("aliases", .array([])),
+                        ("description", .string(berlingerDescription(format))), ("descriptor", .null),
+                    ]))
+            }
             for name in LoggerDecoder.builtInNames where !codedFormats.contains(name) {
                 let descriptor = try builtIn(name)
                 let encoded = try JSONEncoder().encode(descriptor)
@@ -63,8 +70,21 @@ public enum FormatsCommand: Command {
                     + (descriptor.description.map { ": " + $0 } ?? ""))
         }
         lines.append("")
+        lines.append("Text reports (a file, recognised by its first line; never tried on a tag's message):")
+        lines.append("")
+        for format in berlingerFormats {
+            lines.append("  " + format.name + String(repeating: " ", count: max(1, 16 - format.name.count)) + berlingerDescription(format))
+        }
+        lines.append("")
         lines.append(descriptorLanguage)
         console.print(lines.joined(separator: "\n"))
+    }
+
+    static let berlingerFormats: [TemperatureLog.Format] = [.fridgeTag2, .fridgeTag2L, .fridgeTagUltraLow, .qTagCLmDoc]
+
+    static func berlingerDescription(_ format: TemperatureLog.Format) -> String {
+        BerlingerDecoder.summary(of: format)
+            + "; its times carry no zone, so --logger-tz ZONE is required; the device signature is checked (docs/berlinger.md)"
     }
 
     /// The built-in formats decoded by code rather than by a descriptor.

@@ -33,6 +33,7 @@ enum HintWording {
         case .inputKindContradicted(let actual): return ": give --input \(inputName(actual)), or leave --input out"
         case .inputMayBe(let other): return "; if it is a \(other == .type2TagDump ? "Type 2" : "Type 5") dump, give --input \(inputName(other))"
         case .needsReadTime: return "; give the read time with --read-time ISO8601, or leave out --require-read-time"
+        case .needsLoggerTimeZone: return "; give the zone the logger's clock ran in with --logger-tz ZONE (e.g. UTC, Europe/Paris or +02:00)"
         }
     }
 

@@ -23,7 +23,7 @@ extension LogInput {
     static let loggerOption = OptionSpec.value(
         "--logger", placeholder: "NAME|FILE",
         help: "decode as this logger format, or with this logger descriptor .json ('coldtap formats' lists both)",
-        default: "auto-detected", choices: { LoggerDecoder.builtInNames + ["cupltag-rh"] }, path: true)
+        default: "auto-detected", choices: { LoggerDecoder.builtInNames + ["cupltag-rh"] + BerlingerDecoder.formatNames }, path: true)
     static let intervalOption = OptionSpec.value("--interval", placeholder: "S", help: "seconds between samples, for a log that does not say (0 < S ≤ 2678400)")
         .typed(
             .number({ $0 > 0 && $0 <= DecodeOptions.longestPlausibleInterval }) { name, text in
@@ -31,8 +31,8 @@ extension LogInput {
             })
     static let loggerTZOption = OptionSpec.value(
         "--logger-tz", placeholder: "ZONE",
-        help: "the time zone of a logger's wall-clock dates that carry none (SmarTag1), e.g. Europe/Paris or +02:00",
-        default: "UTC"
+        help: "the time zone of a logger's wall-clock dates that carry none (SmarTag1, Berlinger reports), e.g. Europe/Paris or +02:00",
+        default: "UTC for a SmarTag1; a Berlinger report is refused without it"
     ).typed(.strictZone)
 
     /// The decode options as `decode` and `report` declare them; `read` leaves out `--input`
@@ -145,7 +145,7 @@ extension LogInput.Options {
 
     /// `NAME` of a built-in format, or a descriptor file (a path ending in `.json` or an existing file).
     static func loggerSelection(_ text: String) throws -> DecodeOptions.LoggerSelection {
-        let known = LoggerDecoder.builtInNames + ["cupltag-rh"]
+        let known = LoggerDecoder.builtInNames + ["cupltag-rh"] + BerlingerDecoder.formatNames
         if known.contains(text.lowercased()) { return .named(text.lowercased()) }
         if text.hasSuffix(".json") || FileManager.default.fileExists(atPath: text) {
             // Read here, so that a missing file or a directory gets the same message as FILE.
@@ -164,7 +164,11 @@ extension LogInput.Loaded {
     /// What FILE was taken for and why, a kind named with `--input` said so.
     public var inputDescription: String {
         described.text { kind in
-            kind == .nhsTranscript ? "an NHS31xx exchange transcript (given with --input)" : "\(kind.rawValue) (given with --input)"
+            switch kind {
+            case .nhsTranscript: return "an NHS31xx exchange transcript (given with --input)"
+            case .berlingerReport: return "a Berlinger text report (given with --input)"
+            default: return "\(kind.rawValue) (given with --input)"
+            }
         }
     }
 }

@@ -32,6 +32,7 @@ public enum LogExport {
         if let vendor = log.logger.vendor { logger.append(("vendor", .string(vendor))) }
         if let model = log.logger.model { logger.append(("model", .string(model.name))) }
         if let serial = log.logger.serial { logger.append(("serial", .string(serial))) }
+        if let firmware = log.logger.firmware { logger.append(("firmware", .string(firmware))) }
         var members: [(String, JSONValue)] = [
             ("format", .string(log.format.name)),
             ("logger", .object(logger)),
@@ -65,8 +66,38 @@ public enum LogExport {
                     ])
                 ))
         }
+        if let zone = log.loggerTimeZone { members.append(("loggerTimeZone", .string(zone))) }
+        if let alarms = log.loggerAlarms { members.append(("loggerAlarms", .array(alarms.map(configuredAlarmJSON)))) }
+        if let days = log.dailySummaries { members.append(("dailySummaries", .array(days.map(dailySummaryJSON)))) }
         members.append(("warnings", .array(log.warnings.map { .string($0.text) })))
         return .object(members)
+    }
+
+    /// An alarm the logger was configured with: `name`, `direction`, `kind`, `limit` (°C), `minutes`.
+    public static func configuredAlarmJSON(_ alarm: TemperatureLog.ConfiguredAlarm) -> JSONValue {
+        .object([
+            ("name", .string(alarm.name)), ("direction", .string(alarm.direction.rawValue)), ("kind", .string(alarm.kind.rawValue)),
+            ("limit", .number(alarm.limit)), ("minutes", .number(alarm.minutes)),
+        ])
+    }
+
+    /// A day the logger summarised itself: `date`, `min`, `minTime`, `max`, `maxTime`, `mean`
+    /// (°C as printed, times UTC), `alarms` (`alarm`, `limit`, `allowedSeconds`, `seconds`,
+    /// `start`, `triggered`), `events`, and the part of the day logged (`coveredFrom`, `coveredTo`).
+    public static func dailySummaryJSON(_ day: TemperatureLog.DailySummary) -> JSONValue {
+        func time(_ date: Date?) -> JSONValue { date.map { .string($0.isoUTC) } ?? .null }
+        let alarms: [JSONValue] = day.alarms.map { alarm in
+            .object([
+                ("alarm", .string(alarm.alarm.rawValue)), ("limit", .number(alarm.limit)), ("allowedSeconds", .number(alarm.allowedSeconds)),
+                ("seconds", .number(alarm.seconds)), ("start", time(alarm.start)), ("triggered", time(alarm.triggered)),
+            ])
+        }
+        return .object([
+            ("date", .string(day.date)), ("min", .number(day.min)), ("minTime", time(day.minTime)), ("max", .number(day.max)),
+            ("maxTime", time(day.maxTime)), ("mean", .number(day.mean)), ("alarms", .array(alarms)),
+            ("events", day.events.map { .int($0) } ?? .null), ("coveredFrom", .string(day.coveredFrom.isoUTC)),
+            ("coveredTo", .string(day.coveredTo.isoUTC)),
+        ])
     }
 
     public static func sampleJSON(_ sample: TemperatureLog.Sample) -> JSONValue {

@@ -14,6 +14,8 @@ public enum LogInput {
         case auto, tag2, tag5, ndef, url, hex, flipper
         /// An NHS31xx exchange transcript, JSON Lines (docs/nhs31xx.md §7).
         case nhsTranscript = "nhs-transcript"
+        /// A Berlinger Fridge-tag or Q-tag text report (docs/berlinger.md).
+        case berlingerReport = "berlinger-report"
     }
 
     /// How to decode: what the caller says about the input.
@@ -30,7 +32,8 @@ public enum LogInput {
         public var interval: TimeInterval?
         /// Refuse a log whose sample times would be estimated from a read time that is not known.
         public var requireReadTime = false
-        /// The zone of SmarTag1 dates; `nil` takes them as UTC.
+        /// The zone of SmarTag1 dates and Berlinger report times; `nil` takes SmarTag1 dates as
+        /// UTC and refuses a Berlinger report.
         public var loggerTimeZone: TimeZone?
 
         public init(
@@ -107,6 +110,8 @@ public enum LogInput {
             return try await loadDump(input, content: content, name: name, modificationTime: modificationTime, options: options)
         case .nhsTranscript:
             return try loadTranscript(content, name: name, described: input.described, modificationTime: modificationTime, options: options)
+        case .berlingerReport:
+            return try loadBerlingerReport(content, name: name, described: input.described, modificationTime: modificationTime, options: options)
         case .hex, .auto:
             throw InputError(.malformed, "\(name) holds neither an NDEF message, a tag dump nor a URL")
         }
@@ -120,8 +125,8 @@ public enum LogInput {
         if kind == .auto {
             (kind, found) = classifyText(content)
         }
-        if kind == .nhsTranscript {
-            let described = found.isEmpty ? InputDescription(givenKind: .nhsTranscript) : InputDescription(found: found)
+        if kind == .nhsTranscript || kind == .berlingerReport {
+            let described = found.isEmpty ? InputDescription(givenKind: kind) : InputDescription(found: found)
             return Classified(kind: kind, bytes: content, described: described, guessed: false)
         }
         var bytes = content
@@ -375,6 +380,7 @@ public enum LogInput {
         let head = String(decoding: content.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if head.hasPrefix("Filetype: Flipper NFC device") { return (.flipper, "a Flipper Zero .nfc file") }
         if NHSTranscript.looks(like: content) { return (.nhsTranscript, "an NHS31xx exchange transcript (JSON Lines)") }
+        if BerlingerDecoder.looks(like: content) { return (.berlingerReport, "a Berlinger text report (starts with 'Device: Q-tag')") }
         let lowered = head.lowercased()
         if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
             return (.url, "a bare URL (text starting with \(lowered.hasPrefix("https") ? "https" : "http")://)")

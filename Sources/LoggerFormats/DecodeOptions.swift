@@ -21,12 +21,15 @@ public struct DecodeOptions: Sendable {
         case givenByUploader
         /// The moment a station received an upload that gave no read time: an estimate.
         case stationArrival
+        /// The time a logger wrote into its own report (a Berlinger report's creation or stop
+        /// time, docs/berlinger.md §1), on the logger's clock.
+        case loggerReport
         case other(String)
 
         /// The known sources, for `init(stored:)`.
         static let known: [ReadTimeSource] = [
             .given, .fileModificationTime, .now, .tagRead,
-            .readerClockAtConfigurationRead, .newestArchivedRead, .givenByUploader, .stationArrival,
+            .readerClockAtConfigurationRead, .newestArchivedRead, .givenByUploader, .stationArrival, .loggerReport,
         ]
 
         /// The stable code a source is stored under (stored logs, the archive): worded by
@@ -41,6 +44,7 @@ public struct DecodeOptions: Sendable {
             case .newestArchivedRead: return "newest-archived-read"
             case .givenByUploader: return "given-by-uploader"
             case .stationArrival: return "station-arrival"
+            case .loggerReport: return "logger-report"
             case .other(let text): return text
             }
         }
@@ -56,6 +60,7 @@ public struct DecodeOptions: Sendable {
             case .newestArchivedRead: return "newest archived read"
             case .givenByUploader: return "given by the uploading device"
             case .stationArrival: return "the station's arrival time (no read time sent)"
+            case .loggerReport: return "the time the logger wrote its report, on its own clock"
             case .other(let text): return text
             }
         }
@@ -85,7 +90,7 @@ public struct DecodeOptions: Sendable {
         /// it stands in for an unknown one (a file's modification time, now).
         public var isKnown: Bool {
             switch self {
-            case .given, .tagRead, .readerClockAtConfigurationRead, .givenByUploader: return true
+            case .given, .tagRead, .readerClockAtConfigurationRead, .givenByUploader, .loggerReport: return true
             case .fileModificationTime, .now, .newestArchivedRead, .stationArrival, .other: return false
             }
         }
@@ -118,8 +123,9 @@ public struct DecodeOptions: Sendable {
     public static let longestPlausibleInterval: TimeInterval = 31 * 86_400
     /// Tag UID as hex, copied into the log's identity when the log came from a tag.
     public var tagUID: String?
-    /// The zone of a logger's wall-clock dates that carry none (SmarTag1, docs/smartag.md §5);
-    /// `nil` takes them as UTC.
+    /// The zone of a logger's wall-clock dates that carry none (SmarTag1, docs/smartag.md §5;
+    /// a Berlinger report, docs/berlinger.md §7); `nil` takes a SmarTag1's as UTC and refuses
+    /// a Berlinger report.
     public var loggerTimeZone: TimeZone?
 
     public init(

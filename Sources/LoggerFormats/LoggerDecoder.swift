@@ -141,6 +141,9 @@ public enum LoggerDecoder {
         if canonical == NHS31xxFormat.formatName { return NHS31xxFormat() }
         if canonical == SmarTag1Log.formatName { return SmarTagFormat(generation: 1) }
         if canonical == SmarTag2Log.formatName { return SmarTagFormat(generation: 2) }
+        if BerlingerDecoder.formatNames.contains(canonical) {
+            throw LoggerFormatError(.unknownLogger, format: canonical, "this format reads Berlinger text reports, and this input is not one")
+        }
         guard builtInNames.contains(canonical) else {
             throw LoggerFormatError(.unknownLogger, "unknown logger '\(name)'; known: \(builtInNames.joined(separator: ", ")), or give a descriptor .json file")
         }

@@ -21,6 +21,8 @@ public struct LoggerFormatError: Error, Sendable, Equatable, CustomStringConvert
         // General.
         /// The sample interval is zero or unknown and the caller gave none (hint `.needsInterval`).
         case intervalUnknown
+        /// The log's times carry no zone and the caller gave none (hint `.needsLoggerTimeZone`).
+        case timeZoneUnknown
         /// The payload is shorter than a field it must hold.
         case truncated(needed: Int, available: Int)
         /// A header value contradicts the payload (e.g. a ring-buffer index past the end).

@@ -40,12 +40,15 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
         public var vendor: String?
         public var model: Model?
         public var serial: String?
+        /// The logger's firmware version as it states it, where its log says (Berlinger).
+        public var firmware: String?
 
-        public init(tagUID: String? = nil, vendor: String? = nil, model: Model? = nil, serial: String? = nil) {
+        public init(tagUID: String? = nil, vendor: String? = nil, model: Model? = nil, serial: String? = nil, firmware: String? = nil) {
             self.tagUID = tagUID
             self.vendor = vendor
             self.model = model
             self.serial = serial
+            self.firmware = firmware
         }
 
         /// The logger's model: a product designation (NHS3100, a descriptor's model), or the
@@ -222,6 +225,15 @@ public struct TemperatureLog: Sendable, Equatable, Codable {
     /// threshold mode): what the time between records is known to hold; `nil` for a logger
     /// that records every reading.
     public var thresholdLogging: ThresholdLogging?
+    /// For a logger that summarises each day itself (a Berlinger Fridge-tag): its days, oldest
+    /// first; `nil` for other loggers (so their logs encode as before).
+    public var dailySummaries: [DailySummary]?
+    /// The alarms the logger was configured with, where the log records them as rules
+    /// (Berlinger); `nil` otherwise.
+    public var loggerAlarms: [ConfiguredAlarm]?
+    /// The zone the logger's zoneless wall-clock times were read in (an IANA name or a fixed
+    /// offset), kept as provenance; `nil` when its times carry their own.
+    public var loggerTimeZone: String?
 
     public init(
         format: Format, logger: LoggerIdentity = LoggerIdentity(), samples: [Sample],
@@ -324,6 +336,9 @@ extension TemperatureLog {
         resolution = try container.decodeIfPresent(Double.self, forKey: .resolution)
         series = try container.decodeIfPresent([Series].self, forKey: .series)
         thresholdLogging = try container.decodeIfPresent(ThresholdLogging.self, forKey: .thresholdLogging)
+        dailySummaries = try container.decodeIfPresent([DailySummary].self, forKey: .dailySummaries)
+        loggerAlarms = try container.decodeIfPresent([ConfiguredAlarm].self, forKey: .loggerAlarms)
+        loggerTimeZone = try container.decodeIfPresent(String.self, forKey: .loggerTimeZone)
     }
 
     /// What a threshold-mode logger guarantees about the time it recorded nothing
@@ -431,10 +446,18 @@ extension TemperatureLog {
         /// ST SmarTag1 / SmarTag2 (docs/smartag.md).
         case smarTag1
         case smarTag2
+        /// Berlinger text reports (docs/berlinger.md): Fridge-tag 2, 2 L, Ultra Low, Q-tag CLm doc.
+        case fridgeTag2
+        case fridgeTag2L
+        case fridgeTagUltraLow
+        case qTagCLmDoc
         /// A user's logger descriptor (or a name no built-in format has).
         case described(String)
 
-        static let builtIn: [Format] = [.cupltag, .nhs31xx, .dtn1, .generic16, .generic16Unix, .smarTag1, .smarTag2]
+        static let builtIn: [Format] = [
+            .cupltag, .nhs31xx, .dtn1, .generic16, .generic16Unix, .smarTag1, .smarTag2, .fridgeTag2, .fridgeTag2L, .fridgeTagUltraLow,
+            .qTagCLmDoc,
+        ]
 
         public init(name: String) { self = Self.builtIn.first { $0.name == name } ?? .described(name) }
         public init(stringLiteral value: String) { self.init(name: value) }
@@ -448,6 +471,10 @@ extension TemperatureLog {
             case .generic16Unix: return "generic16-unix"
             case .smarTag1: return "smartag1"
             case .smarTag2: return "smartag2"
+            case .fridgeTag2: return "fridge-tag-2"
+            case .fridgeTag2L: return "fridge-tag-2l"
+            case .fridgeTagUltraLow: return "fridge-tag-ul"
+            case .qTagCLmDoc: return "q-tag-clm-doc"
             case .described(let name): return name
             }
         }

@@ -428,6 +428,14 @@ public final class Station: @unchecked Sendable {
             }
             upload.readTimeSource = .fileModificationTime
         }
+        if let zoneText = request.header(UploadHeader.loggerTimeZone) {
+            guard let zone = ArchivedReads.zone(fromText: zoneText.trimmingCharacters(in: .whitespaces)) else {
+                throw HTTPFailure.badRequest(
+                    "\(UploadHeader.loggerTimeZone) '\(zoneText.prefix(64))' is not a time zone; send a name like Europe/Paris or UTC, or an offset like +02:00."
+                )
+            }
+            upload.loggerTimeZone = zone
+        }
         var read = try decodeBlocking(upload)
         let loggerID: String
         if let givenID {

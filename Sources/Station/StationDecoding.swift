@@ -1,6 +1,7 @@
 import Archive
 import ArchiveKit
 import ColdChain
+import ColdTapBase
 import ColdTapKit
 import Foundation
 import NDEF
@@ -33,7 +34,8 @@ extension Station {
         do {
             return try await RuleBook.newRead(from: upload, profile: profile, timeZone: timeZone)
         } catch let error as InputError {
-            throw UploadRejection(error.description)
+            let advice = error.hint == .needsLoggerTimeZone ? " Send \(UploadHeader.loggerTimeZone) with the zone the logger's clock ran in." : ""
+            throw UploadRejection(error.description + advice)
         } catch let error as NDEFError {
             throw UploadRejection("the uploaded read is malformed NDEF at \(error).")
         }

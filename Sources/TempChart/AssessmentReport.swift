@@ -103,6 +103,9 @@ extension ReportContent {
                     .filled(["verdict": verdict, "status": status(bits)])
             case .loggerAgrees(let verdict, let bits):
                 return audit.reasonLoggerAgrees.filled(["verdict": verdict, "status": status(bits)])
+            case .dailySummariesOnly, .summary:
+                // Daily-summary findings have no translated wording yet: the English sentence.
+                return reason.english(in: assessment.timeZone)
             }
         }
     }

@@ -20,14 +20,24 @@ extension ChartModel {
         let strings = formatter.strings
         let frame = spec.frame
         let fontSize = min(14, max(8, frame.width / 85))
-        let (start, end) = ChartModel.timeDomain(points)
+        var (start, end) = ChartModel.timeDomain(points)
+        let days = spec.dailyRanges
+        if points.count == 0, let first = days.first, let last = days.last {
+            (start, end) = (first.start.timeIntervalSince1970, max(last.end.timeIntervalSince1970, first.start.timeIntervalSince1970 + 3600))
+        }
         let columnWidth = 1 / max(spec.pixelDensity, 0.01)
         let guess = ChartModel.Layout(
             spec, extremes: CurveSweep.guessExtremes(points, samples: guessSamples), start: start, end: end, fontSize: fontSize,
             formatter: formatter)
         let sweep = CurveSweep(points, interval: spec.series.interval, x: guess.xScale, columnWidth: columnWidth)
         let extremes = sweep.extremes
-        let layout = ChartModel.Layout(spec, extremes: extremes, start: start, end: end, fontSize: fontSize, formatter: formatter)
+        var layoutExtremes = extremes
+        if let low = days.map(\.min).min(), let high = days.map(\.max).max() {
+            layoutExtremes = Extremes(
+                low: min(low, extremes?.low ?? low), high: max(high, extremes?.high ?? high), minIndex: extremes?.minIndex ?? 0,
+                maxIndex: extremes?.maxIndex ?? 0)
+        }
+        let layout = ChartModel.Layout(spec, extremes: layoutExtremes, start: start, end: end, fontSize: fontSize, formatter: formatter)
         let (plot, xScale, yScale) = (layout.plot, layout.xScale, layout.yScale)
         let xTicks = ChartModel.timeTicks(start: start, end: end, scale: xScale, plot: plot, fontSize: fontSize, formatter: formatter)
         let (band, rules) = ChartModel.bandAndRules(spec, plot: plot, yScale: yScale, formatter: formatter)
@@ -43,8 +53,14 @@ extension ChartModel {
             xScale: xScale, yScale: yScale, xTicks: xTicks, yTicks: layout.yTicks,
             xAxisTitle: "\(strings.timeAxis) — \(formatter.zoneDescription(from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end)))",
             yAxisTitle: "°C", band: band, rules: rules, lines: lines, gaps: gaps, annotations: annotations,
-            excursions: excursions, message: extremes == nil ? strings.noData : nil, columnWidth: columnWidth,
+            excursions: excursions, message: extremes == nil && days.isEmpty ? strings.noData : nil, columnWidth: columnWidth,
             curveWidth: fontSize >= 11 ? 1.6 : 1.25)
+        dayRanges = days.map { day in
+            DayRangeMark(
+                range: day, x0: xScale.position(day.start.timeIntervalSince1970), x1: xScale.position(day.end.timeIntervalSince1970),
+                top: yScale.position(day.max), bottom: yScale.position(day.min), mean: yScale.position(day.mean),
+                beyond: spec.upperLimit.map { day.max > $0 } ?? false || spec.lowerLimit.map { day.min < $0 } ?? false)
+        }
     }
 
     /// The lowest and highest valid values and where they are.

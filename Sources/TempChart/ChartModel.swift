@@ -42,6 +42,8 @@ public struct ChartSpec: Sendable {
     public var downsample: Bool
     /// An optional title drawn above the plot.
     public var title: String?
+    /// Days a logger summarised itself (no readings): each drawn as its min–max band and mean.
+    public var dailyRanges: [DailyRange] = []
 
     public init(
         series: ChartSeries, lowerLimit: Double?, upperLimit: Double?, excursions: [ChartExcursion] = [],
@@ -60,6 +62,37 @@ public struct ChartSpec: Sendable {
         self.downsample = downsample
         self.title = title
     }
+}
+
+/// One day's range as a logger summarised it: the part of the day it covers, its minimum,
+/// maximum and mean (°C).
+public struct DailyRange: Sendable, Equatable {
+    public var start: Date
+    public var end: Date
+    public var min: Double
+    public var max: Double
+    public var mean: Double
+
+    public init(start: Date, end: Date, min: Double, max: Double, mean: Double) {
+        self.start = start
+        self.end = end
+        self.min = min
+        self.max = max
+        self.mean = mean
+    }
+}
+
+/// A summarised day on the plot: its span, the band from its minimum (`bottom`) to its
+/// maximum (`top`) and its mean, in canvas coordinates.
+public struct DayRangeMark: Sendable, Equatable {
+    public var range: DailyRange
+    public var x0: Double
+    public var x1: Double
+    public var top: Double
+    public var bottom: Double
+    public var mean: Double
+    /// True when the band reaches beyond a limit.
+    public var beyond: Bool
 }
 
 /// A horizontal line at a limit.
@@ -152,6 +185,8 @@ public struct ChartModel: Sendable {
     public var columnWidth: Double
     /// Width of the curve's stroke in canvas units.
     public var curveWidth: Double
+    /// Summarised days (a log of daily summaries only), oldest first.
+    public var dayRanges: [DayRangeMark] = []
 
     /// Number of points in all line marks (what the canvas has to draw).
     public var drawnPointCount: Int { lines.reduce(0) { $0 + $1.points.count } }

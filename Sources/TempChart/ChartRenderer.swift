@@ -35,6 +35,15 @@ public enum ChartRenderer {
                 color: theme.excursionShade)
         }
 
+        // Summarised days: each day's min–max band, its mean as a line across it.
+        for day in model.dayRanges where day.x1 > day.x0 {
+            let band = ChartRect(x: day.x0, y: day.top, width: day.x1 - day.x0, height: max(1, day.bottom - day.top))
+            canvas.fill(.rect(band), color: (day.beyond ? theme.beyond : theme.curve).withAlpha(0.3))
+            canvas.stroke(
+                .segment(ChartPoint(x: day.x0, y: day.mean), ChartPoint(x: day.x1, y: day.mean)),
+                color: day.beyond ? theme.beyond : theme.curve, style: StrokeStyle(width: model.curveWidth, cap: .butt))
+        }
+
         // Grid and tick labels.
         var grid = ChartPath()
         for tick in model.yTicks {

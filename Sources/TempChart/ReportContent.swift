@@ -117,9 +117,17 @@ public struct ReportContent: Sendable {
         frame: ChartRect, timeZone: TimeZone, language: ReportLanguage, theme: ChartTheme,
         pixelDensity: Double = 1, title: String? = nil
     ) -> ChartSpec {
-        ChartSpec(
+        var spec = ChartSpec(
             series: ChartSeries(log: log), lowerLimit: lowerLimit, upperLimit: upperLimit,
             excursions: chartExcursions, timeZone: timeZone, language: language, theme: theme, frame: frame,
             pixelDensity: pixelDensity, title: title)
+        spec.dailyRanges = Self.dailyRanges(of: log)
+        return spec
+    }
+
+    /// A summary-only log's days as the chart draws them (none when the log has readings).
+    public static func dailyRanges(of log: TemperatureLog) -> [DailyRange] {
+        guard let days = log.dailySummaries, !log.samples.contains(where: \.isValid) else { return [] }
+        return days.map { DailyRange(start: $0.coveredFrom, end: $0.coveredTo, min: $0.min, max: $0.max, mean: $0.mean) }
     }
 }

@@ -69,6 +69,8 @@ enum SessionTexts {
             return String(localized: "ColdTap could not tell which kind of tag this is.")
         case .needsReadTime:
             return String(localized: "The time of this read is not known, so its readings cannot be placed in time.")
+        case .needsLoggerTimeZone:
+            return String(localized: "The logger's times carry no time zone, so its readings cannot be placed in time.")
         }
     }
 
