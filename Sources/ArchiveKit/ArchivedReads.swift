@@ -25,27 +25,6 @@ public enum ArchivedReads {
         return JSONValue.object(members).serialized(pretty: false)
     }
 
-    /// A read from a tag as the archive keeps it: the NDEF message read, or for a logger that
-    /// answers commands the exchange transcript, or a SmarTag's memory (each alone decodes to the log).
-    /// - Parameters:
-    ///   - loggerName, descriptorText: the logger format the caller forced, kept so the read
-    ///     decodes again the same way.
-    /// - Returns: `nil` when the tag held nothing to keep.
-    public static func newRead(
-        _ read: LoggerRead, origin: String, loggerName: String?, descriptorText: String?,
-        interval: TimeInterval?, loggerID: String?, profile: Profile, timeZone: TimeZone
-    ) -> NewRead? {
-        guard let (raw, input) = read.rawRead else { return nil }
-        // The UID stands beside an NDEF message; a transcript carries its own (the GETNFCUID answer).
-        let uid = input == .ndef ? read.result.uid.map { $0.hexString() } : nil
-        return NewRead(
-            raw: raw, inputKind: input.rawValue, origin: origin,
-            decodeOptions: decodeOptionsJSON(
-                input: input, loggerName: loggerName, descriptorText: descriptorText,
-                interval: interval, tagUID: uid),
-            log: read.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
-    }
-
     /// Decodes a kept read again with this ColdTap's decoders, as it was decoded when kept
     /// (same input form, logger selection, interval and read time; no secret).
     public static let decoder: ReadDecoder = { stored in
@@ -95,25 +74,5 @@ public struct Upload: Sendable {
         self.loggerID = loggerID
         self.secret = secret
         self.siteName = siteName
-    }
-
-    /// Decodes the upload into the read to keep, exactly as `coldtap archive add` decodes a
-    /// file, assessed against `profile`.
-    /// - Throws: `InputError` when the bytes are not a read this ColdTap decodes.
-    public func newRead(profile: Profile, timeZone: TimeZone) async throws -> NewRead {
-        var options = LogInput.Options()
-        // The device's read time when it sent one; else the moment of arrival (whole seconds),
-        // kept as the estimate it is.
-        options.readTime = readTime ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        options.readTimeSource = readTime == nil ? .stationArrival : readTimeSource
-        options.secret = secret
-        let loaded = try await LogInput.load(content: raw, name: "the uploaded read", modificationTime: nil, options: options)
-        let origin = "station upload by site \(siteName)" + (source.map { " from \($0)" } ?? "")
-        return NewRead(
-            raw: raw, inputKind: loaded.kind.rawValue, origin: origin,
-            decodeOptions: ArchivedReads.decodeOptionsJSON(
-                input: .auto, loggerName: nil, descriptorText: nil, interval: nil,
-                tagUID: nil),
-            log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
     }
 }

@@ -15,8 +15,12 @@ public struct AcknowledgementRequest: Sendable {
     public var comment: String?
     /// A follow-up of an excursion acknowledged before.
     public var again: Bool
-    /// The person signing it with their password, checked by the caller; `nil`: a typed name.
+    /// The person signing it with their password, checked by the caller; `nil`: a typed name,
+    /// allowed only before the archive has users.
     public var signer: StationUser?
+    /// Who typed the name, as the record names a command-line user (`os:ACCOUNT`): kept
+    /// with a typed name, which is marked unsigned in the record.
+    public var typedOnAccount: String?
     /// The browser session the signature is made in (it counts its signatures).
     public var session: StationSession?
     /// The profile the excursion is looked up under; `nil`: the logger's (`RuleBook.profile(for:default:)`).
@@ -27,7 +31,7 @@ public struct AcknowledgementRequest: Sendable {
 
     public init(
         loggerID: String, excursionStart: Date, by: String?, comment: String?, again: Bool = false, signer: StationUser? = nil,
-        session: StationSession? = nil, profile: Profile? = nil, defaultProfile: Profile, timeZone: TimeZone
+        session: StationSession? = nil, typedOnAccount: String? = nil, profile: Profile? = nil, defaultProfile: Profile, timeZone: TimeZone
     ) {
         self.loggerID = loggerID
         self.excursionStart = excursionStart
@@ -36,6 +40,7 @@ public struct AcknowledgementRequest: Sendable {
         self.again = again
         self.signer = signer
         self.session = session
+        self.typedOnAccount = typedOnAccount
         self.profile = profile
         self.defaultProfile = defaultProfile
         self.timeZone = timeZone
@@ -53,6 +58,12 @@ public struct AcknowledgementRequest: Sendable {
         guard comment.count <= maximumCommentLength else { throw AcknowledgementError.commentTooLong(maximum: maximumCommentLength) }
         return (by, comment)
     }
+
+    /// The name kept for a typed acknowledgement made on `account`: the name, marked as no
+    /// signature, with the account that typed it, so the record shows both wherever it is shown.
+    public static func keptTypedName(_ name: String, account: String) -> String {
+        "\(name) (unsigned, typed by \(account))"
+    }
 }
 
 /// Why an acknowledgement was not kept. Each front end words it.
@@ -61,6 +72,8 @@ public enum AcknowledgementError: Error, Sendable, Equatable {
     case nameTooLong(maximum: Int)
     case commentMissing
     case commentTooLong(maximum: Int)
+    /// The archive has users: an acknowledgement is the signature of one of them, not a typed name.
+    case signatureNeeded
     /// Acknowledging needs the operator role or above.
     case roleTooLow(signer: StationUser)
     /// No excursion of the logger, under `profile`, starts near `start`; `known` are the
@@ -78,12 +91,17 @@ extension RuleBook {
     /// `request.excursionStart`, under the profile the logger is judged by. With a signer it
     /// is their electronic signature (meaning `acknowledged`) over the excursion, kept with
     /// the acknowledgement in one transaction, and the name kept is theirs.
-    /// - Parameter accounts: the archive's accounts (needed to sign).
+    /// Once the archive has users, every acknowledgement is a user's signature; before,
+    /// a typed name is kept, marked unsigned.
+    /// - Parameter accounts: the archive's accounts when the caller has them open; else they
+    ///   are read when the archive has the station's tables.
     /// - Throws: `AcknowledgementError`; `ArchiveError` from the archive (an unknown logger).
     public static func acknowledgeExcursion(
         _ request: AcknowledgementRequest, archive: Archive, accounts: StationStore? = nil
     ) throws -> Acknowledgement {
         let (by, comment) = try AcknowledgementRequest.checked(by: request.signer?.fullName ?? request.by, comment: request.comment)
+        let accounts = try accounts ?? existingAccounts(of: archive)
+        if request.signer == nil, try accounts?.hasUsers() == true { throw AcknowledgementError.signatureNeeded }
         if let signer = request.signer, signer.role < .operator { throw AcknowledgementError.roleTooLow(signer: signer) }
         let loggerID = request.loggerID
         let history = try archive.history(loggerID: loggerID)
@@ -97,7 +115,8 @@ extension RuleBook {
             throw AcknowledgementError.alreadyAcknowledged(loggerID: loggerID, excursionStart: excursion.start, earlier: earlier)
         }
         guard let signer = request.signer, let accounts else {
-            return try archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
+            let kept = request.typedOnAccount.map { AcknowledgementRequest.keptTypedName(by, account: $0) } ?? by
+            return try archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: kept, comment: comment)
         }
         let site = try loggerSite(loggerID, signer: signer, accounts: accounts)
         let draft = try PeriodReview.draft(
@@ -107,6 +126,11 @@ extension RuleBook {
         if let session = request.session { try accounts.noteSignature(inSession: session) }
         guard let ack = kept.acknowledgement else { throw ArchiveError(.engine, "the signed acknowledgement was not kept.") }
         return ack
+    }
+
+    /// Whether an acknowledgement on `archive` must be a user's signature: once it has users.
+    public static func acknowledgementsAreSigned(archive: Archive) throws -> Bool {
+        try existingAccounts(of: archive)?.hasUsers() ?? false
     }
 
     /// The site of the logger a signer signs for: theirs, or the refusal.

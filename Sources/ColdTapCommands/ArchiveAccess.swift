@@ -164,10 +164,10 @@ enum ArchiveAccess {
         loggerID: String?, profile: Profile, timeZone: TimeZone, archive location: String
     ) async throws -> AddResult {
         let parts = loggerParts(loggerArgument)
+        let decoding = ReadDecoding(loggerName: parts.name, descriptorText: parts.descriptor, interval: options.interval)
         guard
-            let read = ArchivedReads.newRead(
-                outcome, origin: origin, loggerName: parts.name, descriptorText: parts.descriptor,
-                interval: options.interval, loggerID: loggerID, profile: profile, timeZone: timeZone)
+            let read = try await RuleBook.newRead(
+                from: .tag(outcome, origin: origin, decoding: decoding, loggerID: loggerID), profile: profile, timeZone: timeZone)
         else {
             throw CommandError.data("the tag holds no NDEF message to keep.")
         }

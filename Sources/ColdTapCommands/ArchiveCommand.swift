@@ -89,13 +89,12 @@ public enum ArchiveCommand: Command {
                     LogInput.isURLArgument(path)
                     ? "URL given to coldtap archive add"
                     : path == "-" ? "standard input of coldtap archive add" : "file \(URL(fileURLWithPath: path).path)"
-                let read = NewRead(
-                    raw: content, inputKind: loaded.kind.rawValue, origin: origin,
-                    decodeOptions: ArchivedReads.decodeOptionsJSON(
-                        input: options.input, loggerName: parts.name,
-                        descriptorText: parts.descriptor,
-                        interval: options.interval, tagUID: nil),
-                    log: loaded.log, loggerID: loggerID, profile: profile, timeZone: timeZone)
+                let decoding = ReadDecoding(input: options.input, loggerName: parts.name, descriptorText: parts.descriptor, interval: options.interval)
+                guard
+                    let read = try await RuleBook.newRead(
+                        from: .file(content: content, loaded: loaded, origin: origin, decoding: decoding, loggerID: loggerID), profile: profile,
+                        timeZone: timeZone)
+                else { continue }
                 let result: AddResult
                 do {
                     result = try archive.add(read)

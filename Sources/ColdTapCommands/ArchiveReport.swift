@@ -29,6 +29,8 @@ enum ArchiveReport {
 
     static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
+        // Without --sign-reason the rule book chooses the PDF signature's reason.
+        let reasonGiven = arguments.isGiven(ReportSigning.reasonOption)
         var artifacts = try ReportArtifacts.parseOptions(&arguments)
         let location = try ArchiveAccess.location(&arguments)
         guard let loggerID = arguments.value(loggerIDOption) else { throw CommandError.usage("--logger-id needs a value.") }
@@ -45,13 +47,16 @@ enum ArchiveReport {
         let archive = try ArchiveAccess.open(location, create: false)
         defer { archive.close() }
         let found = try await ArchiveAccess.loggerID(loggerID, in: archive)
-        let history = try await ArchiveAccess.mapping { try archive.history(loggerID: found, from: period.from, to: period.to) }
+        let profile = try profileText.map { try ReportCommand.resolveProfile($0) }
+        let report = try await ArchiveAccess.mapping {
+            try RuleBook.loggerReport(
+                loggerID: found, from: period.from, to: period.to, profile: profile, defaultProfile: ReportCommand.defaultProfile, timeZone: timeZone,
+                archive: archive)
+        }
+        let (history, log, assessment) = (report.history, report.log, report.assessment)
         guard !history.samples.isEmpty else {
             throw CommandError(.failure, "\(loggerID) has no samples in the archive" + (period.from != nil || period.to != nil ? " in that period." : "."))
         }
-        let profile = try ReportCommand.resolveProfile(profileText)
-        let log = history.temperatureLog()
-        let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone, acknowledgements: history.excursionAcknowledgements)
         let record = try recordEvidence(history, archive: archive, keyFile: keyFile, console: console)
         if json {
             var document = ReportCommand.json(log: LogExport.json(log, wording: HintWording.logWording), assessment: assessment)
@@ -72,17 +77,11 @@ enum ArchiveReport {
             ReportArtifacts.drawTerminalChart(log: log, assessment: assessment, console: console)
         }
         if artifacts.writesFiles {
-            var section = ArchiveReportSection.make(history, assessment: assessment, archive: archive.engine.location)
-            section.record = record?.evidence
-            // The electronic signatures on the period (an archive a station kept has them).
-            let kept = try await ArchiveAccess.mapping {
-                try archive.engine.tableExists("signatures") ? try StationStore(archive: archive).signatures(loggerID: found) : []
-            }
-            let signatures = PeriodReview.reportSignatures(
-                kept, history: history, from: period.from, to: period.to,
-                formatter: ChartFormatter(timeZone: timeZone, language: artifacts.language))
+            if !reasonGiven { artifacts.signing?.reason = report.pdfSignatureReason() }
             try ReportArtifacts.write(
-                log: log, assessment: assessment, options: artifacts, archive: section, signatures: signatures,
+                log: log, assessment: assessment, options: artifacts,
+                archive: report.archiveSection(archive: archive.engine.location, record: record?.evidence),
+                signatures: report.shownSignatures(language: artifacts.language),
                 console: console, pathsToStandardError: json)
         }
     }

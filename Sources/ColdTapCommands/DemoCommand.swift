@@ -1,3 +1,4 @@
+import ArchiveKit
 import ColdChain
 import ColdTapBase
 import ColdTapKit
@@ -70,9 +71,7 @@ public enum DemoCommand: Command {
             outcome = try await CommandLineRead.read(made.tag, options: LogInput.Options(), saveDump: dumpPath, console: console)
         }
 
-        let assessment = Assessor.assess(
-            outcome.log, profile: ReportCommand.defaultProfile,
-            timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+        let assessment = RuleBook.judge(outcome.log, profile: ReportCommand.defaultProfile, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
         let files = try DemoReport.write(outcome.log, assessment: assessment, directory: outDirectory)
         console.print("Read the \(outcome.result.chip.displayName) holding a \(outcome.log.format) log of \(outcome.log.samples.count) samples \(how).")
         console.print("Verdict (\(assessment.profile.name)): \(assessment.headline(in: assessment.timeZone))")

@@ -63,12 +63,7 @@ public enum LoggersCommand: Command {
     /// Excursions of the stitched record, under the profile of the newest assessment, that
     /// no acknowledgement names.
     static func openExcursions(_ summary: LoggerSummary, archive: Archive) throws -> Int {
-        let history = try archive.history(loggerID: summary.logger.id)
-        let profile = summary.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-        let assessment = Assessor.assess(
-            history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
-            acknowledgements: history.excursionAcknowledgements)
-        return assessment.excursions.filter { $0.acknowledgement == nil }.count
+        try RuleBook.openExcursions(summary, archive: archive, defaultProfile: ReportCommand.defaultProfile)
     }
 }
 
@@ -217,7 +212,10 @@ public enum AckCommand: Command {
     static let excursionOption = OptionSpec.value(
         "--excursion", placeholder: "START-TIME", help: "the excursion's start, as 'coldtap report --logger-id' lists it (ISO 8601)",
         required: true)
-    static let byOption = OptionSpec.value("--by", placeholder: "NAME", help: "who acknowledges", required: true)
+    static let byOption = OptionSpec.value(
+        "--by", placeholder: "NAME", help: "who acknowledges, before the archive has users (kept as a typed name, unsigned, with your account)")
+    static let userOption = OptionSpec.value(
+        "--user", placeholder: "NAME", help: "once the archive has users: the operator, reviewer or admin who signs ('coldtap user list')")
     static let commentOption = OptionSpec.value("--comment", placeholder: "TEXT", help: "what was done about the excursion", required: true)
     static let againOption = OptionSpec.flag("--again", help: "acknowledge an excursion that was acknowledged before (a follow-up)")
 
@@ -229,6 +227,8 @@ public enum AckCommand: Command {
             options: [
                 excursionOption,
                 byOption,
+                userOption,
+                ReviewCommand.passwordStdinOption,
                 commentOption,
                 againOption,
                 ArchiveAccess.archiveOption,
@@ -244,11 +244,16 @@ public enum AckCommand: Command {
         guard let start = LogInput.Options.parseReadTime(startText) else {
             throw CommandError.usage("--excursion '\(startText)' is not an ISO 8601 time with a zone; write it like 2024-04-09T08:35:00Z.")
         }
-        guard let by = arguments.value(byOption), !by.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw CommandError.usage("say who acknowledges with --by NAME.")
-        }
-        guard let comment = arguments.value(commentOption), !comment.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw CommandError.usage("say why with --comment TEXT (what was done about the excursion).")
+        let by = arguments.value(byOption)
+        let userName = arguments.value(userOption)
+        let passwordFromStdin = arguments.isSet(ReviewCommand.passwordStdinOption)
+        let comment = arguments.value(commentOption)
+        if by != nil && userName != nil { throw CommandError.usage("give --user NAME (once the archive has users) or --by NAME (before), not both.") }
+        do {
+            // The signer's printed name stands for --by when a user signs.
+            _ = try AcknowledgementRequest.checked(by: userName ?? by, comment: comment)
+        } catch let error as AcknowledgementError {
+            throw RuleBookWords.error(error)
         }
         let profileText = arguments.value(ReportCommand.profileOption)
         let again = arguments.isSet(againOption)
@@ -258,26 +263,37 @@ public enum AckCommand: Command {
         defer { archive.close() }
         let loggerID = try await ArchiveAccess.loggerID(named, in: archive)
         let ack = try await ArchiveAccess.mapping { () async throws -> Acknowledgement in
-            let history = try archive.history(loggerID: loggerID)
-            let summary = try archive.loggers().first { $0.logger.id == loggerID }
-            let profile =
-                try profileText.map { try ReportCommand.resolveProfile($0) }
-                ?? summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-            let assessment = Assessor.assess(
-                history.temperatureLog(), profile: profile, timeZone: TimeZone(identifier: "UTC") ?? .gmt,
-                acknowledgements: history.excursionAcknowledgements)
-            guard let excursion = assessment.excursion(startingNear: start, interval: history.interval) else {
-                let known = assessment.excursions.map { $0.start.isoUTC }
-                throw CommandError.usage(
-                    "\(loggerID) has no excursion outside \(profile.excursionBand) (\(profile.name)) starting at \(start.isoUTC); "
-                        + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
+            var request = AcknowledgementRequest(
+                loggerID: loggerID, excursionStart: start, by: by, comment: comment, again: again,
+                typedOnAccount: UserCommand.actor, profile: try profileText.map { try ReportCommand.resolveProfile($0) },
+                defaultProfile: ReportCommand.defaultProfile, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+            var accounts: StationStore?
+            if try RuleBook.acknowledgementsAreSigned(archive: archive) {
+                guard let userName, by == nil else {
+                    throw CommandError.usage(
+                        "this archive has users, so an acknowledgement is a user's signature: give --user NAME (and the password at the prompt or with --password-stdin) instead of --by."
+                    )
+                }
+                let store = try StationStore(archive: archive)
+                let prompt = "Password of \(userName), to sign the acknowledgement of \(loggerID): "
+                let password = passwordFromStdin ? console.readLine() : console.readSecret(prompt: prompt)
+                guard let password, !password.isEmpty else {
+                    throw CommandError.usage(
+                        "no password was given\(passwordFromStdin || !console.inputIsTerminal ? " on standard input" : ""): nothing was acknowledged.")
+                }
+                switch try store.checkPassword(name: userName, password: password, purpose: "signature") {
+                case .success(let user): request.signer = user
+                case .failure(let refusal): throw ReviewCommand.refusalError(refusal, name: userName, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+                }
+                accounts = store
+            } else if userName != nil {
+                throw CommandError.usage("this archive has no users yet, so nobody can sign: say who acknowledges with --by NAME.")
             }
-            if !again, let earlier = excursion.acknowledgement {
-                throw CommandError.usage(
-                    "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged already, by \(earlier.by) at \(earlier.at.isoUTC) (\"\(earlier.comment.prefix(80))\"); add --again to record a follow-up."
-                )
+            do {
+                return try RuleBook.acknowledgeExcursion(request, archive: archive, accounts: accounts)
+            } catch let error as AcknowledgementError {
+                throw RuleBookWords.error(error)
             }
-            return try archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment)
         }
         console.print("Acknowledged the excursion of \(loggerID) from \(ack.excursionStart.isoUTC) (acknowledgement #\(ack.id), by \(ack.by)).")
         console.print("Chain head: \(try await ArchiveAccess.mapping { try archive.chainHead().hash })")

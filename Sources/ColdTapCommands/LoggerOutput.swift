@@ -1,3 +1,4 @@
+import ArchiveKit
 import ColdChain
 import ColdTapKit
 import Foundation
@@ -38,7 +39,7 @@ struct LoggerOutput {
     @discardableResult
     func emit(_ outcome: LoggerRead, source: String, console: Console) throws -> Verdict {
         let log = outcome.log
-        let assessment = Assessor.assess(log, profile: profile, timeZone: timeZone)
+        let assessment = RuleBook.judge(log, profile: profile, timeZone: timeZone)
         if json {
             console.print(LogExport.json(log, wording: HintWording.logWording).serialized())
         } else if csv {

@@ -230,14 +230,18 @@ public enum LotCommand: Command {
             let place = arguments.value(placeOption) ?? ""
             try arguments.finish()
             try await withArchive(location, siteName, console: console) { archive, siteID in
-                if let named = logger {
-                    logger = try await ArchiveAccess.loggerID(named, in: archive)
-                    if let siteName, let loggerID = logger, try StationStore(archive: archive).siteID(ofLogger: loggerID) != siteID {
-                        throw CommandError(.dataError, "the site '\(siteName)' holds no logger '\(named)'.")
-                    }
+                let named = logger
+                if let named { logger = try await ArchiveAccess.loggerID(named, in: archive) }
+                let request = LotMoveRequest(
+                    lotID: lot, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place, by: by, origin: "command line")
+                let move: LotMoveRecord
+                do {
+                    move = try RuleBook.moveLot(request, archive: archive)
+                } catch LotMoveError.noSuchLot(let lotID) {
+                    throw ArchiveError(.notFound, "there is no lot '\(lotID.prefix(80))'.", hint: .listLots)
+                } catch LotMoveError.noSuchLogger {
+                    throw CommandError(.dataError, "the site '\(siteName ?? "")' holds no logger '\(named ?? "")'.")
                 }
-                let move = try archive.recordMove(
-                    lot: lot, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place, by: by, origin: "command line")
                 switch move.kind {
                 case .logger: console.print("Lot '\(lot)' travels with \(move.loggerID ?? "") from \(move.at.isoUTC) (move #\(move.seq), by \(by)).")
                 case .none:
@@ -262,8 +266,7 @@ public enum LotCommand: Command {
             _ = try arguments.positionals(max: 0)
             try arguments.finish()
             try await withArchive(location, siteName, console: console) { archive, siteID in
-                let lots = try archive.lots(siteID: siteID).map { (lot: $0, status: try archive.lotJourney($0.id, siteID: siteID).status) }
-                let sorted = lots.sorted { LotStatus.worstFirst($0.status, $1.status) }
+                let sorted = try RuleBook.judgedLots(site: siteID, archive: archive)
                 if json {
                     console.print(
                         JSONValue.object([

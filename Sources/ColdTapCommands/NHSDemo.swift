@@ -1,3 +1,4 @@
+import ArchiveKit
 import ColdChain
 import ColdTapKit
 import Foundation
@@ -113,7 +114,7 @@ enum NHSDemo {
             console.error("Reading it …")
             outcome = try await CommandLineRead.read(tag, options: LogInput.Options(), saveDump: transcriptPath, console: console)
         }
-        let assessment = Assessor.assess(outcome.log, profile: ReportCommand.defaultProfile, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+        let assessment = RuleBook.judge(outcome.log, profile: ReportCommand.defaultProfile, timeZone: TimeZone(identifier: "UTC") ?? .gmt)
         let files = try DemoReport.write(outcome.log, assessment: assessment, directory: outDirectory)
         console.print(
             "Configured a virtual NHS3100 (SETCONFIG dated \(Int(history / 3600)) h back: \(request.summary)), then read its "

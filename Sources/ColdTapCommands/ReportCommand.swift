@@ -1,3 +1,4 @@
+import ArchiveKit
 import ColdChain
 import ColdTapBase
 import ColdTapKit
@@ -109,7 +110,7 @@ public enum ReportCommand: Command {
         }
         try artifacts.validate()
         let loaded = try await LogInput.load(path: options.path, options: options.input, console: console)
-        let assessment = Assessor.assess(loaded.log, profile: options.profile, timeZone: options.timeZone)
+        let assessment = RuleBook.judge(loaded.log, profile: options.profile, timeZone: options.timeZone)
         if options.json {
             console.print(json(log: LogExport.json(loaded.log, wording: HintWording.logWording), assessment: assessment).serialized())
         } else if printsCSV {

@@ -12,7 +12,7 @@ public enum ReviewCommand: Command {
     static let toOption = OptionSpec.value(
         "--to", placeholder: "T", help: "the period's end, not included: an ISO 8601 time, or a day (its start in --tz)", required: true)
     /// What a review may mean; `acknowledged` is an excursion's (the station's acknowledgement).
-    static let meanings: [SignatureMeaning] = [.approved, .reviewed, .rejected]
+    static let meanings = PeriodSignatureRequest.reviewMeanings
     static let meaningOption = OptionSpec.value(
         "--meaning", placeholder: "MEANING", help: "what signing means (rejected says why in --comment)", choices: { meanings.map(\.rawValue) },
         required: true)
@@ -67,14 +67,20 @@ public enum ReviewCommand: Command {
             let why = meaningText == SignatureMeaning.acknowledged.rawValue ? " (acknowledged is an excursion's, not a review's)" : ""
             throw CommandError.usage("--meaning must be one of \(allowed), not '\(meaningText)'\(why).")
         }
-        if meaning.needsComment, comment?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true {
-            throw CommandError.usage("a review meaning \(meaning.rawValue) says why: give --comment TEXT.")
+        do {
+            try PeriodSignatureRequest.check(meaning: meaning, comment: comment)
+        } catch let error as PeriodSignatureError {
+            throw RuleBookWords.error(error)
         }
         guard let userName else { throw CommandError.usage("say who signs with --user NAME.") }
         guard let fromText, let toText else { throw CommandError.usage("give the period signed with --from T and --to T.") }
         let from = try time(fromText, option: fromOption, in: timeZone)
         let to = try time(toText, option: toOption, in: timeZone)
-        guard from < to else { throw CommandError.usage("--from must be before --to.") }
+        do {
+            try PeriodSignatureRequest.check(from: from, to: to)
+        } catch let error as PeriodSignatureError {
+            throw RuleBookWords.error(error)
+        }
         let explicitProfile = try profileText.map { try ReportCommand.resolveProfile($0) }
 
         let archive = try ArchiveAccess.open(location, create: false)
@@ -82,41 +88,27 @@ public enum ReviewCommand: Command {
         let loggerID = try await ArchiveAccess.loggerID(named, in: archive)
         let record = try await ArchiveAccess.mapping { () async throws -> SignatureRecord in
             let store = try StationStore(archive: archive)
-            guard let summary = try store.summary(loggerID: loggerID) else {
-                throw ArchiveError(.notFound, "the archive holds no logger '\(loggerID)'.", hint: .listLoggers(count: nil))
+            do {
+                // Refused before the password is asked: a logger of no site has nobody to sign.
+                _ = try RuleBook.signingSite(of: loggerID, accounts: store)
+                let prompt = "Password of \(userName), to sign \(loggerID) as \(meaning.rawValue): "
+                let password = passwordFromStdin ? console.readLine() : console.readSecret(prompt: prompt)
+                guard let password, !password.isEmpty else {
+                    throw CommandError.usage(
+                        "no password was given\(passwordFromStdin || !console.inputIsTerminal ? " on standard input" : ""): nothing was signed.")
+                }
+                let signer: StationUser
+                switch try store.checkPassword(name: userName, password: password, purpose: "signature") {
+                case .success(let user): signer = user
+                case .failure(let refusal): throw refusalError(refusal, name: userName, timeZone: timeZone)
+                }
+                let request = PeriodSignatureRequest(
+                    loggerID: loggerID, meaning: meaning, comment: comment, from: from, to: to, profile: explicitProfile,
+                    defaultProfile: ReportCommand.defaultProfile, timeZone: timeZone)
+                return try RuleBook.signPeriod(request, signer: signer, accounts: store)
+            } catch let error as PeriodSignatureError {
+                throw RuleBookWords.error(error)
             }
-            guard let siteID = try store.siteID(ofLogger: loggerID), let site = try store.site(id: siteID) else {
-                throw CommandError(
-                    .failure, "\(loggerID) belongs to no site (a logger joins the site that first uploads it), so no user of a site can sign its period.")
-            }
-            let prompt = "Password of \(userName), to sign \(loggerID) as \(meaning.rawValue): "
-            let password = passwordFromStdin ? console.readLine() : console.readSecret(prompt: prompt)
-            guard let password, !password.isEmpty else {
-                throw CommandError.usage(
-                    "no password was given\(passwordFromStdin || !console.inputIsTerminal ? " on standard input" : ""): nothing was signed.")
-            }
-            let signer: StationUser
-            switch try store.checkPassword(name: userName, password: password, purpose: "signature") {
-            case .success(let user): signer = user
-            case .failure(let refusal): throw refusalError(refusal, name: userName, timeZone: timeZone)
-            }
-            guard signer.role >= .reviewer else {
-                throw CommandError(
-                    .noPermission,
-                    "\(signer.name) is a\(signer.role == .operator ? "n" : "") \(signer.role.rawValue); signing a review needs the reviewer or admin role ('coldtap user role \(signer.name) --role reviewer'). Nothing was signed."
-                )
-            }
-            guard signer.siteID == site.id else {
-                let theirs = try store.site(id: signer.siteID)?.name ?? "#\(signer.siteID)"
-                throw CommandError(
-                    .noPermission, "\(signer.name) is a user of site '\(theirs)', and \(loggerID) belongs to site '\(site.name)'. Nothing was signed.")
-            }
-            let profile =
-                explicitProfile ?? summary.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? ReportCommand.defaultProfile
-            let draft = try PeriodReview.draft(
-                store: store, loggerID: loggerID, site: site, signer: signer, meaning: meaning, comment: comment, from: from, to: to, profile: profile,
-                timeZone: timeZone)
-            return try store.keepSignature(draft).signature
         }
         console.print(text(record).joined(separator: "\n"))
     }

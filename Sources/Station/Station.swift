@@ -417,46 +417,18 @@ public final class Station: @unchecked Sendable {
         loggerID: String, excursionStart start: Date, by: String?, comment: String?, again: Bool,
         caller: Caller, signer: StationUser? = nil
     ) throws -> Acknowledgement {
-        let by = signer?.fullName ?? by
-        guard let by = by?.trimmingCharacters(in: .whitespacesAndNewlines), !by.isEmpty, by.count <= 200 else {
-            throw HTTPFailure.badRequest("\"by\" must name who acknowledges (1 to 200 characters).")
-        }
-        guard let comment = comment?.trimmingCharacters(in: .whitespacesAndNewlines), !comment.isEmpty, comment.count <= 4000 else {
-            throw HTTPFailure.badRequest("\"comment\" must say what was done (1 to 4000 characters).")
-        }
-        if let signer, signer.role < .operator {
-            throw HTTPFailure(403, "forbidden", "acknowledging needs the operator role or above; \(signer.name) is a \(signer.role.rawValue).")
-        }
-        let zone = configuration.timeZone
-        let ack = try pool.with { store -> Acknowledgement in
-            let history = try store.archive.history(loggerID: loggerID)
-            let profile = self.profile(for: try store.summary(loggerID: loggerID))
-            let utc = TimeZone(identifier: "UTC") ?? .gmt
-            let assessment = Assessor.assess(
-                history.temperatureLog(), profile: profile, timeZone: utc,
-                acknowledgements: history.excursionAcknowledgements)
-            guard let excursion = assessment.excursion(startingNear: start, interval: history.interval) else {
-                let known = assessment.excursions.map { $0.start.isoUTC }
-                throw HTTPFailure(
-                    422, "no such excursion",
-                    "\(loggerID) has no excursion (\(profile.name)) starting at \(start.isoUTC); "
-                        + (known.isEmpty ? "it has none." : "its excursions start at \(known.joined(separator: ", "))."))
+        let request = AcknowledgementRequest(
+            loggerID: loggerID, excursionStart: start, by: by, comment: comment, again: again, signer: signer, session: caller.session,
+            defaultProfile: configuration.defaultProfile, timeZone: configuration.timeZone)
+        let ack: Acknowledgement
+        do {
+            ack = try pool.with { store -> Acknowledgement in
+                let ack = try RuleBook.acknowledgeExcursion(request, archive: store.archive, accounts: store)
+                if signer != nil { signRecord(store) }
+                return ack
             }
-            if !again, let earlier = excursion.acknowledgement {
-                throw HTTPFailure(
-                    409, "already acknowledged",
-                    "the excursion of \(loggerID) from \(excursion.start.isoUTC) was acknowledged by \(earlier.by) at \(earlier.at.isoUTC); send \"again\": true to record a follow-up."
-                )
-            }
-            guard let signer else { return try store.archive.acknowledge(loggerID: loggerID, excursionStart: excursion.start, by: by, comment: comment) }
-            let draft = try PeriodReview.draft(
-                store: store, loggerID: loggerID, site: caller.site, signer: signer, meaning: .acknowledged, comment: comment, subject: .acknowledgement,
-                from: excursion.start, to: excursion.end, profile: profile, timeZone: zone)
-            let kept = try store.keepSignature(draft, acknowledging: excursion.start)
-            if let session = caller.session { try store.noteSignature(inSession: session) }
-            signRecord(store)
-            guard let ack = kept.acknowledgement else { throw ArchiveError(.engine, "the signed acknowledgement was not kept.") }
-            return ack
+        } catch let error as AcknowledgementError {
+            throw Station.failure(error)
         }
         webhooks.send(
             type: "acknowledgement", siteID: caller.site.id,

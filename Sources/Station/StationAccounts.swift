@@ -66,23 +66,18 @@ extension Station {
     func signReview(
         loggerID: String, signer: StationUser, caller: Caller, meaning: SignatureMeaning, comment: String?, from: Date, to: Date
     ) throws -> SignatureRecord {
-        guard signer.role >= .reviewer else {
-            throw HTTPFailure(403, "forbidden", "reviews are signed by reviewers and admins; \(signer.name) is a \(signer.role.rawValue).")
-        }
-        guard meaning != .acknowledged else {
-            throw HTTPFailure.badRequest("a review means reviewed, approved or rejected (acknowledged is for excursions).")
-        }
-        guard from < to else { throw HTTPFailure.badRequest("a review's period starts before it ends.") }
-        let zone = configuration.timeZone
-        let signature = try pool.with { store -> SignatureRecord in
-            let profile = self.profile(for: try store.summary(loggerID: loggerID))
-            let draft = try PeriodReview.draft(
-                store: store, loggerID: loggerID, site: caller.site, signer: signer, meaning: meaning, comment: comment, from: from, to: to,
-                profile: profile, timeZone: zone)
-            let kept = try store.keepSignature(draft).signature
-            if let session = caller.session { try store.noteSignature(inSession: session) }
-            signRecord(store)
-            return kept
+        let request = PeriodSignatureRequest(
+            loggerID: loggerID, meaning: meaning, comment: comment, from: from, to: to, defaultProfile: configuration.defaultProfile,
+            timeZone: configuration.timeZone, session: caller.session)
+        let signature: SignatureRecord
+        do {
+            signature = try pool.with { store -> SignatureRecord in
+                let kept = try RuleBook.signPeriod(request, signer: signer, accounts: store)
+                signRecord(store)
+                return kept
+            }
+        } catch let error as PeriodSignatureError {
+            throw Station.failure(error)
         }
         webhooks.send(
             type: "signature", siteID: caller.site.id, members: [("site", .string(caller.site.name)), ("signature", ArchiveJSON.signature(signature))])

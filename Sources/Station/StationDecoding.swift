@@ -31,7 +31,7 @@ extension Station {
     /// - Throws: `UploadRejection` (422) when the bytes are not a read this ColdTap decodes.
     static func decode(_ upload: Upload, profile: Profile, timeZone: TimeZone) async throws -> NewRead {
         do {
-            return try await upload.newRead(profile: profile, timeZone: timeZone)
+            return try await RuleBook.newRead(from: upload, profile: profile, timeZone: timeZone)
         } catch let error as InputError {
             throw UploadRejection(error.description)
         } catch let error as NDEFError {
@@ -42,25 +42,15 @@ extension Station {
     /// A report over a stitched record, drawn into bytes (ColdTapKit's `ReportRendering`).
     /// - Throws: `HTTPFailure` (400) for an unknown language; the renderer's error otherwise.
     /// The archive part names no server path: it is "the station's archive".
-    static func report(
-        _ kind: ReportFileKind, history: History, query: ReportQuery, record: ReportArchiveSection.RecordEvidence?,
-        signatures: [SignatureRecord] = [], period: (from: Date?, to: Date?) = (nil, nil), configuration: Configuration
-    ) throws -> Data {
-        let profile = query.profile ?? configuration.defaultProfile
-        let zone = query.timeZone ?? configuration.timeZone
+    static func report(_ kind: ReportFileKind, _ report: LoggerReport, language code: String?, record: ReportArchiveSection.RecordEvidence?) throws -> Data {
         var rendering = ReportRendering()
-        if let code = query.language {
+        if let code {
             guard let language = ReportLanguage(languageTag: code) else {
                 throw HTTPFailure.badRequest("lang '\(code.prefix(32))' is unknown; use en, zh-Hans or ja (or a tag of one of them: en-GB, zh, zh-CN, ja-JP).")
             }
             rendering.language = language
         }
-        let log = history.temperatureLog()
-        let assessment = Assessor.assess(log, profile: profile, timeZone: zone, acknowledgements: history.excursionAcknowledgements)
-        var section = ArchiveReportSection.make(history, assessment: assessment, archive: "the station's archive")
-        section.record = record
-        let shown = PeriodReview.reportSignatures(
-            signatures, history: history, from: period.from, to: period.to, formatter: ChartFormatter(timeZone: zone, language: rendering.language))
-        return try rendering.render(kind, of: ReportRendering.Subject(log: log, assessment: assessment, archive: section, signatures: shown))
+        return try rendering.render(
+            kind, of: report.renderingSubject(archive: "the station's archive", record: record, language: rendering.language))
     }
 }

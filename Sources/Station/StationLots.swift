@@ -27,12 +27,7 @@ extension Station {
 
     /// The site's lots, each judged now, worst first.
     func lotRows(siteID: Int64) throws -> [LotRow] {
-        try pool.with { store in
-            try store.archive.lots(siteID: siteID).map { lot in
-                let journey = try store.archive.lotJourney(lot.id, siteID: siteID)
-                return LotRow(lot: lot, status: journey.status, closed: journey.moves.contains { $0.kind == .close })
-            }
-        }.sorted { LotStatus.worstFirst($0.status, $1.status) }
+        try pool.with { try RuleBook.judgedLots(site: siteID, archive: $0.archive) }.map { LotRow(lot: $0.lot, status: $0.status, closed: $0.closed) }
     }
 
     /// The journey of the caller's site's lot `id` as of `at` (its close, else now).

@@ -137,7 +137,7 @@ private func benchFleet(engine: String, loggers: Int, days: Int, verify: Bool) a
         for logger in 0..<loggers {
             let (raw, readTime) = try fleetRead(logger: logger, day: day)
             let upload = Upload(raw: raw, readTime: readTime, source: "bench", loggerID: fleetLoggerID(logger), secret: nil, siteName: site.name)
-            prepared.append(try Archive.prepare(try await upload.newRead(profile: profile, timeZone: .gmt)))
+            prepared.append(try Archive.prepare(try await RuleBook.newRead(from: upload, profile: profile, timeZone: .gmt)))
         }
         try archive.engine.writeTransaction {
             for read in prepared { _ = try archive.keep(read, claimingFor: site.id) }

@@ -96,7 +96,7 @@ import Testing
             #expect(html.contains("<td>#2</td>"))
             #expect(html.contains("<tr><td>2026-01-02 01:00:00</td><td>2026-01-02 09:20:00</td><td>8 h 20 min</td></tr>"))
             #expect(html.contains("<td>30.00 °C (read #2)</td>"))
-            #expect(html.contains("<td>Dr Ada</td>"))
+            #expect(html.contains("<td>Dr Ada (unsigned, typed by os:"))
             #expect(html.contains("<td>door left open; stock checked</td>"))
 
             // The chart files travel alone: their title names the reads and the chain head.

@@ -100,10 +100,10 @@ func pixelCount(
             body: try Reads.cold())
         #expect(refused.status == 400, "\(refused.text)")
         // Kept as `coldtap archive add --logger-id` keeps it, which takes any id.
-        let kept = try await Upload(
+        let hostileUpload = Upload(
             raw: try Reads.cold(), readTime: ISO8601Time.parse(Reads.readTime), source: nil, loggerID: StationPagesTests.hostile, secret: nil,
-            siteName: "north"
-        ).newRead(profile: .vaccineFridge, timeZone: .gmt)
+            siteName: "north")
+        let kept = try await RuleBook.newRead(from: hostileUpload, profile: .vaccineFridge, timeZone: .gmt)
         let opened = try station.archive.open()
         defer { opened.close() }
         _ = try opened.add(kept)

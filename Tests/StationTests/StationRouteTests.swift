@@ -199,7 +199,7 @@ struct StationRouteTests {
             #expect(answer.status == 400, "\(body): \(answer.status) \(Self.detail(answer))")
         }
         #expect(
-            await fixture.json("POST", "/api/v1/lots", token: "north-upload", #"{"lot": "L-1", "product": "clinic-vaccine", "quantity": 200}"#).status == 201)
+            await fixture.json("POST", "/api/v1/lots", token: "north-upload", #"{"lot": "L-1", "product": "example-2-8", "quantity": 200}"#).status == 201)
         let noLogger = await fixture.json("POST", "/api/v1/lots/L-1/moves", token: "north-upload", #"{"at": "2026-01-01T08:00:00Z"}"#)
         #expect(noLogger.status == 400 && Self.detail(noLogger).contains("\"logger\" must be given"), "\(Self.detail(noLogger))")
         #expect(await fixture.json("POST", "/api/v1/lots/L-1/moves", token: "north-upload", #"{"logger": null, "at": "2026-01-01T08:00:00Z"}"#).status == 201)

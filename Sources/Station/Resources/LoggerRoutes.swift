@@ -129,8 +129,12 @@ extension LoggerRoutes {
         let query = ReportQuery(
             profile: try station.reportProfile(fields.profile, site: site), language: fields.lang,
             timeZone: try fields.tz.map { try station.reportTimeZone($0) })
-        let history = try pool.with { try $0.archive.history(loggerID: loggerID, from: period.from, to: period.to) }
-        guard !history.samples.isEmpty else {
+        let report = try pool.with { store in
+            try RuleBook.loggerReport(
+                loggerID: loggerID, from: period.from, to: period.to, profile: query.profile, defaultProfile: configuration.defaultProfile,
+                timeZone: query.timeZone ?? configuration.timeZone, archive: store.archive, accounts: store)
+        }
+        guard !report.history.samples.isEmpty else {
             throw HTTPFailure.notFound("\(loggerID) has no samples" + (period.from != nil || period.to != nil ? " in that period." : "."))
         }
         // The record's checkpoint kept up after the last write, and the proofs of this
@@ -139,20 +143,15 @@ extension LoggerRoutes {
             try pool.with { store -> ReportArchiveSection.RecordEvidence in
                 let note = try head.advance(store)
                 try store.archive.keepCheckpoint(note)
-                return try RecordEvidence.make(for: history, archive: store.archive, signer: head.signer, note: note).evidence
+                return try RecordEvidence.make(for: report.history, archive: store.archive, signer: head.signer, note: note).evidence
             }
         }
-        let signatures = try pool.with { try $0.signatures(loggerID: loggerID) }
-        var body = try Station.report(
-            kind, history: history, query: query, record: record, signatures: signatures, period: (period.from, period.to),
-            configuration: configuration)
+        var body = try Station.report(kind, report, language: query.language, record: record)
         if kind == .pdf, let identity = reportSigner.withLock({ $0 }) {
-            // The PDF signed as a PDF (docs/pdf-signatures.md); its reason is the meaning of
-            // the newest signature on the period, or "report" when nobody has signed it.
-            let newest = signatures.last { $0.overlaps(from: period.from, to: period.to) }
+            // The PDF signed as a PDF (docs/pdf-signatures.md), its reason chosen by the rule book.
             do {
                 body = try PDFSigner(identity: identity).sign(
-                    body, reason: newest?.meaning.rawValue ?? "report", name: identity.commonName, location: site.name, contactInfo: nil, at: Date())
+                    body, reason: report.pdfSignatureReason(), name: identity.commonName, location: site.name, contactInfo: nil, at: Date())
             } catch {
                 throw HTTPFailure(500, "internal error", "the station could not sign the report's PDF; its log says why.")
             }

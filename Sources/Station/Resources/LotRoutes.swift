@@ -134,14 +134,17 @@ extension LotRoutes {
         lotID: String, caller: Caller, kind: LotMoveRecord.Kind, logger: String?, at: Date, reason: LotMoveRecord.CloseReason?, place: String
     ) throws -> HTTPResponse {
         let siteID = caller.site.id
+        let request = LotMoveRequest(
+            lotID: lotID, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place, by: Station.recordedBy(caller),
+            origin: "station")
         let move = try pool.with { store -> LotMoveRecord in
-            guard try store.archive.lot(lotID, siteID: siteID) != nil else { throw Station.noSuchLot }
-            if let logger, try store.siteID(ofLogger: logger) != siteID { throw Station.noSuchLogger }
             let move: LotMoveRecord
             do {
-                move = try store.archive.recordMove(
-                    lot: lotID, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place, by: Station.recordedBy(caller),
-                    origin: "station")
+                move = try RuleBook.moveLot(request, archive: store.archive, accounts: store)
+            } catch LotMoveError.noSuchLot {
+                throw Station.noSuchLot
+            } catch LotMoveError.noSuchLogger {
+                throw Station.noSuchLogger
             } catch let error as ArchiveError where error.kind == .conflict {
                 throw HTTPFailure(409, "lot closed", error.message)
             } catch let error as ArchiveError where error.kind == .invalidRead {

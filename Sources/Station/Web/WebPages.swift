@@ -1,4 +1,5 @@
 import Archive
+import ArchiveKit
 import ColdChain
 import ColdTapBase
 import Digest
@@ -325,6 +326,6 @@ extension Station {
     }
 
     func profile(for summary: LoggerSummary?) -> Profile {
-        summary?.lastProfileJSON.flatMap { try? Profile.fromJSON(Data($0.utf8)) } ?? configuration.defaultProfile
+        RuleBook.profile(for: summary, default: configuration.defaultProfile)
     }
 }

@@ -1,4 +1,5 @@
 import Archive
+import ArchiveKit
 import ColdChain
 import ColdTapBase
 import Foundation
@@ -304,23 +305,21 @@ extension Station {
     static let listedExcursions = 100
 
     func loggerPage(_ context: WebContext, query: LoggerPageQuery, loggerID: String) throws -> HTTPResponse {
-        let (summary, history, signatures, usersOn) = try pool.with { store -> (LoggerSummary?, History?, [SignatureRecord], Bool) in
-            guard let summary = try store.summary(loggerID: loggerID) else { return (nil, nil, [], false) }
+        let (summary, report, usersOn) = try pool.with { store -> (LoggerSummary?, LoggerReport?, Bool) in
+            guard let summary = try store.summary(loggerID: loggerID) else { return (nil, nil, false) }
             let (_, from, to) = try pagePeriod(context, query: query, newest: summary.lastSample)
-            return (
-                summary, try store.archive.history(loggerID: loggerID, from: from, to: to), try store.signatures(loggerID: loggerID),
-                try store.hasUsers()
-            )
+            let report = try RuleBook.loggerReport(
+                loggerID: loggerID, from: from, to: to, profile: nil, defaultProfile: configuration.defaultProfile, timeZone: context.zone,
+                archive: store.archive, accounts: store)
+            return (summary, report, try store.hasUsers())
         }
-        guard let summary, let history else { return notFoundPage(context) }
+        guard let summary, let report else { return notFoundPage(context) }
         let (period, from, to) = try pagePeriod(context, query: query, newest: summary.lastSample)
-        let profile = profile(for: summary)
-        let log = history.temperatureLog()
-        let assessment = Assessor.assess(log, profile: profile, timeZone: context.zone, acknowledgements: history.excursionAcknowledgements)
+        let history = report.history
         let page = LoggerPage(
-            context: context, history: history, profile: profile, log: log, assessment: assessment,
-            content: ReportContent(log: log, assessment: assessment, language: context.language),
-            period: period, from: from, to: to, signatures: signatures, usersOn: usersOn)
+            context: context, history: history, profile: report.profile, log: report.log, assessment: report.assessment,
+            content: ReportContent(log: report.log, assessment: report.assessment, language: context.language),
+            period: period, from: from, to: to, signatures: report.signatures, usersOn: usersOn)
         let body =
             page.header + page.periodSwitch + page.chart + page.statistics + page.excursions + page.signaturesSection + page.reads(self) + page.downloads
         return self.page(context, status: 200, title: history.logger.id, body: body)
