@@ -76,3 +76,11 @@ public struct HTTPFailure: Error, Sendable, CustomStringConvertible {
     public static func badRequest(_ detail: String) -> HTTPFailure { HTTPFailure(400, "bad request", detail) }
     public static func notFound(_ detail: String) -> HTTPFailure { HTTPFailure(404, "not found", detail) }
 }
+
+/// The `{"error", "detail"}` of a refusal, read back for the request log and the reads page.
+struct ErrorBody: Decodable {
+    var error: String?
+    var detail: String?
+
+    static func read(_ body: Data) -> ErrorBody? { try? JSONDecoder().decode(ErrorBody.self, from: body) }
+}

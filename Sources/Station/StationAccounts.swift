@@ -8,36 +8,6 @@ import JSONOutput
 /// Named people on the station (docs/accounts.md): a phone's sign-in for its device token,
 /// signatures read back, and the password checks every signature shares with the web.
 extension Station {
-    /// `POST /api/v1/device-tokens` `{"user", "password", "device"}`: a named user signs in
-    /// from a device and gets an upload token made for them and that device (shown once).
-    /// Wrong passwords count toward the account's lock as on the web.
-    func createDeviceToken(_ request: HTTPRequest, caller: inout Caller?) throws -> HTTPResponse {
-        let body = try JSONBody(
-            request, shape: #"{"user": "NAME", "password": "…", "device": "ward 3 phone"}"#, allowed: ["user", "password", "device"])
-        let (name, password) = (try body.string("user"), try body.string("password"))
-        let device = try body.string("device").trimmingCharacters(in: .whitespaces)
-        guard StationToken.isValidDevice(device) else {
-            throw HTTPFailure.badRequest("\"device\" names the device: 1 to 100 printable characters (e.g. \"ward 3 phone\").")
-        }
-        let user = try checkPassword(name: name, password: password, purpose: "device")
-        guard user.role >= .operator else {
-            throw HTTPFailure(403, "forbidden", "\(user.name) is a viewer; a device uploads reads, which needs the operator role or above.")
-        }
-        let made = try pool.with { store -> (String, StationToken, StationSite) in
-            guard let site = try store.site(id: user.siteID) else { throw ArchiveError(.notFound, "the user's site is gone.") }
-            let made = try store.createToken(site: site, scope: .upload, user: user, device: device)
-            signRecord(store)
-            return (made.token, made.record, site)
-        }
-        caller = Caller(token: made.1)
-        return .json(
-            201,
-            .object([
-                ("token", .string(made.0)), ("id", .int(Int(made.1.id))), ("device", .string(device)), ("user", .string(user.name)),
-                ("fullName", .string(user.fullName)), ("role", .string(user.role.rawValue)), ("site", .string(made.2.name)),
-            ]))
-    }
-
     /// The user `name` when `password` is theirs; every refusal says the same for an unknown
     /// name and a wrong password, and when the account is locked, until when.
     /// - Throws: `HTTPFailure` 401 (wrong or unknown), 423 (locked), 403 (disabled or no password yet).
@@ -90,15 +60,6 @@ extension Station {
     func signatures(loggerID: String) throws -> HTTPResponse {
         let kept = try pool.with { try $0.signatures(loggerID: loggerID) }
         return .json(200, .object([("signatures", .array(kept.map { ArchiveJSON.signature($0) }))]))
-    }
-
-    /// A JSON request body as an object.
-    static func jsonObject(_ request: HTTPRequest, shape: String) throws -> [String: Any] {
-        try JSONBody.requireJSONType(request)
-        guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] else {
-            throw HTTPFailure.badRequest("the body must be a JSON object \(shape).")
-        }
-        return object
     }
 
     /// Keeps a signed review of `loggerID` over `[from, to)` by `signer`.

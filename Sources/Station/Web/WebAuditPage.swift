@@ -15,20 +15,20 @@ extension Station {
     /// Entries shown on the page at most (the downloads hold them all).
     static let listedAuditEntries = 500
 
-    func auditPage(_ context: WebContext, format: String?) throws -> HTTPResponse {
+    func auditPage(_ context: WebContext, query: AuditQuery, format: String?) throws -> HTTPResponse {
         guard let caller = context.caller, Station.mayReadAudit(caller) else {
             throw HTTPFailure(403, "forbidden", "the audit trail is for the site's admins and reviewers.")
         }
         let request = context.request
         func day(_ name: String, end: Bool) throws -> Date? {
-            guard let text = request.query(name), !text.isEmpty else { return nil }
+            guard let text = name == "from" ? query.from : query.to, !text.isEmpty else { return nil }
             guard let time = Station.parsePageTime(text, zone: context.zone, endOfDay: end) else {
                 throw HTTPFailure.badRequest("\(name) '\(text.prefix(40))' is not a day (2024-04-09) or a time (2024-04-09T08:35:00Z).")
             }
             return time
         }
         let filter = AuditFilter(
-            user: request.query("user").flatMap { $0.isEmpty ? nil : $0 }, logger: request.query("logger").flatMap { $0.isEmpty ? nil : $0 },
+            user: query.user.flatMap { $0.isEmpty ? nil : $0 }, logger: query.logger.flatMap { $0.isEmpty ? nil : $0 },
             from: try day("from", end: false), to: try day("to", end: true))
         let entries = try pool.with { try AuditTrail.entries(store: $0, site: caller.site, filter: filter) }
         switch format {

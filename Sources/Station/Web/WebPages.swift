@@ -21,26 +21,6 @@ extension Station {
     static let sessionCookie = "coldtap_session"
     static let languageCookie = "coldtap_lang"
 
-    /// The route label of a web page path, `nil` for anything else.
-    /// - Parameter segments: the path's segments, percent-decoded (`HTTPRequest.pathSegments`).
-    static func webRoute(_ segments: [String]) -> String? {
-        switch segments {
-        case [""]: return "/"
-        case ["login"], ["logout"], ["reads"], ["lots"], ["audit"]: return "/" + segments[0]
-        case ["audit.csv"], ["audit.json"]: return "/audit.{format}"
-        case let lot where lot.count == 2 && lot[0] == "lots" && !lot[1].isEmpty: return "/lots/{lot}"
-        case let setup where setup.count == 2 && setup[0] == "setup" && !setup[1].isEmpty: return "/setup/{token}"
-        default: break
-        }
-        guard segments.count >= 2, segments[0] == "loggers", !segments[1].isEmpty else { return nil }
-        if segments.count == 2 { return "/loggers/{id}" }
-        guard segments.count == 3 else { return nil }
-        if segments[2] == "acknowledgements" { return "/loggers/{id}/acknowledgements" }
-        if segments[2] == "reviews" { return "/loggers/{id}/reviews" }
-        if webDownloads.contains(segments[2]) { return "/loggers/{id}/download" }
-        return nil
-    }
-
     static let webDownloads: Set<String> = ["report.pdf", "report.html", "report.png", "report.svg", "samples.csv", "samples.json"]
 
     /// What one page request knows about its reader.
@@ -62,76 +42,31 @@ extension Station {
         }
     }
 
-    /// Answers a web page request, or `nil` when `request` is not for a page.
-    func webResponse(_ request: HTTPRequest, caller: inout Caller?) throws -> HTTPResponse? {
-        guard let segments = request.pathSegments, let route = Station.webRoute(segments) else { return nil }
+    /// What a page knows about its reader (`caller` as the router found it), and its query as `Query`.
+    func webContext<Query: RequestFields>(_ context: RequestContext, query: Query.Type) throws -> (web: WebContext, query: Query) {
+        let request = context.request
+        let fields = try request.typedQuery(Query.self)
+        return (pageContext(request, caller: context.caller), fields)
+    }
+
+    private func pageContext(_ request: HTTPRequest, caller: Caller?) -> WebContext {
         let language = WebText.negotiate(
             query: request.query("lang"), cookie: Station.cookie(Station.languageCookie, in: request),
             acceptLanguage: request.header("Accept-Language"))
         let zone = configuration.timeZone
-        var context = WebContext(
+        return WebContext(
             request: request, language: language, text: .forLanguage(language), nonce: HTML.nonce(), zone: zone,
-            formatter: ChartFormatter(timeZone: zone, language: language), caller: nil, now: Date())
-        switch route {
-        case "/login":
-            if request.method == "POST" { return try signIn(context) }
-            try requireWebMethod(request, "GET")
-            return page(context, status: 200, title: context.text.signInTitle, body: try loginForm(context, error: nil))
-        case "/logout":
-            try requireWebMethod(request, "POST")
-            return try signOut(context)
-        case "/setup/{token}":
-            return try setupPage(context, token: segments[1])
-        default: break
-        }
-        guard let who = try sessionCaller(request) else {
-            if request.method == "GET" || request.method == "HEAD" {
-                return HTTPResponse(status: 303, headers: [("Location", "/login"), ("Cache-Control", "no-store")])
-            }
-            return page(context, status: 401, title: context.text.signInTitle, body: try loginForm(context, error: context.text.badToken))
-        }
-        caller = who
-        context.caller = who
-        switch route {
-        case "/":
-            try requireWebMethod(request, "GET")
-            return try overviewPage(context)
-        case "/reads":
-            try requireWebMethod(request, "GET")
-            return try readsPage(context)
-        case "/lots":
-            try requireWebMethod(request, "GET")
-            return try lotsPage(context)
-        case "/lots/{lot}":
-            try requireWebMethod(request, "GET")
-            return try lotPage(context, lotID: segments[1])
-        case "/audit", "/audit.{format}":
-            try requireWebMethod(request, "GET")
-            return try auditPage(context, format: route == "/audit" ? nil : segments[0])
-        default:
-            let loggerID = segments[1]
-            guard try pool.with({ try $0.siteID(ofLogger: loggerID) }) == who.site.id else { return notFoundPage(context) }
-            switch route {
-            case "/loggers/{id}":
-                try requireWebMethod(request, "GET")
-                return try loggerPage(context, loggerID: loggerID)
-            case "/loggers/{id}/acknowledgements":
-                try requireWebMethod(request, "POST")
-                return try acknowledgeFromPage(context, loggerID: loggerID)
-            case "/loggers/{id}/reviews":
-                try requireWebMethod(request, "POST")
-                return try reviewFromPage(context, loggerID: loggerID)
-            default:
-                try requireWebMethod(request, "GET")
-                return download(context, loggerID: loggerID, name: segments[2])
-            }
-        }
+            formatter: ChartFormatter(timeZone: zone, language: language), caller: caller, now: Date())
     }
 
-    private func requireWebMethod(_ request: HTTPRequest, _ method: String) throws {
-        guard request.method == method || (method == "GET" && request.method == "HEAD") else {
-            throw HTTPFailure(405, "method not allowed", "\(request.path) answers \(method), not \(request.method.prefix(16)).", headers: [("Allow", method)])
+    /// A page asked for without a session: a GET goes to the sign-in, a form is refused
+    /// with the sign-in form.
+    func signInFirst(_ request: HTTPRequest) throws -> HTTPResponse {
+        if request.method == "GET" || request.method == "HEAD" {
+            return HTTPResponse(status: 303, headers: [("Location", "/login"), ("Cache-Control", "no-store")])
         }
+        let context = pageContext(request, caller: nil)
+        return page(context, status: 401, title: context.text.signInTitle, body: try loginForm(context, error: context.text.badToken))
     }
 
     // MARK: Sessions
@@ -147,7 +82,7 @@ extension Station {
         return nil
     }
 
-    private func sessionCaller(_ request: HTTPRequest) throws -> Caller? {
+    func sessionCaller(_ request: HTTPRequest) throws -> Caller? {
         guard let cookie = Station.cookie(Station.sessionCookie, in: request), !cookie.isEmpty, cookie.count <= 200 else { return nil }
         let limits = configuration.sessionLimits
         return try pool.with { store -> Caller? in
@@ -178,30 +113,17 @@ extension Station {
         return origin == "\(scheme)://\(host)"
     }
 
-    static func formFields(_ body: Data) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&").prefix(64) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ text: Substring) -> String {
-                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            guard let name = parts.first else { continue }
-            fields[decode(name)] = parts.count > 1 ? decode(parts[1]) : ""
-        }
-        return fields
-    }
-
-    private func signIn(_ context: WebContext) throws -> HTTPResponse {
+    func signIn(_ context: WebContext) throws -> HTTPResponse {
         let text = context.text
         guard sameOrigin(context.request) else {
             return page(context, status: 403, title: text.signInTitle, body: try loginForm(context, error: "cross-origin sign-in refused"))
         }
-        let fields = Station.formFields(context.request.body)
+        let fields = try context.request.formBody(SignInForm.self)
         let cookie: String
         if try pool.with({ try $0.hasUsers() }) {
-            let name = (fields["user"] ?? "").trimmingCharacters(in: .whitespaces)
+            let name = (fields.user ?? "").trimmingCharacters(in: .whitespaces)
             let user: StationUser
-            switch try passwordOutcome(name: String(name.prefix(200)), password: fields["password"] ?? "", purpose: "web") {
+            switch try passwordOutcome(name: String(name.prefix(200)), password: fields.password ?? "", purpose: "web") {
             case .success(let found):
                 user = found
             case .failure(let refusal):
@@ -218,7 +140,7 @@ extension Station {
             }
             cookie = try pool.with { try $0.startSession(user: user) }
         } else {
-            let token = (fields["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let token = (fields.token ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             guard !token.isEmpty, token.count <= 200, let found = try pool.with({ try $0.authenticate(token) }), found.site != nil else {
                 return page(context, status: 401, title: text.signInTitle, body: try loginForm(context, error: text.badToken))
             }
@@ -233,9 +155,10 @@ extension Station {
 
     /// Ends the session on the server (its cookie is refused from now on, wherever it is
     /// replayed) and clears it in the browser.
-    private func signOut(_ context: WebContext) throws -> HTTPResponse {
+    func signOut(_ context: WebContext) throws -> HTTPResponse {
         var headers = [("Location", "/login"), ("Cache-Control", "no-store")]
         guard sameOrigin(context.request) else { return HTTPResponse(status: 303, headers: headers) }
+        _ = try context.request.formBody(SignOutForm.self)
         if let cookie = Station.cookie(Station.sessionCookie, in: context.request), cookie.count <= 200 {
             try pool.with { store in
                 try store.endSession(cookie: cookie)
@@ -247,7 +170,7 @@ extension Station {
     }
 
     /// `/setup/{token}`: the one-time link of a new or reset user sets their password.
-    private func setupPage(_ context: WebContext, token: String) throws -> HTTPResponse {
+    func setupPage(_ context: WebContext, token: String) throws -> HTTPResponse {
         let words = context.text.accounts
         guard let user = try pool.with({ try $0.user(setupToken: token) }) else {
             return page(
@@ -256,11 +179,11 @@ extension Station {
         }
         var error: String?
         if context.request.method == "POST" {
-            let fields = Station.formFields(context.request.body)
-            let password = fields["password"] ?? ""
+            let fields = try context.request.formBody(SetupForm.self)
+            let password = fields.password ?? ""
             if !sameOrigin(context.request) {
                 error = "cross-origin form refused"
-            } else if password != fields["repeat"] {
+            } else if password != fields.repeat {
                 error = words.passwordsDiffer
             } else if let problem = PasswordHash.problem(with: password) {
                 error = problem.description
@@ -276,8 +199,6 @@ extension Station {
                         "<h1>\(HTML.escape(words.setupTitle))</h1><p class=\"good\">\(HTML.escape(words.setupDone))</p><p><a href=\"/login\">\(HTML.escape(context.text.signIn))</a></p>"
                 )
             }
-        } else {
-            try requireWebMethod(context.request, "GET")
         }
         var body = "<div class=\"login\"><h1>\(HTML.escape(words.setupTitle))</h1><p>\(HTML.escape(user.fullName)) (\(HTML.escape(user.name)))</p>"
         if let error { body += "<p class=\"error bad\" role=\"alert\">\(HTML.escape(error))</p>" }
@@ -335,7 +256,7 @@ extension Station {
     }
 
     /// The sign-in form: user name and password once the station has users, a site's token before.
-    private func loginForm(_ context: WebContext, error: String?) throws -> String {
+    func loginForm(_ context: WebContext, error: String?) throws -> String {
         let text = context.text
         var out = "<div class=\"login\"><h1>\(HTML.escape(text.signInTitle))</h1>"
         if let error { out += "<p class=\"error bad\" role=\"alert\">\(HTML.escape(error))</p>" }

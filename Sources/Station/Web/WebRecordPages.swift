@@ -22,25 +22,25 @@ extension Station {
 
         static let longestText = 100
 
-        static func parse(_ request: HTTPRequest) throws -> OverviewQuery {
+        static func parse(_ fields: OverviewFields) throws -> OverviewQuery {
             var query = OverviewQuery()
-            if let text = request.query("verdict"), !text.isEmpty {
+            if let text = fields.verdict, !text.isEmpty {
                 guard let key = OverviewFilter.verdictKeys.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else {
                     throw HTTPFailure.badRequest("verdict '\(text.prefix(32))' is not one of ALARM, INCONCLUSIVE, OK or none.")
                 }
                 query.filter.verdict = key
             }
-            if let text = request.query("review"), !text.isEmpty {
+            if let text = fields.review, !text.isEmpty {
                 guard let state = ReviewState(rawValue: text.lowercased()) else {
                     throw HTTPFailure.badRequest("review '\(text.prefix(32))' is not one of attention, acknowledged or clear.")
                 }
                 query.filter.review = state
             }
-            if let text = request.query("q")?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+            if let text = fields.q?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
                 guard text.count <= longestText else { throw HTTPFailure.badRequest("q is longer than \(longestText) characters.") }
                 query.filter.text = text
             }
-            if let text = request.query("page"), !text.isEmpty {
+            if let text = fields.page, !text.isEmpty {
                 guard text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let page = Int(text), page >= 1 else {
                     throw HTTPFailure.badRequest("page '\(text.prefix(32))' is not a page number (1, 2, 3…).")
                 }
@@ -139,10 +139,10 @@ extension Station {
         }
     }
 
-    func overviewPage(_ context: WebContext) throws -> HTTPResponse {
+    func overviewPage(_ context: WebContext, query fields: OverviewFields) throws -> HTTPResponse {
         let text = context.text, f = context.formatter
         guard let caller = context.caller else { return notFoundPage(context) }
-        let query = try OverviewQuery.parse(context.request)
+        let query = try OverviewQuery.parse(fields)
         let (page, rows) = try overviewRows(siteID: caller.site.id, query: query, context: context)
         var body = Station.siteTabs(lots: false, context) + "<h1>\(HTML.escape(text.overview))</h1>"
         guard page.counts.loggers > 0 else {
@@ -266,17 +266,16 @@ extension Station {
 
     /// The period of a logger page: `?from=&to=` (custom), else `?period=` ending at the
     /// logger's newest sample (a week when not given).
-    func pagePeriod(_ context: WebContext, newest: Date?) throws -> (PagePeriod, Date?, Date?) {
-        let request = context.request
-        if request.query("from") != nil || request.query("to") != nil {
+    func pagePeriod(_ context: WebContext, query: LoggerPageQuery, newest: Date?) throws -> (PagePeriod, Date?, Date?) {
+        if query.from != nil || query.to != nil {
             var from: Date?, to: Date?
-            if let text = request.query("from"), !text.isEmpty {
+            if let text = query.from, !text.isEmpty {
                 guard let date = Station.parsePageTime(text, zone: context.zone, endOfDay: false) else {
                     throw HTTPFailure.badRequest("from '\(text.prefix(64))' is not a day (2024-04-09) or a time (2024-04-09T08:35:00Z).")
                 }
                 from = date
             }
-            if let text = request.query("to"), !text.isEmpty {
+            if let text = query.to, !text.isEmpty {
                 guard let date = Station.parsePageTime(text, zone: context.zone, endOfDay: true) else {
                     throw HTTPFailure.badRequest("to '\(text.prefix(64))' is not a day (2024-04-09) or a time (2024-04-09T08:35:00Z).")
                 }
@@ -285,7 +284,7 @@ extension Station {
             if let from, let to, from > to { throw HTTPFailure.badRequest("from is after to.") }
             return (.custom, from, to)
         }
-        let period = request.query("period").flatMap(PagePeriod.init(rawValue:)) ?? .week
+        let period = query.period.flatMap(PagePeriod.init(rawValue:)) ?? .week
         guard let seconds = period.seconds, let newest else { return (period == .custom ? .all : period, nil, nil) }
         return (period, newest.addingTimeInterval(-seconds), newest)
     }
@@ -296,17 +295,17 @@ extension Station {
     /// At most this many excursions are listed with their forms.
     static let listedExcursions = 100
 
-    func loggerPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
+    func loggerPage(_ context: WebContext, query: LoggerPageQuery, loggerID: String) throws -> HTTPResponse {
         let (summary, report, usersOn) = try pool.with { store -> (LoggerSummary?, LoggerReport?, Bool) in
             guard let summary = try store.summary(loggerID: loggerID) else { return (nil, nil, false) }
-            let (_, from, to) = try pagePeriod(context, newest: summary.lastSample)
+            let (_, from, to) = try pagePeriod(context, query: query, newest: summary.lastSample)
             let report = try RuleBook.loggerReport(
                 loggerID: loggerID, from: from, to: to, profile: nil, defaultProfile: configuration.defaultProfile, timeZone: context.zone,
                 archive: store.archive, accounts: store)
             return (summary, report, try store.hasUsers())
         }
         guard let summary, let report else { return notFoundPage(context) }
-        let (period, from, to) = try pagePeriod(context, newest: summary.lastSample)
+        let (period, from, to) = try pagePeriod(context, query: query, newest: summary.lastSample)
         let history = report.history
         let page = LoggerPage(
             context: context, history: history, profile: report.profile, log: report.log, assessment: report.assessment,
@@ -623,107 +622,13 @@ extension Station {
     }
 
     func recordRejection(_ request: HTTPRequest, _ response: HTTPResponse, caller: Caller) {
-        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-        let reason = [object?["error"] as? String, object?["detail"] as? String].compactMap { $0 }.joined(separator: ": ")
+        let refusal = ErrorBody.read(response.body)
+        let reason = [refusal?.error, refusal?.detail].compactMap { $0 }.joined(separator: ": ")
         rejectedUploads.record(
             siteID: caller.site.id,
             .init(
                 at: Date(), status: response.status, source: request.header(UploadHeader.source).map { String($0.prefix(200)) },
                 loggerID: request.header(UploadHeader.loggerID).map { String($0.prefix(200)) }, bytes: request.body.count,
                 reason: String(reason.prefix(1000))))
-    }
-
-    // MARK: Acknowledging
-
-    /// The acknowledgement form of the logger page, posted: kept by the same function as
-    /// the API's acknowledgement route (a signature once the station has users).
-    func acknowledgeFromPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
-        try loggerPageForm(context, loggerID: loggerID, title: context.text.acknowledge, anchor: "excursions") { fields, caller in
-            guard caller.scope >= .upload else {
-                throw HTTPFailure(
-                    403, "forbidden",
-                    "acknowledging needs the upload scope (an operator's role, or an upload token); this sign-in has \(caller.scope.rawValue).")
-            }
-            guard let start = (fields["excursion"]).flatMap(Station.parseTime) else {
-                throw HTTPFailure.badRequest("\"excursion\" must be the excursion's start as an ISO 8601 time with a zone.")
-            }
-            let signer = try pool.with({ try $0.hasUsers() }) ? try self.signer(caller, name: fields["user"], password: fields["password"]) : nil
-            _ = try recordAcknowledgement(
-                loggerID: loggerID, excursionStart: start, by: fields["by"], comment: fields["comment"],
-                again: fields["again"] == "1", caller: caller, signer: signer)
-        }
-    }
-
-    /// The review form of the logger page, posted: a reviewer's signature over the period shown.
-    func reviewFromPage(_ context: WebContext, loggerID: String) throws -> HTTPResponse {
-        try loggerPageForm(context, loggerID: loggerID, title: context.text.accounts.signReview, anchor: "signatures") { fields, caller in
-            guard let from = fields["from"].flatMap(Station.parseTime), let to = fields["to"].flatMap(Station.parseTime) else {
-                throw HTTPFailure.badRequest("a review names its period: \"from\" and \"to\" as ISO 8601 times with a zone.")
-            }
-            guard let meaning = fields["meaning"].flatMap(SignatureMeaning.init(rawValue:)) else {
-                throw HTTPFailure.badRequest("\"meaning\" is reviewed, approved or rejected.")
-            }
-            let signer = try self.signer(caller, name: fields["user"], password: fields["password"])
-            _ = try signReview(loggerID: loggerID, signer: signer, caller: caller, meaning: meaning, comment: fields["comment"], from: from, to: to)
-        }
-    }
-
-    /// A form of the logger page, posted: checked (origin, form token), then `act`; its
-    /// refusal is a page saying why, its success a redirect back to the page's `anchor`.
-    private func loggerPageForm(
-        _ context: WebContext, loggerID: String, title: String, anchor: String, act: ([String: String], Caller) throws -> Void
-    ) throws -> HTTPResponse {
-        let fields = Station.formFields(context.request.body)
-        let expected = Array(context.formToken.utf8)
-        guard sameOrigin(context.request), !expected.isEmpty,
-            StationStore.constantTimeEqual(Array((fields["form"] ?? "").utf8), expected), let caller = context.caller
-        else {
-            return page(
-                context, status: 403, title: title,
-                body:
-                    "<h1>\(HTML.escape(title))</h1><p class=\"error bad\">This form did not come from this station's page; open the logger page and try again.</p>"
-            )
-        }
-        var back = fields["back"] ?? ""
-        // Only a query of this logger's page goes back into the Location header.
-        if !back.hasPrefix("?") || back.count > 300 || back.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E || $0 == "#" }) { back = "" }
-        do {
-            try act(fields, caller)
-        } catch {
-            let (status, detail): (Int, String)
-            switch error {
-            case let failure as HTTPFailure: (status, detail) = (failure.status, failure.detail)
-            case let failure as ArchiveError: (status, detail) = (Station.response(for: failure).status, failure.message)
-            default: throw error
-            }
-            return page(
-                context, status: status, title: title,
-                body:
-                    "<h1>\(HTML.escape(title))</h1><p class=\"error bad\" role=\"alert\">\(HTML.escape(detail))</p><p><a href=\"\(HTML.escape(Station.loggerLink(loggerID, query: back)))\">← \(HTML.escape(loggerID))</a></p>"
-            )
-        }
-        return HTTPResponse(status: 303, headers: [("Location", Station.loggerLink(loggerID, query: back) + "#" + anchor), ("Cache-Control", "no-store")])
-    }
-
-    // MARK: Downloads
-
-    /// The API's report or samples for the session, named for saving.
-    func download(_ context: WebContext, loggerID: String, name: String) -> HTTPResponse {
-        var path = "/api/v1/loggers/\(Station.pathSegment(loggerID))/\(name)"
-        var headers: [String: String] = [:]
-        var query = context.request.query.filter { ["from", "to", "lang", "profile"].contains($0.0) }
-        if name.hasPrefix("samples.") {
-            path = "/api/v1/loggers/\(Station.pathSegment(loggerID))/samples"
-            headers["Accept"] = name == "samples.csv" ? "text/csv" : "application/json"
-            query = query.filter { $0.0 == "from" || $0.0 == "to" } + [("limit", "100000")]
-        } else if !query.contains(where: { $0.0 == "tz" }) {
-            query.append(("tz", configuration.timeZone.identifier))
-        }
-        var answer = handle(HTTPRequest(method: "GET", path: path, query: query, headers: headers), authenticatedAs: context.caller)
-        if answer.status == 200 {
-            let safe = loggerID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" }
-            answer.headers.append(("Content-Disposition", "attachment; filename=\"\(String(safe).prefix(80))-\(name)\""))
-        }
-        return answer
     }
 }
