@@ -127,6 +127,9 @@ T = {
         ("ColdTap 无法识别此记录仪的数据格式。", "ColdTap はこのロガーのデータ形式を知りません。"),
     "ColdTap could not tell which kind of tag this is.":
         ("ColdTap 无法判断这是哪种标签。", "ColdTap はこれがどの種類のタグか判別できませんでした。"),
+    "The logger's times carry no time zone, so its readings cannot be placed in time.":
+        ("记录仪的时间不带时区，因此无法确定各读数的时间。",
+         "ロガーの時刻にタイムゾーンがないため、測定値を時間上に配置できません。"),
     "The time of this read is not known, so its readings cannot be placed in time.":
         ("此次读取的时间未知，因此无法确定各读数的时间。", "この読み取りの時刻が分からないため、測定値を時間上に配置できません。"),
     "The message is too large for this tag.": ("消息太大，此标签无法容纳。", "メッセージがこのタグには大きすぎます。"),
