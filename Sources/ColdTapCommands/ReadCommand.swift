@@ -132,7 +132,7 @@ enum CommandLineRead {
     ) async throws -> LoggerRead {
         let reader = LoggerReader(options: options, tagOptions: TagReadOptions(commandTimeout: .seconds(1)))
         let bar = ProgressBar(console: console, label: "Reading")
-        let keep: ((Data) throws -> Void)? = saveDump.map { path in { try write($0, to: path) } }
+        let keep: ((Data) throws -> Void)? = saveDump.map { path in { try OutputFile.write($0, to: path, what: "the dump") } }
         do {
             var read = try await reader.read(
                 from: transport,
@@ -162,11 +162,6 @@ enum CommandLineRead {
             bar.finish()
             throw CommandError(error)
         }
-    }
-
-    /// Writes all or nothing over a regular file, into a device or pipe as it is (OutputFile).
-    static func write(_ data: Data, to path: String) throws {
-        try OutputFile.write(data, to: path, what: "the dump")
     }
 }
 

@@ -5,8 +5,8 @@ import Foundation
 /// (`../shared`), or where `COLDTAP_SHARED` points (`.ci/run` sets it, since it tests a clone
 /// in a folder of its own).
 public enum SharedFacts {
-    public static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The repository's root (PyHanko's, the one place that works it out from this folder).
+    public static let repository = PyHanko.repository
 
     /// The shared folder, or `nil` where there is none.
     public static var folder: URL? {
