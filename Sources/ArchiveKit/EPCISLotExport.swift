@@ -90,7 +90,8 @@ extension EPCISExport {
             var event: EPCISObjectEvent
             switch move.kind {
             case .close:
-                event = lotEvent(at: move.at, bizStep: move.reason == .discarded ? "destroying" : move.reason == .used ? "dispensing" : "shipping", decision: decision)
+                event = lotEvent(
+                    at: move.at, bizStep: move.reason == .discarded ? "destroying" : move.reason == .used ? "dispensing" : "shipping", decision: decision)
                 if move.reason == .discarded { event.disposition = "destroyed" }
                 event.extensions.append(.init("closed", .text(move.reason?.rawValue ?? "closed")))
             case .logger, .none:
@@ -148,9 +149,16 @@ extension EPCISExport {
                         type: "Temperature", exception: "ERROR_CONDITION",
                         extensions: [.init("integrity", .text("a read of the logger that covers the leg failed its integrity check"))]))
             }
-            var event = lotEvent(at: end, bizStep: "sensor_reporting", decision: try status(at: end))
+            // The leg's figures as of the event, so that the same record gives the same event
+            // whenever it is exported (an open leg's unknown time grows with the clock).
+            let asOfEnd = try status(at: end)
+            var event = lotEvent(at: end, bizStep: "sensor_reporting", decision: asOfEnd)
             event.sensorElements = [element]
-            event.extensions += [.init("legConsumed", .number(rounded(leg.consumed))), .init("unknownSeconds", .number(leg.unknownSeconds))]
+            if let figures = asOfEnd.legs.indices.contains(index) ? asOfEnd.legs[index] : nil {
+                event.extensions += [
+                    .init("legConsumed", .number(rounded(figures.consumed))), .init("unknownSeconds", .number(figures.unknownSeconds)),
+                ]
+            }
             events.append((end, 0, event))
         }
         return events.enumerated().sorted { ($0.element.time, $0.element.order, $0.offset) < ($1.element.time, $1.element.order, $1.offset) }

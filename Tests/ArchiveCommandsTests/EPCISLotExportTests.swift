@@ -61,7 +61,9 @@ import Testing
         // arriving (fridge A) · leg 1's report · storing (fridge B) · leg 2's report · dispensing.
         #expect(events.map { $0["bizStep"] as? String } == ["arriving", "sensor_reporting", "storing", "sensor_reporting", "dispensing"])
         // The moves carry no zone: the events are written in UTC.
-        #expect(events.map { $0["eventTime"] as? String } == [1, 12, 12, 40, 40].map { Self.at(hours: Double($0)).replacingOccurrences(of: "Z", with: ".000+00:00") })
+        #expect(
+            events.map { $0["eventTime"] as? String }
+                == [1, 12, 12, 40, 40].map { Self.at(hours: Double($0)).replacingOccurrences(of: "Z", with: ".000+00:00") })
         let lotClass = "https://id.gs1.org/01/09506000134352/10/L-77"
         for event in events {
             let quantities = event["quantityList"] as? [[String: Any]]

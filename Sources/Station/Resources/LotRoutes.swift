@@ -32,6 +32,17 @@ struct LotRoutes: RouteCollection {
             return try lotReport(
                 context.request.typedQuery(LotReportQuery.self), lotID: lot.name, kind: kind, siteID: context.requireCaller().site.id)
         }
+        router.get("/api/v1/lots/{lot}/epcis", .site(.read)) { context in
+            let lot = try context.parameters.require("lot", as: LotName.self)
+            _ = try context.request.typedQuery(NoFields.self)
+            let site = try context.requireCaller().site
+            let request = EPCISExport.LotRequest(lotID: lot.name, siteID: site.id, place: EPCISExport.placeURI(site: site.name))
+            do {
+                return .jsonLD(try station.pool.with { try EPCISExport.lotDocument(request, archive: $0.archive) })
+            } catch let error as ArchiveError where error.kind == .notFound {
+                throw Station.noSuchLot
+            }
+        }
         router.post("/api/v1/lots/{lot}/moves", .site(.upload)) { context in
             let lot = try context.parameters.require("lot", as: LotName.self)
             _ = try context.request.typedQuery(NoFields.self)
