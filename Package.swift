@@ -193,7 +193,7 @@ let package = Package(
             name: "ArchiveCommandsTests",
             dependencies: [
                 "ArchiveTestSupport", "CommandTestSupport", "ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain",
-                "CSQLite", "TestSupport", "Digest", "PDFSigning",
+                "CSQLite", "TestSupport", "Digest", "PDFSigning", "EPCIS",
             ]),
         .testTarget(
             name: "StationTests",

@@ -361,6 +361,11 @@ extension Archive {
         try engine.query("SELECT \(ReadUploadRow.Column.selectList) FROM read_uploads ORDER BY upload_id", []) {
             leaves.append(.readUpload(ReadUploadRow(row: $0)))
         }
+        // Station schema 8's table.
+        guard try engine.tableExists("site_identifiers") else { return leaves }
+        try engine.query("SELECT \(SiteIdentifierRow.Column.selectList) FROM site_identifiers ORDER BY site_id, seq", []) {
+            leaves.append(.siteIdentifier(SiteIdentifierRow(row: $0).identifier))
+        }
         return leaves
     }
 
@@ -469,6 +474,7 @@ extension Archive {
         case .accountEvent: return "account event #\(leaf.value("event") ?? "") (\(leaf.value("kind") ?? ""))"
         case .signature: return "signature #\(leaf.value("signature") ?? "") of \(logger)"
         case .readUpload: return "upload #\(leaf.value("upload") ?? "") of read #\(leaf.value("read") ?? "") of \(logger)"
+        case .siteIdentifier: return "identifier #\(leaf.value("seq") ?? "") of site #\(leaf.value("site") ?? "") (\(leaf.value("subject") ?? ""))"
         }
     }
 }

@@ -210,6 +210,20 @@ enum StationMigrations {
                     ALTER TABLE tokens ADD COLUMN created_by_user BIGINT;
                     ALTER TABLE tokens ADD COLUMN device TEXT;
                     """),
+            // The URIs a site names itself and its loggers by in EPCIS exports (docs/epcis.md).
+            .init(
+                version: 8, name: "the URIs a site names itself and its loggers by",
+                sql: """
+                    CREATE TABLE site_identifiers (
+                        site_id BIGINT NOT NULL,
+                        seq BIGINT NOT NULL,
+                        subject TEXT NOT NULL,
+                        uri TEXT NOT NULL,
+                        set_ms BIGINT NOT NULL,
+                        set_by TEXT NOT NULL,
+                        PRIMARY KEY (site_id, seq)
+                    );
+                    """),
         ])
 
     /// Brings the station's tables to the newest version, or refuses those of a newer station.

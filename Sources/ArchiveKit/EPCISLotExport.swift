@@ -18,13 +18,13 @@ extension EPCISExport {
     public struct LotRequest: Sendable {
         public var lotID: String
         public var siteID: Int64
-        /// Where the lot is kept: the site's URI (a GLN/SGLN or any URI), else ColdTap's.
-        public var place: String
+        /// Where the lot is kept and what its loggers are called (`Names.of(site:in:)`).
+        public var names: Names
 
-        public init(lotID: String, siteID: Int64 = 0, place: String) {
+        public init(lotID: String, siteID: Int64 = 0, names: Names) {
             self.lotID = lotID
             self.siteID = siteID
-            self.place = place
+            self.names = names
         }
     }
 
@@ -74,8 +74,8 @@ extension EPCISExport {
             event.quantities = [quantity]
             event.bizStep = bizStep
             event.disposition = disposition(of: decision.decision)
-            event.readPoint = request.place
-            event.bizLocation = request.place
+            event.readPoint = request.names.place
+            event.bizLocation = request.names.place
             event.extensions = [
                 .init("lot", .text(journey.lot.id)), .init("product", .text(product.name)),
                 .init("decision", .text(decision.decision.rawValue)), .init("consumed", .number(rounded(decision.consumed))),
@@ -96,7 +96,7 @@ extension EPCISExport {
                 event.extensions.append(.init("closed", .text(move.reason?.rawValue ?? "closed")))
             case .logger, .none:
                 event = lotEvent(at: move.at, bizStep: index == 0 ? "arriving" : move.kind == .logger ? "storing" : "shipping", decision: decision)
-                event.extensions.append(.init("logger", .text(move.loggerID.map { loggerURI($0) } ?? "none")))
+                event.extensions.append(.init("logger", .text(move.loggerID.map { request.names.device($0) } ?? "none")))
             }
             event.extensions += [
                 .init("move", .number(Double(move.seq))), .init("by", .text(move.by)), .init("origin", .text(move.origin)),
@@ -123,7 +123,7 @@ extension EPCISExport {
                     element.time = first
                 }
             }
-            element.deviceID = loggerURI(loggerID)
+            element.deviceID = request.names.device(loggerID)
             element.deviceMetadata = EPCISVocabulary.namespace + "format/" + uriSegment(history.logger.format)
             element.dataProcessingMethod = EPCISVocabulary.namespace + "method/coldtap-" + ColdTapVersion.current
             element.bizRules = rules

@@ -48,8 +48,9 @@ public enum ExportCommand: Command {
         if let lot {
             document = try await ArchiveAccess.mapping { () -> JSONValue in
                 let siteID = try LotCommand.siteID(siteName, lot: lot, in: archive)
-                let site = siteID == 0 ? nil : try StationStore(archive: archive).site(id: siteID)?.name
-                return try EPCISExport.lotDocument(.init(lotID: lot, siteID: siteID, place: EPCISExport.placeURI(site: site)), archive: archive)
+                let store = siteID == 0 ? nil : try StationStore(archive: archive)
+                let names = try EPCISExport.Names.of(site: try store?.site(id: siteID), in: store)
+                return try EPCISExport.lotDocument(.init(lotID: lot, siteID: siteID, names: names), archive: archive)
             }
         } else {
             let loggerID = try await ArchiveAccess.loggerID(named ?? "", in: archive)
@@ -59,10 +60,10 @@ public enum ExportCommand: Command {
                 }
                 // A station's archive knows each logger's site and its signatures; a plain one has neither.
                 let store = try? StationStore(archive: archive)
-                let site = try store?.siteID(ofLogger: loggerID).flatMap { try store?.site(id: $0)?.name }
+                let site = try store?.siteID(ofLogger: loggerID).flatMap { try store?.site(id: $0) }
                 let signatures = (try? store?.signatures(loggerID: loggerID)) ?? []
                 let request = EPCISExport.LoggerRequest(
-                    loggerID: loggerID, from: period.from, to: period.to, samples: samples, place: EPCISExport.placeURI(site: site))
+                    loggerID: loggerID, from: period.from, to: period.to, samples: samples, names: try EPCISExport.Names.of(site: site, in: store))
                 return try EPCISExport.loggerDocument(request, archive: archive, signatures: signatures)
             }
         }

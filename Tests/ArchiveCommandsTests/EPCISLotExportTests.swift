@@ -1,5 +1,6 @@
 import ArchiveTestSupport
 import CommandTestSupport
+import EPCIS
 import Foundation
 import TestSupport
 import Testing
@@ -131,5 +132,82 @@ import Testing
         let unknown = await coldtap(["export", "epcis", "--lot", "L-2", "--archive", archive.location])
         #expect(unknown.status != 0)
         #expect(unknown.err.contains("L-2"), "\(unknown.err)")
+    }
+}
+
+/// Issue 46: a site names itself (an SGLN, any URI) and its loggers (a GIAI) in its EPCIS
+/// exports with `coldtap site identify`; each setting is a leaf of the record, so that a
+/// changed row fails `archive verify`, on both engines.
+@Suite struct SiteIdentifierTests {
+    @Test(arguments: Engine.allCases) func aSitesLocationNamesItsEventsAndAChangedOneFailsVerify(engine: Engine) async throws {
+        let archive = try TestArchive(engine)
+        defer { archive.remove() }
+        // An SGLN is kept as the Digital Link the event hash reads it as.
+        let (sgln, gln) = ("urn:epc:id:sgln:4012345.00005.0", "https://id.gs1.org/414/4012345000054")
+        for step in [
+            ["site", "add", "north"],
+            ["lot", "add", "L-9", "--product", "example-2-8", "--site", "north", "--by", "QA"],
+            ["lot", "move", "L-9", "--none", "--at", EPCISLotExportTests.at(hours: 1), "--by", "QA"],
+        ] {
+            let result = await coldtap(step + ["--archive", archive.location])
+            #expect(result.status == 0, "\(step): \(result.err)")
+        }
+        let before = await coldtap(["site", "identify", "north", "--archive", archive.location])
+        #expect(before.status == 0 && before.out.contains("https://coldtap.example/ns/site/north"), "\(before.out)\(before.err)")
+        let set = await coldtap(["site", "identify", "north", "--location", sgln, "--by", "QA", "--archive", archive.location])
+        #expect(set.status == 0, "\(set.err)")
+        #expect(set.out.contains(gln), "\(set.out)")
+
+        let path = archive.path("lot.jsonld")
+        let exported = await coldtap(["export", "epcis", "--lot", "L-9", "--archive", archive.location, "--out", path])
+        #expect(exported.status == 0, "\(exported.err)")
+        let events = EPCISLotExportTests.events(try jsonObject(String(contentsOfFile: path, encoding: .utf8)))
+        #expect(events.count == 1)
+        #expect((events.first?["readPoint"] as? [String: Any])?["id"] as? String == gln)
+        #expect((events.first?["bizLocation"] as? [String: Any])?["id"] as? String == gln)
+        if let result = try EPCISValidator.validate([path]) { #expect(result.passed, "\(result.output)") }
+
+        // Refused in words: not a URI, a logger the site has not, --by missing.
+        let notURI = await coldtap(["site", "identify", "north", "--location", "dock 4", "--by", "QA", "--archive", archive.location])
+        #expect(notURI.status != 0 && notURI.err.contains("not an absolute URI"), "\(notURI.err)")
+        let notCanonical = await coldtap([
+            "site", "identify", "north", "--location", "https://example.com/gln/4012345000054", "--by", "QA", "--archive", archive.location,
+        ])
+        #expect(notCanonical.status != 0 && notCanonical.err.contains("https://id.gs1.org/"), "\(notCanonical.err)")
+        let noLogger = await coldtap([
+            "site", "identify", "north", "--logger", "nobody", "--device", "urn:epc:id:giai:4000001.111", "--by", "QA", "--archive", archive.location,
+        ])
+        #expect(noLogger.status != 0 && noLogger.err.contains("nobody"), "\(noLogger.err)")
+        let nobody = await coldtap(["site", "identify", "north", "--location", sgln, "--archive", archive.location])
+        #expect(nobody.status == 64 && nobody.err.contains("--by"), "\(nobody.err)")
+
+        #expect(try await archive.verify().problems.isEmpty)
+        do {
+            let opened = try archive.open()
+            defer { opened.close() }
+            try opened.engine.execute("UPDATE site_identifiers SET uri = $1", [.text("urn:epc:id:sgln:9999999.00001.0")])
+        }
+        let problems = try await archive.verify().problems
+        #expect(problems.contains { $0.contains("identifier #1 of site #1") && $0.contains("uri") }, "\(problems)")
+    }
+}
+
+/// The canonical Digital Links of EPC URNs, worked out by hand from GS1's rules (the GLN's
+/// check digit, the extension after /254/, the GIAI's asset reference with `:` escaped);
+/// the reference hash generator agrees in `SiteIdentifierTests` through the validator.
+@Suite struct EPCISIdentifierTests {
+    @Test func urnsBecomeTheirCanonicalDigitalLinksAndOthersStayOrAreRefused() throws {
+        #expect(try EPCISIdentifier.canonical("urn:epc:id:sgln:4012345.00005.0") == "https://id.gs1.org/414/4012345000054")
+        #expect(try EPCISIdentifier.canonical("urn:epc:id:sgln:0614141.00777.dock:4") == "https://id.gs1.org/414/0614141007776/254/dock%3A4")
+        #expect(try EPCISIdentifier.canonical("urn:epc:id:giai:4012345.a(b)") == "https://id.gs1.org/8004/4012345a%28b%29")
+        #expect(try EPCISIdentifier.canonical("https://id.gs1.org/414/4012345000054") == "https://id.gs1.org/414/4012345000054")
+        #expect(try EPCISIdentifier.canonical("https://depot.example/fridges/7") == "https://depot.example/fridges/7")
+        #expect(try EPCISIdentifier.canonical("urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66") == "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66")
+        for refused in [
+            "urn:epc:id:sgtin:4012345.011111.1", "urn:epc:id:sgln:4012345.0005.0", "https://id.gs1.org/gln/4012345000054",
+            "https://example.com/414/4012345000054?x=1",
+        ] {
+            #expect(throws: EPCISIdentifier.Refusal.self, "\(refused)") { try EPCISIdentifier.canonical(refused) }
+        }
     }
 }

@@ -139,6 +139,13 @@ struct StationLotTests {
             let reader = try #require(station.tokens["north-read"])
             let southReader = try #require(station.tokens["south-read"])
             let fridge = try #require(example.legs.compactMap(\.logger).first)
+            // North names itself by a GLN's Digital Link and the fridge by a GIAI.
+            let northID = try Self.siteID(station, "north")
+            let (place, giai) = ("https://id.gs1.org/414/4012345000054", "https://id.gs1.org/8004/4012345fridge7")
+            try station.archive.withStore { store in
+                try EPCISExport.identify(.location, as: place, siteID: northID, by: "QA", in: store)
+                try EPCISExport.identify(.logger(fridge), as: "urn:epc:id:giai:4012345.fridge7", siteID: northID, by: "QA", in: store)
+            }
             let lot = try await request(station.base.appendingPathComponent("api/v1/lots/\(example.lot)/epcis"), token: reader)
             #expect(lot.status == 200, "\(lot.text)")
             #expect(lot.header("Content-Type") == "application/ld+json; charset=utf-8")
@@ -149,20 +156,23 @@ struct StationLotTests {
             func eventIDs(_ document: [String: Any]) -> [String] {
                 (((document["epcisBody"] as? [String: Any])?["eventList"] as? [[String: Any]]) ?? []).compactMap { $0["eventID"] as? String }
             }
-            let northID = try Self.siteID(station, "north")
-            let place = EPCISExport.placeURI(site: "north")
+            let names = EPCISExport.Names(place: place, devices: [fridge: giai])
             let expected: (lot: [String], logger: [String])
             do {
                 let archive = try Archive.open(station.archive.location)
                 defer { archive.close() }
                 expected = (
-                    try EPCISExport.lotEvents(.init(lotID: example.lot, siteID: northID, place: place), archive: archive).map(\.eventID),
-                    try EPCISExport.loggerEvents(.init(loggerID: fridge, place: place), archive: archive).map(\.eventID)
+                    try EPCISExport.lotEvents(.init(lotID: example.lot, siteID: northID, names: names), archive: archive).map(\.eventID),
+                    try EPCISExport.loggerEvents(.init(loggerID: fridge, names: names), archive: archive).map(\.eventID)
                 )
             }
             let (lotIDs, loggerIDs) = (eventIDs(try lot.json()), eventIDs(try logger.json()))
             #expect(!expected.lot.isEmpty && lotIDs == expected.lot)
             #expect(!expected.logger.isEmpty && loggerIDs == expected.logger)
+            let lotEvents = ((try lot.json()["epcisBody"] as? [String: Any])?["eventList"] as? [[String: Any]]) ?? []
+            #expect(lotEvents.allSatisfy { ($0["readPoint"] as? [String: Any])?["id"] as? String == place })
+            #expect(lotEvents.contains { $0["coldtap:logger"] as? String == giai })
+            #expect(logger.text.contains("\"deviceID\":\"\(giai)\""))
             let lotPath = station.archive.path("lot.jsonld")
             let loggerPath = station.archive.path("logger.jsonld")
             try lot.body.write(to: URL(fileURLWithPath: lotPath))

@@ -93,7 +93,8 @@ extension LoggerRoutes {
     func epcis(_ query: EPCISQuery, loggerID: String, site: StationSite) throws -> HTTPResponse {
         let period = try period(from: query.from, to: query.to)
         let document = try pool.with { store in
-            let request = EPCISExport.LoggerRequest(loggerID: loggerID, from: period.from, to: period.to, place: EPCISExport.placeURI(site: site.name))
+            let request = EPCISExport.LoggerRequest(
+                loggerID: loggerID, from: period.from, to: period.to, names: try EPCISExport.Names.of(site: site, in: store))
             return try EPCISExport.loggerDocument(request, archive: store.archive, signatures: try store.signatures(loggerID: loggerID))
         }
         return .jsonLD(document)

@@ -36,9 +36,12 @@ struct LotRoutes: RouteCollection {
             let lot = try context.parameters.require("lot", as: LotName.self)
             _ = try context.request.typedQuery(NoFields.self)
             let site = try context.requireCaller().site
-            let request = EPCISExport.LotRequest(lotID: lot.name, siteID: site.id, place: EPCISExport.placeURI(site: site.name))
             do {
-                return .jsonLD(try station.pool.with { try EPCISExport.lotDocument(request, archive: $0.archive) })
+                return .jsonLD(
+                    try station.pool.with { store in
+                        let request = EPCISExport.LotRequest(lotID: lot.name, siteID: site.id, names: try EPCISExport.Names.of(site: site, in: store))
+                        return try EPCISExport.lotDocument(request, archive: store.archive)
+                    })
             } catch let error as ArchiveError where error.kind == .notFound {
                 throw Station.noSuchLot
             }
