@@ -131,6 +131,11 @@ public enum ServeCommand: Command {
         let scheme = configuration.http.tlsCertificate == nil ? "http" : "https"
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
         console.error("coldtap serve: listening on \(scheme)://\(host):\(station.port) with the archive \(location) (SIGTERM or Ctrl-C stops).")
+        // A certificate iPhones refuse is named at start (README, "A certificate iPhones accept").
+        if let certificatePath, let pem = configuration.http.tlsCertificate {
+            let report = ServerCertificateCheck.check(pem: pem, host: configuration.http.host)
+            for line in ServerCertificateCheck.startLines(report, certificateFile: certificatePath) { console.error("coldtap serve: \(line)") }
+        }
         if let signingKey {
             console.error("coldtap serve: the record's checkpoints are signed with the key in \(signingKey).")
         } else {
