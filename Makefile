@@ -1,6 +1,9 @@
 # ColdTap — the two commands a new user needs are `make demo` and `make test`.
 SHELL := /bin/bash
 SWIFT ?= swift
+# SwiftPM leaves empty TemporaryDirectory.* folders and lock files in TMPDIR on every run;
+# its builds keep them in .build instead of the machine's temporary folder.
+SWIFTPM = mkdir -p .build/swiftpm-tmp && TMPDIR=$(CURDIR)/.build/swiftpm-tmp $(SWIFT)
 # Debian packages to build and run (system libraries, pcscd + virtual reader for the demo, report fonts).
 APT_PACKAGES := pkg-config libcairo2-dev zlib1g-dev fonts-dejavu-core fonts-noto-cjk pcscd libpcsclite-dev vsmartcard-vpcd iproute2 util-linux \
   libsqlite3-dev libpq-dev libssl-dev libmicrohttpd-dev libgnutls28-dev libcurl4-openssl-dev libsodium-dev
@@ -40,10 +43,10 @@ test-deps:
 	$(call install_missing,$(APT_TEST_PACKAGES))
 
 build: deps
-	$(SWIFT) build
+	$(SWIFTPM) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFTPM) build -c release
 
 # Every test: lint, both archive engines, the browser, the end-to-end and contract scripts;
 # each phase's time is printed at the end (scripts/lib/run-tests.sh).
@@ -61,7 +64,7 @@ lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Apps Package.swift
 
 demo: build
-	$(SWIFT) run --skip-build coldtap demo
+	$(SWIFTPM) run --skip-build coldtap demo
 
 # The one Python virtual environment of the project's tools (never a run-time dependency).
 define make_venv
@@ -83,11 +86,11 @@ test-venv: test-deps
 
 # Every suite of coldtap-bench (BENCH_SUITES, also what make test runs once at a tiny size).
 bench: venv test-deps
-	$(SWIFT) build -c release --product coldtap-bench
+	$(SWIFTPM) build -c release --product coldtap-bench
 	COLDTAP_PYTHON=$(VENV)/bin/python bash scripts/lib/run-benches.sh .build/release/coldtap-bench
 
 fuzz: deps
-	$(SWIFT) build -c release --build-path .build-fuzz --product FuzzNDEF \
+	$(SWIFTPM) build -c release --build-path .build-fuzz --product FuzzNDEF \
 	  --sanitize=fuzzer -Xswiftc -sanitize=address,fuzzer
 	@mkdir -p .fuzz/corpus .fuzz/artifacts
 	@cp -n Tests/Fixtures/ndef/*.ndef .fuzz/corpus/ 2>/dev/null || true

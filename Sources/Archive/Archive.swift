@@ -22,6 +22,16 @@ public final class Archive {
     ///   turned into an empty archive.
     public init(engine: any ArchiveEngine, existing: Bool = false) throws {
         self.engine = engine
+        // A PostgreSQL database of another program (SQLite's engine refuses its own at open).
+        if let database = engine as? PostgreSQLEngine, try Migrations.currentVersion(engine) == nil {
+            let names = try database.tableNames()
+            if !names.isEmpty {
+                throw ArchiveError(
+                    .corrupt,
+                    "'\(engine.location)' holds another program's tables (\(names.prefix(5).joined(separator: ", "))\(names.count > 5 ? ", …" : "")), not a ColdTap archive; nothing was changed.",
+                    hint: .useAnotherArchive)
+            }
+        }
         if existing, try Migrations.currentVersion(engine) == nil {
             throw ArchiveError(
                 .corrupt, "'\(engine.location)' is not a ColdTap archive (it holds no archive's tables); nothing was changed.",

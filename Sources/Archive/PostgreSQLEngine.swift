@@ -227,6 +227,15 @@ public final class PostgreSQLEngine: ArchiveEngine {
     public func beginRead() throws { try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }
     public func commit() throws { try execute("COMMIT") }
 
+    /// The tables of the current schema, by name.
+    public func tableNames() throws -> [String] {
+        var names: [String] = []
+        try query(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name", []
+        ) { names.append($0.text(0)) }
+        return names
+    }
+
     public func tableExists(_ name: String) throws -> Bool {
         let exists =
             try scalarInt(

@@ -47,6 +47,9 @@ public final class SQLiteEngine: ArchiveEngine {
         sqlite3_busy_timeout(handle, SQLiteEngine.busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(handle, 1)
         do {
+            // Another program's database is refused before anything is written into it (the
+            // switch to WAL below writes its header): nothing in it may change.
+            try refuseAnotherProgramsDatabase()
             // A damaged or foreign file shows here, at the first read of its header.
             try switchToWAL()
             try execute("PRAGMA synchronous=FULL")
@@ -56,6 +59,18 @@ public final class SQLiteEngine: ArchiveEngine {
             close()
             throw error
         }
+    }
+
+    /// An SQLite database that holds tables but not ColdTap's schema record belongs to
+    /// another program: refused, naming a few of its tables.
+    private func refuseAnotherProgramsDatabase() throws {
+        var names: [String] = []
+        try query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", []) { names.append($0.text(0)) }
+        guard !names.isEmpty, !names.contains("schema_migrations") else { return }
+        throw ArchiveError(
+            .corrupt,
+            "'\(location)' is another program's SQLite database (its tables: \(names.prefix(5).joined(separator: ", "))\(names.count > 5 ? ", …" : "")), not a ColdTap archive; nothing was changed.",
+            hint: .useAnotherArchive)
     }
 
     /// Whether the file starts with SQLite's header ("SQLite format 3" and a zero byte).

@@ -43,13 +43,40 @@ phase() {
 }
 
 lint() { "$swift" format lint --strict --recursive --configuration .swift-format Sources Tests Apps Package.swift; }
-build() { "$swift" build --build-tests; }
+# SwiftPM leaves empty TemporaryDirectory.* folders and lock files in TMPDIR on every run:
+# the build keeps them in .build; the test run's are removed after it (below).
+build() { mkdir -p .build/swiftpm-tmp && TMPDIR="$PWD/.build/swiftpm-tmp" "$swift" build --build-tests; }
+
+# Runs a test command and then holds it to "tests leave nothing behind in the temporary
+# folder": what appeared there during the run is SwiftPM's own litter (removed) or a test's
+# leftover (named, and the phase fails).
+tmp=${TMPDIR:-/tmp}
+tidy_tests() {
+  local before after entry leftovers=()
+  before=$(ls -A "$tmp" | sort)
+  "$@"
+  local status=$?
+  after=$(ls -A "$tmp" | sort)
+  while IFS= read -r entry; do
+    [ -n "$entry" ] || continue
+    case "$entry" in
+      TemporaryDirectory.*) rmdir "$tmp/$entry" 2>/dev/null || leftovers+=("$entry") ;;
+      *.build.lock | *swiftpm.lock | *workspace-state.json.lock | *manifest.db.lock) rm -f "$tmp/$entry" ;;
+      *) leftovers+=("$entry") ;;
+    esac
+  done < <(comm -13 <(echo "$before") <(echo "$after"))
+  if [ ${#leftovers[@]} -gt 0 ]; then
+    echo "tests left these behind in $tmp: ${leftovers[*]}" >&2
+    [ $status -ne 0 ] || status=1
+  fi
+  return $status
+}
 
 case "$tier" in
   check)
     phase lint lint
     phase build build
-    phase "swift tests (SQLite only, fast suites)" env COLDTAP_TEST_ENGINES=sqlite "$swift" test --skip-build --skip "$check_skip"
+    phase "swift tests (SQLite only, fast suites)" tidy_tests env COLDTAP_TEST_ENGINES=sqlite "$swift" test --skip-build --skip "$check_skip"
     for t in scripts/test-ios-app-typecheck.sh; do
       [ -e "$t" ] && phase "$t" bash "$t"
     done
@@ -57,10 +84,10 @@ case "$tier" in
   full)
     phase lint lint
     phase build build
-    phase "swift tests (SQLite and PostgreSQL)" "$swift" test --skip-build
+    phase "swift tests (SQLite and PostgreSQL)" tidy_tests "$swift" test --skip-build
     for t in scripts/test-*.sh; do
       [ -e "$t" ] || continue
-      phase "$t" bash "$t"
+      phase "$t" tidy_tests bash "$t"
     done
     phase "every bench once, tiny (--smoke)" env COLDTAP_PYTHON="$PWD/.venv/bin/python" bash scripts/lib/run-benches.sh .build/debug/coldtap-bench --smoke
     ;;
