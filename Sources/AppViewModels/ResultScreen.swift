@@ -61,6 +61,9 @@ public struct ResultScreen: Sendable {
     /// Start and length of each gap (the section is left out when empty).
     public var gaps: [Row]
     public var details: [DetailLine]
+    /// *Hand over a lot…* is offered for a logger's read, never for the sample read (no
+    /// station knows its logger).
+    public var offersHandOver: Bool
 
     /// - Parameters:
     ///   - assessment: the read's assessment as shown now (`StoredRead.assessment`).
@@ -75,6 +78,7 @@ public struct ResultScreen: Sendable {
         let stats = assessment.statistics
         title = read.isSample ? Self.sampleTitle(read) : read.loggerName
         sampleNote = read.isSample ? Self.sampleNote : nil
+        offersHandOver = !read.isSample
         banner = Banner(
             title: assessment.verdict.title, symbol: assessment.verdict.symbol, tone: assessment.verdict.tone,
             explanation: assessment.verdict.explanation,

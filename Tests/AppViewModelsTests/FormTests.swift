@@ -10,6 +10,7 @@ import Testing
         #expect(form.setup == NHSLoggerSetup(interval: 600, validMinimum: 2, validMaximum: 8, start: .now, runningTime: 0))
         #expect(form.problem == nil)
         #expect(!form.showsDelay && !form.showsRunningTime && form.showsLimits)
+        #expect(ConfigureForm.StartChoice.allCases.map(\.title) == ["Now", "After a delay", "When started"])
     }
 
     @Test func theChoicesBecomeTheLoggersSeconds() {

@@ -52,7 +52,7 @@ struct ResultView: View {
                     ForEach(Array(screen.gaps.enumerated()), id: \.offset) { _, gap in LabeledContent(gap.label, value: gap.value) }
                 }
             }
-            if !read.isSample {
+            if screen.offersHandOver {
                 Section {
                     NavigationLink {
                         HandOverView(read: read)
