@@ -53,6 +53,8 @@ public struct ResultScreen: Sendable {
     public var sampleNote: String?
     public var banner: Banner
     public var statistics: [Row]
+    /// What the chart draws: the read's curve, the profile's limits and the excursions.
+    public var chart: ChartInput
     /// What VoiceOver says for the chart.
     public var chartSummary: String
     /// Said instead of the excursions when there are none.
@@ -79,6 +81,7 @@ public struct ResultScreen: Sendable {
         title = read.isSample ? Self.sampleTitle(read) : read.loggerName
         sampleNote = read.isSample ? Self.sampleNote : nil
         offersHandOver = !read.isSample
+        chart = ChartInput(log: read.log, assessment: assessment, language: language)
         banner = Banner(
             title: assessment.verdict.title, symbol: assessment.verdict.symbol, tone: assessment.verdict.tone,
             explanation: assessment.verdict.explanation,

@@ -32,12 +32,9 @@ struct ResultView: View {
                 }
             }
             Section("Temperature") {
-                TemperatureChartView(
-                    input: ChartInput(log: read.log, assessment: assessment, language: .appLanguage),
-                    accessibilitySummary: screen.chartSummary
-                )
-                .frame(height: 280)
-                .listRowInsets(EdgeInsets())
+                TemperatureChartView(input: screen.chart, accessibilitySummary: screen.chartSummary)
+                    .frame(height: 280)
+                    .listRowInsets(EdgeInsets())
             }
             Section("Excursions") {
                 if let note = screen.noExcursionsNote {
