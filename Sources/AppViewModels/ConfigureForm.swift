@@ -5,7 +5,18 @@ import LoggerSessions
 /// wrong with it, and which buttons can be used. Configuring (SETCONFIG) erases the logger,
 /// so the screen asks first; the rules of what the logger takes are `NHSLoggerSetup`'s.
 public struct ConfigureForm: Sendable, Equatable {
-    public enum StartChoice: Hashable, Sendable, CaseIterable { case now, delay, onStart }
+    public enum StartChoice: Hashable, Sendable, CaseIterable {
+        case now, delay, onStart
+
+        /// The choice as the *Start* picker names it.
+        public var title: String {
+            switch self {
+            case .now: return String(localized: "Now")
+            case .delay: return String(localized: "After a delay")
+            case .onStart: return String(localized: "When started")
+            }
+        }
+    }
 
     /// The steppers' ranges: an interval of 1 minute to 1092 minutes (the logger's 65535 s
     /// is just over 18 hours), a delay of up to a year, a running time of up to a year.

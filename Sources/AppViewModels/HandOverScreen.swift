@@ -130,6 +130,9 @@ public struct HandOverScreen: Sendable, Equatable {
         /// "50 % used".
         public var consumed: String
         public var selected: Bool
+
+        /// The row's small line: "USABLE · 50 % used".
+        public var detailLine: String { "\(decision) · \(consumed)" }
     }
 
     /// What `record(_:at:)` sends.
@@ -284,6 +287,13 @@ public struct HandOverScreen: Sendable, Equatable {
 
     /// True while the app should call `fetchLots(from:)`.
     public var needsLots: Bool { phase == .loading }
+
+    /// The lots, place and time are shown while a lot is chosen and while its move is sent
+    /// (then greyed: `choicesLocked`), not while loading, after the move or after a failure.
+    public var showsChoices: Bool { phase == .choosing || phase == .sending }
+
+    /// The choices cannot be changed while the move is on its way.
+    public var choicesLocked: Bool { phase == .sending }
 
     // MARK: The station
 

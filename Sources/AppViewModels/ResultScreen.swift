@@ -53,6 +53,8 @@ public struct ResultScreen: Sendable {
     public var sampleNote: String?
     public var banner: Banner
     public var statistics: [Row]
+    /// What the chart draws: the read's curve, the profile's limits and the excursions.
+    public var chart: ChartInput
     /// What VoiceOver says for the chart.
     public var chartSummary: String
     /// Said instead of the excursions when there are none.
@@ -61,6 +63,9 @@ public struct ResultScreen: Sendable {
     /// Start and length of each gap (the section is left out when empty).
     public var gaps: [Row]
     public var details: [DetailLine]
+    /// *Hand over a lot…* is offered for a logger's read, never for the sample read (no
+    /// station knows its logger).
+    public var offersHandOver: Bool
 
     /// - Parameters:
     ///   - assessment: the read's assessment as shown now (`StoredRead.assessment`).
@@ -75,6 +80,8 @@ public struct ResultScreen: Sendable {
         let stats = assessment.statistics
         title = read.isSample ? Self.sampleTitle(read) : read.loggerName
         sampleNote = read.isSample ? Self.sampleNote : nil
+        offersHandOver = !read.isSample
+        chart = ChartInput(log: read.log, assessment: assessment, language: language)
         banner = Banner(
             title: assessment.verdict.title, symbol: assessment.verdict.symbol, tone: assessment.verdict.tone,
             explanation: assessment.verdict.explanation,

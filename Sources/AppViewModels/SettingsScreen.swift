@@ -46,6 +46,25 @@ public enum TimeZoneChoices {
         let needle = query.replacingOccurrences(of: " ", with: "_")
         return all.filter { $0.localizedCaseInsensitiveContains(needle) }
     }
+
+    /// One row of the time zone list: what choosing it stores (`nil`: follow the phone's),
+    /// its title, and whether it is the current choice.
+    public struct Row: Sendable, Equatable, Identifiable {
+        public var choice: String?
+        public var title: String
+        public var isSelected: Bool
+        public var id: String? { choice }
+    }
+
+    /// The list for `query`: the phone's zone first, whatever the query, then the matching
+    /// zones; the row of `selection` is marked.
+    public static func rows(
+        matching query: String, selection: String?, in identifiers: [String] = TimeZone.knownTimeZoneIdentifiers,
+        current: TimeZone = .current
+    ) -> [Row] {
+        [Row(choice: nil, title: phoneZone(current), isSelected: selection == nil)]
+            + matching(query, in: identifiers).map { Row(choice: $0, title: title($0), isSelected: selection == $0) }
+    }
 }
 
 /// The form that adds a logger's secret key: a label (serial number or tag UID) and the key
@@ -53,6 +72,8 @@ public enum TimeZoneChoices {
 public struct SecretKeyForm: Sendable, Equatable {
     public var label: String
     public var secret: String
+    /// Why the last *Save* failed (the key stays typed, to try again).
+    public private(set) var problem: String?
 
     public init(label: String = "", secret: String = "") {
         self.label = label
@@ -67,11 +88,26 @@ public struct SecretKeyForm: Sendable, Equatable {
 
     /// The key's bytes as kept in the Keychain (the text typed, UTF-8).
     public var secretData: Data { Data(secret.utf8) }
+
+    /// Keeps the key under its label in `store`; `false` (with `problem` set) when the store
+    /// refused it or the form cannot be saved yet.
+    public mutating func save(into store: some SecretKeyStore) -> Bool {
+        guard canSave else { return false }
+        do {
+            try store.store(secretData, for: trimmedLabel)
+            problem = nil
+            return true
+        } catch {
+            problem = error.localizedDescription
+            return false
+        }
+    }
 }
 
 /// Where the secret keys are kept (the app's Keychain; a fake in the tests).
 public protocol SecretKeyStore {
     func labels() throws -> [String]
+    func store(_ secret: Data, for label: String) throws
     func remove(_ label: String) throws
 }
 

@@ -23,6 +23,10 @@ public struct StationSettingsForm: Sendable, Equatable {
     public private(set) var signingIn = false
     /// Why the last attempt failed (`nil` after a sign-in, or before any).
     public private(set) var problem: StationSignInProblem?
+    /// A sign-out is on its way (it first sends what waits).
+    public private(set) var signingOut = false
+    /// Why the last sign-out or removal of the station failed (the Keychain refused).
+    public private(set) var accountProblem: String?
 
     public init(address: String = "", user: String = "", password: String = "", device: String = "") {
         self.address = address
@@ -113,6 +117,37 @@ public struct StationSettingsForm: Sendable, Equatable {
         user = ""
         password = ""
         problem = nil
+    }
+
+    /// *Sign out* waits for a sign-out or an upload under way.
+    public func canSignOut(isSending: Bool) -> Bool { !signingOut && !isSending }
+
+    /// The form now signing out; `false` while a sign-out is already under way.
+    public mutating func startSigningOut() -> Bool {
+        guard !signingOut else { return false }
+        signingOut = true
+        return true
+    }
+
+    /// The sign-out's outcome: the fields cleared after it worked, its error kept when not.
+    public mutating func finishedSigningOut(_ outcome: Result<Void, any Error>) {
+        signingOut = false
+        settle(outcome)
+    }
+
+    /// *Remove station*'s outcome, as a sign-out's.
+    public mutating func removedStation(_ outcome: Result<Void, any Error>) {
+        settle(outcome)
+    }
+
+    private mutating func settle(_ outcome: Result<Void, any Error>) {
+        switch outcome {
+        case .success:
+            signedOut()
+            accountProblem = nil
+        case .failure(let error):
+            accountProblem = error.localizedDescription
+        }
     }
 
     /// The last problem in words, times in `timeZone`.

@@ -10,6 +10,7 @@ import Testing
         #expect(form.setup == NHSLoggerSetup(interval: 600, validMinimum: 2, validMaximum: 8, start: .now, runningTime: 0))
         #expect(form.problem == nil)
         #expect(!form.showsDelay && !form.showsRunningTime && form.showsLimits)
+        #expect(ConfigureForm.StartChoice.allCases.map(\.title) == ["Now", "After a delay", "When started"])
     }
 
     @Test func theChoicesBecomeTheLoggersSeconds() {
@@ -99,6 +100,21 @@ import Testing
         #expect(TimeZoneChoices.phoneZone(utc) == "This iPhone's (UTC)" || TimeZoneChoices.phoneZone(utc) == "This iPhone's (GMT)")
         #expect(TimeZoneChoices.settingsValue("Asia/Tokyo") == "Asia/Tokyo")
         #expect(TimeZoneChoices.settingsValue(nil, current: TimeZone(identifier: "Asia/Tokyo")!) == "This iPhone's (Asia/Tokyo)")
+    }
+
+    @Test func theTimeZoneListStartsWithThePhonesAndMarksTheChoice() {
+        let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo"]
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        let following = TimeZoneChoices.rows(matching: "", selection: nil, in: zones, current: tokyo)
+        #expect(following.map(\.choice) == [nil, "America/New_York", "Asia/Tokyo", "Europe/Berlin"])
+        #expect(following.map(\.isSelected) == [true, false, false, false])
+        #expect(following[0].title == "This iPhone's (Asia/Tokyo)")
+        #expect(following[1].title == "America/New York")
+        // The phone's row stays whatever is typed; the chosen zone's row is the one marked.
+        let searched = TimeZoneChoices.rows(matching: "new york", selection: "America/New_York", in: zones, current: tokyo)
+        #expect(searched.map(\.choice) == [nil, "America/New_York"])
+        #expect(searched.map(\.isSelected) == [false, true])
+        #expect(Set(following.map(\.id)).count == following.count)
     }
 
     @Test func aSecretKeyNeedsALabelAndAKey() {

@@ -122,6 +122,16 @@ import Testing
         #expect(result.chartSummary == "Temperature chart from \(Fmt.temperature(5)) to \(Fmt.temperature(9))")
     }
 
+    @Test func theChartDrawsTheReadWithTheProfilesLimitsInTheScreensLanguage() {
+        let read = makeRead(log)
+        let japanese = screen(read, language: .japanese)
+        #expect(japanese.chart.lowerLimit == 2 && japanese.chart.upperLimit == 8)
+        #expect(japanese.chart.excursions.count == japanese.excursions.count)
+        #expect(japanese.chart.language == .japanese)
+        #expect(japanese.chart.series == ChartSeries(log: log))
+        #expect(screen(read).chart.language == .english)
+    }
+
     @Test func anExcursionIsWordedWithItsLimitTimeAndPeak() throws {
         let result = screen(makeRead(log))
         #expect(result.noExcursionsNote == nil)

@@ -65,6 +65,7 @@ import Testing
         let screen = ResultScreen(read: read, assessment: assessment, upload: upload, timeZone: utc, hintWords: { _ in "" })
         #expect(screen.title.hasPrefix("Sample: "))
         #expect(screen.sampleNote?.contains("never uploaded") == true)
+        #expect(!screen.offersHandOver)
         #expect(screen.details.contains(.row(.init(label: "Station", value: "Sample read, never uploaded"))))
         let row = ReadRowDisplay(read: read, verdict: assessment.verdict, upload: upload, timeZone: utc)
         #expect(row.loggerName.hasPrefix("Sample: "))
@@ -82,6 +83,7 @@ import Testing
             read: logger, assessment: logger.assessment(currentProfile: .vaccineFridge, timeZone: utc), upload: .notForUpload, timeZone: utc,
             hintWords: { _ in "" })
         #expect(plain.sampleNote == nil)
+        #expect(plain.offersHandOver)
         #expect(!plain.title.hasPrefix("Sample"))
     }
 

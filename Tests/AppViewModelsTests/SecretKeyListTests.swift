@@ -10,11 +10,19 @@ import Testing
         var kept: [String]
         var failReads = false
         var failRemoving: String?
+        var failStoring = false
+        var secrets: [String: Data] = [:]
         init(_ kept: [String]) { self.kept = kept }
 
         func labels() throws -> [String] {
             if failReads { throw CocoaError(.fileReadNoPermission) }
             return kept
+        }
+
+        func store(_ secret: Data, for label: String) throws {
+            if failStoring { throw CocoaError(.fileWriteNoPermission) }
+            secrets[label] = secret
+            if !kept.contains(label) { kept.append(label) }
         }
 
         func remove(_ label: String) throws {
@@ -51,5 +59,24 @@ import Testing
         store.failReads = false
         list.reload(from: store)
         #expect(list.problem == nil)
+    }
+
+    @Test func aKeyIsSavedUnderItsTrimmedLabelAndARefusalIsSaid() {
+        let store = FakeStore([])
+        var form = SecretKeyForm(label: "  04A1  ", secret: "c2VjcmV0")
+        store.failStoring = true
+        let refused = form.save(into: store)
+        #expect(!refused)
+        #expect(form.problem != nil)
+        #expect(form.secret == "c2VjcmV0")  // kept typed, to try again
+        store.failStoring = false
+        let saved = form.save(into: store)
+        #expect(saved)
+        #expect(form.problem == nil)
+        #expect(store.secrets == ["04A1": Data("c2VjcmV0".utf8)])
+        var empty = SecretKeyForm(label: "04A1", secret: "")
+        let savedEmpty = empty.save(into: store)
+        #expect(!savedEmpty)
+        #expect(store.secrets.count == 1)
     }
 }

@@ -143,6 +143,39 @@ func filledForm() -> StationSettingsForm {
         #expect(form.device == "ward 3 phone")
     }
 
+    @MainActor @Test func aSignOutRunsOnceAndAFailureIsSaidWithTheFieldsKept() async {
+        var form = filledForm()
+        #expect(form.canSignOut(isSending: false))
+        #expect(!form.canSignOut(isSending: true))  // an upload under way first
+        let first = form.startSigningOut()
+        let second = form.startSigningOut()  // a second tap while the first runs
+        #expect(first && !second)
+        #expect(!form.canSignOut(isSending: false))
+        form.finishedSigningOut(await Result(catchingAsync: { throw CocoaError(.fileWriteNoPermission) }))
+        #expect(!form.signingOut)
+        #expect(form.accountProblem != nil)
+        #expect(form.user == "olli")
+
+        let again = form.startSigningOut()
+        #expect(again)
+        var ran = false
+        form.finishedSigningOut(await Result(catchingAsync: { ran = true }))
+        #expect(ran)
+        #expect(form.accountProblem == nil)
+        #expect(form.user == "" && form.password == "")
+        #expect(form.address == "https://station.example.org")
+    }
+
+    @Test func removingTheStationClearsTheFieldsOrSaysWhyNot() {
+        var form = filledForm()
+        form.removedStation(Result { throw CocoaError(.fileWriteNoPermission) })
+        #expect(form.accountProblem != nil)
+        #expect(form.user == "olli")
+        form.removedStation(Result {})
+        #expect(form.accountProblem == nil)
+        #expect(form.user == "")
+    }
+
     @Test func eachRefusalHasItsOwnProblemAndWords() async throws {
         let until = t0.addingTimeInterval(300)
         let lockEnd = Fmt.dateTime(until, in: utc, locale: usEnglish)

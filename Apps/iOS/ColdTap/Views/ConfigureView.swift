@@ -42,9 +42,7 @@ struct ConfigureView: View {
 
             Section {
                 Picker("Start", selection: $form.startChoice) {
-                    Text("Now").tag(ConfigureForm.StartChoice.now)
-                    Text("After a delay").tag(ConfigureForm.StartChoice.delay)
-                    Text("When started").tag(ConfigureForm.StartChoice.onStart)
+                    ForEach(ConfigureForm.StartChoice.allCases, id: \.self) { Text($0.title).tag($0) }
                 }
                 if form.showsDelay {
                     Stepper(value: $form.delayMinutes, in: ConfigureForm.delayMinutesRange) {

@@ -19,7 +19,6 @@ struct HandOverView: View {
     }
 
     var body: some View {
-        let choosing = screen.phase == .choosing || screen.phase == .sending
         Form {
             Section {
                 Text(screen.loggerLine).font(.headline)
@@ -47,7 +46,7 @@ struct HandOverView: View {
                 }
             }
 
-            if choosing {
+            if screen.showsChoices {
                 Section("Lots") {
                     TextField("Search lot", text: $screen.search)
                         .textInputAutocapitalization(.never)
@@ -64,7 +63,7 @@ struct HandOverView: View {
                         .buttonStyle(.plain)
                     }
                 }
-                .disabled(screen.phase == .sending)
+                .disabled(screen.choicesLocked)
 
                 Section {
                     TextField("Place (optional)", text: $screen.place)
@@ -107,7 +106,7 @@ struct LotRowView: View {
             VStack(alignment: .leading, spacing: 2) {
                 Text(row.id).font(.headline)
                 Text(row.productLine).font(.subheadline)
-                Text(verbatim: "\(row.decision) · \(row.consumed)").font(.caption).foregroundStyle(.secondary)
+                Text(row.detailLine).font(.caption).foregroundStyle(.secondary)
             }
             Spacer()
             if row.selected {

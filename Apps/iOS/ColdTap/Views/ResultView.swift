@@ -32,12 +32,9 @@ struct ResultView: View {
                 }
             }
             Section("Temperature") {
-                TemperatureChartView(
-                    input: ChartInput(log: read.log, assessment: assessment, language: .appLanguage),
-                    accessibilitySummary: screen.chartSummary
-                )
-                .frame(height: 280)
-                .listRowInsets(EdgeInsets())
+                TemperatureChartView(input: screen.chart, accessibilitySummary: screen.chartSummary)
+                    .frame(height: 280)
+                    .listRowInsets(EdgeInsets())
             }
             Section("Excursions") {
                 if let note = screen.noExcursionsNote {
@@ -52,7 +49,7 @@ struct ResultView: View {
                     ForEach(Array(screen.gaps.enumerated()), id: \.offset) { _, gap in LabeledContent(gap.label, value: gap.value) }
                 }
             }
-            if !read.isSample {
+            if screen.offersHandOver {
                 Section {
                     NavigationLink {
                         HandOverView(read: read)

@@ -104,7 +104,6 @@ struct AddKeyView: View {
     let keychain: KeychainStore
     @Environment(\.dismiss) private var dismiss
     @State private var form = SecretKeyForm()
-    @State private var error: String?
 
     var body: some View {
         Form {
@@ -118,8 +117,8 @@ struct AddKeyView: View {
             } footer: {
                 Text("The key is stored in the Keychain and cannot be shown again.")
             }
-            if let error {
-                Text(error).foregroundStyle(.red)
+            if let problem = form.problem {
+                Text(problem).foregroundStyle(.red)
             }
         }
         .navigationTitle("Secret key")
@@ -128,18 +127,9 @@ struct AddKeyView: View {
                 Button("Cancel") { dismiss() }
             }
             ToolbarItem(placement: .confirmationAction) {
-                Button("Save", action: save)
+                Button("Save") { if form.save(into: keychain) { dismiss() } }
                     .disabled(!form.canSave)
             }
-        }
-    }
-
-    private func save() {
-        do {
-            try keychain.store(form.secretData, for: form.trimmedLabel)
-            dismiss()
-        } catch {
-            self.error = error.localizedDescription
         }
     }
 }
@@ -152,30 +142,20 @@ struct TimeZonePicker: View {
 
     var body: some View {
         List {
-            Button {
-                selection = nil
-                dismiss()
-            } label: {
-                row(TimeZoneChoices.phoneZone(), selected: selection == nil)
-            }
-            ForEach(TimeZoneChoices.matching(query), id: \.self) { identifier in
+            ForEach(TimeZoneChoices.rows(matching: query, selection: selection)) { row in
                 Button {
-                    selection = identifier
+                    selection = row.choice
                     dismiss()
                 } label: {
-                    row(TimeZoneChoices.title(identifier), selected: selection == identifier)
+                    HStack {
+                        Text(row.title).foregroundStyle(.primary)
+                        Spacer()
+                        if row.isSelected { Image(systemName: "checkmark").foregroundStyle(.tint) }
+                    }
                 }
             }
         }
         .searchable(text: $query)
         .navigationTitle("Time zone")
-    }
-
-    private func row(_ title: String, selected: Bool) -> some View {
-        HStack {
-            Text(title).foregroundStyle(.primary)
-            Spacer()
-            if selected { Image(systemName: "checkmark").foregroundStyle(.tint) }
-        }
     }
 }

@@ -20,8 +20,6 @@ struct StationSettingsView: View {
     @EnvironmentObject private var station: StationUploader
     @EnvironmentObject private var settings: SettingsStore
     @State private var form = StationSettingsForm()
-    @State private var error: String?
-    @State private var signingOut = false
 
     var body: some View {
         let account = StationAccountSummary(credential: station.credential, waitingCount: station.waiting.count)
@@ -38,7 +36,7 @@ struct StationSettingsView: View {
                     Button(account.signOutTitle, role: .destructive) {
                         signOut()
                     }
-                    .disabled(signingOut || station.isSending)
+                    .disabled(!form.canSignOut(isSending: station.isSending))
                 } header: {
                     Text("Signed in")
                 } footer: {
@@ -76,9 +74,9 @@ struct StationSettingsView: View {
                 }
             }
 
-            if let error {
+            if let problem = form.accountProblem {
                 Section {
-                    Text(error).font(.footnote).foregroundStyle(.red)
+                    Text(problem).font(.footnote).foregroundStyle(.red)
                 }
             }
 
@@ -102,12 +100,7 @@ struct StationSettingsView: View {
                     }
                     .disabled(!summary.canUpload)
                     Button("Remove station", role: .destructive) {
-                        do {
-                            try station.removeStation()
-                            form.signedOut()
-                        } catch {
-                            self.error = error.localizedDescription
-                        }
+                        form.removedStation(Result { try station.removeStation() })
                     }
                 } footer: {
                     Text("Reads made offline wait on this iPhone and are sent when the station can be reached again.")
@@ -130,16 +123,7 @@ struct StationSettingsView: View {
     }
 
     private func signOut() {
-        signingOut = true
-        Task {
-            do {
-                try await station.signOut()
-                form.signedOut()
-                error = nil
-            } catch {
-                self.error = error.localizedDescription
-            }
-            signingOut = false
-        }
+        guard form.startSigningOut() else { return }
+        Task { form.finishedSigningOut(await Result(catchingAsync: { try await station.signOut() })) }
     }
 }
