@@ -242,6 +242,17 @@ extension Archive {
         return found ?? Product.builtIn(named: name).map(StoredProduct.init(builtIn:))
     }
 
+    /// The registered version `version` of `name`, else (version 0) the built-in product of
+    /// that name.
+    public func product(named name: String, version: Int) throws -> StoredProduct? {
+        guard version > 0 else { return Product.builtIn(named: name).map(StoredProduct.init(builtIn:)) }
+        var found: StoredProduct?
+        try engine.query(
+            "SELECT \(StoredProduct.Column.selectList) FROM products WHERE name = $1 AND version = $2", [.text(name), .int(Int64(version))]
+        ) { found = StoredProduct(row: $0) }
+        return found
+    }
+
     // MARK: Lots
 
     /// Keeps a new lot of `productName` (a registered or built-in product) for `siteID`.

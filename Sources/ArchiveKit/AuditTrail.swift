@@ -4,20 +4,77 @@ import ColdTapKit
 import Foundation
 import JSONOutput
 
+/// Words of an audit entry with the times in them kept as times, so that each front end
+/// shows them in its own zone (the page in the station's, the JSON and CSV in UTC).
+public struct AuditText: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    public enum Part: Sendable, Equatable {
+        case text(String)
+        case time(Date)
+    }
+
+    public var parts: [Part]
+
+    public init(stringLiteral value: String) { parts = [.text(value)] }
+
+    public init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
+
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var parts: [Part] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {}
+
+        public mutating func appendLiteral(_ literal: String) { append(literal) }
+
+        /// A time: kept as a time.
+        public mutating func appendInterpolation(_ time: Date) { parts.append(.time(time)) }
+
+        public mutating func appendInterpolation(_ text: AuditText) {
+            for part in text.parts { if case .text(let words) = part { append(words) } else { parts.append(part) } }
+        }
+
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) { append(value.description) }
+
+        private mutating func append(_ text: String) {
+            guard !text.isEmpty else { return }
+            if case .text(let before)? = parts.last {
+                parts[parts.count - 1] = .text(before + text)
+            } else {
+                parts.append(.text(text))
+            }
+        }
+    }
+
+    public static func + (lhs: AuditText, rhs: AuditText) -> AuditText { "\(lhs)\(rhs)" }
+
+    /// The words with each time written by `time`.
+    public func rendered(time: (Date) -> String) -> String {
+        parts.map { part in
+            switch part {
+            case .text(let words): return words
+            case .time(let date): return time(date)
+            }
+        }.joined()
+    }
+
+    /// As the JSON and the CSV keep it: times in ISO 8601, UTC.
+    public var description: String { rendered(time: \.isoUTC) }
+}
+
 /// A site's audit trail (docs/accounts.md, "The audit trail"): every event of the site the
 /// record holds — uploads, acknowledgements, signatures, sign-ins and their failures, user
-/// and token changes, profile changes with their old and new values — as one list, newest
-/// first, for the station's page and its CSV and JSON downloads.
+/// and token changes, profile changes with their old and new values, loggers joining and
+/// their decode secrets, products its lots are judged by, lots, their moves and closes — as
+/// one list, newest first, for the station's page and its CSV and JSON downloads.
 public struct AuditEntry: Sendable, Equatable {
     public var time: Date
     /// Who did it: a user's name, a typed name (acknowledgements before users), a token,
     /// the command line's operating-system user, or the station.
     public var who: String
-    /// The kind, a fixed word: `upload`, `acknowledgement`, `signature`, `sign_in`, …
+    /// The kind, a fixed word: `upload`, `acknowledgement`, `signature`, `sign_in`, `lot`, …
     public var kind: String
     public var logger: String?
-    /// What happened, in words.
-    public var what: String
+    /// What happened, in words; the times in it are kept as times.
+    public var what: AuditText
     /// Why, where it was said: a comment, a failure's reason.
     public var why: String?
     /// A change's values before and after.
@@ -66,14 +123,15 @@ public enum AuditTrail {
             entries.append(
                 AuditEntry(
                     time: upload.uploaded, who: by ?? "token #\(upload.tokenID)", kind: "upload", logger: upload.loggerID,
-                    what: "read #\(upload.readID) uploaded\(upload.newRead ? "" : " again (already kept)") with token #\(upload.tokenID)"
-                        + (device.map { " from \($0)" } ?? ""),
+                    what:
+                        "read #\(upload.readID) uploaded\(upload.newRead ? "" : " again (already kept)") with token #\(upload.tokenID)\(device.map { " from \($0)" } ?? "")",
                     user: by))
         }
         let signatures = try store.signatures(siteID: site.id)
         let signedAcks = Set(signatures.compactMap { signature in signature.acknowledgementID.map { "\(signature.loggerID)/\($0)" } })
         for signature in signatures {
-            let period = signature.subject == .review ? "\(signature.from.isoUTC) – \(signature.to.isoUTC)" : "the excursion from \(signature.from.isoUTC)"
+            let period: AuditText =
+                signature.subject == .review ? "\(signature.from) – \(signature.to)" : "the excursion from \(signature.from)"
             entries.append(
                 AuditEntry(
                     time: signature.signed, who: "\(signature.printedName) (\(signature.userName), \(signature.role.rawValue))", kind: "signature",
@@ -85,13 +143,13 @@ public enum AuditTrail {
             entries.append(
                 AuditEntry(
                     time: ack.at, who: ack.by, kind: "acknowledgement", logger: loggerID,
-                    what: "acknowledged the excursion from \(ack.excursionStart.isoUTC) (a typed name, no signature)", why: ack.comment))
+                    what: "acknowledged the excursion from \(ack.excursionStart) (a typed name, no signature)", why: ack.comment))
         }
         for token in tokens {
             let owner = name(token.createdByUser)
-            let made =
-                "token #\(token.id) made with the \(token.scope.rawValue) scope" + (token.device.map { " for the device \($0)" } ?? "")
-                + (owner.map { " of \($0)" } ?? "") + (token.expires.map { ", until \($0.isoUTC)" } ?? "")
+            let until: AuditText = token.expires.map { ", until \($0)" } ?? ""
+            let made: AuditText =
+                "token #\(token.id) made with the \(token.scope.rawValue) scope\(token.device.map { " for the device \($0)" } ?? "")\(owner.map { " of \($0)" } ?? "")\(until)"
             entries.append(AuditEntry(time: token.created, who: owner ?? "operator", kind: "token_created", what: made, user: owner))
             if let revoked = token.revoked {
                 entries.append(AuditEntry(time: revoked, who: "operator", kind: "token_revoked", what: "token #\(token.id) revoked", user: owner))
@@ -112,13 +170,89 @@ public enum AuditTrail {
             guard let created = webhook.created else { continue }
             entries.append(AuditEntry(time: created, who: "operator", kind: "webhook", what: "webhook #\(webhook.id) added: \(webhook.url)"))
         }
+        for join in try store.loggerJoins(siteID: site.id) {
+            entries.append(
+                AuditEntry(time: join.joined, who: "station", kind: "logger_joined", logger: join.loggerID, what: "logger \(join.loggerID) joined the site"))
+            if let set = join.secretSet {
+                entries.append(
+                    AuditEntry(time: set, who: "operator", kind: "logger_secret", logger: join.loggerID, what: "decode secret of \(join.loggerID) set"))
+            }
+        }
+        entries += try lotEntries(store: store, site: site, tokens: tokenByID, userNames: name)
         return entries.filter(filter.admits).sorted { ($0.time, $0.kind) > ($1.time, $1.kind) }
+    }
+
+    /// The site's lots, their moves and closes, and the product versions they are judged by.
+    static func lotEntries(
+        store: StationStore, site: StationSite, tokens: [Int64: StationToken], userNames: (Int64?) -> String?
+    ) throws -> [AuditEntry] {
+        var entries: [AuditEntry] = []
+        var products = Set<String>()
+        for lot in try store.archive.lots(siteID: site.id) {
+            let creator = Actor(RecordActor(text: lot.createdBy), tokens: tokens, userNames: userNames)
+            let quantity = lot.quantity.map { ", \($0) units" } ?? ""
+            let version = lot.productVersion == 0 ? "built-in" : "v\(lot.productVersion)"
+            entries.append(
+                AuditEntry(
+                    time: lot.created, who: creator.who, kind: "lot",
+                    what: "lot \(lot.id) of \(lot.productName) (\(version), SHA-256 \(lot.productSHA256)) created\(quantity)\(creator.via)",
+                    why: lot.note.isEmpty ? nil : lot.note, user: creator.user))
+            if lot.productVersion > 0, products.insert("\(lot.productName)/\(lot.productVersion)").inserted,
+                let product = try store.archive.product(named: lot.productName, version: lot.productVersion)
+            {
+                let by = Actor(RecordActor(text: product.addedBy), tokens: tokens, userNames: userNames)
+                entries.append(
+                    AuditEntry(
+                        time: product.added, who: by.who, kind: "product",
+                        what: "product \(product.name) v\(product.version) registered (SHA-256 \(product.sha256))\(by.via)", user: by.user))
+            }
+            for move in try store.archive.lotMoves(lot.id, siteID: site.id) {
+                let mover = Actor(RecordActor(text: move.by), tokens: tokens, userNames: userNames)
+                let place = move.place.isEmpty ? "" : " at \(move.place)"
+                let what: AuditText
+                switch move.kind {
+                case .logger: what = "lot \(lot.id) travels with \(move.loggerID ?? "") from \(move.at)\(place) (move #\(move.seq), \(move.origin))"
+                case .none: what = "lot \(lot.id) is with nobody's logger from \(move.at)\(place) (move #\(move.seq), \(move.origin))"
+                case .close:
+                    what = "lot \(lot.id) closed (\(move.reason?.rawValue ?? "closed")) at \(move.at)\(place) (move #\(move.seq), \(move.origin))"
+                }
+                entries.append(
+                    AuditEntry(
+                        time: move.recorded, who: mover.who, kind: move.kind == .close ? "lot_closed" : "lot_move", logger: move.loggerID,
+                        what: what + mover.via, user: mover.user))
+            }
+        }
+        return entries
+    }
+
+    /// Who a kept actor text names, for a row: the person (a token made for a user is theirs,
+    /// also for rows kept before the record named the user), and the token and device it
+    /// came through.
+    struct Actor {
+        var who: String
+        var user: String?
+        var via: AuditText
+
+        init(_ actor: RecordActor, tokens: [Int64: StationToken], userNames: (Int64?) -> String?) {
+            switch actor {
+            case .user(let name, let tokenID, let device):
+                (who, user) = (name, name)
+                via = tokenID.map { " with token #\($0)\(device.map { " from \($0)" } ?? "")" } ?? ""
+            case .token(let id, let device):
+                let token = tokens[id]
+                let owner = userNames(token?.createdByUser)
+                (who, user) = (owner ?? "token #\(id)", owner)
+                via = " with token #\(id)\((device ?? token?.device).map { " from \($0)" } ?? "")"
+            case .operatingSystem(let account): (who, user, via) = ("os:\(account)", nil, "")
+            case .named(let name): (who, user, via) = (name, nil, "")
+            }
+        }
     }
 
     static func accountEntry(_ event: AccountEvent, user: String?) -> AuditEntry {
         let detail = event.detail
         let subject = user ?? detail["name"] ?? "an unknown name"
-        let what: String
+        let what: AuditText
         var why: String?
         var old: String?
         var new: String?
@@ -132,7 +266,7 @@ public enum AuditTrail {
             what = detail["purpose"] == "signature" ? "\(subject) gave the password for a signature" : "\(subject) signed in (\(detail["purpose"] ?? "web"))"
         case .signInFailed: (what, why) = ("sign-in of \(subject) refused (\(detail["purpose"] ?? "web"))", detail["reason"])
         case .locked:
-            let until = detail["until_ms"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000).isoUTC } ?? "?"
+            let until: AuditText = detail["until_ms"].flatMap(Double.init).map { "\(Date(timeIntervalSince1970: $0 / 1000))" } ?? "?"
             (what, why) = ("account \(subject) locked until \(until)", "\(detail["failures"] ?? "?") wrong passwords in a row")
         case .signedOut: what = "\(subject) signed out"
         case .sessionsEnded: (what, why) = ("\(detail["sessions"] ?? "") session(s) of \(subject) ended", detail["reason"])
@@ -179,7 +313,8 @@ public enum AuditTrail {
         var lines = ["time,who,kind,logger,what,why,old,new"]
         for entry in entries {
             lines.append(
-                [entry.time.isoUTC, entry.who, entry.kind, entry.logger, entry.what, entry.why, entry.old, entry.new].map(field).joined(separator: ","))
+                [entry.time.isoUTC, entry.who, entry.kind, entry.logger, entry.what.description, entry.why, entry.old, entry.new].map(field).joined(
+                    separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
@@ -193,7 +328,7 @@ public enum AuditTrail {
                     entries.map { entry in
                         .object([
                             ("time", .string(entry.time.isoUTC)), ("who", .string(entry.who)), ("kind", .string(entry.kind)),
-                            ("logger", .optional(entry.logger)), ("what", .string(entry.what)), ("why", .optional(entry.why)),
+                            ("logger", .optional(entry.logger)), ("what", .string(entry.what.description)), ("why", .optional(entry.why)),
                             ("old", .optional(entry.old)), ("new", .optional(entry.new)),
                         ])
                     })

@@ -20,8 +20,17 @@ public enum PeriodReview {
         }
         return SignatureDraft(
             loggerID: loggerID, site: site, signer: signer, meaning: meaning, comment: comment, subject: subject, from: from, to: to,
-            timeZone: timeZone.identifier, readIDs: history.reads(covering: from, to).map(\.id),
+            timeZone: timeZone.identifier, readIDs: signedReads(of: history, from: from, to: to).map(\.id),
             assessment: assessmentLines(history: history, profile: profile, timeZone: timeZone))
+    }
+
+    /// The reads a signature over `[from, to]` lists: every read with a sample in it. The
+    /// end is a sample's time (`ReportPeriod`), so a read starting at it counts.
+    static func signedReads(of history: History, from: Date, to: Date) -> [ReadSummary] {
+        history.reads.filter { read in
+            guard let first = read.firstSample, let last = read.lastSample else { return false }
+            return last.addingTimeInterval(read.interval) > from && first <= to
+        }
     }
 
     /// The period's assessment in the statement's lines: the profile, the verdict and its

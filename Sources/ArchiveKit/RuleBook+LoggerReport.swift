@@ -20,6 +20,10 @@ public struct LoggerReport: Sendable {
     public var to: Date?
     public var timeZone: TimeZone
 
+    /// The period the report states (`ReportPeriod`: its first to its last sample); a
+    /// review of the station's logger page signs exactly this period.
+    public var period: ReportPeriod? { ReportPeriod(log: log) }
+
     /// The reason a PDF of the report is signed with when none is given: the meaning of the
     /// newest signature on the period, else "report".
     public static let unsignedPDFReason = "report"

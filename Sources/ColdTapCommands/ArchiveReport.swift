@@ -59,7 +59,7 @@ enum ArchiveReport {
         }
         let record = try recordEvidence(history, archive: archive, keyFile: keyFile, console: console)
         if json {
-            var document = ReportCommand.json(log: LogExport.json(log, wording: HintWording.logWording), assessment: assessment)
+            var document = ReportCommand.json(log: LogExport.json(log, wording: HintWording.logWording), period: report.period, assessment: assessment)
             if case .object(var members) = document {
                 var archiveMembers = archiveJSON(history, assessment: assessment)
                 if case .object(let kept) = archiveMembers, let record { archiveMembers = .object(kept + [("record", record.json)]) }

@@ -112,7 +112,9 @@ public enum ReportCommand: Command {
         let loaded = try await LogInput.load(path: options.path, options: options.input, console: console)
         let assessment = RuleBook.judge(loaded.log, profile: options.profile, timeZone: options.timeZone)
         if options.json {
-            console.print(json(log: LogExport.json(loaded.log, wording: HintWording.logWording), assessment: assessment).serialized())
+            console.print(
+                json(log: LogExport.json(loaded.log, wording: HintWording.logWording), period: ReportPeriod(log: loaded.log), assessment: assessment)
+                    .serialized())
         } else if printsCSV {
             console.write(Data(LogExport.csv(loaded.log, timeZone: artifacts.csvTimeZone).utf8))
         } else {
@@ -157,15 +159,20 @@ public enum ReportCommand: Command {
     // MARK: JSON
 
     /// The `--json` document: `log` (the `coldtap decode --json` document), `profile`,
-    /// `verdict`, `statistics`, `excursions`, `alarms`, `reasons`. Times are UTC with `Z`,
-    /// temperatures °C, durations seconds; figures that do not exist are `null`.
-    public static func json(log: JSONValue, assessment: Assessment) -> JSONValue {
+    /// `verdict`, `headline`, `period` (`start`, `end`: ColdChain's `ReportPeriod`, `null`
+    /// for a log without samples), `statistics`, `excursions`, `alarms`, `reasons`. Times
+    /// are UTC with `Z`, temperatures °C, durations seconds; figures that do not exist are `null`.
+    public static func json(log: JSONValue, period: ReportPeriod?, assessment: Assessment) -> JSONValue {
         let statistics = assessment.statistics
         return .object([
             ("log", log),
             ("profile", .string(assessment.profile.name)),
             ("verdict", .string(assessment.verdict.rawValue)),
             ("headline", .string(assessment.headline(in: assessment.timeZone))),
+            (
+                "period",
+                period.map { .object([("start", .string($0.start.isoUTC)), ("end", .string($0.end.isoUTC))]) } ?? .null
+            ),
             (
                 "statistics",
                 .object([

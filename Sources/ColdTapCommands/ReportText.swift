@@ -72,8 +72,8 @@ struct ReportText {
         if !identity.isEmpty { rows.append(["logger", identity.joined(separator: ", ")]) }
         if let input { rows.append(["input", input]) }
         rows.append(["samples", "\(statistics.sampleCount) every \(duration(log.interval))"])
-        if let start = statistics.start, let end = statistics.end {
-            rows.append(["period", "\(time(start)) → \(time(end)) (\(duration(end.timeIntervalSince(start))))"])
+        if let period = ReportPeriod(log: log) {
+            rows.append(["period", "\(time(period.start)) → \(time(period.end)) (\(duration(period.duration)))"])
         }
         rows.append([
             "read time",

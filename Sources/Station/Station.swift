@@ -192,8 +192,15 @@ public final class Station: @unchecked Sendable {
             self.session = session
         }
 
-        /// Who did something, as the record says it: `user:NAME` or `token #ID`.
-        var actor: String { user.map { "user:\($0.name)" } ?? "token #\(token?.id ?? 0)" }
+        /// Who did something, as the record says it (`RecordActor`): the signed-in user; for
+        /// a token, the user it was made for (`tokenUser`) with the token and its device, else
+        /// the token with its device.
+        func actor(tokenUser: StationUser?) -> RecordActor {
+            if let user { return .user(name: user.name) }
+            let id = token?.id ?? 0
+            if let tokenUser { return .user(name: tokenUser.name, tokenID: id, device: token?.device) }
+            return .token(id: id, device: token?.device)
+        }
     }
 
     /// The answer to anything about a logger that is not the caller's site's: the same
@@ -412,10 +419,11 @@ public final class Station: @unchecked Sendable {
     /// acknowledgement in one transaction; the name shown is theirs, not a typed one.
     /// The caller's scope and site were checked by the route.
     /// - Throws: `HTTPFailure`: 400 for a missing name or comment, 422 for no such excursion,
-    ///   409 for one acknowledged already (unless `again`).
+    ///   409 for one acknowledged already (unless `again`), worded by `refusal` (the API's
+    ///   words unless a page gives its own).
     func recordAcknowledgement(
         loggerID: String, excursionStart start: Date, by: String?, comment: String?, again: Bool,
-        caller: Caller, signer: StationUser? = nil
+        caller: Caller, signer: StationUser? = nil, refusal: (AcknowledgementError) -> HTTPFailure = Station.failure
     ) throws -> Acknowledgement {
         let request = AcknowledgementRequest(
             loggerID: loggerID, excursionStart: start, by: by, comment: comment, again: again, signer: signer, session: caller.session,
@@ -428,7 +436,7 @@ public final class Station: @unchecked Sendable {
                 return ack
             }
         } catch let error as AcknowledgementError {
-            throw Station.failure(error)
+            throw refusal(error)
         }
         webhooks.send(
             type: "acknowledgement", siteID: caller.site.id,

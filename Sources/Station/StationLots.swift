@@ -62,8 +62,12 @@ extension Station {
         return time
     }
 
-    /// Who a write of the station is recorded as: the token, by its id.
-    static func recordedBy(_ caller: Caller) -> String { caller.actor }
+    /// Who a write of the station is recorded as (`Caller.actor`): a device token's writes
+    /// are its user's, read from `store` as kept now, with the token and the device.
+    static func recordedBy(_ caller: Caller, in store: StationStore) throws -> String {
+        let tokenUser = try caller.token?.createdByUser.flatMap { try store.user(id: $0) }
+        return caller.actor(tokenUser: tokenUser).text
+    }
 
     /// The earliest time a move may give; the latest is a day after the request.
     static let earliestMoveTime = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01T00:00:00Z

@@ -19,7 +19,7 @@ public struct StationLot: Codable, Sendable, Equatable, Hashable {
     public var quantity: Int?
     public var note: String?
     public var created: Date
-    /// Who made the lot, as the station names the caller ("token #3").
+    /// Who made the lot, as the station names the caller ("user:olli via token #3 (ward 3 phone)").
     public var createdBy: String
     /// "USABLE", "REVIEW", "DISCARD" or "INCONCLUSIVE" (`nil`: the station gave none).
     public var decision: String?

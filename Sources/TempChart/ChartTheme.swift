@@ -22,6 +22,11 @@ public struct ChartTheme: Sendable, Equatable {
     public var gap: ChartColor
     /// Faint shading of excursion time spans.
     public var excursionShade: ChartColor
+    /// The lot journey's largest consumers: a fill and its edges and label, Okabe–Ito orange
+    /// and vermilion, apart in hue and lightness from the band's green, the unknown time's
+    /// hatched grey and the curve's blue, also for colour-blind readers.
+    public var consumer: ChartColor = ChartColor(hex: 0xE69F00, alpha: 0.38)
+    public var consumerMark: ChartColor = ChartColor(hex: 0xB34F00)
     public var pass: ChartColor
     public var fail: ChartColor
     public var inconclusive: ChartColor
@@ -51,6 +56,7 @@ public struct ChartTheme: Sendable, Equatable {
         band: ChartColor(hex: 0x3FB950, alpha: 0.16), limit: ChartColor(hex: 0xF0883E),
         curve: ChartColor(hex: 0x58A6FF), beyond: ChartColor(hex: 0xFF6B6B),
         gap: ChartColor(hex: 0x9198A1, alpha: 0.20), excursionShade: ChartColor(hex: 0xFF6B6B, alpha: 0.10),
+        consumer: ChartColor(hex: 0xE69F00, alpha: 0.34), consumerMark: ChartColor(hex: 0xF5B74A),
         pass: ChartColor(hex: 0x238636), fail: ChartColor(hex: 0xDA3633), inconclusive: ChartColor(hex: 0x9E6A03),
         onBanner: ChartColor(hex: 0xFFFFFF), tableStripe: ChartColor(hex: 0x161B22))
 

@@ -81,10 +81,13 @@ extension LotReportPage {
             let top = y.position(storage.high?.limit ?? high), bottom = y.position(storage.low?.limit ?? low)
             canvas.fill(.rect(ChartRect(x: plot.minX, y: top, width: plot.width, height: bottom - top)), color: theme.band)
         }
-        // Unknown time: unlogged legs whole, and what no valid sample covers in a logged one.
+        // Unknown time: unlogged legs whole, and what no valid sample covers in a logged one;
+        // hatched, so that it stays apart from the band and the consumers without colour.
         for leg in content.legs {
             for gap in Self.uncovered(leg) {
-                canvas.fill(.rect(ChartRect(x: x(gap.start), y: plot.minY, width: x(gap.end) - x(gap.start), height: plot.height)), color: theme.gap)
+                let area = ChartRect(x: x(gap.start), y: plot.minY, width: x(gap.end) - x(gap.start), height: plot.height)
+                canvas.fill(.rect(area), color: theme.gap)
+                hatch(area, on: canvas)
             }
             if leg.log == nil || leg.logger == nil, x(leg.to) - x(leg.from) > canvas.textWidth(lot.unknown, font: font) + 4 {
                 canvas.text(
@@ -92,13 +95,17 @@ extension LotReportPage {
                     anchor: .middle)
             }
         }
-        // The largest consumers.
-        for excursion in largestConsumers {
-            let span = ChartRect(x: x(excursion.start), y: plot.minY, width: max(1.5, x(excursion.end) - x(excursion.start)), height: plot.height)
-            canvas.fill(.rect(span), color: theme.beyond.withAlpha(0.14))
-            canvas.text(
-                LotReason.fraction(excursion.consumed), at: ChartPoint(x: span.midX, y: plot.minY + 9), font: bold, color: theme.beyond,
-                anchor: .middle)
+        // The largest consumers: their spans now, their labels once the curves are known.
+        let consumerSpans = largestConsumers.map { excursion in
+            ChartRect(x: x(excursion.start), y: plot.minY, width: max(1.5, x(excursion.end) - x(excursion.start)), height: plot.height)
+        }
+        for span in consumerSpans {
+            canvas.fill(.rect(span), color: theme.consumer)
+            for edge in [span.minX, span.maxX] {
+                canvas.stroke(
+                    .segment(ChartPoint(x: edge, y: plot.minY), ChartPoint(x: edge, y: plot.maxY)), color: theme.consumerMark,
+                    style: StrokeStyle(width: 0.8, cap: .butt))
+            }
         }
 
         // Grid and the temperature axis.
@@ -137,7 +144,9 @@ extension LotReportPage {
         }
         canvas.stroke(ticks, color: theme.axis, style: StrokeStyle(width: 0.8, cap: .butt))
 
-        // Each leg's curve (a sample stands for its interval), clipped to the leg.
+        // Each leg's curve (a sample stands for its interval), clipped to the leg; its
+        // horizontal runs are kept to place the consumers' labels off the curve.
+        var runs: [(from: Double, to: Double, y: Double)] = []
         for leg in content.legs {
             guard let log = leg.log, leg.logger != nil else { continue }
             let clip = ChartRect(x: x(leg.from), y: plot.minY, width: x(leg.to) - x(leg.from), height: plot.height)
@@ -160,11 +169,25 @@ extension LotReportPage {
                 }
                 let end = sample.time.addingTimeInterval(log.interval)
                 path.line(to: ChartPoint(x: x(end), y: sampleY))
+                runs.append((max(x(sample.time), x(leg.from)), min(x(end), x(leg.to)), sampleY))
                 previousEnd = end
                 open = true
             }
             canvas.stroke(path, color: theme.curve, style: StrokeStyle(width: 1.4, join: .round, cap: .butt))
             canvas.popClip()
+        }
+
+        // Each consumer's fraction where the curve is not: at the top of the plot, else at its
+        // foot, on a backing so the curve never runs through the figures.
+        for (excursion, span) in zip(largestConsumers, consumerSpans) {
+            let label = LotReason.fraction(excursion.consumed)
+            let width = canvas.textWidth(label, font: bold) + 4
+            let left = span.midX - width / 2, right = span.midX + width / 2
+            let crossing = runs.filter { $0.to >= left && $0.from <= right }.map(\.y)
+            let baseline = Self.labelBaseline(
+                curveYs: crossing, top: plot.minY + 10, bottom: plot.maxY - 3, height: 10)
+            canvas.fill(.rect(ChartRect(x: left, y: baseline - 8.5, width: width, height: 11)), color: theme.plotBackground.withAlpha(0.85))
+            canvas.text(label, at: ChartPoint(x: span.midX, y: baseline), font: bold, color: theme.consumerMark, anchor: .middle)
         }
 
         // The discard events, where they happened.
@@ -197,21 +220,50 @@ extension LotReportPage {
         // Legend.
         var legendX = plot.minX
         let legendY = frame.maxY - 4
-        func swatch(_ color: ChartColor, _ text: String) {
-            canvas.fill(.rect(ChartRect(x: legendX, y: legendY - 7, width: 10, height: 8)), color: color)
-            canvas.stroke(.rect(ChartRect(x: legendX, y: legendY - 7, width: 10, height: 8)), color: theme.axis, style: StrokeStyle(width: 0.4))
+        func swatch(_ color: ChartColor, _ text: String, hatched: Bool = false, edge: ChartColor? = nil) {
+            let box = ChartRect(x: legendX, y: legendY - 7, width: 10, height: 8)
+            canvas.fill(.rect(box), color: color)
+            if hatched { hatch(box, on: canvas) }
+            canvas.stroke(.rect(box), color: edge ?? theme.axis, style: StrokeStyle(width: edge == nil ? 0.4 : 0.8))
             canvas.text(text, at: ChartPoint(x: legendX + 13, y: legendY), font: font, color: theme.secondaryText, anchor: .start)
             legendX += 13 + canvas.textWidth(text, font: font) + 14
         }
         if let storage = content.storage { swatch(theme.band, lot.storage.filled(["band": storage.description])) }
-        swatch(theme.gap, lot.unknown)
-        if !largestConsumers.isEmpty { swatch(theme.beyond.withAlpha(0.14), lot.largestConsumers) }
+        swatch(theme.gap, lot.unknown, hatched: true)
+        if !largestConsumers.isEmpty { swatch(theme.consumer, lot.largestConsumers, edge: theme.consumerMark) }
         if !status.discardEvents.isEmpty {
             var mark = ChartPath()
             mark.addCircle(center: ChartPoint(x: legendX + 5, y: legendY - 3), radius: 3.5)
             canvas.stroke(mark, color: theme.fail, style: StrokeStyle(width: 1.4))
             canvas.text(lot.sectionDiscard, at: ChartPoint(x: legendX + 13, y: legendY), font: font, color: theme.secondaryText, anchor: .start)
         }
+    }
+
+    /// Thin diagonal lines over `area`: unknown time's pattern.
+    func hatch(_ area: ChartRect, on canvas: any Canvas) {
+        guard area.width > 0, area.height > 0 else { return }
+        canvas.pushClip(area)
+        var lines = ChartPath()
+        var offset = -area.height
+        while offset < area.width {
+            lines.move(to: ChartPoint(x: area.minX + offset, y: area.maxY))
+            lines.line(to: ChartPoint(x: area.minX + offset + area.height, y: area.minY))
+            offset += 6
+        }
+        canvas.stroke(lines, color: theme.axis.withAlpha(0.45), style: StrokeStyle(width: 0.5, cap: .butt))
+        canvas.popClip()
+    }
+
+    /// The baseline of a label `height` high: `top` when the curve's heights `curveYs` under
+    /// it leave that place free, else `bottom`, else `top` (on its backing).
+    static func labelBaseline(curveYs: [Double], top: Double, bottom: Double, height: Double) -> Double {
+        func clearance(_ baseline: Double) -> Double {
+            let boxTop = baseline - height + 1, boxBottom = baseline + 2
+            return curveYs.map { y in y < boxTop ? boxTop - y : y > boxBottom ? y - boxBottom : -1 }.min() ?? .infinity
+        }
+        if clearance(top) >= 2 { return top }
+        if clearance(bottom) >= 2 { return bottom }
+        return top
     }
 
     /// The stretches of a leg no valid sample covers (a sample covers its interval): the

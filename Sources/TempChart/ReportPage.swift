@@ -91,14 +91,13 @@ public struct ReportPage: Sendable {
         let f = formatter
         let log = content.log
         var rows: [(String, String)] = [(strings.samples, "\(s.sampleCount)"), (strings.interval, f.duration(log.interval))]
-        if let first = log.samples.first?.time, let end = log.samples.last?.time {
-            // First sample to last sample: an end past the last sample (its interval's end)
-            // reads as a sample dated after the read. The end without its year when the
-            // year is the same, so the row fits.
+        if let period = ReportPeriod(log: log) {
+            // The one rule of a report's period (ColdChain's `ReportPeriod`). The end without
+            // its year when the year is the same, so the row fits.
             let endText =
-                f.calendar.component(.year, from: end) == f.calendar.component(.year, from: first)
-                ? String(f.dateTime(end).dropFirst(5)) : f.dateTime(end)
-            rows.append((strings.period, "\(f.dateTime(first)) – \(endText)"))
+                f.calendar.component(.year, from: period.end) == f.calendar.component(.year, from: period.start)
+                ? String(f.dateTime(period.end).dropFirst(5)) : f.dateTime(period.end)
+            rows.append((strings.period, "\(f.dateTime(period.start)) – \(endText)"))
         }
         func temperature(_ value: Double?, decimals: Int = 1) -> String { value.map { f.temperature($0, decimals: decimals) } ?? "—" }
         rows.append((strings.minMax, "\(temperature(s.minimum)) / \(temperature(s.maximum))"))

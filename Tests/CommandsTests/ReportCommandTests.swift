@@ -28,11 +28,11 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
         // 10 h 30 min at 9 °C then 5 °C: the high rule fires at 10:00Z.
         let log = makeLog(Array(repeating: 9, count: 21) + [5])
         let assessment = Assessor.assess(log, profile: .vaccineFridge, timeZone: utc)
-        let json = ReportCommand.json(log: .object([("format", .string("test"))]), assessment: assessment)
+        let json = ReportCommand.json(log: .object([("format", .string("test"))]), period: ReportPeriod(log: log), assessment: assessment)
         #expect(
             json.serialized(pretty: false) == """
                 {"log":{"format":"test"},"profile":"vaccine-fridge","verdict":"ALARM","headline":"ALARM — 1 excursion not yet acknowledged",\
-                "statistics":{"min":5,"minTime":"2026-04-09T10:30:00Z","max":9,"maxTime":"2026-04-09T00:00:00Z",\
+                "period":{"start":"2026-04-09T00:00:00Z","end":"2026-04-09T10:30:00Z"},"statistics":{"min":5,"minTime":"2026-04-09T10:30:00Z","max":9,"maxTime":"2026-04-09T00:00:00Z",\
                 "mean":8.818181818181818,"stddev":0.8331955809010618,"mkt":8.854252986887104,"validSamples":22,"unknownSeconds":0},\
                 "excursions":[{"direction":"high","start":"2026-04-09T00:00:00Z","end":"2026-04-09T10:30:00Z",\
                 "durationSeconds":37800,"peak":9,"peakTime":"2026-04-09T00:00:00Z","degreeMinutes":630}],\
@@ -44,10 +44,10 @@ private func makeLog(_ values: [Double?], integrity: TemperatureLog.Integrity.St
 
     @Test func jsonOfAnEmptyLogUsesNulls() {
         let assessment = Assessor.assess(makeLog([]), profile: .frozen, timeZone: utc)
-        let json = ReportCommand.json(log: .null, assessment: assessment).serialized(pretty: false)
+        let json = ReportCommand.json(log: .null, period: ReportPeriod(log: makeLog([])), assessment: assessment).serialized(pretty: false)
         #expect(
             json.contains(
-                #""profile":"frozen","verdict":"INCONCLUSIVE","headline":"INCONCLUSIVE","statistics":{"min":null,"minTime":null,"max":null,"maxTime":null,"mean":null,"stddev":null,"mkt":null,"validSamples":0,"unknownSeconds":0},"excursions":[],"alarms":[]"#
+                #""profile":"frozen","verdict":"INCONCLUSIVE","headline":"INCONCLUSIVE","period":null,"statistics":{"min":null,"minTime":null,"max":null,"maxTime":null,"mean":null,"stddev":null,"mkt":null,"validSamples":0,"unknownSeconds":0},"excursions":[],"alarms":[]"#
             ))
     }
 

@@ -250,7 +250,8 @@ import Testing
             #expect(try await browser.waitForPath("/loggers/\(Self.logger)"))
             let reviews = try signatures().filter { $0.subject == .review }
             #expect(reviews.map(\.meaning) == [.approved, .reviewed] && reviews.allSatisfy { $0.userID == users["dana"]?.id })
-            #expect(Set(reviews.map(\.from)).count == 2, "two periods signed")
+            // The record holds one day: "all" and "day" state the same period, and sign it.
+            #expect(reviews.allSatisfy { $0.from.isoUTC == "2026-01-01T00:00:00Z" && $0.to.isoUTC == "2026-01-01T23:50:00Z" }, "\(reviews)")
 
             // The page's Signatures section shows all three, newest first.
             try await browser.navigate(to: try #require(URL(string: loggerURL.absoluteString + "?period=all")))
@@ -272,7 +273,7 @@ import Testing
             #expect(row("olli signed in (web)") && row("dana signed in (web)"), "\(rows)")
             #expect(row("sign-in of olli refused (signature)", "wrong password"), "\(rows)")
             #expect(
-                row("Olli Operator (olli, operator)", "signed acknowledged: acknowledgement of the excursion from \(Self.excursionStart)", "door closed"),
+                row("Olli Operator (olli, operator)", "signed acknowledged: acknowledgement of the excursion from 2026-01-01 08:20", "door closed"),
                 "\(rows)")
             #expect(row("Dana Reviewer (dana, reviewer)", "signed approved: review of", "whole record checked"), "\(rows)")
             #expect(row("Dana Reviewer (dana, reviewer)", "signed reviewed: review of", "last day seen"), "\(rows)")
@@ -316,6 +317,98 @@ import Testing
         let pdf = try await request(pdfURL, headers: ["Cookie": danaCookie])
         #expect(pdf.status == 200 && pdf.header("Content-Type") == "application/pdf", "\(pdf.status) \(pdf.header("Content-Type") ?? "")")
         try Self.checkReportSignatures(pdf: pdf.body, folder: station.archive.folder)
+        try await Self.checkVerifies(station)
+    }
+
+    /// Issue 44 item 7 and the zone of item 6, in the browser of a station in Tokyo: a form
+    /// sent after someone else acknowledged the excursion is refused in the page's words, and
+    /// the page then offers a follow-up, which is kept; the logger page's period is exactly
+    /// what its review form signs; the audit trail shows the times inside its words in the
+    /// page's zone, as "When" is, while its JSON keeps them in UTC.
+    @Test("a follow-up on the page, the period shown is the one signed, times in the page's zone", arguments: Engine.allCases)
+    func followUpAndThePeriodSigned(engine: Engine) async throws {
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        // The station's zone is set with its other settings (the closure changes any of them).
+        let station = try await TestStation(engine, webhooks: { $0.timeZone = tokyo })
+        defer { station.stop() }
+        try await Self.uploadAlarm(station)
+        try Self.addUsers(station, [("olli", "Olli Operator", .operator), ("dana", "Dana Reviewer", .reviewer)])
+        let loggerURL = station.base.appendingPathComponent("loggers").appendingPathComponent(Self.logger)
+        func acknowledgements() throws -> Int { try station.archive.withStore { try $0.archive.history(loggerID: Self.logger).acknowledgements.count } }
+        var danaCookie = ""
+        try await withBrowser { browser in
+            try await Self.signIn(browser, station, "olli")
+            #expect(try await browser.waitForPath("/"))
+            try await browser.navigate(to: loggerURL)
+            let form = try await browser.element("form[action$=\"/acknowledgements\"]")
+            #expect(try await browser.text(of: try await browser.element("button[type=submit]", in: form)) == "Sign acknowledgement")
+
+            // Meanwhile the phone acknowledges the excursion through the API.
+            let phone = try await request(
+                station.base.appendingPathComponent("api/v1/loggers/\(Self.logger)/acknowledgements"), method: "POST",
+                token: station.tokens["north-upload"], headers: ["Content-Type": "application/json"],
+                body: Data(
+                    #"{"excursion": "\#(Self.excursionStart)", "comment": "fridge door shut", "user": "olli", "password": "\#(try #require(Self.passwords["olli"]))"}"#
+                        .utf8))
+            #expect(phone.status == 201, "\(phone.text)")
+
+            // The form sent from the older page: refused in the page's words.
+            try await browser.fill("input[name=comment]", with: "stock moved to fridge 2", in: form)
+            try await browser.fill("input[name=user]", with: "olli", in: form)
+            try await browser.fill("input[name=password]", with: try #require(Self.passwords["olli"]), in: form)
+            try await browser.clickAndWaitForNewPage(try await browser.element("button[type=submit]", in: form))
+            let refusal = try await browser.text(of: try await browser.element("p.error"))
+            #expect(refusal.contains("This excursion was acknowledged by Olli Operator at 2026-"), "\(refusal)")
+            #expect(refusal.contains("Record a follow-up acknowledgement"), "\(refusal)")
+            #expect(!refusal.contains("\"again\"") && !refusal.contains("true"), "no API wording on the page: \(refusal)")
+            #expect(try acknowledgements() == 1)
+
+            // The page now offers the follow-up, and keeps it.
+            try await browser.navigate(to: loggerURL)
+            let followUp = try await browser.element("form.follow-up[action$=\"/acknowledgements\"]")
+            #expect(try await browser.text(of: try await browser.element("button[type=submit]", in: followUp)) == "Record a follow-up acknowledgement")
+            try await browser.fill("input[name=comment]", with: "stock released by QA", in: followUp)
+            if try await !browser.elements("input[name=user]", in: followUp).isEmpty {
+                try await browser.fill("input[name=user]", with: "olli", in: followUp)
+            }
+            try await browser.fill("input[name=password]", with: try #require(Self.passwords["olli"]), in: followUp)
+            try await browser.clickAndWaitForNewPage(try await browser.element("button[type=submit]", in: followUp))
+            #expect(try await browser.waitForPath("/loggers/\(Self.logger)"), "the follow-up is kept: back on the logger page")
+            #expect(try acknowledgements() == 2)
+            let excursions = try await browser.text(of: try await browser.element("#excursions + div table"))
+            #expect(excursions.contains("fridge door shut") && excursions.contains("stock released by QA"), "\(excursions)")
+            try await Self.signOut(browser)
+
+            // The week's page states the record's first to last sample (09:00 to 08:50 in Tokyo)
+            // and its review form signs exactly that.
+            try await Self.signIn(browser, station, "dana")
+            #expect(try await browser.waitForPath("/"))
+            danaCookie = try await Self.sessionCookie(browser)
+            try await browser.navigate(to: loggerURL)
+            let stated = try await browser.text(of: try await browser.element("#period"))
+            #expect(stated.hasPrefix("Period: 2026-01-01 09:00 – 2026-01-02 08:50"), "\(stated)")
+            let hint = try await browser.text(of: try await browser.element("#review-period"))
+            #expect(hint.hasSuffix("2026-01-01 09:00 – 2026-01-02 08:50"), "\(hint)")
+            let review = try await browser.element("form[action$=\"/reviews\"]")
+            try await browser.fill("input[name=comment]", with: "week seen", in: review)
+            try await browser.fill("input[name=user]", with: "dana", in: review)
+            try await browser.fill("input[name=password]", with: try #require(Self.passwords["dana"]), in: review)
+            try await browser.clickAndWaitForNewPage(try await browser.element("button[type=submit]", in: review))
+            #expect(try await browser.waitForPath("/loggers/\(Self.logger)"))
+            let signed = try station.archive.withStore { try $0.signatures(loggerID: Self.logger) }.filter { $0.subject == .review }
+            #expect(signed.map(\.from.isoUTC) == ["2026-01-01T00:00:00Z"] && signed.map(\.to.isoUTC) == ["2026-01-01T23:50:00Z"], "\(signed)")
+
+            // The audit trail in the page's zone: the excursion from 17:20 (08:20Z), the review of
+            // 09:00 – 08:50; no time in UTC's ISO form in what the page shows.
+            try await browser.navigate(to: station.base.appendingPathComponent("audit"))
+            var rows: [String] = []
+            for element in try await browser.elements("table.audit tbody tr") { rows.append(try await browser.text(of: element)) }
+            #expect(rows.contains { $0.contains("acknowledgement of the excursion from 2026-01-01 17:20") }, "\(rows)")
+            #expect(rows.contains { $0.contains("review of 2026-01-01 09:00 – 2026-01-02 08:50") }, "\(rows)")
+            #expect(!rows.contains { $0.contains(/\d{4}-\d\d-\d\dT\d\d:\d\d/) }, "\(rows)")
+        }
+        let json = try page(station, "GET", "/audit.json", cookie: danaCookie).body
+        #expect(json.contains("acknowledgement of the excursion from \(Self.excursionStart)"), "the JSON keeps UTC: \(json.prefix(2000))")
         try await Self.checkVerifies(station)
     }
 
@@ -457,6 +550,54 @@ import Testing
         #expect(event("token_created", "for the device ward 3 phone of olli")?["who"] as? String == "olli", "\(events)")
         #expect(event("sign_in", "olli signed in (device)") != nil, "\(events)")
         #expect(event("sign_in_failed", "sign-in of olli refused (device)")?["why"] as? String == "wrong password", "\(events)")
+
+        // A lot made, moved and closed with the phone's token is olli's, with the token and
+        // the phone, in the lot's record and in the audit trail (issue 44 item 6).
+        let example = try StabilityExample.load()
+        try station.archive.withStore { _ = try $0.archive.addProduct(json: example.productJSON, addedBy: "os:qa") }
+        func post(_ path: String, _ object: [String: Any]) async throws -> Answer {
+            try await request(
+                station.base.appendingPathComponent(path), method: "POST", token: token, headers: json,
+                body: try JSONSerialization.data(withJSONObject: object))
+        }
+        let phone = "user:olli via token #\(tokenID) (ward 3 phone)"
+        let lot = try await post("api/v1/lots", ["lot": "LOT-P2611", "product": example.productName, "quantity": 40])
+        #expect(lot.status == 201, "\(lot.text)")
+        #expect(try lot.json()["createdBy"] as? String == phone, "\(lot.text)")
+        let moved = try await post("api/v1/lots/LOT-P2611/moves", ["logger": "ward-3-fridge", "at": "2026-01-01T01:00:00Z", "place": "ward 3"])
+        #expect(moved.status == 201, "\(moved.text)")
+        #expect(try moved.json()["by"] as? String == phone, "\(moved.text)")
+        let closed = try await post("api/v1/lots/LOT-P2611/close", ["at": "2026-01-01T20:00:00Z", "reason": "used"])
+        #expect(closed.status == 201, "\(closed.text)")
+        // A lot kept as the token's before the record named its user is shown as the user's too.
+        try station.archive.withStore {
+            _ = try $0.archive.addLot("LOT-OLD", siteID: olli.siteID, productName: example.productName, by: "token #\(tokenID)")
+        }
+        func auditEvents(_ query: String) throws -> [[String: Any]] {
+            let answer = try page(station, "GET", "/audit.json" + query, cookie: reviewer)
+            #expect(answer.status == 200, "\(answer.status) \(answer.body.prefix(300))")
+            let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
+            return object?["events"] as? [[String: Any]] ?? []
+        }
+        let withLots = try auditEvents("")
+        func lotEvent(_ kind: String, _ parts: String...) -> [String: Any]? {
+            withLots.first { event in event["kind"] as? String == kind && parts.allSatisfy { (event["what"] as? String ?? "").contains($0) } }
+        }
+        let via = "with token #\(tokenID) from ward 3 phone"
+        let lotMade = lotEvent("lot", "lot LOT-P2611 of \(example.productName) (v1, SHA-256 ", "created, 40 units \(via)")
+        #expect(lotMade?["who"] as? String == "olli", "\(withLots)")
+        let lotMoved = lotEvent("lot_move", "lot LOT-P2611 travels with ward-3-fridge from 2026-01-01T01:00:00Z at ward 3 (move #1, station) \(via)")
+        #expect(lotMoved?["who"] as? String == "olli" && lotMoved?["logger"] as? String == "ward-3-fridge", "\(withLots)")
+        #expect(lotEvent("lot_closed", "lot LOT-P2611 closed (used) at 2026-01-01T20:00:00Z", via)?["who"] as? String == "olli", "\(withLots)")
+        #expect(lotEvent("lot", "lot LOT-OLD of", via)?["who"] as? String == "olli", "\(withLots)")
+        #expect(lotEvent("product", "product \(example.productName) v1 registered (SHA-256 ")?["who"] as? String == "os:qa", "\(withLots)")
+        #expect(lotEvent("logger_joined", "logger ward-3-fridge joined the site") != nil, "\(withLots)")
+        #expect(!withLots.contains { ($0["who"] as? String ?? "").hasPrefix("token #") }, "every row names the person: \(withLots)")
+        // The user filter finds olli's lot rows; the page lists them.
+        let olliRows = try auditEvents("?user=olli").compactMap { $0["kind"] as? String }
+        #expect(Set(olliRows).isSuperset(of: ["lot", "lot_move", "lot_closed", "upload"]), "\(olliRows)")
+        let auditPage = try page(station, "GET", "/audit", cookie: reviewer)
+        #expect(auditPage.body.contains("lot LOT-P2611 travels with ward-3-fridge from"), "\(auditPage.body.suffix(3000))")
         try await Self.checkVerifies(station)
     }
 }

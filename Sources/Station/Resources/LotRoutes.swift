@@ -96,7 +96,8 @@ extension LotRoutes {
         let lot = try pool.with { store -> Lot in
             let lot: Lot
             do {
-                lot = try store.archive.addLot(id, siteID: siteID, productName: productName, quantity: quantity, note: note, by: Station.recordedBy(caller))
+                lot = try store.archive.addLot(
+                    id, siteID: siteID, productName: productName, quantity: quantity, note: note, by: Station.recordedBy(caller, in: store))
             } catch let error as ArchiveError where error.kind == .notFound && error.hint == .listProducts {
                 throw HTTPFailure(
                     422, "unknown product",
@@ -148,10 +149,10 @@ extension LotRoutes {
         lotID: String, caller: Caller, kind: LotMoveRecord.Kind, logger: String?, at: Date, reason: LotMoveRecord.CloseReason?, place: String
     ) throws -> HTTPResponse {
         let siteID = caller.site.id
-        let request = LotMoveRequest(
-            lotID: lotID, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place, by: Station.recordedBy(caller),
-            origin: "station")
         let move = try pool.with { store -> LotMoveRecord in
+            let request = LotMoveRequest(
+                lotID: lotID, siteID: siteID, kind: kind, loggerID: logger, at: at, reason: reason, place: place,
+                by: try Station.recordedBy(caller, in: store), origin: "station")
             let move: LotMoveRecord
             do {
                 move = try RuleBook.moveLot(request, archive: store.archive, accounts: store)

@@ -62,7 +62,14 @@ extension Station {
         for entry in entries.prefix(Station.listedAuditEntries) {
             body +=
                 "<tr class=\"k-\(HTML.escape(entry.kind))\"><td class=\"nowrap\"><time datetime=\"\(entry.time.isoUTC)\">\(HTML.escape(f.dateTime(entry.time)))</time></td>"
-            body += "<td>\(HTML.escape(entry.who))</td><td>\(HTML.escape(entry.what))"
+            // Times inside the words are shown as "When" is: in the page's zone.
+            let what = entry.what.parts.map { part -> String in
+                switch part {
+                case .text(let words): return HTML.escape(words)
+                case .time(let time): return "<time datetime=\"\(time.isoUTC)\">\(HTML.escape(f.dateTime(time)))</time>"
+                }
+            }.joined()
+            body += "<td>\(HTML.escape(entry.who))</td><td>\(what)"
             if entry.old != nil || entry.new != nil {
                 body += "<br><span class=\"muted\">\(HTML.escape(entry.old ?? "–")) → \(HTML.escape(entry.new ?? "–"))</span>"
             }

@@ -20,7 +20,12 @@ extension Station {
             }
             let signer = try pool.with({ try $0.hasUsers() }) ? try self.signer(caller, name: fields.user, password: fields.password) : nil
             _ = try recordAcknowledgement(
-                loggerID: loggerID, excursionStart: start, by: fields.by, comment: fields.comment, again: fields.again == true, caller: caller, signer: signer)
+                loggerID: loggerID, excursionStart: start, by: fields.by, comment: fields.comment, again: fields.again == true, caller: caller, signer: signer
+            ) { error in
+                // The page's words: its form offers the follow-up, not an "again" field.
+                guard case .alreadyAcknowledged(_, _, let earlier) = error else { return Station.failure(error) }
+                return HTTPFailure(409, "already acknowledged", context.text.acknowledgedMeanwhile(earlier.by, context.formatter.dateTime(earlier.at)))
+            }
         }
     }
 

@@ -310,7 +310,7 @@ extension Station {
         let page = LoggerPage(
             context: context, history: history, profile: report.profile, log: report.log, assessment: report.assessment,
             content: ReportContent(log: report.log, assessment: report.assessment, language: context.language),
-            period: period, from: from, to: to, signatures: report.signatures, usersOn: usersOn)
+            period: period, from: from, to: to, stated: report.period, signatures: report.signatures, usersOn: usersOn)
         let body =
             page.header + page.periodSwitch + page.chart + page.statistics + page.excursions + page.signaturesSection + page.reads(self) + page.downloads
         return self.page(context, status: 200, title: history.logger.id, body: body)
@@ -327,6 +327,9 @@ extension Station {
         let period: PagePeriod
         let from: Date?
         let to: Date?
+        /// The period the page states and its review form signs (the rule book's
+        /// `LoggerReport.period`): the first to the last sample of the page's window.
+        let stated: ReportPeriod?
         /// Every signature of the logger; the section shows those on this period.
         let signatures: [SignatureRecord]
         /// Whether the station has users: acknowledging is then a signature with a password.
@@ -384,9 +387,9 @@ extension Station {
         /// The chart of the reports, with the period it covers.
         var chart: String {
             var body = ""
-            if let first = log.samples.first?.time, let last = log.samples.last?.time {
+            if let stated {
                 body +=
-                    "<p class=\"muted\">\(HTML.escape(strings.period)): \(HTML.escape(f.dateTime(first))) – \(HTML.escape(f.dateTime(last))) (\(HTML.escape(f.zoneDescription(from: first, to: last))))</p>"
+                    "<p class=\"muted\" id=\"period\">\(HTML.escape(strings.period)): \(HTML.escape(f.dateTime(stated.start))) – \(HTML.escape(f.dateTime(stated.end))) (\(HTML.escape(f.zoneDescription(from: stated.start, to: stated.end))))</p>"
             }
             let spec = content.chartSpec(
                 frame: ChartRect(x: 0, y: 0, width: 1000, height: 420), timeZone: context.zone,
@@ -437,7 +440,7 @@ extension Station {
                     body +=
                         "<div class=\"acked\">✓ \(HTML.escape(text.acknowledgedBy)) <strong>\(HTML.escape(ack.by))</strong>, \(HTML.escape(f.dateTime(ack.at)))<br>\(HTML.escape(ack.comment))</div>"
                 }
-                if mayAcknowledge { body += acknowledgementForm(excursion.start) }
+                if mayAcknowledge { body += acknowledgementForm(excursion.start, followUp: !acks.isEmpty) }
                 body += "</td></tr>"
             }
             body += "</tbody></table></div>"
@@ -447,21 +450,22 @@ extension Station {
             return body
         }
 
-        private func acknowledgementForm(_ start: Date) -> String {
-            var body = "<form method=\"post\" action=\"\(HTML.escape(link))/acknowledgements\" class=\"ack\">"
+        /// The form acknowledging the excursion from `start`; once it is acknowledged, the
+        /// same form records a follow-up (`again`), and says so on its button.
+        private func acknowledgementForm(_ start: Date, followUp: Bool) -> String {
+            var body = "<form method=\"post\" action=\"\(HTML.escape(link))/acknowledgements\" class=\"ack\(followUp ? " follow-up" : "")\">"
             body += "<input type=\"hidden\" name=\"form\" value=\"\(context.formToken)\"><input type=\"hidden\" name=\"excursion\" value=\"\(start.isoUTC)\">"
             body += "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(Station.query(query)))\">"
-            if usersOn {
+            if followUp { body += "<input type=\"hidden\" name=\"again\" value=\"true\">" }
+            if !usersOn {
                 body +=
-                    "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
-                body += signerFields
-                return body + "<button type=\"submit\">\(HTML.escape(text.accounts.signAcknowledgement))</button></form>"
+                    "<input type=\"text\" name=\"by\" required maxlength=\"200\" placeholder=\"\(HTML.escape(text.by))\" aria-label=\"\(HTML.escape(text.by))\">"
             }
             body +=
-                "<input type=\"text\" name=\"by\" required maxlength=\"200\" placeholder=\"\(HTML.escape(text.by))\" aria-label=\"\(HTML.escape(text.by))\">"
-            body +=
                 "<input type=\"text\" name=\"comment\" required maxlength=\"4000\" placeholder=\"\(HTML.escape(text.comment))\" aria-label=\"\(HTML.escape(text.comment))\">"
-            return body + "<button type=\"submit\">\(HTML.escape(text.acknowledge))</button></form>"
+            if usersOn { body += signerFields }
+            let button = followUp ? text.followUp : usersOn ? text.accounts.signAcknowledgement : text.acknowledge
+            return body + "<button type=\"submit\">\(HTML.escape(button))</button></form>"
         }
 
         /// What a signature asks again: the password, and on a session's first signature the
@@ -478,11 +482,8 @@ extension Station {
             return body
         }
 
-        /// The period a review of this page signs: the one shown, or for "all" the record's extent.
-        var reviewPeriod: (from: Date, to: Date)? {
-            guard let first = history.samples.first?.sample.time, let last = history.samples.last?.sample.time else { return nil }
-            return (from ?? first, to ?? last.addingTimeInterval(max(history.interval, 1)))
-        }
+        /// The period a review of this page signs: exactly the one the page states.
+        var reviewPeriod: (from: Date, to: Date)? { stated.map { ($0.start, $0.end) } }
 
         /// The signatures on this period, and the form to sign a review of it (reviewers).
         var signaturesSection: String {
@@ -509,7 +510,7 @@ extension Station {
                 body += "</div>"
             }
             guard usersOn, let user = context.caller?.user, user.role >= .reviewer, let period = reviewPeriod else { return body }
-            body += "<h3>\(HTML.escape(words.signReview))</h3><p class=\"muted\">\(HTML.escape(words.reviewHint)) "
+            body += "<h3>\(HTML.escape(words.signReview))</h3><p class=\"muted\" id=\"review-period\">\(HTML.escape(words.reviewHint)) "
             body += "\(HTML.escape(f.dateTime(period.from))) – \(HTML.escape(f.dateTime(period.to)))</p>"
             body += "<form method=\"post\" action=\"\(HTML.escape(link))/reviews\" class=\"ack review\">"
             body +=

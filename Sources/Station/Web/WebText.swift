@@ -47,6 +47,10 @@ struct WebText: LanguageTable {
     var comment: String
     var acknowledgedBy: String
     var unacknowledged: String
+    /// The button of an acknowledged excursion's form: another acknowledgement after the first.
+    var followUp: String
+    /// The form's refusal when the excursion was acknowledged before it was sent (by whom, when).
+    var acknowledgedMeanwhile: @Sendable (_ by: String, _ at: String) -> String
     var needsUploadToken: String
     var readsThatBuilt: String
     var source: String
@@ -100,6 +104,10 @@ struct WebText: LanguageTable {
         day: "Day", week: "Week", month: "Month", year: "Year", all: "All", custom: "Custom", from: "From", to: "To", show: "Show",
         downloads: "Download this period", acknowledgements: "Acknowledgements", acknowledge: "Acknowledge", by: "Your name",
         comment: "What was done", acknowledgedBy: "acknowledged by", unacknowledged: "not acknowledged",
+        followUp: "Record a follow-up acknowledgement",
+        acknowledgedMeanwhile: {
+            "This excursion was acknowledged by \($0) at \($1) before your form was sent. Reopen the logger page and use \"Record a follow-up acknowledgement\" under that acknowledgement to add yours."
+        },
         needsUploadToken: "Acknowledging needs an upload or admin token; this sign-in has a read token.",
         readsThatBuilt: "Reads that built this record", source: "Source", newSamples: "New", duplicates: "Duplicates",
         conflicts: "Conflicts", latestUploads: "Latest uploads", rejectedUploads: "Rejected uploads", why: "Why",
@@ -122,6 +130,8 @@ struct WebText: LanguageTable {
         day: "日", week: "周", month: "月", year: "年", all: "全部", custom: "自定义", from: "从", to: "至", show: "显示",
         downloads: "下载本时段", acknowledgements: "确认", acknowledge: "确认偏离", by: "姓名",
         comment: "处理措施", acknowledgedBy: "确认人", unacknowledged: "未确认",
+        followUp: "记录后续确认",
+        acknowledgedMeanwhile: { "在您提交表单之前，此偏离已由 \($0) 于 \($1) 确认。请重新打开记录仪页面：在该确认下方用“记录后续确认”添加您的确认。" },
         needsUploadToken: "确认偏离需要上传或管理令牌；当前登录使用的是读取令牌。",
         readsThatBuilt: "构成此记录的读取", source: "来源", newSamples: "新样本", duplicates: "重复",
         conflicts: "冲突", latestUploads: "最新上传", rejectedUploads: "被拒绝的上传", why: "原因",
@@ -144,6 +154,8 @@ struct WebText: LanguageTable {
         day: "日", week: "週", month: "月", year: "年", all: "全期間", custom: "指定", from: "開始", to: "終了", show: "表示",
         downloads: "この期間をダウンロード", acknowledgements: "確認", acknowledge: "逸脱を確認", by: "氏名",
         comment: "対応内容", acknowledgedBy: "確認者", unacknowledged: "未確認",
+        followUp: "追加の確認を記録",
+        acknowledgedMeanwhile: { "フォームの送信前に、この逸脱は \($0) によって \($1) に確認されました。ロガーのページを開き直し、その確認の下の「追加の確認を記録」で記録してください。" },
         needsUploadToken: "確認にはアップロードまたは管理トークンが必要です。現在は読み取りトークンでサインインしています。",
         readsThatBuilt: "この記録を構成する読み取り", source: "取得元", newSamples: "新規", duplicates: "重複",
         conflicts: "不一致", latestUploads: "最新のアップロード", rejectedUploads: "拒否されたアップロード", why: "理由",
