@@ -19,7 +19,9 @@ import Testing
             location = archive.path("other.sqlite")
             var handle: OpaquePointer?
             #expect(sqlite3_open(location, &handle) == SQLITE_OK)
-            #expect(sqlite3_exec(handle, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);", nil, nil, nil) == SQLITE_OK)
+            #expect(
+                sqlite3_exec(handle, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);", nil, nil, nil)
+                    == SQLITE_OK)
             sqlite3_close(handle)
         case .postgresql:
             location = archive.location
