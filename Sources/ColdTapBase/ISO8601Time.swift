@@ -11,7 +11,7 @@ public enum ISO8601Time {
     /// taken only when it falls on the day the text names, give or take its offset.
     public static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.utf8.count <= 64 else { return nil }
+        guard trimmed.utf8.count <= 64, offsetIsOnEarth(trimmed) else { return nil }
         if let date = parseWholeSecondsISO8601(trimmed) { return representable.contains(date) ? date : nil }
         guard let named = namedDay(trimmed) else { return nil }
         // Made once: creating an ISO8601DateFormatter builds an ICU formatter, which cost a
@@ -25,6 +25,25 @@ public enum ISO8601Time {
         // An offset moves the UTC day by at most one either way.
         guard abs(day - Double(named)) <= 1, representable.contains(parsed) else { return nil }
         return parsed
+    }
+
+    /// The widest offset any zone has had: UTC−12:00 to UTC+14:00, so ±14:00 either way.
+    /// ICU reads `+99:00`; a clock that far from UTC is a typing error, not a place.
+    public static let largestOffsetMinutes = 14 * 60
+
+    /// False when `text` ends in a numeric offset (`±HH:MM`, `±HHMM`, `±HH` after the time)
+    /// beyond `largestOffsetMinutes`; true for `Z`, an offset in range, or none.
+    static func offsetIsOnEarth(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let t = bytes.firstIndex(where: { $0 == 0x54 || $0 == 0x74 }),
+            let sign = bytes[t...].lastIndex(where: { $0 == 0x2B || $0 == 0x2D })
+        else { return true }
+        let digits = bytes[(sign + 1)...].filter { $0 != 0x3A }
+        guard !digits.isEmpty, digits.count <= 4, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return true }
+        let values = digits.map { Int($0 - 0x30) }
+        let hours = values.count >= 2 ? values[0] * 10 + values[1] : values[0]
+        let minutes = values.count == 4 ? values[2] * 10 + values[3] : 0
+        return hours * 60 + minutes <= largestOffsetMinutes
     }
 
     /// The earliest and latest times ColdTap reads or writes: 0001-01-01 and the end of 9999.

@@ -128,7 +128,8 @@ public enum ProductCommand: Command {
         let json = arguments.isSet(jsonOption)
         _ = try arguments.positionals(max: 0)
         try arguments.finish()
-        let archive = try ArchiveAccess.open(location, create: true, console: console)
+        // Listing makes nothing: a missing archive is named (66), not created empty.
+        let archive = try ArchiveAccess.open(location, create: false, console: console)
         defer { archive.close() }
         let products = try await ArchiveAccess.mapping { try archive.products() }
         if json {
@@ -211,7 +212,7 @@ public enum LotCommand: Command {
             let quantity = try arguments.value(quantityOption)
             let note = arguments.value(noteOption) ?? ""
             try arguments.finish()
-            try await withArchive(location, siteName, console: console) { archive, siteID in
+            try await withArchive(location, siteName, create: true, console: console) { archive, siteID in
                 let kept = try archive.addLot(lot, siteID: siteID, productName: product, quantity: quantity, note: note, by: by)
                 console.print(
                     "Kept lot '\(kept.id)' of \(kept.productName) (\(kept.productVersion == 0 ? "built-in" : "v\(kept.productVersion)")); record its hand-overs with 'coldtap lot move \(kept.id) --logger LOGGER-ID --at TIME'."
@@ -368,11 +369,13 @@ public enum LotCommand: Command {
 
     /// Opens the archive and finds the site (0 for the archive's own lots); archive errors
     /// become the command line's. Without `--site`, a `lot` the archive's own lots do not
-    /// hold but exactly one site's do is that site's lot (issue 44 item 1).
+    /// hold but exactly one site's do is that site's lot (issue 44 item 1). Only `lot add`
+    /// (`create`) makes a missing archive; the others name it (66).
     static func withArchive(
-        _ location: String, _ siteName: String?, lot: String? = nil, console: Console, _ body: (Archive, Int64) async throws -> Void
+        _ location: String, _ siteName: String?, lot: String? = nil, create: Bool = false, console: Console,
+        _ body: (Archive, Int64) async throws -> Void
     ) async throws {
-        let archive = try ArchiveAccess.open(location, create: true, console: console)
+        let archive = try ArchiveAccess.open(location, create: create, console: console)
         defer { archive.close() }
         try await ArchiveAccess.mapping { try await body(archive, try siteID(siteName, lot: lot, in: archive)) }
     }

@@ -215,7 +215,7 @@ public enum SiteCommand: Command {
         if place != nil || logger != nil || device != nil || by != nil {
             throw CommandError.usage("--location, --logger, --device and --by belong to 'site identify NAME'.")
         }
-        try await StationAdmin.with(location, console: console) { store in
+        try await StationAdmin.with(location, create: words[0] == "add", console: console) { store in
             switch (words[0], words.count) {
             case ("add", 2):
                 let name = words[1]
@@ -333,7 +333,7 @@ public enum TokenCommand: Command {
         if words[0] != "create", device != nil || userName != nil {
             throw CommandError.usage("--device and --user apply to 'token create' only.")
         }
-        try await StationAdmin.with(location, console: console) { store in
+        try await StationAdmin.with(location, create: words[0] == "create", console: console) { store in
             switch (words[0], words.count) {
             case ("create", 1):
                 guard let scopeText, let scope = TokenScope(rawValue: scopeText) else {
@@ -469,7 +469,7 @@ public enum SiteProfileCommand: Command {
             guard Profile.builtIn(named: name.lowercased()) == nil, name.lowercased() != Profile.loggerLimitsName else {
                 throw CommandError.usage("'\(name)' is a built-in profile's name; give this one another with --name NAME.")
             }
-            try await StationAdmin.with(location, console: console) { store in
+            try await StationAdmin.with(location, create: true, console: console) { store in
                 guard let site = try store.site(named: siteName) else {
                     throw CommandError(.failure, "there is no site '\(siteName)'; 'coldtap site list' lists them.")
                 }
@@ -481,7 +481,7 @@ public enum SiteProfileCommand: Command {
                 )
             }
         case ("list", 1):
-            try await StationAdmin.with(location, console: console) { store in
+            try await StationAdmin.with(location, create: false, console: console) { store in
                 let sites = try store.sites()
                 let names = Dictionary(sites.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
                 var chosen = sites
@@ -553,7 +553,7 @@ public enum LoggerCommand: Command {
         guard words[0] == "secret" else { throw CommandError.usage("say 'logger secret LOGGER-ID'.") }
         let secret = (given ?? String(decoding: console.readStandardInput(), as: UTF8.self)).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !secret.isEmpty else { throw CommandError.usage("give the secret with --secret K or on standard input.") }
-        try await StationAdmin.with(location, console: console) { store in
+        try await StationAdmin.with(location, create: true, console: console) { store in
             try store.setSecret(secret, loggerID: words[1])
         }
         console.print("Kept the decode secret of \(words[1]); uploads of it are checked with it from now on.")
@@ -594,7 +594,7 @@ public enum WebhookCommand: Command {
         let json = arguments.isSet(jsonOption)
         let words = try arguments.positionals(min: 1, max: 2, what: "add URL or list")
         try arguments.finish()
-        try await StationAdmin.with(location, console: console) { store in
+        try await StationAdmin.with(location, create: words[0] == "add", console: console) { store in
             switch (words[0], words.count) {
             case ("add", 2):
                 guard let siteName else { throw CommandError.usage("say whose alarms go there with --site NAME.") }
@@ -656,8 +656,11 @@ public enum WebhookCommand: Command {
 
 /// Opening the station's tables for the admin commands.
 enum StationAdmin {
-    static func with(_ location: String, console: Console, _ body: (StationStore) throws -> Void) async throws {
-        let archive = try ArchiveAccess.open(location, create: true, console: console)
+    /// Opens the archive's station tables for `body`. Only a command that adds something
+    /// (`create`) makes a missing archive, and says so; one that lists or changes what must
+    /// already be there names the missing path (66) and makes nothing.
+    static func with(_ location: String, create: Bool, console: Console, _ body: (StationStore) throws -> Void) async throws {
+        let archive = try ArchiveAccess.open(location, create: create, console: console)
         defer { archive.close() }
         try await ArchiveAccess.mapping {
             let store = try StationStore(archive: archive)

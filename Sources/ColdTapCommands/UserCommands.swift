@@ -52,7 +52,7 @@ public enum UserCommand: Command {
             guard let siteName else { throw CommandError.usage("say whose user it is with --site NAME.") }
             guard let fullName else { throw CommandError.usage("give the name their signatures print with --full-name \"Dana Reviewer\".") }
             let password = try fromStdin ? self.password(console) : nil
-            try await StationAdmin.with(location, console: console) { store in
+            try await StationAdmin.with(location, create: true, console: console) { store in
                 guard let site = try store.site(named: siteName) else {
                     throw CommandError(.failure, "there is no site '\(siteName)'; add it with 'coldtap site add \(siteName)'.")
                 }
@@ -66,7 +66,7 @@ public enum UserCommand: Command {
             let json = arguments.isSet(jsonOption)
             _ = try arguments.positionals(max: 0, what: "nothing")
             try arguments.finish()
-            try await StationAdmin.with(location, console: console) { store in
+            try await StationAdmin.with(location, create: false, console: console) { store in
                 let sites = try store.sites()
                 let names = Dictionary(sites.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
                 var users = try store.users()
@@ -97,7 +97,7 @@ public enum UserCommand: Command {
         case "disable":
             let name = try arguments.positionals(min: 1, max: 1, what: "NAME")[0]
             try arguments.finish()
-            try await StationAdmin.with(location, console: console) { store in
+            try await StationAdmin.with(location, create: false, console: console) { store in
                 let user = try self.user(name, in: store)
                 guard user.disabled == nil else { throw CommandError(.failure, "user '\(name)' was disabled already, at \(user.disabled?.isoUTC ?? "").") }
                 let tokens = try liveTokens(of: user, in: store)
@@ -109,7 +109,7 @@ public enum UserCommand: Command {
             let name = try arguments.positionals(min: 1, max: 1, what: "NAME")[0]
             try arguments.finish()
             let password = try fromStdin ? self.password(console) : nil
-            try await StationAdmin.with(location, console: console) { store in
+            try await StationAdmin.with(location, create: false, console: console) { store in
                 let user = try self.user(name, in: store)
                 guard user.disabled == nil else { throw CommandError(.failure, "user '\(name)' is disabled; a disabled user stays disabled.") }
                 let tokens = try liveTokens(of: user, in: store)
@@ -124,7 +124,7 @@ public enum UserCommand: Command {
             let role = try self.role(arguments.value(roleOption))
             let name = try arguments.positionals(min: 1, max: 1, what: "NAME")[0]
             try arguments.finish()
-            try await StationAdmin.with(location, console: console) { store in
+            try await StationAdmin.with(location, create: false, console: console) { store in
                 let user = try self.user(name, in: store)
                 guard user.role != role else {
                     console.print("User '\(name)' is a\(role == .operator || role == .admin ? "n" : "") \(role.rawValue) already.")

@@ -265,7 +265,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Why a request's framing is refused before anything reads its body, or `nil`: a body's
     /// length must be said once and one way (two `Content-Length`s, or one beside
     /// `Transfer-Encoding`, let a proxy and this server disagree on where a request ends);
-    /// `chunked` is the only transfer coding.
+    /// `chunked` is the only transfer coding. Headers that say who asks (Authorization,
+    /// Cookie, Origin) or what a read is (X-ColdTap-*) are taken once only.
     static func framingProblem(_ headers: [(String, String)]) -> String? {
         let lengths = headers.filter { $0.0.lowercased() == "content-length" }.map { $0.1.trimmingCharacters(in: .whitespaces) }
         let codings = headers.filter { $0.0.lowercased() == "transfer-encoding" }.map { $0.1.trimmingCharacters(in: .whitespaces) }
@@ -276,6 +277,15 @@ public final class HTTPServer: @unchecked Sendable {
         if !codings.isEmpty, !lengths.isEmpty { return "the request has both Content-Length and Transfer-Encoding; send one." }
         if codings.count > 1 || codings.contains(where: { $0.lowercased() != "chunked" }) {
             return "the only transfer coding taken is a single 'Transfer-Encoding: chunked'."
+        }
+        // Who is asking, and what a read is, must be said once: two values would let one
+        // reader of the request take the first and another the last.
+        for name in ["authorization", "cookie", "origin"] where headers.filter({ $0.0.lowercased() == name }).count > 1 {
+            return "the request has more than one \(name.capitalized) header; send one."
+        }
+        let coldTapHeaders = headers.map { $0.0.lowercased() }.filter { $0.hasPrefix("x-coldtap-") }
+        if let twice = coldTapHeaders.first(where: { name in coldTapHeaders.filter { $0 == name }.count > 1 }) {
+            return "the request has the header \(twice) more than once; send it once."
         }
         return nil
     }

@@ -228,6 +228,10 @@ public final class Station: @unchecked Sendable {
         var response: HTTPResponse
         var internalError: String?
         do {
+            // A name never holds a control character: `fridge%00x` is not `fridge` (issue 43).
+            if let segments = request.pathSegments, segments.contains(where: { RequestText.hasControlCharacter($0, allowingLineBreaks: false) }) {
+                throw HTTPFailure.badRequest("the path holds a control character (such as %00); no name has one.")
+            }
             response = try answer(request, resolution, caller: &caller)
         } catch let failure as HTTPFailure {
             response = failure.response

@@ -159,7 +159,7 @@ public struct WebhookTarget: Sendable, Equatable {
     }
 
     /// The kind of an IPv4 (4 bytes) or IPv6 (16 bytes) address; IPv6 forms that carry an
-    /// IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that address.
+    /// IPv4 address (mapped, translated, compatible, NAT64, 6to4) are judged by that address.
     static func kind(of address: [UInt8]) -> AddressKind {
         if address.count == 4 { return kindV4(address[0], address[1], address[2], address[3]) }
         guard address.count == 16 else { return .unusable("not an IP address") }
@@ -168,6 +168,8 @@ public struct WebhookTarget: Sendable, Equatable {
         if zeros(0..<16) { return .unusable("the unspecified address") }
         if zeros(0..<15), a[15] == 1 { return .loopback }
         if zeros(0..<10), a[10] == 0xFF, a[11] == 0xFF { return kindV4(a[12], a[13], a[14], a[15]) }
+        // ::ffff:0:0/96 (IPv4-translated, RFC 2765): an IPv4 address one word further on.
+        if zeros(0..<8), a[8] == 0xFF, a[9] == 0xFF, a[10] == 0, a[11] == 0 { return kindV4(a[12], a[13], a[14], a[15]) }
         if zeros(0..<12) { return kindV4(a[12], a[13], a[14], a[15]) }
         // 64:ff9b::/96 (NAT64): the IPv4 address it translates to.
         if a[0] == 0x00, a[1] == 0x64, a[2] == 0xFF, a[3] == 0x9B, zeros(4..<12) { return kindV4(a[12], a[13], a[14], a[15]) }

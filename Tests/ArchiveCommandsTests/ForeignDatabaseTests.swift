@@ -47,3 +47,27 @@ import Testing
         }
     }
 }
+
+/// Issue 43 item 8: a command that only lists (or changes what must already be there) on a
+/// path with no archive names the path with exit 66 and creates nothing — a forgotten
+/// `COLDTAP_ARCHIVE` no longer shows an empty table as if the users were gone.
+@Suite struct ReadOnlyCommandsCreateNothingTests {
+    @Test func listingOnAMissingArchiveNamesItAndCreatesNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coldtap-missing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("archive.sqlite").path
+        for command in [
+            ["user", "list"], ["site", "list"], ["token", "list"], ["profile", "list"], ["webhook", "list"], ["lot", "list"], ["product", "list"],
+            ["lot", "status", "L-1"], ["user", "disable", "pat"], ["token", "revoke", "1"],
+        ] {
+            let run = await coldtap(command + ["--archive", missing])
+            #expect(run.status == 66, "\(command): \(run.status) \(run.err)")
+            #expect(run.err.contains(missing), "\(command): \(run.err)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path), "\(command) created \(folder.path)")
+        }
+        // Adding is what makes an archive, and it says so.
+        let added = await coldtap(["site", "add", "north", "--archive", missing])
+        #expect(added.status == 0, "\(added.err)")
+        #expect(added.err.contains("Created a new archive"), "\(added.err)")
+    }
+}

@@ -72,4 +72,16 @@ import Testing
         #expect(ISO8601Time.parse("292277026596-12-04T15:30:07Z") == nil)
         #expect(ISO8601Time.parse("9999-12-31T23:59:59Z") != nil)
     }
+
+    /// Issue 43 item 15: an offset beyond any zone's (±14:00) is a typing error, refused on
+    /// both readings; the widest real ones still read.
+    @Test func anOffsetNoZoneHasIsRefused() {
+        for text in ["2026-12-07T10:00:00+99:00", "2026-12-07T10:00:00-15:00", "2026-12-07T10:00:00.5+14:01", "2026-12-07T10:00:00+2400"] {
+            #expect(ISO8601Time.parse(text) == nil, "\(text)")
+        }
+        #expect(ISO8601Time.parse("2026-12-07T10:00:00+14:00") == Date(timeIntervalSince1970: 1_796_587_200))
+        #expect(ISO8601Time.parse("2026-12-07T10:00:00.000-12:00") == Date(timeIntervalSince1970: 1_796_680_800))
+        #expect(ISO8601Time.parse("2026-12-07T10:00:00+0545") != nil)
+        #expect(ISO8601Time.parse("2026-12-07T10:00:00Z") == Date(timeIntervalSince1970: 1_796_637_600))
+    }
 }

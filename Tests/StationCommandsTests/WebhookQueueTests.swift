@@ -121,6 +121,8 @@ struct WebhookQueueTests {
             "https://[::ffff:10.0.0.1]/", "https://[::ffff:169.254.169.254]/", "https://[64:ff9b::a9fe:a9fe]/",
             "https://[2002:7f00:1::]/", "https://[::]/", "https://[ff02::1]/", "https://172.16.0.1/", "https://192.168.1.1/",
             "https://255.255.255.255/", "https://[fec0::1]/", "https://198.18.0.1/",
+            // ::ffff:0:0/96, IPv4-translated (issue 43 item 15): loopback and metadata inside.
+            "https://[::ffff:0:7f00:1]/", "https://[::ffff:0:a9fe:a9fe]/",
         ]
         for url in refused {
             #expect(throws: WebhookTargetRefusal.self, "\(url)") { try WebhookTarget.parse(url, policy: strict) }

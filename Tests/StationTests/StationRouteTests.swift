@@ -156,6 +156,36 @@ struct StationRouteTests {
         #expect(await fixture.send("GET", "/api/v1/loggers/fridge-1/samples", token: "south-read").status == 404)
     }
 
+    @Test("a control character in a name is 400: NUL in a path or a body never names what comes before it")
+    func controlCharactersInNames() async throws {
+        let fixture = try Fixture()
+        try await fixture.uploadAlarm()
+        let before = try fixture.archive.fingerprint()
+        for path in ["/api/v1/loggers/fridge-1%00xyz", "/api/v1/loggers/fridge-1%01", "/api/v1/lots/L-1%7F"] {
+            let answer = await fixture.send("GET", path, token: "north-read")
+            #expect(answer.status == 400 && Self.detail(answer).contains("control character"), "\(path): \(Self.detail(answer))")
+            #expect(!String(decoding: answer.body, as: UTF8.self).contains("fridge-1\""), "\(path) answered fridge-1's record")
+        }
+        let lot = await fixture.json("POST", "/api/v1/lots", token: "north-upload", #"{"lot": "L-1\u0000zz", "product": "example-2-8"}"#)
+        #expect(lot.status == 400 && Self.detail(lot).contains("control characters"), "\(Self.detail(lot))")
+        let ack = await fixture.json(
+            "POST", "/api/v1/loggers/fridge-1/acknowledgements", token: "north-upload", #"{"excursion": "2026-01-01T08:20:00Z", "by": "Pat\u0000 Admin", "comment": "B"}"#)
+        #expect(ack.status == 400, "\(Self.detail(ack))")
+        // A form too (a sign-in's name): refused before anything reads it.
+        let login = await fixture.answer(
+            HTTPRequest(
+                method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("token=\(fixture.tokens["north-read"] ?? "")%00zzz".utf8)))
+        #expect(login.status == 400 || login.status == 401, "\(login.status)")
+        #expect(!login.headers.contains { $0.0 == "Set-Cookie" && $0.1.hasPrefix("coldtap_session=") }, "no session for a name with NUL")
+        #expect(try fixture.archive.fingerprint() == before, "a refused request keeps nothing")
+        // A comment keeps its line breaks.
+        let lines = await fixture.json(
+            "POST", "/api/v1/loggers/fridge-1/acknowledgements", token: "north-upload",
+            #"{"excursion": "2026-01-01T08:20:00Z", "by": "Pat", "comment": "door open\nclosed at 08:40"}"#)
+        #expect(lines.status == 201, "\(Self.detail(lines))")
+    }
+
     @Test("an acknowledgement's body is typed: an unknown key, a wrong type, a key twice are 400 and keep nothing")
     func acknowledgementBody() async throws {
         let fixture = try Fixture()

@@ -34,6 +34,9 @@ import Testing
                 ("chunked, chunked", "Transfer-Encoding: chunked, chunked\r\n", chunked),
                 ("gzip, chunked", "Transfer-Encoding: gzip, chunked\r\n", chunked),
                 ("identity", "Transfer-Encoding: identity\r\n", hex),
+                // Who asks and what the read is, said twice (issue 43 item 15).
+                ("two Authorization headers", "Authorization: Bearer other\r\nContent-Length: \(hex.utf8.count)\r\n", hex),
+                ("a read time twice", "X-ColdTap-Read-Time: 2026-01-01T00:00:00Z\r\nContent-Length: \(hex.utf8.count)\r\n", hex),
             ]
             for (name, framing, body) in cases {
                 let answer = await rawExchangeOnThread(port: station.port, Self.upload(station, framing: framing, body: body))

@@ -228,6 +228,11 @@ private struct SingleValue: SingleValueDecodingContainer {
 
     func decode(_ type: String.Type) throws -> String {
         guard case .string(let text) = value else { throw refuse("a string") }
+        // NUL and the other control characters (but tab and line breaks) are in no name or
+        // text a person writes: a name that ends at a NUL for C and not for Swift is refused.
+        guard !RequestText.hasControlCharacter(text, allowingLineBreaks: true) else {
+            throw refuse("text without control characters (such as NUL)")
+        }
         return text
     }
 
@@ -328,4 +333,16 @@ struct NoFields: RequestFields {
 
     /// Reads the (empty) object, so that any key in it is refused.
     init(from decoder: any Decoder) throws { _ = try decoder.container(keyedBy: AnyKey.self) }
+}
+
+/// Control characters in what a request names or says.
+enum RequestText {
+    /// True when `text` holds a C0 control character or DEL; with `allowingLineBreaks`, tab,
+    /// line feed and carriage return are allowed (a comment may have several lines).
+    static func hasControlCharacter(_ text: String, allowingLineBreaks: Bool) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            guard scalar.value < 0x20 || scalar.value == 0x7F else { return false }
+            return !(allowingLineBreaks && (scalar == "\t" || scalar == "\n" || scalar == "\r"))
+        }
+    }
 }
