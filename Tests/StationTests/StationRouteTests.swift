@@ -169,7 +169,8 @@ struct StationRouteTests {
         let lot = await fixture.json("POST", "/api/v1/lots", token: "north-upload", #"{"lot": "L-1\u0000zz", "product": "example-2-8"}"#)
         #expect(lot.status == 400 && Self.detail(lot).contains("control characters"), "\(Self.detail(lot))")
         let ack = await fixture.json(
-            "POST", "/api/v1/loggers/fridge-1/acknowledgements", token: "north-upload", #"{"excursion": "2026-01-01T08:20:00Z", "by": "Pat\u0000 Admin", "comment": "B"}"#)
+            "POST", "/api/v1/loggers/fridge-1/acknowledgements", token: "north-upload",
+            #"{"excursion": "2026-01-01T08:20:00Z", "by": "Pat\u0000 Admin", "comment": "B"}"#)
         #expect(ack.status == 400, "\(Self.detail(ack))")
         // A form too (a sign-in's name): refused before anything reads it.
         let login = await fixture.answer(
