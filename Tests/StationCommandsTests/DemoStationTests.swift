@@ -26,7 +26,7 @@ import Testing
         defer { station.stop(grace: 1) }
         let signIn = station.handle(
             HTTPRequest(
-                method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded", "Host": "station", "Origin": "http://station"],
                 body: Data("token=\(token)".utf8)))
         #expect(signIn.status == 303)
         let cookie = try #require(signIn.headers.first { $0.0 == "Set-Cookie" && $0.1.hasPrefix("coldtap_session=") }?.1.split(separator: ";").first)

@@ -25,6 +25,10 @@ public func page(
     var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(station.port)\r\nConnection: close\r\n"
     if let cookie { request += "Cookie: \(cookie)\r\n" }
     for (name, value) in headers { request += "\(name): \(value)\r\n" }
+    // As a browser posts a page's form: with the page's origin (unless the test gives its own).
+    if form != nil, !headers.contains(where: { $0.0.lowercased() == "origin" || $0.0.lowercased() == "referer" }) {
+        request += "Origin: http://127.0.0.1:\(station.port)\r\n"
+    }
     if form != nil { request += "Content-Type: application/x-www-form-urlencoded\r\n" }
     request += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
     let (status, text) = rawExchange(port: station.port, Array(request.utf8), timeout: 30)

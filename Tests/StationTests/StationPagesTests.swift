@@ -189,6 +189,7 @@ func pixelCount(
             let formToken = try #require(firstMatch("name=\"form\" value=\"([0-9a-f]{64})\"", in: day.body))
             let excursion = try #require(firstMatch("name=\"excursion\" value=\"([^\"]+)\"", in: day.body))
             #expect(day.body.contains("not acknowledged"))
+            let beforeForms = try station.archive.fingerprint()
             let forged = try page(
                 station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
                 form: [("form", String(repeating: "0", count: 64)), ("excursion", excursion), ("by", "Mallory"), ("comment", "forged")])
@@ -198,6 +199,18 @@ func pixelCount(
                 form: [("form", formToken), ("excursion", excursion), ("by", "Mallory"), ("comment", "forged")],
                 headers: ["Origin": "http://evil.example"])
             #expect(otherOrigin.status == 403)
+            // Issue 43 item 14: a post with neither Origin nor Referer comes from no page of
+            // ours (a script); without Origin, the Referer must be a page of the station.
+            for (name, headers) in [
+                ("neither", ["Referer": ""]), ("a foreign Referer", ["Referer": "http://evil.example/loggers/fridge-alarm"]),
+                ("a Referer that only starts like the station", ["Referer": "http://127.0.0.1:\(station.port)0/"]),
+            ] {
+                let scripted = try page(
+                    station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
+                    form: [("form", formToken), ("excursion", excursion), ("by", "Script"), ("comment", "scripted")], headers: headers)
+                #expect(scripted.status == 403, "\(name): \(scripted.status)")
+            }
+            #expect(try station.archive.fingerprint() == beforeForms, "no refused form kept anything")
             let acked = try page(
                 station, "POST", "/loggers/fridge-alarm/acknowledgements", cookie: cookie,
                 form: [

@@ -78,7 +78,9 @@ struct StationRouteTests {
             let token = try #require(tokens["\(site)-\(scope)"])
             let response = await answer(
                 HTTPRequest(
-                    method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("token=\(token)".utf8)))
+                    method: "POST", path: "/login",
+                    headers: ["Content-Type": "application/x-www-form-urlencoded", "Host": "station", "Origin": "http://station"],
+                    body: Data("token=\(token)".utf8)))
             #expect(response.status == 303)
             let cookie = try #require(response.headers.first { $0.0 == "Set-Cookie" && $0.1.hasPrefix("coldtap_session=") }?.1)
             return String(cookie.split(separator: ";")[0])
@@ -175,7 +177,7 @@ struct StationRouteTests {
         // A form too (a sign-in's name): refused before anything reads it.
         let login = await fixture.answer(
             HTTPRequest(
-                method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                method: "POST", path: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded", "Host": "station", "Origin": "http://station"],
                 body: Data("token=\(fixture.tokens["north-read"] ?? "")%00zzz".utf8)))
         #expect(login.status == 400 || login.status == 401, "\(login.status)")
         #expect(!login.headers.contains { $0.0 == "Set-Cookie" && $0.1.hasPrefix("coldtap_session=") }, "no session for a name with NUL")
@@ -260,14 +262,16 @@ struct StationRouteTests {
         let before = try fixture.archive.fingerprint()
         for extra in ["&again=yes", "&colour=red", "&by=C"] {
             let answer = await fixture.send(
-                "POST", "/loggers/fridge-1/acknowledgements", headers: ["Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"],
+                "POST", "/loggers/fridge-1/acknowledgements",
+                headers: ["Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded", "Host": "station", "Origin": "http://station"],
                 body: "form=\(form)&excursion=2026-01-01T08%3A20%3A00Z&by=A&comment=B" + extra)
             #expect(answer.status == 400, "\(extra): \(answer.status)")
             #expect(answer.header("Content-Type")?.hasPrefix("text/html") == true)
         }
         #expect(try fixture.archive.fingerprint() == before)
         let kept = await fixture.send(
-            "POST", "/loggers/fridge-1/acknowledgements", headers: ["Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"],
+            "POST", "/loggers/fridge-1/acknowledgements",
+            headers: ["Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded", "Host": "station", "Origin": "http://station"],
             body: "form=\(form)&excursion=2026-01-01T08%3A20%3A00Z&by=A&comment=B&again=1")
         #expect(kept.status == 303, "\(String(decoding: kept.body, as: UTF8.self).prefix(500))")
     }

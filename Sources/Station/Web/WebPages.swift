@@ -104,13 +104,17 @@ extension Station {
         ("Set-Cookie", "\(Station.sessionCookie)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict\(secureAttribute)")
     }
 
-    /// A form posted from another origin is refused: browsers send `Origin` on every POST,
-    /// and it must name this station (the Host it was asked under).
+    /// A form is taken only from this station's own pages: its `Origin` (browsers send one on
+    /// every POST) must name this station (the Host it was asked under); without one, its
+    /// `Referer` must be a page of it. A post with neither comes from no page of ours (a
+    /// script, a form on another site whose browser hides both) and is refused.
     func sameOrigin(_ request: HTTPRequest) -> Bool {
-        guard let origin = request.header("Origin") else { return true }
         guard let host = request.header("Host") else { return false }
         let scheme = configuration.http.tlsCertificate != nil ? "https" : "http"
-        return origin == "\(scheme)://\(host)"
+        let station = "\(scheme)://\(host)"
+        if let origin = request.header("Origin") { return origin == station }
+        if let referer = request.header("Referer") { return referer == station || referer.hasPrefix(station + "/") }
+        return false
     }
 
     func signIn(_ context: WebContext) throws -> HTTPResponse {
