@@ -160,6 +160,13 @@ extension Archive {
                 try recoverFromDamage()
                 continue
             }
+            do {
+                if let mismatch = try dailySummaryMismatch(log, loggerID: row.loggerID, readID: row.readID, generation: row.generation) {
+                    problems.append("\(name): decoding its raw bytes again \(mismatch)")
+                }
+            } catch let error as ArchiveError where error.kind == .corrupt {
+                problems.append("\(name): \(error.message)")
+            }
             problems += try assessmentProblems(of: row, log: log, name: name)
         }
         problems += try siteProfileProblems()
@@ -317,6 +324,7 @@ extension Archive {
             for (_, row, log) in decoded {
                 let before = try addedSamples(loggerID: row.loggerID, readID: row.readID, generation: Int64(previous))
                 let stitched = try stitch(log, loggerID: row.loggerID, readID: row.readID, generation: generation, in: transaction)
+                try keepDailySummaries(of: log, loggerID: row.loggerID, readID: row.readID, generation: generation, in: transaction)
                 let after = try addedSamples(loggerID: row.loggerID, readID: row.readID, generation: Int64(generation))
                 total += stitched.newSamples
                 let changed =

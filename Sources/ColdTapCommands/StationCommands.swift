@@ -1,4 +1,5 @@
 import Archive
+import ArchiveKit
 import ColdChain
 import ColdTapBase
 import Foundation
@@ -174,24 +175,31 @@ public enum ServeCommand: Command {
     public static func requestStop() { TerminationSignals.shared.fire("stop requested") }
 }
 
-/// `coldtap site add|list`.
+/// `coldtap site add|list|set`.
 public enum SiteCommand: Command {
     static let jsonOption = OptionSpec.flag("--json", help: "with list: print the sites as JSON")
+    static let loggerTZOption = OptionSpec.value(
+        "--logger-tz", placeholder: "ZONE",
+        help:
+            "with set: the zone of the site's loggers' clocks whose dates carry none (Berlinger reports); an upload without \(UploadHeader.loggerTimeZone) is read in it"
+    ).typed(.strictZone)
 
     public static let name = "site"
     public static let forms = [
         CommandForm(
-            positionals: "add NAME | list", positionalHelp: [("NAME", "the site's name, e.g. clinic-north")],
-            summary: "add a site of the station, or list them; loggers join a site on their first upload by it",
-            options: [jsonOption, ArchiveAccess.archiveOption])
+            positionals: "add NAME | list | set NAME", positionalHelp: [("NAME", "the site's name, e.g. clinic-north")],
+            summary: "add a site of the station, list them, or set the zone of its loggers' clocks; loggers join a site on their first upload by it",
+            options: [jsonOption, loggerTZOption.spec, ArchiveAccess.archiveOption])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
         let json = arguments.isSet(jsonOption)
-        let words = try arguments.positionals(min: 1, max: 2, what: "add NAME or list")
+        let loggerZone = try arguments.value(loggerTZOption)
+        let words = try arguments.positionals(min: 1, max: 2, what: "add NAME, list or set NAME")
         try arguments.finish()
+        if words[0] != "set", loggerZone != nil { throw CommandError.usage("--logger-tz applies to 'site set NAME' only.") }
         try await StationAdmin.with(location, console: console) { store in
             switch (words[0], words.count) {
             case ("add", 2):
@@ -201,8 +209,19 @@ public enum SiteCommand: Command {
                 }
                 let site = try store.addSite(name)
                 console.print("Added site '\(site.name)' (#\(site.id)); make its tokens with 'coldtap token create --site \(site.name) --scope upload'.")
+            case ("set", 2):
+                guard let loggerZone else { throw CommandError.usage("say what to set: 'site set \(words[1]) --logger-tz ZONE'.") }
+                guard let site = try store.site(named: words[1]) else {
+                    throw CommandError(.failure, "there is no site '\(words[1])'; add it with 'coldtap site add \(words[1])'.")
+                }
+                let kept = try store.setLoggerTimeZone(
+                    ArchivedReads.zoneText(loggerZone), siteID: site.id, setBy: SiteProfileCommand.operatingSystemUser())
+                console.print(
+                    "Site '\(site.name)': its loggers' clocks run in \(kept.zone) (setting #\(kept.setting), by \(kept.setBy)); uploads without \(UploadHeader.loggerTimeZone) are read in it from now on."
+                )
             case ("list", 1):
                 let sites = try store.sites()
+                let zones = try Dictionary(uniqueKeysWithValues: sites.map { ($0.id, try store.loggerTimeZone(siteID: $0.id)) })
                 if json {
                     console.print(
                         JSONValue.object([
@@ -210,10 +229,26 @@ public enum SiteCommand: Command {
                                 "sites",
                                 .array(
                                     sites.map { site in
-                                        .object([("id", .int(Int(site.id))), ("name", .string(site.name)), ("created", .string(site.created.isoUTC))])
+                                        var members: [(String, JSONValue)] = [
+                                            ("id", .int(Int(site.id))), ("name", .string(site.name)), ("created", .string(site.created.isoUTC)),
+                                        ]
+                                        if let zone = zones[site.id] ?? nil {
+                                            members.append(
+                                                (
+                                                    "loggerTimeZone",
+                                                    .object([("zone", .string(zone.zone)), ("set", .string(zone.set.isoUTC)), ("setBy", .string(zone.setBy))])
+                                                ))
+                                        }
+                                        return .object(members)
                                     })
                             )
                         ]).serialized())
+                } else if zones.values.contains(where: { $0 != nil }) {
+                    console.print(
+                        ReportCommand.table(
+                            sites.map { [String($0.id), $0.name, $0.created.isoUTC, (zones[$0.id] ?? nil)?.zone ?? "-"] },
+                            header: ["id", "name", "created", "logger zone"], rightAligned: [0]
+                        ).joined(separator: "\n"))
                 } else {
                     console.print(
                         ReportCommand.table(
@@ -222,7 +257,7 @@ public enum SiteCommand: Command {
                         ).joined(separator: "\n"))
                 }
             default:
-                throw CommandError.usage("say 'site add NAME' or 'site list'.")
+                throw CommandError.usage("say 'site add NAME', 'site list' or 'site set NAME --logger-tz ZONE'.")
             }
         }
     }

@@ -1,0 +1,112 @@
+import Archive
+import ArchiveTestSupport
+import ColdTapCommands
+import CommandTestSupport
+import Foundation
+import TestSupport
+import Testing
+
+/// `coldtap import DIR` (docs/berlinger.md): every report of a folder kept once, a line per
+/// file, a failing file named without stopping the others; the daily summaries of a
+/// Fridge-tag 2 join the logger's record, so its report judges them, and `archive verify`
+/// decodes them again.
+@Suite(.serialized) struct BerlingerImportTests {
+    typealias Maker = BerlingerReportMaker
+
+    static let serial = "190000000051"
+
+    /// A Fridge-tag 2 in a fridge that stood at 16–19 °C from its activation, reported at `report`.
+    static func warmFridge(report: String, days: [Maker.Day]) -> Maker {
+        var maker = Maker(
+            model: .fridgeTag2, serial: serial, alarms: [.init(type: 1, limit: -0.5, minutes: 60), .init(type: 2, limit: 8, minutes: 600)],
+            activation: "2026-03-02 08:30", reportTime: report)
+        maker.days = days
+        return maker
+    }
+
+    static let firstDay = Maker.Day(date: "2026-03-02", min: 16.1, max: 18.9, mean: 17.2, alarms: [(0, nil), (915, "18:30")])
+
+    /// Reported on the second day at 17:45: that day is cut short.
+    static let first = warmFridge(
+        report: "2026-03-03 17:45", days: [firstDay, .init(date: "2026-03-03", min: 16.0, max: 19.0, mean: 17.5, alarms: [(0, nil), (1065, "00:00")])])
+
+    /// Reported two days later: the second day whole, two more days.
+    static let second = warmFridge(
+        report: "2026-03-05 09:00",
+        days: [
+            firstDay, .init(date: "2026-03-03", min: 16.0, max: 19.0, mean: 17.6, alarms: [(0, nil), (1440, "00:00")]),
+            .init(date: "2026-03-04", min: 16.2, max: 18.7, mean: 17.4, alarms: [(0, nil), (1440, "00:00")]),
+            .init(date: "2026-03-05", min: 16.4, max: 17.9, mean: 17.0, alarms: [(0, nil), (540, "00:00")]),
+        ])
+
+    @Test(arguments: Engine.allCases)
+    func aFolderIsKeptOnceAndItsDaysAreJudged(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            let drive = archive.path("drive")
+            try FileManager.default.createDirectory(atPath: drive, withIntermediateDirectories: true)
+            func write(_ data: Data, _ name: String) throws { try data.write(to: URL(fileURLWithPath: drive).appendingPathComponent(name)) }
+            try write(Self.first.report(), Self.first.fileName)
+            try write(Self.second.report(), Self.second.fileName)
+            try write(Data("%PDF-1.4\n".utf8), Self.second.fileName.replacingOccurrences(of: ".txt", with: ".pdf"))
+            try write(Data("not ours".utf8), ".hidden")
+            // A report cut off before its signature.
+            let cut = String(decoding: Self.first.report(), as: UTF8.self).components(separatedBy: "Cert:\r\n")[0]
+            try write(Data(cut.utf8), "190000000052_202603031745.txt")
+
+            // Without a zone every report is refused naming the option; nothing is kept.
+            var run = await coldtap(["import", drive, "--archive", archive.location])
+            #expect(run.status == 65, "\(run.out)\(run.err)")
+            #expect(run.err.contains("--logger-tz"), "\(run.err)")
+            #expect(run.out.contains("4 files: 0 kept as new reads"), "\(run.out)")
+
+            run = await coldtap(["import", drive, "--archive", archive.location, "--logger-tz", "Europe/Zurich", "--profile", "vaccine-fridge"])
+            #expect(run.status == 65, "\(run.out)\(run.err)")
+            #expect(run.out.contains("2 kept as new reads, 0 kept before, 1 passed over, 1 failed"), "\(run.out)")
+            #expect(run.out.contains("2 daily summaries; times read in Europe/Zurich (given with --logger-tz); vaccine-fridge: ALARM"), "\(run.out)")
+            #expect(run.out.contains(".pdf: passed over"), "\(run.out)")
+            #expect(run.err.contains("190000000052_202603031745.txt"), "\(run.err)")
+            #expect(run.err.contains("1 of 4 file(s)"), "\(run.err)")
+
+            // Again: nothing new.
+            run = await coldtap(["import", drive, "--archive", archive.location, "--logger-tz", "Europe/Zurich"])
+            #expect(run.out.contains("0 kept as new reads, 2 kept before"), "\(run.out)")
+            #expect(run.out.contains("already kept as read #1; nothing added"), "\(run.out)")
+            try FileManager.default.removeItem(atPath: URL(fileURLWithPath: drive).appendingPathComponent("190000000052_202603031745.txt").path)
+            run = await coldtap(["import", drive, "--archive", archive.location, "--logger-tz", "Europe/Zurich"])
+            #expect(run.status == 0, "\(run.out)\(run.err)")
+
+            // The record holds the four days (the second day as the later report saw it whole) and judges them.
+            let id = "fridge-tag-2:\(Self.serial)"
+            run = await coldtap(["report", "--logger-id", id, "--archive", archive.location, "--profile", "vaccine-fridge", "--json"])
+            #expect(run.status == 0, "\(run.err)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+            let log = try #require(report["log"] as? [String: Any])
+            let days = try #require(log["dailySummaries"] as? [[String: Any]], "\(run.out.prefix(2000))")
+            #expect(days.map { $0["date"] as? String } == ["2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05"])
+            #expect(days[1]["mean"] as? Double == 17.6)
+            #expect(run.out.contains("\"ALARM\""), "\(run.out.prefix(3000))")
+            run = await coldtap(["report", "--logger-id", id, "--archive", archive.location, "--profile", "vaccine-fridge", "--tz", "Europe/Zurich"])
+            #expect(run.out.contains("ALARM"), "\(run.out)")
+            run = await coldtap(["history", id, "--archive", archive.location, "--json"])
+            let history = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+            let zones = (history["reads"] as? [[String: Any]] ?? []).map { $0["loggerTimeZone"] as? [String: String] }
+            #expect(zones == [["zone": "Europe/Zurich", "source": "given"], ["zone": "Europe/Zurich", "source": "given"]], "\(run.out.prefix(3000))")
+
+            run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.out)\(run.err)")
+            // A kept day edited is found by decoding the read again.
+            let opened = try archive.open()
+            try opened.engine.execute("UPDATE read_daily_summaries SET summaries = REPLACE(summaries, '\"mean\":17.6', '\"mean\":5.6')")
+            opened.close()
+            run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 65, "\(run.out)\(run.err)")
+            #expect(run.out.contains("read #2 of \(id): decoding its raw bytes again gives daily summaries that differ"), "\(run.out)")
+        }
+    }
+
+    @Test func aFolderThatIsNotThereIsSaid() async throws {
+        let run = await coldtap(["import", "/nonexistent-coldtap-folder", "--archive", "/nonexistent-coldtap-folder/a.sqlite"])
+        #expect(run.status == 66, "\(run.err)")
+        #expect(run.err.contains("there is no folder"), "\(run.err)")
+    }
+}
