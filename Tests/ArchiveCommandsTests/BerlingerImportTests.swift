@@ -104,6 +104,34 @@ import Testing
         }
     }
 
+    /// The public reports in the workspace's shared folder, read in place (SharedFacts); its
+    /// SOURCES.md is not a read, so it is the one file that fails.
+    @Test(arguments: Engine.allCases)
+    func thePublicReportsAreImportedInPlace(engine: Engine) async throws {
+        guard let folder = SharedFacts.file("berlinger/SOURCES.md").url?.deletingLastPathComponent() else {
+            print("BerlingerImportTests: \(SharedFacts.file("berlinger/SOURCES.md").absent)")
+            return
+        }
+        try await withArchive(engine) { archive in
+            var run = await coldtap(["import", folder.path, "--archive", archive.location, "--logger-tz", "UTC"])
+            #expect(run.status == 65, "\(run.out)\(run.err)")
+            #expect(run.out.contains("7 files: 6 kept as new reads, 0 kept before, 0 passed over, 1 failed"), "\(run.out)")
+            #expect(run.err.contains("SOURCES.md"), "\(run.err)")
+            run = await coldtap(["import", folder.path, "--archive", archive.location, "--logger-tz", "UTC"])
+            #expect(run.out.contains("0 kept as new reads, 6 kept before"), "\(run.out)")
+            run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.out)\(run.err)")
+            // Two reports of one Q-tag stitch into one record; each Fridge-tag 2's days are its record.
+            run = await coldtap(["loggers", "--archive", archive.location, "--json"])
+            let loggers = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+            #expect((loggers["loggers"] as? [[String: Any]])?.count == 5, "\(run.out)")
+            run = await coldtap(["report", "--logger-id", "fridge-tag-2:130400191542", "--archive", archive.location, "--json"])
+            #expect(run.status == 0, "\(run.err)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+            #expect(((report["log"] as? [String: Any])?["dailySummaries"] as? [[String: Any]])?.isEmpty == false)
+        }
+    }
+
     @Test func aFolderThatIsNotThereIsSaid() async throws {
         let run = await coldtap(["import", "/nonexistent-coldtap-folder", "--archive", "/nonexistent-coldtap-folder/a.sqlite"])
         #expect(run.status == 66, "\(run.err)")
