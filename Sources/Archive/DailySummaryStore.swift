@@ -47,6 +47,10 @@ struct StitchedDailySummaries {
 extension Archive {
     /// Keeps the days `log` gives, for `readID` in `generation` (nothing for a log without days).
     func keepDailySummaries(of log: TemperatureLog, loggerID: String, readID: Int64, generation: Int, in transaction: WriteTransaction) throws {
+        try Archive.keepDailySummaries(of: log, loggerID: loggerID, readID: readID, generation: generation, in: transaction)
+    }
+
+    static func keepDailySummaries(of log: TemperatureLog, loggerID: String, readID: Int64, generation: Int, in transaction: WriteTransaction) throws {
         guard let kept = KeptDailySummaries(log) else { return }
         let text = String(decoding: try KeptDailySummaries.encoder().encode(kept), as: UTF8.self)
         try transaction.engine.executeDeferred(
@@ -116,5 +120,52 @@ extension Archive {
                 + (differing.map { " (first on \($0))" } ?? " (their number or the configured alarms)")
                 + " — a summary was edited, or the decoder changed (then re-decode the archive)"
         }
+    }
+}
+
+extension Archive {
+    /// Schema 8: the days of the Berlinger reports kept before it, decoded again from their raw
+    /// bytes in the zone kept with each, for every generation the read is in; without them
+    /// `verify` would take the days missing for days removed. A report that no longer decodes
+    /// is left for `verify` to name.
+    static func keepDailySummariesOfKeptReports(_ transaction: WriteTransaction) throws {
+        let engine = transaction.engine
+        enum Column: Int, ArchiveColumns {
+            case loggerID, readID, readTime, decodeOptions, raw
+            var sqlName: String { ["logger_id", "read_id", "read_time_ms", "decode_options", "raw"][rawValue] }
+        }
+        let formats = BerlingerDecoder.formatNames.map { "'\($0)'" }.joined(separator: ", ")
+        var reports: [(loggerID: String, readID: Int64, readTime: Int64, options: String, raw: Data)] = []
+        try engine.query("SELECT \(Column.selectList) FROM reads WHERE decoder IN (\(formats)) ORDER BY chain_seq", []) { row in
+            reports.append(
+                (row.text(Column.loggerID), row.int(Column.readID), row.int(Column.readTime), row.text(Column.decodeOptions), row.blob(Column.raw)))
+        }
+        for report in reports {
+            let object = (try? JSONSerialization.jsonObject(with: Data(report.options.utf8))) as? [String: Any] ?? [:]
+            guard let zone = (object["loggerTimeZone"] as? String).flatMap(keptZone) else { continue }
+            var options = DecodeOptions(readTime: Date(milliseconds: report.readTime), readTimeSource: .given)
+            options.loggerTimeZone = zone
+            guard let log = try? BerlingerDecoder.decode(report.raw, options: options) else { continue }
+            var generations: [Int64] = []
+            try engine.query(
+                "SELECT generation FROM read_generations WHERE logger_id = $1 AND read_id = $2 ORDER BY generation",
+                [.text(report.loggerID), .int(report.readID)]
+            ) { generations.append($0.int(0)) }
+            let own = try engine.scalarInt("SELECT generation FROM reads WHERE logger_id = $1 AND read_id = $2", [.text(report.loggerID), .int(report.readID)]) ?? 1
+            for generation in Set(generations + [own]).sorted() {
+                try Archive.keepDailySummaries(
+                    of: log, loggerID: report.loggerID, readID: report.readID, generation: Int(generation), in: transaction)
+            }
+        }
+    }
+
+    /// A zone as ArchiveKit keeps it with a read: an identifier, or `±HH:MM`.
+    static func keptZone(_ text: String) -> TimeZone? {
+        if let sign = text.first, sign == "+" || sign == "-" {
+            let parts = text.dropFirst().split(separator: ":")
+            guard parts.count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]) else { return nil }
+            return TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
+        }
+        return TimeZone(identifier: text)
     }
 }

@@ -263,7 +263,7 @@ enum Migrations {
                         summaries TEXT NOT NULL,
                         PRIMARY KEY (logger_id, generation, read_id)
                     );
-                    """),
+                    """, transform: Archive.keepDailySummariesOfKeptReports),
         ])
 
     /// Version 1's `samples` rows, grouped by logger, generation and read, become blocks;

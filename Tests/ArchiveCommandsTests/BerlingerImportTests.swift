@@ -104,6 +104,27 @@ import Testing
         }
     }
 
+    /// An archive kept before schema 8 held its reports' bytes but not their days: opening it
+    /// decodes them again, so `verify` holds and the report judges the days.
+    @Test(arguments: Engine.allCases)
+    func reportsKeptBeforeSchema8GetTheirDays(engine: Engine) async throws {
+        try await withArchive(engine) { archive in
+            let path = archive.path(Self.second.fileName)
+            try Self.second.report().write(to: URL(fileURLWithPath: path))
+            var run = await coldtap(["archive", "add", path, "--archive", archive.location, "--logger-tz", "+01:00"])
+            #expect(run.status == 0, "\(run.err)")
+            let opened = try archive.open()
+            for sql in ["DROP TABLE read_daily_summaries", "DELETE FROM schema_migrations WHERE version >= 8"] { try opened.engine.execute(sql) }
+            opened.close()
+            run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.out)\(run.err)")
+            run = await coldtap(["report", "--logger-id", "fridge-tag-2:\(Self.serial)", "--archive", archive.location, "--profile", "vaccine-fridge", "--json"])
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any], "\(run.err)")
+            #expect(((report["log"] as? [String: Any])?["dailySummaries"] as? [[String: Any]])?.count == 4)
+            #expect(run.out.contains("\"ALARM\""))
+        }
+    }
+
     /// The public reports in the workspace's shared folder, read in place (SharedFacts); its
     /// SOURCES.md is not a read, so it is the one file that fails.
     @Test(arguments: Engine.allCases)
