@@ -151,7 +151,8 @@ extension Archive {
                 "SELECT generation FROM read_generations WHERE logger_id = $1 AND read_id = $2 ORDER BY generation",
                 [.text(report.loggerID), .int(report.readID)]
             ) { generations.append($0.int(0)) }
-            let own = try engine.scalarInt("SELECT generation FROM reads WHERE logger_id = $1 AND read_id = $2", [.text(report.loggerID), .int(report.readID)]) ?? 1
+            let own =
+                try engine.scalarInt("SELECT generation FROM reads WHERE logger_id = $1 AND read_id = $2", [.text(report.loggerID), .int(report.readID)]) ?? 1
             for generation in Set(generations + [own]).sorted() {
                 try Archive.keepDailySummaries(
                     of: log, loggerID: report.loggerID, readID: report.readID, generation: Int(generation), in: transaction)

@@ -118,7 +118,9 @@ import Testing
             opened.close()
             run = await coldtap(["archive", "verify", "--archive", archive.location])
             #expect(run.status == 0, "\(run.out)\(run.err)")
-            run = await coldtap(["report", "--logger-id", "fridge-tag-2:\(Self.serial)", "--archive", archive.location, "--profile", "vaccine-fridge", "--json"])
+            run = await coldtap([
+                "report", "--logger-id", "fridge-tag-2:\(Self.serial)", "--archive", archive.location, "--profile", "vaccine-fridge", "--json",
+            ])
             let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any], "\(run.err)")
             #expect(((report["log"] as? [String: Any])?["dailySummaries"] as? [[String: Any]])?.count == 4)
             #expect(run.out.contains("\"ALARM\""))
