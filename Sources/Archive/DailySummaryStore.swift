@@ -106,9 +106,19 @@ extension Archive {
     }
 
     /// `nil` when the days `log` gives are the ones kept for the read; else what differs.
-    func dailySummaryMismatch(_ log: TemperatureLog, loggerID: String, readID: Int64, generation: Int64) throws -> String? {
+    /// - Parameter ownGeneration: `generation` is the one the read was kept in; in a later one
+    ///   a read has days only where that generation has its row (it was kept after it was made
+    ///   or re-decoded into it).
+    func dailySummaryMismatch(_ log: TemperatureLog, loggerID: String, readID: Int64, generation: Int64, ownGeneration: Bool = true) throws -> String? {
         let kept = try keptDailySummaries(loggerID: loggerID, readID: readID, generation: generation)
         let again = KeptDailySummaries(log)
+        if !ownGeneration, kept == nil,
+            try engine.scalarInt(
+                "SELECT COUNT(*) FROM read_generations WHERE logger_id = $1 AND read_id = $2 AND generation = $3",
+                [.text(loggerID), .int(readID), .int(generation)]) == 0
+        {
+            return nil
+        }
         switch (kept, again) {
         case (nil, nil): return nil
         case (nil, let again?): return "gives \(again.days.count) daily summaries, which are not in the archive — they were removed"
@@ -124,6 +134,27 @@ extension Archive {
 }
 
 extension Archive {
+    /// Kept days of a read the archive does not hold: added outside ColdTap.
+    func orphanDailySummaryProblems() throws -> [String] {
+        enum Column: Int, ArchiveColumns {
+            case loggerID, readID, generation
+            var sqlName: String { ["d.logger_id", "d.read_id", "d.generation"][rawValue] }
+        }
+        var problems: [String] = []
+        try engine.query(
+            """
+            SELECT \(Column.selectList) FROM read_daily_summaries d
+            LEFT JOIN reads r ON r.logger_id = d.logger_id AND r.read_id = d.read_id
+            WHERE r.read_id IS NULL ORDER BY d.logger_id, d.read_id, d.generation
+            """, []
+        ) { row in
+            problems.append(
+                "daily summaries of read #\(row.int(Column.readID)) of \(row.text(Column.loggerID)) (generation \(row.int(Column.generation))) are kept, but the archive holds no such read: they were added outside ColdTap"
+            )
+        }
+        return problems
+    }
+
     /// Schema 8: the days of the Berlinger reports kept before it, decoded again from their raw
     /// bytes in the zone kept with each, for every generation the read is in; without them
     /// `verify` would take the days missing for days removed. A report that no longer decodes

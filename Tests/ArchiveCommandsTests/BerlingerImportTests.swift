@@ -94,6 +94,13 @@ import Testing
 
             run = await coldtap(["archive", "verify", "--archive", archive.location])
             #expect(run.status == 0, "\(run.out)\(run.err)")
+            // Decoded again into a new generation: the days come along, and still hold.
+            run = await coldtap(["archive", "redecode", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.err)")
+            run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.status == 0, "\(run.out)\(run.err)")
+            run = await coldtap(["report", "--logger-id", id, "--archive", archive.location, "--profile", "vaccine-fridge", "--json"])
+            #expect(run.out.contains("\"2026-03-05\"") && run.out.contains("\"ALARM\""), "\(run.out.prefix(2000))")
             // A kept day edited is found by decoding the read again.
             let opened = try archive.open()
             try opened.engine.execute("UPDATE read_daily_summaries SET summaries = REPLACE(summaries, '\"mean\":17.6', '\"mean\":5.6')")
@@ -101,6 +108,14 @@ import Testing
             run = await coldtap(["archive", "verify", "--archive", archive.location])
             #expect(run.status == 65, "\(run.out)\(run.err)")
             #expect(run.out.contains("read #2 of \(id): decoding its raw bytes again gives daily summaries that differ"), "\(run.out)")
+            // Days of a read the archive does not hold would join the record: named.
+            let again = try archive.open()
+            try again.engine.execute(
+                "INSERT INTO read_daily_summaries (logger_id, generation, read_id, summaries) SELECT logger_id, generation, 99, summaries FROM read_daily_summaries WHERE read_id = 1"
+            )
+            again.close()
+            run = await coldtap(["archive", "verify", "--archive", archive.location])
+            #expect(run.out.contains("daily summaries of read #99 of \(id) (generation 1) are kept, but the archive holds no such read"), "\(run.out)")
         }
     }
 
