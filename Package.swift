@@ -102,6 +102,8 @@ let package = Package(
             dependencies: [
                 "ColdTapBase", "ColdTapKit", "ArchiveKit", "Archive", "Digest", "JSONOutput", "LoggerFormats", "ColdChain", "TempChart", "TransparencyLog",
                 "Passwords", "PDFSigning", "CMicroHTTPD", "CCurl",
+                // Its HTTPS certificate checked at start against the rules iOS enforces (`ServerCertificateCheck`).
+                .target(name: "CCrypto", condition: .when(platforms: [.linux])),
             ],
             resources: [.embedInCode("openapi.json")]),
         // Uploads to a station from the app and from coldtap (Foundation only).
@@ -115,9 +117,14 @@ let package = Package(
                 "ColdTapBase", "NDEF", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "CairoCanvas", "LoggerSessions", "JSONOutput", "Digest",
             ]),
         // The iPhone app's view models: every decision its SwiftUI screens make (what to show
-        // for a read, a verdict, an upload, the forms' rules, the history), worded with the
-        // app's String Catalog keys, so the screens only lay values out. No SwiftUI here.
-        .target(name: "AppViewModels", dependencies: ["ColdTapBase", "LoggerFormats", "ColdChain", "TempChart", "LoggerSessions", "StationClient"]),
+        // for a read, a verdict, an upload, the forms' rules, the history, the chart's cache,
+        // the shared files), worded with the app's String Catalog keys, so the screens only lay
+        // values out. No SwiftUI here.
+        // Its one resource is the sample read App Review opens (`SampleRead`, a `coldtap demo` dump).
+        .target(
+            name: "AppViewModels",
+            dependencies: ["ColdTapBase", "NFCTags", "LoggerFormats", "ColdChain", "TempChart", "LoggerSessions", "StationClient", "ColdTapKit"],
+            resources: [.copy("Resources/SampleRead.nfc")]),
         // GS1 EPCIS 2.0 events and documents as ColdTap writes them, with the CBV 2.0 event hash.
         .target(name: "EPCIS", dependencies: ["ColdTapBase", "JSONOutput", "Digest"]),
         // The use cases over the archive, shared by the command line and the station: reads
@@ -179,7 +186,7 @@ let package = Package(
             ], swiftSettings: [.define("CORENFC_GLUE_CHECK", .when(platforms: [.linux]))]),
         .testTarget(
             name: "AppViewModelsTests",
-            dependencies: ["AppViewModels", "ColdTapBase", "LoggerFormats", "ColdChain", "TempChart", "LoggerSessions", "StationClient"]),
+            dependencies: ["AppViewModels", "ColdTapBase", "LoggerFormats", "ColdChain", "TempChart", "LoggerSessions", "StationClient", "ColdTapKit"]),
         .testTarget(name: "DigestTests", dependencies: ["ColdTapBase", "Digest", "NDEF"]),
         .testTarget(name: "TransparencyLogTests", dependencies: ["ColdTapBase", "Digest", "TransparencyLog"]),
         // Signed report PDFs: our reader's refusals, identities, our own check, and pyHanko's.
@@ -193,7 +200,7 @@ let package = Package(
             name: "ArchiveCommandsTests",
             dependencies: [
                 "ArchiveTestSupport", "CommandTestSupport", "ColdTapBase", "ColdTapKit", "Archive", "ColdTapCommands", "LoggerFormats", "ColdChain",
-                "CSQLite", "TestSupport", "Digest", "PDFSigning",
+                "CSQLite", "TestSupport", "Digest", "PDFSigning", "EPCIS",
             ]),
         .testTarget(
             name: "StationTests",

@@ -6,6 +6,7 @@
 # bodies as documented, invalid data refused, and no refused call changing the archive
 # (scripts/lib/schemathesis_archive_guard.py). Needs `swift build` and `make test-venv`.
 #   OPENAPI_EXAMPLES=N  examples per operation in the main run (default 600)
+#   OPENAPI_COSTLY_EXAMPLES=N  examples per operation for rendered reports and device tokens (default 60)
 #   OPENAPI_SEED=N      Schemathesis's seed (default fixed, so that a failure is reproduced)
 #   OPENAPI_KEEP=DIR    copy the temporary folder (archive, server log, Schemathesis output) there
 set -euo pipefail
@@ -143,8 +144,13 @@ schemathesis() { # NAME TOKEN EXAMPLES [st run options...]
   return 0
 }
 
-# Site north's upload token on every operation.
-schemathesis north-upload "${token[north-upload]}" "$examples"
+# Site north's upload token on every operation. A rendered report (a PNG takes most of a
+# second in a debug build) and a device token (a password hashed on purpose, right or wrong)
+# cost a hundred times an ordinary call: they get their own run with fewer examples, so that
+# the contract run stays a few minutes.
+costly=(--include-path '/api/v1/loggers/{id}/report' --include-path /api/v1/device-tokens)
+schemathesis north-upload "${token[north-upload]}" "$examples" --exclude-path '/api/v1/loggers/{id}/report' --exclude-path /api/v1/device-tokens
+schemathesis north-upload-costly "${token[north-upload]}" "${OPENAPI_COSTLY_EXAMPLES:-60}" "${costly[@]}"
 # Site south's upload token: north's loggers (the document's examples) must stay out of reach.
 schemathesis south-upload "${token[south-upload]}" 15
 # The operator's token on /metrics, once the command line can make one.

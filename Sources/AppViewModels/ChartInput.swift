@@ -33,12 +33,13 @@ public struct ChartInput: Equatable, Sendable {
             && a.excursions == b.excursions && a.timeZoneIdentifier == b.timeZoneIdentifier && a.language == b.language
     }
 
-    /// The chart laid out in `frame` with `theme`.
-    public func model(frame: ChartRect, theme: ChartTheme, pixelDensity: Double, title: String? = nil) -> ChartModel {
-        ChartModel(
-            ChartSpec(
-                series: series, lowerLimit: lowerLimit, upperLimit: upperLimit, excursions: excursions,
-                timeZone: TimeZone(identifier: timeZoneIdentifier) ?? .current, language: language,
-                theme: theme, frame: frame, pixelDensity: pixelDensity, title: title))
+    /// The chart laid out in `frame` with `theme`, its text sizes times `textScale`.
+    public func model(frame: ChartRect, theme: ChartTheme, pixelDensity: Double, textScale: Double = 1, title: String? = nil) -> ChartModel {
+        var spec = ChartSpec(
+            series: series, lowerLimit: lowerLimit, upperLimit: upperLimit, excursions: excursions,
+            timeZone: TimeZone(identifier: timeZoneIdentifier) ?? .current, language: language,
+            theme: theme, frame: frame, pixelDensity: pixelDensity, title: title)
+        spec.textScale = textScale
+        return ChartModel(spec)
     }
 }

@@ -16,7 +16,7 @@ public struct ReadRowDisplay: Sendable, Equatable {
         verdictTitle = verdict.title
         symbol = verdict.symbol
         tone = verdict.tone
-        loggerName = read.loggerName
+        loggerName = read.isSample ? ResultScreen.sampleTitle(read) : read.loggerName
         readAt = Fmt.dateTime(read.readAt, in: timeZone)
         badge = upload.badge
     }

@@ -49,6 +49,8 @@ public struct ResultScreen: Sendable {
     }
 
     public var title: String
+    /// Said first, above the verdict, for the bundled sample read (nil for a logger's read).
+    public var sampleNote: String?
     public var banner: Banner
     public var statistics: [Row]
     /// What VoiceOver says for the chart.
@@ -71,7 +73,8 @@ public struct ResultScreen: Sendable {
         language: ReportLanguage = .appLanguage, hintWords: (UserHint) -> String
     ) {
         let stats = assessment.statistics
-        title = read.loggerName
+        title = read.isSample ? Self.sampleTitle(read) : read.loggerName
+        sampleNote = read.isSample ? Self.sampleNote : nil
         banner = Banner(
             title: assessment.verdict.title, symbol: assessment.verdict.symbol, tone: assessment.verdict.tone,
             explanation: assessment.verdict.explanation,
@@ -100,6 +103,17 @@ public struct ResultScreen: Sendable {
         excursions = assessment.excursions.map { Self.item($0, timeZone: timeZone) }
         gaps = assessment.gaps.map { gap in Row(label: Fmt.dateTime(gap.start, in: timeZone), value: Fmt.duration(gap.duration)) }
         details = Self.details(read, assessment, upload: upload, timeZone: timeZone, language: language, hintWords: hintWords)
+    }
+
+    /// What the sample read says of itself on the screen, in the report and in the CSV.
+    public static var sampleNote: String {
+        String(localized: "Sample read: a logger's memory bundled with ColdTap to show a read. It comes from no logger here and is never uploaded.")
+    }
+
+    /// "Sample: LOGGER".
+    static func sampleTitle(_ read: StoredRead) -> String {
+        let name = read.loggerName
+        return String(localized: "Sample: \(name)")
     }
 
     static func profileLine(_ assessment: Assessment) -> String {

@@ -48,6 +48,10 @@ public struct ScanScreen: Sendable, Equatable {
     /// "Profile: NAME".
     public var profileLine: String
     public var lastRead: LastRead?
+    /// The sample read (`SampleRead`) can be opened: not while a read runs; needs no NFC.
+    public var canTrySample: Bool
+    /// Said under *Try a sample read*.
+    public var sampleNote: String
 
     public init(state: ScanState, canReadTags: Bool, profileName: String) {
         let reading = state == .reading
@@ -55,6 +59,8 @@ public struct ScanScreen: Sendable, Equatable {
         canScan = !reading && canReadTags
         cannotReadNote = canReadTags ? nil : String(localized: "This iPhone cannot read NFC tags; use an iPhone 7 or later.")
         profileLine = String(localized: "Profile: \(profileName)")
+        canTrySample = !reading
+        sampleNote = String(localized: "No logger at hand? Open a read bundled with ColdTap: it is marked as a sample and never uploaded.")
         switch state {
         case .idle, .reading: lastRead = nil
         case .failed(let problem): lastRead = .problem(CommandOutcomeDisplay(problem))

@@ -68,3 +68,41 @@ public struct SecretKeyForm: Sendable, Equatable {
     /// The key's bytes as kept in the Keychain (the text typed, UTF-8).
     public var secretData: Data { Data(secret.utf8) }
 }
+
+/// Where the secret keys are kept (the app's Keychain; a fake in the tests).
+public protocol SecretKeyStore {
+    func labels() throws -> [String]
+    func remove(_ label: String) throws
+}
+
+/// The Settings list of secret keys: their labels as kept, and why the store could not be
+/// read or a key not removed (shown under the list until the next reload works).
+public struct SecretKeyList: Sendable, Equatable {
+    public private(set) var labels: [String] = []
+    public private(set) var problem: String?
+
+    public init() {}
+
+    /// Reads the labels again; on failure keeps the last list and says why.
+    public mutating func reload(from store: some SecretKeyStore) {
+        do {
+            labels = try store.labels()
+            problem = nil
+        } catch {
+            problem = error.localizedDescription
+        }
+    }
+
+    /// Removes the keys at `offsets` of `labels`, then reloads; a failure stops there and is said.
+    public mutating func delete(at offsets: IndexSet, from store: some SecretKeyStore) {
+        let chosen = offsets.filter { labels.indices.contains($0) }.map { labels[$0] }
+        var failure: String?
+        do {
+            for label in chosen { try store.remove(label) }
+        } catch {
+            failure = error.localizedDescription
+        }
+        reload(from: store)
+        if let failure { problem = failure }
+    }
+}

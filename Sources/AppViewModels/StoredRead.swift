@@ -36,10 +36,14 @@ public struct StoredRead: Codable, Identifiable, Sendable, Equatable {
     public var rawKind: RawKind?
     /// True for an NHS31xx read in automatic mode (writing was refused).
     public var automaticMode: Bool?
+    /// True for the bundled sample read (`SampleRead`): marked as such wherever it shows and
+    /// never uploaded; nil for a logger's read (and in history files written before it existed).
+    public var sample: Bool?
 
     public init(
         id: UUID = UUID(), readAt: Date, log: TemperatureLog, profileName: String, timeZoneIdentifier: String,
-        resumes: Int = 0, seconds: Double = 0, uploadSHA256: String? = nil, rawKind: RawKind? = nil, automaticMode: Bool? = nil
+        resumes: Int = 0, seconds: Double = 0, uploadSHA256: String? = nil, rawKind: RawKind? = nil, automaticMode: Bool? = nil,
+        sample: Bool = false
     ) {
         self.id = id
         self.readAt = readAt
@@ -52,7 +56,13 @@ public struct StoredRead: Codable, Identifiable, Sendable, Equatable {
         self.rawKind = rawKind
         // Only a transcript can have been read in automatic mode; other reads keep no flag.
         self.automaticMode = rawKind == .nhsTranscript ? automaticMode : nil
+        // A sample is never queued, whatever the caller passed.
+        self.sample = sample ? true : nil
+        if sample { self.uploadSHA256 = nil }
     }
+
+    /// The bundled sample read, not a logger's.
+    public var isSample: Bool { sample == true }
 
     /// What goes to the station for a read: the raw bytes as read, its read time, the app as
     /// the source, and the tag UID to name the logger when the log itself names none.

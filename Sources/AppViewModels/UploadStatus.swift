@@ -5,6 +5,8 @@ import StationClient
 public enum UploadStatus: Sendable, Equatable {
     /// No station was set when it was read (or it was read by an older version).
     case notForUpload
+    /// The bundled sample read (`SampleRead`), which is never uploaded.
+    case sample
     /// Queued, not yet on the station.
     case waiting
     /// The station refused it for good (the reason it gave).
@@ -23,6 +25,11 @@ public enum UploadStatus: Sendable, Equatable {
         return .uploaded(by: senders[sha256].flatMap { $0.isEmpty ? nil : $0 })
     }
 
+    /// The status of `read`: `sample` for the sample read, else as `of(sha256:…)` gives it.
+    public static func of(read: StoredRead, waiting: Set<String>, refused: [String: String], senders: [String: String] = [:]) -> UploadStatus {
+        read.isSample ? .sample : of(sha256: read.uploadSHA256, waiting: waiting, refused: refused, senders: senders)
+    }
+
     /// The small mark in a list row, shown only while the read is not on the station.
     public struct Badge: Sendable, Equatable {
         public var text: String
@@ -33,6 +40,7 @@ public enum UploadStatus: Sendable, Equatable {
     public var badge: Badge? {
         switch self {
         case .notForUpload, .uploaded: return nil
+        case .sample: return Badge(text: String(localized: "Sample read, never uploaded"), symbol: "info.circle", tone: .caution)
         case .waiting: return Badge(text: String(localized: "Not uploaded yet"), symbol: "icloud.slash", tone: .caution)
         case .refused: return Badge(text: String(localized: "Refused by the station"), symbol: "xmark.icloud", tone: .alarm)
         }
@@ -43,6 +51,7 @@ public enum UploadStatus: Sendable, Equatable {
     public var detail: (value: String, reason: String?)? {
         switch self {
         case .notForUpload: return nil
+        case .sample: return (String(localized: "Sample read, never uploaded"), nil)
         case .waiting: return (String(localized: "Not uploaded yet"), nil)
         case .refused(let reason): return (String(localized: "Refused by the station"), reason)
         case .uploaded(by: nil): return (String(localized: "Uploaded"), nil)

@@ -26,6 +26,7 @@ public struct RecordLeaf: Sendable, Equatable {
         case accountEvent = "account_event"
         case signature
         case readUpload = "read_upload"
+        case siteIdentifier = "site_identifier"
         case siteLoggerTimeZone = "site_logger_time_zone"
 
         /// The fields that name the row a leaf stands for (its key within the kind).
@@ -48,6 +49,7 @@ public struct RecordLeaf: Sendable, Equatable {
             case .accountEvent: return ["event"]
             case .signature: return ["signature"]
             case .readUpload: return ["upload"]
+            case .siteIdentifier: return ["site", "seq"]
             case .siteLoggerTimeZone: return ["site", "setting"]
             }
         }

@@ -362,6 +362,11 @@ extension Archive {
             leaves.append(.readUpload(ReadUploadRow(row: $0)))
         }
         leaves += try StationStore.loggerTimeZoneSettings(engine).map(RecordLeaf.siteLoggerTimeZone)
+        // Station schema 8's table.
+        guard try engine.tableExists("site_identifiers") else { return leaves }
+        try engine.query("SELECT \(SiteIdentifierRow.Column.selectList) FROM site_identifiers ORDER BY site_id, seq", []) {
+            leaves.append(.siteIdentifier(SiteIdentifierRow(row: $0).identifier))
+        }
         return leaves
     }
 
@@ -471,6 +476,7 @@ extension Archive {
         case .signature: return "signature #\(leaf.value("signature") ?? "") of \(logger)"
         case .siteLoggerTimeZone: return "logger time zone setting #\(leaf.value("setting") ?? "") of site #\(leaf.value("site") ?? "")"
         case .readUpload: return "upload #\(leaf.value("upload") ?? "") of read #\(leaf.value("read") ?? "") of \(logger)"
+        case .siteIdentifier: return "identifier #\(leaf.value("seq") ?? "") of site #\(leaf.value("site") ?? "") (\(leaf.value("subject") ?? ""))"
         }
     }
 }

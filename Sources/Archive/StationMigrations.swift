@@ -210,10 +210,24 @@ enum StationMigrations {
                     ALTER TABLE tokens ADD COLUMN created_by_user BIGINT;
                     ALTER TABLE tokens ADD COLUMN device TEXT;
                     """),
+            // The URIs a site names itself and its loggers by in EPCIS exports (docs/epcis.md).
+            .init(
+                version: 8, name: "the URIs a site names itself and its loggers by",
+                sql: """
+                    CREATE TABLE site_identifiers (
+                        site_id BIGINT NOT NULL,
+                        seq BIGINT NOT NULL,
+                        subject TEXT NOT NULL,
+                        uri TEXT NOT NULL,
+                        set_ms BIGINT NOT NULL,
+                        set_by TEXT NOT NULL,
+                        PRIMARY KEY (site_id, seq)
+                    );
+                    """),
             // The zone of a site's loggers' zoneless times (docs/berlinger.md §7): every setting
             // kept, the newest used, each a leaf of the record.
             .init(
-                version: 8, name: "the zone a site sets for its loggers' wall-clock times",
+                version: 9, name: "the zone a site sets for its loggers' wall-clock times",
                 sql: """
                     CREATE TABLE site_logger_time_zones (
                         site_id BIGINT NOT NULL,

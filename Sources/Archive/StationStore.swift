@@ -6,7 +6,7 @@ import Foundation
 /// site profiles, webhooks and their deliveries, users and their signatures. Its tables
 /// have their own migrations (`StationMigrations`). One table group per file: sites here,
 /// StationTokens.swift, StationLoggers.swift, SiteProfiles.swift, StationWebhooks.swift,
-/// Accounts.swift, Signatures.swift, ReadUploads.swift, StationStorePages.swift.
+/// Accounts.swift, Signatures.swift, ReadUploads.swift, SiteIdentifiers.swift, StationStorePages.swift.
 ///
 /// Like `Archive`, one per connection.
 public final class StationStore {

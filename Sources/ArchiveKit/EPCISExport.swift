@@ -22,16 +22,63 @@ public enum EPCISExport {
         public var to: Date?
         /// Every valid sample as a report of its own besides the aggregates.
         public var samples: Bool
-        /// Where the reads were made: the site's URI (a GLN/SGLN or any URI), else ColdTap's.
-        public var place: String
+        /// Where the reads were made and what the logger is called (`Names.of(site:in:)`).
+        public var names: Names
 
-        public init(loggerID: String, from: Date? = nil, to: Date? = nil, samples: Bool = false, place: String) {
+        public init(loggerID: String, from: Date? = nil, to: Date? = nil, samples: Bool = false, names: Names) {
             self.loggerID = loggerID
             self.from = from
             self.to = to
             self.samples = samples
-            self.place = place
+            self.names = names
         }
+    }
+
+    /// The URIs an export names the place and the loggers by: those the site set for itself
+    /// (`coldtap site identify`: an SGLN, a GLN's Digital Link, a GIAI, any URI), else ColdTap's.
+    public struct Names: Sendable, Equatable {
+        /// `readPoint` and `bizLocation`.
+        public var place: String
+        /// `deviceID` of the loggers the site named.
+        public var devices: [String: String]
+
+        public init(place: String, devices: [String: String] = [:]) {
+            self.place = place
+            self.devices = devices
+        }
+
+        /// The names of `site` (ColdTap's URI of the archive's own place without one).
+        public static func of(site: StationSite?, in store: StationStore?) throws -> Names {
+            guard let site, let store else { return Names(place: placeURI(site: nil)) }
+            var names = Names(place: placeURI(site: site.name))
+            for (subject, uri) in try store.identifiers(siteID: site.id) {
+                switch subject {
+                case .location: names.place = uri
+                case .logger(let loggerID): names.devices[loggerID] = uri
+                }
+            }
+            return names
+        }
+
+        /// The logger's `deviceID`: the site's name for it, else ColdTap's URI.
+        public func device(_ loggerID: String) -> String { devices[loggerID] ?? loggerURI(loggerID) }
+    }
+
+    /// Names the site, or one of its loggers, by `uri` in its exports from now on (`coldtap
+    /// site identify`): an EPC URN is kept as the canonical Digital Link the event hash reads
+    /// it as (`EPCISIdentifier.canonical`), so that what is written is what is hashed.
+    /// - Throws: `ArchiveError(.invalidRead)` naming the form to write; the store's errors.
+    @discardableResult
+    public static func identify(
+        _ subject: SiteIdentifier.Subject, as uri: String, siteID: Int64, by: String, in store: StationStore, now: Date = Date()
+    ) throws -> SiteIdentifier {
+        let canonical: String
+        do {
+            canonical = try EPCISIdentifier.canonical(uri)
+        } catch {
+            throw ArchiveError(.invalidRead, error.description)
+        }
+        return try store.setIdentifier(siteID: siteID, subject, uri: canonical, by: by, now: now)
     }
 
     /// ColdTap's URI of a place that has no GS1 identifier: a site by name, or the archive's own.
@@ -67,8 +114,8 @@ public enum EPCISExport {
         let zone = assessment.flatMap { TimeZone(identifier: $0.timeZone) } ?? .utc
         var event = EPCISObjectEvent(eventTime: read.readTime, offsetSeconds: zone.secondsFromGMT(for: read.readTime))
         event.bizStep = "sensor_reporting"
-        event.readPoint = request.place
-        event.bizLocation = request.place
+        event.readPoint = request.names.place
+        event.bizLocation = request.names.place
         let valid = added.filter { $0.temperature != nil && !$0.flags.contains(.outOfRange) }
         var element = EPCISSensorElement(reports: [])
         // The standard wants startTime < endTime ≤ eventTime; samples a logger's clock put
@@ -84,7 +131,7 @@ public enum EPCISExport {
                 element.time = first
             }
         }
-        element.deviceID = EPCISVocabulary.namespace + "logger/" + uriSegment(history.logger.id)
+        element.deviceID = request.names.device(history.logger.id)
         element.deviceMetadata = EPCISVocabulary.namespace + "format/" + uriSegment(history.logger.format)
         element.rawData = niURI(hex: read.sha256)
         element.dataProcessingMethod = EPCISVocabulary.namespace + "method/coldtap-" + ColdTapVersion.current

@@ -37,6 +37,7 @@ public enum ProductsCommand: Command {
     static func text(_ product: Product) -> String {
         var lines = [product.name]
         if !product.summary.isEmpty { lines.append("  " + product.summary) }
+        if let gtin = product.gtin { lines.append("  GTIN \(gtin)") }
         if let storage = product.storage { lines.append("  storage: \(storage)") }
         for band in product.allowances {
             lines.append("  allows \(ColdChainFormat.duration(band.seconds)) in total at \(band.name)")
@@ -57,6 +58,7 @@ public enum ProductsCommand: Command {
         {
           "name": "clinic-vaccine",
           "summary": "optional text",
+          "gtin": "09506000134352",
           "storage": {"min": 2, "max": 8},
           "allowances": [{"above": 8, "upTo": 25, "hours": 72}, {"above": 25, "upTo": 30, "hours": 12}],
           "discard": [{"atOrBelow": 0}, {"above": 30}],
@@ -66,6 +68,8 @@ public enum ProductsCommand: Command {
 
         name             1 to 64 letters, digits, '.', '_' or '-' (not a built-in product's name)
         summary          optional text
+        gtin             optional GS1 trade item number (8, 12, 13 or 14 digits, check digit checked):
+                         names the product's lots in EPCIS exports ('coldtap export epcis --lot')
         storage          optional {"min": °C, "max": °C}: where the product is kept (informational)
         allowances       time allowed in bands outside storage, summed over the journey; each band has
                          a lower edge "above" (>) or "atOrAbove" (≥), an upper edge "upTo" (≤) or
@@ -370,18 +374,20 @@ public enum LotCommand: Command {
     ) async throws {
         let archive = try ArchiveAccess.open(location, create: true, console: console)
         defer { archive.close() }
-        try await ArchiveAccess.mapping {
-            var siteID: Int64 = 0
-            if let siteName {
-                guard let site = try StationStore(archive: archive).site(named: siteName) else {
-                    throw ArchiveError(.notFound, "the archive \(archive.engine.location) has no site '\(siteName)'.", hint: .listSites)
-                }
-                siteID = site.id
-            } else if let lot, try archive.lot(lot, siteID: 0) == nil {
-                siteID = try siteKeeping(lot, in: archive) ?? 0
+        try await ArchiveAccess.mapping { try await body(archive, try siteID(siteName, lot: lot, in: archive)) }
+    }
+
+    /// The site named by `--site` (0 for the archive's own lots); without one, a `lot` the
+    /// archive's own lots do not hold but exactly one site's do is that site's lot.
+    static func siteID(_ siteName: String?, lot: String?, in archive: Archive) throws -> Int64 {
+        if let siteName {
+            guard let site = try StationStore(archive: archive).site(named: siteName) else {
+                throw ArchiveError(.notFound, "the archive \(archive.engine.location) has no site '\(siteName)'.", hint: .listSites)
             }
-            try await body(archive, siteID)
+            return site.id
         }
+        if let lot, try archive.lot(lot, siteID: 0) == nil { return try siteKeeping(lot, in: archive) ?? 0 }
+        return 0
     }
 
     /// The one site whose lots hold `lot`; `nil` when none does (the archive then says there

@@ -141,11 +141,13 @@ public enum LogExport {
     /// e.g. `time (UTC; estimated from the file's modification time 2026-08-18T06:00:00Z)`. Then
     /// `temperature_c,humidity_pct,flags`, one row per sample oldest first, values rounded as
     /// the sensor resolves them (exact values are in the JSON); empty fields where there is no
-    /// value; flags joined by `;`.
-    public static func csv(_ log: TemperatureLog, timeZone: TimeZone? = nil) -> String {
+    /// value; flags joined by `;`. `headerNote` is added to that header too (the app's sample
+    /// read says there that it comes from no logger).
+    public static func csv(_ log: TemperatureLog, timeZone: TimeZone? = nil, headerNote: String? = nil) -> String {
         let zone = timeZone.flatMap { $0.secondsFromGMT() == 0 && $0.identifier.uppercased().hasPrefix("UTC") ? nil : $0 }
         var timeHeader = "time (\(zone?.identifier ?? "UTC")"
         if log.timesEstimated { timeHeader += "; estimated from \(standInPhrase(log)) \(log.readTime.isoUTC)" }
+        if let headerNote { timeHeader += "; \(headerNote)" }
         timeHeader += ")"
         var out = [timeHeader, "temperature_c", "humidity_pct", "flags"].map(csvField).joined(separator: ",") + "\r\n"
         let digits = decimals(log.resolution)

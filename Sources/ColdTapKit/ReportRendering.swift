@@ -79,6 +79,9 @@ public struct ReportRendering: Sendable {
         public var signatures: [ReportSignature]
         /// When the report is made (printed on it).
         public var generated: Date
+        /// Said first, beside the verdict, before anything else (the app's sample read says it
+        /// comes from no logger); nil for a logger's report.
+        public var notice: String?
 
         public init(
             log: TemperatureLog, assessment: Assessment, input: ReportAudit.InputFile? = nil,
@@ -104,6 +107,9 @@ public struct ReportRendering: Sendable {
         content.audit?.version = ColdTapVersion.current
         content.audit?.archive = subject.archive
         content.signatures = subject.signatures
+        if let notice = subject.notice {
+            content.headlineNote = [notice, content.headlineNote].compactMap { $0 }.joined(separator: language == .english ? "; " : "；")
+        }
         var page = ReportPage(content: content, timeZone: zone, language: language, theme: theme, generated: subject.generated)
         let chartFrame = ChartRect(x: 0, y: 0, width: Double(width), height: Double(height))
         func chartModel() -> ChartModel {

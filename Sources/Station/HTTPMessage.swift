@@ -50,6 +50,12 @@ public struct HTTPResponse: Sendable {
             body: Data((value.serialized(pretty: false) + "\n").utf8))
     }
 
+    /// An EPCIS 2.0 JSON-LD document (docs/epcis.md): `application/ld+json`, as GS1's REST
+    /// binding serves it.
+    public static func jsonLD(_ value: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "application/ld+json; charset=utf-8")], body: Data((value.serialized(pretty: false) + "\n").utf8))
+    }
+
     /// `{"error": ..., "detail": ...}`: `error` a short fixed phrase, `detail` one sentence.
     public static func error(_ status: Int, _ error: String, _ detail: String, headers: [(String, String)] = []) -> HTTPResponse {
         json(status, .object([("error", .string(error)), ("detail", .string(detail))]), headers: headers)

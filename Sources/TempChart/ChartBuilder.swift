@@ -19,7 +19,8 @@ extension ChartModel {
         let formatter = ChartFormatter(timeZone: spec.timeZone, language: spec.language)
         let strings = formatter.strings
         let frame = spec.frame
-        let fontSize = min(14, max(8, frame.width / 85))
+        let textScale = spec.textScale.isFinite && spec.textScale > 0 ? spec.textScale : 1
+        let fontSize = min(14, max(8, frame.width / 85)) * textScale
         var (start, end) = ChartModel.timeDomain(points)
         let days = spec.dailyRanges
         if points.count == 0, let first = days.first, let last = days.last {

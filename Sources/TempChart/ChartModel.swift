@@ -44,6 +44,9 @@ public struct ChartSpec: Sendable {
     public var title: String?
     /// Days a logger summarised itself (no readings): each drawn as its min–max band and mean.
     public var dailyRanges: [DailyRange] = []
+    /// Multiplies every text size (the app's Dynamic Type setting, `ChartTextScale` in
+    /// AppViewModels); 1 draws the sizes the frame's width gives.
+    public var textScale: Double = 1
 
     public init(
         series: ChartSeries, lowerLimit: Double?, upperLimit: Double?, excursions: [ChartExcursion] = [],

@@ -31,7 +31,7 @@
             let read = makeRead(log, resumes: 1, uploadSHA256: "aa", rawKind: .nhsTranscript, automaticMode: true)
             let assessment = read.assessment(currentProfile: .vaccineFridge, timeZone: utc)
             _ = VerdictText.sheet(for: assessment)
-            for upload in [UploadStatus.notForUpload, .waiting, .refused("r"), .uploaded(by: nil), .uploaded(by: "U")] {
+            for upload in [UploadStatus.notForUpload, .sample, .waiting, .refused("r"), .uploaded(by: nil), .uploaded(by: "U")] {
                 _ = (upload.badge, upload.detail)
                 _ = ResultScreen(read: read, assessment: assessment, upload: upload, timeZone: utc, language: .english, hintWords: { _ in "" })
             }
@@ -63,6 +63,12 @@
             _ = UploadTexts.queueUnavailable(CocoaError(.fileNoSuchFile))
             _ = UploadTexts.notQueued(CocoaError(.fileNoSuchFile))
             _ = TimeZoneChoices.phoneZone(utc)
+            let sample = StoredRead(readAt: t0, log: makeLog([4]), profileName: "p", timeZoneIdentifier: "UTC", sample: true)
+            _ = ResultScreen(read: sample, assessment: assessment, upload: .sample, timeZone: utc, hintWords: { _ in "" })
+            _ = ReadRowDisplay(read: sample, verdict: .ok, upload: .sample, timeZone: utc)
+            _ = SampleRead.problem(CocoaError(.fileNoSuchFile))
+            _ = ShareSheetScreen(written: nil)
+            _ = ShareSheetScreen(written: .init(files: [.pdf: url, .csv: url], problem: "p"))
             HandOverScreenTests.wordEverything()
             StationSignInFormTests.wordEverything()
         }

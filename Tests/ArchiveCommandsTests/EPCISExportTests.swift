@@ -11,26 +11,8 @@ import Testing
 /// format checking and every eventID equal to the reference event hash generator's
 /// (scripts/lib/validate_epcis.py, from .venv).
 @Suite struct EPCISExportTests {
-    static let schema = "epcis/EPCIS-JSON-Schema.json"
-
-    /// Runs the validator on `documents`; its output and whether it passed.
-    static func validate(_ documents: [String]) throws -> (passed: Bool, output: String)? {
-        let schema = SharedFacts.file(Self.schema)
-        guard let schemaURL = schema.url else {
-            print("EPCISExportTests: \(schema.absent)")
-            return nil
-        }
-        let process = Process()
-        process.executableURL = PyHanko.python
-        process.arguments = [SharedFacts.repository.appendingPathComponent("scripts/lib/validate_epcis.py").path, schemaURL.path] + documents
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus == 0, output)
-    }
+    /// Runs the validator on `documents`; its output and whether it passed (`nil`, said, where ../shared is absent).
+    static func validate(_ documents: [String]) throws -> (passed: Bool, output: String)? { try EPCISValidator.validate(documents) }
 
     static func reports(_ event: [String: Any]) -> [[String: Any]] {
         ((event["sensorElementList"] as? [[String: Any]])?.first?["sensorReport"] as? [[String: Any]]) ?? []

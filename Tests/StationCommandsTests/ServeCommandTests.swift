@@ -2,6 +2,7 @@ import ArchiveTestSupport
 import ColdTapCommands
 import CommandTestSupport
 import Foundation
+import Station
 import StationTestSupport
 import Testing
 
@@ -88,6 +89,11 @@ struct ServeCommandTests {
             #expect(!plain.output.contains("\"status\":\"ok\""))
         }
         #expect(result.status == 0, "\(result.err)")
+        // That certificate (no Subject Alternative Name, no serverAuth) is one iPhones refuse: serve says so at start.
+        #expect(result.err.contains("coldtap serve: warning: iPhones will refuse the HTTPS certificate \(certificate)"), "\(result.err)")
+        #expect(result.err.contains("coldtap serve:   - it has no Subject Alternative Name"), "\(result.err)")
+        #expect(result.err.contains("coldtap serve:   - it has no Extended Key Usage"), "\(result.err)")
+        #expect(result.err.contains(ServerCertificateCheck.readmeSection), "\(result.err)")
         let bad = await coldtap(["serve", "--archive", archive.location, "--tls-cert", certificate])
         #expect(bad.status == 64)
     }

@@ -129,6 +129,75 @@ struct StationLotTests {
         }
     }
 
+    @Test(
+        "a lot's journey and a logger's record as EPCIS 2.0 over the API: the command line's events, valid, another site's unreachable",
+        arguments: Engine.allCases)
+    func epcis(engine: Engine) async throws {
+        let example = try StabilityExample.load()
+        try await withStation(engine) { station in
+            try await Self.keepExample(station, example)
+            let reader = try #require(station.tokens["north-read"])
+            let southReader = try #require(station.tokens["south-read"])
+            let fridge = try #require(example.legs.compactMap(\.logger).first)
+            // North names itself by a GLN's Digital Link and the fridge by a GIAI.
+            let northID = try Self.siteID(station, "north")
+            let (place, giai) = ("https://id.gs1.org/414/4012345000054", "https://id.gs1.org/8004/4012345fridge7")
+            try station.archive.withStore { store in
+                try EPCISExport.identify(.location, as: place, siteID: northID, by: "QA", in: store)
+                try EPCISExport.identify(.logger(fridge), as: "urn:epc:id:giai:4012345.fridge7", siteID: northID, by: "QA", in: store)
+            }
+            let lot = try await request(station.base.appendingPathComponent("api/v1/lots/\(example.lot)/epcis"), token: reader)
+            #expect(lot.status == 200, "\(lot.text)")
+            #expect(lot.header("Content-Type") == "application/ld+json; charset=utf-8")
+            let logger = try await request(station.base.appendingPathComponent("api/v1/loggers/\(fridge)/epcis"), token: reader)
+            #expect(logger.status == 200, "\(logger.text)")
+
+            // The same events the rule book gives the command line (the export's moment aside).
+            func eventIDs(_ document: [String: Any]) -> [String] {
+                (((document["epcisBody"] as? [String: Any])?["eventList"] as? [[String: Any]]) ?? []).compactMap { $0["eventID"] as? String }
+            }
+            let names = EPCISExport.Names(place: place, devices: [fridge: giai])
+            let expected: (lot: [String], logger: [String])
+            do {
+                let archive = try Archive.open(station.archive.location)
+                defer { archive.close() }
+                expected = (
+                    try EPCISExport.lotEvents(.init(lotID: example.lot, siteID: northID, names: names), archive: archive).map(\.eventID),
+                    try EPCISExport.loggerEvents(.init(loggerID: fridge, names: names), archive: archive).map(\.eventID)
+                )
+            }
+            let (lotIDs, loggerIDs) = (eventIDs(try lot.json()), eventIDs(try logger.json()))
+            #expect(!expected.lot.isEmpty && lotIDs == expected.lot)
+            #expect(!expected.logger.isEmpty && loggerIDs == expected.logger)
+            let lotEvents = ((try lot.json()["epcisBody"] as? [String: Any])?["eventList"] as? [[String: Any]]) ?? []
+            #expect(lotEvents.allSatisfy { ($0["readPoint"] as? [String: Any])?["id"] as? String == place })
+            #expect(lotEvents.contains { $0["coldtap:logger"] as? String == giai })
+            #expect(logger.text.contains("\"deviceID\":\"\(giai)\""))
+            let lotPath = station.archive.path("lot.jsonld")
+            let loggerPath = station.archive.path("logger.jsonld")
+            try lot.body.write(to: URL(fileURLWithPath: lotPath))
+            try logger.body.write(to: URL(fileURLWithPath: loggerPath))
+            if let result = try EPCISValidator.validate([lotPath, loggerPath]) {
+                #expect(result.passed, "\(result.output)")
+            }
+
+            // Another site's reader meets what an unknown name meets, and no name.
+            let southLot = try await request(station.base.appendingPathComponent("api/v1/lots/\(example.lot)/epcis"), token: southReader)
+            let noLot = try await request(station.base.appendingPathComponent("api/v1/lots/NOSUCH-1/epcis"), token: southReader)
+            #expect(southLot.status == 404 && southLot.text == noLot.text && !southLot.text.contains(example.lot), "\(southLot.text)")
+            let southLogger = try await request(station.base.appendingPathComponent("api/v1/loggers/\(fridge)/epcis"), token: southReader)
+            #expect(southLogger.status == 404 && !southLogger.text.contains(fridge), "\(southLogger.text)")
+            // A period that is not one is refused in words; an unknown query field too.
+            var components = try #require(
+                URLComponents(url: station.base.appendingPathComponent("api/v1/loggers/\(fridge)/epcis"), resolvingAgainstBaseURL: false))
+            components.queryItems = [URLQueryItem(name: "from", value: "yesterday")]
+            let badPeriod = try await request(try #require(components.url), token: reader)
+            #expect(badPeriod.status == 400 && badPeriod.text.contains("from"), "\(badPeriod.text)")
+            components.queryItems = [URLQueryItem(name: "samples", value: "1")]
+            #expect(try await request(try #require(components.url), token: reader).status == 400)
+        }
+    }
+
     @Test("sites cannot see or move each other's lots, nor move a lot onto another site's logger", arguments: Engine.allCases)
     func siteIsolation(engine: Engine) async throws {
         let example = try StabilityExample.load()

@@ -559,13 +559,6 @@ nonisolated public struct EditButton: View {
     public var body: Never { fatalError("stand-in") }
 }
 
-/// https://developer.apple.com/documentation/swiftui/menu
-nonisolated public struct Menu<Label: View, Content: View>: View {
-    /// https://developer.apple.com/documentation/swiftui/menu/init(content:label:)
-    public init(@ViewBuilder content: () -> Content, @ViewBuilder label: () -> Label) {}
-    public var body: Never { fatalError("stand-in") }
-}
-
 /// https://developer.apple.com/documentation/coretransferable/transferable (SwiftUI re-exports
 /// it; `URL` conforms)
 public protocol Transferable {}
@@ -895,10 +888,6 @@ extension View {
     public func sheet<Content: View>(isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil, @ViewBuilder content: @escaping () -> Content)
         -> some View
     { self }
-    /// https://developer.apple.com/documentation/swiftui/view/alert(_:ispresented:actions:message:)-8dvt8
-    public func alert<A: View, M: View>(
-        _ titleKey: LocalizedStringKey, isPresented: Binding<Bool>, @ViewBuilder actions: () -> A, @ViewBuilder message: () -> M
-    ) -> some View { self }
     /// https://developer.apple.com/documentation/swiftui/view/confirmationdialog(_:ispresented:titlevisibility:actions:message:)-9hm4u
     public func confirmationDialog<A: View, M: View>(
         _ titleKey: LocalizedStringKey, isPresented: Binding<Bool>, titleVisibility: Visibility = .automatic,

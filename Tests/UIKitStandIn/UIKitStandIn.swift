@@ -50,6 +50,15 @@ open class UITraitCollection: NSObject {
     open var displayScale: CGFloat { 1 }
     /// https://developer.apple.com/documentation/uikit/uitraitcollection/userinterfacestyle
     open var userInterfaceStyle: UIUserInterfaceStyle { .dark }
+    /// https://developer.apple.com/documentation/uikit/uitraitcollection/preferredcontentsizecategory
+    open var preferredContentSizeCategory: UIContentSizeCategory { UIContentSizeCategory(rawValue: "UICTContentSizeCategoryL") }
+}
+
+/// https://developer.apple.com/documentation/uikit/uicontentsizecategory
+/// (an `NSString` typed enum: a `RawRepresentable` struct of `String`, `Equatable`, as Apple imports it)
+public struct UIContentSizeCategory: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
 }
 
 /// https://developer.apple.com/documentation/uikit/uitraitdefinition
@@ -61,6 +70,9 @@ public typealias UITrait = any UITraitDefinition.Type
 
 /// https://developer.apple.com/documentation/uikit/uitraituserinterfacestyle
 public struct UITraitUserInterfaceStyle: UITraitDefinition {}
+
+/// https://developer.apple.com/documentation/uikit/uitraitpreferredcontentsizecategory
+public struct UITraitPreferredContentSizeCategory: UITraitDefinition {}
 
 /// https://developer.apple.com/documentation/uikit/uitraitenvironment
 /// (shape of `registerForTraitChanges(_:handler:)`)

@@ -5,6 +5,18 @@ Positional specifiers (%1$@) keep argument order where the sentence order change
 """
 
 T = {
+    "Done": ("完成", "完了"),
+    "Making the PDF report and the CSV data…": ("正在生成 PDF 报告和 CSV 数据…", "PDF レポートと CSV データを作成しています…"),
+    "No logger at hand? Open a read bundled with ColdTap: it is marked as a sample and never uploaded.":
+        ("手边没有记录仪？打开 ColdTap 自带的一次读取：它标记为示例，绝不会上传。",
+         "ロガーが手元にありませんか？ColdTap に同梱の読み取りを開けます。サンプルと表示され、アップロードされることはありません。"),
+    "Sample read, never uploaded": ("示例读取，从不上传", "サンプルの読み取り（アップロードしません）"),
+    "Sample read: a logger's memory bundled with ColdTap to show a read. It comes from no logger here and is never uploaded.":
+        ("示例读取：ColdTap 自带的一份记录仪存储内容，用于展示读取结果。它并非来自这里的任何记录仪，也绝不会上传。",
+         "サンプルの読み取り：読み取りの例として ColdTap に同梱したロガーのメモリです。ここにあるロガーのものではなく、アップロードされることはありません。"),
+    "Sample: %@": ("示例：%@", "サンプル：%@"),
+    "The sample read could not be opened.": ("无法打开示例读取。", "サンプルの読み取りを開けませんでした。"),
+    "Try a sample read": ("试用示例读取", "サンプルの読み取りを試す"),
     "%@ Resuming at %@.": ("%1$@ 将从 %2$@ 处继续读取。", "%1$@ %2$@ から再開します。"),
     "%@ for %@": ("%1$@ 起，持续 %2$@", "%1$@ から %2$@"),
     "%@ – %@": ("%1$@ – %2$@", "%1$@ – %2$@"),
@@ -28,7 +40,7 @@ T = {
     "ColdTap": ("ColdTap", "ColdTap"),
     "Done.": ("完成。", "完了しました。"),
     "Excursions": ("温度偏离", "温度逸脱"),
-    "Export failed": ("导出失败", "書き出しに失敗しました"),
+    "Export failed: %@": ("导出失败：%@", "書き出しに失敗しました：%@"),
     "Failed": ("失败", "失敗"),
     "Format": ("格式", "フォーマット"),
     "Gaps": ("数据缺口", "データの欠落"),
@@ -69,7 +81,6 @@ T = {
         ("尚无读取记录。扫描记录仪后，读取结果只保存在这台 iPhone 上，并显示在这里。",
          "まだ読み取りがありません。ロガーをスキャンすると、その結果はこの iPhone にのみ保存され、ここに表示されます。"),
     "Not verified": ("未验证", "未検証"),
-    "OK": ("好", "OK"),
     "PDF report": ("PDF 报告", "PDF レポート"),
     "Peak %@ at %@": ("峰值 %1$@，出现于 %2$@", "ピーク %1$@（%2$@）"),
     "Period": ("时间范围", "期間"),

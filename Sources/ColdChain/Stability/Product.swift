@@ -105,6 +105,9 @@ public struct Product: Sendable, Equatable {
 
     public var name: String
     public var summary: String
+    /// The product's GS1 trade item number as the file gives it (8, 12, 13 or 14 digits,
+    /// check digit verified): what names its lots in EPCIS exports.
+    public var gtin: String?
     /// Where the product is stored (informational: the budget is spent in `allowances`).
     public var storage: Band?
     public var allowances: [Allowance]
@@ -122,12 +125,16 @@ public struct Product: Sendable, Equatable {
     ) {
         self.name = name
         self.summary = summary
+        self.gtin = nil
         self.storage = storage
         self.allowances = allowances
         self.discard = discard
         self.kinetics = kinetics
         self.reviewThreshold = reviewThreshold
     }
+
+    /// The GTIN as 14 digits (zeros in front), as GS1 Digital Link writes it.
+    public var gtin14: String? { gtin.map { String(repeating: "0", count: 14 - $0.count) + $0 } }
 
     /// The allowance band `temperature` lies in, if any (bands never overlap: the file
     /// reader refuses overlapping ones).

@@ -57,7 +57,7 @@ extension Product {
     private static func parse(_ data: Data) throws(ProfileError) -> Product {
         let object = try JSONNode.rootObject(of: data)
         try JSONNode.rejectUnknownKeys(
-            object, allowed: ["name", "summary", "storage", "allowances", "discard", "kinetics", "reviewThreshold"], at: "")
+            object, allowed: ["name", "summary", "gtin", "storage", "allowances", "discard", "kinetics", "reviewThreshold"], at: "")
         guard let nameNode = object["name"] else { throw ProfileError(field: "name", message: "missing; give the product a name.") }
         let name = try nameNode.string(at: "name")
         guard Product.isValidName(name) else {
@@ -67,6 +67,14 @@ extension Product {
         }
         var product = Product(name: name)
         if let node = object["summary"] { product.summary = try node.string(at: "summary") }
+        if let node = object["gtin"] {
+            let gtin = try node.string(at: "gtin")
+            guard Product.isValidGTIN(gtin) else {
+                throw ProfileError(
+                    field: "gtin", message: "'\(gtin.prefix(80))' is not a GTIN: 8, 12, 13 or 14 digits whose last is the GS1 check digit.")
+            }
+            product.gtin = gtin
+        }
         if let node = object["storage"] { product.storage = try parseStorage(node) }
         if let node = object["allowances"] {
             for (index, band) in try node.array(at: "allowances").enumerated() {
@@ -91,6 +99,15 @@ extension Product {
             throw ProfileError(field: "", message: "the product has no stability data; give allowances, discard or kinetics.")
         }
         return product
+    }
+
+    /// A GTIN-8, -12, -13 or -14 whose last digit is the GS1 check digit of the others
+    /// (weights 3 and 1 alternating from the right, docs/epcis.md).
+    public static func isValidGTIN(_ text: String) -> Bool {
+        let digits = text.unicodeScalars.compactMap { (0x30...0x39).contains($0.value) ? Int($0.value - 0x30) : nil }
+        guard digits.count == text.unicodeScalars.count, [8, 12, 13, 14].contains(digits.count), let check = digits.last else { return false }
+        let sum = digits.dropLast().reversed().enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 3 : 1) }
+        return (10 - sum % 10) % 10 == check
     }
 
     /// 1 to 64 letters, digits, `.`, `_` or `-`, starting with a letter or digit: a product's
@@ -239,6 +256,7 @@ extension Product {
         }
         var members = ["\"name\": \(string(name))"]
         if !summary.isEmpty { members.append("\"summary\": \(string(summary))") }
+        if let gtin { members.append("\"gtin\": \(string(gtin))") }
         if let storage {
             var edges: [String] = []
             if let low = storage.low { edges.append("\"min\": \(number(low.limit))") }

@@ -34,6 +34,10 @@ struct LoggerRoutes: RouteCollection {
             let kind = try context.parameters.require("kind", as: ReportFile.self).kind
             return try report(context.request.typedQuery(ReportQueryFields.self), loggerID: loggerID, kind: kind, site: caller.site)
         }
+        router.get("/api/v1/loggers/{id}/epcis", .site(.read)) { context in
+            let (loggerID, caller) = try owned(context)
+            return try epcis(context.request.typedQuery(EPCISQuery.self), loggerID: loggerID, site: caller.site)
+        }
         router.get("/api/v1/loggers/{id}/signatures", .site(.read)) { context in
             let (loggerID, _) = try owned(context)
             _ = try context.request.typedQuery(NoFields.self)
@@ -82,6 +86,18 @@ extension LoggerRoutes {
         let period = (try parse("from"), try parse("to"))
         if let from = period.0, let to = period.1, from > to { throw HTTPFailure.badRequest("from is after to.") }
         return period
+    }
+
+    /// The logger's record of a period as an EPCIS 2.0 document (`coldtap export epcis`), read
+    /// at the caller's site.
+    func epcis(_ query: EPCISQuery, loggerID: String, site: StationSite) throws -> HTTPResponse {
+        let period = try period(from: query.from, to: query.to)
+        let document = try pool.with { store in
+            let request = EPCISExport.LoggerRequest(
+                loggerID: loggerID, from: period.from, to: period.to, names: try EPCISExport.Names.of(site: site, in: store))
+            return try EPCISExport.loggerDocument(request, archive: store.archive, signatures: try store.signatures(loggerID: loggerID))
+        }
+        return .jsonLD(document)
     }
 
     func samples(_ request: HTTPRequest, query: SamplesQuery, loggerID: String) throws -> HTTPResponse {

@@ -32,6 +32,20 @@ struct LotRoutes: RouteCollection {
             return try lotReport(
                 context.request.typedQuery(LotReportQuery.self), lotID: lot.name, kind: kind, siteID: context.requireCaller().site.id)
         }
+        router.get("/api/v1/lots/{lot}/epcis", .site(.read)) { context in
+            let lot = try context.parameters.require("lot", as: LotName.self)
+            _ = try context.request.typedQuery(NoFields.self)
+            let site = try context.requireCaller().site
+            do {
+                return .jsonLD(
+                    try station.pool.with { store in
+                        let request = EPCISExport.LotRequest(lotID: lot.name, siteID: site.id, names: try EPCISExport.Names.of(site: site, in: store))
+                        return try EPCISExport.lotDocument(request, archive: store.archive)
+                    })
+            } catch let error as ArchiveError where error.kind == .notFound {
+                throw Station.noSuchLot
+            }
+        }
         router.post("/api/v1/lots/{lot}/moves", .site(.upload)) { context in
             let lot = try context.parameters.require("lot", as: LotName.self)
             _ = try context.request.typedQuery(NoFields.self)

@@ -110,6 +110,13 @@ struct SamplesQuery: RequestFields {
     static let shape = "from, to, limit, cursor"
 }
 
+/// `GET /api/v1/loggers/{id}/epcis`.
+struct EPCISQuery: RequestFields {
+    var from: String?
+    var to: String?
+    static let shape = "from, to"
+}
+
 /// `GET /api/v1/loggers/{id}/report.{kind}`.
 struct ReportQueryFields: RequestFields {
     var from: String?

@@ -46,20 +46,37 @@ final class AppModel: ObservableObject {
         }
         switch outcome {
         case .success(let finished):
-            // Queued before it is kept, so the history can show it waiting for the station.
-            let queued = station.enqueue(StoredRead.upload(raw: finished.read.raw, log: finished.log))
-            let read = StoredRead(
-                readAt: finished.log.readTime, log: finished.log,
-                profileName: settings.profile.name, timeZoneIdentifier: settings.timeZone.identifier,
-                resumes: finished.resumes, seconds: finished.seconds,
-                uploadSHA256: queued, rawKind: StoredRead.RawKind(rawValue: finished.read.rawKind.rawValue),
-                automaticMode: finished.read.automaticMode)
-            history.add(read)
-            state = .finished(read)
-            if queued != nil { await station.flush() }
+            let read = finished.read
+            keep(
+                FinishedRead(
+                    log: read.log, raw: read.raw, rawKind: StoredRead.RawKind(rawValue: read.rawKind.rawValue) ?? .ndefMessage,
+                    automaticMode: read.automaticMode, resumes: finished.resumes, seconds: finished.seconds))
+            if case .finished(let kept) = state, kept.uploadSHA256 != nil { await station.flush() }
         case .failure(let problem):
             state = .after(.failure(problem))
         }
+    }
+
+    /// Opens the bundled sample read (`SampleRead`): read, judged and kept as a tapped logger
+    /// is, marked as a sample and never queued for the station.
+    func openSample() async {
+        if case .reading = state { return }
+        state = .reading
+        do {
+            keep(try await SampleRead.read())
+        } catch {
+            state = .after(.failure(SampleRead.problem(error)))
+        }
+    }
+
+    /// Queues the read for the station (never the sample; `ReadKeeping`) before it is kept, so
+    /// the history can show it waiting, then shows it.
+    private func keep(_ finished: FinishedRead) {
+        let read = ReadKeeping.keep(
+            finished, profileName: settings.profile.name, timeZoneIdentifier: settings.timeZone.identifier,
+            enqueue: { station.enqueue($0) })
+        history.add(read)
+        state = .finished(read)
     }
 
     /// Configures (erasing it) or starts the NHS31xx the person holds the iPhone to.

@@ -1,3 +1,4 @@
+import AppViewModels
 import Foundation
 
 #if !canImport(Darwin)
@@ -93,3 +94,6 @@ struct KeychainStore: Sendable {
         return secrets
     }
 }
+
+/// The Settings list of secret keys reads and removes them here (`SecretKeyList`, AppViewModels).
+extension KeychainStore: SecretKeyStore {}

@@ -162,6 +162,6 @@ final class StationUploader: ObservableObject {
 
     /// Where `read` stands with the station.
     func status(of read: StoredRead) -> UploadStatus {
-        UploadStatus.of(sha256: read.uploadSHA256, waiting: waiting, refused: refused, senders: senders)
+        UploadStatus.of(read: read, waiting: waiting, refused: refused, senders: senders)
     }
 }

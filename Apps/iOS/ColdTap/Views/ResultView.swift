@@ -1,5 +1,4 @@
 import AppViewModels
-import ColdChain
 
 #if canImport(SwiftUI)
     import SwiftUI
@@ -9,16 +8,13 @@ import ColdChain
 
 /// One read, as `ResultScreen` (AppViewModels) words it: the verdict first, then the
 /// statistics, the curve, the excursions and the logger's details; share as PDF or CSV from
-/// the toolbar (SwiftUI's `ShareLink`, iOS 16).
+/// the toolbar (`ShareSheet`).
 struct ResultView: View {
     @EnvironmentObject private var model: AppModel
     @EnvironmentObject private var settings: SettingsStore
     @EnvironmentObject private var station: StationUploader
     let read: StoredRead
-    /// The files to share, written when the read is shown.
-    @State private var exports: [ReportExporter.Kind: URL] = [:]
-    @State private var exportError: String?
-    @State private var showingExportError = false
+    @State private var sharing = false
 
     var body: some View {
         let assessment = model.assessment(of: read)
@@ -26,6 +22,9 @@ struct ResultView: View {
             read: read, assessment: assessment, upload: station.status(of: read), timeZone: settings.timeZone,
             hintWords: SessionTexts.hint)
         List {
+            if let note = screen.sampleNote {
+                Section { Label(note, systemImage: "info.circle").foregroundStyle(Tone.caution.color) }
+            }
             Section { VerdictBanner(banner: screen.banner) }
             Section("Statistics") {
                 ForEach(screen.statistics, id: \.self) { row in
@@ -53,14 +52,16 @@ struct ResultView: View {
                     ForEach(Array(screen.gaps.enumerated()), id: \.offset) { _, gap in LabeledContent(gap.label, value: gap.value) }
                 }
             }
-            Section {
-                NavigationLink {
-                    HandOverView(read: read)
-                } label: {
-                    Label("Hand over a lot…", systemImage: "shippingbox")
+            if !read.isSample {
+                Section {
+                    NavigationLink {
+                        HandOverView(read: read)
+                    } label: {
+                        Label("Hand over a lot…", systemImage: "shippingbox")
+                    }
+                } footer: {
+                    Text("Record on the station that a lot now travels with this logger.")
                 }
-            } footer: {
-                Text("Record on the station that a lot now travels with this logger.")
             }
             Section("Logger") {
                 ForEach(Array(screen.details.enumerated()), id: \.offset) { _, line in
@@ -76,44 +77,40 @@ struct ResultView: View {
         .navigationBarTitleDisplayMode(.inline)
         .toolbar {
             ToolbarItem(placement: .primaryAction) {
-                Menu {
-                    if let pdf = exports[.pdf] {
-                        ShareLink(item: pdf, preview: SharePreview(Text("PDF report"))) {
-                            Label("PDF report", systemImage: "doc.richtext")
-                        }
-                    }
-                    if let csv = exports[.csv] {
-                        ShareLink(item: csv, preview: SharePreview(Text("CSV data"))) {
-                            Label("CSV data", systemImage: "tablecells")
-                        }
-                    }
+                Button {
+                    sharing = true
                 } label: {
                     Label("Share", systemImage: "square.and.arrow.up")
                 }
-                .disabled(exports.isEmpty)
             }
         }
-        .task(id: read.id) {
-            await prepareExports(assessment: assessment)
-        }
-        .alert("Export failed", isPresented: $showingExportError) {
-            Button("OK", role: .cancel) {}
-        } message: {
-            Text(exportError ?? "")
+        // The files are made when the sheet opens, off the main thread (`ReadExports.prepare`).
+        .sheet(isPresented: $sharing) {
+            ShareSheet(exports: ReadExports(read: read, assessment: assessment, language: .appLanguage))
         }
     }
+}
 
-    /// Writes the PDF report and the CSV data for the share menu, off the main thread (a long
-    /// log's report takes real time to draw); a file that cannot be written is left out of the
-    /// menu and the reason is shown.
-    private func prepareExports(assessment: Assessment) async {
-        let exporter = ReportExporter(read: read, assessment: assessment, language: .appLanguage)
-        let written = await Task.detached(priority: .userInitiated) { exporter.writeAll() }.value
-        exports = written.files
-        if let problem = written.problem {
-            exportError = problem
-            showingExportError = true
+/// The PDF report and the CSV data of a read, made when the sheet opens (`ShareSheetScreen`).
+struct ShareSheet: View {
+    let exports: ReadExports
+    @State private var written: ReadExports.Written?
+    @Environment(\.dismiss) private var dismiss
+
+    var body: some View {
+        let screen = ShareSheetScreen(written: written)
+        NavigationStack {
+            List {
+                if let note = screen.preparingNote { Label(note, systemImage: "hourglass") }
+                ForEach(screen.rows, id: \.url) { row in
+                    ShareLink(item: row.url, preview: SharePreview(Text(row.title))) { Label(row.title, systemImage: row.symbol) }
+                }
+                if let problem = screen.problem { Text(problem).foregroundStyle(.red) }
+            }
+            .navigationTitle("Share")
+            .toolbar { ToolbarItem(placement: .confirmationAction) { Button("Done") { dismiss() } } }
         }
+        .task(id: exports.read.id) { written = await exports.prepare() }
     }
 }
 

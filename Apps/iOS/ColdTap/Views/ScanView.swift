@@ -39,6 +39,17 @@ struct ScanView: View {
             }
 
             Section {
+                Button {
+                    Task { await model.openSample() }
+                } label: {
+                    Label("Try a sample read", systemImage: "doc.text.magnifyingglass")
+                }
+                .disabled(!screen.canTrySample)
+            } footer: {
+                Text(screen.sampleNote)
+            }
+
+            Section {
                 NavigationLink {
                     ConfigureView()
                 } label: {

@@ -12,8 +12,7 @@ struct SettingsView: View {
     @EnvironmentObject private var settings: SettingsStore
     @EnvironmentObject private var model: AppModel
     @EnvironmentObject private var station: StationUploader
-    @State private var keyLabels: [String] = []
-    @State private var keychainError: String?
+    @State private var keys = SecretKeyList()
     @State private var addingKey = false
 
     var body: some View {
@@ -73,17 +72,17 @@ struct SettingsView: View {
             }
 
             Section {
-                ForEach(keyLabels, id: \.self) { label in
+                ForEach(keys.labels, id: \.self) { label in
                     Label(label, systemImage: "key.fill")
                 }
-                .onDelete(perform: deleteKeys)
+                .onDelete { keys.delete(at: $0, from: model.keychain) }
                 Button {
                     addingKey = true
                 } label: {
                     Label("Add a secret key", systemImage: "plus")
                 }
-                if let keychainError {
-                    Text(keychainError).font(.footnote).foregroundStyle(.red)
+                if let problem = keys.problem {
+                    Text(problem).font(.footnote).foregroundStyle(.red)
                 }
             } header: {
                 Text("Secret keys")
@@ -92,28 +91,10 @@ struct SettingsView: View {
             }
         }
         .navigationTitle("Settings")
-        .onAppear(perform: reloadKeys)
-        .sheet(isPresented: $addingKey, onDismiss: reloadKeys) {
+        .onAppear { keys.reload(from: model.keychain) }
+        .sheet(isPresented: $addingKey, onDismiss: { keys.reload(from: model.keychain) }) {
             NavigationStack { AddKeyView(keychain: model.keychain) }
         }
-    }
-
-    private func reloadKeys() {
-        do {
-            keyLabels = try model.keychain.labels()
-            keychainError = nil
-        } catch {
-            keychainError = error.localizedDescription
-        }
-    }
-
-    private func deleteKeys(at offsets: IndexSet) {
-        do {
-            for index in offsets { try model.keychain.remove(keyLabels[index]) }
-        } catch {
-            keychainError = error.localizedDescription
-        }
-        reloadKeys()
     }
 }
 
