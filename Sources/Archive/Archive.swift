@@ -231,6 +231,7 @@ public final class Archive {
             try Archive.appendLeaf(.logger(record, firstReadID: readID), in: transaction)
         }
         let stitched = try stitch(read.log, loggerID: loggerID, readID: readID, generation: generation, loggerIsNew: !knownLogger, in: transaction)
+        try keepDailySummaries(of: read.log, loggerID: loggerID, readID: readID, generation: generation, in: transaction)
         var row = ReadRow(
             loggerID: loggerID, readID: readID, chainSeq: head.length + 1, rawSHA256: sha, inputKind: read.inputKind,
             readTimeMilliseconds: read.log.readTime.milliseconds,

@@ -54,6 +54,7 @@ extension Archive {
             ackHashes[ack.chainSeq] = row.text(AcknowledgementRow.Column.hash)
         }
         let head = try chainHead()
+        let newestGeneration = try currentGeneration()
 
         // The chain, in order: each row's hash covers its content and the hash before it.
         enum Entry { case read(ReadRow), ack(AcknowledgementRow, String) }
@@ -160,8 +161,22 @@ extension Archive {
                 try recoverFromDamage()
                 continue
             }
+            // Its days as kept in its own generation and in the one reports read.
+            for generation in Set([row.generation, Int64(newestGeneration)]).sorted() {
+                do {
+                    if let mismatch = try dailySummaryMismatch(
+                        log, loggerID: row.loggerID, readID: row.readID, generation: generation, ownGeneration: generation == row.generation)
+                    {
+                        problems.append(
+                            "\(name): decoding its raw bytes again \(mismatch)" + (generation == row.generation ? "" : " (generation \(generation))"))
+                    }
+                } catch let error as ArchiveError where error.kind == .corrupt {
+                    problems.append("\(name): \(error.message)")
+                }
+            }
             problems += try assessmentProblems(of: row, log: log, name: name)
         }
+        problems += try orphanDailySummaryProblems()
         problems += try siteProfileProblems()
         if try engine.tableExists("users") {
             let station = try StationStore(archive: self)
@@ -317,6 +332,7 @@ extension Archive {
             for (_, row, log) in decoded {
                 let before = try addedSamples(loggerID: row.loggerID, readID: row.readID, generation: Int64(previous))
                 let stitched = try stitch(log, loggerID: row.loggerID, readID: row.readID, generation: generation, in: transaction)
+                try keepDailySummaries(of: log, loggerID: row.loggerID, readID: row.readID, generation: generation, in: transaction)
                 let after = try addedSamples(loggerID: row.loggerID, readID: row.readID, generation: Int64(generation))
                 total += stitched.newSamples
                 let changed =

@@ -91,6 +91,8 @@ public struct ReadSummary: Sendable, Equatable {
     public var conflicts: Int
     public var timeBase: String
     public var interval: TimeInterval
+    /// How it was decoded, as kept (JSON text: ArchiveKit's `ArchivedReads.decodeOptionsJSON`).
+    public var decodeOptions: String = ""
 }
 
 /// One stitched sample and the read that first saw it.
@@ -142,6 +144,16 @@ public struct History: Sendable {
     public var chainHead: String
     public var from: Date?
     public var to: Date?
+    /// The days of a logger that summarises them itself, stitched per day (the read that saw
+    /// most of each day), oldest first; `nil` for other loggers.
+    public var dailySummaries: [TemperatureLog.DailySummary]?
+    /// The alarms the logger was configured with, as its newest read with days gave them.
+    public var loggerAlarms: [TemperatureLog.ConfiguredAlarm]?
+    /// The zone its newest read with days was read in.
+    public var loggerTimeZone: String?
+
+    /// True when the period holds neither samples nor daily summaries: nothing to judge or show.
+    public var isEmpty: Bool { samples.isEmpty && (dailySummaries ?? []).isEmpty }
 
     /// The reads whose samples (each standing for its interval) meet `from..<to`: the reads
     /// behind a lot's leg of this logger.
@@ -169,7 +181,7 @@ public struct History: Sendable {
         var warnings: [LogWarning] = []
         if !conflicts.isEmpty { warnings.append(.archiveConflicts(count: conflicts.count)) }
         if !gaps.isEmpty { warnings.append(.archiveGaps(count: gaps.count)) }
-        return TemperatureLog(
+        var log = TemperatureLog(
             format: TemperatureLog.Format(name: logger.format),
             logger: .init(tagUID: logger.tagUID, vendor: logger.vendor, model: logger.model.map { .init(name: $0) }, serial: logger.serial),
             samples: samples.map(\.sample), interval: interval,
@@ -178,6 +190,10 @@ public struct History: Sendable {
             metadata: ["archiveLogger": .text(logger.id), "archiveReads": .integer(Int64(reads.count)), "archiveChainHead": .text(chainHead)],
             warnings: warnings, readTimeSource: .newestArchivedRead,
             timeBaseDetail: nil, detection: .archiveStitched(reads: reads.count))
+        log.dailySummaries = dailySummaries
+        log.loggerAlarms = loggerAlarms
+        log.loggerTimeZone = loggerTimeZone
+        return log
     }
 }
 

@@ -170,10 +170,16 @@ extension Archive {
         }
         let acknowledgements = try acknowledgements(loggerID: loggerID)
         let gaps = Archive.gaps(in: samples.map(\.sample.time), interval: interval)
-        return History(
+        var history = History(
             logger: logger, generation: generation, interval: interval, reads: reads, samples: samples, gaps: gaps,
             conflicts: conflicts, acknowledgements: acknowledgements, chainHead: try chainHead().hash,
             from: from, to: to)
+        if let summaries = try stitchedDailySummaries(loggerID: loggerID, generation: Int64(generation), from: low, to: high) {
+            history.dailySummaries = summaries.days
+            history.loggerAlarms = summaries.alarms
+            history.loggerTimeZone = summaries.zone
+        }
+        return history
     }
 
     /// Where consecutive samples are more than one and a half intervals apart: from the end
@@ -261,7 +267,7 @@ extension ReadSummary {
     /// What `history` shows of a read, its times as stitched in one generation.
     enum Column: Int, ArchiveColumns {
         case id, readTime, readTimeSource, origin, sha256, decoder, coldTapVersion, integrityStatus, integrityDetail
-        case sampleCount, firstSample, lastSample, newSamples, duplicates, conflicts, timeBase, interval
+        case sampleCount, firstSample, lastSample, newSamples, duplicates, conflicts, timeBase, interval, decodeOptions
 
         var sqlName: String {
             switch self {
@@ -283,6 +289,7 @@ extension ReadSummary {
             case .conflicts: return "g.conflicts"
             case .timeBase: return "r.time_base"
             case .interval: return "r.interval_s"
+            case .decodeOptions: return "r.decode_options"
             }
         }
     }
@@ -306,6 +313,6 @@ extension ReadSummary {
             firstSample: row.optionalInt(Column.firstSample).map { Date(milliseconds: $0) },
             lastSample: row.optionalInt(Column.lastSample).map { Date(milliseconds: $0) },
             newSamples: Int(row.int(Column.newSamples)), duplicates: Int(row.int(Column.duplicates)), conflicts: Int(row.int(Column.conflicts)),
-            timeBase: row.text(Column.timeBase), interval: row.double(Column.interval))
+            timeBase: row.text(Column.timeBase), interval: row.double(Column.interval), decodeOptions: row.text(Column.decodeOptions))
     }
 }

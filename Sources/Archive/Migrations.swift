@@ -250,6 +250,20 @@ enum Migrations {
                     );
                     CREATE INDEX lot_moves_by_logger ON lot_moves (logger_id);
                     """),
+            // A logger that summarises its days itself (a Berlinger Fridge-tag, docs/berlinger.md
+            // §4): the days and configured alarms each read gave, per generation, derived from its
+            // raw bytes (`archive verify` decodes them again and compares).
+            Migration(
+                version: 8, name: "the daily summaries each read gave",
+                sql: """
+                    CREATE TABLE read_daily_summaries (
+                        logger_id TEXT NOT NULL,
+                        generation INTEGER NOT NULL,
+                        read_id BIGINT NOT NULL,
+                        summaries TEXT NOT NULL,
+                        PRIMARY KEY (logger_id, generation, read_id)
+                    );
+                    """, transform: Archive.keepDailySummariesOfKeptReports),
         ])
 
     /// Version 1's `samples` rows, grouped by logger, generation and read, become blocks;

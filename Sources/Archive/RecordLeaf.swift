@@ -27,6 +27,7 @@ public struct RecordLeaf: Sendable, Equatable {
         case signature
         case readUpload = "read_upload"
         case siteIdentifier = "site_identifier"
+        case siteLoggerTimeZone = "site_logger_time_zone"
 
         /// The fields that name the row a leaf stands for (its key within the kind).
         var keyFields: [String] {
@@ -49,6 +50,7 @@ public struct RecordLeaf: Sendable, Equatable {
             case .signature: return ["signature"]
             case .readUpload: return ["upload"]
             case .siteIdentifier: return ["site", "seq"]
+            case .siteLoggerTimeZone: return ["site", "setting"]
             }
         }
     }
@@ -268,6 +270,16 @@ extension RecordLeaf {
     /// A webhook as added: where events go (its signing secret stays out of the record).
     static func webhook(id: Int64, siteID: Int64, url: String, created: Int64) -> RecordLeaf {
         RecordLeaf(.webhook, [("webhook", text(id)), ("site", text(siteID)), ("url", url), ("created_ms", text(created))])
+    }
+
+    /// A site's zone for its loggers' zoneless times, who set it and when.
+    static func siteLoggerTimeZone(_ setting: SiteLoggerTimeZone) -> RecordLeaf {
+        RecordLeaf(
+            .siteLoggerTimeZone,
+            [
+                ("site", text(setting.siteID)), ("setting", text(setting.setting)), ("zone", setting.zone),
+                ("set_ms", text(setting.set.milliseconds)), ("set_by", setting.setBy),
+            ])
     }
 
     /// That a logger's decode secret was set, and when (never the secret).

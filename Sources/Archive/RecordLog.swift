@@ -361,6 +361,7 @@ extension Archive {
         try engine.query("SELECT \(ReadUploadRow.Column.selectList) FROM read_uploads ORDER BY upload_id", []) {
             leaves.append(.readUpload(ReadUploadRow(row: $0)))
         }
+        leaves += try StationStore.loggerTimeZoneSettings(engine).map(RecordLeaf.siteLoggerTimeZone)
         // Station schema 8's table.
         guard try engine.tableExists("site_identifiers") else { return leaves }
         try engine.query("SELECT \(SiteIdentifierRow.Column.selectList) FROM site_identifiers ORDER BY site_id, seq", []) {
@@ -473,6 +474,7 @@ extension Archive {
         case .user: return "user #\(leaf.value("user") ?? "") (\(leaf.value("name") ?? ""))"
         case .accountEvent: return "account event #\(leaf.value("event") ?? "") (\(leaf.value("kind") ?? ""))"
         case .signature: return "signature #\(leaf.value("signature") ?? "") of \(logger)"
+        case .siteLoggerTimeZone: return "logger time zone setting #\(leaf.value("setting") ?? "") of site #\(leaf.value("site") ?? "")"
         case .readUpload: return "upload #\(leaf.value("upload") ?? "") of read #\(leaf.value("read") ?? "") of \(logger)"
         case .siteIdentifier: return "identifier #\(leaf.value("seq") ?? "") of site #\(leaf.value("site") ?? "") (\(leaf.value("subject") ?? ""))"
         }

@@ -224,6 +224,20 @@ enum StationMigrations {
                         PRIMARY KEY (site_id, seq)
                     );
                     """),
+            // The zone of a site's loggers' zoneless times (docs/berlinger.md §7): every setting
+            // kept, the newest used, each a leaf of the record.
+            .init(
+                version: 9, name: "the zone a site sets for its loggers' wall-clock times",
+                sql: """
+                    CREATE TABLE site_logger_time_zones (
+                        site_id BIGINT NOT NULL,
+                        setting INTEGER NOT NULL,
+                        zone TEXT NOT NULL,
+                        set_ms BIGINT NOT NULL,
+                        set_by TEXT NOT NULL,
+                        PRIMARY KEY (site_id, setting)
+                    );
+                    """),
         ])
 
     /// Brings the station's tables to the newest version, or refuses those of a newer station.

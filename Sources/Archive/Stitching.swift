@@ -75,6 +75,9 @@ extension Archive {
         let intervalMilliseconds = log.interval.isFinite && log.interval > 0 ? Int64((log.interval * 1000).rounded()) : 0
         guard !times.isEmpty else {
             result.digest = SamplesDigest().hex
+            // A read of no samples (a logger that keeps daily summaries only) still has its
+            // row in the generation, so that the history and the station list it.
+            try insertReadGeneration(loggerID: loggerID, readID: readID, generation: generation, result)
             return result
         }
         // Times from a read time that is itself an estimate (a file's date, the station's
@@ -172,13 +175,18 @@ extension Archive {
             digest.addConflict(timeMilliseconds: sample.time, temperature: sample.temperature, humidity: sample.humidity, flags: sample.flags)
         }
         result.digest = digest.hex
+        try insertReadGeneration(loggerID: loggerID, readID: readID, generation: generation, result)
+        return result
+    }
+
+    /// What a read added to a generation: its row of `read_generations`.
+    private func insertReadGeneration(loggerID: String, readID: Int64, generation: Int, _ result: Stitched) throws {
         try engine.executeDeferred(
             "INSERT INTO read_generations (logger_id, generation, read_id, time_offset_ms, new_samples, duplicates, conflicts, samples_sha256) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             [
                 .text(loggerID), .int(Int64(generation)), .int(readID), .int(result.offset), .int(Int64(result.newSamples)),
                 .int(Int64(result.duplicates)), .int(Int64(result.conflicts)), .text(result.digest),
             ])
-        return result
     }
 
     /// The newest of `kept` (oldest first, every kept sample from `start` on) before `time`;

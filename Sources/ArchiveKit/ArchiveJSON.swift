@@ -25,6 +25,10 @@ public enum ArchiveJSON {
             ("firstSample", .optional(read.firstSample?.isoUTC)),
             ("lastSample", .optional(read.lastSample?.isoUTC)),
         ]
+        // Only for a read whose times needed a zone, so every other read's JSON stays as it was.
+        if let (zone, source) = ArchivedReads.loggerTimeZone(ofDecodeOptions: read.decodeOptions) {
+            members.append(("loggerTimeZone", .object([("zone", .string(zone)), ("source", .string(source.rawValue))])))
+        }
         if stitching {
             members += [("newSamples", .int(read.newSamples)), ("duplicates", .int(read.duplicates)), ("conflicts", .int(read.conflicts))]
         }

@@ -12,12 +12,12 @@ import NDEF
 /// when kept (`archive verify`, `archive redecode`).
 public enum ArchivedReads {
     /// The decode options kept with a read, as JSON text: `input`, `logger` (a built-in name),
-    /// `descriptor` (the descriptor's text), `interval`, `tagUID`, and `loggerTimeZone` where a
-    /// zone was given for a logger's zoneless times (a Berlinger report, docs/berlinger.md §7).
-    /// The secret is never kept.
+    /// `descriptor` (the descriptor's text), `interval`, `tagUID`, and `loggerTimeZone` with
+    /// `loggerTimeZoneSource` (who gave it) where a zone was given for a logger's zoneless times
+    /// (a Berlinger report, docs/berlinger.md §7). The secret is never kept.
     public static func decodeOptionsJSON(
         input: LogInput.Kind, loggerName: String?, descriptorText: String?,
-        interval: TimeInterval?, tagUID: String?, loggerTimeZone: TimeZone? = nil
+        interval: TimeInterval?, tagUID: String?, loggerTimeZone: (TimeZone, LoggerTimeZoneSource)? = nil
     ) -> String {
         var members: [(String, JSONValue)] = [("input", .string(input.rawValue))]
         members.append(("logger", .optional(loggerName)))
@@ -25,7 +25,10 @@ public enum ArchivedReads {
         members.append(("interval", .optional(interval)))
         members.append(("tagUID", .optional(tagUID)))
         // Only where given, so every other read keeps the bytes it always had.
-        if let loggerTimeZone { members.append(("loggerTimeZone", .string(zoneText(loggerTimeZone)))) }
+        if let (zone, source) = loggerTimeZone {
+            members.append(("loggerTimeZone", .string(zoneText(zone))))
+            members.append(("loggerTimeZoneSource", .string(source.rawValue)))
+        }
         return JSONValue.object(members).serialized(pretty: false)
     }
 
@@ -56,9 +59,21 @@ public enum ArchivedReads {
 }
 
 extension ArchivedReads {
+    /// The zone a kept read's zoneless times were read in and who gave it, from its decode
+    /// options (`nil` for a read that needed none). A read kept before the source was kept
+    /// says `given`.
+    public static func loggerTimeZone(ofDecodeOptions text: String) -> (zone: String, source: LoggerTimeZoneSource)? {
+        let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+        guard let zone = object["loggerTimeZone"] as? String else { return nil }
+        return (zone, (object["loggerTimeZoneSource"] as? String).flatMap(LoggerTimeZoneSource.init(rawValue:)) ?? .given)
+    }
+
     /// A zone as kept: its identifier, or `±HH:MM` for a fixed offset.
-    static func zoneText(_ zone: TimeZone) -> String {
-        if TimeZone(identifier: zone.identifier) != nil { return zone.identifier }
+    public static func zoneText(_ zone: TimeZone) -> String {
+        // A fixed offset is named `GMT+0100` on some platforms: kept as `+01:00` everywhere.
+        if zone.identifier == "UTC" || zone.identifier == "GMT" || TimeZone.knownTimeZoneIdentifiers.contains(zone.identifier) {
+            return zone.identifier
+        }
         let seconds = zone.secondsFromGMT()
         return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
     }
@@ -92,8 +107,11 @@ public struct Upload: Sendable {
     /// The site that uploads, for the origin kept with the read.
     public var siteName: String
     /// The zone of the logger's wall-clock times that carry none (a Berlinger report): the
-    /// uploader's, else the site's; `nil` refuses such a report.
+    /// uploader's; `nil` takes `siteLoggerTimeZone`.
     public var loggerTimeZone: TimeZone?
+    /// The zone the uploading site set for its loggers' zoneless times, used when the uploader
+    /// sent none; with neither such a report is refused.
+    public var siteLoggerTimeZone: TimeZone?
 
     public init(raw: Data, readTime: Date?, source: String?, loggerID: String?, secret: String?, siteName: String) {
         self.raw = raw

@@ -15,7 +15,7 @@ public enum PeriodReview {
         subject: SignatureSubject = .review, from: Date, to: Date, profile: Profile, timeZone: TimeZone
     ) throws -> SignatureDraft {
         let history = try store.archive.history(loggerID: loggerID, from: from, to: to)
-        guard !history.samples.isEmpty else {
+        guard !history.isEmpty else {
             throw ArchiveError(.notFound, "\(loggerID) has no samples from \(from.isoUTC) to \(to.isoUTC), so there is nothing to sign.")
         }
         return SignatureDraft(

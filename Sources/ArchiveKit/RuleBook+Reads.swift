@@ -16,17 +16,31 @@ public struct ReadDecoding: Sendable {
     /// The zone given for a logger's wall-clock times that carry none (a Berlinger report);
     /// kept only for a log that used it, so other reads keep their decode options as before.
     public var loggerTimeZone: TimeZone?
+    /// Who gave `loggerTimeZone`, kept with it as its provenance.
+    public var loggerTimeZoneSource: LoggerTimeZoneSource
 
     public init(
         input: LogInput.Kind = .auto, loggerName: String? = nil, descriptorText: String? = nil, interval: TimeInterval? = nil,
-        loggerTimeZone: TimeZone? = nil
+        loggerTimeZone: TimeZone? = nil, loggerTimeZoneSource: LoggerTimeZoneSource = .given
     ) {
         self.input = input
         self.loggerName = loggerName
         self.descriptorText = descriptorText
         self.interval = interval
         self.loggerTimeZone = loggerTimeZone
+        self.loggerTimeZoneSource = loggerTimeZoneSource
     }
+}
+
+/// Where the zone of a logger's zoneless wall-clock times came from (docs/berlinger.md §7):
+/// kept with the read beside the zone, and shown with it.
+public enum LoggerTimeZoneSource: String, Sendable, Equatable, CaseIterable {
+    /// Given with the read by whoever added it (the command line's option).
+    case given
+    /// Sent by the uploader with the read (a station upload's header).
+    case uploader
+    /// The setting of the site that uploads it, kept in the record.
+    case site
 }
 
 /// Where a read for the archive comes from.
@@ -69,10 +83,13 @@ extension RuleBook {
             options.readTime = upload.readTime ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             options.readTimeSource = upload.readTime == nil ? .stationArrival : upload.readTimeSource
             options.secret = upload.secret
-            options.loggerTimeZone = upload.loggerTimeZone
+            // The uploader's zone, else the site's setting; the source is kept with the zone.
+            options.loggerTimeZone = upload.loggerTimeZone ?? upload.siteLoggerTimeZone
+            let zoneSource: LoggerTimeZoneSource = upload.loggerTimeZone != nil ? .uploader : .site
             let loaded = try await LogInput.load(content: upload.raw, name: "the uploaded read", modificationTime: nil, options: options)
             let origin = "station upload by site \(upload.siteName)" + (upload.source.map { " from \($0)" } ?? "")
-            let decoding = ReadDecoding(loggerTimeZone: loaded.log.loggerTimeZone == nil ? nil : upload.loggerTimeZone)
+            let decoding = ReadDecoding(
+                loggerTimeZone: loaded.log.loggerTimeZone == nil ? nil : options.loggerTimeZone, loggerTimeZoneSource: zoneSource)
             return NewRead(
                 raw: upload.raw, inputKind: loaded.kind.rawValue, origin: origin, decodeOptions: decodeOptions(decoding, tagUID: nil),
                 log: loaded.log, loggerID: upload.loggerID, profile: profile, timeZone: timeZone)
@@ -90,6 +107,6 @@ extension RuleBook {
     static func decodeOptions(_ decoding: ReadDecoding, tagUID: String?) -> String {
         ArchivedReads.decodeOptionsJSON(
             input: decoding.input, loggerName: decoding.loggerName, descriptorText: decoding.descriptorText, interval: decoding.interval, tagUID: tagUID,
-            loggerTimeZone: decoding.loggerTimeZone)
+            loggerTimeZone: decoding.loggerTimeZone.map { ($0, decoding.loggerTimeZoneSource) })
     }
 }

@@ -24,6 +24,38 @@ public struct SummaryFinding: Sendable, Equatable {
     public var day: String?
     /// What proves it, in English, without the rule.
     public var because: String
+    /// What proves it, as a value each report language words (`because` is its English).
+    public var evidence: Evidence
+
+    /// What the days show about a rule, for the sentence after it.
+    public enum Evidence: Sendable, Equatable {
+        /// No day's extreme (its maximum for a high limit) is beyond the limit.
+        case noDayBeyond(high: Bool, days: Int)
+        /// The extreme of `day` was `value` °C.
+        case dayExtreme(high: Bool, day: String, value: Double)
+        /// A mean kinetic temperature needs readings, and some days reach the limit.
+        case meanKineticNeedsReadings
+        /// `day` had at least `seconds` beyond the limit.
+        case dayAtLeast(day: String, seconds: TimeInterval)
+        /// On `day` the time beyond lies between what the summary proves and the whole day.
+        case dayBetween(day: String)
+        /// No day can have reached `seconds` beyond the limit.
+        case noDayReaches(seconds: TimeInterval)
+        /// By the end of `day`, at least `seconds` beyond the limit in total.
+        case totalAtLeast(day: String, seconds: TimeInterval)
+        /// At most `seconds` in total can have been beyond the limit.
+        case totalAtMost(seconds: TimeInterval)
+        /// Between `low` and `high` seconds in total, and the days do not say which.
+        case totalBetween(low: TimeInterval, high: TimeInterval)
+        /// Whole days beyond (each day's mildest value beyond the limit) from `from` to the end of `day`.
+        case wholeDaysBeyond(high: Bool, from: Date, day: String)
+        /// The logger's own single-event alarm fired at `at` on `day`.
+        case loggerAlarmFired(alarm: TemperatureLog.ConfiguredAlarm, at: Date, day: String)
+        /// No unbroken run can have lasted `needed` seconds (at most `longest`).
+        case noRunCanLast(needed: TimeInterval, longest: TimeInterval)
+        /// Some days reach beyond the limit, and the days do not say for how long unbroken.
+        case runLengthUnknown
+    }
 
     /// The sentence for the verdict's reasons.
     public var english: String {
@@ -93,13 +125,15 @@ extension Assessor {
         let extreme: (TemperatureLog.DailySummary) -> Double = { high ? $0.max : $0.min }
         func covered(_ day: TemperatureLog.DailySummary) -> TimeInterval { day.coveredTo.timeIntervalSince(day.coveredFrom) }
         func format(_ value: Double) -> String { ColdChainFormat.temperature(value, decimals: 1) + " °C" }
-        func finding(_ outcome: SummaryFinding.Outcome, _ day: TemperatureLog.DailySummary?, at: Date? = nil, _ because: String) -> SummaryFinding {
-            SummaryFinding(rule: rule, outcome: outcome, firedAt: at, day: day?.date, because: because)
+        func finding(
+            _ outcome: SummaryFinding.Outcome, _ day: TemperatureLog.DailySummary?, at: Date? = nil, _ because: String, _ evidence: SummaryFinding.Evidence
+        ) -> SummaryFinding {
+            SummaryFinding(rule: rule, outcome: outcome, firedAt: at, day: day?.date, because: because, evidence: evidence)
         }
         let noneBeyond = days.allSatisfy { !threshold.isBeyond(extreme($0)) }
         let sideWord = high ? "maximum" : "minimum"
         if noneBeyond {
-            return finding(.cannotHaveFired, nil, "no day's \(sideWord) is beyond the limit (\(days.count) days)")
+            return finding(.cannotHaveFired, nil, "no day's \(sideWord) is beyond the limit (\(days.count) days)", .noDayBeyond(high: high, days: days.count))
         }
         // The logger's alarm on this side whose counts bound this rule's time beyond: from
         // below (its limit is at least as far out) and from above (its limit is no further out).
@@ -132,9 +166,10 @@ extension Assessor {
         case .instantaneous:
             let day = days.first { threshold.isBeyond(extreme($0)) }!
             let at = (high ? day.maxTime : day.minTime) ?? day.coveredFrom
-            return finding(.fired, day, at: at, "the \(sideWord) of \(day.date) was \(format(extreme(day)))")
+            return finding(
+                .fired, day, at: at, "the \(sideWord) of \(day.date) was \(format(extreme(day)))", .dayExtreme(high: high, day: day.date, value: extreme(day)))
         case .meanKinetic:
-            return finding(.undecided, nil, "a mean kinetic temperature needs the readings, and some days reach beyond the limit")
+            return finding(.undecided, nil, "a mean kinetic temperature needs the readings, and some days reach beyond the limit", .meanKineticNeedsReadings)
         case .cumulative:
             let needed = rule.duration?.seconds ?? 0
             let inclusive = rule.duration?.inclusive ?? true
@@ -144,14 +179,19 @@ extension Assessor {
                 for day in days {
                     let (low, upper) = bounds(day)
                     if reaches(low) {
-                        return finding(.fired, day, at: day.coveredTo, "\(day.date) had at least \(ColdChainFormat.duration(low)) beyond the limit")
+                        return finding(
+                            .fired, day, at: day.coveredTo, "\(day.date) had at least \(ColdChainFormat.duration(low)) beyond the limit",
+                            .dayAtLeast(day: day.date, seconds: low))
                     }
                     if reaches(upper) && undecided == nil { undecided = day }
                 }
                 if let undecided {
-                    return finding(.undecided, undecided, "on \(undecided.date) the time beyond the limit is between what the summary proves and the whole day")
+                    return finding(
+                        .undecided, undecided, "on \(undecided.date) the time beyond the limit is between what the summary proves and the whole day",
+                        .dayBetween(day: undecided.date))
                 }
-                return finding(.cannotHaveFired, nil, "no day can have reached \(ColdChainFormat.duration(needed)) beyond the limit")
+                return finding(
+                    .cannotHaveFired, nil, "no day can have reached \(ColdChainFormat.duration(needed)) beyond the limit", .noDayReaches(seconds: needed))
             }
             var lowTotal: TimeInterval = 0
             var highTotal: TimeInterval = 0
@@ -160,15 +200,19 @@ extension Assessor {
                 lowTotal += low
                 highTotal += upper
                 if reaches(lowTotal) {
-                    return finding(.fired, day, at: day.coveredTo, "by the end of \(day.date) at least \(ColdChainFormat.duration(lowTotal)) beyond the limit")
+                    return finding(
+                        .fired, day, at: day.coveredTo, "by the end of \(day.date) at least \(ColdChainFormat.duration(lowTotal)) beyond the limit",
+                        .totalAtLeast(day: day.date, seconds: lowTotal))
                 }
             }
             if !reaches(highTotal) {
-                return finding(.cannotHaveFired, nil, "at most \(ColdChainFormat.duration(highTotal)) can have been beyond the limit")
+                return finding(
+                    .cannotHaveFired, nil, "at most \(ColdChainFormat.duration(highTotal)) can have been beyond the limit", .totalAtMost(seconds: highTotal))
             }
             return finding(
                 .undecided, nil,
-                "between \(ColdChainFormat.duration(lowTotal)) and \(ColdChainFormat.duration(highTotal)) beyond the limit, and the summaries do not say which")
+                "between \(ColdChainFormat.duration(lowTotal)) and \(ColdChainFormat.duration(highTotal)) beyond the limit, and the summaries do not say which",
+                .totalBetween(low: lowTotal, high: highTotal))
         case .continuous:
             let needed = rule.duration?.seconds ?? 0
             let inclusive = rule.duration?.inclusive ?? true
@@ -186,7 +230,7 @@ extension Assessor {
                 if let start = runStart, let end = runEnd, reaches(end.timeIntervalSince(start)) {
                     let because =
                         "every reading from \(ColdChainFormat.time(start, in: timeZone)) to the end of \(day.date) was beyond the limit (each day's \(high ? "minimum" : "maximum") beyond it)"
-                    return finding(.fired, day, at: start.addingTimeInterval(needed), because)
+                    return finding(.fired, day, at: start.addingTimeInterval(needed), because, .wholeDaysBeyond(high: high, from: start, day: day.date))
                 }
             }
             // The logger's own single-event alarm fired, at a limit as far out, for as long.
@@ -194,7 +238,8 @@ extension Assessor {
                 if let day = days.first(where: { alarmDay($0, alarm)?.start != nil }), let triggered = alarmDay(day, alarm)?.triggered {
                     return finding(
                         .fired, day, at: triggered,
-                        "the logger's own alarm (\(alarm.text)) fired at \(ColdChainFormat.time(triggered, in: timeZone)) on \(day.date)")
+                        "the logger's own alarm (\(alarm.text)) fired at \(ColdChainFormat.time(triggered, in: timeZone)) on \(day.date)",
+                        .loggerAlarmFired(alarm: alarm, at: triggered, day: day.date))
                 }
             }
             // The longest run possible: back-to-back days whose upper bound is not zero.
@@ -211,9 +256,10 @@ extension Assessor {
             if !reaches(longest) {
                 return finding(
                     .cannotHaveFired, nil,
-                    "no unbroken run beyond the limit can have lasted \(ColdChainFormat.duration(needed)) (at most \(ColdChainFormat.duration(longest)))")
+                    "no unbroken run beyond the limit can have lasted \(ColdChainFormat.duration(needed)) (at most \(ColdChainFormat.duration(longest)))",
+                    .noRunCanLast(needed: needed, longest: longest))
             }
-            return finding(.undecided, nil, "some days reach beyond the limit, and the summaries do not say for how long unbroken")
+            return finding(.undecided, nil, "some days reach beyond the limit, and the summaries do not say for how long unbroken", .runLengthUnknown)
         }
     }
 }

@@ -154,6 +154,22 @@ enum ArchiveAccess {
     static func duration(_ seconds: TimeInterval) -> String { ColdChainFormat.duration(seconds) }
 
     /// One line on what a read added: `12 new samples, 132 duplicates, 0 conflicts, no gap before`.
+    /// `; times read in ZONE (who gave it)` for a read whose zoneless times needed a zone
+    /// (a Berlinger report), from its decode options; empty for any other read.
+    static func zoneNote(_ decodeOptions: String) -> String {
+        guard let (zone, source) = ArchivedReads.loggerTimeZone(ofDecodeOptions: decodeOptions) else { return "" }
+        return "; times read in \(zone) (\(zoneSourceWords(source)))"
+    }
+
+    /// Who gave a logger's zone, in the command line's words.
+    static func zoneSourceWords(_ source: LoggerTimeZoneSource) -> String {
+        switch source {
+        case .given: return "given with --logger-tz"
+        case .uploader: return "sent with the upload"
+        case .site: return "the site's setting"
+        }
+    }
+
     static func addLine(_ result: AddResult) -> String {
         var text =
             "\(result.newSamples) new sample\(result.newSamples == 1 ? "" : "s"), \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s"), \(result.conflicts) conflict\(result.conflicts == 1 ? "" : "s")"

@@ -92,7 +92,7 @@ public enum ArchiveCommand: Command {
                     : path == "-" ? "standard input of coldtap archive add" : "file \(URL(fileURLWithPath: path).path)"
                 let decoding = ReadDecoding(
                     input: options.input, loggerName: parts.name, descriptorText: parts.descriptor, interval: options.interval,
-                    loggerTimeZone: options.loggerTimeZone)
+                    loggerTimeZone: options.loggerTimeZone, loggerTimeZoneSource: .given)
                 guard
                     let read = try await RuleBook.newRead(
                         from: .file(content: content, loaded: loaded, origin: origin, decoding: decoding, loggerID: loggerID), profile: profile,
@@ -115,7 +115,7 @@ public enum ArchiveCommand: Command {
                 } else {
                     console.print(
                         "\(shown): \(result.loggerID) — read #\(result.readID): \(ArchiveAccess.addLine(result))"
-                            + (result.verdict.map { "; \(profile.name): \($0.rawValue)" } ?? ""))
+                            + ArchiveAccess.zoneNote(read.decodeOptions) + (result.verdict.map { "; \(profile.name): \($0.rawValue)" } ?? ""))
                 }
             } catch let stop as Stop {
                 throw stop.error

@@ -54,7 +54,7 @@ enum ArchiveReport {
                 archive: archive)
         }
         let (history, log, assessment) = (report.history, report.log, report.assessment)
-        guard !history.samples.isEmpty else {
+        guard !history.isEmpty else {
             throw CommandError(.failure, "\(loggerID) has no samples in the archive" + (period.from != nil || period.to != nil ? " in that period." : "."))
         }
         let record = try recordEvidence(history, archive: archive, keyFile: keyFile, console: console)

@@ -43,7 +43,7 @@ public enum ColdTap {
         DemoCommand.self, ReadersCommand.self, ReadCommand.self, DecodeCommand.self, ReportCommand.self,
         TagCommand.self, NDEFCommand.self, WriteCommand.self, EmulateCommand.self, ProfilesCommand.self,
         FormatsCommand.self, CompletionsCommand.self,
-        ArchiveCommand.self, VerifyReportCommand.self, LoggersCommand.self, HistoryCommand.self, AckCommand.self, ReviewCommand.self,
+        ArchiveCommand.self, ImportCommand.self, VerifyReportCommand.self, LoggersCommand.self, HistoryCommand.self, AckCommand.self, ReviewCommand.self,
         SignaturesCommand.self,
         ConfigureCommand.self, StartCommand.self, MeasureCommand.self,
         ServeCommand.self, SiteCommand.self, TokenCommand.self, UserCommand.self, SiteProfileCommand.self, LoggerCommand.self, WebhookCommand.self,

@@ -180,9 +180,14 @@ public enum ServeCommand: Command {
     public static func requestStop() { TerminationSignals.shared.fire("stop requested") }
 }
 
-/// `coldtap site add|list|identify`.
+/// `coldtap site add|list|set|identify`.
 public enum SiteCommand: Command {
     static let jsonOption = OptionSpec.flag("--json", help: "with list: print the sites as JSON")
+    static let loggerTZOption = OptionSpec.value(
+        "--logger-tz", placeholder: "ZONE",
+        help:
+            "with set: the zone of the site's loggers' clocks whose dates carry none (Berlinger reports); an upload without \(UploadHeader.loggerTimeZone) is read in it"
+    ).typed(.strictZone)
     static let locationOption = OptionSpec.value(
         "--location", placeholder: "URI", help: "with identify: the site as a place in EPCIS exports (an SGLN, a GLN's Digital Link, any URI)")
     static let loggerOption = OptionSpec.value("--logger", placeholder: "ID", help: "with identify: the site's logger that --device names")
@@ -192,22 +197,24 @@ public enum SiteCommand: Command {
     public static let name = "site"
     public static let forms = [
         CommandForm(
-            positionals: "add NAME | list | identify NAME", positionalHelp: [("NAME", "the site's name, e.g. clinic-north")],
+            positionals: "add NAME | list | set NAME | identify NAME", positionalHelp: [("NAME", "the site's name, e.g. clinic-north")],
             summary:
-                "add a site of the station, or list them; loggers join a site on their first upload by it. identify: the URIs EPCIS exports name the site and its loggers by (without options, print them)",
-            options: [jsonOption, locationOption, loggerOption, deviceOption, byOption, ArchiveAccess.archiveOption])
+                "add a site of the station, or list them; loggers join a site on their first upload by it. set: the zone of its loggers' clocks (Berlinger reports). identify: the URIs EPCIS exports name the site and its loggers by (without options, print them)",
+            options: [jsonOption, loggerTZOption.spec, locationOption, loggerOption, deviceOption, byOption, ArchiveAccess.archiveOption])
     ]
 
     public static func run(_ arguments: Arguments, console: Console) async throws {
         var arguments = arguments
         let location = try ArchiveAccess.location(&arguments)
         let json = arguments.isSet(jsonOption)
+        let loggerZone = try arguments.value(loggerTZOption)
         let place = arguments.value(locationOption)
         let logger = arguments.value(loggerOption)
         let device = arguments.value(deviceOption)
         let by = arguments.value(byOption)
-        let words = try arguments.positionals(min: 1, max: 2, what: "add NAME, list or identify NAME")
+        let words = try arguments.positionals(min: 1, max: 2, what: "add NAME, list, set NAME or identify NAME")
         try arguments.finish()
+        if words[0] != "set", loggerZone != nil { throw CommandError.usage("--logger-tz applies to 'site set NAME' only.") }
         if words[0] == "identify", words.count == 2 {
             try await identify(words[1], place: place, logger: logger, device: device, by: by, location: location, console: console)
             return
@@ -224,8 +231,19 @@ public enum SiteCommand: Command {
                 }
                 let site = try store.addSite(name)
                 console.print("Added site '\(site.name)' (#\(site.id)); make its tokens with 'coldtap token create --site \(site.name) --scope upload'.")
+            case ("set", 2):
+                guard let loggerZone else { throw CommandError.usage("say what to set: 'site set \(words[1]) --logger-tz ZONE'.") }
+                guard let site = try store.site(named: words[1]) else {
+                    throw CommandError(.failure, "there is no site '\(words[1])'; add it with 'coldtap site add \(words[1])'.")
+                }
+                let kept = try store.setLoggerTimeZone(
+                    ArchivedReads.zoneText(loggerZone), siteID: site.id, setBy: SiteProfileCommand.operatingSystemUser())
+                console.print(
+                    "Site '\(site.name)': its loggers' clocks run in \(kept.zone) (setting #\(kept.setting), by \(kept.setBy)); uploads without \(UploadHeader.loggerTimeZone) are read in it from now on."
+                )
             case ("list", 1):
                 let sites = try store.sites()
+                let zones = try Dictionary(uniqueKeysWithValues: sites.map { ($0.id, try store.loggerTimeZone(siteID: $0.id)) })
                 if json {
                     console.print(
                         JSONValue.object([
@@ -233,10 +251,26 @@ public enum SiteCommand: Command {
                                 "sites",
                                 .array(
                                     sites.map { site in
-                                        .object([("id", .int(Int(site.id))), ("name", .string(site.name)), ("created", .string(site.created.isoUTC))])
+                                        var members: [(String, JSONValue)] = [
+                                            ("id", .int(Int(site.id))), ("name", .string(site.name)), ("created", .string(site.created.isoUTC)),
+                                        ]
+                                        if let zone = zones[site.id] ?? nil {
+                                            members.append(
+                                                (
+                                                    "loggerTimeZone",
+                                                    .object([("zone", .string(zone.zone)), ("set", .string(zone.set.isoUTC)), ("setBy", .string(zone.setBy))])
+                                                ))
+                                        }
+                                        return .object(members)
                                     })
                             )
                         ]).serialized())
+                } else if zones.values.contains(where: { $0 != nil }) {
+                    console.print(
+                        ReportCommand.table(
+                            sites.map { [String($0.id), $0.name, $0.created.isoUTC, (zones[$0.id] ?? nil)?.zone ?? "-"] },
+                            header: ["id", "name", "created", "logger zone"], rightAligned: [0]
+                        ).joined(separator: "\n"))
                 } else {
                     console.print(
                         ReportCommand.table(
@@ -245,7 +279,7 @@ public enum SiteCommand: Command {
                         ).joined(separator: "\n"))
                 }
             default:
-                throw CommandError.usage("say 'site add NAME', 'site list' or 'site identify NAME'.")
+                throw CommandError.usage("say 'site add NAME', 'site list', 'site set NAME --logger-tz ZONE' or 'site identify NAME'.")
             }
         }
     }

@@ -11,6 +11,8 @@ import TempChart
 public struct UploadRejection: Error, Sendable {
     public var status: Int
     public var message: String
+    /// The read's times carry no zone and none was given (a Berlinger report).
+    public var needsLoggerTimeZone = false
 
     public init(status: Int = 422, _ message: String) {
         self.status = status
@@ -34,8 +36,14 @@ extension Station {
         do {
             return try await RuleBook.newRead(from: upload, profile: profile, timeZone: timeZone)
         } catch let error as InputError {
-            let advice = error.hint == .needsLoggerTimeZone ? " Send \(UploadHeader.loggerTimeZone) with the zone the logger's clock ran in." : ""
-            throw UploadRejection(error.description + advice)
+            let needsZone = error.hint == .needsLoggerTimeZone
+            let advice =
+                needsZone
+                ? " Send \(UploadHeader.loggerTimeZone) with the zone the logger's clock ran in, or have the station's operator set the site's zone for its loggers."
+                : ""
+            var rejection = UploadRejection(error.description + advice)
+            rejection.needsLoggerTimeZone = needsZone
+            throw rejection
         } catch let error as NDEFError {
             throw UploadRejection("the uploaded read is malformed NDEF at \(error).")
         }

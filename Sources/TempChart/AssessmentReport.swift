@@ -103,9 +103,13 @@ extension ReportContent {
                     .filled(["verdict": verdict, "status": status(bits)])
             case .loggerAgrees(let verdict, let bits):
                 return audit.reasonLoggerAgrees.filled(["verdict": verdict, "status": status(bits)])
-            case .dailySummariesOnly, .summary:
-                // Daily-summary findings have no translated wording yet: the English sentence.
-                return reason.english(in: assessment.timeZone)
+            case .dailySummariesOnly(let days):
+                if language == .english { return reason.english(in: assessment.timeZone) }
+                return SummaryReasonStrings.forLanguage(language).summaryOnly.filled(["days": "\(days)"])
+            case .summary(let finding):
+                // English keeps the sentence ColdChain made; other languages word the typed evidence.
+                if language == .english { return reason.english(in: assessment.timeZone) }
+                return finding.worded(language, rule: "「\(ruleText(finding.rule))」", formatter: f)
             }
         }
     }

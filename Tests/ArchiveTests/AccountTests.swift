@@ -333,6 +333,7 @@ import Testing
             let archive = try test.open()
             for sql in [
                 "DROP TABLE users", "DROP TABLE account_events", "DROP TABLE sessions", "DROP TABLE signatures", "DROP TABLE read_uploads",
+                "DROP TABLE site_identifiers", "DROP TABLE site_logger_time_zones",
                 "ALTER TABLE tokens DROP COLUMN created_by_user", "ALTER TABLE tokens DROP COLUMN device",
                 "DELETE FROM station_migrations WHERE version >= 7",
             ] { try archive.engine.execute(sql) }
@@ -344,7 +345,7 @@ import Testing
             try await expectClean(test, "schema 6")
 
             try test.withStore { store in
-                #expect(try store.archive.engine.scalarInt("SELECT MAX(version) FROM station_migrations") == 7)
+                #expect(try store.archive.engine.scalarInt("SELECT MAX(version) FROM station_migrations") == 9)
                 var after: [String] = []
                 try store.archive.engine.query("SELECT leaf_hash FROM record_leaves ORDER BY leaf_index", []) { after.append($0.text(0)) }
                 #expect(after == before, "migrating adds no leaf and changes none")

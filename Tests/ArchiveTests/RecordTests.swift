@@ -234,7 +234,8 @@ import TransparencyLog
             // Made as schema 4 left it: no record tables.
             for sql in [
                 "DROP TABLE record_leaves", "DROP TABLE record_checkpoints", "DROP TABLE record_origin", "DROP TABLE record_subtrees",
-                "DROP TABLE products", "DROP TABLE lots", "DROP TABLE lot_moves", "DELETE FROM schema_migrations WHERE version >= 5",
+                "DROP TABLE products", "DROP TABLE lots", "DROP TABLE lot_moves", "DROP TABLE read_daily_summaries",
+                "DELETE FROM schema_migrations WHERE version >= 5",
             ] { try tamper(test, sql) }
             let backfilled = try keptLeaves(test)
             #expect(backfilled == live)
@@ -281,7 +282,7 @@ import TransparencyLog
 
             // An archive of schema 5 gets them when it is opened.
             for sql in [
-                "DROP TABLE record_subtrees", "DROP TABLE products", "DROP TABLE lots", "DROP TABLE lot_moves",
+                "DROP TABLE record_subtrees", "DROP TABLE products", "DROP TABLE lots", "DROP TABLE lot_moves", "DROP TABLE read_daily_summaries",
                 "DELETE FROM schema_migrations WHERE version >= 6",
             ] { try tamper(test, sql) }
             let reopened = try test.open()

@@ -39,7 +39,7 @@ struct OpenAPIDocumentTests {
         let paths = try #require(document["paths"] as? [String: Any])
         let upload = try #require((paths["/api/v1/reads"] as? [String: Any])?["post"] as? [String: Any])
         let headers = (upload["parameters"] as? [[String: Any]] ?? []).filter { $0["in"] as? String == "header" }.compactMap { $0["name"] as? String }
-        #expect(Set(headers) == [UploadHeader.readTime, UploadHeader.readTimeSource, UploadHeader.loggerID, UploadHeader.source])
+        #expect(Set(headers) == [UploadHeader.readTime, UploadHeader.readTimeSource, UploadHeader.loggerID, UploadHeader.source, UploadHeader.loggerTimeZone])
     }
 
     @Test("every path of the document is a route of the station: without a token, 401 (or 200, 400 for an empty body, where none is needed), never 404")

@@ -150,7 +150,7 @@ extension LoggerRoutes {
                 loggerID: loggerID, from: period.from, to: period.to, profile: query.profile, defaultProfile: configuration.defaultProfile,
                 timeZone: query.timeZone ?? configuration.timeZone, archive: store.archive, accounts: store)
         }
-        guard !report.history.samples.isEmpty else {
+        guard !report.history.isEmpty else {
             throw HTTPFailure.notFound("\(loggerID) has no samples" + (period.from != nil || period.to != nil ? " in that period." : "."))
         }
         // The record's checkpoint kept up after the last write, and the proofs of this

@@ -66,7 +66,17 @@ extension UploadRoutes {
             }
             upload.loggerTimeZone = zone
         }
-        var read = try decodeBlocking(upload)
+        var read: NewRead
+        do {
+            read = try decodeBlocking(upload)
+        } catch let rejection as UploadRejection where rejection.needsLoggerTimeZone {
+            // No zone sent: the site's setting, asked for only by a read that needs one.
+            guard let setting = try pool.with({ try $0.loggerTimeZone(siteID: site.id) }),
+                let zone = ArchivedReads.zone(fromText: setting.zone)
+            else { throw rejection }
+            upload.siteLoggerTimeZone = zone
+            read = try decodeBlocking(upload)
+        }
         let loggerID: String
         if let givenID {
             try Station.checkGivenID(givenID, agreesWith: read.log, kept: known?.logger)
