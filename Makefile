@@ -1,7 +1,7 @@
 # ColdTap — the two commands a new user needs are `make demo` and `make test`.
 SHELL := /bin/bash
 SWIFT ?= swift
-# SwiftPM leaves empty TemporaryDirectory.* folders and lock files in TMPDIR on every run;
+# SwiftPM leaves TemporaryDirectory.* folders and lock files in TMPDIR on every run;
 # its builds keep them in .build instead of the machine's temporary folder.
 SWIFTPM = mkdir -p .build/swiftpm-tmp && TMPDIR=$(CURDIR)/.build/swiftpm-tmp $(SWIFT)
 # Debian packages to build and run (system libraries, pcscd + virtual reader for the demo, report fonts).

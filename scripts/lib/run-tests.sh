@@ -43,7 +43,8 @@ phase() {
 }
 
 lint() { "$swift" format lint --strict --recursive --configuration .swift-format Sources Tests Apps Package.swift; }
-# SwiftPM leaves empty TemporaryDirectory.* folders and lock files in TMPDIR on every run:
+# SwiftPM leaves TemporaryDirectory.* folders (holding a .keep-directory marker) and lock files
+# in TMPDIR on every run:
 # the build keeps them in .build; the test run's are removed after it (below).
 build() { mkdir -p .build/swiftpm-tmp && TMPDIR="$PWD/.build/swiftpm-tmp" "$swift" build --build-tests; }
 
@@ -60,7 +61,15 @@ tidy_tests() {
   while IFS= read -r entry; do
     [ -n "$entry" ] || continue
     case "$entry" in
-      TemporaryDirectory.*) rmdir "$tmp/$entry" 2>/dev/null || leftovers+=("$entry") ;;
+      TemporaryDirectory.*)
+        # The Swift driver's: a folder holding only its .keep-directory marker and the
+        # supplementary outputs of a compile job (swiftc runs in the iOS type-check).
+        if [ -d "$tmp/$entry" ] && [ -z "$(ls -A "$tmp/$entry" | grep -vx '.keep-directory' | grep -v '^supplementaryOutputs-[0-9]*$')" ]; then
+          rm -rf "${tmp:?}/$entry"
+        else
+          leftovers+=("$entry")
+        fi
+        ;;
       *.build.lock | *swiftpm.lock | *workspace-state.json.lock | *manifest.db.lock) rm -f "$tmp/$entry" ;;
       *) leftovers+=("$entry") ;;
     esac
