@@ -1,4 +1,5 @@
 import ColdChain
+import ColdTapBase
 import ColdTapKit
 import Foundation
 import LoggerFormats
@@ -71,11 +72,11 @@ public struct ReadExports: Sendable {
 
     /// `ColdTap-LOGGER-20260305T142000Z.pdf`; the sample's begins `ColdTap-Sample-`.
     public func fileName(_ kind: Kind) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
         let logger = String(read.loggerName.unicodeScalars.map { allowed.contains($0) ? Character($0) : "-" })
-        let base = "ColdTap-\(read.isSample ? "Sample-" : "")\(logger)-\(formatter.string(from: read.readAt))"
+        // ISO 8601's basic form of the UTC time (no separators), safe in any file system.
+        let time = read.readAt.isoUTCWholeSeconds.filter { $0 != "-" && $0 != ":" }
+        let base = "ColdTap-\(read.isSample ? "Sample-" : "")\(logger)-\(time)"
         return base + (kind == .pdf ? ".pdf" : ".csv")
     }
 

@@ -183,13 +183,20 @@ extension StationStore {
     /// When each of the site's loggers joined it (its first upload), and when its decode
     /// secret was last set, if it has one; by logger id.
     public func loggerJoins(siteID: Int64) throws -> [(loggerID: String, joined: Date, secretSet: Date?)] {
+        enum Column: Int, ArchiveColumns {
+            case loggerID, joined, secretSet
+            var sqlName: String { ["l.logger_id", "l.joined_ms", "s.set_ms"][rawValue] }
+        }
         var joins: [(loggerID: String, joined: Date, secretSet: Date?)] = []
         try engine.query(
             """
-            SELECT l.logger_id, l.joined_ms, s.set_ms FROM site_loggers l LEFT JOIN logger_secrets s ON s.logger_id = l.logger_id
+            SELECT \(Column.selectList) FROM site_loggers l LEFT JOIN logger_secrets s ON s.logger_id = l.logger_id
             WHERE l.site_id = $1 ORDER BY l.logger_id
             """, [.int(siteID)]
-        ) { row in joins.append((row.text(0), Date(milliseconds: row.int(1)), row.optionalInt(2).map { Date(milliseconds: $0) })) }
+        ) { row in
+            joins.append(
+                (row.text(Column.loggerID), Date(milliseconds: row.int(Column.joined)), row.optionalInt(Column.secretSet).map { Date(milliseconds: $0) }))
+        }
         return joins
     }
 

@@ -44,10 +44,12 @@ public struct PeriodSignatureRequest: Sendable {
         }
     }
 
-    /// The check of the period: it starts before it ends.
+    /// The check of the period: it does not end before it starts. Both ends are included, so
+    /// a period of one instant covers the sample taken then (a report's period of a single
+    /// sample runs from it to itself, `ReportPeriod`).
     /// - Throws: `PeriodSignatureError.emptyPeriod`.
     public static func check(from: Date, to: Date) throws {
-        guard from < to else { throw PeriodSignatureError.emptyPeriod }
+        guard from <= to else { throw PeriodSignatureError.emptyPeriod }
     }
 }
 
@@ -57,7 +59,7 @@ public enum PeriodSignatureError: Error, Sendable, Equatable {
     case roleTooLow(signer: StationUser)
     case meaningIsAcknowledgement
     case commentMissing(meaning: SignatureMeaning)
-    /// The period does not start before it ends.
+    /// The period ends before it starts.
     case emptyPeriod
     case unknownLogger(loggerID: String)
     /// The logger belongs to no site, so no user may sign for it.

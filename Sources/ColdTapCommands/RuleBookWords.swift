@@ -55,7 +55,7 @@ enum RuleBookWords {
         case .commentMissing(let meaning):
             return CommandError.usage("a review meaning \(meaning.rawValue) says why: give --comment TEXT.")
         case .emptyPeriod:
-            return CommandError.usage("--from must be before --to.")
+            return CommandError.usage("--from must not be after --to.")
         case .unknownLogger(let loggerID):
             return ArchiveAccess.commandError(ArchiveError(.notFound, "the archive holds no logger '\(loggerID)'.", hint: .listLoggers(count: nil)))
         case .loggerHasNoSite(let loggerID):

@@ -49,9 +49,9 @@ public enum ServerCertificateCheck {
             case .validTooLong(let days):
                 return "it is valid for \(days) days; iOS takes at most \(ServerCertificateCheck.maximumDays)"
             case .expired(let date):
-                return "it expired on \(ISO8601DateFormatter().string(from: date))"
+                return "it expired on \(date.isoUTCWholeSeconds)"
             case .notYetValid(let date):
-                return "it is valid only from \(ISO8601DateFormatter().string(from: date))"
+                return "it is valid only from \(date.isoUTCWholeSeconds)"
             case .shortRSAKey(let bits):
                 return "its RSA key has \(bits) bits; iOS wants at least 2048"
             case .weakSignatureDigest(let digest):

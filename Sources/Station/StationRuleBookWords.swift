@@ -41,7 +41,7 @@ extension Station {
         case .meaningIsAcknowledgement:
             return HTTPFailure.badRequest("a review means reviewed, approved or rejected (acknowledged is for excursions).")
         case .emptyPeriod:
-            return HTTPFailure.badRequest("a review's period starts before it ends.")
+            return HTTPFailure.badRequest("a review's period must not end before it starts.")
         case .commentMissing(let meaning):
             // Answered as the archive's refusal of such a signature always was (422).
             return ArchiveError(.invalidRead, "a signature meaning \(meaning.rawValue) says why in a comment.")

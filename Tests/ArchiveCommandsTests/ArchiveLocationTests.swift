@@ -40,7 +40,11 @@ import Testing
                 let run = await coldtap(arguments + ["--archive", path])
                 #expect(run.status == 65, "\(kind) \(arguments): \(run.err)")
                 // A file of a kind of its own is named as such (issue 44 item 8); others are the engine's to judge.
-                let said = kind == "png" ? "'\(path)' is a PNG image, not an archive" : "'\(path)' is not a ColdTap archive"
+                // Another program's database is named as one (issue 43 item 7).
+                let said =
+                    kind == "png"
+                    ? "'\(path)' is a PNG image, not an archive"
+                    : kind == "other database" ? "'\(path)' is another program's SQLite database (its tables: notes)" : "'\(path)' is not a ColdTap archive"
                 #expect(run.err.contains(said), "\(run.err)")
                 #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(kind): \(arguments) changed the file")
             }

@@ -161,7 +161,7 @@ import Testing
                 #expect(throws: PeriodSignatureError.meaningIsAcknowledgement) {
                     try RuleBook.signPeriod(Self.review(.acknowledged, comment: "x"), signer: dana, accounts: store)
                 }
-                #expect(throws: PeriodSignatureError.emptyPeriod) { try RuleBook.signPeriod(Self.review(from: 20, to: 20), signer: dana, accounts: store) }
+                #expect(throws: PeriodSignatureError.emptyPeriod) { try RuleBook.signPeriod(Self.review(from: 20, to: 19), signer: dana, accounts: store) }
                 #expect(throws: PeriodSignatureError.commentMissing(meaning: .rejected)) {
                     try RuleBook.signPeriod(Self.review(.rejected, comment: " "), signer: dana, accounts: store)
                 }
@@ -179,6 +179,10 @@ import Testing
                 let record = try RuleBook.signPeriod(Self.review(.rejected, comment: "  probe was out  "), signer: dana, accounts: store)
                 #expect(record.meaning == .rejected && record.comment == "probe was out" && record.siteID == north.id && record.signedReadIDs == [1])
                 #expect(record.statement.contains("assessment=profile=\(Profile.vaccineFridge.name)"))
+                // A period of one instant (a page showing a single sample: first and last
+                // sample are one) is signed, covering the sample at it.
+                let instant = try RuleBook.signPeriod(Self.review(from: 5, to: 5), signer: dana, accounts: store)
+                #expect(instant.from == instant.to && instant.signedReadIDs == [1])
             }
             #expect(try await test.verify().problems.isEmpty)
         }
