@@ -148,9 +148,9 @@ schemathesis() { # NAME TOKEN EXAMPLES [st run options...]
 # second in a debug build) and a device token (a password hashed on purpose, right or wrong)
 # cost a hundred times an ordinary call: they get their own run with fewer examples, so that
 # the contract run stays a few minutes.
-costly=(--include-path '/api/v1/loggers/{id}/report' --include-path /api/v1/device-tokens)
-schemathesis north-upload "${token[north-upload]}" "$examples" --exclude-path '/api/v1/loggers/{id}/report' --exclude-path /api/v1/device-tokens
-schemathesis north-upload-costly "${token[north-upload]}" "${OPENAPI_COSTLY_EXAMPLES:-60}" "${costly[@]}"
+costly='^/api/v1/(loggers/\{id\}/report\.(png|pdf|svg|html)|device-tokens)$'
+schemathesis north-upload "${token[north-upload]}" "$examples" --exclude-path-regex "$costly"
+schemathesis north-upload-costly "${token[north-upload]}" "${OPENAPI_COSTLY_EXAMPLES:-60}" --include-path-regex "$costly"
 # Site south's upload token: north's loggers (the document's examples) must stay out of reach.
 schemathesis south-upload "${token[south-upload]}" 15
 # The operator's token on /metrics, once the command line can make one.
