@@ -1,3 +1,4 @@
+import ColdTapBase
 import Foundation
 
 /// GS1 identifiers of places and assets as an EPCIS document should carry them (docs/epcis.md,
@@ -79,12 +80,6 @@ public enum EPCISIdentifier {
         return out
     }
 
-    /// The GS1 check digit of `digits` (weights 3 and 1 alternating from the right).
-    static func checkDigit(_ digits: String) -> Int {
-        let sum = digits.reversed().enumerated().reduce(0) { $0 + (Int(String($1.element)) ?? 0) * ($1.offset % 2 == 0 ? 3 : 1) }
-        return (10 - sum % 10) % 10
-    }
-
     private static func companyPrefix(_ part: Substring) -> Bool { (6...12).contains(part.count) && part.allSatisfy(\.isASCIIDigit) }
 
     private static func sgln(_ body: String, _ uri: String) throws(Refusal) -> String {
@@ -96,7 +91,10 @@ public enum EPCISIdentifier {
                 description: "'\(uri.prefix(80))' is not an SGLN: urn:epc:id:sgln:PREFIX.LOCATION.EXTENSION, prefix and location 12 digits together.")
         }
         let gln = String(parts[0] + parts[1])
-        let base = "https://id.gs1.org/414/\(gln)\(checkDigit(gln))"
+        guard let check = GS1CheckDigit.of(gln[...]) else {
+            throw Refusal(description: "'\(uri.prefix(80))' is not an SGLN: its prefix and location must be digits.")
+        }
+        let base = "https://id.gs1.org/414/\(gln)\(check)"
         return parts[2] == "0" ? base : base + "/254/" + webEncoded(parts[2])
     }
 

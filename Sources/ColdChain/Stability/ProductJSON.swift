@@ -104,10 +104,10 @@ extension Product {
     /// A GTIN-8, -12, -13 or -14 whose last digit is the GS1 check digit of the others
     /// (weights 3 and 1 alternating from the right, docs/epcis.md).
     public static func isValidGTIN(_ text: String) -> Bool {
-        let digits = text.unicodeScalars.compactMap { (0x30...0x39).contains($0.value) ? Int($0.value - 0x30) : nil }
-        guard digits.count == text.unicodeScalars.count, [8, 12, 13, 14].contains(digits.count), let check = digits.last else { return false }
-        let sum = digits.dropLast().reversed().enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 3 : 1) }
-        return (10 - sum % 10) % 10 == check
+        guard [8, 12, 13, 14].contains(text.unicodeScalars.count), let last = text.unicodeScalars.last, (0x30...0x39).contains(last.value) else {
+            return false
+        }
+        return GS1CheckDigit.of(text.dropLast()) == Int(last.value - 0x30)
     }
 
     /// 1 to 64 letters, digits, `.`, `_` or `-`, starting with a letter or digit: a product's
